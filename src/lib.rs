@@ -1,0 +1,10 @@
+//! rpy-lsp: a language server, linter and compiler for RPython.
+//!
+//! The crate is laid out by pipeline stage; a program flows through it in this order:
+//! `syntax` → `compiler` → `interpreter` over `objspace` (import time) → `interpreter`
+//! over `flowspace` (flow graphs) → `annotator` → front ends (`cli`, `lsp`).
+//! `diagnostics` is shared by every stage.
+
+pub mod cli;
+pub mod diagnostics;
+pub mod syntax;

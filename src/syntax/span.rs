@@ -1,0 +1,145 @@
+//! Source files and spans: every later stage points back into user text through a `Span`.
+
+use std::path::{Path, PathBuf};
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range `[start, end)` in the original text of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: u32, end: u32) -> Span {
+        Span { file, start, end }
+    }
+    /// The smallest span covering both (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// Line/column of a byte offset. `line` and `column` are 0-based; `utf16_column` counts
+/// UTF-16 code units as LSP positions do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: u32,
+    pub column: u32,
+    pub utf16_column: u32,
+}
+
+/// One loaded source file with its line table.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    pub fn new(path: PathBuf, text: String) -> SourceFile {
+        let mut line_starts = vec![0u32];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        SourceFile { path, text, line_starts }
+    }
+
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
+    /// 0-based line and columns (bytes and UTF-16 units) of a byte offset, clamped to the text.
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        let start = self.line_starts[line];
+        let mut off = offset as usize;
+        while !self.text.is_char_boundary(off) {
+            off -= 1;
+        }
+        let prefix = &self.text[start as usize..off];
+        LineCol {
+            line: line as u32,
+            column: offset - start,
+            utf16_column: prefix.encode_utf16().count() as u32,
+        }
+    }
+
+    /// Byte offset of a 0-based line and UTF-16 column (LSP position), clamped to the line.
+    pub fn offset_of_utf16(&self, line: u32, utf16_col: u32) -> u32 {
+        let Some(&start) = self.line_starts.get(line as usize) else {
+            return self.text.len() as u32;
+        };
+        let end = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.text.len() as u32);
+        let mut units = 0u32;
+        for (i, ch) in self.text[start as usize..end as usize].char_indices() {
+            if units >= utf16_col || ch == '\n' {
+                return start + i as u32;
+            }
+            units += ch.len_utf16() as u32;
+        }
+        end
+    }
+
+    /// The text of a 0-based line without its newline.
+    pub fn line_text(&self, line: u32) -> &str {
+        let Some(&start) = self.line_starts.get(line as usize) else { return "" };
+        let end = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.text.len() as u32);
+        self.text[start as usize..end as usize].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// All files of one analysis, addressed by `FileId`.
+#[derive(Debug, Default, Clone)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(path, text));
+        id
+    }
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+    pub fn find(&self, path: &Path) -> Option<FileId> {
+        self.files.iter().position(|f| f.path == path).map(|i| FileId(i as u32))
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_and_utf16() {
+        let f = SourceFile::new("a.py".into(), "ab\nx = 'é😀' + y\n".into());
+        let off = f.text.find('+').unwrap() as u32;
+        let lc = f.line_col(off);
+        assert_eq!((lc.line, lc.column, lc.utf16_column), (1, 12, 9));
+        assert_eq!(f.offset_of_utf16(1, 9), off);
+        assert_eq!(f.line_text(1), "x = 'é😀' + y");
+    }
+}
