@@ -6,5 +6,9 @@
 //! `diagnostics` is shared by every stage.
 
 pub mod cli;
+pub mod compiler;
 pub mod diagnostics;
+pub mod flowspace;
+pub mod interpreter;
+pub mod objspace;
 pub mod syntax;

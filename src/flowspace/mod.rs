@@ -1,0 +1,12 @@
+//! The flow space: code objects of the functions reachable from the entry point → flow
+//! graphs (the flow model of seed 001), with flow-level restrictions as diagnostics.
+
+mod flowcontext;
+pub mod model;
+pub mod render;
+pub mod transform;
+pub mod verify;
+
+pub use flowcontext::build_flow;
+pub use model::*;
+pub use verify::verify;

@@ -1,0 +1,197 @@
+//! The flow model (seed 001, "The Flow Model"): FunctionGraph, Block, Link, SpaceOperation,
+//! Variable, Constant. A graph owns arenas of blocks, links and variables addressed by small
+//! ids; every operation carries the span of the source it came from.
+
+use crate::interpreter::Op;
+use crate::objspace::object::{ObjId, Value};
+use crate::syntax::Span;
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkId(pub u32);
+/// A Variable: a placeholder for a run-time value, unique within its graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Debugging information of a Variable.
+#[derive(Clone, Debug, Default)]
+pub struct Variable {
+    /// The source-level name it holds, when it comes from a named local.
+    pub name_hint: Option<Rc<str>>,
+}
+
+/// An argument of an operation or a link: a Variable or a Constant (a concrete value of the
+/// import-time heap; a mutable one is a static, read-only, prebuilt object).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Hlvalue {
+    Var(VarId),
+    Const(Value),
+}
+
+impl Hlvalue {
+    pub fn var(self) -> Option<VarId> {
+        match self {
+            Hlvalue::Var(v) => Some(v),
+            Hlvalue::Const(_) => None,
+        }
+    }
+    pub fn constant(self) -> Option<Value> {
+        match self {
+            Hlvalue::Const(c) => Some(c),
+            Hlvalue::Var(_) => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SpaceOperation {
+    pub opname: Op,
+    pub args: Vec<Hlvalue>,
+    pub result: VarId,
+    pub span: Span,
+}
+
+/// How a block ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExitSwitch {
+    /// Unconditional jump (one exit), or the return/except block (no exit).
+    None,
+    /// Conditional jump on a Variable of the block: exits carry the exit cases.
+    Value(Hlvalue),
+    /// Exception catching: `Constant(last_exception)`; the first exit is the normal path,
+    /// the others are taken when the last operation raises a matching exception.
+    LastException,
+}
+
+/// A link's exit case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExitCase {
+    /// No exit case (unconditional link, or the normal path of exception catching).
+    None,
+    /// A concrete value the switch is compared with (`True`/`False` for branches).
+    Value(Value),
+    /// An exception class (by object) for exception-catching links.
+    Exception(ObjId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub inputargs: Vec<VarId>,
+    pub operations: Vec<SpaceOperation>,
+    pub exitswitch: ExitSwitch,
+    pub exits: Vec<LinkId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub prevblock: BlockId,
+    pub target: BlockId,
+    pub args: Vec<Hlvalue>,
+    pub exitcase: ExitCase,
+    pub last_exception: Option<VarId>,
+    pub last_exc_value: Option<VarId>,
+}
+
+/// The flow graph of one function.
+#[derive(Clone, Debug)]
+pub struct FunctionGraph {
+    pub name: Rc<str>,
+    /// The function object it was built from.
+    pub func: Option<ObjId>,
+    pub startblock: BlockId,
+    pub returnblock: BlockId,
+    pub exceptblock: BlockId,
+    pub blocks: Vec<Block>,
+    pub links: Vec<Link>,
+    pub vars: Vec<Variable>,
+    /// Span of the function's definition.
+    pub span: Span,
+}
+
+impl FunctionGraph {
+    /// A graph with a start block taking `nargs` arguments, and the return and except blocks.
+    pub fn new(name: Rc<str>, func: Option<ObjId>, span: Span, argnames: &[Rc<str>]) -> FunctionGraph {
+        let mut g = FunctionGraph {
+            name,
+            func,
+            startblock: BlockId(0),
+            returnblock: BlockId(0),
+            exceptblock: BlockId(0),
+            blocks: Vec::new(),
+            links: Vec::new(),
+            vars: Vec::new(),
+            span,
+        };
+        let start_args = argnames.iter().map(|n| g.new_var(Some(n.clone()))).collect();
+        g.startblock = g.new_block(start_args);
+        let r = g.new_var(None);
+        g.returnblock = g.new_block(vec![r]);
+        let (t, v) = (g.new_var(None), g.new_var(None));
+        g.exceptblock = g.new_block(vec![t, v]);
+        g
+    }
+
+    pub fn new_var(&mut self, name_hint: Option<Rc<str>>) -> VarId {
+        self.vars.push(Variable { name_hint });
+        VarId(self.vars.len() as u32 - 1)
+    }
+    pub fn new_block(&mut self, inputargs: Vec<VarId>) -> BlockId {
+        self.blocks.push(Block { inputargs, operations: Vec::new(), exitswitch: ExitSwitch::None, exits: Vec::new() });
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+    /// Adds a link as the next exit of `from`.
+    pub fn add_link(&mut self, from: BlockId, link: Link) -> LinkId {
+        let id = LinkId(self.links.len() as u32);
+        debug_assert_eq!(link.prevblock, from);
+        self.links.push(link);
+        self.blocks[from.0 as usize].exits.push(id);
+        id
+    }
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.0 as usize]
+    }
+    pub fn block_mut(&mut self, id: BlockId) -> &mut Block {
+        &mut self.blocks[id.0 as usize]
+    }
+    pub fn link(&self, id: LinkId) -> &Link {
+        &self.links[id.0 as usize]
+    }
+    pub fn link_mut(&mut self, id: LinkId) -> &mut Link {
+        &mut self.links[id.0 as usize]
+    }
+    pub fn var(&self, id: VarId) -> &Variable {
+        &self.vars[id.0 as usize]
+    }
+
+    /// Blocks reachable from the start block, in depth-first order (start first).
+    pub fn iterblocks(&self) -> Vec<BlockId> {
+        let mut seen = vec![false; self.blocks.len()];
+        let mut order = Vec::new();
+        let mut stack = vec![self.startblock];
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut seen[b.0 as usize], true) {
+                continue;
+            }
+            order.push(b);
+            for &l in self.block(b).exits.iter().rev() {
+                stack.push(self.link(l).target);
+            }
+        }
+        order
+    }
+
+    /// Links of reachable blocks.
+    pub fn iterlinks(&self) -> Vec<LinkId> {
+        self.iterblocks().into_iter().flat_map(|b| self.block(b).exits.clone()).collect()
+    }
+
+    /// The name a variable is printed with: `v12`, or `name_12` when it holds a named local.
+    pub fn var_name(&self, v: VarId) -> String {
+        match &self.var(v).name_hint {
+            Some(n) => format!("{}_{}", n, v.0),
+            None => format!("v{}", v.0),
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The object space interface: everything the frame interpreter does to values goes through
+//! it (seed 003: "it delegates to the object space"). The concrete space (`objspace`) computes
+//! results at import time; the flow space (`flowspace`) records operations on Variables and
+//! Constants into flow graphs.
+
+use super::frame::{Frame, FrameState};
+use super::operation::Op;
+use crate::compiler::{CodeObject, Const};
+use crate::diagnostics::Diagnostic;
+use crate::objspace::object::{ObjId, Value};
+use crate::syntax::Span;
+use std::rc::Rc;
+
+/// Why the interpreter stopped executing a frame other than by returning.
+#[derive(Clone, Debug)]
+pub enum Unwind<V> {
+    /// An application-level exception: its class and its instance.
+    Raise { etype: V, evalue: V },
+    /// Control flow splits on a value the space cannot decide (flow space only): the space's
+    /// driver continues from each state.
+    Fork(Fork<V>),
+    /// The space ended the current piece of work itself (flow space: the block was closed at a
+    /// join point or after an operation that can raise into a handler).
+    Stop,
+    /// An error to report at the current position: an unsupported construct or an operation
+    /// that is not RPython. The frame cannot go on.
+    Error(Box<Diagnostic>),
+}
+
+/// The states following an undecidable branch.
+#[derive(Clone, Debug)]
+pub enum Fork<V> {
+    /// A conditional jump on `cond`: `if_true` when it is true.
+    Branch { cond: V, if_true: FrameState<V>, if_false: FrameState<V> },
+    /// `for` loop step: the `next` operation was just recorded; `item` continues the loop,
+    /// `done` is the state after `StopIteration`.
+    Iter { item: FrameState<V>, done: FrameState<V> },
+}
+
+pub type OpResult<V, T = V> = Result<T, Unwind<V>>;
+
+/// Outcome of asking whether a value is true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    Known(bool),
+    /// Both outcomes are possible.
+    Unknown,
+}
+
+/// Outcome of one iteration step.
+#[derive(Clone, Debug)]
+pub enum IterNext<V> {
+    Item(V),
+    Done,
+    /// Both are possible; the value is the item on the non-exhausted path.
+    Unknown(V),
+    /// An unrolled loop step (flow space, `unrolling_iterable`): the item, and the iterator
+    /// that replaces the current one on the stack.
+    Unrolled { item: V, next_iter: V },
+}
+
+/// Arguments of a call, in the order the source gives them.
+#[derive(Clone, Debug, Default)]
+pub struct CallArgs<V> {
+    pub positional: Vec<V>,
+    pub keywords: Vec<(Rc<str>, V)>,
+    pub star: Option<V>,
+    pub starstar: Option<V>,
+}
+
+impl<V> CallArgs<V> {
+    pub fn positional(args: Vec<V>) -> CallArgs<V> {
+        CallArgs { positional: args, keywords: Vec::new(), star: None, starstar: None }
+    }
+    pub fn is_simple(&self) -> bool {
+        self.keywords.is_empty() && self.star.is_none() && self.starstar.is_none()
+    }
+}
+
+/// An object space. `Value` is what lives on the value stack and in locals.
+pub trait Space: Sized {
+    type Value: Clone + std::fmt::Debug;
+
+    /// Source span of the instruction about to run (for operations and diagnostics).
+    fn set_span(&mut self, span: Span);
+    /// Called before each instruction; the flow space ends blocks at join points here.
+    fn before_instr(&mut self, _frame: &Frame<Self::Value>) -> OpResult<Self::Value, ()> {
+        Ok(())
+    }
+    /// Called after each instruction that did not unwind.
+    fn after_instr(&mut self, _frame: &Frame<Self::Value>) -> OpResult<Self::Value, ()> {
+        Ok(())
+    }
+
+    fn constant(&mut self, c: &Const) -> Self::Value;
+    /// A concrete value as a space value (a Constant in the flow space).
+    fn wrap(&mut self, v: Value) -> Self::Value;
+    /// An attribute or variable name as a `str` value (may be interned).
+    fn name_const(&mut self, name: &Rc<str>) -> Self::Value;
+    /// The text of a constant `str` value (keyword names of calls).
+    fn const_str(&self, v: &Self::Value) -> Option<Rc<str>>;
+
+    fn op(&mut self, op: Op, args: &[Self::Value]) -> OpResult<Self::Value>;
+    fn call(&mut self, func: Self::Value, args: CallArgs<Self::Value>) -> OpResult<Self::Value>;
+    fn branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch>;
+    fn next(&mut self, iter: &Self::Value) -> OpResult<Self::Value, IterNext<Self::Value>>;
+    fn unpack(&mut self, seq: &Self::Value, n: usize) -> OpResult<Self::Value, Vec<Self::Value>>;
+    /// `except` matching: is the exception class `etype` a subclass of `cls` (a class or a
+    /// tuple of classes)? Returns a bool value.
+    fn exc_match(&mut self, etype: &Self::Value, cls: &Self::Value) -> OpResult<Self::Value>;
+    /// `raise exc` / `raise exc, arg`: normalizes to class and instance.
+    fn raise(&mut self, exc: Self::Value, arg: Option<Self::Value>) -> Unwind<Self::Value>;
+    /// Reading a local that has no value.
+    fn unbound_local(&mut self, name: &str) -> Unwind<Self::Value>;
+
+    fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Self::Value>;
+    fn store_global(&mut self, globals: ObjId, name: &Rc<str>, v: Self::Value)
+        -> OpResult<Self::Value, ()>;
+    fn delete_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Self::Value, ()>;
+    /// Name lookups of module and class bodies (`namespace` is a module or a dict).
+    fn load_name(&mut self, namespace: ObjId, globals: ObjId, name: &Rc<str>)
+        -> OpResult<Self::Value>;
+    fn store_name(&mut self, namespace: ObjId, name: &Rc<str>, v: Self::Value)
+        -> OpResult<Self::Value, ()>;
+    fn delete_name(&mut self, namespace: ObjId, name: &Rc<str>) -> OpResult<Self::Value, ()>;
+    fn load_locals(&mut self, namespace: ObjId) -> OpResult<Self::Value>;
+
+    fn cell_get(&mut self, cell: &Self::Value, name: &Rc<str>) -> OpResult<Self::Value>;
+    fn cell_set(&mut self, cell: &Self::Value, v: Self::Value) -> OpResult<Self::Value, ()>;
+
+    fn make_function(
+        &mut self,
+        code: Rc<CodeObject>,
+        defaults: Vec<Self::Value>,
+        closure: Option<Self::Value>,
+        globals: ObjId,
+    ) -> OpResult<Self::Value>;
+    fn build_class(
+        &mut self,
+        name: Self::Value,
+        bases: Self::Value,
+        namespace: Self::Value,
+        globals: ObjId,
+    ) -> OpResult<Self::Value>;
+
+    fn import_name(
+        &mut self,
+        name: &Rc<str>,
+        fromlist: Self::Value,
+        level: Self::Value,
+        globals: ObjId,
+    ) -> OpResult<Self::Value>;
+    fn import_from(&mut self, module: &Self::Value, name: &Rc<str>) -> OpResult<Self::Value>;
+    fn import_star(&mut self, module: Self::Value, namespace: ObjId) -> OpResult<Self::Value, ()>;
+
+    fn print_item(&mut self, dest: Option<Self::Value>, v: Self::Value) -> OpResult<Self::Value, ()>;
+    fn print_newline(&mut self, dest: Option<Self::Value>) -> OpResult<Self::Value, ()>;
+    fn exec(&mut self, args: Vec<Self::Value>) -> OpResult<Self::Value, ()>;
+    fn yield_value(&mut self, v: Self::Value) -> OpResult<Self::Value>;
+}
+
+/// A space whose values are the concrete heap's: the import-time object space. The flow
+/// space folds constants and reads prebuilt objects through it.
+pub trait ConcreteSpace: Space<Value = Value> {
+    fn heap(&self) -> &crate::objspace::object::Heap;
+    fn heap_mut(&mut self) -> &mut crate::objspace::object::Heap;
+}

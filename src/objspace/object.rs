@@ -1,0 +1,279 @@
+//! The concrete heap: every object that exists at import time. Flow graphs refer to these
+//! objects as Constants (functions, classes, prebuilt instances, lists, strings…), so the heap
+//! outlives import-time evaluation and is read by the flow space and the annotator.
+
+use crate::compiler::CodeObject;
+use crate::syntax::{FileId, Span};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Index of an object in the [`Heap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjId(pub u32);
+
+/// A concrete value: small immutable values inline, everything else on the heap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Obj(ObjId),
+}
+
+/// Machine integer types of `rpython.rlib.rarithmetic` (`r_uint`, `r_longlong`…).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntKind {
+    /// `r_uint`: unsigned machine word.
+    Unsigned,
+    /// `r_longlong`.
+    LongLong,
+    /// `r_ulonglong`.
+    ULongLong,
+    /// `r_int` is plain int; kept for the knowntype of `r_int(...)` results.
+    Signed,
+}
+
+/// Key used to hash and compare dict keys and constants by value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HashKey {
+    None,
+    Int(i128),
+    Float(u64),
+    Str(Rc<[u8]>),
+    Unicode(Rc<str>),
+    Tuple(Vec<HashKey>),
+    Identity(ObjId),
+}
+
+/// An insertion-ordered string-keyed map: module, class and instance namespaces.
+#[derive(Clone, Debug, Default)]
+pub struct AttrMap {
+    entries: Vec<(Rc<str>, Value)>,
+    index: HashMap<Rc<str>, usize>,
+}
+
+impl AttrMap {
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.index.get(name).map(|&i| self.entries[i].1)
+    }
+    pub fn set(&mut self, name: &str, value: Value) {
+        if let Some(&i) = self.index.get(name) {
+            self.entries[i].1 = value;
+        } else {
+            let name: Rc<str> = Rc::from(name);
+            self.index.insert(name.clone(), self.entries.len());
+            self.entries.push((name, value));
+        }
+    }
+    pub fn remove(&mut self, name: &str) -> Option<Value> {
+        let i = self.index.remove(name)?;
+        let (_, v) = self.entries.remove(i);
+        for (j, (n, _)) in self.entries.iter().enumerate().skip(i) {
+            self.index.insert(n.clone(), j);
+        }
+        Some(v)
+    }
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&Rc<str>, Value)> {
+        self.entries.iter().map(|(n, v)| (n, *v))
+    }
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// A dict with arbitrary hashable keys, in insertion order.
+#[derive(Clone, Debug, Default)]
+pub struct Dict {
+    pub entries: Vec<(Value, Value)>,
+    pub index: HashMap<HashKey, usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: Rc<str>,
+    pub code: Rc<CodeObject>,
+    /// The module whose namespace is this function's globals.
+    pub globals: ObjId,
+    pub defaults: Vec<Value>,
+    /// Cell objects, one per `co_freevars` entry.
+    pub closure: Vec<ObjId>,
+    /// Function attributes (`f._annspecialcase_ = ...`, `_always_inline_`, ...).
+    pub attrs: AttrMap,
+}
+
+/// Built-in types that are classes in the heap (so `isinstance`, subclassing and the
+/// exception hierarchy work uniformly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinType {
+    Object,
+    Type,
+    Int,
+    Long,
+    Bool,
+    Float,
+    Str,
+    Unicode,
+    Tuple,
+    List,
+    Dict,
+    Set,
+    NoneType,
+    Function,
+    Module,
+    BaseException,
+    /// Any other built-in class (exception classes, `property`, `staticmethod`…); the class
+    /// name tells which.
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct Class {
+    pub name: Rc<str>,
+    pub bases: Vec<ObjId>,
+    /// Method resolution order, starting with the class itself.
+    pub mro: Vec<ObjId>,
+    pub dict: AttrMap,
+    /// Defining module (None for built-in classes).
+    pub module: Option<ObjId>,
+    /// Span of the `class` statement and of its name.
+    pub span: Option<Span>,
+    pub name_span: Option<Span>,
+    pub builtin: Option<BuiltinType>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub class: ObjId,
+    pub dict: AttrMap,
+}
+
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub name: Rc<str>,
+    pub dict: AttrMap,
+    /// Source file, when the module comes from one (user or bundled model).
+    pub file: Option<FileId>,
+    /// True for rpy-lsp's bundled models (os, math, rpython.rlib.*).
+    pub bundled: bool,
+}
+
+/// Iteration state of an import-time iterator.
+#[derive(Clone, Debug)]
+pub enum IterState {
+    /// Over the items of a sequence object (tuple, list, str, dict keys…) snapshotted.
+    Seq { items: Vec<Value>, pos: usize },
+    Range { next: i64, stop: i64, step: i64 },
+}
+
+#[derive(Clone, Debug)]
+pub enum Object {
+    Str(Rc<[u8]>),
+    Unicode(Rc<str>),
+    Long(i128),
+    RInt { kind: IntKind, value: i128 },
+    Tuple(Vec<Value>),
+    List(Vec<Value>),
+    Dict(Dict),
+    Set(Dict),
+    Function(Function),
+    /// A function implemented by rpy-lsp; `name` is its qualified name (e.g. "os.write",
+    /// "len") and identifies it for the flow space and the annotator.
+    Builtin { name: Rc<str>, bound_self: Option<Value> },
+    Class(Class),
+    Instance(Instance),
+    Module(Module),
+    BoundMethod { func: Value, self_value: Value },
+    StaticMethod(Value),
+    ClassMethod(Value),
+    Property { fget: Value, fset: Value },
+    Cell(Option<Value>),
+    Code(Rc<CodeObject>),
+    Iterator(IterState),
+    Slice(Value, Value, Value),
+    Ellipsis,
+    NotImplemented,
+}
+
+/// All objects created at import time.
+#[derive(Default, Debug)]
+pub struct Heap {
+    objects: Vec<Object>,
+}
+
+impl Heap {
+    pub fn alloc(&mut self, obj: Object) -> ObjId {
+        let id = ObjId(self.objects.len() as u32);
+        self.objects.push(obj);
+        id
+    }
+    pub fn get(&self, id: ObjId) -> &Object {
+        &self.objects[id.0 as usize]
+    }
+    pub fn get_mut(&mut self, id: ObjId) -> &mut Object {
+        &mut self.objects[id.0 as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+    pub fn str_value(&self, v: Value) -> Option<&[u8]> {
+        match v {
+            Value::Obj(id) => match self.get(id) {
+                Object::Str(s) => Some(s),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    pub fn class(&self, id: ObjId) -> Option<&Class> {
+        match self.get(id) {
+            Object::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+    pub fn function(&self, v: Value) -> Option<&Function> {
+        match v {
+            Value::Obj(id) => match self.get(id) {
+                Object::Function(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    /// Value-based key for hashing and constant comparison; `None` for unhashable objects
+    /// (lists, dicts, sets).
+    pub fn hash_key(&self, v: Value) -> Option<HashKey> {
+        Some(match v {
+            Value::None => HashKey::None,
+            Value::Bool(b) => HashKey::Int(b as i128),
+            Value::Int(i) => HashKey::Int(i as i128),
+            Value::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 1e30 {
+                    HashKey::Int(f as i128)
+                } else {
+                    HashKey::Float(f.to_bits())
+                }
+            }
+            Value::Obj(id) => match self.get(id) {
+                Object::Str(s) => HashKey::Str(s.clone()),
+                Object::Unicode(s) => HashKey::Unicode(s.clone()),
+                Object::Long(i) => HashKey::Int(*i),
+                Object::RInt { value, .. } => HashKey::Int(*value),
+                Object::Tuple(items) => {
+                    HashKey::Tuple(items.iter().map(|&x| self.hash_key(x)).collect::<Option<_>>()?)
+                }
+                Object::List(_) | Object::Dict(_) | Object::Set(_) => return None,
+                _ => HashKey::Identity(id),
+            },
+        })
+    }
+}
