@@ -8,7 +8,9 @@
 pub mod cli;
 pub mod compiler;
 pub mod diagnostics;
+pub mod engine;
 pub mod flowspace;
 pub mod interpreter;
+pub mod lsp;
 pub mod objspace;
 pub mod syntax;

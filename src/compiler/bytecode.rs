@@ -117,10 +117,19 @@ pub enum Instr {
     DeleteSubscr,
     /// `obj[lower:upper]` (Python 2 simple slice, the `getslice` operation). Stack:
     /// obj, [lower], [upper] — a missing bound is not pushed.
-    Slice { lower: bool, upper: bool },
+    Slice {
+        lower: bool,
+        upper: bool,
+    },
     /// `obj[lower:upper] = value`; stack: value, obj, [lower], [upper].
-    StoreSlice { lower: bool, upper: bool },
-    DeleteSlice { lower: bool, upper: bool },
+    StoreSlice {
+        lower: bool,
+        upper: bool,
+    },
+    DeleteSlice {
+        lower: bool,
+        upper: bool,
+    },
     /// Builds a slice object from 2 or 3 items (extended slicing, `newslice`).
     BuildSlice(u32),
 
@@ -139,11 +148,19 @@ pub enum Instr {
 
     /// Calls: stack is callable, `npos` positional args, then `nkw` (name const, value)
     /// pairs, then the `*args` value if `star`, then the `**kwargs` value if `starstar`.
-    Call { npos: u32, nkw: u32, star: bool, starstar: bool },
+    Call {
+        npos: u32,
+        nkw: u32,
+        star: bool,
+        starstar: bool,
+    },
     /// Stack: defaults (`ndefaults` values), [closure tuple of cells if `closure`], code
     /// object. Pushes a function. Always directly preceded by the `LoadConst` of the code
     /// object, which is how the interpreter finds it.
-    MakeFunction { ndefaults: u32, closure: bool },
+    MakeFunction {
+        ndefaults: u32,
+        closure: bool,
+    },
     /// Stack: name, bases tuple, namespace dict (returned by the class body function).
     BuildClass,
     /// Pushes the current locals namespace as a dict (end of a class body).
@@ -183,9 +200,13 @@ pub enum Instr {
     ImportStar,
 
     /// `print` statement item: stack: [dest,] value (dest pushed only if `to`).
-    PrintItem { to: bool },
+    PrintItem {
+        to: bool,
+    },
     /// End of a `print` statement without trailing comma: stack: [dest] if `to`.
-    PrintNewline { to: bool },
+    PrintNewline {
+        to: bool,
+    },
     /// `exec code [in g[, l]]`: pops `n` items (1..=3).
     Exec(u32),
 }

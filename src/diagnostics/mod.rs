@@ -43,12 +43,23 @@ impl Diagnostic {
     /// A diagnostic of rule `code` (which must be registered in [`RULES`]); its severity is
     /// the rule's default.
     pub fn new(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
-        let severity = rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
-        Diagnostic { code, severity, message: message.into(), span, labels: Vec::new() }
+        let severity = rules::lookup(code)
+            .map(|r| r.severity)
+            .unwrap_or(Severity::Error);
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+        }
     }
 
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 

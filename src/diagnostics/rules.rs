@@ -73,6 +73,17 @@ and `entry_point(argv)` taking the list of command-line strings and returning an
         good: "def entry_point(argv):\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
     },
     Rule {
+        code: "RPY006",
+        name: "not-reachable",
+        severity: Info,
+        summary: "the file is not reachable from any target",
+        doc: "No program of the workspace imports this file, so only its own syntax, import and \
+flow checks ran; type errors are found only in code reachable from an entry point. Add the file's \
+program to `[tool.rpy-lsp] entry-points` in pyproject.toml if its target is elsewhere.",
+        bad: "def helper(x):\n    return x + 1\n",
+        good: "def helper(x):\n    return x + 1\n\ndef entry_point(argv):\n    return helper(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
+    },
+    Rule {
         code: "RPY101",
         name: "closure",
         severity: Error,

@@ -13,7 +13,8 @@ use crate::compiler::bytecode::flags;
 use crate::compiler::{CodeObject, Const};
 use crate::diagnostics::Diagnostic;
 use crate::interpreter::{
-    eval, Branch, CallArgs, ConcreteSpace, Fork, Frame, FrameState, IterNext, Op, OpResult, Space, Unwind,
+    eval, Branch, CallArgs, ConcreteSpace, Fork, Frame, FrameState, IterNext, Op, OpResult, Space,
+    Unwind,
 };
 use crate::objspace::object::{IterState, ObjId, Object, Value};
 use crate::syntax::Span;
@@ -25,10 +26,19 @@ type State = FrameState<Hlvalue>;
 /// Builds the flow graph of the function object `func`. Flow-level violations are returned
 /// as diagnostics; the graph is still complete (a block that hit an error links to the
 /// except block).
-pub fn build_flow<C: ConcreteSpace>(objspace: &mut C, func: ObjId) -> Result<(FunctionGraph, Vec<Diagnostic>), Diagnostic> {
+pub fn build_flow<C: ConcreteSpace>(
+    objspace: &mut C,
+    func: ObjId,
+) -> Result<(FunctionGraph, Vec<Diagnostic>), Diagnostic> {
     let (code, globals, closure) = match objspace.heap().get(func) {
         Object::Function(f) => (f.code.clone(), f.globals, f.closure.clone()),
-        _ => return Err(Diagnostic::new("RPY109", Span::default(), "not a Python function")),
+        _ => {
+            return Err(Diagnostic::new(
+                "RPY109",
+                Span::default(),
+                "not a Python function",
+            ))
+        }
     };
     check_rpythonic(&code)?;
     let mut argnames: Vec<Rc<str>> = code.co_varnames[..code.co_argcount as usize].to_vec();
@@ -52,19 +62,30 @@ pub fn build_flow<C: ConcreteSpace>(objspace: &mut C, func: ObjId) -> Result<(Fu
         raise_pending: None,
         last_bool: None,
         diagnostics: Vec::new(),
+        current_reclosed: false,
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
     for (i, &v) in ctx.graph.block(start).inputargs.iter().enumerate() {
         locals[i] = Some(Hlvalue::Var(v));
     }
-    let state = State { locals, stack: Vec::new(), blocks: Vec::new(), pc: 0 };
+    let state = State {
+        locals,
+        stack: Vec::new(),
+        blocks: Vec::new(),
+        pc: 0,
+    };
     ctx.pending.push_back((start, state));
-    let cells: Vec<Hlvalue> = closure.iter().map(|&c| Hlvalue::Const(Value::Obj(c))).collect();
+    let cells: Vec<Hlvalue> = closure
+        .iter()
+        .map(|&c| Hlvalue::Const(Value::Obj(c)))
+        .collect();
     while let Some((block, state)) = ctx.pending.pop_front() {
         ctx.flow_block(block, state, &cells);
     }
-    let FlowContext { graph, diagnostics, .. } = ctx;
+    let FlowContext {
+        graph, diagnostics, ..
+    } = ctx;
     let mut graph = graph;
     super::transform::remove_dead_blocks(&mut graph);
     Ok((graph, diagnostics))
@@ -86,7 +107,11 @@ fn check_rpythonic(code: &CodeObject) -> Result<(), Diagnostic> {
         return Err(Diagnostic::new(
             "RPY105",
             code.name_span,
-            format!("`**{}` in the definition of `{}` is not RPython", code.co_varnames.last().map(|s| &**s).unwrap_or("kwargs"), code.co_name),
+            format!(
+                "`**{}` in the definition of `{}` is not RPython",
+                code.co_varnames.last().map(|s| &**s).unwrap_or("kwargs"),
+                code.co_name
+            ),
         ));
     }
     Ok(())
@@ -112,11 +137,14 @@ struct FlowContext<'a, C: ConcreteSpace> {
     /// The `bool` result the last undecided branch switched on.
     last_bool: Option<Hlvalue>,
     diagnostics: Vec<Diagnostic>,
+    /// The block being flowed was turned into a jump by a merge.
+    current_reclosed: bool,
 }
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn flow_block(&mut self, block: BlockId, state: State, cells: &[Hlvalue]) {
         self.current = block;
+        self.current_reclosed = false;
         self.block_start_pc = state.pc;
         self.instrs_in_block = 0;
         self.snapshot = None;
@@ -137,7 +165,11 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 let target = self.graph.exceptblock;
                 self.close(target, vec![etype, evalue], ExitCase::None);
             }
-            Err(Unwind::Fork(Fork::Branch { cond, if_true, if_false })) => {
+            Err(Unwind::Fork(Fork::Branch {
+                cond,
+                if_true,
+                if_false,
+            })) => {
                 let switch = self.last_bool.take().unwrap_or(cond);
                 self.graph.block_mut(self.current).exitswitch = ExitSwitch::Value(switch);
                 self.link_to_state(if_false, ExitCase::Value(Value::Bool(false)), None);
@@ -148,34 +180,77 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 self.link_to_state(item, ExitCase::None, None);
                 let stop = self.builtin_class("StopIteration");
                 let (le, lv) = (self.graph.new_var(None), self.graph.new_var(None));
-                self.link_to_state(done, stop.map_or(ExitCase::None, ExitCase::Exception), Some((le, lv)));
+                self.link_to_state(
+                    done,
+                    stop.map_or(ExitCase::None, ExitCase::Exception),
+                    Some((le, lv)),
+                );
             }
             Err(Unwind::Stop) => {}
             Err(Unwind::Error(diag)) => {
                 self.diagnostics.push(*diag);
                 // Keep the graph well-formed: the failing path raises.
-                let etype = self.builtin_class("RuntimeError").map_or(Value::None, Value::Obj);
+                let etype = self
+                    .builtin_class("RuntimeError")
+                    .map_or(Value::None, Value::Obj);
                 let target = self.graph.exceptblock;
-                self.close(target, vec![Hlvalue::Const(etype), Hlvalue::Const(Value::None)], ExitCase::None);
+                self.close(
+                    target,
+                    vec![Hlvalue::Const(etype), Hlvalue::Const(Value::None)],
+                    ExitCase::None,
+                );
             }
         }
     }
 
     /// Ends the current block with one link to `target`.
     fn close(&mut self, target: BlockId, args: Vec<Hlvalue>, exitcase: ExitCase) {
+        if self.current_reclosed {
+            return;
+        }
         let cur = self.current;
-        self.graph.add_link(cur, Link { prevblock: cur, target, args, exitcase, last_exception: None, last_exc_value: None });
+        self.graph.add_link(
+            cur,
+            Link {
+                prevblock: cur,
+                target,
+                args,
+                exitcase,
+                last_exception: None,
+                last_exc_value: None,
+            },
+        );
     }
 
     /// Adds an exit of the current block towards `state`, merging it into the join point.
-    fn link_to_state(&mut self, state: State, exitcase: ExitCase, extravars: Option<(VarId, VarId)>) {
+    fn link_to_state(
+        &mut self,
+        state: State,
+        exitcase: ExitCase,
+        extravars: Option<(VarId, VarId)>,
+    ) {
         let (target, args) = self.mergeblock(state);
+        if self.current_reclosed {
+            // Merging generalized the very block being flowed: it now only jumps to the
+            // more general block, which will be flowed instead.
+            return;
+        }
         let cur = self.current;
         let (last_exception, last_exc_value) = match extravars {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
         };
-        self.graph.add_link(cur, Link { prevblock: cur, target, args, exitcase, last_exception, last_exc_value });
+        self.graph.add_link(
+            cur,
+            Link {
+                prevblock: cur,
+                target,
+                args,
+                exitcase,
+                last_exception,
+                last_exc_value,
+            },
+        );
     }
 
     /// Finds or makes the block that continues from `state`; returns it and the link args.
@@ -186,7 +261,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             if !same_shape(entry, &state) {
                 continue;
             }
-            let Some(union) = self.union_state(entry, &state) else { continue };
+            let Some(union) = self.union_state(entry, &state) else {
+                continue;
+            };
             if self.matches(&union, entry) {
                 return (*block, link_args(entry, &state));
             }
@@ -194,24 +271,33 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             // jump to it.
             let (newblock, newstate) = self.new_block_for(&union);
             let old_args = link_args(&newstate, entry);
+            if *block == self.current {
+                self.current_reclosed = true;
+            }
             let oldb = self.graph.block_mut(*block);
             oldb.operations.clear();
             oldb.exitswitch = ExitSwitch::None;
             oldb.exits.clear();
-            self.graph.add_link(*block, Link {
-                prevblock: *block,
-                target: newblock,
-                args: old_args,
-                exitcase: ExitCase::None,
-                last_exception: None,
-                last_exc_value: None,
-            });
+            self.graph.add_link(
+                *block,
+                Link {
+                    prevblock: *block,
+                    target: newblock,
+                    args: old_args,
+                    exitcase: ExitCase::None,
+                    last_exception: None,
+                    last_exc_value: None,
+                },
+            );
             self.joinpoints.get_mut(&pc).expect("joinpoint")[i] = (newblock, newstate.clone());
             self.pending.push_back((newblock, newstate.clone()));
             return (newblock, link_args(&newstate, &state));
         }
         let (newblock, newstate) = self.new_block_for(&state);
-        self.joinpoints.get_mut(&pc).expect("joinpoint").push((newblock, newstate.clone()));
+        self.joinpoints
+            .get_mut(&pc)
+            .expect("joinpoint")
+            .push((newblock, newstate.clone()));
         self.pending.push_back((newblock, newstate.clone()));
         (newblock, link_args(&newstate, &state))
     }
@@ -244,21 +330,27 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let mut out = a.clone();
         for (i, slot) in out.locals.iter_mut().enumerate() {
             *slot = match (&a.locals[i], &b.locals[i]) {
-                (Some(x), Some(y)) => Some(self.union_value(*x, *y)),
+                (Some(x), Some(y)) => Some(self.union_value(*x, *y)?),
                 _ => None,
             };
         }
         for (i, slot) in out.stack.iter_mut().enumerate() {
-            *slot = self.union_value(a.stack[i], b.stack[i]);
+            *slot = self.union_value(a.stack[i], b.stack[i])?;
         }
         Some(out)
     }
 
-    fn union_value(&mut self, a: Hlvalue, b: Hlvalue) -> Hlvalue {
+    fn union_value(&mut self, a: Hlvalue, b: Hlvalue) -> Option<Hlvalue> {
         match (a, b) {
-            (Hlvalue::Const(x), Hlvalue::Const(y)) if self.same_constant(x, y) => a,
-            _ => Hlvalue::Var(VarId(u32::MAX)),
+            (Hlvalue::Const(x), Hlvalue::Const(y)) if self.same_constant(x, y) => Some(a),
+            // Each step of an unrolled loop is its own block: its iterator never merges.
+            (Hlvalue::Const(x), _) | (_, Hlvalue::Const(x)) if self.is_unroller(x) => None,
+            _ => Some(Hlvalue::Var(VarId(u32::MAX))),
         }
+    }
+
+    fn is_unroller(&self, v: Value) -> bool {
+        matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Iterator(_)))
     }
 
     /// Whether `union` is no more general than `entry` (then `entry`'s block can be reused).
@@ -269,18 +361,28 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             (Some(Hlvalue::Const(x)), Some(Hlvalue::Const(y))) => self.same_constant(*x, *y),
             _ => false,
         };
-        union.locals.iter().zip(&entry.locals).all(|(u, e)| slot_ok(u, e))
-            && union.stack.iter().zip(&entry.stack).all(|(u, e)| slot_ok(&Some(*u), &Some(*e)))
+        union
+            .locals
+            .iter()
+            .zip(&entry.locals)
+            .all(|(u, e)| slot_ok(u, e))
+            && union
+                .stack
+                .iter()
+                .zip(&entry.stack)
+                .all(|(u, e)| slot_ok(&Some(*u), &Some(*e)))
     }
 
     fn same_constant(&self, x: Value, y: Value) -> bool {
         match (x, y) {
             (Value::Obj(a), Value::Obj(b)) if a == b => true,
-            (Value::Obj(a), Value::Obj(b)) => match (self.objspace.heap().get(a), self.objspace.heap().get(b)) {
-                (Object::Str(s), Object::Str(t)) => s == t,
-                (Object::Unicode(s), Object::Unicode(t)) => s == t,
-                _ => false,
-            },
+            (Value::Obj(a), Value::Obj(b)) => {
+                match (self.objspace.heap().get(a), self.objspace.heap().get(b)) {
+                    (Object::Str(s), Object::Str(t)) => s == t,
+                    (Object::Unicode(s), Object::Unicode(t)) => s == t,
+                    _ => false,
+                }
+            }
             // Python's `1 == True`, but they are different constants for the annotator.
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
             _ => x == y,
@@ -302,7 +404,12 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let result = self.graph.new_var(None);
         let span = self.span;
         let cur = self.current;
-        self.graph.block_mut(cur).operations.push(SpaceOperation { opname, args, result, span });
+        self.graph.block_mut(cur).operations.push(SpaceOperation {
+            opname,
+            args,
+            result,
+            span,
+        });
         if self.snapshot.is_some() {
             let canraise = match (opname, args_first_const_builtin(self, cur)) {
                 (Op::SimpleCall | Op::CallArgs, true) => &[][..],
@@ -319,10 +426,14 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn foldable(&self, v: Value) -> bool {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
-                    Object::Instance(inst) => {
+                Object::Instance(inst) => {
                     // Prebuilt instances are mutable unless frozen with `_freeze_`.
                     let heap = self.objspace.heap();
-                    heap.class(inst.class).is_some_and(|c| c.mro.iter().any(|&k| heap.class(k).is_some_and(|k| k.dict.contains("_freeze_"))))
+                    heap.class(inst.class).is_some_and(|c| {
+                        c.mro
+                            .iter()
+                            .any(|&k| heap.class(k).is_some_and(|k| k.dict.contains("_freeze_")))
+                    })
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),
                 Object::Iterator(_) | Object::Cell(_) => false,
@@ -334,7 +445,12 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
 
     fn describe(&mut self, v: Value) -> String {
         match Space::op(self.objspace, Op::Repr, &[v]) {
-            Ok(r) => self.objspace.heap().str_value(r).map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_default(),
+            Ok(r) => self
+                .objspace
+                .heap()
+                .str_value(r)
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .unwrap_or_default(),
             Err(_) => "?".into(),
         }
     }
@@ -343,10 +459,13 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn constfold(&mut self, op: Op, consts: &[Value]) -> Option<OpResult<Hlvalue>> {
         match Space::op(self.objspace, op, consts) {
             Ok(v) => {
-                if matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Long(_))) {
+                if matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Long(_)))
+                {
                     return None;
                 }
-                if op == Op::GetSlice && matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::List(_))) {
+                if op == Op::GetSlice
+                    && matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::List(_)))
+                {
                     return None;
                 }
                 Some(Ok(Hlvalue::Const(v)))
@@ -354,16 +473,32 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             Err(Unwind::Raise { etype, evalue }) => {
                 let args: Vec<String> = consts.iter().map(|&c| self.describe(c)).collect();
                 let ename = match etype {
-                    Value::Obj(id) => self.objspace.heap().class(id).map(|c| c.name.to_string()).unwrap_or_default(),
+                    Value::Obj(id) => self
+                        .objspace
+                        .heap()
+                        .class(id)
+                        .map(|c| c.name.to_string())
+                        .unwrap_or_default(),
                     _ => String::new(),
                 };
                 let emsg = match Space::op(self.objspace, Op::Str, &[evalue]) {
-                    Ok(s) => self.objspace.heap().str_value(s).map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_default(),
+                    Ok(s) => self
+                        .objspace
+                        .heap()
+                        .str_value(s)
+                        .map(|s| String::from_utf8_lossy(s).into_owned())
+                        .unwrap_or_default(),
                     Err(_) => String::new(),
                 };
                 Some(Err(self.error(
                     "RPY108",
-                    format!("{}({}) always raises {}: {}", op.name(), args.join(", "), ename, emsg),
+                    format!(
+                        "{}({}) always raises {}: {}",
+                        op.name(),
+                        args.join(", "),
+                        ename,
+                        emsg
+                    ),
                 )))
             }
             Err(_) => None,
@@ -373,7 +508,11 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn is_unrolling(&self, v: Value) -> bool {
         let Value::Obj(id) = v else { return false };
         match self.objspace.heap().get(id) {
-            Object::Instance(inst) => self.objspace.heap().class(inst.class).is_some_and(|c| &*c.name == "unrolling_iterable"),
+            Object::Instance(inst) => self
+                .objspace
+                .heap()
+                .class(inst.class)
+                .is_some_and(|c| &*c.name == "unrolling_iterable"),
             _ => false,
         }
     }
@@ -381,7 +520,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn builtin_name(&self, v: Hlvalue) -> Option<Rc<str>> {
         match v {
             Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
-                Object::Builtin { name, bound_self: None } => Some(name.clone()),
+                Object::Builtin {
+                    name,
+                    bound_self: None,
+                } => Some(name.clone()),
                 Object::Class(c) if c.builtin.is_some() => Some(c.name.clone()),
                 _ => None,
             },
@@ -391,7 +533,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
 
     /// The built-in helper a `print` statement calls in graphs.
     fn print_helper(&mut self, name: &str) -> Value {
-        Value::Obj(self.objspace.heap_mut().alloc(Object::Builtin { name: name.into(), bound_self: None }))
+        Value::Obj(self.objspace.heap_mut().alloc(Object::Builtin {
+            name: name.into(),
+            bound_self: None,
+        }))
     }
 
     /// `raise` of a value known to be an exception class.
@@ -401,7 +546,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             None => CallArgs::positional(vec![]),
         };
         match self.call(Hlvalue::Const(cls), args) {
-            Ok(evalue) => Unwind::Raise { etype: Hlvalue::Const(cls), evalue },
+            Ok(evalue) => Unwind::Raise {
+                etype: Hlvalue::Const(cls),
+                evalue,
+            },
             Err(e) => e,
         }
     }
@@ -410,7 +558,12 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
 /// Whether the last operation of `block` calls a constant built-in function, which cannot
 /// raise arbitrary exceptions.
 fn args_first_const_builtin<C: ConcreteSpace>(ctx: &FlowContext<C>, block: BlockId) -> bool {
-    let op = ctx.graph.block(block).operations.last().expect("just recorded");
+    let op = ctx
+        .graph
+        .block(block)
+        .operations
+        .last()
+        .expect("just recorded");
     matches!(op.args.first(), Some(&v) if ctx.builtin_name(v).is_some_and(|n| !n.contains('.')))
 }
 
@@ -418,7 +571,10 @@ fn same_shape(a: &State, b: &State) -> bool {
     a.stack.len() == b.stack.len()
         && a.blocks == b.blocks
         && a.locals.len() == b.locals.len()
-        && a.locals.iter().zip(&b.locals).all(|(x, y)| x.is_some() == y.is_some())
+        && a.locals
+            .iter()
+            .zip(&b.locals)
+            .all(|(x, y)| x.is_some() == y.is_some())
 }
 
 /// The link arguments that send `state` into a block with entry state `entry`: the values of
@@ -447,30 +603,47 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn before_instr(&mut self, frame: &Frame<Hlvalue>) -> OpResult<Hlvalue, ()> {
         let pc = frame.state.pc;
-        if self.jump_targets[pc as usize] && !(self.instrs_in_block == 0 && pc == self.block_start_pc) {
+        if self.jump_targets[pc as usize]
+            && !(self.instrs_in_block == 0 && pc == self.block_start_pc)
+        {
             let state = frame.state.clone();
             self.link_to_state(state, ExitCase::None, None);
             return Err(Unwind::Stop);
         }
         self.instrs_in_block += 1;
-        self.snapshot = if frame.state.blocks.is_empty() { None } else { Some(frame.state.clone()) };
+        self.snapshot = if frame.state.blocks.is_empty() {
+            None
+        } else {
+            Some(frame.state.clone())
+        };
         Ok(())
     }
 
     fn after_instr(&mut self, frame: &Frame<Hlvalue>) -> OpResult<Hlvalue, ()> {
-        let Some(canraise) = self.raise_pending.take() else { return Ok(()) };
-        let snapshot = self.snapshot.take().expect("snapshot while a handler is active");
+        let Some(canraise) = self.raise_pending.take() else {
+            return Ok(());
+        };
+        let snapshot = self
+            .snapshot
+            .take()
+            .expect("snapshot while a handler is active");
         let cur = self.current;
         self.graph.block_mut(cur).exitswitch = ExitSwitch::LastException;
         self.link_to_state(frame.state.clone(), ExitCase::None, None);
         for name in canraise {
-            let Some(cls) = self.builtin_class(name) else { continue };
+            let Some(cls) = self.builtin_class(name) else {
+                continue;
+            };
             let le = self.graph.new_var(Some("last_exception".into()));
             let lv = self.graph.new_var(Some("last_exc_value".into()));
             let mut state = snapshot.clone();
             let handler = state.blocks.pop().expect("active handler");
             state.stack.truncate(handler.depth as usize);
-            let etype = if *name == "Exception" { Hlvalue::Var(le) } else { Hlvalue::Const(Value::Obj(cls)) };
+            let etype = if *name == "Exception" {
+                Hlvalue::Var(le)
+            } else {
+                Hlvalue::Const(Value::Obj(cls))
+            };
             state.stack.push(Hlvalue::Var(lv));
             state.stack.push(etype);
             state.pc = handler.target;
@@ -503,7 +676,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             return Err(self.error("RPY109", "deleting attributes is not RPython"));
         }
         if op == Op::NewSlice {
-            return Err(self.error("RPY107", "slicing with a step (extended slicing) is not RPython"));
+            return Err(self.error(
+                "RPY107",
+                "slicing with a step (extended slicing) is not RPython",
+            ));
         }
         let consts: Option<Vec<Value>> = args.iter().map(|a| a.constant()).collect();
         if let Some(consts) = &consts {
@@ -516,7 +692,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                         items.push(v);
                     }
                 }
-                let id = self.objspace.heap_mut().alloc(Object::Iterator(IterState::Seq { items, pos: 0 }));
+                let id = self
+                    .objspace
+                    .heap_mut()
+                    .alloc(Object::Iterator(IterState::Seq { items, pos: 0 }));
                 return Ok(Hlvalue::Const(Value::Obj(id)));
             }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
@@ -530,13 +709,18 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn call(&mut self, func: Hlvalue, args: CallArgs<Hlvalue>) -> OpResult<Hlvalue> {
         if args.starstar.is_some() {
-            return Err(self.error("RPY109", "dict unpacking in a call (`f(**d)`) is not RPython"));
+            return Err(self.error(
+                "RPY109",
+                "dict unpacking in a call (`f(**d)`) is not RPython",
+            ));
         }
         if let Some(name) = self.builtin_name(func) {
             match &*name {
                 "objectmodel.we_are_translated" => return Ok(Hlvalue::Const(Value::Bool(true))),
                 "getattr" if args.positional.len() == 3 => {
-                    return Err(self.error("RPY109", "getattr() with three arguments is not supported"))
+                    return Err(
+                        self.error("RPY109", "getattr() with three arguments is not supported")
+                    )
                 }
                 "locals" | "globals" | "vars" | "eval" | "compile" => {
                     return Err(self.error("RPY109", format!("{}() is not RPython", name)))
@@ -545,7 +729,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             }
             if let Some(op) = Op::for_builtin_call(&name, args.positional.len()) {
                 if !args.is_simple() {
-                    return Err(self.error("RPY109", format!("should not call {}() with keyword arguments", name)));
+                    return Err(self.error(
+                        "RPY109",
+                        format!("should not call {}() with keyword arguments", name),
+                    ));
                 }
                 return self.op(op, &args.positional);
             }
@@ -556,7 +743,11 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             return Ok(self.record(Op::SimpleCall, all));
         }
         // The call shape constant: (number of positional args, keyword names, has *args).
-        let names: Vec<Value> = args.keywords.iter().map(|(n, _)| Space::name_const(self.objspace, n)).collect();
+        let names: Vec<Value> = args
+            .keywords
+            .iter()
+            .map(|(n, _)| Space::name_const(self.objspace, n))
+            .collect();
         let names = self.objspace.heap_mut().alloc(Object::Tuple(names));
         let shape = Value::Obj(self.objspace.heap_mut().alloc(Object::Tuple(vec![
             Value::Int(args.positional.len() as i64),
@@ -586,13 +777,24 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn next(&mut self, iter: &Hlvalue) -> OpResult<Hlvalue, IterNext<Hlvalue>> {
         if let Hlvalue::Const(Value::Obj(id)) = *iter {
-            if let Object::Iterator(IterState::Seq { items, pos }) = self.objspace.heap().get(id).clone() {
+            if let Object::Iterator(IterState::Seq { items, pos }) =
+                self.objspace.heap().get(id).clone()
+            {
                 let (items, pos) = (items.clone(), pos);
                 if pos >= items.len() {
                     return Ok(IterNext::Done);
                 }
-                let next_iter = self.objspace.heap_mut().alloc(Object::Iterator(IterState::Seq { items: items.clone(), pos: pos + 1 }));
-                return Ok(IterNext::Unrolled { item: Hlvalue::Const(items[pos]), next_iter: Hlvalue::Const(Value::Obj(next_iter)) });
+                let next_iter = self
+                    .objspace
+                    .heap_mut()
+                    .alloc(Object::Iterator(IterState::Seq {
+                        items: items.clone(),
+                        pos: pos + 1,
+                    }));
+                return Ok(IterNext::Unrolled {
+                    item: Hlvalue::Const(items[pos]),
+                    next_iter: Hlvalue::Const(Value::Obj(next_iter)),
+                });
             }
         }
         let saved = self.snapshot.take();
@@ -628,8 +830,17 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         for &k in &classes {
             if let Value::Obj(id) = k {
                 if let Some(name) = self.objspace.heap().class(id).map(|c| c.name.clone()) {
-                    if (&*name == "NotImplementedError" || &*name == "AssertionError") && self.objspace.heap().class(id).is_some_and(|c| c.builtin.is_some()) {
-                        return Err(self.error("RPY109", format!("catching {} is not valid in RPython", name)));
+                    if (&*name == "NotImplementedError" || &*name == "AssertionError")
+                        && self
+                            .objspace
+                            .heap()
+                            .class(id)
+                            .is_some_and(|c| c.builtin.is_some())
+                    {
+                        return Err(self.error(
+                            "RPY109",
+                            format!("catching {} is not valid in RPython", name),
+                        ));
                     }
                 }
             }
@@ -648,10 +859,19 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn raise(&mut self, exc: Hlvalue, arg: Option<Hlvalue>) -> Unwind<Hlvalue> {
         match exc {
-            Hlvalue::Const(c @ Value::Obj(id)) if self.objspace.heap().class(id).is_some() => self.raise_class(c, arg),
-            Hlvalue::Const(c @ Value::Obj(id)) if matches!(self.objspace.heap().get(id), Object::Instance(_)) => {
-                let Object::Instance(inst) = self.objspace.heap().get(id) else { unreachable!() };
-                Unwind::Raise { etype: Hlvalue::Const(Value::Obj(inst.class)), evalue: Hlvalue::Const(c) }
+            Hlvalue::Const(c @ Value::Obj(id)) if self.objspace.heap().class(id).is_some() => {
+                self.raise_class(c, arg)
+            }
+            Hlvalue::Const(c @ Value::Obj(id))
+                if matches!(self.objspace.heap().get(id), Object::Instance(_)) =>
+            {
+                let Object::Instance(inst) = self.objspace.heap().get(id) else {
+                    unreachable!()
+                };
+                Unwind::Raise {
+                    etype: Hlvalue::Const(Value::Obj(inst.class)),
+                    evalue: Hlvalue::Const(c),
+                }
             }
             Hlvalue::Var(_) => match self.op(Op::Type, &[exc]) {
                 Ok(etype) => Unwind::Raise { etype, evalue: exc },
@@ -662,7 +882,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     }
 
     fn unbound_local(&mut self, name: &str) -> Unwind<Hlvalue> {
-        self.error("RPY110", format!("local variable `{}` referenced before assignment", name))
+        self.error(
+            "RPY110",
+            format!("local variable `{}` referenced before assignment", name),
+        )
     }
 
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Hlvalue> {
@@ -671,20 +894,34 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             Err(_) => Err(self.error("RPY110", format!("global name `{}` is not defined", name))),
         }
     }
-    fn store_global(&mut self, _globals: ObjId, name: &Rc<str>, _v: Hlvalue) -> OpResult<Hlvalue, ()> {
+    fn store_global(
+        &mut self,
+        _globals: ObjId,
+        name: &Rc<str>,
+        _v: Hlvalue,
+    ) -> OpResult<Hlvalue, ()> {
         Err(self.error("RPY102", format!("attempting to modify global variable `{}`: module globals are constants after import", name)))
     }
     fn delete_global(&mut self, _globals: ObjId, name: &Rc<str>) -> OpResult<Hlvalue, ()> {
-        Err(self.error("RPY102", format!("deleting global variable `{}` is not RPython", name)))
+        Err(self.error(
+            "RPY102",
+            format!("deleting global variable `{}` is not RPython", name),
+        ))
     }
     fn load_name(&mut self, _ns: ObjId, globals: ObjId, name: &Rc<str>) -> OpResult<Hlvalue> {
         self.load_global(globals, name)
     }
     fn store_name(&mut self, _ns: ObjId, name: &Rc<str>, _v: Hlvalue) -> OpResult<Hlvalue, ()> {
-        Err(self.error("RPY102", format!("modifying globals (`{}`) is not RPython", name)))
+        Err(self.error(
+            "RPY102",
+            format!("modifying globals (`{}`) is not RPython", name),
+        ))
     }
     fn delete_name(&mut self, _ns: ObjId, name: &Rc<str>) -> OpResult<Hlvalue, ()> {
-        Err(self.error("RPY102", format!("modifying globals (`{}`) is not RPython", name)))
+        Err(self.error(
+            "RPY102",
+            format!("modifying globals (`{}`) is not RPython", name),
+        ))
     }
     fn load_locals(&mut self, _ns: ObjId) -> OpResult<Hlvalue> {
         Err(self.error("RPY109", "locals() is not RPython"))
@@ -701,34 +938,73 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         Err(self.error("RPY101", "RPython functions cannot create closures"))
     }
 
-    fn make_function(&mut self, code: Rc<CodeObject>, defaults: Vec<Hlvalue>, closure: Option<Hlvalue>, globals: ObjId) -> OpResult<Hlvalue> {
+    fn make_function(
+        &mut self,
+        code: Rc<CodeObject>,
+        defaults: Vec<Hlvalue>,
+        closure: Option<Hlvalue>,
+        globals: ObjId,
+    ) -> OpResult<Hlvalue> {
         if closure.is_some() {
-            return Err(self.error("RPY101", format!("RPython functions cannot create closures (`{}`)", code.co_name)));
+            return Err(self.error(
+                "RPY101",
+                format!(
+                    "RPython functions cannot create closures (`{}`)",
+                    code.co_name
+                ),
+            ));
         }
-        let Some(defaults) = defaults.iter().map(|d| d.constant()).collect::<Option<Vec<_>>>() else {
-            return Err(self.error("RPY106", format!("dynamically created function `{}` must have constant default values", code.co_name)));
+        let Some(defaults) = defaults
+            .iter()
+            .map(|d| d.constant())
+            .collect::<Option<Vec<_>>>()
+        else {
+            return Err(self.error(
+                "RPY106",
+                format!(
+                    "dynamically created function `{}` must have constant default values",
+                    code.co_name
+                ),
+            ));
         };
         match Space::make_function(self.objspace, code, defaults, None, globals) {
             Ok(f) => Ok(Hlvalue::Const(f)),
             Err(_) => Err(self.error("RPY106", "cannot create this function at run time")),
         }
     }
-    fn build_class(&mut self, _n: Hlvalue, _b: Hlvalue, _ns: Hlvalue, _g: ObjId) -> OpResult<Hlvalue> {
+    fn build_class(
+        &mut self,
+        _n: Hlvalue,
+        _b: Hlvalue,
+        _ns: Hlvalue,
+        _g: ObjId,
+    ) -> OpResult<Hlvalue> {
         Err(self.error("RPY106", "defining classes inside functions is not RPython"))
     }
 
-    fn import_name(&mut self, name: &Rc<str>, fromlist: Hlvalue, level: Hlvalue, globals: ObjId) -> OpResult<Hlvalue> {
+    fn import_name(
+        &mut self,
+        name: &Rc<str>,
+        fromlist: Hlvalue,
+        level: Hlvalue,
+        globals: ObjId,
+    ) -> OpResult<Hlvalue> {
         let (Hlvalue::Const(f), Hlvalue::Const(l)) = (fromlist, level) else {
             return Err(self.error("RPY109", "import with non-constant arguments"));
         };
         match Space::import_name(self.objspace, name, f, l, globals) {
             Ok(m) => Ok(Hlvalue::Const(m)),
-            Err(Unwind::Raise { etype, evalue }) => Err(Unwind::Raise { etype: Hlvalue::Const(etype), evalue: Hlvalue::Const(evalue) }),
+            Err(Unwind::Raise { etype, evalue }) => Err(Unwind::Raise {
+                etype: Hlvalue::Const(etype),
+                evalue: Hlvalue::Const(evalue),
+            }),
             Err(_) => Err(self.error("RPY002", format!("cannot import `{}`", name))),
         }
     }
     fn import_from(&mut self, module: &Hlvalue, name: &Rc<str>) -> OpResult<Hlvalue> {
-        let Hlvalue::Const(m) = *module else { return Err(self.error("RPY109", "import from a non-constant")) };
+        let Hlvalue::Const(m) = *module else {
+            return Err(self.error("RPY109", "import from a non-constant"));
+        };
         match Space::import_from(self.objspace, &m, name) {
             Ok(v) => Ok(Hlvalue::Const(v)),
             Err(_) => Err(self.error("RPY002", format!("cannot import name `{}`", name))),
@@ -740,7 +1016,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn print_item(&mut self, dest: Option<Hlvalue>, v: Hlvalue) -> OpResult<Hlvalue, ()> {
         if dest.is_some() {
-            return Err(self.error("RPY104", "`print >>f` is not RPython: only printing to stdout is supported"));
+            return Err(self.error(
+                "RPY104",
+                "`print >>f` is not RPython: only printing to stdout is supported",
+            ));
         }
         // As the reference: print becomes a call of an internal helper with the item.
         let helper = self.print_helper("rpython_print_item");
@@ -749,7 +1028,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     }
     fn print_newline(&mut self, dest: Option<Hlvalue>) -> OpResult<Hlvalue, ()> {
         if dest.is_some() {
-            return Err(self.error("RPY104", "`print >>f` is not RPython: only printing to stdout is supported"));
+            return Err(self.error(
+                "RPY104",
+                "`print >>f` is not RPython: only printing to stdout is supported",
+            ));
         }
         let helper = self.print_helper("rpython_print_newline");
         self.record(Op::SimpleCall, vec![Hlvalue::Const(helper)]);

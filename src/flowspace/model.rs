@@ -112,7 +112,12 @@ pub struct FunctionGraph {
 
 impl FunctionGraph {
     /// A graph with a start block taking `nargs` arguments, and the return and except blocks.
-    pub fn new(name: Rc<str>, func: Option<ObjId>, span: Span, argnames: &[Rc<str>]) -> FunctionGraph {
+    pub fn new(
+        name: Rc<str>,
+        func: Option<ObjId>,
+        span: Span,
+        argnames: &[Rc<str>],
+    ) -> FunctionGraph {
         let mut g = FunctionGraph {
             name,
             func,
@@ -124,7 +129,10 @@ impl FunctionGraph {
             vars: Vec::new(),
             span,
         };
-        let start_args = argnames.iter().map(|n| g.new_var(Some(n.clone()))).collect();
+        let start_args = argnames
+            .iter()
+            .map(|n| g.new_var(Some(n.clone())))
+            .collect();
         g.startblock = g.new_block(start_args);
         let r = g.new_var(None);
         g.returnblock = g.new_block(vec![r]);
@@ -138,7 +146,12 @@ impl FunctionGraph {
         VarId(self.vars.len() as u32 - 1)
     }
     pub fn new_block(&mut self, inputargs: Vec<VarId>) -> BlockId {
-        self.blocks.push(Block { inputargs, operations: Vec::new(), exitswitch: ExitSwitch::None, exits: Vec::new() });
+        self.blocks.push(Block {
+            inputargs,
+            operations: Vec::new(),
+            exitswitch: ExitSwitch::None,
+            exits: Vec::new(),
+        });
         BlockId(self.blocks.len() as u32 - 1)
     }
     /// Adds a link as the next exit of `from`.
@@ -184,7 +197,10 @@ impl FunctionGraph {
 
     /// Links of reachable blocks.
     pub fn iterlinks(&self) -> Vec<LinkId> {
-        self.iterblocks().into_iter().flat_map(|b| self.block(b).exits.clone()).collect()
+        self.iterblocks()
+            .into_iter()
+            .flat_map(|b| self.block(b).exits.clone())
+            .collect()
     }
 
     /// The name a variable is printed with: `v12`, or `name_12` when it holds a named local.

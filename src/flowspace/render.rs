@@ -10,17 +10,33 @@ use std::fmt::Write;
 pub fn describe_const(heap: &Heap, v: Value) -> String {
     match v {
         Value::None => "None".into(),
-        Value::Bool(b) => if b { "True".into() } else { "False".into() },
+        Value::Bool(b) => {
+            if b {
+                "True".into()
+            } else {
+                "False".into()
+            }
+        }
         Value::Int(i) => i.to_string(),
         Value::Float(f) => format!("{:?}", f),
         Value::Obj(id) => match heap.get(id) {
-            Object::Str(s) => format!("{:?}", String::from_utf8_lossy(s)).replacen('"', "'", 1).trim_end_matches('"').to_string() + "'",
+            Object::Str(s) => {
+                format!("{:?}", String::from_utf8_lossy(s))
+                    .replacen('"', "'", 1)
+                    .trim_end_matches('"')
+                    .to_string()
+                    + "'"
+            }
             Object::Unicode(s) => format!("u{:?}", s),
             Object::Long(i) => format!("{}L", i),
             Object::RInt { kind, value } => format!("{:?}({})", kind, value),
             Object::Tuple(items) => {
                 let inner: Vec<String> = items.iter().map(|&x| describe_const(heap, x)).collect();
-                if inner.len() == 1 { format!("({},)", inner[0]) } else { format!("({})", inner.join(", ")) }
+                if inner.len() == 1 {
+                    format!("({},)", inner[0])
+                } else {
+                    format!("({})", inner.join(", "))
+                }
             }
             Object::List(items) => format!("<prebuilt list of {}>", items.len()),
             Object::Dict(d) => format!("<prebuilt dict of {}>", d.entries.len()),
@@ -70,9 +86,19 @@ pub fn render_text(
     annotate: &dyn Fn(VarId) -> Option<String>,
 ) -> String {
     let blocks = graph.iterblocks();
-    let index = |b: BlockId| blocks.iter().position(|&x| x == b).map_or(b.0 as usize, |i| i);
+    let index = |b: BlockId| {
+        blocks
+            .iter()
+            .position(|&x| x == b)
+            .map_or(b.0 as usize, |i| i)
+    };
     let mut out = String::new();
-    let startargs: Vec<String> = graph.block(graph.startblock).inputargs.iter().map(|&v| graph.var_name(v)).collect();
+    let startargs: Vec<String> = graph
+        .block(graph.startblock)
+        .inputargs
+        .iter()
+        .map(|&v| graph.var_name(v))
+        .collect();
     let line = |span: crate::syntax::Span| -> u32 {
         if (span.file.0 as usize) < sources.len() {
             sources.get(span.file).line_col(span.start).line + 1
@@ -80,7 +106,14 @@ pub fn render_text(
             0
         }
     };
-    writeln!(out, "graph {}({})  # line {}", graph.name, startargs.join(", "), line(graph.span)).ok();
+    writeln!(
+        out,
+        "graph {}({})  # line {}",
+        graph.name,
+        startargs.join(", "),
+        line(graph.span)
+    )
+    .ok();
     let var = |v: VarId| -> String {
         match annotate(v) {
             Some(a) => format!("{}: {}", graph.var_name(v), a),
@@ -100,7 +133,15 @@ pub fn render_text(
         writeln!(out, "  {}({}):", label, args.join(", ")).ok();
         for op in &block.operations {
             let args: Vec<String> = op.args.iter().map(|&a| value(graph, heap, a)).collect();
-            writeln!(out, "    {} = {}({})  # line {}", var(op.result), op.opname.name(), args.join(", "), line(op.span)).ok();
+            writeln!(
+                out,
+                "    {} = {}({})  # line {}",
+                var(op.result),
+                op.opname.name(),
+                args.join(", "),
+                line(op.span)
+            )
+            .ok();
         }
         match block.exitswitch {
             ExitSwitch::None => {}
@@ -121,7 +162,9 @@ pub fn render_text(
                 format!("block{}", index(link.target))
             };
             let args: Vec<String> = link.args.iter().map(|&a| value(graph, heap, a)).collect();
-            let case = exitcase(heap, link.exitcase).map(|c| format!("  [{}]", c)).unwrap_or_default();
+            let case = exitcase(heap, link.exitcase)
+                .map(|c| format!("  [{}]", c))
+                .unwrap_or_default();
             writeln!(out, "    --> {}({}){}", target, args.join(", "), case).ok();
         }
     }
@@ -129,20 +172,37 @@ pub fn render_text(
 }
 
 fn dot_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace('<', "\\<").replace('>', "\\>").replace('{', "\\{").replace('}', "\\}").replace('|', "\\|")
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('<', "\\<")
+        .replace('>', "\\>")
+        .replace('{', "\\{")
+        .replace('}', "\\}")
+        .replace('|', "\\|")
 }
 
 /// Graphviz DOT rendering of one graph (a `subgraph` so several can share one file).
 pub fn render_dot(graph: &FunctionGraph, heap: &Heap, gid: usize) -> String {
     let mut out = String::new();
-    writeln!(out, "  subgraph cluster_{} {{\n    label=\"{}\";", gid, dot_escape(&graph.name)).ok();
+    writeln!(
+        out,
+        "  subgraph cluster_{} {{\n    label=\"{}\";",
+        gid,
+        dot_escape(&graph.name)
+    )
+    .ok();
     for b in graph.iterblocks() {
         let block = graph.block(b);
         let args: Vec<String> = block.inputargs.iter().map(|&v| graph.var_name(v)).collect();
         let mut lines = vec![format!("({})", args.join(", "))];
         for op in &block.operations {
             let a: Vec<String> = op.args.iter().map(|&x| value(graph, heap, x)).collect();
-            lines.push(format!("{} = {}({})", graph.var_name(op.result), op.opname.name(), a.join(", ")));
+            lines.push(format!(
+                "{} = {}({})",
+                graph.var_name(op.result),
+                op.opname.name(),
+                a.join(", ")
+            ));
         }
         match block.exitswitch {
             ExitSwitch::Value(v) => lines.push(format!("switch: {}", value(graph, heap, v))),
@@ -157,7 +217,15 @@ pub fn render_dot(graph: &FunctionGraph, heap: &Heap, gid: usize) -> String {
             format!("block{}", b.0)
         };
         let body: Vec<String> = lines.iter().map(|l| dot_escape(l)).collect();
-        writeln!(out, "    g{}b{} [shape=record, fontname=\"monospace\", label=\"{{{}|{}\\l}}\"];", gid, b.0, title, body.join("\\l")).ok();
+        writeln!(
+            out,
+            "    g{}b{} [shape=record, fontname=\"monospace\", label=\"{{{}|{}\\l}}\"];",
+            gid,
+            b.0,
+            title,
+            body.join("\\l")
+        )
+        .ok();
         for &l in &block.exits {
             let link = graph.link(l);
             let a: Vec<String> = link.args.iter().map(|&x| value(graph, heap, x)).collect();
@@ -165,7 +233,16 @@ pub fn render_dot(graph: &FunctionGraph, heap: &Heap, gid: usize) -> String {
             if let Some(c) = exitcase(heap, link.exitcase) {
                 label = format!("{}: {}", c, label);
             }
-            writeln!(out, "    g{}b{} -> g{}b{} [label=\"{}\"];", gid, b.0, gid, link.target.0, dot_escape(&label)).ok();
+            writeln!(
+                out,
+                "    g{}b{} -> g{}b{} [label=\"{}\"];",
+                gid,
+                b.0,
+                gid,
+                link.target.0,
+                dot_escape(&label)
+            )
+            .ok();
         }
     }
     writeln!(out, "  }}").ok();

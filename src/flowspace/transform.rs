@@ -12,8 +12,11 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
             order.push(b);
         }
     }
-    let remap: HashMap<BlockId, BlockId> =
-        order.iter().enumerate().map(|(i, &b)| (b, BlockId(i as u32))).collect();
+    let remap: HashMap<BlockId, BlockId> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| (b, BlockId(i as u32)))
+        .collect();
     let mut blocks = Vec::with_capacity(order.len());
     let mut links = Vec::new();
     for &old in &order {

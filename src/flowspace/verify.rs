@@ -9,10 +9,19 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
     let name = &graph.name;
     let err = |b: BlockId, msg: String| Err(format!("{}: block {}: {}", name, b.0, msg));
     let mut defined_anywhere: HashSet<VarId> = HashSet::new();
-    for (id, special, nargs) in [(graph.returnblock, "return", 1), (graph.exceptblock, "except", 2)] {
+    for (id, special, nargs) in [
+        (graph.returnblock, "return", 1),
+        (graph.exceptblock, "except", 2),
+    ] {
         let b = graph.block(id);
         if b.inputargs.len() != nargs || !b.operations.is_empty() || !b.exits.is_empty() {
-            return err(id, format!("the {} block must have {} inputargs, no operations and no exits", special, nargs));
+            return err(
+                id,
+                format!(
+                    "the {} block must have {} inputargs, no operations and no exits",
+                    special, nargs
+                ),
+            );
         }
     }
     for bid in graph.iterblocks() {
@@ -20,23 +29,45 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
         let mut defined: HashSet<VarId> = HashSet::new();
         for &v in &block.inputargs {
             if !defined.insert(v) || !defined_anywhere.insert(v) {
-                return err(bid, format!("variable {} is defined twice", graph.var_name(v)));
+                return err(
+                    bid,
+                    format!("variable {} is defined twice", graph.var_name(v)),
+                );
             }
         }
         for (i, op) in block.operations.iter().enumerate() {
             for arg in &op.args {
                 if let Hlvalue::Var(v) = arg {
                     if !defined.contains(v) {
-                        return err(bid, format!("operation {} ({}) uses {} before it is defined", i, op.opname.name(), graph.var_name(*v)));
+                        return err(
+                            bid,
+                            format!(
+                                "operation {} ({}) uses {} before it is defined",
+                                i,
+                                op.opname.name(),
+                                graph.var_name(*v)
+                            ),
+                        );
                     }
                 }
             }
             if !defined.insert(op.result) || !defined_anywhere.insert(op.result) {
-                return err(bid, format!("result {} is defined twice", graph.var_name(op.result)));
+                return err(
+                    bid,
+                    format!("result {} is defined twice", graph.var_name(op.result)),
+                );
             }
             if let Some(n) = op.opname.arity() {
                 if op.args.len() != n {
-                    return err(bid, format!("operation {} takes {} args, has {}", op.opname.name(), n, op.args.len()));
+                    return err(
+                        bid,
+                        format!(
+                            "operation {} takes {} args, has {}",
+                            op.opname.name(),
+                            n,
+                            op.args.len()
+                        ),
+                    );
                 }
             }
         }
@@ -44,7 +75,13 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
         match block.exitswitch {
             ExitSwitch::None => {
                 if !is_final && block.exits.len() != 1 {
-                    return err(bid, format!("an unconditional block must have exactly one exit, has {}", block.exits.len()));
+                    return err(
+                        bid,
+                        format!(
+                            "an unconditional block must have exactly one exit, has {}",
+                            block.exits.len()
+                        ),
+                    );
                 }
             }
             ExitSwitch::Value(v) => {
@@ -66,15 +103,28 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
             }
             ExitSwitch::LastException => {
                 if block.operations.is_empty() {
-                    return err(bid, "an exception-catching block must end with an operation".into());
+                    return err(
+                        bid,
+                        "an exception-catching block must end with an operation".into(),
+                    );
                 }
                 for (i, &l) in block.exits.iter().enumerate() {
                     let link = graph.link(l);
                     match (i, link.exitcase) {
                         (0, ExitCase::None) => {}
-                        (0, _) => return err(bid, "the first exit of exception catching is the normal path".into()),
+                        (0, _) => {
+                            return err(
+                                bid,
+                                "the first exit of exception catching is the normal path".into(),
+                            )
+                        }
                         (_, ExitCase::Exception(_)) => {}
-                        _ => return err(bid, "exception exits need an exception class exit case".into()),
+                        _ => {
+                            return err(
+                                bid,
+                                "exception exits need an exception class exit case".into(),
+                            )
+                        }
                     }
                 }
             }
@@ -86,16 +136,36 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
             }
             let target = graph.block(link.target);
             if link.args.len() != target.inputargs.len() {
-                return err(bid, format!("link to block {} passes {} args for {} inputargs", link.target.0, link.args.len(), target.inputargs.len()));
+                return err(
+                    bid,
+                    format!(
+                        "link to block {} passes {} args for {} inputargs",
+                        link.target.0,
+                        link.args.len(),
+                        target.inputargs.len()
+                    ),
+                );
             }
-            let extra: Vec<VarId> = [link.last_exception, link.last_exc_value].into_iter().flatten().collect();
+            let extra: Vec<VarId> = [link.last_exception, link.last_exc_value]
+                .into_iter()
+                .flatten()
+                .collect();
             if !extra.is_empty() && link.exitcase == ExitCase::None {
-                return err(bid, "only exception links have last_exception/last_exc_value".into());
+                return err(
+                    bid,
+                    "only exception links have last_exception/last_exc_value".into(),
+                );
             }
             for arg in &link.args {
                 if let Hlvalue::Var(v) = arg {
                     if !defined.contains(v) && !extra.contains(v) {
-                        return err(bid, format!("link passes {} which is not defined in the block", graph.var_name(*v)));
+                        return err(
+                            bid,
+                            format!(
+                                "link passes {} which is not defined in the block",
+                                graph.var_name(*v)
+                            ),
+                        );
                     }
                 }
             }

@@ -26,8 +26,16 @@ impl Signature {
         } else {
             None
         };
-        let kwargs = if code.has_flag(flags::VARKEYWORDS) { Some(code.co_varnames[i].clone()) } else { None };
-        Signature { argnames: code.co_varnames[..n].to_vec(), varargs, kwargs }
+        let kwargs = if code.has_flag(flags::VARKEYWORDS) {
+            Some(code.co_varnames[i].clone())
+        } else {
+            None
+        };
+        Signature {
+            argnames: code.co_varnames[..n].to_vec(),
+            varargs,
+            kwargs,
+        }
     }
 }
 
@@ -61,7 +69,11 @@ pub fn bind<V: Clone>(
         return Err(ArgError(format!(
             "{}() takes {} {} argument{} ({} given)",
             name,
-            if defaults.is_empty() { "exactly" } else { "at most" },
+            if defaults.is_empty() {
+                "exactly"
+            } else {
+                "at most"
+            },
             nparams,
             if nparams == 1 { "" } else { "s" },
             given
@@ -70,11 +82,17 @@ pub fn bind<V: Clone>(
     for (kw, v) in keywords {
         match sig.argnames.iter().position(|a| **a == *kw) {
             Some(i) if slots[i].is_some() => {
-                return Err(ArgError(format!("{}() got multiple values for keyword argument '{}'", name, kw)))
+                return Err(ArgError(format!(
+                    "{}() got multiple values for keyword argument '{}'",
+                    name, kw
+                )))
             }
             Some(i) => slots[i] = Some(v),
             None => {
-                return Err(ArgError(format!("{}() got an unexpected keyword argument '{}'", name, kw)))
+                return Err(ArgError(format!(
+                    "{}() got an unexpected keyword argument '{}'",
+                    name, kw
+                )))
             }
         }
     }
@@ -89,7 +107,11 @@ pub fn bind<V: Clone>(
                 return Err(ArgError(format!(
                     "{}() takes {} {} argument{} ({} given)",
                     name,
-                    if defaults.is_empty() && sig.varargs.is_none() { "exactly" } else { "at least" },
+                    if defaults.is_empty() && sig.varargs.is_none() {
+                        "exactly"
+                    } else {
+                        "at least"
+                    },
                     required,
                     if required == 1 { "" } else { "s" },
                     i
@@ -126,10 +148,18 @@ mod tests {
     #[test]
     fn reports_python_style_errors() {
         let s = sig(&["a", "b"], false);
-        assert_eq!(bind("f", &s, &[], vec![1], vec![]).unwrap_err().0, "f() takes exactly 2 arguments (1 given)");
-        assert_eq!(bind("f", &s, &[], vec![1, 2, 3], vec![]).unwrap_err().0, "f() takes exactly 2 arguments (3 given)");
         assert_eq!(
-            bind("f", &s, &[], vec![1], vec![("z".into(), 2)]).unwrap_err().0,
+            bind("f", &s, &[], vec![1], vec![]).unwrap_err().0,
+            "f() takes exactly 2 arguments (1 given)"
+        );
+        assert_eq!(
+            bind("f", &s, &[], vec![1, 2, 3], vec![]).unwrap_err().0,
+            "f() takes exactly 2 arguments (3 given)"
+        );
+        assert_eq!(
+            bind("f", &s, &[], vec![1], vec![("z".into(), 2)])
+                .unwrap_err()
+                .0,
             "f() got an unexpected keyword argument 'z'"
         );
     }

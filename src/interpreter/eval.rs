@@ -37,7 +37,11 @@ pub fn eval<S: Space>(space: &mut S, frame: &mut Frame<S::Value>) -> OpResult<S:
 }
 
 /// Executes one instruction; `Ok(Some(v))` when the frame returns `v`.
-fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpResult<S::Value, Option<S::Value>> {
+fn step<S: Space>(
+    space: &mut S,
+    f: &mut Frame<S::Value>,
+    instr: Instr,
+) -> OpResult<S::Value, Option<S::Value>> {
     let code = f.code.clone();
     match instr {
         Instr::Nop => {}
@@ -87,9 +91,15 @@ fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpRes
         }
         Instr::StoreName(i) => {
             let v = f.pop();
-            space.store_name(f.namespace.unwrap_or(f.globals), &code.co_names[i as usize], v)?;
+            space.store_name(
+                f.namespace.unwrap_or(f.globals),
+                &code.co_names[i as usize],
+                v,
+            )?;
         }
-        Instr::DeleteName(i) => space.delete_name(f.namespace.unwrap_or(f.globals), &code.co_names[i as usize])?,
+        Instr::DeleteName(i) => {
+            space.delete_name(f.namespace.unwrap_or(f.globals), &code.co_names[i as usize])?
+        }
         Instr::LoadGlobal(i) => {
             let v = space.load_global(f.globals, &code.co_names[i as usize])?;
             f.push(v);
@@ -220,7 +230,11 @@ fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpRes
         Instr::ListAppend(n) | Instr::SetAdd(n) => {
             let item = f.pop();
             let target = f.state.stack[f.state.stack.len() - n as usize].clone();
-            let meth_name: std::rc::Rc<str> = if matches!(instr, Instr::ListAppend(_)) { "append".into() } else { "add".into() };
+            let meth_name: std::rc::Rc<str> = if matches!(instr, Instr::ListAppend(_)) {
+                "append".into()
+            } else {
+                "add".into()
+            };
             let name = space.name_const(&meth_name);
             let meth = space.op(Op::GetAttr, &[target, name])?;
             space.call(meth, CallArgs::positional(vec![item]))?;
@@ -238,7 +252,12 @@ fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpRes
                 f.push(v);
             }
         }
-        Instr::Call { npos, nkw, star, starstar } => {
+        Instr::Call {
+            npos,
+            nkw,
+            star,
+            starstar,
+        } => {
             let starstar = if starstar { Some(f.pop()) } else { None };
             let star = if star { Some(f.pop()) } else { None };
             let kwflat = f.popn(2 * nkw as usize);
@@ -251,7 +270,15 @@ fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpRes
                 };
                 keywords.push((name, pair[1].clone()));
             }
-            let v = space.call(func, CallArgs { positional, keywords, star, starstar })?;
+            let v = space.call(
+                func,
+                CallArgs {
+                    positional,
+                    keywords,
+                    star,
+                    starstar,
+                },
+            )?;
             f.push(v);
         }
         Instr::MakeFunction { ndefaults, closure } => {
@@ -320,8 +347,16 @@ fn step<S: Space>(space: &mut S, f: &mut Frame<S::Value>, instr: Instr) -> OpRes
                     let jumped = f.state_at(t);
                     let mut fell = f.state_at(next);
                     fell.stack.pop();
-                    let (if_true, if_false) = if jump_when { (jumped, fell) } else { (fell, jumped) };
-                    return Err(Unwind::Fork(Fork::Branch { cond, if_true, if_false }));
+                    let (if_true, if_false) = if jump_when {
+                        (jumped, fell)
+                    } else {
+                        (fell, jumped)
+                    };
+                    return Err(Unwind::Fork(Fork::Branch {
+                        cond,
+                        if_true,
+                        if_false,
+                    }));
                 }
             }
         }
@@ -418,12 +453,21 @@ fn negate<S: Space>(space: &mut S, f: &mut Frame<S::Value>, r: S::Value) -> OpRe
             if_true.stack.push(space.wrap(Value::Bool(false)));
             let mut if_false = f.state_at(pc);
             if_false.stack.push(space.wrap(Value::Bool(true)));
-            Err(Unwind::Fork(Fork::Branch { cond: r, if_true, if_false }))
+            Err(Unwind::Fork(Fork::Branch {
+                cond: r,
+                if_true,
+                if_false,
+            }))
         }
     }
 }
 
-fn build<S: Space>(space: &mut S, f: &mut Frame<S::Value>, op: Op, n: usize) -> OpResult<S::Value, ()> {
+fn build<S: Space>(
+    space: &mut S,
+    f: &mut Frame<S::Value>,
+    op: Op,
+    n: usize,
+) -> OpResult<S::Value, ()> {
     let items = f.popn(n);
     let v = space.op(op, &items)?;
     f.push(v);
@@ -436,8 +480,16 @@ fn pop_slice<S: Space>(
     lower: bool,
     upper: bool,
 ) -> (S::Value, S::Value, S::Value) {
-    let hi = if upper { f.pop() } else { space.wrap(Value::None) };
-    let lo = if lower { f.pop() } else { space.wrap(Value::None) };
+    let hi = if upper {
+        f.pop()
+    } else {
+        space.wrap(Value::None)
+    };
+    let lo = if lower {
+        f.pop()
+    } else {
+        space.wrap(Value::None)
+    };
     let obj = f.pop();
     (obj, lo, hi)
 }
@@ -455,7 +507,10 @@ fn pc_of_const<V>(f: &Frame<V>) -> usize {
     f.state.pc as usize - 1
 }
 
-fn code_const(code: &crate::compiler::CodeObject, pc: usize) -> Option<std::rc::Rc<crate::compiler::CodeObject>> {
+fn code_const(
+    code: &crate::compiler::CodeObject,
+    pc: usize,
+) -> Option<std::rc::Rc<crate::compiler::CodeObject>> {
     // `MakeFunction` is always directly preceded by the `LoadConst` of its code object.
     match code.co_code.get(pc.checked_sub(1)?)? {
         Instr::LoadConst(i) => match &code.co_consts[*i as usize] {

@@ -46,7 +46,12 @@ impl<V: Clone> Frame<V> {
             globals,
             namespace: None,
             cells: Vec::new(),
-            state: FrameState { locals, stack: Vec::new(), blocks: Vec::new(), pc: 0 },
+            state: FrameState {
+                locals,
+                stack: Vec::new(),
+                blocks: Vec::new(),
+                pc: 0,
+            },
         }
     }
 
@@ -54,10 +59,16 @@ impl<V: Clone> Frame<V> {
         self.state.stack.push(v);
     }
     pub fn pop(&mut self) -> V {
-        self.state.stack.pop().expect("value stack underflow (compiler bug)")
+        self.state
+            .stack
+            .pop()
+            .expect("value stack underflow (compiler bug)")
     }
     pub fn top(&self) -> &V {
-        self.state.stack.last().expect("value stack underflow (compiler bug)")
+        self.state
+            .stack
+            .last()
+            .expect("value stack underflow (compiler bug)")
     }
     pub fn popn(&mut self, n: usize) -> Vec<V> {
         let at = self.state.stack.len() - n;

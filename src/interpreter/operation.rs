@@ -169,10 +169,47 @@ impl Op {
         use Op::*;
         matches!(
             self,
-            Is | Type | IsSubtype | IsInstance | Repr | Str | Len | GetItem | GetSlice | Pos
-                | Neg | Bool | Invert | Abs | Hex | Oct | Ord | Int | Float | Long | Divmod | Cmp
-                | Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | Pow
-                | LShift | RShift | And | Or | Xor | Lt | Le | Eq | Ne | Gt | Ge | Contains
+            Is | Type
+                | IsSubtype
+                | IsInstance
+                | Repr
+                | Str
+                | Len
+                | GetItem
+                | GetSlice
+                | Pos
+                | Neg
+                | Bool
+                | Invert
+                | Abs
+                | Hex
+                | Oct
+                | Ord
+                | Int
+                | Float
+                | Long
+                | Divmod
+                | Cmp
+                | Add
+                | Sub
+                | Mul
+                | TrueDiv
+                | FloorDiv
+                | Div
+                | Mod
+                | Pow
+                | LShift
+                | RShift
+                | And
+                | Or
+                | Xor
+                | Lt
+                | Le
+                | Eq
+                | Ne
+                | Gt
+                | Ge
+                | Contains
                 | GetAttr
         )
     }

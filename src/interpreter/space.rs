@@ -31,10 +31,17 @@ pub enum Unwind<V> {
 #[derive(Clone, Debug)]
 pub enum Fork<V> {
     /// A conditional jump on `cond`: `if_true` when it is true.
-    Branch { cond: V, if_true: FrameState<V>, if_false: FrameState<V> },
+    Branch {
+        cond: V,
+        if_true: FrameState<V>,
+        if_false: FrameState<V>,
+    },
     /// `for` loop step: the `next` operation was just recorded; `item` continues the loop,
     /// `done` is the state after `StopIteration`.
-    Iter { item: FrameState<V>, done: FrameState<V> },
+    Iter {
+        item: FrameState<V>,
+        done: FrameState<V>,
+    },
 }
 
 pub type OpResult<V, T = V> = Result<T, Unwind<V>>;
@@ -56,7 +63,10 @@ pub enum IterNext<V> {
     Unknown(V),
     /// An unrolled loop step (flow space, `unrolling_iterable`): the item, and the iterator
     /// that replaces the current one on the stack.
-    Unrolled { item: V, next_iter: V },
+    Unrolled {
+        item: V,
+        next_iter: V,
+    },
 }
 
 /// Arguments of a call, in the order the source gives them.
@@ -70,7 +80,12 @@ pub struct CallArgs<V> {
 
 impl<V> CallArgs<V> {
     pub fn positional(args: Vec<V>) -> CallArgs<V> {
-        CallArgs { positional: args, keywords: Vec::new(), star: None, starstar: None }
+        CallArgs {
+            positional: args,
+            keywords: Vec::new(),
+            star: None,
+            starstar: None,
+        }
     }
     pub fn is_simple(&self) -> bool {
         self.keywords.is_empty() && self.star.is_none() && self.starstar.is_none()
@@ -114,14 +129,26 @@ pub trait Space: Sized {
     fn unbound_local(&mut self, name: &str) -> Unwind<Self::Value>;
 
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Self::Value>;
-    fn store_global(&mut self, globals: ObjId, name: &Rc<str>, v: Self::Value)
-        -> OpResult<Self::Value, ()>;
+    fn store_global(
+        &mut self,
+        globals: ObjId,
+        name: &Rc<str>,
+        v: Self::Value,
+    ) -> OpResult<Self::Value, ()>;
     fn delete_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Self::Value, ()>;
     /// Name lookups of module and class bodies (`namespace` is a module or a dict).
-    fn load_name(&mut self, namespace: ObjId, globals: ObjId, name: &Rc<str>)
-        -> OpResult<Self::Value>;
-    fn store_name(&mut self, namespace: ObjId, name: &Rc<str>, v: Self::Value)
-        -> OpResult<Self::Value, ()>;
+    fn load_name(
+        &mut self,
+        namespace: ObjId,
+        globals: ObjId,
+        name: &Rc<str>,
+    ) -> OpResult<Self::Value>;
+    fn store_name(
+        &mut self,
+        namespace: ObjId,
+        name: &Rc<str>,
+        v: Self::Value,
+    ) -> OpResult<Self::Value, ()>;
     fn delete_name(&mut self, namespace: ObjId, name: &Rc<str>) -> OpResult<Self::Value, ()>;
     fn load_locals(&mut self, namespace: ObjId) -> OpResult<Self::Value>;
 
@@ -153,7 +180,11 @@ pub trait Space: Sized {
     fn import_from(&mut self, module: &Self::Value, name: &Rc<str>) -> OpResult<Self::Value>;
     fn import_star(&mut self, module: Self::Value, namespace: ObjId) -> OpResult<Self::Value, ()>;
 
-    fn print_item(&mut self, dest: Option<Self::Value>, v: Self::Value) -> OpResult<Self::Value, ()>;
+    fn print_item(
+        &mut self,
+        dest: Option<Self::Value>,
+        v: Self::Value,
+    ) -> OpResult<Self::Value, ()>;
     fn print_newline(&mut self, dest: Option<Self::Value>) -> OpResult<Self::Value, ()>;
     fn exec(&mut self, args: Vec<Self::Value>) -> OpResult<Self::Value, ()>;
     fn yield_value(&mut self, v: Self::Value) -> OpResult<Self::Value>;

@@ -168,8 +168,15 @@ pub struct Module {
 #[derive(Clone, Debug)]
 pub enum IterState {
     /// Over the items of a sequence object (tuple, list, str, dict keys…) snapshotted.
-    Seq { items: Vec<Value>, pos: usize },
-    Range { next: i64, stop: i64, step: i64 },
+    Seq {
+        items: Vec<Value>,
+        pos: usize,
+    },
+    Range {
+        next: i64,
+        stop: i64,
+        step: i64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -177,7 +184,10 @@ pub enum Object {
     Str(Rc<[u8]>),
     Unicode(Rc<str>),
     Long(i128),
-    RInt { kind: IntKind, value: i128 },
+    RInt {
+        kind: IntKind,
+        value: i128,
+    },
     Tuple(Vec<Value>),
     List(Vec<Value>),
     Dict(Dict),
@@ -185,14 +195,23 @@ pub enum Object {
     Function(Function),
     /// A function implemented by rpy-lsp; `name` is its qualified name (e.g. "os.write",
     /// "len") and identifies it for the flow space and the annotator.
-    Builtin { name: Rc<str>, bound_self: Option<Value> },
+    Builtin {
+        name: Rc<str>,
+        bound_self: Option<Value>,
+    },
     Class(Class),
     Instance(Instance),
     Module(Module),
-    BoundMethod { func: Value, self_value: Value },
+    BoundMethod {
+        func: Value,
+        self_value: Value,
+    },
     StaticMethod(Value),
     ClassMethod(Value),
-    Property { fget: Value, fset: Value },
+    Property {
+        fget: Value,
+        fset: Value,
+    },
     Cell(Option<Value>),
     Code(Rc<CodeObject>),
     Iterator(IterState),
@@ -268,9 +287,12 @@ impl Heap {
                 Object::Unicode(s) => HashKey::Unicode(s.clone()),
                 Object::Long(i) => HashKey::Int(*i),
                 Object::RInt { value, .. } => HashKey::Int(*value),
-                Object::Tuple(items) => {
-                    HashKey::Tuple(items.iter().map(|&x| self.hash_key(x)).collect::<Option<_>>()?)
-                }
+                Object::Tuple(items) => HashKey::Tuple(
+                    items
+                        .iter()
+                        .map(|&x| self.hash_key(x))
+                        .collect::<Option<_>>()?,
+                ),
                 Object::List(_) | Object::Dict(_) | Object::Set(_) => return None,
                 _ => HashKey::Identity(id),
             },

@@ -20,7 +20,11 @@ impl Span {
     }
     /// The smallest span covering both (same file assumed).
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -49,7 +53,11 @@ impl SourceFile {
                 line_starts.push(i as u32 + 1);
             }
         }
-        SourceFile { path, text, line_starts }
+        SourceFile {
+            path,
+            text,
+            line_starts,
+        }
     }
 
     pub fn line_starts(&self) -> &[u32] {
@@ -81,7 +89,11 @@ impl SourceFile {
         let Some(&start) = self.line_starts.get(line as usize) else {
             return self.text.len() as u32;
         };
-        let end = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.text.len() as u32);
+        let end = self
+            .line_starts
+            .get(line as usize + 1)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         let mut units = 0u32;
         for (i, ch) in self.text[start as usize..end as usize].char_indices() {
             if units >= utf16_col || ch == '\n' {
@@ -94,8 +106,14 @@ impl SourceFile {
 
     /// The text of a 0-based line without its newline.
     pub fn line_text(&self, line: u32) -> &str {
-        let Some(&start) = self.line_starts.get(line as usize) else { return "" };
-        let end = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.text.len() as u32);
+        let Some(&start) = self.line_starts.get(line as usize) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line as usize + 1)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         self.text[start as usize..end as usize].trim_end_matches(['\n', '\r'])
     }
 }
@@ -116,10 +134,16 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
     pub fn find(&self, path: &Path) -> Option<FileId> {
-        self.files.iter().position(|f| f.path == path).map(|i| FileId(i as u32))
+        self.files
+            .iter()
+            .position(|f| f.path == path)
+            .map(|i| FileId(i as u32))
     }
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
     pub fn len(&self) -> usize {
         self.files.len()
@@ -138,8 +162,8 @@ mod tests {
         let f = SourceFile::new("a.py".into(), "ab\nx = 'é😀' + y\n".into());
         let off = f.text.find('+').unwrap() as u32;
         let lc = f.line_col(off);
-        assert_eq!((lc.line, lc.column, lc.utf16_column), (1, 12, 9));
-        assert_eq!(f.offset_of_utf16(1, 9), off);
+        assert_eq!((lc.line, lc.column, lc.utf16_column), (1, 13, 10));
+        assert_eq!(f.offset_of_utf16(1, 10), off);
         assert_eq!(f.line_text(1), "x = 'é😀' + y");
     }
 }

@@ -1,0 +1,692 @@
+//! The fixpoint (seed 001, "The Annotation Pass"): a worklist of blocks whose input
+//! annotations changed. Flowing a block annotates its operations in order, then follows its
+//! exits: links carry annotations (narrowed by what the branch condition tells) to the
+//! target blocks, which are re-scheduled when their inputs generalize. Reading a list item,
+//! a dict entry, an attribute or a function's result registers the position, and the block
+//! is re-flowed when that generalizes.
+
+use super::bookkeeper::Bookkeeper;
+use super::model::*;
+use super::{AnnError, AnnotatedProgram};
+use crate::compiler::{Const, Instr};
+use crate::diagnostics::Diagnostic;
+use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, SpaceOperation, VarId};
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::{Heap, IntKind, ObjId, Object, Value};
+use crate::syntax::Span;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BlockState {
+    Unseen,
+    Pending,
+    Done,
+    /// An operation can never succeed with the current annotations (its index).
+    Blocked(u32),
+}
+
+/// Annotation state of one graph.
+pub(super) struct GraphInfo {
+    pub bindings: Vec<Option<SomeValue>>,
+    /// Where each Variable's value came from (for messages).
+    pub origins: Vec<Option<Span>>,
+    pub state: Vec<BlockState>,
+    /// Call positions to re-flow when the return annotation generalizes.
+    pub callers: Vec<Position>,
+    /// Each distinct return site: where, and what it returned.
+    pub return_sources: Vec<(Option<Span>, SomeValue)>,
+    pub desc: Option<DescId>,
+}
+
+pub(super) struct Annotator<'s, C: ConcreteSpace> {
+    pub space: &'s mut C,
+    pub bk: Bookkeeper,
+    pub graphs: Vec<FunctionGraph>,
+    pub info: Vec<GraphInfo>,
+    pending: VecDeque<(u32, u32)>,
+    pub graph_of_func: HashMap<ObjId, Vec<usize>>,
+    diagnostics: Vec<Diagnostic>,
+    seen: HashSet<(&'static str, Span, String)>,
+    pub entry_graph: Option<usize>,
+    /// Functions whose graph could not be built (reported once).
+    pub flow_failed: HashSet<ObjId>,
+}
+
+impl<'s, C: ConcreteSpace> Annotator<'s, C> {
+    pub fn new(space: &'s mut C) -> Annotator<'s, C> {
+        let bk = Bookkeeper::new(space.heap());
+        Annotator {
+            space,
+            bk,
+            graphs: Vec::new(),
+            info: Vec::new(),
+            pending: VecDeque::new(),
+            graph_of_func: HashMap::new(),
+            diagnostics: Vec::new(),
+            seen: HashSet::new(),
+            entry_graph: None,
+            flow_failed: HashSet::new(),
+        }
+    }
+
+    pub fn heap(&self) -> &Heap {
+        self.space.heap()
+    }
+
+    /// `argv` of a standalone entry point: a resizable list of strings without NULs.
+    pub fn argv_annotation(&mut self) -> SomeValue {
+        let def = self.bk.new_listdef(SomeValue::string0(true));
+        let it = self.bk.list_item(def);
+        self.bk.items[it.index()].resized = true;
+        self.bk.items[it.index()].mutated = true;
+        SomeValue::List { def, konst: None }
+    }
+
+    // ----- diagnostics -----
+
+    pub fn report(&mut self, e: AnnError, default_span: Span) {
+        let span = e.span.unwrap_or(default_span);
+        if !self.seen.insert((e.code, span, e.msg.clone())) {
+            return;
+        }
+        let mut d = Diagnostic::new(e.code, span, e.msg);
+        for (s, m) in e.labels {
+            if s != span {
+                d = d.with_label(s, m);
+            }
+        }
+        self.diagnostics.push(d);
+    }
+
+    pub fn push_diagnostic(&mut self, d: Diagnostic) {
+        if self.seen.insert((d.code, d.span, d.message.clone())) {
+            self.diagnostics.push(d);
+        }
+    }
+
+    // ----- graphs -----
+
+    pub fn add_graph(&mut self, graph: FunctionGraph, desc: Option<DescId>) -> u32 {
+        let nvars = graph.vars.len();
+        let nblocks = graph.blocks.len();
+        let id = self.graphs.len() as u32;
+        if let Some(f) = graph.func {
+            self.graph_of_func.entry(f).or_default().push(id as usize);
+        }
+        self.graphs.push(graph);
+        self.info.push(GraphInfo {
+            bindings: vec![None; nvars],
+            origins: vec![None; nvars],
+            state: vec![BlockState::Unseen; nblocks],
+            callers: Vec::new(),
+            return_sources: Vec::new(),
+            desc,
+        });
+        id
+    }
+
+    pub fn annotate_entry(&mut self, entry: ObjId, args: Vec<SomeValue>, standalone: bool) {
+        let span = match self.heap().get(entry) {
+            Object::Function(f) => f.code.name_span,
+            _ => Span::default(),
+        };
+        let desc = match self.bk.getdesc(self.space.heap(), entry) {
+            Ok(d) => d,
+            Err(e) => {
+                self.report(e, span);
+                return;
+            }
+        };
+        let call = super::call::ArgsS { positional: args, keywords: Vec::new() };
+        match self.entry_call(desc, call) {
+            Ok(g) => self.entry_graph = Some(g as usize),
+            Err(e) => {
+                self.report(e, span);
+                return;
+            }
+        }
+        self.complete();
+        self.report_blocked();
+        if standalone {
+            self.check_standalone_return();
+        }
+    }
+
+    pub fn complete(&mut self) {
+        while let Some((g, b)) = self.pending.pop_front() {
+            if self.info[g as usize].state[b as usize] != BlockState::Pending {
+                continue;
+            }
+            self.flowin(g, b);
+            self.drain_reflow();
+        }
+    }
+
+    pub fn drain_reflow(&mut self) {
+        while !self.bk.reflow.is_empty() {
+            let reflow = std::mem::take(&mut self.bk.reflow);
+            for p in reflow {
+                self.reflow_block(p.graph, p.block);
+            }
+        }
+    }
+
+    pub fn reflow_block(&mut self, g: u32, b: u32) {
+        let st = &mut self.info[g as usize].state[b as usize];
+        match *st {
+            BlockState::Unseen | BlockState::Pending => {}
+            BlockState::Done | BlockState::Blocked(_) => {
+                *st = BlockState::Pending;
+                self.pending.push_back((g, b));
+            }
+        }
+    }
+
+    // ----- annotations of Variables and Constants -----
+
+    pub fn binding(&self, g: u32, v: VarId) -> SomeValue {
+        self.info[g as usize].bindings[v.0 as usize].clone().unwrap_or(SomeValue::Impossible)
+    }
+
+    /// The annotation of an operation argument or link argument.
+    pub fn annotation(&mut self, g: u32, a: Hlvalue) -> SomeValue {
+        match a {
+            Hlvalue::Var(v) => self.binding(g, v),
+            Hlvalue::Const(c) => self.const_annotation(c),
+        }
+    }
+
+    pub fn const_annotation(&mut self, c: Value) -> SomeValue {
+        if let Value::Obj(id) = c {
+            if let Object::Iterator(crate::objspace::object::IterState::Seq { items, .. }) = self.heap().get(id) {
+                // An iterator the flow space unrolled (unrolling_iterable): what it yields.
+                let items = items.clone();
+                let mut s = SomeValue::Impossible;
+                for x in items {
+                    if let Ok(sx) = self.bk.immutablevalue(self.space.heap(), x) {
+                        s = self.bk.union(self.space.heap(), &s, &sx).unwrap_or(SomeValue::Error);
+                    }
+                }
+                return SomeValue::Iterator { container: Rc::new(SomeValue::tuple(vec![s])), variant: IterVariant::Plain };
+            }
+        }
+        match self.bk.immutablevalue(self.space.heap(), c) {
+            Ok(s) => s,
+            Err(e) => {
+                let span = self.bk.span;
+                self.report(e, span);
+                SomeValue::Error
+            }
+        }
+    }
+
+    pub fn set_binding(&mut self, g: u32, v: VarId, s: SomeValue, span: Span) {
+        let gi = g as usize;
+        let new = match self.info[gi].bindings[v.0 as usize].take() {
+            Some(old) => self.bk.union(self.space.heap(), &old, &s).unwrap_or(s),
+            None => s,
+        };
+        self.info[gi].bindings[v.0 as usize] = Some(new);
+        if self.info[gi].origins[v.0 as usize].is_none() {
+            self.info[gi].origins[v.0 as usize] = Some(span);
+        }
+    }
+
+    // ----- flowing a block -----
+
+    fn flowin(&mut self, g: u32, b: u32) {
+        let (gi, bi) = (g as usize, b as usize);
+        self.info[gi].state[bi] = BlockState::Done;
+        let nops = self.graphs[gi].blocks[bi].operations.len();
+        let exitswitch = self.graphs[gi].blocks[bi].exitswitch;
+        let mut blocked: Option<(usize, Op)> = None;
+        for i in 0..nops {
+            let op = self.graphs[gi].blocks[bi].operations[i].clone();
+            self.bk.position = Position { graph: g, block: b, op: i as u32 };
+            self.bk.span = op.span;
+            let mut args_s = Vec::with_capacity(op.args.len());
+            let mut impossible = false;
+            for &a in &op.args {
+                let s = self.annotation(g, a);
+                impossible |= s.is_impossible();
+                args_s.push(s);
+            }
+            let result = if impossible { SomeValue::Impossible } else { self.consider_op(g, &op, &args_s) };
+            if result.is_impossible() {
+                blocked = Some((i, op.opname));
+                break;
+            }
+            self.set_binding(g, op.result, result, op.span);
+        }
+        let exits = self.graphs[gi].blocks[bi].exits.clone();
+        if let Some((i, opname)) = blocked {
+            if exitswitch == ExitSwitch::LastException && i + 1 == nops {
+                // The protected operation always raises: only the handlers are reachable.
+                for &l in exits.iter().skip(1) {
+                    self.follow_exit(g, l, &[]);
+                }
+            } else if !matches!(opname, Op::SimpleCall | Op::CallArgs | Op::Next) {
+                self.info[gi].state[bi] = BlockState::Blocked(i as u32);
+            }
+            return;
+        }
+        match exitswitch {
+            ExitSwitch::None | ExitSwitch::LastException => {
+                for &l in &exits {
+                    self.follow_exit(g, l, &[]);
+                }
+            }
+            ExitSwitch::Value(sw) => {
+                let s = self.annotation(g, sw);
+                let konst = if s.is_error() { None } else { s.konst() };
+                let ktd = s.ktd().cloned();
+                for &l in &exits {
+                    let case = self.graphs[gi].links[l.0 as usize].exitcase;
+                    let truth = match case {
+                        ExitCase::Value(v) => {
+                            if let Some(k) = konst {
+                                if !same_case(k, v) {
+                                    continue;
+                                }
+                            }
+                            match v {
+                                Value::Bool(t) => Some(t),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let constraints: Vec<(VarId, SomeValue)> = match (&ktd, truth) {
+                        (Some(k), Some(t)) => k.iter().filter(|(tt, _, _)| *tt == t).map(|(_, v, s)| (*v, s.clone())).collect(),
+                        _ => Vec::new(),
+                    };
+                    self.follow_exit(g, l, &constraints);
+                }
+            }
+        }
+    }
+
+    fn follow_exit(&mut self, g: u32, l: LinkId, constraints: &[(VarId, SomeValue)]) {
+        let case = self.graphs[g as usize].links[l.0 as usize].exitcase;
+        if let ExitCase::Exception(cls) = case {
+            self.follow_raise_link(g, l, cls);
+        } else {
+            self.follow_link(g, l, constraints);
+        }
+    }
+
+    fn follow_raise_link(&mut self, g: u32, l: LinkId, cls: ObjId) {
+        let link = self.graphs[g as usize].links[l.0 as usize].clone();
+        let s_exc = match self.bk.getuniqueclassdef(self.space.heap(), cls) {
+            Ok(cd) => SomeValue::instance(cd),
+            Err(_) => SomeValue::Error,
+        };
+        let span = self.bk.span;
+        if let Some(lv) = link.last_exc_value {
+            self.set_binding(g, lv, s_exc, span);
+            if let Some(le) = link.last_exception {
+                self.set_binding(g, le, SomeValue::Type { konst: None, of: Some(Rc::from(vec![lv])) }, span);
+            }
+        }
+        self.follow_link(g, l, &[]);
+    }
+
+    fn follow_link(&mut self, g: u32, l: LinkId, constraints: &[(VarId, SomeValue)]) {
+        let gi = g as usize;
+        let link = self.graphs[gi].links[l.0 as usize].clone();
+        let mut inputs = Vec::with_capacity(link.args.len());
+        for &a in &link.args {
+            let mut s = self.annotation(g, a);
+            if let Hlvalue::Var(v) = a {
+                if let Some((_, c)) = constraints.iter().find(|(cv, _)| *cv == v) {
+                    s = self.bk.improve(self.space.heap(), &s, c);
+                    if s.is_impossible() {
+                        return;
+                    }
+                }
+            }
+            inputs.push(self.apply_renaming(s, &link, g));
+        }
+        let origins: Vec<Option<Span>> = (0..link.args.len()).map(|i| self.link_arg_span(g, &link, i)).collect();
+        self.addpendingblock(g, link.target.0, inputs, origins);
+    }
+
+    /// Facts about Variables of the source block, re-expressed on the target's Variables.
+    fn apply_renaming(&self, s: SomeValue, link: &Link, g: u32) -> SomeValue {
+        let target_args = &self.graphs[g as usize].blocks[link.target.0 as usize].inputargs;
+        let rename = |v: VarId| -> Vec<VarId> {
+            link.args.iter().zip(target_args.iter()).filter(|(a, _)| **a == Hlvalue::Var(v)).map(|(_, t)| *t).collect()
+        };
+        match s {
+            SomeValue::Bool { konst, ktd: Some(ktd) } => {
+                let mut out = Vec::new();
+                for (t, v, s2) in ktd.iter() {
+                    for nv in rename(*v) {
+                        out.push((*t, nv, s2.clone()));
+                    }
+                }
+                SomeValue::Bool { konst, ktd: (!out.is_empty()).then(|| Rc::new(out)) }
+            }
+            SomeValue::Type { konst, of: Some(of) } => {
+                let new: Vec<VarId> = of.iter().flat_map(|&v| rename(v)).collect();
+                SomeValue::Type { konst, of: (!new.is_empty()).then(|| Rc::from(new)) }
+            }
+            s => s,
+        }
+    }
+
+    pub fn addpendingblock(&mut self, g: u32, b: u32, inputs: Vec<SomeValue>, origins: Vec<Option<Span>>) {
+        let (gi, bi) = (g as usize, b as usize);
+        let inputargs = self.graphs[gi].blocks[bi].inputargs.clone();
+        let is_return = self.graphs[gi].returnblock.0 == b;
+        let is_except = self.graphs[gi].exceptblock.0 == b;
+        if is_return {
+            let src = (origins.first().copied().flatten(), inputs[0].clone());
+            let info = &mut self.info[gi];
+            if !info.return_sources.iter().any(|(o, _)| *o == src.0) {
+                info.return_sources.push(src);
+            }
+        }
+        if self.info[gi].state[bi] == BlockState::Unseen {
+            for (i, &v) in inputargs.iter().enumerate() {
+                self.info[gi].bindings[v.0 as usize] = Some(inputs[i].clone());
+                self.info[gi].origins[v.0 as usize] = origins[i];
+            }
+            self.info[gi].state[bi] = BlockState::Pending;
+            self.pending.push_back((g, b));
+            if is_return {
+                self.notify_callers(g);
+            }
+            return;
+        }
+        let mut changed = false;
+        for (i, &v) in inputargs.iter().enumerate() {
+            let old = self.binding(g, v);
+            match self.bk.union(self.space.heap(), &old, &inputs[i]) {
+                Ok(u) => {
+                    if !self.bk.eq(self.space.heap(), &u, &old) {
+                        self.info[gi].bindings[v.0 as usize] = Some(u);
+                        if old.is_impossible() || self.info[gi].origins[v.0 as usize].is_none() {
+                            self.info[gi].origins[v.0 as usize] = origins[i];
+                        }
+                        changed = true;
+                    }
+                }
+                Err(e) => {
+                    if !is_except {
+                        let old_origin = self.info[gi].origins[v.0 as usize];
+                        self.report_merge_conflict(g, b, v, (&old, old_origin), (&inputs[i], origins[i]), &e);
+                    }
+                    self.info[gi].bindings[v.0 as usize] = Some(SomeValue::Error);
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            if self.info[gi].state[bi] != BlockState::Pending {
+                self.info[gi].state[bi] = BlockState::Pending;
+                self.pending.push_back((g, b));
+            }
+            if is_return {
+                self.notify_callers(g);
+            }
+        }
+    }
+
+    fn notify_callers(&mut self, g: u32) {
+        let callers = self.info[g as usize].callers.clone();
+        for p in callers {
+            self.reflow_block(p.graph, p.block);
+        }
+    }
+
+    fn report_merge_conflict(
+        &mut self,
+        g: u32,
+        b: u32,
+        v: VarId,
+        old: (&SomeValue, Option<Span>),
+        new: (&SomeValue, Option<Span>),
+        e: &AnnError,
+    ) {
+        let heap = self.space.heap();
+        let graph = &self.graphs[g as usize];
+        let is_return = graph.returnblock.0 == b;
+        // The culprit: the None side when None is involved, else the later line.
+        let new_first = if matches!(new.0, SomeValue::None) {
+            true
+        } else if matches!(old.0, SomeValue::None) {
+            false
+        } else {
+            match (new.1, old.1) {
+                (Some(n), Some(o)) => n.file != o.file || n.start >= o.start,
+                (None, Some(_)) => false,
+                _ => true,
+            }
+        };
+        let (primary, other) = if new_first { (new, old) } else { (old, new) };
+        let (p_desc, o_desc) = (self.bk.describe(heap, primary.0), self.bk.describe(heap, other.0));
+        let msg = if is_return {
+            format!(
+                "`{}` returns {} here but {} elsewhere: a function's results must have one type{}",
+                graph.name,
+                p_desc,
+                o_desc,
+                e.detail_suffix()
+            )
+        } else {
+            let name = graph.var(v).name_hint.as_ref().map(|n| format!("`{}`", n)).unwrap_or_else(|| "a value".to_string());
+            format!(
+                "{} is {} here but {} on another path: a variable must have a single type where paths join{}",
+                name,
+                p_desc,
+                o_desc,
+                e.detail_suffix()
+            )
+        };
+        let fallback = graph.blocks[b as usize].operations.first().map(|op| op.span).unwrap_or(graph.span);
+        let mut err = AnnError::new("RPY201", msg).at(primary.1.unwrap_or(fallback));
+        if let Some(o) = other.1 {
+            err = err.label(o, format!("{} here", o_desc));
+        }
+        self.report(err, fallback);
+    }
+
+    /// Where a link's `i`-th argument was given its value, for messages: the operation of
+    /// the source block that computed it, or the assignment / `return` statement found in
+    /// the function's code.
+    fn link_arg_span(&self, g: u32, link: &Link, i: usize) -> Option<Span> {
+        let graph = &self.graphs[g as usize];
+        let arg = link.args[i];
+        let prev = graph.block(link.prevblock);
+        if let Hlvalue::Var(v) = arg {
+            if let Some(op) = prev.operations.iter().rev().find(|op| op.result == v) {
+                return Some(op.span);
+            }
+        }
+        let target_is_return = link.target == graph.returnblock;
+        let target_var = graph.block(link.target).inputargs.get(i).copied();
+        let target_name = target_var.and_then(|t| graph.var(t).name_hint.clone());
+        if let Some(s) = self.code_span_for(graph, arg, target_is_return, target_name.as_deref()) {
+            return Some(s);
+        }
+        prev.operations.last().map(|op| op.span)
+    }
+
+    fn code_span_for(&self, graph: &FunctionGraph, arg: Hlvalue, to_return: bool, target_name: Option<&str>) -> Option<Span> {
+        let heap = self.heap();
+        let code = match heap.get(graph.func?) {
+            Object::Function(f) => f.code.clone(),
+            _ => return None,
+        };
+        let loads = |ins: &Instr| -> bool {
+            match (ins, arg) {
+                (Instr::LoadConst(j), Hlvalue::Const(c)) => code.co_consts.get(*j as usize).is_some_and(|k| const_matches(heap, k, c)),
+                (Instr::LoadFast(j), Hlvalue::Var(v)) => {
+                    graph.var(v).name_hint.as_deref().is_some_and(|n| code.co_varnames.get(*j as usize).is_some_and(|x| &**x == n))
+                }
+                _ => false,
+            }
+        };
+        let mut found = None;
+        for k in 0..code.co_code.len().saturating_sub(1) {
+            if !loads(&code.co_code[k]) {
+                continue;
+            }
+            let ok = match code.co_code[k + 1] {
+                Instr::ReturnValue => to_return,
+                Instr::YieldValue => false,
+                Instr::StoreFast(j) => !to_return && target_name.is_some_and(|n| code.co_varnames.get(j as usize).is_some_and(|x| &**x == n)),
+                _ => false,
+            };
+            if ok {
+                found = code.co_spans.get(k).copied();
+            }
+        }
+        found
+    }
+
+    // ----- end of annotation -----
+
+    /// Operations that can never succeed with the final annotations.
+    fn report_blocked(&mut self) {
+        for g in 0..self.graphs.len() {
+            for b in 0..self.graphs[g].blocks.len() {
+                if let BlockState::Blocked(i) = self.info[g].state[b] {
+                    let op = self.graphs[g].blocks[b].operations[i as usize].clone();
+                    self.bk.position = Position { graph: g as u32, block: b as u32, op: i };
+                    self.bk.span = op.span;
+                    let e = self.explain_blocked(g as u32, &op);
+                    self.report(e, op.span);
+                }
+            }
+        }
+    }
+
+    fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {
+        let args: Vec<SomeValue> = op.args.iter().map(|&a| self.annotation(g, a)).collect();
+        if let Some(i) = args.iter().position(|s| s.is_impossible()) {
+            let what = match op.args[i] {
+                Hlvalue::Var(v) => self.graphs[g as usize].var(v).name_hint.as_ref().map(|n| format!("`{}`", n)),
+                _ => None,
+            };
+            return AnnError::new(
+                "RPY216",
+                format!(
+                    "this `{}` operation can never run: {} has no possible value here",
+                    op.opname.name().trim_end_matches('_'),
+                    what.unwrap_or_else(|| "one of its operands".to_string())
+                ),
+            );
+        }
+        let heap = self.space.heap();
+        match (op.opname, args.first()) {
+            (Op::GetAttr, Some(SomeValue::Instance { classdef, .. })) => {
+                let name = op.args.get(1).and_then(|a| a.constant()).and_then(|c| heap.str_value(c)).map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_default();
+                let cname = self.bk.classdef(*classdef).name.clone();
+                let mut e = AnnError::new(
+                    "RPY204",
+                    format!("instances of `{}` have no attribute `{}`: it is never assigned on `{}` or on a class it is read through", cname, name, cname),
+                );
+                // Subclasses that do define it explain the usual mistake.
+                let subs = self.bk.getallsubdefs(*classdef);
+                for s in subs.into_iter().skip(1) {
+                    let d = self.bk.classdef(s).desc;
+                    if self.bk.class_desc(d).is_some_and(|c| c.classdict.contains_key(&*name)) {
+                        let sn = self.bk.classdef(s).name.clone();
+                        e.msg = format!("`{}` is only defined on subclass `{}`, but it is read on an instance of `{}`", name, sn, cname);
+                        if let Some(sp) = self.bk.class_desc(d).and_then(|c| c.name_span) {
+                            e = e.label(sp, format!("`{}` defines `{}`", sn, name));
+                        }
+                        break;
+                    }
+                }
+                e
+            }
+            (Op::GetItem, Some(SomeValue::List { .. })) => {
+                AnnError::new("RPY216", "this list is always empty, so reading an item from it can never succeed".to_string())
+            }
+            (Op::GetItem, Some(SomeValue::Dict { .. })) => {
+                AnnError::new("RPY216", "this dict is always empty, so reading an item from it can never succeed".to_string())
+            }
+            (Op::GetItem, Some(SomeValue::Tuple(_))) => AnnError::new("RPY216", "tuple index out of range".to_string()),
+            _ => AnnError::new(
+                "RPY216",
+                format!("this `{}` operation can never succeed with these operands", op.opname.name().trim_end_matches('_')),
+            ),
+        }
+    }
+
+    fn check_standalone_return(&mut self) {
+        let Some(g) = self.entry_graph else { return };
+        let graph = &self.graphs[g];
+        let rv = graph.block(graph.returnblock).inputargs[0];
+        let s = self.binding(g as u32, rv);
+        if s.is_int_like() || s.is_impossible() || s.is_error() {
+            return;
+        }
+        // Point at the first return that does not give an int.
+        let mut bad: Vec<(Option<Span>, SomeValue)> =
+            self.info[g].return_sources.iter().filter(|(_, s)| !s.is_int_like() && !s.is_impossible()).cloned().collect();
+        bad.sort_by_key(|(o, _)| o.map(|s| (s.file, s.start)));
+        let (span, s_bad) = bad.into_iter().next().unwrap_or((None, s.clone()));
+        let msg = format!(
+            "`{}` must return an int (the exit status), but it returns {}",
+            graph.name,
+            self.bk.describe(self.space.heap(), &s_bad)
+        );
+        let fallback = graph.span;
+        self.report(AnnError::new("RPY215", msg).at(span.unwrap_or(fallback)), fallback);
+    }
+
+    pub fn finish(mut self) -> AnnotatedProgram {
+        let mut diagnostics = std::mem::take(&mut self.diagnostics);
+        for w in std::mem::take(&mut self.bk.warnings) {
+            if !diagnostics.iter().any(|d| d.code == w.code && d.span == w.span && d.message == w.message) {
+                diagnostics.push(w);
+            }
+        }
+        diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
+        AnnotatedProgram {
+            graphs: self.graphs,
+            bindings: self.info.into_iter().map(|i| i.bindings).collect(),
+            graph_of_func: self.graph_of_func,
+            diagnostics,
+            bookkeeper: self.bk,
+            entry_graph: self.entry_graph,
+        }
+    }
+
+    /// Integer annotation of a heap constant's kind (r_uint & co).
+    pub fn rint_kind(heap: &Heap, v: Value) -> IntKind {
+        match v {
+            Value::Obj(id) => match heap.get(id) {
+                Object::RInt { kind, .. } => *kind,
+                _ => IntKind::Signed,
+            },
+            _ => IntKind::Signed,
+        }
+    }
+}
+
+fn same_case(k: Value, case: Value) -> bool {
+    match (k, case) {
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Int(a), Value::Bool(b)) => (a != 0) == b,
+        (a, b) => a == b,
+    }
+}
+
+/// Whether a code-object constant is the same value as a heap constant.
+fn const_matches(heap: &Heap, k: &Const, v: Value) -> bool {
+    match (k, v) {
+        (Const::None, Value::None) => true,
+        (Const::Bool(a), Value::Bool(b)) => *a == b,
+        (Const::Int(a), Value::Int(b)) => *a == b,
+        (Const::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+        (Const::Str(s), Value::Obj(id)) => matches!(heap.get(id), Object::Str(t) if **t == **s),
+        (Const::Unicode(s), Value::Obj(id)) => matches!(heap.get(id), Object::Unicode(t) if **t == **s),
+        _ => false,
+    }
+}

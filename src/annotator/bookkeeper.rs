@@ -1,0 +1,782 @@
+//! The bookkeeper: the tables every annotation refers to — descriptions of prebuilt objects,
+//! class definitions, list and dict definitions — and the choices made at each position, so
+//! that re-flowing a block finds the same definitions again (seed 001, "Mutable Values and
+//! Containers"). It also turns import-time values into annotations (`immutablevalue`).
+
+use super::classdef::{ClassDef, ClassDesc};
+use super::description::{Desc, FunctionDesc, MethodDesc};
+use super::model::*;
+use super::AnnError;
+use crate::diagnostics::Diagnostic;
+use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
+use crate::syntax::Span;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// A list item, or a dict key or value: the element annotation shared by every definition
+/// that can meet at run time (a union-find node).
+#[derive(Clone, Debug)]
+pub struct Item {
+    parent: u32,
+    pub s_value: SomeValue,
+    /// Items were written after creation.
+    pub mutated: bool,
+    /// The list was resized after creation (append, pop…).
+    pub resized: bool,
+    /// Lists made by `range()`: their step (0 when it varies).
+    pub range_step: Option<i64>,
+    /// Operations that read the item annotation: re-flowed when it generalizes.
+    pub read_locations: Vec<Position>,
+    /// Where the element type was first established.
+    pub origin: Option<Span>,
+    /// The import-time list or dict this item belongs to, when it is prebuilt.
+    pub prebuilt: Option<Value>,
+}
+
+impl Item {
+    fn new(id: u32, s_value: SomeValue) -> Item {
+        Item {
+            parent: id,
+            s_value,
+            mutated: false,
+            resized: false,
+            range_step: None,
+            read_locations: Vec::new(),
+            origin: None,
+            prebuilt: None,
+        }
+    }
+}
+
+/// What a list or dict item is, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemRole {
+    ListItem,
+    DictKey,
+    DictValue,
+}
+
+impl ItemRole {
+    pub fn what(self) -> &'static str {
+        match self {
+            ItemRole::ListItem => "list items",
+            ItemRole::DictKey => "dict keys",
+            ItemRole::DictValue => "dict values",
+        }
+    }
+}
+
+/// What a generator graph yields.
+#[derive(Clone, Debug)]
+pub struct GenInfo {
+    pub s_yield: SomeValue,
+    pub read_locations: Vec<Position>,
+    pub origin: Option<Span>,
+}
+
+pub struct Bookkeeper {
+    pub descs: Vec<Desc>,
+    pub desc_of_obj: HashMap<ObjId, DescId>,
+    method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
+    /// Functions copied into a class from a `_mixin_` base get one description per class.
+    pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
+    pub classdefs: Vec<ClassDef>,
+    pub items: Vec<Item>,
+    /// ListDefId → its item.
+    pub listdefs: Vec<ItemId>,
+    /// DictDefId → (key item, value item).
+    pub dictdefs: Vec<(ItemId, ItemId)>,
+    listdef_at: HashMap<(Position, u8), ListDefId>,
+    dictdef_at: HashMap<(Position, u8), DictDefId>,
+    /// Annotations of prebuilt lists, dicts and instances (one definition per object).
+    immutable_cache: HashMap<ObjId, SomeValue>,
+    /// Generator graphs: what they yield.
+    pub generators: HashMap<u32, GenInfo>,
+    /// Positions to re-flow, drained by the annotator.
+    pub reflow: Vec<Position>,
+    /// The operation being annotated.
+    pub position: Position,
+    pub span: Span,
+    /// Warnings produced while annotating (mutation of prebuilt containers…).
+    pub warnings: Vec<Diagnostic>,
+    warned: HashSet<(&'static str, Span)>,
+    /// Heap ids of the built-in classes the annotator needs, by name.
+    pub builtin_classes: HashMap<Rc<str>, ObjId>,
+}
+
+impl Bookkeeper {
+    pub fn new(heap: &Heap) -> Bookkeeper {
+        let mut builtin_classes = HashMap::new();
+        for i in 0..heap.len() {
+            if let Object::Class(c) = heap.get(ObjId(i as u32)) {
+                if c.builtin.is_some() {
+                    builtin_classes.entry(c.name.clone()).or_insert(ObjId(i as u32));
+                }
+            }
+        }
+        Bookkeeper {
+            descs: Vec::new(),
+            desc_of_obj: HashMap::new(),
+            method_descs: HashMap::new(),
+            mixin_funcs: HashMap::new(),
+            classdefs: Vec::new(),
+            items: Vec::new(),
+            listdefs: Vec::new(),
+            dictdefs: Vec::new(),
+            listdef_at: HashMap::new(),
+            dictdef_at: HashMap::new(),
+            immutable_cache: HashMap::new(),
+            generators: HashMap::new(),
+            reflow: Vec::new(),
+            position: Position { graph: 0, block: 0, op: 0 },
+            span: Span::default(),
+            warnings: Vec::new(),
+            warned: HashSet::new(),
+            builtin_classes,
+        }
+    }
+
+    pub fn warn(&mut self, code: &'static str, span: Span, msg: String, labels: Vec<(Span, String)>) {
+        if !self.warned.insert((code, span)) {
+            return;
+        }
+        let mut d = Diagnostic::new(code, span, msg);
+        for (s, m) in labels {
+            d = d.with_label(s, m);
+        }
+        self.warnings.push(d);
+    }
+
+    // ----- items (list and dict definitions) -----
+
+    pub fn new_item(&mut self, s_value: SomeValue) -> ItemId {
+        let id = self.items.len() as u32;
+        self.items.push(Item::new(id, s_value));
+        ItemId(id)
+    }
+
+    pub fn find(&self, item: ItemId) -> ItemId {
+        let mut i = item.0;
+        while self.items[i as usize].parent != i {
+            i = self.items[i as usize].parent;
+        }
+        ItemId(i)
+    }
+
+    pub fn item(&self, item: ItemId) -> &Item {
+        &self.items[self.find(item).index()]
+    }
+    pub fn item_mut(&mut self, item: ItemId) -> &mut Item {
+        let r = self.find(item);
+        &mut self.items[r.index()]
+    }
+
+    pub fn list_item(&self, def: ListDefId) -> ItemId {
+        self.find(self.listdefs[def.index()])
+    }
+    pub fn dict_items(&self, def: DictDefId) -> (ItemId, ItemId) {
+        let (k, v) = self.dictdefs[def.index()];
+        (self.find(k), self.find(v))
+    }
+
+    pub fn new_listdef(&mut self, s_item: SomeValue) -> ListDefId {
+        let item = self.new_item(s_item);
+        self.listdefs.push(item);
+        ListDefId(self.listdefs.len() as u32 - 1)
+    }
+    pub fn new_dictdef(&mut self) -> DictDefId {
+        let k = self.new_item(SomeValue::Impossible);
+        let v = self.new_item(SomeValue::Impossible);
+        self.dictdefs.push((k, v));
+        DictDefId(self.dictdefs.len() as u32 - 1)
+    }
+
+    /// The list definition of the current position (the same one when the block is
+    /// re-flowed); `tag` tells apart several lists made by one operation.
+    pub fn listdef_here(&mut self, tag: u8) -> ListDefId {
+        let key = (self.position, tag);
+        if let Some(&d) = self.listdef_at.get(&key) {
+            return d;
+        }
+        let d = self.new_listdef(SomeValue::Impossible);
+        self.listdef_at.insert(key, d);
+        d
+    }
+    pub fn dictdef_here(&mut self, tag: u8) -> DictDefId {
+        let key = (self.position, tag);
+        if let Some(&d) = self.dictdef_at.get(&key) {
+            return d;
+        }
+        let d = self.new_dictdef();
+        self.dictdef_at.insert(key, d);
+        d
+    }
+
+    /// A list of the current position, general enough for `s_items`.
+    pub fn newlist(&mut self, heap: &Heap, tag: u8, s_items: &[SomeValue], range_step: Option<i64>) -> Result<SomeValue, AnnError> {
+        let is_new = !self.listdef_at.contains_key(&(self.position, tag));
+        let def = self.listdef_here(tag);
+        if let Some(step) = range_step {
+            let it = self.list_item(def);
+            let item = &mut self.items[it.index()];
+            item.range_step = match item.range_step {
+                _ if is_new => Some(step),
+                Some(s) if s == step => Some(s),
+                Some(_) => Some(0),
+                None => None,
+            };
+        }
+        for s in s_items {
+            self.generalize_list(heap, def, s)?;
+        }
+        Ok(SomeValue::List { def, konst: None })
+    }
+
+    /// Records that the current position reads the item.
+    pub fn read_item(&mut self, item: ItemId) -> SomeValue {
+        let pos = self.position;
+        let it = self.item_mut(item);
+        if it.read_locations.last() != Some(&pos) && !it.read_locations.contains(&pos) {
+            it.read_locations.push(pos);
+        }
+        it.s_value.clone()
+    }
+    pub fn read_list_item(&mut self, def: ListDefId) -> SomeValue {
+        let it = self.list_item(def);
+        self.read_item(it)
+    }
+    pub fn read_dict_key(&mut self, def: DictDefId) -> SomeValue {
+        let (k, _) = self.dict_items(def);
+        self.read_item(k)
+    }
+    pub fn read_dict_value(&mut self, def: DictDefId) -> SomeValue {
+        let (_, v) = self.dict_items(def);
+        self.read_item(v)
+    }
+
+    fn notify(&mut self, item: ItemId) {
+        let r = self.find(item);
+        let locs = self.items[r.index()].read_locations.clone();
+        self.reflow.extend(locs);
+    }
+
+    /// Generalizes an item to contain `s`; re-flows its readers when it changes.
+    pub fn generalize_item(&mut self, heap: &Heap, item: ItemId, s: &SomeValue, role: ItemRole) -> Result<bool, AnnError> {
+        let r = self.find(item);
+        let old = self.items[r.index()].s_value.clone();
+        let new = match self.union(heap, &old, s) {
+            Ok(u) => u,
+            Err(e) => {
+                let origin = self.items[self.find(item).index()].origin;
+                let mut err = AnnError::new(
+                    "RPY202",
+                    format!(
+                        "{} cannot be both {} and {}{}",
+                        role.what(),
+                        self.describe(heap, &old),
+                        self.describe(heap, s),
+                        e.detail_suffix()
+                    ),
+                );
+                if let Some(o) = origin {
+                    err = err.label(o, format!("{} are {} because of this", role.what(), self.describe(heap, &old)));
+                }
+                return Err(err);
+            }
+        };
+        if self.eq(heap, &new, &old) {
+            return Ok(false);
+        }
+        let span = self.span;
+        let r = self.find(item);
+        let it = &mut self.items[r.index()];
+        if old.is_impossible() || it.origin.is_none() {
+            it.origin = Some(span);
+        }
+        it.s_value = new;
+        self.notify(r);
+        Ok(true)
+    }
+
+    pub fn generalize_list(&mut self, heap: &Heap, def: ListDefId, s: &SomeValue) -> Result<bool, AnnError> {
+        let it = self.listdefs[def.index()];
+        self.generalize_item(heap, it, s, ItemRole::ListItem)
+    }
+    pub fn generalize_key(&mut self, heap: &Heap, def: DictDefId, s: &SomeValue) -> Result<bool, AnnError> {
+        let (k, _) = self.dictdefs[def.index()];
+        self.generalize_item(heap, k, s, ItemRole::DictKey)
+    }
+    pub fn generalize_value(&mut self, heap: &Heap, def: DictDefId, s: &SomeValue) -> Result<bool, AnnError> {
+        let (_, v) = self.dictdefs[def.index()];
+        self.generalize_item(heap, v, s, ItemRole::DictValue)
+    }
+
+    /// Merges two items (their definitions met): one annotation, flags and readers.
+    pub fn merge_items(&mut self, heap: &Heap, a: ItemId, b: ItemId, role: ItemRole) -> Result<(), AnnError> {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return Ok(());
+        }
+        let (sa, sb) = (self.items[ra.index()].s_value.clone(), self.items[rb.index()].s_value.clone());
+        let (oa, ob) = (self.items[ra.index()].origin, self.items[rb.index()].origin);
+        // Link first so that recursive structures terminate.
+        self.items[rb.index()].parent = ra.0;
+        let new = match self.union(heap, &sa, &sb) {
+            Ok(u) => u,
+            Err(e) => {
+                self.items[rb.index()].parent = rb.0;
+                let mut err = AnnError::new(
+                    "RPY202",
+                    format!(
+                        "{} cannot be both {} and {}{}",
+                        role.what(),
+                        self.describe(heap, &sa),
+                        self.describe(heap, &sb),
+                        e.detail_suffix()
+                    ),
+                );
+                if let Some(o) = oa {
+                    err = err.label(o, format!("{} here", self.describe(heap, &sa)));
+                }
+                if let Some(o) = ob {
+                    err = err.label(o, format!("{} here", self.describe(heap, &sb)));
+                }
+                return Err(err);
+            }
+        };
+        let b_item = self.items[rb.index()].clone();
+        let changed_a = !self.eq(heap, &new, &sa);
+        let changed_b = !self.eq(heap, &new, &sb);
+        let ra = self.find(ra);
+        let it = &mut self.items[ra.index()];
+        it.mutated |= b_item.mutated;
+        it.resized |= b_item.resized;
+        if it.range_step != b_item.range_step {
+            it.range_step = match (it.range_step, b_item.range_step) {
+                (Some(_), Some(_)) => Some(0),
+                _ => None,
+            };
+        }
+        if it.origin.is_none() {
+            it.origin = b_item.origin;
+        }
+        if it.prebuilt.is_none() {
+            it.prebuilt = b_item.prebuilt;
+        }
+        it.s_value = new;
+        for p in b_item.read_locations {
+            if !it.read_locations.contains(&p) {
+                it.read_locations.push(p);
+            }
+        }
+        if changed_a || changed_b {
+            self.notify(ra);
+        }
+        Ok(())
+    }
+
+    pub fn merge_listdefs(&mut self, heap: &Heap, a: ListDefId, b: ListDefId) -> Result<(), AnnError> {
+        let (ia, ib) = (self.listdefs[a.index()], self.listdefs[b.index()]);
+        self.merge_items(heap, ia, ib, ItemRole::ListItem)
+    }
+    pub fn merge_dictdefs(&mut self, heap: &Heap, a: DictDefId, b: DictDefId) -> Result<(), AnnError> {
+        let ((ka, va), (kb, vb)) = (self.dictdefs[a.index()], self.dictdefs[b.index()]);
+        self.merge_items(heap, ka, kb, ItemRole::DictKey)?;
+        self.merge_items(heap, va, vb, ItemRole::DictValue)
+    }
+
+    /// `lst1` and `lst2` must hold the same items from now on (`extend`, `==`, slices).
+    pub fn agree_lists(&mut self, heap: &Heap, a: ListDefId, b: ListDefId) -> Result<(), AnnError> {
+        let sa = self.read_list_item(a);
+        let sb = self.read_list_item(b);
+        self.generalize_list(heap, a, &sb)?;
+        self.generalize_list(heap, b, &sa)?;
+        Ok(())
+    }
+
+    /// A new list (of the current position) whose items can hold those of the given lists,
+    /// which are generalized in turn (`lst[a:b]`, `lst + lst2`, `lst * n`).
+    pub fn offspring(&mut self, heap: &Heap, defs: &[ListDefId]) -> Result<SomeValue, AnnError> {
+        let values: Vec<SomeValue> = defs.iter().map(|&d| self.read_list_item(d)).collect();
+        let s_new = self.newlist(heap, 0, &values, None)?;
+        let SomeValue::List { def: newdef, .. } = s_new else { unreachable!() };
+        let s_item = self.read_list_item(newdef);
+        for &d in defs {
+            self.generalize_list(heap, d, &s_item)?;
+        }
+        Ok(s_new)
+    }
+
+    /// Marks a list as mutated (items written), warning for prebuilt lists.
+    pub fn mutate_list(&mut self, heap: &Heap, def: ListDefId, resize: bool) {
+        let it = self.list_item(def);
+        let span = self.span;
+        let item = &mut self.items[it.index()];
+        item.mutated = true;
+        if resize {
+            item.resized = true;
+        }
+        if item.prebuilt.is_some() {
+            let what = if resize { "resizes" } else { "modifies" };
+            let msg = format!(
+                "this {} a prebuilt list ({}): module-level lists are constants, the change is not seen consistently after translation",
+                what,
+                self.describe(heap, &SomeValue::List { def, konst: None })
+            );
+            self.warn("RPY212", span, msg, Vec::new());
+        }
+    }
+    pub fn mutate_dict(&mut self, heap: &Heap, def: DictDefId) {
+        let (k, _) = self.dict_items(def);
+        let span = self.span;
+        if self.items[k.index()].prebuilt.is_some() {
+            let msg = format!(
+                "this modifies a prebuilt dict ({}): module-level dicts are constants, the change is not seen consistently after translation",
+                self.describe(heap, &SomeValue::Dict { def, konst: None })
+            );
+            self.warn("RPY212", span, msg, Vec::new());
+        }
+    }
+
+    // ----- generators -----
+
+    pub fn read_yield(&mut self, graph: u32) -> SomeValue {
+        let pos = self.position;
+        let g = self.generators.entry(graph).or_insert(GenInfo { s_yield: SomeValue::Impossible, read_locations: Vec::new(), origin: None });
+        if !g.read_locations.contains(&pos) {
+            g.read_locations.push(pos);
+        }
+        g.s_yield.clone()
+    }
+
+    pub fn generalize_yield(&mut self, heap: &Heap, graph: u32, s: &SomeValue) -> Result<(), AnnError> {
+        let span = self.span;
+        let g = self.generators.entry(graph).or_insert(GenInfo { s_yield: SomeValue::Impossible, read_locations: Vec::new(), origin: None });
+        let old = g.s_yield.clone();
+        let origin = g.origin;
+        let new = match self.union(heap, &old, s) {
+            Ok(u) => u,
+            Err(e) => {
+                let mut err = AnnError::new(
+                    "RPY201",
+                    format!(
+                        "this generator yields {} here but {} elsewhere{}",
+                        self.describe(heap, s),
+                        self.describe(heap, &old),
+                        e.detail_suffix()
+                    ),
+                );
+                if let Some(o) = origin {
+                    err = err.label(o, format!("yields {} here", self.describe(heap, &old)));
+                }
+                return Err(err);
+            }
+        };
+        if !self.eq(heap, &new, &old) {
+            let g = self.generators.get_mut(&graph).expect("generator");
+            if g.origin.is_none() {
+                g.origin = Some(span);
+            }
+            g.s_yield = new;
+            let locs = g.read_locations.clone();
+            self.reflow.extend(locs);
+        }
+        Ok(())
+    }
+
+    // ----- descriptions -----
+
+    pub fn desc(&self, d: DescId) -> &Desc {
+        &self.descs[d.index()]
+    }
+    pub fn desc_mut(&mut self, d: DescId) -> &mut Desc {
+        &mut self.descs[d.index()]
+    }
+    pub fn add_desc(&mut self, d: Desc) -> DescId {
+        self.descs.push(d);
+        DescId(self.descs.len() as u32 - 1)
+    }
+
+    pub fn getmethoddesc(&mut self, func: DescId, origin: ClassDefId, selfclassdef: Option<ClassDefId>, name: &Rc<str>) -> DescId {
+        let key = (func, origin, selfclassdef, name.clone());
+        if let Some(&d) = self.method_descs.get(&key) {
+            return d;
+        }
+        let d = self.add_desc(Desc::Method(MethodDesc { func, origin, selfclassdef, name: name.clone() }));
+        self.method_descs.insert(key, d);
+        d
+    }
+
+    /// The description of a prebuilt function, class, module or frozen object.
+    pub fn getdesc(&mut self, heap: &Heap, obj: ObjId) -> Result<DescId, AnnError> {
+        if let Some(&d) = self.desc_of_obj.get(&obj) {
+            return Ok(d);
+        }
+        let desc = match heap.get(obj) {
+            Object::Function(_) => Desc::Function(FunctionDesc::new(heap, obj)),
+            Object::Class(_) => {
+                let cd = ClassDesc::new(self, heap, obj)?;
+                Desc::Class(cd)
+            }
+            Object::Module(_) | Object::Instance(_) => Desc::Frozen(super::description::FrozenDesc { obj }),
+            _ => return Err(AnnError::new("RPY217", "unexpected prebuilt constant".to_string())),
+        };
+        let d = self.add_desc(desc);
+        self.desc_of_obj.insert(obj, d);
+        Ok(d)
+    }
+
+    /// The class definition of a user (or exception) class.
+    pub fn getuniqueclassdef(&mut self, heap: &Heap, cls: ObjId) -> Result<ClassDefId, AnnError> {
+        let d = self.getdesc(heap, cls)?;
+        self.classdef_of_desc(heap, d)
+    }
+
+    pub fn class_desc(&self, d: DescId) -> Option<&ClassDesc> {
+        match self.desc(d) {
+            Desc::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn classdef(&self, c: ClassDefId) -> &ClassDef {
+        &self.classdefs[c.index()]
+    }
+    pub fn classdef_mut(&mut self, c: ClassDefId) -> &mut ClassDef {
+        &mut self.classdefs[c.index()]
+    }
+
+    /// Is `cls` (a heap class) an exception class?
+    pub fn is_exception_class(heap: &Heap, cls: ObjId) -> bool {
+        heap.class(cls).is_some_and(|c| c.mro.iter().any(|&k| heap.class(k).is_some_and(|k| k.builtin == Some(BuiltinType::BaseException))))
+    }
+
+    /// Is `cls` a built-in type whose values are annotated by kind, not by class (int, str,
+    /// list, object…), as opposed to user classes and exception classes?
+    pub fn is_builtin_type(heap: &Heap, cls: ObjId) -> bool {
+        heap.class(cls).is_some_and(|c| c.builtin.is_some()) && !Self::is_exception_class(heap, cls)
+    }
+
+    pub fn class_name(heap: &Heap, cls: ObjId) -> Rc<str> {
+        heap.class(cls).map(|c| c.name.clone()).unwrap_or_else(|| Rc::from("?"))
+    }
+
+    // ----- import-time values → annotations -----
+
+    /// The most precise annotation of a prebuilt value.
+    pub fn immutablevalue(&mut self, heap: &Heap, v: Value) -> Result<SomeValue, AnnError> {
+        Ok(match v {
+            Value::None => SomeValue::None,
+            Value::Bool(b) => SomeValue::const_bool(b),
+            Value::Int(i) => SomeValue::Integer { nonneg: i >= 0, kind: IntKind::Signed, konst: Some(v) },
+            Value::Float(_) => SomeValue::Float { konst: Some(v) },
+            Value::Obj(id) => return self.immutable_obj(heap, id),
+        })
+    }
+
+    fn immutable_obj(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+        let v = Value::Obj(id);
+        Ok(match heap.get(id) {
+            Object::Str(s) => {
+                let no_nul = !s.contains(&0);
+                if s.len() == 1 {
+                    SomeValue::Char { no_nul, konst: Some(v) }
+                } else {
+                    SomeValue::Str { can_be_none: false, no_nul, konst: Some(v) }
+                }
+            }
+            Object::Unicode(s) => {
+                let no_nul = !s.contains('\0');
+                if s.chars().count() == 1 {
+                    SomeValue::UnicodeCodePoint { no_nul, konst: Some(v) }
+                } else {
+                    SomeValue::Unicode { can_be_none: false, no_nul, konst: Some(v) }
+                }
+            }
+            Object::Long(i) => {
+                if let Ok(small) = i64::try_from(*i) {
+                    SomeValue::Integer { nonneg: small >= 0, kind: IntKind::Signed, konst: Some(Value::Int(small)) }
+                } else {
+                    return Err(AnnError::new("RPY217", format!("a prebuilt long integer ({}) does not fit in a machine word", i)));
+                }
+            }
+            Object::RInt { kind, value } => SomeValue::Integer { nonneg: *value >= 0 || is_unsigned(*kind), kind: *kind, konst: Some(v) },
+            Object::Tuple(items) => {
+                let items = items.clone();
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.immutablevalue(heap, x)?);
+                }
+                SomeValue::Tuple(out.into())
+            }
+            Object::List(items) => {
+                if let Some(s) = self.immutable_cache.get(&id) {
+                    return Ok(s.clone());
+                }
+                let def = self.new_listdef(SomeValue::Impossible);
+                let s = SomeValue::List { def, konst: Some(v) };
+                self.immutable_cache.insert(id, s.clone());
+                let it = self.listdefs[def.index()];
+                self.items[it.index()].prebuilt = Some(v);
+                let items = items.clone();
+                for x in items {
+                    let sx = self.immutablevalue(heap, x)?;
+                    self.generalize_list(heap, def, &sx)?;
+                }
+                s
+            }
+            Object::Dict(d) => {
+                if let Some(s) = self.immutable_cache.get(&id) {
+                    return Ok(s.clone());
+                }
+                let def = self.new_dictdef();
+                let s = SomeValue::Dict { def, konst: Some(v) };
+                self.immutable_cache.insert(id, s.clone());
+                let (k, _) = self.dictdefs[def.index()];
+                self.items[k.index()].prebuilt = Some(v);
+                let entries = d.entries.clone();
+                for (ek, ev) in entries {
+                    let sk = self.immutablevalue(heap, ek)?;
+                    let sv = self.immutablevalue(heap, ev)?;
+                    self.generalize_key(heap, def, &sk)?;
+                    self.generalize_value(heap, def, &sv)?;
+                }
+                s
+            }
+            Object::Set(_) => return Err(AnnError::new("RPY217", "sets are not RPython: use a dict with None values".to_string())),
+            Object::Function(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
+            Object::Builtin { name, bound_self: None } => SomeValue::Builtin { name: name.clone(), s_self: None },
+            Object::Builtin { name, bound_self: Some(s) } => {
+                let (name, s) = (name.clone(), *s);
+                let s_self = self.immutablevalue(heap, s)?;
+                SomeValue::BuiltinMethod { name, s_self: Rc::new(s_self) }
+            }
+            Object::Class(_) => {
+                if Self::is_builtin_type(heap, id) {
+                    SomeValue::Type { konst: Some(v), of: None }
+                } else {
+                    SomeValue::pbc(vec![self.getdesc(heap, id)?])
+                }
+            }
+            Object::Instance(inst) => {
+                let cls = inst.class;
+                if self.is_frozen_instance(heap, id) {
+                    SomeValue::pbc(vec![self.getdesc(heap, id)?])
+                } else if Self::is_builtin_type(heap, cls) {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        format!("don't know how to represent a prebuilt `{}` object", Self::class_name(heap, cls)),
+                    ));
+                } else {
+                    if let Some(s) = self.immutable_cache.get(&id) {
+                        return Ok(s.clone());
+                    }
+                    let cd = self.getuniqueclassdef(heap, cls)?;
+                    let s = SomeValue::Instance { classdef: cd, can_be_none: false, konst: Some(v) };
+                    self.immutable_cache.insert(id, s.clone());
+                    self.see_instance(heap, cd, id)?;
+                    s
+                }
+            }
+            Object::Module(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
+            Object::BoundMethod { func, self_value } => {
+                let (func, self_value) = (*func, *self_value);
+                let Value::Obj(fid) = func else { return Err(AnnError::new("RPY217", "unexpected bound method".to_string())) };
+                let fdesc = self.getdesc(heap, fid)?;
+                match self_value {
+                    Value::Obj(sid) if self.is_frozen_instance(heap, sid) || matches!(heap.get(sid), Object::Module(_)) => {
+                        let frozen = self.getdesc(heap, sid)?;
+                        let d = self.add_desc(Desc::MethodOfFrozen { func: fdesc, frozen });
+                        SomeValue::pbc(vec![d])
+                    }
+                    Value::Obj(sid) if matches!(heap.get(sid), Object::Instance(_)) => {
+                        let Object::Instance(inst) = heap.get(sid) else { unreachable!() };
+                        let cls = inst.class;
+                        let name = match heap.get(fid) {
+                            Object::Function(f) => f.name.clone(),
+                            _ => Rc::from("?"),
+                        };
+                        // The class where the function is found along the MRO.
+                        let origin_cls = heap
+                            .class(cls)
+                            .and_then(|c| {
+                                c.mro.iter().copied().find(|&k| heap.class(k).is_some_and(|kc| kc.dict.iter().any(|(_, v)| v == func)))
+                            })
+                            .unwrap_or(cls);
+                        let attr = heap
+                            .class(origin_cls)
+                            .and_then(|c| c.dict.iter().find(|(_, v)| *v == func).map(|(n, _)| n.clone()))
+                            .unwrap_or(name);
+                        let origin = self.getuniqueclassdef(heap, origin_cls)?;
+                        let selfdef = self.getuniqueclassdef(heap, cls)?;
+                        self.see_instance(heap, selfdef, sid)?;
+                        self.find_attribute(heap, selfdef, &attr)?;
+                        let d = self.getmethoddesc(fdesc, origin, Some(selfdef), &attr);
+                        SomeValue::pbc(vec![d])
+                    }
+                    Value::Obj(sid) if heap.class(sid).is_some() => {
+                        return Err(AnnError::new("RPY217", "classmethods are not supported".to_string()));
+                    }
+                    _ => return Err(AnnError::new("RPY217", "unexpected bound method".to_string())),
+                }
+            }
+            Object::StaticMethod(f) => return self.immutablevalue(heap, *f),
+            Object::ClassMethod(_) => return Err(AnnError::new("RPY217", "classmethods are not supported".to_string())),
+            Object::Property { .. } => return Err(AnnError::new("RPY217", "a property object cannot be used as a value".to_string())),
+            Object::Iterator(_) => return Err(AnnError::new("RPY217", "a prebuilt iterator cannot be used at run time".to_string())),
+            Object::Cell(_) | Object::Code(_) | Object::Slice(..) | Object::Ellipsis | Object::NotImplemented => {
+                return Err(AnnError::new("RPY217", "this prebuilt object has no RPython representation".to_string()))
+            }
+        })
+    }
+
+    /// Prebuilt instances whose class defines `_freeze_` are frozen PBCs.
+    pub fn is_frozen_instance(&self, heap: &Heap, obj: ObjId) -> bool {
+        match heap.get(obj) {
+            Object::Instance(inst) => heap.class(inst.class).is_some_and(|c| {
+                c.mro.iter().any(|&k| heap.class(k).is_some_and(|kc| kc.dict.contains("_freeze_") && kc.builtin.is_none()))
+            }),
+            _ => false,
+        }
+    }
+
+    /// The annotation of an instance of a class given as a type (`isinstance` narrowing).
+    pub fn valueoftype(&mut self, heap: &Heap, cls: ObjId) -> Option<SomeValue> {
+        let c = heap.class(cls)?;
+        if Self::is_builtin_type(heap, cls) {
+            return Some(match c.builtin? {
+                BuiltinType::Int => SomeValue::int(),
+                BuiltinType::Bool => SomeValue::bool(),
+                BuiltinType::Float => SomeValue::float(),
+                BuiltinType::Str => SomeValue::string(),
+                BuiltinType::Unicode => SomeValue::unicode(false),
+                _ => match &*c.name {
+                    "r_uint" => SomeValue::int_of_kind(IntKind::Unsigned, true),
+                    "r_longlong" => SomeValue::int_of_kind(IntKind::LongLong, false),
+                    "r_ulonglong" => SomeValue::int_of_kind(IntKind::ULongLong, true),
+                    _ => return None,
+                },
+            });
+        }
+        let cd = self.getuniqueclassdef(heap, cls).ok()?;
+        Some(SomeValue::instance(cd))
+    }
+
+    /// The constant a PBC annotation stands for (a single prebuilt object).
+    pub fn pbc_const(&self, s: &SomeValue) -> Option<Value> {
+        match s {
+            SomeValue::Pbc { descs, can_be_none: false } if descs.len() == 1 => self.desc_obj(descs[0]).map(Value::Obj),
+            _ => s.konst(),
+        }
+    }
+
+    /// The import-time object a description stands for.
+    pub fn desc_obj(&self, d: DescId) -> Option<ObjId> {
+        match self.desc(d) {
+            Desc::Function(f) => Some(f.func),
+            Desc::Class(c) => Some(c.cls),
+            Desc::Frozen(f) => Some(f.obj),
+            Desc::Method(_) | Desc::MethodOfFrozen { .. } => None,
+        }
+    }
+}

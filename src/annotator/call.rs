@@ -1,0 +1,459 @@
+//! Calls: binding the arguments of a call site to the callee's parameters (with the
+//! interpreter's `arguments::bind`, annotations as values), choosing the graph of the
+//! specialization, scheduling it, and reading its result. Classes are instantiated (calling
+//! `__init__`), methods get their `self`, generator functions return a generator.
+
+use super::annrpython::Annotator;
+use super::description::{Desc, KeyPart, SpecKey, Specializer};
+use super::model::*;
+use super::AnnError;
+use crate::flowspace::{build_flow, Hlvalue};
+use crate::interpreter::arguments::bind;
+use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
+use crate::objspace::object::{BuiltinType, Heap, ObjId, Object, Value};
+use crate::syntax::Span;
+use std::rc::Rc;
+
+/// The arguments of a call, as annotations.
+#[derive(Clone, Debug, Default)]
+pub struct ArgsS {
+    pub positional: Vec<SomeValue>,
+    pub keywords: Vec<(Rc<str>, SomeValue)>,
+}
+
+impl ArgsS {
+    pub fn simple(positional: Vec<SomeValue>) -> ArgsS {
+        ArgsS { positional, keywords: Vec::new() }
+    }
+    pub fn prepend(&self, s: SomeValue) -> ArgsS {
+        let mut positional = Vec::with_capacity(self.positional.len() + 1);
+        positional.push(s);
+        positional.extend(self.positional.iter().cloned());
+        ArgsS { positional, keywords: self.keywords.clone() }
+    }
+    pub fn len(&self) -> usize {
+        self.positional.len() + self.keywords.len()
+    }
+}
+
+/// The name of an annotation's Python type, for `specialize:argtype`.
+fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
+    match s {
+        SomeValue::Integer { kind, .. } => int_kind_name(*kind).to_string(),
+        SomeValue::Bool { .. } => "bool".into(),
+        SomeValue::Float { .. } => "float".into(),
+        SomeValue::Char { .. } | SomeValue::Str { .. } => "str".into(),
+        SomeValue::UnicodeCodePoint { .. } | SomeValue::Unicode { .. } => "unicode".into(),
+        SomeValue::Tuple(_) => "tuple".into(),
+        SomeValue::List { .. } => "list".into(),
+        SomeValue::Dict { .. } => "dict".into(),
+        SomeValue::Instance { classdef, .. } => format!("instance:{}", bk.classdef(*classdef).name),
+        SomeValue::Pbc { descs, .. } => format!("pbc:{}", bk.desc(descs[0]).kind()),
+        SomeValue::None => "NoneType".into(),
+        _ => "object".into(),
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// Arguments of a `simple_call` / `call_args` operation (after the callee).
+    pub fn call_args_of(&mut self, op: crate::interpreter::Op, args: &[SomeValue], hl: &[Hlvalue]) -> Result<ArgsS, AnnError> {
+        if op == crate::interpreter::Op::SimpleCall {
+            return Ok(ArgsS::simple(args[1..].to_vec()));
+        }
+        // call_args(f, shape, args...): shape = (npos, (names...), has_star)
+        let shape = hl[1].constant().ok_or_else(|| AnnError::new("RPY206", "malformed call".into()))?;
+        let heap = self.heap();
+        let (npos, names, star) = match shape {
+            Value::Obj(id) => match heap.get(id) {
+                Object::Tuple(items) if items.len() == 3 => {
+                    let npos = match items[0] {
+                        Value::Int(n) => n as usize,
+                        _ => 0,
+                    };
+                    let names: Vec<Rc<str>> = match items[1] {
+                        Value::Obj(t) => match heap.get(t) {
+                            Object::Tuple(ns) => ns
+                                .iter()
+                                .map(|&n| heap.str_value(n).map(|b| Rc::from(String::from_utf8_lossy(b).as_ref())).unwrap_or_else(|| Rc::from("?")))
+                                .collect(),
+                            _ => Vec::new(),
+                        },
+                        _ => Vec::new(),
+                    };
+                    (npos, names, items[2] == Value::Bool(true))
+                }
+                _ => return Err(AnnError::new("RPY206", "malformed call".into())),
+            },
+            _ => return Err(AnnError::new("RPY206", "malformed call".into())),
+        };
+        let data = &args[2..];
+        let mut positional: Vec<SomeValue> = data[..npos.min(data.len())].to_vec();
+        let keywords: Vec<(Rc<str>, SomeValue)> = names.iter().cloned().zip(data[npos..].iter().cloned()).collect();
+        if star {
+            let s_star = data.last().cloned().unwrap_or(SomeValue::Impossible);
+            match s_star {
+                SomeValue::Tuple(items) => positional.extend(items.iter().cloned()),
+                SomeValue::Error => positional.push(SomeValue::Error),
+                other => {
+                    return Err(AnnError::new(
+                        "RPY206",
+                        format!("calls like f(*args) require `args` to be a tuple, not {}", self.bk.describe(self.space.heap(), &other)),
+                    ))
+                }
+            }
+        }
+        Ok(ArgsS { positional, keywords })
+    }
+
+    /// Calls the entry point: builds its graph and schedules it with `args`.
+    pub fn entry_call(&mut self, desc: DescId, args: ArgsS) -> Result<u32, AnnError> {
+        let Some((g, inputs)) = self.function_graph_for_call(desc, &args, None)? else {
+            return Err(AnnError::new("RPY206", "the entry point cannot be analysed".into()));
+        };
+        let n = inputs.len();
+        let start = self.graphs[g as usize].startblock.0;
+        self.addpendingblock(g, start, inputs, vec![None; n]);
+        Ok(g)
+    }
+
+    /// Binds `args` to the function's parameters, picks (or builds) the graph of the
+    /// specialization; `None` when the function cannot be flowed (already reported).
+    fn function_graph_for_call(&mut self, fdesc: DescId, args: &ArgsS, many: Option<Span>) -> Result<Option<(u32, Vec<SomeValue>)>, AnnError> {
+        let Desc::Function(f) = self.bk.desc(fdesc) else { unreachable!("not a function") };
+        let (name, sig, defaults, func, specializer, name_span) =
+            (f.name.clone(), f.sig.clone(), f.defaults.clone(), f.func, f.specializer.clone(), f.name_span);
+        let mut defaults_s = Vec::with_capacity(defaults.len());
+        for d in defaults {
+            defaults_s.push(self.bk.immutablevalue(self.space.heap(), d)?);
+        }
+        let (mut inputs, extra) = match bind(&name, &sig, &defaults_s, args.positional.clone(), args.keywords.clone()) {
+            Ok(r) => r,
+            Err(e) => {
+                let mut err = AnnError::new("RPY206", format!("wrong arguments in a call: {}", e.0));
+                if let Some(call) = many {
+                    // Several functions are called here: the one that does not fit is the
+                    // culprit (typically an override with another signature).
+                    err = err.at(name_span).label(call, "called here with arguments that do not fit this definition");
+                } else {
+                    err = err.label(name_span, format!("`{}` is defined here", name));
+                }
+                return Err(err);
+            }
+        };
+        let mut key: SpecKey = Vec::new();
+        if sig.varargs.is_some() {
+            key.push(KeyPart::Star(extra.len()));
+            inputs.push(SomeValue::tuple(extra));
+        }
+        self.enforce_args(fdesc, &mut inputs)?;
+        match &specializer {
+            Specializer::Default | Specializer::Memo => {}
+            Specializer::ArgType(idx) => {
+                for &i in idx {
+                    if let Some(s) = inputs.get(i) {
+                        key.push(KeyPart::Type(knowntype_key(&self.bk, s)));
+                    }
+                }
+            }
+            Specializer::ArgValue(idx) | Specializer::ArgOrVar(idx) => {
+                for &i in idx {
+                    let Some(s) = inputs.get(i) else { continue };
+                    let c = self.bk.pbc_const(s).or_else(|| if s.is_immutable_constant() { s.konst() } else { None });
+                    match c.and_then(|c| self.heap().hash_key(c)) {
+                        Some(k) => key.push(KeyPart::Const(k)),
+                        None if matches!(specializer, Specializer::ArgOrVar(_)) => key.push(KeyPart::Var),
+                        None => {
+                            return Err(AnnError::new(
+                                "RPY218",
+                                format!(
+                                    "`{}` is specialized on the value of argument {} (specialize.arg), but it is not a constant here: {}",
+                                    name,
+                                    i,
+                                    self.bk.describe(self.space.heap(), s)
+                                ),
+                            ))
+                        }
+                    }
+                }
+            }
+            Specializer::CallLocation => key.push(KeyPart::Location(self.bk.position)),
+            Specializer::Unknown(tag) => {
+                return Err(AnnError::new("RPY218", format!("unknown specialization `{}` of `{}`", tag, name)).label(name_span, "declared here"))
+            }
+        }
+        let existing = match self.bk.desc(fdesc) {
+            Desc::Function(f) => f.graphs.get(&key).copied(),
+            _ => None,
+        };
+        let g = match existing {
+            Some(g) => g,
+            None => {
+                if self.flow_failed.contains(&func) {
+                    return Ok(None);
+                }
+                match build_flow(self.space, func) {
+                    Ok((graph, diags)) => {
+                        for d in diags {
+                            self.push_diagnostic(d);
+                        }
+                        let g = self.add_graph(graph, Some(fdesc));
+                        if let Desc::Function(f) = self.bk.desc_mut(fdesc) {
+                            f.graphs.insert(key, g);
+                        }
+                        g
+                    }
+                    Err(d) => {
+                        self.flow_failed.insert(func);
+                        self.push_diagnostic(d);
+                        return Ok(None);
+                    }
+                }
+            }
+        };
+        Ok(Some((g, inputs)))
+    }
+
+    /// `objectmodel.enforceargs(...)`: the declared types must contain the arguments.
+    fn enforce_args(&mut self, fdesc: DescId, inputs: &mut [SomeValue]) -> Result<(), AnnError> {
+        let Desc::Function(f) = self.bk.desc(fdesc) else { return Ok(()) };
+        let Some(Value::Obj(decl)) = f.enforceargs else { return Ok(()) };
+        let (name, argnames) = (f.name.clone(), f.sig.argnames.clone());
+        let types: Vec<Value> = match self.heap().get(decl) {
+            Object::Tuple(t) | Object::List(t) => t.clone(),
+            _ => return Ok(()),
+        };
+        for (i, t) in types.into_iter().enumerate() {
+            let Some(s) = inputs.get(i) else { break };
+            let Value::Obj(cls) = t else { continue };
+            if s.is_error() || self.heap().class(cls).is_none() {
+                continue;
+            }
+            let Some(expected) = self.bk.valueoftype(self.space.heap(), cls) else { continue };
+            let ok = self.bk.contains(self.space.heap(), &expected, s)
+                || (matches!(expected, SomeValue::Str { .. }) && s.is_str_like())
+                || (matches!(expected, SomeValue::Float { .. }) && s.is_number());
+            if !ok {
+                let heap = self.space.heap();
+                return Err(AnnError::new(
+                    "RPY218",
+                    format!(
+                        "argument `{}` of `{}` must be {} (enforceargs), got {}",
+                        argnames.get(i).map(|a| &**a).unwrap_or("?"),
+                        name,
+                        self.bk.describe(heap, &expected),
+                        self.bk.describe(heap, s)
+                    ),
+                ));
+            }
+            inputs[i] = expected.not_const();
+            let _ = &inputs[i];
+        }
+        Ok(())
+    }
+
+    /// Calls a function description with `args`: its result so far.
+    fn call_function(&mut self, fdesc: DescId, args: &ArgsS, many: Option<Span>) -> Result<SomeValue, AnnError> {
+        let (not_rpython, name, specializer, is_gen) = match self.bk.desc(fdesc) {
+            Desc::Function(f) => (f.not_rpython, f.name.clone(), f.specializer.clone(), f.is_generator),
+            _ => unreachable!(),
+        };
+        if not_rpython {
+            return Err(AnnError::new("RPY222", format!("`{}` is marked not_rpython (or NOT_RPYTHON) but is called from RPython code", name)));
+        }
+        if specializer == Specializer::Memo {
+            return self.call_memo(fdesc, args);
+        }
+        let Some((g, inputs)) = self.function_graph_for_call(fdesc, args, many)? else {
+            return Ok(SomeValue::Error);
+        };
+        let n = inputs.len();
+        let span = self.bk.span;
+        let start = self.graphs[g as usize].startblock.0;
+        self.addpendingblock(g, start, inputs, vec![Some(span); n]);
+        if is_gen {
+            return Ok(SomeValue::Generator { graph: g });
+        }
+        let pos = self.bk.position;
+        if !self.info[g as usize].callers.contains(&pos) {
+            self.info[g as usize].callers.push(pos);
+        }
+        let graph = &self.graphs[g as usize];
+        let rv = graph.block(graph.returnblock).inputargs[0];
+        Ok(self.binding(g, rv))
+    }
+
+    /// `specialize:memo`: the function runs at translation time for every combination of
+    /// the prebuilt values its arguments can take; the call's result is what it returned.
+    fn call_memo(&mut self, fdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        let (func, name) = match self.bk.desc(fdesc) {
+            Desc::Function(f) => (f.func, f.name.clone()),
+            _ => unreachable!(),
+        };
+        let mut choices: Vec<Vec<Value>> = Vec::new();
+        for s in &args.positional {
+            let vals: Vec<Value> = match s {
+                SomeValue::Pbc { descs, can_be_none } => {
+                    let mut v: Vec<Value> = descs.iter().filter_map(|&d| self.bk.desc_obj(d)).map(Value::Obj).collect();
+                    if *can_be_none {
+                        v.push(Value::None);
+                    }
+                    v
+                }
+                SomeValue::Bool { konst: None, .. } => vec![Value::Bool(false), Value::Bool(true)],
+                s if s.is_immutable_constant() && s.konst().is_some() => vec![s.konst().expect("constant")],
+                SomeValue::Instance { konst: Some(k), .. } => vec![*k],
+                other => {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "`{}` is specialize.memo: its arguments must be prebuilt constants, not {}",
+                            name,
+                            self.bk.describe(self.space.heap(), other)
+                        ),
+                    ))
+                }
+            };
+            choices.push(vals);
+        }
+        let mut result = SomeValue::Impossible;
+        let mut combo = vec![0usize; choices.len()];
+        let mut count = 0;
+        loop {
+            if choices.iter().any(|c| c.is_empty()) {
+                break;
+            }
+            let vals: Vec<Value> = combo.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
+            count += 1;
+            if count > 4096 {
+                return Err(AnnError::new("RPY218", format!("`{}` is specialize.memo with too many argument combinations", name)));
+            }
+            match Space::call(self.space, Value::Obj(func), CallArgs::positional(vals)) {
+                Ok(v) => {
+                    let s = self.bk.immutablevalue(self.space.heap(), v)?;
+                    result = self.bk.union(self.space.heap(), &result, &s)?;
+                }
+                Err(Unwind::Error(d)) => return Err(AnnError::new("RPY218", format!("specialize.memo `{}` failed: {}", name, d.message))),
+                Err(_) => return Err(AnnError::new("RPY218", format!("specialize.memo `{}` raised an exception at translation time", name))),
+            }
+            // next combination
+            let mut i = 0;
+            loop {
+                if i == combo.len() {
+                    return Ok(result);
+                }
+                combo[i] += 1;
+                if combo[i] < choices[i].len() {
+                    break;
+                }
+                combo[i] = 0;
+                i += 1;
+            }
+        }
+        Ok(result)
+    }
+
+    /// Instantiates a class: an instance, with `__init__` called on it.
+    fn call_class(&mut self, cdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        let cd = self.bk.classdef_of_desc(self.space.heap(), cdesc)?;
+        let s_inst = SomeValue::instance(cd);
+        let init: Rc<str> = Rc::from("__init__");
+        let s_init = self.bk.s_read_class_attribute(self.space.heap(), cdesc, &init)?;
+        let cdesc_info = self.bk.class_desc(cdesc).expect("class").clone();
+        match s_init {
+            SomeValue::Impossible => {
+                if !cdesc_info.is_exception && args.len() > 0 {
+                    return Err(AnnError::new(
+                        "RPY206",
+                        format!("`{}()` takes no arguments: the class has no __init__", cdesc_info.name),
+                    ));
+                }
+            }
+            SomeValue::Builtin { .. } => {}
+            s_init => {
+                self.call_value(&s_init, &args.prepend(s_inst.clone()))?;
+            }
+        }
+        Ok(s_inst)
+    }
+
+    /// Calls a callable annotation.
+    pub fn call_value(&mut self, s_func: &SomeValue, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        match s_func {
+            SomeValue::Pbc { descs, .. } => {
+                let descs = descs.clone();
+                let many = (descs.len() > 1).then_some(self.bk.span);
+                let mut result = SomeValue::Impossible;
+                for &d in descs.iter() {
+                    let r = self.call_desc(d, args, many)?;
+                    result = self.bk.union(self.space.heap(), &result, &r).map_err(|e| {
+                        AnnError::new(
+                            "RPY201",
+                            format!("the functions called here return values of different types{}", e.detail_suffix()),
+                        )
+                    })?;
+                }
+                Ok(result)
+            }
+            SomeValue::Builtin { name, s_self } => {
+                let (name, s_self) = (name.clone(), s_self.clone());
+                self.call_builtin(&name, s_self.as_deref(), args)
+            }
+            SomeValue::BuiltinMethod { name, s_self } => {
+                let (name, s_self) = (name.clone(), s_self.clone());
+                self.call_method(&name, &s_self, args)
+            }
+            SomeValue::Type { konst: Some(Value::Obj(cls)), .. } => {
+                let cls = *cls;
+                self.call_type(cls, args)
+            }
+            SomeValue::None => Ok(SomeValue::Impossible),
+            SomeValue::Error => Ok(SomeValue::Error),
+            other => Err(AnnError::new(
+                "RPY207",
+                format!("this calls {}, which is not callable", self.bk.describe(self.space.heap(), other)),
+            )),
+        }
+    }
+
+    fn call_desc(&mut self, d: DescId, args: &ArgsS, many: Option<Span>) -> Result<SomeValue, AnnError> {
+        match self.bk.desc(d).clone() {
+            Desc::Function(_) => self.call_function(d, args, many),
+            Desc::Class(_) => self.call_class(d, args),
+            Desc::Method(m) => {
+                let Some(selfcd) = m.selfclassdef else {
+                    return Err(AnnError::new("RPY207", format!("calling the unbound method `{}`", m.name)));
+                };
+                self.call_function(m.func, &args.prepend(SomeValue::instance(selfcd)), many)
+            }
+            Desc::MethodOfFrozen { func, frozen } => self.call_function(func, &args.prepend(SomeValue::pbc(vec![frozen])), many),
+            Desc::Frozen(f) => {
+                let what = match self.heap().get(f.obj) {
+                    Object::Module(m) => format!("the module `{}`", m.name),
+                    _ => "a prebuilt object".to_string(),
+                };
+                Err(AnnError::new("RPY207", format!("this calls {}, which is not callable", what)))
+            }
+        }
+    }
+
+    /// Calls a method of an instance by name (special methods, property getters).
+    pub fn call_instance_method(&mut self, s_inst: &SomeValue, name: &str, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        let s_meth = self.getattr_value(s_inst, name)?;
+        self.call_value(&s_meth, args)
+    }
+
+    /// Calls a built-in type: conversions and constructors.
+    fn call_type(&mut self, cls: ObjId, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        let (name, builtin) = {
+            let c = self.heap().class(cls).expect("class");
+            (c.name.clone(), c.builtin)
+        };
+        let _ = builtin;
+        self.call_builtin(&name, None, args)
+    }
+
+    /// Whether a heap class is the built-in `cls_kind`.
+    pub fn is_builtin_kind(heap: &Heap, v: Value, kind: BuiltinType) -> bool {
+        matches!(v, Value::Obj(id) if heap.class(id).is_some_and(|c| c.builtin == Some(kind)))
+    }
+}

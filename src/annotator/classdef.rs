@@ -1,0 +1,728 @@
+//! User classes (seed 001, "User-defined Classes and Instances"): a `ClassDesc` per class
+//! object (its class-level attributes, its base), and a `ClassDef` per class as the program
+//! uses it: the attributes read and written on its instances, each with one annotation and
+//! the positions that read it.
+//!
+//! An attribute lives on the most general class it is used through: reading `x.a` where `x`
+//! is an instance of `Base` forces `a` onto `Base`, merging what the subclasses had. Class
+//! attributes (and attributes of prebuilt instances) are sources of initial values.
+
+use super::bookkeeper::Bookkeeper;
+use super::description::{Desc, FunctionDesc};
+use super::model::*;
+use super::AnnError;
+use crate::objspace::object::{BuiltinType, Heap, ObjId, Object, Value};
+use crate::syntax::Span;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// A class-level attribute of a `ClassDesc`.
+#[derive(Clone, Debug)]
+pub enum ClassAttr {
+    Const(Value),
+    /// A function copied from a `_mixin_` base: its own description for this class.
+    Desc(DescId),
+}
+
+/// A class object as the annotator sees it.
+#[derive(Clone, Debug)]
+pub struct ClassDesc {
+    pub cls: ObjId,
+    pub name: Rc<str>,
+    pub basedesc: Option<DescId>,
+    pub classdict: HashMap<Rc<str>, ClassAttr>,
+    pub classdef: Option<ClassDefId>,
+    pub is_exception: bool,
+    pub is_builtin_exception: bool,
+    /// `_attrs_` / `__slots__`: the only instance attributes allowed.
+    pub enforced_attrs: Option<HashSet<Rc<str>>>,
+    pub name_span: Option<Span>,
+}
+
+/// Special methods RPython honours on user classes.
+const HONOURED: &[&str] = &[
+    "__init__",
+    "__del__",
+    "__len__",
+    "__getitem__",
+    "__setitem__",
+    "__getslice__",
+    "__setslice__",
+    "__iter__",
+    "__enter__",
+    "__exit__",
+];
+
+fn is_mixin(heap: &Heap, cls: ObjId) -> bool {
+    heap.class(cls).is_some_and(|c| matches!(c.dict.get("_mixin_"), Some(Value::Bool(true)) | Some(Value::Int(1))))
+}
+
+fn is_object(heap: &Heap, cls: ObjId) -> bool {
+    heap.class(cls).is_some_and(|c| c.builtin == Some(BuiltinType::Object))
+}
+
+impl ClassDesc {
+    pub fn new(bk: &mut Bookkeeper, heap: &Heap, cls: ObjId) -> Result<ClassDesc, AnnError> {
+        let c = heap.class(cls).expect("class");
+        let name = c.name.clone();
+        let name_span = c.name_span.or(c.span);
+        if is_mixin(heap, cls) {
+            return Err(AnnError::new("RPY219", format!("cannot use the class `{}` directly: it is a _mixin_", name)).at_opt(name_span));
+        }
+        let is_exception = Bookkeeper::is_exception_class(heap, cls);
+        let is_builtin_exception = is_exception && c.builtin.is_some();
+        let mut bases: Vec<ObjId> = c.bases.clone();
+        if is_builtin_exception && &*name == "Exception" {
+            bases.clear();
+        } else if bases.len() == 1 && heap.class(bases[0]).is_some_and(|b| b.builtin == Some(BuiltinType::BaseException)) {
+            if let Some(&exc) = bk.builtin_classes.get("Exception") {
+                bases = vec![exc];
+            }
+        }
+        let mut mixins_before = Vec::new();
+        let mut mixins_after = Vec::new();
+        let mut base: Option<ObjId> = None;
+        for &b in &bases {
+            if is_object(heap, b) {
+                continue;
+            }
+            if is_mixin(heap, b) {
+                if base.is_none() {
+                    mixins_before.push(b);
+                } else {
+                    mixins_after.push(b);
+                }
+            } else if let Some(first) = base {
+                return Err(AnnError::new(
+                    "RPY219",
+                    format!(
+                        "class `{}` inherits from both `{}` and `{}`: multiple inheritance is only supported when the extra bases are _mixin_ classes",
+                        name,
+                        Bookkeeper::class_name(heap, first),
+                        Bookkeeper::class_name(heap, b)
+                    ),
+                )
+                .at_opt(name_span));
+            } else {
+                base = Some(b);
+            }
+        }
+        if !mixins_before.is_empty() && !mixins_after.is_empty() {
+            return Err(AnnError::new("RPY219", format!("class `{}` has mixin bases both before and after its regular base", name)).at_opt(name_span));
+        }
+        let mut desc = ClassDesc {
+            cls,
+            name: name.clone(),
+            basedesc: None,
+            classdict: HashMap::new(),
+            classdef: None,
+            is_exception,
+            is_builtin_exception,
+            enforced_attrs: None,
+            name_span,
+        };
+        desc.add_mixins(bk, heap, &mixins_after, base);
+        desc.add_mixins(bk, heap, &mixins_before, None);
+        let own: Vec<(Rc<str>, Value)> = c.dict.iter().map(|(k, v)| (k.clone(), v)).collect();
+        for (k, v) in own {
+            if is_builtin_exception && &*k == "__init__" {
+                continue;
+            }
+            desc.classdict.insert(k, ClassAttr::Const(v));
+        }
+        if let Some(b) = base {
+            if !Bookkeeper::is_builtin_type(heap, b) {
+                desc.basedesc = Some(bk.getdesc(heap, b)?);
+            }
+        }
+        // `_attrs_` and `__slots__` restrict instance attributes.
+        let mut enforced: Option<HashSet<Rc<str>>> = None;
+        for decl in ["__slots__", "_attrs_"] {
+            if let Some(v) = c.dict.get(decl) {
+                let set = enforced.get_or_insert_with(HashSet::new);
+                for n in names_of(heap, v) {
+                    set.insert(n);
+                }
+            }
+        }
+        if let Some(set) = &mut enforced {
+            if let Some(bd) = desc.basedesc {
+                match bk.class_desc(bd).and_then(|b| b.enforced_attrs.clone()) {
+                    Some(b) => set.extend(b),
+                    None => enforced = None,
+                }
+            }
+        }
+        desc.enforced_attrs = enforced;
+        if c.builtin.is_none() {
+            desc.warn_special_methods(bk, heap);
+        }
+        Ok(desc)
+    }
+
+    fn add_mixins(&mut self, bk: &mut Bookkeeper, heap: &Heap, mixins: &[ObjId], check_not_in: Option<ObjId>) {
+        if mixins.is_empty() {
+            return;
+        }
+        let mut skip: HashSet<Rc<str>> = HashSet::new();
+        if let Some(b) = check_not_in {
+            for &k in &heap.class(b).expect("class").mro {
+                if let Some(kc) = heap.class(k) {
+                    skip.extend(kc.dict.iter().map(|(n, _)| n.clone()));
+                }
+            }
+        }
+        // Later mixins in the list override earlier ones, as in a class statement the first
+        // base wins: walk them in reverse MRO order.
+        let mut order: Vec<ObjId> = Vec::new();
+        for &m in mixins {
+            for &k in &heap.class(m).expect("class").mro {
+                if !is_object(heap, k) && !order.contains(&k) {
+                    order.push(k);
+                }
+            }
+        }
+        for &m in order.iter().rev() {
+            let entries: Vec<(Rc<str>, Value)> = heap.class(m).expect("class").dict.iter().map(|(k, v)| (k.clone(), v)).collect();
+            for (name, value) in entries {
+                if skip.contains(&name) {
+                    continue;
+                }
+                let attr = match value {
+                    Value::Obj(f) if matches!(heap.get(f), Object::Function(_)) => {
+                        let key = (f, self.cls);
+                        let d = match bk.mixin_funcs.get(&key) {
+                            Some(&d) => d,
+                            None => {
+                                let d = bk.add_desc(Desc::Function(FunctionDesc::new(heap, f)));
+                                bk.mixin_funcs.insert(key, d);
+                                d
+                            }
+                        };
+                        ClassAttr::Desc(d)
+                    }
+                    v => ClassAttr::Const(v),
+                };
+                self.classdict.insert(name, attr);
+            }
+        }
+    }
+
+    fn warn_special_methods(&self, bk: &mut Bookkeeper, heap: &Heap) {
+        let mut names: Vec<(&Rc<str>, &ClassAttr)> = self.classdict.iter().collect();
+        names.sort_by(|a, b| a.0.cmp(b.0));
+        for (name, attr) in names {
+            if !(name.starts_with("__") && name.ends_with("__") && name.len() > 4) || HONOURED.contains(&&**name) {
+                continue;
+            }
+            let func = match attr {
+                ClassAttr::Const(Value::Obj(f)) => match heap.get(*f) {
+                    Object::Function(func) => Some(func.code.name_span),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(span) = func else { continue };
+            bk.warn(
+                "RPY214",
+                span,
+                format!(
+                    "`{}.{}` is not honoured by RPython: only __init__, __del__, __len__, __getitem__, __setitem__, __getslice__, __setslice__ and __iter__ are",
+                    self.name, name
+                ),
+                Vec::new(),
+            );
+        }
+    }
+
+    /// The class (this one or a base) whose dict defines `name`.
+    pub fn lookup(bk: &Bookkeeper, desc: DescId, name: &str) -> Option<DescId> {
+        let mut d = Some(desc);
+        while let Some(x) = d {
+            let cd = bk.class_desc(x)?;
+            if cd.classdict.contains_key(name) {
+                return Some(x);
+            }
+            d = cd.basedesc;
+        }
+        None
+    }
+}
+
+fn names_of(heap: &Heap, v: Value) -> Vec<Rc<str>> {
+    match v {
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(s) => vec![Rc::from(String::from_utf8_lossy(s).as_ref())],
+            Object::Tuple(items) | Object::List(items) => items.iter().flat_map(|&x| names_of(heap, x)).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// An instance attribute of a class definition.
+#[derive(Clone, Debug)]
+pub struct AttrDef {
+    pub s_value: SomeValue,
+    /// No instance writes it (a constant class attribute, typically a method).
+    pub readonly: bool,
+    pub read_locations: Vec<Position>,
+    /// Where its type was first established.
+    pub origin: Option<Span>,
+}
+
+impl AttrDef {
+    fn new() -> AttrDef {
+        AttrDef { s_value: SomeValue::Impossible, readonly: true, read_locations: Vec::new(), origin: None }
+    }
+}
+
+/// Where a class-level initial value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrSource {
+    /// The class dict of a ClassDesc (or its mixins).
+    Class(DescId),
+    /// A prebuilt instance's own attribute.
+    Instance(ObjId),
+}
+
+impl AttrSource {
+    fn instance_level(self) -> bool {
+        matches!(self, AttrSource::Instance(_))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassDef {
+    pub desc: DescId,
+    pub name: Rc<str>,
+    pub basedef: Option<ClassDefId>,
+    pub subdefs: Vec<ClassDefId>,
+    pub attrs: HashMap<Rc<str>, AttrDef>,
+    pub attr_sources: HashMap<Rc<str>, Vec<AttrSource>>,
+    pub instances_seen: HashSet<ObjId>,
+}
+
+impl Bookkeeper {
+    pub fn classdef_of_desc(&mut self, heap: &Heap, d: DescId) -> Result<ClassDefId, AnnError> {
+        let (existing, basedesc, name) = match self.desc(d) {
+            Desc::Class(c) => (c.classdef, c.basedesc, c.name.clone()),
+            _ => return Err(AnnError::new("RPY217", "not a class".to_string())),
+        };
+        if let Some(cd) = existing {
+            return Ok(cd);
+        }
+        let basedef = match basedesc {
+            Some(b) => Some(self.classdef_of_desc(heap, b)?),
+            None => None,
+        };
+        let id = ClassDefId(self.classdefs.len() as u32);
+        self.classdefs.push(ClassDef {
+            desc: d,
+            name,
+            basedef,
+            subdefs: Vec::new(),
+            attrs: HashMap::new(),
+            attr_sources: HashMap::new(),
+            instances_seen: HashSet::new(),
+        });
+        if let Desc::Class(c) = self.desc_mut(d) {
+            c.classdef = Some(id);
+        }
+        if let Some(b) = basedef {
+            self.classdefs[b.index()].subdefs.push(id);
+        }
+        // Attributes that built-in exception classes always have.
+        let cls = self.class_desc(d).expect("class").cls;
+        let cname = Bookkeeper::class_name(heap, cls);
+        if self.class_desc(d).is_some_and(|c| c.is_builtin_exception) && &*cname == "EnvironmentError" {
+            for (attr, s) in [
+                ("errno", SomeValue::int()),
+                ("strerror", SomeValue::Str { can_be_none: true, no_nul: false, konst: None }),
+                ("filename", SomeValue::Str { can_be_none: true, no_nul: false, konst: None }),
+            ] {
+                self.generalize_attr(heap, id, &Rc::from(attr), Some(s))?;
+                if let Some(a) = self.classdefs[id.index()].attrs.get_mut(attr) {
+                    a.readonly = false;
+                }
+            }
+        }
+        let mut names: Vec<Rc<str>> = self.class_desc(d).expect("class").classdict.keys().cloned().collect();
+        names.sort();
+        for n in names {
+            self.add_source_for_attribute(heap, id, &n, AttrSource::Class(d))?;
+        }
+        Ok(id)
+    }
+
+    /// The class definition and its bases, most derived first.
+    pub fn mro_defs(&self, cd: ClassDefId) -> Vec<ClassDefId> {
+        let mut out = vec![cd];
+        let mut c = self.classdefs[cd.index()].basedef;
+        while let Some(b) = c {
+            out.push(b);
+            c = self.classdefs[b.index()].basedef;
+        }
+        out
+    }
+
+    pub fn issubclass_def(&self, a: ClassDefId, b: ClassDefId) -> bool {
+        let mut c = Some(a);
+        while let Some(x) = c {
+            if x == b {
+                return true;
+            }
+            c = self.classdefs[x.index()].basedef;
+        }
+        false
+    }
+
+    /// The most precise common base class definition.
+    pub fn commonbase(&self, a: ClassDefId, b: ClassDefId) -> Option<ClassDefId> {
+        let mut other = Some(b);
+        while let Some(o) = other {
+            if self.issubclass_def(a, o) {
+                return Some(o);
+            }
+            other = self.classdefs[o.index()].basedef;
+        }
+        None
+    }
+
+    pub fn getallsubdefs(&self, cd: ClassDefId) -> Vec<ClassDefId> {
+        let mut out = vec![cd];
+        let mut i = 0;
+        while i < out.len() {
+            for &s in &self.classdefs[out[i].index()].subdefs {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    pub fn get_owner(&self, cd: ClassDefId, attr: &str) -> Option<ClassDefId> {
+        self.mro_defs(cd).into_iter().find(|c| self.classdefs[c.index()].attrs.contains_key(attr))
+    }
+
+    pub fn locate_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<ClassDefId, AnnError> {
+        if let Some(owner) = self.get_owner(cd, attr) {
+            return Ok(owner);
+        }
+        self.generalize_attr_at(heap, cd, attr, None)?;
+        Ok(cd)
+    }
+
+    /// Makes sure the attribute exists for instances of `cd`; returns its owner.
+    pub fn find_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<ClassDefId, AnnError> {
+        self.locate_attribute(heap, cd, attr)
+    }
+
+    fn attr_error(&self, heap: &Heap, cd: ClassDefId, attr: &str, old: &SomeValue, new: &SomeValue, origin: Option<Span>, e: &AnnError) -> AnnError {
+        let mut err = AnnError::new(
+            "RPY203",
+            format!(
+                "attribute `{}` of `{}` instances cannot be both {} and {}{}",
+                attr,
+                self.classdefs[cd.index()].name,
+                self.describe(heap, old),
+                self.describe(heap, new),
+                e.detail_suffix()
+            ),
+        );
+        if let Some(o) = origin {
+            err = err.label(o, format!("`{}` is {} because of this", attr, self.describe(heap, old)));
+        }
+        err
+    }
+
+    /// Creates (or re-creates, more general) the attribute on `cd`, absorbing the ones of
+    /// its subclasses and the constant sources above and below.
+    fn generalize_attr_at(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s_value: Option<SomeValue>) -> Result<(), AnnError> {
+        let mut newattr = AttrDef::new();
+        if let Some(s) = s_value {
+            if !s.is_impossible() {
+                newattr.origin = Some(self.span);
+            }
+            newattr.s_value = s;
+        }
+        let mut constant_sources: Vec<(ClassDefId, AttrSource)> = Vec::new();
+        for sub in self.getallsubdefs(cd) {
+            if let Some(subattr) = self.classdefs[sub.index()].attrs.remove(attr) {
+                let merged = match self.union(heap, &newattr.s_value, &subattr.s_value) {
+                    Ok(u) => u,
+                    Err(e) => {
+                        // Keep the old attribute so that later operations see it.
+                        let err = self.attr_error(heap, cd, attr, &subattr.s_value, &newattr.s_value, subattr.origin, &e);
+                        self.classdefs[sub.index()].attrs.insert(attr.clone(), subattr);
+                        return Err(err);
+                    }
+                };
+                if newattr.s_value.is_impossible() || newattr.origin.is_none() {
+                    newattr.origin = subattr.origin.or(newattr.origin);
+                } else if subattr.origin.is_some() && !subattr.s_value.is_impossible() {
+                    newattr.origin = subattr.origin;
+                }
+                newattr.s_value = merged;
+                newattr.readonly &= subattr.readonly;
+                for p in subattr.read_locations {
+                    if !newattr.read_locations.contains(&p) {
+                        newattr.read_locations.push(p);
+                    }
+                }
+            }
+            if let Some(lst) = self.classdefs[sub.index()].attr_sources.get_mut(attr) {
+                for src in std::mem::take(lst) {
+                    constant_sources.push((sub, src));
+                }
+            }
+        }
+        for sup in self.mro_defs(cd) {
+            if let Some(lst) = self.classdefs[sup.index()].attr_sources.get(attr) {
+                for &src in lst {
+                    if !src.instance_level() {
+                        constant_sources.push((sup, src));
+                    }
+                }
+            }
+        }
+        self.classdefs[cd.index()].attrs.insert(attr.clone(), newattr);
+        for (origin, src) in constant_sources {
+            self.add_constant_source(heap, cd, origin, attr, src)?;
+        }
+        self.update_attr(cd, attr);
+        Ok(())
+    }
+
+    /// Generalizes the attribute (on its owner, or on `cd` when new) to contain `s`.
+    pub fn generalize_attr(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s: Option<SomeValue>) -> Result<(), AnnError> {
+        let owner = self.get_owner(cd, attr).unwrap_or(cd);
+        self.generalize_attr_at(heap, owner, attr, s)
+    }
+
+    fn update_attr(&mut self, cd: ClassDefId, attr: &str) {
+        if let Some(a) = self.classdefs[cd.index()].attrs.get(attr) {
+            let locs = a.read_locations.clone();
+            self.reflow.extend(locs);
+        }
+    }
+
+    /// The annotation a source gives to `attr`, bound for instances of `origin`.
+    fn source_value(&mut self, heap: &Heap, origin: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<SomeValue, AnnError> {
+        match src {
+            AttrSource::Class(d) => self.class_attr_value(heap, d, Some(origin), attr),
+            AttrSource::Instance(obj) => {
+                let v = match heap.get(obj) {
+                    Object::Instance(inst) => inst.dict.get(attr),
+                    _ => None,
+                };
+                match v {
+                    Some(v) => self.immutablevalue(heap, v),
+                    None => Ok(SomeValue::Impossible),
+                }
+            }
+        }
+    }
+
+    /// Value of a class attribute of `desc` (looked up in its dict only); bound as a method
+    /// for instances of `bind_to` when it is a function.
+    pub fn class_attr_value(&mut self, heap: &Heap, desc: DescId, bind_to: Option<ClassDefId>, attr: &Rc<str>) -> Result<SomeValue, AnnError> {
+        let Some(a) = self.class_desc(desc).and_then(|c| c.classdict.get(attr)).cloned() else {
+            return Ok(SomeValue::Impossible);
+        };
+        match a {
+            ClassAttr::Const(v) => {
+                let (v, bind_to) = match v {
+                    Value::Obj(id) => match heap.get(id) {
+                        Object::StaticMethod(f) => (*f, None),
+                        Object::ClassMethod(_) => {
+                            return Err(AnnError::new("RPY217", format!("`{}` is a classmethod: classmethods are not supported", attr)))
+                        }
+                        Object::Property { .. } => return Ok(SomeValue::Impossible),
+                        _ => (v, bind_to),
+                    },
+                    _ => (v, bind_to),
+                };
+                let s = self.immutablevalue(heap, v)?;
+                Ok(match bind_to {
+                    Some(cd) => self.bind_callables_under(&s, cd, attr),
+                    None => s,
+                })
+            }
+            ClassAttr::Desc(d) => {
+                let s = SomeValue::pbc(vec![d]);
+                Ok(match bind_to {
+                    Some(cd) => self.bind_callables_under(&s, cd, attr),
+                    None => s,
+                })
+            }
+        }
+    }
+
+    /// Functions found as class attributes become methods of `cd` (not yet bound to a
+    /// particular `self` class).
+    pub fn bind_callables_under(&mut self, s: &SomeValue, cd: ClassDefId, name: &Rc<str>) -> SomeValue {
+        let SomeValue::Pbc { descs, can_be_none } = s else { return s.clone() };
+        let mut out = Vec::with_capacity(descs.len());
+        for &d in descs.iter() {
+            out.push(match self.desc(d) {
+                Desc::Function(_) => self.getmethoddesc(d, cd, None, name),
+                Desc::Method(m) => {
+                    let f = m.func;
+                    self.getmethoddesc(f, cd, None, name)
+                }
+                _ => d,
+            });
+        }
+        let mut r = SomeValue::pbc(out);
+        if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
+            *c = *can_be_none;
+        }
+        r
+    }
+
+    fn add_constant_source(&mut self, heap: &Heap, owner: ClassDefId, origin: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<bool, AnnError> {
+        let s = self.source_value(heap, origin, attr, src)?;
+        let a = self.classdefs[owner.index()].attrs.get(attr).expect("attribute").clone();
+        let merged = match self.union(heap, &a.s_value, &s) {
+            Ok(u) => u,
+            Err(e) => return Err(self.attr_error(heap, owner, attr, &a.s_value, &s, a.origin, &e)),
+        };
+        let changed = !self.eq(heap, &merged, &a.s_value);
+        let span = self.span;
+        let cdesc_span = self.class_desc(self.classdefs[origin.index()].desc).and_then(|c| c.name_span);
+        let at = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
+        if src.instance_level() {
+            at.readonly = false;
+        }
+        if at.origin.is_none() && !s.is_impossible() {
+            at.origin = cdesc_span.or(Some(span));
+        }
+        at.s_value = merged;
+        Ok(changed)
+    }
+
+    pub fn add_source_for_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<(), AnnError> {
+        for c in self.mro_defs(cd) {
+            if self.classdefs[c.index()].attrs.contains_key(attr) {
+                if self.add_constant_source(heap, c, cd, attr, src)? {
+                    self.update_attr(c, attr);
+                }
+                return Ok(());
+            }
+        }
+        self.classdefs[cd.index()].attr_sources.entry(attr.clone()).or_default().push(src);
+        if !src.instance_level() {
+            for sub in self.getallsubdefs(cd) {
+                if self.classdefs[sub.index()].attrs.contains_key(attr) && self.add_constant_source(heap, sub, cd, attr, src)? {
+                    self.update_attr(sub, attr);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A prebuilt instance of `cd` was found: its own attributes are sources.
+    pub fn see_instance(&mut self, heap: &Heap, cd: ClassDefId, obj: ObjId) -> Result<(), AnnError> {
+        if !self.classdefs[cd.index()].instances_seen.insert(obj) {
+            return Ok(());
+        }
+        let names: Vec<Rc<str>> = match heap.get(obj) {
+            Object::Instance(inst) => inst.dict.iter().map(|(k, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        };
+        for n in names {
+            self.add_source_for_attribute(heap, cd, &n, AttrSource::Instance(obj))?;
+        }
+        Ok(())
+    }
+
+    /// Reads `attr` on an instance of `cd` at the current position.
+    pub fn s_getattr(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<SomeValue, AnnError> {
+        let owner = self.find_attribute(heap, cd, attr)?;
+        let pos = self.position;
+        let a = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
+        if !a.read_locations.contains(&pos) {
+            a.read_locations.push(pos);
+        }
+        let s = a.s_value.clone();
+        Ok(match s {
+            SomeValue::Pbc { .. } => self.lookup_filter(cd, &s),
+            s => s,
+        })
+    }
+
+    /// `inst.attr = s` on an instance of `cd`.
+    pub fn setattr_instance(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s: &SomeValue) -> Result<(), AnnError> {
+        let owner = self.locate_attribute(heap, cd, attr)?;
+        let a = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
+        a.readonly = false;
+        let old = a.s_value.clone();
+        if self.contains(heap, &old, s) {
+            return Ok(());
+        }
+        self.generalize_attr_at(heap, owner, attr, Some(s.clone()))
+    }
+
+    /// Keeps the methods of a PBC that can be seen on an instance of `cd`, bound to their
+    /// most precise `self` class.
+    pub fn lookup_filter(&mut self, cd: ClassDefId, pbc: &SomeValue) -> SomeValue {
+        let SomeValue::Pbc { descs, can_be_none } = pbc else { return pbc.clone() };
+        let mut out = Vec::new();
+        let mut uplookup: Option<(ClassDefId, DescId)> = None;
+        for &d in descs.iter() {
+            match self.desc(d) {
+                Desc::Method(m) if m.selfclassdef.is_none() => {
+                    let (methcd, func, name) = (m.origin, m.func, m.name.clone());
+                    if methcd != cd && self.issubclass_def(methcd, cd) {
+                        out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
+                    } else if self.issubclass_def(cd, methcd) {
+                        if uplookup.is_none_or(|(u, _)| self.issubclass_def(methcd, u)) {
+                            uplookup = Some((methcd, d));
+                        }
+                    }
+                }
+                _ => out.push(d),
+            }
+        }
+        if let Some((_, d)) = uplookup {
+            let Desc::Method(m) = self.desc(d) else { unreachable!() };
+            let (func, origin, name) = (m.func, m.origin, m.name.clone());
+            out.push(self.getmethoddesc(func, origin, Some(cd), &name));
+        }
+        if !out.is_empty() {
+            let mut r = SomeValue::pbc(out);
+            if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
+                *c = *can_be_none;
+            }
+            r
+        } else if *can_be_none {
+            SomeValue::None
+        } else {
+            SomeValue::Impossible
+        }
+    }
+
+    /// `__init__` (or another attribute) looked up in the class dicts, unbound.
+    pub fn s_read_class_attribute(&mut self, heap: &Heap, desc: DescId, name: &Rc<str>) -> Result<SomeValue, AnnError> {
+        match ClassDesc::lookup(self, desc, name) {
+            Some(d) => self.class_attr_value(heap, d, None, name),
+            None => Ok(SomeValue::Impossible),
+        }
+    }
+
+    /// A property defined for instances of `cd` under `name` (its getter and setter).
+    pub fn find_property(&self, heap: &Heap, cd: ClassDefId, name: &str) -> Option<(Value, Value)> {
+        let desc = self.classdefs[cd.index()].desc;
+        let d = ClassDesc::lookup(self, desc, name)?;
+        match self.class_desc(d)?.classdict.get(name)? {
+            ClassAttr::Const(Value::Obj(p)) => match heap.get(*p) {
+                Object::Property { fget, fset } => Some((*fget, *fset)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}

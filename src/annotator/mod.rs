@@ -1,0 +1,133 @@
+//! The annotator (seed 001, "The Annotation Pass"): whole-program type inference over the
+//! flow graphs, from the entry point. Every Variable of every graph reached gets an
+//! annotation (`model::SomeValue`); what cannot be typed becomes a diagnostic (codes
+//! RPY2xx), with the value poisoned so that one mistake is reported once.
+//!
+//! Layout, following the reference toolchain's annotator:
+//! - `model`: the annotations; `union`: their join; `describe`: annotations in words;
+//! - `bookkeeper`: descriptions, class, list and dict definitions, prebuilt values;
+//! - `classdef`, `description`: classes and their attributes; functions, methods, frozen
+//!   objects and specialization;
+//! - `annrpython`: the fixpoint over blocks; `call`: calls, argument binding, graphs per
+//!   specialization;
+//! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces.
+
+mod annrpython;
+mod binaryop;
+pub mod bookkeeper;
+mod builtin;
+mod call;
+pub mod classdef;
+mod describe;
+pub mod description;
+pub mod model;
+mod unaryop;
+mod union;
+
+pub use bookkeeper::Bookkeeper;
+pub use model::*;
+
+use crate::diagnostics::Diagnostic;
+use crate::flowspace::FunctionGraph;
+use crate::interpreter::ConcreteSpace;
+use crate::objspace::object::{Heap, ObjId};
+use crate::syntax::Span;
+use std::collections::HashMap;
+
+/// An annotation error on its way to becoming a diagnostic: its rule, message, and why
+/// (labels). The primary span is the operation being annotated unless `span` says otherwise.
+#[derive(Clone, Debug)]
+pub struct AnnError {
+    pub code: &'static str,
+    pub msg: String,
+    pub labels: Vec<(Span, String)>,
+    pub span: Option<Span>,
+}
+
+impl AnnError {
+    pub fn new(code: &'static str, msg: String) -> AnnError {
+        AnnError { code, msg, labels: Vec::new(), span: None }
+    }
+    pub fn label(mut self, span: Span, msg: impl Into<String>) -> AnnError {
+        self.labels.push((span, msg.into()));
+        self
+    }
+    pub fn at(mut self, span: Span) -> AnnError {
+        self.span = Some(span);
+        self
+    }
+    pub fn at_opt(mut self, span: Option<Span>) -> AnnError {
+        if span.is_some() {
+            self.span = span;
+        }
+        self
+    }
+    /// For union failures: the reason, to append to a message ("" when there is none).
+    pub fn detail_suffix(&self) -> String {
+        if self.msg.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.msg)
+        }
+    }
+}
+
+/// The result of annotating a program from its entry point.
+pub struct AnnotatedProgram {
+    /// Every graph annotated; a graph's id is its index.
+    pub graphs: Vec<FunctionGraph>,
+    /// Per graph, the annotation of each Variable (indexed by `VarId.0`); `None` for
+    /// Variables never reached.
+    pub bindings: Vec<Vec<Option<SomeValue>>>,
+    /// Function object → its graphs (one per specialization).
+    pub graph_of_func: HashMap<ObjId, Vec<usize>>,
+    /// Flow-level and annotation diagnostics, deduplicated, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Descriptions, class definitions, list and dict definitions the annotations refer to.
+    pub bookkeeper: Bookkeeper,
+    /// Graph of the entry point, when it could be built.
+    pub entry_graph: Option<usize>,
+}
+
+impl AnnotatedProgram {
+    /// Plain words: "int, non-negative", "list of str, resizable", "instance of Node or None".
+    pub fn describe(&self, heap: &Heap, s: &SomeValue) -> String {
+        self.bookkeeper.describe(heap, s)
+    }
+
+    /// The reference annotator's notation: "SomeInteger(nonneg=True)".
+    pub fn annotator_form(&self, heap: &Heap, s: &SomeValue) -> String {
+        self.bookkeeper.annotator_form(heap, s)
+    }
+
+    /// The annotation of the return value of a graph.
+    pub fn return_annotation(&self, graph: usize) -> Option<&SomeValue> {
+        let g = &self.graphs[graph];
+        let v = g.block(g.returnblock).inputargs[0];
+        self.bindings[graph][v.0 as usize].as_ref()
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Annotates the program reachable from the function `entry` called with `args`.
+pub fn annotate<C: ConcreteSpace>(space: &mut C, entry: ObjId, args: Vec<SomeValue>) -> AnnotatedProgram {
+    let mut ann = annrpython::Annotator::new(space);
+    ann.annotate_entry(entry, args, false);
+    ann.finish()
+}
+
+/// Annotates a standalone target's `entry_point(argv)`: `argv` is a list of strings
+/// without NUL characters, and the result must be an int.
+pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> AnnotatedProgram {
+    let mut ann = annrpython::Annotator::new(space);
+    let argv = ann.argv_annotation();
+    ann.annotate_entry(entry, vec![argv], true);
+    ann.finish()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,684 @@
+//! What each operation produces: the dispatcher, and the operations on one value
+//! (attributes, truth, length, iteration, conversions, `is`, `isinstance`).
+
+use super::annrpython::Annotator;
+use super::call::ArgsS;
+use super::classdef::ClassDesc;
+use super::description::Desc;
+use super::model::*;
+use super::AnnError;
+use crate::flowspace::{Hlvalue, SpaceOperation};
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
+use std::rc::Rc;
+
+use SomeValue as S;
+
+/// Methods of built-in types RPython supports (the reference annotator's `method_*`).
+const STR_METHODS: &[&str] = &[
+    "join", "split", "rsplit", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "find", "rfind", "count", "lower",
+    "upper", "isdigit", "isalpha", "isalnum", "splitlines", "decode", "format",
+];
+const CHAR_METHODS: &[&str] = &["isspace", "isalnum", "islower", "isupper", "lower", "upper"];
+const UNICODE_METHODS: &[&str] =
+    &["join", "split", "rsplit", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "find", "rfind", "count", "encode", "format"];
+const LIST_METHODS: &[&str] = &["append", "extend", "reverse", "insert", "remove", "pop", "index"];
+const DICT_METHODS: &[&str] =
+    &["get", "setdefault", "copy", "update", "keys", "values", "items", "iterkeys", "itervalues", "iteritems", "clear", "popitem", "pop"];
+
+pub(super) fn type_word(s: &SomeValue) -> &'static str {
+    match s {
+        S::Integer { .. } => "int",
+        S::Bool { .. } => "bool",
+        S::Float { .. } => "float",
+        S::Char { .. } | S::Str { .. } => "str",
+        S::UnicodeCodePoint { .. } | S::Unicode { .. } => "unicode",
+        S::Tuple(_) => "tuple",
+        S::List { .. } => "list",
+        S::Dict { .. } => "dict",
+        S::Instance { .. } => "instance",
+        S::None => "None",
+        S::Iterator { .. } | S::Generator { .. } => "iterator",
+        _ => "object",
+    }
+}
+
+/// Truth value of an immutable constant.
+pub(super) fn const_truth(heap: &Heap, v: Value) -> Option<bool> {
+    Some(match v {
+        Value::None => false,
+        Value::Bool(b) => b,
+        Value::Int(i) => i != 0,
+        Value::Float(f) => f != 0.0,
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(s) => !s.is_empty(),
+            Object::Unicode(s) => !s.is_empty(),
+            Object::RInt { value, .. } => *value != 0,
+            Object::Tuple(t) => !t.is_empty(),
+            _ => return None,
+        },
+    })
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// The annotation of an operation's result (errors are reported, and give `Error`).
+    pub fn consider_op(&mut self, g: u32, op: &SpaceOperation, args: &[SomeValue]) -> SomeValue {
+        let is_call = matches!(op.opname, Op::SimpleCall | Op::CallArgs);
+        if (is_call && args[0].is_error()) || (!is_call && args.iter().any(|a| a.is_error())) {
+            return SomeValue::Error;
+        }
+        match self.dispatch(g, op, args) {
+            Ok(s) => s,
+            Err(e) => {
+                self.report(e, op.span);
+                SomeValue::Error
+            }
+        }
+    }
+
+    fn dispatch(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        use Op::*;
+        match op.opname {
+            Is => self.op_is(g, op, a),
+            Type => Ok(S::Type { konst: None, of: op.args[0].var().map(|v| Rc::from(vec![v])) }),
+            IsSubtype => self.op_issubtype(g, op, a),
+            IsInstance => {
+                let vars: Vec<_> = op.args[0].var().into_iter().collect();
+                self.s_isinstance(&a[0], &a[1], &vars)
+            }
+            Repr | Str => self.op_str(op.opname, &a[0]),
+            Len => self.op_len(&a[0]),
+            Hash => Err(AnnError::new("RPY210", "hash() is not RPython: use objectmodel.compute_hash()".into())),
+            Id => Err(AnnError::new("RPY210", "id() is not RPython: use objectmodel.compute_unique_id()".into())),
+            GetAttr => {
+                let name = self.attr_name(&a[1], "getattr")?;
+                self.getattr_value(&a[0], &name)
+            }
+            SetAttr => self.op_setattr(&a[0], &a[1], &a[2]),
+            DelAttr => Err(AnnError::new("RPY205", "deleting attributes is not RPython".into())),
+            GetItem => self.op_getitem(&a[0], &a[1]),
+            SetItem => self.op_setitem(&a[0], &a[1], &a[2]),
+            DelItem => self.op_delitem(&a[0], &a[1]),
+            GetSlice => self.op_getslice(&a[0], &a[1], &a[2]),
+            SetSlice => self.op_setslice(&a[0], &a[1], &a[2], &a[3]),
+            DelSlice => self.op_delslice(&a[0], &a[1], &a[2]),
+            Pos | Neg | Invert | Abs => self.op_unary_arith(op.opname, &a[0]),
+            Bool => self.op_bool(op, &a[0]),
+            Hex | Oct => match &a[0] {
+                s if s.is_int_like() => Ok(SomeValue::string0(true)),
+                s => Err(self.unsupported(op.opname.name(), &[s])),
+            },
+            Ord => match &a[0] {
+                S::Char { .. } => Ok(SomeValue::nonneg_int()),
+                S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
+                s if s.is_str_like() || s.is_unicode_like() => {
+                    Err(AnnError::new("RPY205", "ord() needs a single character, and this string is not known to have length 1".into()))
+                }
+                s => Err(self.unsupported("ord", &[s])),
+            },
+            Int => self.builtin_int(&a[0], None),
+            Float => self.builtin_float(&a[0]),
+            Long => Err(AnnError::new("RPY217", "long integers are not RPython: use rarithmetic.r_longlong".into())),
+            Divmod => {
+                let d = self.binop(Op::FloorDiv, &a[0], &a[1])?;
+                let m = self.binop(Op::Mod, &a[0], &a[1])?;
+                Ok(SomeValue::tuple(vec![d, m]))
+            }
+            Cmp => Ok(SomeValue::int()),
+            Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor | InplaceAdd | InplaceSub | InplaceMul
+            | InplaceTrueDiv | InplaceFloorDiv | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
+            | InplaceXor => self.binop(op.opname, &a[0], &a[1]),
+            Pow | InplacePow => Err(AnnError::new("RPY205", "a ** b is not RPython".into())),
+            Lt | Le | Eq | Ne | Gt | Ge => self.op_compare(op, a),
+            Contains => self.op_contains(op, &a[0], &a[1]),
+            Iter => self.op_iter(&a[0]),
+            Next => self.op_next(&a[0]),
+            NewTuple => Ok(SomeValue::tuple(a.to_vec())),
+            NewList => {
+                let items: Vec<SomeValue> = a.iter().map(|s| s.not_const()).collect();
+                self.bk.newlist(self.space.heap(), 0, &items, None)
+            }
+            NewDict => {
+                let def = self.bk.dictdef_here(0);
+                for pair in a.chunks(2) {
+                    self.dict_key(def, &pair[0])?;
+                    self.bk.generalize_value(self.space.heap(), def, &pair[1].not_const())?;
+                }
+                Ok(S::Dict { def, konst: None })
+            }
+            NewSet => Err(AnnError::new("RPY217", "sets are not RPython: use a dict with None values".into())),
+            NewSlice => Err(AnnError::new("RPY205", "slices with a step are not RPython".into())),
+            SimpleCall | CallArgs => {
+                let args = self.call_args_of(op.opname, a, &op.args)?;
+                self.call_value(&a[0], &args)
+            }
+            YieldValue => {
+                self.bk.generalize_yield(self.space.heap(), g, &a[0].not_const())?;
+                Ok(S::None)
+            }
+            Hint => Ok(a[0].clone()),
+        }
+    }
+
+    /// "unsupported operation" error naming the operand types.
+    pub fn unsupported(&self, what: &str, args: &[&SomeValue]) -> AnnError {
+        let heap = self.space.heap();
+        let descs: Vec<String> = args.iter().map(|s| self.bk.describe(heap, s)).collect();
+        AnnError::new("RPY205", format!("`{}` is not supported on {}", what, descs.join(" and ")))
+    }
+
+    pub fn attr_name(&self, s: &SomeValue, what: &str) -> Result<Rc<str>, AnnError> {
+        match s.konst().and_then(|c| self.heap().str_value(c)) {
+            Some(b) => Ok(Rc::from(String::from_utf8_lossy(b).as_ref())),
+            None => Err(AnnError::new(
+                "RPY211",
+                format!("{}() needs a constant attribute name: the name must be known at translation time", what),
+            )),
+        }
+    }
+
+    // ----- attributes -----
+
+    /// Reading attribute `name` of a value.
+    pub fn getattr_value(&mut self, obj: &SomeValue, name: &str) -> Result<SomeValue, AnnError> {
+        let rname: Rc<str> = Rc::from(name);
+        match obj {
+            S::Instance { classdef, .. } => {
+                let cd = *classdef;
+                if name == "__class__" {
+                    let subs = self.bk.getallsubdefs(cd);
+                    let descs: Vec<DescId> = subs.iter().map(|&s| self.bk.classdef(s).desc).collect();
+                    return Ok(SomeValue::pbc(descs));
+                }
+                if let Some((fget, _)) = self.bk.find_property(self.space.heap(), cd, name) {
+                    if fget == Value::None {
+                        return Err(AnnError::new("RPY204", format!("property `{}` is unreadable", name)));
+                    }
+                    let s_get = self.bk.immutablevalue(self.space.heap(), fget)?;
+                    return self.call_value(&s_get, &ArgsS::simple(vec![obj.clone()]));
+                }
+                self.bk.s_getattr(self.space.heap(), cd, &rname)
+            }
+            S::Pbc { descs, .. } => {
+                let descs = descs.clone();
+                let mut result = SomeValue::Impossible;
+                for &d in descs.iter() {
+                    let s = self.desc_getattr(d, &rname)?;
+                    result = self.bk.union(self.space.heap(), &result, &s)?;
+                }
+                Ok(result)
+            }
+            S::None => Ok(SomeValue::Impossible),
+            S::Char { .. } | S::Str { .. } | S::UnicodeCodePoint { .. } | S::Unicode { .. } | S::List { .. } | S::Dict { .. } => {
+                let (tname, table): (&str, &[&str]) = match obj {
+                    S::Char { .. } if CHAR_METHODS.contains(&name) => ("str", CHAR_METHODS),
+                    S::Char { .. } | S::Str { .. } => ("str", STR_METHODS),
+                    S::UnicodeCodePoint { .. } | S::Unicode { .. } => ("unicode", UNICODE_METHODS),
+                    S::List { .. } => ("list", LIST_METHODS),
+                    _ => ("dict", DICT_METHODS),
+                };
+                if table.contains(&name) {
+                    Ok(S::BuiltinMethod { name: Rc::from(format!("{}.{}", tname, name)), s_self: Rc::new(obj.clone()) })
+                } else {
+                    Err(self.no_method(tname, name))
+                }
+            }
+            S::Iterator { .. } | S::Generator { .. } if name == "next" => {
+                Ok(S::BuiltinMethod { name: Rc::from("iterator.next"), s_self: Rc::new(obj.clone()) })
+            }
+            S::Type { konst: Some(Value::Obj(cls)), .. } if name == "__name__" => {
+                let _ = cls;
+                Ok(SomeValue::string())
+            }
+            other => Err(AnnError::new(
+                "RPY204",
+                format!("{} has no attribute `{}` in RPython", self.bk.describe(self.space.heap(), other), name),
+            )),
+        }
+    }
+
+    fn no_method(&self, tname: &str, name: &str) -> AnnError {
+        let hint = match (tname, name) {
+            ("list", "sort") => ": use rpython.rlib.listsort.TimSort",
+            (_, "format") => ": use % formatting",
+            ("dict", "has_key") => ": use `key in d`",
+            ("str", "split") => "",
+            _ => "",
+        };
+        let known = match tname {
+            "list" => Some(LIST_METHODS),
+            "dict" => Some(DICT_METHODS),
+            _ => None,
+        };
+        let _ = known;
+        AnnError::new("RPY210", format!("`{}.{}()` is not supported by RPython{}", tname, name, hint))
+    }
+
+    /// Attribute of a prebuilt object (class, module, frozen instance, function).
+    fn desc_getattr(&mut self, d: DescId, name: &Rc<str>) -> Result<SomeValue, AnnError> {
+        match self.bk.desc(d).clone() {
+            Desc::Class(c) => {
+                if &**name == "__name__" {
+                    return Ok(SomeValue::string());
+                }
+                match ClassDesc::lookup(&self.bk, d, name) {
+                    Some(owner) => self.bk.class_attr_value(self.space.heap(), owner, None, name),
+                    None => {
+                        let _ = c;
+                        Ok(SomeValue::Impossible)
+                    }
+                }
+            }
+            Desc::Frozen(f) => {
+                let heap = self.space.heap();
+                let v = match heap.get(f.obj) {
+                    Object::Module(m) => m.dict.get(name),
+                    Object::Instance(inst) => inst.dict.get(name).or_else(|| lookup_class_attr(heap, inst.class, name)),
+                    _ => None,
+                };
+                match v {
+                    Some(v) => {
+                        let v = match (heap.get(f.obj), v) {
+                            (Object::Instance(_), Value::Obj(fid)) if matches!(heap.get(fid), Object::Function(_)) => {
+                                let fdesc = self.bk.getdesc(heap, fid)?;
+                                return Ok(SomeValue::pbc(vec![self.bk.add_desc(Desc::MethodOfFrozen { func: fdesc, frozen: d })]));
+                            }
+                            (_, v) => v,
+                        };
+                        self.bk.immutablevalue(self.space.heap(), v)
+                    }
+                    None => Ok(SomeValue::Impossible),
+                }
+            }
+            Desc::Function(f) => match self.heap().get(f.func) {
+                Object::Function(func) => match func.attrs.get(name) {
+                    Some(v) => self.bk.immutablevalue(self.space.heap(), v),
+                    None if &**name == "__name__" || &**name == "func_name" => Ok(SomeValue::string()),
+                    None => Ok(SomeValue::Impossible),
+                },
+                _ => Ok(SomeValue::Impossible),
+            },
+            Desc::Method(_) | Desc::MethodOfFrozen { .. } => Ok(SomeValue::Impossible),
+        }
+    }
+
+    fn op_setattr(&mut self, obj: &SomeValue, s_name: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+        let name = self.attr_name(s_name, "setattr")?;
+        match obj {
+            S::Instance { classdef, .. } => {
+                let cd = *classdef;
+                if let Some((_, fset)) = self.bk.find_property(self.space.heap(), cd, &name) {
+                    if fset == Value::None {
+                        return Err(AnnError::new("RPY205", format!("property `{}` has no setter", name)));
+                    }
+                    let s_set = self.bk.immutablevalue(self.space.heap(), fset)?;
+                    self.call_value(&s_set, &ArgsS::simple(vec![obj.clone(), value.clone()]))?;
+                    return Ok(S::None);
+                }
+                self.bk.setattr_instance(self.space.heap(), cd, &name, &value.not_const())?;
+                Ok(S::None)
+            }
+            S::Pbc { descs, .. } => {
+                let heap = self.space.heap();
+                let what = match self.bk.desc(descs[0]) {
+                    Desc::Class(c) => format!("class `{}`: class attributes", c.name),
+                    Desc::Frozen(f) => match heap.get(f.obj) {
+                        Object::Module(m) => format!("module `{}`: module attributes", m.name),
+                        _ => "a prebuilt constant: its attributes".to_string(),
+                    },
+                    _ => "a prebuilt constant: its attributes".to_string(),
+                };
+                Err(AnnError::new(
+                    "RPY213",
+                    format!("cannot change attribute `{}` of {} are constants after import (keep mutable state on a prebuilt instance)", name, what),
+                ))
+            }
+            S::None => Ok(S::None),
+            other => Err(AnnError::new(
+                "RPY205",
+                format!("cannot set attribute `{}` on {}", name, self.bk.describe(self.space.heap(), other)),
+            )),
+        }
+    }
+
+    // ----- truth, identity, types -----
+
+    fn op_bool(&mut self, op: &SpaceOperation, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        if let S::Bool { .. } = s {
+            return Ok(s.clone());
+        }
+        let heap = self.space.heap();
+        let mut konst = None;
+        if s.is_immutable_constant() {
+            konst = s.konst().and_then(|c| const_truth(heap, c));
+            if let S::Tuple(t) = s {
+                konst = Some(!t.is_empty());
+            }
+        } else {
+            match s {
+                S::Instance { can_be_none: false, .. } | S::Pbc { can_be_none: false, .. } => konst = Some(true),
+                S::None => konst = Some(false),
+                S::Char { .. } | S::UnicodeCodePoint { .. } => konst = Some(true),
+                S::Tuple(t) => konst = Some(!t.is_empty()),
+                S::List { def, .. } if self.bk.item(self.bk.list_item(*def)).s_value.is_impossible() => {
+                    self.bk.read_list_item(*def);
+                    konst = Some(false);
+                }
+                _ => {}
+            }
+        }
+        if s.is_number() {
+            return Ok(S::Bool { konst, ktd: None });
+        }
+        let ktd = match op.args[0] {
+            Hlvalue::Var(v) if s.can_be_none() => Some(Rc::new(vec![(true, v, s.nonnoneify())])),
+            _ => None,
+        };
+        Ok(S::Bool { konst, ktd })
+    }
+
+    fn op_is(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        let (s1, s2) = (&a[0], &a[1]);
+        let heap = self.space.heap();
+        let c1 = self.bk.pbc_const(s1).or_else(|| if s1.is_immutable_constant() { s1.konst() } else { None });
+        let c2 = self.bk.pbc_const(s2).or_else(|| if s2.is_immutable_constant() { s2.konst() } else { None });
+        let mut konst = None;
+        if let Some(k2) = c2 {
+            if let Some(k1) = c1 {
+                konst = Some(k1 == k2 || super::union::same_const(heap, Some(k1), Some(k2)) && !matches!(k1, Value::Obj(_)));
+            }
+            if k2 == Value::None && !s1.can_be_none() {
+                konst = Some(false);
+            }
+        } else if c1 == Some(Value::None) && !s2.can_be_none() {
+            konst = Some(false);
+        }
+        if konst.is_none() {
+            if let (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) = (s1, s2) {
+                if (!n1 || !n2) && !d1.iter().any(|d| d2.contains(d)) {
+                    konst = Some(false);
+                }
+            }
+        }
+        let mut ktd: KnownTypeData = Vec::new();
+        let mut bind = |src: &SomeValue, src_const: Option<Value>, tgt: Hlvalue, s_tgt: &SomeValue, this: &mut Self| {
+            let Hlvalue::Var(tv) = tgt else { return };
+            if let (S::Type { of: Some(of), .. }, Some(Value::Obj(cls))) = (s_tgt, src_const) {
+                if let Some(vt) = this.bk.valueoftype(this.space.heap(), cls) {
+                    for &v in of.iter() {
+                        ktd.push((true, v, vt.clone()));
+                    }
+                }
+            }
+            ktd.push((true, tv, src.clone()));
+            let nonnone = if src_const == Some(Value::None) && s_tgt.can_be_none() { s_tgt.nonnoneify() } else { s_tgt.clone() };
+            ktd.push((false, tv, nonnone));
+        };
+        bind(s2, c2, op.args[0], s1, self);
+        bind(s1, c1, op.args[1], s2, self);
+        let _ = g;
+        Ok(S::Bool { konst, ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)) })
+    }
+
+    fn op_issubtype(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        if let S::Type { of: Some(of), .. } = &a[0] {
+            let of = of.clone();
+            let s_obj = self.binding(g, of[0]);
+            return self.s_isinstance(&s_obj, &a[1], &of);
+        }
+        let heap = self.space.heap();
+        let t = a[0].konst().or_else(|| self.bk.pbc_const(&a[0]));
+        let c = a[1].konst().or_else(|| self.bk.pbc_const(&a[1]));
+        if let (Some(Value::Obj(t)), Some(Value::Obj(c))) = (t, c) {
+            if let (Some(tc), Some(_)) = (heap.class(t), heap.class(c)) {
+                return Ok(SomeValue::const_bool(tc.mro.contains(&c)));
+            }
+        }
+        let _ = op;
+        Ok(SomeValue::bool())
+    }
+
+    /// The heap class that an annotation's values are known to be instances of.
+    fn knowntype_class(&self, s: &SomeValue) -> Option<ObjId> {
+        let by = |n: &str| self.bk.builtin_classes.get(n).copied();
+        match s {
+            S::Integer { kind, .. } => by(int_kind_name(*kind)),
+            S::Bool { .. } => by("bool"),
+            S::Float { .. } => by("float"),
+            S::Char { .. } | S::Str { .. } => by("str"),
+            S::UnicodeCodePoint { .. } | S::Unicode { .. } => by("unicode"),
+            S::Tuple(_) => by("tuple"),
+            S::List { .. } => by("list"),
+            S::Dict { .. } => by("dict"),
+            S::None => by("NoneType"),
+            S::Instance { classdef, .. } => self.bk.class_desc(self.bk.classdef(*classdef).desc).map(|c| c.cls),
+            _ => None,
+        }
+    }
+
+    /// `isinstance(x, T)`: constant when the annotation decides it; on the true branch,
+    /// `x` is narrowed to instances of `T`.
+    pub fn s_isinstance(&mut self, s_obj: &SomeValue, s_type: &SomeValue, vars: &[crate::flowspace::VarId]) -> Result<SomeValue, AnnError> {
+        let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
+            return Ok(SomeValue::bool());
+        };
+        let heap = self.space.heap();
+        let classes: Vec<ObjId> = match heap.get(typ) {
+            Object::Tuple(items) => items.iter().filter_map(|v| if let Value::Obj(c) = v { Some(*c) } else { None }).collect(),
+            Object::Class(_) => vec![typ],
+            _ => return Ok(SomeValue::bool()),
+        };
+        let mut konst = None;
+        if let Some(kt) = self.knowntype_class(s_obj) {
+            let kt_mro = heap.class(kt).map(|c| c.mro.clone()).unwrap_or_default();
+            let is_sub = classes.iter().any(|c| kt_mro.contains(c));
+            let is_super = classes.iter().any(|&c| heap.class(c).is_some_and(|cc| cc.mro.contains(&kt)));
+            if is_sub {
+                if !s_obj.can_be_none() {
+                    konst = Some(true);
+                }
+            } else if !is_super {
+                konst = Some(false);
+            } else if matches!(s_obj, S::Integer { kind: IntKind::Signed, .. })
+                && classes.iter().all(|&c| heap.class(c).is_some_and(|cc| cc.builtin == Some(BuiltinType::Bool)))
+            {
+                konst = Some(false);
+            }
+        }
+        let mut narrowed = SomeValue::Impossible;
+        for &c in &classes {
+            match self.bk.valueoftype(self.space.heap(), c) {
+                Some(v) => match self.bk.union(self.space.heap(), &narrowed, &v) {
+                    Ok(u) => narrowed = u,
+                    Err(_) => {
+                        narrowed = SomeValue::Impossible;
+                        break;
+                    }
+                },
+                None => {
+                    narrowed = SomeValue::Impossible;
+                    break;
+                }
+            }
+        }
+        let ktd = if narrowed.is_impossible() || vars.is_empty() {
+            None
+        } else {
+            Some(Rc::new(vars.iter().map(|&v| (true, v, narrowed.clone())).collect::<Vec<_>>()))
+        };
+        Ok(S::Bool { konst, ktd })
+    }
+
+    // ----- str(), len(), unary arithmetic, conversions -----
+
+    fn op_str(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        let what = if op == Op::Repr { "repr" } else { "str" };
+        match s {
+            S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
+            S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
+                Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe(self.space.heap(), s))))
+            }
+            S::Str { no_nul, .. } if op == Op::Str => Ok(SomeValue::string0(*no_nul)),
+            S::Char { no_nul, .. } if op == Op::Str => Ok(SomeValue::Char { no_nul: *no_nul, konst: None }),
+            s if s.is_number() => Ok(SomeValue::string0(true)),
+            _ => Ok(SomeValue::string()),
+        }
+    }
+
+    pub fn op_len(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        match s {
+            S::Char { .. } | S::UnicodeCodePoint { .. } => Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(1)) }),
+            S::Str { .. } | S::Unicode { .. } => Ok(SomeValue::nonneg_int()),
+            S::Tuple(items) => Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(items.len() as i64)) }),
+            S::List { def, .. } => {
+                let item = self.bk.read_list_item(*def);
+                if item.is_impossible() {
+                    Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(0)) })
+                } else {
+                    Ok(SomeValue::nonneg_int())
+                }
+            }
+            S::Dict { def, .. } => {
+                let k = self.bk.read_dict_key(*def);
+                if k.is_impossible() {
+                    Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(0)) })
+                } else {
+                    Ok(SomeValue::nonneg_int())
+                }
+            }
+            S::Instance { .. } => self.call_instance_method(s, "__len__", &ArgsS::default()),
+            S::None => Ok(SomeValue::Impossible),
+            other => Err(AnnError::new("RPY205", format!("len() of {} has no meaning", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    fn op_unary_arith(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        match (op, s) {
+            (Op::Pos, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
+            (Op::Abs, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
+            (_, S::Bool { .. }) => Ok(SomeValue::int()),
+            (Op::Abs, S::Integer { kind, .. }) => Ok(SomeValue::int_of_kind(*kind, true)),
+            (Op::Pos, S::Integer { kind, nonneg, .. }) => Ok(SomeValue::int_of_kind(*kind, *nonneg)),
+            (_, S::Integer { kind, .. }) => Ok(SomeValue::int_of_kind(*kind, false)),
+            (Op::Invert, S::Float { .. }) => Err(self.unsupported("~", &[s])),
+            (Op::Pos, S::Float { .. }) => Ok(s.clone()),
+            (_, S::Float { .. }) => Ok(SomeValue::float()),
+            (Op::Neg, S::Instance { .. }) | (Op::Pos, S::Instance { .. }) | (Op::Invert, S::Instance { .. }) | (Op::Abs, S::Instance { .. }) => {
+                Err(AnnError::new(
+                    "RPY205",
+                    format!("`{}` on instances is not supported: special methods such as __neg__ are not honoured by RPython", op.name()),
+                ))
+            }
+            (_, S::None) => Ok(SomeValue::Impossible),
+            _ => Err(self.unsupported(op.name(), &[s])),
+        }
+    }
+
+    pub fn builtin_int(&mut self, s: &SomeValue, base: Option<&SomeValue>) -> Result<SomeValue, AnnError> {
+        if let Some(b) = base {
+            if !(s.is_str_like() || s.is_unicode_like()) || !b.is_int_like() {
+                return Err(AnnError::new("RPY218", "int(x, base) needs a string and an int".into()));
+            }
+            return Ok(SomeValue::int());
+        }
+        match s {
+            S::Integer { kind, .. } if is_unsigned(*kind) => {
+                Err(AnnError::new("RPY220", "int() of an unsigned number: use intmask() instead of int(r_uint(...))".into()))
+            }
+            S::Integer { nonneg, .. } => Ok(S::Integer { nonneg: *nonneg, kind: IntKind::Signed, konst: None }),
+            S::Bool { .. } => Ok(SomeValue::nonneg_int()),
+            S::Float { .. } | S::Char { .. } | S::Str { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
+            S::Instance { .. } => Err(AnnError::new("RPY205", "int() of an instance: special methods such as __int__ are not honoured".into())),
+            other => Err(AnnError::new("RPY218", format!("int() of {} is not supported", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        match s {
+            s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
+            other => Err(AnnError::new("RPY218", format!("float() of {} is not supported", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    // ----- iteration -----
+
+    pub fn op_iter(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        match s {
+            S::List { .. } | S::Dict { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
+                Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain })
+            }
+            S::Tuple(items) if items.len() == 1 => Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain }),
+            S::Tuple(_) => Err(AnnError::new(
+                "RPY205",
+                "iterating over a tuple is not supported (the tuple's items may have different types): use a list, or rlib.unroll.unrolling_iterable for a constant tuple".into(),
+            )),
+            S::Iterator { .. } | S::Generator { .. } => Ok(s.clone()),
+            S::Instance { classdef, .. } => {
+                let cd = *classdef;
+                let desc = self.bk.classdef(cd).desc;
+                if ClassDesc::lookup(&self.bk, desc, "__iter__").is_none() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!("instances of `{}` are not iterable: the class defines no __iter__", self.bk.classdef(cd).name),
+                    ));
+                }
+                self.call_instance_method(s, "__iter__", &ArgsS::default())
+            }
+            S::None => Ok(SomeValue::Impossible),
+            other => Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    /// An item of a container, as iterating over it gives.
+    pub fn getanyitem(&mut self, container: &SomeValue, variant: IterVariant) -> Result<SomeValue, AnnError> {
+        Ok(match container {
+            S::List { def, .. } => self.bk.read_list_item(*def),
+            S::Str { no_nul, .. } | S::Char { no_nul, .. } => SomeValue::char(*no_nul),
+            S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => SomeValue::unichar(*no_nul),
+            S::Tuple(items) => {
+                let mut u = SomeValue::Impossible;
+                for it in items.iter() {
+                    u = self.bk.union(self.space.heap(), &u, it)?;
+                }
+                u
+            }
+            S::Dict { def, .. } => match variant {
+                IterVariant::Values => self.bk.read_dict_value(*def),
+                IterVariant::Items => {
+                    let k = self.bk.read_dict_key(*def);
+                    let v = self.bk.read_dict_value(*def);
+                    if k.is_impossible() || v.is_impossible() {
+                        SomeValue::Impossible
+                    } else {
+                        SomeValue::tuple(vec![k, v])
+                    }
+                }
+                _ => self.bk.read_dict_key(*def),
+            },
+            S::None => SomeValue::Impossible,
+            S::Error => SomeValue::Error,
+            other => return Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe(self.space.heap(), other)))),
+        })
+    }
+
+    pub fn op_next(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        match s {
+            S::Iterator { container, variant } => {
+                let (container, variant) = (container.clone(), *variant);
+                let item = self.getanyitem(&container, variant)?;
+                if variant == IterVariant::Enumerate && !item.is_impossible() {
+                    return Ok(SomeValue::tuple(vec![SomeValue::nonneg_int(), item]));
+                }
+                Ok(item)
+            }
+            S::Generator { graph } => Ok(self.bk.read_yield(*graph)),
+            S::Instance { .. } => self.call_instance_method(s, "next", &ArgsS::default()),
+            other => Err(AnnError::new("RPY205", format!("{} is not an iterator", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+}
+
+/// A class attribute along the MRO of a heap class.
+pub(super) fn lookup_class_attr(heap: &Heap, cls: ObjId, name: &str) -> Option<Value> {
+    heap.class(cls)?.mro.iter().find_map(|&k| heap.class(k).and_then(|c| c.dict.get(name)))
+}

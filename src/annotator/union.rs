@@ -1,0 +1,325 @@
+//! The join of annotations (the reference's `unionof` and the `union` of each pair of
+//! annotation kinds), equality, containment, and the narrowing used on branches.
+//!
+//! None joins pointer-like values (strings, unicode, lists, dicts, instances, PBCs) but not
+//! numbers or tuples; ints and bools join into ints, numbers into floats; chars into strings;
+//! instances into their most precise common base class; tuples of the same length item by
+//! item. Joining two lists or dicts unifies their definitions for good (a side effect), so
+//! the pure form used by `contains` refuses to.
+
+use super::bookkeeper::Bookkeeper;
+use super::description::Desc;
+use super::model::*;
+use super::AnnError;
+use crate::objspace::object::{Heap, IntKind, Object, Value};
+use std::rc::Rc;
+
+use SomeValue as S;
+
+fn union_error(reason: impl Into<String>) -> AnnError {
+    AnnError::new("RPY201", reason.into())
+}
+
+/// Whether two constants are the same value (strings by content).
+pub fn same_const(heap: &Heap, a: Option<Value>, b: Option<Value>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(Value::Float(x)), Some(Value::Float(y))) => x.to_bits() == y.to_bits(),
+        (Some(x), Some(y)) if x == y => true,
+        (Some(Value::Obj(x)), Some(Value::Obj(y))) => match (heap.get(x), heap.get(y)) {
+            (Object::Str(s), Object::Str(t)) => s == t,
+            (Object::Unicode(s), Object::Unicode(t)) => s == t,
+            (Object::RInt { kind: k1, value: v1 }, Object::RInt { kind: k2, value: v2 }) => k1 == k2 && v1 == v2,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn keep_const(heap: &Heap, a: Option<Value>, b: Option<Value>) -> Option<Value> {
+    if same_const(heap, a, b) {
+        a
+    } else {
+        None
+    }
+}
+
+impl Bookkeeper {
+    /// Structural equality (lists and dicts: same definition).
+    pub fn eq(&self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> bool {
+        match (a, b) {
+            (S::Integer { nonneg: n1, kind: k1, konst: c1 }, S::Integer { nonneg: n2, kind: k2, konst: c2 }) => {
+                n1 == n2 && k1 == k2 && same_const(heap, *c1, *c2)
+            }
+            (S::Bool { konst: c1, .. }, S::Bool { konst: c2, .. }) => c1 == c2,
+            (S::Float { konst: c1 }, S::Float { konst: c2 }) => same_const(heap, *c1, *c2),
+            (S::Char { no_nul: n1, konst: c1 }, S::Char { no_nul: n2, konst: c2 })
+            | (S::UnicodeCodePoint { no_nul: n1, konst: c1 }, S::UnicodeCodePoint { no_nul: n2, konst: c2 }) => {
+                n1 == n2 && same_const(heap, *c1, *c2)
+            }
+            (S::Str { can_be_none: a1, no_nul: n1, konst: c1 }, S::Str { can_be_none: a2, no_nul: n2, konst: c2 })
+            | (S::Unicode { can_be_none: a1, no_nul: n1, konst: c1 }, S::Unicode { can_be_none: a2, no_nul: n2, konst: c2 }) => {
+                a1 == a2 && n1 == n2 && same_const(heap, *c1, *c2)
+            }
+            (S::Tuple(x), S::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.eq(heap, p, q)),
+            (S::List { def: d1, konst: c1 }, S::List { def: d2, konst: c2 }) => {
+                self.list_item(*d1) == self.list_item(*d2) && same_const(heap, *c1, *c2)
+            }
+            (S::Dict { def: d1, konst: c1 }, S::Dict { def: d2, konst: c2 }) => {
+                self.dict_items(*d1) == self.dict_items(*d2) && same_const(heap, *c1, *c2)
+            }
+            (S::Instance { classdef: c1, can_be_none: n1, konst: k1 }, S::Instance { classdef: c2, can_be_none: n2, konst: k2 }) => {
+                c1 == c2 && n1 == n2 && k1 == k2
+            }
+            (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) => n1 == n2 && d1 == d2,
+            (S::Iterator { container: c1, variant: v1 }, S::Iterator { container: c2, variant: v2 }) => {
+                v1 == v2 && self.eq(heap, c1, c2)
+            }
+            (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
+            (S::Builtin { name: n1, s_self: s1 }, S::Builtin { name: n2, s_self: s2 }) => {
+                n1 == n2
+                    && match (s1, s2) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => self.eq(heap, x, y),
+                        _ => false,
+                    }
+            }
+            (S::BuiltinMethod { name: n1, s_self: s1 }, S::BuiltinMethod { name: n2, s_self: s2 }) => n1 == n2 && self.eq(heap, s1, s2),
+            (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => c1 == c2 && o1 == o2,
+            (S::None, S::None) | (S::Impossible, S::Impossible) | (S::Error, S::Error) | (S::Object, S::Object) => true,
+            _ => false,
+        }
+    }
+
+    /// The most precise annotation containing both; merges list and dict definitions.
+    pub fn union(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> Result<SomeValue, AnnError> {
+        self.union_impl(heap, a, b, false)
+    }
+
+    /// Whether `a` contains `b`, without side effects.
+    pub fn contains(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> bool {
+        if self.eq(heap, a, b) {
+            return true;
+        }
+        match self.union_impl(heap, a, b, true) {
+            Ok(u) => self.eq(heap, &u, a),
+            Err(_) => false,
+        }
+    }
+
+    /// `a ∪ None`.
+    pub fn noneify(&self, heap: &Heap, a: &SomeValue) -> Result<SomeValue, AnnError> {
+        Ok(match a {
+            S::Str { no_nul, .. } | S::Char { no_nul, .. } => S::Str { can_be_none: true, no_nul: *no_nul, konst: None },
+            S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => S::Unicode { can_be_none: true, no_nul: *no_nul, konst: None },
+            S::List { def, .. } => S::List { def: *def, konst: None },
+            S::Dict { def, .. } => S::Dict { def: *def, konst: None },
+            S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
+            S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
+            S::None | S::Error => a.clone(),
+            S::Impossible => S::None,
+            other => {
+                return Err(union_error(format!(
+                    "None can only be mixed with pointer-like values (strings, instances, lists, dicts), not with {}",
+                    self.describe(heap, other)
+                )))
+            }
+        })
+    }
+
+    fn union_impl(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue, pure: bool) -> Result<SomeValue, AnnError> {
+        if self.eq(heap, a, b) {
+            return Ok(a.clone());
+        }
+        Ok(match (a, b) {
+            (S::Error, _) | (_, S::Error) => S::Error,
+            (S::Impossible, x) | (x, S::Impossible) => x.clone(),
+            (S::None, x) | (x, S::None) => self.noneify(heap, x)?,
+            (S::Bool { konst: c1, ktd: k1 }, S::Bool { konst: c2, ktd: k2 }) => {
+                let ktd = match (k1, k2) {
+                    (Some(x), Some(y)) => {
+                        let mut out = Vec::new();
+                        for (t, v, s) in x.iter() {
+                            if let Some((_, _, s2)) = y.iter().find(|(t2, v2, _)| t2 == t && v2 == v) {
+                                if let Ok(u) = self.union_impl(heap, s, s2, true) {
+                                    out.push((*t, *v, u));
+                                }
+                            }
+                        }
+                        (!out.is_empty()).then(|| Rc::new(out))
+                    }
+                    _ => None,
+                };
+                S::Bool { konst: if c1 == c2 { *c1 } else { None }, ktd }
+            }
+            (x, y) if x.is_int_like() && y.is_int_like() => self.union_ints(heap, x, y)?,
+            (x, y) if x.is_number() && y.is_number() => S::Float { konst: None },
+            (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char { no_nul: *n1 && *n2, konst: None },
+            (x, y) if x.is_str_like() && y.is_str_like() => {
+                S::Str { can_be_none: x.can_be_none() || y.can_be_none(), no_nul: x.no_nul() && y.no_nul(), konst: None }
+            }
+            (S::UnicodeCodePoint { no_nul: n1, .. }, S::UnicodeCodePoint { no_nul: n2, .. }) => {
+                S::UnicodeCodePoint { no_nul: *n1 && *n2, konst: None }
+            }
+            (S::Char { .. }, S::UnicodeCodePoint { .. }) | (S::UnicodeCodePoint { .. }, S::Char { .. }) => {
+                S::UnicodeCodePoint { no_nul: false, konst: None }
+            }
+            (x, y) if x.is_unicode_like() && y.is_unicode_like() => {
+                S::Unicode { can_be_none: x.can_be_none() || y.can_be_none(), no_nul: x.no_nul() && y.no_nul(), konst: None }
+            }
+            (S::Tuple(x), S::Tuple(y)) => {
+                if x.len() != y.len() {
+                    return Err(union_error(format!("tuples of different lengths cannot be mixed: {} versus {}", x.len(), y.len())));
+                }
+                let mut items = Vec::with_capacity(x.len());
+                for (p, q) in x.iter().zip(y.iter()) {
+                    items.push(self.union_impl(heap, p, q, pure)?);
+                }
+                S::Tuple(items.into())
+            }
+            (S::List { def: d1, konst: c1 }, S::List { def: d2, konst: c2 }) => {
+                if self.list_item(*d1) != self.list_item(*d2) {
+                    if pure {
+                        return Err(union_error("different lists"));
+                    }
+                    self.merge_listdefs(heap, *d1, *d2)?;
+                }
+                S::List { def: *d1, konst: keep_const(heap, *c1, *c2) }
+            }
+            (S::Dict { def: d1, konst: c1 }, S::Dict { def: d2, konst: c2 }) => {
+                if self.dict_items(*d1) != self.dict_items(*d2) {
+                    if pure {
+                        return Err(union_error("different dicts"));
+                    }
+                    self.merge_dictdefs(heap, *d1, *d2)?;
+                }
+                S::Dict { def: *d1, konst: keep_const(heap, *c1, *c2) }
+            }
+            (S::Instance { classdef: c1, can_be_none: n1, konst: k1 }, S::Instance { classdef: c2, can_be_none: n2, konst: k2 }) => {
+                let Some(base) = self.commonbase(*c1, *c2) else {
+                    return Err(union_error(format!(
+                        "instances of `{}` and `{}` have no common base class",
+                        self.classdef(*c1).name,
+                        self.classdef(*c2).name
+                    )));
+                };
+                S::Instance { classdef: base, can_be_none: *n1 || *n2, konst: if k1 == k2 { *k1 } else { None } }
+            }
+            (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) => {
+                let mut all: Vec<DescId> = d1.iter().chain(d2.iter()).copied().collect();
+                all.sort();
+                all.dedup();
+                let k0 = self.desc(all[0]).kind();
+                if let Some(&other) = all.iter().find(|&&d| self.desc(d).kind() != k0) {
+                    return Err(union_error(format!("a {} and a {} cannot be mixed", k0, self.desc(other).kind())));
+                }
+                let all = self.simplify_methods(all);
+                S::Pbc { descs: all.into(), can_be_none: *n1 || *n2 }
+            }
+            (S::Iterator { container: c1, variant: v1 }, S::Iterator { container: c2, variant: v2 }) => {
+                if v1 != v2 {
+                    return Err(union_error("iterators of different kinds cannot be mixed"));
+                }
+                let c = self.union_impl(heap, c1, c2, pure)?;
+                S::Iterator { container: Rc::new(c), variant: *v1 }
+            }
+            (S::Generator { .. }, S::Generator { .. }) => {
+                return Err(union_error("two different generators cannot be merged at one point of the program"))
+            }
+            (S::BuiltinMethod { name: n1, s_self: s1 }, S::BuiltinMethod { name: n2, s_self: s2 }) if n1 == n2 => {
+                let s = self.union_impl(heap, s1, s2, pure)?;
+                S::BuiltinMethod { name: n1.clone(), s_self: Rc::new(s) }
+            }
+            (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => {
+                let of = match (o1, o2) {
+                    (Some(x), Some(y)) => {
+                        let mut v: Vec<_> = x.iter().chain(y.iter()).copied().collect();
+                        v.sort();
+                        v.dedup();
+                        Some(v.into())
+                    }
+                    _ => None,
+                };
+                S::Type { konst: if c1 == c2 { *c1 } else { None }, of }
+            }
+            _ => return Err(union_error("")),
+        })
+    }
+
+    fn union_ints(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> Result<SomeValue, AnnError> {
+        let (k1, k2) = (a.int_kind().expect("int"), b.int_kind().expect("int"));
+        let (n1, n2) = (a.is_nonneg(), b.is_nonneg());
+        let kind = if is_unsigned(k1) == is_unsigned(k2) {
+            compute_restype(k1, k2).ok_or_else(|| {
+                union_error(format!("{} and {} cannot be mixed", int_kind_name(k1), int_kind_name(k2)))
+            })?
+        } else if k2 == IntKind::Signed {
+            if !n2 {
+                return Err(union_error("RPython cannot prove that these integers are of the same signedness"));
+            }
+            k1
+        } else if k1 == IntKind::Signed {
+            if !n1 {
+                return Err(union_error("RPython cannot prove that these integers are of the same signedness"));
+            }
+            k2
+        } else {
+            return Err(union_error(format!("{} and {} cannot be mixed", int_kind_name(k1), int_kind_name(k2))));
+        };
+        let konst = keep_const(heap, a.konst(), b.konst()).filter(|_| matches!(a, S::Integer { .. }) && matches!(b, S::Integer { .. }));
+        Ok(S::Integer { nonneg: (n1 && n2) || is_unsigned(kind), kind, konst })
+    }
+
+    /// Drops methods that are less general than another one of the set (same function, a
+    /// subclass as `self`).
+    fn simplify_methods(&self, descs: Vec<DescId>) -> Vec<DescId> {
+        if descs.len() < 2 || !matches!(self.desc(descs[0]), Desc::Method(_)) {
+            return descs;
+        }
+        let info: Vec<_> = descs
+            .iter()
+            .map(|&d| match self.desc(d) {
+                Desc::Method(m) => (d, m.func, m.origin, m.name.clone(), m.selfclassdef),
+                _ => unreachable!(),
+            })
+            .collect();
+        descs
+            .iter()
+            .copied()
+            .filter(|&d| {
+                let (_, f, o, n, s) = info.iter().find(|x| x.0 == d).expect("desc").clone();
+                let Some(s) = s else { return true };
+                !info.iter().any(|(d2, f2, o2, n2, s2)| {
+                    *d2 != d && *f2 == f && *o2 == o && *n2 == n && s2.is_some_and(|s2| s2 != s && self.issubclass_def(s, s2))
+                })
+            })
+            .collect()
+    }
+
+    /// Narrows `obj` with what a branch tells (`isinstance`, `is None`, comparisons): the
+    /// intersection when it is easy to tell, `obj` otherwise.
+    pub fn improve(&mut self, heap: &Heap, obj: &SomeValue, imp: &SomeValue) -> SomeValue {
+        match (obj, imp) {
+            (S::Error, _) => S::Error,
+            (S::Instance { classdef: c1, can_be_none: n1, konst }, S::Instance { classdef: c2, can_be_none: n2, .. }) => {
+                let resdef = if self.issubclass_def(*c1, *c2) {
+                    *c1
+                } else if self.issubclass_def(*c2, *c1) {
+                    *c2
+                } else if *n1 && *n2 {
+                    return S::None;
+                } else {
+                    return S::Impossible;
+                };
+                S::Instance { classdef: resdef, can_be_none: *n1 && *n2, konst: if resdef == *c1 { *konst } else { None } }
+            }
+            _ => {
+                if !self.contains(heap, imp, obj) && self.contains(heap, obj, imp) {
+                    imp.clone()
+                } else {
+                    obj.clone()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! One program: a target file imported on the concrete object space, its entry point, and
+//! the flow graphs of the functions reachable from it.
+
+use crate::diagnostics::Diagnostic;
+use crate::flowspace::{build_flow, FunctionGraph, Hlvalue};
+use crate::objspace::object::{ObjId, Object, Value};
+use crate::objspace::{LoaderConfig, ObjSpace};
+use crate::syntax::Span;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
+
+pub struct Program {
+    pub space: ObjSpace,
+    pub module: Option<ObjId>,
+    /// The `entry_point` function returned by `target()`.
+    pub entry: Option<ObjId>,
+    /// Flow graphs of the user functions reachable from the entry point (flow-only view).
+    pub graphs: Vec<FunctionGraph>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Program {
+    /// Imports `path` and finds its entry point through `target(driver, args)`.
+    pub fn load(path: &Path, config: LoaderConfig) -> Program {
+        let mut space = ObjSpace::new(config);
+        let mut diagnostics = Vec::new();
+        let module = match space.import_main(path) {
+            Ok(m) => Some(m),
+            Err(d) => {
+                diagnostics.push(d);
+                None
+            }
+        };
+        let mut program = Program {
+            space,
+            module,
+            entry: None,
+            graphs: Vec::new(),
+            diagnostics,
+        };
+        if let Some(m) = module {
+            program.entry = program.find_entry(m);
+        }
+        program
+    }
+
+    /// Imports a module that is not a target (a library file no target reaches).
+    pub fn load_library(path: &Path, config: LoaderConfig) -> Program {
+        let mut space = ObjSpace::new(config);
+        let mut diagnostics = Vec::new();
+        let module = match space.import_main(path) {
+            Ok(m) => Some(m),
+            Err(d) => {
+                diagnostics.push(d);
+                None
+            }
+        };
+        Program {
+            space,
+            module,
+            entry: None,
+            graphs: Vec::new(),
+            diagnostics,
+        }
+    }
+
+    /// Runs the analysis stages after import.
+    pub fn analyse(&mut self) {
+        self.build_flow_graphs();
+    }
+
+    /// Import-time and analysis diagnostics together.
+    pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.space.diagnostics.clone();
+        all.extend(self.diagnostics.iter().cloned());
+        all
+    }
+
+    /// Flow graphs of every function and method defined in the main module itself (for files
+    /// no target reaches).
+    pub fn build_module_flow_graphs(&mut self) {
+        let Some(module) = self.module else { return };
+        let Object::Module(m) = self.space.heap.get(module) else {
+            return;
+        };
+        let file = m.file;
+        let values: Vec<Value> = m.dict.iter().map(|(_, v)| v).collect();
+        let mut seen = HashSet::new();
+        let mut funcs: Vec<ObjId> = Vec::new();
+        for v in values {
+            for f in self.functions_of_const(v, &mut seen) {
+                let defined_here = self
+                    .space
+                    .heap
+                    .function(Value::Obj(f))
+                    .is_some_and(|func| Some(func.code.span.file) == file);
+                if defined_here && !funcs.contains(&f) {
+                    funcs.push(f);
+                }
+            }
+        }
+        for f in funcs {
+            if !self.is_user_function(f) {
+                continue;
+            }
+            match build_flow(&mut self.space, f) {
+                Ok((graph, diags)) => {
+                    self.diagnostics.extend(diags);
+                    self.graphs.push(graph);
+                }
+                Err(d) => self.diagnostics.push(d),
+            }
+        }
+    }
+
+    fn file_span(&self, module: ObjId) -> Span {
+        match self.space.heap.get(module) {
+            Object::Module(m) => m.file.map(|f| Span::new(f, 0, 0)).unwrap_or_default(),
+            _ => Span::default(),
+        }
+    }
+
+    fn find_entry(&mut self, module: ObjId) -> Option<ObjId> {
+        let span = self.file_span(module);
+        let no_target = |msg: &str| Diagnostic::new("RPY005", span, msg.to_string());
+        let Some(target) = self.space.module_attr(module, "target") else {
+            // A module without `target` may still define `entry_point` directly.
+            return match self.space.module_attr(module, "entry_point") {
+                Some(Value::Obj(f)) if matches!(self.space.heap.get(f), Object::Function(_)) => {
+                    Some(f)
+                }
+                _ => {
+                    self.diagnostics.push(no_target(
+                        "the program defines no `target` function returning the entry point",
+                    ));
+                    None
+                }
+            };
+        };
+        let driver = self.space.make_driver();
+        let result = match self.space.call(target, vec![driver, Value::None]) {
+            Ok(v) => v,
+            Err(_) => {
+                let span = self
+                    .space
+                    .heap
+                    .function(target)
+                    .map(|f| f.code.name_span)
+                    .unwrap_or(span);
+                self.diagnostics.push(Diagnostic::new(
+                    "RPY005",
+                    span,
+                    "calling `target(driver, args)` at import time failed",
+                ));
+                return None;
+            }
+        };
+        let first = match result {
+            Value::Obj(id) => match self.space.heap.get(id) {
+                Object::Tuple(items) if !items.is_empty() => items[0],
+                Object::Function(_) => result,
+                _ => Value::None,
+            },
+            _ => Value::None,
+        };
+        match first {
+            Value::Obj(f) if matches!(self.space.heap.get(f), Object::Function(_)) => Some(f),
+            _ => {
+                let span = self
+                    .space
+                    .heap
+                    .function(target)
+                    .map(|f| f.code.name_span)
+                    .unwrap_or(span);
+                self.diagnostics.push(Diagnostic::new("RPY005", span, "`target()` must return `entry_point, None` with a Python function as entry point"));
+                None
+            }
+        }
+    }
+
+    /// Whether a function is analysed: user code (not a bundled model), not `NOT_RPYTHON`.
+    pub fn is_user_function(&self, f: ObjId) -> bool {
+        let Some(func) = self.space.heap.function(Value::Obj(f)) else {
+            return false;
+        };
+        if self.space.is_bundled_file(func.code.span.file)
+            || func.attrs.get("_not_rpython_").is_some()
+        {
+            return false;
+        }
+        !func
+            .code
+            .docstring
+            .as_deref()
+            .is_some_and(|d| d.trim_start().starts_with("NOT_RPYTHON"))
+    }
+
+    /// Builds the graphs of every user function reachable from the entry point through the
+    /// constants the graphs mention (functions, classes and their methods, prebuilt
+    /// instances, bound methods). This is the flow stage's own view of reachability; the
+    /// annotator refines it with types.
+    pub fn build_flow_graphs(&mut self) {
+        let Some(entry) = self.entry else { return };
+        let mut seen: HashSet<ObjId> = HashSet::new();
+        let mut queue: VecDeque<ObjId> = VecDeque::new();
+        let mut seen_consts: HashSet<ObjId> = HashSet::new();
+        queue.push_back(entry);
+        seen.insert(entry);
+        while let Some(f) = queue.pop_front() {
+            if !self.is_user_function(f) {
+                continue;
+            }
+            let (graph, diags) = match build_flow(&mut self.space, f) {
+                Ok(r) => r,
+                Err(d) => {
+                    self.diagnostics.push(d);
+                    continue;
+                }
+            };
+            self.diagnostics.extend(diags);
+            let mut consts = Vec::new();
+            for b in graph.iterblocks() {
+                let block = graph.block(b);
+                for op in &block.operations {
+                    consts.extend(op.args.iter().filter_map(|a| a.constant()));
+                }
+                for &l in &block.exits {
+                    consts.extend(
+                        graph
+                            .link(l)
+                            .args
+                            .iter()
+                            .filter_map(|a: &Hlvalue| a.constant()),
+                    );
+                }
+            }
+            for c in consts {
+                for g in self.functions_of_const(c, &mut seen_consts) {
+                    if seen.insert(g) {
+                        queue.push_back(g);
+                    }
+                }
+            }
+            self.graphs.push(graph);
+        }
+    }
+
+    /// The functions a constant makes reachable.
+    fn functions_of_const(&self, v: Value, seen: &mut HashSet<ObjId>) -> Vec<ObjId> {
+        let Value::Obj(id) = v else { return Vec::new() };
+        if !seen.insert(id) {
+            return Vec::new();
+        }
+        let heap = &self.space.heap;
+        match heap.get(id) {
+            Object::Function(_) => vec![id],
+            Object::BoundMethod { func, .. }
+            | Object::StaticMethod(func)
+            | Object::ClassMethod(func) => self.functions_of_const(*func, seen),
+            Object::Class(c) => {
+                let mut out = Vec::new();
+                for &k in &c.mro {
+                    if let Some(kc) = heap.class(k) {
+                        let values: Vec<Value> = kc.dict.iter().map(|(_, v)| v).collect();
+                        for v in values {
+                            out.extend(self.functions_of_const(v, seen));
+                        }
+                    }
+                }
+                out
+            }
+            Object::Instance(inst) => self.functions_of_const(Value::Obj(inst.class), seen),
+            Object::Tuple(items) | Object::List(items) => {
+                let items = items.clone();
+                items
+                    .into_iter()
+                    .flat_map(|x| self.functions_of_const(x, seen))
+                    .collect()
+            }
+            Object::Dict(d) => {
+                let values: Vec<Value> = d.entries.iter().map(|(_, v)| *v).collect();
+                values
+                    .into_iter()
+                    .flat_map(|x| self.functions_of_const(x, seen))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The annotation of a variable of graph `graph`, as text, when asked for and known.
+    pub fn annotation_text(
+        &self,
+        graph: usize,
+        var: crate::flowspace::VarId,
+        wanted: bool,
+    ) -> Option<String> {
+        let _ = (graph, var);
+        if !wanted {
+            return None;
+        }
+        None
+    }
+
+    /// Function name → its graph index, for `graph --function`.
+    pub fn graphs_by_name(&self) -> HashMap<String, Vec<usize>> {
+        let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, g) in self.graphs.iter().enumerate() {
+            map.entry(g.name.to_string()).or_default().push(i);
+        }
+        map
+    }
+}

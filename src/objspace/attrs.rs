@@ -1,0 +1,717 @@
+//! Attributes: lookup on instances (with method binding, properties, static and class
+//! methods), classes, modules, functions and built-in values; assignment and deletion;
+//! class creation (`build_class`, MRO) and `super`.
+
+use super::dict::DictOps;
+use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
+use super::{ObjSpace, R};
+use crate::diagnostics::Diagnostic;
+use std::rc::Rc;
+
+impl ObjSpace {
+    /// Finds `name` in the class dicts along the MRO of `cls`.
+    pub fn lookup_class_attr(&self, cls: ObjId, name: &str) -> Option<Value> {
+        let Object::Class(c) = self.heap.get(cls) else {
+            return None;
+        };
+        for &k in &c.mro {
+            if let Object::Class(kc) = self.heap.get(k) {
+                if let Some(v) = kc.dict.get(name) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    /// Is this builtin (by qualified name) a method that binds to the instance?
+    pub(crate) fn is_method_builtin(&self, name: &str) -> bool {
+        let Some((prefix, _)) = name.rsplit_once('.') else {
+            return false;
+        };
+        let owner = prefix.rsplit('.').next().unwrap_or(prefix);
+        self.types.by_name.contains_key(owner)
+            || owner.starts_with(|c: char| c.is_ascii_uppercase())
+    }
+
+    /// Descriptor binding of a class attribute found for `obj` (an instance of `cls`).
+    pub(crate) fn bind_attr(&mut self, attr: Value, obj: Value, cls: ObjId) -> R {
+        let Value::Obj(id) = attr else {
+            return Ok(attr);
+        };
+        match self.heap.get(id) {
+            Object::Function(_) => Ok(self.alloc(Object::BoundMethod {
+                func: attr,
+                self_value: obj,
+            })),
+            Object::Builtin {
+                name,
+                bound_self: None,
+            } if self.is_method_builtin(name) => {
+                let name = name.clone();
+                Ok(self.alloc(Object::Builtin {
+                    name,
+                    bound_self: Some(obj),
+                }))
+            }
+            Object::StaticMethod(f) => Ok(*f),
+            Object::ClassMethod(f) => {
+                let f = *f;
+                Ok(self.alloc(Object::BoundMethod {
+                    func: f,
+                    self_value: Value::Obj(cls),
+                }))
+            }
+            Object::Property { fget, .. } => {
+                let fget = *fget;
+                if fget == Value::None {
+                    return Err(self.err("AttributeError", "unreadable attribute"));
+                }
+                self.call_value(fget, vec![obj], Vec::new())
+            }
+            _ => Ok(attr),
+        }
+    }
+
+    /// A dict snapshot of a namespace.
+    pub(crate) fn dict_of_attrs(&mut self, attrs: &AttrMap) -> Value {
+        let mut d = Dict::default();
+        let items: Vec<(Rc<str>, Value)> = attrs.iter().map(|(k, v)| (k.clone(), v)).collect();
+        for (k, v) in items {
+            let key = self.intern(&k);
+            let hk = self.heap.hash_key(key).expect("str is hashable");
+            d.insert(hk, key, v);
+        }
+        self.alloc(Object::Dict(d))
+    }
+
+    /// `getattr(obj, name)`, raising AttributeError when missing.
+    pub fn getattr(&mut self, obj: Value, name: &Rc<str>) -> R {
+        match self.getattr_opt(obj, name)? {
+            Some(v) => Ok(v),
+            None => Err(self.attribute_error(obj, name)),
+        }
+    }
+
+    pub(crate) fn attribute_error(
+        &mut self,
+        obj: Value,
+        name: &str,
+    ) -> crate::interpreter::Unwind<Value> {
+        let msg = match obj {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Module(_) => format!("'module' object has no attribute '{name}'"),
+                Object::Class(c) => format!("type object '{}' has no attribute '{name}'", c.name),
+                _ => format!("'{}' object has no attribute '{name}'", self.type_name(obj)),
+            },
+            _ => format!("'{}' object has no attribute '{name}'", self.type_name(obj)),
+        };
+        let _ = &msg;
+        self.err("AttributeError", msg)
+    }
+
+    /// Attribute lookup; `Ok(None)` when the attribute does not exist.
+    pub fn getattr_opt(&mut self, obj: Value, name: &Rc<str>) -> R<Option<Value>> {
+        if &**name == "__class__" {
+            return Ok(Some(Value::Obj(self.type_of(obj))));
+        }
+        let Value::Obj(id) = obj else {
+            return self.type_attr(obj, name);
+        };
+        match self.heap.get(id) {
+            Object::Instance(inst) => {
+                let cls = inst.class;
+                if cls == self.types.super_ {
+                    return self.super_getattr(id, name);
+                }
+                if &**name == "__dict__" {
+                    let attrs = inst.dict.clone();
+                    return Ok(Some(self.dict_of_attrs(&attrs)));
+                }
+                let cattr = self.lookup_class_attr(cls, name);
+                if let Some(Value::Obj(a)) = cattr {
+                    if matches!(self.heap.get(a), Object::Property { .. }) {
+                        return self.bind_attr(Value::Obj(a), obj, cls).map(Some);
+                    }
+                }
+                if let Object::Instance(inst) = self.heap.get(id) {
+                    if let Some(v) = inst.dict.get(name) {
+                        return Ok(Some(v));
+                    }
+                }
+                match cattr {
+                    Some(a) => self.bind_attr(a, obj, cls).map(Some),
+                    None => match self.lookup_class_attr(cls, "__getattr__") {
+                        Some(ga) if !name.starts_with("__") => {
+                            let n = self.intern(name);
+                            let bound = self.bind_attr(ga, obj, cls)?;
+                            match self.call_value(bound, vec![n], Vec::new()) {
+                                Ok(v) => Ok(Some(v)),
+                                Err(crate::interpreter::Unwind::Raise {
+                                    etype: Value::Obj(e),
+                                    ..
+                                }) if self
+                                    .is_subclass(e, self.types.exceptions["AttributeError"]) =>
+                                {
+                                    Ok(None)
+                                }
+                                Err(e) => Err(e),
+                            }
+                        }
+                        _ => Ok(None),
+                    },
+                }
+            }
+            Object::Class(c) => {
+                match &**name {
+                    "__name__" => {
+                        let n = c.name.clone();
+                        return Ok(Some(self.new_str(n.as_bytes())));
+                    }
+                    "__dict__" => {
+                        let attrs = c.dict.clone();
+                        return Ok(Some(self.dict_of_attrs(&attrs)));
+                    }
+                    "__bases__" => {
+                        let b: Vec<Value> = c.bases.iter().map(|&b| Value::Obj(b)).collect();
+                        return Ok(Some(self.new_tuple(b)));
+                    }
+                    "__mro__" => {
+                        let b: Vec<Value> = c.mro.iter().map(|&b| Value::Obj(b)).collect();
+                        return Ok(Some(self.new_tuple(b)));
+                    }
+                    "__module__" if c.builtin.is_some() => {
+                        return Ok(Some(self.new_str(b"__builtin__")))
+                    }
+                    "__doc__" if !c.dict.contains("__doc__") => return Ok(Some(Value::None)),
+                    _ => {}
+                }
+                let Some(a) = self.lookup_class_attr(id, name) else {
+                    return Ok(None);
+                };
+                let Value::Obj(aid) = a else {
+                    return Ok(Some(a));
+                };
+                match self.heap.get(aid) {
+                    Object::StaticMethod(f) => Ok(Some(*f)),
+                    Object::ClassMethod(f) => {
+                        let f = *f;
+                        Ok(Some(self.alloc(Object::BoundMethod {
+                            func: f,
+                            self_value: obj,
+                        })))
+                    }
+                    _ => Ok(Some(a)),
+                }
+            }
+            Object::Module(m) => {
+                if let Some(v) = m.dict.get(name) {
+                    return Ok(Some(v));
+                }
+                if &**name == "__dict__" {
+                    let attrs = m.dict.clone();
+                    return Ok(Some(self.dict_of_attrs(&attrs)));
+                }
+                Ok(None)
+            }
+            Object::Function(f) => {
+                let v = match &**name {
+                    "__name__" | "func_name" => {
+                        let n = f.name.clone();
+                        self.new_str(n.as_bytes())
+                    }
+                    "__doc__" | "func_doc" => match f.attrs.get("__doc__") {
+                        Some(d) => d,
+                        None => match f.code.docstring.clone() {
+                            Some(d) => self.new_str(d.as_bytes()),
+                            None => Value::None,
+                        },
+                    },
+                    "func_defaults" | "__defaults__" => {
+                        if f.defaults.is_empty() {
+                            Value::None
+                        } else {
+                            let d = f.defaults.clone();
+                            self.new_tuple(d)
+                        }
+                    }
+                    "func_code" | "__code__" => {
+                        let c = f.code.clone();
+                        self.alloc(Object::Code(c))
+                    }
+                    "func_globals" | "__globals__" => {
+                        let g = f.globals;
+                        match self.heap.get(g) {
+                            Object::Module(m) => {
+                                let attrs = m.dict.clone();
+                                self.dict_of_attrs(&attrs)
+                            }
+                            _ => Value::None,
+                        }
+                    }
+                    "__module__" => {
+                        let g = f.globals;
+                        match f.attrs.get("__module__") {
+                            Some(m) => m,
+                            None => self.module_attr(g, "__name__").unwrap_or(Value::None),
+                        }
+                    }
+                    "func_closure" | "__closure__" => {
+                        if f.closure.is_empty() {
+                            Value::None
+                        } else {
+                            let c: Vec<Value> = f.closure.iter().map(|&c| Value::Obj(c)).collect();
+                            self.new_tuple(c)
+                        }
+                    }
+                    "__dict__" | "func_dict" => {
+                        let attrs = f.attrs.clone();
+                        self.dict_of_attrs(&attrs)
+                    }
+                    _ => match f.attrs.get(name) {
+                        Some(v) => v,
+                        None => return self.type_attr(obj, name),
+                    },
+                };
+                Ok(Some(v))
+            }
+            Object::BoundMethod { func, self_value } => {
+                let (func, sv) = (*func, *self_value);
+                match &**name {
+                    "im_func" | "__func__" => Ok(Some(func)),
+                    "im_self" | "__self__" => Ok(Some(sv)),
+                    "im_class" => Ok(Some(Value::Obj(self.type_of(sv)))),
+                    _ => self.getattr_opt(func, name),
+                }
+            }
+            Object::Builtin {
+                name: bname,
+                bound_self,
+            } => {
+                let (bname, bs) = (bname.clone(), *bound_self);
+                match &**name {
+                    "__name__" => {
+                        let short = bname.rsplit('.').next().unwrap_or(&bname).to_string();
+                        Ok(Some(self.new_str(short.as_bytes())))
+                    }
+                    "__self__" => Ok(Some(bs.unwrap_or(Value::None))),
+                    "__module__" => {
+                        let m = match bname.rsplit_once('.') {
+                            Some((m, _)) => m.to_string(),
+                            None => "__builtin__".to_string(),
+                        };
+                        Ok(Some(self.new_str(m.as_bytes())))
+                    }
+                    "__doc__" => Ok(Some(Value::None)),
+                    _ => self.type_attr(obj, name),
+                }
+            }
+            Object::StaticMethod(f) | Object::ClassMethod(f) => match &**name {
+                "__func__" => Ok(Some(*f)),
+                _ => self.type_attr(obj, name),
+            },
+            Object::Property { fget, fset } => match &**name {
+                "fget" => Ok(Some(*fget)),
+                "fset" => Ok(Some(*fset)),
+                "fdel" | "__doc__" => Ok(Some(Value::None)),
+                _ => self.type_attr(obj, name),
+            },
+            Object::Code(c) => {
+                let c = c.clone();
+                let v = match &**name {
+                    "co_name" => self.new_str(c.co_name.as_bytes()),
+                    "co_filename" => self.new_str(c.co_filename.as_bytes()),
+                    "co_argcount" => Value::Int(c.co_argcount as i64),
+                    "co_flags" => Value::Int(c.co_flags as i64),
+                    "co_firstlineno" => Value::Int(c.co_firstlineno as i64),
+                    "co_varnames" => {
+                        let names: Vec<Value> =
+                            c.co_varnames.iter().map(|n| self.intern(n)).collect();
+                        self.new_tuple(names)
+                    }
+                    _ => return self.type_attr(obj, name),
+                };
+                Ok(Some(v))
+            }
+            Object::Cell(c) if &**name == "cell_contents" => match c {
+                Some(v) => Ok(Some(*v)),
+                None => self.value_error("Cell is empty"),
+            },
+            Object::Slice(a, b, c) => {
+                let (a, b, c) = (*a, *b, *c);
+                match &**name {
+                    "start" => Ok(Some(a)),
+                    "stop" => Ok(Some(b)),
+                    "step" => Ok(Some(c)),
+                    _ => self.type_attr(obj, name),
+                }
+            }
+            _ => self.type_attr(obj, name),
+        }
+    }
+
+    /// Attributes of built-in values: methods of their class, bound.
+    fn type_attr(&mut self, obj: Value, name: &Rc<str>) -> R<Option<Value>> {
+        let cls = self.type_of(obj);
+        match self.lookup_class_attr(cls, name) {
+            Some(a) => self.bind_attr(a, obj, cls).map(Some),
+            None => match &**name {
+                "real" if matches!(obj, Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
+                    Ok(Some(obj))
+                }
+                "imag" if matches!(obj, Value::Int(_) | Value::Bool(_)) => Ok(Some(Value::Int(0))),
+                "imag" if matches!(obj, Value::Float(_)) => Ok(Some(Value::Float(0.0))),
+                _ => Ok(None),
+            },
+        }
+    }
+
+    /// `super(C, obj).name`.
+    fn super_getattr(&mut self, sup: ObjId, name: &Rc<str>) -> R<Option<Value>> {
+        let (this, obj) = match self.heap.get(sup) {
+            Object::Instance(i) => (i.dict.get("__thisclass__"), i.dict.get("__self__")),
+            _ => (None, None),
+        };
+        let (Some(Value::Obj(this)), Some(obj)) = (this, obj) else {
+            return Ok(None);
+        };
+        let start_cls = match obj {
+            Value::Obj(o) if matches!(self.heap.get(o), Object::Class(_)) => o,
+            _ => self.type_of(obj),
+        };
+        let mro = self.mro(start_cls).to_vec();
+        let pos = mro
+            .iter()
+            .position(|&c| c == this)
+            .map(|p| p + 1)
+            .unwrap_or(mro.len());
+        for &k in &mro[pos..] {
+            let found = match self.heap.get(k) {
+                Object::Class(kc) => kc.dict.get(name),
+                _ => None,
+            };
+            if let Some(a) = found {
+                if obj == Value::Obj(start_cls) {
+                    // super(C, cls): class-level access.
+                    if let Value::Obj(aid) = a {
+                        match self.heap.get(aid) {
+                            Object::StaticMethod(f) => return Ok(Some(*f)),
+                            Object::ClassMethod(f) => {
+                                let f = *f;
+                                return Ok(Some(self.alloc(Object::BoundMethod {
+                                    func: f,
+                                    self_value: obj,
+                                })));
+                            }
+                            _ => return Ok(Some(a)),
+                        }
+                    }
+                    return Ok(Some(a));
+                }
+                return self.bind_attr(a, obj, start_cls).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// `obj.name = value`.
+    pub fn setattr(&mut self, obj: Value, name: &Rc<str>, value: Value) -> R<()> {
+        let Value::Obj(id) = obj else {
+            let tn = self.type_name(obj);
+            return Err(self.err(
+                "AttributeError",
+                format!("'{tn}' object has no attribute '{name}'"),
+            ));
+        };
+        match self.heap.get(id) {
+            Object::Instance(inst) => {
+                let cls = inst.class;
+                if let Some(Value::Obj(a)) = self.lookup_class_attr(cls, name) {
+                    if let Object::Property { fset, .. } = self.heap.get(a) {
+                        let fset = *fset;
+                        if fset == Value::None {
+                            return Err(self.err("AttributeError", "can't set attribute"));
+                        }
+                        self.call_value(fset, vec![obj, value], Vec::new())?;
+                        return Ok(());
+                    }
+                }
+                if &**name == "__class__" {
+                    return Err(self.unsupported("assigning `__class__` is not modelled"));
+                }
+                if let Object::Instance(inst) = self.heap.get_mut(id) {
+                    inst.dict.set(name, value);
+                }
+                Ok(())
+            }
+            Object::Class(c) => {
+                if c.builtin.is_some() {
+                    let cn = c.name.clone();
+                    return self.type_error(format!(
+                        "can't set attributes of built-in/extension type '{cn}'"
+                    ));
+                }
+                let new_name = if &**name == "__name__" {
+                    self.text_of(value).map(|s| Rc::<str>::from(s))
+                } else {
+                    None
+                };
+                if let Object::Class(c) = self.heap.get_mut(id) {
+                    match new_name {
+                        Some(n) => c.name = n,
+                        None => c.dict.set(name, value),
+                    }
+                }
+                Ok(())
+            }
+            Object::Module(_) => {
+                if let Object::Module(m) = self.heap.get_mut(id) {
+                    m.dict.set(name, value);
+                }
+                Ok(())
+            }
+            Object::Function(_) => {
+                let text = self.text_of(value);
+                let defaults = match value {
+                    Value::None => Some(Vec::new()),
+                    Value::Obj(t) => match self.heap.get(t) {
+                        Object::Tuple(items) => Some(items.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Object::Function(f) = self.heap.get_mut(id) {
+                    match &**name {
+                        "__name__" | "func_name" if text.is_some() => {
+                            f.name = Rc::from(text.unwrap_or_default())
+                        }
+                        "func_defaults" | "__defaults__" if defaults.is_some() => {
+                            f.defaults = defaults.unwrap_or_default()
+                        }
+                        _ => f.attrs.set(name, value),
+                    }
+                }
+                Ok(())
+            }
+            Object::BoundMethod { func, .. } => {
+                let f = *func;
+                let _ = f;
+                Err(self.err(
+                    "AttributeError",
+                    format!("'instancemethod' object has no attribute '{name}'"),
+                ))
+            }
+            _ => {
+                let tn = self.type_name(obj);
+                Err(self.err(
+                    "AttributeError",
+                    format!("'{tn}' object has no attribute '{name}'"),
+                ))
+            }
+        }
+    }
+
+    /// `del obj.name`.
+    pub fn delattr(&mut self, obj: Value, name: &Rc<str>) -> R<()> {
+        let removed = match obj {
+            Value::Obj(id) => match self.heap.get_mut(id) {
+                Object::Instance(i) => i.dict.remove(name).is_some(),
+                Object::Class(c) if c.builtin.is_none() => c.dict.remove(name).is_some(),
+                Object::Module(m) => m.dict.remove(name).is_some(),
+                Object::Function(f) => f.attrs.remove(name).is_some(),
+                _ => false,
+            },
+            _ => false,
+        };
+        if removed {
+            Ok(())
+        } else {
+            Err(self.attribute_error(obj, name))
+        }
+    }
+
+    /// C3 linearization; depth-first left-to-right when C3 fails.
+    fn compute_mro(&self, cls: ObjId, bases: &[ObjId]) -> Vec<ObjId> {
+        let mut seqs: Vec<Vec<ObjId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
+        seqs.push(bases.to_vec());
+        let mut out = vec![cls];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return out;
+            }
+            let mut cand = None;
+            for s in &seqs {
+                let head = s[0];
+                if !seqs.iter().any(|t| t[1..].contains(&head)) {
+                    cand = Some(head);
+                    break;
+                }
+            }
+            let Some(c) = cand else {
+                // Inconsistent hierarchy: fall back to depth-first, first occurrence wins.
+                let mut dfs = vec![cls];
+                for &b in bases {
+                    for &k in self.mro(b) {
+                        if !dfs.contains(&k) {
+                            dfs.push(k);
+                        }
+                    }
+                }
+                return dfs;
+            };
+            out.push(c);
+            for s in seqs.iter_mut() {
+                if s[0] == c {
+                    s.remove(0);
+                }
+            }
+        }
+    }
+
+    /// Creates a class from a name, a tuple of bases and a namespace (dict).
+    pub fn make_class(
+        &mut self,
+        name: Value,
+        bases: Value,
+        namespace: Value,
+        globals: Option<ObjId>,
+    ) -> R {
+        let Some(cname) = self.name_of(name) else {
+            return self.type_error("class name must be a string");
+        };
+        let base_vals: Vec<Value> = match bases {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Tuple(items) => items.clone(),
+                _ => return self.type_error("bases must be a tuple"),
+            },
+            _ => return self.type_error("bases must be a tuple"),
+        };
+        let mut base_ids = Vec::new();
+        for b in base_vals {
+            match b {
+                Value::Obj(id) if matches!(self.heap.get(id), Object::Class(_)) => {
+                    base_ids.push(id)
+                }
+                _ => {
+                    let tn = self.type_name(b);
+                    return self.type_error(format!(
+                        "Error when calling the metaclass bases: cannot inherit from '{tn}'"
+                    ));
+                }
+            }
+        }
+        let mut dict = AttrMap::default();
+        let mut spans = (None, None);
+        if let Value::Obj(ns) = namespace {
+            let entries: Vec<(Value, Value)> = match self.heap.get(ns) {
+                Object::Dict(d) => d.entries.clone(),
+                Object::Module(m) => m.dict.iter().map(|(_, v)| (Value::None, v)).collect(),
+                _ => return self.type_error("class namespace must be a dict"),
+            };
+            for (k, v) in entries {
+                let Some(kn) = self.name_of(k) else { continue };
+                dict.set(&kn, v);
+            }
+            if let Some(&(s, n)) = self.class_body_spans.get(&ns) {
+                spans = (Some(s), Some(n));
+            }
+        }
+        if dict.contains("__metaclass__") {
+            let span = spans.1.unwrap_or(self.span);
+            self.diagnostics.push(Diagnostic::new(
+                "RPY004",
+                span,
+                format!("`__metaclass__` of class `{cname}` is not supported; the class is built as a plain class"),
+            ));
+            dict.remove("__metaclass__");
+        }
+        if !dict.contains("__module__") {
+            if let Some(g) = globals {
+                if let Some(m) = self.module_attr(g, "__name__") {
+                    dict.set("__module__", m);
+                }
+            }
+        }
+        let id = self.heap.alloc(Object::Class(Class {
+            name: cname,
+            bases: base_ids.clone(),
+            mro: Vec::new(),
+            dict,
+            module: globals,
+            span: spans.0,
+            name_span: spans.1,
+            builtin: None,
+        }));
+        let mro = self.compute_mro(id, &base_ids);
+        if let Object::Class(c) = self.heap.get_mut(id) {
+            c.mro = mro;
+        }
+        Ok(Value::Obj(id))
+    }
+
+    /// The class-body namespace being executed (innermost), for `import_from_mixin`.
+    pub fn current_class_namespace(&self) -> Option<ObjId> {
+        self.class_ns_stack.last().copied()
+    }
+
+    /// Stores `name = value` in a namespace object (module or class-body dict).
+    pub(crate) fn ns_set(&mut self, ns: ObjId, name: &Rc<str>, value: Value) -> R<()> {
+        let key = if matches!(self.heap.get(ns), Object::Dict(_)) {
+            Some(self.intern(name))
+        } else {
+            None
+        };
+        match self.heap.get_mut(ns) {
+            Object::Module(m) => {
+                m.dict.set(name, value);
+                Ok(())
+            }
+            Object::Dict(_) => {
+                let key = key.expect("interned");
+                let Some(hk) = self.heap.hash_key(key) else {
+                    unreachable!()
+                };
+                if let Object::Dict(d) = self.heap.get_mut(ns) {
+                    d.insert(hk, key, value);
+                }
+                Ok(())
+            }
+            Object::Class(c) => {
+                c.dict.set(name, value);
+                Ok(())
+            }
+            _ => Err(self.unsupported("assignment into an unknown namespace")),
+        }
+    }
+
+    /// Reads `name` from a namespace object (module or dict).
+    pub(crate) fn ns_get(&mut self, ns: ObjId, name: &Rc<str>) -> Option<Value> {
+        match self.heap.get(ns) {
+            Object::Module(m) => m.dict.get(name),
+            Object::Dict(d) => {
+                let hk = HashKey::Str(match self.str_consts.get(name.as_bytes()) {
+                    Some(&id) => match self.heap.get(id) {
+                        Object::Str(s) => s.clone(),
+                        _ => Rc::from(name.as_bytes()),
+                    },
+                    None => Rc::from(name.as_bytes()),
+                });
+                d.lookup(&hk)
+            }
+            Object::Class(c) => c.dict.get(name),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn ns_del(&mut self, ns: ObjId, name: &Rc<str>) -> bool {
+        match self.heap.get_mut(ns) {
+            Object::Module(m) => m.dict.remove(name).is_some(),
+            Object::Dict(d) => d
+                .remove_key(&HashKey::Str(Rc::from(name.as_bytes())))
+                .is_some(),
+            Object::Class(c) => c.dict.remove(name).is_some(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The bundled models: Python sources (RPython style) of `os`, `sys`, `math`, `time` and the
+//! `rpython.rlib` surface, embedded in the binary and registered in the SourceMap under
+//! `<bundled>/<path>` so go-to-definition can show them. Primitives are builtins of the
+//! registry, imported from the internal module `__rpy__`.
+
+/// One bundled module.
+#[derive(Debug)]
+pub struct BundledModule {
+    /// Full dotted name.
+    pub name: &'static str,
+    /// Path under `<bundled>/`.
+    pub path: &'static str,
+    pub source: &'static str,
+    pub is_package: bool,
+}
+
+macro_rules! bundled {
+    ($($name:literal => $path:literal, $pkg:expr;)*) => {
+        /// Every bundled module.
+        pub static BUNDLED: &[BundledModule] = &[
+            $(BundledModule {
+                name: $name,
+                path: $path,
+                source: include_str!(concat!("bundled/", $path)),
+                is_package: $pkg,
+            },)*
+        ];
+    };
+}
+
+bundled! {
+    "__future__" => "__future__.py", false;
+    "os" => "os/__init__.py", true;
+    "os.path" => "os/path.py", false;
+    "sys" => "sys.py", false;
+    "math" => "math.py", false;
+    "time" => "time.py", false;
+    "rpython" => "rpython/__init__.py", true;
+    "rpython.rlib" => "rpython/rlib/__init__.py", true;
+    "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;
+    "rpython.rlib.objectmodel" => "rpython/rlib/objectmodel.py", false;
+    "rpython.rlib.jit" => "rpython/rlib/jit.py", false;
+    "rpython.rlib.unroll" => "rpython/rlib/unroll.py", false;
+    "rpython.rlib.rstring" => "rpython/rlib/rstring.py", false;
+    "rpython.rlib.debug" => "rpython/rlib/debug.py", false;
+    "rpython.rlib.listsort" => "rpython/rlib/listsort.py", false;
+}
+
+/// The bundled module with this full name.
+pub fn lookup(name: &str) -> Option<&'static BundledModule> {
+    BUNDLED.iter().find(|m| m.name == name)
+}
+
+/// Names of every bundled module.
+pub fn bundled_module_names() -> Vec<&'static str> {
+    BUNDLED.iter().map(|m| m.name).collect()
+}

@@ -1,0 +1,65 @@
+"""rpy-lsp's model of the `os` module for RPython programs.
+
+The functions are primitives of rpy-lsp (builtins named `os.<name>`); at import time
+`os.write(1, s)` and `os.write(2, s)` go to rpy-lsp's captured output, files can only be
+opened for reading, and nothing is ever written to disk.
+"""
+from __rpy__ import os_write, os_read, os_open, os_close, os_lseek, os_getenv
+from __rpy__ import os_getpid, os_unlink, os_remove, os_rename, os_mkdir, os_rmdir
+from __rpy__ import os_isatty, os_getcwd, os_strerror, os_listdir, os_system, os__exit
+from __rpy__ import os_environ_snapshot
+
+write = os_write
+read = os_read
+open = os_open
+close = os_close
+lseek = os_lseek
+getenv = os_getenv
+getpid = os_getpid
+unlink = os_unlink
+remove = os_remove
+rename = os_rename
+mkdir = os_mkdir
+rmdir = os_rmdir
+isatty = os_isatty
+getcwd = os_getcwd
+strerror = os_strerror
+listdir = os_listdir
+system = os_system
+_exit = os__exit
+
+O_RDONLY = 0
+O_WRONLY = 1
+O_RDWR = 2
+O_CREAT = 64
+O_EXCL = 128
+O_NOCTTY = 256
+O_TRUNC = 512
+O_APPEND = 1024
+O_NONBLOCK = 2048
+O_BINARY = 0
+
+SEEK_SET = 0
+SEEK_CUR = 1
+SEEK_END = 2
+
+F_OK = 0
+X_OK = 1
+W_OK = 2
+R_OK = 4
+
+name = 'posix'
+sep = '/'
+altsep = None
+extsep = '.'
+pathsep = ':'
+linesep = '\n'
+curdir = '.'
+pardir = '..'
+devnull = '/dev/null'
+
+error = OSError
+
+environ = os_environ_snapshot()
+
+from os import path

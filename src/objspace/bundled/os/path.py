@@ -1,0 +1,93 @@
+"""rpy-lsp's model of `os.path` (POSIX paths), written in RPython."""
+from __rpy__ import os_path_exists, os_path_isdir, os_path_isfile, os_getcwd
+
+exists = os_path_exists
+isdir = os_path_isdir
+isfile = os_path_isfile
+
+sep = '/'
+curdir = '.'
+pardir = '..'
+
+
+def isabs(s):
+    return s.startswith('/')
+
+
+def join(a, *p):
+    path = a
+    for b in p:
+        if b.startswith('/'):
+            path = b
+        elif path == '' or path.endswith('/'):
+            path += b
+        else:
+            path += '/' + b
+    return path
+
+
+def split(p):
+    i = p.rfind('/') + 1
+    head = p[:i]
+    tail = p[i:]
+    if head and head != '/' * len(head):
+        head = head.rstrip('/')
+    return head, tail
+
+
+def basename(p):
+    i = p.rfind('/') + 1
+    return p[i:]
+
+
+def dirname(p):
+    i = p.rfind('/') + 1
+    head = p[:i]
+    if head and head != '/' * len(head):
+        head = head.rstrip('/')
+    return head
+
+
+def splitext(p):
+    dot = p.rfind('.')
+    slash = p.rfind('/')
+    if dot > slash:
+        # skip leading dots of the file name
+        i = slash + 1
+        while i < dot:
+            if p[i] != '.':
+                return p[:dot], p[dot:]
+            i += 1
+    return p, ''
+
+
+def abspath(p):
+    if not isabs(p):
+        p = join(os_getcwd(), p)
+    return normpath(p)
+
+
+def normpath(path):
+    if path == '':
+        return '.'
+    initial_slashes = 0
+    if path.startswith('/'):
+        initial_slashes = 1
+        if path.startswith('//') and not path.startswith('///'):
+            initial_slashes = 2
+    comps = path.split('/')
+    new_comps = []
+    for comp in comps:
+        if comp == '' or comp == '.':
+            continue
+        if (comp != '..' or (initial_slashes == 0 and len(new_comps) == 0) or
+                (len(new_comps) > 0 and new_comps[-1] == '..')):
+            new_comps.append(comp)
+        elif len(new_comps) > 0:
+            new_comps.pop()
+    result = '/'.join(new_comps)
+    if initial_slashes:
+        result = '/' * initial_slashes + result
+    if result == '':
+        return '.'
+    return result

@@ -1,0 +1,1 @@
+"""rpy-lsp's models of `rpython.rlib` modules."""

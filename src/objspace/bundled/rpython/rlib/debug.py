@@ -1,0 +1,48 @@
+"""rpy-lsp's model of `rpython.rlib.debug`."""
+from __rpy__ import debug_debug_print, debug_debug_start, debug_debug_stop
+from __rpy__ import debug_debug_flush, debug_have_debug_prints, debug_debug_offset
+from __rpy__ import debug_fatalerror
+
+debug_print = debug_debug_print
+debug_start = debug_debug_start
+debug_stop = debug_debug_stop
+debug_flush = debug_debug_flush
+have_debug_prints = debug_have_debug_prints
+debug_offset = debug_debug_offset
+fatalerror = debug_fatalerror
+fatalerror_notb = debug_fatalerror
+
+
+class FatalError(Exception):
+    pass
+
+
+def ll_assert(x, msg):
+    """Assertion checked untranslated (and in debug builds)."""
+    assert x, msg
+
+
+def check_nonneg(x):
+    """The annotator must prove `x >= 0`."""
+    assert x >= 0
+    return x
+
+
+def check_annotation(arg, checker):
+    return arg
+
+
+def make_sure_not_resized(arg):
+    return arg
+
+
+def make_sure_not_modified(arg):
+    return arg
+
+
+def check_list_of_chars(l):
+    return l
+
+
+def attach_gdb():
+    pass

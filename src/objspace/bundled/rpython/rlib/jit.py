@@ -1,0 +1,159 @@
+"""rpy-lsp's model of `rpython.rlib.jit`: hints and decorators for the JIT generator.
+
+Decorators set the same function attributes as the reference; hints are primitives
+(builtins named `jit.<name>`) that return their argument or do nothing.
+"""
+from __rpy__ import jit_promote, jit_promote_string, jit_promote_unicode, jit_hint
+from __rpy__ import jit_we_are_jitted, jit_isconstant, jit_isvirtual, jit_assert_green
+from __rpy__ import jit_set_param, jit_set_user_param, jit_record_known_class
+from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_length
+from __rpy__ import jit_conditional_call
+from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
+from __rpy__ import jit_JitDriver_loop_header
+
+promote = jit_promote
+promote_string = jit_promote_string
+promote_unicode = jit_promote_unicode
+hint = jit_hint
+we_are_jitted = jit_we_are_jitted
+isconstant = jit_isconstant
+isvirtual = jit_isvirtual
+assert_green = jit_assert_green
+set_param = jit_set_param
+set_user_param = jit_set_user_param
+record_known_class = jit_record_known_class
+record_exact_class = jit_record_exact_class
+jit_debug = jit_jit_debug
+current_trace_length = jit_current_trace_length
+conditional_call = jit_conditional_call
+
+
+def elidable(func):
+    """The function has no side effects and its result depends only on its arguments."""
+    func._elidable_function_ = True
+    return func
+
+
+purefunction = elidable
+
+
+def dont_look_inside(func):
+    func._jit_look_inside_ = False
+    return func
+
+
+def look_inside(func):
+    func._jit_look_inside_ = True
+    return func
+
+
+def unroll_safe(func):
+    func._jit_unroll_safe_ = True
+    return func
+
+
+def loop_invariant(func):
+    dont_look_inside(func)
+    func._jit_loop_invariant_ = True
+    return func
+
+
+def elidable_promote(promote_args='all'):
+    def decorator(func):
+        elidable(func)
+        func._jit_elidable_promote_ = promote_args
+        return func
+    return decorator
+
+
+purefunction_promote = elidable_promote
+
+
+def look_inside_iff(predicate):
+    def inner(func):
+        func._jit_look_inside_iff_ = predicate
+        return func
+    return inner
+
+
+def oopspec(spec):
+    def decorator(func):
+        func.oopspec = spec
+        return func
+    return decorator
+
+
+def not_in_trace(func):
+    func.oopspec = 'jit.not_in_trace()'
+    return func
+
+
+def vectorize(func):
+    return func
+
+
+class JitHintError(Exception):
+    """Inconsistency in the JIT hints."""
+
+
+PARAMETERS = {'threshold': 1039,
+              'function_threshold': 1619,
+              'trace_eagerness': 200,
+              'decay': 40,
+              'trace_limit': 6000,
+              'inlining': 1,
+              'loop_longevity': 1000,
+              'retrace_limit': 0,
+              'max_retrace_guards': 15,
+              'max_unroll_loops': 0,
+              'disable_unrolling': 200,
+              'enable_opts': 'all',
+              'max_unroll_recursion': 7,
+              }
+
+
+class JitDriver(object):
+    """Marks the main interpreter loop for the JIT: `jit_merge_point` and `can_enter_jit`
+    accept the green and red variables as keyword arguments and do nothing here."""
+    virtualizables = []
+    name = 'jitdriver'
+    inline_jit_merge_point = False
+
+    def __init__(self, greens=None, reds=None, virtualizables=None,
+                 get_jitcell_at=None, set_jitcell_at=None,
+                 get_printable_location=None, confirm_enter_jit=None,
+                 can_never_inline=None, should_unroll_one_iteration=None,
+                 name='jitdriver', check_untranslated=True, vectorize=False,
+                 get_unique_id=None, is_recursive=False, get_location=None):
+        if greens is None:
+            greens = []
+        self.greens = greens
+        self.name = name
+        if reds == 'auto':
+            self.autoreds = True
+            self.reds = []
+            self.numreds = -1
+        else:
+            self.autoreds = False
+            if reds is None:
+                reds = []
+            self.reds = reds
+            self.numreds = len(reds)
+        if virtualizables is not None:
+            self.virtualizables = virtualizables
+        self.get_printable_location = get_printable_location
+        self.get_location = get_location
+        self.get_unique_id = get_unique_id
+        self.confirm_enter_jit = confirm_enter_jit
+        self.can_never_inline = can_never_inline
+        self.should_unroll_one_iteration = should_unroll_one_iteration
+        self.check_untranslated = check_untranslated
+        self.is_recursive = is_recursive
+        self.vectorize = vectorize
+
+    jit_merge_point = jit_JitDriver_jit_merge_point
+    can_enter_jit = jit_JitDriver_can_enter_jit
+    loop_header = jit_JitDriver_loop_header
+
+    def _freeze_(self):
+        return True

@@ -1,0 +1,272 @@
+"""rpy-lsp's model of `rpython.rlib.objectmodel`.
+
+Decorators set the same function attributes as the reference (`_annspecialcase_`,
+`_not_rpython_`, `_always_inline_`, `_annenforceargs_`…); the primitives are builtins
+named `objectmodel.<name>`.
+"""
+from __rpy__ import objectmodel_we_are_translated, objectmodel_compute_hash
+from __rpy__ import objectmodel_compute_identity_hash, objectmodel_compute_unique_id
+from __rpy__ import objectmodel_current_object_addr_as_int, objectmodel_instantiate
+from __rpy__ import objectmodel_import_from_mixin, objectmodel_newlist_hint
+from __rpy__ import objectmodel_keepalive_until_here, objectmodel_resizelist_hint
+from __rpy__ import objectmodel_func_with_new_name
+
+we_are_translated = objectmodel_we_are_translated
+compute_hash = objectmodel_compute_hash
+compute_identity_hash = objectmodel_compute_identity_hash
+compute_unique_id = objectmodel_compute_unique_id
+current_object_addr_as_int = objectmodel_current_object_addr_as_int
+instantiate = objectmodel_instantiate
+import_from_mixin = objectmodel_import_from_mixin
+newlist_hint = objectmodel_newlist_hint
+keepalive_until_here = objectmodel_keepalive_until_here
+resizelist_hint = objectmodel_resizelist_hint
+func_with_new_name = objectmodel_func_with_new_name
+
+
+class _Specialize(object):
+    """`specialize.xxx(...)` decorator factories: they set `func._annspecialcase_`."""
+
+    def memo(self):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:memo'
+            return func
+        return decorated_func
+
+    def arg(self, *args):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:arg' + self._wrap(args)
+            return func
+        return decorated_func
+
+    def arg_or_var(self, *args):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:arg_or_var' + self._wrap(args)
+            return func
+        return decorated_func
+
+    def argtype(self, *args):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:argtype' + self._wrap(args)
+            return func
+        return decorated_func
+
+    def ll(self):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:ll'
+            return func
+        return decorated_func
+
+    def ll_and_arg(self, *args):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:ll_and_arg' + self._wrap(args)
+            return func
+        return decorated_func
+
+    def call_location(self):
+        def decorated_func(func):
+            func._annspecialcase_ = 'specialize:call_location'
+            return func
+        return decorated_func
+
+    def _wrap(self, args):
+        return "(" + ','.join([repr(arg) for arg in args]) + ")"
+
+
+specialize = _Specialize()
+
+
+def not_rpython(func):
+    """The function is not RPython: it runs only at import time."""
+    func._not_rpython_ = True
+    return func
+
+
+def always_inline(func):
+    func._always_inline_ = True
+    return func
+
+
+def try_inline(func):
+    func._always_inline_ = 'try'
+    return func
+
+
+def dont_inline(func):
+    func._dont_inline_ = True
+    return func
+
+
+def enforceargs(*types_, **kwds):
+    """Records the expected argument types in `func._annenforceargs_`."""
+    typecheck = kwds.pop('typecheck', True)
+
+    def decorator(f):
+        f._annenforceargs_ = types_
+        return f
+    return decorator
+
+
+def never_allocate(cls):
+    cls._must_be_never_allocated_ = True
+    return cls
+
+
+def likely(condition):
+    return condition
+
+
+def unlikely(condition):
+    return condition
+
+
+def mark_dict_non_null(d):
+    pass
+
+
+def prepare_dict_update(d, n_elements):
+    pass
+
+
+def fetch_translated_config():
+    return None
+
+
+def we_are_translated_to_c():
+    return False
+
+
+def is_annotation_constant(thing):
+    return True
+
+
+class Symbolic(object):
+    def annotation(self):
+        return None
+
+    def lltype(self):
+        return None
+
+
+class ComputedIntSymbolic(Symbolic):
+    def __init__(self, compute_fn):
+        self.compute_fn = compute_fn
+
+
+class CDefinedIntSymbolic(Symbolic):
+    def __init__(self, expr, default=0):
+        self.expr = expr
+        self.default = default
+
+
+malloc_zero_filled = CDefinedIntSymbolic('MALLOC_ZERO_FILLED', default=0)
+running_on_llinterp = CDefinedIntSymbolic('RUNNING_ON_LLINTERP', default=1)
+
+
+class r_dict(object):
+    """A dict whose keys are compared with `key_eq` and hashed with `key_hash`."""
+
+    def __init__(self, key_eq, key_hash, force_non_null=False, simple_hash_eq=False):
+        self.key_eq = key_eq
+        self.key_hash = key_hash
+        self._keys = []
+        self._values = []
+        self._hashes = []
+
+    def _index(self, key):
+        h = self.key_hash(key)
+        i = 0
+        n = len(self._keys)
+        while i < n:
+            if self._hashes[i] == h and self.key_eq(self._keys[i], key):
+                return i
+            i += 1
+        return -1
+
+    def __getitem__(self, key):
+        i = self._index(key)
+        if i < 0:
+            raise KeyError(key)
+        return self._values[i]
+
+    def __setitem__(self, key, value):
+        i = self._index(key)
+        if i < 0:
+            self._keys.append(key)
+            self._values.append(value)
+            self._hashes.append(self.key_hash(key))
+        else:
+            self._values[i] = value
+
+    def __delitem__(self, key):
+        i = self._index(key)
+        if i < 0:
+            raise KeyError(key)
+        del self._keys[i]
+        del self._values[i]
+        del self._hashes[i]
+
+    def __contains__(self, key):
+        return self._index(key) >= 0
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def get(self, key, default=None):
+        i = self._index(key)
+        if i < 0:
+            return default
+        return self._values[i]
+
+    def setdefault(self, key, default):
+        i = self._index(key)
+        if i < 0:
+            self[key] = default
+            return default
+        return self._values[i]
+
+    def pop(self, key, *default):
+        i = self._index(key)
+        if i < 0:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        value = self._values[i]
+        del self[key]
+        return value
+
+    def keys(self):
+        return self._keys[:]
+
+    def values(self):
+        return self._values[:]
+
+    def items(self):
+        return [(self._keys[i], self._values[i]) for i in range(len(self._keys))]
+
+    def iterkeys(self):
+        return iter(self.keys())
+
+    def itervalues(self):
+        return iter(self.values())
+
+    def iteritems(self):
+        return iter(self.items())
+
+    def clear(self):
+        self._keys = []
+        self._values = []
+        self._hashes = []
+
+    def copy(self):
+        result = r_dict(self.key_eq, self.key_hash)
+        for i in range(len(self._keys)):
+            result[self._keys[i]] = self._values[i]
+        return result
+
+    def update(self, other):
+        for key in other.keys():
+            self[key] = other[key]

@@ -1,0 +1,337 @@
+//! Calls: user functions (argument binding, frames, closures, eager generators, class
+//! bodies), bound methods, builtins, classes (instance creation) and callable instances.
+
+use super::builtins::BArgs;
+use super::object::{AttrMap, Instance, ObjId, Object, Value};
+use super::{ObjSpace, R};
+use crate::compiler::bytecode::flags;
+use crate::interpreter::arguments::bind;
+use crate::interpreter::{eval, CallArgs, Frame};
+use std::rc::Rc;
+
+impl ObjSpace {
+    /// Calls `func` with positional arguments (e.g. `target(driver, args)`).
+    pub fn call(&mut self, func: Value, args: Vec<Value>) -> R {
+        self.call_value(func, args, Vec::new())
+    }
+
+    /// Calls with `*args`/`**kwargs` values expanded.
+    pub(crate) fn call_args(&mut self, func: Value, args: CallArgs<Value>) -> R {
+        let CallArgs {
+            mut positional,
+            mut keywords,
+            star,
+            starstar,
+        } = args;
+        if let Some(s) = star {
+            let items = self.iterate(s)?;
+            positional.extend(items);
+        }
+        if let Some(d) = starstar {
+            let entries = match d {
+                Value::Obj(id) => match self.heap.get(id) {
+                    Object::Dict(d) => Some(d.entries.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(entries) = entries else {
+                let tn = self.type_name(d);
+                return self.type_error(format!("argument after ** must be a mapping, not {tn}"));
+            };
+            for (k, v) in entries {
+                let Some(name) = self.name_of(k) else {
+                    return self.type_error("keywords must be strings");
+                };
+                keywords.push((name, v));
+            }
+        }
+        self.call_value(func, positional, keywords)
+    }
+
+    /// Calls any callable value.
+    pub fn call_value(
+        &mut self,
+        func: Value,
+        mut args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let Value::Obj(id) = func else {
+            let tn = self.type_name(func);
+            return self.type_error(format!("'{tn}' object is not callable"));
+        };
+        match self.heap.get(id) {
+            Object::Function(_) => self.call_function(id, args, kwargs),
+            Object::BoundMethod { func, self_value } => {
+                let (f, s) = (*func, *self_value);
+                args.insert(0, s);
+                self.call_value(f, args, kwargs)
+            }
+            Object::Builtin { name, bound_self } => {
+                let (name, this) = (name.clone(), *bound_self);
+                self.call_builtin(&name, this, args, kwargs)
+            }
+            Object::Class(_) => self.instantiate(id, args, kwargs),
+            Object::Instance(inst) => {
+                let cls = inst.class;
+                match self.lookup_class_attr(cls, "__call__") {
+                    Some(m) => {
+                        let bound = self.bind_attr(m, func, cls)?;
+                        self.call_value(bound, args, kwargs)
+                    }
+                    None => {
+                        let tn = self.type_name(func);
+                        self.type_error(format!("'{tn}' object is not callable"))
+                    }
+                }
+            }
+            _ => {
+                let tn = self.type_name(func);
+                self.type_error(format!("'{tn}' object is not callable"))
+            }
+        }
+    }
+
+    pub(crate) fn call_builtin(
+        &mut self,
+        name: &Rc<str>,
+        this: Option<Value>,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let Some(&f) = self.registry.get(&**name) else {
+            return Err(
+                self.unsupported(format!("builtin `{name}` is not modelled at import time"))
+            );
+        };
+        let mut a = BArgs {
+            name: name.clone(),
+            this,
+            args,
+            kwargs,
+        };
+        f(self, &mut a)
+    }
+
+    fn enter(&mut self) -> R<()> {
+        if self.depth >= self.max_depth {
+            return Err(self.err("RuntimeError", "maximum recursion depth exceeded"));
+        }
+        self.depth += 1;
+        self.span_stack.push(self.span);
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+        if let Some(s) = self.span_stack.pop() {
+            self.span = s;
+        }
+    }
+
+    /// Calls a user function: binds arguments, builds the frame and runs it.
+    pub(crate) fn call_function(
+        &mut self,
+        fid: ObjId,
+        args: Vec<Value>,
+        mut kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let (code, globals, defaults, closure, fname) = match self.heap.get(fid) {
+            Object::Function(f) => (
+                f.code.clone(),
+                f.globals,
+                f.defaults.clone(),
+                f.closure.clone(),
+                f.name.clone(),
+            ),
+            _ => unreachable!(),
+        };
+        let sig = self.signature(&code);
+        let mut kwdict = None;
+        if sig.kwargs.is_some() {
+            let (known, extra): (Vec<_>, Vec<_>) = kwargs
+                .into_iter()
+                .partition(|(k, _)| sig.argnames.iter().any(|a| a == k));
+            kwargs = known;
+            let d = self.new_dict();
+            for (k, v) in extra {
+                let key = self.intern(&k);
+                self.setitem(d, key, v)?;
+            }
+            kwdict = Some(d);
+        }
+        let (mut locals, extra) = match bind(&fname, &sig, &defaults, args, kwargs) {
+            Ok(r) => r,
+            Err(e) => return self.type_error(e.0),
+        };
+        if sig.varargs.is_some() {
+            let t = self.new_tuple(extra);
+            locals.push(t);
+        }
+        if let Some(d) = kwdict {
+            locals.push(d);
+        }
+        let nparams = locals.len();
+        let mut frame: Frame<Value> = Frame::new(
+            code.clone(),
+            globals,
+            locals.into_iter().map(Some).collect(),
+        );
+        let mut cells = Vec::with_capacity(code.co_cellvars.len() + code.co_freevars.len());
+        for name in &code.co_cellvars {
+            let init = code.co_varnames[..nparams]
+                .iter()
+                .position(|v| v == name)
+                .and_then(|i| frame.state.locals[i]);
+            cells.push(self.alloc(Object::Cell(init)));
+        }
+        for c in closure {
+            cells.push(Value::Obj(c));
+        }
+        frame.cells = cells;
+        self.enter()?;
+        let class_body = code.has_flag(flags::CLASS_BODY);
+        if class_body {
+            let ns = self.heap.alloc(Object::Dict(Default::default()));
+            self.class_body_spans
+                .insert(ns, (code.span, code.name_span));
+            frame.namespace = Some(ns);
+            self.class_ns_stack.push(ns);
+        }
+        let generator = code.is_generator();
+        if generator {
+            self.gen_stack.push(Vec::new());
+        }
+        self.frames.push((globals, frame.namespace));
+        let r = eval(self, &mut frame);
+        self.frames.pop();
+        self.leave();
+        if class_body {
+            self.class_ns_stack.pop();
+        }
+        if generator {
+            let items = self.gen_stack.pop().unwrap_or_default();
+            r?;
+            return Ok(self.alloc(Object::Iterator(super::object::IterState::Seq {
+                items,
+                pos: 0,
+            })));
+        }
+        r
+    }
+
+    /// Runs a module body in its module namespace.
+    pub(crate) fn run_module_code(
+        &mut self,
+        code: Rc<crate::compiler::CodeObject>,
+        module: ObjId,
+    ) -> R {
+        let mut frame: Frame<Value> = Frame::new(code, module, Vec::new());
+        self.enter()?;
+        self.frames.push((module, Some(module)));
+        let r = eval(self, &mut frame);
+        self.frames.pop();
+        self.leave();
+        r
+    }
+
+    /// Calls a class: built-in constructors, or a new instance whose `__init__` runs.
+    pub fn instantiate(
+        &mut self,
+        cls: ObjId,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        if let Some(&ctor) = self.ctors.get(&cls) {
+            return self.call_builtin(&Rc::from(ctor), Some(Value::Obj(cls)), args, kwargs);
+        }
+        let base = self.builtin_base(cls);
+        let is_exc = self.is_exception_class(cls);
+        if let Some(b) = base {
+            if !is_exc && b != self.types.object {
+                // A user subclass of a built-in type other than object.
+                if let Some(&ctor) = self.ctors.get(&b) {
+                    let bname = self
+                        .heap
+                        .class(b)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_else(|| Rc::from("?"));
+                    let _ = ctor;
+                    return Err(self.unsupported(format!(
+                        "instances of subclasses of the built-in type `{bname}` are not modelled at import time"
+                    )));
+                }
+            }
+        }
+        let inst = self.heap.alloc(Object::Instance(Instance {
+            class: cls,
+            dict: AttrMap::default(),
+        }));
+        let v = Value::Obj(inst);
+        if is_exc {
+            self.init_exception_args(inst, args.clone());
+        }
+        match self.lookup_class_attr(cls, "__init__") {
+            Some(init) => {
+                if let Value::Obj(fid) = init {
+                    if let Object::Builtin { name, .. } = self.heap.get(fid) {
+                        if &**name == "object.__init__" {
+                            if !args.is_empty() || !kwargs.is_empty() {
+                                return self.type_error("object() takes no parameters");
+                            }
+                            return Ok(v);
+                        }
+                    }
+                }
+                let bound = self.bind_attr(init, v, cls)?;
+                let r = self.call_value(bound, args, kwargs)?;
+                if r != Value::None {
+                    let tn = self.type_name(r);
+                    return self.type_error(format!("__init__() should return None, not '{tn}'"));
+                }
+            }
+            None => {
+                if (!args.is_empty() || !kwargs.is_empty()) && !is_exc {
+                    return self.type_error("this constructor takes no arguments");
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// Calls method `name` of `obj` (looked up like an attribute).
+    pub fn call_method(&mut self, obj: Value, name: &str, args: Vec<Value>) -> R {
+        let n: Rc<str> = Rc::from(name);
+        let m = self.getattr(obj, &n)?;
+        self.call_value(m, args, Vec::new())
+    }
+
+    /// The special method `name` of an instance of a user class, if it defines one.
+    pub(crate) fn special_method(&self, v: Value, name: &str) -> Option<Value> {
+        let Value::Obj(id) = v else { return None };
+        let Object::Instance(inst) = self.heap.get(id) else {
+            return None;
+        };
+        let m = self.lookup_class_attr(inst.class, name)?;
+        // Built-in methods of the exception classes (`__str__`…) count too.
+        Some(m)
+    }
+
+    /// Calls a special method found by [`Self::special_method`].
+    pub(crate) fn call_special(&mut self, v: Value, m: Value, args: Vec<Value>) -> R {
+        let cls = self.type_of(v);
+        let bound = self.bind_attr(m, v, cls)?;
+        self.call_value(bound, args, Vec::new())
+    }
+
+    /// `yield` inside a generator being run eagerly.
+    pub(crate) fn do_yield(&mut self, v: Value) -> R {
+        match self.gen_stack.last_mut() {
+            Some(items) => {
+                items.push(v);
+                Ok(Value::None)
+            }
+            None => Err(self.unsupported("`yield` outside a generator function")),
+        }
+    }
+}

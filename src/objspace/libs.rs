@@ -1,0 +1,781 @@
+//! Primitives of the bundled models: `os`, `math`, `time`, and the `rpython.rlib` helpers
+//! that cannot be written in RPython (`rarithmetic`, `objectmodel`, `jit`, `debug`).
+//! Bundled sources reach them through `__rpy__` (`os.write` is `__rpy__.os_write`).
+
+use super::builtins::{make_rint, BArgs, BuiltinFn};
+use super::object::{AttrMap, Function, Instance, IntKind, Object, Value};
+use super::ops::{frexp, Num};
+use super::{ObjSpace, R};
+use std::rc::Rc;
+
+pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
+    // os
+    ("os.write", os_write),
+    ("os.read", os_read),
+    ("os.open", os_open),
+    ("os.close", os_close),
+    ("os.lseek", os_lseek),
+    ("os.getenv", os_getenv),
+    ("os.environ_snapshot", os_environ_snapshot),
+    ("os.getpid", os_getpid),
+    ("os.unlink", os_refuse_write),
+    ("os.remove", os_refuse_write),
+    ("os.rename", os_refuse_write),
+    ("os.mkdir", os_refuse_write),
+    ("os.rmdir", os_refuse_write),
+    ("os.system", os_refuse_write),
+    ("os._exit", os_refuse_write),
+    ("os.isatty", os_isatty),
+    ("os.getcwd", os_getcwd),
+    ("os.strerror", os_strerror),
+    ("os.listdir", os_listdir),
+    ("os.path.exists", os_path_exists),
+    ("os.path.isdir", os_path_exists),
+    ("os.path.isfile", os_path_exists),
+    // math
+    ("math.sqrt", math_fn),
+    ("math.floor", math_fn),
+    ("math.ceil", math_fn),
+    ("math.fabs", math_fn),
+    ("math.exp", math_fn),
+    ("math.log10", math_fn),
+    ("math.log1p", math_fn),
+    ("math.sin", math_fn),
+    ("math.cos", math_fn),
+    ("math.tan", math_fn),
+    ("math.asin", math_fn),
+    ("math.acos", math_fn),
+    ("math.atan", math_fn),
+    ("math.sinh", math_fn),
+    ("math.cosh", math_fn),
+    ("math.tanh", math_fn),
+    ("math.degrees", math_fn),
+    ("math.radians", math_fn),
+    ("math.trunc", math_fn),
+    ("math.isnan", math_fn),
+    ("math.isinf", math_fn),
+    ("math.log", math_log),
+    ("math.fmod", math_fn2),
+    ("math.pow", math_fn2),
+    ("math.atan2", math_fn2),
+    ("math.hypot", math_fn2),
+    ("math.copysign", math_fn2),
+    ("math.ldexp", math_ldexp),
+    ("math.frexp", math_frexp),
+    ("math.modf", math_modf),
+    ("math.factorial", math_factorial),
+    // time
+    ("time.time", time_time),
+    ("time.clock", time_clock),
+    ("time.sleep", time_sleep),
+    // rarithmetic
+    ("rarithmetic.intmask", ra_intmask),
+    ("rarithmetic.ovfcheck", ra_ovfcheck),
+    ("rarithmetic.widen", ra_widen),
+    ("rarithmetic.is_valid_int", ra_is_valid_int),
+    ("rarithmetic.longlongmask", ra_longlongmask),
+    ("rarithmetic.r_uint", ra_r_uint),
+    ("rarithmetic.r_longlong", ra_r_longlong),
+    ("rarithmetic.r_ulonglong", ra_r_ulonglong),
+    ("rarithmetic.r_int", ra_r_int),
+    ("rarithmetic.r_singlefloat", ra_r_singlefloat),
+    // objectmodel
+    ("objectmodel.we_are_translated", om_false),
+    ("objectmodel.compute_hash", om_compute_hash),
+    ("objectmodel.compute_identity_hash", om_identity),
+    ("objectmodel.compute_unique_id", om_identity),
+    ("objectmodel.current_object_addr_as_int", om_identity),
+    ("objectmodel.instantiate", om_instantiate),
+    ("objectmodel.import_from_mixin", om_import_from_mixin),
+    ("objectmodel.newlist_hint", om_newlist_hint),
+    ("objectmodel.keepalive_until_here", om_none),
+    ("objectmodel.resizelist_hint", om_none),
+    ("objectmodel.func_with_new_name", om_func_with_new_name),
+    // jit
+    ("jit.promote", jit_identity),
+    ("jit.promote_string", jit_identity),
+    ("jit.promote_unicode", jit_identity),
+    ("jit.hint", jit_identity),
+    ("jit.we_are_jitted", om_false),
+    ("jit.isconstant", om_false),
+    ("jit.isvirtual", om_false),
+    ("jit.assert_green", om_none),
+    ("jit.set_param", om_none),
+    ("jit.set_user_param", om_none),
+    ("jit.record_known_class", om_none),
+    ("jit.record_exact_class", om_none),
+    ("jit.jit_debug", om_none),
+    ("jit.current_trace_length", jit_trace_length),
+    ("jit.conditional_call", jit_conditional_call),
+    ("jit.JitDriver.jit_merge_point", om_none),
+    ("jit.JitDriver.can_enter_jit", om_none),
+    ("jit.JitDriver.loop_header", om_none),
+    // debug
+    ("debug.debug_print", debug_print),
+    ("debug.debug_start", om_none),
+    ("debug.debug_stop", om_none),
+    ("debug.debug_flush", om_none),
+    ("debug.have_debug_prints", om_false),
+    ("debug.debug_offset", jit_trace_length),
+    ("debug.fatalerror", debug_fatalerror),
+];
+
+// ----- os -----
+
+const O_WRITE_FLAGS: i128 = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000;
+
+fn os_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let Some(fd) = sp.int_of(a.args[0]) else {
+        return sp.type_error("an integer is required");
+    };
+    let Some(data) = sp.str_bytes(a.args[1]) else {
+        let tn = sp.type_name(a.args[1]);
+        return sp.type_error(format!(
+            "write() argument 2 must be string or buffer, not {tn}"
+        ));
+    };
+    match fd {
+        1 | 2 => {
+            sp.write_out(&data, fd == 2);
+            Ok(Value::Int(data.len() as i64))
+        }
+        _ => Err(sp.os_error(9, "Bad file descriptor")),
+    }
+}
+
+fn os_read(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let fd = sp.int_of(a.args[0]).unwrap_or(-1) as i64;
+    let n = sp.int_of(a.args[1]).unwrap_or(0).max(0) as usize;
+    let Some((data, pos)) = sp.files.get_mut(&fd) else {
+        return Err(sp.os_error(9, "Bad file descriptor"));
+    };
+    let end = (*pos + n).min(data.len());
+    let chunk = data[*pos..end].to_vec();
+    *pos = end;
+    Ok(sp.new_str_vec(chunk))
+}
+
+fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 3)?;
+    let Some(path) = sp.text_of(a.args[0]) else {
+        return sp.type_error("coercing to Unicode: need string or buffer");
+    };
+    let flags = sp.int_of(a.args[1]).unwrap_or(0);
+    if flags & O_WRITE_FLAGS != 0 {
+        return Err(sp.os_error(
+            13,
+            "Permission denied (rpy-lsp does not write files at import time)",
+        ));
+    }
+    let p = std::path::PathBuf::from(&path);
+    let data = match sp.config.overlays.get(&p) {
+        Some(t) => t.clone().into_bytes(),
+        None => match std::fs::read(&p) {
+            Ok(d) => d,
+            Err(_) => return Err(sp.os_error(2, "No such file or directory")),
+        },
+    };
+    let fd = sp.next_fd;
+    sp.next_fd += 1;
+    sp.files.insert(fd, (data, 0));
+    Ok(Value::Int(fd))
+}
+
+fn os_close(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let fd = sp.int_of(a.args[0]).unwrap_or(-1) as i64;
+    if sp.files.remove(&fd).is_none() && !(0..=2).contains(&fd) {
+        return Err(sp.os_error(9, "Bad file descriptor"));
+    }
+    Ok(Value::None)
+}
+
+fn os_lseek(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 3, 3)?;
+    let fd = sp.int_of(a.args[0]).unwrap_or(-1) as i64;
+    let off = sp.int_of(a.args[1]).unwrap_or(0) as i64;
+    let how = sp.int_of(a.args[2]).unwrap_or(0);
+    let Some((data, pos)) = sp.files.get_mut(&fd) else {
+        return Err(sp.os_error(9, "Bad file descriptor"));
+    };
+    let base = match how {
+        0 => 0,
+        1 => *pos as i64,
+        _ => data.len() as i64,
+    };
+    let np = (base + off).max(0) as usize;
+    *pos = np.min(data.len());
+    Ok(Value::Int(np as i64))
+}
+
+fn os_getenv(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 2)?;
+    let name = sp.text_of(a.args[0]).unwrap_or_default();
+    match std::env::var_os(&name) {
+        Some(v) => {
+            let s = v.to_string_lossy().into_owned();
+            Ok(sp.new_str(s.as_bytes()))
+        }
+        None => Ok(a.args.get(1).copied().unwrap_or(Value::None)),
+    }
+}
+
+fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    let d = sp.new_dict();
+    let mut vars: Vec<(String, String)> = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    vars.sort();
+    for (k, v) in vars {
+        let kv = sp.new_str(k.as_bytes());
+        let vv = sp.new_str(v.as_bytes());
+        sp.setitem(d, kv, vv)?;
+    }
+    Ok(d)
+}
+
+fn os_getpid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    Ok(Value::Int(std::process::id() as i64))
+}
+
+fn os_refuse_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let n = a.name.clone();
+    Err(sp.unsupported(format!(
+        "`{n}()` has side effects rpy-lsp does not perform at import time"
+    )))
+}
+
+fn os_isatty(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    Ok(Value::Bool(false))
+}
+
+fn os_getcwd(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    let d = std::env::current_dir()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "/".into());
+    Ok(sp.new_str(d.as_bytes()))
+}
+
+fn os_strerror(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let code = sp.int_of(a.args[0]).unwrap_or(0);
+    let msg = match code {
+        2 => "No such file or directory".to_string(),
+        9 => "Bad file descriptor".to_string(),
+        13 => "Permission denied".to_string(),
+        c => format!("Unknown error {c}"),
+    };
+    Ok(sp.new_str(msg.as_bytes()))
+}
+
+fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let path = sp.text_of(a.args[0]).unwrap_or_default();
+    let Ok(rd) = std::fs::read_dir(&path) else {
+        return Err(sp.os_error(2, "No such file or directory"));
+    };
+    let mut names: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let vals: Vec<Value> = names.iter().map(|n| sp.new_str(n.as_bytes())).collect();
+    Ok(sp.new_list(vals))
+}
+
+fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let path = std::path::PathBuf::from(sp.text_of(a.args[0]).unwrap_or_default());
+    let overlay = sp.config.overlays.contains_key(&path);
+    let r = match a.name.as_ref() {
+        "os.path.isdir" => path.is_dir(),
+        "os.path.isfile" => overlay || path.is_file(),
+        _ => overlay || path.exists(),
+    };
+    Ok(Value::Bool(r))
+}
+
+impl ObjSpace {
+    fn os_error(&mut self, errno: i64, msg: &str) -> crate::interpreter::Unwind<Value> {
+        let cls = self.exc_class("OSError");
+        let m = self.new_str(msg.as_bytes());
+        let inst = self.new_exception(cls, vec![Value::Int(errno), m]);
+        self.raise_instance(inst)
+    }
+
+    fn float_arg(&mut self, v: Value) -> R<f64> {
+        match self.float_of(v) {
+            Some(f) => Ok(f),
+            None => {
+                let tn = self.type_name(v);
+                self.type_error(format!("a float is required, not {tn}"))
+            }
+        }
+    }
+}
+
+// ----- math -----
+
+fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let x = sp.float_arg(a.args[0])?;
+    let name = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let domain = |sp: &mut ObjSpace| Err(sp.err("ValueError", "math domain error"));
+    let r = match name.as_str() {
+        "sqrt" => {
+            if x < 0.0 {
+                return domain(sp);
+            }
+            x.sqrt()
+        }
+        "floor" => x.floor(),
+        "ceil" => x.ceil(),
+        "fabs" => x.abs(),
+        "exp" => {
+            let r = x.exp();
+            if r.is_infinite() && x.is_finite() {
+                return Err(sp.err("OverflowError", "math range error"));
+            }
+            r
+        }
+        "log10" => {
+            if x <= 0.0 {
+                return domain(sp);
+            }
+            x.log10()
+        }
+        "log1p" => {
+            if x <= -1.0 {
+                return domain(sp);
+            }
+            x.ln_1p()
+        }
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" => {
+            if !(-1.0..=1.0).contains(&x) {
+                return domain(sp);
+            }
+            x.asin()
+        }
+        "acos" => {
+            if !(-1.0..=1.0).contains(&x) {
+                return domain(sp);
+            }
+            x.acos()
+        }
+        "atan" => x.atan(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "degrees" => x.to_degrees(),
+        "radians" => x.to_radians(),
+        "trunc" => {
+            if !x.is_finite() {
+                return Err(sp.err("OverflowError", "cannot convert float infinity to integer"));
+            }
+            return Ok(sp.new_int(x.trunc() as i128));
+        }
+        "isnan" => return Ok(Value::Bool(x.is_nan())),
+        "isinf" => return Ok(Value::Bool(x.is_infinite())),
+        _ => return Err(sp.unsupported(format!("math.{name} is not modelled"))),
+    };
+    Ok(Value::Float(r))
+}
+
+fn math_log(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 2)?;
+    let x = match sp.num(a.args[0]) {
+        Some(Num::I(i, _)) | Some(Num::R(_, i)) => i as f64,
+        Some(Num::F(f)) => f,
+        None => return sp.type_error("a float is required"),
+    };
+    if x <= 0.0 {
+        return Err(sp.err("ValueError", "math domain error"));
+    }
+    let mut r = x.ln();
+    if let Some(&b) = a.args.get(1) {
+        let b = sp.float_arg(b)?;
+        if b <= 0.0 || b == 1.0 {
+            return Err(sp.err(
+                if b == 1.0 {
+                    "ZeroDivisionError"
+                } else {
+                    "ValueError"
+                },
+                "math domain error",
+            ));
+        }
+        r /= b.ln();
+    }
+    Ok(Value::Float(r))
+}
+
+fn math_fn2(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let x = sp.float_arg(a.args[0])?;
+    let y = sp.float_arg(a.args[1])?;
+    let name = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let r = match name.as_str() {
+        "fmod" => {
+            if y == 0.0 {
+                return Err(sp.err("ValueError", "math domain error"));
+            }
+            x % y
+        }
+        "pow" => {
+            if x < 0.0 && y.fract() != 0.0 {
+                return Err(sp.err("ValueError", "math domain error"));
+            }
+            x.powf(y)
+        }
+        "atan2" => x.atan2(y),
+        "hypot" => x.hypot(y),
+        _ => x.copysign(y),
+    };
+    Ok(Value::Float(r))
+}
+
+fn math_ldexp(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let x = sp.float_arg(a.args[0])?;
+    let e = sp.int_of(a.args[1]).unwrap_or(0).clamp(-10000, 10000) as i32;
+    Ok(Value::Float(x * 2f64.powi(e)))
+}
+
+fn math_frexp(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let x = sp.float_arg(a.args[0])?;
+    let (m, e) = frexp(x);
+    Ok(sp.new_tuple(vec![Value::Float(m), Value::Int(e as i64)]))
+}
+
+fn math_modf(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let x = sp.float_arg(a.args[0])?;
+    let (f, i) = if x.is_infinite() {
+        (0.0f64.copysign(x), x)
+    } else {
+        (x.fract(), x.trunc())
+    };
+    Ok(sp.new_tuple(vec![Value::Float(f), Value::Float(i)]))
+}
+
+fn math_factorial(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let Some(n) = sp.int_of(a.args[0]) else {
+        return sp.value_error("factorial() only accepts integral values");
+    };
+    if n < 0 {
+        return sp.value_error("factorial() not defined for negative values");
+    }
+    let mut r: i128 = 1;
+    for k in 2..=n {
+        r = match r.checked_mul(k) {
+            Some(x) => x,
+            None => {
+                return Err(sp.err(
+                    "OverflowError",
+                    "factorial too large for the import-time model",
+                ))
+            }
+        };
+    }
+    Ok(sp.new_int(r))
+}
+
+// ----- time -----
+
+fn time_time(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    Ok(Value::Float(t))
+}
+
+fn time_clock(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = START.get_or_init(std::time::Instant::now);
+    Ok(Value::Float(start.elapsed().as_secs_f64()))
+}
+
+fn time_sleep(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    // Never sleeps at import time.
+    Ok(Value::None)
+}
+
+// ----- rarithmetic -----
+
+fn ra_intmask(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    match sp.num(a.args[0]) {
+        Some(Num::I(i, _)) | Some(Num::R(_, i)) => Ok(Value::Int(i as i64)),
+        Some(Num::F(f)) => Ok(Value::Int(f as i128 as i64)),
+        None => {
+            let tn = sp.type_name(a.args[0]);
+            sp.type_error(format!("intmask() of {tn}"))
+        }
+    }
+}
+
+fn ra_ovfcheck(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let v = a.args[0];
+    match sp.num(v) {
+        Some(Num::I(i, _)) => {
+            if i64::try_from(i).is_err() {
+                return Err(sp.err("OverflowError", "signed integer expression did overflow"));
+            }
+            Ok(v)
+        }
+        Some(Num::R(..)) => Err(sp.err(
+            "AssertionError",
+            "ovfcheck() on a machine integer of rarithmetic",
+        )),
+        _ => Ok(v),
+    }
+}
+
+fn ra_widen(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    match sp.num(a.args[0]) {
+        Some(Num::R(IntKind::Signed, i)) => Ok(Value::Int(i as i64)),
+        _ => Ok(a.args[0]),
+    }
+}
+
+fn ra_is_valid_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let r = match (a.args[0], sp.num(a.args[0])) {
+        (Value::Bool(_), _) => false,
+        (_, Some(Num::I(i, _))) => i64::try_from(i).is_ok(),
+        _ => false,
+    };
+    Ok(Value::Bool(r))
+}
+
+fn ra_longlongmask(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::LongLong, a)
+}
+
+fn ra_r_uint(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::Unsigned, a)
+}
+
+fn ra_r_longlong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::LongLong, a)
+}
+
+fn ra_r_ulonglong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::ULongLong, a)
+}
+
+fn ra_r_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::Signed, a)
+}
+
+fn ra_r_singlefloat(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let f = sp.float_arg(a.args[0])?;
+    Ok(Value::Float(f as f32 as f64))
+}
+
+// ----- objectmodel -----
+
+fn om_false(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let _ = sp;
+    let _ = a;
+    Ok(Value::Bool(false))
+}
+
+fn om_none(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let _ = sp;
+    let _ = a;
+    Ok(Value::None)
+}
+
+fn om_compute_hash(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let h = sp.hash_value(a.args[0])?;
+    Ok(Value::Int(h))
+}
+
+fn om_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    Ok(Value::Int(sp.id_of(a.args[0])))
+}
+
+fn om_instantiate(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 2)?;
+    let cls = match a.args[0] {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::Class(_)) => id,
+        _ => return sp.type_error("instantiate() argument must be a class"),
+    };
+    let inst = sp.heap.alloc(Object::Instance(Instance {
+        class: cls,
+        dict: AttrMap::default(),
+    }));
+    if sp.is_exception_class(cls) {
+        sp.init_exception_args(inst, vec![]);
+    }
+    Ok(Value::Obj(inst))
+}
+
+fn om_newlist_hint(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    Ok(sp.new_list(vec![]))
+}
+
+impl ObjSpace {
+    /// A copy of a function object sharing its code (`func_with_new_name`).
+    pub(crate) fn copy_function(&mut self, f: Value, name: Option<Rc<str>>) -> R {
+        let Some(func) = self.heap.function(f).cloned() else {
+            return self.type_error("expected a function");
+        };
+        let mut func: Function = func;
+        if let Some(n) = name {
+            func.name = n;
+        }
+        Ok(self.alloc(Object::Function(func)))
+    }
+}
+
+fn om_func_with_new_name(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let name = sp.name_of(a.args[1]);
+    sp.copy_function(a.args[0], name)
+}
+
+fn om_import_from_mixin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 2)?;
+    let m = match a.args[0] {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::Class(_)) => id,
+        _ => return sp.type_error("import_from_mixin() argument must be a class"),
+    };
+    let special: Vec<Rc<str>> = match a.get(1, "special_methods") {
+        Some(v) => {
+            let items = sp.iterate(v)?;
+            items.into_iter().filter_map(|x| sp.name_of(x)).collect()
+        }
+        None => vec![Rc::from("__init__"), Rc::from("__del__")],
+    };
+    let Some(target) = sp.current_class_namespace() else {
+        return Err(sp.unsupported("import_from_mixin() must be called directly in a class body"));
+    };
+    let mut flatten: Vec<(Rc<str>, Value)> = Vec::new();
+    let mro = sp.mro(m).to_vec();
+    for base in mro {
+        if base == sp.types.object {
+            continue;
+        }
+        let entries: Vec<(Rc<str>, Value)> = match sp.heap.get(base) {
+            Object::Class(c) => c.dict.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            _ => continue,
+        };
+        for (key, value) in entries {
+            if key.starts_with("__") && key.ends_with("__") && !special.contains(&key) {
+                continue;
+            }
+            if matches!(&*key, "__dict__" | "__module__" | "__weakref__" | "_mixin_") {
+                continue;
+            }
+            if flatten.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            let copied = match value {
+                Value::Obj(id) => match sp.heap.get(id) {
+                    Object::Function(_) => sp.copy_function(value, None)?,
+                    Object::StaticMethod(f) => {
+                        let f = *f;
+                        let nf = if sp.heap.function(f).is_some() {
+                            sp.copy_function(f, None)?
+                        } else {
+                            f
+                        };
+                        sp.alloc(Object::StaticMethod(nf))
+                    }
+                    Object::ClassMethod(_) => {
+                        return Err(sp.err(
+                            "AssertionError",
+                            "classmethods not supported in 'import_from_mixin'",
+                        ));
+                    }
+                    _ => value,
+                },
+                _ => value,
+            };
+            flatten.push((key, copied));
+        }
+    }
+    for (k, v) in flatten {
+        sp.ns_set(target, &k, v)?;
+    }
+    Ok(Value::None)
+}
+
+// ----- jit -----
+
+fn jit_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    if a.args.is_empty() {
+        let n = a.name.clone();
+        return sp.type_error(format!("{n}() takes at least 1 argument (0 given)"));
+    }
+    Ok(a.args[0])
+}
+
+fn jit_trace_length(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let _ = sp;
+    let _ = a;
+    Ok(Value::Int(-1))
+}
+
+fn jit_conditional_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    if a.args.len() < 2 {
+        return sp.type_error("conditional_call() takes at least 2 arguments");
+    }
+    if sp.truth(a.args[0])? {
+        let f = a.args[1];
+        let rest = a.args[2..].to_vec();
+        sp.call_value(f, rest, Vec::new())?;
+    }
+    Ok(Value::None)
+}
+
+// ----- debug -----
+
+fn debug_print(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let mut out = Vec::new();
+    for (i, &x) in a.args.clone().iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        out.extend(sp.str_value(x)?);
+    }
+    out.push(b'\n');
+    sp.write_out(&out, true);
+    Ok(Value::None)
+}
+
+fn debug_fatalerror(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let msg = match a.args.first() {
+        Some(&m) => sp.text_of(m).unwrap_or_default(),
+        None => String::new(),
+    };
+    Err(sp.err("RuntimeError", format!("fatalerror: {msg}")))
+}

@@ -1,0 +1,582 @@
+//! The loader: finds, parses, compiles and runs modules (step 1 of seed 001: "the complete
+//! program is imported").
+//!
+//! Resolution order for `import a.b`: Python 2 implicit relative imports (the importing
+//! module's package first, unless `from __future__ import absolute_import`), then the target
+//! file's directory, then the configured search paths, then the bundled models. The bundled
+//! `rpython` package always wins over a user copy (rpy-lsp models it). Packages are
+//! directories with `__init__.py`.
+
+use super::bundled;
+use super::object::{AttrMap, Module, ObjId, Object, Value};
+use super::{ModuleInfo, ObjSpace, R};
+use crate::diagnostics::Diagnostic;
+use crate::interpreter::Unwind;
+use crate::syntax::Span;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Where modules come from.
+#[derive(Clone, Debug, Default)]
+pub struct LoaderConfig {
+    /// Extra directories searched after the target file's directory.
+    pub search_paths: Vec<PathBuf>,
+    /// Unsaved editor buffers, used instead of the files on disk.
+    pub overlays: HashMap<PathBuf, String>,
+}
+
+/// A module found by the resolver.
+#[derive(Clone, Debug)]
+enum Found {
+    File { path: PathBuf, is_package: bool },
+    Bundled(&'static bundled::BundledModule),
+}
+
+impl ObjSpace {
+    fn file_exists(&self, p: &Path) -> bool {
+        self.config.overlays.contains_key(p) || p.is_file()
+    }
+
+    fn read_source(&self, p: &Path) -> Option<String> {
+        if let Some(t) = self.config.overlays.get(p) {
+            return Some(t.clone());
+        }
+        let bytes = std::fs::read(p).ok()?;
+        Some(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            // Python 2 sources may be Latin-1: keep them readable.
+            Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+        })
+    }
+
+    fn find_in_dir(&self, dir: &Path, part: &str) -> Option<Found> {
+        let pkg = dir.join(part);
+        let init = pkg.join("__init__.py");
+        if self.file_exists(&init) {
+            return Some(Found::File {
+                path: init,
+                is_package: true,
+            });
+        }
+        let file = dir.join(format!("{part}.py"));
+        if self.file_exists(&file) {
+            return Some(Found::File {
+                path: file,
+                is_package: false,
+            });
+        }
+        None
+    }
+
+    fn roots(&self) -> Vec<PathBuf> {
+        let mut roots = Vec::new();
+        if let Some(d) = &self.main_dir {
+            roots.push(d.clone());
+        }
+        for p in &self.config.search_paths {
+            if !roots.contains(p) {
+                roots.push(p.clone());
+            }
+        }
+        roots
+    }
+
+    fn find_top(&self, part: &str) -> Option<Found> {
+        if part == "rpython" {
+            if let Some(b) = bundled::lookup(part) {
+                return Some(Found::Bundled(b));
+            }
+        }
+        for root in self.roots() {
+            if let Some(f) = self.find_in_dir(&root, part) {
+                return Some(f);
+            }
+        }
+        bundled::lookup(part).map(Found::Bundled)
+    }
+
+    fn find_sub(&self, parent: ObjId, fullname: &str, part: &str) -> Option<Found> {
+        let info = self.module_info.get(&parent)?;
+        if !info.is_package {
+            return None;
+        }
+        if info.bundled {
+            return bundled::lookup(fullname).map(Found::Bundled);
+        }
+        let dir = info.package_dir.clone()?;
+        self.find_in_dir(&dir, part)
+    }
+
+    /// The ImportError of a module that does not exist (reported as RPY002 when it escapes).
+    fn missing_module(&mut self, name: &str) -> Unwind<Value> {
+        let u = self.err("ImportError", format!("No module named {name}"));
+        if let Unwind::Raise {
+            evalue: Value::Obj(id),
+            ..
+        } = &u
+        {
+            self.missing_module_errors.insert(*id);
+        }
+        u
+    }
+
+    fn new_module(
+        &mut self,
+        fullname: &str,
+        file: Option<crate::syntax::FileId>,
+        bundled: bool,
+    ) -> ObjId {
+        let mut dict = AttrMap::default();
+        let n = self.new_str(fullname.as_bytes());
+        dict.set("__name__", n);
+        dict.set("__doc__", Value::None);
+        let pkg_name = fullname.rsplit_once('.').map(|(p, _)| p.to_string());
+        let pv = match pkg_name {
+            Some(p) => self.new_str(p.as_bytes()),
+            None => Value::None,
+        };
+        dict.set("__package__", pv);
+        self.heap.alloc(Object::Module(Module {
+            name: Rc::from(fullname),
+            dict,
+            file,
+            bundled,
+        }))
+    }
+
+    /// Loads and runs a module's source; the module is registered before its body runs.
+    fn load_found(&mut self, fullname: &str, found: Found) -> R<ObjId> {
+        let (path, text, is_package, bundled) = match found {
+            Found::File { path, is_package } => {
+                let Some(text) = self.read_source(&path) else {
+                    return Err(self.missing_module(fullname));
+                };
+                (path, text, is_package, false)
+            }
+            Found::Bundled(b) => (
+                PathBuf::from(format!("<bundled>/{}", b.path)),
+                b.source.to_string(),
+                b.is_package,
+                true,
+            ),
+        };
+        self.exec_source(fullname, path, text, is_package, bundled)
+    }
+
+    /// Parses, compiles and runs `text` as module `fullname`.
+    fn exec_source(
+        &mut self,
+        fullname: &str,
+        path: PathBuf,
+        text: String,
+        is_package: bool,
+        bundled: bool,
+    ) -> R<ObjId> {
+        let file = match self.sources.find(&path) {
+            Some(f) if self.sources.get(f).text == text => f,
+            _ => self.sources.add(path.clone(), text.clone()),
+        };
+        if bundled {
+            self.bundled_files.insert(file);
+        }
+        let parsed = match crate::syntax::parse_module(file, &text) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diagnostics
+                    .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
+                let u = self.err("SyntaxError", e.message);
+                if let Unwind::Raise {
+                    evalue: Value::Obj(id),
+                    ..
+                } = &u
+                {
+                    self.reported_errors.insert(*id);
+                    self.raise_spans.insert(*id, e.span);
+                }
+                return Err(u);
+            }
+        };
+        let filename = path.display().to_string();
+        let compiled = crate::compiler::compile_module(&parsed, &filename, &text);
+        drop(parsed);
+        self.diagnostics.extend(compiled.diagnostics);
+        let module = self.new_module(fullname, Some(file), bundled);
+        let fv = self.new_str(filename.as_bytes());
+        let package_dir = if is_package {
+            path.parent().map(|p| p.to_path_buf())
+        } else {
+            None
+        };
+        let path_list = match (&package_dir, bundled) {
+            (Some(d), false) => {
+                let dv = self.new_str(d.display().to_string().as_bytes());
+                Some(self.new_list(vec![dv]))
+            }
+            _ if is_package => Some(self.new_list(vec![])),
+            _ => None,
+        };
+        if let Object::Module(m) = self.heap.get_mut(module) {
+            m.dict.set("__file__", fv);
+            if let Some(pl) = path_list {
+                m.dict.set("__path__", pl);
+            }
+            if is_package {
+                let n: Value = m.dict.get("__name__").unwrap_or(Value::None);
+                m.dict.set("__package__", n);
+            }
+        }
+        self.modules.insert(fullname.to_string(), module);
+        self.module_info.insert(
+            module,
+            ModuleInfo {
+                name: fullname.to_string(),
+                package_dir,
+                path: Some(path),
+                is_package,
+                bundled,
+            },
+        );
+        match self.run_module_code(compiled.code, module) {
+            Ok(_) => Ok(module),
+            Err(e) => {
+                if matches!(e, Unwind::Raise { .. }) {
+                    // As Python: a module whose body failed is not kept in sys.modules.
+                    self.modules.remove(fullname);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Imports `fullname` absolutely, binding submodules as attributes of their packages.
+    fn import_absolute(&mut self, fullname: &str) -> R<ObjId> {
+        let mut parent: Option<ObjId> = None;
+        let mut prefix = String::new();
+        for part in fullname.split('.') {
+            if part.is_empty() {
+                return self.value_error("Empty module name");
+            }
+            if !prefix.is_empty() {
+                prefix.push('.');
+            }
+            prefix.push_str(part);
+            let m = match self.modules.get(&prefix) {
+                Some(&m) => m,
+                None => {
+                    let found = match parent {
+                        None => self.find_top(part),
+                        Some(p) => self.find_sub(p, &prefix, part),
+                    };
+                    match found {
+                        Some(f) => self.load_found(&prefix, f)?,
+                        None => return Err(self.missing_module(part)),
+                    }
+                }
+            };
+            if let Some(p) = parent {
+                if let Object::Module(pm) = self.heap.get_mut(p) {
+                    if !pm.dict.contains(part) {
+                        pm.dict.set(part, Value::Obj(m));
+                    }
+                }
+            }
+            parent = Some(m);
+        }
+        match parent {
+            Some(m) => Ok(m),
+            None => self.value_error("Empty module name"),
+        }
+    }
+
+    /// The package a module's relative imports start from.
+    fn package_context(&self, importer: ObjId) -> Option<String> {
+        let info = self.module_info.get(&importer)?;
+        if info.is_package {
+            Some(info.name.clone())
+        } else {
+            info.name.rsplit_once('.').map(|(p, _)| p.to_string())
+        }
+    }
+
+    /// Resolves the full name an import statement refers to and the prefix length (in
+    /// components) of the module `import a.b` binds.
+    fn resolve_name(&mut self, name: &str, level: i64, importer: ObjId) -> R<(String, usize)> {
+        let ctx = self.package_context(importer);
+        if level > 0 {
+            let Some(mut base) = ctx else {
+                return self.value_error("Attempted relative import in non-package");
+            };
+            for _ in 1..level {
+                match base.rsplit_once('.') {
+                    Some((p, _)) => base = p.to_string(),
+                    None => {
+                        return self
+                            .value_error("Attempted relative import beyond toplevel package")
+                    }
+                }
+            }
+            let depth = base.split('.').count();
+            let full = if name.is_empty() {
+                base
+            } else {
+                format!("{base}.{name}")
+            };
+            return Ok((full, depth + 1));
+        }
+        if level < 0 {
+            if let Some(pkg) = ctx {
+                let first = name.split('.').next().unwrap_or(name);
+                let rel = format!("{pkg}.{first}");
+                let exists = self.modules.contains_key(&rel)
+                    || match self.modules.get(&pkg).copied() {
+                        Some(pm) => self.find_sub(pm, &rel, first).is_some(),
+                        None => false,
+                    };
+                if exists {
+                    let depth = pkg.split('.').count();
+                    return Ok((format!("{pkg}.{name}"), depth + 1));
+                }
+            }
+        }
+        Ok((name.to_string(), 1))
+    }
+
+    /// `import name` / `from name import fromlist` in the module `globals`.
+    pub(crate) fn import_statement(
+        &mut self,
+        name: &str,
+        fromlist: &[Rc<str>],
+        level: i64,
+        globals: ObjId,
+    ) -> R {
+        let (full, bind_depth) = self.resolve_name(name, level, globals)?;
+        let last = self.import_absolute(&full)?;
+        if fromlist.is_empty() {
+            let bound: String = full
+                .split('.')
+                .take(bind_depth)
+                .collect::<Vec<_>>()
+                .join(".");
+            return match self.modules.get(&bound) {
+                Some(&m) => Ok(Value::Obj(m)),
+                None => Ok(Value::Obj(last)),
+            };
+        }
+        let is_pkg = self.module_info.get(&last).is_some_and(|i| i.is_package);
+        if is_pkg {
+            for item in fromlist {
+                if &**item == "*" {
+                    let all = self.module_attr(last, "__all__");
+                    if let Some(all) = all {
+                        for n in self.iterate(all)? {
+                            if let Some(n) = self.name_of(n) {
+                                if self.module_attr(last, &n).is_none() {
+                                    self.try_import_submodule(last, &n)?;
+                                }
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if self.module_attr(last, item).is_none() {
+                    self.try_import_submodule(last, item)?;
+                }
+            }
+        }
+        Ok(Value::Obj(last))
+    }
+
+    /// Imports `pkg.name` if `pkg` is a package with such a submodule.
+    pub(crate) fn try_import_submodule(&mut self, pkg: ObjId, name: &str) -> R<Option<Value>> {
+        let Some(info) = self.module_info.get(&pkg) else {
+            return Ok(None);
+        };
+        if !info.is_package {
+            return Ok(None);
+        }
+        let full = format!("{}.{}", info.name, name);
+        if let Some(&m) = self.modules.get(&full) {
+            return Ok(Some(Value::Obj(m)));
+        }
+        let Some(found) = self.find_sub(pkg, &full, name) else {
+            return Ok(None);
+        };
+        let m = self.load_found(&full, found)?;
+        if let Object::Module(pm) = self.heap.get_mut(pkg) {
+            pm.dict.set(name, Value::Obj(m));
+        }
+        Ok(Some(Value::Obj(m)))
+    }
+
+    /// Imports a module as an `import` statement in module `from` would (`level` -1:
+    /// implicit relative then absolute, 0: absolute, >0: explicit relative). Returns the
+    /// module named by `name` itself (not its top-level package).
+    pub fn import_module(
+        &mut self,
+        name: &str,
+        from: Option<ObjId>,
+        level: i64,
+    ) -> Result<ObjId, Unwind<Value>> {
+        let importer = from.unwrap_or(self.builtins_module);
+        let (full, _) = self.resolve_name(name, level, importer)?;
+        self.import_absolute(&full)
+    }
+
+    /// Turns an exception or error escaping a module body into a diagnostic.
+    fn report_escape(&mut self, u: Unwind<Value>) {
+        match u {
+            Unwind::Raise { evalue, .. } => {
+                if let Value::Obj(id) = evalue {
+                    if self.reported_errors.contains(&id) {
+                        return;
+                    }
+                }
+                let span = match evalue {
+                    Value::Obj(id) => self.raise_spans.get(&id).copied().unwrap_or(self.span),
+                    _ => self.span,
+                };
+                let text = self.exception_text(evalue);
+                let missing =
+                    matches!(evalue, Value::Obj(id) if self.missing_module_errors.contains(&id));
+                let d = if missing {
+                    Diagnostic::new("RPY002", span, text)
+                } else {
+                    Diagnostic::new("RPY003", span, format!("exception at import time: {text}"))
+                };
+                self.push_diagnostic(d);
+            }
+            Unwind::Error(d) => self.push_diagnostic(*d),
+            Unwind::Fork(_) | Unwind::Stop => {
+                let d = Diagnostic::new(
+                    "RPY004",
+                    self.span,
+                    "internal error: the concrete space cannot fork",
+                );
+                self.push_diagnostic(d);
+            }
+        }
+    }
+
+    fn push_diagnostic(&mut self, d: Diagnostic) {
+        if !self.diagnostics.contains(&d) {
+            self.diagnostics.push(d);
+        }
+    }
+
+    /// Imports the target file as a module named after its stem (so `if __name__ ==
+    /// '__main__':` bodies do not run). Returns the module even when its body failed part
+    /// way (its diagnostics are in `self.diagnostics`); `Err` when the file cannot be read
+    /// or parsed (that diagnostic is also in `self.diagnostics`).
+    pub fn import_main(&mut self, path: &Path) -> Result<ObjId, Diagnostic> {
+        let dir = path.parent().map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        });
+        self.main_dir = dir;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "main".into());
+        let Some(text) = self.read_source(path) else {
+            let d = Diagnostic::new(
+                "RPY002",
+                Span::default(),
+                format!("cannot read {}", path.display()),
+            );
+            self.diagnostics.push(d.clone());
+            return Err(d);
+        };
+        self.steps = 0;
+        let before = self.diagnostics.len();
+        match self.exec_source(&stem, path.to_path_buf(), text, false, false) {
+            Ok(m) => {
+                self.main_module = Some(m);
+                Ok(m)
+            }
+            Err(u) => {
+                let syntax = matches!(&u, Unwind::Raise { evalue: Value::Obj(id), .. } if self.reported_errors.contains(id))
+                    && self.modules.get(&stem).is_none()
+                    && self.main_module_file_failed_to_parse(path);
+                self.report_escape(u);
+                if syntax {
+                    let d = self.diagnostics[before..]
+                        .iter()
+                        .find(|d| d.code == "RPY001")
+                        .cloned()
+                        .unwrap_or_else(|| {
+                            Diagnostic::new("RPY001", Span::default(), "syntax error")
+                        });
+                    return Err(d);
+                }
+                // The module object exists (its body ran part way): keep it usable.
+                let m = self.find_module_by_path(path);
+                match m {
+                    Some(m) => {
+                        self.modules.entry(stem).or_insert(m);
+                        self.main_module = Some(m);
+                        Ok(m)
+                    }
+                    None => {
+                        let d = self.diagnostics.last().cloned().unwrap_or_else(|| {
+                            Diagnostic::new(
+                                "RPY003",
+                                Span::default(),
+                                "the module could not be imported",
+                            )
+                        });
+                        Err(d)
+                    }
+                }
+            }
+        }
+    }
+
+    fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {
+        self.find_module_by_path(path).is_none()
+    }
+
+    fn find_module_by_path(&self, path: &Path) -> Option<ObjId> {
+        self.module_info
+            .iter()
+            .find(|(_, i)| i.path.as_deref() == Some(path))
+            .map(|(&m, _)| m)
+    }
+
+    /// The module object of an imported module by full name.
+    pub fn module(&self, name: &str) -> Option<ObjId> {
+        self.modules.get(name).copied()
+    }
+
+    /// A plain instance that accepts attribute writes (the `driver` passed to `target`).
+    pub fn make_driver(&mut self) -> Value {
+        let cls = self.types.object;
+        let name = self.new_str(b"TranslationDriver");
+        let bases = self.new_tuple(vec![Value::Obj(cls)]);
+        let ns = self.new_dict();
+        let c = match self.make_class(name, bases, ns, None) {
+            Ok(Value::Obj(c)) => c,
+            _ => cls,
+        };
+        let inst = self.heap.alloc(Object::Instance(super::object::Instance {
+            class: c,
+            dict: AttrMap::default(),
+        }));
+        Value::Obj(inst)
+    }
+
+    /// Runs a callable at "translation time" (e.g. `target(driver, args)`), reporting an
+    /// escaping exception as a diagnostic (RPY003) instead of returning it.
+    pub fn call_reporting(&mut self, func: Value, args: Vec<Value>) -> Option<Value> {
+        match self.call(func, args) {
+            Ok(v) => Some(v),
+            Err(u) => {
+                self.report_escape(u);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The concrete object space: import-time evaluation of module bodies.
+//!
+//! [`ObjSpace`] implements [`crate::interpreter::Space`] with Python 2.7 semantics over the
+//! concrete [`object::Heap`]. The loader (`loader.rs`) finds, parses, compiles and runs
+//! modules; the builtin registry (`builtins.rs`) holds every function implemented in Rust,
+//! identified by its qualified name; the bundled models (`bundled/*.py`) are RPython-style
+//! sources for `os`, `sys`, `math`, `time` and `rpython.rlib.*`.
+
+mod attrs;
+pub mod builtins;
+pub mod bundled;
+mod call;
+mod dict;
+mod exc;
+mod format;
+mod libs;
+pub mod loader;
+pub mod object;
+mod ops;
+mod space;
+mod strings;
+mod types;
+
+pub use builtins::builtin_names;
+pub use loader::LoaderConfig;
+
+use crate::compiler::CodeObject;
+use crate::diagnostics::Diagnostic;
+use crate::interpreter::arguments::Signature;
+use crate::interpreter::Unwind;
+use crate::syntax::{FileId, SourceMap, Span};
+use object::{HashKey, Heap, ObjId, Object, Value};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+pub use types::Types;
+
+/// Result of an object-space operation.
+pub type R<T = Value> = Result<T, Unwind<Value>>;
+
+/// Default limit of nested calls at import time (Python's recursion limit is 1000).
+pub const DEFAULT_MAX_DEPTH: usize = 400;
+/// Default limit of executed instructions for one `import_main` (endless loops).
+pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
+
+/// What the loader knows about a module beyond its Python-visible attributes.
+#[derive(Clone, Debug)]
+pub struct ModuleInfo {
+    /// Full dotted name.
+    pub name: String,
+    /// Directory searched for submodules (packages only).
+    pub package_dir: Option<PathBuf>,
+    /// Source path (real path or `<bundled>/...`).
+    pub path: Option<PathBuf>,
+    pub is_package: bool,
+    pub bundled: bool,
+}
+
+/// The concrete object space.
+pub struct ObjSpace {
+    pub heap: Heap,
+    pub config: LoaderConfig,
+    /// `sys.modules`: full dotted name → module object.
+    pub modules: HashMap<String, ObjId>,
+    pub module_info: HashMap<ObjId, ModuleInfo>,
+    /// Every loaded file, user and bundled.
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+    /// What `print` statements and writes to fd 1 produced at import time.
+    pub stdout: String,
+    /// Writes to fd 2 and `debug_print` at import time.
+    pub stderr: String,
+    /// The `__builtin__` module.
+    pub builtins_module: ObjId,
+    /// Built-in classes.
+    pub types: Types,
+    /// Files of bundled models.
+    pub bundled_files: HashSet<FileId>,
+    /// Maximum nesting of calls.
+    pub max_depth: usize,
+    /// Maximum number of instructions executed.
+    pub max_steps: u64,
+    /// Directory of the target file (first search root).
+    pub main_dir: Option<PathBuf>,
+    /// The target module once `import_main` created it.
+    pub main_module: Option<ObjId>,
+
+    pub(crate) registry: &'static HashMap<&'static str, builtins::BuiltinFn>,
+    /// Active frames: (globals module, class-body namespace).
+    pub(crate) frames: Vec<(ObjId, Option<ObjId>)>,
+    interned: HashMap<Rc<str>, ObjId>,
+    interned_rev: HashMap<ObjId, Rc<str>>,
+    str_consts: HashMap<Rc<[u8]>, ObjId>,
+    char_cache: Vec<Option<ObjId>>,
+    sig_cache: HashMap<*const CodeObject, (Rc<CodeObject>, Rc<Signature>)>,
+    /// Constructor builtin of each built-in class.
+    pub(crate) ctors: HashMap<ObjId, &'static str>,
+    /// Current source position (from `set_span`).
+    pub(crate) span: Span,
+    /// Call-site spans of the active calls.
+    pub(crate) span_stack: Vec<Span>,
+    /// Where each raised exception instance was first raised (innermost user code).
+    pub(crate) raise_spans: HashMap<ObjId, Span>,
+    /// ImportError instances made by the loader for modules that do not exist.
+    pub(crate) missing_module_errors: HashSet<ObjId>,
+    /// SyntaxError instances already reported as RPY001.
+    pub(crate) reported_errors: HashSet<ObjId>,
+    /// Namespaces of the class bodies being executed (innermost last).
+    pub(crate) class_ns_stack: Vec<ObjId>,
+    /// Spans (definition, name) of the class bodies by namespace.
+    pub(crate) class_body_spans: HashMap<ObjId, (Span, Span)>,
+    /// Values collected by the generator functions being run eagerly.
+    pub(crate) gen_stack: Vec<Vec<Value>>,
+    pub(crate) depth: usize,
+    pub(crate) steps: u64,
+    pub(crate) softspace: bool,
+    /// Open files of `os.open` (read-only, in memory).
+    pub(crate) files: HashMap<i64, (Vec<u8>, usize)>,
+    pub(crate) next_fd: i64,
+    pub(crate) print_item_fn: Option<Value>,
+    pub(crate) print_newline_fn: Option<Value>,
+}
+
+impl ObjSpace {
+    /// A fresh space with the built-in classes, the exception hierarchy and `__builtin__`.
+    pub fn new(config: LoaderConfig) -> ObjSpace {
+        let mut heap = Heap::default();
+        let types = Types::bootstrap(&mut heap);
+        let builtins_module = heap.alloc(Object::Module(object::Module {
+            name: Rc::from("__builtin__"),
+            dict: Default::default(),
+            file: None,
+            bundled: true,
+        }));
+        let mut space = ObjSpace {
+            heap,
+            config,
+            modules: HashMap::new(),
+            module_info: HashMap::new(),
+            sources: SourceMap::default(),
+            diagnostics: Vec::new(),
+            stdout: String::new(),
+            stderr: String::new(),
+            builtins_module,
+            types,
+            bundled_files: HashSet::new(),
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_steps: DEFAULT_MAX_STEPS,
+            main_dir: None,
+            main_module: None,
+            registry: builtins::registry(),
+            frames: Vec::new(),
+            interned: HashMap::new(),
+            interned_rev: HashMap::new(),
+            str_consts: HashMap::new(),
+            char_cache: vec![None; 256],
+            sig_cache: HashMap::new(),
+            ctors: HashMap::new(),
+            span: Span::default(),
+            span_stack: Vec::new(),
+            raise_spans: HashMap::new(),
+            missing_module_errors: HashSet::new(),
+            reported_errors: HashSet::new(),
+            class_ns_stack: Vec::new(),
+            class_body_spans: HashMap::new(),
+            gen_stack: Vec::new(),
+            depth: 0,
+            steps: 0,
+            softspace: false,
+            files: HashMap::new(),
+            next_fd: 3,
+            print_item_fn: None,
+            print_newline_fn: None,
+        };
+        space.setup_types();
+        space.setup_builtins_module();
+        space.modules.insert("__builtin__".into(), builtins_module);
+        space.module_info.insert(
+            builtins_module,
+            ModuleInfo {
+                name: "__builtin__".into(),
+                package_dir: None,
+                path: None,
+                is_package: false,
+                bundled: true,
+            },
+        );
+        space.setup_rpy_module();
+        space
+    }
+
+    // ----- allocation helpers -----
+
+    pub fn alloc(&mut self, o: Object) -> Value {
+        Value::Obj(self.heap.alloc(o))
+    }
+
+    pub fn new_str(&mut self, s: &[u8]) -> Value {
+        if s.len() == 1 {
+            return self.char_str(s[0]);
+        }
+        self.alloc(Object::Str(Rc::from(s)))
+    }
+
+    pub fn new_str_vec(&mut self, s: Vec<u8>) -> Value {
+        if s.len() == 1 {
+            return self.char_str(s[0]);
+        }
+        self.alloc(Object::Str(Rc::from(s)))
+    }
+
+    pub fn char_str(&mut self, c: u8) -> Value {
+        if let Some(id) = self.char_cache[c as usize] {
+            return Value::Obj(id);
+        }
+        let id = self.heap.alloc(Object::Str(Rc::from(&[c][..])));
+        self.char_cache[c as usize] = Some(id);
+        Value::Obj(id)
+    }
+
+    pub fn new_unicode(&mut self, s: &str) -> Value {
+        self.alloc(Object::Unicode(Rc::from(s)))
+    }
+
+    pub fn new_tuple(&mut self, items: Vec<Value>) -> Value {
+        self.alloc(Object::Tuple(items))
+    }
+
+    pub fn new_list(&mut self, items: Vec<Value>) -> Value {
+        self.alloc(Object::List(items))
+    }
+
+    pub fn new_dict(&mut self) -> Value {
+        self.alloc(Object::Dict(Default::default()))
+    }
+
+    /// A Python `int` (or `long` when it does not fit in 64 bits).
+    pub fn new_int(&mut self, i: i128) -> Value {
+        if let Ok(small) = i64::try_from(i) {
+            Value::Int(small)
+        } else {
+            self.alloc(Object::Long(i))
+        }
+    }
+
+    /// An interned `str` for a name (attribute and variable names).
+    pub fn intern(&mut self, name: &str) -> Value {
+        if let Some(&id) = self.interned.get(name) {
+            return Value::Obj(id);
+        }
+        let rc: Rc<str> = Rc::from(name);
+        let id = match self.str_consts.get(name.as_bytes()) {
+            Some(&id) => id,
+            None => {
+                let bytes: Rc<[u8]> = Rc::from(name.as_bytes());
+                let id = self.heap.alloc(Object::Str(bytes.clone()));
+                self.str_consts.insert(bytes, id);
+                id
+            }
+        };
+        self.interned.insert(rc.clone(), id);
+        self.interned_rev.insert(id, rc);
+        Value::Obj(id)
+    }
+
+    /// A `str` constant, shared between equal constants.
+    pub(crate) fn str_const(&mut self, s: &Rc<[u8]>) -> Value {
+        if s.len() == 1 {
+            return self.char_str(s[0]);
+        }
+        if let Some(&id) = self.str_consts.get(s) {
+            return Value::Obj(id);
+        }
+        let id = self.heap.alloc(Object::Str(s.clone()));
+        self.str_consts.insert(s.clone(), id);
+        Value::Obj(id)
+    }
+
+    /// The text of a `str` value used as a name (attribute names, keyword names).
+    pub fn name_of(&mut self, v: Value) -> Option<Rc<str>> {
+        let Value::Obj(id) = v else { return None };
+        if let Some(n) = self.interned_rev.get(&id) {
+            return Some(n.clone());
+        }
+        let s: Rc<str> = match self.heap.get(id) {
+            Object::Str(b) => Rc::from(std::str::from_utf8(b).ok()?),
+            Object::Unicode(u) => u.clone(),
+            _ => return None,
+        };
+        if let Some(&iid) = self.interned.get(&*s) {
+            return self.interned_rev.get(&iid).cloned();
+        }
+        Some(s)
+    }
+
+    /// Bytes of a `str` value.
+    pub fn str_bytes(&self, v: Value) -> Option<Rc<[u8]>> {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Str(s) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Text of a `str` or `unicode` value (lossy for non-UTF-8 bytes).
+    pub fn text_of(&self, v: Value) -> Option<String> {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
+                Object::Unicode(u) => Some(u.to_string()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(crate) fn signature(&mut self, code: &Rc<CodeObject>) -> Rc<Signature> {
+        let key = Rc::as_ptr(code);
+        if let Some((_, s)) = self.sig_cache.get(&key) {
+            return s.clone();
+        }
+        let sig = Rc::new(Signature::from_code(code));
+        self.sig_cache.insert(key, (code.clone(), sig.clone()));
+        sig
+    }
+
+    pub fn hash_key(&self, v: Value) -> Option<HashKey> {
+        self.heap.hash_key(v)
+    }
+
+    /// The builtin object `print_item` (the flow space records calls to it for `print x,`).
+    pub fn print_item_builtin(&mut self) -> Value {
+        if let Some(v) = self.print_item_fn {
+            return v;
+        }
+        let v = self.alloc(Object::Builtin {
+            name: Rc::from("print_item"),
+            bound_self: None,
+        });
+        self.print_item_fn = Some(v);
+        v
+    }
+
+    /// The builtin object `print_newline` (end of a `print` statement).
+    pub fn print_newline_builtin(&mut self) -> Value {
+        if let Some(v) = self.print_newline_fn {
+            return v;
+        }
+        let v = self.alloc(Object::Builtin {
+            name: Rc::from("print_newline"),
+            bound_self: None,
+        });
+        self.print_newline_fn = Some(v);
+        v
+    }
+
+    /// A builtin function object of the registry.
+    pub fn builtin(&mut self, name: &'static str) -> Value {
+        debug_assert!(
+            self.registry.contains_key(name),
+            "unregistered builtin {name}"
+        );
+        self.alloc(Object::Builtin {
+            name: Rc::from(name),
+            bound_self: None,
+        })
+    }
+
+    /// Attribute of a module (`None` when missing).
+    pub fn module_attr(&self, module: ObjId, name: &str) -> Option<Value> {
+        match self.heap.get(module) {
+            Object::Module(m) => m.dict.get(name),
+            _ => None,
+        }
+    }
+
+    /// Whether `file` is one of the bundled models.
+    pub fn is_bundled_file(&self, file: FileId) -> bool {
+        self.bundled_files.contains(&file)
+    }
+
+    /// Class name of a value's type (for messages).
+    pub fn type_name(&self, v: Value) -> Rc<str> {
+        let t = self.type_of(v);
+        match self.heap.get(t) {
+            Object::Class(c) => c.name.clone(),
+            _ => Rc::from("?"),
+        }
+    }
+
+    /// Innermost span of user code (not a bundled model) of the current position.
+    pub(crate) fn user_span(&self) -> Span {
+        if !self.bundled_files.contains(&self.span.file) {
+            return self.span;
+        }
+        for s in self.span_stack.iter().rev() {
+            if !self.bundled_files.contains(&s.file) {
+                return *s;
+            }
+        }
+        self.span
+    }
+
+    /// An `Unwind::Error` diagnostic (rule RPY004 unless told) at the current user span.
+    pub(crate) fn unsupported(&self, msg: impl Into<String>) -> Unwind<Value> {
+        Unwind::Error(Box::new(Diagnostic::new("RPY004", self.user_span(), msg)))
+    }
+}

@@ -1,0 +1,341 @@
+//! `impl Space for ObjSpace`: the frame interpreter's view of the concrete object space.
+
+use super::object::{Function, ObjId, Object, Value};
+use super::{ObjSpace, R};
+use crate::compiler::{CodeObject, Const};
+use crate::diagnostics::Diagnostic;
+use crate::interpreter::{Branch, CallArgs, Frame, IterNext, Op, OpResult, Space, Unwind};
+use crate::syntax::Span;
+use std::rc::Rc;
+
+impl ObjSpace {
+    fn name_error(&mut self, name: &str, global: bool) -> Unwind<Value> {
+        let msg = if global {
+            format!("global name '{name}' is not defined")
+        } else {
+            format!("name '{name}' is not defined")
+        };
+        self.err("NameError", msg)
+    }
+
+    fn builtin_lookup(&self, name: &str) -> Option<Value> {
+        self.module_attr(self.builtins_module, name)
+    }
+
+    pub(crate) fn const_value(&mut self, c: &Const) -> Value {
+        match c {
+            Const::None => Value::None,
+            Const::Bool(b) => Value::Bool(*b),
+            Const::Int(i) => Value::Int(*i),
+            Const::Long(i) => self.alloc(Object::Long(*i)),
+            Const::Float(f) => Value::Float(*f),
+            Const::Str(s) => self.str_const(s),
+            Const::Unicode(u) => self.alloc(Object::Unicode(u.clone())),
+            Const::Tuple(items) => {
+                let v: Vec<Value> = items.iter().map(|c| self.const_value(c)).collect();
+                self.new_tuple(v)
+            }
+            Const::Code(code) => self.alloc(Object::Code(code.clone())),
+            Const::Ellipsis => self.builtin_lookup("Ellipsis").unwrap_or(Value::None),
+        }
+    }
+}
+
+impl Space for ObjSpace {
+    type Value = Value;
+
+    fn set_span(&mut self, span: Span) {
+        self.span = span;
+    }
+
+    fn before_instr(&mut self, _frame: &Frame<Value>) -> OpResult<Value, ()> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(Unwind::Error(Box::new(Diagnostic::new(
+                "RPY004",
+                self.user_span(),
+                format!(
+                    "import-time evaluation stopped after {} steps (endless loop at import time?)",
+                    self.max_steps
+                ),
+            ))));
+        }
+        Ok(())
+    }
+
+    fn constant(&mut self, c: &Const) -> Value {
+        self.const_value(c)
+    }
+
+    fn wrap(&mut self, v: Value) -> Value {
+        v
+    }
+
+    fn name_const(&mut self, name: &Rc<str>) -> Value {
+        self.intern(name)
+    }
+
+    fn const_str(&self, v: &Value) -> Option<Rc<str>> {
+        let Value::Obj(id) = *v else { return None };
+        if let Some(n) = self.interned_rev.get(&id) {
+            return Some(n.clone());
+        }
+        match self.heap.get(id) {
+            Object::Str(b) => std::str::from_utf8(b).ok().map(Rc::from),
+            Object::Unicode(u) => Some(u.clone()),
+            _ => None,
+        }
+    }
+
+    fn op(&mut self, op: Op, args: &[Value]) -> R {
+        self.do_op(op, args)
+    }
+
+    fn call(&mut self, func: Value, args: CallArgs<Value>) -> R {
+        self.call_args(func, args)
+    }
+
+    fn branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
+        Ok(Branch::Known(self.truth(*cond)?))
+    }
+
+    fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
+        Ok(match self.iter_next(*iter)? {
+            Some(v) => IterNext::Item(v),
+            None => IterNext::Done,
+        })
+    }
+
+    fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {
+        self.unpack_n(*seq, n)
+    }
+
+    fn exc_match(&mut self, etype: &Value, cls: &Value) -> R {
+        Ok(Value::Bool(self.exception_matches(*etype, *cls)?))
+    }
+
+    fn raise(&mut self, exc: Value, arg: Option<Value>) -> Unwind<Value> {
+        self.do_raise(exc, arg)
+    }
+
+    fn unbound_local(&mut self, name: &str) -> Unwind<Value> {
+        self.err(
+            "UnboundLocalError",
+            format!("local variable '{name}' referenced before assignment"),
+        )
+    }
+
+    fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> R {
+        if let Some(v) = self.module_attr(globals, name) {
+            return Ok(v);
+        }
+        if let Some(v) = self.builtin_lookup(name) {
+            return Ok(v);
+        }
+        Err(self.name_error(name, true))
+    }
+
+    fn store_global(&mut self, globals: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
+        self.ns_set(globals, name, v)
+    }
+
+    fn delete_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Value, ()> {
+        if self.ns_del(globals, name) {
+            Ok(())
+        } else {
+            Err(self.name_error(name, true))
+        }
+    }
+
+    fn load_name(&mut self, namespace: ObjId, globals: ObjId, name: &Rc<str>) -> R {
+        if let Some(v) = self.ns_get(namespace, name) {
+            return Ok(v);
+        }
+        if namespace != globals {
+            if let Some(v) = self.module_attr(globals, name) {
+                return Ok(v);
+            }
+        }
+        if let Some(v) = self.builtin_lookup(name) {
+            return Ok(v);
+        }
+        Err(self.name_error(name, false))
+    }
+
+    fn store_name(&mut self, namespace: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
+        self.ns_set(namespace, name, v)
+    }
+
+    fn delete_name(&mut self, namespace: ObjId, name: &Rc<str>) -> OpResult<Value, ()> {
+        if self.ns_del(namespace, name) {
+            Ok(())
+        } else {
+            Err(self.name_error(name, false))
+        }
+    }
+
+    fn load_locals(&mut self, namespace: ObjId) -> R {
+        match self.heap.get(namespace) {
+            Object::Module(m) => {
+                let attrs = m.dict.clone();
+                Ok(self.dict_of_attrs(&attrs))
+            }
+            _ => Ok(Value::Obj(namespace)),
+        }
+    }
+
+    fn cell_get(&mut self, cell: &Value, name: &Rc<str>) -> R {
+        if let Value::Obj(id) = *cell {
+            if let Object::Cell(c) = self.heap.get(id) {
+                return match c {
+                    Some(v) => Ok(*v),
+                    None => Err(self.err(
+                        "NameError",
+                        format!("free variable '{name}' referenced before assignment in enclosing scope"),
+                    )),
+                };
+            }
+        }
+        Err(self.unsupported("closure cell is not a cell"))
+    }
+
+    fn cell_set(&mut self, cell: &Value, v: Value) -> OpResult<Value, ()> {
+        if let Value::Obj(id) = *cell {
+            if let Object::Cell(c) = self.heap.get_mut(id) {
+                *c = Some(v);
+                return Ok(());
+            }
+        }
+        Err(self.unsupported("closure cell is not a cell"))
+    }
+
+    fn make_function(
+        &mut self,
+        code: Rc<CodeObject>,
+        defaults: Vec<Value>,
+        closure: Option<Value>,
+        globals: ObjId,
+    ) -> R {
+        let closure: Vec<ObjId> = match closure {
+            None => Vec::new(),
+            Some(Value::Obj(t)) => match self.heap.get(t) {
+                Object::Tuple(items) => items
+                    .iter()
+                    .filter_map(|v| {
+                        if let Value::Obj(c) = v {
+                            Some(*c)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+                _ => return Err(self.unsupported("closure is not a tuple of cells")),
+            },
+            Some(_) => return Err(self.unsupported("closure is not a tuple of cells")),
+        };
+        let f = Function {
+            name: code.co_name.clone(),
+            code,
+            globals,
+            defaults,
+            closure,
+            attrs: Default::default(),
+        };
+        Ok(self.alloc(Object::Function(f)))
+    }
+
+    fn build_class(&mut self, name: Value, bases: Value, namespace: Value, globals: ObjId) -> R {
+        self.make_class(name, bases, namespace, Some(globals))
+    }
+
+    fn import_name(&mut self, name: &Rc<str>, fromlist: Value, level: Value, globals: ObjId) -> R {
+        let level = match level {
+            Value::Int(l) => l,
+            Value::None => -1,
+            _ => self.int_of(level).unwrap_or(-1) as i64,
+        };
+        let fromlist = match fromlist {
+            Value::None => Vec::new(),
+            v => {
+                let items = self.iterate(v)?;
+                items.into_iter().filter_map(|x| self.name_of(x)).collect()
+            }
+        };
+        self.import_statement(name, &fromlist, level, globals)
+    }
+
+    fn import_from(&mut self, module: &Value, name: &Rc<str>) -> R {
+        match self.getattr_opt(*module, name)? {
+            Some(v) => Ok(v),
+            None => {
+                // A submodule not imported yet (`from pkg import sub`).
+                if let Value::Obj(m) = *module {
+                    if let Some(v) = self.try_import_submodule(m, name)? {
+                        return Ok(v);
+                    }
+                }
+                Err(self.err("ImportError", format!("cannot import name {name}")))
+            }
+        }
+    }
+
+    fn import_star(&mut self, module: Value, namespace: ObjId) -> OpResult<Value, ()> {
+        let Value::Obj(m) = module else { return Ok(()) };
+        let (all, entries) = match self.heap.get(m) {
+            Object::Module(md) => (
+                md.dict.get("__all__"),
+                md.dict
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v))
+                    .collect::<Vec<_>>(),
+            ),
+            _ => return Ok(()),
+        };
+        match all {
+            Some(all) => {
+                for n in self.iterate(all)? {
+                    let Some(name) = self.name_of(n) else {
+                        continue;
+                    };
+                    let v = self.getattr(module, &name)?;
+                    self.ns_set(namespace, &name, v)?;
+                }
+            }
+            None => {
+                for (k, v) in entries {
+                    if !k.starts_with('_') {
+                        self.ns_set(namespace, &k, v)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn print_item(&mut self, dest: Option<Value>, v: Value) -> OpResult<Value, ()> {
+        self.do_print_item(dest, v)
+    }
+
+    fn print_newline(&mut self, dest: Option<Value>) -> OpResult<Value, ()> {
+        self.do_print_newline(dest)
+    }
+
+    fn exec(&mut self, _args: Vec<Value>) -> OpResult<Value, ()> {
+        Err(self.unsupported(
+            "`exec` at import time is not supported by rpy-lsp (it never runs generated code)",
+        ))
+    }
+
+    fn yield_value(&mut self, v: Value) -> R {
+        self.do_yield(v)
+    }
+}
+
+impl crate::interpreter::ConcreteSpace for ObjSpace {
+    fn heap(&self) -> &super::object::Heap {
+        &self.heap
+    }
+    fn heap_mut(&mut self) -> &mut super::object::Heap {
+        &mut self.heap
+    }
+}

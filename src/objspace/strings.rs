@@ -1,0 +1,946 @@
+//! Methods of `str` and `unicode` (one implementation over code points: bytes for `str`,
+//! characters for `unicode`), and the codecs ascii / utf-8 / latin-1.
+
+use super::builtins::BArgs;
+use super::object::{Object, Value};
+use super::{ObjSpace, R};
+
+/// Methods registered as both `str.<name>` and `unicode.<name>`.
+pub const STR_METHODS: &[&str] = &[
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "lower",
+    "upper",
+    "swapcase",
+    "capitalize",
+    "title",
+    "isdigit",
+    "isalpha",
+    "isspace",
+    "isalnum",
+    "isupper",
+    "islower",
+    "istitle",
+    "isdecimal",
+    "isnumeric",
+    "ljust",
+    "rjust",
+    "center",
+    "zfill",
+    "splitlines",
+    "partition",
+    "rpartition",
+    "encode",
+    "decode",
+    "format",
+    "expandtabs",
+    "__getitem__",
+    "__len__",
+    "__contains__",
+    "__add__",
+    "__mul__",
+    "__mod__",
+];
+
+/// A string as code points.
+#[derive(Clone, Debug)]
+struct Txt {
+    unicode: bool,
+    c: Vec<u32>,
+}
+
+fn is_space(c: u32, unicode: bool) -> bool {
+    if unicode {
+        char::from_u32(c).is_some_and(char::is_whitespace)
+    } else {
+        matches!(c, 0x20 | 0x09..=0x0d)
+    }
+}
+
+fn is_alpha(c: u32, unicode: bool) -> bool {
+    if unicode {
+        char::from_u32(c).is_some_and(char::is_alphabetic)
+    } else {
+        (c as u8).is_ascii_alphabetic() && c < 128
+    }
+}
+
+fn is_digit(c: u32, unicode: bool) -> bool {
+    if unicode {
+        char::from_u32(c).is_some_and(|ch| ch.is_numeric())
+    } else {
+        (b'0' as u32..=b'9' as u32).contains(&c)
+    }
+}
+
+fn is_upper(c: u32, unicode: bool) -> bool {
+    if unicode {
+        char::from_u32(c).is_some_and(char::is_uppercase)
+    } else {
+        (b'A' as u32..=b'Z' as u32).contains(&c)
+    }
+}
+
+fn is_lower(c: u32, unicode: bool) -> bool {
+    if unicode {
+        char::from_u32(c).is_some_and(char::is_lowercase)
+    } else {
+        (b'a' as u32..=b'z' as u32).contains(&c)
+    }
+}
+
+fn to_lower(c: u32, unicode: bool, out: &mut Vec<u32>) {
+    if unicode {
+        match char::from_u32(c) {
+            Some(ch) => out.extend(ch.to_lowercase().map(|x| x as u32)),
+            None => out.push(c),
+        }
+    } else if is_upper(c, false) {
+        out.push(c + 32);
+    } else {
+        out.push(c);
+    }
+}
+
+fn to_upper(c: u32, unicode: bool, out: &mut Vec<u32>) {
+    if unicode {
+        match char::from_u32(c) {
+            Some(ch) => out.extend(ch.to_uppercase().map(|x| x as u32)),
+            None => out.push(c),
+        }
+    } else if is_lower(c, false) {
+        out.push(c - 32);
+    } else {
+        out.push(c);
+    }
+}
+
+fn find_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+    let end = end.min(hay.len());
+    if start > end {
+        return None;
+    }
+    if needle.is_empty() {
+        return Some(start);
+    }
+    if needle.len() > end - start {
+        return None;
+    }
+    (start..=end - needle.len()).find(|&i| &hay[i..i + needle.len()] == needle)
+}
+
+fn rfind_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+    let end = end.min(hay.len());
+    if start > end {
+        return None;
+    }
+    if needle.is_empty() {
+        return Some(end);
+    }
+    if needle.len() > end - start {
+        return None;
+    }
+    (start..=end - needle.len())
+        .rev()
+        .find(|&i| &hay[i..i + needle.len()] == needle)
+}
+
+/// Python's slice-like normalization of `start`/`end` arguments of string methods.
+fn norm_range(len: usize, start: Option<i64>, end: Option<i64>) -> (usize, usize) {
+    let l = len as i64;
+    let fix = |v: i64| -> usize {
+        if v < 0 {
+            (v + l).max(0) as usize
+        } else {
+            v.min(l) as usize
+        }
+    };
+    (start.map(fix).unwrap_or(0), end.map(fix).unwrap_or(len))
+}
+
+impl ObjSpace {
+    fn txt(&self, v: Value) -> Option<Txt> {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Str(s) => Some(Txt {
+                    unicode: false,
+                    c: s.iter().map(|&b| b as u32).collect(),
+                }),
+                Object::Unicode(u) => Some(Txt {
+                    unicode: true,
+                    c: u.chars().map(|c| c as u32).collect(),
+                }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn to_unicode_txt(&mut self, t: Txt) -> R<Txt> {
+        if t.unicode {
+            return Ok(t);
+        }
+        if let Some(pos) = t.c.iter().position(|&c| c >= 128) {
+            let b = t.c[pos];
+            return Err(self.err(
+                "UnicodeDecodeError",
+                format!("'ascii' codec can't decode byte 0x{b:02x} in position {pos}: ordinal not in range(128)"),
+            ));
+        }
+        Ok(Txt {
+            unicode: true,
+            c: t.c,
+        })
+    }
+
+    fn txt_value(&mut self, t: Txt) -> Value {
+        if t.unicode {
+            let s: String = t.c.iter().filter_map(|&c| char::from_u32(c)).collect();
+            self.new_unicode(&s)
+        } else {
+            let b: Vec<u8> = t.c.iter().map(|&c| c as u8).collect();
+            self.new_str_vec(b)
+        }
+    }
+
+    fn txt_arg(&mut self, v: Value, meth: &str) -> R<Txt> {
+        match self.txt(v) {
+            Some(t) => Ok(t),
+            None => {
+                let tn = self.type_name(v);
+                self.type_error(format!(
+                    "{meth}() argument must be str or unicode, not {tn}"
+                ))
+            }
+        }
+    }
+
+    fn opt_index(&mut self, v: Option<Value>) -> R<Option<i64>> {
+        match v {
+            None | Some(Value::None) => Ok(None),
+            Some(v) => match self.int_of(v) {
+                Some(i) => Ok(Some(i as i64)),
+                None => self.type_error(
+                    "slice indices must be integers or None or have an __index__ method",
+                ),
+            },
+        }
+    }
+
+    /// Every `str.*` and `unicode.*` method.
+    pub(crate) fn string_method(&mut self, a: &mut BArgs) -> R {
+        let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+        let this = a.take_self(self)?;
+        let Some(mut s) = self.txt(this) else {
+            let tn = self.type_name(this);
+            return self.type_error(format!(
+                "descriptor '{meth}' requires a 'str' object but received a '{tn}'"
+            ));
+        };
+        // Mixing with unicode arguments promotes a str receiver to unicode.
+        if !s.unicode
+            && !matches!(
+                meth.as_str(),
+                "decode" | "encode" | "format" | "__mod__" | "__mul__" | "__getitem__"
+            )
+        {
+            let any_unicode = a.args.iter().any(
+                |&v| matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Unicode(_))),
+            ) || (meth == "join"
+                && {
+                    let items = a
+                        .args
+                        .first()
+                        .map(|&v| self.iterate(v))
+                        .transpose()?
+                        .unwrap_or_default();
+                    let r = items.iter().any(|&v| matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Unicode(_))));
+                    r
+                });
+            if any_unicode {
+                s = self.to_unicode_txt(s)?;
+            }
+        }
+        let u = s.unicode;
+        let arg = |a: &BArgs, i: usize, name: &str| a.get(i, name);
+        match meth.as_str() {
+            "join" => {
+                a.arity(self, 1, 1)?;
+                let items = self.iterate(a.args[0])?;
+                let mut out: Vec<u32> = Vec::new();
+                for (i, &x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.extend_from_slice(&s.c);
+                    }
+                    match self.txt(x) {
+                        Some(t) => {
+                            let t = if u { self.to_unicode_txt(t)? } else { t };
+                            out.extend(t.c);
+                        }
+                        None => {
+                            let tn = self.type_name(x);
+                            return self.type_error(format!(
+                                "sequence item {i}: expected string, {tn} found"
+                            ));
+                        }
+                    }
+                }
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "split" | "rsplit" => {
+                a.arity(self, 0, 2)?;
+                let sep = arg(a, 0, "sep").filter(|v| *v != Value::None);
+                let maxsplit = match arg(a, 1, "maxsplit") {
+                    Some(v) => self.int_of(v).unwrap_or(-1) as i64,
+                    None => -1,
+                };
+                let parts: Vec<Vec<u32>> = match sep {
+                    None => split_whitespace(&s.c, u, maxsplit, meth == "rsplit"),
+                    Some(sv) => {
+                        let sep = self.txt_arg(sv, &meth)?;
+                        let sep = if u { self.to_unicode_txt(sep)? } else { sep };
+                        if sep.c.is_empty() {
+                            return self.value_error("empty separator");
+                        }
+                        split_sep(&s.c, &sep.c, maxsplit, meth == "rsplit")
+                    }
+                };
+                let items: Vec<Value> = parts
+                    .into_iter()
+                    .map(|p| self.txt_value(Txt { unicode: u, c: p }))
+                    .collect();
+                Ok(self.new_list(items))
+            }
+            "strip" | "lstrip" | "rstrip" => {
+                a.arity(self, 0, 1)?;
+                let chars = match arg(a, 0, "chars").filter(|v| *v != Value::None) {
+                    Some(v) => Some(self.txt_arg(v, &meth)?.c),
+                    None => None,
+                };
+                let keep = |c: u32| match &chars {
+                    Some(set) => !set.contains(&c),
+                    None => !is_space(c, u),
+                };
+                let mut start = 0;
+                let mut end = s.c.len();
+                if meth != "rstrip" {
+                    while start < end && !keep(s.c[start]) {
+                        start += 1;
+                    }
+                }
+                if meth != "lstrip" {
+                    while end > start && !keep(s.c[end - 1]) {
+                        end -= 1;
+                    }
+                }
+                if start == 0 && end == s.c.len() && !u {
+                    return Ok(this);
+                }
+                Ok(self.txt_value(Txt {
+                    unicode: u,
+                    c: s.c[start..end].to_vec(),
+                }))
+            }
+            "replace" => {
+                a.arity(self, 2, 3)?;
+                let old = self.txt_arg(a.args[0], &meth)?;
+                let new = self.txt_arg(a.args[1], &meth)?;
+                let count = match a.args.get(2) {
+                    Some(&v) => self.int_of(v).unwrap_or(-1) as i64,
+                    None => -1,
+                };
+                let mut out = Vec::with_capacity(s.c.len());
+                let mut i = 0;
+                let mut n = 0i64;
+                if old.c.is_empty() {
+                    // Inserts `new` between every character.
+                    for (k, &c) in s.c.iter().enumerate() {
+                        if count < 0 || (k as i64) < count {
+                            out.extend_from_slice(&new.c);
+                        }
+                        out.push(c);
+                    }
+                    if count < 0 || (s.c.len() as i64) < count {
+                        out.extend_from_slice(&new.c);
+                    }
+                    return Ok(self.txt_value(Txt { unicode: u, c: out }));
+                }
+                while i < s.c.len() {
+                    if (count < 0 || n < count) && s.c[i..].starts_with(&old.c) {
+                        out.extend_from_slice(&new.c);
+                        i += old.c.len();
+                        n += 1;
+                    } else {
+                        out.push(s.c[i]);
+                        i += 1;
+                    }
+                }
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "startswith" | "endswith" => {
+                a.arity(self, 1, 3)?;
+                let start = self.opt_index(a.args.get(1).copied())?;
+                let end = self.opt_index(a.args.get(2).copied())?;
+                let (st, en) = norm_range(s.c.len(), start, end);
+                let prefixes: Vec<Value> = match a.args[0] {
+                    Value::Obj(id) => match self.heap.get(id) {
+                        Object::Tuple(items) => items.clone(),
+                        _ => vec![a.args[0]],
+                    },
+                    v => vec![v],
+                };
+                for p in prefixes {
+                    let p = self.txt_arg(p, &meth)?;
+                    if st > en {
+                        continue;
+                    }
+                    let window = &s.c[st..en];
+                    let ok = if meth == "startswith" {
+                        window.starts_with(&p.c)
+                    } else {
+                        window.ends_with(&p.c)
+                    };
+                    if ok {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Ok(Value::Bool(false))
+            }
+            "find" | "rfind" | "index" | "rindex" | "count" => {
+                a.arity(self, 1, 3)?;
+                let sub = self.txt_arg(a.args[0], &meth)?;
+                let start = self.opt_index(a.args.get(1).copied())?;
+                let end = self.opt_index(a.args.get(2).copied())?;
+                let (st, en) = norm_range(s.c.len(), start, end);
+                if meth == "count" {
+                    if st > en {
+                        return Ok(Value::Int(0));
+                    }
+                    if sub.c.is_empty() {
+                        return Ok(Value::Int((en - st + 1) as i64));
+                    }
+                    let mut n = 0;
+                    let mut i = st;
+                    while let Some(p) = find_sub(&s.c, &sub.c, i, en) {
+                        n += 1;
+                        i = p + sub.c.len();
+                    }
+                    return Ok(Value::Int(n));
+                }
+                let r = if meth.starts_with('r') {
+                    rfind_sub(&s.c, &sub.c, st, en)
+                } else {
+                    find_sub(&s.c, &sub.c, st, en)
+                };
+                match r {
+                    Some(p) => Ok(Value::Int(p as i64)),
+                    None if meth.contains("index") => self.value_error("substring not found"),
+                    None => Ok(Value::Int(-1)),
+                }
+            }
+            "lower" | "upper" | "swapcase" | "capitalize" | "title" => {
+                a.arity(self, 0, 0)?;
+                let mut out = Vec::with_capacity(s.c.len());
+                let mut prev_cased = false;
+                for (i, &c) in s.c.iter().enumerate() {
+                    match meth.as_str() {
+                        "lower" => to_lower(c, u, &mut out),
+                        "upper" => to_upper(c, u, &mut out),
+                        "swapcase" => {
+                            if is_upper(c, u) {
+                                to_lower(c, u, &mut out)
+                            } else {
+                                to_upper(c, u, &mut out)
+                            }
+                        }
+                        "capitalize" => {
+                            if i == 0 {
+                                to_upper(c, u, &mut out)
+                            } else {
+                                to_lower(c, u, &mut out)
+                            }
+                        }
+                        _ => {
+                            if prev_cased {
+                                to_lower(c, u, &mut out)
+                            } else {
+                                to_upper(c, u, &mut out)
+                            }
+                            prev_cased = is_alpha(c, u);
+                        }
+                    }
+                }
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "isdigit" | "isalpha" | "isspace" | "isalnum" | "isdecimal" | "isnumeric" => {
+                a.arity(self, 0, 0)?;
+                if s.c.is_empty() {
+                    return Ok(Value::Bool(false));
+                }
+                let f = |c: u32| match meth.as_str() {
+                    "isdigit" | "isdecimal" | "isnumeric" => is_digit(c, u),
+                    "isalpha" => is_alpha(c, u),
+                    "isspace" => is_space(c, u),
+                    _ => is_alpha(c, u) || is_digit(c, u),
+                };
+                Ok(Value::Bool(s.c.iter().all(|&c| f(c))))
+            }
+            "isupper" | "islower" => {
+                a.arity(self, 0, 0)?;
+                let (want, other): (fn(u32, bool) -> bool, fn(u32, bool) -> bool) =
+                    if meth == "isupper" {
+                        (is_upper, is_lower)
+                    } else {
+                        (is_lower, is_upper)
+                    };
+                let any = s.c.iter().any(|&c| want(c, u));
+                let none_other = !s.c.iter().any(|&c| other(c, u));
+                Ok(Value::Bool(any && none_other))
+            }
+            "istitle" => {
+                a.arity(self, 0, 0)?;
+                let mut prev_cased = false;
+                let mut cased = false;
+                for &c in &s.c {
+                    if is_upper(c, u) {
+                        if prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else if is_lower(c, u) {
+                        if !prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                        cased = true;
+                    } else {
+                        prev_cased = false;
+                    }
+                }
+                Ok(Value::Bool(cased))
+            }
+            "ljust" | "rjust" | "center" => {
+                a.arity(self, 1, 2)?;
+                let Some(width) = self.int_of(a.args[0]) else {
+                    return self.type_error("an integer is required");
+                };
+                let fill = match a.args.get(1) {
+                    Some(&f) => {
+                        let t = self.txt_arg(f, &meth)?;
+                        if t.c.len() != 1 {
+                            return self
+                                .type_error(format!("{meth}() argument 2 must be char, not str"));
+                        }
+                        t.c[0]
+                    }
+                    None => b' ' as u32,
+                };
+                let w = width.max(0) as usize;
+                if s.c.len() >= w {
+                    return Ok(this);
+                }
+                let pad = w - s.c.len();
+                let (l, r) = match meth.as_str() {
+                    "ljust" => (0, pad),
+                    "rjust" => (pad, 0),
+                    _ => {
+                        let left = pad / 2 + (pad & w & 1);
+                        (left, pad - left)
+                    }
+                };
+                let mut out = vec![fill; l];
+                out.extend_from_slice(&s.c);
+                out.extend(std::iter::repeat(fill).take(r));
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "zfill" => {
+                a.arity(self, 1, 1)?;
+                let w = self.int_of(a.args[0]).unwrap_or(0).max(0) as usize;
+                if s.c.len() >= w {
+                    return Ok(this);
+                }
+                let pad = w - s.c.len();
+                let mut out = Vec::with_capacity(w);
+                let mut rest = &s.c[..];
+                if let Some(&c) = s.c.first() {
+                    if c == b'+' as u32 || c == b'-' as u32 {
+                        out.push(c);
+                        rest = &s.c[1..];
+                    }
+                }
+                out.extend(std::iter::repeat(b'0' as u32).take(pad));
+                out.extend_from_slice(rest);
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "splitlines" => {
+                a.arity(self, 0, 1)?;
+                let keep = match arg(a, 0, "keepends") {
+                    Some(v) => self.truth(v)?,
+                    None => false,
+                };
+                let mut lines = Vec::new();
+                let mut i = 0;
+                let n = s.c.len();
+                while i < n {
+                    let start = i;
+                    while i < n && !matches!(s.c[i], 0x0a | 0x0d) {
+                        i += 1;
+                    }
+                    let mut eol = i;
+                    if i < n {
+                        if s.c[i] == 0x0d && i + 1 < n && s.c[i + 1] == 0x0a {
+                            i += 2;
+                        } else {
+                            i += 1;
+                        }
+                        if keep {
+                            eol = i;
+                        }
+                    }
+                    lines.push(s.c[start..eol].to_vec());
+                }
+                let items: Vec<Value> = lines
+                    .into_iter()
+                    .map(|l| self.txt_value(Txt { unicode: u, c: l }))
+                    .collect();
+                Ok(self.new_list(items))
+            }
+            "partition" | "rpartition" => {
+                a.arity(self, 1, 1)?;
+                let sep = self.txt_arg(a.args[0], &meth)?;
+                if sep.c.is_empty() {
+                    return self.value_error("empty separator");
+                }
+                let pos = if meth == "partition" {
+                    find_sub(&s.c, &sep.c, 0, s.c.len())
+                } else {
+                    rfind_sub(&s.c, &sep.c, 0, s.c.len())
+                };
+                let empty = Txt {
+                    unicode: u,
+                    c: vec![],
+                };
+                let parts = match pos {
+                    Some(p) => vec![
+                        Txt {
+                            unicode: u,
+                            c: s.c[..p].to_vec(),
+                        },
+                        Txt {
+                            unicode: u,
+                            c: sep.c.clone(),
+                        },
+                        Txt {
+                            unicode: u,
+                            c: s.c[p + sep.c.len()..].to_vec(),
+                        },
+                    ],
+                    None if meth == "partition" => vec![s.clone(), empty.clone(), empty],
+                    None => vec![empty.clone(), empty, s.clone()],
+                };
+                let items: Vec<Value> = parts.into_iter().map(|t| self.txt_value(t)).collect();
+                Ok(self.new_tuple(items))
+            }
+            "expandtabs" => {
+                a.arity(self, 0, 1)?;
+                let ts = match a.args.first() {
+                    Some(&v) => self.int_of(v).unwrap_or(8).max(0) as usize,
+                    None => 8,
+                };
+                let mut out = Vec::new();
+                let mut col = 0;
+                for &c in &s.c {
+                    if c == 9 {
+                        if ts > 0 {
+                            let n = ts - col % ts;
+                            out.extend(std::iter::repeat(b' ' as u32).take(n));
+                            col += n;
+                        }
+                    } else {
+                        out.push(c);
+                        col = if c == 10 || c == 13 { 0 } else { col + 1 };
+                    }
+                }
+                Ok(self.txt_value(Txt { unicode: u, c: out }))
+            }
+            "encode" | "decode" => {
+                a.arity(self, 0, 2)?;
+                let enc = match arg(a, 0, "encoding") {
+                    Some(v) => self.text_of(v).unwrap_or_default(),
+                    None => "ascii".into(),
+                };
+                let errors = match arg(a, 1, "errors") {
+                    Some(v) => self.text_of(v).unwrap_or_default(),
+                    None => "strict".into(),
+                };
+                let enc = enc.to_ascii_lowercase().replace('_', "-");
+                if meth == "decode" {
+                    let bytes: Vec<u8> = if u {
+                        // unicode.decode: encode with ascii first (Python 2).
+                        let s = self.to_ascii_bytes(&s.c, &errors)?;
+                        s
+                    } else {
+                        s.c.iter().map(|&c| c as u8).collect()
+                    };
+                    let text = self.decode_bytes(&bytes, &enc, &errors)?;
+                    Ok(self.new_unicode(&text))
+                } else {
+                    let text: String = if u {
+                        s.c.iter().filter_map(|&c| char::from_u32(c)).collect()
+                    } else {
+                        let bytes: Vec<u8> = s.c.iter().map(|&c| c as u8).collect();
+                        self.decode_bytes(&bytes, "ascii", "strict")?
+                    };
+                    let out = self.encode_text(&text, &enc, &errors)?;
+                    Ok(self.new_str_vec(out))
+                }
+            }
+            "format" => {
+                let args = a.args.clone();
+                let kwargs = a.kwargs.clone();
+                self.str_format(this, &args, &kwargs)
+            }
+            "__getitem__" => {
+                a.arity(self, 1, 1)?;
+                self.getitem(this, a.args[0])
+            }
+            "__len__" => Ok(Value::Int(s.c.len() as i64)),
+            "__contains__" => {
+                a.arity(self, 1, 1)?;
+                let r = self.contains(this, a.args[0])?;
+                Ok(Value::Bool(r))
+            }
+            "__add__" => {
+                a.arity(self, 1, 1)?;
+                self.binary(crate::interpreter::Op::Add, this, a.args[0])
+            }
+            "__mul__" => {
+                a.arity(self, 1, 1)?;
+                self.binary(crate::interpreter::Op::Mul, this, a.args[0])
+            }
+            "__mod__" => {
+                a.arity(self, 1, 1)?;
+                self.percent_format(this, a.args[0])
+            }
+            _ => Err(self.unsupported(format!("str.{meth} is not modelled"))),
+        }
+    }
+
+    fn to_ascii_bytes(&mut self, c: &[u32], errors: &str) -> R<Vec<u8>> {
+        let mut out = Vec::with_capacity(c.len());
+        for (i, &ch) in c.iter().enumerate() {
+            if ch < 128 {
+                out.push(ch as u8);
+            } else {
+                match errors {
+                    "ignore" => {}
+                    "replace" => out.push(b'?'),
+                    _ => {
+                        return Err(self.err(
+                            "UnicodeEncodeError",
+                            format!("'ascii' codec can't encode character u'\\x{ch:x}' in position {i}: ordinal not in range(128)"),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Decodes bytes with a codec.
+    pub(crate) fn decode_bytes(&mut self, b: &[u8], enc: &str, errors: &str) -> R<String> {
+        match enc {
+            "ascii" | "us-ascii" => {
+                let mut out = String::with_capacity(b.len());
+                for (i, &c) in b.iter().enumerate() {
+                    if c < 128 {
+                        out.push(c as char);
+                    } else {
+                        match errors {
+                            "ignore" => {}
+                            "replace" => out.push('\u{fffd}'),
+                            _ => {
+                                return Err(self.err(
+                                    "UnicodeDecodeError",
+                                    format!("'ascii' codec can't decode byte 0x{c:02x} in position {i}: ordinal not in range(128)"),
+                                ))
+                            }
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            "utf-8" | "utf8" | "u8" => match std::str::from_utf8(b) {
+                Ok(s) => Ok(s.to_string()),
+                Err(e) => match errors {
+                    "ignore" | "replace" => {
+                        let s = String::from_utf8_lossy(b);
+                        Ok(if errors == "ignore" {
+                            s.replace('\u{fffd}', "")
+                        } else {
+                            s.into_owned()
+                        })
+                    }
+                    _ => {
+                        let pos = e.valid_up_to();
+                        let byte = b[pos];
+                        Err(self.err(
+                            "UnicodeDecodeError",
+                            format!("'utf8' codec can't decode byte 0x{byte:02x} in position {pos}: invalid start byte"),
+                        ))
+                    }
+                },
+            },
+            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => {
+                Ok(b.iter().map(|&c| c as char).collect())
+            }
+            other => Err(self.err("LookupError", format!("unknown encoding: {other}"))),
+        }
+    }
+
+    /// Encodes text with a codec.
+    pub(crate) fn encode_text(&mut self, s: &str, enc: &str, errors: &str) -> R<Vec<u8>> {
+        match enc {
+            "utf-8" | "utf8" | "u8" => Ok(s.as_bytes().to_vec()),
+            "ascii" | "us-ascii" | "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" => {
+                let limit = if enc.contains("ascii") { 128 } else { 256 };
+                let codec = if limit == 128 { "ascii" } else { "latin-1" };
+                let mut out = Vec::with_capacity(s.len());
+                for (i, c) in s.chars().enumerate() {
+                    if (c as u32) < limit {
+                        out.push(c as u32 as u8);
+                    } else {
+                        match errors {
+                            "ignore" => {}
+                            "replace" => out.push(b'?'),
+                            _ => {
+                                return Err(self.err(
+                                    "UnicodeEncodeError",
+                                    format!(
+                                        "'{codec}' codec can't encode character u'\\u{:04x}' in position {i}: ordinal not in range({limit})",
+                                        c as u32
+                                    ),
+                                ))
+                            }
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            other => Err(self.err("LookupError", format!("unknown encoding: {other}"))),
+        }
+    }
+}
+
+fn split_whitespace(c: &[u32], u: bool, maxsplit: i64, reverse: bool) -> Vec<Vec<u32>> {
+    let mut parts = Vec::new();
+    if !reverse {
+        let mut i = 0;
+        let n = c.len();
+        let mut splits = 0;
+        loop {
+            while i < n && is_space(c[i], u) {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+            if maxsplit >= 0 && splits >= maxsplit {
+                let mut end = n;
+                while end > i && is_space(c[end - 1], u) {
+                    end -= 1;
+                }
+                parts.push(c[i..end].to_vec());
+                break;
+            }
+            let start = i;
+            while i < n && !is_space(c[i], u) {
+                i += 1;
+            }
+            parts.push(c[start..i].to_vec());
+            splits += 1;
+        }
+    } else {
+        let mut i = c.len();
+        let mut splits = 0;
+        loop {
+            while i > 0 && is_space(c[i - 1], u) {
+                i -= 1;
+            }
+            if i == 0 {
+                break;
+            }
+            if maxsplit >= 0 && splits >= maxsplit {
+                let mut start = 0;
+                while start < i && is_space(c[start], u) {
+                    start += 1;
+                }
+                parts.push(c[start..i].to_vec());
+                break;
+            }
+            let end = i;
+            while i > 0 && !is_space(c[i - 1], u) {
+                i -= 1;
+            }
+            parts.push(c[i..end].to_vec());
+            splits += 1;
+        }
+        parts.reverse();
+    }
+    parts
+}
+
+fn split_sep(c: &[u32], sep: &[u32], maxsplit: i64, reverse: bool) -> Vec<Vec<u32>> {
+    let mut parts = Vec::new();
+    let mut splits = 0;
+    if !reverse {
+        let mut start = 0;
+        let mut i = 0;
+        while i + sep.len() <= c.len() {
+            if maxsplit >= 0 && splits >= maxsplit {
+                break;
+            }
+            if &c[i..i + sep.len()] == sep {
+                parts.push(c[start..i].to_vec());
+                i += sep.len();
+                start = i;
+                splits += 1;
+            } else {
+                i += 1;
+            }
+        }
+        parts.push(c[start..].to_vec());
+    } else {
+        let mut end = c.len();
+        let mut i = c.len();
+        while i >= sep.len() {
+            if maxsplit >= 0 && splits >= maxsplit {
+                break;
+            }
+            if &c[i - sep.len()..i] == sep {
+                parts.push(c[i..end].to_vec());
+                i -= sep.len();
+                end = i;
+                splits += 1;
+            } else {
+                i -= 1;
+            }
+        }
+        parts.push(c[..end].to_vec());
+        parts.reverse();
+    }
+    parts
+}

@@ -1,0 +1,468 @@
+//! Built-in classes: the types of built-in values and the exception hierarchy, as classes in
+//! the heap (so `isinstance`, subclassing and `except` matching work uniformly).
+
+use super::object::{AttrMap, BuiltinType, Class, Heap, IntKind, ObjId, Object, Value};
+use super::ObjSpace;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Ids of the built-in classes.
+#[derive(Clone, Debug)]
+pub struct Types {
+    pub object: ObjId,
+    pub type_: ObjId,
+    pub basestring: ObjId,
+    pub int: ObjId,
+    pub long: ObjId,
+    pub bool_: ObjId,
+    pub float: ObjId,
+    pub str_: ObjId,
+    pub unicode: ObjId,
+    pub tuple: ObjId,
+    pub list: ObjId,
+    pub dict: ObjId,
+    pub set: ObjId,
+    pub frozenset: ObjId,
+    pub none: ObjId,
+    pub function: ObjId,
+    pub builtin_function: ObjId,
+    pub module: ObjId,
+    pub method: ObjId,
+    pub staticmethod: ObjId,
+    pub classmethod: ObjId,
+    pub property: ObjId,
+    pub cell: ObjId,
+    pub code: ObjId,
+    pub iterator: ObjId,
+    pub slice: ObjId,
+    pub ellipsis: ObjId,
+    pub notimplemented: ObjId,
+    pub super_: ObjId,
+    pub xrange: ObjId,
+    pub r_uint: ObjId,
+    pub r_longlong: ObjId,
+    pub r_ulonglong: ObjId,
+    pub r_int: ObjId,
+    pub r_singlefloat: ObjId,
+    pub base_exception: ObjId,
+    /// Every built-in exception class by name.
+    pub exceptions: HashMap<&'static str, ObjId>,
+    /// Every built-in class by name.
+    pub by_name: HashMap<&'static str, ObjId>,
+}
+
+/// The built-in exception hierarchy: (name, base).
+pub const EXCEPTIONS: &[(&str, &str)] = &[
+    ("SystemExit", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("GeneratorExit", "BaseException"),
+    ("Exception", "BaseException"),
+    ("StopIteration", "Exception"),
+    ("StandardError", "Exception"),
+    ("Warning", "Exception"),
+    ("UserWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("ArithmeticError", "StandardError"),
+    ("OverflowError", "ArithmeticError"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("FloatingPointError", "ArithmeticError"),
+    ("AssertionError", "StandardError"),
+    ("AttributeError", "StandardError"),
+    ("BufferError", "StandardError"),
+    ("EnvironmentError", "StandardError"),
+    ("IOError", "EnvironmentError"),
+    ("OSError", "EnvironmentError"),
+    ("EOFError", "StandardError"),
+    ("ImportError", "StandardError"),
+    ("LookupError", "StandardError"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("MemoryError", "StandardError"),
+    ("NameError", "StandardError"),
+    ("UnboundLocalError", "NameError"),
+    ("ReferenceError", "StandardError"),
+    ("RuntimeError", "StandardError"),
+    ("NotImplementedError", "RuntimeError"),
+    ("SyntaxError", "StandardError"),
+    ("IndentationError", "SyntaxError"),
+    ("TabError", "IndentationError"),
+    ("SystemError", "StandardError"),
+    ("TypeError", "StandardError"),
+    ("ValueError", "StandardError"),
+    ("UnicodeError", "ValueError"),
+    ("UnicodeDecodeError", "UnicodeError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("UnicodeTranslateError", "UnicodeError"),
+];
+
+fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType) -> ObjId {
+    let bases: Vec<ObjId> = base.into_iter().collect();
+    let mut mro = Vec::new();
+    if let Some(b) = base {
+        if let Object::Class(c) = heap.get(b) {
+            mro = c.mro.clone();
+        }
+    }
+    let id = heap.alloc(Object::Class(Class {
+        name: Rc::from(name),
+        bases,
+        mro: Vec::new(),
+        dict: AttrMap::default(),
+        module: None,
+        span: None,
+        name_span: None,
+        builtin: Some(kind),
+    }));
+    mro.insert(0, id);
+    if let Object::Class(c) = heap.get_mut(id) {
+        c.mro = mro;
+    }
+    id
+}
+
+impl Types {
+    pub(crate) fn bootstrap(heap: &mut Heap) -> Types {
+        use BuiltinType as B;
+        let mut by_name = HashMap::new();
+        let mut mk =
+            |heap: &mut Heap, name: &'static str, base: Option<ObjId>, kind: BuiltinType| {
+                let id = new_class(heap, name, base, kind);
+                by_name.insert(name, id);
+                id
+            };
+        let object = mk(heap, "object", None, B::Object);
+        let o = Some(object);
+        let type_ = mk(heap, "type", o, B::Type);
+        let basestring = mk(heap, "basestring", o, B::Other);
+        let int = mk(heap, "int", o, B::Int);
+        let long = mk(heap, "long", o, B::Long);
+        let bool_ = mk(heap, "bool", Some(int), B::Bool);
+        let float = mk(heap, "float", o, B::Float);
+        let str_ = mk(heap, "str", Some(basestring), B::Str);
+        let unicode = mk(heap, "unicode", Some(basestring), B::Unicode);
+        let tuple = mk(heap, "tuple", o, B::Tuple);
+        let list = mk(heap, "list", o, B::List);
+        let dict = mk(heap, "dict", o, B::Dict);
+        let set = mk(heap, "set", o, B::Set);
+        let frozenset = mk(heap, "frozenset", o, B::Set);
+        let none = mk(heap, "NoneType", o, B::NoneType);
+        let function = mk(heap, "function", o, B::Function);
+        let builtin_function = mk(heap, "builtin_function_or_method", o, B::Other);
+        let module = mk(heap, "module", o, B::Module);
+        let method = mk(heap, "instancemethod", o, B::Other);
+        let staticmethod = mk(heap, "staticmethod", o, B::Other);
+        let classmethod = mk(heap, "classmethod", o, B::Other);
+        let property = mk(heap, "property", o, B::Other);
+        let cell = mk(heap, "cell", o, B::Other);
+        let code = mk(heap, "code", o, B::Other);
+        let iterator = mk(heap, "iterator", o, B::Other);
+        let slice = mk(heap, "slice", o, B::Other);
+        let ellipsis = mk(heap, "ellipsis", o, B::Other);
+        let notimplemented = mk(heap, "NotImplementedType", o, B::Other);
+        let super_ = mk(heap, "super", o, B::Other);
+        let xrange = mk(heap, "xrange", o, B::Other);
+        let r_uint = mk(heap, "r_uint", Some(long), B::Other);
+        let r_longlong = mk(heap, "r_longlong", Some(long), B::Other);
+        let r_ulonglong = mk(heap, "r_ulonglong", Some(long), B::Other);
+        let r_int = mk(heap, "r_int", Some(int), B::Other);
+        let r_singlefloat = mk(heap, "r_singlefloat", o, B::Other);
+        let base_exception = mk(heap, "BaseException", o, B::BaseException);
+        let mut exceptions = HashMap::new();
+        exceptions.insert("BaseException", base_exception);
+        for &(name, base) in EXCEPTIONS {
+            let b = exceptions[base];
+            let id = mk(heap, name, Some(b), B::Other);
+            exceptions.insert(name, id);
+        }
+        Types {
+            object,
+            type_,
+            basestring,
+            int,
+            long,
+            bool_,
+            float,
+            str_,
+            unicode,
+            tuple,
+            list,
+            dict,
+            set,
+            frozenset,
+            none,
+            function,
+            builtin_function,
+            module,
+            method,
+            staticmethod,
+            classmethod,
+            property,
+            cell,
+            code,
+            iterator,
+            slice,
+            ellipsis,
+            notimplemented,
+            super_,
+            xrange,
+            r_uint,
+            r_longlong,
+            r_ulonglong,
+            r_int,
+            r_singlefloat,
+            base_exception,
+            exceptions,
+            by_name,
+        }
+    }
+
+    /// Class of a machine integer kind.
+    pub fn rint_class(&self, kind: IntKind) -> ObjId {
+        match kind {
+            IntKind::Unsigned => self.r_uint,
+            IntKind::LongLong => self.r_longlong,
+            IntKind::ULongLong => self.r_ulonglong,
+            IntKind::Signed => self.r_int,
+        }
+    }
+}
+
+/// Constructor builtin (registry name) of the built-in classes that have one.
+const CTORS: &[(&str, &str)] = &[
+    ("object", "object"),
+    ("type", "type"),
+    ("int", "int"),
+    ("long", "long"),
+    ("bool", "bool"),
+    ("float", "float"),
+    ("str", "str"),
+    ("unicode", "unicode"),
+    ("tuple", "tuple"),
+    ("list", "list"),
+    ("dict", "dict"),
+    ("set", "set"),
+    ("frozenset", "frozenset"),
+    ("staticmethod", "staticmethod"),
+    ("classmethod", "classmethod"),
+    ("property", "property"),
+    ("super", "super"),
+    ("xrange", "xrange"),
+    ("slice", "slice"),
+    ("r_uint", "rarithmetic.r_uint"),
+    ("r_longlong", "rarithmetic.r_longlong"),
+    ("r_ulonglong", "rarithmetic.r_ulonglong"),
+    ("r_int", "rarithmetic.r_int"),
+    ("r_singlefloat", "rarithmetic.r_singlefloat"),
+];
+
+impl ObjSpace {
+    /// Constructors and the methods of built-in classes (from the registry: `"list.append"`
+    /// becomes `list.__dict__['append']`).
+    pub(crate) fn setup_types(&mut self) {
+        for &(cls, ctor) in CTORS {
+            let id = self.types.by_name[cls];
+            self.ctors.insert(id, ctor);
+        }
+        let mut names: Vec<&'static str> = self.registry.keys().copied().collect();
+        names.sort();
+        for name in names {
+            let Some((tname, meth)) = name.split_once('.') else {
+                continue;
+            };
+            if meth.contains('.') {
+                continue;
+            }
+            let Some(&cls) = self.types.by_name.get(tname) else {
+                continue;
+            };
+            let f = self.alloc(Object::Builtin {
+                name: Rc::from(name),
+                bound_self: None,
+            });
+            if let Object::Class(c) = self.heap.get_mut(cls) {
+                c.dict.set(meth, f);
+            }
+        }
+        // `__name__`-like class attributes every class answers are computed in getattr.
+    }
+
+    /// The `__builtin__` module's namespace.
+    pub(crate) fn setup_builtins_module(&mut self) {
+        let mut entries: Vec<(&'static str, Value)> = Vec::new();
+        let mut type_names: Vec<(&'static str, ObjId)> =
+            self.types.by_name.iter().map(|(k, v)| (*k, *v)).collect();
+        type_names.sort();
+        for (name, id) in type_names {
+            if name.starts_with("r_")
+                || matches!(
+                    name,
+                    "NoneType"
+                        | "function"
+                        | "builtin_function_or_method"
+                        | "module"
+                        | "instancemethod"
+                        | "cell"
+                        | "code"
+                        | "iterator"
+                        | "ellipsis"
+                        | "NotImplementedType"
+                )
+            {
+                continue;
+            }
+            entries.push((name, Value::Obj(id)));
+        }
+        let mut fnames: Vec<&'static str> = self
+            .registry
+            .keys()
+            .copied()
+            .filter(|n| !n.contains('.') && !self.types.by_name.contains_key(n))
+            .collect();
+        fnames.sort();
+        for name in fnames {
+            if matches!(name, "print_item" | "print_newline") {
+                continue;
+            }
+            let f = self.alloc(Object::Builtin {
+                name: Rc::from(name),
+                bound_self: None,
+            });
+            entries.push((name, f));
+        }
+        let ni = self.alloc(Object::NotImplemented);
+        let el = self.alloc(Object::Ellipsis);
+        entries.push(("NotImplemented", ni));
+        entries.push(("Ellipsis", el));
+        entries.push(("None", Value::None));
+        entries.push(("True", Value::Bool(true)));
+        entries.push(("False", Value::Bool(false)));
+        entries.push(("__debug__", Value::Bool(true)));
+        let name = self.new_str(b"__builtin__");
+        entries.push(("__name__", name));
+        if let Object::Module(m) = self.heap.get_mut(self.builtins_module) {
+            for (k, v) in entries {
+                m.dict.set(k, v);
+            }
+        }
+    }
+
+    /// The internal module `__rpy__`: every qualified builtin of the registry, with `.`
+    /// replaced by `_` (`os.write` → `__rpy__.os_write`), and the machine-integer classes.
+    pub(crate) fn setup_rpy_module(&mut self) {
+        let mut dict = AttrMap::default();
+        let mut names: Vec<&'static str> = self
+            .registry
+            .keys()
+            .copied()
+            .filter(|n| n.contains('.'))
+            .collect();
+        names.sort();
+        let ctor_classes: HashMap<&'static str, ObjId> =
+            self.ctors.iter().map(|(k, v)| (*v, *k)).collect();
+        for name in names {
+            let attr = name.replace('.', "_");
+            let v = match ctor_classes.get(name) {
+                Some(&cls) => Value::Obj(cls),
+                None => self.alloc(Object::Builtin {
+                    name: Rc::from(name),
+                    bound_self: None,
+                }),
+            };
+            dict.set(&attr, v);
+        }
+        let n = self.new_str(b"__rpy__");
+        dict.set("__name__", n);
+        let id = self.heap.alloc(Object::Module(super::object::Module {
+            name: Rc::from("__rpy__"),
+            dict,
+            file: None,
+            bundled: true,
+        }));
+        self.modules.insert("__rpy__".into(), id);
+        self.module_info.insert(
+            id,
+            super::ModuleInfo {
+                name: "__rpy__".into(),
+                package_dir: None,
+                path: None,
+                is_package: false,
+                bundled: true,
+            },
+        );
+    }
+
+    /// The class of a value.
+    pub fn type_of(&self, v: Value) -> ObjId {
+        let t = &self.types;
+        match v {
+            Value::None => t.none,
+            Value::Bool(_) => t.bool_,
+            Value::Int(_) => t.int,
+            Value::Float(_) => t.float,
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Str(_) => t.str_,
+                Object::Unicode(_) => t.unicode,
+                Object::Long(_) => t.long,
+                Object::RInt { kind, .. } => t.rint_class(*kind),
+                Object::Tuple(_) => t.tuple,
+                Object::List(_) => t.list,
+                Object::Dict(_) => t.dict,
+                Object::Set(_) => t.set,
+                Object::Function(_) => t.function,
+                Object::Builtin { .. } => t.builtin_function,
+                Object::Class(_) => t.type_,
+                Object::Instance(i) => i.class,
+                Object::Module(_) => t.module,
+                Object::BoundMethod { .. } => t.method,
+                Object::StaticMethod(_) => t.staticmethod,
+                Object::ClassMethod(_) => t.classmethod,
+                Object::Property { .. } => t.property,
+                Object::Cell(_) => t.cell,
+                Object::Code(_) => t.code,
+                Object::Iterator(_) => t.iterator,
+                Object::Slice(..) => t.slice,
+                Object::Ellipsis => t.ellipsis,
+                Object::NotImplemented => t.notimplemented,
+            },
+        }
+    }
+
+    /// The MRO of a class (empty for non-classes).
+    pub fn mro(&self, cls: ObjId) -> &[ObjId] {
+        match self.heap.get(cls) {
+            Object::Class(c) => &c.mro,
+            _ => &[],
+        }
+    }
+
+    pub fn is_subclass(&self, cls: ObjId, base: ObjId) -> bool {
+        cls == base || self.mro(cls).contains(&base)
+    }
+
+    pub fn isinstance(&self, v: Value, cls: ObjId) -> bool {
+        let t = self.type_of(v);
+        self.is_subclass(t, cls)
+    }
+
+    pub fn exc_class(&self, name: &str) -> ObjId {
+        self.types
+            .exceptions
+            .get(name)
+            .copied()
+            .unwrap_or(self.types.exceptions["Exception"])
+    }
+
+    /// Is this class an exception class (subclass of BaseException)?
+    pub fn is_exception_class(&self, cls: ObjId) -> bool {
+        self.is_subclass(cls, self.types.base_exception)
+    }
+
+    /// The first built-in class in a class's MRO (what its instances are made of).
+    pub fn builtin_base(&self, cls: ObjId) -> Option<ObjId> {
+        self.mro(cls)
+            .iter()
+            .copied()
+            .find(|&c| matches!(self.heap.get(c), Object::Class(k) if k.builtin.is_some()))
+    }
+}

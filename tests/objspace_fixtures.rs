@@ -1,0 +1,72 @@
+//! Every fixture program imports without import-time errors (and its `target` runs).
+use rpy_lsp::objspace::object::{Object, Value};
+use rpy_lsp::objspace::{LoaderConfig, ObjSpace};
+use std::path::{Path, PathBuf};
+
+fn targets() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.push(p.join("main.py"));
+        } else if p.extension().is_some_and(|x| x == "py") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn fixtures_import_cleanly() {
+    let mut failures = Vec::new();
+    for t in targets() {
+        let mut sp = ObjSpace::new(LoaderConfig::default());
+        let r = sp.import_main(&t);
+        let name = t
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap()
+            .display()
+            .to_string();
+        let import_errors: Vec<_> = sp
+            .diagnostics
+            .iter()
+            .filter(|d| matches!(d.code, "RPY001" | "RPY002" | "RPY003" | "RPY004"))
+            .map(|d| {
+                let f = sp.sources.get(d.span.file);
+                let lc = f.line_col(d.span.start);
+                format!(
+                    "{} {}:{}: {}",
+                    d.code,
+                    f.path.display(),
+                    lc.line + 1,
+                    d.message
+                )
+            })
+            .collect();
+        if !import_errors.is_empty() {
+            failures.push(format!("{name}: {import_errors:?}"));
+            continue;
+        }
+        let m = r.unwrap();
+        if !name.contains("/ok_") {
+            continue;
+        }
+        if let Some(target) = sp.module_attr(m, "target") {
+            let driver = sp.make_driver();
+            let args = sp.new_list(vec![]);
+            match sp.call(target, vec![driver, args]) {
+                Ok(Value::Obj(t)) if matches!(sp.heap.get(t), Object::Tuple(_)) => {}
+                Ok(other) => failures.push(format!("{name}: target returned {other:?}")),
+                Err(e) => failures.push(format!("{name}: target raised {e:?}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
