@@ -1,0 +1,646 @@
+//! Operations on two (or more) values: arithmetic, comparisons, `in`, item and slice
+//! access, and `%` string formatting.
+
+use super::annrpython::Annotator;
+use super::call::ArgsS;
+use super::model::*;
+use super::unaryop::type_word;
+use super::AnnError;
+use crate::flowspace::{Hlvalue, SpaceOperation};
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::{IntKind, Object, Value};
+use std::rc::Rc;
+
+use SomeValue as S;
+
+fn op_symbol(op: Op) -> &'static str {
+    use Op::*;
+    match op {
+        Add | InplaceAdd => "+",
+        Sub | InplaceSub => "-",
+        Mul | InplaceMul => "*",
+        Div | InplaceDiv => "/",
+        TrueDiv | InplaceTrueDiv => "/",
+        FloorDiv | InplaceFloorDiv => "//",
+        Mod | InplaceMod => "%",
+        LShift | InplaceLShift => "<<",
+        RShift | InplaceRShift => ">>",
+        And | InplaceAnd => "&",
+        Or | InplaceOr => "|",
+        Xor | InplaceXor => "^",
+        Lt => "<",
+        Le => "<=",
+        Eq => "==",
+        Ne => "!=",
+        Gt => ">",
+        Ge => ">=",
+        _ => "?",
+    }
+}
+
+/// The non-inplace operation.
+fn base_op(op: Op) -> Op {
+    use Op::*;
+    match op {
+        InplaceAdd => Add,
+        InplaceSub => Sub,
+        InplaceMul => Mul,
+        InplaceDiv => Div,
+        InplaceTrueDiv => TrueDiv,
+        InplaceFloorDiv => FloorDiv,
+        InplaceMod => Mod,
+        InplaceLShift => LShift,
+        InplaceRShift => RShift,
+        InplaceAnd => And,
+        InplaceOr => Or,
+        InplaceXor => Xor,
+        o => o,
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    fn signedness_error(&self, op: Op, a: &SomeValue, b: &SomeValue, e: &AnnError) -> AnnError {
+        let heap = self.space.heap();
+        AnnError::new(
+            "RPY220",
+            format!(
+                "`{}` between {} and {}: {}; convert explicitly with r_uint() or intmask()",
+                op_symbol(op),
+                self.bk.describe(heap, a),
+                self.bk.describe(heap, b),
+                if e.msg.is_empty() { "these integer types cannot be mixed" } else { &e.msg }
+            ),
+        )
+    }
+
+    /// Arithmetic and bitwise operators.
+    pub fn binop(&mut self, op: Op, a: &SomeValue, b: &SomeValue) -> Result<SomeValue, AnnError> {
+        let inplace = base_op(op) != op;
+        let op = base_op(op);
+        use Op::*;
+        match (a, b) {
+            (S::None, _) | (_, S::None) => Ok(S::Impossible),
+            (S::Bool { konst: c1, .. }, S::Bool { konst: c2, .. }) if matches!(op, And | Or | Xor) => {
+                let konst = match (op, c1, c2) {
+                    (And, Some(false), _) | (And, _, Some(false)) => Some(false),
+                    (And, Some(true), Some(true)) => Some(true),
+                    (Or, Some(true), _) | (Or, _, Some(true)) => Some(true),
+                    (Or, Some(false), Some(false)) => Some(false),
+                    (Xor, Some(x), Some(y)) => Some(x ^ y),
+                    _ => None,
+                };
+                Ok(S::Bool { konst, ktd: None })
+            }
+            (x, y) if x.is_int_like() && y.is_int_like() => {
+                let (k1, k2) = (x.int_kind().expect("int"), y.int_kind().expect("int"));
+                let union = |this: &mut Self| -> Result<SomeValue, AnnError> {
+                    let u = this.bk.union(this.space.heap(), &x.not_const(), &y.not_const()).map_err(|e| this.signedness_error(op, x, y, &e))?;
+                    Ok(match u {
+                        S::Bool { .. } => SomeValue::nonneg_int(),
+                        u => u,
+                    })
+                };
+                match op {
+                    Add | Mul | Or | Xor | Div | FloorDiv | Mod => union(self),
+                    TrueDiv => Ok(SomeValue::float()),
+                    Sub => {
+                        union(self)?;
+                        let kind = compute_restype(k1, k2).unwrap_or(k1);
+                        Ok(SomeValue::int_of_kind(kind, false))
+                    }
+                    And => {
+                        let u = union(self)?;
+                        let kind = u.int_kind().unwrap_or(IntKind::Signed);
+                        Ok(SomeValue::int_of_kind(kind, x.is_nonneg() || y.is_nonneg()))
+                    }
+                    LShift => Ok(if matches!(x, S::Bool { .. }) { SomeValue::int() } else { SomeValue::int_of_kind(k1, false) }),
+                    RShift => Ok(if matches!(x, S::Bool { .. }) { SomeValue::nonneg_int() } else { SomeValue::int_of_kind(k1, x.is_nonneg()) }),
+                    _ => Err(self.unsupported(op_symbol(op), &[x, y])),
+                }
+            }
+            (x, y) if x.is_number() && y.is_number() => match op {
+                Add | Sub | Mul | Div | TrueDiv | FloorDiv | Mod => Ok(SomeValue::float()),
+                _ => Err(self.unsupported(op_symbol(op), &[x, y])),
+            },
+            (x, y) if x.is_str_like() && y.is_str_like() && op == Add => {
+                let heap = self.space.heap();
+                if let (Some(c1), Some(c2)) = (x.konst(), y.konst()) {
+                    if let (Some(s1), Some(s2)) = (heap.str_value(c1), heap.str_value(c2)) {
+                        let mut joined = s1.to_vec();
+                        joined.extend_from_slice(s2);
+                        let no_nul = !joined.contains(&0);
+                        let v = Value::Obj(self.space.heap_mut().alloc(Object::Str(Rc::from(joined))));
+                        return Ok(S::Str { can_be_none: false, no_nul, konst: Some(v) });
+                    }
+                }
+                Ok(SomeValue::string0(x.no_nul() && y.no_nul()))
+            }
+            (x, y) if x.is_unicode_like() && y.is_unicode_like() && op == Add => Ok(SomeValue::unicode(x.no_nul() && y.no_nul())),
+            (x, y) if (x.is_str_like() && y.is_unicode_like()) || (x.is_unicode_like() && y.is_str_like()) => {
+                if op == Mod {
+                    return Err(AnnError::new("RPY208", "string formatting mixing str and unicode is not supported".into()));
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!("`{}` between str and unicode: RPython has no implicit conversion between them", op_symbol(op)),
+                ))
+            }
+            (x, _) if (x.is_str_like() || x.is_unicode_like()) && op == Mod => self.string_format(x, b),
+            (x, y) if x.is_str_like() && y.is_int_like() && op == Mul => Ok(SomeValue::string0(x.no_nul())),
+            (x, y) if x.is_int_like() && y.is_str_like() && op == Mul => Ok(SomeValue::string0(y.no_nul())),
+            (x, y) if x.is_unicode_like() && y.is_int_like() && op == Mul => Ok(SomeValue::unicode(x.no_nul())),
+            (x, y) if x.is_int_like() && y.is_unicode_like() && op == Mul => Ok(SomeValue::unicode(y.no_nul())),
+            (S::List { def: d1, .. }, S::List { def: d2, .. }) if op == Add => {
+                if inplace {
+                    self.bk.mutate_list(self.space.heap(), *d1, true);
+                    self.bk.agree_lists(self.space.heap(), *d1, *d2)?;
+                    return Ok(a.clone());
+                }
+                self.bk.offspring(self.space.heap(), &[*d1, *d2])
+            }
+            (S::List { def, .. }, y) if op == Add && inplace => {
+                // lst += iterable: extend with its items
+                let it = self.op_iter(y)?;
+                let item = self.op_next(&it)?;
+                self.bk.mutate_list(self.space.heap(), *def, true);
+                if !item.is_impossible() {
+                    self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
+                }
+                Ok(a.clone())
+            }
+            (S::List { def, .. }, y) | (y, S::List { def, .. }) if op == Mul && y.is_int_like() => {
+                if inplace {
+                    self.bk.mutate_list(self.space.heap(), *def, true);
+                    return Ok(a.clone());
+                }
+                self.bk.offspring(self.space.heap(), &[*def])
+            }
+            (S::Tuple(x), S::Tuple(y)) if op == Add => Ok(S::Tuple(x.iter().chain(y.iter()).cloned().collect::<Vec<_>>().into())),
+            (S::Instance { classdef, .. }, _) | (_, S::Instance { classdef, .. }) => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "`{}` on instances of `{}` is not supported: special methods such as __add__ are not honoured by RPython",
+                    op_symbol(op),
+                    self.bk.classdef(*classdef).name
+                ),
+            )),
+            _ => Err(self.unsupported(op_symbol(op), &[a, b])),
+        }
+    }
+
+    /// `"..." % args`: a constant format with %s %d %x %o %f %r (instances) and %% only.
+    fn string_format(&mut self, fmt: &SomeValue, args: &SomeValue) -> Result<SomeValue, AnnError> {
+        let heap = self.space.heap();
+        let is_unicode = fmt.is_unicode_like();
+        let text: Option<String> = fmt.konst().and_then(|c| match c {
+            Value::Obj(id) => match heap.get(id) {
+                Object::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
+                Object::Unicode(s) => Some(s.to_string()),
+                _ => None,
+            },
+            _ => None,
+        });
+        let Some(text) = text else {
+            return Err(AnnError::new(
+                "RPY208",
+                "the format string on the left of % must be a constant known at translation time".into(),
+            ));
+        };
+        let items: Vec<SomeValue> = match args {
+            S::Tuple(items) => items.to_vec(),
+            s => vec![s.clone()],
+        };
+        let mut specs = Vec::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                continue;
+            }
+            match chars.next() {
+                Some('%') => {}
+                Some(f @ ('s' | 'd' | 'x' | 'o' | 'f' | 'r')) => specs.push(f),
+                Some(f) => {
+                    let mut spec = format!("%{}", f);
+                    if !f.is_ascii_alphabetic() {
+                        for c2 in chars.by_ref() {
+                            spec.push(c2);
+                            if c2.is_ascii_alphabetic() {
+                                break;
+                            }
+                        }
+                    }
+                    return Err(AnnError::new(
+                        "RPY208",
+                        format!(
+                            "unsupported format specifier `{}`: only %s, %d, %x, %o, %f, %r and %% are supported, without flags, width or precision",
+                            spec
+                        ),
+                    ));
+                }
+                None => return Err(AnnError::new("RPY208", "incomplete format: `%` at the end of the format string".into())),
+            }
+        }
+        if specs.len() != items.len() {
+            return Err(AnnError::new(
+                "RPY208",
+                format!("the format string has {} specifier(s) but {} value(s) are given", specs.len(), items.len()),
+            ));
+        }
+        let mut no_nul = fmt.no_nul();
+        for (f, s) in specs.iter().zip(&items) {
+            if s.is_error() {
+                continue;
+            }
+            if (is_unicode && s.is_str_like()) || (!is_unicode && s.is_unicode_like()) {
+                return Err(AnnError::new("RPY208", "string formatting mixing str and unicode is not supported".into()));
+            }
+            let ok = match f {
+                'd' | 'x' | 'o' => s.is_int_like(),
+                'f' => s.is_number(),
+                'r' => matches!(s, S::Instance { .. }),
+                _ => !matches!(s, S::Dict { .. } | S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. }),
+            };
+            if !ok {
+                let what = match f {
+                    'r' => "%r is only supported for instances of user classes".to_string(),
+                    's' => format!("%s cannot format {}", self.bk.describe(self.space.heap(), s)),
+                    _ => format!("%{} needs a number, not {}", f, self.bk.describe(self.space.heap(), s)),
+                };
+                return Err(AnnError::new("RPY208", what));
+            }
+            if !(s.is_number() || ((s.is_str_like() || s.is_unicode_like()) && s.no_nul())) {
+                no_nul = false;
+            }
+        }
+        Ok(if is_unicode { SomeValue::unicode(no_nul) } else { SomeValue::string0(no_nul) })
+    }
+
+    pub fn op_compare(&mut self, op: &SpaceOperation, args: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        let (a, b) = (&args[0], &args[1]);
+        let opname = op.opname;
+        let ordering = matches!(opname, Op::Lt | Op::Le | Op::Gt | Op::Ge);
+        match (a, b) {
+            (x, y) if x.is_int_like() && y.is_int_like() => {
+                if (x.is_unsigned() || y.is_unsigned()) && !(x.is_nonneg() && y.is_nonneg()) {
+                    return Err(AnnError::new(
+                        "RPY220",
+                        format!(
+                            "comparing a signed and an unsigned number ({} {} {}): convert one side with r_uint() or intmask()",
+                            self.bk.describe(self.space.heap(), x),
+                            op_symbol(opname),
+                            self.bk.describe(self.space.heap(), y)
+                        ),
+                    ));
+                }
+                let mut konst = None;
+                if let (Some(Value::Int(p)), Some(Value::Int(q))) = (x.konst(), y.konst()) {
+                    konst = Some(match opname {
+                        Op::Lt => p < q,
+                        Op::Le => p <= q,
+                        Op::Eq => p == q,
+                        Op::Ne => p != q,
+                        Op::Gt => p > q,
+                        _ => p >= q,
+                    });
+                }
+                let mut ktd: KnownTypeData = Vec::new();
+                let signed = |s: &SomeValue| !s.is_unsigned();
+                if signed(x) && signed(y) {
+                    if x.is_nonneg() {
+                        if let Hlvalue::Var(v) = op.args[1] {
+                            ktd.push((matches!(opname, Op::Lt | Op::Le | Op::Eq), v, SomeValue::nonneg_int()));
+                        }
+                    }
+                    if y.is_nonneg() {
+                        if let Hlvalue::Var(v) = op.args[0] {
+                            ktd.push((matches!(opname, Op::Gt | Op::Ge | Op::Eq), v, SomeValue::nonneg_int()));
+                        }
+                    }
+                    if op.args[1] == Hlvalue::Const(Value::Int(0)) && x.is_nonneg() {
+                        match opname {
+                            Op::Lt => konst = Some(false),
+                            Op::Ge => konst = Some(true),
+                            _ => {}
+                        }
+                    }
+                }
+                // Narrowing a variable already of type int only: keep the kind of the variable.
+                let ktd: KnownTypeData = ktd
+                    .into_iter()
+                    .map(|(t, v, _)| {
+                        let kind = if op.args[0] == Hlvalue::Var(v) { x.int_kind() } else { y.int_kind() };
+                        (t, v, SomeValue::int_of_kind(kind.unwrap_or(IntKind::Signed), true))
+                    })
+                    .collect();
+                Ok(S::Bool { konst, ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)) })
+            }
+            (x, y) if x.is_number() && y.is_number() => Ok(SomeValue::bool()),
+            (x, y) if (x.is_str_like() && y.is_str_like()) || (x.is_unicode_like() && y.is_unicode_like()) => {
+                if let (Some(c1), Some(c2)) = (x.konst(), y.konst()) {
+                    let heap = self.space.heap();
+                    if let (Some(s1), Some(s2)) = (heap.str_value(c1), heap.str_value(c2)) {
+                        let r = match opname {
+                            Op::Lt => s1 < s2,
+                            Op::Le => s1 <= s2,
+                            Op::Eq => s1 == s2,
+                            Op::Ne => s1 != s2,
+                            Op::Gt => s1 > s2,
+                            _ => s1 >= s2,
+                        };
+                        return Ok(SomeValue::const_bool(r));
+                    }
+                }
+                Ok(SomeValue::bool())
+            }
+            (x, y) if (x.is_str_like() && y.is_unicode_like()) || (x.is_unicode_like() && y.is_str_like()) => Err(AnnError::new(
+                "RPY205",
+                format!("comparing str with unicode (`{}`): RPython has no implicit conversion between them", op_symbol(opname)),
+            )),
+            (S::Tuple(_), S::Tuple(_)) => {
+                if ordering {
+                    return Err(AnnError::new("RPY205", format!("ordering comparison of tuples (`{}`) is not supported", op_symbol(opname))));
+                }
+                self.bk.union(self.space.heap(), &a.not_const(), &b.not_const()).map_err(|e| {
+                    AnnError::new("RPY205", format!("comparing tuples of incompatible types{}", e.detail_suffix()))
+                })?;
+                Ok(SomeValue::bool())
+            }
+            (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
+                if ordering {
+                    return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));
+                }
+                self.bk.agree_lists(self.space.heap(), *d1, *d2)?;
+                Ok(SomeValue::bool())
+            }
+            (S::Instance { classdef, .. }, _) | (_, S::Instance { classdef, .. }) if ordering => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "ordering comparison (`{}`) of instances of `{}` is not supported: special methods such as __lt__ are not honoured by RPython",
+                    op_symbol(opname),
+                    self.bk.classdef(*classdef).name
+                ),
+            )),
+            (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
+            _ => {
+                if a.is_immutable_constant() && b.is_immutable_constant() && matches!(opname, Op::Eq | Op::Ne) {
+                    if let (Some(x), Some(y)) = (a.konst(), b.konst()) {
+                        let same = super::union::same_const(self.space.heap(), Some(x), Some(y));
+                        return Ok(SomeValue::const_bool(same == (opname == Op::Eq)));
+                    }
+                }
+                let mixed_kinds = type_word(a) != type_word(b)
+                    && !matches!(a, S::None | S::Pbc { .. })
+                    && !matches!(b, S::None | S::Pbc { .. })
+                    && type_word(a) != "object"
+                    && type_word(b) != "object";
+                if mixed_kinds {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "comparing {} with {} (`{}`) is not supported",
+                            self.bk.describe(self.space.heap(), a),
+                            self.bk.describe(self.space.heap(), b),
+                            op_symbol(opname)
+                        ),
+                    ));
+                }
+                Ok(SomeValue::bool())
+            }
+        }
+    }
+
+    pub fn op_contains(&mut self, op: &SpaceOperation, container: &SomeValue, item: &SomeValue) -> Result<SomeValue, AnnError> {
+        match container {
+            S::List { def, .. } => {
+                self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
+                Ok(SomeValue::bool())
+            }
+            S::Dict { def, .. } => {
+                self.dict_key(*def, item)?;
+                Ok(SomeValue::bool())
+            }
+            S::Str { .. } | S::Char { .. } => {
+                if !item.is_str_like() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!("`in` a string needs a string on the left, not {}", self.bk.describe(self.space.heap(), item)),
+                    ));
+                }
+                let ktd = match (op.args[0], item.konst().and_then(|c| self.heap().str_value(c)).map(|s| s == b"\0")) {
+                    (Hlvalue::Var(v), Some(true)) => Some(Rc::new(vec![(false, v, SomeValue::string0(true))])),
+                    _ => None,
+                };
+                Ok(S::Bool { konst: None, ktd })
+            }
+            S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
+                if !item.is_unicode_like() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!("`in` a unicode string needs unicode on the left, not {}", self.bk.describe(self.space.heap(), item)),
+                    ));
+                }
+                Ok(SomeValue::bool())
+            }
+            S::Tuple(_) => {
+                if container.is_immutable_constant() {
+                    Ok(SomeValue::bool())
+                } else {
+                    Err(AnnError::new("RPY205", "`in` a tuple that is not a constant is not supported".into()))
+                }
+            }
+            S::None => Ok(SomeValue::const_bool(false)),
+            S::Instance { classdef, .. } => Err(AnnError::new(
+                "RPY205",
+                format!("`in` on instances of `{}` is not supported: __contains__ is not honoured by RPython", self.bk.classdef(*classdef).name),
+            )),
+            other => Err(AnnError::new("RPY205", format!("`in` {}: it is not a container", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    /// Generalizes a dict's keys to `key`, which must be hashable.
+    pub fn dict_key(&mut self, def: DictDefId, key: &SomeValue) -> Result<(), AnnError> {
+        if let S::List { .. } | S::Dict { .. } = key {
+            return Err(AnnError::new(
+                "RPY205",
+                format!("{} cannot be a dict key: it is not hashable", self.bk.describe(self.space.heap(), key)),
+            ));
+        }
+        self.bk.generalize_key(self.space.heap(), def, &key.not_const())?;
+        Ok(())
+    }
+
+    // ----- items -----
+
+    pub fn op_getitem(&mut self, obj: &SomeValue, idx: &SomeValue) -> Result<SomeValue, AnnError> {
+        match (obj, idx) {
+            (S::List { def, .. }, i) if i.is_int_like() => Ok(self.bk.read_list_item(*def)),
+            (S::Dict { def, .. }, k) => {
+                self.dict_key(*def, k)?;
+                Ok(self.bk.read_dict_value(*def))
+            }
+            (S::Str { no_nul, .. } | S::Char { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::char(*no_nul)),
+            (S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::unichar(*no_nul)),
+            (S::Tuple(items), i) if i.is_int_like() => match i.konst() {
+                Some(Value::Int(n)) => {
+                    let len = items.len() as i64;
+                    let k = if n < 0 { n + len } else { n };
+                    Ok(if (0..len).contains(&k) { items[k as usize].clone() } else { SomeValue::Impossible })
+                }
+                Some(Value::Bool(b)) => Ok(items.get(b as usize).cloned().unwrap_or(SomeValue::Impossible)),
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "indexing a tuple needs a constant index: each position of a tuple has its own type".into(),
+                )),
+            },
+            (S::Instance { .. }, _) => self.call_instance_method(obj, "__getitem__", &ArgsS::simple(vec![idx.clone()])),
+            (S::None, _) => Ok(SomeValue::Impossible),
+            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::Tuple(_), i) => Err(AnnError::new(
+                "RPY205",
+                format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe(self.space.heap(), i)),
+            )),
+            _ => Err(AnnError::new("RPY205", format!("{} cannot be indexed", self.bk.describe(self.space.heap(), obj)))),
+        }
+    }
+
+    pub fn op_setitem(&mut self, obj: &SomeValue, idx: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+        match (obj, idx) {
+            (S::List { def, .. }, i) if i.is_int_like() => {
+                self.bk.mutate_list(self.space.heap(), *def, false);
+                self.bk.generalize_list(self.space.heap(), *def, &value.not_const())?;
+                Ok(S::None)
+            }
+            (S::Dict { def, .. }, k) => {
+                self.bk.mutate_dict(self.space.heap(), *def);
+                self.dict_key(*def, k)?;
+                self.bk.generalize_value(self.space.heap(), *def, &value.not_const())?;
+                Ok(S::None)
+            }
+            (S::Instance { .. }, _) => {
+                self.call_instance_method(obj, "__setitem__", &ArgsS::simple(vec![idx.clone(), value.clone()]))?;
+                Ok(S::None)
+            }
+            (S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. }, _) => {
+                Err(AnnError::new("RPY205", "strings are immutable: item assignment is not possible".into()))
+            }
+            (S::Tuple(_), _) => Err(AnnError::new("RPY205", "tuples are immutable: item assignment is not possible".into())),
+            (S::None, _) => Ok(S::None),
+            _ => Err(AnnError::new("RPY205", format!("item assignment on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+        }
+    }
+
+    fn op_delitem(&mut self, obj: &SomeValue, idx: &SomeValue) -> Result<SomeValue, AnnError> {
+        match obj {
+            S::List { def, .. } if idx.is_int_like() => {
+                self.bk.mutate_list(self.space.heap(), *def, true);
+                Ok(S::None)
+            }
+            S::Dict { def, .. } => {
+                self.bk.mutate_dict(self.space.heap(), *def);
+                self.dict_key(*def, idx)?;
+                Ok(S::None)
+            }
+            _ => Err(AnnError::new("RPY205", format!("`del x[i]` on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+        }
+    }
+
+    // ----- slices -----
+
+    fn check_slice(&self, start: &SomeValue, stop: &SomeValue, what: &str) -> Result<(), AnnError> {
+        let heap = self.space.heap();
+        if start.is_int_like() && !start.is_nonneg() {
+            return Err(AnnError::new(
+                "RPY209",
+                format!(
+                    "{}: the start index is not proven non-negative ({}); RPython needs a constant >= 0 or a value known to be non-negative",
+                    what,
+                    self.bk.describe(heap, start)
+                ),
+            ));
+        }
+        if !start.is_int_like() && !matches!(start, S::None) && !start.is_error() {
+            return Err(AnnError::new("RPY205", format!("{}: slice indices must be integers", what)));
+        }
+        if stop.is_int_like() && !stop.is_nonneg() && stop.konst() != Some(Value::Int(-1)) {
+            return Err(AnnError::new(
+                "RPY209",
+                format!(
+                    "{}: the stop index is not proven non-negative ({}); only a non-negative value or the constant -1 is allowed",
+                    what,
+                    self.bk.describe(heap, stop)
+                ),
+            ));
+        }
+        if !stop.is_int_like() && !matches!(stop, S::None) && !stop.is_error() {
+            return Err(AnnError::new("RPY205", format!("{}: slice indices must be integers", what)));
+        }
+        Ok(())
+    }
+
+    pub fn op_getslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue) -> Result<SomeValue, AnnError> {
+        match obj {
+            S::List { def, .. } => {
+                self.check_slice(start, stop, "slicing")?;
+                self.bk.offspring(self.space.heap(), &[*def])
+            }
+            S::Str { no_nul, .. } | S::Char { no_nul, .. } => {
+                self.check_slice(start, stop, "slicing")?;
+                Ok(SomeValue::string0(*no_nul))
+            }
+            S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => {
+                self.check_slice(start, stop, "slicing")?;
+                Ok(SomeValue::unicode(*no_nul))
+            }
+            S::Tuple(items) => {
+                let bound = |s: &SomeValue, dflt: i64| -> Option<i64> {
+                    match s {
+                        S::None => Some(dflt),
+                        s => match s.konst() {
+                            Some(Value::Int(i)) => Some(i),
+                            _ => None,
+                        },
+                    }
+                };
+                let len = items.len() as i64;
+                let (Some(a), Some(b)) = (bound(start, 0), bound(stop, len)) else {
+                    return Err(AnnError::new("RPY205", "slicing a tuple needs constant bounds".into()));
+                };
+                let norm = |i: i64| (if i < 0 { i + len } else { i }).clamp(0, len) as usize;
+                let (a, b) = (norm(a), norm(b));
+                Ok(SomeValue::tuple(if a < b { items[a..b].to_vec() } else { Vec::new() }))
+            }
+            S::Instance { .. } => self.call_instance_method(obj, "__getslice__", &ArgsS::simple(vec![start.clone(), stop.clone()])),
+            S::None => Ok(SomeValue::Impossible),
+            other => Err(AnnError::new("RPY205", format!("{} cannot be sliced", self.bk.describe(self.space.heap(), other)))),
+        }
+    }
+
+    fn op_setslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+        match obj {
+            S::List { def, .. } => {
+                self.check_slice(start, stop, "slice assignment")?;
+                let S::List { def: d2, .. } = value else {
+                    return Err(AnnError::new("RPY205", "lst[start:stop] = x: x must be a list".into()));
+                };
+                self.bk.mutate_list(self.space.heap(), *def, true);
+                self.bk.agree_lists(self.space.heap(), *def, *d2)?;
+                Ok(S::None)
+            }
+            S::Instance { .. } => {
+                self.call_instance_method(obj, "__setslice__", &ArgsS::simple(vec![start.clone(), stop.clone(), value.clone()]))?;
+                Ok(S::None)
+            }
+            _ => Err(AnnError::new("RPY205", format!("slice assignment on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+        }
+    }
+
+    fn op_delslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue) -> Result<SomeValue, AnnError> {
+        match obj {
+            S::List { def, .. } => {
+                self.check_slice(start, stop, "slice deletion")?;
+                self.bk.mutate_list(self.space.heap(), *def, true);
+                Ok(S::None)
+            }
+            _ => Err(AnnError::new("RPY205", format!("slice deletion on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+        }
+    }
+}
