@@ -1667,3 +1667,52 @@ KeyError (1,)
 ",
     );
 }
+
+#[test]
+fn class_scope_comprehensions_and_nested_try_blocks() {
+    check(
+        r#"class A(object):
+    xs = [1, 2, 3]
+    ys = [x * 2 for x in xs]
+    zs = list(y + 1 for y in xs)
+print A.ys, A.zs, A.x
+def combo(n):
+    log = []
+    for i in range(n):
+        try:
+            try:
+                if i == 1:
+                    raise KeyError(i)
+                if i == 2:
+                    continue
+                if i == 4:
+                    return log
+            except KeyError:
+                log.append('k%d' % i)
+            else:
+                log.append('e%d' % i)
+            finally:
+                log.append('f%d' % i)
+        finally:
+            log.append('F')
+    return log
+print combo(3)
+print combo(6)
+def gen_finally():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print 'gen cleanup'
+for v in gen_finally():
+    print 'got', v
+"#,
+        "[2, 4, 6] [2, 3, 4] 3
+['e0', 'f0', 'F', 'k1', 'f1', 'F', 'f2', 'F']
+['e0', 'f0', 'F', 'k1', 'f1', 'F', 'f2', 'F', 'e3', 'f3', 'F', 'f4', 'F']
+got 1
+got 2
+gen cleanup
+",
+    );
+}
