@@ -252,11 +252,11 @@ fn indentation(src: &[u8], start: usize) -> Option<(u32, u32)> {
     for &c in &src[ls..start] {
         match c {
             b' ' => {
-                col += 1;
+                col = col.saturating_add(1);
                 chars += 1;
             }
             b'\t' => {
-                col = (col / 8 + 1) * 8;
+                col = (col / 8).saturating_add(1).saturating_mul(8);
                 chars += 1;
             }
             _ => {
