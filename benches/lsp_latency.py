@@ -101,6 +101,7 @@ class Server:
         self.proc = subprocess.Popen([binary, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self.messages = queue.Queue()
         self.next_id = 0
+        self.backlog = []  # received, not yet waited for
         self.lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -140,6 +141,9 @@ class Server:
 
     def wait(self, pred, timeout=120.0):
         """The first message satisfying pred, with its arrival time."""
+        for i, item in enumerate(self.backlog):
+            if pred(item[1]):
+                return self.backlog.pop(i)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -150,6 +154,8 @@ class Server:
                 raise RuntimeError("the server exited")
             if pred(item[1]):
                 return item
+            self.backlog.append(item)
+            del self.backlog[:-1000]
 
     def request(self, method, params):
         rid = self.send_request(method, params)
@@ -174,7 +180,7 @@ def percentile(values, p):
 
 
 def summary(name, ms, target=None):
-    line = "%-40s n=%-4d p50 %7.1f ms   p95 %7.1f ms   max %7.1f ms" % (name, len(ms), percentile(ms, 50), percentile(ms, 95), max(ms))
+    line = "%-40s n=%-4d p50 %7.1f ms   p95 %7.1f ms   max %7.1f ms" % (name, len(ms), percentile(ms, 50), percentile(ms, 95), max(ms) if ms else float("nan"))
     if target is not None:
         ok = percentile(ms, 95) <= target
         line += "   (target p95 <= %g ms: %s)" % (target, "met" if ok else "MISSED")

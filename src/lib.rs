@@ -5,6 +5,7 @@
 //! over `flowspace` (flow graphs) → `annotator` → front ends (`cli`, `lsp`).
 //! `diagnostics` is shared by every stage.
 
+pub mod annotator;
 pub mod cli;
 pub mod compiler;
 pub mod diagnostics;

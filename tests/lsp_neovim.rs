@@ -1,7 +1,7 @@
 //! `rpy-lsp serve` driven by a third-party client: headless Neovim's built-in LSP client.
 //! A Lua script opens a file of a program with a syntax error, waits for the diagnostics,
-//! hovers a name, fixes the error in the buffer (Neovim sends an incremental change) and
-//! waits for the diagnostics to clear.
+//! fixes the error in the buffer (Neovim sends an incremental change), waits for the
+//! diagnostics to clear and hovers a name.
 //!
 //! Where `nvim` is missing or too old the test says so on the terminal (not through the
 //! captured output of a passing test) and passes: `SKIPPED lsp_neovim: <why>`.
@@ -51,6 +51,13 @@ local ok, err = pcall(function()
     say(string.format("DIAG %d:%d %s %s", d.lnum, d.col, d.code, d.message))
   end
 
+  -- Fix the broken line in the buffer (unsaved): Neovim sends an incremental didChange.
+  local line = tonumber(vim.env.RPY_BROKEN_LINE)
+  vim.api.nvim_buf_set_lines(buf, line, line + 1, false, { "def f():" })
+  if not vim.wait(60000, function() return not has("RPY001") end, 20) then
+    return fail("the RPY001 diagnostic did not clear")
+  end
+  say("CLEARED")
   local hover = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
     textDocument = { uri = vim.uri_from_bufnr(buf) },
     position = { line = tonumber(vim.env.RPY_HOVER_LINE), character = tonumber(vim.env.RPY_HOVER_COL) },
@@ -63,13 +70,6 @@ local ok, err = pcall(function()
   end
   say("HOVER " .. text:gsub("\n", " "))
 
-  -- Fix the broken line in the buffer (unsaved): Neovim sends an incremental didChange.
-  local line = tonumber(vim.env.RPY_BROKEN_LINE)
-  vim.api.nvim_buf_set_lines(buf, line, line + 1, false, { "def f():" })
-  if not vim.wait(60000, function() return not has("RPY001") end, 20) then
-    return fail("the RPY001 diagnostic did not clear")
-  end
-  say("CLEARED")
   vim.lsp.stop_client(id)
   vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 20)
   vim.cmd("qall!")

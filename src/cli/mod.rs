@@ -61,6 +61,8 @@ enum Command {
         #[arg(long = "search-path")]
         search_paths: Vec<PathBuf>,
     },
+    /// Run the language server on stdin/stdout.
+    Serve,
     /// List the diagnostic codes.
     Rules,
     /// Print the documentation of a diagnostic code.
@@ -89,6 +91,7 @@ pub fn main() -> i32 {
             annotated,
             search_paths,
         } => graph(target, function, format, annotated, search_paths),
+        Command::Serve => crate::lsp::serve(),
         Command::Rules => {
             for r in RULES {
                 println!(

@@ -8,16 +8,18 @@
 //! * `didOpen`/`didChange`/`didClose` edit the document ropes synchronously, before their
 //!   handler's first await. tower-lsp-server first-polls handler futures in arrival order
 //!   (its buffer is a FIFO `FuturesUnordered` driven by one task), so changes are applied
-//!   strictly in the order received. Each edit bumps a generation counter and wakes the
+//!   strictly in the order received. Each edit bumps a generation counter, which wakes the
 //!   analysis task.
 //! * The analysis task (off the message loop) waits until no edit came for [`DEBOUNCE`],
-//!   snapshots the open buffers and runs the whole-program [`engine::analyze`] on a blocking
-//!   thread. When an edit arrived meanwhile the result is superseded: it is kept for queries
-//!   at the versions it saw, but diagnostics are not published (the newer run is queued).
-//!   Otherwise diagnostics are published for every file of the program, open documents with
-//!   their version, others without.
+//!   snapshots the open buffers and has the engine thread (`worker`, which owns the
+//!   analysis: it is not `Send`) run the whole-program `engine::analyze`. When an edit
+//!   arrived meanwhile the result is superseded: it serves queries at the versions it saw,
+//!   but its diagnostics are not published (the newer run follows at once). Otherwise
+//!   diagnostics are published for every file of the program, open documents with their
+//!   version, other files without.
 //! * Position requests (hover, definition, ...) note the document version they were made
-//!   against and wait for an analysis of exactly that version (never for typing to stop).
+//!   against, wait for an analysis of exactly that version (never for typing to stop) and
+//!   run their engine query on the engine thread, ahead of any waiting analysis.
 
 mod cache;
 mod convert;
@@ -35,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
-use tokio::sync::{watch, Notify};
+use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
 use tower_lsp_server::ls_types::Uri;
@@ -134,6 +136,9 @@ struct Inputs {
     settings: Settings,
     /// Bumped by every change of the inputs; an analysis is current when it saw the latest.
     generation: u64,
+    /// Documents opened or closed since the last snapshot: their next diagnostics are
+    /// published even when unchanged (a client may have dropped them on close).
+    reopened: HashSet<PathBuf>,
 }
 
 /// What the async side knows of the engine thread's latest analysis.
@@ -146,7 +151,8 @@ struct Shared {
     client: Client,
     inputs: Mutex<Inputs>,
     caps: OnceLock<ClientCaps>,
-    wake: Notify,
+    /// The generation, for the analysis task to wait on.
+    changes: watch::Sender<u64>,
     meta: watch::Sender<Option<Arc<Meta>>>,
     worker: Arc<Worker>,
     cache: Arc<Cache>,
@@ -167,7 +173,7 @@ impl Shared {
     /// Records that the inputs changed and wakes the analysis task.
     fn touch(&self, inputs: &mut Inputs) {
         inputs.generation += 1;
-        self.wake.notify_one();
+        self.changes.send_replace(inputs.generation);
     }
 }
 
@@ -264,7 +270,7 @@ impl Backend {
                 client,
                 inputs: Mutex::new(Inputs::default()),
                 caps: OnceLock::new(),
-                wake: Notify::new(),
+                changes: watch::channel(0).0,
                 meta,
                 worker,
                 cache,
@@ -438,7 +444,10 @@ impl LanguageServer for Backend {
             });
         }
         if !self.shared.loop_started.swap(true, Ordering::SeqCst) {
-            tokio::spawn(analysis_loop(self.shared.clone()));
+            tokio::spawn(analysis_loop(
+                self.shared.clone(),
+                self.shared.changes.subscribe(),
+            ));
         }
         let mut inputs = self.shared.inputs();
         self.shared.touch(&mut inputs);
@@ -459,6 +468,7 @@ impl LanguageServer for Backend {
         if inputs.root.is_none() {
             inputs.root = Some(root_for_lone_file(&path));
         }
+        inputs.reopened.insert(path.clone());
         inputs
             .docs
             .insert(path, Document::new(doc.uri, doc.version, &doc.text));
@@ -483,6 +493,7 @@ impl LanguageServer for Backend {
         };
         let mut inputs = self.shared.inputs();
         if inputs.docs.remove(&path).is_some() {
+            inputs.reopened.insert(path);
             self.shared.touch(&mut inputs);
         }
     }
@@ -786,20 +797,26 @@ fn collect_diagnostics(snap: &Snapshot) -> Vec<FileDiagnostics> {
 }
 
 /// The analysis task: debounce, have the engine thread analyse, publish.
-async fn analysis_loop(shared: Arc<Shared>) {
+async fn analysis_loop(shared: Arc<Shared>, mut changes: watch::Receiver<u64>) {
     let mut published: HashMap<PathBuf, FileDiagnostics> = HashMap::new();
+    let mut reopened: HashSet<PathBuf> = HashSet::new();
     let mut run = 0u64;
     loop {
-        shared.wake.notified().await;
+        // Wakes when the generation moved past the last one seen: edits made while an
+        // analysis ran wake it at once, edits already covered by the debounce do not.
+        if changes.changed().await.is_err() {
+            return;
+        }
         loop {
-            let seen = shared.generation();
+            let seen = *changes.borrow_and_update();
             tokio::time::sleep(DEBOUNCE).await;
-            if shared.generation() == seen {
+            if *changes.borrow() == seen {
                 break;
             }
         }
         let (generation, input) = {
-            let inputs = shared.inputs();
+            let mut inputs = shared.inputs();
+            reopened.extend(inputs.reopened.drain());
             let Some(root) = inputs.root.clone() else {
                 continue;
             };
@@ -833,7 +850,8 @@ async fn analysis_loop(shared: Arc<Shared>) {
                 shared.meta.send_replace(Some(Arc::new(Meta { versions })));
                 // Superseded: a newer analysis is queued; its diagnostics will be published.
                 if shared.generation() == generation {
-                    publish(&shared, files, &mut published).await;
+                    publish(&shared, files, &mut published, &reopened).await;
+                    reopened.clear();
                 }
             }
             Err(e) => {
@@ -888,12 +906,13 @@ async fn publish(
     shared: &Shared,
     files: Vec<FileDiagnostics>,
     published: &mut HashMap<PathBuf, FileDiagnostics>,
+    force: &HashSet<PathBuf>,
 ) {
     let mut now: HashSet<PathBuf> = HashSet::new();
     for file in files {
         now.insert(file.path.clone());
         // Open documents get a publish per version; unchanged closed files are skipped.
-        if published.get(&file.path) == Some(&file) {
+        if published.get(&file.path) == Some(&file) && !force.contains(&file.path) {
             continue;
         }
         shared
