@@ -10,7 +10,9 @@ use super::model::*;
 use super::{AnnError, AnnotatedProgram};
 use crate::compiler::{Const, Instr};
 use crate::diagnostics::Diagnostic;
-use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, SpaceOperation, VarId};
+use crate::flowspace::{
+    ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, SpaceOperation, VarId,
+};
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{Heap, IntKind, ObjId, Object, Value};
 use crate::syntax::Span;
@@ -26,16 +28,42 @@ pub(super) enum BlockState {
     Blocked(u32),
 }
 
+/// Where a Variable got its value, resolved to a source span only for messages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Origin {
+    Span(Span),
+    /// Argument `i` of a link.
+    Link(LinkId, u32),
+}
+
+/// What sends values into a block.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Incoming {
+    Link(LinkId),
+    Call(Span),
+    Entry,
+}
+
+impl Incoming {
+    fn origin(self, i: usize) -> Option<Origin> {
+        match self {
+            Incoming::Link(l) => Some(Origin::Link(l, i as u32)),
+            Incoming::Call(s) => Some(Origin::Span(s)),
+            Incoming::Entry => None,
+        }
+    }
+}
+
 /// Annotation state of one graph.
 pub(super) struct GraphInfo {
     pub bindings: Vec<Option<SomeValue>>,
     /// Where each Variable's value came from (for messages).
-    pub origins: Vec<Option<Span>>,
+    pub origins: Vec<Option<Origin>>,
     pub state: Vec<BlockState>,
     /// Call positions to re-flow when the return annotation generalizes.
     pub callers: Vec<Position>,
     /// Each distinct return site: where, and what it returned.
-    pub return_sources: Vec<(Option<Span>, SomeValue)>,
+    pub return_sources: Vec<(Option<Origin>, SomeValue)>,
     pub desc: Option<DescId>,
 }
 
@@ -51,6 +79,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub entry_graph: Option<usize>,
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
+    /// Call operations whose callee was None when they were flowed.
+    pub none_calls: Vec<Position>,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -67,6 +97,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             seen: HashSet::new(),
             entry_graph: None,
             flow_failed: HashSet::new(),
+            none_calls: Vec::new(),
         }
     }
 
@@ -138,7 +169,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 return;
             }
         };
-        let call = super::call::ArgsS { positional: args, keywords: Vec::new() };
+        let call = super::call::ArgsS {
+            positional: args,
+            keywords: Vec::new(),
+        };
         match self.entry_call(desc, call) {
             Ok(g) => self.entry_graph = Some(g as usize),
             Err(e) => {
@@ -186,7 +220,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     // ----- annotations of Variables and Constants -----
 
     pub fn binding(&self, g: u32, v: VarId) -> SomeValue {
-        self.info[g as usize].bindings[v.0 as usize].clone().unwrap_or(SomeValue::Impossible)
+        self.info[g as usize].bindings[v.0 as usize]
+            .clone()
+            .unwrap_or(SomeValue::Impossible)
     }
 
     /// The annotation of an operation argument or link argument.
@@ -199,20 +235,31 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     pub fn const_annotation(&mut self, c: Value) -> SomeValue {
         if let Value::Obj(id) = c {
-            if let Object::Iterator(crate::objspace::object::IterState::Seq { items, .. }) = self.heap().get(id) {
+            if let Object::Iterator(crate::objspace::object::IterState::Seq { items, .. }) =
+                self.heap().get(id)
+            {
                 // An iterator the flow space unrolled (unrolling_iterable): what it yields.
                 let items = items.clone();
                 let mut s = SomeValue::Impossible;
                 for x in items {
                     if let Ok(sx) = self.bk.immutablevalue(self.space.heap(), x) {
-                        s = self.bk.union(self.space.heap(), &s, &sx).unwrap_or(SomeValue::Error);
+                        s = self
+                            .bk
+                            .union(self.space.heap(), &s, &sx)
+                            .unwrap_or(SomeValue::Error);
                     }
                 }
-                return SomeValue::Iterator { container: Rc::new(SomeValue::tuple(vec![s])), variant: IterVariant::Plain };
+                return SomeValue::Iterator {
+                    container: Rc::new(SomeValue::tuple(vec![s])),
+                    variant: IterVariant::Plain,
+                };
             }
         }
         match self.bk.immutablevalue(self.space.heap(), c) {
-            Ok(s) => s,
+            Ok(s) => {
+                self.bk.mark_prebuilt(&s);
+                s
+            }
             Err(e) => {
                 let span = self.bk.span;
                 self.report(e, span);
@@ -229,7 +276,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         };
         self.info[gi].bindings[v.0 as usize] = Some(new);
         if self.info[gi].origins[v.0 as usize].is_none() {
-            self.info[gi].origins[v.0 as usize] = Some(span);
+            self.info[gi].origins[v.0 as usize] = Some(Origin::Span(span));
         }
     }
 
@@ -243,7 +290,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let mut blocked: Option<(usize, Op)> = None;
         for i in 0..nops {
             let op = self.graphs[gi].blocks[bi].operations[i].clone();
-            self.bk.position = Position { graph: g, block: b, op: i as u32 };
+            self.bk.position = Position {
+                graph: g,
+                block: b,
+                op: i as u32,
+            };
             self.bk.span = op.span;
             let mut args_s = Vec::with_capacity(op.args.len());
             let mut impossible = false;
@@ -252,7 +303,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 impossible |= s.is_impossible();
                 args_s.push(s);
             }
-            let result = if impossible { SomeValue::Impossible } else { self.consider_op(g, &op, &args_s) };
+            let result = if impossible {
+                SomeValue::Impossible
+            } else {
+                self.consider_op(g, &op, &args_s)
+            };
             if result.is_impossible() {
                 blocked = Some((i, op.opname));
                 break;
@@ -298,7 +353,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                         _ => None,
                     };
                     let constraints: Vec<(VarId, SomeValue)> = match (&ktd, truth) {
-                        (Some(k), Some(t)) => k.iter().filter(|(tt, _, _)| *tt == t).map(|(_, v, s)| (*v, s.clone())).collect(),
+                        (Some(k), Some(t)) => k
+                            .iter()
+                            .filter(|(tt, _, _)| *tt == t)
+                            .map(|(_, v, s)| (*v, s.clone()))
+                            .collect(),
                         _ => Vec::new(),
                     };
                     self.follow_exit(g, l, &constraints);
@@ -326,7 +385,15 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if let Some(lv) = link.last_exc_value {
             self.set_binding(g, lv, s_exc, span);
             if let Some(le) = link.last_exception {
-                self.set_binding(g, le, SomeValue::Type { konst: None, of: Some(Rc::from(vec![lv])) }, span);
+                self.set_binding(
+                    g,
+                    le,
+                    SomeValue::Type {
+                        konst: None,
+                        of: Some(Rc::from(vec![lv])),
+                    },
+                    span,
+                );
             }
         }
         self.follow_link(g, l, &[]);
@@ -348,41 +415,57 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
             inputs.push(self.apply_renaming(s, &link, g));
         }
-        let origins: Vec<Option<Span>> = (0..link.args.len()).map(|i| self.link_arg_span(g, &link, i)).collect();
-        self.addpendingblock(g, link.target.0, inputs, origins);
+        self.addpendingblock(g, link.target.0, inputs, Incoming::Link(l));
     }
 
     /// Facts about Variables of the source block, re-expressed on the target's Variables.
     fn apply_renaming(&self, s: SomeValue, link: &Link, g: u32) -> SomeValue {
         let target_args = &self.graphs[g as usize].blocks[link.target.0 as usize].inputargs;
         let rename = |v: VarId| -> Vec<VarId> {
-            link.args.iter().zip(target_args.iter()).filter(|(a, _)| **a == Hlvalue::Var(v)).map(|(_, t)| *t).collect()
+            link.args
+                .iter()
+                .zip(target_args.iter())
+                .filter(|(a, _)| **a == Hlvalue::Var(v))
+                .map(|(_, t)| *t)
+                .collect()
         };
         match s {
-            SomeValue::Bool { konst, ktd: Some(ktd) } => {
+            SomeValue::Bool {
+                konst,
+                ktd: Some(ktd),
+            } => {
                 let mut out = Vec::new();
                 for (t, v, s2) in ktd.iter() {
                     for nv in rename(*v) {
                         out.push((*t, nv, s2.clone()));
                     }
                 }
-                SomeValue::Bool { konst, ktd: (!out.is_empty()).then(|| Rc::new(out)) }
+                SomeValue::Bool {
+                    konst,
+                    ktd: (!out.is_empty()).then(|| Rc::new(out)),
+                }
             }
-            SomeValue::Type { konst, of: Some(of) } => {
+            SomeValue::Type {
+                konst,
+                of: Some(of),
+            } => {
                 let new: Vec<VarId> = of.iter().flat_map(|&v| rename(v)).collect();
-                SomeValue::Type { konst, of: (!new.is_empty()).then(|| Rc::from(new)) }
+                SomeValue::Type {
+                    konst,
+                    of: (!new.is_empty()).then(|| Rc::from(new)),
+                }
             }
             s => s,
         }
     }
 
-    pub fn addpendingblock(&mut self, g: u32, b: u32, inputs: Vec<SomeValue>, origins: Vec<Option<Span>>) {
+    pub fn addpendingblock(&mut self, g: u32, b: u32, inputs: Vec<SomeValue>, from: Incoming) {
         let (gi, bi) = (g as usize, b as usize);
         let inputargs = self.graphs[gi].blocks[bi].inputargs.clone();
         let is_return = self.graphs[gi].returnblock.0 == b;
         let is_except = self.graphs[gi].exceptblock.0 == b;
         if is_return {
-            let src = (origins.first().copied().flatten(), inputs[0].clone());
+            let src = (from.origin(0), inputs[0].clone());
             let info = &mut self.info[gi];
             if !info.return_sources.iter().any(|(o, _)| *o == src.0) {
                 info.return_sources.push(src);
@@ -391,7 +474,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if self.info[gi].state[bi] == BlockState::Unseen {
             for (i, &v) in inputargs.iter().enumerate() {
                 self.info[gi].bindings[v.0 as usize] = Some(inputs[i].clone());
-                self.info[gi].origins[v.0 as usize] = origins[i];
+                self.info[gi].origins[v.0 as usize] = from.origin(i);
             }
             self.info[gi].state[bi] = BlockState::Pending;
             self.pending.push_back((g, b));
@@ -408,15 +491,23 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     if !self.bk.eq(self.space.heap(), &u, &old) {
                         self.info[gi].bindings[v.0 as usize] = Some(u);
                         if old.is_impossible() || self.info[gi].origins[v.0 as usize].is_none() {
-                            self.info[gi].origins[v.0 as usize] = origins[i];
+                            self.info[gi].origins[v.0 as usize] = from.origin(i);
                         }
                         changed = true;
                     }
                 }
                 Err(e) => {
                     if !is_except {
-                        let old_origin = self.info[gi].origins[v.0 as usize];
-                        self.report_merge_conflict(g, b, v, (&old, old_origin), (&inputs[i], origins[i]), &e);
+                        let old_origin = self.origin_span(g, self.info[gi].origins[v.0 as usize]);
+                        let new_origin = self.origin_span(g, from.origin(i));
+                        self.report_merge_conflict(
+                            g,
+                            b,
+                            v,
+                            (&old, old_origin),
+                            (&inputs[i], new_origin),
+                            &e,
+                        );
                     }
                     self.info[gi].bindings[v.0 as usize] = Some(SomeValue::Error);
                     changed = true;
@@ -466,7 +557,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         };
         let (primary, other) = if new_first { (new, old) } else { (old, new) };
-        let (p_desc, o_desc) = (self.bk.describe(heap, primary.0), self.bk.describe(heap, other.0));
+        let (p_desc, o_desc) = (
+            self.bk.describe(heap, primary.0),
+            self.bk.describe(heap, other.0),
+        );
         let msg = if is_return {
             format!(
                 "`{}` returns {} here but {} elsewhere: a function's results must have one type{}",
@@ -476,7 +570,12 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 e.detail_suffix()
             )
         } else {
-            let name = graph.var(v).name_hint.as_ref().map(|n| format!("`{}`", n)).unwrap_or_else(|| "a value".to_string());
+            let name = graph
+                .var(v)
+                .name_hint
+                .as_ref()
+                .map(|n| format!("`{}`", n))
+                .unwrap_or_else(|| "a value".to_string());
             format!(
                 "{} is {} here but {} on another path: a variable must have a single type where paths join{}",
                 name,
@@ -485,12 +584,25 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 e.detail_suffix()
             )
         };
-        let fallback = graph.blocks[b as usize].operations.first().map(|op| op.span).unwrap_or(graph.span);
+        let fallback = graph.blocks[b as usize]
+            .operations
+            .first()
+            .map(|op| op.span)
+            .unwrap_or(graph.span);
         let mut err = AnnError::new("RPY201", msg).at(primary.1.unwrap_or(fallback));
         if let Some(o) = other.1 {
             err = err.label(o, format!("{} here", o_desc));
         }
         self.report(err, fallback);
+    }
+
+    pub(super) fn origin_span(&self, g: u32, o: Option<Origin>) -> Option<Span> {
+        match o? {
+            Origin::Span(s) => Some(s),
+            Origin::Link(l, i) => {
+                self.link_arg_span(g, &self.graphs[g as usize].links[l.0 as usize], i as usize)
+            }
+        }
     }
 
     /// Where a link's `i`-th argument was given its value, for messages: the operation of
@@ -508,13 +620,25 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let target_is_return = link.target == graph.returnblock;
         let target_var = graph.block(link.target).inputargs.get(i).copied();
         let target_name = target_var.and_then(|t| graph.var(t).name_hint.clone());
-        if let Some(s) = self.code_span_for(graph, arg, target_is_return, target_name.as_deref()) {
-            return Some(s);
+        let last_op = last_op_span(graph, link.prevblock);
+        match self.code_span_for(graph, arg, target_is_return, target_name.as_deref()) {
+            // The implicit `return None` at the end of a function: the last statement
+            // executed on this path says more than the `def` line.
+            Some((s, true)) => last_op.or(Some(s)),
+            Some((s, false)) => Some(s),
+            None => last_op,
         }
-        prev.operations.last().map(|op| op.span)
     }
 
-    fn code_span_for(&self, graph: &FunctionGraph, arg: Hlvalue, to_return: bool, target_name: Option<&str>) -> Option<Span> {
+    /// The span of the instruction pair loading `arg` and storing it into `target_name` (or
+    /// returning it), and whether it is the implicit `return None` of the function's end.
+    fn code_span_for(
+        &self,
+        graph: &FunctionGraph,
+        arg: Hlvalue,
+        to_return: bool,
+        target_name: Option<&str>,
+    ) -> Option<(Span, bool)> {
         let heap = self.heap();
         let code = match heap.get(graph.func?) {
             Object::Function(f) => f.code.clone(),
@@ -522,14 +646,19 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         };
         let loads = |ins: &Instr| -> bool {
             match (ins, arg) {
-                (Instr::LoadConst(j), Hlvalue::Const(c)) => code.co_consts.get(*j as usize).is_some_and(|k| const_matches(heap, k, c)),
+                (Instr::LoadConst(j), Hlvalue::Const(c)) => code
+                    .co_consts
+                    .get(*j as usize)
+                    .is_some_and(|k| const_matches(heap, k, c)),
                 (Instr::LoadFast(j), Hlvalue::Var(v)) => {
-                    graph.var(v).name_hint.as_deref().is_some_and(|n| code.co_varnames.get(*j as usize).is_some_and(|x| &**x == n))
+                    graph.var(v).name_hint.as_deref().is_some_and(|n| {
+                        code.co_varnames.get(*j as usize).is_some_and(|x| &**x == n)
+                    })
                 }
                 _ => false,
             }
         };
-        let mut found = None;
+        let mut found: Option<(Span, bool)> = None;
         for k in 0..code.co_code.len().saturating_sub(1) {
             if !loads(&code.co_code[k]) {
                 continue;
@@ -537,11 +666,21 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             let ok = match code.co_code[k + 1] {
                 Instr::ReturnValue => to_return,
                 Instr::YieldValue => false,
-                Instr::StoreFast(j) => !to_return && target_name.is_some_and(|n| code.co_varnames.get(j as usize).is_some_and(|x| &**x == n)),
+                Instr::StoreFast(j) => {
+                    !to_return
+                        && target_name.is_some_and(|n| {
+                            code.co_varnames.get(j as usize).is_some_and(|x| &**x == n)
+                        })
+                }
                 _ => false,
             };
             if ok {
-                found = code.co_spans.get(k).copied();
+                if let Some(&s) = code.co_spans.get(k) {
+                    let implicit = s.start <= code.name_span.start;
+                    if found.is_none_or(|(_, was_implicit)| was_implicit || !implicit) {
+                        found = Some((s, implicit));
+                    }
+                }
             }
         }
         found
@@ -551,11 +690,35 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     /// Operations that can never succeed with the final annotations.
     fn report_blocked(&mut self) {
+        for p in std::mem::take(&mut self.none_calls) {
+            let op = self.graphs[p.graph as usize].blocks[p.block as usize].operations
+                [p.op as usize]
+                .clone();
+            if let SomeValue::None = self.annotation(p.graph, op.args[0]) {
+                let what = match op.args[0] {
+                    Hlvalue::Var(v) => self.graphs[p.graph as usize]
+                        .var(v)
+                        .name_hint
+                        .as_ref()
+                        .map(|n| format!("`{}`", n)),
+                    _ => None,
+                };
+                let msg = format!(
+                    "this calls {}, which is always None here",
+                    what.unwrap_or_else(|| "a value".to_string())
+                );
+                self.report(AnnError::new("RPY207", msg), op.span);
+            }
+        }
         for g in 0..self.graphs.len() {
             for b in 0..self.graphs[g].blocks.len() {
                 if let BlockState::Blocked(i) = self.info[g].state[b] {
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
-                    self.bk.position = Position { graph: g as u32, block: b as u32, op: i };
+                    self.bk.position = Position {
+                        graph: g as u32,
+                        block: b as u32,
+                        op: i,
+                    };
                     self.bk.span = op.span;
                     let e = self.explain_blocked(g as u32, &op);
                     self.report(e, op.span);
@@ -568,7 +731,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let args: Vec<SomeValue> = op.args.iter().map(|&a| self.annotation(g, a)).collect();
         if let Some(i) = args.iter().position(|s| s.is_impossible()) {
             let what = match op.args[i] {
-                Hlvalue::Var(v) => self.graphs[g as usize].var(v).name_hint.as_ref().map(|n| format!("`{}`", n)),
+                Hlvalue::Var(v) => self.graphs[g as usize]
+                    .var(v)
+                    .name_hint
+                    .as_ref()
+                    .map(|n| format!("`{}`", n)),
                 _ => None,
             };
             return AnnError::new(
@@ -583,7 +750,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let heap = self.space.heap();
         match (op.opname, args.first()) {
             (Op::GetAttr, Some(SomeValue::Instance { classdef, .. })) => {
-                let name = op.args.get(1).and_then(|a| a.constant()).and_then(|c| heap.str_value(c)).map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_default();
+                let name = op
+                    .args
+                    .get(1)
+                    .and_then(|a| a.constant())
+                    .and_then(|c| heap.str_value(c))
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+                    .unwrap_or_default();
                 let cname = self.bk.classdef(*classdef).name.clone();
                 let mut e = AnnError::new(
                     "RPY204",
@@ -593,7 +766,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 let subs = self.bk.getallsubdefs(*classdef);
                 for s in subs.into_iter().skip(1) {
                     let d = self.bk.classdef(s).desc;
-                    if self.bk.class_desc(d).is_some_and(|c| c.classdict.contains_key(&*name)) {
+                    if self
+                        .bk
+                        .class_desc(d)
+                        .is_some_and(|c| c.classdict.contains_key(&*name))
+                    {
                         let sn = self.bk.classdef(s).name.clone();
                         e.msg = format!("`{}` is only defined on subclass `{}`, but it is read on an instance of `{}`", name, sn, cname);
                         if let Some(sp) = self.bk.class_desc(d).and_then(|c| c.name_span) {
@@ -604,16 +781,25 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 }
                 e
             }
-            (Op::GetItem, Some(SomeValue::List { .. })) => {
-                AnnError::new("RPY216", "this list is always empty, so reading an item from it can never succeed".to_string())
+            (Op::GetItem, Some(SomeValue::List { .. })) => AnnError::new(
+                "RPY216",
+                "this list is always empty, so reading an item from it can never succeed"
+                    .to_string(),
+            ),
+            (Op::GetItem, Some(SomeValue::Dict { .. })) => AnnError::new(
+                "RPY216",
+                "this dict is always empty, so reading an item from it can never succeed"
+                    .to_string(),
+            ),
+            (Op::GetItem, Some(SomeValue::Tuple(_))) => {
+                AnnError::new("RPY216", "tuple index out of range".to_string())
             }
-            (Op::GetItem, Some(SomeValue::Dict { .. })) => {
-                AnnError::new("RPY216", "this dict is always empty, so reading an item from it can never succeed".to_string())
-            }
-            (Op::GetItem, Some(SomeValue::Tuple(_))) => AnnError::new("RPY216", "tuple index out of range".to_string()),
             _ => AnnError::new(
                 "RPY216",
-                format!("this `{}` operation can never succeed with these operands", op.opname.name().trim_end_matches('_')),
+                format!(
+                    "this `{}` operation can never succeed with these operands",
+                    op.opname.name().trim_end_matches('_')
+                ),
             ),
         }
     }
@@ -623,12 +809,30 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let graph = &self.graphs[g];
         let rv = graph.block(graph.returnblock).inputargs[0];
         let s = self.binding(g as u32, rv);
-        if s.is_int_like() || s.is_impossible() || s.is_error() {
+        if s.is_impossible() {
+            if !self.diagnostics.iter().any(|d| d.is_error()) {
+                let span = match self.heap().get(graph.func.expect("entry function")) {
+                    Object::Function(f) => f.code.name_span,
+                    _ => graph.span,
+                };
+                let msg = format!(
+                    "`{}` never returns an int: every path raises an exception or never returns",
+                    graph.name
+                );
+                self.report(AnnError::new("RPY215", msg), span);
+            }
+            return;
+        }
+        if s.is_int_like() || s.is_error() {
             return;
         }
         // Point at the first return that does not give an int.
-        let mut bad: Vec<(Option<Span>, SomeValue)> =
-            self.info[g].return_sources.iter().filter(|(_, s)| !s.is_int_like() && !s.is_impossible()).cloned().collect();
+        let mut bad: Vec<(Option<Span>, SomeValue)> = self.info[g]
+            .return_sources
+            .iter()
+            .filter(|(_, s)| !s.is_int_like() && !s.is_impossible())
+            .map(|(o, s)| (self.origin_span(g as u32, *o), s.clone()))
+            .collect();
         bad.sort_by_key(|(o, _)| o.map(|s| (s.file, s.start)));
         let (span, s_bad) = bad.into_iter().next().unwrap_or((None, s.clone()));
         let msg = format!(
@@ -637,13 +841,19 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             self.bk.describe(self.space.heap(), &s_bad)
         );
         let fallback = graph.span;
-        self.report(AnnError::new("RPY215", msg).at(span.unwrap_or(fallback)), fallback);
+        self.report(
+            AnnError::new("RPY215", msg).at(span.unwrap_or(fallback)),
+            fallback,
+        );
     }
 
     pub fn finish(mut self) -> AnnotatedProgram {
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
-            if !diagnostics.iter().any(|d| d.code == w.code && d.span == w.span && d.message == w.message) {
+            if !diagnostics
+                .iter()
+                .any(|d| d.code == w.code && d.span == w.span && d.message == w.message)
+            {
                 diagnostics.push(w);
             }
         }
@@ -670,6 +880,23 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 }
 
+/// The span of the last operation executed before leaving `block`: its own last one, or,
+/// for an empty block with a single predecessor, the predecessor's.
+fn last_op_span(graph: &FunctionGraph, block: crate::flowspace::BlockId) -> Option<Span> {
+    let mut b = block;
+    for _ in 0..16 {
+        if let Some(op) = graph.block(b).operations.last() {
+            return Some(op.span);
+        }
+        let mut preds = graph.links.iter().filter(|l| l.target == b);
+        let (Some(first), None) = (preds.next(), preds.next()) else {
+            return None;
+        };
+        b = first.prevblock;
+    }
+    None
+}
+
 fn same_case(k: Value, case: Value) -> bool {
     match (k, case) {
         (Value::Bool(a), Value::Bool(b)) => a == b,
@@ -686,7 +913,9 @@ fn const_matches(heap: &Heap, k: &Const, v: Value) -> bool {
         (Const::Int(a), Value::Int(b)) => *a == b,
         (Const::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
         (Const::Str(s), Value::Obj(id)) => matches!(heap.get(id), Object::Str(t) if **t == **s),
-        (Const::Unicode(s), Value::Obj(id)) => matches!(heap.get(id), Object::Unicode(t) if **t == **s),
+        (Const::Unicode(s), Value::Obj(id)) => {
+            matches!(heap.get(id), Object::Unicode(t) if **t == **s)
+        }
         _ => false,
     }
 }

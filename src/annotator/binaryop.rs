@@ -68,7 +68,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 op_symbol(op),
                 self.bk.describe(heap, a),
                 self.bk.describe(heap, b),
-                if e.msg.is_empty() { "these integer types cannot be mixed" } else { &e.msg }
+                if e.msg.is_empty() {
+                    "these integer types cannot be mixed"
+                } else {
+                    &e.msg
+                }
             ),
         )
     }
@@ -203,7 +207,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let Some(text) = text else {
             return Err(AnnError::new(
                 "RPY208",
-                "the format string on the left of % must be a constant known at translation time".into(),
+                "the format string on the left of % must be a constant known at translation time"
+                    .into(),
             ));
         };
         let items: Vec<SomeValue> = match args {
@@ -237,13 +242,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ),
                     ));
                 }
-                None => return Err(AnnError::new("RPY208", "incomplete format: `%` at the end of the format string".into())),
+                None => {
+                    return Err(AnnError::new(
+                        "RPY208",
+                        "incomplete format: `%` at the end of the format string".into(),
+                    ))
+                }
             }
         }
         if specs.len() != items.len() {
             return Err(AnnError::new(
                 "RPY208",
-                format!("the format string has {} specifier(s) but {} value(s) are given", specs.len(), items.len()),
+                format!(
+                    "the format string has {} specifier(s) but {} value(s) are given",
+                    specs.len(),
+                    items.len()
+                ),
             ));
         }
         let mut no_nul = fmt.no_nul();
@@ -252,19 +266,36 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 continue;
             }
             if (is_unicode && s.is_str_like()) || (!is_unicode && s.is_unicode_like()) {
-                return Err(AnnError::new("RPY208", "string formatting mixing str and unicode is not supported".into()));
+                return Err(AnnError::new(
+                    "RPY208",
+                    "string formatting mixing str and unicode is not supported".into(),
+                ));
             }
             let ok = match f {
                 'd' | 'x' | 'o' => s.is_int_like(),
                 'f' => s.is_number(),
                 'r' => matches!(s, S::Instance { .. }),
-                _ => !matches!(s, S::Dict { .. } | S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. }),
+                _ => !matches!(
+                    s,
+                    S::Dict { .. }
+                        | S::Iterator { .. }
+                        | S::Generator { .. }
+                        | S::Builtin { .. }
+                        | S::BuiltinMethod { .. }
+                ),
             };
             if !ok {
                 let what = match f {
                     'r' => "%r is only supported for instances of user classes".to_string(),
-                    's' => format!("%s cannot format {}", self.bk.describe(self.space.heap(), s)),
-                    _ => format!("%{} needs a number, not {}", f, self.bk.describe(self.space.heap(), s)),
+                    's' => format!(
+                        "%s cannot format {}",
+                        self.bk.describe(self.space.heap(), s)
+                    ),
+                    _ => format!(
+                        "%{} needs a number, not {}",
+                        f,
+                        self.bk.describe(self.space.heap(), s)
+                    ),
                 };
                 return Err(AnnError::new("RPY208", what));
             }
@@ -272,10 +303,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 no_nul = false;
             }
         }
-        Ok(if is_unicode { SomeValue::unicode(no_nul) } else { SomeValue::string0(no_nul) })
+        Ok(if is_unicode {
+            SomeValue::unicode(no_nul)
+        } else {
+            SomeValue::string0(no_nul)
+        })
     }
 
-    pub fn op_compare(&mut self, op: &SpaceOperation, args: &[SomeValue]) -> Result<SomeValue, AnnError> {
+    pub fn op_compare(
+        &mut self,
+        op: &SpaceOperation,
+        args: &[SomeValue],
+    ) -> Result<SomeValue, AnnError> {
         let (a, b) = (&args[0], &args[1]);
         let opname = op.opname;
         let ordering = matches!(opname, Op::Lt | Op::Le | Op::Gt | Op::Ge);
@@ -409,7 +448,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    pub fn op_contains(&mut self, op: &SpaceOperation, container: &SomeValue, item: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_contains(
+        &mut self,
+        op: &SpaceOperation,
+        container: &SomeValue,
+        item: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         match container {
             S::List { def, .. } => {
                 self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
@@ -462,10 +506,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let S::List { .. } | S::Dict { .. } = key {
             return Err(AnnError::new(
                 "RPY205",
-                format!("{} cannot be a dict key: it is not hashable", self.bk.describe(self.space.heap(), key)),
+                format!(
+                    "{} cannot be a dict key: it is not hashable",
+                    self.bk.describe(self.space.heap(), key)
+                ),
             ));
         }
-        self.bk.generalize_key(self.space.heap(), def, &key.not_const())?;
+        self.bk
+            .generalize_key(self.space.heap(), def, &key.not_const())?;
         Ok(())
     }
 
@@ -502,33 +550,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    pub fn op_setitem(&mut self, obj: &SomeValue, idx: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_setitem(
+        &mut self,
+        obj: &SomeValue,
+        idx: &SomeValue,
+        value: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         match (obj, idx) {
             (S::List { def, .. }, i) if i.is_int_like() => {
                 self.bk.mutate_list(self.space.heap(), *def, false);
-                self.bk.generalize_list(self.space.heap(), *def, &value.not_const())?;
+                self.bk
+                    .generalize_list(self.space.heap(), *def, &value.not_const())?;
                 Ok(S::None)
             }
             (S::Dict { def, .. }, k) => {
                 self.bk.mutate_dict(self.space.heap(), *def);
                 self.dict_key(*def, k)?;
-                self.bk.generalize_value(self.space.heap(), *def, &value.not_const())?;
+                self.bk
+                    .generalize_value(self.space.heap(), *def, &value.not_const())?;
                 Ok(S::None)
             }
             (S::Instance { .. }, _) => {
-                self.call_instance_method(obj, "__setitem__", &ArgsS::simple(vec![idx.clone(), value.clone()]))?;
+                self.call_instance_method(
+                    obj,
+                    "__setitem__",
+                    &ArgsS::simple(vec![idx.clone(), value.clone()]),
+                )?;
                 Ok(S::None)
             }
-            (S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. }, _) => {
-                Err(AnnError::new("RPY205", "strings are immutable: item assignment is not possible".into()))
-            }
-            (S::Tuple(_), _) => Err(AnnError::new("RPY205", "tuples are immutable: item assignment is not possible".into())),
+            (
+                S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. },
+                _,
+            ) => Err(AnnError::new(
+                "RPY205",
+                "strings are immutable: item assignment is not possible".into(),
+            )),
+            (S::Tuple(_), _) => Err(AnnError::new(
+                "RPY205",
+                "tuples are immutable: item assignment is not possible".into(),
+            )),
             (S::None, _) => Ok(S::None),
-            _ => Err(AnnError::new("RPY205", format!("item assignment on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "item assignment on {} is not supported",
+                    self.bk.describe(self.space.heap(), obj)
+                ),
+            )),
         }
     }
 
-    fn op_delitem(&mut self, obj: &SomeValue, idx: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_delitem(&mut self, obj: &SomeValue, idx: &SomeValue) -> Result<SomeValue, AnnError> {
         match obj {
             S::List { def, .. } if idx.is_int_like() => {
                 self.bk.mutate_list(self.space.heap(), *def, true);
@@ -539,7 +611,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.dict_key(*def, idx)?;
                 Ok(S::None)
             }
-            _ => Err(AnnError::new("RPY205", format!("`del x[i]` on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "`del x[i]` on {} is not supported",
+                    self.bk.describe(self.space.heap(), obj)
+                ),
+            )),
         }
     }
 
@@ -558,7 +636,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ));
         }
         if !start.is_int_like() && !matches!(start, S::None) && !start.is_error() {
-            return Err(AnnError::new("RPY205", format!("{}: slice indices must be integers", what)));
+            return Err(AnnError::new(
+                "RPY205",
+                format!("{}: slice indices must be integers", what),
+            ));
         }
         if stop.is_int_like() && !stop.is_nonneg() && stop.konst() != Some(Value::Int(-1)) {
             return Err(AnnError::new(
@@ -571,12 +652,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ));
         }
         if !stop.is_int_like() && !matches!(stop, S::None) && !stop.is_error() {
-            return Err(AnnError::new("RPY205", format!("{}: slice indices must be integers", what)));
+            return Err(AnnError::new(
+                "RPY205",
+                format!("{}: slice indices must be integers", what),
+            ));
         }
         Ok(())
     }
 
-    pub fn op_getslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_getslice(
+        &mut self,
+        obj: &SomeValue,
+        start: &SomeValue,
+        stop: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         match obj {
             S::List { def, .. } => {
                 self.check_slice(start, stop, "slicing")?;
@@ -602,45 +691,92 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 };
                 let len = items.len() as i64;
                 let (Some(a), Some(b)) = (bound(start, 0), bound(stop, len)) else {
-                    return Err(AnnError::new("RPY205", "slicing a tuple needs constant bounds".into()));
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "slicing a tuple needs constant bounds".into(),
+                    ));
                 };
                 let norm = |i: i64| (if i < 0 { i + len } else { i }).clamp(0, len) as usize;
                 let (a, b) = (norm(a), norm(b));
-                Ok(SomeValue::tuple(if a < b { items[a..b].to_vec() } else { Vec::new() }))
+                Ok(SomeValue::tuple(if a < b {
+                    items[a..b].to_vec()
+                } else {
+                    Vec::new()
+                }))
             }
-            S::Instance { .. } => self.call_instance_method(obj, "__getslice__", &ArgsS::simple(vec![start.clone(), stop.clone()])),
+            S::Instance { .. } => self.call_instance_method(
+                obj,
+                "__getslice__",
+                &ArgsS::simple(vec![start.clone(), stop.clone()]),
+            ),
             S::None => Ok(SomeValue::Impossible),
-            other => Err(AnnError::new("RPY205", format!("{} cannot be sliced", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "{} cannot be sliced",
+                    self.bk.describe(self.space.heap(), other)
+                ),
+            )),
         }
     }
 
-    fn op_setslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_setslice(
+        &mut self,
+        obj: &SomeValue,
+        start: &SomeValue,
+        stop: &SomeValue,
+        value: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         match obj {
             S::List { def, .. } => {
                 self.check_slice(start, stop, "slice assignment")?;
                 let S::List { def: d2, .. } = value else {
-                    return Err(AnnError::new("RPY205", "lst[start:stop] = x: x must be a list".into()));
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "lst[start:stop] = x: x must be a list".into(),
+                    ));
                 };
                 self.bk.mutate_list(self.space.heap(), *def, true);
                 self.bk.agree_lists(self.space.heap(), *def, *d2)?;
                 Ok(S::None)
             }
             S::Instance { .. } => {
-                self.call_instance_method(obj, "__setslice__", &ArgsS::simple(vec![start.clone(), stop.clone(), value.clone()]))?;
+                self.call_instance_method(
+                    obj,
+                    "__setslice__",
+                    &ArgsS::simple(vec![start.clone(), stop.clone(), value.clone()]),
+                )?;
                 Ok(S::None)
             }
-            _ => Err(AnnError::new("RPY205", format!("slice assignment on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "slice assignment on {} is not supported",
+                    self.bk.describe(self.space.heap(), obj)
+                ),
+            )),
         }
     }
 
-    fn op_delslice(&mut self, obj: &SomeValue, start: &SomeValue, stop: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn op_delslice(
+        &mut self,
+        obj: &SomeValue,
+        start: &SomeValue,
+        stop: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         match obj {
             S::List { def, .. } => {
                 self.check_slice(start, stop, "slice deletion")?;
                 self.bk.mutate_list(self.space.heap(), *def, true);
                 Ok(S::None)
             }
-            _ => Err(AnnError::new("RPY205", format!("slice deletion on {} is not supported", self.bk.describe(self.space.heap(), obj)))),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "slice deletion on {} is not supported",
+                    self.bk.describe(self.space.heap(), obj)
+                ),
+            )),
         }
     }
 }

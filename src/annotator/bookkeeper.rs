@@ -10,7 +10,7 @@ use super::AnnError;
 use crate::diagnostics::Diagnostic;
 use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 /// A list item, or a dict key or value: the element annotation shared by every definition
@@ -26,7 +26,7 @@ pub struct Item {
     /// Lists made by `range()`: their step (0 when it varies).
     pub range_step: Option<i64>,
     /// Operations that read the item annotation: re-flowed when it generalizes.
-    pub read_locations: Vec<Position>,
+    pub read_locations: BTreeSet<Position>,
     /// Where the element type was first established.
     pub origin: Option<Span>,
     /// The import-time list or dict this item belongs to, when it is prebuilt.
@@ -41,7 +41,7 @@ impl Item {
             mutated: false,
             resized: false,
             range_step: None,
-            read_locations: Vec::new(),
+            read_locations: BTreeSet::new(),
             origin: None,
             prebuilt: None,
         }
@@ -70,7 +70,7 @@ impl ItemRole {
 #[derive(Clone, Debug)]
 pub struct GenInfo {
     pub s_yield: SomeValue,
-    pub read_locations: Vec<Position>,
+    pub read_locations: BTreeSet<Position>,
     pub origin: Option<Span>,
 }
 
@@ -110,7 +110,9 @@ impl Bookkeeper {
         for i in 0..heap.len() {
             if let Object::Class(c) = heap.get(ObjId(i as u32)) {
                 if c.builtin.is_some() {
-                    builtin_classes.entry(c.name.clone()).or_insert(ObjId(i as u32));
+                    builtin_classes
+                        .entry(c.name.clone())
+                        .or_insert(ObjId(i as u32));
                 }
             }
         }
@@ -128,7 +130,11 @@ impl Bookkeeper {
             immutable_cache: HashMap::new(),
             generators: HashMap::new(),
             reflow: Vec::new(),
-            position: Position { graph: 0, block: 0, op: 0 },
+            position: Position {
+                graph: 0,
+                block: 0,
+                op: 0,
+            },
             span: Span::default(),
             warnings: Vec::new(),
             warned: HashSet::new(),
@@ -136,7 +142,13 @@ impl Bookkeeper {
         }
     }
 
-    pub fn warn(&mut self, code: &'static str, span: Span, msg: String, labels: Vec<(Span, String)>) {
+    pub fn warn(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        msg: String,
+        labels: Vec<(Span, String)>,
+    ) {
         if !self.warned.insert((code, span)) {
             return;
         }
@@ -213,7 +225,13 @@ impl Bookkeeper {
     }
 
     /// A list of the current position, general enough for `s_items`.
-    pub fn newlist(&mut self, heap: &Heap, tag: u8, s_items: &[SomeValue], range_step: Option<i64>) -> Result<SomeValue, AnnError> {
+    pub fn newlist(
+        &mut self,
+        heap: &Heap,
+        tag: u8,
+        s_items: &[SomeValue],
+        range_step: Option<i64>,
+    ) -> Result<SomeValue, AnnError> {
         let is_new = !self.listdef_at.contains_key(&(self.position, tag));
         let def = self.listdef_here(tag);
         if let Some(step) = range_step {
@@ -236,9 +254,7 @@ impl Bookkeeper {
     pub fn read_item(&mut self, item: ItemId) -> SomeValue {
         let pos = self.position;
         let it = self.item_mut(item);
-        if it.read_locations.last() != Some(&pos) && !it.read_locations.contains(&pos) {
-            it.read_locations.push(pos);
-        }
+        it.read_locations.insert(pos);
         it.s_value.clone()
     }
     pub fn read_list_item(&mut self, def: ListDefId) -> SomeValue {
@@ -256,12 +272,18 @@ impl Bookkeeper {
 
     fn notify(&mut self, item: ItemId) {
         let r = self.find(item);
-        let locs = self.items[r.index()].read_locations.clone();
-        self.reflow.extend(locs);
+        self.reflow
+            .extend(self.items[r.index()].read_locations.iter().copied());
     }
 
     /// Generalizes an item to contain `s`; re-flows its readers when it changes.
-    pub fn generalize_item(&mut self, heap: &Heap, item: ItemId, s: &SomeValue, role: ItemRole) -> Result<bool, AnnError> {
+    pub fn generalize_item(
+        &mut self,
+        heap: &Heap,
+        item: ItemId,
+        s: &SomeValue,
+        role: ItemRole,
+    ) -> Result<bool, AnnError> {
         let r = self.find(item);
         let old = self.items[r.index()].s_value.clone();
         let new = match self.union(heap, &old, s) {
@@ -279,13 +301,34 @@ impl Bookkeeper {
                     ),
                 );
                 if let Some(o) = origin {
-                    err = err.label(o, format!("{} are {} because of this", role.what(), self.describe(heap, &old)));
+                    err = err.label(
+                        o,
+                        format!(
+                            "{} are {} because of this",
+                            role.what(),
+                            self.describe(heap, &old)
+                        ),
+                    );
                 }
                 return Err(err);
             }
         };
         if self.eq(heap, &new, &old) {
             return Ok(false);
+        }
+        if let SomeValue::Pbc { descs, .. } = &new {
+            if role == ItemRole::ListItem
+                && descs.len() > 1
+                && matches!(self.desc(descs[0]), Desc::Method(_))
+            {
+                return Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "a list cannot hold bound methods of different classes ({}): the RPython typer cannot convert between them",
+                        self.describe(heap, &new)
+                    ),
+                ));
+            }
         }
         let span = self.span;
         let r = self.find(item);
@@ -298,26 +341,50 @@ impl Bookkeeper {
         Ok(true)
     }
 
-    pub fn generalize_list(&mut self, heap: &Heap, def: ListDefId, s: &SomeValue) -> Result<bool, AnnError> {
+    pub fn generalize_list(
+        &mut self,
+        heap: &Heap,
+        def: ListDefId,
+        s: &SomeValue,
+    ) -> Result<bool, AnnError> {
         let it = self.listdefs[def.index()];
         self.generalize_item(heap, it, s, ItemRole::ListItem)
     }
-    pub fn generalize_key(&mut self, heap: &Heap, def: DictDefId, s: &SomeValue) -> Result<bool, AnnError> {
+    pub fn generalize_key(
+        &mut self,
+        heap: &Heap,
+        def: DictDefId,
+        s: &SomeValue,
+    ) -> Result<bool, AnnError> {
         let (k, _) = self.dictdefs[def.index()];
         self.generalize_item(heap, k, s, ItemRole::DictKey)
     }
-    pub fn generalize_value(&mut self, heap: &Heap, def: DictDefId, s: &SomeValue) -> Result<bool, AnnError> {
+    pub fn generalize_value(
+        &mut self,
+        heap: &Heap,
+        def: DictDefId,
+        s: &SomeValue,
+    ) -> Result<bool, AnnError> {
         let (_, v) = self.dictdefs[def.index()];
         self.generalize_item(heap, v, s, ItemRole::DictValue)
     }
 
     /// Merges two items (their definitions met): one annotation, flags and readers.
-    pub fn merge_items(&mut self, heap: &Heap, a: ItemId, b: ItemId, role: ItemRole) -> Result<(), AnnError> {
+    pub fn merge_items(
+        &mut self,
+        heap: &Heap,
+        a: ItemId,
+        b: ItemId,
+        role: ItemRole,
+    ) -> Result<(), AnnError> {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
             return Ok(());
         }
-        let (sa, sb) = (self.items[ra.index()].s_value.clone(), self.items[rb.index()].s_value.clone());
+        let (sa, sb) = (
+            self.items[ra.index()].s_value.clone(),
+            self.items[rb.index()].s_value.clone(),
+        );
         let (oa, ob) = (self.items[ra.index()].origin, self.items[rb.index()].origin);
         // Link first so that recursive structures terminate.
         self.items[rb.index()].parent = ra.0;
@@ -364,22 +431,28 @@ impl Bookkeeper {
             it.prebuilt = b_item.prebuilt;
         }
         it.s_value = new;
-        for p in b_item.read_locations {
-            if !it.read_locations.contains(&p) {
-                it.read_locations.push(p);
-            }
-        }
+        it.read_locations.extend(b_item.read_locations);
         if changed_a || changed_b {
             self.notify(ra);
         }
         Ok(())
     }
 
-    pub fn merge_listdefs(&mut self, heap: &Heap, a: ListDefId, b: ListDefId) -> Result<(), AnnError> {
+    pub fn merge_listdefs(
+        &mut self,
+        heap: &Heap,
+        a: ListDefId,
+        b: ListDefId,
+    ) -> Result<(), AnnError> {
         let (ia, ib) = (self.listdefs[a.index()], self.listdefs[b.index()]);
         self.merge_items(heap, ia, ib, ItemRole::ListItem)
     }
-    pub fn merge_dictdefs(&mut self, heap: &Heap, a: DictDefId, b: DictDefId) -> Result<(), AnnError> {
+    pub fn merge_dictdefs(
+        &mut self,
+        heap: &Heap,
+        a: DictDefId,
+        b: DictDefId,
+    ) -> Result<(), AnnError> {
         let ((ka, va), (kb, vb)) = (self.dictdefs[a.index()], self.dictdefs[b.index()]);
         self.merge_items(heap, ka, kb, ItemRole::DictKey)?;
         self.merge_items(heap, va, vb, ItemRole::DictValue)
@@ -399,7 +472,9 @@ impl Bookkeeper {
     pub fn offspring(&mut self, heap: &Heap, defs: &[ListDefId]) -> Result<SomeValue, AnnError> {
         let values: Vec<SomeValue> = defs.iter().map(|&d| self.read_list_item(d)).collect();
         let s_new = self.newlist(heap, 0, &values, None)?;
-        let SomeValue::List { def: newdef, .. } = s_new else { unreachable!() };
+        let SomeValue::List { def: newdef, .. } = s_new else {
+            unreachable!()
+        };
         let s_item = self.read_list_item(newdef);
         for &d in defs {
             self.generalize_list(heap, d, &s_item)?;
@@ -442,16 +517,27 @@ impl Bookkeeper {
 
     pub fn read_yield(&mut self, graph: u32) -> SomeValue {
         let pos = self.position;
-        let g = self.generators.entry(graph).or_insert(GenInfo { s_yield: SomeValue::Impossible, read_locations: Vec::new(), origin: None });
-        if !g.read_locations.contains(&pos) {
-            g.read_locations.push(pos);
-        }
+        let g = self.generators.entry(graph).or_insert(GenInfo {
+            s_yield: SomeValue::Impossible,
+            read_locations: BTreeSet::new(),
+            origin: None,
+        });
+        g.read_locations.insert(pos);
         g.s_yield.clone()
     }
 
-    pub fn generalize_yield(&mut self, heap: &Heap, graph: u32, s: &SomeValue) -> Result<(), AnnError> {
+    pub fn generalize_yield(
+        &mut self,
+        heap: &Heap,
+        graph: u32,
+        s: &SomeValue,
+    ) -> Result<(), AnnError> {
         let span = self.span;
-        let g = self.generators.entry(graph).or_insert(GenInfo { s_yield: SomeValue::Impossible, read_locations: Vec::new(), origin: None });
+        let g = self.generators.entry(graph).or_insert(GenInfo {
+            s_yield: SomeValue::Impossible,
+            read_locations: BTreeSet::new(),
+            origin: None,
+        });
         let old = g.s_yield.clone();
         let origin = g.origin;
         let new = match self.union(heap, &old, s) {
@@ -467,7 +553,20 @@ impl Bookkeeper {
                     ),
                 );
                 if let Some(o) = origin {
-                    err = err.label(o, format!("yields {} here", self.describe(heap, &old)));
+                    // The later of the two yields is the odd one out.
+                    if o.file == span.file && o.start > span.start {
+                        err = err
+                            .at(o)
+                            .label(span, format!("yields {} here", self.describe(heap, s)));
+                        err.msg = format!(
+                            "this generator yields {} here but {} elsewhere{}",
+                            self.describe(heap, &old),
+                            self.describe(heap, s),
+                            e.detail_suffix()
+                        );
+                    } else {
+                        err = err.label(o, format!("yields {} here", self.describe(heap, &old)));
+                    }
                 }
                 return Err(err);
             }
@@ -478,7 +577,7 @@ impl Bookkeeper {
                 g.origin = Some(span);
             }
             g.s_yield = new;
-            let locs = g.read_locations.clone();
+            let locs: Vec<Position> = g.read_locations.iter().copied().collect();
             self.reflow.extend(locs);
         }
         Ok(())
@@ -497,12 +596,23 @@ impl Bookkeeper {
         DescId(self.descs.len() as u32 - 1)
     }
 
-    pub fn getmethoddesc(&mut self, func: DescId, origin: ClassDefId, selfclassdef: Option<ClassDefId>, name: &Rc<str>) -> DescId {
+    pub fn getmethoddesc(
+        &mut self,
+        func: DescId,
+        origin: ClassDefId,
+        selfclassdef: Option<ClassDefId>,
+        name: &Rc<str>,
+    ) -> DescId {
         let key = (func, origin, selfclassdef, name.clone());
         if let Some(&d) = self.method_descs.get(&key) {
             return d;
         }
-        let d = self.add_desc(Desc::Method(MethodDesc { func, origin, selfclassdef, name: name.clone() }));
+        let d = self.add_desc(Desc::Method(MethodDesc {
+            func,
+            origin,
+            selfclassdef,
+            name: name.clone(),
+        }));
         self.method_descs.insert(key, d);
         d
     }
@@ -518,8 +628,15 @@ impl Bookkeeper {
                 let cd = ClassDesc::new(self, heap, obj)?;
                 Desc::Class(cd)
             }
-            Object::Module(_) | Object::Instance(_) => Desc::Frozen(super::description::FrozenDesc { obj }),
-            _ => return Err(AnnError::new("RPY217", "unexpected prebuilt constant".to_string())),
+            Object::Module(_) | Object::Instance(_) => {
+                Desc::Frozen(super::description::FrozenDesc { obj })
+            }
+            _ => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "unexpected prebuilt constant".to_string(),
+                ))
+            }
         };
         let d = self.add_desc(desc);
         self.desc_of_obj.insert(obj, d);
@@ -548,7 +665,12 @@ impl Bookkeeper {
 
     /// Is `cls` (a heap class) an exception class?
     pub fn is_exception_class(heap: &Heap, cls: ObjId) -> bool {
-        heap.class(cls).is_some_and(|c| c.mro.iter().any(|&k| heap.class(k).is_some_and(|k| k.builtin == Some(BuiltinType::BaseException))))
+        heap.class(cls).is_some_and(|c| {
+            c.mro.iter().any(|&k| {
+                heap.class(k)
+                    .is_some_and(|k| k.builtin == Some(BuiltinType::BaseException))
+            })
+        })
     }
 
     /// Is `cls` a built-in type whose values are annotated by kind, not by class (int, str,
@@ -558,7 +680,9 @@ impl Bookkeeper {
     }
 
     pub fn class_name(heap: &Heap, cls: ObjId) -> Rc<str> {
-        heap.class(cls).map(|c| c.name.clone()).unwrap_or_else(|| Rc::from("?"))
+        heap.class(cls)
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| Rc::from("?"))
     }
 
     // ----- import-time values → annotations -----
@@ -568,7 +692,11 @@ impl Bookkeeper {
         Ok(match v {
             Value::None => SomeValue::None,
             Value::Bool(b) => SomeValue::const_bool(b),
-            Value::Int(i) => SomeValue::Integer { nonneg: i >= 0, kind: IntKind::Signed, konst: Some(v) },
+            Value::Int(i) => SomeValue::Integer {
+                nonneg: i >= 0,
+                kind: IntKind::Signed,
+                konst: Some(v),
+            },
             Value::Float(_) => SomeValue::Float { konst: Some(v) },
             Value::Obj(id) => return self.immutable_obj(heap, id),
         })
@@ -580,27 +708,61 @@ impl Bookkeeper {
             Object::Str(s) => {
                 let no_nul = !s.contains(&0);
                 if s.len() == 1 {
-                    SomeValue::Char { no_nul, konst: Some(v) }
+                    SomeValue::Char {
+                        no_nul,
+                        konst: Some(v),
+                    }
                 } else {
-                    SomeValue::Str { can_be_none: false, no_nul, konst: Some(v) }
+                    SomeValue::Str {
+                        can_be_none: false,
+                        no_nul,
+                        konst: Some(v),
+                    }
                 }
             }
             Object::Unicode(s) => {
                 let no_nul = !s.contains('\0');
                 if s.chars().count() == 1 {
-                    SomeValue::UnicodeCodePoint { no_nul, konst: Some(v) }
+                    SomeValue::UnicodeCodePoint {
+                        no_nul,
+                        konst: Some(v),
+                    }
                 } else {
-                    SomeValue::Unicode { can_be_none: false, no_nul, konst: Some(v) }
+                    SomeValue::Unicode {
+                        can_be_none: false,
+                        no_nul,
+                        konst: Some(v),
+                    }
                 }
             }
             Object::Long(i) => {
                 if let Ok(small) = i64::try_from(*i) {
-                    SomeValue::Integer { nonneg: small >= 0, kind: IntKind::Signed, konst: Some(Value::Int(small)) }
+                    SomeValue::Integer {
+                        nonneg: small >= 0,
+                        kind: IntKind::Signed,
+                        konst: Some(Value::Int(small)),
+                    }
+                } else if (0..=u64::MAX as i128).contains(i) {
+                    SomeValue::Integer {
+                        nonneg: true,
+                        kind: IntKind::ULongLong,
+                        konst: None,
+                    }
                 } else {
-                    return Err(AnnError::new("RPY217", format!("a prebuilt long integer ({}) does not fit in a machine word", i)));
+                    return Err(AnnError::new(
+                        "RPY217",
+                        format!(
+                            "a prebuilt long integer ({}) does not fit in a machine word",
+                            i
+                        ),
+                    ));
                 }
             }
-            Object::RInt { kind, value } => SomeValue::Integer { nonneg: *value >= 0 || is_unsigned(*kind), kind: *kind, konst: Some(v) },
+            Object::RInt { kind, value } => SomeValue::Integer {
+                nonneg: *value >= 0 || is_unsigned(*kind),
+                kind: *kind,
+                konst: Some(v),
+            },
             Object::Tuple(items) => {
                 let items = items.clone();
                 let mut out = Vec::with_capacity(items.len());
@@ -614,10 +776,11 @@ impl Bookkeeper {
                     return Ok(s.clone());
                 }
                 let def = self.new_listdef(SomeValue::Impossible);
-                let s = SomeValue::List { def, konst: Some(v) };
+                let s = SomeValue::List {
+                    def,
+                    konst: Some(v),
+                };
                 self.immutable_cache.insert(id, s.clone());
-                let it = self.listdefs[def.index()];
-                self.items[it.index()].prebuilt = Some(v);
                 let items = items.clone();
                 for x in items {
                     let sx = self.immutablevalue(heap, x)?;
@@ -630,10 +793,11 @@ impl Bookkeeper {
                     return Ok(s.clone());
                 }
                 let def = self.new_dictdef();
-                let s = SomeValue::Dict { def, konst: Some(v) };
+                let s = SomeValue::Dict {
+                    def,
+                    konst: Some(v),
+                };
                 self.immutable_cache.insert(id, s.clone());
-                let (k, _) = self.dictdefs[def.index()];
-                self.items[k.index()].prebuilt = Some(v);
                 let entries = d.entries.clone();
                 for (ek, ev) in entries {
                     let sk = self.immutablevalue(heap, ek)?;
@@ -643,17 +807,37 @@ impl Bookkeeper {
                 }
                 s
             }
-            Object::Set(_) => return Err(AnnError::new("RPY217", "sets are not RPython: use a dict with None values".to_string())),
+            Object::Set(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "sets are not RPython: use a dict with None values".to_string(),
+                ))
+            }
             Object::Function(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
-            Object::Builtin { name, bound_self: None } => SomeValue::Builtin { name: name.clone(), s_self: None },
-            Object::Builtin { name, bound_self: Some(s) } => {
+            Object::Builtin {
+                name,
+                bound_self: None,
+            } => SomeValue::Builtin {
+                name: name.clone(),
+                s_self: None,
+            },
+            Object::Builtin {
+                name,
+                bound_self: Some(s),
+            } => {
                 let (name, s) = (name.clone(), *s);
                 let s_self = self.immutablevalue(heap, s)?;
-                SomeValue::BuiltinMethod { name, s_self: Rc::new(s_self) }
+                SomeValue::BuiltinMethod {
+                    name,
+                    s_self: Rc::new(s_self),
+                }
             }
             Object::Class(_) => {
                 if Self::is_builtin_type(heap, id) {
-                    SomeValue::Type { konst: Some(v), of: None }
+                    SomeValue::Type {
+                        konst: Some(v),
+                        of: None,
+                    }
                 } else {
                     SomeValue::pbc(vec![self.getdesc(heap, id)?])
                 }
@@ -665,14 +849,21 @@ impl Bookkeeper {
                 } else if Self::is_builtin_type(heap, cls) {
                     return Err(AnnError::new(
                         "RPY217",
-                        format!("don't know how to represent a prebuilt `{}` object", Self::class_name(heap, cls)),
+                        format!(
+                            "don't know how to represent a prebuilt `{}` object",
+                            Self::class_name(heap, cls)
+                        ),
                     ));
                 } else {
                     if let Some(s) = self.immutable_cache.get(&id) {
                         return Ok(s.clone());
                     }
                     let cd = self.getuniqueclassdef(heap, cls)?;
-                    let s = SomeValue::Instance { classdef: cd, can_be_none: false, konst: Some(v) };
+                    let s = SomeValue::Instance {
+                        classdef: cd,
+                        can_be_none: false,
+                        konst: Some(v),
+                    };
                     self.immutable_cache.insert(id, s.clone());
                     self.see_instance(heap, cd, id)?;
                     s
@@ -681,16 +872,29 @@ impl Bookkeeper {
             Object::Module(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
             Object::BoundMethod { func, self_value } => {
                 let (func, self_value) = (*func, *self_value);
-                let Value::Obj(fid) = func else { return Err(AnnError::new("RPY217", "unexpected bound method".to_string())) };
+                let Value::Obj(fid) = func else {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        "unexpected bound method".to_string(),
+                    ));
+                };
                 let fdesc = self.getdesc(heap, fid)?;
                 match self_value {
-                    Value::Obj(sid) if self.is_frozen_instance(heap, sid) || matches!(heap.get(sid), Object::Module(_)) => {
+                    Value::Obj(sid)
+                        if self.is_frozen_instance(heap, sid)
+                            || matches!(heap.get(sid), Object::Module(_)) =>
+                    {
                         let frozen = self.getdesc(heap, sid)?;
-                        let d = self.add_desc(Desc::MethodOfFrozen { func: fdesc, frozen });
+                        let d = self.add_desc(Desc::MethodOfFrozen {
+                            func: fdesc,
+                            frozen,
+                        });
                         SomeValue::pbc(vec![d])
                     }
                     Value::Obj(sid) if matches!(heap.get(sid), Object::Instance(_)) => {
-                        let Object::Instance(inst) = heap.get(sid) else { unreachable!() };
+                        let Object::Instance(inst) = heap.get(sid) else {
+                            unreachable!()
+                        };
                         let cls = inst.class;
                         let name = match heap.get(fid) {
                             Object::Function(f) => f.name.clone(),
@@ -700,12 +904,20 @@ impl Bookkeeper {
                         let origin_cls = heap
                             .class(cls)
                             .and_then(|c| {
-                                c.mro.iter().copied().find(|&k| heap.class(k).is_some_and(|kc| kc.dict.iter().any(|(_, v)| v == func)))
+                                c.mro.iter().copied().find(|&k| {
+                                    heap.class(k)
+                                        .is_some_and(|kc| kc.dict.iter().any(|(_, v)| v == func))
+                                })
                             })
                             .unwrap_or(cls);
                         let attr = heap
                             .class(origin_cls)
-                            .and_then(|c| c.dict.iter().find(|(_, v)| *v == func).map(|(n, _)| n.clone()))
+                            .and_then(|c| {
+                                c.dict
+                                    .iter()
+                                    .find(|(_, v)| *v == func)
+                                    .map(|(n, _)| n.clone())
+                            })
                             .unwrap_or(name);
                         let origin = self.getuniqueclassdef(heap, origin_cls)?;
                         let selfdef = self.getuniqueclassdef(heap, cls)?;
@@ -715,26 +927,83 @@ impl Bookkeeper {
                         SomeValue::pbc(vec![d])
                     }
                     Value::Obj(sid) if heap.class(sid).is_some() => {
-                        return Err(AnnError::new("RPY217", "classmethods are not supported".to_string()));
+                        return Err(AnnError::new(
+                            "RPY217",
+                            "classmethods are not supported".to_string(),
+                        ));
                     }
-                    _ => return Err(AnnError::new("RPY217", "unexpected bound method".to_string())),
+                    _ => {
+                        return Err(AnnError::new(
+                            "RPY217",
+                            "unexpected bound method".to_string(),
+                        ))
+                    }
                 }
             }
             Object::StaticMethod(f) => return self.immutablevalue(heap, *f),
-            Object::ClassMethod(_) => return Err(AnnError::new("RPY217", "classmethods are not supported".to_string())),
-            Object::Property { .. } => return Err(AnnError::new("RPY217", "a property object cannot be used as a value".to_string())),
-            Object::Iterator(_) => return Err(AnnError::new("RPY217", "a prebuilt iterator cannot be used at run time".to_string())),
-            Object::Cell(_) | Object::Code(_) | Object::Slice(..) | Object::Ellipsis | Object::NotImplemented => {
-                return Err(AnnError::new("RPY217", "this prebuilt object has no RPython representation".to_string()))
+            Object::ClassMethod(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "classmethods are not supported".to_string(),
+                ))
+            }
+            Object::Property { .. } => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "a property object cannot be used as a value".to_string(),
+                ))
+            }
+            Object::Iterator(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "a prebuilt iterator cannot be used at run time".to_string(),
+                ))
+            }
+            Object::Cell(_)
+            | Object::Code(_)
+            | Object::Slice(..)
+            | Object::Ellipsis
+            | Object::NotImplemented => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "this prebuilt object has no RPython representation".to_string(),
+                ))
             }
         })
+    }
+
+    /// A prebuilt list or dict used directly as a constant (a module global, a default
+    /// argument): modifying it at run time deserves a warning. Lists reached through the
+    /// attributes of prebuilt instances are mutable state and are not marked.
+    pub fn mark_prebuilt(&mut self, s: &SomeValue) {
+        match s {
+            SomeValue::List {
+                def,
+                konst: Some(v),
+            } => {
+                let it = self.list_item(*def);
+                self.items[it.index()].prebuilt.get_or_insert(*v);
+            }
+            SomeValue::Dict {
+                def,
+                konst: Some(v),
+            } => {
+                let (k, _) = self.dict_items(*def);
+                self.items[k.index()].prebuilt.get_or_insert(*v);
+            }
+            SomeValue::BuiltinMethod { s_self, .. } => self.mark_prebuilt(s_self),
+            _ => {}
+        }
     }
 
     /// Prebuilt instances whose class defines `_freeze_` are frozen PBCs.
     pub fn is_frozen_instance(&self, heap: &Heap, obj: ObjId) -> bool {
         match heap.get(obj) {
             Object::Instance(inst) => heap.class(inst.class).is_some_and(|c| {
-                c.mro.iter().any(|&k| heap.class(k).is_some_and(|kc| kc.dict.contains("_freeze_") && kc.builtin.is_none()))
+                c.mro.iter().any(|&k| {
+                    heap.class(k)
+                        .is_some_and(|kc| kc.dict.contains("_freeze_") && kc.builtin.is_none())
+                })
             }),
             _ => false,
         }
@@ -765,7 +1034,10 @@ impl Bookkeeper {
     /// The constant a PBC annotation stands for (a single prebuilt object).
     pub fn pbc_const(&self, s: &SomeValue) -> Option<Value> {
         match s {
-            SomeValue::Pbc { descs, can_be_none: false } if descs.len() == 1 => self.desc_obj(descs[0]).map(Value::Obj),
+            SomeValue::Pbc {
+                descs,
+                can_be_none: false,
+            } if descs.len() == 1 => self.desc_obj(descs[0]).map(Value::Obj),
             _ => s.konst(),
         }
     }

@@ -23,13 +23,19 @@ pub struct ArgsS {
 
 impl ArgsS {
     pub fn simple(positional: Vec<SomeValue>) -> ArgsS {
-        ArgsS { positional, keywords: Vec::new() }
+        ArgsS {
+            positional,
+            keywords: Vec::new(),
+        }
     }
     pub fn prepend(&self, s: SomeValue) -> ArgsS {
         let mut positional = Vec::with_capacity(self.positional.len() + 1);
         positional.push(s);
         positional.extend(self.positional.iter().cloned());
-        ArgsS { positional, keywords: self.keywords.clone() }
+        ArgsS {
+            positional,
+            keywords: self.keywords.clone(),
+        }
     }
     pub fn len(&self) -> usize {
         self.positional.len() + self.keywords.len()
@@ -56,12 +62,19 @@ fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Arguments of a `simple_call` / `call_args` operation (after the callee).
-    pub fn call_args_of(&mut self, op: crate::interpreter::Op, args: &[SomeValue], hl: &[Hlvalue]) -> Result<ArgsS, AnnError> {
+    pub fn call_args_of(
+        &mut self,
+        op: crate::interpreter::Op,
+        args: &[SomeValue],
+        hl: &[Hlvalue],
+    ) -> Result<ArgsS, AnnError> {
         if op == crate::interpreter::Op::SimpleCall {
             return Ok(ArgsS::simple(args[1..].to_vec()));
         }
         // call_args(f, shape, args...): shape = (npos, (names...), has_star)
-        let shape = hl[1].constant().ok_or_else(|| AnnError::new("RPY206", "malformed call".into()))?;
+        let shape = hl[1]
+            .constant()
+            .ok_or_else(|| AnnError::new("RPY206", "malformed call".into()))?;
         let heap = self.heap();
         let (npos, names, star) = match shape {
             Value::Obj(id) => match heap.get(id) {
@@ -74,7 +87,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         Value::Obj(t) => match heap.get(t) {
                             Object::Tuple(ns) => ns
                                 .iter()
-                                .map(|&n| heap.str_value(n).map(|b| Rc::from(String::from_utf8_lossy(b).as_ref())).unwrap_or_else(|| Rc::from("?")))
+                                .map(|&n| {
+                                    heap.str_value(n)
+                                        .map(|b| Rc::from(String::from_utf8_lossy(b).as_ref()))
+                                        .unwrap_or_else(|| Rc::from("?"))
+                                })
                                 .collect(),
                             _ => Vec::new(),
                         },
@@ -88,7 +105,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         let data = &args[2..];
         let mut positional: Vec<SomeValue> = data[..npos.min(data.len())].to_vec();
-        let keywords: Vec<(Rc<str>, SomeValue)> = names.iter().cloned().zip(data[npos..].iter().cloned()).collect();
+        let keywords: Vec<(Rc<str>, SomeValue)> = names
+            .iter()
+            .cloned()
+            .zip(data[npos..].iter().cloned())
+            .collect();
         if star {
             let s_star = data.last().cloned().unwrap_or(SomeValue::Impossible);
             match s_star {
@@ -97,46 +118,88 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 other => {
                     return Err(AnnError::new(
                         "RPY206",
-                        format!("calls like f(*args) require `args` to be a tuple, not {}", self.bk.describe(self.space.heap(), &other)),
+                        format!(
+                            "calls like f(*args) require `args` to be a tuple, not {}",
+                            self.bk.describe(self.space.heap(), &other)
+                        ),
                     ))
                 }
             }
         }
-        Ok(ArgsS { positional, keywords })
+        Ok(ArgsS {
+            positional,
+            keywords,
+        })
     }
 
     /// Calls the entry point: builds its graph and schedules it with `args`.
     pub fn entry_call(&mut self, desc: DescId, args: ArgsS) -> Result<u32, AnnError> {
         let Some((g, inputs)) = self.function_graph_for_call(desc, &args, None)? else {
-            return Err(AnnError::new("RPY206", "the entry point cannot be analysed".into()));
+            return Err(AnnError::new(
+                "RPY206",
+                "the entry point cannot be analysed".into(),
+            ));
         };
-        let n = inputs.len();
         let start = self.graphs[g as usize].startblock.0;
-        self.addpendingblock(g, start, inputs, vec![None; n]);
+        self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Entry);
         Ok(g)
     }
 
     /// Binds `args` to the function's parameters, picks (or builds) the graph of the
     /// specialization; `None` when the function cannot be flowed (already reported).
-    fn function_graph_for_call(&mut self, fdesc: DescId, args: &ArgsS, many: Option<Span>) -> Result<Option<(u32, Vec<SomeValue>)>, AnnError> {
-        let Desc::Function(f) = self.bk.desc(fdesc) else { unreachable!("not a function") };
-        let (name, sig, defaults, func, specializer, name_span) =
-            (f.name.clone(), f.sig.clone(), f.defaults.clone(), f.func, f.specializer.clone(), f.name_span);
-        let mut defaults_s = Vec::with_capacity(defaults.len());
-        for d in defaults {
-            defaults_s.push(self.bk.immutablevalue(self.space.heap(), d)?);
+    fn function_graph_for_call(
+        &mut self,
+        fdesc: DescId,
+        args: &ArgsS,
+        many: Option<Span>,
+    ) -> Result<Option<(u32, Vec<SomeValue>)>, AnnError> {
+        let Desc::Function(f) = self.bk.desc(fdesc) else {
+            unreachable!("not a function")
+        };
+        let (name, sig, defaults, func, specializer, name_span) = (
+            f.name.clone(),
+            f.sig.clone(),
+            f.defaults.clone(),
+            f.func,
+            f.specializer.clone(),
+            f.name_span,
+        );
+        if sig.kwargs.is_some() {
+            // Not RPython: building the graph reports it.
+            if self.flow_failed.insert(func) {
+                if let Err(d) = build_flow(self.space, func) {
+                    self.push_diagnostic(d);
+                }
+            }
+            return Ok(None);
         }
-        let (mut inputs, extra) = match bind(&name, &sig, &defaults_s, args.positional.clone(), args.keywords.clone()) {
+        let mut defaults_s = Vec::with_capacity(defaults.len());
+        for &d in defaults.iter() {
+            let s = self.bk.immutablevalue(self.space.heap(), d)?;
+            self.bk.mark_prebuilt(&s);
+            defaults_s.push(s);
+        }
+        let (mut inputs, extra) = match bind(
+            &name,
+            &sig,
+            &defaults_s,
+            args.positional.clone(),
+            args.keywords.clone(),
+        ) {
             Ok(r) => r,
             Err(e) => {
-                let mut err = AnnError::new("RPY206", format!("wrong arguments in a call: {}", e.0));
-                if let Some(call) = many {
-                    // Several functions are called here: the one that does not fit is the
-                    // culprit (typically an override with another signature).
-                    err = err.at(name_span).label(call, "called here with arguments that do not fit this definition");
+                let err = if many.is_some() {
+                    // Several functions can be called here (typically a method and its
+                    // overrides): all of them must accept the same arguments.
+                    AnnError::new(
+                        "RPY206",
+                        format!("wrong arguments for one of the functions called here: {} (every function called at one place must accept the same arguments)", e.0),
+                    )
+                    .label(name_span, format!("this definition of `{}` does not accept them", name))
                 } else {
-                    err = err.label(name_span, format!("`{}` is defined here", name));
-                }
+                    AnnError::new("RPY206", format!("wrong arguments in a call: {}", e.0))
+                        .label(name_span, format!("`{}` is defined here", name))
+                };
                 return Err(err);
             }
         };
@@ -158,7 +221,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Specializer::ArgValue(idx) | Specializer::ArgOrVar(idx) => {
                 for &i in idx {
                     let Some(s) = inputs.get(i) else { continue };
-                    let c = self.bk.pbc_const(s).or_else(|| if s.is_immutable_constant() { s.konst() } else { None });
+                    let c = self.bk.pbc_const(s).or_else(|| {
+                        if s.is_immutable_constant() {
+                            s.konst()
+                        } else {
+                            None
+                        }
+                    });
                     match c.and_then(|c| self.heap().hash_key(c)) {
                         Some(k) => key.push(KeyPart::Const(k)),
                         None if matches!(specializer, Specializer::ArgOrVar(_)) => key.push(KeyPart::Var),
@@ -178,7 +247,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             Specializer::CallLocation => key.push(KeyPart::Location(self.bk.position)),
             Specializer::Unknown(tag) => {
-                return Err(AnnError::new("RPY218", format!("unknown specialization `{}` of `{}`", tag, name)).label(name_span, "declared here"))
+                return Err(AnnError::new(
+                    "RPY218",
+                    format!("unknown specialization `{}` of `{}`", tag, name),
+                )
+                .label(name_span, "declared here"))
             }
         }
         let existing = match self.bk.desc(fdesc) {
@@ -192,7 +265,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(None);
                 }
                 match build_flow(self.space, func) {
-                    Ok((graph, diags)) => {
+                    Ok((mut graph, diags)) => {
+                        super::simplify::remove_dead_inputargs(&mut graph);
                         for d in diags {
                             self.push_diagnostic(d);
                         }
@@ -215,8 +289,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// `objectmodel.enforceargs(...)`: the declared types must contain the arguments.
     fn enforce_args(&mut self, fdesc: DescId, inputs: &mut [SomeValue]) -> Result<(), AnnError> {
-        let Desc::Function(f) = self.bk.desc(fdesc) else { return Ok(()) };
-        let Some(Value::Obj(decl)) = f.enforceargs else { return Ok(()) };
+        let Desc::Function(f) = self.bk.desc(fdesc) else {
+            return Ok(());
+        };
+        let Some(Value::Obj(decl)) = f.enforceargs else {
+            return Ok(());
+        };
         let (name, argnames) = (f.name.clone(), f.sig.argnames.clone());
         let types: Vec<Value> = match self.heap().get(decl) {
             Object::Tuple(t) | Object::List(t) => t.clone(),
@@ -228,7 +306,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if s.is_error() || self.heap().class(cls).is_none() {
                 continue;
             }
-            let Some(expected) = self.bk.valueoftype(self.space.heap(), cls) else { continue };
+            let Some(expected) = self.bk.valueoftype(self.space.heap(), cls) else {
+                continue;
+            };
             let ok = self.bk.contains(self.space.heap(), &expected, s)
                 || (matches!(expected, SomeValue::Str { .. }) && s.is_str_like())
                 || (matches!(expected, SomeValue::Float { .. }) && s.is_number());
@@ -252,13 +332,29 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// Calls a function description with `args`: its result so far.
-    fn call_function(&mut self, fdesc: DescId, args: &ArgsS, many: Option<Span>) -> Result<SomeValue, AnnError> {
+    fn call_function(
+        &mut self,
+        fdesc: DescId,
+        args: &ArgsS,
+        many: Option<Span>,
+    ) -> Result<SomeValue, AnnError> {
         let (not_rpython, name, specializer, is_gen) = match self.bk.desc(fdesc) {
-            Desc::Function(f) => (f.not_rpython, f.name.clone(), f.specializer.clone(), f.is_generator),
+            Desc::Function(f) => (
+                f.not_rpython,
+                f.name.clone(),
+                f.specializer.clone(),
+                f.is_generator,
+            ),
             _ => unreachable!(),
         };
         if not_rpython {
-            return Err(AnnError::new("RPY222", format!("`{}` is marked not_rpython (or NOT_RPYTHON) but is called from RPython code", name)));
+            return Err(AnnError::new(
+                "RPY222",
+                format!(
+                    "`{}` is marked not_rpython (or NOT_RPYTHON) but is called from RPython code",
+                    name
+                ),
+            ));
         }
         if specializer == Specializer::Memo {
             return self.call_memo(fdesc, args);
@@ -266,10 +362,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let Some((g, inputs)) = self.function_graph_for_call(fdesc, args, many)? else {
             return Ok(SomeValue::Error);
         };
-        let n = inputs.len();
         let span = self.bk.span;
         let start = self.graphs[g as usize].startblock.0;
-        self.addpendingblock(g, start, inputs, vec![Some(span); n]);
+        self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Call(span));
         if is_gen {
             return Ok(SomeValue::Generator { graph: g });
         }
@@ -293,25 +388,29 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for s in &args.positional {
             let vals: Vec<Value> = match s {
                 SomeValue::Pbc { descs, can_be_none } => {
-                    let mut v: Vec<Value> = descs.iter().filter_map(|&d| self.bk.desc_obj(d)).map(Value::Obj).collect();
+                    let mut v: Vec<Value> = descs
+                        .iter()
+                        .filter_map(|&d| self.bk.desc_obj(d))
+                        .map(Value::Obj)
+                        .collect();
                     if *can_be_none {
                         v.push(Value::None);
                     }
                     v
                 }
                 SomeValue::Bool { konst: None, .. } => vec![Value::Bool(false), Value::Bool(true)],
-                s if s.is_immutable_constant() && s.konst().is_some() => vec![s.konst().expect("constant")],
-                SomeValue::Instance { konst: Some(k), .. } => vec![*k],
-                other => {
-                    return Err(AnnError::new(
-                        "RPY218",
-                        format!(
-                            "`{}` is specialize.memo: its arguments must be prebuilt constants, not {}",
-                            name,
-                            self.bk.describe(self.space.heap(), other)
-                        ),
-                    ))
+                s if s.is_immutable_constant() && s.konst().is_some() => {
+                    vec![s.konst().expect("constant")]
                 }
+                SomeValue::Instance { konst: Some(k), .. } => vec![*k],
+                other => return Err(AnnError::new(
+                    "RPY218",
+                    format!(
+                        "`{}` is specialize.memo: its arguments must be prebuilt constants, not {}",
+                        name,
+                        self.bk.describe(self.space.heap(), other)
+                    ),
+                )),
             };
             choices.push(vals);
         }
@@ -325,15 +424,34 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let vals: Vec<Value> = combo.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
             count += 1;
             if count > 4096 {
-                return Err(AnnError::new("RPY218", format!("`{}` is specialize.memo with too many argument combinations", name)));
+                return Err(AnnError::new(
+                    "RPY218",
+                    format!(
+                        "`{}` is specialize.memo with too many argument combinations",
+                        name
+                    ),
+                ));
             }
             match Space::call(self.space, Value::Obj(func), CallArgs::positional(vals)) {
                 Ok(v) => {
                     let s = self.bk.immutablevalue(self.space.heap(), v)?;
                     result = self.bk.union(self.space.heap(), &result, &s)?;
                 }
-                Err(Unwind::Error(d)) => return Err(AnnError::new("RPY218", format!("specialize.memo `{}` failed: {}", name, d.message))),
-                Err(_) => return Err(AnnError::new("RPY218", format!("specialize.memo `{}` raised an exception at translation time", name))),
+                Err(Unwind::Error(d)) => {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("specialize.memo `{}` failed: {}", name, d.message),
+                    ))
+                }
+                Err(_) => {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "specialize.memo `{}` raised an exception at translation time",
+                            name
+                        ),
+                    ))
+                }
             }
             // next combination
             let mut i = 0;
@@ -354,17 +472,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Instantiates a class: an instance, with `__init__` called on it.
     fn call_class(&mut self, cdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        if self.is_bundled_class(cdesc, "r_dict") {
+            return self.call_r_dict(args);
+        }
         let cd = self.bk.classdef_of_desc(self.space.heap(), cdesc)?;
         let s_inst = SomeValue::instance(cd);
         let init: Rc<str> = Rc::from("__init__");
-        let s_init = self.bk.s_read_class_attribute(self.space.heap(), cdesc, &init)?;
-        let cdesc_info = self.bk.class_desc(cdesc).expect("class").clone();
+        let s_init = self
+            .bk
+            .s_read_class_attribute(self.space.heap(), cdesc, &init)?;
         match s_init {
             SomeValue::Impossible => {
-                if !cdesc_info.is_exception && args.len() > 0 {
+                let c = self.bk.class_desc(cdesc).expect("class");
+                if !c.is_exception && args.len() > 0 {
                     return Err(AnnError::new(
                         "RPY206",
-                        format!("`{}()` takes no arguments: the class has no __init__", cdesc_info.name),
+                        format!(
+                            "`{}()` takes no arguments: the class has no __init__",
+                            c.name
+                        ),
                     ));
                 }
             }
@@ -374,6 +500,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         }
         Ok(s_inst)
+    }
+
+    /// Whether a class description is the class `name` of rpy-lsp's bundled models.
+    fn is_bundled_class(&self, cdesc: DescId, name: &str) -> bool {
+        let Some(c) = self.bk.class_desc(cdesc) else {
+            return false;
+        };
+        let heap = self.heap();
+        &*c.name == name
+            && heap
+                .class(c.cls)
+                .and_then(|k| k.module)
+                .is_some_and(|m| matches!(heap.get(m), Object::Module(m) if m.bundled))
+    }
+
+    /// `objectmodel.r_dict(key_eq, key_hash)`: a dict whose keys are compared and hashed by
+    /// the given functions, which are called on the key annotation.
+    fn call_r_dict(&mut self, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        if args.positional.len() < 2 {
+            return Err(AnnError::new(
+                "RPY206",
+                "r_dict() takes the key equality and the key hash functions".into(),
+            ));
+        }
+        let def = self.bk.dictdef_here(0);
+        let key = self.bk.read_dict_key(def);
+        if !key.is_impossible() {
+            let eq = args.positional[0].clone();
+            let hash = args.positional[1].clone();
+            let r = self.call_value(&eq, &ArgsS::simple(vec![key.clone(), key.clone()]))?;
+            if !r.is_int_like() && !r.is_impossible() && !r.is_error() {
+                return Err(AnnError::new(
+                    "RPY218",
+                    format!(
+                        "the key equality function of an r_dict must return a bool, not {}",
+                        self.bk.describe(self.space.heap(), &r)
+                    ),
+                ));
+            }
+            let h = self.call_value(&hash, &ArgsS::simple(vec![key]))?;
+            if !h.is_int_like() && !h.is_impossible() && !h.is_error() {
+                return Err(AnnError::new(
+                    "RPY218",
+                    format!(
+                        "the key hash function of an r_dict must return an int, not {}",
+                        self.bk.describe(self.space.heap(), &h)
+                    ),
+                ));
+            }
+        }
+        Ok(SomeValue::Dict { def, konst: None })
     }
 
     /// Calls a callable annotation.
@@ -388,7 +565,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     result = self.bk.union(self.space.heap(), &result, &r).map_err(|e| {
                         AnnError::new(
                             "RPY201",
-                            format!("the functions called here return values of different types{}", e.detail_suffix()),
+                            format!(
+                                "the functions called here return values of different types{}",
+                                e.detail_suffix()
+                            ),
                         )
                     })?;
                 }
@@ -402,42 +582,77 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let (name, s_self) = (name.clone(), s_self.clone());
                 self.call_method(&name, &s_self, args)
             }
-            SomeValue::Type { konst: Some(Value::Obj(cls)), .. } => {
+            SomeValue::Type {
+                konst: Some(Value::Obj(cls)),
+                ..
+            } => {
                 let cls = *cls;
                 self.call_type(cls, args)
             }
-            SomeValue::None => Ok(SomeValue::Impossible),
+            SomeValue::None => {
+                // Reported at the end if the callee is still always None.
+                let pos = self.bk.position;
+                if !self.none_calls.contains(&pos) {
+                    self.none_calls.push(pos);
+                }
+                Ok(SomeValue::Impossible)
+            }
             SomeValue::Error => Ok(SomeValue::Error),
             other => Err(AnnError::new(
                 "RPY207",
-                format!("this calls {}, which is not callable", self.bk.describe(self.space.heap(), other)),
+                format!(
+                    "this calls {}, which is not callable",
+                    self.bk.describe(self.space.heap(), other)
+                ),
             )),
         }
     }
 
-    fn call_desc(&mut self, d: DescId, args: &ArgsS, many: Option<Span>) -> Result<SomeValue, AnnError> {
-        match self.bk.desc(d).clone() {
-            Desc::Function(_) => self.call_function(d, args, many),
-            Desc::Class(_) => self.call_class(d, args),
+    fn call_desc(
+        &mut self,
+        d: DescId,
+        args: &ArgsS,
+        many: Option<Span>,
+    ) -> Result<SomeValue, AnnError> {
+        let desc = match self.bk.desc(d) {
+            Desc::Function(_) => return self.call_function(d, args, many),
+            Desc::Class(_) => return self.call_class(d, args),
+            other => other.clone(),
+        };
+        match desc {
+            Desc::Function(_) | Desc::Class(_) => unreachable!(),
             Desc::Method(m) => {
                 let Some(selfcd) = m.selfclassdef else {
-                    return Err(AnnError::new("RPY207", format!("calling the unbound method `{}`", m.name)));
+                    return Err(AnnError::new(
+                        "RPY207",
+                        format!("calling the unbound method `{}`", m.name),
+                    ));
                 };
                 self.call_function(m.func, &args.prepend(SomeValue::instance(selfcd)), many)
             }
-            Desc::MethodOfFrozen { func, frozen } => self.call_function(func, &args.prepend(SomeValue::pbc(vec![frozen])), many),
+            Desc::MethodOfFrozen { func, frozen } => {
+                self.call_function(func, &args.prepend(SomeValue::pbc(vec![frozen])), many)
+            }
             Desc::Frozen(f) => {
                 let what = match self.heap().get(f.obj) {
                     Object::Module(m) => format!("the module `{}`", m.name),
                     _ => "a prebuilt object".to_string(),
                 };
-                Err(AnnError::new("RPY207", format!("this calls {}, which is not callable", what)))
+                Err(AnnError::new(
+                    "RPY207",
+                    format!("this calls {}, which is not callable", what),
+                ))
             }
         }
     }
 
     /// Calls a method of an instance by name (special methods, property getters).
-    pub fn call_instance_method(&mut self, s_inst: &SomeValue, name: &str, args: &ArgsS) -> Result<SomeValue, AnnError> {
+    pub fn call_instance_method(
+        &mut self,
+        s_inst: &SomeValue,
+        name: &str,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
         let s_meth = self.getattr_value(s_inst, name)?;
         self.call_value(&s_meth, args)
     }

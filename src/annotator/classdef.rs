@@ -13,7 +13,7 @@ use super::model::*;
 use super::AnnError;
 use crate::objspace::object::{BuiltinType, Heap, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 /// A class-level attribute of a `ClassDesc`.
@@ -54,11 +54,17 @@ const HONOURED: &[&str] = &[
 ];
 
 fn is_mixin(heap: &Heap, cls: ObjId) -> bool {
-    heap.class(cls).is_some_and(|c| matches!(c.dict.get("_mixin_"), Some(Value::Bool(true)) | Some(Value::Int(1))))
+    heap.class(cls).is_some_and(|c| {
+        matches!(
+            c.dict.get("_mixin_"),
+            Some(Value::Bool(true)) | Some(Value::Int(1))
+        )
+    })
 }
 
 fn is_object(heap: &Heap, cls: ObjId) -> bool {
-    heap.class(cls).is_some_and(|c| c.builtin == Some(BuiltinType::Object))
+    heap.class(cls)
+        .is_some_and(|c| c.builtin == Some(BuiltinType::Object))
 }
 
 impl ClassDesc {
@@ -67,14 +73,22 @@ impl ClassDesc {
         let name = c.name.clone();
         let name_span = c.name_span.or(c.span);
         if is_mixin(heap, cls) {
-            return Err(AnnError::new("RPY219", format!("cannot use the class `{}` directly: it is a _mixin_", name)).at_opt(name_span));
+            return Err(AnnError::new(
+                "RPY219",
+                format!("cannot use the class `{}` directly: it is a _mixin_", name),
+            )
+            .at_opt(name_span));
         }
         let is_exception = Bookkeeper::is_exception_class(heap, cls);
         let is_builtin_exception = is_exception && c.builtin.is_some();
         let mut bases: Vec<ObjId> = c.bases.clone();
         if is_builtin_exception && &*name == "Exception" {
             bases.clear();
-        } else if bases.len() == 1 && heap.class(bases[0]).is_some_and(|b| b.builtin == Some(BuiltinType::BaseException)) {
+        } else if bases.len() == 1
+            && heap
+                .class(bases[0])
+                .is_some_and(|b| b.builtin == Some(BuiltinType::BaseException))
+        {
             if let Some(&exc) = bk.builtin_classes.get("Exception") {
                 bases = vec![exc];
             }
@@ -108,7 +122,14 @@ impl ClassDesc {
             }
         }
         if !mixins_before.is_empty() && !mixins_after.is_empty() {
-            return Err(AnnError::new("RPY219", format!("class `{}` has mixin bases both before and after its regular base", name)).at_opt(name_span));
+            return Err(AnnError::new(
+                "RPY219",
+                format!(
+                    "class `{}` has mixin bases both before and after its regular base",
+                    name
+                ),
+            )
+            .at_opt(name_span));
         }
         let mut desc = ClassDesc {
             cls,
@@ -160,7 +181,13 @@ impl ClassDesc {
         Ok(desc)
     }
 
-    fn add_mixins(&mut self, bk: &mut Bookkeeper, heap: &Heap, mixins: &[ObjId], check_not_in: Option<ObjId>) {
+    fn add_mixins(
+        &mut self,
+        bk: &mut Bookkeeper,
+        heap: &Heap,
+        mixins: &[ObjId],
+        check_not_in: Option<ObjId>,
+    ) {
         if mixins.is_empty() {
             return;
         }
@@ -183,7 +210,13 @@ impl ClassDesc {
             }
         }
         for &m in order.iter().rev() {
-            let entries: Vec<(Rc<str>, Value)> = heap.class(m).expect("class").dict.iter().map(|(k, v)| (k.clone(), v)).collect();
+            let entries: Vec<(Rc<str>, Value)> = heap
+                .class(m)
+                .expect("class")
+                .dict
+                .iter()
+                .map(|(k, v)| (k.clone(), v))
+                .collect();
             for (name, value) in entries {
                 if skip.contains(&name) {
                     continue;
@@ -212,7 +245,9 @@ impl ClassDesc {
         let mut names: Vec<(&Rc<str>, &ClassAttr)> = self.classdict.iter().collect();
         names.sort_by(|a, b| a.0.cmp(b.0));
         for (name, attr) in names {
-            if !(name.starts_with("__") && name.ends_with("__") && name.len() > 4) || HONOURED.contains(&&**name) {
+            if !(name.starts_with("__") && name.ends_with("__") && name.len() > 4)
+                || HONOURED.contains(&&**name)
+            {
                 continue;
             }
             let func = match attr {
@@ -253,7 +288,9 @@ fn names_of(heap: &Heap, v: Value) -> Vec<Rc<str>> {
     match v {
         Value::Obj(id) => match heap.get(id) {
             Object::Str(s) => vec![Rc::from(String::from_utf8_lossy(s).as_ref())],
-            Object::Tuple(items) | Object::List(items) => items.iter().flat_map(|&x| names_of(heap, x)).collect(),
+            Object::Tuple(items) | Object::List(items) => {
+                items.iter().flat_map(|&x| names_of(heap, x)).collect()
+            }
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -266,14 +303,19 @@ pub struct AttrDef {
     pub s_value: SomeValue,
     /// No instance writes it (a constant class attribute, typically a method).
     pub readonly: bool,
-    pub read_locations: Vec<Position>,
+    pub read_locations: BTreeSet<Position>,
     /// Where its type was first established.
     pub origin: Option<Span>,
 }
 
 impl AttrDef {
     fn new() -> AttrDef {
-        AttrDef { s_value: SomeValue::Impossible, readonly: true, read_locations: Vec::new(), origin: None }
+        AttrDef {
+            s_value: SomeValue::Impossible,
+            readonly: true,
+            read_locations: BTreeSet::new(),
+            origin: None,
+        }
     }
 }
 
@@ -335,11 +377,27 @@ impl Bookkeeper {
         // Attributes that built-in exception classes always have.
         let cls = self.class_desc(d).expect("class").cls;
         let cname = Bookkeeper::class_name(heap, cls);
-        if self.class_desc(d).is_some_and(|c| c.is_builtin_exception) && &*cname == "EnvironmentError" {
+        if self.class_desc(d).is_some_and(|c| c.is_builtin_exception)
+            && &*cname == "EnvironmentError"
+        {
             for (attr, s) in [
                 ("errno", SomeValue::int()),
-                ("strerror", SomeValue::Str { can_be_none: true, no_nul: false, konst: None }),
-                ("filename", SomeValue::Str { can_be_none: true, no_nul: false, konst: None }),
+                (
+                    "strerror",
+                    SomeValue::Str {
+                        can_be_none: true,
+                        no_nul: false,
+                        konst: None,
+                    },
+                ),
+                (
+                    "filename",
+                    SomeValue::Str {
+                        can_be_none: true,
+                        no_nul: false,
+                        konst: None,
+                    },
+                ),
             ] {
                 self.generalize_attr(heap, id, &Rc::from(attr), Some(s))?;
                 if let Some(a) = self.classdefs[id.index()].attrs.get_mut(attr) {
@@ -347,7 +405,13 @@ impl Bookkeeper {
                 }
             }
         }
-        let mut names: Vec<Rc<str>> = self.class_desc(d).expect("class").classdict.keys().cloned().collect();
+        let mut names: Vec<Rc<str>> = self
+            .class_desc(d)
+            .expect("class")
+            .classdict
+            .keys()
+            .cloned()
+            .collect();
         names.sort();
         for n in names {
             self.add_source_for_attribute(heap, id, &n, AttrSource::Class(d))?;
@@ -404,10 +468,17 @@ impl Bookkeeper {
     }
 
     pub fn get_owner(&self, cd: ClassDefId, attr: &str) -> Option<ClassDefId> {
-        self.mro_defs(cd).into_iter().find(|c| self.classdefs[c.index()].attrs.contains_key(attr))
+        self.mro_defs(cd)
+            .into_iter()
+            .find(|c| self.classdefs[c.index()].attrs.contains_key(attr))
     }
 
-    pub fn locate_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<ClassDefId, AnnError> {
+    pub fn locate_attribute(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+    ) -> Result<ClassDefId, AnnError> {
         if let Some(owner) = self.get_owner(cd, attr) {
             return Ok(owner);
         }
@@ -416,11 +487,25 @@ impl Bookkeeper {
     }
 
     /// Makes sure the attribute exists for instances of `cd`; returns its owner.
-    pub fn find_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<ClassDefId, AnnError> {
+    pub fn find_attribute(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+    ) -> Result<ClassDefId, AnnError> {
         self.locate_attribute(heap, cd, attr)
     }
 
-    fn attr_error(&self, heap: &Heap, cd: ClassDefId, attr: &str, old: &SomeValue, new: &SomeValue, origin: Option<Span>, e: &AnnError) -> AnnError {
+    fn attr_error(
+        &self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &str,
+        old: &SomeValue,
+        new: &SomeValue,
+        origin: Option<Span>,
+        e: &AnnError,
+    ) -> AnnError {
         let mut err = AnnError::new(
             "RPY203",
             format!(
@@ -433,14 +518,23 @@ impl Bookkeeper {
             ),
         );
         if let Some(o) = origin {
-            err = err.label(o, format!("`{}` is {} because of this", attr, self.describe(heap, old)));
+            err = err.label(
+                o,
+                format!("`{}` is {} because of this", attr, self.describe(heap, old)),
+            );
         }
         err
     }
 
     /// Creates (or re-creates, more general) the attribute on `cd`, absorbing the ones of
     /// its subclasses and the constant sources above and below.
-    fn generalize_attr_at(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s_value: Option<SomeValue>) -> Result<(), AnnError> {
+    fn generalize_attr_at(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        s_value: Option<SomeValue>,
+    ) -> Result<(), AnnError> {
         let mut newattr = AttrDef::new();
         if let Some(s) = s_value {
             if !s.is_impossible() {
@@ -455,8 +549,18 @@ impl Bookkeeper {
                     Ok(u) => u,
                     Err(e) => {
                         // Keep the old attribute so that later operations see it.
-                        let err = self.attr_error(heap, cd, attr, &subattr.s_value, &newattr.s_value, subattr.origin, &e);
-                        self.classdefs[sub.index()].attrs.insert(attr.clone(), subattr);
+                        let err = self.attr_error(
+                            heap,
+                            cd,
+                            attr,
+                            &subattr.s_value,
+                            &newattr.s_value,
+                            subattr.origin,
+                            &e,
+                        );
+                        self.classdefs[sub.index()]
+                            .attrs
+                            .insert(attr.clone(), subattr);
                         return Err(err);
                     }
                 };
@@ -467,11 +571,7 @@ impl Bookkeeper {
                 }
                 newattr.s_value = merged;
                 newattr.readonly &= subattr.readonly;
-                for p in subattr.read_locations {
-                    if !newattr.read_locations.contains(&p) {
-                        newattr.read_locations.push(p);
-                    }
-                }
+                newattr.read_locations.extend(subattr.read_locations);
             }
             if let Some(lst) = self.classdefs[sub.index()].attr_sources.get_mut(attr) {
                 for src in std::mem::take(lst) {
@@ -488,7 +588,9 @@ impl Bookkeeper {
                 }
             }
         }
-        self.classdefs[cd.index()].attrs.insert(attr.clone(), newattr);
+        self.classdefs[cd.index()]
+            .attrs
+            .insert(attr.clone(), newattr);
         for (origin, src) in constant_sources {
             self.add_constant_source(heap, cd, origin, attr, src)?;
         }
@@ -497,20 +599,31 @@ impl Bookkeeper {
     }
 
     /// Generalizes the attribute (on its owner, or on `cd` when new) to contain `s`.
-    pub fn generalize_attr(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s: Option<SomeValue>) -> Result<(), AnnError> {
+    pub fn generalize_attr(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        s: Option<SomeValue>,
+    ) -> Result<(), AnnError> {
         let owner = self.get_owner(cd, attr).unwrap_or(cd);
         self.generalize_attr_at(heap, owner, attr, s)
     }
 
     fn update_attr(&mut self, cd: ClassDefId, attr: &str) {
         if let Some(a) = self.classdefs[cd.index()].attrs.get(attr) {
-            let locs = a.read_locations.clone();
-            self.reflow.extend(locs);
+            self.reflow.extend(a.read_locations.iter().copied());
         }
     }
 
     /// The annotation a source gives to `attr`, bound for instances of `origin`.
-    fn source_value(&mut self, heap: &Heap, origin: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<SomeValue, AnnError> {
+    fn source_value(
+        &mut self,
+        heap: &Heap,
+        origin: ClassDefId,
+        attr: &Rc<str>,
+        src: AttrSource,
+    ) -> Result<SomeValue, AnnError> {
         match src {
             AttrSource::Class(d) => self.class_attr_value(heap, d, Some(origin), attr),
             AttrSource::Instance(obj) => {
@@ -528,8 +641,18 @@ impl Bookkeeper {
 
     /// Value of a class attribute of `desc` (looked up in its dict only); bound as a method
     /// for instances of `bind_to` when it is a function.
-    pub fn class_attr_value(&mut self, heap: &Heap, desc: DescId, bind_to: Option<ClassDefId>, attr: &Rc<str>) -> Result<SomeValue, AnnError> {
-        let Some(a) = self.class_desc(desc).and_then(|c| c.classdict.get(attr)).cloned() else {
+    pub fn class_attr_value(
+        &mut self,
+        heap: &Heap,
+        desc: DescId,
+        bind_to: Option<ClassDefId>,
+        attr: &Rc<str>,
+    ) -> Result<SomeValue, AnnError> {
+        let Some(a) = self
+            .class_desc(desc)
+            .and_then(|c| c.classdict.get(attr))
+            .cloned()
+        else {
             return Ok(SomeValue::Impossible);
         };
         match a {
@@ -538,7 +661,13 @@ impl Bookkeeper {
                     Value::Obj(id) => match heap.get(id) {
                         Object::StaticMethod(f) => (*f, None),
                         Object::ClassMethod(_) => {
-                            return Err(AnnError::new("RPY217", format!("`{}` is a classmethod: classmethods are not supported", attr)))
+                            return Err(AnnError::new(
+                                "RPY217",
+                                format!(
+                                    "`{}` is a classmethod: classmethods are not supported",
+                                    attr
+                                ),
+                            ))
                         }
                         Object::Property { .. } => return Ok(SomeValue::Impossible),
                         _ => (v, bind_to),
@@ -563,8 +692,15 @@ impl Bookkeeper {
 
     /// Functions found as class attributes become methods of `cd` (not yet bound to a
     /// particular `self` class).
-    pub fn bind_callables_under(&mut self, s: &SomeValue, cd: ClassDefId, name: &Rc<str>) -> SomeValue {
-        let SomeValue::Pbc { descs, can_be_none } = s else { return s.clone() };
+    pub fn bind_callables_under(
+        &mut self,
+        s: &SomeValue,
+        cd: ClassDefId,
+        name: &Rc<str>,
+    ) -> SomeValue {
+        let SomeValue::Pbc { descs, can_be_none } = s else {
+            return s.clone();
+        };
         let mut out = Vec::with_capacity(descs.len());
         for &d in descs.iter() {
             out.push(match self.desc(d) {
@@ -583,17 +719,33 @@ impl Bookkeeper {
         r
     }
 
-    fn add_constant_source(&mut self, heap: &Heap, owner: ClassDefId, origin: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<bool, AnnError> {
+    fn add_constant_source(
+        &mut self,
+        heap: &Heap,
+        owner: ClassDefId,
+        origin: ClassDefId,
+        attr: &Rc<str>,
+        src: AttrSource,
+    ) -> Result<bool, AnnError> {
         let s = self.source_value(heap, origin, attr, src)?;
-        let a = self.classdefs[owner.index()].attrs.get(attr).expect("attribute").clone();
+        let a = self.classdefs[owner.index()]
+            .attrs
+            .get(attr)
+            .expect("attribute")
+            .clone();
         let merged = match self.union(heap, &a.s_value, &s) {
             Ok(u) => u,
             Err(e) => return Err(self.attr_error(heap, owner, attr, &a.s_value, &s, a.origin, &e)),
         };
         let changed = !self.eq(heap, &merged, &a.s_value);
         let span = self.span;
-        let cdesc_span = self.class_desc(self.classdefs[origin.index()].desc).and_then(|c| c.name_span);
-        let at = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
+        let cdesc_span = self
+            .class_desc(self.classdefs[origin.index()].desc)
+            .and_then(|c| c.name_span);
+        let at = self.classdefs[owner.index()]
+            .attrs
+            .get_mut(attr)
+            .expect("attribute");
         if src.instance_level() {
             at.readonly = false;
         }
@@ -604,7 +756,13 @@ impl Bookkeeper {
         Ok(changed)
     }
 
-    pub fn add_source_for_attribute(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, src: AttrSource) -> Result<(), AnnError> {
+    pub fn add_source_for_attribute(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        src: AttrSource,
+    ) -> Result<(), AnnError> {
         for c in self.mro_defs(cd) {
             if self.classdefs[c.index()].attrs.contains_key(attr) {
                 if self.add_constant_source(heap, c, cd, attr, src)? {
@@ -613,10 +771,16 @@ impl Bookkeeper {
                 return Ok(());
             }
         }
-        self.classdefs[cd.index()].attr_sources.entry(attr.clone()).or_default().push(src);
+        self.classdefs[cd.index()]
+            .attr_sources
+            .entry(attr.clone())
+            .or_default()
+            .push(src);
         if !src.instance_level() {
             for sub in self.getallsubdefs(cd) {
-                if self.classdefs[sub.index()].attrs.contains_key(attr) && self.add_constant_source(heap, sub, cd, attr, src)? {
+                if self.classdefs[sub.index()].attrs.contains_key(attr)
+                    && self.add_constant_source(heap, sub, cd, attr, src)?
+                {
                     self.update_attr(sub, attr);
                 }
             }
@@ -625,7 +789,12 @@ impl Bookkeeper {
     }
 
     /// A prebuilt instance of `cd` was found: its own attributes are sources.
-    pub fn see_instance(&mut self, heap: &Heap, cd: ClassDefId, obj: ObjId) -> Result<(), AnnError> {
+    pub fn see_instance(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        obj: ObjId,
+    ) -> Result<(), AnnError> {
         if !self.classdefs[cd.index()].instances_seen.insert(obj) {
             return Ok(());
         }
@@ -640,13 +809,19 @@ impl Bookkeeper {
     }
 
     /// Reads `attr` on an instance of `cd` at the current position.
-    pub fn s_getattr(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>) -> Result<SomeValue, AnnError> {
+    pub fn s_getattr(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+    ) -> Result<SomeValue, AnnError> {
         let owner = self.find_attribute(heap, cd, attr)?;
         let pos = self.position;
-        let a = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
-        if !a.read_locations.contains(&pos) {
-            a.read_locations.push(pos);
-        }
+        let a = self.classdefs[owner.index()]
+            .attrs
+            .get_mut(attr)
+            .expect("attribute");
+        a.read_locations.insert(pos);
         let s = a.s_value.clone();
         Ok(match s {
             SomeValue::Pbc { .. } => self.lookup_filter(cd, &s),
@@ -655,9 +830,18 @@ impl Bookkeeper {
     }
 
     /// `inst.attr = s` on an instance of `cd`.
-    pub fn setattr_instance(&mut self, heap: &Heap, cd: ClassDefId, attr: &Rc<str>, s: &SomeValue) -> Result<(), AnnError> {
+    pub fn setattr_instance(
+        &mut self,
+        heap: &Heap,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        s: &SomeValue,
+    ) -> Result<(), AnnError> {
         let owner = self.locate_attribute(heap, cd, attr)?;
-        let a = self.classdefs[owner.index()].attrs.get_mut(attr).expect("attribute");
+        let a = self.classdefs[owner.index()]
+            .attrs
+            .get_mut(attr)
+            .expect("attribute");
         a.readonly = false;
         let old = a.s_value.clone();
         if self.contains(heap, &old, s) {
@@ -669,7 +853,9 @@ impl Bookkeeper {
     /// Keeps the methods of a PBC that can be seen on an instance of `cd`, bound to their
     /// most precise `self` class.
     pub fn lookup_filter(&mut self, cd: ClassDefId, pbc: &SomeValue) -> SomeValue {
-        let SomeValue::Pbc { descs, can_be_none } = pbc else { return pbc.clone() };
+        let SomeValue::Pbc { descs, can_be_none } = pbc else {
+            return pbc.clone();
+        };
         let mut out = Vec::new();
         let mut uplookup: Option<(ClassDefId, DescId)> = None;
         for &d in descs.iter() {
@@ -688,7 +874,9 @@ impl Bookkeeper {
             }
         }
         if let Some((_, d)) = uplookup {
-            let Desc::Method(m) = self.desc(d) else { unreachable!() };
+            let Desc::Method(m) = self.desc(d) else {
+                unreachable!()
+            };
             let (func, origin, name) = (m.func, m.origin, m.name.clone());
             out.push(self.getmethoddesc(func, origin, Some(cd), &name));
         }
@@ -706,7 +894,12 @@ impl Bookkeeper {
     }
 
     /// `__init__` (or another attribute) looked up in the class dicts, unbound.
-    pub fn s_read_class_attribute(&mut self, heap: &Heap, desc: DescId, name: &Rc<str>) -> Result<SomeValue, AnnError> {
+    pub fn s_read_class_attribute(
+        &mut self,
+        heap: &Heap,
+        desc: DescId,
+        name: &Rc<str>,
+    ) -> Result<SomeValue, AnnError> {
         match ClassDesc::lookup(self, desc, name) {
             Some(d) => self.class_attr_value(heap, d, None, name),
             None => Ok(SomeValue::Impossible),

@@ -25,7 +25,10 @@ fn const_repr(heap: &Heap, v: Value) -> String {
             Object::Builtin { name, .. } => format!("<built-in {}>", name),
             Object::List(_) => "<prebuilt list>".into(),
             Object::Dict(_) => "<prebuilt dict>".into(),
-            Object::Instance(i) => format!("<{} object>", heap.class(i.class).map(|c| &*c.name).unwrap_or("?")),
+            Object::Instance(i) => format!(
+                "<{} object>",
+                heap.class(i.class).map(|c| &*c.name).unwrap_or("?")
+            ),
             _ => "<object>".into(),
         },
     }
@@ -42,7 +45,10 @@ impl Bookkeeper {
             }
             Desc::Frozen(f) => match heap.get(f.obj) {
                 Object::Module(m) => format!("module `{}`", m.name),
-                Object::Instance(i) => format!("prebuilt `{}` object", heap.class(i.class).map(|c| &*c.name).unwrap_or("?")),
+                Object::Instance(i) => format!(
+                    "prebuilt `{}` object",
+                    heap.class(i.class).map(|c| &*c.name).unwrap_or("?")
+                ),
                 _ => "prebuilt object".into(),
             },
             Desc::MethodOfFrozen { func, .. } => match self.desc(*func) {
@@ -108,13 +114,28 @@ impl Bookkeeper {
                 }
                 format!("dict of {} to {}", inner(sk), inner(sv))
             }
-            S::Instance { classdef, can_be_none, .. } => or_none(format!("instance of {}", self.classdef(*classdef).name), *can_be_none),
+            S::Instance {
+                classdef,
+                can_be_none,
+                ..
+            } => or_none(
+                format!("instance of {}", self.classdef(*classdef).name),
+                *can_be_none,
+            ),
             S::Pbc { descs, can_be_none } => {
                 let t = if descs.len() == 1 {
                     self.desc_name(heap, descs[0])
                 } else {
-                    let names: Vec<String> = descs.iter().take(4).map(|&d| self.desc_name(heap, d)).collect();
-                    let more = if descs.len() > 4 { format!(" and {} more", descs.len() - 4) } else { String::new() };
+                    let names: Vec<String> = descs
+                        .iter()
+                        .take(4)
+                        .map(|&d| self.desc_name(heap, d))
+                        .collect();
+                    let more = if descs.len() > 4 {
+                        format!(" and {} more", descs.len() - 4)
+                    } else {
+                        String::new()
+                    };
                     format!("one of {}{}", names.join(", "), more)
                 };
                 or_none(t, *can_be_none)
@@ -130,7 +151,12 @@ impl Bookkeeper {
                 let short = name.rsplit('.').next().unwrap_or(name);
                 format!("method `{}` of {}", short, inner(s_self))
             }
-            S::Type { konst: Some(v), .. } => format!("type `{}`", const_repr(heap, *v).trim_start_matches("<class ").trim_end_matches('>')),
+            S::Type { konst: Some(v), .. } => format!(
+                "type `{}`",
+                const_repr(heap, *v)
+                    .trim_start_matches("<class ")
+                    .trim_end_matches('>')
+            ),
             S::Type { .. } => "type".into(),
             S::Impossible => "no value".into(),
             S::Error => "an erroneous value".into(),
@@ -155,7 +181,11 @@ impl Bookkeeper {
             }
         };
         match s {
-            S::Integer { nonneg, kind, konst: c } => {
+            S::Integer {
+                nonneg,
+                kind,
+                konst: c,
+            } => {
                 konst(&mut fields, *c);
                 if *kind != crate::objspace::object::IntKind::Signed {
                     fields.push(format!("knowntype={}", int_kind_name(*kind)));
@@ -167,7 +197,9 @@ impl Bookkeeper {
                     fields.push("unsigned=True".into());
                 }
             }
-            S::Bool { konst: Some(b), .. } => fields.push(format!("const={}", if *b { "True" } else { "False" })),
+            S::Bool { konst: Some(b), .. } => {
+                fields.push(format!("const={}", if *b { "True" } else { "False" }))
+            }
             S::Float { konst: c } => konst(&mut fields, *c),
             S::Char { no_nul, konst: c } | S::UnicodeCodePoint { no_nul, konst: c } => {
                 konst(&mut fields, *c);
@@ -175,7 +207,16 @@ impl Bookkeeper {
                     fields.push("no_nul=True".into());
                 }
             }
-            S::Str { can_be_none, no_nul, konst: c } | S::Unicode { can_be_none, no_nul, konst: c } => {
+            S::Str {
+                can_be_none,
+                no_nul,
+                konst: c,
+            }
+            | S::Unicode {
+                can_be_none,
+                no_nul,
+                konst: c,
+            } => {
                 if *can_be_none {
                     fields.push("can_be_None=True".into());
                 }
@@ -192,15 +233,27 @@ impl Bookkeeper {
             S::List { def, konst: c } => {
                 konst(&mut fields, *c);
                 let it = self.item(self.list_item(*def));
-                let flags = format!("{}{}", if it.mutated { "m" } else { "" }, if it.resized { "r" } else { "" });
+                let flags = format!(
+                    "{}{}",
+                    if it.mutated { "m" } else { "" },
+                    if it.resized { "r" } else { "" }
+                );
                 fields.push(format!("listdef=<[{}]{}>", inner(&it.s_value), flags));
             }
             S::Dict { def, konst: c } => {
                 konst(&mut fields, *c);
                 let (k, v) = self.dict_items(*def);
-                fields.push(format!("dictdef=<{{{}: {}}}>", inner(&self.item(k).s_value), inner(&self.item(v).s_value)));
+                fields.push(format!(
+                    "dictdef=<{{{}: {}}}>",
+                    inner(&self.item(k).s_value),
+                    inner(&self.item(v).s_value)
+                ));
             }
-            S::Instance { classdef, can_be_none, konst: c } => {
+            S::Instance {
+                classdef,
+                can_be_none,
+                konst: c,
+            } => {
                 if *can_be_none {
                     fields.push("can_be_None=True".into());
                 }
@@ -214,7 +267,8 @@ impl Bookkeeper {
                 match self.pbc_const(s) {
                     Some(c) => fields.push(format!("const={}", const_repr(heap, c))),
                     None => {
-                        let names: Vec<String> = descs.iter().map(|&d| self.desc_name(heap, d)).collect();
+                        let names: Vec<String> =
+                            descs.iter().map(|&d| self.desc_name(heap, d)).collect();
                         fields.push(format!("descriptions={{{}}}", names.join(", ")));
                     }
                 }
@@ -227,7 +281,10 @@ impl Bookkeeper {
             }
             S::Builtin { name, .. } => fields.push(format!("methodname={}", name)),
             S::BuiltinMethod { name, s_self } => {
-                fields.push(format!("methodname={}", name.rsplit('.').next().unwrap_or(name)));
+                fields.push(format!(
+                    "methodname={}",
+                    name.rsplit('.').next().unwrap_or(name)
+                ));
                 fields.push(format!("s_self={}", inner(s_self)));
             }
             S::Type { konst: c, .. } => konst(&mut fields, *c),

@@ -39,7 +39,8 @@ impl Specializer {
             None => (tag, None),
         };
         let nums = |p: Option<&str>| -> Vec<usize> {
-            p.map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect()).unwrap_or_default()
+            p.map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+                .unwrap_or_default()
         };
         match name {
             "specialize:argtype" => Specializer::ArgType(nums(params)),
@@ -70,8 +71,8 @@ pub type SpecKey = Vec<KeyPart>;
 pub struct FunctionDesc {
     pub func: ObjId,
     pub name: Rc<str>,
-    pub sig: Signature,
-    pub defaults: Vec<Value>,
+    pub sig: Rc<Signature>,
+    pub defaults: Rc<[Value]>,
     pub specializer: Specializer,
     /// `_annenforceargs_`: the declared argument types (`objectmodel.enforceargs`).
     pub enforceargs: Option<Value>,
@@ -86,19 +87,28 @@ pub struct FunctionDesc {
 
 impl FunctionDesc {
     pub fn new(heap: &Heap, func: ObjId) -> FunctionDesc {
-        let Object::Function(f) = heap.get(func) else { panic!("FunctionDesc of a non-function") };
+        let Object::Function(f) = heap.get(func) else {
+            panic!("FunctionDesc of a non-function")
+        };
         let tag = match f.attrs.get("_annspecialcase_") {
-            Some(v) => heap.str_value(v).map(|s| String::from_utf8_lossy(s).into_owned()),
+            Some(v) => heap
+                .str_value(v)
+                .map(|s| String::from_utf8_lossy(s).into_owned()),
             None => None,
         };
-        let specializer = tag.map(|t| Specializer::parse(&t)).unwrap_or(Specializer::Default);
+        let specializer = tag
+            .map(|t| Specializer::parse(&t))
+            .unwrap_or(Specializer::Default);
         let not_rpython = matches!(f.attrs.get("_not_rpython_"), Some(Value::Bool(true)))
-            || f.code.docstring.as_deref().is_some_and(|d| d.contains("NOT_RPYTHON"));
+            || f.code
+                .docstring
+                .as_deref()
+                .is_some_and(|d| d.contains("NOT_RPYTHON"));
         FunctionDesc {
             func,
             name: f.name.clone(),
-            sig: Signature::from_code(&f.code),
-            defaults: f.defaults.clone(),
+            sig: Rc::new(Signature::from_code(&f.code)),
+            defaults: f.defaults.clone().into(),
             specializer,
             enforceargs: f.attrs.get("_annenforceargs_"),
             graphs: HashMap::new(),
@@ -131,7 +141,10 @@ pub enum Desc {
     Method(MethodDesc),
     Frozen(FrozenDesc),
     /// A function bound to a frozen object (a method of a `_freeze_` instance).
-    MethodOfFrozen { func: DescId, frozen: DescId },
+    MethodOfFrozen {
+        func: DescId,
+        frozen: DescId,
+    },
 }
 
 impl Desc {

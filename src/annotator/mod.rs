@@ -21,6 +21,7 @@ pub mod classdef;
 mod describe;
 pub mod description;
 pub mod model;
+mod simplify;
 mod unaryop;
 mod union;
 
@@ -46,7 +47,12 @@ pub struct AnnError {
 
 impl AnnError {
     pub fn new(code: &'static str, msg: String) -> AnnError {
-        AnnError { code, msg, labels: Vec::new(), span: None }
+        AnnError {
+            code,
+            msg,
+            labels: Vec::new(),
+            span: None,
+        }
     }
     pub fn label(mut self, span: Span, msg: impl Into<String>) -> AnnError {
         self.labels.push((span, msg.into()));
@@ -114,7 +120,11 @@ impl AnnotatedProgram {
 }
 
 /// Annotates the program reachable from the function `entry` called with `args`.
-pub fn annotate<C: ConcreteSpace>(space: &mut C, entry: ObjId, args: Vec<SomeValue>) -> AnnotatedProgram {
+pub fn annotate<C: ConcreteSpace>(
+    space: &mut C,
+    entry: ObjId,
+    args: Vec<SomeValue>,
+) -> AnnotatedProgram {
     let mut ann = annrpython::Annotator::new(space);
     ann.annotate_entry(entry, args, false);
     ann.finish()

@@ -77,33 +77,83 @@ pub type KnownTypeData = Vec<(bool, VarId, SomeValue)>;
 pub enum SomeValue {
     /// Any Python object: the program is not RPython here.
     Object,
-    Integer { nonneg: bool, kind: IntKind, konst: Option<Value> },
-    Bool { konst: Option<bool>, ktd: Option<Rc<KnownTypeData>> },
-    Float { konst: Option<Value> },
-    Char { no_nul: bool, konst: Option<Value> },
-    Str { can_be_none: bool, no_nul: bool, konst: Option<Value> },
-    UnicodeCodePoint { no_nul: bool, konst: Option<Value> },
-    Unicode { can_be_none: bool, no_nul: bool, konst: Option<Value> },
+    Integer {
+        nonneg: bool,
+        kind: IntKind,
+        konst: Option<Value>,
+    },
+    Bool {
+        konst: Option<bool>,
+        ktd: Option<Rc<KnownTypeData>>,
+    },
+    Float {
+        konst: Option<Value>,
+    },
+    Char {
+        no_nul: bool,
+        konst: Option<Value>,
+    },
+    Str {
+        can_be_none: bool,
+        no_nul: bool,
+        konst: Option<Value>,
+    },
+    UnicodeCodePoint {
+        no_nul: bool,
+        konst: Option<Value>,
+    },
+    Unicode {
+        can_be_none: bool,
+        no_nul: bool,
+        konst: Option<Value>,
+    },
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
-    List { def: ListDefId, konst: Option<Value> },
-    Dict { def: DictDefId, konst: Option<Value> },
+    List {
+        def: ListDefId,
+        konst: Option<Value>,
+    },
+    Dict {
+        def: DictDefId,
+        konst: Option<Value>,
+    },
     /// An instance of the class or of any subclass; `konst` for a prebuilt instance.
-    Instance { classdef: ClassDefId, can_be_none: bool, konst: Option<Value> },
+    Instance {
+        classdef: ClassDefId,
+        can_be_none: bool,
+        konst: Option<Value>,
+    },
     /// One of a set of prebuilt objects: functions, classes, methods, frozen objects.
-    Pbc { descs: Rc<[DescId]>, can_be_none: bool },
+    Pbc {
+        descs: Rc<[DescId]>,
+        can_be_none: bool,
+    },
     None,
-    Iterator { container: Rc<SomeValue>, variant: IterVariant },
+    Iterator {
+        container: Rc<SomeValue>,
+        variant: IterVariant,
+    },
     /// The iterator returned by calling a generator function (one per graph).
-    Generator { graph: u32 },
+    Generator {
+        graph: u32,
+    },
     /// A built-in function, by qualified name ("len", "os.write"); `s_self` for the few
     /// built-ins bound to a value.
-    Builtin { name: Rc<str>, s_self: Option<Rc<SomeValue>> },
+    Builtin {
+        name: Rc<str>,
+        s_self: Option<Rc<SomeValue>>,
+    },
     /// A method of a built-in type bound to its receiver ("append" of a list).
-    BuiltinMethod { name: Rc<str>, s_self: Rc<SomeValue> },
+    BuiltinMethod {
+        name: Rc<str>,
+        s_self: Rc<SomeValue>,
+    },
     /// A type object (built-in types like `int` as values, `type(x)`, the class of a caught
     /// exception). `of` are the Variables whose type this is.
-    Type { konst: Option<Value>, of: Option<Rc<[VarId]>> },
+    Type {
+        konst: Option<Value>,
+        of: Option<Rc<[VarId]>>,
+    },
     /// The empty set: no value reaches here (yet).
     Impossible,
     /// A value whose computation was reported as an error: it unions silently with anything
@@ -115,47 +165,90 @@ use SomeValue as S;
 
 impl SomeValue {
     pub fn int() -> SomeValue {
-        S::Integer { nonneg: false, kind: IntKind::Signed, konst: None }
+        S::Integer {
+            nonneg: false,
+            kind: IntKind::Signed,
+            konst: None,
+        }
     }
     pub fn nonneg_int() -> SomeValue {
-        S::Integer { nonneg: true, kind: IntKind::Signed, konst: None }
+        S::Integer {
+            nonneg: true,
+            kind: IntKind::Signed,
+            konst: None,
+        }
     }
     pub fn int_of_kind(kind: IntKind, nonneg: bool) -> SomeValue {
         let nonneg = nonneg || is_unsigned(kind);
-        S::Integer { nonneg, kind, konst: None }
+        S::Integer {
+            nonneg,
+            kind,
+            konst: None,
+        }
     }
     pub fn bool() -> SomeValue {
-        S::Bool { konst: None, ktd: None }
+        S::Bool {
+            konst: None,
+            ktd: None,
+        }
     }
     pub fn const_bool(b: bool) -> SomeValue {
-        S::Bool { konst: Some(b), ktd: None }
+        S::Bool {
+            konst: Some(b),
+            ktd: None,
+        }
     }
     pub fn float() -> SomeValue {
         S::Float { konst: None }
     }
     pub fn string() -> SomeValue {
-        S::Str { can_be_none: false, no_nul: false, konst: None }
+        S::Str {
+            can_be_none: false,
+            no_nul: false,
+            konst: None,
+        }
     }
     pub fn string0(no_nul: bool) -> SomeValue {
-        S::Str { can_be_none: false, no_nul, konst: None }
+        S::Str {
+            can_be_none: false,
+            no_nul,
+            konst: None,
+        }
     }
     pub fn char(no_nul: bool) -> SomeValue {
-        S::Char { no_nul, konst: None }
+        S::Char {
+            no_nul,
+            konst: None,
+        }
     }
     pub fn unicode(no_nul: bool) -> SomeValue {
-        S::Unicode { can_be_none: false, no_nul, konst: None }
+        S::Unicode {
+            can_be_none: false,
+            no_nul,
+            konst: None,
+        }
     }
     pub fn unichar(no_nul: bool) -> SomeValue {
-        S::UnicodeCodePoint { no_nul, konst: None }
+        S::UnicodeCodePoint {
+            no_nul,
+            konst: None,
+        }
     }
     pub fn instance(classdef: ClassDefId) -> SomeValue {
-        S::Instance { classdef, can_be_none: false, konst: None }
+        S::Instance {
+            classdef,
+            can_be_none: false,
+            konst: None,
+        }
     }
     pub fn pbc(descs: Vec<DescId>) -> SomeValue {
         let mut d = descs;
         d.sort();
         d.dedup();
-        S::Pbc { descs: d.into(), can_be_none: false }
+        S::Pbc {
+            descs: d.into(),
+            can_be_none: false,
+        }
     }
     pub fn tuple(items: Vec<SomeValue>) -> SomeValue {
         S::Tuple(items.into())
@@ -196,10 +289,27 @@ impl SomeValue {
     /// The same set without None.
     pub fn nonnoneify(&self) -> SomeValue {
         match self {
-            S::Str { no_nul, konst, .. } => S::Str { can_be_none: false, no_nul: *no_nul, konst: *konst },
-            S::Unicode { no_nul, konst, .. } => S::Unicode { can_be_none: false, no_nul: *no_nul, konst: *konst },
-            S::Instance { classdef, konst, .. } => S::Instance { classdef: *classdef, can_be_none: false, konst: *konst },
-            S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: false },
+            S::Str { no_nul, konst, .. } => S::Str {
+                can_be_none: false,
+                no_nul: *no_nul,
+                konst: *konst,
+            },
+            S::Unicode { no_nul, konst, .. } => S::Unicode {
+                can_be_none: false,
+                no_nul: *no_nul,
+                konst: *konst,
+            },
+            S::Instance {
+                classdef, konst, ..
+            } => S::Instance {
+                classdef: *classdef,
+                can_be_none: false,
+                konst: *konst,
+            },
+            S::Pbc { descs, .. } => S::Pbc {
+                descs: descs.clone(),
+                can_be_none: false,
+            },
             S::None => S::Impossible,
             other => other.clone(),
         }
@@ -277,9 +387,10 @@ impl SomeValue {
     /// `no_nul` of strings and chars (false otherwise).
     pub fn no_nul(&self) -> bool {
         match self {
-            S::Str { no_nul, .. } | S::Char { no_nul, .. } | S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => {
-                *no_nul
-            }
+            S::Str { no_nul, .. }
+            | S::Char { no_nul, .. }
+            | S::Unicode { no_nul, .. }
+            | S::UnicodeCodePoint { no_nul, .. } => *no_nul,
             _ => false,
         }
     }

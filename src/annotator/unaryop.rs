@@ -16,15 +16,62 @@ use SomeValue as S;
 
 /// Methods of built-in types RPython supports (the reference annotator's `method_*`).
 const STR_METHODS: &[&str] = &[
-    "join", "split", "rsplit", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "find", "rfind", "count", "lower",
-    "upper", "isdigit", "isalpha", "isalnum", "splitlines", "decode", "format",
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "count",
+    "lower",
+    "upper",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "splitlines",
+    "decode",
+    "format",
 ];
 const CHAR_METHODS: &[&str] = &["isspace", "isalnum", "islower", "isupper", "lower", "upper"];
-const UNICODE_METHODS: &[&str] =
-    &["join", "split", "rsplit", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "find", "rfind", "count", "encode", "format"];
-const LIST_METHODS: &[&str] = &["append", "extend", "reverse", "insert", "remove", "pop", "index"];
-const DICT_METHODS: &[&str] =
-    &["get", "setdefault", "copy", "update", "keys", "values", "items", "iterkeys", "itervalues", "iteritems", "clear", "popitem", "pop"];
+const UNICODE_METHODS: &[&str] = &[
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "count",
+    "encode",
+    "format",
+];
+const LIST_METHODS: &[&str] = &[
+    "append", "extend", "reverse", "insert", "remove", "pop", "index",
+];
+const DICT_METHODS: &[&str] = &[
+    "get",
+    "setdefault",
+    "copy",
+    "update",
+    "keys",
+    "values",
+    "items",
+    "iterkeys",
+    "itervalues",
+    "iteritems",
+    "clear",
+    "popitem",
+    "pop",
+];
 
 pub(super) fn type_word(s: &SomeValue) -> &'static str {
     match s {
@@ -63,11 +110,19 @@ pub(super) fn const_truth(heap: &Heap, v: Value) -> Option<bool> {
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// The annotation of an operation's result (errors are reported, and give `Error`).
     pub fn consider_op(&mut self, g: u32, op: &SpaceOperation, args: &[SomeValue]) -> SomeValue {
-        let is_call = matches!(op.opname, Op::SimpleCall | Op::CallArgs);
-        if (is_call && args[0].is_error()) || (!is_call && args.iter().any(|a| a.is_error())) {
+        // Operations on an erroneous value give an erroneous value, silently. Calls and
+        // stores still happen, so that the error poisons what they reach instead of
+        // leaving it undefined.
+        let poisoned = match op.opname {
+            Op::SimpleCall | Op::CallArgs => args[0].is_error(),
+            Op::SetAttr | Op::SetItem => args[..2].iter().any(|a| a.is_error()),
+            _ => args.iter().any(|a| a.is_error()),
+        };
+        if poisoned {
             return SomeValue::Error;
         }
-        match self.dispatch(g, op, args) {
+        let _ = g;
+        match self.consider_op_inner(op, args) {
             Ok(s) => s,
             Err(e) => {
                 self.report(e, op.span);
@@ -76,11 +131,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn dispatch(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+    pub fn consider_op_inner(
+        &mut self,
+        op: &SpaceOperation,
+        a: &[SomeValue],
+    ) -> Result<SomeValue, AnnError> {
+        let g = self.bk.position.graph;
         use Op::*;
         match op.opname {
             Is => self.op_is(g, op, a),
-            Type => Ok(S::Type { konst: None, of: op.args[0].var().map(|v| Rc::from(vec![v])) }),
+            Type => Ok(S::Type {
+                konst: None,
+                of: op.args[0].var().map(|v| Rc::from(vec![v])),
+            }),
             IsSubtype => self.op_issubtype(g, op, a),
             IsInstance => {
                 let vars: Vec<_> = op.args[0].var().into_iter().collect();
@@ -88,15 +151,27 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             Repr | Str => self.op_str(op.opname, &a[0]),
             Len => self.op_len(&a[0]),
-            Hash => Err(AnnError::new("RPY210", "hash() is not RPython: use objectmodel.compute_hash()".into())),
-            Id => Err(AnnError::new("RPY210", "id() is not RPython: use objectmodel.compute_unique_id()".into())),
+            Hash => Err(AnnError::new(
+                "RPY210",
+                "hash() is not RPython: use objectmodel.compute_hash()".into(),
+            )),
+            Id => Err(AnnError::new(
+                "RPY210",
+                "id() is not RPython: use objectmodel.compute_unique_id()".into(),
+            )),
             GetAttr => {
                 let name = self.attr_name(&a[1], "getattr")?;
                 self.getattr_value(&a[0], &name)
             }
             SetAttr => self.op_setattr(&a[0], &a[1], &a[2]),
-            DelAttr => Err(AnnError::new("RPY205", "deleting attributes is not RPython".into())),
-            GetItem => self.op_getitem(&a[0], &a[1]),
+            DelAttr => Err(AnnError::new(
+                "RPY205",
+                "deleting attributes is not RPython".into(),
+            )),
+            GetItem => {
+                self.check_unpack_length(op, &a[0])?;
+                self.op_getitem(&a[0], &a[1])
+            }
             SetItem => self.op_setitem(&a[0], &a[1], &a[2]),
             DelItem => self.op_delitem(&a[0], &a[1]),
             GetSlice => self.op_getslice(&a[0], &a[1], &a[2]),
@@ -111,22 +186,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Ord => match &a[0] {
                 S::Char { .. } => Ok(SomeValue::nonneg_int()),
                 S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
-                s if s.is_str_like() || s.is_unicode_like() => {
-                    Err(AnnError::new("RPY205", "ord() needs a single character, and this string is not known to have length 1".into()))
-                }
+                s if s.is_str_like() || s.is_unicode_like() => Err(AnnError::new(
+                    "RPY205",
+                    "ord() needs a single character, and this string is not known to have length 1"
+                        .into(),
+                )),
                 s => Err(self.unsupported("ord", &[s])),
             },
             Int => self.builtin_int(&a[0], None),
             Float => self.builtin_float(&a[0]),
-            Long => Err(AnnError::new("RPY217", "long integers are not RPython: use rarithmetic.r_longlong".into())),
+            Long => Err(AnnError::new(
+                "RPY217",
+                "long integers are not RPython: use rarithmetic.r_longlong".into(),
+            )),
             Divmod => {
                 let d = self.binop(Op::FloorDiv, &a[0], &a[1])?;
                 let m = self.binop(Op::Mod, &a[0], &a[1])?;
                 Ok(SomeValue::tuple(vec![d, m]))
             }
             Cmp => Ok(SomeValue::int()),
-            Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor | InplaceAdd | InplaceSub | InplaceMul
-            | InplaceTrueDiv | InplaceFloorDiv | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
+            Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
+            | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv
+            | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
             | InplaceXor => self.binop(op.opname, &a[0], &a[1]),
             Pow | InplacePow => Err(AnnError::new("RPY205", "a ** b is not RPython".into())),
             Lt | Le | Eq | Ne | Gt | Ge => self.op_compare(op, a),
@@ -142,29 +223,74 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let def = self.bk.dictdef_here(0);
                 for pair in a.chunks(2) {
                     self.dict_key(def, &pair[0])?;
-                    self.bk.generalize_value(self.space.heap(), def, &pair[1].not_const())?;
+                    self.bk
+                        .generalize_value(self.space.heap(), def, &pair[1].not_const())?;
                 }
                 Ok(S::Dict { def, konst: None })
             }
-            NewSet => Err(AnnError::new("RPY217", "sets are not RPython: use a dict with None values".into())),
-            NewSlice => Err(AnnError::new("RPY205", "slices with a step are not RPython".into())),
+            NewSet => Err(AnnError::new(
+                "RPY217",
+                "sets are not RPython: use a dict with None values".into(),
+            )),
+            NewSlice => Err(AnnError::new(
+                "RPY205",
+                "slices with a step are not RPython".into(),
+            )),
             SimpleCall | CallArgs => {
                 let args = self.call_args_of(op.opname, a, &op.args)?;
                 self.call_value(&a[0], &args)
             }
             YieldValue => {
-                self.bk.generalize_yield(self.space.heap(), g, &a[0].not_const())?;
+                self.bk
+                    .generalize_yield(self.space.heap(), g, &a[0].not_const())?;
                 Ok(S::None)
             }
             Hint => Ok(a[0].clone()),
         }
     }
 
+    /// `a, b = t` reads `t[0]`, `t[1]`… at one source position: for a tuple the number of
+    /// targets must be its length (the unpacking would always raise otherwise).
+    fn check_unpack_length(&self, op: &SpaceOperation, s: &SomeValue) -> Result<(), AnnError> {
+        let S::Tuple(items) = s else { return Ok(()) };
+        if op.args[1] != Hlvalue::Const(Value::Int(0)) {
+            return Ok(());
+        }
+        let pos = self.bk.position;
+        let block = self.graphs[pos.graph as usize].block(crate::flowspace::BlockId(pos.block));
+        let mut n = 0;
+        for other in &block.operations[pos.op as usize..] {
+            if other.opname == Op::GetItem
+                && other.args[0] == op.args[0]
+                && other.span == op.span
+                && other.args[1] == Hlvalue::Const(Value::Int(n))
+            {
+                n += 1;
+            } else {
+                break;
+            }
+        }
+        if n >= 2 && n as usize != items.len() {
+            return Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "unpacking a tuple of {} items into {} targets always fails",
+                    items.len(),
+                    n
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// "unsupported operation" error naming the operand types.
     pub fn unsupported(&self, what: &str, args: &[&SomeValue]) -> AnnError {
         let heap = self.space.heap();
         let descs: Vec<String> = args.iter().map(|s| self.bk.describe(heap, s)).collect();
-        AnnError::new("RPY205", format!("`{}` is not supported on {}", what, descs.join(" and ")))
+        AnnError::new(
+            "RPY205",
+            format!("`{}` is not supported on {}", what, descs.join(" and ")),
+        )
     }
 
     pub fn attr_name(&self, s: &SomeValue, what: &str) -> Result<Rc<str>, AnnError> {
@@ -187,12 +313,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let cd = *classdef;
                 if name == "__class__" {
                     let subs = self.bk.getallsubdefs(cd);
-                    let descs: Vec<DescId> = subs.iter().map(|&s| self.bk.classdef(s).desc).collect();
+                    let descs: Vec<DescId> =
+                        subs.iter().map(|&s| self.bk.classdef(s).desc).collect();
                     return Ok(SomeValue::pbc(descs));
                 }
                 if let Some((fget, _)) = self.bk.find_property(self.space.heap(), cd, name) {
                     if fget == Value::None {
-                        return Err(AnnError::new("RPY204", format!("property `{}` is unreadable", name)));
+                        return Err(AnnError::new(
+                            "RPY204",
+                            format!("property `{}` is unreadable", name),
+                        ));
                     }
                     let s_get = self.bk.immutablevalue(self.space.heap(), fget)?;
                     return self.call_value(&s_get, &ArgsS::simple(vec![obj.clone()]));
@@ -209,7 +339,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(result)
             }
             S::None => Ok(SomeValue::Impossible),
-            S::Char { .. } | S::Str { .. } | S::UnicodeCodePoint { .. } | S::Unicode { .. } | S::List { .. } | S::Dict { .. } => {
+            S::Char { .. }
+            | S::Str { .. }
+            | S::UnicodeCodePoint { .. }
+            | S::Unicode { .. }
+            | S::List { .. }
+            | S::Dict { .. } => {
                 let (tname, table): (&str, &[&str]) = match obj {
                     S::Char { .. } if CHAR_METHODS.contains(&name) => ("str", CHAR_METHODS),
                     S::Char { .. } | S::Str { .. } => ("str", STR_METHODS),
@@ -218,21 +353,32 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => ("dict", DICT_METHODS),
                 };
                 if table.contains(&name) {
-                    Ok(S::BuiltinMethod { name: Rc::from(format!("{}.{}", tname, name)), s_self: Rc::new(obj.clone()) })
+                    Ok(S::BuiltinMethod {
+                        name: Rc::from(format!("{}.{}", tname, name)),
+                        s_self: Rc::new(obj.clone()),
+                    })
                 } else {
                     Err(self.no_method(tname, name))
                 }
             }
-            S::Iterator { .. } | S::Generator { .. } if name == "next" => {
-                Ok(S::BuiltinMethod { name: Rc::from("iterator.next"), s_self: Rc::new(obj.clone()) })
-            }
-            S::Type { konst: Some(Value::Obj(cls)), .. } if name == "__name__" => {
+            S::Iterator { .. } | S::Generator { .. } if name == "next" => Ok(S::BuiltinMethod {
+                name: Rc::from("iterator.next"),
+                s_self: Rc::new(obj.clone()),
+            }),
+            S::Type {
+                konst: Some(Value::Obj(cls)),
+                ..
+            } if name == "__name__" => {
                 let _ = cls;
                 Ok(SomeValue::string())
             }
             other => Err(AnnError::new(
                 "RPY204",
-                format!("{} has no attribute `{}` in RPython", self.bk.describe(self.space.heap(), other), name),
+                format!(
+                    "{} has no attribute `{}` in RPython",
+                    self.bk.describe(self.space.heap(), other),
+                    name
+                ),
             )),
         }
     }
@@ -251,7 +397,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => None,
         };
         let _ = known;
-        AnnError::new("RPY210", format!("`{}.{}()` is not supported by RPython{}", tname, name, hint))
+        AnnError::new(
+            "RPY210",
+            format!("`{}.{}()` is not supported by RPython{}", tname, name, hint),
+        )
     }
 
     /// Attribute of a prebuilt object (class, module, frozen instance, function).
@@ -262,7 +411,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(SomeValue::string());
                 }
                 match ClassDesc::lookup(&self.bk, d, name) {
-                    Some(owner) => self.bk.class_attr_value(self.space.heap(), owner, None, name),
+                    Some(owner) => self
+                        .bk
+                        .class_attr_value(self.space.heap(), owner, None, name),
                     None => {
                         let _ = c;
                         Ok(SomeValue::Impossible)
@@ -273,15 +424,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let heap = self.space.heap();
                 let v = match heap.get(f.obj) {
                     Object::Module(m) => m.dict.get(name),
-                    Object::Instance(inst) => inst.dict.get(name).or_else(|| lookup_class_attr(heap, inst.class, name)),
+                    Object::Instance(inst) => inst
+                        .dict
+                        .get(name)
+                        .or_else(|| lookup_class_attr(heap, inst.class, name)),
                     _ => None,
                 };
                 match v {
                     Some(v) => {
                         let v = match (heap.get(f.obj), v) {
-                            (Object::Instance(_), Value::Obj(fid)) if matches!(heap.get(fid), Object::Function(_)) => {
+                            (Object::Instance(_), Value::Obj(fid))
+                                if matches!(heap.get(fid), Object::Function(_)) =>
+                            {
                                 let fdesc = self.bk.getdesc(heap, fid)?;
-                                return Ok(SomeValue::pbc(vec![self.bk.add_desc(Desc::MethodOfFrozen { func: fdesc, frozen: d })]));
+                                return Ok(SomeValue::pbc(vec![self.bk.add_desc(
+                                    Desc::MethodOfFrozen {
+                                        func: fdesc,
+                                        frozen: d,
+                                    },
+                                )]));
                             }
                             (_, v) => v,
                         };
@@ -293,7 +454,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Desc::Function(f) => match self.heap().get(f.func) {
                 Object::Function(func) => match func.attrs.get(name) {
                     Some(v) => self.bk.immutablevalue(self.space.heap(), v),
-                    None if &**name == "__name__" || &**name == "func_name" => Ok(SomeValue::string()),
+                    None if &**name == "__name__" || &**name == "func_name" => {
+                        Ok(SomeValue::string())
+                    }
                     None => Ok(SomeValue::Impossible),
                 },
                 _ => Ok(SomeValue::Impossible),
@@ -302,20 +465,29 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn op_setattr(&mut self, obj: &SomeValue, s_name: &SomeValue, value: &SomeValue) -> Result<SomeValue, AnnError> {
+    fn op_setattr(
+        &mut self,
+        obj: &SomeValue,
+        s_name: &SomeValue,
+        value: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         let name = self.attr_name(s_name, "setattr")?;
         match obj {
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
                 if let Some((_, fset)) = self.bk.find_property(self.space.heap(), cd, &name) {
                     if fset == Value::None {
-                        return Err(AnnError::new("RPY205", format!("property `{}` has no setter", name)));
+                        return Err(AnnError::new(
+                            "RPY205",
+                            format!("property `{}` has no setter", name),
+                        ));
                     }
                     let s_set = self.bk.immutablevalue(self.space.heap(), fset)?;
                     self.call_value(&s_set, &ArgsS::simple(vec![obj.clone(), value.clone()]))?;
                     return Ok(S::None);
                 }
-                self.bk.setattr_instance(self.space.heap(), cd, &name, &value.not_const())?;
+                self.bk
+                    .setattr_instance(self.space.heap(), cd, &name, &value.not_const())?;
                 Ok(S::None)
             }
             S::Pbc { descs, .. } => {
@@ -336,7 +508,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::None => Ok(S::None),
             other => Err(AnnError::new(
                 "RPY205",
-                format!("cannot set attribute `{}` on {}", name, self.bk.describe(self.space.heap(), other)),
+                format!(
+                    "cannot set attribute `{}` on {}",
+                    name,
+                    self.bk.describe(self.space.heap(), other)
+                ),
             )),
         }
     }
@@ -356,11 +532,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         } else {
             match s {
-                S::Instance { can_be_none: false, .. } | S::Pbc { can_be_none: false, .. } => konst = Some(true),
+                S::Instance {
+                    can_be_none: false, ..
+                }
+                | S::Pbc {
+                    can_be_none: false, ..
+                } => konst = Some(true),
                 S::None => konst = Some(false),
                 S::Char { .. } | S::UnicodeCodePoint { .. } => konst = Some(true),
                 S::Tuple(t) => konst = Some(!t.is_empty()),
-                S::List { def, .. } if self.bk.item(self.bk.list_item(*def)).s_value.is_impossible() => {
+                S::List { def, .. }
+                    if self
+                        .bk
+                        .item(self.bk.list_item(*def))
+                        .s_value
+                        .is_impossible() =>
+                {
                     self.bk.read_list_item(*def);
                     konst = Some(false);
                 }
@@ -377,15 +564,36 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(S::Bool { konst, ktd })
     }
 
-    fn op_is(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+    fn op_is(
+        &mut self,
+        g: u32,
+        op: &SpaceOperation,
+        a: &[SomeValue],
+    ) -> Result<SomeValue, AnnError> {
         let (s1, s2) = (&a[0], &a[1]);
         let heap = self.space.heap();
-        let c1 = self.bk.pbc_const(s1).or_else(|| if s1.is_immutable_constant() { s1.konst() } else { None });
-        let c2 = self.bk.pbc_const(s2).or_else(|| if s2.is_immutable_constant() { s2.konst() } else { None });
+        let c1 = self.bk.pbc_const(s1).or_else(|| {
+            if s1.is_immutable_constant() {
+                s1.konst()
+            } else {
+                None
+            }
+        });
+        let c2 = self.bk.pbc_const(s2).or_else(|| {
+            if s2.is_immutable_constant() {
+                s2.konst()
+            } else {
+                None
+            }
+        });
         let mut konst = None;
         if let Some(k2) = c2 {
             if let Some(k1) = c1 {
-                konst = Some(k1 == k2 || super::union::same_const(heap, Some(k1), Some(k2)) && !matches!(k1, Value::Obj(_)));
+                konst = Some(
+                    k1 == k2
+                        || super::union::same_const(heap, Some(k1), Some(k2))
+                            && !matches!(k1, Value::Obj(_)),
+                );
             }
             if k2 == Value::None && !s1.can_be_none() {
                 konst = Some(false);
@@ -394,14 +602,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             konst = Some(false);
         }
         if konst.is_none() {
-            if let (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) = (s1, s2) {
+            if let (
+                S::Pbc {
+                    descs: d1,
+                    can_be_none: n1,
+                },
+                S::Pbc {
+                    descs: d2,
+                    can_be_none: n2,
+                },
+            ) = (s1, s2)
+            {
                 if (!n1 || !n2) && !d1.iter().any(|d| d2.contains(d)) {
                     konst = Some(false);
                 }
             }
         }
         let mut ktd: KnownTypeData = Vec::new();
-        let mut bind = |src: &SomeValue, src_const: Option<Value>, tgt: Hlvalue, s_tgt: &SomeValue, this: &mut Self| {
+        let mut bind = |src: &SomeValue,
+                        src_const: Option<Value>,
+                        tgt: Hlvalue,
+                        s_tgt: &SomeValue,
+                        this: &mut Self| {
             let Hlvalue::Var(tv) = tgt else { return };
             if let (S::Type { of: Some(of), .. }, Some(Value::Obj(cls))) = (s_tgt, src_const) {
                 if let Some(vt) = this.bk.valueoftype(this.space.heap(), cls) {
@@ -411,16 +633,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             ktd.push((true, tv, src.clone()));
-            let nonnone = if src_const == Some(Value::None) && s_tgt.can_be_none() { s_tgt.nonnoneify() } else { s_tgt.clone() };
+            let nonnone = if src_const == Some(Value::None) && s_tgt.can_be_none() {
+                s_tgt.nonnoneify()
+            } else {
+                s_tgt.clone()
+            };
             ktd.push((false, tv, nonnone));
         };
         bind(s2, c2, op.args[0], s1, self);
         bind(s1, c1, op.args[1], s2, self);
         let _ = g;
-        Ok(S::Bool { konst, ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)) })
+        Ok(S::Bool {
+            konst,
+            ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)),
+        })
     }
 
-    fn op_issubtype(&mut self, g: u32, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
+    fn op_issubtype(
+        &mut self,
+        g: u32,
+        op: &SpaceOperation,
+        a: &[SomeValue],
+    ) -> Result<SomeValue, AnnError> {
         if let S::Type { of: Some(of), .. } = &a[0] {
             let of = of.clone();
             let s_obj = self.binding(g, of[0]);
@@ -451,20 +685,53 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::List { .. } => by("list"),
             S::Dict { .. } => by("dict"),
             S::None => by("NoneType"),
-            S::Instance { classdef, .. } => self.bk.class_desc(self.bk.classdef(*classdef).desc).map(|c| c.cls),
+            S::Instance { classdef, .. } => self
+                .bk
+                .class_desc(self.bk.classdef(*classdef).desc)
+                .map(|c| c.cls),
             _ => None,
         }
     }
 
     /// `isinstance(x, T)`: constant when the annotation decides it; on the true branch,
     /// `x` is narrowed to instances of `T`.
-    pub fn s_isinstance(&mut self, s_obj: &SomeValue, s_type: &SomeValue, vars: &[crate::flowspace::VarId]) -> Result<SomeValue, AnnError> {
+    pub fn s_isinstance(
+        &mut self,
+        s_obj: &SomeValue,
+        s_type: &SomeValue,
+        vars: &[crate::flowspace::VarId],
+    ) -> Result<SomeValue, AnnError> {
+        if let S::Tuple(_) = s_type {
+            if !s_obj.is_immutable_constant() {
+                return Err(AnnError::new(
+                    "RPY205",
+                    "isinstance() with a tuple of classes is not supported by RPython: write isinstance(x, A) or isinstance(x, B)".into(),
+                ));
+            }
+        }
         let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
             return Ok(SomeValue::bool());
         };
         let heap = self.space.heap();
         let classes: Vec<ObjId> = match heap.get(typ) {
-            Object::Tuple(items) => items.iter().filter_map(|v| if let Value::Obj(c) = v { Some(*c) } else { None }).collect(),
+            Object::Tuple(items) => {
+                if !s_obj.is_immutable_constant() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "isinstance() with a tuple of classes is not supported by RPython: write isinstance(x, A) or isinstance(x, B)".into(),
+                    ));
+                }
+                items
+                    .iter()
+                    .filter_map(|v| {
+                        if let Value::Obj(c) = v {
+                            Some(*c)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            }
             Object::Class(_) => vec![typ],
             _ => return Ok(SomeValue::bool()),
         };
@@ -472,16 +739,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let Some(kt) = self.knowntype_class(s_obj) {
             let kt_mro = heap.class(kt).map(|c| c.mro.clone()).unwrap_or_default();
             let is_sub = classes.iter().any(|c| kt_mro.contains(c));
-            let is_super = classes.iter().any(|&c| heap.class(c).is_some_and(|cc| cc.mro.contains(&kt)));
+            let is_super = classes
+                .iter()
+                .any(|&c| heap.class(c).is_some_and(|cc| cc.mro.contains(&kt)));
             if is_sub {
                 if !s_obj.can_be_none() {
                     konst = Some(true);
                 }
             } else if !is_super {
                 konst = Some(false);
-            } else if matches!(s_obj, S::Integer { kind: IntKind::Signed, .. })
-                && classes.iter().all(|&c| heap.class(c).is_some_and(|cc| cc.builtin == Some(BuiltinType::Bool)))
-            {
+            } else if matches!(
+                s_obj,
+                S::Integer {
+                    kind: IntKind::Signed,
+                    ..
+                }
+            ) && classes.iter().all(|&c| {
+                heap.class(c)
+                    .is_some_and(|cc| cc.builtin == Some(BuiltinType::Bool))
+            }) {
                 konst = Some(false);
             }
         }
@@ -504,7 +780,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let ktd = if narrowed.is_impossible() || vars.is_empty() {
             None
         } else {
-            Some(Rc::new(vars.iter().map(|&v| (true, v, narrowed.clone())).collect::<Vec<_>>()))
+            Some(Rc::new(
+                vars.iter()
+                    .map(|&v| (true, v, narrowed.clone()))
+                    .collect::<Vec<_>>(),
+            ))
         };
         Ok(S::Bool { konst, ktd })
     }
@@ -518,6 +798,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
                 Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe(self.space.heap(), s))))
             }
+            s if op == Op::Repr && (s.is_number() || s.is_str_like() || s.is_unicode_like()) => Err(AnnError::new(
+                "RPY205",
+                format!("repr() (or backticks) of {} is not supported by the RPython typer: use str()", self.bk.describe(self.space.heap(), s)),
+            )),
             S::Str { no_nul, .. } if op == Op::Str => Ok(SomeValue::string0(*no_nul)),
             S::Char { no_nul, .. } if op == Op::Str => Ok(SomeValue::Char { no_nul: *no_nul, konst: None }),
             s if s.is_number() => Ok(SomeValue::string0(true)),
@@ -527,13 +811,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     pub fn op_len(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
-            S::Char { .. } | S::UnicodeCodePoint { .. } => Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(1)) }),
+            S::Char { .. } | S::UnicodeCodePoint { .. } => Ok(S::Integer {
+                nonneg: true,
+                kind: IntKind::Signed,
+                konst: Some(Value::Int(1)),
+            }),
             S::Str { .. } | S::Unicode { .. } => Ok(SomeValue::nonneg_int()),
-            S::Tuple(items) => Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(items.len() as i64)) }),
+            S::Tuple(items) => Ok(S::Integer {
+                nonneg: true,
+                kind: IntKind::Signed,
+                konst: Some(Value::Int(items.len() as i64)),
+            }),
             S::List { def, .. } => {
                 let item = self.bk.read_list_item(*def);
                 if item.is_impossible() {
-                    Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(0)) })
+                    Ok(S::Integer {
+                        nonneg: true,
+                        kind: IntKind::Signed,
+                        konst: Some(Value::Int(0)),
+                    })
                 } else {
                     Ok(SomeValue::nonneg_int())
                 }
@@ -541,14 +837,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Dict { def, .. } => {
                 let k = self.bk.read_dict_key(*def);
                 if k.is_impossible() {
-                    Ok(S::Integer { nonneg: true, kind: IntKind::Signed, konst: Some(Value::Int(0)) })
+                    Ok(S::Integer {
+                        nonneg: true,
+                        kind: IntKind::Signed,
+                        konst: Some(Value::Int(0)),
+                    })
                 } else {
                     Ok(SomeValue::nonneg_int())
                 }
             }
             S::Instance { .. } => self.call_instance_method(s, "__len__", &ArgsS::default()),
             S::None => Ok(SomeValue::Impossible),
-            other => Err(AnnError::new("RPY205", format!("len() of {} has no meaning", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "len() of {} has no meaning",
+                    self.bk.describe(self.space.heap(), other)
+                ),
+            )),
         }
     }
 
@@ -574,29 +880,60 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    pub fn builtin_int(&mut self, s: &SomeValue, base: Option<&SomeValue>) -> Result<SomeValue, AnnError> {
+    pub fn builtin_int(
+        &mut self,
+        s: &SomeValue,
+        base: Option<&SomeValue>,
+    ) -> Result<SomeValue, AnnError> {
         if let Some(b) = base {
             if !(s.is_str_like() || s.is_unicode_like()) || !b.is_int_like() {
-                return Err(AnnError::new("RPY218", "int(x, base) needs a string and an int".into()));
+                return Err(AnnError::new(
+                    "RPY218",
+                    "int(x, base) needs a string and an int".into(),
+                ));
             }
             return Ok(SomeValue::int());
         }
         match s {
-            S::Integer { kind, .. } if is_unsigned(*kind) => {
-                Err(AnnError::new("RPY220", "int() of an unsigned number: use intmask() instead of int(r_uint(...))".into()))
-            }
-            S::Integer { nonneg, .. } => Ok(S::Integer { nonneg: *nonneg, kind: IntKind::Signed, konst: None }),
+            S::Integer { kind, .. } if is_unsigned(*kind) => Err(AnnError::new(
+                "RPY220",
+                "int() of an unsigned number: use intmask() instead of int(r_uint(...))".into(),
+            )),
+            S::Integer { nonneg, .. } => Ok(S::Integer {
+                nonneg: *nonneg,
+                kind: IntKind::Signed,
+                konst: None,
+            }),
             S::Bool { .. } => Ok(SomeValue::nonneg_int()),
-            S::Float { .. } | S::Char { .. } | S::Str { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
-            S::Instance { .. } => Err(AnnError::new("RPY205", "int() of an instance: special methods such as __int__ are not honoured".into())),
-            other => Err(AnnError::new("RPY218", format!("int() of {} is not supported", self.bk.describe(self.space.heap(), other)))),
+            S::Float { .. }
+            | S::Char { .. }
+            | S::Str { .. }
+            | S::Unicode { .. }
+            | S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
+            S::Instance { .. } => Err(AnnError::new(
+                "RPY205",
+                "int() of an instance: special methods such as __int__ are not honoured".into(),
+            )),
+            other => Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "int() of {} is not supported",
+                    self.bk.describe(self.space.heap(), other)
+                ),
+            )),
         }
     }
 
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
-            other => Err(AnnError::new("RPY218", format!("float() of {} is not supported", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "float() of {} is not supported",
+                    self.bk.describe(self.space.heap(), other)
+                ),
+            )),
         }
     }
 
@@ -630,11 +967,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// An item of a container, as iterating over it gives.
-    pub fn getanyitem(&mut self, container: &SomeValue, variant: IterVariant) -> Result<SomeValue, AnnError> {
+    pub fn getanyitem(
+        &mut self,
+        container: &SomeValue,
+        variant: IterVariant,
+    ) -> Result<SomeValue, AnnError> {
         Ok(match container {
             S::List { def, .. } => self.bk.read_list_item(*def),
             S::Str { no_nul, .. } | S::Char { no_nul, .. } => SomeValue::char(*no_nul),
-            S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => SomeValue::unichar(*no_nul),
+            S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => {
+                SomeValue::unichar(*no_nul)
+            }
             S::Tuple(items) => {
                 let mut u = SomeValue::Impossible;
                 for it in items.iter() {
@@ -657,7 +1000,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             },
             S::None => SomeValue::Impossible,
             S::Error => SomeValue::Error,
-            other => return Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe(self.space.heap(), other)))),
+            other => {
+                return Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "{} is not iterable",
+                        self.bk.describe(self.space.heap(), other)
+                    ),
+                ))
+            }
         })
     }
 
@@ -673,12 +1024,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             S::Generator { graph } => Ok(self.bk.read_yield(*graph)),
             S::Instance { .. } => self.call_instance_method(s, "next", &ArgsS::default()),
-            other => Err(AnnError::new("RPY205", format!("{} is not an iterator", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "{} is not an iterator",
+                    self.bk.describe(self.space.heap(), other)
+                ),
+            )),
         }
     }
 }
 
 /// A class attribute along the MRO of a heap class.
 pub(super) fn lookup_class_attr(heap: &Heap, cls: ObjId, name: &str) -> Option<Value> {
-    heap.class(cls)?.mro.iter().find_map(|&k| heap.class(k).and_then(|c| c.dict.get(name)))
+    heap.class(cls)?
+        .mro
+        .iter()
+        .find_map(|&k| heap.class(k).and_then(|c| c.dict.get(name)))
 }

@@ -29,7 +29,16 @@ pub fn same_const(heap: &Heap, a: Option<Value>, b: Option<Value>) -> bool {
         (Some(Value::Obj(x)), Some(Value::Obj(y))) => match (heap.get(x), heap.get(y)) {
             (Object::Str(s), Object::Str(t)) => s == t,
             (Object::Unicode(s), Object::Unicode(t)) => s == t,
-            (Object::RInt { kind: k1, value: v1 }, Object::RInt { kind: k2, value: v2 }) => k1 == k2 && v1 == v2,
+            (
+                Object::RInt {
+                    kind: k1,
+                    value: v1,
+                },
+                Object::RInt {
+                    kind: k2,
+                    value: v2,
+                },
+            ) => k1 == k2 && v1 == v2,
             _ => false,
         },
         _ => false,
@@ -48,35 +57,116 @@ impl Bookkeeper {
     /// Structural equality (lists and dicts: same definition).
     pub fn eq(&self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> bool {
         match (a, b) {
-            (S::Integer { nonneg: n1, kind: k1, konst: c1 }, S::Integer { nonneg: n2, kind: k2, konst: c2 }) => {
-                n1 == n2 && k1 == k2 && same_const(heap, *c1, *c2)
-            }
+            (
+                S::Integer {
+                    nonneg: n1,
+                    kind: k1,
+                    konst: c1,
+                },
+                S::Integer {
+                    nonneg: n2,
+                    kind: k2,
+                    konst: c2,
+                },
+            ) => n1 == n2 && k1 == k2 && same_const(heap, *c1, *c2),
             (S::Bool { konst: c1, .. }, S::Bool { konst: c2, .. }) => c1 == c2,
             (S::Float { konst: c1 }, S::Float { konst: c2 }) => same_const(heap, *c1, *c2),
-            (S::Char { no_nul: n1, konst: c1 }, S::Char { no_nul: n2, konst: c2 })
-            | (S::UnicodeCodePoint { no_nul: n1, konst: c1 }, S::UnicodeCodePoint { no_nul: n2, konst: c2 }) => {
-                n1 == n2 && same_const(heap, *c1, *c2)
+            (
+                S::Char {
+                    no_nul: n1,
+                    konst: c1,
+                },
+                S::Char {
+                    no_nul: n2,
+                    konst: c2,
+                },
+            )
+            | (
+                S::UnicodeCodePoint {
+                    no_nul: n1,
+                    konst: c1,
+                },
+                S::UnicodeCodePoint {
+                    no_nul: n2,
+                    konst: c2,
+                },
+            ) => n1 == n2 && same_const(heap, *c1, *c2),
+            (
+                S::Str {
+                    can_be_none: a1,
+                    no_nul: n1,
+                    konst: c1,
+                },
+                S::Str {
+                    can_be_none: a2,
+                    no_nul: n2,
+                    konst: c2,
+                },
+            )
+            | (
+                S::Unicode {
+                    can_be_none: a1,
+                    no_nul: n1,
+                    konst: c1,
+                },
+                S::Unicode {
+                    can_be_none: a2,
+                    no_nul: n2,
+                    konst: c2,
+                },
+            ) => a1 == a2 && n1 == n2 && same_const(heap, *c1, *c2),
+            (S::Tuple(x), S::Tuple(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.eq(heap, p, q))
             }
-            (S::Str { can_be_none: a1, no_nul: n1, konst: c1 }, S::Str { can_be_none: a2, no_nul: n2, konst: c2 })
-            | (S::Unicode { can_be_none: a1, no_nul: n1, konst: c1 }, S::Unicode { can_be_none: a2, no_nul: n2, konst: c2 }) => {
-                a1 == a2 && n1 == n2 && same_const(heap, *c1, *c2)
-            }
-            (S::Tuple(x), S::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.eq(heap, p, q)),
             (S::List { def: d1, konst: c1 }, S::List { def: d2, konst: c2 }) => {
                 self.list_item(*d1) == self.list_item(*d2) && same_const(heap, *c1, *c2)
             }
             (S::Dict { def: d1, konst: c1 }, S::Dict { def: d2, konst: c2 }) => {
                 self.dict_items(*d1) == self.dict_items(*d2) && same_const(heap, *c1, *c2)
             }
-            (S::Instance { classdef: c1, can_be_none: n1, konst: k1 }, S::Instance { classdef: c2, can_be_none: n2, konst: k2 }) => {
-                c1 == c2 && n1 == n2 && k1 == k2
-            }
-            (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) => n1 == n2 && d1 == d2,
-            (S::Iterator { container: c1, variant: v1 }, S::Iterator { container: c2, variant: v2 }) => {
-                v1 == v2 && self.eq(heap, c1, c2)
-            }
+            (
+                S::Instance {
+                    classdef: c1,
+                    can_be_none: n1,
+                    konst: k1,
+                },
+                S::Instance {
+                    classdef: c2,
+                    can_be_none: n2,
+                    konst: k2,
+                },
+            ) => c1 == c2 && n1 == n2 && k1 == k2,
+            (
+                S::Pbc {
+                    descs: d1,
+                    can_be_none: n1,
+                },
+                S::Pbc {
+                    descs: d2,
+                    can_be_none: n2,
+                },
+            ) => n1 == n2 && d1 == d2,
+            (
+                S::Iterator {
+                    container: c1,
+                    variant: v1,
+                },
+                S::Iterator {
+                    container: c2,
+                    variant: v2,
+                },
+            ) => v1 == v2 && self.eq(heap, c1, c2),
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
-            (S::Builtin { name: n1, s_self: s1 }, S::Builtin { name: n2, s_self: s2 }) => {
+            (
+                S::Builtin {
+                    name: n1,
+                    s_self: s1,
+                },
+                S::Builtin {
+                    name: n2,
+                    s_self: s2,
+                },
+            ) => {
                 n1 == n2
                     && match (s1, s2) {
                         (None, None) => true,
@@ -84,15 +174,32 @@ impl Bookkeeper {
                         _ => false,
                     }
             }
-            (S::BuiltinMethod { name: n1, s_self: s1 }, S::BuiltinMethod { name: n2, s_self: s2 }) => n1 == n2 && self.eq(heap, s1, s2),
+            (
+                S::BuiltinMethod {
+                    name: n1,
+                    s_self: s1,
+                },
+                S::BuiltinMethod {
+                    name: n2,
+                    s_self: s2,
+                },
+            ) => n1 == n2 && self.eq(heap, s1, s2),
             (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => c1 == c2 && o1 == o2,
-            (S::None, S::None) | (S::Impossible, S::Impossible) | (S::Error, S::Error) | (S::Object, S::Object) => true,
+            (S::None, S::None)
+            | (S::Impossible, S::Impossible)
+            | (S::Error, S::Error)
+            | (S::Object, S::Object) => true,
             _ => false,
         }
     }
 
     /// The most precise annotation containing both; merges list and dict definitions.
-    pub fn union(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> Result<SomeValue, AnnError> {
+    pub fn union(
+        &mut self,
+        heap: &Heap,
+        a: &SomeValue,
+        b: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         self.union_impl(heap, a, b, false)
     }
 
@@ -127,7 +234,13 @@ impl Bookkeeper {
         })
     }
 
-    fn union_impl(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue, pure: bool) -> Result<SomeValue, AnnError> {
+    fn union_impl(
+        &mut self,
+        heap: &Heap,
+        a: &SomeValue,
+        b: &SomeValue,
+        pure: bool,
+    ) -> Result<SomeValue, AnnError> {
         if self.eq(heap, a, b) {
             return Ok(a.clone());
         }
@@ -140,7 +253,9 @@ impl Bookkeeper {
                     (Some(x), Some(y)) => {
                         let mut out = Vec::new();
                         for (t, v, s) in x.iter() {
-                            if let Some((_, _, s2)) = y.iter().find(|(t2, v2, _)| t2 == t && v2 == v) {
+                            if let Some((_, _, s2)) =
+                                y.iter().find(|(t2, v2, _)| t2 == t && v2 == v)
+                            {
                                 if let Ok(u) = self.union_impl(heap, s, s2, true) {
                                     out.push((*t, *v, u));
                                 }
@@ -150,26 +265,45 @@ impl Bookkeeper {
                     }
                     _ => None,
                 };
-                S::Bool { konst: if c1 == c2 { *c1 } else { None }, ktd }
+                S::Bool {
+                    konst: if c1 == c2 { *c1 } else { None },
+                    ktd,
+                }
             }
             (x, y) if x.is_int_like() && y.is_int_like() => self.union_ints(heap, x, y)?,
             (x, y) if x.is_number() && y.is_number() => S::Float { konst: None },
-            (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char { no_nul: *n1 && *n2, konst: None },
-            (x, y) if x.is_str_like() && y.is_str_like() => {
-                S::Str { can_be_none: x.can_be_none() || y.can_be_none(), no_nul: x.no_nul() && y.no_nul(), konst: None }
-            }
+            (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char {
+                no_nul: *n1 && *n2,
+                konst: None,
+            },
+            (x, y) if x.is_str_like() && y.is_str_like() => S::Str {
+                can_be_none: x.can_be_none() || y.can_be_none(),
+                no_nul: x.no_nul() && y.no_nul(),
+                konst: None,
+            },
             (S::UnicodeCodePoint { no_nul: n1, .. }, S::UnicodeCodePoint { no_nul: n2, .. }) => {
-                S::UnicodeCodePoint { no_nul: *n1 && *n2, konst: None }
+                S::UnicodeCodePoint {
+                    no_nul: *n1 && *n2,
+                    konst: None,
+                }
             }
-            (S::Char { .. }, S::UnicodeCodePoint { .. }) | (S::UnicodeCodePoint { .. }, S::Char { .. }) => {
-                S::UnicodeCodePoint { no_nul: false, konst: None }
-            }
-            (x, y) if x.is_unicode_like() && y.is_unicode_like() => {
-                S::Unicode { can_be_none: x.can_be_none() || y.can_be_none(), no_nul: x.no_nul() && y.no_nul(), konst: None }
-            }
+            (S::Char { .. }, S::UnicodeCodePoint { .. })
+            | (S::UnicodeCodePoint { .. }, S::Char { .. }) => S::UnicodeCodePoint {
+                no_nul: false,
+                konst: None,
+            },
+            (x, y) if x.is_unicode_like() && y.is_unicode_like() => S::Unicode {
+                can_be_none: x.can_be_none() || y.can_be_none(),
+                no_nul: x.no_nul() && y.no_nul(),
+                konst: None,
+            },
             (S::Tuple(x), S::Tuple(y)) => {
                 if x.len() != y.len() {
-                    return Err(union_error(format!("tuples of different lengths cannot be mixed: {} versus {}", x.len(), y.len())));
+                    return Err(union_error(format!(
+                        "tuples of different lengths cannot be mixed: {} versus {}",
+                        x.len(),
+                        y.len()
+                    )));
                 }
                 let mut items = Vec::with_capacity(x.len());
                 for (p, q) in x.iter().zip(y.iter()) {
@@ -184,7 +318,10 @@ impl Bookkeeper {
                     }
                     self.merge_listdefs(heap, *d1, *d2)?;
                 }
-                S::List { def: *d1, konst: keep_const(heap, *c1, *c2) }
+                S::List {
+                    def: *d1,
+                    konst: keep_const(heap, *c1, *c2),
+                }
             }
             (S::Dict { def: d1, konst: c1 }, S::Dict { def: d2, konst: c2 }) => {
                 if self.dict_items(*d1) != self.dict_items(*d2) {
@@ -193,9 +330,23 @@ impl Bookkeeper {
                     }
                     self.merge_dictdefs(heap, *d1, *d2)?;
                 }
-                S::Dict { def: *d1, konst: keep_const(heap, *c1, *c2) }
+                S::Dict {
+                    def: *d1,
+                    konst: keep_const(heap, *c1, *c2),
+                }
             }
-            (S::Instance { classdef: c1, can_be_none: n1, konst: k1 }, S::Instance { classdef: c2, can_be_none: n2, konst: k2 }) => {
+            (
+                S::Instance {
+                    classdef: c1,
+                    can_be_none: n1,
+                    konst: k1,
+                },
+                S::Instance {
+                    classdef: c2,
+                    can_be_none: n2,
+                    konst: k2,
+                },
+            ) => {
                 let Some(base) = self.commonbase(*c1, *c2) else {
                     return Err(union_error(format!(
                         "instances of `{}` and `{}` have no common base class",
@@ -203,32 +354,106 @@ impl Bookkeeper {
                         self.classdef(*c2).name
                     )));
                 };
-                S::Instance { classdef: base, can_be_none: *n1 || *n2, konst: if k1 == k2 { *k1 } else { None } }
+                S::Instance {
+                    classdef: base,
+                    can_be_none: *n1 || *n2,
+                    konst: if k1 == k2 { *k1 } else { None },
+                }
             }
-            (S::Pbc { descs: d1, can_be_none: n1 }, S::Pbc { descs: d2, can_be_none: n2 }) => {
+            (
+                S::Pbc {
+                    descs: d1,
+                    can_be_none: n1,
+                },
+                S::Pbc {
+                    descs: d2,
+                    can_be_none: n2,
+                },
+            ) => {
                 let mut all: Vec<DescId> = d1.iter().chain(d2.iter()).copied().collect();
                 all.sort();
                 all.dedup();
                 let k0 = self.desc(all[0]).kind();
                 if let Some(&other) = all.iter().find(|&&d| self.desc(d).kind() != k0) {
-                    return Err(union_error(format!("a {} and a {} cannot be mixed", k0, self.desc(other).kind())));
+                    return Err(union_error(format!(
+                        "a {} and a {} cannot be mixed",
+                        k0,
+                        self.desc(other).kind()
+                    )));
+                }
+                if k0 == "method" {
+                    let mut names: Vec<Rc<str>> = all
+                        .iter()
+                        .filter_map(|&d| match self.desc(d) {
+                            Desc::Method(m) => Some(m.name.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    names.sort();
+                    names.dedup();
+                    if names.len() > 1 {
+                        return Err(union_error(format!(
+                            "the methods `{}` and `{}` cannot be mixed: the RPython typer needs one attribute name for all the methods a variable can hold",
+                            names[0], names[1]
+                        )));
+                    }
                 }
                 let all = self.simplify_methods(all);
-                S::Pbc { descs: all.into(), can_be_none: *n1 || *n2 }
+                S::Pbc {
+                    descs: all.into(),
+                    can_be_none: *n1 || *n2,
+                }
             }
-            (S::Iterator { container: c1, variant: v1 }, S::Iterator { container: c2, variant: v2 }) => {
+            (
+                S::Iterator {
+                    container: c1,
+                    variant: v1,
+                },
+                S::Iterator {
+                    container: c2,
+                    variant: v2,
+                },
+            ) => {
                 if v1 != v2 {
                     return Err(union_error("iterators of different kinds cannot be mixed"));
                 }
                 let c = self.union_impl(heap, c1, c2, pure)?;
-                S::Iterator { container: Rc::new(c), variant: *v1 }
+                S::Iterator {
+                    container: Rc::new(c),
+                    variant: *v1,
+                }
             }
             (S::Generator { .. }, S::Generator { .. }) => {
-                return Err(union_error("two different generators cannot be merged at one point of the program"))
+                return Err(union_error(
+                    "two different generators cannot be merged at one point of the program",
+                ))
             }
-            (S::BuiltinMethod { name: n1, s_self: s1 }, S::BuiltinMethod { name: n2, s_self: s2 }) if n1 == n2 => {
+            (
+                S::BuiltinMethod {
+                    name: n1,
+                    s_self: s1,
+                },
+                S::BuiltinMethod {
+                    name: n2,
+                    s_self: s2,
+                },
+            ) if n1 == n2 => {
                 let s = self.union_impl(heap, s1, s2, pure)?;
-                S::BuiltinMethod { name: n1.clone(), s_self: Rc::new(s) }
+                S::BuiltinMethod {
+                    name: n1.clone(),
+                    s_self: Rc::new(s),
+                }
+            }
+            (S::Type { of, .. }, S::Pbc { descs, .. })
+            | (S::Pbc { descs, .. }, S::Type { of, .. })
+                if descs
+                    .iter()
+                    .all(|&d| matches!(self.desc(d), Desc::Class(_))) =>
+            {
+                S::Type {
+                    konst: None,
+                    of: of.clone(),
+                }
             }
             (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => {
                 let of = match (o1, o2) {
@@ -240,34 +465,59 @@ impl Bookkeeper {
                     }
                     _ => None,
                 };
-                S::Type { konst: if c1 == c2 { *c1 } else { None }, of }
+                S::Type {
+                    konst: if c1 == c2 { *c1 } else { None },
+                    of,
+                }
             }
             _ => return Err(union_error("")),
         })
     }
 
-    fn union_ints(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> Result<SomeValue, AnnError> {
+    fn union_ints(
+        &mut self,
+        heap: &Heap,
+        a: &SomeValue,
+        b: &SomeValue,
+    ) -> Result<SomeValue, AnnError> {
         let (k1, k2) = (a.int_kind().expect("int"), b.int_kind().expect("int"));
         let (n1, n2) = (a.is_nonneg(), b.is_nonneg());
         let kind = if is_unsigned(k1) == is_unsigned(k2) {
             compute_restype(k1, k2).ok_or_else(|| {
-                union_error(format!("{} and {} cannot be mixed", int_kind_name(k1), int_kind_name(k2)))
+                union_error(format!(
+                    "{} and {} cannot be mixed",
+                    int_kind_name(k1),
+                    int_kind_name(k2)
+                ))
             })?
         } else if k2 == IntKind::Signed {
             if !n2 {
-                return Err(union_error("RPython cannot prove that these integers are of the same signedness"));
+                return Err(union_error(
+                    "RPython cannot prove that these integers are of the same signedness",
+                ));
             }
             k1
         } else if k1 == IntKind::Signed {
             if !n1 {
-                return Err(union_error("RPython cannot prove that these integers are of the same signedness"));
+                return Err(union_error(
+                    "RPython cannot prove that these integers are of the same signedness",
+                ));
             }
             k2
         } else {
-            return Err(union_error(format!("{} and {} cannot be mixed", int_kind_name(k1), int_kind_name(k2))));
+            return Err(union_error(format!(
+                "{} and {} cannot be mixed",
+                int_kind_name(k1),
+                int_kind_name(k2)
+            )));
         };
-        let konst = keep_const(heap, a.konst(), b.konst()).filter(|_| matches!(a, S::Integer { .. }) && matches!(b, S::Integer { .. }));
-        Ok(S::Integer { nonneg: (n1 && n2) || is_unsigned(kind), kind, konst })
+        let konst = keep_const(heap, a.konst(), b.konst())
+            .filter(|_| matches!(a, S::Integer { .. }) && matches!(b, S::Integer { .. }));
+        Ok(S::Integer {
+            nonneg: (n1 && n2) || is_unsigned(kind),
+            kind,
+            konst,
+        })
     }
 
     /// Drops methods that are less general than another one of the set (same function, a
@@ -290,7 +540,11 @@ impl Bookkeeper {
                 let (_, f, o, n, s) = info.iter().find(|x| x.0 == d).expect("desc").clone();
                 let Some(s) = s else { return true };
                 !info.iter().any(|(d2, f2, o2, n2, s2)| {
-                    *d2 != d && *f2 == f && *o2 == o && *n2 == n && s2.is_some_and(|s2| s2 != s && self.issubclass_def(s, s2))
+                    *d2 != d
+                        && *f2 == f
+                        && *o2 == o
+                        && *n2 == n
+                        && s2.is_some_and(|s2| s2 != s && self.issubclass_def(s, s2))
                 })
             })
             .collect()
@@ -301,7 +555,18 @@ impl Bookkeeper {
     pub fn improve(&mut self, heap: &Heap, obj: &SomeValue, imp: &SomeValue) -> SomeValue {
         match (obj, imp) {
             (S::Error, _) => S::Error,
-            (S::Instance { classdef: c1, can_be_none: n1, konst }, S::Instance { classdef: c2, can_be_none: n2, .. }) => {
+            (
+                S::Instance {
+                    classdef: c1,
+                    can_be_none: n1,
+                    konst,
+                },
+                S::Instance {
+                    classdef: c2,
+                    can_be_none: n2,
+                    ..
+                },
+            ) => {
                 let resdef = if self.issubclass_def(*c1, *c2) {
                     *c1
                 } else if self.issubclass_def(*c2, *c1) {
@@ -311,7 +576,11 @@ impl Bookkeeper {
                 } else {
                     return S::Impossible;
                 };
-                S::Instance { classdef: resdef, can_be_none: *n1 && *n2, konst: if resdef == *c1 { *konst } else { None } }
+                S::Instance {
+                    classdef: resdef,
+                    can_be_none: *n1 && *n2,
+                    konst: if resdef == *c1 { *konst } else { None },
+                }
             }
             _ => {
                 if !self.contains(heap, imp, obj) && self.contains(heap, obj, imp) {

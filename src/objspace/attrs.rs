@@ -268,6 +268,9 @@ impl ObjSpace {
                         let attrs = f.attrs.clone();
                         self.dict_of_attrs(&attrs)
                     }
+                    // Class attributes are plain functions here (Python 2 unbound methods).
+                    "im_func" | "__func__" => obj,
+                    "im_self" => Value::None,
                     _ => match f.attrs.get(name) {
                         Some(v) => v,
                         None => return self.type_attr(obj, name),
@@ -452,7 +455,7 @@ impl ObjSpace {
                     ));
                 }
                 let new_name = if &**name == "__name__" {
-                    self.text_of(value).map(|s| Rc::<str>::from(s))
+                    self.text_of(value).map(Rc::<str>::from)
                 } else {
                     None
                 };
@@ -606,7 +609,6 @@ impl ObjSpace {
         if let Value::Obj(ns) = namespace {
             let entries: Vec<(Value, Value)> = match self.heap.get(ns) {
                 Object::Dict(d) => d.entries.clone(),
-                Object::Module(m) => m.dict.iter().map(|(_, v)| (Value::None, v)).collect(),
                 _ => return self.type_error("class namespace must be a dict"),
             };
             for (k, v) in entries {

@@ -272,6 +272,9 @@ fn all_builtins() -> &'static HashMap<&'static str, BuiltinFn> {
         for &(n, f) in BUILTINS {
             m.insert(n, f);
         }
+        for &(n, f) in super::generators::GEN_BUILTINS {
+            m.insert(n, f);
+        }
         for &(n, f) in super::libs::LIB_BUILTINS {
             m.insert(n, f);
         }
@@ -514,7 +517,7 @@ fn b_range(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     } else {
         0
     };
-    if count > 50_000_000 {
+    if count > super::MAX_ITEMS as u64 {
         return Err(sp.err("MemoryError", "range() too large for the import-time model"));
     }
     let mut v = Vec::with_capacity(count as usize);
@@ -908,7 +911,7 @@ fn b_iter(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 break;
             }
             out.push(v);
-            if out.len() > 10_000_000 {
+            if out.len() > super::MAX_ITEMS {
                 return Err(sp.err(
                     "MemoryError",
                     "iteration too long for the import-time model",
@@ -1094,14 +1097,36 @@ fn b_round(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let r = if n == 0 {
         x.round()
     } else if n > 0 {
-        let s = format!("{:.*}", n as usize, x);
-        let p = 10f64.powi(n);
-        let y = x * p;
-        if (y - y.trunc()).abs() == 0.5 {
-            (y.round()) / p
+        // Round half away from zero on the exact decimal value (Python 2.7).
+        let n = (n as usize).min(300);
+        let exact = format!("{:.*}", n + 40, x.abs());
+        let dot = exact.find('.').unwrap_or(exact.len());
+        let tail = exact.get(dot + 1 + n..).unwrap_or("");
+        let half = tail.starts_with('5') && tail[1..].bytes().all(|b| b == b'0');
+        let mag: f64 = if half {
+            // Increment the truncated decimal digits by one unit in the last place.
+            let mut digits: Vec<u8> = exact[..dot + 1 + n].bytes().collect();
+            let mut i = digits.len();
+            loop {
+                if i == 0 {
+                    digits.insert(0, b'1');
+                    break;
+                }
+                i -= 1;
+                match digits[i] {
+                    b'.' => continue,
+                    b'9' => digits[i] = b'0',
+                    d => {
+                        digits[i] = d + 1;
+                        break;
+                    }
+                }
+            }
+            String::from_utf8_lossy(&digits).parse().unwrap_or(x.abs())
         } else {
-            s.parse().unwrap_or(x)
-        }
+            format!("{:.*}", n, x.abs()).parse().unwrap_or(x.abs())
+        };
+        mag.copysign(x)
     } else {
         let p = 10f64.powi(-n);
         (x / p).round() * p

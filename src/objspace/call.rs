@@ -1,4 +1,4 @@
-//! Calls: user functions (argument binding, frames, closures, eager generators, class
+//! Calls: user functions (argument binding, frames, closures, generators, class
 //! bodies), bound methods, builtins, classes (instance creation) and callable instances.
 
 use super::builtins::BArgs;
@@ -113,8 +113,16 @@ impl ObjSpace {
         f(self, &mut a)
     }
 
-    fn enter(&mut self) -> R<()> {
-        if self.depth >= self.max_depth {
+    pub(crate) fn enter(&mut self) -> R<()> {
+        // The machine stack is the real limit: frames of the interpreter are large in debug
+        // builds, so the space also bounds the bytes of stack used since the outermost call.
+        let marker = 0u8;
+        let here = std::hint::black_box(&marker) as *const u8 as usize;
+        if self.depth == 0 {
+            self.stack_base = here;
+        }
+        let used = self.stack_base.saturating_sub(here);
+        if self.depth >= self.max_depth || used > self.max_stack_bytes {
             return Err(self.err("RuntimeError", "maximum recursion depth exceeded"));
         }
         self.depth += 1;
@@ -122,7 +130,7 @@ impl ObjSpace {
         Ok(())
     }
 
-    fn leave(&mut self) {
+    pub(crate) fn leave(&mut self) {
         self.depth -= 1;
         if let Some(s) = self.span_stack.pop() {
             self.span = s;
@@ -189,6 +197,9 @@ impl ObjSpace {
             cells.push(Value::Obj(c));
         }
         frame.cells = cells;
+        if code.is_generator() {
+            return Ok(self.new_generator(frame));
+        }
         self.enter()?;
         let class_body = code.has_flag(flags::CLASS_BODY);
         if class_body {
@@ -198,24 +209,12 @@ impl ObjSpace {
             frame.namespace = Some(ns);
             self.class_ns_stack.push(ns);
         }
-        let generator = code.is_generator();
-        if generator {
-            self.gen_stack.push(Vec::new());
-        }
         self.frames.push((globals, frame.namespace));
         let r = eval(self, &mut frame);
         self.frames.pop();
         self.leave();
         if class_body {
             self.class_ns_stack.pop();
-        }
-        if generator {
-            let items = self.gen_stack.pop().unwrap_or_default();
-            r?;
-            return Ok(self.alloc(Object::Iterator(super::object::IterState::Seq {
-                items,
-                pos: 0,
-            })));
         }
         r
     }
@@ -324,14 +323,12 @@ impl ObjSpace {
         self.call_value(bound, args, Vec::new())
     }
 
-    /// `yield` inside a generator being run eagerly.
+    /// `yield`: suspends the running generator frame (see `generators.rs`).
     pub(crate) fn do_yield(&mut self, v: Value) -> R {
-        match self.gen_stack.last_mut() {
-            Some(items) => {
-                items.push(v);
-                Ok(Value::None)
-            }
-            None => Err(self.unsupported("`yield` outside a generator function")),
+        if self.running_generators == 0 {
+            return Err(self.unsupported("`yield` outside a generator function"));
         }
+        self.yielded = Some(v);
+        Err(crate::interpreter::Unwind::Stop)
     }
 }

@@ -657,7 +657,7 @@ impl ObjSpace {
                 if w < 0 {
                     left = true;
                 }
-                width = Some(w.unsigned_abs() as usize);
+                width = Some(w.unsigned_abs().min(u64::MAX as u128) as usize);
                 i += 1;
             } else {
                 let start = i;
@@ -846,6 +846,12 @@ impl ObjSpace {
             };
             let total = sign_part.len() + len_of(&body);
             let w = width.unwrap_or(0);
+            if w > super::MAX_ITEMS {
+                return Err(self.err(
+                    "MemoryError",
+                    "format width too large for the import-time model",
+                ));
+            }
             let numeric = matches!(
                 conv,
                 b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'e' | b'E' | b'f' | b'F' | b'g' | b'G'
@@ -856,13 +862,13 @@ impl ObjSpace {
             } else if left {
                 out.extend_from_slice(sign_part.as_bytes());
                 out.extend_from_slice(&body);
-                out.extend(std::iter::repeat(b' ').take(w - total));
+                out.extend(std::iter::repeat_n(b' ', w - total));
             } else if zero && numeric {
                 out.extend_from_slice(sign_part.as_bytes());
-                out.extend(std::iter::repeat(b'0').take(w - total));
+                out.extend(std::iter::repeat_n(b'0', w - total));
                 out.extend_from_slice(&body);
             } else {
-                out.extend(std::iter::repeat(b' ').take(w - total));
+                out.extend(std::iter::repeat_n(b' ', w - total));
                 out.extend_from_slice(sign_part.as_bytes());
                 out.extend_from_slice(&body);
             }
@@ -1031,6 +1037,12 @@ impl ObjSpace {
             width = width * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
             i += 1;
         }
+        if width > super::MAX_ITEMS {
+            return Err(self.err(
+                "MemoryError",
+                "format width too large for the import-time model",
+            ));
+        }
         let mut comma = false;
         if i < chars.len() && chars[i] == ',' {
             comma = true;
@@ -1161,7 +1173,7 @@ impl ObjSpace {
             return Ok(sign_s);
         }
         let pad = width - len;
-        let fill_s = |n: usize| std::iter::repeat(fill).take(n).collect::<String>();
+        let fill_s = |n: usize| std::iter::repeat_n(fill, n).collect::<String>();
         Ok(match align.unwrap_or(default_align) {
             '<' => format!("{sign_s}{body}{}", fill_s(pad)),
             '^' => format!("{}{sign_s}{body}{}", fill_s(pad / 2), fill_s(pad - pad / 2)),
@@ -1175,7 +1187,7 @@ fn group_thousands(digits: &str) -> String {
     let bytes = digits.as_bytes();
     let mut out = String::new();
     for (i, &b) in bytes.iter().enumerate() {
-        if i > 0 && (bytes.len() - i) % 3 == 0 {
+        if i > 0 && (bytes.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(b as char);

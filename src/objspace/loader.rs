@@ -237,12 +237,23 @@ impl ObjSpace {
                 bundled,
             },
         );
+        self.sync_sys_modules(fullname, Some(module));
         match self.run_module_code(compiled.code, module) {
-            Ok(_) => Ok(module),
+            Ok(_) => {
+                if fullname == "sys" {
+                    let all: Vec<(String, ObjId)> =
+                        self.modules.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                    for (k, v) in all {
+                        self.sync_sys_modules(&k, Some(v));
+                    }
+                }
+                Ok(module)
+            }
             Err(e) => {
                 if matches!(e, Unwind::Raise { .. }) {
                     // As Python: a module whose body failed is not kept in sys.modules.
                     self.modules.remove(fullname);
+                    self.sync_sys_modules(fullname, None);
                 }
                 Err(e)
             }
@@ -467,7 +478,7 @@ impl ObjSpace {
     /// Imports the target file as a module named after its stem (so `if __name__ ==
     /// '__main__':` bodies do not run). Returns the module even when its body failed part
     /// way (its diagnostics are in `self.diagnostics`); `Err` when the file cannot be read
-    /// or parsed (that diagnostic is also in `self.diagnostics`).
+    /// or parsed (that diagnostic is returned, not also pushed to `self.diagnostics`).
     pub fn import_main(&mut self, path: &Path) -> Result<ObjId, Diagnostic> {
         let dir = path.parent().map(|p| {
             if p.as_os_str().is_empty() {
@@ -487,7 +498,6 @@ impl ObjSpace {
                 Span::default(),
                 format!("cannot read {}", path.display()),
             );
-            self.diagnostics.push(d.clone());
             return Err(d);
         };
         self.steps = 0;
@@ -499,17 +509,17 @@ impl ObjSpace {
             }
             Err(u) => {
                 let syntax = matches!(&u, Unwind::Raise { evalue: Value::Obj(id), .. } if self.reported_errors.contains(id))
-                    && self.modules.get(&stem).is_none()
+                    && !self.modules.contains_key(&stem)
                     && self.main_module_file_failed_to_parse(path);
                 self.report_escape(u);
                 if syntax {
-                    let d = self.diagnostics[before..]
+                    let pos = self.diagnostics[before..]
                         .iter()
-                        .find(|d| d.code == "RPY001")
-                        .cloned()
-                        .unwrap_or_else(|| {
-                            Diagnostic::new("RPY001", Span::default(), "syntax error")
-                        });
+                        .position(|d| d.code == "RPY001");
+                    let d = match pos {
+                        Some(p) => self.diagnostics.remove(before + p),
+                        None => Diagnostic::new("RPY001", Span::default(), "syntax error"),
+                    };
                     return Err(d);
                 }
                 // The module object exists (its body ran part way): keep it usable.
@@ -521,7 +531,7 @@ impl ObjSpace {
                         Ok(m)
                     }
                     None => {
-                        let d = self.diagnostics.last().cloned().unwrap_or_else(|| {
+                        let d = self.diagnostics.pop().unwrap_or_else(|| {
                             Diagnostic::new(
                                 "RPY003",
                                 Span::default(),
@@ -578,5 +588,25 @@ impl ObjSpace {
                 None
             }
         }
+    }
+}
+
+impl ObjSpace {
+    /// Mirrors `self.modules` into the bundled `sys.modules` dict once `sys` is loaded.
+    fn sync_sys_modules(&mut self, name: &str, module: Option<ObjId>) {
+        let Some(&sys) = self.modules.get("sys") else {
+            return;
+        };
+        let Some(d @ Value::Obj(did)) = self.module_attr(sys, "modules") else {
+            return;
+        };
+        if !matches!(self.heap.get(did), Object::Dict(_)) {
+            return;
+        }
+        let k = self.new_str(name.as_bytes());
+        let _ = match module {
+            Some(m) => self.setitem(d, k, Value::Obj(m)),
+            None => self.delitem(d, k),
+        };
     }
 }

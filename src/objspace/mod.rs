@@ -6,6 +6,9 @@
 //! identified by its qualified name; the bundled models (`bundled/*.py`) are RPython-style
 //! sources for `os`, `sys`, `math`, `time` and `rpython.rlib.*`.
 
+// `Unwind` carries frame states for the flow space; the concrete space only passes it on.
+#![allow(clippy::result_large_err)]
+
 mod attrs;
 pub mod builtins;
 pub mod bundled;
@@ -13,6 +16,7 @@ mod call;
 mod dict;
 mod exc;
 mod format;
+mod generators;
 mod libs;
 pub mod loader;
 pub mod object;
@@ -40,9 +44,13 @@ pub use types::Types;
 pub type R<T = Value> = Result<T, Unwind<Value>>;
 
 /// Default limit of nested calls at import time (Python's recursion limit is 1000).
-pub const DEFAULT_MAX_DEPTH: usize = 400;
+pub const DEFAULT_MAX_DEPTH: usize = 1000;
+/// Default limit of machine stack used by nested import-time calls (fits a 2 MiB thread).
+pub const DEFAULT_MAX_STACK_BYTES: usize = 1_536 * 1024;
 /// Default limit of executed instructions for one `import_main` (endless loops).
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
+/// Largest container or string the import-time model builds (items or bytes).
+pub const MAX_ITEMS: usize = 20_000_000;
 
 /// What the loader knows about a module beyond its Python-visible attributes.
 #[derive(Clone, Debug)]
@@ -79,6 +87,9 @@ pub struct ObjSpace {
     pub bundled_files: HashSet<FileId>,
     /// Maximum nesting of calls.
     pub max_depth: usize,
+    /// Maximum bytes of machine stack used by nested calls.
+    pub max_stack_bytes: usize,
+    pub(crate) stack_base: usize,
     /// Maximum number of instructions executed.
     pub max_steps: u64,
     /// Directory of the target file (first search root).
@@ -110,8 +121,12 @@ pub struct ObjSpace {
     pub(crate) class_ns_stack: Vec<ObjId>,
     /// Spans (definition, name) of the class bodies by namespace.
     pub(crate) class_body_spans: HashMap<ObjId, (Span, Span)>,
-    /// Values collected by the generator functions being run eagerly.
-    pub(crate) gen_stack: Vec<Vec<Value>>,
+    /// Suspended generator frames, by generator object.
+    pub(crate) generators: HashMap<ObjId, generators::GenState>,
+    /// Number of generator frames executing (a `yield` suspends the innermost).
+    pub(crate) running_generators: usize,
+    /// The value of the `yield` that just suspended a generator frame.
+    pub(crate) yielded: Option<Value>,
     pub(crate) depth: usize,
     pub(crate) steps: u64,
     pub(crate) softspace: bool,
@@ -146,6 +161,8 @@ impl ObjSpace {
             types,
             bundled_files: HashSet::new(),
             max_depth: DEFAULT_MAX_DEPTH,
+            max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
+            stack_base: 0,
             max_steps: DEFAULT_MAX_STEPS,
             main_dir: None,
             main_module: None,
@@ -164,7 +181,9 @@ impl ObjSpace {
             reported_errors: HashSet::new(),
             class_ns_stack: Vec::new(),
             class_body_spans: HashMap::new(),
-            gen_stack: Vec::new(),
+            generators: HashMap::new(),
+            running_generators: 0,
+            yielded: None,
             depth: 0,
             steps: 0,
             softspace: false,

@@ -742,6 +742,14 @@ impl ObjSpace {
 
     /// A binary arithmetic or bitwise operation.
     pub fn binary(&mut self, op: Op, a: Value, b: Value) -> R {
+        if let (Value::Bool(p), Value::Bool(q)) = (a, b) {
+            match op {
+                Op::And => return Ok(Value::Bool(p & q)),
+                Op::Or => return Ok(Value::Bool(p | q)),
+                Op::Xor => return Ok(Value::Bool(p ^ q)),
+                _ => {}
+            }
+        }
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
             if let Some(r) = self.arith(op, x, y)? {
                 return Ok(self.num_value(r));
@@ -842,7 +850,7 @@ impl ObjSpace {
             Object::List(l) | Object::Tuple(l) => l.len(),
             _ => return Ok(None),
         };
-        if size.saturating_mul(n) > 100_000_000 {
+        if size.saturating_mul(n) > super::MAX_ITEMS {
             return Err(self.err(
                 "MemoryError",
                 "sequence repetition too large for the import-time model",
@@ -962,10 +970,11 @@ impl ObjSpace {
 
     /// `a == b`, including `__eq__` of instances.
     pub fn eq(&mut self, a: Value, b: Value) -> R<bool> {
-        if self.is_same(a, b) && !matches!(a, Value::Float(f) if f.is_nan()) {
-            if !matches!(a, Value::Obj(id) if matches!(self.heap.get(id), Object::Instance(_))) {
-                return Ok(true);
-            }
+        if self.is_same(a, b)
+            && !matches!(a, Value::Float(f) if f.is_nan())
+            && !matches!(a, Value::Obj(id) if matches!(self.heap.get(id), Object::Instance(_)))
+        {
+            return Ok(true);
         }
         let r = self.compare(Op::Eq, a, b)?;
         self.truth(r)
@@ -1590,6 +1599,7 @@ impl ObjSpace {
                 out
             }
             Object::Iterator(_) => return Ok(v),
+            Object::Instance(i) if i.class == self.types.generator => return Ok(v),
             Object::Instance(i) if i.class == self.types.xrange => {
                 let (start, stop, step) = self.xrange_params(id);
                 return Ok(self.alloc(Object::Iterator(IterState::Range {
@@ -1629,6 +1639,9 @@ impl ObjSpace {
 
     /// One step of an iterator: `None` when exhausted.
     pub fn iter_next(&mut self, it: Value) -> R<Option<Value>> {
+        if let Some(gid) = self.is_generator(it) {
+            return self.generator_resume(gid, Value::None);
+        }
         let Value::Obj(id) = it else {
             let tn = self.type_name(it);
             return self.type_error(format!("'{tn}' object is not an iterator"));
@@ -1689,7 +1702,7 @@ impl ObjSpace {
         let mut out = Vec::new();
         while let Some(x) = self.iter_next(it)? {
             out.push(x);
-            if out.len() > 50_000_000 {
+            if out.len() > super::MAX_ITEMS {
                 return Err(self.err(
                     "MemoryError",
                     "iteration too long for the import-time model",

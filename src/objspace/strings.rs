@@ -54,6 +54,9 @@ pub const STR_METHODS: &[&str] = &[
     "__mod__",
 ];
 
+/// A classification of a code point (`unicode` tells which rules apply).
+type CharPred = fn(u32, bool) -> bool;
+
 /// A string as code points.
 #[derive(Clone, Debug)]
 struct Txt {
@@ -188,7 +191,7 @@ impl ObjSpace {
         }
     }
 
-    fn to_unicode_txt(&mut self, t: Txt) -> R<Txt> {
+    fn promote_txt(&mut self, t: Txt) -> R<Txt> {
         if t.unicode {
             return Ok(t);
         }
@@ -270,7 +273,7 @@ impl ObjSpace {
                     r
                 });
             if any_unicode {
-                s = self.to_unicode_txt(s)?;
+                s = self.promote_txt(s)?;
             }
         }
         let u = s.unicode;
@@ -286,7 +289,7 @@ impl ObjSpace {
                     }
                     match self.txt(x) {
                         Some(t) => {
-                            let t = if u { self.to_unicode_txt(t)? } else { t };
+                            let t = if u { self.promote_txt(t)? } else { t };
                             out.extend(t.c);
                         }
                         None => {
@@ -310,7 +313,7 @@ impl ObjSpace {
                     None => split_whitespace(&s.c, u, maxsplit, meth == "rsplit"),
                     Some(sv) => {
                         let sep = self.txt_arg(sv, &meth)?;
-                        let sep = if u { self.to_unicode_txt(sep)? } else { sep };
+                        let sep = if u { self.promote_txt(sep)? } else { sep };
                         if sep.c.is_empty() {
                             return self.value_error("empty separator");
                         }
@@ -499,12 +502,11 @@ impl ObjSpace {
             }
             "isupper" | "islower" => {
                 a.arity(self, 0, 0)?;
-                let (want, other): (fn(u32, bool) -> bool, fn(u32, bool) -> bool) =
-                    if meth == "isupper" {
-                        (is_upper, is_lower)
-                    } else {
-                        (is_lower, is_upper)
-                    };
+                let (want, other): (CharPred, CharPred) = if meth == "isupper" {
+                    (is_upper, is_lower)
+                } else {
+                    (is_lower, is_upper)
+                };
                 let any = s.c.iter().any(|&c| want(c, u));
                 let none_other = !s.c.iter().any(|&c| other(c, u));
                 Ok(Value::Bool(any && none_other))
@@ -548,7 +550,12 @@ impl ObjSpace {
                     }
                     None => b' ' as u32,
                 };
-                let w = width.max(0) as usize;
+                let w = width.clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
+                if w > super::MAX_ITEMS {
+                    return Err(
+                        self.err("MemoryError", "width too large for the import-time model")
+                    );
+                }
                 if s.c.len() >= w {
                     return Ok(this);
                 }
@@ -563,12 +570,20 @@ impl ObjSpace {
                 };
                 let mut out = vec![fill; l];
                 out.extend_from_slice(&s.c);
-                out.extend(std::iter::repeat(fill).take(r));
+                out.extend(std::iter::repeat_n(fill, r));
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
             "zfill" => {
                 a.arity(self, 1, 1)?;
-                let w = self.int_of(a.args[0]).unwrap_or(0).max(0) as usize;
+                let w = self
+                    .int_of(a.args[0])
+                    .unwrap_or(0)
+                    .clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
+                if w > super::MAX_ITEMS {
+                    return Err(
+                        self.err("MemoryError", "width too large for the import-time model")
+                    );
+                }
                 if s.c.len() >= w {
                     return Ok(this);
                 }
@@ -581,7 +596,7 @@ impl ObjSpace {
                         rest = &s.c[1..];
                     }
                 }
-                out.extend(std::iter::repeat(b'0' as u32).take(pad));
+                out.extend(std::iter::repeat_n(b'0' as u32, pad));
                 out.extend_from_slice(rest);
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
@@ -666,7 +681,7 @@ impl ObjSpace {
                     if c == 9 {
                         if ts > 0 {
                             let n = ts - col % ts;
-                            out.extend(std::iter::repeat(b' ' as u32).take(n));
+                            out.extend(std::iter::repeat_n(b' ' as u32, n));
                             col += n;
                         }
                     } else {
@@ -690,8 +705,7 @@ impl ObjSpace {
                 if meth == "decode" {
                     let bytes: Vec<u8> = if u {
                         // unicode.decode: encode with ascii first (Python 2).
-                        let s = self.to_ascii_bytes(&s.c, &errors)?;
-                        s
+                        self.ascii_bytes_of(&s.c, &errors)?
                     } else {
                         s.c.iter().map(|&c| c as u8).collect()
                     };
@@ -739,7 +753,7 @@ impl ObjSpace {
         }
     }
 
-    fn to_ascii_bytes(&mut self, c: &[u32], errors: &str) -> R<Vec<u8>> {
+    fn ascii_bytes_of(&mut self, c: &[u32], errors: &str) -> R<Vec<u8>> {
         let mut out = Vec::with_capacity(c.len());
         for (i, &ch) in c.iter().enumerate() {
             if ch < 128 {

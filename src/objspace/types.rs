@@ -38,6 +38,7 @@ pub struct Types {
     pub ellipsis: ObjId,
     pub notimplemented: ObjId,
     pub super_: ObjId,
+    pub generator: ObjId,
     pub xrange: ObjId,
     pub r_uint: ObjId,
     pub r_longlong: ObjId,
@@ -161,6 +162,7 @@ impl Types {
         let ellipsis = mk(heap, "ellipsis", o, B::Other);
         let notimplemented = mk(heap, "NotImplementedType", o, B::Other);
         let super_ = mk(heap, "super", o, B::Other);
+        let generator = mk(heap, "generator", o, B::Other);
         let xrange = mk(heap, "xrange", o, B::Other);
         let r_uint = mk(heap, "r_uint", Some(long), B::Other);
         let r_longlong = mk(heap, "r_longlong", Some(long), B::Other);
@@ -205,6 +207,7 @@ impl Types {
             ellipsis,
             notimplemented,
             super_,
+            generator,
             xrange,
             r_uint,
             r_longlong,
@@ -307,6 +310,7 @@ impl ObjSpace {
                         | "iterator"
                         | "ellipsis"
                         | "NotImplementedType"
+                        | "generator"
                 )
             {
                 continue;

@@ -25,7 +25,9 @@ pub fn run_ok(src: &str) -> (ObjSpace, ObjId) {
 
 /// `repr()` of a module attribute.
 pub fn attr(sp: &mut ObjSpace, m: ObjId, name: &str) -> String {
-    let v = sp.module_attr(m, name).unwrap_or_else(|| panic!("no attribute {name}"));
+    let v = sp
+        .module_attr(m, name)
+        .unwrap_or_else(|| panic!("no attribute {name}"));
     repr(sp, v)
 }
 
@@ -41,7 +43,13 @@ pub fn describe(sp: &ObjSpace) -> Vec<String> {
         .map(|d| {
             let f = sp.sources.get(d.span.file);
             let lc = f.line_col(d.span.start);
-            format!("{} {}:{}: {}", d.code, f.path.file_name().unwrap().to_string_lossy(), lc.line + 1, d.message)
+            format!(
+                "{} {}:{}: {}",
+                d.code,
+                f.path.file_name().unwrap().to_string_lossy(),
+                lc.line + 1,
+                d.message
+            )
         })
         .collect()
 }

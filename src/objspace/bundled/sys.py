@@ -6,6 +6,7 @@ maxsize = 9223372036854775807
 maxunicode = 1114111
 argv = []
 path = []
+modules = {}
 platform = 'linux2'
 byteorder = 'little'
 version = '2.7.18 (rpy-lsp model)'

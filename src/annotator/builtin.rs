@@ -1,0 +1,1174 @@
+//! Built-in functions (by the object space's qualified names: "len", "os.write",
+//! "rarithmetic.intmask"…) and the methods of built-in types ("list.append", "str.join").
+
+use super::annrpython::Annotator;
+use super::call::ArgsS;
+use super::description::Desc;
+use super::model::*;
+use super::AnnError;
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::{IntKind, ObjId, Object, Value};
+use std::rc::Rc;
+
+use SomeValue as S;
+
+/// Builtins that exist in Python but not in RPython, with what to use instead.
+const NOT_RPYTHON: &[(&str, &str)] = &[
+    ("sorted", "sort a copy with rpython.rlib.listsort.TimSort"),
+    ("sum", "add the items in a loop"),
+    ("map", "use a list comprehension"),
+    ("filter", "use a list comprehension with a condition"),
+    ("reduce", "use a loop"),
+    ("any", "use a loop"),
+    ("all", "use a loop"),
+    ("zip", "iterate over indexes"),
+    ("round", "use math.floor"),
+    ("bin", "format the bits in a loop"),
+    ("format", "use % formatting"),
+    ("pow", "multiply, or use math.pow for floats"),
+    (
+        "super",
+        "call the base class method explicitly: Base.method(self, ...)",
+    ),
+    ("globals", "keep state in a prebuilt instance"),
+    ("locals", "pass values explicitly"),
+    ("vars", "pass values explicitly"),
+    ("dir", ""),
+    ("eval", ""),
+    ("compile", ""),
+    ("execfile", ""),
+    ("input", "read from file descriptor 0 with os.read"),
+    ("raw_input", "read from file descriptor 0 with os.read"),
+    ("open", "use os.open / os.read / os.write"),
+    ("file", "use os.open / os.read / os.write"),
+    ("reload", ""),
+    ("__import__", "import at module level"),
+    ("callable", ""),
+    ("delattr", ""),
+    ("staticmethod", "use @staticmethod in a class body"),
+    ("classmethod", "classmethods are not supported"),
+    ("property", "define properties in a class body"),
+    ("slice", "use lst[a:b]"),
+    ("object", "define a class"),
+    ("long", "use rarithmetic.r_longlong"),
+    (
+        "objectmodel.import_from_mixin",
+        "call it in a class body at import time",
+    ),
+    ("objectmodel.func_with_new_name", "call it at import time"),
+];
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    fn arity(&self, name: &str, args: &ArgsS, min: usize, max: usize) -> Result<(), AnnError> {
+        let n = args.len();
+        if n < min || n > max {
+            let short = name.rsplit('.').next().unwrap_or(name);
+            let expect = if min == max {
+                format!("exactly {}", min)
+            } else if n < min {
+                format!("at least {}", min)
+            } else {
+                format!("at most {}", max)
+            };
+            return Err(AnnError::new(
+                "RPY206",
+                format!(
+                    "{}() takes {} argument{} ({} given)",
+                    short,
+                    expect,
+                    if min.max(max) == 1 { "" } else { "s" },
+                    n
+                ),
+            ));
+        }
+        if let Some((k, _)) = args.keywords.first() {
+            let short = name.rsplit('.').next().unwrap_or(name);
+            return Err(AnnError::new(
+                "RPY206",
+                format!(
+                    "{}() does not take keyword arguments here (got `{}=`)",
+                    short, k
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn arg_type_error(&self, func: &str, what: &str, s: &SomeValue) -> AnnError {
+        AnnError::new(
+            "RPY218",
+            format!("{}: {} must be {}", func, what, self.describe_expect(s)),
+        )
+    }
+
+    fn describe_expect(&self, s: &SomeValue) -> String {
+        format!("…, not {}", self.bk.describe(self.space.heap(), s))
+    }
+
+    fn check_int(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
+        if s.is_int_like() || s.is_error() {
+            Ok(())
+        } else {
+            Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "{}(): {} must be an int, not {}",
+                    func,
+                    what,
+                    self.bk.describe(self.space.heap(), s)
+                ),
+            ))
+        }
+    }
+
+    fn check_str(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
+        if s.is_str_like() || s.is_error() {
+            Ok(())
+        } else {
+            Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "{}(): {} must be a str, not {}",
+                    func,
+                    what,
+                    self.bk.describe(self.space.heap(), s)
+                ),
+            ))
+        }
+    }
+
+    /// Things `print` can show.
+    fn check_printable(&self, s: &SomeValue) -> Result<(), AnnError> {
+        match s {
+            S::Dict { .. } => Err(AnnError::new(
+                "RPY205",
+                "printing a dict is not supported by RPython (it has no str())".into(),
+            )),
+            S::Iterator { .. }
+            | S::Generator { .. }
+            | S::Builtin { .. }
+            | S::BuiltinMethod { .. }
+            | S::Pbc { .. }
+            | S::Object => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "printing {} is not supported by RPython",
+                    self.bk.describe(self.space.heap(), s)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Calls a built-in function (or the constructor of a built-in type) by name.
+    pub fn call_builtin(
+        &mut self,
+        name: &str,
+        s_self: Option<&SomeValue>,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
+        if let Some((_, hint)) = NOT_RPYTHON.iter().find(|(n, _)| *n == name) {
+            let short = name.rsplit('.').next().unwrap_or(name);
+            let hint = if hint.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", hint)
+            };
+            return Err(AnnError::new(
+                "RPY210",
+                format!("`{}()` is not supported by RPython{}", short, hint),
+            ));
+        }
+        let p = &args.positional;
+        let arg = |i: usize| p.get(i).cloned().unwrap_or(S::Impossible);
+        match name {
+            "len" => {
+                self.arity(name, args, 1, 1)?;
+                self.op_len(&p[0])
+            }
+            "range" | "xrange" => self.builtin_range(args),
+            "enumerate" => {
+                self.arity(name, args, 1, 1)?;
+                self.op_iter(&p[0])?;
+                Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Enumerate })
+            }
+            "reversed" => {
+                self.arity(name, args, 1, 1)?;
+                if !matches!(p[0], S::List { .. }) {
+                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe(self.space.heap(), &p[0]))));
+                }
+                Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Reversed })
+            }
+            "min" | "max" => {
+                if p.is_empty() || !args.keywords.is_empty() {
+                    return Err(AnnError::new("RPY206", format!("{}() takes positional arguments only", name)));
+                }
+                if p.len() == 1 {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!("{}() of a single iterable is not supported by the RPython typer: compare the items in a loop", name),
+                    ));
+                }
+                if p.len() > 2 {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!("{}() takes exactly two arguments in RPython: nest the calls, {}(a, {}(b, c))", name, name, name),
+                    ));
+                }
+                let mut u = S::Impossible;
+                for s in p {
+                    u = self.bk.union(self.space.heap(), &u, &s.not_const()).map_err(|e| {
+                        AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix()))
+                    })?;
+                }
+                if name == "max" {
+                    if let S::Integer { nonneg: false, kind, .. } = u {
+                        if p.iter().any(|s| s.is_nonneg()) {
+                            u = SomeValue::int_of_kind(kind, true);
+                        }
+                    }
+                }
+                Ok(u)
+            }
+            "abs" => {
+                self.arity(name, args, 1, 1)?;
+                self.dispatch_unary(Op::Abs, &p[0])
+            }
+            "ord" => {
+                self.arity(name, args, 1, 1)?;
+                self.dispatch_unary(Op::Ord, &p[0])
+            }
+            "chr" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int("chr", "the argument", &p[0])?;
+                Ok(SomeValue::char(false))
+            }
+            "unichr" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int("unichr", "the argument", &p[0])?;
+                Ok(SomeValue::unichar(false))
+            }
+            "repr" | "str" => {
+                if name == "str" && p.is_empty() {
+                    return Ok(SomeValue::string0(true));
+                }
+                self.arity(name, args, 1, 1)?;
+                self.dispatch_unary(if name == "repr" { Op::Repr } else { Op::Str }, &p[0])
+            }
+            "hash" => Err(AnnError::new("RPY210", "hash() is not RPython: use objectmodel.compute_hash()".into())),
+            "id" => Err(AnnError::new("RPY210", "id() is not RPython: use objectmodel.compute_unique_id()".into())),
+            "isinstance" => {
+                self.arity(name, args, 2, 2)?;
+                self.s_isinstance(&p[0], &p[1], &[])
+            }
+            "issubclass" | "hasattr" => Ok(SomeValue::bool()),
+            "getattr" => {
+                self.arity(name, args, 2, 2)?;
+                let n = self.attr_name(&p[1], "getattr")?;
+                self.getattr_value(&p[0], &n)
+            }
+            "setattr" => {
+                self.arity(name, args, 3, 3)?;
+                self.dispatch_binary_like(Op::SetAttr, p)
+            }
+            "iter" => {
+                self.arity(name, args, 1, 1)?;
+                self.op_iter(&p[0])
+            }
+            "next" => {
+                self.arity(name, args, 1, 1)?;
+                self.op_next(&p[0])
+            }
+            "divmod" => {
+                self.arity(name, args, 2, 2)?;
+                let d = self.binop(Op::FloorDiv, &p[0], &p[1])?;
+                let m = self.binop(Op::Mod, &p[0], &p[1])?;
+                Ok(SomeValue::tuple(vec![d, m]))
+            }
+            "hex" | "oct" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int(name, "the argument", &p[0])?;
+                Ok(SomeValue::string0(true))
+            }
+            "cmp" => Ok(SomeValue::int()),
+            "intern" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_str(name, "the argument", &p[0])?;
+                Ok(p[0].not_const())
+            }
+            "print" => Err(AnnError::new(
+                "RPY210",
+                "the print() function is not supported by RPython: use the print statement (without `from __future__ import print_function`) or os.write()".into(),
+            )),
+            "print_item" | "rpython_print_item" => {
+                if let Some(s) = p.first() {
+                    self.check_printable(s)?;
+                }
+                Ok(S::None)
+            }
+            "print_newline" | "rpython_print_newline" => Ok(S::None),
+            // constructors of built-in types
+            "int" => {
+                self.arity(name, args, 1, 2)?;
+                self.builtin_int(&p[0], p.get(1))
+            }
+            "float" => {
+                if p.is_empty() {
+                    return Ok(SomeValue::float());
+                }
+                self.arity(name, args, 1, 1)?;
+                self.builtin_float(&p[0])
+            }
+            "bool" => {
+                if p.is_empty() {
+                    return Ok(SomeValue::const_bool(false));
+                }
+                self.arity(name, args, 1, 1)?;
+                self.dispatch_unary(Op::Bool, &p[0])
+            }
+            "unicode" => {
+                if p.is_empty() {
+                    return Ok(SomeValue::unicode(true));
+                }
+                match &p[0] {
+                    s if s.is_str_like() || s.is_unicode_like() => Ok(SomeValue::unicode(false)),
+                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe(self.space.heap(), s)))),
+                }
+            }
+            "tuple" => {
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    S::Tuple(_) => Ok(p[0].clone()),
+                    s => Err(AnnError::new(
+                        "RPY210",
+                        format!(
+                            "tuple() of {} is not supported: the length of a tuple must be known statically (write (l[0], l[1], ...))",
+                            self.bk.describe(self.space.heap(), s)
+                        ),
+                    )),
+                }
+            }
+            "list" => {
+                if p.is_empty() {
+                    return self.bk.newlist(self.space.heap(), 0, &[], None);
+                }
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    S::List { def, .. } => self.bk.offspring(self.space.heap(), &[*def]),
+                    S::Generator { .. } => Err(AnnError::new(
+                        "RPY210",
+                        "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),
+                    )),
+                    s if s.is_str_like() || s.is_unicode_like() => Err(AnnError::new(
+                        "RPY210",
+                        "list() of a string is not supported: build the list of characters in a loop".into(),
+                    )),
+                    s => {
+                        let it = self.op_iter(s)?;
+                        let item = self.op_next(&it)?;
+                        self.bk.newlist(self.space.heap(), 0, &[item.not_const()], None)
+                    }
+                }
+            }
+            "dict" => {
+                if !p.is_empty() || !args.keywords.is_empty() {
+                    return Err(AnnError::new("RPY210", "dict() with arguments is not supported: build the dict item by item".into()));
+                }
+                let def = self.bk.dictdef_here(0);
+                Ok(S::Dict { def, konst: None })
+            }
+            "set" | "frozenset" => Err(AnnError::new("RPY217", format!("{}() is not RPython: use a dict with None values", name))),
+            "type" => {
+                self.arity(name, args, 1, 1)?;
+                Ok(S::Type { konst: None, of: None })
+            }
+            // rarithmetic
+            "r_uint" | "rarithmetic.r_uint" => self.machine_int(name, args, IntKind::Unsigned),
+            "r_longlong" | "rarithmetic.r_longlong" => self.machine_int(name, args, IntKind::LongLong),
+            "r_ulonglong" | "rarithmetic.r_ulonglong" => self.machine_int(name, args, IntKind::ULongLong),
+            "r_int" | "rarithmetic.r_int" => self.machine_int(name, args, IntKind::Signed),
+            "r_singlefloat" | "rarithmetic.r_singlefloat" => Ok(SomeValue::float()),
+            "rarithmetic.intmask" => {
+                self.arity(name, args, 1, 1)?;
+                if !p[0].is_number() && !p[0].is_error() {
+                    return Err(self.arg_type_error("intmask()", "the argument", &p[0]));
+                }
+                Ok(SomeValue::int())
+            }
+            "rarithmetic.longlongmask" => Ok(SomeValue::int_of_kind(IntKind::LongLong, false)),
+            "rarithmetic.widen" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int("widen", "the argument", &p[0])?;
+                Ok(SomeValue::int_of_kind(IntKind::Signed, p[0].is_nonneg() && !p[0].is_unsigned()))
+            }
+            "rarithmetic.is_valid_int" => Ok(SomeValue::bool()),
+            "rarithmetic.ovfcheck" => {
+                self.arity(name, args, 1, 1)?;
+                if !p[0].is_int_like() && !p[0].is_error() {
+                    return Err(AnnError::new("RPY218", "ovfcheck() must be applied to an integer operation, e.g. ovfcheck(x + y)".into()));
+                }
+                Ok(p[0].not_const())
+            }
+            // objectmodel
+            "objectmodel.we_are_translated" => Ok(SomeValue::const_bool(true)),
+            "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" | "objectmodel.compute_unique_id" | "objectmodel.current_object_addr_as_int" => {
+                self.arity(name, args, 1, 1)?;
+                if matches!(p[0], S::List { .. } | S::Dict { .. }) && name == "objectmodel.compute_hash" {
+                    return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()));
+                }
+                Ok(SomeValue::int())
+            }
+            "objectmodel.instantiate" => {
+                let S::Pbc { descs, .. } = arg(0) else {
+                    return Err(AnnError::new("RPY218", "instantiate() needs a class".into()));
+                };
+                let mut result = S::Impossible;
+                for &d in descs.iter() {
+                    if !matches!(self.bk.desc(d), Desc::Class(_)) {
+                        return Err(AnnError::new("RPY218", "instantiate() needs a class".into()));
+                    }
+                    let cd = self.bk.classdef_of_desc(self.space.heap(), d)?;
+                    result = self.bk.union(self.space.heap(), &result, &SomeValue::instance(cd))?;
+                }
+                Ok(result)
+            }
+            "objectmodel.newlist_hint" => {
+                let s = self.bk.newlist(self.space.heap(), 0, &[], None)?;
+                if let S::List { def, .. } = s {
+                    self.bk.mutate_list(self.space.heap(), def, true);
+                }
+                Ok(s)
+            }
+            "objectmodel.keepalive_until_here" | "objectmodel.resizelist_hint" => Ok(S::None),
+            // jit hints
+            "jit.promote" | "jit.promote_string" | "jit.promote_unicode" | "jit.hint" => Ok(arg(0)),
+            "jit.we_are_jitted" | "jit.isconstant" | "jit.isvirtual" => Ok(SomeValue::bool()),
+            "jit.current_trace_length" => Ok(SomeValue::int()),
+            "jit.assert_green" | "jit.set_param" | "jit.set_user_param" | "jit.record_known_class" | "jit.record_exact_class"
+            | "jit.jit_debug" => Ok(S::None),
+            "jit.conditional_call" => {
+                if p.len() < 2 {
+                    return Err(AnnError::new("RPY206", "conditional_call() takes at least 2 arguments".into()));
+                }
+                self.call_value(&p[1], &ArgsS::simple(p[2..].to_vec()))?;
+                Ok(S::None)
+            }
+            "jit.JitDriver.jit_merge_point" | "jit.JitDriver.can_enter_jit" | "jit.JitDriver.loop_header" => {
+                self.check_jit_driver_call(name, s_self, args)?;
+                Ok(S::None)
+            }
+            // debug
+            "debug.debug_print" | "debug.debug_start" | "debug.debug_stop" | "debug.debug_flush" | "debug.fatalerror" => Ok(S::None),
+            "debug.have_debug_prints" => Ok(SomeValue::bool()),
+            "debug.debug_offset" => Ok(SomeValue::int()),
+            // os
+            "os.write" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_int("os.write", "the file descriptor (argument 1)", &p[0])?;
+                self.check_str("os.write", "the data (argument 2)", &p[1])?;
+                Ok(SomeValue::nonneg_int())
+            }
+            "os.read" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_int("os.read", "the file descriptor", &p[0])?;
+                self.check_int("os.read", "the size", &p[1])?;
+                Ok(SomeValue::string())
+            }
+            "os.open" => {
+                self.arity(name, args, 2, 3)?;
+                self.check_str("os.open", "the path", &p[0])?;
+                self.check_int("os.open", "the flags", &p[1])?;
+                Ok(SomeValue::int())
+            }
+            "os.close" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int("os.close", "the file descriptor", &p[0])?;
+                Ok(S::None)
+            }
+            "os.lseek" => Ok(SomeValue::int()),
+            "os.getenv" => Ok(S::Str { can_be_none: true, no_nul: true, konst: None }),
+            "os.getpid" | "os.system" => Ok(SomeValue::int()),
+            "os.isatty" | "os.path.exists" | "os.path.isdir" | "os.path.isfile" => Ok(SomeValue::bool()),
+            "os.getcwd" | "os.strerror" => Ok(SomeValue::string0(true)),
+            "os.listdir" => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
+            "os.environ_snapshot" => {
+                let def = self.bk.dictdef_here(0);
+                self.bk.generalize_key(self.space.heap(), def, &SomeValue::string0(true))?;
+                self.bk.generalize_value(self.space.heap(), def, &SomeValue::string0(true))?;
+                Ok(S::Dict { def, konst: None })
+            }
+            "os.unlink" | "os.remove" | "os.rename" | "os.mkdir" | "os.rmdir" | "os._exit" => Ok(S::None),
+            // math and time
+            "math.isnan" | "math.isinf" => Ok(SomeValue::bool()),
+            "math.frexp" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
+            "math.modf" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
+            "math.factorial" => Ok(SomeValue::int()),
+            n if n.starts_with("math.") => {
+                for s in p {
+                    if !s.is_number() && !s.is_error() {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!("{}() needs numbers, not {}", n, self.bk.describe(self.space.heap(), s)),
+                        ));
+                    }
+                }
+                Ok(SomeValue::float())
+            }
+            "time.time" | "time.clock" => Ok(SomeValue::float()),
+            "time.sleep" => Ok(S::None),
+            _ => Err(AnnError::new("RPY210", format!("the built-in `{}` is not supported by rpy-lsp's annotator", name))),
+        }
+    }
+
+    fn dispatch_unary(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        let fake = crate::flowspace::SpaceOperation {
+            opname: op,
+            args: vec![crate::flowspace::Hlvalue::Const(Value::None)],
+            result: crate::flowspace::VarId(u32::MAX),
+            span: self.bk.span,
+        };
+        match op {
+            Op::Bool | Op::Abs | Op::Ord | Op::Str | Op::Repr => {}
+            _ => unreachable!(),
+        }
+        let r = self.consider_op_inner(&fake, std::slice::from_ref(s));
+        r
+    }
+
+    fn dispatch_binary_like(&mut self, op: Op, args: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        let fake = crate::flowspace::SpaceOperation {
+            opname: op,
+            args: args
+                .iter()
+                .map(|_| crate::flowspace::Hlvalue::Const(Value::None))
+                .collect(),
+            result: crate::flowspace::VarId(u32::MAX),
+            span: self.bk.span,
+        };
+        self.consider_op_inner(&fake, args)
+    }
+
+    fn machine_int(
+        &mut self,
+        name: &str,
+        args: &ArgsS,
+        kind: IntKind,
+    ) -> Result<SomeValue, AnnError> {
+        if args.len() == 0 {
+            return Ok(SomeValue::int_of_kind(kind, true));
+        }
+        self.arity(name, args, 1, 1)?;
+        let s = &args.positional[0];
+        if !s.is_number() && !s.is_error() {
+            return Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "{}() needs a number, not {}",
+                    name.rsplit('.').next().unwrap_or(name),
+                    self.bk.describe(self.space.heap(), s)
+                ),
+            ));
+        }
+        Ok(SomeValue::int_of_kind(
+            kind,
+            s.is_nonneg() && kind == IntKind::Signed,
+        ))
+    }
+
+    fn builtin_range(&mut self, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        self.arity("range", args, 1, 3)?;
+        let p = &args.positional;
+        for s in p {
+            self.check_int("range", "the arguments", s)?;
+        }
+        let zero = S::Integer {
+            nonneg: true,
+            kind: IntKind::Signed,
+            konst: Some(Value::Int(0)),
+        };
+        let (start, stop, step) = match p.len() {
+            1 => (zero, p[0].clone(), Some(1)),
+            2 => (p[0].clone(), p[1].clone(), Some(1)),
+            _ => (
+                p[0].clone(),
+                p[1].clone(),
+                match p[2].konst() {
+                    Some(Value::Int(s)) => Some(s),
+                    Some(Value::Bool(b)) => Some(b as i64),
+                    _ => None,
+                },
+            ),
+        };
+        if step == Some(0) {
+            return Err(AnnError::new(
+                "RPY218",
+                "range() with a step of zero".into(),
+            ));
+        }
+        let empty = match (start.konst(), stop.konst(), step) {
+            (Some(Value::Int(a)), Some(Value::Int(b)), Some(s)) => {
+                (s > 0 && a >= b) || (s < 0 && a <= b)
+            }
+            _ => false,
+        };
+        let item = if empty {
+            S::Impossible
+        } else {
+            let nonneg = match step {
+                Some(s) if s > 0 => start.is_nonneg(),
+                Some(_) => {
+                    stop.is_nonneg() || matches!(stop.konst(), Some(Value::Int(x)) if x >= -1)
+                }
+                None => p[2].is_nonneg() && start.is_nonneg(),
+            };
+            SomeValue::int_of_kind(IntKind::Signed, nonneg)
+        };
+        self.bk
+            .newlist(self.space.heap(), 0, &[item], Some(step.unwrap_or(0)))
+    }
+
+    /// `driver.jit_merge_point(**livevars)`: every green and red variable, by keyword.
+    fn check_jit_driver_call(
+        &mut self,
+        name: &str,
+        s_self: Option<&SomeValue>,
+        args: &ArgsS,
+    ) -> Result<(), AnnError> {
+        if name.ends_with("loop_header") {
+            return Ok(());
+        }
+        let Some(driver) = s_self.and_then(|s| self.bk.pbc_const(s)) else {
+            return Ok(());
+        };
+        let Value::Obj(obj) = driver else {
+            return Ok(());
+        };
+        let heap = self.space.heap();
+        let Object::Instance(inst) = heap.get(obj) else {
+            return Ok(());
+        };
+        let names = |attr: &str| -> Vec<String> {
+            let Some(Value::Obj(l)) = inst.dict.get(attr) else {
+                return Vec::new();
+            };
+            match heap.get(l) {
+                Object::List(items) | Object::Tuple(items) => items
+                    .iter()
+                    .filter_map(|&v| {
+                        heap.str_value(v)
+                            .map(|b| String::from_utf8_lossy(b).into_owned())
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        let mut expected = names("greens");
+        expected.extend(names("reds"));
+        if expected.is_empty() {
+            return Ok(());
+        }
+        if !args.positional.is_empty() {
+            return Err(AnnError::new(
+                "RPY221",
+                format!(
+                    "{}() takes the green and red variables as keyword arguments",
+                    short(name)
+                ),
+            ));
+        }
+        let given: Vec<&str> = args.keywords.iter().map(|(k, _)| &**k).collect();
+        let missing: Vec<&String> = expected
+            .iter()
+            .filter(|e| !given.contains(&e.as_str()))
+            .collect();
+        let extra: Vec<&&str> = given
+            .iter()
+            .filter(|g| !expected.iter().any(|e| e == **g))
+            .collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            let mut parts = Vec::new();
+            if !missing.is_empty() {
+                parts.push(format!(
+                    "missing {}",
+                    missing
+                        .iter()
+                        .map(|m| format!("`{}`", m))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if !extra.is_empty() {
+                parts.push(format!(
+                    "unknown {}",
+                    extra
+                        .iter()
+                        .map(|m| format!("`{}`", m))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            return Err(AnnError::new(
+                "RPY221",
+                format!(
+                    "{}() must receive exactly the JitDriver's greens and reds ({}): {}",
+                    short(name),
+                    expected.join(", "),
+                    parts.join("; ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    // ----- methods of built-in types -----
+
+    /// Calls a method of a built-in type ("list.append") on `s_self`.
+    pub fn call_method(
+        &mut self,
+        name: &str,
+        s_self: &SomeValue,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
+        if s_self.is_error() {
+            return Ok(S::Error);
+        }
+        let (tname, meth) = name.rsplit_once('.').unwrap_or(("", name));
+        let tname = tname.rsplit('.').next().unwrap_or(tname);
+        match (tname, s_self) {
+            ("list", S::List { def, .. }) => self.list_method(*def, s_self, meth, args),
+            ("dict", S::Dict { def, .. }) => self.dict_method(*def, s_self, meth, args),
+            ("str" | "unicode", s) if s.is_str_like() || s.is_unicode_like() => {
+                self.str_method(s, meth, args)
+            }
+            ("iterator", s) => {
+                self.arity(name, args, 0, 0)?;
+                self.op_next(s)
+            }
+            ("JitDriver", _) => self.call_builtin(name, Some(s_self), args),
+            (_, S::None) => Ok(S::Impossible),
+            _ => {
+                // A built-in bound to something else: a builtin of the bundled models.
+                if name.contains('.')
+                    && !matches!(
+                        tname,
+                        "list" | "dict" | "str" | "unicode" | "set" | "tuple" | "int"
+                    )
+                {
+                    return self.call_builtin(name, Some(s_self), args);
+                }
+                Err(AnnError::new(
+                    "RPY210",
+                    format!(
+                        "`{}()` is not supported on {}",
+                        name,
+                        self.bk.describe(self.space.heap(), s_self)
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn list_method(
+        &mut self,
+        def: ListDefId,
+        s_self: &SomeValue,
+        meth: &str,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
+        let p = &args.positional;
+        let full = format!("list.{}", meth);
+        match meth {
+            "append" => {
+                self.arity(&full, args, 1, 1)?;
+                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk
+                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                Ok(S::None)
+            }
+            "extend" => {
+                self.arity(&full, args, 1, 1)?;
+                self.bk.mutate_list(self.space.heap(), def, true);
+                match &p[0] {
+                    S::List { def: d2, .. } => self.bk.agree_lists(self.space.heap(), def, *d2)?,
+                    s => {
+                        let it = self.op_iter(s)?;
+                        let item = self.op_next(&it)?;
+                        if !item.is_impossible() {
+                            self.bk
+                                .generalize_list(self.space.heap(), def, &item.not_const())?;
+                        }
+                    }
+                }
+                Ok(S::None)
+            }
+            "reverse" => {
+                self.arity(&full, args, 0, 0)?;
+                self.bk.mutate_list(self.space.heap(), def, false);
+                Ok(S::None)
+            }
+            "insert" => {
+                self.arity(&full, args, 2, 2)?;
+                self.check_int("list.insert", "the index", &p[0])?;
+                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk
+                    .generalize_list(self.space.heap(), def, &p[1].not_const())?;
+                Ok(S::None)
+            }
+            "remove" => {
+                self.arity(&full, args, 1, 1)?;
+                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk
+                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                Ok(S::None)
+            }
+            "pop" => {
+                self.arity(&full, args, 0, 1)?;
+                if let Some(i) = p.first() {
+                    self.check_int("list.pop", "the index", i)?;
+                }
+                self.bk.mutate_list(self.space.heap(), def, true);
+                Ok(self.bk.read_list_item(def))
+            }
+            "index" => {
+                self.arity(&full, args, 1, 1)?;
+                self.bk
+                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                Ok(SomeValue::nonneg_int())
+            }
+            _ => {
+                let _ = s_self;
+                Err(AnnError::new(
+                    "RPY210",
+                    format!("`list.{}()` is not supported by RPython", meth),
+                ))
+            }
+        }
+    }
+
+    fn dict_method(
+        &mut self,
+        def: DictDefId,
+        s_self: &SomeValue,
+        meth: &str,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
+        let p = &args.positional;
+        let full = format!("dict.{}", meth);
+        match meth {
+            "get" | "setdefault" => {
+                let prebuilt = matches!(s_self, S::Dict { konst: Some(_), .. });
+                if meth == "get" && p.len() == 1 && prebuilt {
+                    self.dict_key(def, &p[0])?;
+                    let v = self.bk.read_dict_value(def);
+                    return self.bk.noneify(self.space.heap(), &v).or(Ok(v));
+                }
+                if p.len() == 1 {
+                    return Err(AnnError::new(
+                        "RPY206",
+                        format!("dict.{}() needs an explicit default value in RPython: d.{}(key, default)", meth, meth),
+                    ));
+                }
+                self.arity(&full, args, 2, 2)?;
+                if meth == "setdefault" {
+                    self.bk.mutate_dict(self.space.heap(), def);
+                }
+                self.dict_key(def, &p[0])?;
+                self.bk
+                    .generalize_value(self.space.heap(), def, &p[1].not_const())?;
+                Ok(self.bk.read_dict_value(def))
+            }
+            "copy" => {
+                self.arity(&full, args, 0, 0)?;
+                Ok(S::Dict { def, konst: None })
+            }
+            "update" => {
+                self.arity(&full, args, 1, 1)?;
+                match &p[0] {
+                    S::Dict { def: d2, .. } => {
+                        self.bk.mutate_dict(self.space.heap(), def);
+                        self.bk.merge_dictdefs(self.space.heap(), def, *d2)?;
+                        Ok(S::None)
+                    }
+                    S::None => Ok(S::Impossible),
+                    s => Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "dict.update() needs a dict, not {}",
+                            self.bk.describe(self.space.heap(), s)
+                        ),
+                    )),
+                }
+            }
+            "keys" => {
+                self.arity(&full, args, 0, 0)?;
+                let k = self.bk.read_dict_key(def);
+                self.bk.newlist(self.space.heap(), 0, &[k], None)
+            }
+            "values" => {
+                self.arity(&full, args, 0, 0)?;
+                let v = self.bk.read_dict_value(def);
+                self.bk.newlist(self.space.heap(), 0, &[v], None)
+            }
+            "items" => {
+                self.arity(&full, args, 0, 0)?;
+                let item = self.getanyitem(s_self, IterVariant::Items)?;
+                self.bk.newlist(self.space.heap(), 0, &[item], None)
+            }
+            "iterkeys" | "itervalues" | "iteritems" => {
+                self.arity(&full, args, 0, 0)?;
+                let variant = match meth {
+                    "iterkeys" => IterVariant::Keys,
+                    "itervalues" => IterVariant::Values,
+                    _ => IterVariant::Items,
+                };
+                Ok(S::Iterator {
+                    container: Rc::new(s_self.clone()),
+                    variant,
+                })
+            }
+            "clear" => {
+                self.arity(&full, args, 0, 0)?;
+                self.bk.mutate_dict(self.space.heap(), def);
+                Ok(S::None)
+            }
+            "popitem" => {
+                self.arity(&full, args, 0, 0)?;
+                self.bk.mutate_dict(self.space.heap(), def);
+                self.getanyitem(s_self, IterVariant::Items)
+            }
+            "pop" => {
+                self.arity(&full, args, 1, 2)?;
+                self.bk.mutate_dict(self.space.heap(), def);
+                self.dict_key(def, &p[0])?;
+                if let Some(d) = p.get(1) {
+                    self.bk
+                        .generalize_value(self.space.heap(), def, &d.not_const())?;
+                }
+                Ok(self.bk.read_dict_value(def))
+            }
+            _ => Err(AnnError::new(
+                "RPY210",
+                format!("`dict.{}()` is not supported by RPython", meth),
+            )),
+        }
+    }
+
+    fn str_method(
+        &mut self,
+        s: &SomeValue,
+        meth: &str,
+        args: &ArgsS,
+    ) -> Result<SomeValue, AnnError> {
+        let p = &args.positional;
+        let uni = s.is_unicode_like();
+        let tname = if uni { "unicode" } else { "str" };
+        let full = format!("{}.{}", tname, meth);
+        let same_kind = |x: &SomeValue| {
+            if uni {
+                x.is_unicode_like()
+            } else {
+                x.is_str_like()
+            }
+        };
+        let string = |no_nul: bool| {
+            if uni {
+                SomeValue::unicode(no_nul)
+            } else {
+                SomeValue::string0(no_nul)
+            }
+        };
+        let no_nul = s.no_nul();
+        let is_char = |x: &SomeValue| matches!(x, S::Char { .. } | S::UnicodeCodePoint { .. });
+        match meth {
+            "join" => {
+                self.arity(&full, args, 1, 1)?;
+                match &p[0] {
+                    S::List { def, .. } => {
+                        let item = self.bk.read_list_item(*def);
+                        if item.is_impossible() {
+                            return Ok(string(true));
+                        }
+                        if !same_kind(&item) && !item.is_error() {
+                            return Err(AnnError::new(
+                                "RPY218",
+                                format!(
+                                    "{}.join() needs a list of {}s, not a {}",
+                                    tname,
+                                    tname,
+                                    self.bk.describe(self.space.heap(), &p[0])
+                                ),
+                            ));
+                        }
+                        Ok(string(no_nul && item.no_nul()))
+                    }
+                    S::None => Ok(S::Impossible),
+                    other => Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "{}.join() needs a list, not {}",
+                            tname,
+                            self.bk.describe(self.space.heap(), other)
+                        ),
+                    )),
+                }
+            }
+            "split" | "rsplit" => {
+                if p.is_empty() {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!("{}.{}() needs an explicit separator in RPython (rpython.rlib.rstring.split(s) splits on whitespace)", tname, meth),
+                    ));
+                }
+                self.arity(&full, args, 1, 2)?;
+                if !same_kind(&p[0]) {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}(): the separator must be a {}", full, tname),
+                    ));
+                }
+                if let Some(m) = p.get(1) {
+                    self.check_int(&full, "maxsplit", m)?;
+                }
+                self.bk
+                    .newlist(self.space.heap(), 0, &[string(no_nul)], None)
+            }
+            "strip" | "lstrip" | "rstrip" => {
+                self.arity(&full, args, 0, 1)?;
+                match p.first() {
+                    None if uni => Err(AnnError::new(
+                        "RPY210",
+                        format!("unicode.{}() with no argument is not RPython", meth),
+                    )),
+                    None => Ok(string(no_nul)),
+                    Some(c) if same_kind(c) || c.is_error() => Ok(string(no_nul)),
+                    Some(c) => Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "{}() argument must be a {}, not {}",
+                            full,
+                            tname,
+                            self.bk.describe(self.space.heap(), c)
+                        ),
+                    )),
+                }
+            }
+            "replace" => {
+                self.arity(&full, args, 2, 2)?;
+                if !(is_char(&p[0]) && is_char(&p[1])) {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}.replace() only replaces single characters in RPython: use rpython.rlib.rstring.replace", tname),
+                    ));
+                }
+                Ok(string(no_nul && p[1].no_nul()))
+            }
+            "startswith" | "endswith" => {
+                self.arity(&full, args, 1, 1)?;
+                if !same_kind(&p[0]) && !p[0].is_error() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}() needs a {} argument", full, tname),
+                    ));
+                }
+                Ok(SomeValue::bool())
+            }
+            "find" | "rfind" | "count" => {
+                self.arity(&full, args, 1, 3)?;
+                if !same_kind(&p[0]) && !p[0].is_error() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}() needs a {} argument", full, tname),
+                    ));
+                }
+                for (i, b) in p.iter().enumerate().skip(1) {
+                    if b.is_int_like() && !b.is_nonneg() {
+                        return Err(AnnError::new(
+                            "RPY209",
+                            format!(
+                                "{}(): the {} index is not proven non-negative",
+                                full,
+                                if i == 1 { "start" } else { "end" }
+                            ),
+                        ));
+                    }
+                }
+                Ok(if meth == "count" {
+                    SomeValue::nonneg_int()
+                } else {
+                    SomeValue::int()
+                })
+            }
+            "lower" | "upper" if !uni => {
+                self.arity(&full, args, 0, 0)?;
+                Ok(match s {
+                    S::Char { no_nul, .. } => SomeValue::char(*no_nul),
+                    _ => SomeValue::string(),
+                })
+            }
+            "isdigit" | "isalpha" | "isalnum" | "isspace" | "islower" | "isupper" if !uni => {
+                self.arity(&full, args, 0, 0)?;
+                Ok(SomeValue::bool())
+            }
+            "splitlines" if !uni => {
+                self.arity(&full, args, 0, 1)?;
+                let l = self
+                    .bk
+                    .newlist(self.space.heap(), 0, &[SomeValue::string()], None)?;
+                if let S::List { def, .. } = l {
+                    self.bk.mutate_list(self.space.heap(), def, true);
+                }
+                Ok(l)
+            }
+            "decode" | "encode" => {
+                self.arity(&full, args, 1, 1)?;
+                let enc = p[0]
+                    .konst()
+                    .and_then(|c| self.heap().str_value(c))
+                    .map(|b| String::from_utf8_lossy(b).into_owned());
+                match enc.as_deref() {
+                    Some("ascii" | "latin-1" | "utf-8") => {}
+                    Some(e) => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "encoding `{}` is not supported (only ascii, latin-1 and utf-8)",
+                                e
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            "the encoding must be a constant".into(),
+                        ))
+                    }
+                }
+                Ok(if meth == "decode" {
+                    SomeValue::unicode(no_nul)
+                } else {
+                    SomeValue::string0(no_nul)
+                })
+            }
+            "format" => Err(AnnError::new(
+                "RPY210",
+                format!("{}.format() is not RPython: use % formatting", tname),
+            )),
+            _ => Err(AnnError::new(
+                "RPY210",
+                format!("`{}.{}()` is not supported by RPython", tname, meth),
+            )),
+        }
+    }
+
+    /// The class object of a PBC of one class (for messages).
+    pub fn single_class(&self, s: &SomeValue) -> Option<ObjId> {
+        match self.bk.pbc_const(s) {
+            Some(Value::Obj(c)) if self.heap().class(c).is_some() => Some(c),
+            _ => None,
+        }
+    }
+}
+
+fn short(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}

@@ -1,0 +1,155 @@
+//! Import-time failures become diagnostics at the right place.
+mod objspace_common;
+use objspace_common::*;
+use rpy_lsp::objspace::object::Value;
+use rpy_lsp::objspace::{LoaderConfig, ObjSpace};
+use std::path::PathBuf;
+
+#[test]
+fn division_by_zero_at_module_level_is_rpy003() {
+    let (sp, m) = run("A = 1\nB = 2\nX = 1 / 0\nC = 3\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:3: exception at import time: ZeroDivisionError: integer division or modulo by zero"]
+    );
+    // The module keeps what was computed before the failure.
+    assert_eq!(sp.module_attr(m, "B"), Some(Value::Int(2)));
+    assert_eq!(sp.module_attr(m, "C"), None);
+}
+
+#[test]
+fn exception_in_called_function_points_at_raise() {
+    let (sp, _) = run("def f(x):\n    return {}[x]\n\ndef g():\n    return f('k')\n\nY = g()\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:2: exception at import time: KeyError: 'k'"]
+    );
+}
+
+#[test]
+fn exception_in_bundled_code_points_at_user_call() {
+    let (sp, _) = run("from rpython.rlib.debug import check_nonneg\n\nX = check_nonneg(-1)\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:3: exception at import time: AssertionError"]
+    );
+}
+
+#[test]
+fn missing_import_is_rpy002() {
+    let (sp, _) = run("import os\nimport no_such_module\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY002 main.py:2: ImportError: No module named no_such_module"]
+    );
+    let (sp, _) = run("from rpython.rlib.nonexistent import x\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY002 main.py:1: ImportError: No module named nonexistent"]
+    );
+}
+
+#[test]
+fn cannot_import_name_is_rpy003() {
+    let (sp, _) = run("from os import no_such_name\n");
+    assert_eq!(describe(&sp), vec!["RPY003 main.py:1: exception at import time: ImportError: cannot import name no_such_name"]);
+}
+
+#[test]
+fn syntax_error_is_rpy001() {
+    let mut config = LoaderConfig::default();
+    let path = PathBuf::from("/virtual/prog/main.py");
+    config
+        .overlays
+        .insert(path.clone(), "x = 1\ndef f(:\n    return 1\n".into());
+    let mut sp = ObjSpace::new(config);
+    let r = sp.import_main(&path);
+    let err = r.unwrap_err();
+    assert_eq!(err.code, "RPY001");
+    assert_eq!(
+        sp.sources.get(err.span.file).line_col(err.span.start).line,
+        1
+    );
+    // Returned, not also kept in `diagnostics`.
+    assert!(sp.diagnostics.is_empty(), "{:?}", describe(&sp));
+}
+
+#[test]
+fn unsupported_constructs_are_rpy004() {
+    let (sp, _) = run("X = 1\nexec 'y = 2'\nZ = 3\n");
+    let d = describe(&sp);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].starts_with("RPY004 main.py:2: `exec`"), "{d:?}");
+
+    let (sp, m) = run("class Meta(type):\n    pass\nclass A(object):\n    __metaclass__ = Meta\n    x = 1\nY = A.x\n");
+    let d = describe(&sp);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("RPY004 main.py:3: `__metaclass__`"),
+        "{d:?}"
+    );
+    assert_eq!(sp.module_attr(m, "Y"), Some(Value::Int(1)));
+}
+
+#[test]
+fn runaway_recursion_and_loops_are_stopped() {
+    let (sp, _) = run("def f(n):\n    return f(n + 1)\nf(0)\n");
+    let d = describe(&sp);
+    assert_eq!(d, vec!["RPY003 main.py:2: exception at import time: RuntimeError: maximum recursion depth exceeded"]);
+
+    let mut config = LoaderConfig::default();
+    let path = PathBuf::from("/virtual/prog/main.py");
+    config
+        .overlays
+        .insert(path.clone(), "n = 0\nwhile True:\n    n += 1\n".into());
+    let mut sp = ObjSpace::new(config);
+    sp.max_steps = 10_000;
+    sp.import_main(&path).unwrap();
+    let d = describe(&sp);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].starts_with("RPY004 main.py:"), "{d:?}");
+    assert!(d[0].contains("endless loop"), "{d:?}");
+}
+
+#[test]
+fn caught_import_errors_leave_no_diagnostic() {
+    let (sp, _) = run("try:\n    import missing_a\nexcept ImportError:\n    pass\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n    pass\n");
+    assert!(sp.diagnostics.is_empty(), "{:?}", describe(&sp));
+}
+
+#[test]
+fn raising_non_exceptions_and_bad_calls() {
+    let (sp, _) = run("raise 'text'\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:1: exception at import time: TypeError: exceptions must be old-style classes or derived from BaseException, not str"]
+    );
+    let (sp, _) = run("def f(a, b):\n    pass\nf(1)\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:3: exception at import time: TypeError: f() takes exactly 2 arguments (1 given)"]
+    );
+    let (sp, _) = run("x = 'a' + 1\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY003 main.py:1: exception at import time: TypeError: cannot concatenate 'str' and 'int' objects"]
+    );
+    let (sp, _) = run("x = len(5)\n");
+    assert_eq!(describe(&sp), vec!["RPY003 main.py:1: exception at import time: TypeError: object of type 'int' has no len()"]);
+}
+
+#[test]
+fn target_can_be_called_with_a_driver() {
+    let (mut sp, m) = run_ok(
+        "def entry_point(argv):\n    return 0\n\ndef target(driver, args):\n    driver.exe_name = 'x-%(backend)s'\n    return entry_point, None\n",
+    );
+    let target = sp.module_attr(m, "target").unwrap();
+    let driver = sp.make_driver();
+    let args = sp.new_list(vec![]);
+    let r = sp.call(target, vec![driver, args]).unwrap();
+    let text = repr(&mut sp, r);
+    assert!(text.starts_with("(<function entry_point at 0x"), "{text}");
+    let name: std::rc::Rc<str> = "exe_name".into();
+    let exe = sp.getattr(driver, &name).unwrap();
+    assert_eq!(repr(&mut sp, exe), "'x-%(backend)s'");
+}
