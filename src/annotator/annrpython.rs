@@ -14,7 +14,7 @@ use crate::flowspace::{
     ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, SpaceOperation, VarId,
 };
 use crate::interpreter::{ConcreteSpace, Op};
-use crate::objspace::object::{Heap, IntKind, ObjId, Object, Value};
+use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::syntax::Span;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
@@ -60,6 +60,9 @@ pub(super) struct GraphInfo {
     /// Where each Variable's value came from (for messages).
     pub origins: Vec<Option<Origin>>,
     pub state: Vec<BlockState>,
+    /// For pending blocks: the first operation to annotate again (0 when the inputs
+    /// changed; the earliest re-flowed position otherwise).
+    pub restart: Vec<u32>,
     /// Call positions to re-flow when the return annotation generalizes.
     pub callers: Vec<Position>,
     /// Each distinct return site: where, and what it returned.
@@ -81,11 +84,22 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub flow_failed: HashSet<ObjId>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
+    /// Results of `specialize.memo` functions, by function and argument values.
+    pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
+    /// Source files of rpy-lsp's bundled models.
+    bundled_files: HashSet<crate::syntax::FileId>,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn new(space: &'s mut C) -> Annotator<'s, C> {
         let bk = Bookkeeper::new(space.heap());
+        let heap = space.heap();
+        let bundled_files = (0..heap.len() as u32)
+            .filter_map(|i| match heap.get(ObjId(i)) {
+                Object::Module(m) if m.bundled => m.file,
+                _ => None,
+            })
+            .collect();
         Annotator {
             space,
             bk,
@@ -98,6 +112,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             entry_graph: None,
             flow_failed: HashSet::new(),
             none_calls: Vec::new(),
+            memo_results: HashMap::new(),
+            bundled_files,
         }
     }
 
@@ -117,17 +133,47 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     // ----- diagnostics -----
 
     pub fn report(&mut self, e: AnnError, default_span: Span) {
-        let span = e.span.unwrap_or(default_span);
+        let mut span = e.span.unwrap_or(default_span);
+        let mut labels = e.labels;
+        if self.bundled_files.contains(&span.file) {
+            // A problem found inside rpy-lsp's bundled models (os, rlib…) is the caller's:
+            // point at the user code that called into them.
+            if let Some(user) = self.user_call_site(self.bk.position.graph) {
+                labels.push((span, "inside the bundled model of the library".to_string()));
+                span = user;
+            }
+        }
         if !self.seen.insert((e.code, span, e.msg.clone())) {
             return;
         }
         let mut d = Diagnostic::new(e.code, span, e.msg);
-        for (s, m) in e.labels {
+        for (s, m) in labels {
             if s != span {
                 d = d.with_label(s, m);
             }
         }
         self.diagnostics.push(d);
+    }
+
+    /// The span of the innermost call, from user code, that led to graph `g`.
+    fn user_call_site(&self, g: u32) -> Option<Span> {
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([g]);
+        while let Some(g) = queue.pop_front() {
+            if !seen.insert(g) {
+                continue;
+            }
+            for p in &self.info[g as usize].callers {
+                let span = self.graphs[p.graph as usize].blocks[p.block as usize].operations
+                    [p.op as usize]
+                    .span;
+                if !self.bundled_files.contains(&span.file) {
+                    return Some(span);
+                }
+                queue.push_back(p.graph);
+            }
+        }
+        None
     }
 
     pub fn push_diagnostic(&mut self, d: Diagnostic) {
@@ -150,6 +196,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bindings: vec![None; nvars],
             origins: vec![None; nvars],
             state: vec![BlockState::Unseen; nblocks],
+            restart: vec![0; nblocks],
             callers: Vec::new(),
             return_sources: Vec::new(),
             desc,
@@ -201,17 +248,22 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         while !self.bk.reflow.is_empty() {
             let reflow = std::mem::take(&mut self.bk.reflow);
             for p in reflow {
-                self.reflow_block(p.graph, p.block);
+                self.reflow_block(p.graph, p.block, p.op);
             }
         }
     }
 
-    pub fn reflow_block(&mut self, g: u32, b: u32) {
-        let st = &mut self.info[g as usize].state[b as usize];
+    /// Schedules a block again from operation `op`: what an operation read has changed.
+    /// The operations before it read nothing that changed and keep their results.
+    pub fn reflow_block(&mut self, g: u32, b: u32, op: u32) {
+        let info = &mut self.info[g as usize];
+        let st = &mut info.state[b as usize];
         match *st {
-            BlockState::Unseen | BlockState::Pending => {}
+            BlockState::Unseen => {}
+            BlockState::Pending => info.restart[b as usize] = info.restart[b as usize].min(op),
             BlockState::Done | BlockState::Blocked(_) => {
                 *st = BlockState::Pending;
+                info.restart[b as usize] = op;
                 self.pending.push_back((g, b));
             }
         }
@@ -285,10 +337,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     fn flowin(&mut self, g: u32, b: u32) {
         let (gi, bi) = (g as usize, b as usize);
         self.info[gi].state[bi] = BlockState::Done;
+        let from = std::mem::replace(&mut self.info[gi].restart[bi], u32::MAX) as usize;
         let nops = self.graphs[gi].blocks[bi].operations.len();
         let exitswitch = self.graphs[gi].blocks[bi].exitswitch;
         let mut blocked: Option<(usize, Op)> = None;
-        for i in 0..nops {
+        for i in from.min(nops)..nops {
             let op = self.graphs[gi].blocks[bi].operations[i].clone();
             self.bk.position = Position {
                 graph: g,
@@ -306,7 +359,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             let result = if impossible {
                 SomeValue::Impossible
             } else {
-                self.consider_op(g, &op, &args_s)
+                self.consider_op(&op, &args_s)
             };
             if result.is_impossible() {
                 blocked = Some((i, op.opname));
@@ -477,6 +530,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 self.info[gi].origins[v.0 as usize] = from.origin(i);
             }
             self.info[gi].state[bi] = BlockState::Pending;
+            self.info[gi].restart[bi] = 0;
             self.pending.push_back((g, b));
             if is_return {
                 self.notify_callers(g);
@@ -515,6 +569,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         }
         if changed {
+            self.info[gi].restart[bi] = 0;
             if self.info[gi].state[bi] != BlockState::Pending {
                 self.info[gi].state[bi] = BlockState::Pending;
                 self.pending.push_back((g, b));
@@ -528,7 +583,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     fn notify_callers(&mut self, g: u32) {
         let callers = self.info[g as usize].callers.clone();
         for p in callers {
-            self.reflow_block(p.graph, p.block);
+            self.reflow_block(p.graph, p.block, p.op);
         }
     }
 
@@ -558,14 +613,24 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         };
         let (primary, other) = if new_first { (new, old) } else { (old, new) };
         let (p_desc, o_desc) = (
-            self.bk.describe(heap, primary.0),
-            self.bk.describe(heap, other.0),
+            self.bk.describe_type(heap, primary.0),
+            self.bk.describe_type(heap, other.0),
         );
         let msg = if is_return {
             format!(
                 "`{}` returns {} here but {} elsewhere: a function's results must have one type{}",
                 graph.name,
                 p_desc,
+                o_desc,
+                e.detail_suffix()
+            )
+        } else if graph.startblock.0 == b {
+            let name = graph.var(v).name_hint.as_deref().unwrap_or("?");
+            format!(
+                "`{}` is called with {} for its argument `{}` here but with {} elsewhere: an argument must have one type over all calls{}",
+                graph.name,
+                p_desc,
+                name,
                 o_desc,
                 e.detail_suffix()
             )
@@ -703,10 +768,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                         .map(|n| format!("`{}`", n)),
                     _ => None,
                 };
-                let msg = format!(
-                    "this calls {}, which is always None here",
-                    what.unwrap_or_else(|| "a value".to_string())
-                );
+                let msg = match what {
+                    Some(w) => format!("this calls {}, which is always None here", w),
+                    None => "this calls None: the called value is always None here".to_string(),
+                };
                 self.report(AnnError::new("RPY207", msg), op.span);
             }
         }
@@ -760,23 +825,36 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 let cname = self.bk.classdef(*classdef).name.clone();
                 let mut e = AnnError::new(
                     "RPY204",
-                    format!("instances of `{}` have no attribute `{}`: it is never assigned on `{}` or on a class it is read through", cname, name, cname),
+                    if name == "__enter__" || name == "__exit__" {
+                        format!("`with` needs `{}` to define __enter__ and __exit__", cname)
+                    } else {
+                        format!(
+                            "instances of `{}` have no attribute `{}`: it is never assigned on `{}` or on a class it is read through",
+                            cname, name, cname
+                        )
+                    },
                 );
-                // Subclasses that do define it explain the usual mistake.
-                let subs = self.bk.getallsubdefs(*classdef);
-                for s in subs.into_iter().skip(1) {
-                    let d = self.bk.classdef(s).desc;
-                    if self
-                        .bk
-                        .class_desc(d)
-                        .is_some_and(|c| c.classdict.contains_key(&*name))
-                    {
-                        let sn = self.bk.classdef(s).name.clone();
-                        e.msg = format!("`{}` is only defined on subclass `{}`, but it is read on an instance of `{}`", name, sn, cname);
-                        if let Some(sp) = self.bk.class_desc(d).and_then(|c| c.name_span) {
-                            e = e.label(sp, format!("`{}` defines `{}`", sn, name));
-                        }
-                        break;
+                // A subclass that does define it explains the usual mistake.
+                let cls = self
+                    .bk
+                    .class_desc(self.bk.classdef(*classdef).desc)
+                    .map(|c| c.cls);
+                let sub = cls.and_then(|cls| {
+                    (0..heap.len() as u32).map(ObjId).find(|&k| {
+                        k != cls
+                            && heap
+                                .class(k)
+                                .is_some_and(|c| c.mro.contains(&cls) && c.dict.contains(&name))
+                    })
+                });
+                if let Some(k) = sub {
+                    let c = heap.class(k).expect("class");
+                    e.msg = format!(
+                        "`{}` is only defined on the subclass `{}`, but it is read on an instance of `{}`",
+                        name, c.name, cname
+                    );
+                    if let Some(sp) = c.name_span {
+                        e = e.label(sp, format!("`{}` defines `{}`", c.name, name));
                     }
                 }
                 e
@@ -838,7 +916,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let msg = format!(
             "`{}` must return an int (the exit status), but it returns {}",
             graph.name,
-            self.bk.describe(self.space.heap(), &s_bad)
+            self.bk.describe_type(self.space.heap(), &s_bad)
         );
         let fallback = graph.span;
         self.report(
@@ -858,24 +936,15 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         }
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
+        let graph_descs = self.info.iter().map(|i| i.desc).collect();
         AnnotatedProgram {
             graphs: self.graphs,
+            graph_descs,
             bindings: self.info.into_iter().map(|i| i.bindings).collect(),
             graph_of_func: self.graph_of_func,
             diagnostics,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
-        }
-    }
-
-    /// Integer annotation of a heap constant's kind (r_uint & co).
-    pub fn rint_kind(heap: &Heap, v: Value) -> IntKind {
-        match v {
-            Value::Obj(id) => match heap.get(id) {
-                Object::RInt { kind, .. } => *kind,
-                _ => IntKind::Signed,
-            },
-            _ => IntKind::Signed,
         }
     }
 }

@@ -66,8 +66,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             format!(
                 "`{}` between {} and {}: {}; convert explicitly with r_uint() or intmask()",
                 op_symbol(op),
-                self.bk.describe(heap, a),
-                self.bk.describe(heap, b),
+                self.bk.describe_type(heap, a),
+                self.bk.describe_type(heap, b),
                 if e.msg.is_empty() {
                     "these integer types cannot be mixed"
                 } else {
@@ -123,7 +123,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             (x, y) if x.is_number() && y.is_number() => match op {
-                Add | Sub | Mul | Div | TrueDiv | FloorDiv | Mod => Ok(SomeValue::float()),
+                Add | Sub | Mul | Div | TrueDiv => Ok(SomeValue::float()),
                 _ => Err(self.unsupported(op_symbol(op), &[x, y])),
             },
             (x, y) if x.is_str_like() && y.is_str_like() && op == Add => {
@@ -289,12 +289,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     'r' => "%r is only supported for instances of user classes".to_string(),
                     's' => format!(
                         "%s cannot format {}",
-                        self.bk.describe(self.space.heap(), s)
+                        self.bk.describe_type(self.space.heap(), s)
                     ),
                     _ => format!(
                         "%{} needs a number, not {}",
                         f,
-                        self.bk.describe(self.space.heap(), s)
+                        self.bk.describe_type(self.space.heap(), s)
                     ),
                 };
                 return Err(AnnError::new("RPY208", what));
@@ -325,9 +325,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY220",
                         format!(
                             "comparing a signed and an unsigned number ({} {} {}): convert one side with r_uint() or intmask()",
-                            self.bk.describe(self.space.heap(), x),
+                            self.bk.describe_type(self.space.heap(), x),
                             op_symbol(opname),
-                            self.bk.describe(self.space.heap(), y)
+                            self.bk.describe_type(self.space.heap(), y)
                         ),
                     ));
                 }
@@ -395,15 +395,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!("comparing str with unicode (`{}`): RPython has no implicit conversion between them", op_symbol(opname)),
             )),
-            (S::Tuple(_), S::Tuple(_)) => {
-                if ordering {
-                    return Err(AnnError::new("RPY205", format!("ordering comparison of tuples (`{}`) is not supported", op_symbol(opname))));
-                }
-                self.bk.union(self.space.heap(), &a.not_const(), &b.not_const()).map_err(|e| {
-                    AnnError::new("RPY205", format!("comparing tuples of incompatible types{}", e.detail_suffix()))
-                })?;
-                Ok(SomeValue::bool())
+            (S::Tuple(_), S::Tuple(_)) | (S::Dict { .. }, S::Dict { .. }) | (S::Pbc { .. }, S::Pbc { .. }) => {
+                let what = match a {
+                    S::Tuple(_) => "tuples",
+                    S::Dict { .. } => "dicts",
+                    _ => "functions, classes or prebuilt objects (use `is`)",
+                };
+                Err(AnnError::new(
+                    "RPY205",
+                    format!("comparing {} with `{}` is not supported by the RPython typer", what, op_symbol(opname)),
+                ))
             }
+            (S::None, other) | (other, S::None) if !matches!(other, S::None) => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
+                    self.bk.describe_type(self.space.heap(), other),
+                    op_symbol(opname)
+                ),
+            )),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
                 if ordering {
                     return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));
@@ -437,8 +447,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY205",
                         format!(
                             "comparing {} with {} (`{}`) is not supported",
-                            self.bk.describe(self.space.heap(), a),
-                            self.bk.describe(self.space.heap(), b),
+                            self.bk.describe_type(self.space.heap(), a),
+                            self.bk.describe_type(self.space.heap(), b),
                             op_symbol(opname)
                         ),
                     ));
@@ -467,7 +477,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if !item.is_str_like() {
                     return Err(AnnError::new(
                         "RPY205",
-                        format!("`in` a string needs a string on the left, not {}", self.bk.describe(self.space.heap(), item)),
+                        format!("`in` a string needs a string on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
                     ));
                 }
                 let ktd = match (op.args[0], item.konst().and_then(|c| self.heap().str_value(c)).map(|s| s == b"\0")) {
@@ -480,7 +490,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if !item.is_unicode_like() {
                     return Err(AnnError::new(
                         "RPY205",
-                        format!("`in` a unicode string needs unicode on the left, not {}", self.bk.describe(self.space.heap(), item)),
+                        format!("`in` a unicode string needs unicode on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
                     ));
                 }
                 Ok(SomeValue::bool())
@@ -497,7 +507,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!("`in` on instances of `{}` is not supported: __contains__ is not honoured by RPython", self.bk.classdef(*classdef).name),
             )),
-            other => Err(AnnError::new("RPY205", format!("`in` {}: it is not a container", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new("RPY205", format!("`in` {}: it is not a container", self.bk.describe_type(self.space.heap(), other)))),
         }
     }
 
@@ -508,7 +518,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "{} cannot be a dict key: it is not hashable",
-                    self.bk.describe(self.space.heap(), key)
+                    self.bk.describe_type(self.space.heap(), key)
                 ),
             ));
         }
@@ -544,9 +554,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::None, _) => Ok(SomeValue::Impossible),
             (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::Tuple(_), i) => Err(AnnError::new(
                 "RPY205",
-                format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe(self.space.heap(), i)),
+                format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe_type(self.space.heap(), i)),
             )),
-            _ => Err(AnnError::new("RPY205", format!("{} cannot be indexed", self.bk.describe(self.space.heap(), obj)))),
+            _ => Err(AnnError::new("RPY205", format!("{} cannot be indexed", self.bk.describe_type(self.space.heap(), obj)))),
         }
     }
 
@@ -594,7 +604,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "item assignment on {} is not supported",
-                    self.bk.describe(self.space.heap(), obj)
+                    self.bk.describe_type(self.space.heap(), obj)
                 ),
             )),
         }
@@ -615,7 +625,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "`del x[i]` on {} is not supported",
-                    self.bk.describe(self.space.heap(), obj)
+                    self.bk.describe_type(self.space.heap(), obj)
                 ),
             )),
         }
@@ -631,7 +641,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!(
                     "{}: the start index is not proven non-negative ({}); RPython needs a constant >= 0 or a value known to be non-negative",
                     what,
-                    self.bk.describe(heap, start)
+                    self.bk.describe_type(heap, start)
                 ),
             ));
         }
@@ -647,7 +657,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!(
                     "{}: the stop index is not proven non-negative ({}); only a non-negative value or the constant -1 is allowed",
                     what,
-                    self.bk.describe(heap, stop)
+                    self.bk.describe_type(heap, stop)
                 ),
             ));
         }
@@ -714,7 +724,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "{} cannot be sliced",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -752,7 +762,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "slice assignment on {} is not supported",
-                    self.bk.describe(self.space.heap(), obj)
+                    self.bk.describe_type(self.space.heap(), obj)
                 ),
             )),
         }
@@ -774,7 +784,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "slice deletion on {} is not supported",
-                    self.bk.describe(self.space.heap(), obj)
+                    self.bk.describe_type(self.space.heap(), obj)
                 ),
             )),
         }

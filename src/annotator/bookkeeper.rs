@@ -69,6 +69,8 @@ impl ItemRole {
 /// What a generator graph yields.
 #[derive(Clone, Debug)]
 pub struct GenInfo {
+    /// The generator function's name.
+    pub name: Option<Rc<str>>,
     pub s_yield: SomeValue,
     pub read_locations: BTreeSet<Position>,
     pub origin: Option<Span>,
@@ -78,6 +80,7 @@ pub struct Bookkeeper {
     pub descs: Vec<Desc>,
     pub desc_of_obj: HashMap<ObjId, DescId>,
     method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
+    methods_of_frozen: HashMap<(DescId, DescId), DescId>,
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
     pub classdefs: Vec<ClassDef>,
@@ -100,6 +103,8 @@ pub struct Bookkeeper {
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
     warned: HashSet<(&'static str, Span)>,
+    /// Class definitions whose `__del__` must still be annotated (called on an instance).
+    pub pending_del: Vec<ClassDefId>,
     /// Heap ids of the built-in classes the annotator needs, by name.
     pub builtin_classes: HashMap<Rc<str>, ObjId>,
 }
@@ -120,6 +125,7 @@ impl Bookkeeper {
             descs: Vec::new(),
             desc_of_obj: HashMap::new(),
             method_descs: HashMap::new(),
+            methods_of_frozen: HashMap::new(),
             mixin_funcs: HashMap::new(),
             classdefs: Vec::new(),
             items: Vec::new(),
@@ -138,6 +144,7 @@ impl Bookkeeper {
             span: Span::default(),
             warnings: Vec::new(),
             warned: HashSet::new(),
+            pending_del: Vec::new(),
             builtin_classes,
         }
     }
@@ -295,8 +302,8 @@ impl Bookkeeper {
                     format!(
                         "{} cannot be both {} and {}{}",
                         role.what(),
-                        self.describe(heap, &old),
-                        self.describe(heap, s),
+                        self.describe_type(heap, &old),
+                        self.describe_type(heap, s),
                         e.detail_suffix()
                     ),
                 );
@@ -306,7 +313,7 @@ impl Bookkeeper {
                         format!(
                             "{} are {} because of this",
                             role.what(),
-                            self.describe(heap, &old)
+                            self.describe_type(heap, &old)
                         ),
                     );
                 }
@@ -325,7 +332,7 @@ impl Bookkeeper {
                     "RPY205",
                     format!(
                         "a list cannot hold bound methods of different classes ({}): the RPython typer cannot convert between them",
-                        self.describe(heap, &new)
+                        self.describe_type(heap, &new)
                     ),
                 ));
             }
@@ -397,16 +404,16 @@ impl Bookkeeper {
                     format!(
                         "{} cannot be both {} and {}{}",
                         role.what(),
-                        self.describe(heap, &sa),
-                        self.describe(heap, &sb),
+                        self.describe_type(heap, &sa),
+                        self.describe_type(heap, &sb),
                         e.detail_suffix()
                     ),
                 );
                 if let Some(o) = oa {
-                    err = err.label(o, format!("{} here", self.describe(heap, &sa)));
+                    err = err.label(o, format!("{} here", self.describe_type(heap, &sa)));
                 }
                 if let Some(o) = ob {
-                    err = err.label(o, format!("{} here", self.describe(heap, &sb)));
+                    err = err.label(o, format!("{} here", self.describe_type(heap, &sb)));
                 }
                 return Err(err);
             }
@@ -496,7 +503,7 @@ impl Bookkeeper {
             let msg = format!(
                 "this {} a prebuilt list ({}): module-level lists are constants, the change is not seen consistently after translation",
                 what,
-                self.describe(heap, &SomeValue::List { def, konst: None })
+                self.describe_type(heap, &SomeValue::List { def, konst: None })
             );
             self.warn("RPY212", span, msg, Vec::new());
         }
@@ -507,7 +514,7 @@ impl Bookkeeper {
         if self.items[k.index()].prebuilt.is_some() {
             let msg = format!(
                 "this modifies a prebuilt dict ({}): module-level dicts are constants, the change is not seen consistently after translation",
-                self.describe(heap, &SomeValue::Dict { def, konst: None })
+                self.describe_type(heap, &SomeValue::Dict { def, konst: None })
             );
             self.warn("RPY212", span, msg, Vec::new());
         }
@@ -518,6 +525,7 @@ impl Bookkeeper {
     pub fn read_yield(&mut self, graph: u32) -> SomeValue {
         let pos = self.position;
         let g = self.generators.entry(graph).or_insert(GenInfo {
+            name: None,
             s_yield: SomeValue::Impossible,
             read_locations: BTreeSet::new(),
             origin: None,
@@ -534,6 +542,7 @@ impl Bookkeeper {
     ) -> Result<(), AnnError> {
         let span = self.span;
         let g = self.generators.entry(graph).or_insert(GenInfo {
+            name: None,
             s_yield: SomeValue::Impossible,
             read_locations: BTreeSet::new(),
             origin: None,
@@ -547,8 +556,8 @@ impl Bookkeeper {
                     "RPY201",
                     format!(
                         "this generator yields {} here but {} elsewhere{}",
-                        self.describe(heap, s),
-                        self.describe(heap, &old),
+                        self.describe_type(heap, s),
+                        self.describe_type(heap, &old),
                         e.detail_suffix()
                     ),
                 );
@@ -557,15 +566,16 @@ impl Bookkeeper {
                     if o.file == span.file && o.start > span.start {
                         err = err
                             .at(o)
-                            .label(span, format!("yields {} here", self.describe(heap, s)));
+                            .label(span, format!("yields {} here", self.describe_type(heap, s)));
                         err.msg = format!(
                             "this generator yields {} here but {} elsewhere{}",
-                            self.describe(heap, &old),
-                            self.describe(heap, s),
+                            self.describe_type(heap, &old),
+                            self.describe_type(heap, s),
                             e.detail_suffix()
                         );
                     } else {
-                        err = err.label(o, format!("yields {} here", self.describe(heap, &old)));
+                        err =
+                            err.label(o, format!("yields {} here", self.describe_type(heap, &old)));
                     }
                 }
                 return Err(err);
@@ -614,6 +624,16 @@ impl Bookkeeper {
             name: name.clone(),
         }));
         self.method_descs.insert(key, d);
+        d
+    }
+
+    /// A function bound to a frozen prebuilt object (one description per pair).
+    pub fn getmethodoffrozen(&mut self, func: DescId, frozen: DescId) -> DescId {
+        if let Some(&d) = self.methods_of_frozen.get(&(func, frozen)) {
+            return d;
+        }
+        let d = self.add_desc(Desc::MethodOfFrozen { func, frozen });
+        self.methods_of_frozen.insert((func, frozen), d);
         d
     }
 
@@ -885,11 +905,7 @@ impl Bookkeeper {
                             || matches!(heap.get(sid), Object::Module(_)) =>
                     {
                         let frozen = self.getdesc(heap, sid)?;
-                        let d = self.add_desc(Desc::MethodOfFrozen {
-                            func: fdesc,
-                            frozen,
-                        });
-                        SomeValue::pbc(vec![d])
+                        SomeValue::pbc(vec![self.getmethodoffrozen(fdesc, frozen)])
                     }
                     Value::Obj(sid) if matches!(heap.get(sid), Object::Instance(_)) => {
                         let Object::Instance(inst) = heap.get(sid) else {

@@ -7,7 +7,7 @@ use super::description::Desc;
 use super::model::*;
 use super::AnnError;
 use crate::interpreter::{ConcreteSpace, Op};
-use crate::objspace::object::{IntKind, ObjId, Object, Value};
+use crate::objspace::object::{IntKind, Object, Value};
 use std::rc::Rc;
 
 use SomeValue as S;
@@ -94,17 +94,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
-    fn arg_type_error(&self, func: &str, what: &str, s: &SomeValue) -> AnnError {
-        AnnError::new(
-            "RPY218",
-            format!("{}: {} must be {}", func, what, self.describe_expect(s)),
-        )
-    }
-
-    fn describe_expect(&self, s: &SomeValue) -> String {
-        format!("…, not {}", self.bk.describe(self.space.heap(), s))
-    }
-
     fn check_int(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
         if s.is_int_like() || s.is_error() {
             Ok(())
@@ -115,7 +104,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "{}(): {} must be an int, not {}",
                     func,
                     what,
-                    self.bk.describe(self.space.heap(), s)
+                    self.bk.describe_type(self.space.heap(), s)
                 ),
             ))
         }
@@ -131,7 +120,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "{}(): {} must be a str, not {}",
                     func,
                     what,
-                    self.bk.describe(self.space.heap(), s)
+                    self.bk.describe_type(self.space.heap(), s)
                 ),
             ))
         }
@@ -153,7 +142,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "printing {} is not supported by RPython",
-                    self.bk.describe(self.space.heap(), s)
+                    self.bk.describe_type(self.space.heap(), s)
                 ),
             )),
             _ => Ok(()),
@@ -195,7 +184,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             "reversed" => {
                 self.arity(name, args, 1, 1)?;
                 if !matches!(p[0], S::List { .. }) {
-                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe(self.space.heap(), &p[0]))));
+                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))));
                 }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Reversed })
             }
@@ -332,7 +321,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 match &p[0] {
                     s if s.is_str_like() || s.is_unicode_like() => Ok(SomeValue::unicode(false)),
-                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe(self.space.heap(), s)))),
+                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
                 }
             }
             "tuple" => {
@@ -343,7 +332,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY210",
                         format!(
                             "tuple() of {} is not supported: the length of a tuple must be known statically (write (l[0], l[1], ...))",
-                            self.bk.describe(self.space.heap(), s)
+                            self.bk.describe_type(self.space.heap(), s)
                         ),
                     )),
                 }
@@ -391,7 +380,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             "rarithmetic.intmask" => {
                 self.arity(name, args, 1, 1)?;
                 if !p[0].is_number() && !p[0].is_error() {
-                    return Err(self.arg_type_error("intmask()", "the argument", &p[0]));
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("intmask() needs a number, not {}", self.bk.describe_type(self.space.heap(), &p[0])),
+                    ));
                 }
                 Ok(SomeValue::int())
             }
@@ -508,7 +500,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     if !s.is_number() && !s.is_error() {
                         return Err(AnnError::new(
                             "RPY218",
-                            format!("{}() needs numbers, not {}", n, self.bk.describe(self.space.heap(), s)),
+                            format!("{}() needs numbers, not {}", n, self.bk.describe_type(self.space.heap(), s)),
                         ));
                     }
                 }
@@ -527,12 +519,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             result: crate::flowspace::VarId(u32::MAX),
             span: self.bk.span,
         };
-        match op {
-            Op::Bool | Op::Abs | Op::Ord | Op::Str | Op::Repr => {}
-            _ => unreachable!(),
-        }
-        let r = self.consider_op_inner(&fake, std::slice::from_ref(s));
-        r
+        self.consider_op_inner(&fake, std::slice::from_ref(s))
     }
 
     fn dispatch_binary_like(&mut self, op: Op, args: &[SomeValue]) -> Result<SomeValue, AnnError> {
@@ -565,7 +552,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!(
                     "{}() needs a number, not {}",
                     name.rsplit('.').next().unwrap_or(name),
-                    self.bk.describe(self.space.heap(), s)
+                    self.bk.describe_type(self.space.heap(), s)
                 ),
             ));
         }
@@ -735,7 +722,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let (tname, meth) = name.rsplit_once('.').unwrap_or(("", name));
         let tname = tname.rsplit('.').next().unwrap_or(tname);
         match (tname, s_self) {
-            ("list", S::List { def, .. }) => self.list_method(*def, s_self, meth, args),
+            ("list", S::List { def, .. }) => self.list_method(*def, meth, args),
             ("dict", S::Dict { def, .. }) => self.dict_method(*def, s_self, meth, args),
             ("str" | "unicode", s) if s.is_str_like() || s.is_unicode_like() => {
                 self.str_method(s, meth, args)
@@ -761,7 +748,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     format!(
                         "`{}()` is not supported on {}",
                         name,
-                        self.bk.describe(self.space.heap(), s_self)
+                        self.bk.describe_type(self.space.heap(), s_self)
                     ),
                 ))
             }
@@ -771,7 +758,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     fn list_method(
         &mut self,
         def: ListDefId,
-        s_self: &SomeValue,
         meth: &str,
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
@@ -835,13 +821,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(SomeValue::nonneg_int())
             }
-            _ => {
-                let _ = s_self;
-                Err(AnnError::new(
-                    "RPY210",
-                    format!("`list.{}()` is not supported by RPython", meth),
-                ))
-            }
+            _ => Err(AnnError::new(
+                "RPY210",
+                format!("`list.{}()` is not supported by RPython", meth),
+            )),
         }
     }
 
@@ -894,7 +877,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY218",
                         format!(
                             "dict.update() needs a dict, not {}",
-                            self.bk.describe(self.space.heap(), s)
+                            self.bk.describe_type(self.space.heap(), s)
                         ),
                     )),
                 }
@@ -995,7 +978,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                     "{}.join() needs a list of {}s, not a {}",
                                     tname,
                                     tname,
-                                    self.bk.describe(self.space.heap(), &p[0])
+                                    self.bk.describe_type(self.space.heap(), &p[0])
                                 ),
                             ));
                         }
@@ -1007,7 +990,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         format!(
                             "{}.join() needs a list, not {}",
                             tname,
-                            self.bk.describe(self.space.heap(), other)
+                            self.bk.describe_type(self.space.heap(), other)
                         ),
                     )),
                 }
@@ -1047,7 +1030,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "{}() argument must be a {}, not {}",
                             full,
                             tname,
-                            self.bk.describe(self.space.heap(), c)
+                            self.bk.describe_type(self.space.heap(), c)
                         ),
                     )),
                 }
@@ -1157,14 +1140,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY210",
                 format!("`{}.{}()` is not supported by RPython", tname, meth),
             )),
-        }
-    }
-
-    /// The class object of a PBC of one class (for messages).
-    pub fn single_class(&self, s: &SomeValue) -> Option<ObjId> {
-        match self.bk.pbc_const(s) {
-            Some(Value::Obj(c)) if self.heap().class(c).is_some() => Some(c),
-            _ => None,
         }
     }
 }

@@ -10,7 +10,7 @@ use super::AnnError;
 use crate::flowspace::{build_flow, Hlvalue};
 use crate::interpreter::arguments::bind;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
-use crate::objspace::object::{BuiltinType, Heap, ObjId, Object, Value};
+use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
 use std::rc::Rc;
 
@@ -108,7 +108,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let keywords: Vec<(Rc<str>, SomeValue)> = names
             .iter()
             .cloned()
-            .zip(data[npos..].iter().cloned())
+            .zip(data[npos.min(data.len())..].iter().cloned())
             .collect();
         if star {
             let s_star = data.last().cloned().unwrap_or(SomeValue::Impossible);
@@ -120,7 +120,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY206",
                         format!(
                             "calls like f(*args) require `args` to be a tuple, not {}",
-                            self.bk.describe(self.space.heap(), &other)
+                            self.bk.describe_type(self.space.heap(), &other)
                         ),
                     ))
                 }
@@ -238,7 +238,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                     "`{}` is specialized on the value of argument {} (specialize.arg), but it is not a constant here: {}",
                                     name,
                                     i,
-                                    self.bk.describe(self.space.heap(), s)
+                                    self.bk.describe_type(self.space.heap(), s)
                                 ),
                             ))
                         }
@@ -320,13 +320,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "argument `{}` of `{}` must be {} (enforceargs), got {}",
                         argnames.get(i).map(|a| &**a).unwrap_or("?"),
                         name,
-                        self.bk.describe(heap, &expected),
-                        self.bk.describe(heap, s)
+                        self.bk.describe_type(heap, &expected),
+                        self.bk.describe_type(heap, s)
                     ),
                 ));
             }
             inputs[i] = expected.not_const();
-            let _ = &inputs[i];
         }
         Ok(())
     }
@@ -366,6 +365,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let start = self.graphs[g as usize].startblock.0;
         self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Call(span));
         if is_gen {
+            let gen = self
+                .bk
+                .generators
+                .entry(g)
+                .or_insert_with(|| super::bookkeeper::GenInfo {
+                    name: None,
+                    s_yield: SomeValue::Impossible,
+                    read_locations: Default::default(),
+                    origin: None,
+                });
+            gen.name.get_or_insert(name);
             return Ok(SomeValue::Generator { graph: g });
         }
         let pos = self.bk.position;
@@ -403,14 +413,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     vec![s.konst().expect("constant")]
                 }
                 SomeValue::Instance { konst: Some(k), .. } => vec![*k],
-                other => return Err(AnnError::new(
-                    "RPY218",
-                    format!(
+                other => {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!(
                         "`{}` is specialize.memo: its arguments must be prebuilt constants, not {}",
                         name,
-                        self.bk.describe(self.space.heap(), other)
+                        self.bk.describe_type(self.space.heap(), other)
                     ),
-                )),
+                    ))
+                }
             };
             choices.push(vals);
         }
@@ -432,7 +444,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ),
                 ));
             }
-            match Space::call(self.space, Value::Obj(func), CallArgs::positional(vals)) {
+            // Each combination runs once: the function may have side effects.
+            let key: Option<Vec<crate::objspace::object::HashKey>> =
+                vals.iter().map(|&v| self.heap().hash_key(v)).collect();
+            let cached = key
+                .as_ref()
+                .and_then(|k| self.memo_results.get(&(func, k.clone())).copied());
+            let outcome = match cached {
+                Some(v) => Ok(v),
+                None => {
+                    let r = Space::call(self.space, Value::Obj(func), CallArgs::positional(vals));
+                    if let (Ok(v), Some(k)) = (&r, key) {
+                        self.memo_results.insert((func, k), *v);
+                    }
+                    r
+                }
+            };
+            match outcome {
                 Ok(v) => {
                     let s = self.bk.immutablevalue(self.space.heap(), v)?;
                     result = self.bk.union(self.space.heap(), &result, &s)?;
@@ -535,7 +563,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "RPY218",
                     format!(
                         "the key equality function of an r_dict must return a bool, not {}",
-                        self.bk.describe(self.space.heap(), &r)
+                        self.bk.describe_type(self.space.heap(), &r)
                     ),
                 ));
             }
@@ -545,12 +573,61 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "RPY218",
                     format!(
                         "the key hash function of an r_dict must return an int, not {}",
-                        self.bk.describe(self.space.heap(), &h)
+                        self.bk.describe_type(self.space.heap(), &h)
                     ),
                 ));
             }
         }
         Ok(SomeValue::Dict { def, konst: None })
+    }
+
+    /// Calling one of several classes: either all of them get their `__init__` from the
+    /// common base class, or none has one (the RPython typer needs one call shape).
+    fn check_class_family_init(&mut self, descs: &[DescId]) -> Result<(), AnnError> {
+        let init: Rc<str> = Rc::from("__init__");
+        let has_init = |bk: &super::Bookkeeper, d: DescId| {
+            super::classdef::ClassDesc::lookup(bk, d, &init).is_some()
+        };
+        // The common base: the first class of the first one's bases that all derive from.
+        let mut base = Some(descs[0]);
+        while let Some(b) = base {
+            let all = descs.iter().all(|&d| {
+                let mut x = Some(d);
+                while let Some(y) = x {
+                    if y == b {
+                        return true;
+                    }
+                    x = self.bk.class_desc(y).and_then(|c| c.basedesc);
+                }
+                false
+            });
+            if all {
+                break;
+            }
+            base = self.bk.class_desc(b).and_then(|c| c.basedesc);
+        }
+        let parent_has_init = base.is_some_and(|b| has_init(&self.bk, b));
+        if !parent_has_init {
+            if let Some(&d) = descs.iter().find(|&&d| has_init(&self.bk, d)) {
+                let name = self
+                    .bk
+                    .class_desc(d)
+                    .map(|c| c.name.clone())
+                    .unwrap_or_else(|| Rc::from("?"));
+                let mut err = AnnError::new(
+                    "RPY219",
+                    format!(
+                        "one of the classes called here (`{}`) defines __init__() but their common base class does not: add an __init__ to the base class",
+                        name
+                    ),
+                );
+                if let Some(sp) = self.bk.class_desc(d).and_then(|c| c.name_span) {
+                    err = err.label(sp, format!("`{}` is defined here", name));
+                }
+                return Err(err);
+            }
+        }
+        Ok(())
     }
 
     /// Calls a callable annotation.
@@ -559,6 +636,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
                 let many = (descs.len() > 1).then_some(self.bk.span);
+                if descs.len() > 1 && matches!(self.bk.desc(descs[0]), Desc::Class(_)) {
+                    self.check_class_family_init(&descs)?;
+                }
                 let mut result = SomeValue::Impossible;
                 for &d in descs.iter() {
                     let r = self.call_desc(d, args, many)?;
@@ -602,7 +682,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY207",
                 format!(
                     "this calls {}, which is not callable",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -659,16 +739,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Calls a built-in type: conversions and constructors.
     fn call_type(&mut self, cls: ObjId, args: &ArgsS) -> Result<SomeValue, AnnError> {
-        let (name, builtin) = {
-            let c = self.heap().class(cls).expect("class");
-            (c.name.clone(), c.builtin)
-        };
-        let _ = builtin;
+        let name = super::Bookkeeper::class_name(self.heap(), cls);
         self.call_builtin(&name, None, args)
-    }
-
-    /// Whether a heap class is the built-in `cls_kind`.
-    pub fn is_builtin_kind(heap: &Heap, v: Value, kind: BuiltinType) -> bool {
-        matches!(v, Value::Obj(id) if heap.class(id).is_some_and(|c| c.builtin == Some(kind)))
     }
 }

@@ -174,6 +174,10 @@ impl ClassDesc {
                 }
             }
         }
+        if is_builtin_exception && enforced.is_none() && &*name != "EnvironmentError" {
+            // Built-in exceptions have no attributes (only EnvironmentError's errno…).
+            enforced = Some(HashSet::new());
+        }
         desc.enforced_attrs = enforced;
         if c.builtin.is_none() {
             desc.warn_special_methods(bk, heap);
@@ -405,6 +409,12 @@ impl Bookkeeper {
                 }
             }
         }
+        if self
+            .class_desc(d)
+            .is_some_and(|c| c.classdict.contains_key("__del__"))
+        {
+            self.pending_del.push(id);
+        }
         let mut names: Vec<Rc<str>> = self
             .class_desc(d)
             .expect("class")
@@ -496,13 +506,13 @@ impl Bookkeeper {
         self.locate_attribute(heap, cd, attr)
     }
 
+    /// A union failure of attribute `attr` of `cd`: `old` (established at `origin`) and
+    /// `new` do not mix.
     fn attr_error(
         &self,
         heap: &Heap,
-        cd: ClassDefId,
-        attr: &str,
-        old: &SomeValue,
-        new: &SomeValue,
+        (cd, attr): (ClassDefId, &str),
+        (old, new): (&SomeValue, &SomeValue),
         origin: Option<Span>,
         e: &AnnError,
     ) -> AnnError {
@@ -512,15 +522,19 @@ impl Bookkeeper {
                 "attribute `{}` of `{}` instances cannot be both {} and {}{}",
                 attr,
                 self.classdefs[cd.index()].name,
-                self.describe(heap, old),
-                self.describe(heap, new),
+                self.describe_type(heap, old),
+                self.describe_type(heap, new),
                 e.detail_suffix()
             ),
         );
         if let Some(o) = origin {
             err = err.label(
                 o,
-                format!("`{}` is {} because of this", attr, self.describe(heap, old)),
+                format!(
+                    "`{}` is {} because of this",
+                    attr,
+                    self.describe_type(heap, old)
+                ),
             );
         }
         err
@@ -551,10 +565,8 @@ impl Bookkeeper {
                         // Keep the old attribute so that later operations see it.
                         let err = self.attr_error(
                             heap,
-                            cd,
-                            attr,
-                            &subattr.s_value,
-                            &newattr.s_value,
+                            (cd, attr),
+                            (&subattr.s_value, &newattr.s_value),
                             subattr.origin,
                             &e,
                         );
@@ -735,7 +747,9 @@ impl Bookkeeper {
             .clone();
         let merged = match self.union(heap, &a.s_value, &s) {
             Ok(u) => u,
-            Err(e) => return Err(self.attr_error(heap, owner, attr, &a.s_value, &s, a.origin, &e)),
+            Err(e) => {
+                return Err(self.attr_error(heap, (owner, attr), (&a.s_value, &s), a.origin, &e))
+            }
         };
         let changed = !self.eq(heap, &merged, &a.s_value);
         let span = self.span;
@@ -838,6 +852,27 @@ impl Bookkeeper {
         s: &SomeValue,
     ) -> Result<(), AnnError> {
         let owner = self.locate_attribute(heap, cd, attr)?;
+        let odesc = self.classdefs[owner.index()].desc;
+        if let Some(c) = self.class_desc(odesc) {
+            if let Some(allowed) = &c.enforced_attrs {
+                if !allowed.contains(attr) {
+                    let msg = if c.is_builtin_exception {
+                        format!(
+                            "instances of the built-in exception `{}` cannot have attributes in RPython (`{}`): define a subclass with the attributes",
+                            c.name, attr
+                        )
+                    } else {
+                        format!(
+                            "attribute `{}` cannot be set on instances of `{}`: it is not listed in the class's `_attrs_` / `__slots__`",
+                            attr, c.name
+                        )
+                    };
+                    // Poison the attribute so that reading it does not report again.
+                    self.generalize_attr_at(heap, owner, attr, Some(SomeValue::Error))?;
+                    return Err(AnnError::new("RPY204", msg));
+                }
+            }
+        }
         let a = self.classdefs[owner.index()]
             .attrs
             .get_mut(attr)
@@ -864,10 +899,10 @@ impl Bookkeeper {
                     let (methcd, func, name) = (m.origin, m.func, m.name.clone());
                     if methcd != cd && self.issubclass_def(methcd, cd) {
                         out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
-                    } else if self.issubclass_def(cd, methcd) {
-                        if uplookup.is_none_or(|(u, _)| self.issubclass_def(methcd, u)) {
-                            uplookup = Some((methcd, d));
-                        }
+                    } else if self.issubclass_def(cd, methcd)
+                        && uplookup.is_none_or(|(u, _)| self.issubclass_def(methcd, u))
+                    {
+                        uplookup = Some((methcd, d));
                     }
                 }
                 _ => out.push(d),

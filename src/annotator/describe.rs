@@ -60,21 +60,38 @@ impl Bookkeeper {
 
     /// Plain words: "int, non-negative", "list of str, resizable", "instance of Node or None".
     pub fn describe(&self, heap: &Heap, s: &SomeValue) -> String {
-        self.describe_depth(heap, s, 0)
+        self.describe_depth(heap, s, 0, true)
     }
 
-    fn describe_depth(&self, heap: &Heap, s: &SomeValue, depth: usize) -> String {
+    /// The type only, for messages about types ("int" whether or not it is known to be
+    /// non-negative).
+    pub fn describe_type(&self, heap: &Heap, s: &SomeValue) -> String {
+        self.describe_depth(heap, s, 0, false)
+    }
+
+    fn describe_depth(
+        &self,
+        heap: &Heap,
+        s: &SomeValue,
+        depth: usize,
+        nonneg_info: bool,
+    ) -> String {
         if depth > 4 {
             return "...".into();
         }
-        let inner = |x: &SomeValue| self.describe_depth(heap, x, depth + 1);
+        let inner = |x: &SomeValue| self.describe_depth(heap, x, depth + 1, nonneg_info);
         let or_none = |t: String, n: bool| if n { format!("{} or None", t) } else { t };
         match s {
             S::Object => "an arbitrary object (not RPython)".into(),
             S::Integer { nonneg, kind, .. } => {
                 let name = int_kind_name(*kind);
-                if *nonneg && !is_unsigned(*kind) {
-                    format!("{}, non-negative", name)
+                if *nonneg && !is_unsigned(*kind) && nonneg_info {
+                    // Nested in a container or tuple, the comma would be ambiguous.
+                    if depth == 0 {
+                        format!("{}, non-negative", name)
+                    } else {
+                        format!("non-negative {}", name)
+                    }
                 } else {
                     name.into()
                 }
@@ -145,7 +162,12 @@ impl Bookkeeper {
                 IterVariant::Plain => format!("iterator over {}", inner(container)),
                 v => format!("{} iterator over {}", v.name(), inner(container)),
             },
-            S::Generator { .. } => "generator".into(),
+            S::Generator { graph } => {
+                match self.generators.get(graph).and_then(|g| g.name.as_ref()) {
+                    Some(n) => format!("generator of `{}`", n),
+                    None => "generator".into(),
+                }
+            }
             S::Builtin { name, .. } => format!("built-in function `{}`", name),
             S::BuiltinMethod { name, s_self } => {
                 let short = name.rsplit('.').next().unwrap_or(name);

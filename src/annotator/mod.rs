@@ -87,6 +87,8 @@ pub struct AnnotatedProgram {
     pub bindings: Vec<Vec<Option<SomeValue>>>,
     /// Function object → its graphs (one per specialization).
     pub graph_of_func: HashMap<ObjId, Vec<usize>>,
+    /// The description (`bookkeeper.descs`) of the function each graph was built for.
+    pub graph_descs: Vec<Option<DescId>>,
     /// Flow-level and annotation diagnostics, deduplicated, in source order.
     pub diagnostics: Vec<Diagnostic>,
     /// Descriptions, class definitions, list and dict definitions the annotations refer to.

@@ -7,7 +7,6 @@
 use crate::flowspace::{ExitSwitch, FunctionGraph, Hlvalue};
 
 pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {
-    let nblocks = graph.blocks.len();
     // live[b][i]: input argument i of block b is used.
     let mut live: Vec<Vec<bool>> = graph
         .blocks
@@ -34,7 +33,6 @@ pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {
             used[v.0 as usize] = true;
         }
     }
-    let _ = nblocks;
     for (bi, b) in graph.blocks.iter().enumerate() {
         for (i, v) in b.inputargs.iter().enumerate() {
             if keep_all.contains(&bi) || used[v.0 as usize] {

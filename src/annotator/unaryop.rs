@@ -109,7 +109,7 @@ pub(super) fn const_truth(heap: &Heap, v: Value) -> Option<bool> {
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// The annotation of an operation's result (errors are reported, and give `Error`).
-    pub fn consider_op(&mut self, g: u32, op: &SpaceOperation, args: &[SomeValue]) -> SomeValue {
+    pub fn consider_op(&mut self, op: &SpaceOperation, args: &[SomeValue]) -> SomeValue {
         // Operations on an erroneous value give an erroneous value, silently. Calls and
         // stores still happen, so that the error poisons what they reach instead of
         // leaving it undefined.
@@ -121,12 +121,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if poisoned {
             return SomeValue::Error;
         }
-        let _ = g;
-        match self.consider_op_inner(op, args) {
+        let result = match self.consider_op_inner(op, args) {
             Ok(s) => s,
             Err(e) => {
                 self.report(e, op.span);
                 SomeValue::Error
+            }
+        };
+        self.annotate_pending_del();
+        result
+    }
+
+    /// `__del__` of each class with instances is called on an instance of that class.
+    fn annotate_pending_del(&mut self) {
+        while let Some(cd) = self.bk.pending_del.pop() {
+            let desc = self.bk.classdef(cd).desc;
+            let name: Rc<str> = Rc::from("__del__");
+            let span = self.bk.span;
+            let r = self
+                .bk
+                .s_read_class_attribute(self.space.heap(), desc, &name)
+                .and_then(|s_del| {
+                    self.call_value(&s_del, &ArgsS::simple(vec![SomeValue::instance(cd)]))
+                });
+            if let Err(e) = r {
+                self.report(e, span);
             }
         }
     }
@@ -139,12 +158,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let g = self.bk.position.graph;
         use Op::*;
         match op.opname {
-            Is => self.op_is(g, op, a),
+            Is => self.op_is(op, a),
             Type => Ok(S::Type {
                 konst: None,
                 of: op.args[0].var().map(|v| Rc::from(vec![v])),
             }),
-            IsSubtype => self.op_issubtype(g, op, a),
+            IsSubtype => self.op_issubtype(g, a),
             IsInstance => {
                 let vars: Vec<_> = op.args[0].var().into_iter().collect();
                 self.s_isinstance(&a[0], &a[1], &vars)
@@ -286,7 +305,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// "unsupported operation" error naming the operand types.
     pub fn unsupported(&self, what: &str, args: &[&SomeValue]) -> AnnError {
         let heap = self.space.heap();
-        let descs: Vec<String> = args.iter().map(|s| self.bk.describe(heap, s)).collect();
+        let descs: Vec<String> = args
+            .iter()
+            .map(|s| self.bk.describe_type(heap, s))
+            .collect();
         AnnError::new(
             "RPY205",
             format!("`{}` is not supported on {}", what, descs.join(" and ")),
@@ -365,18 +387,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 name: Rc::from("iterator.next"),
                 s_self: Rc::new(obj.clone()),
             }),
-            S::Type {
-                konst: Some(Value::Obj(cls)),
-                ..
-            } if name == "__name__" => {
-                let _ = cls;
-                Ok(SomeValue::string())
-            }
+            S::Type { konst: Some(_), .. } if name == "__name__" => Ok(SomeValue::string()),
             other => Err(AnnError::new(
                 "RPY204",
                 format!(
                     "{} has no attribute `{}` in RPython",
-                    self.bk.describe(self.space.heap(), other),
+                    self.bk.describe_type(self.space.heap(), other),
                     name
                 ),
             )),
@@ -388,15 +404,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ("list", "sort") => ": use rpython.rlib.listsort.TimSort",
             (_, "format") => ": use % formatting",
             ("dict", "has_key") => ": use `key in d`",
-            ("str", "split") => "",
             _ => "",
         };
-        let known = match tname {
-            "list" => Some(LIST_METHODS),
-            "dict" => Some(DICT_METHODS),
-            _ => None,
-        };
-        let _ = known;
         AnnError::new(
             "RPY210",
             format!("`{}.{}()` is not supported by RPython{}", tname, name, hint),
@@ -405,8 +414,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Attribute of a prebuilt object (class, module, frozen instance, function).
     fn desc_getattr(&mut self, d: DescId, name: &Rc<str>) -> Result<SomeValue, AnnError> {
-        match self.bk.desc(d).clone() {
-            Desc::Class(c) => {
+        let desc = match self.bk.desc(d) {
+            Desc::Class(_) => None,
+            other => Some(other.clone()),
+        };
+        match desc {
+            None => {
                 if &**name == "__name__" {
                     return Ok(SomeValue::string());
                 }
@@ -414,13 +427,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Some(owner) => self
                         .bk
                         .class_attr_value(self.space.heap(), owner, None, name),
-                    None => {
-                        let _ = c;
-                        Ok(SomeValue::Impossible)
-                    }
+                    None => Ok(SomeValue::Impossible),
                 }
             }
-            Desc::Frozen(f) => {
+            Some(Desc::Frozen(f)) => {
                 let heap = self.space.heap();
                 let v = match heap.get(f.obj) {
                     Object::Module(m) => m.dict.get(name),
@@ -437,12 +447,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 if matches!(heap.get(fid), Object::Function(_)) =>
                             {
                                 let fdesc = self.bk.getdesc(heap, fid)?;
-                                return Ok(SomeValue::pbc(vec![self.bk.add_desc(
-                                    Desc::MethodOfFrozen {
-                                        func: fdesc,
-                                        frozen: d,
-                                    },
-                                )]));
+                                return Ok(SomeValue::pbc(vec![self
+                                    .bk
+                                    .getmethodoffrozen(fdesc, d)]));
                             }
                             (_, v) => v,
                         };
@@ -451,7 +458,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     None => Ok(SomeValue::Impossible),
                 }
             }
-            Desc::Function(f) => match self.heap().get(f.func) {
+            Some(Desc::Function(f)) => match self.heap().get(f.func) {
                 Object::Function(func) => match func.attrs.get(name) {
                     Some(v) => self.bk.immutablevalue(self.space.heap(), v),
                     None if &**name == "__name__" || &**name == "func_name" => {
@@ -461,7 +468,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 },
                 _ => Ok(SomeValue::Impossible),
             },
-            Desc::Method(_) | Desc::MethodOfFrozen { .. } => Ok(SomeValue::Impossible),
+            Some(Desc::Method(_) | Desc::MethodOfFrozen { .. } | Desc::Class(_)) => {
+                Ok(SomeValue::Impossible)
+            }
         }
     }
 
@@ -511,7 +520,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!(
                     "cannot set attribute `{}` on {}",
                     name,
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -564,12 +573,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(S::Bool { konst, ktd })
     }
 
-    fn op_is(
-        &mut self,
-        g: u32,
-        op: &SpaceOperation,
-        a: &[SomeValue],
-    ) -> Result<SomeValue, AnnError> {
+    fn op_is(&mut self, op: &SpaceOperation, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
         let (s1, s2) = (&a[0], &a[1]);
         let heap = self.space.heap();
         let c1 = self.bk.pbc_const(s1).or_else(|| {
@@ -642,19 +646,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         bind(s2, c2, op.args[0], s1, self);
         bind(s1, c1, op.args[1], s2, self);
-        let _ = g;
         Ok(S::Bool {
             konst,
             ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)),
         })
     }
 
-    fn op_issubtype(
-        &mut self,
-        g: u32,
-        op: &SpaceOperation,
-        a: &[SomeValue],
-    ) -> Result<SomeValue, AnnError> {
+    fn op_issubtype(&mut self, g: u32, a: &[SomeValue]) -> Result<SomeValue, AnnError> {
         if let S::Type { of: Some(of), .. } = &a[0] {
             let of = of.clone();
             let s_obj = self.binding(g, of[0]);
@@ -668,7 +666,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 return Ok(SomeValue::const_bool(tc.mro.contains(&c)));
             }
         }
-        let _ = op;
         Ok(SomeValue::bool())
     }
 
@@ -746,19 +743,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if !s_obj.can_be_none() {
                     konst = Some(true);
                 }
-            } else if !is_super {
-                konst = Some(false);
-            } else if matches!(
-                s_obj,
-                S::Integer {
-                    kind: IntKind::Signed,
-                    ..
+            } else {
+                // A plain int is never a bool (isinstance(x, bool) with x an int).
+                let int_as_bool = matches!(
+                    s_obj,
+                    S::Integer {
+                        kind: IntKind::Signed,
+                        ..
+                    }
+                ) && classes.iter().all(|&c| {
+                    heap.class(c)
+                        .is_some_and(|cc| cc.builtin == Some(BuiltinType::Bool))
+                });
+                if !is_super || int_as_bool {
+                    konst = Some(false);
                 }
-            ) && classes.iter().all(|&c| {
-                heap.class(c)
-                    .is_some_and(|cc| cc.builtin == Some(BuiltinType::Bool))
-            }) {
-                konst = Some(false);
             }
         }
         let mut narrowed = SomeValue::Impossible;
@@ -796,11 +795,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s {
             S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
             S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
-                Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe(self.space.heap(), s))))
+                Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe_type(self.space.heap(), s))))
             }
-            s if op == Op::Repr && (s.is_number() || s.is_str_like() || s.is_unicode_like()) => Err(AnnError::new(
+            s if op == Op::Repr => Err(AnnError::new(
                 "RPY205",
-                format!("repr() (or backticks) of {} is not supported by the RPython typer: use str()", self.bk.describe(self.space.heap(), s)),
+                format!(
+                    "repr() (or backticks) of {} is not supported by the RPython typer: use str(), or %r for instances",
+                    self.bk.describe_type(self.space.heap(), s)
+                ),
             )),
             S::Str { no_nul, .. } if op == Op::Str => Ok(SomeValue::string0(*no_nul)),
             S::Char { no_nul, .. } if op == Op::Str => Ok(SomeValue::Char { no_nul: *no_nul, konst: None }),
@@ -852,7 +854,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "len() of {} has no meaning",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -918,7 +920,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY218",
                 format!(
                     "int() of {} is not supported",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -931,7 +933,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY218",
                 format!(
                     "float() of {} is not supported",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }
@@ -962,7 +964,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.call_instance_method(s, "__iter__", &ArgsS::default())
             }
             S::None => Ok(SomeValue::Impossible),
-            other => Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe(self.space.heap(), other)))),
+            other => Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe_type(self.space.heap(), other)))),
         }
     }
 
@@ -1005,7 +1007,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "RPY205",
                     format!(
                         "{} is not iterable",
-                        self.bk.describe(self.space.heap(), other)
+                        self.bk.describe_type(self.space.heap(), other)
                     ),
                 ))
             }
@@ -1028,7 +1030,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!(
                     "{} is not an iterator",
-                    self.bk.describe(self.space.heap(), other)
+                    self.bk.describe_type(self.space.heap(), other)
                 ),
             )),
         }

@@ -228,7 +228,7 @@ impl Bookkeeper {
             other => {
                 return Err(union_error(format!(
                     "None can only be mixed with pointer-like values (strings, instances, lists, dicts), not with {}",
-                    self.describe(heap, other)
+                    self.describe_type(heap, other)
                 )))
             }
         })
