@@ -16,6 +16,8 @@ pub struct Program {
     pub entry: Option<ObjId>,
     /// Flow graphs of the user functions reachable from the entry point (flow-only view).
     pub graphs: Vec<FunctionGraph>,
+    /// The annotator's result (whole-program types), when there is an entry point.
+    pub annotated: Option<crate::annotator::AnnotatedProgram>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -36,6 +38,7 @@ impl Program {
             module,
             entry: None,
             graphs: Vec::new(),
+            annotated: None,
             diagnostics,
         };
         if let Some(m) = module {
@@ -60,6 +63,7 @@ impl Program {
             module,
             entry: None,
             graphs: Vec::new(),
+            annotated: None,
             diagnostics,
         }
     }
@@ -67,12 +71,19 @@ impl Program {
     /// Runs the analysis stages after import.
     pub fn analyse(&mut self) {
         self.build_flow_graphs();
+        if let Some(entry) = self.entry {
+            self.annotated = Some(crate::annotator::annotate_standalone(&mut self.space, entry));
+        }
     }
 
     /// Import-time and analysis diagnostics together.
     pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
         let mut all = self.space.diagnostics.clone();
-        all.extend(self.diagnostics.iter().cloned());
+        for d in self.diagnostics.iter().chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter())) {
+            if !all.contains(d) {
+                all.push(d.clone());
+            }
+        }
         all
     }
 
