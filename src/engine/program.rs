@@ -72,14 +72,21 @@ impl Program {
     pub fn analyse(&mut self) {
         self.build_flow_graphs();
         if let Some(entry) = self.entry {
-            self.annotated = Some(crate::annotator::annotate_standalone(&mut self.space, entry));
+            self.annotated = Some(crate::annotator::annotate_standalone(
+                &mut self.space,
+                entry,
+            ));
         }
     }
 
     /// Import-time and analysis diagnostics together.
     pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
         let mut all = self.space.diagnostics.clone();
-        for d in self.diagnostics.iter().chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter())) {
+        for d in self
+            .diagnostics
+            .iter()
+            .chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter()))
+        {
             if !all.contains(d) {
                 all.push(d.clone());
             }

@@ -165,27 +165,29 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 let target = self.graph.exceptblock;
                 self.close(target, vec![etype, evalue], ExitCase::None);
             }
-            Err(Unwind::Fork(Fork::Branch {
-                cond,
-                if_true,
-                if_false,
-            })) => {
-                let switch = self.last_bool.take().unwrap_or(cond);
-                self.graph.block_mut(self.current).exitswitch = ExitSwitch::Value(switch);
-                self.link_to_state(if_false, ExitCase::Value(Value::Bool(false)), None);
-                self.link_to_state(if_true, ExitCase::Value(Value::Bool(true)), None);
-            }
-            Err(Unwind::Fork(Fork::Iter { item, done })) => {
-                self.graph.block_mut(self.current).exitswitch = ExitSwitch::LastException;
-                self.link_to_state(item, ExitCase::None, None);
-                let stop = self.builtin_class("StopIteration");
-                let (le, lv) = (self.graph.new_var(None), self.graph.new_var(None));
-                self.link_to_state(
-                    done,
-                    stop.map_or(ExitCase::None, ExitCase::Exception),
-                    Some((le, lv)),
-                );
-            }
+            Err(Unwind::Fork(fork)) => match *fork {
+                Fork::Branch {
+                    cond,
+                    if_true,
+                    if_false,
+                } => {
+                    let switch = self.last_bool.take().unwrap_or(cond);
+                    self.graph.block_mut(self.current).exitswitch = ExitSwitch::Value(switch);
+                    self.link_to_state(if_false, ExitCase::Value(Value::Bool(false)), None);
+                    self.link_to_state(if_true, ExitCase::Value(Value::Bool(true)), None);
+                }
+                Fork::Iter { item, done } => {
+                    self.graph.block_mut(self.current).exitswitch = ExitSwitch::LastException;
+                    self.link_to_state(item, ExitCase::None, None);
+                    let stop = self.builtin_class("StopIteration");
+                    let (le, lv) = (self.graph.new_var(None), self.graph.new_var(None));
+                    self.link_to_state(
+                        done,
+                        stop.map_or(ExitCase::None, ExitCase::Exception),
+                        Some((le, lv)),
+                    );
+                }
+            },
             Err(Unwind::Stop) => {}
             Err(Unwind::Error(diag)) => {
                 self.diagnostics.push(*diag);

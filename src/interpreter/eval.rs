@@ -323,11 +323,11 @@ fn step<S: Space>(
                 }
                 Branch::Unknown => {
                     let (on_true, on_false) = if jump_when { (t, next) } else { (next, t) };
-                    return Err(Unwind::Fork(Fork::Branch {
+                    return Err(Unwind::Fork(Box::new(Fork::Branch {
                         cond,
                         if_true: f.state_at(on_true),
                         if_false: f.state_at(on_false),
-                    }));
+                    })));
                 }
             }
         }
@@ -352,11 +352,11 @@ fn step<S: Space>(
                     } else {
                         (fell, jumped)
                     };
-                    return Err(Unwind::Fork(Fork::Branch {
+                    return Err(Unwind::Fork(Box::new(Fork::Branch {
                         cond,
                         if_true,
                         if_false,
-                    }));
+                    })));
                 }
             }
         }
@@ -383,7 +383,7 @@ fn step<S: Space>(
                     item.stack.push(v);
                     let mut done = f.state_at(t);
                     done.stack.pop();
-                    return Err(Unwind::Fork(Fork::Iter { item, done }));
+                    return Err(Unwind::Fork(Box::new(Fork::Iter { item, done })));
                 }
             }
         }
@@ -453,11 +453,11 @@ fn negate<S: Space>(space: &mut S, f: &mut Frame<S::Value>, r: S::Value) -> OpRe
             if_true.stack.push(space.wrap(Value::Bool(false)));
             let mut if_false = f.state_at(pc);
             if_false.stack.push(space.wrap(Value::Bool(true)));
-            Err(Unwind::Fork(Fork::Branch {
+            Err(Unwind::Fork(Box::new(Fork::Branch {
                 cond: r,
                 if_true,
                 if_false,
-            }))
+            })))
         }
     }
 }

@@ -18,7 +18,7 @@ pub enum Unwind<V> {
     Raise { etype: V, evalue: V },
     /// Control flow splits on a value the space cannot decide (flow space only): the space's
     /// driver continues from each state.
-    Fork(Fork<V>),
+    Fork(Box<Fork<V>>),
     /// The space ended the current piece of work itself (flow space: the block was closed at a
     /// join point or after an operation that can raise into a handler).
     Stop,
