@@ -207,15 +207,23 @@ fn graph(
     if format == GraphFormat::Dot {
         out.push_str("digraph flowgraphs {\n  node [fontsize=10];\n");
     }
+    // With --annotated, the annotator's graphs (one per specialization) and their bindings;
+    // otherwise the flow space's own graphs.
+    let annotated = program.annotated.as_ref().filter(|_| annotated);
+    let graphs = annotated.map_or(&program.graphs, |a| &a.graphs);
     let mut shown = 0;
-    for (i, g) in program.graphs.iter().enumerate() {
+    for (i, g) in graphs.iter().enumerate() {
         if function.as_deref().is_some_and(|f| f != &*g.name) {
             continue;
         }
         shown += 1;
         match format {
             GraphFormat::Text => {
-                let ann = |v| program.annotation_text(i, v, annotated);
+                let ann = |v: crate::flowspace::VarId| {
+                    let a = annotated?;
+                    let s = a.bindings.get(i)?.get(v.0 as usize)?.as_ref()?;
+                    Some(a.describe(&program.space.heap, s))
+                };
                 out.push_str(&render_text(
                     g,
                     &program.space.heap,

@@ -306,20 +306,6 @@ impl Program {
         }
     }
 
-    /// The annotation of a variable of graph `graph`, as text, when asked for and known.
-    pub fn annotation_text(
-        &self,
-        graph: usize,
-        var: crate::flowspace::VarId,
-        wanted: bool,
-    ) -> Option<String> {
-        let _ = (graph, var);
-        if !wanted {
-            return None;
-        }
-        None
-    }
-
     /// Function name → its graph index, for `graph --function`.
     pub fn graphs_by_name(&self) -> HashMap<String, Vec<usize>> {
         let mut map: HashMap<String, Vec<usize>> = HashMap::new();

@@ -103,14 +103,13 @@ fn check_rpythonic(code: &CodeObject) -> Result<(), Diagnostic> {
             ),
         ));
     }
-    if code.has_flag(flags::VARKEYWORDS) {
+    if let Some(kwargs) = crate::interpreter::arguments::Signature::from_code(code).kwargs {
         return Err(Diagnostic::new(
             "RPY105",
             code.name_span,
             format!(
                 "`**{}` in the definition of `{}` is not RPython",
-                code.co_varnames.last().map(|s| &**s).unwrap_or("kwargs"),
-                code.co_name
+                kwargs, code.co_name
             ),
         ));
     }

@@ -1,0 +1,147 @@
+//! End-to-end tests of the `rpy-lsp` binary: the README's commands on the shipped examples,
+//! output formats, exit codes and suppressions.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn rpy(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write_program(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.py", name));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn check_broken_example_as_json() {
+    let (code, stdout, _) = rpy(&["check", "examples/broken.py", "--format", "json"]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let found: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![("RPY102".to_string(), 7), ("RPY107".to_string(), 11)]
+    );
+}
+
+#[test]
+fn check_clean_example_and_ci_formats() {
+    let (code, stdout, stderr) = rpy(&["check", "examples/hello.py"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    let (code, stdout, _) = rpy(&["check", "examples/broken.py", "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.lines().next().unwrap().starts_with("::error file="),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("line=11,col=18") && stdout.contains("title=RPY107"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = rpy(&["check", "examples/broken.py", "--format", "sarif"]);
+    let sarif: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn type_error_has_a_reason_label_and_can_be_suppressed() {
+    let src = "def entry_point(argv):\n    x = 1\n    if len(argv) > 1:\n        x = 'a'\n    print x\n    return 0\n\ndef target(*args):\n    return entry_point, None\n";
+    let path = write_program("union", src);
+    let (code, stdout, _) = rpy(&["check", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d = &json["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["line"].as_u64()),
+        (Some("RPY201"), Some(4))
+    );
+    assert_eq!(d["labels"][0]["line"].as_u64(), Some(2));
+    let suppressed = write_program(
+        "union_ignored",
+        &src.replace("x = 'a'", "x = 'a'  # rpy: ignore[RPY201]"),
+    );
+    let (code, _, _) = rpy(&["check", suppressed.to_str().unwrap()]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn kwargs_diagnostic_names_the_parameter() {
+    let src = "def f(a, **options):\n    extra = 1\n    return a + extra\n\ndef entry_point(argv):\n    return f(1)\n\ndef target(*args):\n    return entry_point, None\n";
+    let path = write_program("kwargs", src);
+    let (code, stdout, _) = rpy(&["check", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("`**options` in the definition of `f`"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn graph_plain_annotated_and_dot() {
+    let (code, stdout, _) = rpy(&["graph", "fixtures/graphs/arith.py", "--function", "f"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("v6 = add(x_0, v5)"), "{stdout}");
+    let (code, stdout, _) = rpy(&[
+        "graph",
+        "fixtures/graphs/arith.py",
+        "--function",
+        "f",
+        "--annotated",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("v7: int = sub(v6, 1)"), "{stdout}");
+    let (code, stdout, _) = rpy(&["graph", "examples/hello.py", "--format", "dot"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("digraph flowgraphs {") && stdout.contains("-> "),
+        "{stdout}"
+    );
+    let (code, _, stderr) = rpy(&["graph", "examples/broken.py"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("RPY102"), "{stderr}");
+}
+
+#[test]
+fn rules_explain_and_usage_errors() {
+    let (code, stdout, _) = rpy(&["rules"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.lines().any(|l| l.starts_with("RPY107"))
+            && stdout.lines().any(|l| l.starts_with("RPY201"))
+    );
+    let (code, stdout, _) = rpy(&["explain", "RPY107"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("Rejected:") && stdout.contains("l[::2]"),
+        "{stdout}"
+    );
+    assert_eq!(rpy(&["explain", "NOPE"]).0, 2);
+    assert_eq!(rpy(&["check", "no/such/file.py"]).0, 2);
+    assert_eq!(rpy(&["frobnicate"]).0, 2);
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("README.md")
+        .exists());
+}
