@@ -15,5 +15,5 @@ for _ in 1 2 3 4 5 6 7; do
   times+=($(( (end - start) / 1000000 )))
 done
 sorted=($(printf '%s\n' "${times[@]}" | sort -n))
-echo "check (parse + import + flow${CHECK_LABEL:-}) of the generated program: best ${sorted[0]} ms, median ${sorted[3]} ms"
+echo "check (parse + import + flow + annotation) of the generated program: best ${sorted[0]} ms, median ${sorted[3]} ms"
 rm -rf "$tmp"
