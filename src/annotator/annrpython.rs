@@ -691,6 +691,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             // executed on this path says more than the `def` line.
             Some((s, true)) => last_op.or(Some(s)),
             Some((s, false)) => Some(s),
+            // A constant built by the flow space (a folded tuple): the statement that took
+            // the link.
+            None if matches!(arg, Hlvalue::Const(_)) && link.span != Span::default() => {
+                Some(link.span)
+            }
             None => last_op,
         }
     }

@@ -482,6 +482,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             "os.getpid" | "os.system" => Ok(SomeValue::int()),
             "os.isatty" | "os.path.exists" | "os.path.isdir" | "os.path.isfile" => Ok(SomeValue::bool()),
             "os.getcwd" | "os.strerror" => Ok(SomeValue::string0(true)),
+            "os.stat_fields" => {
+                let mut items = vec![SomeValue::int(); 7];
+                items.extend([SomeValue::float(), SomeValue::float(), SomeValue::float()]);
+                Ok(S::Tuple(items.into()))
+            }
             "os.listdir" => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
             "os.environ_snapshot" => {
                 let def = self.bk.dictdef_here(0);

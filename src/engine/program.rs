@@ -3,6 +3,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::{build_flow, FunctionGraph, Hlvalue};
+use crate::interpreter::Unwind;
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::{LoaderConfig, ObjSpace};
 use crate::syntax::Span;
@@ -158,18 +159,37 @@ impl Program {
         let driver = self.space.make_driver();
         let result = match self.space.call(target, vec![driver, Value::None]) {
             Ok(v) => v,
-            Err(_) => {
-                let span = self
+            Err(u) => {
+                let target_span = self
                     .space
                     .heap
                     .function(target)
                     .map(|f| f.code.name_span)
                     .unwrap_or(span);
-                self.diagnostics.push(Diagnostic::new(
-                    "RPY005",
-                    span,
-                    "calling `target(driver, args)` at import time failed",
-                ));
+                // Point at the line that raised inside `target`, naming the exception.
+                let d = match u {
+                    Unwind::Raise { evalue, .. } => {
+                        let at = match evalue {
+                            Value::Obj(id) => self.space.raise_spans.get(&id).copied(),
+                            _ => None,
+                        }
+                        .unwrap_or(target_span);
+                        let text = self.space.exception_text(evalue);
+                        Diagnostic::new(
+                            "RPY005",
+                            at,
+                            format!("calling `target(driver, args)` at import time failed: {text}"),
+                        )
+                        .with_label(target_span, "the target function")
+                    }
+                    Unwind::Error(d) => *d,
+                    _ => Diagnostic::new(
+                        "RPY005",
+                        target_span,
+                        "calling `target(driver, args)` at import time failed",
+                    ),
+                };
+                self.diagnostics.push(d);
                 return None;
             }
         };

@@ -18,7 +18,7 @@ use crate::interpreter::{
 };
 use crate::objspace::object::{IterState, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
 type State = FrameState<Hlvalue>;
@@ -58,11 +58,13 @@ pub fn build_flow<C: ConcreteSpace>(
         span: code.span,
         joinpoints: HashMap::new(),
         pending: VecDeque::new(),
+        dead: HashSet::new(),
         snapshot: None,
         raise_pending: None,
         last_bool: None,
         diagnostics: Vec::new(),
         current_reclosed: false,
+        prev_span: code.span,
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -81,6 +83,10 @@ pub fn build_flow<C: ConcreteSpace>(
         .map(|&c| Hlvalue::Const(Value::Obj(c)))
         .collect();
     while let Some((block, state)) = ctx.pending.pop_front() {
+        // A block generalized by a merge before its turn only jumps to the general block.
+        if ctx.dead.contains(&block) {
+            continue;
+        }
         ctx.flow_block(block, state, &cells);
     }
     let FlowContext {
@@ -94,14 +100,26 @@ pub fn build_flow<C: ConcreteSpace>(
 /// Reasons a function cannot be flowed at all (before looking at its bytecode).
 fn check_rpythonic(code: &CodeObject) -> Result<(), Diagnostic> {
     if let Some(cell) = code.co_cellvars.first() {
-        return Err(Diagnostic::new(
-            "RPY101",
-            code.name_span,
-            format!(
-                "RPython functions cannot create closures: `{}` is read by a nested function, lambda or generator expression",
-                cell
+        // Point at the nested function that reads the cell: that is the line to change.
+        let reader = code.co_consts.iter().find_map(|c| match c {
+            crate::compiler::bytecode::Const::Code(inner)
+                if inner.co_freevars.iter().any(|f| f == cell) =>
+            {
+                Some(inner.clone())
+            }
+            _ => None,
+        });
+        let message = format!(
+            "RPython functions cannot create closures: `{}` is read by a nested function, lambda or generator expression",
+            cell
+        );
+        return Err(match reader {
+            Some(inner) => Diagnostic::new("RPY101", inner.name_span, message).with_label(
+                code.name_span,
+                format!("`{}` is a local variable of `{}`", cell, code.co_name),
             ),
-        ));
+            None => Diagnostic::new("RPY101", code.name_span, message),
+        });
     }
     if let Some(kwargs) = crate::interpreter::arguments::Signature::from_code(code).kwargs {
         return Err(Diagnostic::new(
@@ -127,8 +145,10 @@ struct FlowContext<'a, C: ConcreteSpace> {
     instrs_in_block: usize,
     span: Span,
     /// Blocks recorded so far for each join point, with their entry states.
-    joinpoints: HashMap<u32, Vec<(BlockId, State)>>,
+    joinpoints: HashMap<u32, Vec<(BlockId, State, Span)>>,
     pending: VecDeque<(BlockId, State)>,
+    /// Blocks turned into a jump by a merge: never flowed (again).
+    dead: HashSet<BlockId>,
     /// State at the start of the current instruction, kept while a handler is active.
     snapshot: Option<State>,
     /// Exceptions the last recorded operation can raise into an enclosing handler.
@@ -138,6 +158,8 @@ struct FlowContext<'a, C: ConcreteSpace> {
     diagnostics: Vec<Diagnostic>,
     /// The block being flowed was turned into a jump by a merge.
     current_reclosed: bool,
+    /// The span of the instruction executed before the current one.
+    prev_span: Span,
 }
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
@@ -219,6 +241,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception: None,
                 last_exc_value: None,
+                span: self.span,
             },
         );
     }
@@ -250,6 +273,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception,
                 last_exc_value,
+                span: self.span,
             },
         );
     }
@@ -258,7 +282,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn mergeblock(&mut self, state: State) -> (BlockId, Vec<Hlvalue>) {
         let pc = state.pc;
         let candidates = self.joinpoints.entry(pc).or_default().clone();
-        for (i, (block, entry)) in candidates.iter().enumerate() {
+        for (i, (block, entry, entry_span)) in candidates.iter().enumerate() {
             if !same_shape(entry, &state) {
                 continue;
             }
@@ -275,6 +299,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             if *block == self.current {
                 self.current_reclosed = true;
             }
+            self.dead.insert(*block);
             let oldb = self.graph.block_mut(*block);
             oldb.operations.clear();
             oldb.exitswitch = ExitSwitch::None;
@@ -288,17 +313,21 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     exitcase: ExitCase::None,
                     last_exception: None,
                     last_exc_value: None,
+                    // The values the old block passes on came from its own entry.
+                    span: *entry_span,
                 },
             );
-            self.joinpoints.get_mut(&pc).expect("joinpoint")[i] = (newblock, newstate.clone());
+            self.joinpoints.get_mut(&pc).expect("joinpoint")[i] =
+                (newblock, newstate.clone(), self.span);
             self.pending.push_back((newblock, newstate.clone()));
             return (newblock, link_args(&newstate, &state));
         }
         let (newblock, newstate) = self.new_block_for(&state);
-        self.joinpoints
-            .get_mut(&pc)
-            .expect("joinpoint")
-            .push((newblock, newstate.clone()));
+        self.joinpoints.get_mut(&pc).expect("joinpoint").push((
+            newblock,
+            newstate.clone(),
+            self.span,
+        ));
         self.pending.push_back((newblock, newstate.clone()));
         (newblock, link_args(&newstate, &state))
     }
@@ -599,6 +628,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     type Value = Hlvalue;
 
     fn set_span(&mut self, span: Span) {
+        self.prev_span = self.span;
         self.span = span;
     }
 
@@ -608,10 +638,27 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             && !(self.instrs_in_block == 0 && pc == self.block_start_pc)
         {
             let state = frame.state.clone();
+            // The link belongs to the statement before the join point.
+            self.span = self.prev_span;
             self.link_to_state(state, ExitCase::None, None);
             return Err(Unwind::Stop);
         }
         self.instrs_in_block += 1;
+        if let Some(crate::compiler::bytecode::Instr::MapAdd(_)) =
+            frame.code.co_code.get(pc as usize)
+        {
+            // As in the reference flow space, which has no MAP_ADD.
+            self.span = frame
+                .code
+                .co_spans
+                .get(pc as usize)
+                .copied()
+                .unwrap_or(self.span);
+            return Err(self.error(
+                "RPY109",
+                "dict comprehensions are not RPython: build the dict with a loop",
+            ));
+        }
         self.snapshot = if frame.state.blocks.is_empty() {
             None
         } else {

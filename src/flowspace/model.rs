@@ -92,6 +92,9 @@ pub struct Link {
     pub exitcase: ExitCase,
     pub last_exception: Option<VarId>,
     pub last_exc_value: Option<VarId>,
+    /// The statement that took this exit (the `return`, the assignment before a join, the
+    /// condition of a branch): where the values it carries come from, for messages.
+    pub span: Span,
 }
 
 /// The flow graph of one function.

@@ -186,6 +186,7 @@ impl Op {
                 | Oct
                 | Ord
                 | Int
+                | NewTuple
                 | Float
                 | Long
                 | Divmod

@@ -29,6 +29,7 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("os.getcwd", os_getcwd),
     ("os.strerror", os_strerror),
     ("os.listdir", os_listdir),
+    ("os.stat_fields", os_stat_fields),
     ("os.path.exists", os_path_exists),
     ("os.path.isdir", os_path_exists),
     ("os.path.isfile", os_path_exists),
@@ -292,6 +293,31 @@ fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     names.sort();
     let vals: Vec<Value> = names.iter().map(|n| sp.new_str(n.as_bytes())).collect();
     Ok(sp.new_list(vals))
+}
+
+/// `os.stat(path)` as the tuple the bundled `stat_result` is built from: mode, ino, dev,
+/// nlink, uid, gid, size (ints), then atime, mtime, ctime (floats).
+fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    use std::os::unix::fs::MetadataExt;
+    a.arity(sp, 1, 1)?;
+    let path = sp.text_of(a.args[0]).unwrap_or_default();
+    let Ok(m) = std::fs::metadata(&path) else {
+        return Err(sp.os_error(2, "No such file or directory"));
+    };
+    let ints = [
+        m.mode() as i128,
+        m.ino() as i128,
+        m.dev() as i128,
+        m.nlink() as i128,
+        m.uid() as i128,
+        m.gid() as i128,
+        m.size() as i128,
+    ];
+    let mut items: Vec<Value> = ints.iter().map(|&i| sp.new_int(i)).collect();
+    for t in [m.atime(), m.mtime(), m.ctime()] {
+        items.push(Value::Float(t as f64));
+    }
+    Ok(sp.new_tuple(items))
 }
 
 fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -7,7 +7,7 @@ opened for reading, and nothing is ever written to disk.
 from __rpy__ import os_write, os_read, os_open, os_close, os_lseek, os_getenv
 from __rpy__ import os_getpid, os_unlink, os_remove, os_rename, os_mkdir, os_rmdir
 from __rpy__ import os_isatty, os_getcwd, os_strerror, os_listdir, os_system, os__exit
-from __rpy__ import os_environ_snapshot
+from __rpy__ import os_environ_snapshot, os_stat_fields
 
 write = os_write
 read = os_read
@@ -59,6 +59,29 @@ pardir = '..'
 devnull = '/dev/null'
 
 error = OSError
+
+
+class stat_result(object):
+    """What `stat` returns: the st_* fields, times as floats."""
+
+    def __init__(self, t):
+        self.st_mode = t[0]
+        self.st_ino = t[1]
+        self.st_dev = t[2]
+        self.st_nlink = t[3]
+        self.st_uid = t[4]
+        self.st_gid = t[5]
+        self.st_size = t[6]
+        self.st_atime = t[7]
+        self.st_mtime = t[8]
+        self.st_ctime = t[9]
+
+
+def stat(path):
+    return stat_result(os_stat_fields(path))
+
+
+lstat = stat
 
 environ = os_environ_snapshot()
 

@@ -1,0 +1,143 @@
+//! Agreement of `rpy-lsp check` with the reference toolchain on the fixture corpus
+//! (`fixtures/programs`, verdicts in `fixtures/verdicts.tsv` made by
+//! `fixtures/make-verdicts.sh`). The real binary runs on every program with `--format json`:
+//! a program the reference accepts must get no error; a program it rejects must get an
+//! error whose primary span or one of whose labels is at the line marked `# REJECT`.
+//! Also checks that no variable is left poisoned without an error being reported.
+
+use rpy_lsp::annotator::{annotate_standalone, SomeValue};
+use rpy_lsp::engine::program::Program;
+use rpy_lsp::objspace::LoaderConfig;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+struct Expected {
+    rel: String,
+    path: PathBuf,
+    verdict: String,
+}
+
+fn expected() -> Vec<Expected> {
+    let text = std::fs::read_to_string(fixtures().join("verdicts.tsv")).expect("verdicts.tsv");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            Expected {
+                rel: cols[0].to_string(),
+                path: fixtures().join("programs").join(cols[0]),
+                verdict: cols.get(1).copied().unwrap_or("").to_string(),
+            }
+        })
+        .collect()
+}
+
+/// 1-based lines carrying a `# REJECT` marker.
+fn marked_lines(path: &Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("# REJECT"))
+        .map(|(i, _)| i as u64 + 1)
+        .collect()
+}
+
+/// Lines of `path` where `check` reports an error or labels one.
+fn check_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
+        .args(["check", "--format", "json"])
+        .arg(path)
+        .output()
+        .expect("run rpy-lsp");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let json: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{}: bad JSON ({e}): {stdout}", path.display()));
+    let same_file = |f: &serde_json::Value| {
+        f.as_str()
+            .is_some_and(|f| Path::new(f).canonicalize().ok() == path.canonicalize().ok())
+    };
+    let mut errors = 0;
+    let mut lines = Vec::new();
+    let mut summary = Vec::new();
+    for d in json["diagnostics"].as_array().expect("diagnostics") {
+        if d["severity"] != "error" {
+            continue;
+        }
+        errors += 1;
+        summary.push(format!("{}:{} {}", d["line"], d["code"], d["message"]));
+        if same_file(&d["file"]) {
+            lines.push(d["line"].as_u64().unwrap_or(0));
+        }
+        for l in d["labels"].as_array().into_iter().flatten() {
+            if same_file(&l["file"]) {
+                lines.push(l["line"].as_u64().unwrap_or(0));
+            }
+        }
+    }
+    let code = out.status.code();
+    assert_eq!(
+        code,
+        Some(if errors > 0 { 1 } else { 0 }),
+        "{}: exit code disagrees with the diagnostics",
+        path.display()
+    );
+    (errors, lines, summary.join(" | "))
+}
+
+#[test]
+fn check_agrees_with_reference_verdicts_at_marked_lines() {
+    let all = expected();
+    assert!(all.len() >= 80, "the corpus has {} programs", all.len());
+    let mut disagreements = Vec::new();
+    for e in &all {
+        let (errors, lines, summary) = check_error_lines(&e.path);
+        let marked = marked_lines(&e.path);
+        let ok = if e.verdict.starts_with("OK") {
+            errors == 0
+        } else {
+            errors > 0 && (marked.is_empty() || marked.iter().any(|m| lines.contains(m)))
+        };
+        if !ok {
+            disagreements.push(format!(
+                "{}: reference `{}`, marked {:?}, check: [{}]",
+                e.rel, e.verdict, marked, summary
+            ));
+        }
+    }
+    println!(
+        "check agrees with the reference on {} of {} programs",
+        all.len() - disagreements.len(),
+        all.len()
+    );
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+/// The annotator poisons a variable (`SomeValue::Error`) only after reporting an error:
+/// a program without errors must have no poisoned variable.
+#[test]
+fn no_silent_poison_in_accepted_programs() {
+    let mut bad = Vec::new();
+    for e in expected().iter().filter(|e| e.verdict.starts_with("OK")) {
+        let mut program = Program::load(&e.path, LoaderConfig::default());
+        let Some(entry) = program.entry else {
+            bad.push(format!("{}: no entry point", e.rel));
+            continue;
+        };
+        let ann = annotate_standalone(&mut program.space, entry);
+        let poisoned = ann
+            .bindings
+            .iter()
+            .flatten()
+            .filter(|b| matches!(b, Some(SomeValue::Error)))
+            .count();
+        if poisoned > 0 && !ann.diagnostics.iter().any(|d| d.is_error()) {
+            bad.push(format!("{}: {} poisoned variables", e.rel, poisoned));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
