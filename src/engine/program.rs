@@ -149,9 +149,13 @@ impl Program {
                     Some(f)
                 }
                 _ => {
-                    self.diagnostics.push(no_target(
-                        "the program defines no `target` function returning the entry point",
-                    ));
+                    // When the module body stopped at an error, `target` was never reached:
+                    // that error is the one to fix.
+                    if !self.space.diagnostics.iter().any(|d| d.is_error()) {
+                        self.diagnostics.push(no_target(
+                            "the program defines no `target` function returning the entry point",
+                        ));
+                    }
                     None
                 }
             };

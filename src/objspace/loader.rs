@@ -121,6 +121,34 @@ impl ObjSpace {
         u
     }
 
+    /// A missing submodule of a package rpy-lsp models (`rpython.translator`): the report says
+    /// which parts are modelled, since the real package has it.
+    fn note_missing_bundled(&mut self, fullname: &str, u: &Unwind<Value>) {
+        let Some((package, _)) = fullname.split_once('.') else {
+            return;
+        };
+        let modelled: Vec<&str> = bundled::bundled_module_names()
+            .into_iter()
+            .filter(|n| n.starts_with(package) && n.len() > package.len())
+            .collect();
+        if let (
+            Unwind::Raise {
+                evalue: Value::Obj(id),
+                ..
+            },
+            false,
+        ) = (u, modelled.is_empty())
+        {
+            self.missing_module_hints.insert(
+                *id,
+                format!(
+                    "`{fullname}` is not modelled by rpy-lsp; the modelled modules of `{package}` are {}",
+                    modelled.join(", ")
+                ),
+            );
+        }
+    }
+
     fn new_module(
         &mut self,
         fullname: &str,
@@ -281,7 +309,11 @@ impl ObjSpace {
                     };
                     match found {
                         Some(f) => self.load_found(&prefix, f)?,
-                        None => return Err(self.missing_module(part)),
+                        None => {
+                            let u = self.missing_module(part);
+                            self.note_missing_bundled(&prefix, &u);
+                            return Err(u);
+                        }
                     }
                 }
             };
@@ -450,7 +482,15 @@ impl ObjSpace {
                 let text = self.exception_text(evalue);
                 let missing =
                     matches!(evalue, Value::Obj(id) if self.missing_module_errors.contains(&id));
+                let hint = match evalue {
+                    Value::Obj(id) => self.missing_module_hints.get(&id).cloned(),
+                    _ => None,
+                };
                 let d = if missing {
+                    let text = match hint {
+                        Some(h) => format!("{text}: {h}"),
+                        None => text,
+                    };
                     Diagnostic::new("RPY002", span, text)
                 } else {
                     Diagnostic::new("RPY003", span, format!("exception at import time: {text}"))

@@ -115,6 +115,8 @@ pub struct ObjSpace {
     pub(crate) raise_spans: HashMap<ObjId, Span>,
     /// ImportError instances made by the loader for modules that do not exist.
     pub(crate) missing_module_errors: HashSet<ObjId>,
+    /// What to tell about a missing module of a modelled package (`rpython.translator`).
+    pub(crate) missing_module_hints: HashMap<ObjId, String>,
     /// SyntaxError instances already reported as RPY001.
     pub(crate) reported_errors: HashSet<ObjId>,
     /// Namespaces of the class bodies being executed (innermost last).
@@ -178,6 +180,7 @@ impl ObjSpace {
             span_stack: Vec::new(),
             raise_spans: HashMap::new(),
             missing_module_errors: HashSet::new(),
+            missing_module_hints: HashMap::new(),
             reported_errors: HashSet::new(),
             class_ns_stack: Vec::new(),
             class_body_spans: HashMap::new(),
