@@ -42,10 +42,13 @@ fn missing_import_is_rpy002() {
         describe(&sp),
         vec!["RPY002 main.py:2: ImportError: No module named no_such_module"]
     );
+    // A missing module of a modelled package says what is modelled.
     let (sp, _) = run("from rpython.rlib.nonexistent import x\n");
-    assert_eq!(
-        describe(&sp),
-        vec!["RPY002 main.py:1: ImportError: No module named nonexistent"]
+    let d = describe(&sp);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("RPY002 main.py:1: ImportError: No module named nonexistent: `rpython.rlib.nonexistent` is not modelled by rpy-lsp; the modelled modules of `rpython` are rpython.rlib, rpython.rlib.rarithmetic"),
+        "{d:?}"
     );
 }
 

@@ -662,18 +662,25 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub(super) fn origin_span(&self, g: u32, o: Option<Origin>) -> Option<Span> {
+        self.origin_span_at(g, o, 0)
+    }
+
+    fn origin_span_at(&self, g: u32, o: Option<Origin>, depth: u32) -> Option<Span> {
         match o? {
             Origin::Span(s) => Some(s),
-            Origin::Link(l, i) => {
-                self.link_arg_span(g, &self.graphs[g as usize].links[l.0 as usize], i as usize)
-            }
+            Origin::Link(l, i) => self.link_arg_span(
+                g,
+                &self.graphs[g as usize].links[l.0 as usize],
+                i as usize,
+                depth,
+            ),
         }
     }
 
     /// Where a link's `i`-th argument was given its value, for messages: the operation of
     /// the source block that computed it, or the assignment / `return` statement found in
     /// the function's code.
-    fn link_arg_span(&self, g: u32, link: &Link, i: usize) -> Option<Span> {
+    fn link_arg_span(&self, g: u32, link: &Link, i: usize, depth: u32) -> Option<Span> {
         let graph = &self.graphs[g as usize];
         let arg = link.args[i];
         let prev = graph.block(link.prevblock);
@@ -682,9 +689,35 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 return Some(op.span);
             }
         }
-        let target_is_return = link.target == graph.returnblock;
+        if let Some(&s) = link.arg_spans.get(i).filter(|s| **s != Span::default()) {
+            return Some(s);
+        }
+        if let Hlvalue::Var(v) = arg {
+            // Passed through from the previous block's entry: where that value came from.
+            if depth < 8 && prev.inputargs.contains(&v) {
+                // (Not into a parameter: the call site says less than the statement here.)
+                let o = self.info[g as usize].origins[v.0 as usize]
+                    .filter(|o| matches!(o, Origin::Link(..)));
+                if let Some(s) = self.origin_span_at(g, o, depth + 1) {
+                    return Some(s);
+                }
+            }
+        }
+        if depth > 0 {
+            // Only precise origins through earlier links; the guesses below are for the link
+            // the question is about.
+            return None;
+        }
+        let mut target_is_return = link.target == graph.returnblock;
         let target_var = graph.block(link.target).inputargs.get(i).copied();
-        let target_name = target_var.and_then(|t| graph.var(t).name_hint.clone());
+        let mut target_name = target_var.and_then(|t| graph.var(t).name_hint.clone());
+        if target_is_return && matches!(arg, Hlvalue::Const(_)) {
+            // `return x` with `x` a constant on this path: where `x` was assigned.
+            if let Some(name) = self.returned_local(graph, link.span) {
+                target_is_return = false;
+                target_name = Some(name);
+            }
+        }
         let last_op = last_op_span(graph, link.prevblock);
         match self.code_span_for(graph, arg, target_is_return, target_name.as_deref()) {
             // The implicit `return None` at the end of a function: the last statement
@@ -697,6 +730,22 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 Some(link.span)
             }
             None => last_op,
+        }
+    }
+
+    /// The local read by the `return` statement at `span` (`return x`), if that is what it
+    /// returns.
+    fn returned_local(&self, graph: &FunctionGraph, span: Span) -> Option<std::rc::Rc<str>> {
+        let code = match self.heap().get(graph.func?) {
+            Object::Function(f) => f.code.clone(),
+            _ => return None,
+        };
+        let k = (1..code.co_code.len()).find(|&k| {
+            matches!(code.co_code[k], Instr::ReturnValue) && code.co_spans.get(k) == Some(&span)
+        })?;
+        match code.co_code[k - 1] {
+            Instr::LoadFast(j) => code.co_varnames.get(j as usize).cloned(),
+            _ => None,
         }
     }
 

@@ -66,12 +66,19 @@ pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {
         if live[dst].iter().all(|&x| x) {
             continue;
         }
+        let keep = |i: usize| live[dst].get(i).copied().unwrap_or(true);
         let mut i = 0;
         l.args.retain(|_| {
-            let keep = live[dst].get(i).copied().unwrap_or(true);
             i += 1;
-            keep
+            keep(i - 1)
         });
+        if !l.arg_spans.is_empty() {
+            let mut i = 0;
+            l.arg_spans.retain(|_| {
+                i += 1;
+                keep(i - 1)
+            });
+        }
     }
     for (bi, b) in graph.blocks.iter_mut().enumerate() {
         if live[bi].iter().all(|&x| x) {

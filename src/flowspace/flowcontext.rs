@@ -65,6 +65,11 @@ pub fn build_flow<C: ConcreteSpace>(
         diagnostics: Vec::new(),
         current_reclosed: false,
         prev_span: code.span,
+        deferred_join: false,
+        join_state: None,
+        deferred_steps: 0,
+        store_spans: vec![Span::default(); code.nlocals()],
+        last_locals: Vec::new(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -160,12 +165,35 @@ struct FlowContext<'a, C: ConcreteSpace> {
     current_reclosed: bool,
     /// The span of the instruction executed before the current one.
     prev_span: Span,
+    /// The current path passed a join point and has not recorded an operation since.
+    deferred_join: bool,
+    /// The state at the start of the current instruction while `deferred_join`.
+    join_state: Option<State>,
+    /// Where each local was last stored in the current block (default: before the block).
+    store_spans: Vec<Span>,
+    /// The locals at the start of the current instruction.
+    last_locals: Vec<Option<Hlvalue>>,
+    /// Instructions run with a deferred join in the current graph (a bound, see
+    /// `MAX_DEFERRED_STEPS`).
+    deferred_steps: usize,
 }
+
+/// Instructions a graph may run past join points without recording an operation before
+/// joins happen at the join points themselves.
+const MAX_DEFERRED_STEPS: usize = 100_000;
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn flow_block(&mut self, block: BlockId, state: State, cells: &[Hlvalue]) {
         self.current = block;
         self.current_reclosed = false;
+        // A block starting at a join point meets the other paths through it where it first
+        // records an operation.
+        self.deferred_join = self.jump_targets[state.pc as usize];
+        self.join_state = None;
+        self.store_spans
+            .iter_mut()
+            .for_each(|s| *s = Span::default());
+        self.last_locals.clear();
         self.block_start_pc = state.pc;
         self.instrs_in_block = 0;
         self.snapshot = None;
@@ -232,6 +260,19 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             return;
         }
         let cur = self.current;
+        // `return x`: the value is the local stored last on this path.
+        let arg_spans = args
+            .iter()
+            .map(|a| {
+                self.last_locals
+                    .iter()
+                    .zip(&self.store_spans)
+                    .filter(|(l, s)| **l == Some(*a) && **s != Span::default())
+                    .map(|(_, s)| *s)
+                    .next()
+                    .unwrap_or_default()
+            })
+            .collect();
         self.graph.add_link(
             cur,
             Link {
@@ -242,6 +283,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 last_exception: None,
                 last_exc_value: None,
                 span: self.span,
+                arg_spans,
             },
         );
     }
@@ -253,7 +295,19 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         exitcase: ExitCase,
         extravars: Option<(VarId, VarId)>,
     ) {
-        let (target, args) = self.mergeblock(state);
+        let (target, args, slots) = self.mergeblock(state);
+        // The assignment of the local an arg is (the last one stored, when several locals
+        // share the value).
+        let arg_spans = slots
+            .iter()
+            .map(|ks| {
+                ks.iter()
+                    .filter_map(|&k| self.store_spans.get(k).copied())
+                    .filter(|s| *s != Span::default())
+                    .max_by_key(|s| s.start)
+                    .unwrap_or_default()
+            })
+            .collect();
         if self.current_reclosed {
             // Merging generalized the very block being flowed: it now only jumps to the
             // more general block, which will be flowed instead.
@@ -274,12 +328,14 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 last_exception,
                 last_exc_value,
                 span: self.span,
+                arg_spans,
             },
         );
     }
 
-    /// Finds or makes the block that continues from `state`; returns it and the link args.
-    fn mergeblock(&mut self, state: State) -> (BlockId, Vec<Hlvalue>) {
+    /// Finds or makes the block that continues from `state`; returns it, the link args and
+    /// the slot (`flat` index) of `state` each arg comes from.
+    fn mergeblock(&mut self, state: State) -> (BlockId, Vec<Hlvalue>, Vec<Vec<usize>>) {
         let pc = state.pc;
         let candidates = self.joinpoints.entry(pc).or_default().clone();
         for (i, (block, entry, entry_span)) in candidates.iter().enumerate() {
@@ -289,12 +345,12 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             let Some(union) = self.union_state(entry, &state) else {
                 continue;
             };
-            if self.matches(&union, entry) {
-                return (*block, link_args(entry, &state));
+            if self.matches(&union, entry) && same_sharing(entry, &state) {
+                return (*block, link_args(entry, &state), link_arg_slots(entry));
             }
             // The new state is more general: make a new block and turn the old one into a
             // jump to it.
-            let (newblock, newstate) = self.new_block_for(&union);
+            let (newblock, newstate) = self.new_block_for(&union, &[entry, &state]);
             let old_args = link_args(&newstate, entry);
             if *block == self.current {
                 self.current_reclosed = true;
@@ -315,42 +371,71 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     last_exc_value: None,
                     // The values the old block passes on came from its own entry.
                     span: *entry_span,
+                    arg_spans: Vec::new(),
                 },
             );
             self.joinpoints.get_mut(&pc).expect("joinpoint")[i] =
                 (newblock, newstate.clone(), self.span);
             self.pending.push_back((newblock, newstate.clone()));
-            return (newblock, link_args(&newstate, &state));
+            let slots = link_arg_slots(&newstate);
+            return (newblock, link_args(&newstate, &state), slots);
         }
-        let (newblock, newstate) = self.new_block_for(&state);
+        let (newblock, newstate) = self.new_block_for(&state, &[&state]);
         self.joinpoints.get_mut(&pc).expect("joinpoint").push((
             newblock,
             newstate.clone(),
             self.span,
         ));
         self.pending.push_back((newblock, newstate.clone()));
-        (newblock, link_args(&newstate, &state))
+        let slots = link_arg_slots(&newstate);
+        (newblock, link_args(&newstate, &state), slots)
     }
 
     /// A fresh block whose inputargs are fresh Variables for every Variable of `state`.
-    fn new_block_for(&mut self, state: &State) -> (BlockId, State) {
-        let mut fresh = state.clone();
+    /// Slots that hold the same value in each of `incoming` (the states being merged: a local
+    /// and its copy on the stack) get the same fresh Variable, named after the local.
+    fn new_block_for(&mut self, state: &State, incoming: &[&State]) -> (BlockId, State) {
+        let slots = flat(state);
+        let incoming: Vec<Vec<Option<Hlvalue>>> = incoming.iter().map(|st| flat(st)).collect();
+        let nlocals = state.locals.len();
+        let mut fresh: Vec<Option<Hlvalue>> = slots.clone();
         let mut inputargs = Vec::new();
-        for (i, slot) in fresh.locals.iter_mut().enumerate() {
-            if let Some(Hlvalue::Var(_)) = slot {
-                let v = self.graph.new_var(Some(self.code.co_varnames[i].clone()));
-                inputargs.push(v);
-                *slot = Some(Hlvalue::Var(v));
+        for i in 0..slots.len() {
+            let Some(Hlvalue::Var(_)) = slots[i] else {
+                continue;
+            };
+            let shared = (0..i).find(|&k| {
+                matches!(fresh[k], Some(Hlvalue::Var(_)))
+                    && incoming.iter().all(|st| st[k].is_some() && st[k] == st[i])
+            });
+            if let Some(k) = shared {
+                fresh[i] = fresh[k];
+                continue;
             }
+            let name = if i < nlocals {
+                Some(self.code.co_varnames[i].clone())
+            } else {
+                // A stack value that is a local on every path is named after it.
+                (0..nlocals)
+                    .find(|&j| {
+                        incoming.iter().all(|st| {
+                            matches!((st[j], st[i]), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
+                        })
+                    })
+                    .map(|j| self.code.co_varnames[j].clone())
+            };
+            let v = self.graph.new_var(name);
+            inputargs.push(v);
+            fresh[i] = Some(Hlvalue::Var(v));
         }
-        for slot in fresh.stack.iter_mut() {
-            if let Hlvalue::Var(_) = slot {
-                let v = self.graph.new_var(None);
-                inputargs.push(v);
-                *slot = Hlvalue::Var(v);
-            }
+        let mut out = state.clone();
+        for (j, slot) in out.locals.iter_mut().enumerate() {
+            *slot = fresh[j];
         }
-        (self.graph.new_block(inputargs), fresh)
+        for (j, slot) in out.stack.iter_mut().enumerate() {
+            *slot = fresh[nlocals + j].expect("stack slot");
+        }
+        (self.graph.new_block(inputargs), out)
     }
 
     /// The union of two states of the same shape: equal constants stay, anything else
@@ -430,7 +515,28 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Unwind::Error(Box::new(Diagnostic::new(code, self.span, msg)))
     }
 
-    fn record(&mut self, opname: Op, args: Vec<Hlvalue>) -> Hlvalue {
+    /// Merges a path that passed a join point into the join point's blocks when it first
+    /// records an operation (the reference's `maybe_merge`): the current instruction then
+    /// starts the merged block.
+    fn maybe_merge(&mut self) -> OpResult<Hlvalue, ()> {
+        if !self.deferred_join {
+            return Ok(());
+        }
+        self.deferred_join = false;
+        let Some(state) = self.join_state.take() else {
+            return Ok(());
+        };
+        if state.pc == self.block_start_pc && self.instrs_in_block <= 1 {
+            // The block itself starts here: nothing to merge.
+            return Ok(());
+        }
+        self.span = self.prev_span;
+        self.link_to_state(state, ExitCase::None, None);
+        Err(Unwind::Stop)
+    }
+
+    fn record(&mut self, opname: Op, args: Vec<Hlvalue>) -> OpResult<Hlvalue> {
+        self.maybe_merge()?;
         let result = self.graph.new_var(None);
         let span = self.span;
         let cur = self.current;
@@ -449,7 +555,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 self.raise_pending = Some(canraise);
             }
         }
-        Hlvalue::Var(result)
+        Ok(Hlvalue::Var(result))
     }
 
     /// Whether a constant may be folded (immutable from the flow space's point of view).
@@ -611,17 +717,62 @@ fn same_shape(a: &State, b: &State) -> bool {
 /// `state` at the positions where `entry` has Variables, in order.
 fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
     let mut args = Vec::new();
-    for (e, s) in entry.locals.iter().zip(&state.locals) {
-        if let (Some(Hlvalue::Var(_)), Some(v)) = (e, s) {
-            args.push(*v);
-        }
-    }
-    for (e, s) in entry.stack.iter().zip(&state.stack) {
-        if let Hlvalue::Var(_) = e {
-            args.push(*s);
+    let mut seen: Vec<VarId> = Vec::new();
+    for (e, s) in flat(entry).into_iter().zip(flat(state)) {
+        if let (Some(Hlvalue::Var(v)), Some(x)) = (e, s) {
+            if !seen.contains(&v) {
+                seen.push(v);
+                args.push(x);
+            }
         }
     }
     args
+}
+
+/// For each inputarg of a block with entry state `entry`, the slots (`flat` indexes) that
+/// hold it.
+fn link_arg_slots(entry: &State) -> Vec<Vec<usize>> {
+    let mut slots: Vec<Vec<usize>> = Vec::new();
+    let mut seen: Vec<VarId> = Vec::new();
+    for (k, e) in flat(entry).into_iter().enumerate() {
+        if let Some(Hlvalue::Var(v)) = e {
+            match seen.iter().position(|s| *s == v) {
+                Some(i) => slots[i].push(k),
+                None => {
+                    seen.push(v);
+                    slots.push(vec![k]);
+                }
+            }
+        }
+    }
+    slots
+}
+
+/// The locals then the stack of a state, as one row of slots.
+fn flat(state: &State) -> Vec<Option<Hlvalue>> {
+    state
+        .locals
+        .iter()
+        .copied()
+        .chain(state.stack.iter().map(|v| Some(*v)))
+        .collect()
+}
+
+/// Whether `state` can enter a block with entry state `entry`: where `entry` holds one
+/// Variable in several slots, `state` holds one value there too.
+fn same_sharing(entry: &State, state: &State) -> bool {
+    let e = flat(entry);
+    let s = flat(state);
+    for i in 0..e.len() {
+        if let Some(Hlvalue::Var(v)) = e[i] {
+            if let Some(k) = (0..i).find(|&k| e[k] == Some(Hlvalue::Var(v))) {
+                if s[k] != s[i] {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
@@ -637,11 +788,35 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         if self.jump_targets[pc as usize]
             && !(self.instrs_in_block == 0 && pc == self.block_start_pc)
         {
-            let state = frame.state.clone();
-            // The link belongs to the statement before the join point.
-            self.span = self.prev_span;
-            self.link_to_state(state, ExitCase::None, None);
-            return Err(Unwind::Stop);
+            if self.deferred_steps > MAX_DEFERRED_STEPS {
+                // A loop that records no operation (`while True: pass`): merge here so that
+                // flowing terminates.
+                let state = frame.state.clone();
+                self.span = self.prev_span;
+                self.link_to_state(state, ExitCase::None, None);
+                return Err(Unwind::Stop);
+            }
+            // As in the reference flow space, paths meet only where an operation is about
+            // to be recorded: constant-folded code after a join point (`if e == 1:` with
+            // `e` a different constant on each path) runs separately on each path.
+            self.deferred_join = true;
+        }
+        if self.deferred_join {
+            self.deferred_steps += 1;
+            self.join_state = Some(frame.state.clone());
+        }
+        if let Some(crate::compiler::bytecode::Instr::StoreFast(j)) =
+            frame.code.co_code.get(pc as usize)
+        {
+            if let Some(s) = self.store_spans.get_mut(*j as usize) {
+                *s = self.span;
+            }
+        }
+        if matches!(
+            frame.code.co_code.get(pc as usize),
+            Some(crate::compiler::bytecode::Instr::ReturnValue)
+        ) {
+            self.last_locals.clone_from(&frame.state.locals);
         }
         self.instrs_in_block += 1;
         if let Some(crate::compiler::bytecode::Instr::MapAdd(_)) =
@@ -752,7 +927,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 }
             }
         }
-        Ok(self.record(op, args.to_vec()))
+        self.record(op, args.to_vec())
     }
 
     fn call(&mut self, func: Hlvalue, args: CallArgs<Hlvalue>) -> OpResult<Hlvalue> {
@@ -788,7 +963,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         if args.is_simple() {
             let mut all = vec![func];
             all.extend(args.positional);
-            return Ok(self.record(Op::SimpleCall, all));
+            return self.record(Op::SimpleCall, all);
         }
         // The call shape constant: (number of positional args, keyword names, has *args).
         let names: Vec<Value> = args
@@ -806,7 +981,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         all.extend(args.positional);
         all.extend(args.keywords.into_iter().map(|(_, v)| v));
         all.extend(args.star);
-        Ok(self.record(Op::CallArgs, all))
+        self.record(Op::CallArgs, all)
     }
 
     fn branch(&mut self, cond: &Hlvalue) -> OpResult<Hlvalue, Branch> {
@@ -847,6 +1022,13 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         let saved = self.snapshot.take();
         let item = self.record(Op::Next, vec![*iter]);
+        let item = match item {
+            Ok(i) => i,
+            Err(e) => {
+                self.snapshot = saved;
+                return Err(e);
+            }
+        };
         self.snapshot = saved;
         Ok(IterNext::Unknown(item))
     }
@@ -1071,7 +1253,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         // As the reference: print becomes a call of an internal helper with the item.
         let helper = self.print_helper("rpython_print_item");
-        self.record(Op::SimpleCall, vec![Hlvalue::Const(helper), v]);
+        self.record(Op::SimpleCall, vec![Hlvalue::Const(helper), v])?;
         Ok(())
     }
     fn print_newline(&mut self, dest: Option<Hlvalue>) -> OpResult<Hlvalue, ()> {
@@ -1082,14 +1264,14 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             ));
         }
         let helper = self.print_helper("rpython_print_newline");
-        self.record(Op::SimpleCall, vec![Hlvalue::Const(helper)]);
+        self.record(Op::SimpleCall, vec![Hlvalue::Const(helper)])?;
         Ok(())
     }
     fn exec(&mut self, _args: Vec<Hlvalue>) -> OpResult<Hlvalue, ()> {
         Err(self.error("RPY103", "the exec statement is not RPython"))
     }
     fn yield_value(&mut self, v: Hlvalue) -> OpResult<Hlvalue> {
-        self.record(Op::YieldValue, vec![v]);
+        self.record(Op::YieldValue, vec![v])?;
         Ok(Hlvalue::Const(Value::None))
     }
 }

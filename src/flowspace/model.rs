@@ -95,6 +95,9 @@ pub struct Link {
     /// The statement that took this exit (the `return`, the assignment before a join, the
     /// condition of a branch): where the values it carries come from, for messages.
     pub span: Span,
+    /// For each arg, the assignment that gave it its value on the path that took this exit,
+    /// when the flow space saw it (`Span::default()` otherwise): what messages point at.
+    pub arg_spans: Vec<Span>,
 }
 
 /// The flow graph of one function.
