@@ -65,6 +65,7 @@ pub fn build_flow<C: ConcreteSpace>(
         diagnostics: Vec::new(),
         current_reclosed: false,
         prev_span: code.span,
+        instr_pc: 0,
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -160,6 +161,8 @@ struct FlowContext<'a, C: ConcreteSpace> {
     current_reclosed: bool,
     /// The span of the instruction executed before the current one.
     prev_span: Span,
+    /// Index of the instruction being executed.
+    instr_pc: u32,
 }
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
@@ -300,6 +303,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 self.current_reclosed = true;
             }
             self.dead.insert(*block);
+            let old = *block;
+            self.graph.local_refs.retain(|r| r.block != old);
             let oldb = self.graph.block_mut(*block);
             oldb.operations.clear();
             oldb.exitswitch = ExitSwitch::None;
@@ -330,6 +335,33 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         ));
         self.pending.push_back((newblock, newstate.clone()));
         (newblock, link_args(&newstate, &state))
+    }
+
+    /// Notes the value a `LoadFast`/`StoreFast` just read or wrote, for position queries.
+    fn record_local_ref(&mut self, frame: &Frame<Hlvalue>) {
+        use crate::compiler::bytecode::Instr;
+        let pc = self.instr_pc as usize;
+        let (local, store) = match frame.code.co_code.get(pc) {
+            Some(Instr::LoadFast(i)) => (*i, false),
+            Some(Instr::StoreFast(i)) => (*i, true),
+            _ => return,
+        };
+        let value = if store {
+            frame.state.locals.get(local as usize).copied().flatten()
+        } else {
+            frame.state.stack.last().copied()
+        };
+        let (Some(value), Some(&span)) = (value, frame.code.co_spans.get(pc)) else {
+            return;
+        };
+        let block = self.current;
+        self.graph.local_refs.push(LocalRef {
+            span,
+            local,
+            value,
+            store,
+            block,
+        });
     }
 
     /// A fresh block whose inputargs are fresh Variables for every Variable of `state`.
@@ -644,6 +676,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             return Err(Unwind::Stop);
         }
         self.instrs_in_block += 1;
+        self.instr_pc = pc;
         if let Some(crate::compiler::bytecode::Instr::MapAdd(_)) =
             frame.code.co_code.get(pc as usize)
         {
@@ -668,6 +701,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     }
 
     fn after_instr(&mut self, frame: &Frame<Hlvalue>) -> OpResult<Hlvalue, ()> {
+        self.record_local_ref(frame);
         let Some(canraise) = self.raise_pending.take() else {
             return Ok(());
         };
