@@ -40,6 +40,12 @@ struct Group {
     code: Rc<CodeObject>,
 }
 
+impl Group {
+    fn contains(&self, offset: u32) -> bool {
+        self.span.start <= offset && offset <= self.span.end
+    }
+}
+
 impl View<'_> {
     fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
         let f = self.graphs[g].func?;
@@ -74,7 +80,7 @@ impl View<'_> {
     fn groups_at(&self, offset: u32) -> Vec<Group> {
         self.groups()
             .into_iter()
-            .filter(|gr| gr.span.start <= offset && offset <= gr.span.end)
+            .filter(|gr| gr.contains(offset))
             .collect()
     }
 
@@ -359,9 +365,9 @@ impl Analysis {
             if view.ann.is_none() {
                 continue;
             }
-            let groups = view.groups_at(start);
+            let all = view.groups();
             // The name of a `def`.
-            for gr in view.groups() {
+            for gr in &all {
                 if gr.code.name_span.start == start && gr.code.name_span.end == end {
                     if let Some((plain, form)) = signature(&view, &gr.graphs) {
                         return Some(HoverInfo {
@@ -372,7 +378,7 @@ impl Analysis {
                     }
                 }
             }
-            for gr in &groups {
+            for gr in all.iter().filter(|gr| gr.contains(start)) {
                 let (what, name, vals) = if let Some(name) = view.param_at(gr, start, end) {
                     let vals = view.param_values(gr, &name);
                     ("parameter", name, vals)
