@@ -187,6 +187,11 @@ impl Values {
         }
     }
 
+    /// Some value that is neither poisoned by an error (already reported) nor impossible.
+    fn worth_a_hint(&self) -> bool {
+        self.0.iter().any(|s| !s.is_error() && !s.is_impossible())
+    }
+
     fn words(&self, view: &View, f: impl Fn(&AnnotatedProgram, &SomeValue) -> String) -> String {
         let Some(ann) = view.ann else {
             return String::new();
@@ -552,7 +557,7 @@ impl Analysis {
                     continue;
                 }
                 let vals = view.param_values(&gr, name);
-                if !vals.0.is_empty() {
+                if vals.worth_a_hint() {
                     out.push(InlayHint {
                         offset: e as u32,
                         label: format!(": {}", vals.short(&view)),
@@ -586,7 +591,7 @@ impl Analysis {
                     continue;
                 }
                 if let Some((_, vals)) = view.local_values(&gr, span.start, span.end) {
-                    if !vals.0.is_empty() {
+                    if vals.worth_a_hint() {
                         out.push(InlayHint {
                             offset: span.end,
                             label: format!(": {}", vals.short(&view)),
@@ -1067,6 +1072,44 @@ def target(*args):
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
         assert_eq!(hints, expected);
+    }
+
+    #[test]
+    fn no_hints_for_values_poisoned_by_an_error() {
+        let text = "\
+class A(object):
+    def f(self):
+        return 1
+
+
+class B(A):
+    def f(self):
+        return 2
+
+
+def entry_point(argv):
+    fs = [A().f, B().f]
+    return len(fs)
+
+
+def target(*args):
+    return entry_point, None
+";
+        let (a, main) = analysis(text);
+        assert!(a.error_count() > 0, "{:?}", a.diagnostics);
+        let hints: Vec<(u32, String)> = a
+            .inlay_hints(&main)
+            .into_iter()
+            .map(|h| (h.offset, h.label))
+            .collect();
+        assert_eq!(
+            hints,
+            vec![(at(text, "argv)", 0, 4), ": list of str".to_string())]
+        );
+        assert_eq!(
+            a.hover(&main, at(text, "fs =", 0, 0)).map(|h| h.plain),
+            Some("(variable) fs: an erroneous value".to_string())
+        );
     }
 
     #[test]
