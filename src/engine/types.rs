@@ -1075,6 +1075,44 @@ def target(*args):
     }
 
     #[test]
+    fn definitions_of_attributes_in_another_module() {
+        let root = PathBuf::from("/nonexistent/rpy-lsp-types-test-2");
+        let (main, helper) = (root.join("main.py"), root.join("helper.py"));
+        let main_text = "import helper\n\n\ndef entry_point(argv):\n    h = helper.Node(len(argv))\n    return h.value + h.get()\n\n\ndef target(*args):\n    return entry_point, None\n";
+        let helper_text = "class Node(object):\n    def __init__(self, value):\n        self.value = value\n\n    def get(self):\n        return self.value\n";
+        let config = EngineConfig {
+            root: root.clone(),
+            search_paths: Vec::new(),
+            entry_points: vec![main.clone()],
+        };
+        let overlays = HashMap::from([
+            (main.clone(), main_text.to_string()),
+            (helper.clone(), helper_text.to_string()),
+        ]);
+        let a = analyze(&config, &overlays);
+        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+        let def = |needle: &str, delta: usize| {
+            let loc = a
+                .definition(&main, at(main_text, needle, 0, delta))
+                .unwrap();
+            (loc.path, loc.span.start)
+        };
+        assert_eq!(
+            def("h.value", 2),
+            (helper.clone(), at(helper_text, "value = value", 0, 0))
+        );
+        assert_eq!(
+            def("h.get()", 2),
+            (helper.clone(), at(helper_text, "get(self)", 0, 0))
+        );
+        assert_eq!(
+            a.hover(&main, at(main_text, "h.value", 0, 3))
+                .map(|h| h.plain),
+            Some("(attribute) Node.value: int, non-negative".to_string())
+        );
+    }
+
+    #[test]
     fn no_hints_for_values_poisoned_by_an_error() {
         let text = "\
 class A(object):
