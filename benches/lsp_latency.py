@@ -5,7 +5,8 @@ Measures, over stdio JSON-RPC like an editor:
   * edit -> updated diagnostics: a one-character didChange until the publishDiagnostics
     carrying that document version (debounce included);
   * hover: request -> response on an up-to-date analysis;
-  * hover right after an edit (waits for the analysis of that version).
+  * hover right after an edit (waits for the analysis of that version);
+  * hover on a local variable (its annotation) and inlay hints for the whole file.
 
 Usage: lsp_latency.py SERVER_BINARY [--lines N] [--edits N] [--hovers N] [--strict]
 """
@@ -231,8 +232,15 @@ def main():
         hover_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    head = Node"))
         hover_col = doc_lines[hover_line].index("Node") + 2
         hover_params = {"textDocument": {"uri": uri}, "position": {"line": hover_line, "character": hover_col}}
+        local_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    label = "))
+        local_params = {"textDocument": {"uri": uri}, "position": {"line": local_line, "character": 5}}
+        inlay_params = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": len(doc_lines), "character": 0}}}
+        local_hover_ms = []
+        inlay_ms = []
         hovers_per_edit = max(1, args.hovers // max(1, args.edits))
         hover_text = None
+        local_text = None
+        inlay_count = None
         for i in range(args.edits):
             line = edit_lines[i % len(edit_lines)]
             col = len(doc_lines[line]) - 1
@@ -257,13 +265,26 @@ def main():
                 hover_ms.append((t - start) * 1000)
                 if result:
                     hover_text = result["contents"]["value"]
+                start = time.perf_counter()
+                t, result = server.request("textDocument/hover", local_params)
+                local_hover_ms.append((t - start) * 1000)
+                if result:
+                    local_text = result["contents"]["value"]
+            start = time.perf_counter()
+            t, result = server.request("textDocument/inlayHint", inlay_params)
+            inlay_ms.append((t - start) * 1000)
+            inlay_count = len(result or [])
 
         print("hover text at %d:%d: %r" % (hover_line + 1, hover_col + 1, hover_text))
+        print("hover text at %d:6: %r" % (local_line + 1, local_text))
+        print("inlay hints in %s: %s" % (os.path.basename(path), inlay_count))
         ok = True
         for name, values, target in [
             ("one-character edit -> diagnostics", edit_ms, EDIT_P95_TARGET_MS),
             ("hover (analysis up to date)", hover_ms, HOVER_P95_TARGET_MS),
+            ("hover on a local variable", local_hover_ms, HOVER_P95_TARGET_MS),
             ("hover sent right after an edit", hover_after_edit_ms, None),
+            ("inlay hints, whole file", inlay_ms, None),
         ]:
             line, met = summary(name, values, target)
             ok = ok and met

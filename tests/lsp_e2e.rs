@@ -481,6 +481,27 @@ fn hover_and_definition() {
         "hover on LIMIT: {hover}"
     );
 
+    // Hover on a local variable: its annotation in plain words and in the annotator's form;
+    // its definition is its assignment.
+    let col = MAIN.lines().nth(7).unwrap().find('n').unwrap() as u32;
+    let pos = json!({"textDocument": {"uri": uri}, "position": {"line": 7, "character": col}});
+    let hover = c.request("textDocument/hover", pos.clone());
+    assert_eq!(
+        hover["contents"]["value"],
+        "(variable) n: int, non-negative\n\n---\nannotator: `SomeInteger(nonneg=True)`",
+        "{hover}"
+    );
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 7, "character": col}, "end": {"line": 7, "character": col + 1}})
+    );
+    let def = c.request("textDocument/definition", pos);
+    assert_eq!(def["uri"], uri, "{def}");
+    assert_eq!(
+        def["range"],
+        json!({"start": {"line": 6, "character": 4}, "end": {"line": 6, "character": 5}})
+    );
+
     // Nothing under the cursor: null, not an error.
     let blank = c.request(
         "textDocument/hover",
@@ -742,6 +763,78 @@ fn configuration_progress_inlay_hints_and_flow_graph() {
         json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 0}}),
     );
     assert_eq!(none, json!({"dot": null}));
+    c.shutdown();
+}
+
+#[test]
+fn inlay_hints_show_types_and_the_setting_turns_them_off() {
+    let ws = program("inlay");
+    let caps = json!({"workspace": {"inlayHint": {"refreshSupport": true}}});
+    let mut c = Client::start(&ws.root, caps);
+    let uri = ws.uri("main.py");
+    c.open(&uri, 1, MAIN);
+    c.wait_diagnostics(0, &uri, |p| p["version"] == 1);
+    let params = json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}}});
+    let hints = c.request("textDocument/inlayHint", params.clone());
+    let got: Vec<(Value, Value, Value)> = hints
+        .as_array()
+        .unwrap_or_else(|| panic!("{hints}"))
+        .iter()
+        .map(|h| (h["position"].clone(), h["label"].clone(), h["kind"].clone()))
+        .collect();
+    // `argv` in `def entry_point(argv):` and `n` in `n = helper.double(len(argv))`.
+    assert_eq!(
+        got,
+        vec![
+            (
+                json!({"line": 5, "character": 20}),
+                json!(": list of str"),
+                json!(1)
+            ),
+            (json!({"line": 6, "character": 5}), json!(": int"), json!(1)),
+        ],
+        "{hints}"
+    );
+    // A range that covers only line 6 gets only its hint.
+    let line6 = json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 6, "character": 0}, "end": {"line": 7, "character": 0}}});
+    let hints = c.request("textDocument/inlayHint", line6);
+    assert_eq!(hints.as_array().map(Vec::len), Some(1), "{hints}");
+
+    // Turned off (VS Code's push model): the server asks the client to refresh, and answers
+    // with no hints.
+    let mark = c.log.len();
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"rpy-lsp": {"inlayHints": {"enable": false}}}}),
+    );
+    let until = Instant::now() + TIMEOUT;
+    while !c.log[mark..]
+        .iter()
+        .any(|m| m["method"] == "workspace/inlayHint/refresh")
+    {
+        assert!(c.pump(until), "no inlayHint/refresh");
+    }
+    assert_eq!(
+        c.request("textDocument/inlayHint", params.clone()),
+        json!([])
+    );
+
+    // Back on: the hints are back.
+    let mark = c.log.len();
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"rpy-lsp": {"inlayHints": {"enable": true}}}}),
+    );
+    while c.log[mark..]
+        .iter()
+        .filter(|m| m["method"] == "workspace/inlayHint/refresh")
+        .count()
+        == 0
+    {
+        assert!(c.pump(until), "no inlayHint/refresh");
+    }
+    let hints = c.request("textDocument/inlayHint", params);
+    assert_eq!(hints.as_array().map(Vec::len), Some(2), "{hints}");
     c.shutdown();
 }
 

@@ -1,7 +1,7 @@
 //! `rpy-lsp serve` driven by a third-party client: headless Neovim's built-in LSP client.
 //! A Lua script opens a file of a program with a syntax error, waits for the diagnostics,
 //! fixes the error in the buffer (Neovim sends an incremental change), waits for the
-//! diagnostics to clear and hovers a name.
+//! diagnostics to clear and hovers a function's name and a local variable.
 //!
 //! Where `nvim` is missing or too old the test says so on the terminal (not through the
 //! captured output of a passing test) and passes: `SKIPPED lsp_neovim: <why>`.
@@ -58,17 +58,21 @@ local ok, err = pcall(function()
     return fail("the RPY001 diagnostic did not clear")
   end
   say("CLEARED")
-  local hover = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    position = { line = tonumber(vim.env.RPY_HOVER_LINE), character = tonumber(vim.env.RPY_HOVER_COL) },
-  }, 30000)
-  local text = ""
-  for _, r in pairs(hover or {}) do
-    if r.result and r.result.contents then
-      text = r.result.contents.value or vim.inspect(r.result.contents)
+  -- Hover each "line:col" of RPY_HOVERS (a function's name, a local variable).
+  for pos in string.gmatch(vim.env.RPY_HOVERS, "[^,]+") do
+    local l, c = string.match(pos, "(%d+):(%d+)")
+    local hover = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = { line = tonumber(l), character = tonumber(c) },
+    }, 30000)
+    local text = ""
+    for _, r in pairs(hover or {}) do
+      if r.result and r.result.contents then
+        text = r.result.contents.value or vim.inspect(r.result.contents)
+      end
     end
+    say("HOVER " .. pos .. " " .. text:gsub("\n", " "))
   end
-  say("HOVER " .. text:gsub("\n", " "))
 
   vim.lsp.stop_client(id)
   vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 20)
@@ -116,12 +120,13 @@ fn neovim_builtin_client_shows_hovers_and_clears_diagnostics() {
     let root = std::env::temp_dir().join(format!("rpy-lsp-nvim-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
-    let main = "import helper\n\n\ndef entry_point(argv):\n    return helper.double(len(argv))\n\n\ndef f(:\n    return 1\n\n\ndef target(*args):\n    return entry_point, None\n";
+    let main = "import helper\n\n\ndef entry_point(argv):\n    n = len(argv)\n    return helper.double(n)\n\n\ndef f(:\n    return 1\n\n\ndef target(*args):\n    return entry_point, None\n";
     std::fs::write(root.join("main.py"), main).unwrap();
     std::fs::write(root.join("helper.py"), "def double(n):\n    return n * 2\n").unwrap();
     let script: PathBuf = root.join("client.lua");
     std::fs::write(&script, SCRIPT).unwrap();
-    let hover_col = main.lines().nth(4).unwrap().find("double").unwrap() + 1;
+    let double_col = main.lines().nth(5).unwrap().find("double").unwrap() + 1;
+    let hovers = format!("5:{double_col},5:{}", double_col + 6);
 
     let mut child = Command::new("nvim")
         .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
@@ -129,9 +134,8 @@ fn neovim_builtin_client_shows_hovers_and_clears_diagnostics() {
         .env("RPY_BIN", env!("CARGO_BIN_EXE_rpy-lsp"))
         .env("RPY_ROOT", &root)
         .env("RPY_FILE", root.join("main.py"))
-        .env("RPY_BROKEN_LINE", "7")
-        .env("RPY_HOVER_LINE", "4")
-        .env("RPY_HOVER_COL", hover_col.to_string())
+        .env("RPY_BROKEN_LINE", "8")
+        .env("RPY_HOVERS", &hovers)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -168,13 +172,24 @@ fn neovim_builtin_client_shows_hovers_and_clears_diagnostics() {
     assert!(status.success(), "nvim failed ({status}):\n{out}\n{err}");
     assert!(
         out.lines()
-            .any(|l| l.starts_with("DIAG 7:") && l.contains("RPY001")),
-        "RPY001 on line 8 expected:\n{out}"
+            .any(|l| l.starts_with("DIAG 8:") && l.contains("RPY001")),
+        "RPY001 on line 9 expected:\n{out}"
     );
-    let hover = out
-        .lines()
-        .find(|l| l.starts_with("HOVER "))
-        .unwrap_or_default();
-    assert!(hover.contains("double"), "hover: {hover:?}");
+    let hover = |pos: String| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(&format!("HOVER {pos} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The function's signature with its annotations; the local's type.
+    let double = hover(format!("5:{double_col}"));
+    assert!(
+        double.starts_with("def double(n)") && double.contains("returns: int"),
+        "hover: {double:?}"
+    );
+    assert_eq!(
+        hover(format!("5:{}", double_col + 6)),
+        "(variable) n: int, non-negative  --- annotator: `SomeInteger(nonneg=True)`"
+    );
     assert!(out.lines().any(|l| l == "CLEARED"), "{out}");
 }

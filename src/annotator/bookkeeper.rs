@@ -92,7 +92,7 @@ pub struct Bookkeeper {
     listdef_at: HashMap<(Position, u8), ListDefId>,
     dictdef_at: HashMap<(Position, u8), DictDefId>,
     /// Annotations of prebuilt lists, dicts and instances (one definition per object).
-    immutable_cache: HashMap<ObjId, SomeValue>,
+    pub(super) immutable_cache: HashMap<ObjId, SomeValue>,
     /// Generator graphs: what they yield.
     pub generators: HashMap<u32, GenInfo>,
     /// Positions to re-flow, drained by the annotator.

@@ -21,6 +21,7 @@ pub mod classdef;
 mod describe;
 pub mod description;
 pub mod model;
+mod query;
 mod simplify;
 mod unaryop;
 mod union;

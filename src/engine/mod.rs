@@ -5,6 +5,7 @@
 pub mod config;
 pub mod program;
 mod queries;
+mod types;
 
 pub use config::EngineConfig;
 pub use program::Program;

@@ -164,20 +164,43 @@ impl Analysis {
         })
     }
 
+    /// Where the name at `offset` is defined: a local's parameter or first assignment, an
+    /// instance attribute's class-level definition or first assignment, a global's
+    /// definition (in this module, another one, or a bundled model).
     pub fn definition(&self, path: &Path, offset: u32) -> Option<Location> {
         let fid = self.file_id(path)?;
         let text = &self.sources.get(fid).text;
-        let (_, _, parts) = dotted_name_at(text, offset as usize)?;
+        let (start, end, parts) = dotted_name_at(text, offset as usize)?;
+        if let Some(loc) = self.type_definition(path, fid, start as u32, end as u32) {
+            return Some(loc);
+        }
         let (pi, v) = self.resolve(path, &parts)?;
         self.definition_of(pi, v)
     }
 
+    /// What is known of the name or expression at `offset`: the annotation of a local,
+    /// parameter or attribute, a function's signature with its annotations, a constant's
+    /// value, or the result of the innermost operation.
     pub fn hover(&self, path: &Path, offset: u32) -> Option<HoverInfo> {
         let fid = self.file_id(path)?;
         let text = &self.sources.get(fid).text;
-        let (start, end, parts) = dotted_name_at(text, offset as usize)?;
+        let Some((start, end, parts)) = dotted_name_at(text, offset as usize) else {
+            return self.expression_hover(path, fid, offset);
+        };
+        if let Some(h) = self.type_hover(path, fid, start as u32, end as u32) {
+            return Some(h);
+        }
         let span = Span::new(fid, start as u32, end as u32);
-        let (pi, v) = self.resolve(path, &parts)?;
+        let Some((pi, v)) = self.resolve(path, &parts) else {
+            return self.expression_hover(path, fid, offset);
+        };
+        if let Some((plain, annotator_form)) = self.function_signature(pi, v) {
+            return Some(HoverInfo {
+                span,
+                plain,
+                annotator_form,
+            });
+        }
         let heap = &self.programs[pi].space.heap;
         let plain = match v {
             Value::Obj(id) => match heap.get(id) {
@@ -213,10 +236,10 @@ impl Analysis {
         symbols_of(fid, text, &module.body, false)
     }
 
-    /// Nothing is inferred without the annotator; hints come from its bindings.
+    /// The inferred types of parameters and of first assignments of locals, in the
+    /// functions of the file the annotator reached.
     pub fn inlay_hints(&self, path: &Path) -> Vec<InlayHint> {
-        let _ = path;
-        Vec::new()
+        self.type_inlay_hints(path)
     }
 
     /// Quick fixes and suppressions for the diagnostics overlapping `[start, end]`.

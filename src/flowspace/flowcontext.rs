@@ -70,6 +70,7 @@ pub fn build_flow<C: ConcreteSpace>(
         deferred_steps: 0,
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
+        instr_pc: 0,
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -176,6 +177,8 @@ struct FlowContext<'a, C: ConcreteSpace> {
     /// Instructions run with a deferred join in the current graph (a bound, see
     /// `MAX_DEFERRED_STEPS`).
     deferred_steps: usize,
+    /// Index of the instruction being executed.
+    instr_pc: u32,
 }
 
 /// Instructions a graph may run past join points without recording an operation before
@@ -356,6 +359,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 self.current_reclosed = true;
             }
             self.dead.insert(*block);
+            let old = *block;
+            self.graph.local_refs.retain(|r| r.block != old);
             let oldb = self.graph.block_mut(*block);
             oldb.operations.clear();
             oldb.exitswitch = ExitSwitch::None;
@@ -389,6 +394,33 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         self.pending.push_back((newblock, newstate.clone()));
         let slots = link_arg_slots(&newstate);
         (newblock, link_args(&newstate, &state), slots)
+    }
+
+    /// Notes the value a `LoadFast`/`StoreFast` just read or wrote, for position queries.
+    fn record_local_ref(&mut self, frame: &Frame<Hlvalue>) {
+        use crate::compiler::bytecode::Instr;
+        let pc = self.instr_pc as usize;
+        let (local, store) = match frame.code.co_code.get(pc) {
+            Some(Instr::LoadFast(i)) => (*i, false),
+            Some(Instr::StoreFast(i)) => (*i, true),
+            _ => return,
+        };
+        let value = if store {
+            frame.state.locals.get(local as usize).copied().flatten()
+        } else {
+            frame.state.stack.last().copied()
+        };
+        let (Some(value), Some(&span)) = (value, frame.code.co_spans.get(pc)) else {
+            return;
+        };
+        let block = self.current;
+        self.graph.local_refs.push(LocalRef {
+            span,
+            local,
+            value,
+            store,
+            block,
+        });
     }
 
     /// A fresh block whose inputargs are fresh Variables for every Variable of `state`.
@@ -819,6 +851,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             self.last_locals.clone_from(&frame.state.locals);
         }
         self.instrs_in_block += 1;
+        self.instr_pc = pc;
         if let Some(crate::compiler::bytecode::Instr::MapAdd(_)) =
             frame.code.co_code.get(pc as usize)
         {
@@ -843,6 +876,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     }
 
     fn after_instr(&mut self, frame: &Frame<Hlvalue>) -> OpResult<Hlvalue, ()> {
+        self.record_local_ref(frame);
         let Some(canraise) = self.raise_pending.take() else {
             return Ok(());
         };

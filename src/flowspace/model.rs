@@ -45,6 +45,21 @@ impl Hlvalue {
     }
 }
 
+/// A read (`LoadFast`) or write (`StoreFast`) of a named local, recorded while flowing: where
+/// the name is in the source and the value it held there. Position queries (hover, inlay
+/// hints, go-to-definition) find the Variable behind a name through these.
+#[derive(Clone, Copy, Debug)]
+pub struct LocalRef {
+    /// Span of the name (the instruction's span).
+    pub span: Span,
+    /// Index of the local in the code object's `co_varnames`.
+    pub local: u32,
+    pub value: Hlvalue,
+    pub store: bool,
+    /// The block being flowed when the name was executed.
+    pub block: BlockId,
+}
+
 #[derive(Clone, Debug)]
 pub struct SpaceOperation {
     pub opname: Op,
@@ -114,6 +129,8 @@ pub struct FunctionGraph {
     pub vars: Vec<Variable>,
     /// Span of the function's definition.
     pub span: Span,
+    /// Every read and write of a named local in the blocks of the graph, in flowing order.
+    pub local_refs: Vec<LocalRef>,
 }
 
 impl FunctionGraph {
@@ -134,6 +151,7 @@ impl FunctionGraph {
             links: Vec::new(),
             vars: Vec::new(),
             span,
+            local_refs: Vec::new(),
         };
         let start_args = argnames
             .iter()

@@ -36,4 +36,11 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
     graph.exceptblock = remap[&graph.exceptblock];
     graph.blocks = blocks;
     graph.links = links;
+    graph.local_refs.retain_mut(|r| match remap.get(&r.block) {
+        Some(&b) => {
+            r.block = b;
+            true
+        }
+        None => false,
+    });
 }

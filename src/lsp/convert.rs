@@ -97,10 +97,12 @@ fn escape_markdown(s: &str) -> String {
     out
 }
 
-/// Hover contents: the annotation in plain words, then the annotator's own form.
+/// Hover contents: the annotation in plain words (one line break kept per line), then the
+/// annotator's own form.
 pub fn hover(sources: &SourceMap, info: &engine::HoverInfo, markdown: bool) -> lsp::Hover {
     let value = if markdown {
-        let mut v = escape_markdown(&info.plain);
+        let lines: Vec<String> = info.plain.lines().map(escape_markdown).collect();
+        let mut v = lines.join("  \n");
         if let Some(form) = &info.annotator_form {
             v.push_str("\n\n---\nannotator: `");
             v.push_str(&form.replace('`', "'"));
@@ -243,6 +245,20 @@ mod tests {
         assert_eq!(
             m.value,
             "function f(a, \\*args)\n\n---\nannotator: `SomeInteger(nonneg=True)`"
+        );
+        // Lines of a signature stay lines (a hard break in markdown).
+        let info = engine::HoverInfo {
+            plain: "def f(n)\nn: int\nreturns: int".into(),
+            ..info
+        };
+        let lsp::HoverContents::Markup(m) = hover(&sources, &info, true).contents else {
+            panic!()
+        };
+        assert!(
+            m.value
+                .starts_with("def f(n)  \nn: int  \nreturns: int\n\n---"),
+            "{}",
+            m.value
         );
     }
 }

@@ -1,0 +1,1183 @@
+//! Type queries on the annotated graphs of the programs that reach a file: the annotation of
+//! the local, parameter, attribute or expression at a position (hover), the inferred types
+//! of parameters and first assignments (inlay hints), and where a local or an instance
+//! attribute is defined.
+//!
+//! The cursor is mapped to a graph through the spans of the function definitions (the
+//! innermost one containing it; specializations of one function share a span and are read
+//! together), and to its Variables through the graph's `local_refs` (every `LoadFast` and
+//! `StoreFast` flowed, with the span of the name and the value it held), the start block's
+//! input arguments (parameters) and the spans of the operations (attributes, expressions).
+
+use super::queries::{HoverInfo, InlayHint, Location};
+use super::Analysis;
+use crate::annotator::{AnnotatedProgram, SomeValue};
+use crate::compiler::CodeObject;
+use crate::flowspace::{FunctionGraph, Hlvalue};
+use crate::interpreter::Op;
+use crate::objspace::object::{Heap, Object, Value};
+use crate::syntax::{FileId, Span};
+use std::collections::HashMap;
+use std::path::Path;
+use std::rc::Rc;
+
+/// One program's graphs in one file.
+struct View<'a> {
+    pi: usize,
+    heap: &'a Heap,
+    /// The file's id in the program's own source map.
+    file: FileId,
+    text: &'a str,
+    /// The annotator's result; `None` for the flow-only graphs of a program.
+    ann: Option<&'a AnnotatedProgram>,
+    graphs: &'a [FunctionGraph],
+}
+
+/// The graphs of one function (its specializations), by index into the view's graphs.
+struct Group {
+    graphs: Vec<usize>,
+    span: Span,
+    code: Rc<CodeObject>,
+}
+
+impl Group {
+    fn contains(&self, offset: u32) -> bool {
+        self.span.start <= offset && offset <= self.span.end
+    }
+}
+
+impl View<'_> {
+    fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
+        let f = self.graphs[g].func?;
+        self.heap.function(Value::Obj(f)).map(|f| f.code.clone())
+    }
+
+    /// The functions defined in the file, innermost first when they nest.
+    fn groups(&self) -> Vec<Group> {
+        let mut by_span: HashMap<(u32, u32), usize> = HashMap::new();
+        let mut out: Vec<Group> = Vec::new();
+        for (i, g) in self.graphs.iter().enumerate() {
+            if g.span.file != self.file {
+                continue;
+            }
+            let Some(code) = self.code(i) else { continue };
+            match by_span.get(&(g.span.start, g.span.end)) {
+                Some(&k) => out[k].graphs.push(i),
+                None => {
+                    by_span.insert((g.span.start, g.span.end), out.len());
+                    out.push(Group {
+                        graphs: vec![i],
+                        span: g.span,
+                        code,
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|gr| (gr.span.end - gr.span.start, gr.span.start));
+        out
+    }
+
+    fn groups_at(&self, offset: u32) -> Vec<Group> {
+        self.groups()
+            .into_iter()
+            .filter(|gr| gr.contains(offset))
+            .collect()
+    }
+
+    /// The annotation of an argument of graph `g`.
+    fn annotation(&self, g: usize, a: Hlvalue) -> Option<SomeValue> {
+        let ann = self.ann?;
+        match a {
+            Hlvalue::Var(v) => ann.bindings.get(g)?.get(v.0 as usize)?.clone(),
+            Hlvalue::Const(c) => ann.bookkeeper.known_value(self.heap, c),
+        }
+    }
+
+    /// The Variables of the parameter `name` of the graphs of a group.
+    fn param_values(&self, group: &Group, name: &str) -> Values {
+        let mut vals = Values::default();
+        for &g in &group.graphs {
+            let graph = &self.graphs[g];
+            for &v in &graph.block(graph.startblock).inputargs {
+                if graph.var(v).name_hint.as_deref() == Some(name) {
+                    vals.push(self, self.annotation(g, Hlvalue::Var(v)));
+                }
+            }
+        }
+        vals
+    }
+
+    /// The values a local held at the name spanning `[start, end)` (the stored value when
+    /// the name is written there).
+    fn local_values(&self, group: &Group, start: u32, end: u32) -> Option<(Rc<str>, Values)> {
+        let mut name = None;
+        let mut loads = Values::default();
+        let mut stores = Values::default();
+        for &g in &group.graphs {
+            for r in &self.graphs[g].local_refs {
+                if r.span.file != self.file || r.span.start != start || r.span.end != end {
+                    continue;
+                }
+                name = group.code.co_varnames.get(r.local as usize).cloned();
+                let s = self.annotation(g, r.value);
+                if r.store {
+                    stores.push(self, s);
+                } else {
+                    loads.push(self, s);
+                }
+            }
+        }
+        let name = name?;
+        Some((name, if stores.0.is_empty() { loads } else { stores }))
+    }
+
+    /// The parameter of the group's function whose name spans `[start, end)`.
+    fn param_at(&self, group: &Group, start: u32, end: u32) -> Option<Rc<str>> {
+        let header_start = group.code.name_span.end as usize;
+        param_spans(self.text, header_start)
+            .into_iter()
+            .find(|&(s, e)| s as u32 == start && e as u32 == end)
+            .map(|(s, e)| Rc::from(&self.text[s..e]))
+    }
+
+    /// The attribute operation (`getattr`/`setattr` with a constant name) whose attribute
+    /// name spans `[start, end)`: its graph and arguments.
+    fn attr_ops(&self, group: &Group, start: u32, end: u32) -> Vec<(usize, Op, Vec<Hlvalue>, u32)> {
+        let name = &self.text[start as usize..end as usize];
+        let mut out = Vec::new();
+        for &g in &group.graphs {
+            let graph = &self.graphs[g];
+            for b in graph.iterblocks() {
+                for op in &graph.block(b).operations {
+                    if !matches!(op.opname, Op::GetAttr | Op::SetAttr)
+                        || op.span.file != self.file
+                        || op.span.end != end
+                        || op.span.start >= start
+                    {
+                        continue;
+                    }
+                    let attr = match op.args.get(1) {
+                        Some(Hlvalue::Const(Value::Obj(id))) => match self.heap.get(*id) {
+                            Object::Str(s) => s.as_ref() == name.as_bytes(),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                    if attr {
+                        out.push((g, op.opname, op.args.clone(), op.result.0));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Annotations, without repeats.
+#[derive(Default)]
+struct Values(Vec<SomeValue>);
+
+impl Values {
+    fn push(&mut self, view: &View, s: Option<SomeValue>) {
+        let (Some(s), Some(ann)) = (s, view.ann) else {
+            return;
+        };
+        if !self.0.iter().any(|x| ann.bookkeeper.eq(view.heap, x, &s)) {
+            self.0.push(s);
+        }
+    }
+
+    /// Some value that is neither poisoned by an error (already reported) nor impossible.
+    fn worth_a_hint(&self) -> bool {
+        self.0.iter().any(|s| !s.is_error() && !s.is_impossible())
+    }
+
+    fn words(&self, view: &View, f: impl Fn(&AnnotatedProgram, &SomeValue) -> String) -> String {
+        let Some(ann) = view.ann else {
+            return String::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        for s in &self.0 {
+            let w = f(ann, s);
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        out.join(" | ")
+    }
+
+    fn plain(&self, view: &View) -> String {
+        self.words(view, |ann, s| ann.describe(view.heap, s))
+    }
+
+    fn form(&self, view: &View) -> String {
+        self.words(view, |ann, s| ann.annotator_form(view.heap, s))
+    }
+
+    fn short(&self, view: &View) -> String {
+        self.words(view, |ann, s| ann.bookkeeper.describe_short(view.heap, s))
+    }
+}
+
+/// Spans of the parameter names of the `def` whose name ends at `from`: the identifiers
+/// that open a parameter (after `(`, `,`, `*` or `**` at depth 1), up to the closing `)`.
+/// Strings and comments in default values are skipped.
+pub(super) fn param_spans(text: &str, from: usize) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < b.len() && b[i] != b'(' {
+        if b[i] == b':' || b[i] == b'\n' {
+            return out;
+        }
+        i += 1;
+    }
+    let mut depth = 0usize;
+    let mut expect = false;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                expect = depth == 1;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => expect = true,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                expect = false;
+            }
+            _ if c.is_ascii_alphabetic() || c == b'_' => {
+                let s = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                if expect && depth == 1 {
+                    out.push((s, i));
+                }
+                expect = false;
+                continue;
+            }
+            b'*' | b' ' | b'\t' | b'\n' | b'\r' | b'\\' => {}
+            _ => expect = false,
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The code object of the innermost function of `file` (defined at import time, or nested
+/// in one) whose definition contains `offset`.
+fn enclosing_code(heap: &Heap, file: FileId, offset: u32) -> Option<Rc<CodeObject>> {
+    let contains = |s: Span| s.file == file && s.start <= offset && offset <= s.end;
+    let mut best: Option<Rc<CodeObject>> = None;
+    for i in 0..heap.len() {
+        if let Object::Function(f) = heap.get(crate::objspace::object::ObjId(i as u32)) {
+            let s = f.code.span;
+            if contains(s)
+                && best
+                    .as_ref()
+                    .is_none_or(|b| s.end - s.start < b.span.end - b.span.start)
+            {
+                best = Some(f.code.clone());
+            }
+        }
+    }
+    let mut code = best?;
+    'descend: loop {
+        for c in &code.co_consts {
+            if let crate::compiler::Const::Code(inner) = c {
+                if contains(inner.span) {
+                    code = inner.clone();
+                    continue 'descend;
+                }
+            }
+        }
+        return Some(code);
+    }
+}
+
+/// Whether the line holding `offset` is a statement that binds names without an
+/// assignment worth a hint (`def`, `class`, imports, decorators, `global`).
+fn is_binding_statement(text: &str, offset: usize) -> bool {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].trim_start();
+    ["def ", "class ", "import ", "from ", "@", "global "]
+        .iter()
+        .any(|k| line.starts_with(k))
+}
+
+impl Analysis {
+    /// Every program's view of a file: the annotated graphs first, then the flow-only ones.
+    fn views(&self, path: &Path) -> Vec<View<'_>> {
+        let mut annotated = Vec::new();
+        let mut flow_only = Vec::new();
+        for (pi, p) in self.programs.iter().enumerate() {
+            let Some(file) = p.space.sources.find(path) else {
+                continue;
+            };
+            let text = p.space.sources.get(file).text.as_str();
+            if let Some(ann) = &p.annotated {
+                annotated.push(View {
+                    pi,
+                    heap: &p.space.heap,
+                    file,
+                    text,
+                    ann: Some(ann),
+                    graphs: &ann.graphs,
+                });
+            }
+            flow_only.push(View {
+                pi,
+                heap: &p.space.heap,
+                file,
+                text,
+                ann: None,
+                graphs: &p.graphs,
+            });
+        }
+        annotated.extend(flow_only);
+        annotated
+    }
+
+    /// Hover on a local, a parameter, a function's name or an attribute, from the graphs.
+    pub(super) fn type_hover(
+        &self,
+        path: &Path,
+        fid: FileId,
+        start: u32,
+        end: u32,
+    ) -> Option<HoverInfo> {
+        let span = Span::new(fid, start, end);
+        for view in self.views(path) {
+            if view.ann.is_none() {
+                continue;
+            }
+            let all = view.groups();
+            // The name of a `def`.
+            for gr in &all {
+                if gr.code.name_span.start == start && gr.code.name_span.end == end {
+                    if let Some((plain, form)) = signature(&view, &gr.graphs) {
+                        return Some(HoverInfo {
+                            span,
+                            plain,
+                            annotator_form: form,
+                        });
+                    }
+                }
+            }
+            for gr in all.iter().filter(|gr| gr.contains(start)) {
+                let (what, name, vals) = if let Some(name) = view.param_at(gr, start, end) {
+                    let vals = view.param_values(gr, &name);
+                    ("parameter", name, vals)
+                } else if let Some((name, vals)) = view.local_values(gr, start, end) {
+                    ("variable", name, vals)
+                } else if let Some(h) = attr_hover(&view, gr, start, end) {
+                    return Some(HoverInfo { span, ..h });
+                } else {
+                    continue;
+                };
+                if vals.0.is_empty() {
+                    return Some(HoverInfo {
+                        span,
+                        plain: format!(
+                            "({what}) {name}\nno type: the annotator never reaches this code"
+                        ),
+                        annotator_form: None,
+                    });
+                }
+                return Some(HoverInfo {
+                    span,
+                    plain: format!("({what}) {name}: {}", vals.plain(&view)),
+                    annotator_form: Some(vals.form(&view)),
+                });
+            }
+        }
+        // A local of a function the annotator did not reach: say so.
+        let name = self
+            .sources
+            .get(fid)
+            .text
+            .get(start as usize..end as usize)?;
+        for p in &self.programs {
+            let Some(file) = p.space.sources.find(path) else {
+                continue;
+            };
+            let Some(code) = enclosing_code(&p.space.heap, file, start) else {
+                continue;
+            };
+            if !code.co_varnames.iter().any(|v| &**v == name) {
+                continue;
+            }
+            let annotated = p.annotated.as_ref().is_some_and(|ann| {
+                ann.graphs
+                    .iter()
+                    .any(|g| g.span == code.span && !g.local_refs.is_empty())
+            });
+            let why = if annotated {
+                "the annotator never reaches this code".to_string()
+            } else {
+                format!("`{}` is not reached from an entry point", code.co_name)
+            };
+            let what = if code.co_varnames[..code.co_argcount as usize]
+                .iter()
+                .any(|v| &**v == name)
+            {
+                "parameter"
+            } else {
+                "variable"
+            };
+            return Some(HoverInfo {
+                span,
+                plain: format!("({what}) {name}\nno type: {why}"),
+                annotator_form: None,
+            });
+        }
+        None
+    }
+
+    /// The signature of a function object, from its graphs, when it was annotated.
+    pub(super) fn function_signature(
+        &self,
+        pi: usize,
+        func: Value,
+    ) -> Option<(String, Option<String>)> {
+        let Value::Obj(f) = func else { return None };
+        let p = &self.programs[pi];
+        let ann = p.annotated.as_ref()?;
+        let graphs: Vec<usize> = ann.graph_of_func.get(&f)?.clone();
+        let view = View {
+            pi,
+            heap: &p.space.heap,
+            file: FileId(0),
+            text: "",
+            ann: Some(ann),
+            graphs: &ann.graphs,
+        };
+        signature(&view, &graphs)
+    }
+
+    /// Hover on an expression: the result of the innermost operation around `offset`.
+    pub(super) fn expression_hover(
+        &self,
+        path: &Path,
+        fid: FileId,
+        offset: u32,
+    ) -> Option<HoverInfo> {
+        for view in self.views(path) {
+            if view.ann.is_none() {
+                continue;
+            }
+            let Some(gr) = view.groups_at(offset).into_iter().next() else {
+                continue;
+            };
+            let mut best: Option<(u32, u32)> = None;
+            let mut found: Vec<(usize, Hlvalue)> = Vec::new();
+            for &g in &gr.graphs {
+                let graph = &view.graphs[g];
+                for b in graph.iterblocks() {
+                    let mut last_here: Option<(usize, Hlvalue, (u32, u32))> = None;
+                    for op in &graph.block(b).operations {
+                        let s = op.span;
+                        if s.file != view.file
+                            || s.start > offset
+                            || offset >= s.end
+                            || matches!(op.opname, Op::SetAttr | Op::SetItem | Op::DelItem)
+                        {
+                            continue;
+                        }
+                        let key = (s.start, s.end);
+                        let better = match best {
+                            None => true,
+                            Some((bs, be)) => s.end - s.start < be - bs,
+                        };
+                        if better {
+                            best = Some(key);
+                            found.clear();
+                        }
+                        if best == Some(key) {
+                            last_here = Some((g, Hlvalue::Var(op.result), key));
+                        }
+                    }
+                    if let Some((g, v, key)) = last_here {
+                        if best == Some(key) {
+                            found.push((g, v));
+                        }
+                    }
+                }
+            }
+            let (bs, be) = best?;
+            let mut vals = Values::default();
+            for (g, v) in found {
+                vals.push(&view, view.annotation(g, v));
+            }
+            if vals.0.is_empty() {
+                continue;
+            }
+            return Some(HoverInfo {
+                span: Span::new(fid, bs, be),
+                plain: vals.plain(&view),
+                annotator_form: Some(vals.form(&view)),
+            });
+        }
+        None
+    }
+
+    /// Inlay hints: `: type` after each parameter (but `self`) and after the first
+    /// assignment of each local, in the functions the annotator reached.
+    pub(super) fn type_inlay_hints(&self, path: &Path) -> Vec<InlayHint> {
+        let mut out = Vec::new();
+        let Some(view) = self.views(path).into_iter().find(|v| v.ann.is_some()) else {
+            return out;
+        };
+        for gr in view.groups() {
+            let code = &gr.code;
+            let mut params: Vec<Rc<str>> = Vec::new();
+            for (s, e) in param_spans(view.text, code.name_span.end as usize) {
+                let name = &view.text[s..e];
+                params.push(Rc::from(name));
+                if name == "self" {
+                    continue;
+                }
+                let vals = view.param_values(&gr, name);
+                if vals.worth_a_hint() {
+                    out.push(InlayHint {
+                        offset: e as u32,
+                        label: format!(": {}", vals.short(&view)),
+                    });
+                }
+            }
+            // The first store of each local, in source order.
+            let mut first: HashMap<u32, Span> = HashMap::new();
+            for &g in &gr.graphs {
+                for r in &view.graphs[g].local_refs {
+                    if !r.store || r.span.file != view.file {
+                        continue;
+                    }
+                    let e = first.entry(r.local).or_insert(r.span);
+                    if r.span.start < e.start {
+                        *e = r.span;
+                    }
+                }
+            }
+            let mut firsts: Vec<(u32, Span)> = first.into_iter().collect();
+            firsts.sort_by_key(|(_, s)| s.start);
+            for (local, span) in firsts {
+                let Some(name) = code.co_varnames.get(local as usize) else {
+                    continue;
+                };
+                let (s, e) = (span.start as usize, span.end as usize);
+                if params.contains(name)
+                    || view.text.get(s..e) != Some(&**name)
+                    || is_binding_statement(view.text, s)
+                {
+                    continue;
+                }
+                if let Some((_, vals)) = view.local_values(&gr, span.start, span.end) {
+                    if vals.worth_a_hint() {
+                        out.push(InlayHint {
+                            offset: span.end,
+                            label: format!(": {}", vals.short(&view)),
+                        });
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|h| h.offset);
+        out
+    }
+
+    /// Definition of a local (its parameter or first assignment in the function) or of an
+    /// instance attribute (its class-level definition or first assignment).
+    pub(super) fn type_definition(
+        &self,
+        path: &Path,
+        fid: FileId,
+        start: u32,
+        end: u32,
+    ) -> Option<Location> {
+        let here = |s: u32, e: u32| Location {
+            path: path.to_path_buf(),
+            span: Span::new(fid, s, e),
+        };
+        for view in self.views(path) {
+            for gr in view.groups_at(start) {
+                let params = param_spans(view.text, gr.code.name_span.end as usize);
+                let name: Rc<str> = if let Some(name) = view.param_at(&gr, start, end) {
+                    name
+                } else if let Some((name, _)) = view.local_values(&gr, start, end) {
+                    name
+                } else {
+                    if view.ann.is_some() {
+                        if let Some(loc) = self.attr_definition(&view, &gr, start, end) {
+                            return Some(loc);
+                        }
+                    }
+                    continue;
+                };
+                if let Some(&(s, e)) = params.iter().find(|&&(s, e)| view.text[s..e] == *name) {
+                    return Some(here(s as u32, e as u32));
+                }
+                let first = gr
+                    .graphs
+                    .iter()
+                    .flat_map(|&g| view.graphs[g].local_refs.iter())
+                    .filter(|r| {
+                        r.store
+                            && r.span.file == view.file
+                            && gr.code.co_varnames.get(r.local as usize) == Some(&name)
+                    })
+                    .map(|r| r.span)
+                    .min_by_key(|s| s.start)?;
+                return Some(here(first.start, first.end));
+            }
+        }
+        None
+    }
+
+    fn attr_definition(&self, view: &View, gr: &Group, start: u32, end: u32) -> Option<Location> {
+        let ann = view.ann?;
+        let bk = &ann.bookkeeper;
+        let name = &view.text[start as usize..end as usize];
+        let (g, _, args, _) = view.attr_ops(gr, start, end).into_iter().next()?;
+        let SomeValue::Instance { classdef, .. } = view.annotation(g, args[0])? else {
+            return None;
+        };
+        let unified = |s: Span| Span {
+            file: self.unified(view.pi, s.file),
+            ..s
+        };
+        let location = |s: Span| {
+            let s = unified(s);
+            Some(Location {
+                path: self.sources.get(s.file).path.clone(),
+                span: s,
+            })
+        };
+        for cd in bk.mro_defs(classdef) {
+            let desc = bk.classdef(cd).desc;
+            let Some(cdesc) = bk.class_desc(desc) else {
+                continue;
+            };
+            // A class-level attribute: a method, or an assignment in the class body.
+            if let Some(v) = view.heap.class(cdesc.cls).and_then(|c| c.dict.get(name)) {
+                if let Some(f) = view.heap.function(v) {
+                    return location(f.code.name_span);
+                }
+                let cspan = view.heap.class(cdesc.cls)?.span?;
+                let src = self.programs[view.pi].space.sources.get(cspan.file);
+                let body = &src.text[cspan.start as usize..cspan.end as usize];
+                let mut pos = cspan.start as usize;
+                for line in body.split_inclusive('\n') {
+                    let t = line.trim_start();
+                    let indent = line.len() - t.len();
+                    if let Some(rest) = t.strip_prefix(name) {
+                        let rest = rest.trim_start();
+                        if rest.starts_with('=') && !rest.starts_with("==") {
+                            let s = (pos + indent) as u32;
+                            return location(Span::new(cspan.file, s, s + name.len() as u32));
+                        }
+                    }
+                    pos += line.len();
+                }
+                return location(cdesc.name_span.or(Some(cspan))?);
+            }
+            if bk.classdef(cd).attrs.contains_key(name) {
+                return self.first_attr_store(view, ann, cd, name);
+            }
+        }
+        None
+    }
+
+    /// The first `x.name = ...` on an instance of `cd` or a subclass: in an `__init__` if
+    /// there is one, else the first in source order.
+    fn first_attr_store(
+        &self,
+        view: &View,
+        ann: &AnnotatedProgram,
+        cd: crate::annotator::ClassDefId,
+        name: &str,
+    ) -> Option<Location> {
+        let bk = &ann.bookkeeper;
+        let mut best: Option<(bool, Span)> = None;
+        for (g, graph) in ann.graphs.iter().enumerate() {
+            let not_init = &*graph.name != "__init__";
+            for b in graph.iterblocks() {
+                for op in &graph.block(b).operations {
+                    if op.opname != Op::SetAttr {
+                        continue;
+                    }
+                    let is_name = matches!(op.args.get(1), Some(Hlvalue::Const(Value::Obj(id)))
+                        if matches!(view.heap.get(*id), Object::Str(s) if s.as_ref() == name.as_bytes()));
+                    if !is_name {
+                        continue;
+                    }
+                    let on_cd = matches!(view.annotation(g, op.args[0]),
+                        Some(SomeValue::Instance { classdef, .. }) if bk.issubclass_def(classdef, cd));
+                    if !on_cd {
+                        continue;
+                    }
+                    let key = (not_init, op.span);
+                    let better = match best {
+                        None => true,
+                        Some((n, s)) => (key.0, key.1.file.0, key.1.start) < (n, s.file.0, s.start),
+                    };
+                    if better {
+                        best = Some(key);
+                    }
+                }
+            }
+        }
+        let (_, s) = best?;
+        let s = Span {
+            file: self.unified(view.pi, s.file),
+            ..s
+        };
+        // The attribute's name: the end of the target `x.name`.
+        let at = Span::new(s.file, s.end.saturating_sub(name.len() as u32), s.end);
+        Some(Location {
+            path: self.sources.get(s.file).path.clone(),
+            span: at,
+        })
+    }
+}
+
+/// Hover on `x.name`: the instance attribute's annotation on its class, or what the
+/// `getattr` produced.
+fn attr_hover(view: &View, gr: &Group, start: u32, end: u32) -> Option<HoverInfo> {
+    let ann = view.ann?;
+    let bk = &ann.bookkeeper;
+    let name = &view.text[start as usize..end as usize];
+    let ops = view.attr_ops(gr, start, end);
+    let mut attr = Values::default();
+    let mut owner = None;
+    let mut read = Values::default();
+    for (g, opname, args, result) in &ops {
+        if let Some(SomeValue::Instance { classdef, .. }) = view.annotation(*g, args[0]) {
+            if let Some((cd, a)) = bk.find_attr(classdef, name) {
+                owner = Some(cd);
+                attr.push(view, Some(a.s_value.clone()));
+            }
+        }
+        if *opname == Op::GetAttr {
+            read.push(
+                view,
+                view.annotation(*g, Hlvalue::Var(crate::flowspace::VarId(*result))),
+            );
+        }
+    }
+    // A method: its signature.
+    for vals in [&attr, &read] {
+        if let [s] = vals.0.as_slice() {
+            let graphs: Vec<usize> = bk.graphs_of(s).into_iter().map(|g| g as usize).collect();
+            if let Some((plain, form)) = signature(view, &graphs) {
+                return Some(HoverInfo {
+                    span: Span::default(),
+                    plain,
+                    annotator_form: form,
+                });
+            }
+        }
+    }
+    if let (Some(cd), false) = (owner, attr.0.is_empty()) {
+        return Some(HoverInfo {
+            span: Span::default(),
+            plain: format!(
+                "(attribute) {}.{}: {}",
+                bk.classdef(cd).name,
+                name,
+                attr.plain(view)
+            ),
+            annotator_form: Some(attr.form(view)),
+        });
+    }
+    if read.0.is_empty() {
+        return None;
+    }
+    Some(HoverInfo {
+        span: Span::default(),
+        plain: format!("(attribute) {}: {}", name, read.plain(view)),
+        annotator_form: Some(read.form(view)),
+    })
+}
+
+/// `def name(params)` with each parameter's annotation and the return annotation, over the
+/// given graphs of one function; and the annotator's form `name(...) -> ...`.
+fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> {
+    let ann = view.ann?;
+    let g0 = *graphs.first()?;
+    let graph = &view.graphs[g0];
+    let code = view.code(g0)?;
+    let sig = crate::interpreter::arguments::Signature::from_code(&code);
+    let mut names: Vec<String> = sig.argnames.iter().map(|a| a.to_string()).collect();
+    let mut shown = names.clone();
+    if let Some(va) = &sig.varargs {
+        names.push(va.to_string());
+        shown.push(format!("*{}", va));
+    }
+    let mut plain = format!("def {}({})", graph.name, shown.join(", "));
+    let mut forms = Vec::new();
+    for name in &names {
+        let mut vals = Values::default();
+        for &g in graphs {
+            let gr = &view.graphs[g];
+            for &v in &gr.block(gr.startblock).inputargs {
+                if gr.var(v).name_hint.as_deref() == Some(name.as_str()) {
+                    vals.push(view, ann.bindings[g][v.0 as usize].clone());
+                }
+            }
+        }
+        if vals.0.is_empty() {
+            forms.push("?".to_string());
+            continue;
+        }
+        plain.push_str(&format!("\n{}: {}", name, vals.plain(view)));
+        forms.push(vals.form(view));
+    }
+    let mut ret = Values::default();
+    for &g in graphs {
+        ret.push(view, ann.return_annotation(g).cloned());
+    }
+    if ret.0.is_empty() {
+        return Some((plain, None));
+    }
+    plain.push_str(&format!("\nreturns: {}", ret.plain(view)));
+    let form = format!("{}({}) -> {}", graph.name, forms.join(", "), ret.form(view));
+    Some((plain, Some(form)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::param_spans;
+    use crate::engine::{analyze, Analysis, EngineConfig};
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+
+    const PROGRAM: &str = "\
+class Node(object):
+    limit = 3
+
+    def __init__(self, value):
+        self.value = value
+        self.next = None
+
+    def get(self):
+        return self.value
+
+
+def count(node):
+    total = 0
+    while node is not None:
+        total += node.get()
+        node = node.next
+    return total
+
+
+def unused(x):
+    y = x
+    return y
+
+
+def entry_point(argv):
+    n = len(argv)
+    head = Node(n)
+    head.next = Node(n + 1)
+    s = argv[0]
+    return count(head) + head.limit
+
+
+def target(*args):
+    return entry_point, None
+";
+
+    /// Analyses `text` as the target `main.py` of a workspace that exists only as editor
+    /// buffers.
+    fn analysis(text: &str) -> (Analysis, PathBuf) {
+        let root = PathBuf::from("/nonexistent/rpy-lsp-types-test");
+        let main = root.join("main.py");
+        let config = EngineConfig {
+            root: root.clone(),
+            search_paths: Vec::new(),
+            entry_points: vec![main.clone()],
+        };
+        let overlays = HashMap::from([(main.clone(), text.to_string())]);
+        (analyze(&config, &overlays), main)
+    }
+
+    /// Offset of the `nth` occurrence of `needle` in `text`, plus `delta`.
+    fn at(text: &str, needle: &str, nth: usize, delta: usize) -> u32 {
+        let mut from = 0;
+        for _ in 0..nth {
+            from += text[from..].find(needle).unwrap() + 1;
+        }
+        (from + text[from..].find(needle).unwrap() + delta) as u32
+    }
+
+    fn hover(a: &Analysis, path: &Path, offset: u32) -> (String, String, String) {
+        let h = a.hover(path, offset).expect("a hover");
+        let text = &a.sources.get(h.span.file).text;
+        (
+            text[h.span.start as usize..h.span.end as usize].to_string(),
+            h.plain,
+            h.annotator_form.unwrap_or_default(),
+        )
+    }
+
+    #[test]
+    fn hover_on_locals_parameters_and_attributes() {
+        let (a, main) = analysis(PROGRAM);
+        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+        let t = PROGRAM;
+        assert_eq!(
+            hover(&a, &main, at(t, "n = len(argv)", 0, 0)),
+            (
+                "n".into(),
+                "(variable) n: int, non-negative".into(),
+                "SomeInteger(nonneg=True)".into()
+            )
+        );
+        // A later read of the same local.
+        assert_eq!(
+            hover(&a, &main, at(t, "Node(n)", 0, 5)).1,
+            "(variable) n: int, non-negative"
+        );
+        assert_eq!(
+            hover(&a, &main, at(t, "argv):", 0, 1)).1,
+            "(parameter) argv: list of str, resizable"
+        );
+        assert_eq!(
+            hover(&a, &main, at(t, "count(node)", 0, 7)).1,
+            "(parameter) node: instance of Node"
+        );
+        // `node = node.next` makes it possibly None inside the loop.
+        assert_eq!(
+            hover(&a, &main, at(t, "node = node.next", 0, 0)).1,
+            "(variable) node: instance of Node or None"
+        );
+        assert_eq!(
+            hover(&a, &main, at(t, "total += ", 0, 0)),
+            (
+                "total".into(),
+                "(variable) total: int, non-negative".into(),
+                "SomeInteger(nonneg=True)".into()
+            )
+        );
+        assert_eq!(
+            hover(&a, &main, at(t, "self.value = value", 0, 6)),
+            (
+                "value".into(),
+                "(attribute) Node.value: int, non-negative".into(),
+                "SomeInteger(nonneg=True)".into()
+            )
+        );
+        assert_eq!(
+            hover(&a, &main, at(t, "node.next", 0, 6)).1,
+            "(attribute) Node.next: instance of Node or None"
+        );
+        // A constant the flow space folded: its own annotation.
+        assert_eq!(
+            hover(&a, &main, at(t, "total = 0", 0, 0)),
+            (
+                "total".into(),
+                "(variable) total: int, non-negative".into(),
+                "SomeInteger(const=0, nonneg=True)".into()
+            )
+        );
+    }
+
+    #[test]
+    fn hover_on_functions_and_expressions() {
+        let (a, main) = analysis(PROGRAM);
+        let t = PROGRAM;
+        let (span, plain, form) = hover(&a, &main, at(t, "def count", 0, 5));
+        assert_eq!(span, "count");
+        assert_eq!(
+            plain,
+            "def count(node)\nnode: instance of Node\nreturns: int, non-negative"
+        );
+        assert_eq!(
+            form,
+            "count(SomeInstance(classdef=Node)) -> SomeInteger(nonneg=True)"
+        );
+        // A call of it shows the same signature; so does a method through an instance.
+        assert_eq!(hover(&a, &main, at(t, "count(head)", 0, 1)).1, plain);
+        assert_eq!(
+            hover(&a, &main, at(t, "node.get()", 0, 6)).1,
+            "def get(self)\nself: instance of Node\nreturns: int, non-negative"
+        );
+        // The operator of `n + 1`: the result of the addition.
+        assert_eq!(
+            hover(&a, &main, at(t, "n + 1", 0, 2)),
+            (
+                "n + 1".into(),
+                "int, non-negative".into(),
+                "SomeInteger(nonneg=True)".into()
+            )
+        );
+    }
+
+    #[test]
+    fn code_the_annotator_does_not_reach_says_so() {
+        let (a, main) = analysis(PROGRAM);
+        let h = a.hover(&main, at(PROGRAM, "y = x", 0, 0)).unwrap();
+        assert_eq!(
+            h.plain,
+            "(variable) y\nno type: `unused` is not reached from an entry point"
+        );
+        assert_eq!(h.annotator_form, None);
+    }
+
+    #[test]
+    fn inlay_hints_for_parameters_and_first_assignments() {
+        let (a, main) = analysis(PROGRAM);
+        let t = PROGRAM;
+        let hints: Vec<(String, String)> = a
+            .inlay_hints(&main)
+            .into_iter()
+            .map(|h| {
+                let line_start = t[..h.offset as usize].rfind('\n').map_or(0, |i| i + 1);
+                (
+                    t[line_start..h.offset as usize].trim_start().to_string(),
+                    h.label,
+                )
+            })
+            .collect();
+        let expected: Vec<(String, String)> = [
+            ("def __init__(self, value", ": int"),
+            ("def count(node", ": Node"),
+            ("total", ": int"),
+            ("def entry_point(argv", ": list of str"),
+            ("n", ": int"),
+            ("head", ": Node"),
+            ("s", ": str"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(hints, expected);
+    }
+
+    #[test]
+    fn definitions_of_attributes_in_another_module() {
+        let root = PathBuf::from("/nonexistent/rpy-lsp-types-test-2");
+        let (main, helper) = (root.join("main.py"), root.join("helper.py"));
+        let main_text = "import helper\n\n\ndef entry_point(argv):\n    h = helper.Node(len(argv))\n    return h.value + h.get()\n\n\ndef target(*args):\n    return entry_point, None\n";
+        let helper_text = "class Node(object):\n    def __init__(self, value):\n        self.value = value\n\n    def get(self):\n        return self.value\n";
+        let config = EngineConfig {
+            root: root.clone(),
+            search_paths: Vec::new(),
+            entry_points: vec![main.clone()],
+        };
+        let overlays = HashMap::from([
+            (main.clone(), main_text.to_string()),
+            (helper.clone(), helper_text.to_string()),
+        ]);
+        let a = analyze(&config, &overlays);
+        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+        let def = |needle: &str, delta: usize| {
+            let loc = a
+                .definition(&main, at(main_text, needle, 0, delta))
+                .unwrap();
+            (loc.path, loc.span.start)
+        };
+        assert_eq!(
+            def("h.value", 2),
+            (helper.clone(), at(helper_text, "value = value", 0, 0))
+        );
+        assert_eq!(
+            def("h.get()", 2),
+            (helper.clone(), at(helper_text, "get(self)", 0, 0))
+        );
+        assert_eq!(
+            a.hover(&main, at(main_text, "h.value", 0, 3))
+                .map(|h| h.plain),
+            Some("(attribute) Node.value: int, non-negative".to_string())
+        );
+    }
+
+    #[test]
+    fn no_hints_for_values_poisoned_by_an_error() {
+        let text = "\
+class A(object):
+    def f(self):
+        return 1
+
+
+class B(A):
+    def f(self):
+        return 2
+
+
+def entry_point(argv):
+    fs = [A().f, B().f]
+    return len(fs)
+
+
+def target(*args):
+    return entry_point, None
+";
+        let (a, main) = analysis(text);
+        assert!(a.error_count() > 0, "{:?}", a.diagnostics);
+        let hints: Vec<(u32, String)> = a
+            .inlay_hints(&main)
+            .into_iter()
+            .map(|h| (h.offset, h.label))
+            .collect();
+        assert_eq!(
+            hints,
+            vec![(at(text, "argv)", 0, 4), ": list of str".to_string())]
+        );
+        assert_eq!(
+            a.hover(&main, at(text, "fs =", 0, 0)).map(|h| h.plain),
+            Some("(variable) fs: an erroneous value".to_string())
+        );
+    }
+
+    #[test]
+    fn definition_of_locals_and_attributes() {
+        let (a, main) = analysis(PROGRAM);
+        let t = PROGRAM;
+        let def = |offset: u32| {
+            let loc = a.definition(&main, offset).expect("a definition");
+            assert_eq!(loc.path, main);
+            loc.span.start
+        };
+        assert_eq!(def(at(t, "return total", 0, 7)), at(t, "total = 0", 0, 0));
+        assert_eq!(def(at(t, "node.next", 0, 0)), at(t, "node):", 0, 0));
+        assert_eq!(
+            def(at(t, "return self.value", 0, 12)),
+            at(t, "value = value", 0, 0)
+        );
+        assert_eq!(def(at(t, "head.limit", 0, 6)), at(t, "limit = 3", 0, 0));
+        assert_eq!(def(at(t, "node.get()", 0, 6)), at(t, "get(self)", 0, 0));
+        assert_eq!(def(at(t, "node.next", 0, 6)), at(t, "next = None", 0, 0));
+    }
+
+    #[test]
+    fn finds_parameter_names_in_def_headers() {
+        let text = "def f(a, b=(1, 2), *args, # c, d\n      c='x,y'):\n    pass\n";
+        let names: Vec<&str> = param_spans(text, 5)
+            .into_iter()
+            .map(|(s, e)| &text[s..e])
+            .collect();
+        assert_eq!(names, vec!["a", "b", "args", "c"]);
+        assert!(param_spans("def g():\n", 5).is_empty());
+    }
+}
