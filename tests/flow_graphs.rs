@@ -173,3 +173,47 @@ fn flow_stage_agrees_with_reference_verdicts() {
     );
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+/// `fixtures/flow/*.py`: each error is reported exactly at the lines marked
+/// `# expect: CODE`, and nowhere else (no cascades).
+#[test]
+fn flow_restrictions_at_their_lines() {
+    let dir = fixtures().join("flow");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut expected: Vec<(u32, String)> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let code = l.split("# expect: ").nth(1)?;
+                Some((i as u32 + 1, code.trim().to_string()))
+            })
+            .collect();
+        let analysis = engine::analyze_target(&path, &[]);
+        for p in &analysis.programs {
+            for g in &p.graphs {
+                verify(g).unwrap_or_else(|e| panic!("{}: {}", path.display(), e));
+            }
+        }
+        let mut got: Vec<(u32, String)> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| {
+                let f = analysis.sources.get(d.span.file);
+                (f.line_col(d.span.start).line + 1, d.code.to_string())
+            })
+            .collect();
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected, "{}", path.display());
+    }
+}

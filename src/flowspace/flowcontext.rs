@@ -1209,6 +1209,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         closure: Option<Hlvalue>,
         globals: ObjId,
     ) -> OpResult<Hlvalue> {
+        if code.co_flags & crate::compiler::bytecode::flags::CLASS_BODY != 0 {
+            // Stop before the body runs, so that it is not flowed as a function too.
+            return Err(self.error("RPY106", "defining classes inside functions is not RPython"));
+        }
         if closure.is_some() {
             return Err(self.error(
                 "RPY101",
