@@ -82,6 +82,9 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub entry_graph: Option<usize>,
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
+    /// Flow graphs built before annotation (by the engine) with their diagnostics, used
+    /// instead of flowing the function again.
+    pub prebuilt_graphs: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
     /// Results of `specialize.memo` functions, by function and argument values.
@@ -111,6 +114,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             seen: HashSet::new(),
             entry_graph: None,
             flow_failed: HashSet::new(),
+            prebuilt_graphs: HashMap::new(),
             none_calls: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,

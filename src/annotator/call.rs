@@ -264,7 +264,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if self.flow_failed.contains(&func) {
                     return Ok(None);
                 }
-                match build_flow(self.space, func) {
+                let built = match self.prebuilt_graphs.remove(&func) {
+                    Some(built) => Ok(built),
+                    None => build_flow(self.space, func),
+                };
+                match built {
                     Ok((mut graph, diags)) => {
                         super::simplify::remove_dead_inputargs(&mut graph);
                         for d in diags {

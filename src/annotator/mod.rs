@@ -136,7 +136,19 @@ pub fn annotate<C: ConcreteSpace>(
 /// Annotates a standalone target's `entry_point(argv)`: `argv` is a list of strings
 /// without NUL characters, and the result must be an int.
 pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> AnnotatedProgram {
+    annotate_standalone_with(space, entry, HashMap::new())
+}
+
+/// [`annotate_standalone`] reusing flow graphs already built for some functions, with the
+/// flow space's diagnostics of each (by function object; a function flowed once per
+/// specialization gets its other graphs built here).
+pub fn annotate_standalone_with<C: ConcreteSpace>(
+    space: &mut C,
+    entry: ObjId,
+    prebuilt: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+) -> AnnotatedProgram {
     let mut ann = annrpython::Annotator::new(space);
+    ann.prebuilt_graphs = prebuilt;
     let argv = ann.argv_annotation();
     ann.annotate_entry(entry, vec![argv], true);
     ann.finish()

@@ -20,6 +20,8 @@ pub struct Program {
     /// The annotator's result (whole-program types), when there is an entry point.
     pub annotated: Option<crate::annotator::AnnotatedProgram>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The flow space's diagnostics of each graph of `graphs` (same order).
+    graph_diagnostics: Vec<Vec<Diagnostic>>,
 }
 
 impl Program {
@@ -41,6 +43,7 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            graph_diagnostics: Vec::new(),
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -66,6 +69,7 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            graph_diagnostics: Vec::new(),
         }
     }
 
@@ -73,9 +77,17 @@ impl Program {
     pub fn analyse(&mut self) {
         self.build_flow_graphs();
         if let Some(entry) = self.entry {
-            self.annotated = Some(crate::annotator::annotate_standalone(
+            // The annotator starts from the graphs built above instead of flowing again.
+            let prebuilt = self
+                .graphs
+                .iter()
+                .zip(&self.graph_diagnostics)
+                .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
+                .collect();
+            self.annotated = Some(crate::annotator::annotate_standalone_with(
                 &mut self.space,
                 entry,
+                prebuilt,
             ));
         }
     }
@@ -259,7 +271,8 @@ impl Program {
                     continue;
                 }
             };
-            self.diagnostics.extend(diags);
+            self.diagnostics.extend(diags.iter().cloned());
+            self.graph_diagnostics.push(diags);
             let mut consts = Vec::new();
             for b in graph.iterblocks() {
                 let block = graph.block(b);
