@@ -1923,13 +1923,16 @@ impl<'a> Codegen<'a> {
                     );
                     return;
                 }
+                // As in Python 2: an empty dict, then one STORE_MAP per item, at the item's
+                // position (so that a conflicting item is reported at its own line).
+                self.emit(Instr::BuildMap(0), sp);
                 for (k, v) in d.keys.iter().zip(&d.values) {
-                    if let Some(k) = k {
-                        self.expr(k);
-                    }
+                    let Some(k) = k else { continue };
                     self.expr(v);
+                    self.expr(k);
+                    let item = TextRange::new(k.range().start(), v.range().end());
+                    self.emit(Instr::StoreMap, self.span(item));
                 }
-                self.emit(Instr::BuildMap(d.values.len() as u32), sp);
             }
             Expr::Set(s) => {
                 if self.elts(&s.elts, sp) {
