@@ -1220,19 +1220,17 @@ code <module> argcount=0 flags=MODULE line=2
        4 LoadConst 2 (10L)
        5 LoadConst 3 (511)
        6 LoadConst 4 (-9223372036854775808)
-       7 LoadConst 5 (2)
-       8 LoadConst 6 (63)
-       9 Binary Pow
-      10 LoadConst 7 (1.5)
-      11 LoadConst 8 (-2.5)
-      12 LoadConst 9 (None)
-      13 LoadConst 10 (True)
-      14 BuildTuple 8
-      15 StoreName 2 (c)
-      16 LoadConst 11 ('adjacentstrings')
-      17 StoreName 3 (d)
-      18 LoadConst 9 (None)
-      19 ReturnValue
+       7 LoadConst 5 (9223372036854775808L)
+       8 LoadConst 6 (1.5)
+       9 LoadConst 7 (-2.5)
+      10 LoadConst 8 (None)
+      11 LoadConst 9 (True)
+      12 BuildTuple 8
+      13 StoreName 2 (c)
+      14 LoadConst 10 ('adjacentstrings')
+      15 StoreName 3 (d)
+      16 LoadConst 8 (None)
+      17 ReturnValue
 "#,
     );
 }
