@@ -1220,19 +1220,17 @@ code <module> argcount=0 flags=MODULE line=2
        4 LoadConst 2 (10L)
        5 LoadConst 3 (511)
        6 LoadConst 4 (-9223372036854775808)
-       7 LoadConst 5 (2)
-       8 LoadConst 6 (63)
-       9 Binary Pow
-      10 LoadConst 7 (1.5)
-      11 LoadConst 8 (-2.5)
-      12 LoadConst 9 (None)
-      13 LoadConst 10 (True)
-      14 BuildTuple 8
-      15 StoreName 2 (c)
-      16 LoadConst 11 ('adjacentstrings')
-      17 StoreName 3 (d)
-      18 LoadConst 9 (None)
-      19 ReturnValue
+       7 LoadConst 5 (9223372036854775808L)
+       8 LoadConst 6 (1.5)
+       9 LoadConst 7 (-2.5)
+      10 LoadConst 8 (None)
+      11 LoadConst 9 (True)
+      12 BuildTuple 8
+      13 StoreName 2 (c)
+      14 LoadConst 10 ('adjacentstrings')
+      15 StoreName 3 (d)
+      16 LoadConst 8 (None)
+      17 ReturnValue
 "#,
     );
 }
@@ -1301,29 +1299,32 @@ code <module> argcount=0 flags=MODULE line=1
        5 LoadName 2 (kw)
        6 Call 1 kw=1 * **
        7 StoreName 3 (r)
-       8 LoadConst 3 ('a')
+       8 BuildMap 0
        9 LoadConst 0 (1)
-      10 LoadConst 4 ('b')
-      11 LoadConst 0 (1)
-      12 LoadConst 2 (2)
-      13 BuildList 2
-      14 LoadConst 5 ('c')
-      15 LoadConst 6 (3)
-      16 BuildTuple 1
-      17 BuildMap 3
-      18 StoreName 4 (d)
-      19 LoadConst 0 (1)
-      20 LoadConst 2 (2)
-      21 BuildSet 2
-      22 StoreName 5 (s)
-      23 LoadName 6 (c)
-      24 PopJumpIfFalse 27
-      25 LoadName 7 (x)
-      26 Jump 28
-  >>  27 LoadName 8 (y)
-  >>  28 StoreName 9 (t)
-      29 LoadConst 7 (None)
-      30 ReturnValue
+      10 LoadConst 3 ('a')
+      11 StoreMap
+      12 LoadConst 0 (1)
+      13 LoadConst 2 (2)
+      14 BuildList 2
+      15 LoadConst 4 ('b')
+      16 StoreMap
+      17 LoadConst 5 (3)
+      18 BuildTuple 1
+      19 LoadConst 6 ('c')
+      20 StoreMap
+      21 StoreName 4 (d)
+      22 LoadConst 0 (1)
+      23 LoadConst 2 (2)
+      24 BuildSet 2
+      25 StoreName 5 (s)
+      26 LoadName 6 (c)
+      27 PopJumpIfFalse 30
+      28 LoadName 7 (x)
+      29 Jump 31
+  >>  30 LoadName 8 (y)
+  >>  31 StoreName 9 (t)
+      32 LoadConst 7 (None)
+      33 ReturnValue
 "#,
     );
 }

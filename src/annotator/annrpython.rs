@@ -87,6 +87,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub prebuilt_graphs: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
+    /// The graph of the last function `call_function` called (for messages).
+    pub last_called_graph: Option<u32>,
     /// Results of `specialize.memo` functions, by function and argument values.
     pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     /// Source files of rpy-lsp's bundled models.
@@ -116,6 +118,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             flow_failed: HashSet::new(),
             prebuilt_graphs: HashMap::new(),
             none_calls: Vec::new(),
+            last_called_graph: None,
             memo_results: HashMap::new(),
             bundled_files,
         }
@@ -232,6 +235,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         }
         self.complete();
+        self.check_typer_limits();
         self.report_blocked();
         if standalone {
             self.check_standalone_return();
@@ -723,7 +727,21 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         }
         let last_op = last_op_span(graph, link.prevblock);
-        match self.code_span_for(graph, arg, target_is_return, target_name.as_deref()) {
+        let found = self.code_span_for(graph, arg, target_is_return, target_name.as_deref());
+        if !matches!(found, Some((_, false))) {
+            // A value passed through from the block's entry: where it was assigned on a
+            // path that gave it this type.
+            if let Hlvalue::Var(v) = arg {
+                if let Some(j) = prev.inputargs.iter().position(|&x| x == v) {
+                    let want = self.bk.describe_type(self.heap(), &self.binding(g, v));
+                    let mut seen = vec![link.prevblock];
+                    if let Some(s) = self.trace_source(g, link.prevblock, j, &want, &mut seen) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        match found {
             // The implicit `return None` at the end of a function: the last statement
             // executed on this path says more than the `def` line.
             Some((s, true)) => last_op.or(Some(s)),
@@ -751,6 +769,62 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             Instr::LoadFast(j) => code.co_varnames.get(j as usize).cloned(),
             _ => None,
         }
+    }
+
+    /// Where the `j`-th input of `block` got a value of type `want` (in words): the operation
+    /// or assignment on an incoming path, following values passed through unchanged.
+    fn trace_source(
+        &self,
+        g: u32,
+        block: crate::flowspace::BlockId,
+        j: usize,
+        want: &str,
+        seen: &mut Vec<crate::flowspace::BlockId>,
+    ) -> Option<Span> {
+        let graph = &self.graphs[g as usize];
+        let name = graph
+            .block(block)
+            .inputargs
+            .get(j)
+            .and_then(|&t| graph.var(t).name_hint.clone());
+        let incoming: Vec<&Link> = graph
+            .blocks
+            .iter()
+            .flat_map(|b| b.exits.iter())
+            .map(|l| &graph.links[l.0 as usize])
+            .filter(|l| l.target == block)
+            .collect();
+        for l in incoming {
+            let a = l.args.get(j).copied()?;
+            let kind = match a {
+                Hlvalue::Var(v) => self.bk.describe_type(self.heap(), &self.binding(g, v)),
+                Hlvalue::Const(Value::None) => "None".to_string(),
+                Hlvalue::Const(_) => want.to_string(),
+            };
+            if kind != want {
+                continue;
+            }
+            let prev = graph.block(l.prevblock);
+            if let Hlvalue::Var(v) = a {
+                if let Some(op) = prev.operations.iter().rev().find(|op| op.result == v) {
+                    return Some(op.span);
+                }
+            }
+            if let Some((s, false)) = self.code_span_for(graph, a, false, name.as_deref()) {
+                return Some(s);
+            }
+            if let Hlvalue::Var(v) = a {
+                if let Some(k) = prev.inputargs.iter().position(|&x| x == v) {
+                    if !seen.contains(&l.prevblock) {
+                        seen.push(l.prevblock);
+                        if let Some(s) = self.trace_source(g, l.prevblock, k, want, seen) {
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The span of the instruction pair loading `arg` and storing it into `target_name` (or
@@ -810,6 +884,40 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     // ----- end of annotation -----
+
+    /// Uses the annotator accepts but the RPython typer cannot translate, which depend on
+    /// the final annotations (a list stays a `range()` list only if nothing mutates it).
+    fn check_typer_limits(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    let Some(SomeValue::Iterator {
+                        container,
+                        variant: IterVariant::Reversed,
+                    }) = &self.info[g].bindings[op.result.0 as usize]
+                    else {
+                        continue;
+                    };
+                    if let SomeValue::List { def, .. } = **container {
+                        let it = self.bk.item(self.bk.list_item(def));
+                        if it.range_step.is_some() && !it.mutated && !it.resized {
+                            found.push(op.span);
+                        }
+                    }
+                }
+            }
+        }
+        for span in found {
+            self.report(
+                AnnError::new(
+                    "RPY210",
+                    "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
+                ),
+                span,
+            );
+        }
+    }
 
     /// Operations that can never succeed with the final annotations.
     fn report_blocked(&mut self) {
@@ -914,6 +1022,14 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     if let Some(sp) = c.name_span {
                         e = e.label(sp, format!("`{}` defines `{}`", c.name, name));
                     }
+                } else if cls
+                    .and_then(|k| heap.class(k))
+                    .is_some_and(|c| c.builtin.is_some())
+                {
+                    e.msg = format!(
+                        "instances of the built-in exception `{}` have no attribute `{}` in RPython: raise an exception class of your own that stores what you need in `__init__`",
+                        cname, name
+                    );
                 }
                 e
             }

@@ -474,7 +474,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::bool())
             }
             S::Str { .. } | S::Char { .. } => {
-                if !item.is_str_like() {
+                // str and unicode mix here (the typer searches one in the other).
+                if !item.is_str_like() && !item.is_unicode_like() {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("`in` a string needs a string on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
@@ -487,10 +488,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Bool { konst: None, ktd })
             }
             S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
-                if !item.is_unicode_like() {
+                if !item.is_unicode_like() && !item.is_str_like() {
                     return Err(AnnError::new(
                         "RPY205",
-                        format!("`in` a unicode string needs unicode on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
+                        format!("`in` a unicode string needs a string on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
                     ));
                 }
                 Ok(SomeValue::bool())

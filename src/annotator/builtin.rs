@@ -23,6 +23,7 @@ const NOT_RPYTHON: &[(&str, &str)] = &[
     ("all", "use a loop"),
     ("zip", "iterate over indexes"),
     ("round", "use math.floor"),
+    ("divmod", "compute `a // b` and `a % b`"),
     ("bin", "format the bits in a loop"),
     ("format", "use % formatting"),
     ("pow", "multiply, or use math.pow for floats"),
@@ -268,12 +269,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 1, 1)?;
                 self.op_next(&p[0])
             }
-            "divmod" => {
-                self.arity(name, args, 2, 2)?;
-                let d = self.binop(Op::FloorDiv, &p[0], &p[1])?;
-                let m = self.binop(Op::Mod, &p[0], &p[1])?;
-                Ok(SomeValue::tuple(vec![d, m]))
-            }
             "hex" | "oct" => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the argument", &p[0])?;
@@ -495,6 +490,80 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Dict { def, konst: None })
             }
             "os.unlink" | "os.remove" | "os.rename" | "os.mkdir" | "os.rmdir" | "os._exit" => Ok(S::None),
+            "os.getppid" | "os.getpgrp" | "os.fork" | "os.setsid" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(SomeValue::int())
+            }
+            // uid_t and gid_t are unsigned: rposix widens them to r_uint
+            "os.getuid" | "os.geteuid" | "os.getgid" | "os.getegid" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(S::Integer { nonneg: true, kind: IntKind::Unsigned, konst: None })
+            }
+            "os.dup" | "os.umask" | "os.nice" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int(name, "the argument", &p[0])?;
+                Ok(SomeValue::int())
+            }
+            "os.kill" | "os.dup2" | "os.ftruncate" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_int(name, "argument 1", &p[0])?;
+                self.check_int(name, "argument 2", &p[1])?;
+                Ok(S::None)
+            }
+            "os.fsync" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int(name, "the file descriptor", &p[0])?;
+                Ok(S::None)
+            }
+            "os.chdir" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_str(name, "the path", &p[0])?;
+                Ok(S::None)
+            }
+            "os.chmod" | "os.access" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_str(name, "the path", &p[0])?;
+                self.check_int(name, "the mode", &p[1])?;
+                Ok(if name == "os.access" { SomeValue::bool() } else { S::None })
+            }
+            "os.symlink" | "os.link" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_str(name, "the source path", &p[0])?;
+                self.check_str(name, "the destination path", &p[1])?;
+                Ok(S::None)
+            }
+            "os.readlink" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_str(name, "the path", &p[0])?;
+                Ok(SomeValue::string0(true))
+            }
+            "os.getlogin" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(SomeValue::string0(true))
+            }
+            "os.ttyname" => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int(name, "the file descriptor", &p[0])?;
+                Ok(SomeValue::string0(true))
+            }
+            "os.pipe" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
+            }
+            "os.waitpid" => {
+                self.arity(name, args, 2, 2)?;
+                self.check_int(name, "the pid", &p[0])?;
+                self.check_int(name, "the options", &p[1])?;
+                Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
+            }
+            "os.getloadavg" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(SomeValue::tuple(vec![SomeValue::float(); 3]))
+            }
+            "os.times" => {
+                self.arity(name, args, 0, 0)?;
+                Ok(SomeValue::tuple(vec![SomeValue::float(); 5]))
+            }
             // math and time
             "math.isnan" | "math.isinf" => Ok(SomeValue::bool()),
             "math.frexp" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),

@@ -386,6 +386,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !self.info[g as usize].callers.contains(&pos) {
             self.info[g as usize].callers.push(pos);
         }
+        self.last_called_graph = Some(g);
         let graph = &self.graphs[g as usize];
         let rv = graph.block(graph.returnblock).inputargs[0];
         Ok(self.binding(g, rv))
@@ -644,17 +645,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.check_class_family_init(&descs)?;
                 }
                 let mut result = SomeValue::Impossible;
+                let mut results: Vec<(DescId, SomeValue, Option<u32>)> = Vec::new();
                 for &d in descs.iter() {
+                    self.last_called_graph = None;
                     let r = self.call_desc(d, args, many)?;
-                    result = self.bk.union(self.space.heap(), &result, &r).map_err(|e| {
-                        AnnError::new(
-                            "RPY201",
-                            format!(
-                                "the functions called here return values of different types{}",
-                                e.detail_suffix()
-                            ),
-                        )
-                    })?;
+                    let g = self.last_called_graph.take();
+                    match self.bk.union(self.space.heap(), &result, &r) {
+                        Ok(u) => result = u,
+                        Err(e) => return Err(self.call_family_conflict(&results, (d, r, g), &e)),
+                    }
+                    results.push((d, r, g));
                 }
                 Ok(result)
             }
@@ -690,6 +690,65 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             )),
         }
+    }
+
+    /// The callables of one call site return values that do not mix: names the two that
+    /// disagree and points at their `return` statements.
+    fn call_family_conflict(
+        &mut self,
+        earlier: &[(DescId, SomeValue, Option<u32>)],
+        (d, r, g): (DescId, SomeValue, Option<u32>),
+        e: &AnnError,
+    ) -> AnnError {
+        let heap = self.space.heap();
+        let other = earlier
+            .iter()
+            .find(|(_, s, _)| !self.bk.compatible(heap, s, &r))
+            .or(earlier.first());
+        let Some((od, os, og)) = other else {
+            return AnnError::new(
+                "RPY201",
+                format!(
+                    "the functions called here return values of different types{}",
+                    e.detail_suffix()
+                ),
+            );
+        };
+        let (r_desc, o_desc) = (
+            self.bk.describe_type(heap, &r),
+            self.bk.describe_type(heap, os),
+        );
+        let mut err = AnnError::new(
+            "RPY201",
+            format!(
+                "the {} called here return values of different types: {} returns {} but {} returns {}; give them results of one type{}",
+                if descs_are_methods(&self.bk, &[d, *od]) { "methods" } else { "functions" },
+                self.bk.callable_name(heap, *od),
+                o_desc,
+                self.bk.callable_name(heap, d),
+                r_desc,
+                e.detail_suffix()
+            ),
+        );
+        for (g, s, against, words) in [(og, os, &r, o_desc), (&g, &r, os, r_desc)] {
+            if let Some(sp) = g.and_then(|g| self.return_site(g, s, against)) {
+                err = err.label(sp, format!("returns {} here", words));
+            }
+        }
+        err
+    }
+
+    /// Where graph `g` returns a value of the type of `s` that does not mix with `against`.
+    fn return_site(&mut self, g: u32, s: &SomeValue, against: &SomeValue) -> Option<Span> {
+        let heap = self.space.heap();
+        let sources = &self.info[g as usize].return_sources;
+        let bk = &mut self.bk;
+        let pick = sources
+            .iter()
+            .find(|(_, v)| !v.is_impossible() && !bk.compatible(heap, v, against))
+            .or_else(|| sources.iter().find(|(_, v)| bk.compatible(heap, v, s)))?
+            .0;
+        self.origin_span(g, pick)
     }
 
     fn call_desc(
@@ -746,4 +805,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let name = super::Bookkeeper::class_name(self.heap(), cls);
         self.call_builtin(&name, None, args)
     }
+}
+
+fn descs_are_methods(bk: &super::Bookkeeper, descs: &[DescId]) -> bool {
+    descs.iter().all(|&d| matches!(bk.desc(d), Desc::Method(_)))
 }

@@ -35,6 +35,15 @@ fn const_repr(heap: &Heap, v: Value) -> String {
 }
 
 impl Bookkeeper {
+    /// A callable's name for messages: `f`, `Cls.meth` (the class that defines it).
+    pub fn callable_name(&self, heap: &Heap, d: DescId) -> String {
+        match self.desc(d) {
+            Desc::Function(f) => format!("`{}`", f.name),
+            Desc::Method(m) => format!("`{}.{}`", self.classdef(m.origin).name, m.name),
+            _ => self.desc_name(heap, d),
+        }
+    }
+
     fn desc_name(&self, heap: &Heap, d: DescId) -> String {
         match self.desc(d) {
             Desc::Function(f) => format!("function `{}`", f.name),

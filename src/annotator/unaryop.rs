@@ -218,11 +218,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY217",
                 "long integers are not RPython: use rarithmetic.r_longlong".into(),
             )),
-            Divmod => {
-                let d = self.binop(Op::FloorDiv, &a[0], &a[1])?;
-                let m = self.binop(Op::Mod, &a[0], &a[1])?;
-                Ok(SomeValue::tuple(vec![d, m]))
-            }
+            Divmod => Err(AnnError::new(
+                "RPY210",
+                "`divmod()` is not supported by RPython (only its constant-folded form is): compute `a // b` and `a % b`".into(),
+            )),
             Cmp => Ok(SomeValue::int()),
             Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
             | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv

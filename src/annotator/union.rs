@@ -214,6 +214,11 @@ impl Bookkeeper {
         }
     }
 
+    /// Whether `a` and `b` have a union, without side effects.
+    pub fn compatible(&mut self, heap: &Heap, a: &SomeValue, b: &SomeValue) -> bool {
+        self.union_impl(heap, a, b, true).is_ok()
+    }
+
     /// `a ∪ None`.
     pub fn noneify(&self, heap: &Heap, a: &SomeValue) -> Result<SomeValue, AnnError> {
         Ok(match a {

@@ -142,6 +142,9 @@ pub enum Instr {
     ListAppend(u32),
     /// TOS1[TOS] = TOS2 on the dict `n` items below; dict comprehensions. Pops key and value.
     MapAdd(u32),
+    /// TOS2[TOS] = TOS1, leaving the dict TOS2 on the stack: one item of a dict display
+    /// (`{k: v}` evaluates `v`, then `k`, as in Python 2).
+    StoreMap,
     SetAdd(u32),
     /// Unpacks TOS into `n` values, pushed so that the first one is on top.
     UnpackSequence(u32),

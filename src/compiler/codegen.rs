@@ -218,6 +218,53 @@ fn reraise_in_handler(body: &[ast::Stmt], in_handler: bool) -> bool {
     })
 }
 
+/// A number computed at compile time.
+#[derive(Clone, Copy)]
+enum FoldedNum {
+    Int(i128),
+    Float(f64),
+}
+
+/// The value of a constant power expression (`2 ** 10`, `-2 ** 0.5`…) that CPython 2.7's
+/// peephole optimizer folds into a constant, so that no BINARY_POWER reaches the flow space.
+/// Numbers, unary minus and plus of numbers, and `**` of those; None where CPython would
+/// raise (0 ** -1, a fractional power of a negative number, overflow of floats).
+fn fold_power(e: &ast::Expr) -> Option<FoldedNum> {
+    use FoldedNum::*;
+    match e {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Int(i) => i.to_string().parse::<i128>().ok().map(Int),
+            ast::Constant::Float(f) => Some(Float(*f)),
+            _ => None,
+        },
+        ast::Expr::UnaryOp(u) => match (u.op, fold_power(&u.operand)?) {
+            (ast::UnaryOp::USub, Int(i)) => i.checked_neg().map(Int),
+            (ast::UnaryOp::USub, Float(f)) => Some(Float(-f)),
+            (ast::UnaryOp::UAdd, n) => Some(n),
+            _ => None,
+        },
+        ast::Expr::BinOp(b) if b.op == ast::Operator::Pow => {
+            let (base, exp) = (fold_power(&b.left)?, fold_power(&b.right)?);
+            if let (Int(a), Int(n)) = (base, exp) {
+                if n >= 0 {
+                    return a.checked_pow(u32::try_from(n).ok()?).map(Int);
+                }
+            }
+            let as_f = |n: FoldedNum| match n {
+                Int(i) => i as f64,
+                Float(f) => f,
+            };
+            let (x, y) = (as_f(base), as_f(exp));
+            if (x == 0.0 && y < 0.0) || (x < 0.0 && y.fract() != 0.0) {
+                return None;
+            }
+            let r = x.powf(y);
+            r.is_finite().then_some(Float(r))
+        }
+        _ => None,
+    }
+}
+
 fn binop(op: ast::Operator, true_div: bool) -> Option<BinOp> {
     use ast::Operator as O;
     Some(match op {
@@ -1834,6 +1881,16 @@ impl<'a> Codegen<'a> {
             Expr::NamedExpr(_) => {
                 self.unsupported_expr(sp, "assignment expressions (`:=`) are Python 3 only")
             }
+            Expr::BinOp(b) if b.op == ast::Operator::Pow && fold_power(e).is_some() => {
+                let k = match fold_power(e) {
+                    Some(FoldedNum::Int(i)) => {
+                        i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i))
+                    }
+                    Some(FoldedNum::Float(f)) => Const::Float(f),
+                    None => unreachable!(),
+                };
+                self.load_const(k, sp);
+            }
             Expr::BinOp(b) => {
                 // Left-deep chains (`a + b + c + ...`) are compiled iteratively.
                 let mut chain = vec![b];
@@ -1923,13 +1980,16 @@ impl<'a> Codegen<'a> {
                     );
                     return;
                 }
+                // As in Python 2: an empty dict, then one STORE_MAP per item, at the item's
+                // position (so that a conflicting item is reported at its own line).
+                self.emit(Instr::BuildMap(0), sp);
                 for (k, v) in d.keys.iter().zip(&d.values) {
-                    if let Some(k) = k {
-                        self.expr(k);
-                    }
+                    let Some(k) = k else { continue };
                     self.expr(v);
+                    self.expr(k);
+                    let item = TextRange::new(k.range().start(), v.range().end());
+                    self.emit(Instr::StoreMap, self.span(item));
                 }
-                self.emit(Instr::BuildMap(d.values.len() as u32), sp);
             }
             Expr::Set(s) => {
                 if self.elts(&s.elts, sp) {

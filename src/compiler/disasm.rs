@@ -289,6 +289,7 @@ fn op_name(instr: &Instr) -> &'static str {
         BuildMap(_) => "BuildMap",
         ListAppend(_) => "ListAppend",
         MapAdd(_) => "MapAdd",
+        StoreMap => "StoreMap",
         SetAdd(_) => "SetAdd",
         UnpackSequence(_) => "UnpackSequence",
         Call { .. } => "Call",

@@ -735,14 +735,11 @@ fn args_first_const_builtin<C: ConcreteSpace>(ctx: &FlowContext<C>, block: Block
     matches!(op.args.first(), Some(&v) if ctx.builtin_name(v).is_some_and(|n| !n.contains('.')))
 }
 
+/// Whether two states at one position can be merged. A local defined on one path only
+/// merges into an undefined local, as in the reference flow space (reading it afterwards
+/// is "referenced before assignment").
 fn same_shape(a: &State, b: &State) -> bool {
-    a.stack.len() == b.stack.len()
-        && a.blocks == b.blocks
-        && a.locals.len() == b.locals.len()
-        && a.locals
-            .iter()
-            .zip(&b.locals)
-            .all(|(x, y)| x.is_some() == y.is_some())
+    a.stack.len() == b.stack.len() && a.blocks == b.blocks && a.locals.len() == b.locals.len()
 }
 
 /// The link arguments that send `state` into a block with entry state `entry`: the values of

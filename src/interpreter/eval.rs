@@ -245,6 +245,12 @@ fn step<S: Space>(
             let target = f.state.stack[f.state.stack.len() - n as usize].clone();
             space.op(Op::SetItem, &[target, key, value])?;
         }
+        Instr::StoreMap => {
+            let key = f.pop();
+            let value = f.pop();
+            let target = f.state.stack[f.state.stack.len() - 1].clone();
+            space.op(Op::SetItem, &[target, key, value])?;
+        }
         Instr::UnpackSequence(n) => {
             let seq = f.pop();
             let items = space.unpack(&seq, n as usize)?;

@@ -228,6 +228,8 @@ impl Op {
             | InplaceFloorDiv => &["ZeroDivisionError"],
             Pow | InplacePow => &["ZeroDivisionError", "ValueError"],
             LShift | RShift | InplaceLShift | InplaceRShift => &["ValueError"],
+            // int(x) and float(x): calls of the built-in types, which raise ValueError
+            Int | Float => &["ValueError"],
             _ => &[],
         }
     }

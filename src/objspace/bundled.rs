@@ -44,6 +44,7 @@ bundled! {
     "rpython.rlib.rstring" => "rpython/rlib/rstring.py", false;
     "rpython.rlib.debug" => "rpython/rlib/debug.py", false;
     "rpython.rlib.listsort" => "rpython/rlib/listsort.py", false;
+    "rpython.rlib.rfloat" => "rpython/rlib/rfloat.py", false;
 }
 
 /// The bundled module with this full name.

@@ -33,6 +33,34 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("os.path.exists", os_path_exists),
     ("os.path.isdir", os_path_exists),
     ("os.path.isfile", os_path_exists),
+    // process and file-descriptor functions of rposix: translated, not run at import time
+    ("os.getppid", os_not_at_import),
+    ("os.getuid", os_not_at_import),
+    ("os.geteuid", os_not_at_import),
+    ("os.getgid", os_not_at_import),
+    ("os.getegid", os_not_at_import),
+    ("os.getpgrp", os_not_at_import),
+    ("os.fork", os_not_at_import),
+    ("os.setsid", os_not_at_import),
+    ("os.getloadavg", os_not_at_import),
+    ("os.getlogin", os_not_at_import),
+    ("os.kill", os_not_at_import),
+    ("os.dup", os_not_at_import),
+    ("os.dup2", os_not_at_import),
+    ("os.fsync", os_not_at_import),
+    ("os.pipe", os_not_at_import),
+    ("os.chdir", os_not_at_import),
+    ("os.chmod", os_not_at_import),
+    ("os.access", os_not_at_import),
+    ("os.umask", os_not_at_import),
+    ("os.times", os_not_at_import),
+    ("os.waitpid", os_not_at_import),
+    ("os.ttyname", os_not_at_import),
+    ("os.readlink", os_not_at_import),
+    ("os.symlink", os_not_at_import),
+    ("os.link", os_not_at_import),
+    ("os.ftruncate", os_not_at_import),
+    ("os.nice", os_not_at_import),
     // math
     ("math.sqrt", math_fn),
     ("math.floor", math_fn),
@@ -246,6 +274,13 @@ fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_getpid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
     Ok(Value::Int(std::process::id() as i64))
+}
+
+fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let n = a.name.clone();
+    Err(sp.unsupported(format!(
+        "`{n}()` is not evaluated by rpy-lsp at import time (it is fine in translated code)"
+    )))
 }
 
 fn os_refuse_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -8,6 +8,11 @@ from __rpy__ import os_write, os_read, os_open, os_close, os_lseek, os_getenv
 from __rpy__ import os_getpid, os_unlink, os_remove, os_rename, os_mkdir, os_rmdir
 from __rpy__ import os_isatty, os_getcwd, os_strerror, os_listdir, os_system, os__exit
 from __rpy__ import os_environ_snapshot, os_stat_fields
+from __rpy__ import os_getppid, os_getuid, os_geteuid, os_getgid, os_getegid, os_getpgrp
+from __rpy__ import os_fork, os_setsid, os_getloadavg, os_getlogin, os_kill, os_dup, os_dup2
+from __rpy__ import os_fsync, os_pipe, os_chdir, os_chmod, os_access, os_umask, os_times
+from __rpy__ import os_waitpid, os_ttyname, os_readlink, os_symlink, os_link, os_ftruncate
+from __rpy__ import os_nice
 
 write = os_write
 read = os_read
@@ -27,6 +32,33 @@ strerror = os_strerror
 listdir = os_listdir
 system = os_system
 _exit = os__exit
+getppid = os_getppid
+getuid = os_getuid
+geteuid = os_geteuid
+getgid = os_getgid
+getegid = os_getegid
+getpgrp = os_getpgrp
+fork = os_fork
+setsid = os_setsid
+getloadavg = os_getloadavg
+getlogin = os_getlogin
+kill = os_kill
+dup = os_dup
+dup2 = os_dup2
+fsync = os_fsync
+pipe = os_pipe
+chdir = os_chdir
+chmod = os_chmod
+access = os_access
+umask = os_umask
+times = os_times
+waitpid = os_waitpid
+ttyname = os_ttyname
+readlink = os_readlink
+symlink = os_symlink
+link = os_link
+ftruncate = os_ftruncate
+nice = os_nice
 
 O_RDONLY = 0
 O_WRONLY = 1
