@@ -87,6 +87,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub prebuilt_graphs: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
+    /// Lists made by `list(some_string)`: they must stay lists of single characters.
+    pub lists_of_chars: Vec<(ListDefId, Span)>,
     /// The graph of the last function `call_function` called (for messages).
     pub last_called_graph: Option<u32>,
     /// Results of `specialize.memo` functions, by function and argument values.
@@ -119,6 +121,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             prebuilt_graphs: HashMap::new(),
             none_calls: Vec::new(),
             last_called_graph: None,
+            lists_of_chars: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,
         }
@@ -158,6 +161,16 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             if s != span {
                 d = d.with_label(s, m);
             }
+        }
+        // The same problem found again at the same place with more general annotations
+        // (the block was re-flowed): the later message describes the final types.
+        if let Some(old) = self
+            .diagnostics
+            .iter_mut()
+            .find(|o| o.code == d.code && o.span == d.span)
+        {
+            *old = d;
+            return;
         }
         self.diagnostics.push(d);
     }
@@ -916,6 +929,22 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 ),
                 span,
             );
+        }
+        for (def, span) in std::mem::take(&mut self.lists_of_chars) {
+            let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
+            if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
+                let what = self.bk.describe_type(self.heap(), &s);
+                self.report(
+                    AnnError::new(
+                        "RPY210",
+                        format!(
+                            "list() of a string makes a list of single characters, but this list also receives {}: build the list with a comprehension or a loop instead",
+                            what
+                        ),
+                    ),
+                    span,
+                );
+            }
         }
     }
 

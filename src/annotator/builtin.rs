@@ -211,6 +211,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix()))
                     })?;
                 }
+                if !u.is_number() && !matches!(u, S::Char { .. } | S::UnicodeCodePoint { .. } | S::Error | S::Impossible) {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!(
+                            "{}() of {} is not supported by the RPython typer (it only compares numbers and single characters): write the comparison, `a if a {} b else b`",
+                            name,
+                            self.bk.describe_type(self.space.heap(), &u),
+                            if name == "min" { "<" } else { ">" }
+                        ),
+                    ));
+                }
                 if name == "max" {
                     if let S::Integer { nonneg: false, kind, .. } = u {
                         if p.iter().any(|s| s.is_nonneg()) {
@@ -251,7 +262,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 2, 2)?;
                 self.s_isinstance(&p[0], &p[1], &[])
             }
-            "issubclass" | "hasattr" => Ok(SomeValue::bool()),
+            "issubclass" => Ok(SomeValue::bool()),
+            "hasattr" => {
+                self.arity(name, args, 2, 2)?;
+                self.attr_name(&p[1], "hasattr")?;
+                // Only answers known during translation (prebuilt objects) can be typed.
+                if p[0].is_immutable_constant() || matches!(p[0], S::Pbc { .. }) {
+                    Ok(SomeValue::bool())
+                } else {
+                    Err(AnnError::new(
+                        "RPY210",
+                        format!(
+                            "hasattr() on {} is not supported by the RPython typer (only on prebuilt objects, where the answer is known during translation): use isinstance(), or give every class the attribute",
+                            self.bk.describe_type(self.space.heap(), &p[0])
+                        ),
+                    ))
+                }
+            }
             "getattr" => {
                 self.arity(name, args, 2, 2)?;
                 let n = self.attr_name(&p[1], "getattr")?;
@@ -343,10 +370,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY210",
                         "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),
                     )),
-                    s if s.is_str_like() || s.is_unicode_like() => Err(AnnError::new(
-                        "RPY210",
-                        "list() of a string is not supported: build the list of characters in a loop".into(),
-                    )),
+                    // A list of single characters; the typer checks at the end that it stays one.
+                    s if s.is_str_like() || s.is_unicode_like() => {
+                        let it = self.op_iter(s)?;
+                        let item = self.op_next(&it)?;
+                        let l = self.bk.newlist(self.space.heap(), 0, &[item.not_const()], None)?;
+                        if let S::List { def, .. } = l {
+                            if !self.lists_of_chars.iter().any(|(d, _)| *d == def) {
+                                self.lists_of_chars.push((def, self.bk.span));
+                            }
+                        }
+                        Ok(l)
+                    }
                     s => {
                         let it = self.op_iter(s)?;
                         let item = self.op_next(&it)?;
@@ -354,13 +389,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
                 }
             }
-            "dict" => {
-                if !p.is_empty() || !args.keywords.is_empty() {
-                    return Err(AnnError::new("RPY210", "dict() with arguments is not supported: build the dict item by item".into()));
-                }
-                let def = self.bk.dictdef_here(0);
-                Ok(S::Dict { def, konst: None })
-            }
+            // The reference annotator has no model of calling the dict type (it crashes).
+            "dict" => Err(AnnError::new(
+                "RPY210",
+                "dict() is not supported by RPython: write `{}` and add the items one by one".into(),
+            )),
             "set" | "frozenset" => Err(AnnError::new("RPY217", format!("{}() is not RPython: use a dict with None values", name))),
             "type" => {
                 self.arity(name, args, 1, 1)?;

@@ -529,7 +529,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             SomeValue::Builtin { .. } => {}
             s_init => {
-                self.call_value(&s_init, &args.prepend(s_inst.clone()))?;
+                self.last_called_graph = None;
+                let r = self.call_value(&s_init, &args.prepend(s_inst.clone()))?;
+                let g = self.last_called_graph.take();
+                let heap = self.space.heap();
+                if !r.is_impossible() && !r.is_error() && !self.bk.compatible(heap, &r, &s_inst) {
+                    // The reference unions what __init__ returns with the instance.
+                    let name = self.bk.classdef(cd).name.clone();
+                    let what = self.bk.describe_type(heap, &r);
+                    let mut err = AnnError::new(
+                        "RPY201",
+                        format!(
+                            "`{}.__init__` returns {}: __init__ must return None (or nothing)",
+                            name, what
+                        ),
+                    );
+                    if let Some(sp) = g.and_then(|g| self.return_site(g, &r, &SomeValue::None)) {
+                        err = err
+                            .at(sp)
+                            .label(self.bk.span, format!("`{}` is instantiated here", name));
+                    }
+                    return Err(err);
+                }
             }
         }
         Ok(s_inst)
@@ -649,7 +670,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 for &d in descs.iter() {
                     self.last_called_graph = None;
                     let r = self.call_desc(d, args, many)?;
-                    let g = self.last_called_graph.take();
+                    let g = self.last_called_graph;
                     match self.bk.union(self.space.heap(), &result, &r) {
                         Ok(u) => result = u,
                         Err(e) => return Err(self.call_family_conflict(&results, (d, r, g), &e)),
@@ -657,6 +678,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     results.push((d, r, g));
                 }
                 Ok(result)
+            }
+            // A built-in given an erroneous value (already reported): no second message.
+            SomeValue::Builtin { .. } | SomeValue::BuiltinMethod { .. }
+                if args.positional.iter().any(|a| a.is_error())
+                    || args.keywords.iter().any(|(_, a)| a.is_error()) =>
+            {
+                Ok(SomeValue::Error)
             }
             SomeValue::Builtin { name, s_self } => {
                 let (name, s_self) = (name.clone(), s_self.clone());

@@ -745,17 +745,31 @@ impl Bookkeeper {
             .get(attr)
             .expect("attribute")
             .clone();
+        // The class-body statement that gives this value.
+        let src_span = match src {
+            AttrSource::Class(d) => self
+                .class_desc(d)
+                .and_then(|c| heap.class(c.cls))
+                .and_then(|k| k.attr_span(attr)),
+            AttrSource::Instance(_) => None,
+        };
         let merged = match self.union(heap, &a.s_value, &s) {
             Ok(u) => u,
             Err(e) => {
-                return Err(self.attr_error(heap, (owner, attr), (&a.s_value, &s), a.origin, &e))
+                let mut err = self.attr_error(heap, (owner, attr), (&a.s_value, &s), a.origin, &e);
+                if let Some(sp) = src_span.filter(|sp| Some(*sp) != a.origin) {
+                    let what = self.describe_type(heap, &s);
+                    err = err.label(sp, format!("`{}` is {} here", attr, what));
+                }
+                return Err(err);
             }
         };
         let changed = !self.eq(heap, &merged, &a.s_value);
         let span = self.span;
-        let cdesc_span = self
-            .class_desc(self.classdefs[origin.index()].desc)
-            .and_then(|c| c.name_span);
+        let cdesc_span = src_span.or_else(|| {
+            self.class_desc(self.classdefs[origin.index()].desc)
+                .and_then(|c| c.name_span)
+        });
         let at = self.classdefs[owner.index()]
             .attrs
             .get_mut(attr)

@@ -606,6 +606,7 @@ impl ObjSpace {
         }
         let mut dict = AttrMap::default();
         let mut spans = (None, None);
+        let mut attr_spans = Vec::new();
         if let Value::Obj(ns) = namespace {
             let entries: Vec<(Value, Value)> = match self.heap.get(ns) {
                 Object::Dict(d) => d.entries.clone(),
@@ -618,6 +619,7 @@ impl ObjSpace {
             if let Some(&(s, n)) = self.class_body_spans.get(&ns) {
                 spans = (Some(s), Some(n));
             }
+            attr_spans = self.class_attr_spans.remove(&ns).unwrap_or_default();
         }
         if dict.contains("__metaclass__") {
             let span = spans.1.unwrap_or(self.span);
@@ -644,6 +646,7 @@ impl ObjSpace {
             span: spans.0,
             name_span: spans.1,
             builtin: None,
+            attr_spans,
         }));
         let mro = self.compute_mro(id, &base_ids);
         if let Object::Class(c) = self.heap.get_mut(id) {
@@ -670,6 +673,13 @@ impl ObjSpace {
                 Ok(())
             }
             Object::Dict(_) => {
+                if self.class_body_spans.contains_key(&ns) {
+                    let span = self.span;
+                    self.class_attr_spans
+                        .entry(ns)
+                        .or_default()
+                        .push((name.clone(), span));
+                }
                 let key = key.expect("interned");
                 let Some(hk) = self.heap.hash_key(key) else {
                     unreachable!()

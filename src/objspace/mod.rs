@@ -123,6 +123,8 @@ pub struct ObjSpace {
     pub(crate) class_ns_stack: Vec<ObjId>,
     /// Spans (definition, name) of the class bodies by namespace.
     pub(crate) class_body_spans: HashMap<ObjId, (Span, Span)>,
+    /// Per class-body namespace, where each name was assigned.
+    pub(crate) class_attr_spans: HashMap<ObjId, Vec<(Rc<str>, Span)>>,
     /// Suspended generator frames, by generator object.
     pub(crate) generators: HashMap<ObjId, generators::GenState>,
     /// Number of generator frames executing (a `yield` suspends the innermost).
@@ -184,6 +186,7 @@ impl ObjSpace {
             reported_errors: HashSet::new(),
             class_ns_stack: Vec::new(),
             class_body_spans: HashMap::new(),
+            class_attr_spans: HashMap::new(),
             generators: HashMap::new(),
             running_generators: 0,
             yielded: None,

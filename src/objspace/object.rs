@@ -146,6 +146,19 @@ pub struct Class {
     pub span: Option<Span>,
     pub name_span: Option<Span>,
     pub builtin: Option<BuiltinType>,
+    /// Where the class body assigned each name (the last assignment), for messages.
+    pub attr_spans: Vec<(Rc<str>, Span)>,
+}
+
+impl Class {
+    /// The statement of the class body that defined `name`.
+    pub fn attr_span(&self, name: &str) -> Option<Span> {
+        self.attr_spans
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, s)| *s)
+    }
 }
 
 #[derive(Clone, Debug)]

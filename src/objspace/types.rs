@@ -114,6 +114,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
         span: None,
         name_span: None,
         builtin: Some(kind),
+        attr_spans: Vec::new(),
     }));
     mro.insert(0, id);
     if let Object::Class(c) = heap.get_mut(id) {
