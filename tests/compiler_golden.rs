@@ -394,18 +394,15 @@ code <module>.f argcount=1 flags=OPTIMIZED|NEWLOCALS line=1
       26 LoadConst 0 (None)
       27 Call 3
       28 PopTop
-      29 Jump 39
+      29 Jump 36
   >>  30 DupTopTwo
       31 LoadFast 1 (.with0)
       32 LoadAttr 3 (__exit__)
-      33 RotThree
-      34 RotTwo
-      35 LoadConst 0 (None)
-      36 Call 3
-      37 PopTop
-      38 Reraise
-  >>  39 LoadConst 0 (None)
-      40 ReturnValue
+      33 WithExitException
+      34 PopTop
+      35 Reraise
+  >>  36 LoadConst 0 (None)
+      37 ReturnValue
 "#,
     );
 }
@@ -1357,38 +1354,35 @@ code <module> argcount=0 flags=MODULE line=1
       13 Call 3
       14 PopTop
       15 DeleteName 1 (.with0)
-      16 Jump 26
+      16 Jump 23
   >>  17 DupTopTwo
       18 LoadName 1 (.with0)
       19 LoadAttr 3 (__exit__)
-      20 RotThree
-      21 RotTwo
-      22 LoadConst 0 (None)
-      23 Call 3
-      24 PopTop
-      25 Reraise
-  >>  26 SetupExcept 31
-      27 LoadConst 1 (1)
-      28 StoreName 4 (x)
-      29 PopBlock
-      30 Jump 46
-  >>  31 DupTop
-      32 LoadName 5 (E)
-      33 Compare ExcMatch
-      34 PopJumpIfFalse 45
-      35 StoreName 6 (.exc_type)
-      36 DupTop
-      37 StoreName 7 (.exc_value)
-      38 PopTop
-      39 LoadName 7 (.exc_value)
-      40 LoadName 6 (.exc_type)
-      41 Reraise
-      42 DeleteName 6 (.exc_type)
-      43 DeleteName 7 (.exc_value)
-      44 Jump 46
-  >>  45 Reraise
-  >>  46 LoadConst 0 (None)
-      47 ReturnValue
+      20 WithExitException
+      21 PopTop
+      22 Reraise
+  >>  23 SetupExcept 28
+      24 LoadConst 1 (1)
+      25 StoreName 4 (x)
+      26 PopBlock
+      27 Jump 43
+  >>  28 DupTop
+      29 LoadName 5 (E)
+      30 Compare ExcMatch
+      31 PopJumpIfFalse 42
+      32 StoreName 6 (.exc_type)
+      33 DupTop
+      34 StoreName 7 (.exc_value)
+      35 PopTop
+      36 LoadName 7 (.exc_value)
+      37 LoadName 6 (.exc_type)
+      38 Reraise
+      39 DeleteName 6 (.exc_type)
+      40 DeleteName 7 (.exc_value)
+      41 Jump 43
+  >>  42 Reraise
+  >>  43 LoadConst 0 (None)
+      44 ReturnValue
 "#,
     );
 }

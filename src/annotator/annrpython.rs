@@ -887,6 +887,17 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             if ok {
                 if let Some(&s) = code.co_spans.get(k) {
                     let implicit = s.start <= code.name_span.start;
+                    // The implicit `return None`: the last statement before it says more.
+                    let s = if implicit {
+                        code.co_spans[..k]
+                            .iter()
+                            .rev()
+                            .find(|p| p.start > code.name_span.start)
+                            .copied()
+                            .unwrap_or(s)
+                    } else {
+                        s
+                    };
                     if found.is_none_or(|(_, was_implicit)| was_implicit || !implicit) {
                         found = Some((s, implicit));
                     }

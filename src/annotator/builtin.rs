@@ -24,6 +24,7 @@ const NOT_RPYTHON: &[(&str, &str)] = &[
     ("zip", "iterate over indexes"),
     ("round", "use math.floor"),
     ("divmod", "compute `a // b` and `a % b`"),
+    ("sys.exit", "return the exit status from entry_point"),
     ("bin", "format the bits in a loop"),
     ("format", "use % formatting"),
     ("pow", "multiply, or use math.pow for floats"),
@@ -40,7 +41,6 @@ const NOT_RPYTHON: &[(&str, &str)] = &[
     ("execfile", ""),
     ("input", "read from file descriptor 0 with os.read"),
     ("raw_input", "read from file descriptor 0 with os.read"),
-    ("open", "use os.open / os.read / os.write"),
     ("file", "use os.open / os.read / os.write"),
     ("reload", ""),
     ("__import__", "import at module level"),
@@ -673,7 +673,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.arity("range", args, 1, 3)?;
         let p = &args.positional;
         for s in p {
-            self.check_int("range", "the arguments", s)?;
+            // The typer converts float arguments to ints (truncating).
+            if !s.is_number() {
+                self.check_int("range", "the arguments", s)?;
+            }
         }
         let zero = S::Integer {
             nonneg: true,

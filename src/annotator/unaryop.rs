@@ -180,6 +180,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             )),
             GetAttr => {
                 let name = self.attr_name(&a[1], "getattr")?;
+                if let Some(Value::Obj(m)) = op.args[0].constant() {
+                    if crate::flowspace::is_sys_module(self.heap(), Some(m)) {
+                        // The flow space left it unfolded: not one of sys's constants.
+                        return Err(AnnError::new(
+                            "RPY217",
+                            format!(
+                                "`sys.{}` cannot be used in RPython code (the sys module is not a value; only {} are constants): take the command line from entry_point's argv, and write output with os.write",
+                                name,
+                                crate::flowspace::SYS_CONSTANTS.iter().map(|n| format!("sys.{}", n)).collect::<Vec<_>>().join(", ")
+                            ),
+                        ));
+                    }
+                }
                 self.getattr_value(&a[0], &name)
             }
             SetAttr => self.op_setattr(&a[0], &a[1], &a[2]),
@@ -847,7 +860,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Ok(SomeValue::nonneg_int())
                 }
             }
-            S::Instance { .. } => self.call_instance_method(s, "__len__", &ArgsS::default()),
+            S::Instance { classdef, .. } => {
+                let desc = self.bk.classdef(*classdef).desc;
+                if ClassDesc::lookup(&self.bk, desc, "__len__").is_none() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "len() of an instance of `{}`, whose class defines no __len__",
+                            self.bk.classdef(*classdef).name
+                        ),
+                    ));
+                }
+                self.call_instance_method(s, "__len__", &ArgsS::default())
+            }
             S::None => Ok(SomeValue::Impossible),
             other => Err(AnnError::new(
                 "RPY205",
@@ -946,9 +971,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain })
             }
             S::Tuple(items) if items.len() == 1 => Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain }),
-            S::Tuple(_) => Err(AnnError::new(
+            S::Tuple(items) => Err(AnnError::new(
                 "RPY205",
-                "iterating over a tuple is not supported (the tuple's items may have different types): use a list, or rlib.unroll.unrolling_iterable for a constant tuple".into(),
+                format!(
+                    "a loop over a tuple of {} items is not supported (the RPython typer only iterates over tuples of one item, and the items may have different types): loop over a list `[...]` instead, or over rlib.unroll.unrolling_iterable for a constant tuple",
+                    items.len()
+                ),
             )),
             S::Iterator { .. } | S::Generator { .. } => Ok(s.clone()),
             S::Instance { classdef, .. } => {

@@ -145,6 +145,11 @@ pub enum Instr {
     /// TOS2[TOS] = TOS1, leaving the dict TOS2 on the stack: one item of a dict display
     /// (`{k: v}` evaluates `v`, then `k`, as in Python 2).
     StoreMap,
+    /// The exception exit of a `with`: TOS is the manager's `__exit__`, below it the
+    /// exception type and value; calls `__exit__` with the space's choice of arguments
+    /// (`type, value, None` in Python, `value, value, None` in the flow space, as in the
+    /// reference) and pushes its result.
+    WithExitException,
     SetAdd(u32),
     /// Unpacks TOS into `n` values, pushed so that the first one is on top.
     UnpackSequence(u32),

@@ -1525,18 +1525,7 @@ impl<'a> Codegen<'a> {
         self.hidden_op(&mgr, Ctx::Load, sp);
         let i = self.name_index("__exit__");
         self.emit(Instr::LoadAttr(i), sp);
-        self.emit(Instr::RotThree, sp);
-        self.emit(Instr::RotTwo, sp);
-        self.load_const(Const::None, sp);
-        self.emit(
-            Instr::Call {
-                npos: 3,
-                nkw: 0,
-                star: false,
-                starstar: false,
-            },
-            sp,
-        );
+        self.emit(Instr::WithExitException, sp);
         self.emit(Instr::PopTop, sp);
         self.emit(Instr::Reraise, sp);
         self.bind(end);

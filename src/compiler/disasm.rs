@@ -290,6 +290,7 @@ fn op_name(instr: &Instr) -> &'static str {
         ListAppend(_) => "ListAppend",
         MapAdd(_) => "MapAdd",
         StoreMap => "StoreMap",
+        WithExitException => "WithExitException",
         SetAdd(_) => "SetAdd",
         UnpackSequence(_) => "UnpackSequence",
         Call { .. } => "Call",

@@ -68,6 +68,7 @@ fn effect(i: &Instr) -> (u32, i64) {
         ListAppend(n) | SetAdd(n) => (n + 1, -1),
         MapAdd(n) => (n + 2, -2),
         StoreMap => (3, -2),
+        WithExitException => (3, -2),
         UnpackSequence(n) => (1, n as i64 - 1),
         Call {
             npos,

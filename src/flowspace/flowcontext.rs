@@ -638,6 +638,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 }
                 Some(Ok(Hlvalue::Const(v)))
             }
+            // int()/float() are calls of the built-in types in the reference, folded only
+            // when they succeed: a failing one stays an operation that raises at run time.
+            Err(Unwind::Raise { .. }) if matches!(op, Op::Int | Op::Float) => None,
             Err(Unwind::Raise { etype, evalue }) => {
                 let args: Vec<String> = consts.iter().map(|&c| self.describe(c)).collect();
                 let ename = match etype {
@@ -683,6 +686,26 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 .is_some_and(|c| &*c.name == "unrolling_iterable"),
             _ => false,
         }
+    }
+
+    /// A function of a library module (imported now if needed), for calls the flow space
+    /// redirects.
+    fn library_function(&mut self, module: &str, name: &str) -> OpResult<Hlvalue> {
+        let path: Rc<str> = Rc::from(module);
+        let mut m = Space::import_name(
+            self.objspace,
+            &path,
+            Value::None,
+            Value::Int(0),
+            self.globals,
+        )
+        .map_err(|_| self.error("RPY002", format!("cannot import `{}`", module)))?;
+        for part in module.split('.').skip(1).chain(std::iter::once(name)) {
+            m = Space::import_from(self.objspace, &m, &Rc::from(part)).map_err(|_| {
+                self.error("RPY002", format!("cannot import `{}.{}`", module, name))
+            })?;
+        }
+        Ok(Hlvalue::Const(m))
     }
 
     fn builtin_name(&self, v: Hlvalue) -> Option<Rc<str>> {
@@ -952,6 +975,22 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     .alloc(Object::Iterator(IterState::Seq { items, pos: 0 }));
                 return Ok(Hlvalue::Const(Value::Obj(id)));
             }
+            let first_obj = match consts.first() {
+                Some(Value::Obj(id)) => Some(*id),
+                _ => None,
+            };
+            if op == Op::GetAttr && is_sys_module(self.objspace.heap(), first_obj) {
+                // As in the reference: only a few attributes of sys are constants.
+                let name = self
+                    .objspace
+                    .heap()
+                    .str_value(consts[1])
+                    .map(|s| s.to_vec());
+                let known = name.is_some_and(|n| SYS_CONSTANTS.iter().any(|k| k.as_bytes() == n));
+                if !known {
+                    return self.record(op, args.to_vec());
+                }
+            }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
                 if let Some(r) = self.constfold(op, consts) {
                     return r;
@@ -968,6 +1007,11 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 "dict unpacking in a call (`f(**d)`) is not RPython",
             ));
         }
+        // As in the reference flow space: open() becomes rlib.rfile.create_file().
+        let func = match self.builtin_name(func).as_deref() {
+            Some("open") => self.library_function("rpython.rlib.rfile", "create_file")?,
+            _ => func,
+        };
         if let Some(name) = self.builtin_name(func) {
             match &*name {
                 "objectmodel.we_are_translated" => return Ok(Hlvalue::Const(Value::Bool(true))),
@@ -1247,6 +1291,12 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         Err(self.error("RPY106", "defining classes inside functions is not RPython"))
     }
 
+    /// As in the reference flow space: `__exit__(value, value, None)`, since annotations
+    /// cannot mix exception classes with None.
+    fn with_exit_exception_args(&mut self, _etype: Hlvalue, evalue: Hlvalue) -> (Hlvalue, Hlvalue) {
+        (evalue, evalue)
+    }
+
     fn import_name(
         &mut self,
         name: &Rc<str>,
@@ -1309,4 +1359,21 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         self.record(Op::YieldValue, vec![v])?;
         Ok(Hlvalue::Const(Value::None))
     }
+}
+
+/// The attributes of `sys` the flow space folds into constants (the reference's
+/// NOT_REALLY_CONST exceptions); any other `sys.x` stays an operation the annotator rejects.
+pub const SYS_CONSTANTS: &[&str] = &[
+    "maxint",
+    "maxunicode",
+    "api_version",
+    "exit",
+    "exc_info",
+    "getrefcount",
+    "getdefaultencoding",
+];
+
+/// Whether `id` is the `sys` module.
+pub fn is_sys_module(heap: &crate::objspace::object::Heap, id: Option<ObjId>) -> bool {
+    id.is_some_and(|id| matches!(heap.get(id), Object::Module(m) if &*m.name == "sys"))
 }

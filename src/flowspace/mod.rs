@@ -7,6 +7,6 @@ pub mod render;
 pub mod transform;
 pub mod verify;
 
-pub use flowcontext::build_flow;
+pub use flowcontext::{build_flow, is_sys_module, SYS_CONSTANTS};
 pub use model::*;
 pub use verify::verify;

@@ -400,6 +400,15 @@ fn step<S: Space>(
         Instr::PopBlock => {
             f.state.blocks.pop();
         }
+        Instr::WithExitException => {
+            let exit = f.pop();
+            let etype = f.pop();
+            let evalue = f.pop();
+            let (a, b) = space.with_exit_exception_args(etype, evalue);
+            let none = space.wrap(Value::None);
+            let r = space.call(exit, CallArgs::positional(vec![a, b, none]))?;
+            f.push(r);
+        }
         Instr::Reraise => {
             let etype = f.pop();
             let evalue = f.pop();

@@ -180,6 +180,16 @@ pub trait Space: Sized {
     fn import_from(&mut self, module: &Self::Value, name: &Rc<str>) -> OpResult<Self::Value>;
     fn import_star(&mut self, module: Self::Value, namespace: ObjId) -> OpResult<Self::Value, ()>;
 
+    /// The first two arguments of `__exit__` when a `with` body raised: the exception type
+    /// and value (Python).
+    fn with_exit_exception_args(
+        &mut self,
+        etype: Self::Value,
+        evalue: Self::Value,
+    ) -> (Self::Value, Self::Value) {
+        (etype, evalue)
+    }
+
     fn print_item(
         &mut self,
         dest: Option<Self::Value>,

@@ -45,6 +45,7 @@ bundled! {
     "rpython.rlib.debug" => "rpython/rlib/debug.py", false;
     "rpython.rlib.listsort" => "rpython/rlib/listsort.py", false;
     "rpython.rlib.rfloat" => "rpython/rlib/rfloat.py", false;
+    "rpython.rlib.rfile" => "rpython/rlib/rfile.py", false;
 }
 
 /// The bundled module with this full name.

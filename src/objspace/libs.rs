@@ -61,6 +61,8 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("os.link", os_not_at_import),
     ("os.ftruncate", os_not_at_import),
     ("os.nice", os_not_at_import),
+    // sys
+    ("sys.exit", sys_exit),
     // math
     ("math.sqrt", math_fn),
     ("math.floor", math_fn),
@@ -274,6 +276,14 @@ fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_getpid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
     Ok(Value::Int(std::process::id() as i64))
+}
+
+fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    let code = a.args.first().copied().unwrap_or(Value::None);
+    let cls = sp.exc_class("SystemExit");
+    let inst = sp.new_exception(cls, vec![code]);
+    Err(sp.raise_instance(inst))
 }
 
 fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -1,5 +1,5 @@
 """rpy-lsp's model of the `sys` module for RPython programs."""
-from __rpy__ import os_write
+from __rpy__ import os_write, sys_exit
 
 maxint = 9223372036854775807
 maxsize = 9223372036854775807
@@ -51,8 +51,8 @@ __stdout__ = stdout
 __stderr__ = stderr
 
 
-def exit(code=0):
-    raise SystemExit(code)
+# a built-in function, as in CPython (RPython code cannot call it)
+exit = sys_exit
 
 
 def getrecursionlimit():
