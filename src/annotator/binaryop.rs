@@ -395,6 +395,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY205",
                 format!("comparing str with unicode (`{}`): RPython has no implicit conversion between them", op_symbol(opname)),
             )),
+            // == and != compare tuples item by item (the typer unions the two tuples).
+            (S::Tuple(_), S::Tuple(_)) if !ordering => {
+                if !self.bk.compatible(self.space.heap(), a, b) {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "comparing {} with {} (`{}`): tuples compared with == must have the same length and compatible items",
+                            self.bk.describe_type(self.space.heap(), a),
+                            self.bk.describe_type(self.space.heap(), b),
+                            op_symbol(opname)
+                        ),
+                    ));
+                }
+                Ok(SomeValue::bool())
+            }
             (S::Tuple(_), S::Tuple(_)) | (S::Dict { .. }, S::Dict { .. }) | (S::Pbc { .. }, S::Pbc { .. }) => {
                 let what = match a {
                     S::Tuple(_) => "tuples",
@@ -514,11 +529,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Generalizes a dict's keys to `key`, which must be hashable.
     pub fn dict_key(&mut self, def: DictDefId, key: &SomeValue) -> Result<(), AnnError> {
-        if let S::List { .. } | S::Dict { .. } = key {
+        // Lists and dicts have no hash function, nor tuples containing them.
+        fn unhashable(s: &SomeValue) -> bool {
+            match s {
+                S::List { .. } | S::Dict { .. } => true,
+                S::Tuple(items) => items.iter().any(unhashable),
+                _ => false,
+            }
+        }
+        if unhashable(key) {
             return Err(AnnError::new(
                 "RPY205",
                 format!(
-                    "{} cannot be a dict key: it is not hashable",
+                    "{} cannot be a dict key: it is not hashable (lists and dicts have no hash in RPython; use a tuple of their items, or a string)",
                     self.bk.describe_type(self.space.heap(), key)
                 ),
             ));
@@ -668,6 +691,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!("{}: slice indices must be integers", what),
             ));
         }
+        // The typer has `x[:-1]` (from the start), not `x[i:-1]`.
+        let from_start = matches!(start, S::None) || start.konst() == Some(Value::Int(0));
+        if stop.konst() == Some(Value::Int(-1)) && !stop.is_nonneg() && !from_start {
+            return Err(AnnError::new(
+                "RPY209",
+                format!(
+                    "{}: a stop of -1 is only supported from the start of the sequence (`x[:-1]`); with a start index, compute the stop (`stop = len(x) - 1`, then `assert stop >= 0`)",
+                    what
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -741,6 +775,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match obj {
             S::List { def, .. } => {
                 self.check_slice(start, stop, "slice assignment")?;
+                if matches!(stop, S::None) || stop.konst() == Some(Value::Int(-1)) {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "slice assignment needs an explicit non-negative stop (`lst[a:b] = ...`): the RPython typer does not support `lst[a:] = ...`, `lst[:] = ...` or `lst[:-1] = ...`".into(),
+                    ));
+                }
                 let S::List { def: d2, .. } = value else {
                     return Err(AnnError::new(
                         "RPY205",

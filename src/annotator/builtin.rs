@@ -1116,7 +1116,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if !same_kind(&p[0]) {
                     return Err(AnnError::new(
                         "RPY218",
-                        format!("{}(): the separator must be a {}", full, tname),
+                        format!(
+                            "{}(): the separator must be a {} string, not {}{}",
+                            full,
+                            tname,
+                            self.bk.describe_type(self.space.heap(), &p[0]),
+                            if uni {
+                                " (write a u\"...\" literal)"
+                            } else {
+                                ""
+                            }
+                        ),
                     ));
                 }
                 if let Some(m) = p.get(1) {
@@ -1147,7 +1157,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             "replace" => {
                 self.arity(&full, args, 2, 2)?;
-                if !(is_char(&p[0]) && is_char(&p[1])) {
+                // Characters of the receiver's own kind (the typer compares the reprs).
+                let own_char = |x: &SomeValue| is_char(x) && same_kind(x);
+                if !(own_char(&p[0]) && own_char(&p[1])) {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}.replace() only replaces single characters in RPython: use rpython.rlib.rstring.replace", tname),
@@ -1157,7 +1169,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             "startswith" | "endswith" => {
                 self.arity(&full, args, 1, 1)?;
-                if !same_kind(&p[0]) && !p[0].is_error() {
+                // A unicode string can be tested against a str prefix (compared char by char).
+                let ok = same_kind(&p[0]) || (uni && p[0].is_str_like());
+                if !ok && !p[0].is_error() {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}() needs a {} argument", full, tname),
@@ -1167,10 +1181,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             "find" | "rfind" | "count" => {
                 self.arity(&full, args, 1, 3)?;
-                if !same_kind(&p[0]) && !p[0].is_error() {
+                // A one-character str converts to a unicode string; a longer one does not.
+                let ok = same_kind(&p[0]) || (uni && matches!(p[0], S::Char { .. }));
+                if !ok && !p[0].is_error() {
                     return Err(AnnError::new(
                         "RPY218",
-                        format!("{}() needs a {} argument", full, tname),
+                        format!(
+                            "{}() needs a {} argument, not {}{}",
+                            full,
+                            tname,
+                            self.bk.describe_type(self.space.heap(), &p[0]),
+                            if uni {
+                                ": decode the str first (s.decode(\"utf-8\")) or write a u\"...\" literal"
+                            } else {
+                                ""
+                            }
+                        ),
                     ));
                 }
                 for (i, b) in p.iter().enumerate().skip(1) {
