@@ -1018,6 +1018,37 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 ),
             );
         }
+        // An operand that is always None (a value that is never anything else).
+        if let Some(i) = args.iter().position(|s| matches!(s, SomeValue::None)) {
+            let what = match op.args[i] {
+                Hlvalue::Var(v) => self.graphs[g as usize]
+                    .var(v)
+                    .name_hint
+                    .as_ref()
+                    .map(|n| format!("`{}`", n)),
+                _ => None,
+            };
+            let doing = match op.opname {
+                Op::GetAttr => "reading an attribute of it".to_string(),
+                Op::SetAttr => "setting an attribute on it".to_string(),
+                Op::GetItem | Op::SetItem => "indexing it".to_string(),
+                other => format!("this `{}`", other.name().trim_end_matches('_')),
+            };
+            let position = match (op.opname, i) {
+                (Op::GetAttr | Op::SetAttr | Op::GetItem | Op::SetItem, 0) => "the object",
+                (_, 0) if op.args.len() == 2 => "the left operand",
+                (_, 1) if op.args.len() == 2 => "the right operand",
+                _ => "an operand",
+            };
+            return AnnError::new(
+                "RPY216",
+                format!(
+                    "{} is always None here, so {} can never succeed: check where the value comes from (a function that only returns None?)",
+                    what.unwrap_or_else(|| position.to_string()),
+                    doing
+                ),
+            );
+        }
         let heap = self.space.heap();
         match (op.opname, args.first()) {
             (Op::GetAttr, Some(SomeValue::Instance { classdef, .. })) => {

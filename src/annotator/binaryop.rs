@@ -124,6 +124,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             (x, y) if x.is_number() && y.is_number() => match op {
                 Add | Sub | Mul | Div | TrueDiv => Ok(SomeValue::float()),
+                Mod => Err(AnnError::new(
+                    "RPY205",
+                    "`%` on floats is not supported by RPython: use math.fmod(a, b)".into(),
+                )),
                 _ => Err(self.unsupported(op_symbol(op), &[x, y])),
             },
             (x, y) if x.is_str_like() && y.is_str_like() && op == Add => {
@@ -183,9 +187,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::Instance { classdef, .. }, _) | (_, S::Instance { classdef, .. }) => Err(AnnError::new(
                 "RPY205",
                 format!(
-                    "`{}` on instances of `{}` is not supported: special methods such as __add__ are not honoured by RPython",
+                    "`{}` on instances of `{}` is not supported: special methods such as {} are not honoured by RPython (call an ordinary method instead)",
                     op_symbol(op),
-                    self.bk.classdef(*classdef).name
+                    self.bk.classdef(*classdef).name,
+                    dunder_of(op)
                 ),
             )),
             _ => Err(self.unsupported(op_symbol(op), &[a, b])),
@@ -659,13 +664,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     fn check_slice(&self, start: &SomeValue, stop: &SomeValue, what: &str) -> Result<(), AnnError> {
         let heap = self.space.heap();
+        let shown = |s: &SomeValue| match s.konst() {
+            Some(Value::Int(i)) => format!("it is {}", i),
+            _ => format!("it may be negative: {}", self.bk.describe(heap, s)),
+        };
         if start.is_int_like() && !start.is_nonneg() {
             return Err(AnnError::new(
                 "RPY209",
                 format!(
-                    "{}: the start index is not proven non-negative ({}); RPython needs a constant >= 0 or a value known to be non-negative",
+                    "{}: the start index is not proven non-negative ({}); RPython needs a constant >= 0 or a value known to be non-negative (check it with `if i >= 0:` or `assert i >= 0` first)",
                     what,
-                    self.bk.describe_type(heap, start)
+                    shown(start)
                 ),
             ));
         }
@@ -679,9 +688,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Err(AnnError::new(
                 "RPY209",
                 format!(
-                    "{}: the stop index is not proven non-negative ({}); only a non-negative value or the constant -1 is allowed",
+                    "{}: the stop index is not proven non-negative ({}); only a non-negative value or the constant -1 is allowed (check it with `assert stop >= 0` first)",
                     what,
-                    self.bk.describe_type(heap, stop)
+                    shown(stop)
                 ),
             ));
         }
@@ -829,5 +838,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             )),
         }
+    }
+}
+
+/// The special method Python would call for a binary operator, for messages.
+fn dunder_of(op: Op) -> &'static str {
+    use Op::*;
+    match op {
+        Add | InplaceAdd => "__add__",
+        Sub | InplaceSub => "__sub__",
+        Mul | InplaceMul => "__mul__",
+        Div | InplaceDiv | TrueDiv | InplaceTrueDiv => "__div__",
+        FloorDiv | InplaceFloorDiv => "__floordiv__",
+        Mod | InplaceMod => "__mod__",
+        LShift | InplaceLShift => "__lshift__",
+        RShift | InplaceRShift => "__rshift__",
+        And | InplaceAnd => "__and__",
+        Or | InplaceOr => "__or__",
+        Xor | InplaceXor => "__xor__",
+        _ => "__add__",
     }
 }

@@ -713,8 +713,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             other => Err(AnnError::new(
                 "RPY207",
                 format!(
-                    "this calls {}, which is not callable",
-                    self.bk.describe_type(self.space.heap(), other)
+                    "this calls {}, which is not callable{}",
+                    self.bk.describe_type(self.space.heap(), other),
+                    if matches!(other, SomeValue::Instance { .. }) {
+                        ": __call__ is not honoured by RPython (call an ordinary method instead)"
+                    } else {
+                        ""
+                    }
                 ),
             )),
         }

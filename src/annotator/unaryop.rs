@@ -416,6 +416,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ("list", "sort") => ": use rpython.rlib.listsort.TimSort",
             (_, "format") => ": use % formatting",
             ("dict", "has_key") => ": use `key in d`",
+            ("list", "count") => ": count the matching items in a loop",
+            ("list", "clear") => ": use `del lst[:]`",
+            ("str", "encode") => ": encode() is for unicode strings (a str already holds bytes)",
+            ("unicode", "decode") => ": decode() is for byte strings",
+            ("str", "index") | ("unicode", "index") => ": use find() and test for -1",
+            ("str", "partition") | ("str", "rpartition") => ": use find() and slicing",
+            ("str", "isupper") | ("str", "islower") | ("str", "isspace") => {
+                ": it exists only for single characters (test s[i])"
+            }
+            ("str", "zfill") | ("str", "ljust") | ("str", "rjust") | ("str", "center") => {
+                ": pad with \" \" * n (or \"0\" * n)"
+            }
+            ("str", "title") | ("str", "capitalize") | ("str", "swapcase") => {
+                ": change the characters in a loop (s[i].upper())"
+            }
             _ => "",
         };
         AnnError::new(
@@ -890,15 +905,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (Op::Abs, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
             (_, S::Bool { .. }) => Ok(SomeValue::int()),
             (Op::Abs, S::Integer { kind, .. }) => Ok(SomeValue::int_of_kind(*kind, true)),
-            (Op::Pos, S::Integer { kind, nonneg, .. }) => Ok(SomeValue::int_of_kind(*kind, *nonneg)),
+            (Op::Pos, S::Integer { kind, nonneg, .. }) => {
+                Ok(SomeValue::int_of_kind(*kind, *nonneg))
+            }
             (_, S::Integer { kind, .. }) => Ok(SomeValue::int_of_kind(*kind, false)),
             (Op::Invert, S::Float { .. }) => Err(self.unsupported("~", &[s])),
             (Op::Pos, S::Float { .. }) => Ok(s.clone()),
             (_, S::Float { .. }) => Ok(SomeValue::float()),
-            (Op::Neg, S::Instance { .. }) | (Op::Pos, S::Instance { .. }) | (Op::Invert, S::Instance { .. }) | (Op::Abs, S::Instance { .. }) => {
+            (Op::Neg, S::Instance { classdef, .. })
+            | (Op::Pos, S::Instance { classdef, .. })
+            | (Op::Invert, S::Instance { classdef, .. })
+            | (Op::Abs, S::Instance { classdef, .. }) => {
+                let (what, dunder) = match op {
+                    Op::Neg => ("unary `-`", "__neg__"),
+                    Op::Pos => ("unary `+`", "__pos__"),
+                    Op::Invert => ("`~`", "__invert__"),
+                    _ => ("abs()", "__abs__"),
+                };
                 Err(AnnError::new(
                     "RPY205",
-                    format!("`{}` on instances is not supported: special methods such as __neg__ are not honoured by RPython", op.name()),
+                    format!(
+                        "{} on instances of `{}` is not supported: {} is not honoured by RPython (call an ordinary method instead)",
+                        what,
+                        self.bk.classdef(*classdef).name,
+                        dunder
+                    ),
                 ))
             }
             (_, S::None) => Ok(SomeValue::Impossible),
