@@ -8,33 +8,11 @@
 use rpy_lsp::annotator::{annotate_standalone, SomeValue};
 use rpy_lsp::engine::program::Program;
 use rpy_lsp::objspace::LoaderConfig;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
-
-struct Expected {
-    rel: String,
-    path: PathBuf,
-    verdict: String,
-}
-
-fn expected() -> Vec<Expected> {
-    let text = std::fs::read_to_string(fixtures().join("verdicts.tsv")).expect("verdicts.tsv");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            Expected {
-                rel: cols[0].to_string(),
-                path: fixtures().join("programs").join(cols[0]),
-                verdict: cols.get(1).copied().unwrap_or("").to_string(),
-            }
-        })
-        .collect()
-}
+mod corpus;
+use corpus::verdicts;
 
 /// 1-based lines carrying a `# REJECT` marker.
 fn marked_lines(path: &Path) -> Vec<u64> {
@@ -91,7 +69,7 @@ fn check_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
 
 #[test]
 fn check_agrees_with_reference_verdicts_at_marked_lines() {
-    let all = expected();
+    let all = verdicts();
     assert!(all.len() >= 80, "the corpus has {} programs", all.len());
     let mut disagreements = Vec::new();
     for e in &all {
@@ -122,7 +100,7 @@ fn check_agrees_with_reference_verdicts_at_marked_lines() {
 #[test]
 fn no_silent_poison_in_accepted_programs() {
     let mut bad = Vec::new();
-    for e in expected().iter().filter(|e| e.verdict.starts_with("OK")) {
+    for e in verdicts().iter().filter(|e| e.verdict.starts_with("OK")) {
         let mut program = Program::load(&e.path, LoaderConfig::default());
         let Some(entry) = program.entry else {
             bad.push(format!("{}: no entry point", e.rel));

@@ -7,9 +7,8 @@ use rpy_lsp::engine;
 use rpy_lsp::flowspace::{render::render_text, verify};
 use std::path::{Path, PathBuf};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
+mod corpus;
+use corpus::{fixtures, verdicts};
 
 fn graphs_text(path: &Path) -> (String, Vec<String>) {
     let analysis = engine::analyze_target(path, &[]);
@@ -72,29 +71,6 @@ fn golden_flow_graphs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// One line of `fixtures/verdicts.tsv`.
-struct Verdict {
-    path: PathBuf,
-    verdict: String,
-    line: Option<u32>,
-}
-
-fn verdicts() -> Vec<Verdict> {
-    let text =
-        std::fs::read_to_string(fixtures().join("verdicts.tsv")).expect("fixtures/verdicts.tsv");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            Verdict {
-                path: fixtures().join("programs").join(cols[0]),
-                verdict: cols.get(1).copied().unwrap_or("").to_string(),
-                line: cols.get(2).and_then(|c| c.parse().ok()),
-            }
-        })
-        .collect()
-}
-
 /// Programs where the flow stage disagrees with the reference today, with the reason. The
 /// test fails when one of them starts agreeing, so the list only shrinks.
 fn known_gaps() -> Vec<String> {
@@ -146,12 +122,7 @@ fn flow_stage_agrees_with_reference_verdicts() {
             } else {
                 flow_errors.is_empty()
             };
-        let name = v
-            .path
-            .strip_prefix(fixtures().join("programs"))
-            .unwrap()
-            .display()
-            .to_string();
+        let name = v.rel.clone();
         match (ok, gaps.contains(&name)) {
             (true, false) => agreed += 1,
             (true, true) => disagreements.push(format!(
