@@ -875,13 +875,8 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         if let Some(crate::compiler::bytecode::Instr::MapAdd(_)) =
             frame.code.co_code.get(pc as usize)
         {
-            // As in the reference flow space, which has no MAP_ADD.
-            self.span = frame
-                .code
-                .co_spans
-                .get(pc as usize)
-                .copied()
-                .unwrap_or(self.span);
+            // As in the reference flow space, which has no MAP_ADD. (`set_span` already
+            // pointed `self.span` at this instruction.)
             return Err(self.error(
                 "RPY109",
                 "dict comprehensions are not RPython: build the dict with a loop",
