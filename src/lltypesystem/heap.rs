@@ -1,0 +1,529 @@
+//! The runnable model of the low-level types (seed 000): values, pointers and a heap of
+//! containers with `malloc`, field and item access, pointer equality and casts between a
+//! structure and its first-field parents. Prebuilt constants of the RTyper and the objects
+//! the LLInterpreter allocates live in the same heap.
+//!
+//! A container stores its fixed-size fields flattened (nested first-field structures in
+//! place, see `LlTypes::flat_fields`), so a pointer to a parent structure and a pointer to
+//! the whole object are the same pointer: `cast_pointer` only changes the static type.
+
+use super::lltype::{LlType, LlTypes, TypeDef};
+use std::rc::Rc;
+
+/// A pointer: null, a container of the heap (or the variable-sized array inlined at its
+/// end), or a function of the translated program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LlPtr {
+    Null,
+    /// `inner`: the pointer designates the inlined array at the end of the structure (what
+    /// `getsubstruct(s, 'chars')` gives) rather than the structure.
+    Obj {
+        obj: u32,
+        inner: bool,
+    },
+    /// A function by index in the program's function table.
+    Func(u32),
+}
+
+/// A low-level value. Integers of every kind are kept in 64 bits; `Signed` and
+/// `SignedLongLong` values are both 64-bit on the machines we target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LlValue {
+    Void,
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    Char(u8),
+    UniChar(u32),
+    Bool(bool),
+    Ptr(LlPtr),
+}
+
+impl LlValue {
+    /// The zero value of a type, as `malloc` initialises fields.
+    pub fn zero(types: &LlTypes, t: LlType) -> LlValue {
+        match t {
+            LlType::VOID => LlValue::Void,
+            LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(0),
+            LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(0),
+            LlType::FLOAT => LlValue::Float(0.0),
+            LlType::CHAR => LlValue::Char(0),
+            LlType::UNICHAR => LlValue::UniChar(0),
+            LlType::BOOL => LlValue::Bool(false),
+            _ => match types.def(t) {
+                TypeDef::Ptr(_) => LlValue::Ptr(LlPtr::Null),
+                _ => LlValue::Void,
+            },
+        }
+    }
+    pub fn as_int(self) -> i64 {
+        match self {
+            LlValue::Int(i) => i,
+            LlValue::Uint(u) => u as i64,
+            LlValue::Bool(b) => b as i64,
+            LlValue::Char(c) => c as i64,
+            LlValue::UniChar(c) => c as i64,
+            LlValue::Float(f) => f as i64,
+            _ => 0,
+        }
+    }
+    pub fn as_uint(self) -> u64 {
+        match self {
+            LlValue::Uint(u) => u,
+            other => other.as_int() as u64,
+        }
+    }
+    pub fn as_float(self) -> f64 {
+        match self {
+            LlValue::Float(f) => f,
+            LlValue::Uint(u) => u as f64,
+            other => other.as_int() as f64,
+        }
+    }
+    pub fn as_bool(self) -> bool {
+        match self {
+            LlValue::Bool(b) => b,
+            LlValue::Ptr(p) => p != LlPtr::Null,
+            LlValue::Float(f) => f != 0.0,
+            other => other.as_int() != 0,
+        }
+    }
+    pub fn as_ptr(self) -> LlPtr {
+        match self {
+            LlValue::Ptr(p) => p,
+            _ => LlPtr::Null,
+        }
+    }
+}
+
+/// The items of an array (a GcArray, or the variable-sized part of a structure).
+#[derive(Clone, Debug)]
+pub enum Items {
+    None,
+    /// Arrays of Char, stored compactly (strings are most of the heap).
+    Bytes(Vec<u8>),
+    /// Any other item type; items that are structures are flattened, `stride` slots each.
+    Values(Vec<LlValue>),
+}
+
+/// One malloc'ed object (or prebuilt constant).
+#[derive(Clone, Debug)]
+pub struct Container {
+    /// The type it was allocated with (the outermost structure, or the array).
+    pub ty: LlType,
+    pub fields: Vec<LlValue>,
+    pub items: Items,
+    /// The item type of `items` and the number of flattened slots per item.
+    pub item_ty: LlType,
+    pub stride: usize,
+}
+
+/// A failed heap access: what it was, for the LLInterpreter's message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeapError {
+    NullDereference,
+    IndexOutOfBounds { index: i64, length: usize },
+    NoSuchField(Rc<str>),
+    Invalid(String),
+}
+
+impl std::fmt::Display for HeapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeapError::NullDereference => write!(f, "dereference of a null pointer"),
+            HeapError::IndexOutOfBounds { index, length } => {
+                write!(f, "index {} out of bounds (length {})", index, length)
+            }
+            HeapError::NoSuchField(n) => write!(f, "no field `{}`", n),
+            HeapError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+type R<T> = Result<T, HeapError>;
+
+/// Where an interior path ends.
+enum Place {
+    Field(usize),
+    Item(usize),
+}
+
+/// The heap of low-level containers.
+#[derive(Clone, Debug, Default)]
+pub struct LlHeap {
+    pub containers: Vec<Container>,
+}
+
+impl LlHeap {
+    pub fn new() -> LlHeap {
+        LlHeap::default()
+    }
+
+    /// Allocates a zero-initialised `ty` (a structure, a variable-sized structure with
+    /// `length` items, or an array of `length` items).
+    pub fn malloc(&mut self, types: &LlTypes, ty: LlType, length: usize) -> LlPtr {
+        let nfields = match types.def(ty) {
+            TypeDef::Struct { .. } => types.flat_len(ty),
+            _ => 0,
+        };
+        let fields = types
+            .flat_fields(ty)
+            .into_iter()
+            .map(|(_, ft)| LlValue::zero(types, ft))
+            .collect::<Vec<_>>();
+        debug_assert_eq!(fields.len(), nfields);
+        let (items, item_ty, stride) = match types.varsize_array(ty) {
+            Some(arr) => {
+                let item = types.array_item(arr).unwrap();
+                if item == LlType::CHAR {
+                    (Items::Bytes(vec![0; length]), item, 1)
+                } else if let TypeDef::Struct { .. } = types.def(item) {
+                    let zero: Vec<LlValue> = types
+                        .flat_fields(item)
+                        .into_iter()
+                        .map(|(_, ft)| LlValue::zero(types, ft))
+                        .collect();
+                    let stride = zero.len().max(1);
+                    let mut v = Vec::with_capacity(length * stride);
+                    for _ in 0..length {
+                        v.extend_from_slice(&zero);
+                        if zero.is_empty() {
+                            v.push(LlValue::Void);
+                        }
+                    }
+                    (Items::Values(v), item, stride)
+                } else {
+                    let z = LlValue::zero(types, item);
+                    (Items::Values(vec![z; length]), item, 1)
+                }
+            }
+            None => (Items::None, LlType::VOID, 0),
+        };
+        self.containers.push(Container {
+            ty,
+            fields,
+            items,
+            item_ty,
+            stride,
+        });
+        LlPtr::Obj {
+            obj: self.containers.len() as u32 - 1,
+            inner: false,
+        }
+    }
+
+    /// A prebuilt string-like container with these bytes as its Char items.
+    pub fn container(&self, p: LlPtr) -> R<&Container> {
+        match p {
+            LlPtr::Obj { obj, .. } => self
+                .containers
+                .get(obj as usize)
+                .ok_or(HeapError::NullDereference),
+            _ => Err(HeapError::NullDereference),
+        }
+    }
+    fn container_mut(&mut self, p: LlPtr) -> R<&mut Container> {
+        match p {
+            LlPtr::Obj { obj, .. } => self
+                .containers
+                .get_mut(obj as usize)
+                .ok_or(HeapError::NullDereference),
+            _ => Err(HeapError::NullDereference),
+        }
+    }
+
+    /// `getfield(p, name)` where `p`'s static type points to the structure `s`.
+    pub fn getfield(&self, types: &LlTypes, p: LlPtr, s: LlType, name: &str) -> R<LlValue> {
+        let (slot, _) = types
+            .field_slot(s, name)
+            .ok_or_else(|| HeapError::NoSuchField(name.into()))?;
+        let c = self.container(p)?;
+        c.fields
+            .get(slot)
+            .copied()
+            .ok_or_else(|| HeapError::Invalid(format!("field `{}` outside its object", name)))
+    }
+
+    pub fn setfield(
+        &mut self,
+        types: &LlTypes,
+        p: LlPtr,
+        s: LlType,
+        name: &str,
+        v: LlValue,
+    ) -> R<()> {
+        let (slot, _) = types
+            .field_slot(s, name)
+            .ok_or_else(|| HeapError::NoSuchField(name.into()))?;
+        let c = self.container_mut(p)?;
+        match c.fields.get_mut(slot) {
+            Some(f) => {
+                *f = v;
+                Ok(())
+            }
+            None => Err(HeapError::Invalid(format!(
+                "field `{}` outside its object",
+                name
+            ))),
+        }
+    }
+
+    /// Number of items of the array of `p` (a GcArray or a variable-sized structure).
+    pub fn len(&self, p: LlPtr) -> R<usize> {
+        let c = self.container(p)?;
+        Ok(match &c.items {
+            Items::None => 0,
+            Items::Bytes(b) => b.len(),
+            Items::Values(v) => v.len() / c.stride.max(1),
+        })
+    }
+
+    /// Item `index` (a primitive or pointer item) of the array of `p`.
+    pub fn getitem(&self, p: LlPtr, index: i64) -> R<LlValue> {
+        let c = self.container(p)?;
+        let n = self.len(p)?;
+        if index < 0 || index as usize >= n {
+            return Err(HeapError::IndexOutOfBounds { index, length: n });
+        }
+        Ok(match &c.items {
+            Items::Bytes(b) => LlValue::Char(b[index as usize]),
+            Items::Values(v) => v[index as usize * c.stride],
+            Items::None => LlValue::Void,
+        })
+    }
+
+    pub fn setitem(&mut self, p: LlPtr, index: i64, value: LlValue) -> R<()> {
+        let n = self.len(p)?;
+        if index < 0 || index as usize >= n {
+            return Err(HeapError::IndexOutOfBounds { index, length: n });
+        }
+        let c = self.container_mut(p)?;
+        let stride = c.stride;
+        match &mut c.items {
+            Items::Bytes(b) => b[index as usize] = value.as_int() as u8,
+            Items::Values(v) => v[index as usize * stride] = value,
+            Items::None => {}
+        }
+        Ok(())
+    }
+
+    /// Resolves an interior path of field names and indices from a pointer whose static
+    /// type points to `ty`.
+    fn place(&self, types: &LlTypes, p: LlPtr, ty: LlType, path: &[Offset]) -> R<Place> {
+        let c = self.container(p)?;
+        let inner = matches!(p, LlPtr::Obj { inner: true, .. });
+        let mut cur = ty;
+        let mut base_field = 0usize;
+        let mut in_items: Option<usize> = None; // slot base within items
+        let mut i = 0;
+        if inner || matches!(types.def(ty), TypeDef::Array { .. }) {
+            // the pointer designates the array itself: an index must come first
+            cur = types.varsize_array(c.ty).unwrap_or(ty);
+        }
+        while i < path.len() {
+            match (&path[i], types.def(cur)) {
+                (Offset::Field(name), TypeDef::Struct { .. }) => {
+                    let (slot, ft) = types
+                        .field_slot(cur, name)
+                        .ok_or_else(|| HeapError::NoSuchField(name.clone()))?;
+                    match types.def(ft) {
+                        TypeDef::Array { .. } => {
+                            cur = ft;
+                        }
+                        TypeDef::Struct { .. } => {
+                            match &mut in_items {
+                                Some(b) => *b += slot,
+                                None => base_field += slot,
+                            }
+                            cur = ft;
+                        }
+                        _ => {
+                            return Ok(match in_items {
+                                Some(b) => Place::Item(b + slot),
+                                None => Place::Field(base_field + slot),
+                            });
+                        }
+                    }
+                }
+                (Offset::Index(idx), TypeDef::Array { item, .. }) => {
+                    let n = match &c.items {
+                        Items::None => 0,
+                        Items::Bytes(b) => b.len(),
+                        Items::Values(v) => v.len() / c.stride.max(1),
+                    };
+                    if *idx < 0 || *idx as usize >= n {
+                        return Err(HeapError::IndexOutOfBounds {
+                            index: *idx,
+                            length: n,
+                        });
+                    }
+                    let b = *idx as usize * c.stride.max(1);
+                    match types.def(*item) {
+                        TypeDef::Struct { .. } => {
+                            in_items = Some(b);
+                            cur = *item;
+                        }
+                        _ => return Ok(Place::Item(b)),
+                    }
+                }
+                _ => {
+                    return Err(HeapError::Invalid(format!(
+                        "bad interior path at offset {} of {}",
+                        i,
+                        types.name(ty)
+                    )))
+                }
+            }
+            i += 1;
+        }
+        Err(HeapError::Invalid(format!(
+            "interior path into {} ends at a container",
+            types.name(ty)
+        )))
+    }
+
+    pub fn getinterior(
+        &self,
+        types: &LlTypes,
+        p: LlPtr,
+        ty: LlType,
+        path: &[Offset],
+    ) -> R<LlValue> {
+        let place = self.place(types, p, ty, path)?;
+        let c = self.container(p)?;
+        Ok(match place {
+            Place::Field(s) => c.fields[s],
+            Place::Item(s) => match &c.items {
+                Items::Bytes(b) => LlValue::Char(b[s]),
+                Items::Values(v) => v[s],
+                Items::None => LlValue::Void,
+            },
+        })
+    }
+
+    pub fn setinterior(
+        &mut self,
+        types: &LlTypes,
+        p: LlPtr,
+        ty: LlType,
+        path: &[Offset],
+        value: LlValue,
+    ) -> R<()> {
+        let place = self.place(types, p, ty, path)?;
+        let c = self.container_mut(p)?;
+        match place {
+            Place::Field(s) => c.fields[s] = value,
+            Place::Item(s) => match &mut c.items {
+                Items::Bytes(b) => b[s] = value.as_int() as u8,
+                Items::Values(v) => v[s] = value,
+                Items::None => {}
+            },
+        }
+        Ok(())
+    }
+
+    /// The Char items of a container as bytes (strings).
+    pub fn bytes(&self, p: LlPtr) -> R<&[u8]> {
+        match &self.container(p)?.items {
+            Items::Bytes(b) => Ok(b),
+            Items::None => Ok(&[]),
+            Items::Values(_) => Err(HeapError::Invalid("not an array of chars".into())),
+        }
+    }
+    pub fn bytes_mut(&mut self, p: LlPtr) -> R<&mut Vec<u8>> {
+        match &mut self.container_mut(p)?.items {
+            Items::Bytes(b) => Ok(b),
+            _ => Err(HeapError::Invalid("not an array of chars".into())),
+        }
+    }
+    /// The items of a container (non-Char arrays).
+    pub fn values_mut(&mut self, p: LlPtr) -> R<&mut Vec<LlValue>> {
+        match &mut self.container_mut(p)?.items {
+            Items::Values(v) => Ok(v),
+            _ => Err(HeapError::Invalid("not an array of values".into())),
+        }
+    }
+
+    /// The dynamic type of the object `p` points to.
+    pub fn typeof_obj(&self, p: LlPtr) -> R<LlType> {
+        Ok(self.container(p)?.ty)
+    }
+}
+
+/// One step of an interior path.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Offset {
+    Field(Rc<str>),
+    Index(i64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malloc_fields_items_and_first_field_casts() {
+        let mut t = LlTypes::new();
+        let object = t.new_struct("object", true, vec![("typeptr".into(), LlType::SIGNED)]);
+        let point = t.new_struct(
+            "Point",
+            true,
+            vec![("super".into(), object), ("x".into(), LlType::FLOAT)],
+        );
+        let mut h = LlHeap::new();
+        let p = h.malloc(&t, point, 0);
+        assert_eq!(h.getfield(&t, p, point, "x").unwrap(), LlValue::Float(0.0));
+        h.setfield(&t, p, object, "typeptr", LlValue::Int(7))
+            .unwrap();
+        h.setfield(&t, p, point, "x", LlValue::Float(1.5)).unwrap();
+        // the same pointer seen as its parent
+        assert_eq!(
+            h.getfield(&t, p, object, "typeptr").unwrap(),
+            LlValue::Int(7)
+        );
+        assert_eq!(h.getfield(&t, p, point, "x").unwrap(), LlValue::Float(1.5));
+
+        let chars = t.array(LlType::CHAR);
+        let string = t.new_struct(
+            "rpy_string",
+            true,
+            vec![("hash".into(), LlType::SIGNED), ("chars".into(), chars)],
+        );
+        let s = h.malloc(&t, string, 3);
+        let path = [Offset::Field("chars".into()), Offset::Index(1)];
+        h.setinterior(&t, s, string, &path, LlValue::Char(b'x'))
+            .unwrap();
+        assert_eq!(h.bytes(s).unwrap(), b"\0x\0");
+        assert_eq!(
+            h.getinterior(
+                &t,
+                s,
+                string,
+                &[Offset::Field("chars".into()), Offset::Index(3)]
+            ),
+            Err(HeapError::IndexOutOfBounds {
+                index: 3,
+                length: 3
+            })
+        );
+
+        let entry = t.new_struct(
+            "entry",
+            false,
+            vec![
+                ("key".into(), LlType::SIGNED),
+                ("value".into(), LlType::FLOAT),
+            ],
+        );
+        let entries = t.gc_array(entry);
+        let e = h.malloc(&t, entries, 2);
+        let path = [Offset::Index(1), Offset::Field("value".into())];
+        h.setinterior(&t, e, entries, &path, LlValue::Float(2.5))
+            .unwrap();
+        assert_eq!(
+            h.getinterior(&t, e, entries, &path).unwrap(),
+            LlValue::Float(2.5)
+        );
+        assert_eq!(h.len(e).unwrap(), 2);
+    }
+}

@@ -1,0 +1,414 @@
+//! Low-level types (seed 000, "Low-Level Types"): primitives, structures, arrays, pointers,
+//! function types and opaque types, interned in one arena and addressed by `LlType` ids.
+//!
+//! Structures are nominal: `new_struct` creates one (its fields may be given later, so a
+//! structure can point to itself). Arrays, pointers and function types are structural and
+//! interned: building the same one twice gives the same id, so ids compare as types do.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::rc::Rc;
+
+/// A low-level type, by id in its `LlTypes` arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LlType(pub u32);
+
+/// The primitive types, at fixed ids in every arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    Void,
+    Signed,
+    Unsigned,
+    SignedLongLong,
+    UnsignedLongLong,
+    Float,
+    Char,
+    UniChar,
+    Bool,
+}
+
+const PRIMITIVES: [(Primitive, &str); 9] = [
+    (Primitive::Void, "Void"),
+    (Primitive::Signed, "Signed"),
+    (Primitive::Unsigned, "Unsigned"),
+    (Primitive::SignedLongLong, "SignedLongLong"),
+    (Primitive::UnsignedLongLong, "UnsignedLongLong"),
+    (Primitive::Float, "Float"),
+    (Primitive::Char, "Char"),
+    (Primitive::UniChar, "UniChar"),
+    (Primitive::Bool, "Bool"),
+];
+
+impl LlType {
+    pub const VOID: LlType = LlType(0);
+    pub const SIGNED: LlType = LlType(1);
+    pub const UNSIGNED: LlType = LlType(2);
+    pub const SIGNEDLONGLONG: LlType = LlType(3);
+    pub const UNSIGNEDLONGLONG: LlType = LlType(4);
+    pub const FLOAT: LlType = LlType(5);
+    pub const CHAR: LlType = LlType(6);
+    pub const UNICHAR: LlType = LlType(7);
+    pub const BOOL: LlType = LlType(8);
+
+    pub fn is_primitive(self) -> bool {
+        self.0 < PRIMITIVES.len() as u32
+    }
+}
+
+/// A field or an array item of a structure: its name and type.
+pub type Field = (Rc<str>, LlType);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeDef {
+    Primitive(Primitive),
+    /// `Struct` or `GcStruct` (gc = true). A GcStruct's first field may be a GcStruct (its
+    /// parent: the instance layout of a subclass embeds its base class's). The last field
+    /// may be an `Array` (not Gc): the structure is then variable-sized.
+    Struct {
+        name: Rc<str>,
+        fields: Vec<Field>,
+        gc: bool,
+        /// Set on GcStructs that carry a RuntimeTypeInfo (instances, through their vtable).
+        rtti: bool,
+    },
+    /// `Array` or `GcArray` of `item` (a primitive, a pointer or a non-Gc fixed-size Struct).
+    Array {
+        item: LlType,
+        gc: bool,
+    },
+    Ptr(LlType),
+    Func {
+        args: Vec<LlType>,
+        result: LlType,
+    },
+    Opaque {
+        name: Rc<str>,
+    },
+}
+
+/// The arena of low-level types of one translation.
+#[derive(Clone, Debug)]
+pub struct LlTypes {
+    defs: Vec<TypeDef>,
+    interned: HashMap<TypeDef, LlType>,
+}
+
+impl Default for LlTypes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LlTypes {
+    pub fn new() -> LlTypes {
+        let mut t = LlTypes {
+            defs: Vec::new(),
+            interned: HashMap::new(),
+        };
+        for (p, _) in PRIMITIVES {
+            t.intern(TypeDef::Primitive(p));
+        }
+        t
+    }
+
+    fn intern(&mut self, def: TypeDef) -> LlType {
+        if let Some(&t) = self.interned.get(&def) {
+            return t;
+        }
+        let id = LlType(self.defs.len() as u32);
+        self.defs.push(def.clone());
+        self.interned.insert(def, id);
+        id
+    }
+
+    pub fn def(&self, t: LlType) -> &TypeDef {
+        &self.defs[t.0 as usize]
+    }
+
+    /// A new structure; `fields` may be empty and set later with `set_fields`.
+    pub fn new_struct(&mut self, name: &str, gc: bool, fields: Vec<Field>) -> LlType {
+        let id = LlType(self.defs.len() as u32);
+        self.defs.push(TypeDef::Struct {
+            name: Rc::from(name),
+            fields,
+            gc,
+            rtti: false,
+        });
+        id
+    }
+
+    pub fn set_fields(&mut self, s: LlType, new_fields: Vec<Field>) {
+        if let TypeDef::Struct { fields, .. } = &mut self.defs[s.0 as usize] {
+            *fields = new_fields;
+        }
+    }
+
+    pub fn set_rtti(&mut self, s: LlType) {
+        if let TypeDef::Struct { rtti, .. } = &mut self.defs[s.0 as usize] {
+            *rtti = true;
+        }
+    }
+
+    pub fn array(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array { item, gc: false })
+    }
+    pub fn gc_array(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array { item, gc: true })
+    }
+    pub fn ptr(&mut self, to: LlType) -> LlType {
+        self.intern(TypeDef::Ptr(to))
+    }
+    pub fn func(&mut self, args: Vec<LlType>, result: LlType) -> LlType {
+        self.intern(TypeDef::Func { args, result })
+    }
+    pub fn opaque(&mut self, name: &str) -> LlType {
+        self.intern(TypeDef::Opaque {
+            name: Rc::from(name),
+        })
+    }
+
+    /// What a pointer type points to.
+    pub fn pointee(&self, p: LlType) -> Option<LlType> {
+        match self.def(p) {
+            TypeDef::Ptr(to) => Some(*to),
+            _ => None,
+        }
+    }
+    pub fn is_ptr(&self, t: LlType) -> bool {
+        matches!(self.def(t), TypeDef::Ptr(_))
+    }
+    pub fn is_gc(&self, t: LlType) -> bool {
+        matches!(
+            self.def(t),
+            TypeDef::Struct { gc: true, .. } | TypeDef::Array { gc: true, .. }
+        )
+    }
+    /// A pointer to a Gc container (what the GC must trace).
+    pub fn is_gc_ptr(&self, t: LlType) -> bool {
+        self.pointee(t).is_some_and(|to| self.is_gc(to))
+    }
+
+    pub fn fields(&self, s: LlType) -> &[Field] {
+        match self.def(s) {
+            TypeDef::Struct { fields, .. } => fields,
+            _ => &[],
+        }
+    }
+    pub fn struct_name(&self, s: LlType) -> Option<&Rc<str>> {
+        match self.def(s) {
+            TypeDef::Struct { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+    pub fn array_item(&self, a: LlType) -> Option<LlType> {
+        match self.def(a) {
+            TypeDef::Array { item, .. } => Some(*item),
+            _ => None,
+        }
+    }
+
+    /// The type of field `name` of structure `s`.
+    pub fn field_type(&self, s: LlType, name: &str) -> Option<LlType> {
+        self.fields(s)
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, t)| *t)
+    }
+
+    /// The variable-sized array at the end of a structure, or the array itself.
+    pub fn varsize_array(&self, t: LlType) -> Option<LlType> {
+        match self.def(t) {
+            TypeDef::Array { .. } => Some(t),
+            TypeDef::Struct { fields, .. } => fields
+                .last()
+                .filter(|(_, ft)| matches!(self.def(*ft), TypeDef::Array { .. }))
+                .map(|(_, ft)| *ft),
+            _ => None,
+        }
+    }
+
+    /// The first-field parent of a structure (`GcStruct` inheritance).
+    pub fn parent(&self, s: LlType) -> Option<LlType> {
+        match self.def(s) {
+            TypeDef::Struct { fields, .. } => fields
+                .first()
+                .filter(|(_, ft)| matches!(self.def(*ft), TypeDef::Struct { .. }))
+                .map(|(_, ft)| *ft),
+            _ => None,
+        }
+    }
+
+    /// Whether `sub` is `sup` or has it as first field, transitively: a pointer to `sub` can
+    /// be cast to a pointer to `sup` and back.
+    pub fn is_first_field_descendant(&self, sub: LlType, sup: LlType) -> bool {
+        let mut t = Some(sub);
+        while let Some(s) = t {
+            if s == sup {
+                return true;
+            }
+            t = self.parent(s);
+        }
+        false
+    }
+
+    /// The flattened fixed-size fields of a structure: nested first-field (and other
+    /// inlined) structures expanded in place, the variable-sized array left out. A parent's
+    /// flattening is a prefix of its children's, which is what makes `cast_pointer` free.
+    pub fn flat_fields(&self, s: LlType) -> Vec<(Vec<Rc<str>>, LlType)> {
+        let mut out = Vec::new();
+        self.flatten_into(s, &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn flatten_into(
+        &self,
+        s: LlType,
+        path: &mut Vec<Rc<str>>,
+        out: &mut Vec<(Vec<Rc<str>>, LlType)>,
+    ) {
+        for (name, ft) in self.fields(s) {
+            match self.def(*ft) {
+                TypeDef::Struct { .. } => {
+                    path.push(name.clone());
+                    self.flatten_into(*ft, path, out);
+                    path.pop();
+                }
+                TypeDef::Array { .. } => {}
+                _ => {
+                    let mut p = path.clone();
+                    p.push(name.clone());
+                    out.push((p, *ft));
+                }
+            }
+        }
+    }
+
+    /// Number of flattened slots of a structure (see `flat_fields`).
+    pub fn flat_len(&self, s: LlType) -> usize {
+        self.fields(s)
+            .iter()
+            .map(|(_, ft)| match self.def(*ft) {
+                TypeDef::Struct { .. } => self.flat_len(*ft),
+                TypeDef::Array { .. } => 0,
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// The slot of field `name` of structure `s` in the flattening of `s` (and of every
+    /// structure that has `s` as first field), with the field's type; an inlined
+    /// sub-structure gives the slot of its first field.
+    pub fn field_slot(&self, s: LlType, name: &str) -> Option<(usize, LlType)> {
+        let mut slot = 0;
+        for (n, ft) in self.fields(s) {
+            if &**n == name {
+                return Some((slot, *ft));
+            }
+            slot += match self.def(*ft) {
+                TypeDef::Struct { .. } => self.flat_len(*ft),
+                TypeDef::Array { .. } => 0,
+                _ => 1,
+            };
+        }
+        None
+    }
+
+    /// The type as printed in graphs: `Signed`, `* GcStruct rpy_string`, `* GcArray(Signed)`.
+    pub fn name(&self, t: LlType) -> String {
+        let mut s = String::new();
+        self.write_name(t, &mut s, 0);
+        s
+    }
+
+    fn write_name(&self, t: LlType, out: &mut String, depth: usize) {
+        if depth > 8 {
+            out.push_str("...");
+            return;
+        }
+        match self.def(t) {
+            TypeDef::Primitive(p) => {
+                out.push_str(PRIMITIVES.iter().find(|(q, _)| q == p).unwrap().1);
+            }
+            TypeDef::Struct { name, gc, .. } => {
+                let _ = write!(out, "{} {}", if *gc { "GcStruct" } else { "Struct" }, name);
+            }
+            TypeDef::Array { item, gc } => {
+                out.push_str(if *gc { "GcArray(" } else { "Array(" });
+                self.write_name(*item, out, depth + 1);
+                out.push(')');
+            }
+            TypeDef::Ptr(to) => {
+                out.push_str("* ");
+                self.write_name(*to, out, depth + 1);
+            }
+            TypeDef::Func { args, result } => {
+                out.push_str("Func(");
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_name(*a, out, depth + 1);
+                }
+                out.push_str(") -> ");
+                self.write_name(*result, out, depth + 1);
+            }
+            TypeDef::Opaque { name } => {
+                let _ = write!(out, "Opaque {}", name);
+            }
+        }
+    }
+
+    /// Every type in the arena, in creation order (for deterministic output).
+    pub fn all(&self) -> impl Iterator<Item = LlType> {
+        (0..self.defs.len() as u32).map(LlType)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structural_types_are_interned_and_structs_are_nominal() {
+        let mut t = LlTypes::new();
+        let a1 = t.gc_array(LlType::SIGNED);
+        let a2 = t.gc_array(LlType::SIGNED);
+        assert_eq!(a1, a2);
+        assert_ne!(a1, t.array(LlType::SIGNED));
+        let s1 = t.new_struct("point", true, vec![]);
+        let s2 = t.new_struct("point", true, vec![]);
+        assert_ne!(s1, s2);
+        assert_eq!(t.ptr(s1), t.ptr(s1));
+        let pa = t.ptr(a1);
+        assert_eq!(t.name(pa), "* GcArray(Signed)");
+    }
+
+    #[test]
+    fn parent_layout_is_a_prefix_of_the_child_layout() {
+        let mut t = LlTypes::new();
+        let object = t.new_struct("object", true, vec![("typeptr".into(), LlType::SIGNED)]);
+        let base = t.new_struct(
+            "Base",
+            true,
+            vec![("super".into(), object), ("x".into(), LlType::FLOAT)],
+        );
+        let sub = t.new_struct(
+            "Sub",
+            true,
+            vec![("super".into(), base), ("y".into(), LlType::CHAR)],
+        );
+        assert_eq!(t.field_slot(base, "x"), Some((1, LlType::FLOAT)));
+        assert_eq!(t.field_slot(sub, "y"), Some((2, LlType::CHAR)));
+        assert_eq!(t.flat_len(sub), 3);
+        assert!(t.is_first_field_descendant(sub, object));
+        assert!(!t.is_first_field_descendant(object, sub));
+        // a self-referencing structure through a pointer
+        let node = t.new_struct("node", true, vec![]);
+        let p = t.ptr(node);
+        t.set_fields(
+            node,
+            vec![("next".into(), p), ("value".into(), LlType::SIGNED)],
+        );
+        assert_eq!(t.field_type(node, "next"), Some(p));
+    }
+}

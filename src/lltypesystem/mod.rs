@@ -1,0 +1,12 @@
+//! The low-level type system (seed 000, "Low-Level Types"): what the RTyper translates
+//! annotations into and every later stage works on. `lltype`: the types, interned in an
+//! arena; `lloperation`: the table of low-level operations; `heap`: the runnable model of
+//! the types (malloc, fields, items), shared by prebuilt constants and the LLInterpreter.
+
+pub mod heap;
+pub mod lloperation;
+pub mod lltype;
+
+pub use heap::{LlHeap, LlPtr, LlValue, Offset};
+pub use lloperation::{CanRaise, LlOp, ResultRule};
+pub use lltype::{LlType, LlTypes, TypeDef};
