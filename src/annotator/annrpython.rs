@@ -303,6 +303,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         match a {
             Hlvalue::Var(v) => self.binding(g, v),
             Hlvalue::Const(c) => self.const_annotation(c),
+            Hlvalue::Ll(_) => SomeValue::Impossible,
         }
     }
 
@@ -812,7 +813,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             let kind = match a {
                 Hlvalue::Var(v) => self.bk.describe_type(self.heap(), &self.binding(g, v)),
                 Hlvalue::Const(Value::None) => "None".to_string(),
-                Hlvalue::Const(_) => want.to_string(),
+                _ => want.to_string(),
             };
             if kind != want {
                 continue;
@@ -1182,6 +1183,12 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
         let graph_descs = self.info.iter().map(|i| i.desc).collect();
+        let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
+        for (g, info) in self.info.iter().enumerate() {
+            for &pos in &info.callers {
+                call_targets.entry(pos).or_default().push(g as u32);
+            }
+        }
         AnnotatedProgram {
             graphs: self.graphs,
             graph_descs,
@@ -1190,6 +1197,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             diagnostics,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
+            call_targets,
         }
     }
 }

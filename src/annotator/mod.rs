@@ -96,6 +96,9 @@ pub struct AnnotatedProgram {
     pub bookkeeper: Bookkeeper,
     /// Graph of the entry point, when it could be built.
     pub entry_graph: Option<usize>,
+    /// The call table: for each call operation, the graphs it can reach (in the order the
+    /// annotator first saw them; one per specialization and per member of the family).
+    pub call_targets: HashMap<Position, Vec<u32>>,
 }
 
 impl AnnotatedProgram {

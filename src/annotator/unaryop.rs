@@ -277,6 +277,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::None)
             }
             Hint => Ok(a[0].clone()),
+            Ll(op) => Err(AnnError::new(
+                "RPY205",
+                format!("low-level operation {} in a high-level graph", op.name()),
+            )),
         }
     }
 

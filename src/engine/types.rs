@@ -90,6 +90,7 @@ impl View<'_> {
         match a {
             Hlvalue::Var(v) => ann.bindings.get(g)?.get(v.0 as usize)?.clone(),
             Hlvalue::Const(c) => ann.bookkeeper.known_value(self.heap, c),
+            Hlvalue::Ll(_) => None,
         }
     }
 

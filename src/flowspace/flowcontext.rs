@@ -936,7 +936,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     fn const_str(&self, v: &Hlvalue) -> Option<Rc<str>> {
         match v {
             Hlvalue::Const(c) => Space::const_str(self.objspace, c),
-            Hlvalue::Var(_) => None,
+            _ => None,
         }
     }
 
@@ -1061,7 +1061,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 Ok(k) => Ok(k),
                 Err(_) => Err(self.error("RPY108", "truth value of a constant cannot be computed")),
             },
-            Hlvalue::Var(_) => {
+            _ => {
                 self.last_bool = Some(b);
                 Ok(Branch::Unknown)
             }
@@ -1151,7 +1151,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             match r {
                 Hlvalue::Const(Value::Bool(true)) => return Ok(r),
                 Hlvalue::Const(_) => {}
-                Hlvalue::Var(_) => result = r,
+                _ => result = r,
             }
         }
         Ok(result)

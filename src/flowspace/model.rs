@@ -3,6 +3,7 @@
 //! ids; every operation carries the span of the source it came from.
 
 use crate::interpreter::Op;
+use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
 use std::rc::Rc;
@@ -22,25 +23,50 @@ pub struct Variable {
     pub name_hint: Option<Rc<str>>,
 }
 
-/// An argument of an operation or a link: a Variable or a Constant (a concrete value of the
-/// import-time heap; a mutable one is a static, read-only, prebuilt object).
+/// A graph's id in the list of graphs of its program (the annotator's, or the RTyper's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GraphId(pub u32);
+
+impl GraphId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A Constant of a low-level graph: a value of the low-level model with its concretetype.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LlConstant {
+    pub ty: LlType,
+    pub value: LlValue,
+}
+
+/// An argument of an operation or a link: a Variable or a Constant. A high-level Constant
+/// is a concrete value of the import-time heap (a mutable one is a static, read-only,
+/// prebuilt object); a low-level one (after RTyping) carries its concretetype.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Hlvalue {
     Var(VarId),
     Const(Value),
+    Ll(LlConstant),
 }
 
 impl Hlvalue {
     pub fn var(self) -> Option<VarId> {
         match self {
             Hlvalue::Var(v) => Some(v),
-            Hlvalue::Const(_) => None,
+            _ => None,
         }
     }
     pub fn constant(self) -> Option<Value> {
         match self {
             Hlvalue::Const(c) => Some(c),
-            Hlvalue::Var(_) => None,
+            _ => None,
+        }
+    }
+    pub fn ll_constant(self) -> Option<LlConstant> {
+        match self {
+            Hlvalue::Ll(c) => Some(c),
+            _ => None,
         }
     }
 }
@@ -89,6 +115,9 @@ pub enum ExitCase {
     Value(Value),
     /// An exception class (by object) for exception-catching links.
     Exception(ObjId),
+    /// In low-level graphs: the switch's value (a Bool, an integer, a Char), or for
+    /// exception-catching links the class's vtable pointer.
+    Ll(LlValue),
 }
 
 #[derive(Clone, Debug)]
@@ -131,6 +160,9 @@ pub struct FunctionGraph {
     pub span: Span,
     /// Every read and write of a named local in the blocks of the graph, in flowing order.
     pub local_refs: Vec<LocalRef>,
+    /// After RTyping, the low-level type of each Variable (indexed by `VarId`); empty in
+    /// high-level graphs.
+    pub concretetype: Vec<LlType>,
 }
 
 impl FunctionGraph {
@@ -152,6 +184,7 @@ impl FunctionGraph {
             vars: Vec::new(),
             span,
             local_refs: Vec::new(),
+            concretetype: Vec::new(),
         };
         let start_args = argnames
             .iter()
@@ -169,6 +202,25 @@ impl FunctionGraph {
         self.vars.push(Variable { name_hint });
         VarId(self.vars.len() as u32 - 1)
     }
+    /// A new Variable of a low-level graph, with its concretetype.
+    pub fn new_typed_var(&mut self, name_hint: Option<Rc<str>>, ty: LlType) -> VarId {
+        let v = self.new_var(name_hint);
+        self.concretetype.resize(self.vars.len(), LlType::VOID);
+        self.concretetype[v.0 as usize] = ty;
+        v
+    }
+    /// The concretetype of a Variable or Constant of a low-level graph.
+    pub fn concretetype_of(&self, v: Hlvalue) -> Option<LlType> {
+        match v {
+            Hlvalue::Var(v) => self.concretetype.get(v.0 as usize).copied(),
+            Hlvalue::Ll(c) => Some(c.ty),
+            Hlvalue::Const(_) => None,
+        }
+    }
+    pub fn is_low_level(&self) -> bool {
+        !self.concretetype.is_empty()
+    }
+
     pub fn new_block(&mut self, inputargs: Vec<VarId>) -> BlockId {
         self.blocks.push(Block {
             inputargs,

@@ -67,6 +67,7 @@ fn value(graph: &FunctionGraph, heap: &Heap, v: Hlvalue) -> String {
     match v {
         Hlvalue::Var(v) => graph.var_name(v),
         Hlvalue::Const(c) => describe_const(heap, c),
+        Hlvalue::Ll(c) => c.value.to_string(),
     }
 }
 
@@ -75,6 +76,7 @@ fn exitcase(heap: &Heap, c: ExitCase) -> Option<String> {
         ExitCase::None => None,
         ExitCase::Value(v) => Some(describe_const(heap, v)),
         ExitCase::Exception(cls) => Some(describe_const(heap, Value::Obj(cls))),
+        ExitCase::Ll(v) => Some(v.to_string()),
     }
 }
 

@@ -3,25 +3,32 @@
 //! reference toolchain's flow space.
 
 use crate::compiler::{BinOp, CmpOp, UnOp};
+use crate::lltypesystem::LlOp;
 
 macro_rules! ops {
     ($($variant:ident = $name:literal, $arity:expr;)*) => {
-        /// A high-level operation.
+        /// An operation of a flow graph: a high-level one (what the flow space records and
+        /// the annotator types), or, after RTyping, a low-level one of the
+        /// `lltypesystem::lloperation` table.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Op { $($variant),* }
+        pub enum Op { $($variant,)* Ll(LlOp) }
 
         impl Op {
+            /// Every high-level operation.
             pub const ALL: &'static [Op] = &[$(Op::$variant),*];
             /// The operation's name as printed in graphs.
             pub fn name(self) -> &'static str {
-                match self { $(Op::$variant => $name),* }
+                match self { $(Op::$variant => $name,)* Op::Ll(op) => op.name() }
             }
             /// Number of arguments, or `None` when variable.
             pub fn arity(self) -> Option<usize> {
-                match self { $(Op::$variant => $arity),* }
+                match self { $(Op::$variant => $arity,)* Op::Ll(op) => op.arity() }
             }
             pub fn from_name(name: &str) -> Option<Op> {
-                match name { $($name => Some(Op::$variant),)* _ => None }
+                match name { $($name => Some(Op::$variant),)* _ => LlOp::from_name(name).map(Op::Ll) }
+            }
+            pub fn is_low_level(self) -> bool {
+                matches!(self, Op::Ll(_))
             }
         }
     };

@@ -37,6 +37,10 @@ pub enum LlValue {
     UniChar(u32),
     Bool(bool),
     Ptr(LlPtr),
+    /// Void constants of operations: a field name (`getfield(p, 'x')`) or a type
+    /// (`malloc(T)`); they never exist at run time.
+    Name(super::Sym),
+    Type(LlType),
 }
 
 impl LlValue {
@@ -92,6 +96,27 @@ impl LlValue {
         match self {
             LlValue::Ptr(p) => p,
             _ => LlPtr::Null,
+        }
+    }
+}
+
+impl std::fmt::Display for LlValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LlValue::Void => f.write_str("void"),
+            LlValue::Int(i) => write!(f, "{}", i),
+            LlValue::Uint(u) => write!(f, "{}u", u),
+            LlValue::Float(x) => write!(f, "{:?}", x),
+            LlValue::Char(c) => write!(f, "{:?}", *c as char),
+            LlValue::UniChar(c) => write!(f, "u{:?}", char::from_u32(*c).unwrap_or('?')),
+            LlValue::Bool(b) => write!(f, "{}", b),
+            LlValue::Ptr(LlPtr::Null) => f.write_str("NULL"),
+            LlValue::Ptr(LlPtr::Obj { obj, inner }) => {
+                write!(f, "<ptr {}{}>", obj, if *inner { " items" } else { "" })
+            }
+            LlValue::Ptr(LlPtr::Func(i)) => write!(f, "<func {}>", i),
+            LlValue::Name(s) => write!(f, "'{}'", s),
+            LlValue::Type(t) => write!(f, "<type {}>", t.0),
         }
     }
 }

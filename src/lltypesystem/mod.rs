@@ -6,7 +6,9 @@
 pub mod heap;
 pub mod lloperation;
 pub mod lltype;
+pub mod symbol;
 
 pub use heap::{LlHeap, LlPtr, LlValue, Offset};
 pub use lloperation::{CanRaise, LlOp, ResultRule};
 pub use lltype::{LlType, LlTypes, TypeDef};
+pub use symbol::Sym;

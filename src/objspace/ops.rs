@@ -307,6 +307,7 @@ impl ObjSpace {
             CallArgs => Err(self.unsupported("call_args operation on concrete values")),
             YieldValue => self.do_yield(a),
             Hint => Ok(a),
+            Ll(op) => self.type_error(format!("low-level operation {} at import time", op.name())),
             Abs | Hex | Oct | Ord | Int | Float | Long | Divmod | Cmp => {
                 let name: Rc<str> = Rc::from(op.name());
                 self.call_builtin(&name, None, args.to_vec(), Vec::new())
