@@ -15,4 +15,5 @@ pub mod interpreter;
 pub mod lltypesystem;
 pub mod lsp;
 pub mod objspace;
+pub mod rtyper;
 pub mod syntax;

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::rc::Rc;
 
-/// A low-level type, by id in its `LlTypes` arena.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A low-level type, by id in its `LlTypes` arena (`Void` by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LlType(pub u32);
 
 /// The primitive types, at fixed ids in every arena.

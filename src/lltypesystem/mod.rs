@@ -6,6 +6,7 @@
 pub mod heap;
 pub mod lloperation;
 pub mod lltype;
+pub mod runtime;
 pub mod symbol;
 
 pub use heap::{LlHeap, LlPtr, LlValue, Offset};

@@ -1,0 +1,224 @@
+//! The HighLevelOp interface (seed 000, "HighLevelOp interface"): one high-level operation
+//! being translated, with its arguments' low-level values, Reprs and annotations, and the
+//! `LlOps` list receiving the low-level operations that replace it.
+
+use super::rmodel::ReprId;
+use super::{RTyper, TyperError};
+use crate::annotator::model::{Position, SomeValue};
+use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation, VarId};
+use crate::interpreter::Op;
+use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
+use crate::syntax::Span;
+use std::collections::HashMap;
+
+/// The low-level operations generated for the current block, and the graph their result
+/// Variables are created in.
+pub struct LlOps<'g> {
+    pub graph: &'g mut FunctionGraph,
+    pub ops: Vec<SpaceOperation>,
+    /// The span of the high-level operation being translated (every generated operation
+    /// points at the user's line).
+    pub span: Span,
+}
+
+impl<'g> LlOps<'g> {
+    pub fn new(graph: &'g mut FunctionGraph) -> LlOps<'g> {
+        LlOps {
+            graph,
+            ops: Vec::new(),
+            span: Span::default(),
+        }
+    }
+
+    /// Appends `op(args) -> result_type`; returns the result Variable.
+    pub fn genop(&mut self, op: LlOp, args: Vec<Hlvalue>, result_type: LlType) -> Hlvalue {
+        let result = self.graph.new_typed_var(None, result_type);
+        self.ops.push(SpaceOperation {
+            opname: Op::Ll(op),
+            args,
+            result,
+            span: self.span,
+        });
+        Hlvalue::Var(result)
+    }
+}
+
+/// A Void constant naming a field.
+pub fn cfield(name: &str) -> Hlvalue {
+    Hlvalue::Ll(LlConstant {
+        ty: LlType::VOID,
+        value: LlValue::Name(Sym::new(name)),
+    })
+}
+/// A Void constant naming a type (for `malloc`).
+pub fn ctype(t: LlType) -> Hlvalue {
+    Hlvalue::Ll(LlConstant {
+        ty: LlType::VOID,
+        value: LlValue::Type(t),
+    })
+}
+pub fn cint(i: i64) -> Hlvalue {
+    Hlvalue::Ll(LlConstant {
+        ty: LlType::SIGNED,
+        value: LlValue::Int(i),
+    })
+}
+pub fn cbool(b: bool) -> Hlvalue {
+    Hlvalue::Ll(LlConstant {
+        ty: LlType::BOOL,
+        value: LlValue::Bool(b),
+    })
+}
+pub fn cvoid() -> Hlvalue {
+    Hlvalue::Ll(LlConstant {
+        ty: LlType::VOID,
+        value: LlValue::Void,
+    })
+}
+
+/// One high-level operation being translated.
+pub struct Hop {
+    pub g: u32,
+    pub op: SpaceOperation,
+    pub position: Position,
+    /// The operation is the last of a block that catches exceptions: the low-level
+    /// operation that may raise must be marked with `exception_is_here`.
+    pub exc_handled: bool,
+    pub args_v: Vec<Hlvalue>,
+    pub args_r: Vec<ReprId>,
+    pub args_s: Vec<SomeValue>,
+    pub s_result: SomeValue,
+    pub r_result: ReprId,
+    /// Index in `LlOps::ops` of the operation marked by `exception_is_here`.
+    pub raising_index: Option<usize>,
+}
+
+impl Hop {
+    pub fn new(
+        rt: &mut RTyper,
+        g: u32,
+        op: &SpaceOperation,
+        position: Position,
+        exc_handled: bool,
+        vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
+        _llops: &mut LlOps,
+    ) -> Result<Hop, TyperError> {
+        let mut args_v = Vec::new();
+        let mut args_r = Vec::new();
+        let mut args_s = Vec::new();
+        for &a in &op.args {
+            args_s.push(rt.annotation(g, a));
+            let (v, r) = rt.value_of(g, a, vmap)?;
+            args_v.push(v);
+            args_r.push(r);
+        }
+        let s_result = rt.annotation(g, Hlvalue::Var(op.result));
+        let r_result = rt.var_repr(g, op.result)?;
+        Ok(Hop {
+            g,
+            op: op.clone(),
+            position,
+            exc_handled,
+            args_v,
+            args_r,
+            args_s,
+            s_result,
+            r_result,
+            raising_index: None,
+        })
+    }
+
+    pub fn nargs(&self) -> usize {
+        self.args_v.len()
+    }
+
+    /// Drops the first argument (the callable of a call, the receiver of a method).
+    pub fn r_s_popfirstarg(&mut self) -> (Hlvalue, ReprId, SomeValue) {
+        let v = self.args_v.remove(0);
+        let r = self.args_r.remove(0);
+        let s = self.args_s.remove(0);
+        self.op.args.remove(0);
+        (v, r, s)
+    }
+
+    /// Inserts an argument in front (the `self` of a method call).
+    pub fn v_s_insertfirstarg(&mut self, v: Hlvalue, r: ReprId, s: SomeValue) {
+        self.args_v.insert(0, v);
+        self.args_r.insert(0, r);
+        self.args_s.insert(0, s);
+        self.op.args.insert(0, v);
+    }
+
+    /// Marks the next generated operation as the one that may raise.
+    pub fn exception_is_here(&mut self, llops: &LlOps) {
+        self.raising_index = Some(llops.ops.len());
+    }
+
+    /// Says no exception can occur (the last generated operation is not the raising one).
+    pub fn exception_cannot_occur(&mut self) {
+        self.raising_index = None;
+    }
+}
+
+impl RTyper<'_> {
+    /// Argument `i` of `hop`, converted to Repr `r`.
+    pub fn inputarg(
+        &mut self,
+        llops: &mut LlOps,
+        hop: &Hop,
+        i: usize,
+        r: ReprId,
+    ) -> Result<Hlvalue, TyperError> {
+        if let Hlvalue::Const(c) = hop.op.args[i] {
+            return Ok(Hlvalue::Ll(self.const_value(c, r)?));
+        }
+        self.convertvar(llops, hop.args_v[i], hop.args_r[i], r)
+    }
+
+    /// All arguments converted to the given Reprs.
+    pub fn inputargs(
+        &mut self,
+        llops: &mut LlOps,
+        hop: &Hop,
+        rs: &[ReprId],
+    ) -> Result<Vec<Hlvalue>, TyperError> {
+        let mut out = Vec::new();
+        for (i, &r) in rs.iter().enumerate() {
+            out.push(self.inputarg(llops, hop, i, r)?);
+        }
+        Ok(out)
+    }
+
+    /// Whether the operation is in the scope of an `except` catching `name` (or a base
+    /// class of it).
+    pub fn has_implicit_exception(&self, hop: &Hop, name: &str) -> bool {
+        if !hop.exc_handled {
+            return false;
+        }
+        let hl = &self.ann.graphs[hop.g as usize];
+        let block = hl.block(crate::flowspace::BlockId(hop.position.block));
+        block.exits.iter().skip(1).any(|&l| {
+            if let crate::flowspace::ExitCase::Exception(cls) = hl.link(l).exitcase {
+                self.class_is_base_of(cls, name)
+            } else {
+                false
+            }
+        })
+    }
+
+    /// Whether the built-in exception `name` is `cls` or a subclass of it.
+    fn class_is_base_of(&self, cls: crate::objspace::object::ObjId, name: &str) -> bool {
+        let cname = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+        if *cname == *name {
+            return true;
+        }
+        let bases: &[&str] = match name {
+            "ZeroDivisionError" | "OverflowError" => &["ArithmeticError", "StandardError", "Exception"],
+            "IndexError" | "KeyError" => &["LookupError", "StandardError", "Exception"],
+            "ValueError" | "OSError" | "AssertionError" => &["StandardError", "Exception"],
+            "StopIteration" => &["Exception"],
+            _ => &["Exception"],
+        };
+        bases.contains(&&*cname)
+    }
+}

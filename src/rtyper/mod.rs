@@ -1,0 +1,635 @@
+//! The RTyper (seed 000, "The RPython Typer"): takes the annotated program and gives a
+//! low-level program (`LlProgram`): a copy of every annotated graph in which each
+//! high-level operation is replaced by low-level ones of the `lloperation` table, every
+//! Variable and Constant has a concretetype, and prebuilt objects (strings, instances,
+//! vtables, lists) are containers of the low-level heap. The annotated graphs themselves
+//! are left untouched (editor queries keep reading them).
+//!
+//! Layout, following the reference's rtyper: `rmodel` (Reprs, `getrepr`, conversions),
+//! `rclass` (instance and vtable layouts), `rpbc` (functions, calls, constants), `rops`
+//! (the `rtype_*` of each high-level operation through the `Hop` interface), `rbuiltin`
+//! (calls of built-in functions and methods).
+
+mod hop;
+mod rbuiltin;
+mod rclass;
+pub mod rmodel;
+mod rops;
+mod rpbc;
+
+pub use hop::{Hop, LlOps};
+
+use crate::annotator::model::{ClassDefId, Position, SomeValue};
+use crate::annotator::AnnotatedProgram;
+use crate::diagnostics::Diagnostic;
+use crate::flowspace::{
+    Block, BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, LinkId, LlConstant, VarId,
+};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlHeap, LlPtr, LlType, LlTypes, LlValue};
+use crate::objspace::object::{Heap, ObjId, Value};
+use crate::syntax::Span;
+use rclass::ClassLayouts;
+use rmodel::{Repr, ReprId};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A function of the low-level program (what an `LlPtr::Func` points to).
+#[derive(Clone, Debug)]
+pub enum LlFunction {
+    /// A low-level graph, by index in `LlProgram::graphs`.
+    Graph { graph: u32, name: Rc<str> },
+    /// A function of the runtime (external functions and native helpers).
+    Runtime(RuntimeFn),
+}
+
+/// The RTyper's result: what the LLInterpreter runs and GenC compiles.
+pub struct LlProgram {
+    pub types: LlTypes,
+    /// Prebuilt constants (strings, vtables, instances, lists…).
+    pub heap: LlHeap,
+    /// Low-level graphs; graph `i` translates the annotator's graph `i` (graphs never
+    /// reached have an empty placeholder and no function pointer).
+    pub graphs: Vec<FunctionGraph>,
+    pub functions: Vec<LlFunction>,
+    /// The entry point's function index.
+    pub entry: u32,
+    /// `Ptr(STR)`, the type of strings.
+    pub str_ptr: LlType,
+    /// The instance header (`object`) and vtable root (`object_vtable`) structures.
+    pub object: LlType,
+    pub object_vtable: LlType,
+    /// The vtable of each built-in exception class by name (`ZeroDivisionError`…), with the
+    /// instance structure to allocate when an operation raises it.
+    pub std_exceptions: HashMap<String, (LlPtr, LlType)>,
+}
+
+/// A reason the RTyper cannot translate an operation.
+#[derive(Clone, Debug)]
+pub struct TyperError {
+    pub msg: String,
+    pub span: Option<Span>,
+}
+
+impl TyperError {
+    pub fn new(msg: impl Into<String>) -> TyperError {
+        TyperError {
+            msg: msg.into(),
+            span: None,
+        }
+    }
+}
+
+pub struct RTyper<'a> {
+    pub ann: &'a AnnotatedProgram,
+    pub objheap: &'a Heap,
+    pub types: LlTypes,
+    pub heap: LlHeap,
+    reprs: Vec<(Repr, LlType)>,
+    repr_cache: HashMap<Repr, ReprId>,
+    pub classes: ClassLayouts,
+    pub str_ptr: LlType,
+    pub unicode_ptr: LlType,
+    functions: Vec<LlFunction>,
+    graph_func: HashMap<u32, u32>,
+    runtime_func: HashMap<RuntimeFn, u32>,
+    str_consts: HashMap<Vec<u8>, LlPtr>,
+    prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
+    /// Repr of every Variable of every graph, once computed.
+    var_reprs: HashMap<(u32, VarId), ReprId>,
+    /// Arithmetic whose result an `ovfcheck()` checks: generated at the `ovfcheck` call as
+    /// the `_ovf` operation (so it is the block's raising operation).
+    pending_ovf: HashMap<(u32, VarId), (crate::lltypesystem::LlOp, Vec<Hlvalue>, LlType)>,
+}
+
+/// Translates an annotated program. Errors are diagnostics at the user's line.
+pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Diagnostic>> {
+    let Some(entry) = ann.entry_graph else {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            Span::default(),
+            "the program has no entry point to translate",
+        )]);
+    };
+    let mut types = LlTypes::new();
+    let chars = types.array(LlType::CHAR);
+    let str_struct = types.new_struct(
+        "rpy_string",
+        true,
+        vec![("hash".into(), LlType::SIGNED), ("chars".into(), chars)],
+    );
+    let str_ptr = types.ptr(str_struct);
+    let uchars = types.array(LlType::UNICHAR);
+    let uni_struct = types.new_struct(
+        "rpy_unicode",
+        true,
+        vec![("hash".into(), LlType::SIGNED), ("chars".into(), uchars)],
+    );
+    let unicode_ptr = types.ptr(uni_struct);
+    let classes = ClassLayouts::new(&mut types, str_ptr);
+    let mut rt = RTyper {
+        ann,
+        objheap,
+        types,
+        heap: LlHeap::new(),
+        reprs: Vec::new(),
+        repr_cache: HashMap::new(),
+        classes,
+        str_ptr,
+        unicode_ptr,
+        functions: Vec::new(),
+        graph_func: HashMap::new(),
+        runtime_func: HashMap::new(),
+        str_consts: HashMap::new(),
+        prebuilt: HashMap::new(),
+        var_reprs: HashMap::new(),
+        pending_ovf: HashMap::new(),
+    };
+    let mut diags = Vec::new();
+    if let Err(e) = rt.setup_classes() {
+        diags.push(e.into_diagnostic(ann.graphs[entry].span));
+    }
+    let entry_func = rt.graph_funcptr(entry as u32);
+    let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());
+    for g in 0..ann.graphs.len() {
+        let reached = ann.bindings[g]
+            .get(ann.graphs[g].block(ann.graphs[g].startblock).inputargs.first().map_or(0, |v| v.0 as usize))
+            .is_some_and(|b| b.is_some())
+            || ann.graphs[g].block(ann.graphs[g].startblock).inputargs.is_empty();
+        if !reached {
+            graphs.push(placeholder(&ann.graphs[g]));
+            continue;
+        }
+        match rt.translate_graph(g as u32) {
+            Ok(lg) => graphs.push(lg),
+            Err(errs) => {
+                for e in errs {
+                    diags.push(e.into_diagnostic(ann.graphs[g].span));
+                }
+                graphs.push(placeholder(&ann.graphs[g]));
+            }
+        }
+    }
+    if !diags.is_empty() {
+        diags.sort_by_key(|d| (d.span.file, d.span.start));
+        diags.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+        return Err(diags);
+    }
+    let std_exceptions = rt.std_exceptions();
+    let LlPtr::Func(entry) = entry_func else {
+        unreachable!()
+    };
+    Ok(LlProgram {
+        types: rt.types,
+        heap: rt.heap,
+        graphs,
+        functions: rt.functions,
+        entry,
+        str_ptr,
+        object: rt.classes.object,
+        object_vtable: rt.classes.object_vtable,
+        std_exceptions,
+    })
+}
+
+fn placeholder(g: &FunctionGraph) -> FunctionGraph {
+    let mut lg = FunctionGraph::new(g.name.clone(), g.func, g.span, &[]);
+    lg.concretetype = vec![LlType::VOID; lg.vars.len()];
+    lg
+}
+
+impl TyperError {
+    fn into_diagnostic(self, fallback: Span) -> Diagnostic {
+        Diagnostic::new(
+            "RPY301",
+            self.span.unwrap_or(fallback),
+            format!("cannot be translated: {}", self.msg),
+        )
+    }
+}
+
+impl<'a> RTyper<'a> {
+    /// The Repr of a Variable of annotated graph `g`.
+    pub fn var_repr(&mut self, g: u32, v: VarId) -> Result<ReprId, TyperError> {
+        if let Some(&r) = self.var_reprs.get(&(g, v)) {
+            return Ok(r);
+        }
+        let s = self.ann.bindings[g as usize]
+            .get(v.0 as usize)
+            .cloned()
+            .flatten()
+            .unwrap_or(SomeValue::Impossible);
+        let r = self.getrepr(&s)?;
+        self.var_reprs.insert((g, v), r);
+        Ok(r)
+    }
+
+    /// The annotation of an argument of annotated graph `g`.
+    pub fn annotation(&self, g: u32, a: Hlvalue) -> SomeValue {
+        match a {
+            Hlvalue::Var(v) => self.ann.bindings[g as usize]
+                .get(v.0 as usize)
+                .cloned()
+                .flatten()
+                .unwrap_or(SomeValue::Impossible),
+            Hlvalue::Const(c) => self
+                .ann
+                .bookkeeper
+                .known_value(self.objheap, c)
+                .unwrap_or(SomeValue::Impossible),
+            Hlvalue::Ll(_) => SomeValue::Impossible,
+        }
+    }
+
+    /// Translates annotated graph `g` into a new low-level graph.
+    fn translate_graph(&mut self, g: u32) -> Result<FunctionGraph, Vec<TyperError>> {
+        let hl = &self.ann.graphs[g as usize];
+        let mut lg = FunctionGraph::new(hl.name.clone(), hl.func, hl.span, &[]);
+        lg.blocks.clear();
+        lg.vars.clear();
+        let mut errors = Vec::new();
+        // blocks, in the annotated graph's order; every Variable gets its Repr's type
+        let mut vmap: HashMap<VarId, (Hlvalue, ReprId)> = HashMap::new();
+        let order = hl.iterblocks();
+        let mut bmap: HashMap<BlockId, BlockId> = HashMap::new();
+        let object_repr = self.intern_repr(Repr::Object);
+        let class_repr = self.intern_repr(Repr::Class(None));
+        for &b in order
+            .iter()
+            .chain([hl.returnblock, hl.exceptblock].iter())
+        {
+            if bmap.contains_key(&b) {
+                continue;
+            }
+            let mut inputargs = Vec::new();
+            for (i, &v) in hl.block(b).inputargs.iter().enumerate() {
+                let r = if b == hl.exceptblock {
+                    if i == 0 {
+                        class_repr
+                    } else {
+                        object_repr
+                    }
+                } else {
+                    match self.var_repr(g, v) {
+                        Ok(r) => r,
+                        Err(mut e) => {
+                            e.span = e.span.or(Some(hl.span));
+                            errors.push(e);
+                            self.intern_repr(Repr::Void)
+                        }
+                    }
+                };
+                let lv = lg.new_typed_var(hl.var(v).name_hint.clone(), self.lltype(r));
+                vmap.insert(v, (Hlvalue::Var(lv), r));
+                inputargs.push(lv);
+            }
+            bmap.insert(b, lg.new_block(inputargs));
+        }
+        lg.startblock = bmap[&hl.startblock];
+        lg.returnblock = bmap[&hl.returnblock];
+        lg.exceptblock = bmap[&hl.exceptblock];
+        for &b in &order {
+            if b == hl.returnblock || b == hl.exceptblock {
+                continue;
+            }
+            if let Err(e) = self.translate_block(g, b, &mut lg, &mut vmap, &bmap) {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(lg)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn translate_block(
+        &mut self,
+        g: u32,
+        b: BlockId,
+        lg: &mut FunctionGraph,
+        vmap: &mut HashMap<VarId, (Hlvalue, ReprId)>,
+        bmap: &HashMap<BlockId, BlockId>,
+    ) -> Result<(), TyperError> {
+        let hl = &self.ann.graphs[g as usize];
+        let block: &Block = hl.block(b);
+        let catching = block.exitswitch == ExitSwitch::LastException;
+        let nops = block.operations.len();
+        let mut llops = LlOps::new(lg);
+        let mut raising_index = None;
+        for (i, op) in block.operations.iter().enumerate() {
+            llops.span = op.span;
+            let position = Position {
+                graph: g,
+                block: b.0,
+                op: i as u32,
+            };
+            let exc_handled = catching && i + 1 == nops;
+            let mut hop = Hop::new(self, g, op, position, exc_handled, vmap, &mut llops)
+                .map_err(|e| e.at(op.span))?;
+            let (v, r) = self
+                .rtype_operation(&mut hop, &mut llops)
+                .map_err(|e| e.at(op.span))?;
+            if exc_handled {
+                raising_index = hop.raising_index.or(Some(llops.ops.len().saturating_sub(1)));
+            }
+            vmap.insert(op.result, (v, r));
+        }
+        let exitswitch = match block.exitswitch {
+            ExitSwitch::None => ExitSwitch::None,
+            ExitSwitch::LastException => ExitSwitch::LastException,
+            ExitSwitch::Value(v) => {
+                let (lv, _) = self.value_of(g, v, vmap)?;
+                ExitSwitch::Value(lv)
+            }
+        };
+        // operations after the one that may raise belong to the normal path
+        let mut trailing = Vec::new();
+        if let Some(ri) = raising_index {
+            if ri + 1 < llops.ops.len() {
+                trailing = llops.ops.split_off(ri + 1);
+            }
+        }
+        let span_end = block.operations.last().map(|o| o.span).unwrap_or_default();
+        let ops = std::mem::take(&mut llops.ops);
+        let lb = bmap[&b];
+        lg.block_mut(lb).operations = ops;
+        lg.block_mut(lb).exitswitch = exitswitch;
+        for (k, &l) in block.exits.iter().enumerate() {
+            let link = hl.link(l);
+            let mut ll_exc = None;
+            let mut ll_val = None;
+            if let (Some(et), Some(ev)) = (link.last_exception, link.last_exc_value) {
+                let cr = self.intern_repr(Repr::Class(None));
+                let or = self.intern_repr(Repr::Object);
+                let t = lg.new_typed_var(None, self.lltype(cr));
+                let v = lg.new_typed_var(None, self.lltype(or));
+                vmap.insert(et, (Hlvalue::Var(t), cr));
+                vmap.insert(ev, (Hlvalue::Var(v), or));
+                ll_exc = Some(t);
+                ll_val = Some(v);
+            }
+            let exitcase = match link.exitcase {
+                ExitCase::None => ExitCase::None,
+                ExitCase::Value(Value::Bool(x)) => ExitCase::Ll(LlValue::Bool(x)),
+                ExitCase::Value(Value::Int(x)) => ExitCase::Ll(LlValue::Int(x)),
+                ExitCase::Value(other) => {
+                    return Err(TyperError::new(format!(
+                        "switch on the constant {:?}",
+                        other
+                    ))
+                    .at(span_end))
+                }
+                ExitCase::Exception(cls) => {
+                    let vt = self.exception_vtable(cls);
+                    ExitCase::Ll(LlValue::Ptr(vt))
+                }
+                ExitCase::Ll(v) => ExitCase::Ll(v),
+            };
+            let target = bmap[&link.target];
+            let target_args = hl.block(link.target).inputargs.clone();
+            // the link's arguments, converted to the target's Reprs (in a new block when
+            // conversions need operations, or when operations follow the raising one)
+            let mut conv = LlOps::new(lg);
+            conv.span = link.span;
+            if k == 0 && !trailing.is_empty() {
+                conv.ops = std::mem::take(&mut trailing);
+            }
+            let mut args = Vec::new();
+            for (j, a) in link.args.iter().enumerate() {
+                let (lv, from) = self.value_of(g, *a, vmap).map_err(|e| e.at(link.span))?;
+                let to = if link.target == hl.exceptblock {
+                    if j == 0 {
+                        self.intern_repr(Repr::Class(None))
+                    } else {
+                        self.intern_repr(Repr::Object)
+                    }
+                } else {
+                    self.var_repr(g, target_args[j])?
+                };
+                let lv = if let Hlvalue::Const(c) = a {
+                    // constants are built directly in the target's Repr
+                    Hlvalue::Ll(self.const_value(*c, to).map_err(|e| e.at(link.span))?)
+                } else {
+                    self.convertvar(&mut conv, lv, from, to).map_err(|e| e.at(link.span))?
+                };
+                args.push(lv);
+            }
+            let conv_ops = std::mem::take(&mut conv.ops);
+            drop(conv);
+            let new_link = |prev: BlockId, target: BlockId, args: Vec<Hlvalue>| crate::flowspace::Link {
+                prevblock: prev,
+                target,
+                args,
+                exitcase,
+                last_exception: ll_exc,
+                last_exc_value: ll_val,
+                span: link.span,
+                arg_spans: Vec::new(),
+            };
+            if conv_ops.is_empty() {
+                let nargs = args.len();
+                let mut l = new_link(lb, target, args);
+                l.arg_spans = vec![Span::default(); nargs];
+                lg.add_link(lb, l);
+            } else {
+                // a block between: it receives every Variable the conversions and the
+                // link use, and ends with the link
+                let mut used: Vec<VarId> = Vec::new();
+                let defined: std::collections::HashSet<VarId> =
+                    conv_ops.iter().map(|o| o.result).collect();
+                for o in &conv_ops {
+                    for a in &o.args {
+                        if let Hlvalue::Var(v) = a {
+                            if !defined.contains(v) && !used.contains(v) {
+                                used.push(*v);
+                            }
+                        }
+                    }
+                }
+                for a in &args {
+                    if let Hlvalue::Var(v) = a {
+                        if !defined.contains(v) && !used.contains(v) {
+                            used.push(*v);
+                        }
+                    }
+                }
+                let mut rename: HashMap<VarId, VarId> = HashMap::new();
+                let mut inputs = Vec::new();
+                for v in &used {
+                    let t = lg.concretetype[v.0 as usize];
+                    let nv = lg.new_typed_var(lg.var(*v).name_hint.clone(), t);
+                    rename.insert(*v, nv);
+                    inputs.push(nv);
+                }
+                let ren = |a: Hlvalue| match a {
+                    Hlvalue::Var(v) => Hlvalue::Var(*rename.get(&v).unwrap_or(&v)),
+                    other => other,
+                };
+                let mut ops = conv_ops;
+                for o in &mut ops {
+                    for a in &mut o.args {
+                        *a = ren(*a);
+                    }
+                }
+                let args: Vec<Hlvalue> = args.into_iter().map(ren).collect();
+                let mid = lg.new_block(inputs);
+                lg.block_mut(mid).operations = ops;
+                let nargs = args.len();
+                let mut out = new_link(mid, target, args);
+                out.exitcase = ExitCase::None;
+                out.last_exception = None;
+                out.last_exc_value = None;
+                out.arg_spans = vec![Span::default(); nargs];
+                lg.add_link(mid, out);
+                let into_args: Vec<Hlvalue> = used.iter().map(|v| Hlvalue::Var(*v)).collect();
+                let n = into_args.len();
+                let mut l = new_link(lb, mid, into_args);
+                l.arg_spans = vec![Span::default(); n];
+                lg.add_link(lb, l);
+            }
+        }
+        Ok(())
+    }
+
+    /// The low-level value and Repr of an argument of annotated graph `g`.
+    pub fn value_of(
+        &mut self,
+        g: u32,
+        a: Hlvalue,
+        vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
+    ) -> Result<(Hlvalue, ReprId), TyperError> {
+        match a {
+            Hlvalue::Var(v) => vmap.get(&v).copied().ok_or_else(|| {
+                TyperError::new(format!("variable {} used before it is typed", v.0))
+            }),
+            Hlvalue::Const(c) => {
+                let s = self.annotation(g, a);
+                let r = self.getrepr(&s)?;
+                Ok((Hlvalue::Ll(self.const_value(c, r)?), r))
+            }
+            Hlvalue::Ll(c) => {
+                let r = self.intern_repr(Repr::Void);
+                Ok((Hlvalue::Ll(c), r))
+            }
+        }
+    }
+
+    /// The function-table index of a runtime function, as a constant function pointer of
+    /// the given signature.
+    pub fn runtime(&mut self, f: RuntimeFn, args: &[LlType], result: LlType) -> Hlvalue {
+        let idx = *self.runtime_func.entry(f).or_insert_with(|| {
+            self.functions.push(LlFunction::Runtime(f));
+            self.functions.len() as u32 - 1
+        });
+        let ft = self.types.func(args.to_vec(), result);
+        let pt = self.types.ptr(ft);
+        Hlvalue::Ll(LlConstant {
+            ty: pt,
+            value: LlValue::Ptr(LlPtr::Func(idx)),
+        })
+    }
+
+    /// The vtable of an exception class caught by an `except` clause.
+    fn exception_vtable(&mut self, cls: ObjId) -> LlPtr {
+        if let Some(cd) = self.classdef_of_class(cls) {
+            return self.classes.vtable_ptr[&cd];
+        }
+        let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+        self.extra_vtable(&name)
+    }
+
+    /// The vtable of a built-in exception class that has no class definition; a class
+    /// that is not even a built-in exception gets one with an empty id range.
+    pub fn extra_vtable(&mut self, name: &str) -> LlPtr {
+        if let Some(&p) = self.classes.extra_vtable.get(name) {
+            return p;
+        }
+        let p = self.new_vtable(name, -1, -1);
+        self.classes.extra_vtable.insert(Rc::from(name), p);
+        p
+    }
+
+    /// A new vtable of the root type.
+    pub fn new_vtable(&mut self, name: &str, min: i64, max: i64) -> LlPtr {
+        let ov = self.classes.object_vtable;
+        let p = self.heap.malloc(&self.types, ov, 0);
+        let name_ptr = self.prebuilt_str(name.as_bytes());
+        let _ = self
+            .heap
+            .setfield(&self.types, p, ov, "subclassrange_min", LlValue::Int(min));
+        let _ = self
+            .heap
+            .setfield(&self.types, p, ov, "subclassrange_max", LlValue::Int(max));
+        let _ = self
+            .heap
+            .setfield(&self.types, p, ov, "name", LlValue::Ptr(name_ptr));
+        p
+    }
+
+    /// The id range of a class (by object): its class definition's or, for a built-in
+    /// exception, its own.
+    pub fn class_range(&mut self, cls: ObjId) -> (i64, i64) {
+        if let Some(cd) = self.classdef_of_class(cls) {
+            return self.classes.ranges[&cd];
+        }
+        let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+        self.classes
+            .extra_ranges
+            .get(&*name)
+            .copied()
+            .unwrap_or((-1, -1))
+    }
+
+    pub fn classdef_of_class(&self, cls: ObjId) -> Option<ClassDefId> {
+        let bk = &self.ann.bookkeeper;
+        let d = *bk.desc_of_obj.get(&cls)?;
+        bk.class_desc(d)?.classdef
+    }
+
+    /// The vtables of the built-in exceptions the low-level operations and runtime
+    /// functions can raise.
+    fn std_exceptions(&mut self) -> HashMap<String, (LlPtr, LlType)> {
+        let mut out = HashMap::new();
+        for name in [
+            "ZeroDivisionError",
+            "OverflowError",
+            "IndexError",
+            "KeyError",
+            "ValueError",
+            "OSError",
+            "StopIteration",
+            "AssertionError",
+            "MemoryError",
+        ] {
+            let found = self
+                .ann
+                .bookkeeper
+                .classdefs
+                .iter()
+                .enumerate()
+                .find(|(_, c)| &*c.name == name)
+                .map(|(i, _)| ClassDefId(i as u32));
+            let entry = match found {
+                Some(cd) => (self.classes.vtable_ptr[&cd], self.classes.inst[&cd]),
+                None => (self.extra_vtable(name), self.classes.object),
+            };
+            out.insert(name.to_string(), entry);
+        }
+        out
+    }
+}
+
+impl TyperError {
+    pub fn at(mut self, span: Span) -> TyperError {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+}
+
+/// The link ids of a block, for iteration while the graph changes.
+pub fn exits_of(g: &FunctionGraph, b: BlockId) -> Vec<LinkId> {
+    g.block(b).exits.clone()
+}

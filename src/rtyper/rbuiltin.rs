@@ -1,0 +1,503 @@
+//! Calls (`simple_call`): of functions (a `direct_call` of the graph the call table gives,
+//! or an `indirect_call` through a function pointer), of classes (malloc, vtable, class
+//! defaults, `__init__`), of methods (direct when one graph is reachable, through the
+//! vtable otherwise), and of built-in functions and methods (low-level operations or
+//! runtime functions).
+
+use super::hop::{cbool, cfield, cint, ctype, cvoid, Hop, LlOps};
+use super::rclass::{cls_field, inst_field, ClassSlot};
+use super::rmodel::{int_lltype, Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::annotator::model::SomeValue;
+use crate::flowspace::{Hlvalue, LlConstant};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
+use crate::objspace::object::{IntKind, Object, Value};
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+impl RTyper<'_> {
+    pub(super) fn rtype_call(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let callee = hop.op.args[0];
+        let callee_repr = self.repr(hop.args_r[0]).clone();
+        match callee_repr {
+            Repr::Method { name, .. } => {
+                let (sv, sr, _) = hop.r_s_popfirstarg();
+                self.call_method(hop, llops, sv, sr, &name)
+            }
+            Repr::BuiltinMethod { name, .. } => {
+                let (sv, sr, ss) = hop.r_s_popfirstarg();
+                self.call_builtin_method(hop, llops, sv, sr, &ss, &name)
+            }
+            Repr::FuncPtr(graphs) => {
+                let (fv, _, _) = hop.r_s_popfirstarg();
+                self.indirect_call(hop, llops, fv, graphs[0])
+            }
+            _ => {
+                let Hlvalue::Const(Value::Obj(id)) = callee else {
+                    return Err(TyperError::new("calling this value is not supported by `run` yet"));
+                };
+                match self.objheap.get(id) {
+                    Object::Builtin { name, .. } => {
+                        let name = name.clone();
+                        hop.r_s_popfirstarg();
+                        self.call_builtin(hop, llops, &name)
+                    }
+                    Object::Class(_) => {
+                        hop.r_s_popfirstarg();
+                        self.instantiate(hop, llops, id)
+                    }
+                    _ => {
+                        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+                        let Some(&g) = targets.first() else {
+                            return Err(TyperError::new("a call the annotator did not follow"));
+                        };
+                        hop.r_s_popfirstarg();
+                        let args = hop.args_v.iter().copied().zip(hop.args_r.iter().copied()).collect();
+                        let r = self.call_graph(llops, g, args)?;
+                        if hop.exc_handled {
+                            hop.raising_index = Some(llops.ops.len() - 1);
+                        }
+                        Ok(r)
+                    }
+                }
+            }
+        }
+    }
+
+    fn indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, fv: Hlvalue, g0: u32) -> R {
+        let (params, result) = self.graph_signature(g0);
+        let mut vals = vec![fv];
+        for (i, &p) in params.iter().enumerate() {
+            if i >= hop.nargs() {
+                return Err(TyperError::new("an indirect call with default arguments is not supported by `run` yet"));
+            }
+            vals.push(self.inputarg(llops, hop, i, p)?);
+        }
+        let rt = self.lltype(result);
+        let v = llops.genop(LlOp::IndirectCall, vals, rt);
+        if hop.exc_handled {
+            hop.raising_index = Some(llops.ops.len() - 1);
+        }
+        Ok((v, result))
+    }
+
+    fn call_method(&mut self, hop: &mut Hop, llops: &mut LlOps, sv: Hlvalue, sr: ReprId, name: &str) -> R {
+        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+        if targets.len() == 1 {
+            let mut args = vec![(sv, sr)];
+            args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
+            let r = self.call_graph(llops, targets[0], args)?;
+            if hop.exc_handled {
+                hop.raising_index = Some(llops.ops.len() - 1);
+            }
+            return Ok(r);
+        }
+        let Repr::Instance(cd) = self.repr(sr).clone() else {
+            return Err(TyperError::new("a method of a non-instance"));
+        };
+        let owner = self
+            .ann
+            .bookkeeper
+            .get_owner(cd, name)
+            .ok_or_else(|| TyperError::new(format!("no method `{}`", name)))?;
+        let Some((_, ClassSlot::Method { repr })) =
+            self.classes.slots[&owner].iter().find(|(n, _)| **n == *name).cloned()
+        else {
+            return Err(TyperError::new(format!("method `{}` has no vtable entry", name)));
+        };
+        let Repr::FuncPtr(graphs) = self.repr(repr).clone() else {
+            unreachable!()
+        };
+        let tp = self.typeptr(llops, sv, sr)?;
+        let vt = self.classes.vtable[&owner];
+        let vtp = self.types.ptr(vt);
+        let vv = llops.genop(LlOp::CastPointer, vec![tp], vtp);
+        let ft = self.lltype(repr);
+        let fp = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(name))], ft);
+        hop.v_s_insertfirstarg(sv, sr, SomeValue::Impossible);
+        self.indirect_call(hop, llops, fp, graphs[0])
+    }
+
+    fn instantiate(&mut self, hop: &mut Hop, llops: &mut LlOps, cls: crate::objspace::object::ObjId) -> R {
+        let Some(cd) = self.classdef_of_class(cls) else {
+            return Err(TyperError::new("instantiating a class the annotator does not know"));
+        };
+        let ri = self.intern_repr(Repr::Instance(cd));
+        let ti = self.lltype(ri);
+        let st = self.classes.inst[&cd];
+        let p = llops.genop(LlOp::Malloc, vec![ctype(st)], ti);
+        let or = self.intern_repr(Repr::Object);
+        let o = self.convertvar(llops, p, ri, or)?;
+        let vt = self.classes.vtable_ptr[&cd];
+        let cr = self.intern_repr(Repr::Class(None));
+        let vtc = Hlvalue::Ll(LlConstant {
+            ty: self.lltype(cr),
+            value: LlValue::Ptr(vt),
+        });
+        llops.genop(LlOp::SetField, vec![o, cfield("typeptr"), vtc], LlType::VOID);
+        // class-level defaults of instance fields
+        let mut c = Some(cd);
+        while let Some(owner) = c {
+            let fields = self.classes.fields.get(&owner).cloned().unwrap_or_default();
+            for (attr, fr) in fields {
+                if let Some(v) = self.class_default(cd, &attr) {
+                    let k = self.const_value(v, fr)?;
+                    let orr = self.intern_repr(Repr::Instance(owner));
+                    let ov = self.convertvar(llops, p, ri, orr)?;
+                    llops.genop(
+                        LlOp::SetField,
+                        vec![ov, cfield(&inst_field(&attr)), Hlvalue::Ll(k)],
+                        LlType::VOID,
+                    );
+                }
+            }
+            c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
+        }
+        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+        if let Some(&g) = targets.first() {
+            let mut args = vec![(p, ri)];
+            args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
+            self.call_graph(llops, g, args)?;
+            if hop.exc_handled {
+                hop.raising_index = Some(llops.ops.len() - 1);
+            }
+        }
+        Ok((p, ri))
+    }
+
+    fn rt_call(&mut self, llops: &mut LlOps, f: RuntimeFn, args: Vec<Hlvalue>, result: LlType) -> Hlvalue {
+        let tys: Vec<LlType> = args
+            .iter()
+            .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
+            .collect();
+        let fp = self.runtime(f, &tys, result);
+        let mut all = vec![fp];
+        all.extend(args);
+        llops.genop(LlOp::DirectCall, all, result)
+    }
+
+    fn call_builtin(&mut self, hop: &mut Hop, llops: &mut LlOps, name: &str) -> R {
+        let void = self.intern_repr(Repr::Void);
+        let rr = hop.r_result;
+        let tr = self.lltype(rr);
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let rs = self.intern_repr(Repr::Str);
+        let short = name.rsplit('.').next().unwrap_or(name);
+        match name {
+            "rpython_print_item" => {
+                let s = self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?;
+                self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
+                Ok((cvoid(), void))
+            }
+            "rpython_print_newline" => {
+                self.rt_call(llops, RuntimeFn::PrintNewline, vec![], LlType::VOID);
+                Ok((cvoid(), void))
+            }
+            "os.write" => {
+                let fd = self.inputarg(llops, hop, 0, si)?;
+                let s = self.inputarg(llops, hop, 1, rs)?;
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((self.rt_call(llops, RuntimeFn::OsWrite, vec![fd, s], LlType::SIGNED), si))
+            }
+            "os.read" => {
+                let fd = self.inputarg(llops, hop, 0, si)?;
+                let n = self.inputarg(llops, hop, 1, si)?;
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((self.rt_call(llops, RuntimeFn::OsRead, vec![fd, n], self.str_ptr), rs))
+            }
+            "time.time" | "time.clock" => {
+                let f = if name == "time.time" { RuntimeFn::TimeTime } else { RuntimeFn::TimeClock };
+                Ok((self.rt_call(llops, f, vec![], LlType::FLOAT), rr))
+            }
+            "range" | "xrange" => {
+                let n = hop.nargs();
+                let mut a = Vec::new();
+                for i in 0..n {
+                    a.push(self.inputarg(llops, hop, i, si)?);
+                }
+                let (start, stop, step) = match n {
+                    1 => (cint(0), a[0], cint(1)),
+                    2 => (a[0], a[1], cint(1)),
+                    _ => (a[0], a[1], a[2]),
+                };
+                Ok((self.rt_call(llops, RuntimeFn::RangeList, vec![start, stop, step], tr), rr))
+            }
+            "rarithmetic.ovfcheck" => {
+                let Hlvalue::Var(v) = hop.op.args[0] else {
+                    return Ok((hop.args_v[0], hop.args_r[0]));
+                };
+                match self.pending_ovf.remove(&(hop.g, v)) {
+                    Some((o, args, ty)) => {
+                        if hop.exc_handled {
+                            hop.exception_is_here(llops);
+                        }
+                        Ok((llops.genop(o, args, ty), rr))
+                    }
+                    None => Ok((hop.args_v[0], hop.args_r[0])),
+                }
+            }
+            "rarithmetic.intmask" | "rarithmetic.widen" => {
+                Ok((self.inputarg(llops, hop, 0, si)?, si))
+            }
+            "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            "chr" => {
+                let i = self.inputarg(llops, hop, 0, si)?;
+                Ok((llops.genop(LlOp::CastIntToChar, vec![i], LlType::CHAR), rr))
+            }
+            "unichr" => {
+                let i = self.inputarg(llops, hop, 0, si)?;
+                Ok((llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR), rr))
+            }
+            "bool" => {
+                let v = self.is_true(llops, hop.args_v[0], hop.args_r[0], &hop.args_s[0].clone())?;
+                Ok((v, self.intern_repr(Repr::Bool)))
+            }
+            "min" | "max" if hop.nargs() == 2 => {
+                let a = self.inputarg(llops, hop, 0, rr)?;
+                let b = self.inputarg(llops, hop, 1, rr)?;
+                let m = cbool(name == "max");
+                Ok((self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr), rr))
+            }
+            "abs" => {
+                let a = self.inputarg(llops, hop, 0, rr)?;
+                let o = match self.repr(rr) {
+                    Repr::Float => LlOp::FloatAbs,
+                    _ => LlOp::IntAbs,
+                };
+                Ok((llops.genop(o, vec![a], tr), rr))
+            }
+            _ if short.starts_with("r_") || name == "int" || name == "float" => {
+                // r_uint(x), r_longlong(x)…: a cast to the result's integer type
+                if hop.nargs() == 0 {
+                    let k = self.convert_const_ll(LlValue::Int(0), LlType::SIGNED, tr).unwrap();
+                    return Ok((Hlvalue::Ll(k), rr));
+                }
+                if matches!(self.repr(hop.args_r[0]), Repr::Str) {
+                    let f = if name == "float" { RuntimeFn::StrToFloat } else { RuntimeFn::StrToInt };
+                    if self.has_implicit_exception(hop, "ValueError") {
+                        hop.exception_is_here(llops);
+                    }
+                    return Ok((self.rt_call(llops, f, vec![hop.args_v[0]], tr), rr));
+                }
+                if matches!(self.repr(hop.args_r[0]), Repr::Float) && name != "float" {
+                    let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
+                    return Ok((self.convertvar(llops, i, si, rr)?, rr));
+                }
+                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
+            }
+            _ if name.starts_with("math.") => {
+                let rf = self.intern_repr(Repr::Float);
+                let mut args = vec![Hlvalue::Ll(LlConstant {
+                    ty: LlType::VOID,
+                    value: LlValue::Name(Sym::new(short)),
+                })];
+                for i in 0..hop.nargs() {
+                    args.push(self.inputarg(llops, hop, i, rf)?);
+                }
+                if self.has_implicit_exception(hop, "ValueError") || self.has_implicit_exception(hop, "OverflowError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((self.rt_call(llops, RuntimeFn::MathFn, args, tr), rr))
+            }
+            _ => Err(TyperError::new(format!(
+                "the built-in `{}` is not supported by `run` yet",
+                name
+            ))),
+        }
+    }
+
+    fn call_builtin_method(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        sv: Hlvalue,
+        sr: ReprId,
+        ss: &SomeValue,
+        name: &str,
+    ) -> R {
+        let rr = hop.r_result;
+        let tr = self.lltype(rr);
+        let void = self.intern_repr(Repr::Void);
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let rs = self.intern_repr(Repr::Str);
+        let ts = self.str_ptr;
+        let _ = ss;
+        let raise_here = |rt: &Self, hop: &mut Hop, llops: &LlOps, exc: &str| {
+            if rt.has_implicit_exception(hop, exc) {
+                hop.exception_is_here(llops);
+            }
+        };
+        match self.repr(sr).clone() {
+            Repr::List { item, .. } => {
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
+                    "append" => (RuntimeFn::ListAppend, vec![self.inputarg(llops, hop, 0, item)?], (LlType::VOID, void)),
+                    "pop" => {
+                        let i = if hop.nargs() > 0 { self.inputarg(llops, hop, 0, si)? } else { cint(-1) };
+                        raise_here(self, hop, llops, "IndexError");
+                        (RuntimeFn::ListPop, vec![i], (self.lltype(item), item))
+                    }
+                    "insert" => (
+                        RuntimeFn::ListInsert,
+                        vec![self.inputarg(llops, hop, 0, si)?, self.inputarg(llops, hop, 1, item)?],
+                        (LlType::VOID, void),
+                    ),
+                    "extend" => (RuntimeFn::ListExtend, vec![hop.args_v[0]], (LlType::VOID, void)),
+                    "remove" => {
+                        let x = self.inputarg(llops, hop, 0, item)?;
+                        raise_here(self, hop, llops, "ValueError");
+                        (RuntimeFn::ListRemove, vec![x], (LlType::VOID, void))
+                    }
+                    "index" => {
+                        let x = self.inputarg(llops, hop, 0, item)?;
+                        raise_here(self, hop, llops, "ValueError");
+                        (RuntimeFn::ListIndex, vec![x], (LlType::SIGNED, si))
+                    }
+                    "count" => (RuntimeFn::ListCount, vec![self.inputarg(llops, hop, 0, item)?], (LlType::SIGNED, si)),
+                    "reverse" => (RuntimeFn::ListReverse, vec![], (LlType::VOID, void)),
+                    "sort" => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
+                    _ => return Err(TyperError::new(format!("list.{}() is not supported by `run` yet", name))),
+                };
+                let mut all = vec![sv];
+                all.extend(args);
+                let v = self.rt_call(llops, f, all, res.0);
+                Ok((v, res.1))
+            }
+            Repr::Str => {
+                let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| rt.inputarg(llops, hop, i, rs);
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
+                    "find" | "rfind" | "count" | "index" | "rindex" => {
+                        let sub = if matches!(self.repr(hop.args_r[0]), Repr::Char) && name == "find" {
+                            None
+                        } else {
+                            Some(sarg(self, llops, hop, 0)?)
+                        };
+                        let start = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(0) };
+                        let end = if hop.nargs() > 2 { self.inputarg(llops, hop, 2, si)? } else { cint(i64::MAX) };
+                        let f = match name {
+                            "find" | "index" => RuntimeFn::StrFind,
+                            "count" => RuntimeFn::StrCount,
+                            _ => RuntimeFn::StrRFind,
+                        };
+                        let sub = match sub {
+                            Some(s) => s,
+                            None => sarg(self, llops, hop, 0)?,
+                        };
+                        (f, vec![sub, start, end], (LlType::SIGNED, si))
+                    }
+                    "startswith" | "endswith" => {
+                        let f = if name == "startswith" { RuntimeFn::StrStartsWith } else { RuntimeFn::StrEndsWith };
+                        (f, vec![sarg(self, llops, hop, 0)?], (LlType::BOOL, self.intern_repr(Repr::Bool)))
+                    }
+                    "upper" => (RuntimeFn::StrUpper, vec![], (ts, rs)),
+                    "lower" => (RuntimeFn::StrLower, vec![], (ts, rs)),
+                    "strip" | "lstrip" | "rstrip" => {
+                        let chars = if hop.nargs() > 0 {
+                            sarg(self, llops, hop, 0)?
+                        } else {
+                            Hlvalue::Ll(LlConstant { ty: ts, value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null) })
+                        };
+                        let which = match name { "strip" => 0, "lstrip" => 1, _ => 2 };
+                        (RuntimeFn::StrStrip, vec![chars, cint(which)], (ts, rs))
+                    }
+                    "replace" => (
+                        RuntimeFn::StrReplace,
+                        vec![sarg(self, llops, hop, 0)?, sarg(self, llops, hop, 1)?],
+                        (ts, rs),
+                    ),
+                    "split" | "rsplit" => {
+                        let sep = if hop.nargs() > 0 && !matches!(hop.args_s[0], SomeValue::None) {
+                            sarg(self, llops, hop, 0)?
+                        } else {
+                            Hlvalue::Ll(LlConstant { ty: ts, value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null) })
+                        };
+                        let max = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(-1) };
+                        let f = if name == "split" { RuntimeFn::StrSplit } else { RuntimeFn::StrRSplit };
+                        (f, vec![sep, max], (tr, rr))
+                    }
+                    "join" => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
+                    "isdigit" | "isalpha" | "isspace" | "isalnum" | "isupper" | "islower" => {
+                        let f = match name {
+                            "isdigit" => RuntimeFn::StrIsDigit,
+                            "isalpha" => RuntimeFn::StrIsAlpha,
+                            "isspace" => RuntimeFn::StrIsSpace,
+                            "isalnum" => RuntimeFn::StrIsAlnum,
+                            "isupper" => RuntimeFn::StrIsUpper,
+                            _ => RuntimeFn::StrIsLower,
+                        };
+                        (f, vec![], (LlType::BOOL, self.intern_repr(Repr::Bool)))
+                    }
+                    _ => return Err(TyperError::new(format!("str.{}() is not supported by `run` yet", name))),
+                };
+                let mut all = vec![sv];
+                all.extend(args);
+                let v = self.rt_call(llops, f, all, res.0);
+                Ok((v, res.1))
+            }
+            Repr::Char => {
+                // methods of a one-character string: as a string
+                let s = self.convertvar(llops, sv, sr, rs)?;
+                self.call_builtin_method(hop, llops, s, rs, ss, name)
+            }
+            Repr::Dict { key, value } => {
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
+                    "get" => {
+                        let k = self.inputarg(llops, hop, 0, key)?;
+                        let d = if hop.nargs() > 1 {
+                            self.inputarg(llops, hop, 1, value)?
+                        } else {
+                            Hlvalue::Ll(LlConstant { ty: self.lltype(value), value: LlValue::zero(&self.types, self.lltype(value)) })
+                        };
+                        (RuntimeFn::DictGet, vec![k, d], (self.lltype(value), value))
+                    }
+                    "setdefault" => {
+                        let k = self.inputarg(llops, hop, 0, key)?;
+                        let d = self.inputarg(llops, hop, 1, value)?;
+                        (RuntimeFn::DictSetDefault, vec![k, d], (self.lltype(value), value))
+                    }
+                    "pop" => {
+                        let k = self.inputarg(llops, hop, 0, key)?;
+                        if hop.nargs() > 1 {
+                            let d = self.inputarg(llops, hop, 1, value)?;
+                            (RuntimeFn::DictPopDefault, vec![k, d], (self.lltype(value), value))
+                        } else {
+                            raise_here(self, hop, llops, "KeyError");
+                            (RuntimeFn::DictPop, vec![k], (self.lltype(value), value))
+                        }
+                    }
+                    "clear" => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
+                    "copy" => (RuntimeFn::DictCopy, vec![], (tr, rr)),
+                    "update" => (RuntimeFn::DictUpdate, vec![hop.args_v[0]], (LlType::VOID, void)),
+                    "keys" => (RuntimeFn::DictKeys, vec![], (tr, rr)),
+                    "values" => (RuntimeFn::DictValues, vec![], (tr, rr)),
+                    "items" => (RuntimeFn::DictItems, vec![], (tr, rr)),
+                    "iterkeys" | "itervalues" | "iteritems" => {
+                        let st = self.types.pointee(tr).unwrap();
+                        let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+                        llops.genop(LlOp::SetField, vec![it, cfield("container"), sv], LlType::VOID);
+                        return Ok((it, rr));
+                    }
+                    _ => return Err(TyperError::new(format!("dict.{}() is not supported by `run` yet", name))),
+                };
+                let mut all = vec![sv];
+                all.extend(args);
+                let v = self.rt_call(llops, f, all, res.0);
+                Ok((v, res.1))
+            }
+            _ => Err(TyperError::new(format!(
+                "the method `{}` of this value is not supported by `run` yet",
+                name
+            ))),
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn unused(_: IntKind) -> LlType {
+    int_lltype(IntKind::Signed)
+}

@@ -1,0 +1,372 @@
+//! Instances and classes (seed 000; the reference's rclass): every instance starts with the
+//! `object` header, a pointer to its class's vtable; a subclass's instance structure embeds
+//! its base class's as first field, and so do vtables. A vtable holds the class's id range
+//! (`isinstance` is a range check: classes are numbered in preorder), its name (for
+//! `Fatal RPython error: Name`), class attributes that differ between classes, and
+//! function pointers for methods called on instances of several classes.
+//!
+//! Layouts are computed once, before any graph is translated, in a deterministic order
+//! (class definitions by id, attributes by name).
+
+use super::rmodel::{Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::annotator::classdef::ClassAttr;
+use crate::annotator::model::{ClassDefId, DescId, SomeValue};
+use crate::annotator::description::Desc;
+use crate::lltypesystem::{LlPtr, LlType, LlTypes, LlValue};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// What a class-level attribute slot of a vtable holds.
+#[derive(Clone, Debug)]
+pub enum ClassSlot {
+    /// A method: each class's slot points to the graph its MRO finds.
+    Method { repr: ReprId },
+    /// A constant class attribute, of this Repr.
+    Constant { repr: ReprId },
+}
+
+#[derive(Default)]
+pub struct ClassLayouts {
+    pub object: LlType,
+    pub object_vtable: LlType,
+    pub inst: HashMap<ClassDefId, LlType>,
+    pub vtable: HashMap<ClassDefId, LlType>,
+    /// Instance fields each class definition owns: attribute name → (Repr).
+    pub fields: HashMap<ClassDefId, Vec<(Rc<str>, ReprId)>>,
+    /// Class-level slots each class definition owns.
+    pub slots: HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>>,
+    pub ranges: HashMap<ClassDefId, (i64, i64)>,
+    /// The prebuilt vtable of each class.
+    pub vtable_ptr: HashMap<ClassDefId, LlPtr>,
+    /// Built-in exception classes no value of the program is an instance of (raised by
+    /// operations: IndexError, ZeroDivisionError…), numbered as leaves under their nearest
+    /// ancestor that has a class definition, with a vtable of the root type.
+    pub extra_children: HashMap<ClassDefId, Vec<Rc<str>>>,
+    pub extra_ranges: HashMap<Rc<str>, (i64, i64)>,
+    pub extra_vtable: HashMap<Rc<str>, LlPtr>,
+}
+
+impl ClassLayouts {
+    pub fn new(types: &mut LlTypes, str_ptr: LlType) -> ClassLayouts {
+        let object_vtable = types.new_struct(
+            "object_vtable",
+            false,
+            vec![
+                ("subclassrange_min".into(), LlType::SIGNED),
+                ("subclassrange_max".into(), LlType::SIGNED),
+                ("name".into(), str_ptr),
+            ],
+        );
+        let vptr = types.ptr(object_vtable);
+        let object = types.new_struct("object", true, vec![("typeptr".into(), vptr)]);
+        types.set_rtti(object);
+        ClassLayouts {
+            object,
+            object_vtable,
+            ..Default::default()
+        }
+    }
+    pub fn instance_struct(&self, cd: ClassDefId) -> LlType {
+        self.inst.get(&cd).copied().unwrap_or(self.object)
+    }
+    pub fn vtable_struct(&self, cd: ClassDefId) -> LlType {
+        self.vtable.get(&cd).copied().unwrap_or(self.object_vtable)
+    }
+}
+
+/// Field names in structures: instance attributes and class attributes are prefixed so they
+/// never clash with the header's fields.
+pub fn inst_field(attr: &str) -> String {
+    format!("inst_{}", attr)
+}
+pub fn cls_field(attr: &str) -> String {
+    format!("cls_{}", attr)
+}
+
+impl RTyper<'_> {
+    /// Creates the structures of every class definition, then their fields, numbers the
+    /// classes and builds the prebuilt vtables.
+    pub(super) fn setup_classes(&mut self) -> Result<(), TyperError> {
+        let bk = &self.ann.bookkeeper;
+        let n = bk.classdefs.len();
+        // structures first (fields may point to any class)
+        for i in 0..n {
+            let cd = ClassDefId(i as u32);
+            self.class_structs(cd);
+        }
+        // fields, in a deterministic order
+        for i in 0..n {
+            let cd = ClassDefId(i as u32);
+            let mut attrs: Vec<(Rc<str>, SomeValue, bool)> = self.ann.bookkeeper.classdefs[i]
+                .attrs
+                .iter()
+                .map(|(k, a)| (k.clone(), a.s_value.clone(), a.readonly))
+                .collect();
+            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut fields = Vec::new();
+            let mut slots = Vec::new();
+            for (name, s, readonly) in attrs {
+                if s.is_impossible() {
+                    continue;
+                }
+                let is_method = matches!(&s, SomeValue::Pbc { descs, .. }
+                    if descs.iter().all(|d| matches!(self.ann.bookkeeper.desc(*d), Desc::Method(_))));
+                if readonly && is_method {
+                    let repr = self.method_family_repr(cd, &name)?;
+                    if let Some(repr) = repr {
+                        slots.push((name, ClassSlot::Method { repr }));
+                    }
+                } else if readonly && !self.has_instance_source(cd, &name) {
+                    let repr = self.getrepr(&s)?;
+                    slots.push((name, ClassSlot::Constant { repr }));
+                } else {
+                    let repr = self.getrepr(&s)?;
+                    fields.push((name, repr));
+                }
+            }
+            let inst = self.classes.inst[&cd];
+            let mut f: Vec<(Rc<str>, LlType)> = self.types.fields(inst).to_vec();
+            for (name, r) in &fields {
+                f.push((inst_field(name).into(), self.lltype(*r)));
+            }
+            self.types.set_fields(inst, f);
+            let vt = self.classes.vtable[&cd];
+            let mut f: Vec<(Rc<str>, LlType)> = self.types.fields(vt).to_vec();
+            for (name, slot) in &slots {
+                let r = match slot {
+                    ClassSlot::Method { repr } | ClassSlot::Constant { repr } => *repr,
+                };
+                f.push((cls_field(name).into(), self.lltype(r)));
+            }
+            self.types.set_fields(vt, f);
+            self.classes.fields.insert(cd, fields);
+            self.classes.slots.insert(cd, slots);
+        }
+        // built-in exception classes without a class definition
+        let mut builtins: Vec<(Rc<str>, crate::objspace::object::ObjId)> = self
+            .ann
+            .bookkeeper
+            .builtin_classes
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        builtins.sort();
+        let mut orphans = Vec::new();
+        for (name, cls) in builtins {
+            if !crate::annotator::Bookkeeper::is_exception_class(self.objheap, cls)
+                || self.classdef_of_class(cls).is_some()
+            {
+                continue;
+            }
+            let mro = self
+                .objheap
+                .class(cls)
+                .map(|c| c.mro.clone())
+                .unwrap_or_default();
+            match mro.iter().skip(1).find_map(|b| self.classdef_of_class(*b)) {
+                Some(cd) => self.classes.extra_children.entry(cd).or_default().push(name),
+                None => orphans.push(name),
+            }
+        }
+        // class ids in preorder
+        let mut counter = 0i64;
+        let roots: Vec<ClassDefId> = (0..n)
+            .map(|i| ClassDefId(i as u32))
+            .filter(|cd| self.ann.bookkeeper.classdefs[cd.index()].basedef.is_none())
+            .collect();
+        for r in roots {
+            self.number_classes(r, &mut counter);
+        }
+        for name in orphans {
+            self.classes
+                .extra_ranges
+                .insert(name, (counter, counter + 1));
+            counter += 1;
+        }
+        let extras: Vec<(Rc<str>, (i64, i64))> = self
+            .classes
+            .extra_ranges
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        for (name, (min, max)) in extras {
+            let p = self.new_vtable(&name, min, max);
+            self.classes.extra_vtable.insert(name, p);
+        }
+        for i in 0..n {
+            let cd = ClassDefId(i as u32);
+            let vt = self.classes.vtable[&cd];
+            let p = self.heap.malloc(&self.types, vt, 0);
+            self.classes.vtable_ptr.insert(cd, p);
+        }
+        for i in 0..n {
+            self.fill_vtable(ClassDefId(i as u32))?;
+        }
+        Ok(())
+    }
+
+    fn class_structs(&mut self, cd: ClassDefId) {
+        if self.classes.inst.contains_key(&cd) {
+            return;
+        }
+        let def = &self.ann.bookkeeper.classdefs[cd.index()];
+        let (name, base) = (def.name.clone(), def.basedef);
+        let (inst_first, vt_first) = match base {
+            Some(b) => {
+                self.class_structs(b);
+                (
+                    ("super".into(), self.classes.inst[&b]),
+                    ("super".into(), self.classes.vtable[&b]),
+                )
+            }
+            None => (
+                ("super".into(), self.classes.object),
+                ("super".into(), self.classes.object_vtable),
+            ),
+        };
+        let inst = self.types.new_struct(&name, true, vec![inst_first]);
+        let vt = self
+            .types
+            .new_struct(&format!("vtable_{}", name), false, vec![vt_first]);
+        self.classes.inst.insert(cd, inst);
+        self.classes.vtable.insert(cd, vt);
+    }
+
+    fn number_classes(&mut self, cd: ClassDefId, counter: &mut i64) {
+        let min = *counter;
+        *counter += 1;
+        let mut subs = self.ann.bookkeeper.classdefs[cd.index()].subdefs.clone();
+        subs.sort();
+        for s in subs {
+            self.number_classes(s, counter);
+        }
+        for name in self
+            .classes
+            .extra_children
+            .get(&cd)
+            .cloned()
+            .unwrap_or_default()
+        {
+            self.classes
+                .extra_ranges
+                .insert(name, (*counter, *counter + 1));
+            *counter += 1;
+        }
+        self.classes.ranges.insert(cd, (min, *counter));
+    }
+
+    /// Whether some prebuilt instance or instance write gives the attribute per instance.
+    fn has_instance_source(&self, cd: ClassDefId, name: &str) -> bool {
+        self.ann.bookkeeper.classdefs[cd.index()]
+            .attr_sources
+            .get(name)
+            .is_some_and(|srcs| {
+                srcs.iter()
+                    .any(|s| matches!(s, crate::annotator::classdef::AttrSource::Instance(_)))
+            })
+    }
+
+    /// The class description defining `name` for class `cd` (following the MRO) and what
+    /// it defines.
+    pub fn lookup_class_attr(&self, cd: ClassDefId, name: &str) -> Option<ClassAttr> {
+        let bk = &self.ann.bookkeeper;
+        let desc = bk.classdefs[cd.index()].desc;
+        let owner = crate::annotator::classdef::ClassDesc::lookup(bk, desc, name)?;
+        bk.class_desc(owner)?.classdict.get(name).cloned()
+    }
+
+    /// The graph a method of class `cd` runs (the one its MRO finds).
+    pub fn method_graph(&self, cd: ClassDefId, name: &str) -> Option<u32> {
+        match self.lookup_class_attr(cd, name)? {
+            ClassAttr::Desc(d) => self.single_graph_of(d),
+            ClassAttr::Const(crate::objspace::object::Value::Obj(f)) => {
+                let graphs = self.ann.graph_of_func.get(&f)?;
+                graphs.first().map(|g| *g as u32)
+            }
+            _ => None,
+        }
+    }
+
+    /// The graph of a function description that was annotated once (no specialization).
+    pub fn single_graph_of(&self, d: DescId) -> Option<u32> {
+        match self.ann.bookkeeper.desc(d) {
+            Desc::Function(f) => {
+                let mut gs: Vec<u32> = f.graphs.values().copied().collect();
+                gs.sort();
+                gs.first().copied()
+            }
+            Desc::Method(m) => self.single_graph_of(m.func),
+            _ => None,
+        }
+    }
+
+    /// The function-pointer Repr of the implementations of method `name` in the classes
+    /// under `cd`; `None` when none of them has a graph (never called).
+    fn method_family_repr(
+        &mut self,
+        cd: ClassDefId,
+        name: &str,
+    ) -> Result<Option<ReprId>, TyperError> {
+        let mut graphs = Vec::new();
+        for sub in self.ann.bookkeeper.getallsubdefs(cd) {
+            if let Some(g) = self.method_graph(sub, name) {
+                if !graphs.contains(&g) {
+                    graphs.push(g);
+                }
+            }
+        }
+        if graphs.is_empty() {
+            return Ok(None);
+        }
+        graphs.sort();
+        Ok(Some(self.intern_repr(Repr::FuncPtr(graphs))))
+    }
+
+    fn fill_vtable(&mut self, cd: ClassDefId) -> Result<(), TyperError> {
+        let p = self.classes.vtable_ptr[&cd];
+        let (min, max) = self.classes.ranges[&cd];
+        let ov = self.classes.object_vtable;
+        let name = self.ann.bookkeeper.classdefs[cd.index()].name.clone();
+        let name_ptr = self.prebuilt_str(name.as_bytes());
+        let heap_err = |e: crate::lltypesystem::heap::HeapError| TyperError::new(e.to_string());
+        self.heap
+            .setfield(&self.types, p, ov, "subclassrange_min", LlValue::Int(min))
+            .map_err(heap_err)?;
+        self.heap
+            .setfield(&self.types, p, ov, "subclassrange_max", LlValue::Int(max))
+            .map_err(heap_err)?;
+        self.heap
+            .setfield(&self.types, p, ov, "name", LlValue::Ptr(name_ptr))
+            .map_err(heap_err)?;
+        // every slot of every ancestor, with this class's value
+        let mut c = Some(cd);
+        while let Some(owner) = c {
+            let slots = self.classes.slots.get(&owner).cloned().unwrap_or_default();
+            let vt_owner = self.classes.vtable[&owner];
+            for (attr, slot) in slots {
+                let value = match slot {
+                    ClassSlot::Method { repr } => match self.method_graph(cd, &attr) {
+                        Some(g) => {
+                            let _ = repr;
+                            LlValue::Ptr(self.graph_funcptr(g))
+                        }
+                        None => LlValue::Ptr(LlPtr::Null),
+                    },
+                    ClassSlot::Constant { repr } => match self.lookup_class_attr(cd, &attr) {
+                        Some(ClassAttr::Const(v)) => {
+                            let k = self.const_value(v, repr)?;
+                            k.value
+                        }
+                        _ => LlValue::zero(&self.types, self.lltype(repr)),
+                    },
+                };
+                self.heap
+                    .setfield(&self.types, p, vt_owner, &cls_field(&attr), value)
+                    .map_err(heap_err)?;
+            }
+            c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,374 @@
+//! Reprs (seed 000, "Representations"): the low-level representation chosen for each
+//! annotation. `getrepr` builds one Repr per distinct annotation (cached by a key derived
+//! from it); a Repr's `lowleveltype` becomes the concretetype of the Variables it
+//! represents. Conversions between Reprs (on links, for arguments) are `convertvar`.
+
+use super::{RTyper, TyperError};
+use crate::annotator::model::{ClassDefId, IterVariant, SomeValue};
+use crate::flowspace::Hlvalue;
+use crate::lltypesystem::{LlOp, LlType, LlValue};
+use crate::objspace::object::IntKind;
+
+/// A Repr, by id in the RTyper's arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReprId(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Repr {
+    /// Nothing at run time: None alone, a single prebuilt callable or class, impossible
+    /// values. The value is the annotation's constant, known statically.
+    Void,
+    Bool,
+    Int(IntKind),
+    Float,
+    Char,
+    UniChar,
+    /// `Ptr(STR)`: str or None (NULL).
+    Str,
+    Unicode,
+    /// `Ptr(GcStruct tuple)` of the items' Reprs.
+    Tuple(Vec<ReprId>),
+    /// Resizable: `Ptr(GcStruct list {length, items: Ptr(GcArray(ITEM))})`;
+    /// fixed-size: `Ptr(GcArray(ITEM))`.
+    List { item: ReprId, fixed: bool },
+    /// `Ptr(GcStruct dict)` (insertion-ordered entries).
+    Dict { key: ReprId, value: ReprId },
+    /// `Ptr(GcStruct <class>)`: an instance of the class or a subclass, or NULL.
+    Instance(ClassDefId),
+    /// `Ptr(object)`: any instance (exception values, before they are known).
+    Object,
+    /// `Ptr(vtable)`: one of several classes (a class PBC, `type(x)`).
+    Class(Option<ClassDefId>),
+    /// A function pointer: one of several functions of one call family (`graphs`: the LL
+    /// graph ids of the family, sorted).
+    FuncPtr(Vec<u32>),
+    /// A method bound to an instance: represented by the instance.
+    Method { self_repr: ReprId, name: std::rc::Rc<str> },
+    /// A built-in method bound to a value (`lst.append`): represented by the value.
+    BuiltinMethod { self_repr: ReprId, name: std::rc::Rc<str> },
+    /// Iterators: a small GcStruct with the container and a position.
+    Iter {
+        container: ReprId,
+        variant: IterVariantKey,
+    },
+    /// range() results iterated directly: `{next, stop, step}`.
+    RangeIter,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IterVariantKey {
+    Plain,
+    Enumerate,
+    Reversed,
+    Keys,
+    Values,
+    Items,
+}
+
+impl From<IterVariant> for IterVariantKey {
+    fn from(v: IterVariant) -> Self {
+        match v {
+            IterVariant::Plain => IterVariantKey::Plain,
+            IterVariant::Enumerate => IterVariantKey::Enumerate,
+            IterVariant::Reversed => IterVariantKey::Reversed,
+            IterVariant::Keys => IterVariantKey::Keys,
+            IterVariant::Values => IterVariantKey::Values,
+            IterVariant::Items => IterVariantKey::Items,
+        }
+    }
+}
+
+pub fn int_lltype(kind: IntKind) -> LlType {
+    match kind {
+        IntKind::Signed => LlType::SIGNED,
+        IntKind::Unsigned => LlType::UNSIGNED,
+        IntKind::LongLong => LlType::SIGNEDLONGLONG,
+        IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
+    }
+}
+
+impl RTyper<'_> {
+    pub fn repr(&self, r: ReprId) -> &Repr {
+        &self.reprs[r.0 as usize].0
+    }
+    pub fn lltype(&self, r: ReprId) -> LlType {
+        self.reprs[r.0 as usize].1
+    }
+
+    /// The Repr of a Repr value, creating it (and its low-level type) on first use.
+    pub fn intern_repr(&mut self, repr: Repr) -> ReprId {
+        if let Some(&id) = self.repr_cache.get(&repr) {
+            return id;
+        }
+        let ty = self.make_lltype(&repr);
+        let id = ReprId(self.reprs.len() as u32);
+        self.reprs.push((repr.clone(), ty));
+        self.repr_cache.insert(repr, id);
+        id
+    }
+
+    fn make_lltype(&mut self, repr: &Repr) -> LlType {
+        match repr {
+            Repr::Void => LlType::VOID,
+            Repr::Bool => LlType::BOOL,
+            Repr::Int(k) => int_lltype(*k),
+            Repr::Float => LlType::FLOAT,
+            Repr::Char => LlType::CHAR,
+            Repr::UniChar => LlType::UNICHAR,
+            Repr::Str => self.str_ptr,
+            Repr::Unicode => self.unicode_ptr,
+            Repr::Tuple(items) => {
+                let fields = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (format!("item{}", i).into(), self.lltype(*r)))
+                    .collect();
+                let name = format!("tuple{}", items.len());
+                let s = self.types.new_struct(&name, true, fields);
+                self.types.ptr(s)
+            }
+            Repr::List { item, fixed } => {
+                let item_ty = self.lltype(*item);
+                let arr = self.types.gc_array(item_ty);
+                let arr_ptr = self.types.ptr(arr);
+                if *fixed {
+                    arr_ptr
+                } else {
+                    let s = self.types.new_struct(
+                        "list",
+                        true,
+                        vec![("length".into(), LlType::SIGNED), ("items".into(), arr_ptr)],
+                    );
+                    self.types.ptr(s)
+                }
+            }
+            Repr::Dict { key, value } => {
+                let (kt, vt) = (self.lltype(*key), self.lltype(*value));
+                let entry = self.types.new_struct(
+                    "dictentry",
+                    false,
+                    vec![
+                        ("key".into(), kt),
+                        ("value".into(), vt),
+                        ("live".into(), LlType::BOOL),
+                    ],
+                );
+                let entries = self.types.gc_array(entry);
+                let entries_ptr = self.types.ptr(entries);
+                let s = self.types.new_struct(
+                    "dict",
+                    true,
+                    vec![
+                        ("num_live".into(), LlType::SIGNED),
+                        ("num_used".into(), LlType::SIGNED),
+                        ("entries".into(), entries_ptr),
+                    ],
+                );
+                self.types.ptr(s)
+            }
+            Repr::Instance(cd) => {
+                let s = self.classes.instance_struct(*cd);
+                self.types.ptr(s)
+            }
+            Repr::Object => {
+                let o = self.classes.object;
+                self.types.ptr(o)
+            }
+            Repr::Class(cd) => {
+                let v = match cd {
+                    Some(cd) => self.classes.vtable_struct(*cd),
+                    None => self.classes.object_vtable,
+                };
+                self.types.ptr(v)
+            }
+            Repr::FuncPtr(graphs) => self.funcptr_type(graphs[0]),
+            Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. } => {
+                self.lltype(*self_repr)
+            }
+            Repr::Iter { container, variant } => {
+                let ct = self.lltype(*container);
+                let s = self.types.new_struct(
+                    &format!("iter_{:?}", variant).to_lowercase(),
+                    true,
+                    vec![("container".into(), ct), ("index".into(), LlType::SIGNED)],
+                );
+                self.types.ptr(s)
+            }
+            Repr::RangeIter => {
+                let s = self.types.new_struct(
+                    "rangeiter",
+                    true,
+                    vec![
+                        ("next".into(), LlType::SIGNED),
+                        ("stop".into(), LlType::SIGNED),
+                        ("step".into(), LlType::SIGNED),
+                    ],
+                );
+                self.types.ptr(s)
+            }
+        }
+    }
+
+    /// The Repr of an annotation.
+    pub fn getrepr(&mut self, s: &SomeValue) -> Result<ReprId, TyperError> {
+        let repr = match s {
+            SomeValue::Impossible | SomeValue::None => Repr::Void,
+            SomeValue::Bool { .. } => Repr::Bool,
+            SomeValue::Integer { kind, .. } => Repr::Int(*kind),
+            SomeValue::Float { .. } => Repr::Float,
+            SomeValue::Char { .. } => Repr::Char,
+            SomeValue::UnicodeCodePoint { .. } => Repr::UniChar,
+            SomeValue::Str { .. } => Repr::Str,
+            SomeValue::Unicode { .. } => Repr::Unicode,
+            SomeValue::Tuple(items) => {
+                let mut rs = Vec::new();
+                for it in items.iter() {
+                    rs.push(self.getrepr(it)?);
+                }
+                Repr::Tuple(rs)
+            }
+            SomeValue::List { def, .. } => {
+                let item = self.ann.bookkeeper.list_item(*def);
+                let item = self.ann.bookkeeper.item(item);
+                let (s_item, resized, range_step) =
+                    (item.s_value.clone(), item.resized, item.range_step);
+                let _ = range_step;
+                let item = self.getrepr(&s_item)?;
+                Repr::List {
+                    item,
+                    fixed: !resized,
+                }
+            }
+            SomeValue::Dict { def, .. } => {
+                let (k, v) = self.ann.bookkeeper.dict_items(*def);
+                let (sk, sv) = (
+                    self.ann.bookkeeper.item(k).s_value.clone(),
+                    self.ann.bookkeeper.item(v).s_value.clone(),
+                );
+                let key = self.getrepr(&sk)?;
+                let value = self.getrepr(&sv)?;
+                Repr::Dict { key, value }
+            }
+            SomeValue::Instance { classdef, .. } => Repr::Instance(*classdef),
+            SomeValue::Pbc { descs, can_be_none } => return self.pbc_repr(descs, *can_be_none),
+            SomeValue::Type { .. } => Repr::Class(None),
+            SomeValue::Iterator { container, variant } => {
+                if let Some(r) = self.range_iter_repr(container) {
+                    return Ok(r);
+                }
+                let c = self.getrepr(container)?;
+                Repr::Iter {
+                    container: c,
+                    variant: (*variant).into(),
+                }
+            }
+            SomeValue::Builtin { s_self: None, .. } => Repr::Void,
+            SomeValue::Builtin {
+                s_self: Some(s), name,
+            }
+            | SomeValue::BuiltinMethod { s_self: s, name } => {
+                let self_repr = self.getrepr(s)?;
+                Repr::BuiltinMethod {
+                    self_repr,
+                    name: name.clone(),
+                }
+            }
+            SomeValue::Generator { .. } => {
+                return Err(TyperError::new("generators are not supported by `run` yet"))
+            }
+            SomeValue::Object | SomeValue::Error => {
+                return Err(TyperError::new("a value the annotator could not type"))
+            }
+        };
+        Ok(self.intern_repr(repr))
+    }
+
+    fn range_iter_repr(&mut self, container: &SomeValue) -> Option<ReprId> {
+        let SomeValue::List { def, .. } = container else {
+            return None;
+        };
+        let item = self.ann.bookkeeper.list_item(*def);
+        let item = self.ann.bookkeeper.item(item);
+        if item.range_step.is_some() && !item.mutated && !item.resized {
+            // iterating a range() that is never stored as a list: no list is built
+            return None;
+        }
+        None
+    }
+
+    /// Converts `v` (held in Repr `from`) to Repr `to`, emitting operations into `llops`.
+    pub fn convertvar(
+        &mut self,
+        llops: &mut super::LlOps,
+        v: Hlvalue,
+        from: ReprId,
+        to: ReprId,
+    ) -> Result<Hlvalue, TyperError> {
+        if from == to {
+            return Ok(v);
+        }
+        let (tf, tt) = (self.lltype(from), self.lltype(to));
+        if let Hlvalue::Ll(c) = v {
+            if let Some(k) = self.convert_const_ll(c.value, c.ty, tt) {
+                return Ok(Hlvalue::Ll(k));
+            }
+        }
+        if tf == tt {
+            return Ok(v);
+        }
+        let rf = self.repr(from).clone();
+        let rt = self.repr(to).clone();
+        let cast = |op: LlOp| Some(op);
+        let op = match (&rf, &rt) {
+            (Repr::Bool, Repr::Int(IntKind::Signed)) => cast(LlOp::CastBoolToInt),
+            (Repr::Bool, Repr::Float) => cast(LlOp::CastBoolToFloat),
+            (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
+            (Repr::Int(_) | Repr::Bool, Repr::Int(_) | Repr::Float) => cast(LlOp::CastPrimitive),
+            (Repr::Char, Repr::Str) => {
+                let f = self.runtime(crate::lltypesystem::runtime::RuntimeFn::CharToStr, &[tf], tt);
+                return Ok(llops.genop(LlOp::DirectCall, vec![f, v], tt));
+            }
+            (Repr::Void, _) => {
+                // a constant (None, a single function…) becoming a pointer: its value is
+                // known statically
+                return Err(TyperError::new(format!(
+                    "cannot convert a constant to {}",
+                    self.types.name(tt)
+                )));
+            }
+            _ if self.types.is_ptr(tf) && self.types.is_ptr(tt) => cast(LlOp::CastPointer),
+            _ => None,
+        };
+        match op {
+            Some(op) => Ok(llops.genop(op, vec![v], tt)),
+            None => Err(TyperError::new(format!(
+                "cannot convert {} to {}",
+                self.types.name(tf),
+                self.types.name(tt)
+            ))),
+        }
+    }
+
+    /// A low-level constant converted between primitive types, or a NULL pointer of
+    /// another type.
+    pub fn convert_const_ll(
+        &self,
+        v: LlValue,
+        from: LlType,
+        to: LlType,
+    ) -> Option<crate::flowspace::LlConstant> {
+        use crate::flowspace::LlConstant;
+        if from == to {
+            return Some(LlConstant { ty: to, value: v });
+        }
+        let value = match to {
+            LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(v.as_int()),
+            LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v.as_uint()),
+            LlType::FLOAT if !self.types.is_ptr(from) => LlValue::Float(v.as_float()),
+            LlType::BOOL if !self.types.is_ptr(from) => LlValue::Bool(v.as_bool()),
+            _ if self.types.is_ptr(to) && matches!(v, LlValue::Ptr(_)) => v,
+            _ => return None,
+        };
+        Some(LlConstant { ty: to, value })
+    }
+}

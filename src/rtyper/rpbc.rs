@@ -1,0 +1,422 @@
+//! Prebuilt constants and calls: the Repr of a set of prebuilt callables (a single one is
+//! Void: it is known statically; several of one call family are a function pointer), the
+//! low-level constant of every prebuilt value (strings, tuples, lists, instances, classes,
+//! functions become containers of the low-level heap or function pointers), and the calls
+//! of graphs (`direct_call` with the arguments converted to the callee's Reprs, defaults
+//! filled in).
+
+use super::hop::LlOps;
+use super::rmodel::{Repr, ReprId};
+use super::{LlFunction, RTyper, TyperError};
+use crate::annotator::description::Desc;
+use crate::annotator::model::DescId;
+use crate::flowspace::{Hlvalue, LlConstant};
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
+use crate::objspace::object::{Object, Value};
+
+impl RTyper<'_> {
+    pub(super) fn pbc_repr(
+        &mut self,
+        descs: &[DescId],
+        can_be_none: bool,
+    ) -> Result<ReprId, TyperError> {
+        let bk = &self.ann.bookkeeper;
+        let all = |f: &dyn Fn(&Desc) -> bool| descs.iter().all(|d| f(bk.desc(*d)));
+        if all(&|d| matches!(d, Desc::Method(_))) {
+            // bound methods: represented by their `self`
+            let mut selfdef = None;
+            let mut name = None;
+            for d in descs {
+                if let Desc::Method(m) = bk.desc(*d) {
+                    let cd = m.selfclassdef.unwrap_or(m.origin);
+                    selfdef = Some(match selfdef {
+                        None => cd,
+                        Some(p) => bk.commonbase(p, cd).unwrap_or(p),
+                    });
+                    name = Some(m.name.clone());
+                }
+            }
+            let self_repr = self.intern_repr(Repr::Instance(selfdef.unwrap()));
+            return Ok(self.intern_repr(Repr::Method {
+                self_repr,
+                name: name.unwrap(),
+            }));
+        }
+        if descs.len() == 1 && !can_be_none {
+            return Ok(self.intern_repr(Repr::Void));
+        }
+        if all(&|d| matches!(d, Desc::Function(_))) {
+            let mut graphs: Vec<u32> = descs
+                .iter()
+                .filter_map(|d| self.single_graph_of(*d))
+                .collect();
+            graphs.sort();
+            graphs.dedup();
+            if graphs.is_empty() {
+                return Ok(self.intern_repr(Repr::Void));
+            }
+            return Ok(self.intern_repr(Repr::FuncPtr(graphs)));
+        }
+        if all(&|d| matches!(d, Desc::Class(_))) {
+            let mut common = None;
+            for d in descs {
+                if let Some(cd) = self.ann.bookkeeper.class_desc(*d).and_then(|c| c.classdef) {
+                    common = Some(match common {
+                        None => cd,
+                        Some(p) => self.ann.bookkeeper.commonbase(p, cd).unwrap_or(p),
+                    });
+                }
+            }
+            return Ok(self.intern_repr(Repr::Class(common)));
+        }
+        if descs.len() == 1 {
+            return Ok(self.intern_repr(Repr::Void));
+        }
+        Err(TyperError::new(
+            "a variable holding one of several prebuilt objects is not supported by `run` yet",
+        ))
+    }
+
+    /// The pointer type of the function of graph `g`: its arguments' and result's types.
+    pub fn funcptr_type(&mut self, g: u32) -> LlType {
+        let (args, result) = self.graph_signature(g);
+        let args: Vec<LlType> = args.iter().map(|r| self.lltype(*r)).collect();
+        let result = self.lltype(result);
+        let ft = self.types.func(args, result);
+        self.types.ptr(ft)
+    }
+
+    /// The Reprs of the parameters and of the result of annotated graph `g`.
+    pub fn graph_signature(&mut self, g: u32) -> (Vec<ReprId>, ReprId) {
+        let hl = &self.ann.graphs[g as usize];
+        let params = hl.block(hl.startblock).inputargs.clone();
+        let ret = hl.block(hl.returnblock).inputargs[0];
+        let void = self.intern_repr(Repr::Void);
+        let args = params
+            .iter()
+            .map(|v| self.var_repr(g, *v).unwrap_or(void))
+            .collect();
+        let result = self.var_repr(g, ret).unwrap_or(void);
+        (args, result)
+    }
+
+    /// The function pointer of graph `g`.
+    pub fn graph_funcptr(&mut self, g: u32) -> LlPtr {
+        if let Some(&i) = self.graph_func.get(&g) {
+            return LlPtr::Func(i);
+        }
+        self.functions.push(LlFunction::Graph {
+            graph: g,
+            name: self.ann.graphs[g as usize].name.clone(),
+        });
+        let i = self.functions.len() as u32 - 1;
+        self.graph_func.insert(g, i);
+        LlPtr::Func(i)
+    }
+
+    /// A call of graph `g` with `args` (values held in Reprs `arg_reprs`), the defaults of
+    /// the function filling missing parameters. Returns the result and its Repr.
+    pub fn call_graph(
+        &mut self,
+        llops: &mut LlOps,
+        g: u32,
+        args: Vec<(Hlvalue, ReprId)>,
+    ) -> Result<(Hlvalue, ReprId), TyperError> {
+        let (params, result) = self.graph_signature(g);
+        let mut vals = Vec::new();
+        let fp = self.graph_funcptr(g);
+        let fty = self.funcptr_type(g);
+        vals.push(Hlvalue::Ll(LlConstant {
+            ty: fty,
+            value: LlValue::Ptr(fp),
+        }));
+        if args.len() > params.len() {
+            return Err(TyperError::new(format!(
+                "`{}` called with {} arguments, takes {}",
+                self.ann.graphs[g as usize].name,
+                args.len(),
+                params.len()
+            )));
+        }
+        for (i, (v, r)) in args.iter().enumerate() {
+            vals.push(self.convertvar(llops, *v, *r, params[i])?);
+        }
+        if args.len() < params.len() {
+            let defaults = self.defaults_of(g);
+            let missing = params.len() - args.len();
+            if defaults.len() < missing {
+                return Err(TyperError::new(format!(
+                    "`{}` called with too few arguments",
+                    self.ann.graphs[g as usize].name
+                )));
+            }
+            for (k, &d) in defaults[defaults.len() - missing..].iter().enumerate() {
+                let r = params[args.len() + k];
+                vals.push(Hlvalue::Ll(self.const_value(d, r)?));
+            }
+        }
+        let rt = self.lltype(result);
+        Ok((llops.genop(LlOp::DirectCall, vals, rt), result))
+    }
+
+    fn defaults_of(&self, g: u32) -> Vec<Value> {
+        let Some(d) = self.ann.graph_descs.get(g as usize).copied().flatten() else {
+            return Vec::new();
+        };
+        match self.ann.bookkeeper.desc(d) {
+            Desc::Function(f) => f.defaults.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A prebuilt `rpy_string` holding `bytes` (one container per distinct string).
+    pub fn prebuilt_str(&mut self, bytes: &[u8]) -> LlPtr {
+        if let Some(&p) = self.str_consts.get(bytes) {
+            return p;
+        }
+        let st = self.types.pointee(self.str_ptr).unwrap();
+        let p = self.heap.malloc(&self.types, st, bytes.len());
+        if let Ok(b) = self.heap.bytes_mut(p) {
+            b.copy_from_slice(bytes);
+        }
+        self.str_consts.insert(bytes.to_vec(), p);
+        p
+    }
+
+    /// The low-level constant of the prebuilt value `v` in Repr `r`.
+    pub fn const_value(&mut self, v: Value, r: ReprId) -> Result<LlConstant, TyperError> {
+        let ty = self.lltype(r);
+        let k = |value| Ok(LlConstant { ty, value });
+        let repr = self.repr(r).clone();
+        match (&repr, v) {
+            (Repr::Void, _) => k(LlValue::Void),
+            (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
+            (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
+            (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),
+            (Repr::Int(_) | Repr::Float, Value::Bool(b)) => {
+                Ok(self.convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty).unwrap())
+            }
+            (Repr::Int(_) | Repr::Float, Value::Int(i)) => {
+                Ok(self.convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty).unwrap())
+            }
+            (Repr::Float, Value::Float(f)) => k(LlValue::Float(f)),
+            (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::RInt { value, .. } => {
+                    let value = *value;
+                    if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
+                        k(LlValue::Uint(value as u64))
+                    } else if ty == LlType::FLOAT {
+                        k(LlValue::Float(value as f64))
+                    } else {
+                        k(LlValue::Int(value as i64))
+                    }
+                }
+                Object::Long(value) => {
+                    let value = *value;
+                    if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
+                        k(LlValue::Uint(value as u64))
+                    } else {
+                        k(LlValue::Int(value as i64))
+                    }
+                }
+                _ => Err(self.bad_const(v, r)),
+            },
+            (Repr::Char, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::Str(s) if s.len() == 1 => k(LlValue::Char(s[0])),
+                _ => Err(self.bad_const(v, r)),
+            },
+            (Repr::UniChar, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::Unicode(s) if s.chars().count() == 1 => {
+                    k(LlValue::UniChar(s.chars().next().unwrap() as u32))
+                }
+                Object::Str(s) if s.len() == 1 => k(LlValue::UniChar(s[0] as u32)),
+                _ => Err(self.bad_const(v, r)),
+            },
+            (Repr::Str, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::Str(s) => {
+                    let s = s.clone();
+                    k(LlValue::Ptr(self.prebuilt_str(&s)))
+                }
+                _ => Err(self.bad_const(v, r)),
+            },
+            (Repr::Unicode, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::Unicode(s) => {
+                    let chars: Vec<u32> = s.chars().map(|c| c as u32).collect();
+                    let st = self.types.pointee(self.unicode_ptr).unwrap();
+                    let p = self.heap.malloc(&self.types, st, chars.len());
+                    if let Ok(vals) = self.heap.values_mut(p) {
+                        for (i, c) in chars.into_iter().enumerate() {
+                            vals[i] = LlValue::UniChar(c);
+                        }
+                    }
+                    k(LlValue::Ptr(p))
+                }
+                _ => Err(self.bad_const(v, r)),
+            },
+            (Repr::Tuple(items), Value::Obj(id)) => {
+                if let Some(&p) = self.prebuilt.get(&(id, r)) {
+                    return k(LlValue::Ptr(p));
+                }
+                let Object::Tuple(vals) = self.objheap.get(id) else {
+                    return Err(self.bad_const(v, r));
+                };
+                let vals = vals.clone();
+                let st = self.types.pointee(ty).unwrap();
+                let p = self.heap.malloc(&self.types, st, 0);
+                self.prebuilt.insert((id, r), p);
+                for (i, (iv, ir)) in vals.into_iter().zip(items.clone()).enumerate() {
+                    let c = self.const_value(iv, ir)?;
+                    let _ = self
+                        .heap
+                        .setfield(&self.types, p, st, &format!("item{}", i), c.value);
+                }
+                k(LlValue::Ptr(p))
+            }
+            (Repr::List { item, fixed }, Value::Obj(id)) => {
+                if let Some(&p) = self.prebuilt.get(&(id, r)) {
+                    return k(LlValue::Ptr(p));
+                }
+                let Object::List(vals) = self.objheap.get(id) else {
+                    return Err(self.bad_const(v, r));
+                };
+                let vals = vals.clone();
+                let (item, fixed) = (*item, *fixed);
+                let item_ty = self.lltype(item);
+                let arr = self.types.gc_array(item_ty);
+                let a = self.heap.malloc(&self.types, arr, vals.len());
+                let p = if fixed {
+                    a
+                } else {
+                    let st = self.types.pointee(ty).unwrap();
+                    let p = self.heap.malloc(&self.types, st, 0);
+                    let _ = self.heap.setfield(
+                        &self.types,
+                        p,
+                        st,
+                        "length",
+                        LlValue::Int(vals.len() as i64),
+                    );
+                    let _ = self
+                        .heap
+                        .setfield(&self.types, p, st, "items", LlValue::Ptr(a));
+                    p
+                };
+                self.prebuilt.insert((id, r), p);
+                for (i, iv) in vals.into_iter().enumerate() {
+                    let c = self.const_value(iv, item)?;
+                    let _ = self.heap.setitem(a, i as i64, c.value);
+                }
+                k(LlValue::Ptr(p))
+            }
+            (Repr::Instance(_) | Repr::Object, Value::Obj(id)) => {
+                let p = self.prebuilt_instance(id)?;
+                k(LlValue::Ptr(p))
+            }
+            (Repr::Class(_), Value::Obj(id)) => match self.classdef_of_class(id) {
+                Some(cd) => k(LlValue::Ptr(self.classes.vtable_ptr[&cd])),
+                None => {
+                    let name = crate::annotator::Bookkeeper::class_name(self.objheap, id);
+                    k(LlValue::Ptr(self.extra_vtable(&name)))
+                }
+            },
+            (Repr::FuncPtr(_), Value::Obj(id)) => {
+                let graphs = self.ann.graph_of_func.get(&id).cloned().unwrap_or_default();
+                match graphs.first() {
+                    Some(&g) => k(LlValue::Ptr(self.graph_funcptr(g as u32))),
+                    None => k(LlValue::Ptr(LlPtr::Null)),
+                }
+            }
+            (Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. }, _) => {
+                let sr = *self_repr;
+                let c = self.const_value(v, sr)?;
+                k(c.value)
+            }
+            (Repr::Dict { .. }, Value::Obj(_)) => Err(TyperError::new(
+                "prebuilt dicts are not supported by `run` yet",
+            )),
+            _ => Err(self.bad_const(v, r)),
+        }
+    }
+
+    fn bad_const(&self, v: Value, r: ReprId) -> TyperError {
+        TyperError::new(format!(
+            "the constant {:?} cannot be represented as {}",
+            v,
+            self.types.name(self.lltype(r))
+        ))
+    }
+
+    /// A prebuilt instance: its class's structure, with the fields its class definition
+    /// knows, filled from the import-time object.
+    fn prebuilt_instance(&mut self, id: crate::objspace::object::ObjId) -> Result<LlPtr, TyperError> {
+        let obj_repr = self.intern_repr(Repr::Object);
+        if let Some(&p) = self.prebuilt.get(&(id, obj_repr)) {
+            return Ok(p);
+        }
+        let Object::Instance(inst) = self.objheap.get(id) else {
+            return Err(TyperError::new("a prebuilt object that is not an instance"));
+        };
+        let (cls, dict) = (inst.class, inst.dict.clone());
+        let Some(cd) = self.classdef_of_class(cls) else {
+            return Err(TyperError::new("a prebuilt instance of an unknown class"));
+        };
+        let st = self.classes.inst[&cd];
+        let p = self.heap.malloc(&self.types, st, 0);
+        self.prebuilt.insert((id, obj_repr), p);
+        let vt = self.classes.vtable_ptr[&cd];
+        let object = self.classes.object;
+        let _ = self
+            .heap
+            .setfield(&self.types, p, object, "typeptr", LlValue::Ptr(vt));
+        let mut c = Some(cd);
+        while let Some(owner) = c {
+            let fields = self.classes.fields.get(&owner).cloned().unwrap_or_default();
+            let ost = self.classes.inst[&owner];
+            for (attr, r) in fields {
+                let value = dict
+                    .get(&attr)
+                    .or_else(|| self.class_default(cd, &attr));
+                if let Some(value) = value {
+                    let c = self.const_value(value, r)?;
+                    let _ = self.heap.setfield(
+                        &self.types,
+                        p,
+                        ost,
+                        &super::rclass::inst_field(&attr),
+                        c.value,
+                    );
+                }
+            }
+            c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
+        }
+        Ok(p)
+    }
+
+    /// The class-level default of an instance attribute (a constant in a class body).
+    pub fn class_default(&self, cd: crate::annotator::model::ClassDefId, attr: &str) -> Option<Value> {
+        match self.lookup_class_attr(cd, attr)? {
+            crate::annotator::classdef::ClassAttr::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Reads the bytes of a prebuilt string container (for tests and constant folding).
+    pub fn str_bytes(&self, p: LlPtr) -> Option<Vec<u8>> {
+        let st = self.types.pointee(self.str_ptr)?;
+        let n = self.heap.len(p).ok()?;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let c = self
+                .heap
+                .getinterior(
+                    &self.types,
+                    p,
+                    st,
+                    &[Offset::Field("chars".into()), Offset::Index(i as i64)],
+                )
+                .ok()?;
+            out.push(c.as_int() as u8);
+        }
+        Some(out)
+    }
+}
