@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod flowspace;
 pub mod interpreter;
+pub mod llinterp;
 pub mod lltypesystem;
 pub mod lsp;
 pub mod objspace;

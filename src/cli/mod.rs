@@ -61,6 +61,16 @@ enum Command {
         #[arg(long = "search-path")]
         search_paths: Vec<PathBuf>,
     },
+    /// Translate a program (annotate, RTyper) and run `entry_point(argv)` on the
+    /// LLInterpreter; exits with its result.
+    Run {
+        target: PathBuf,
+        /// Arguments passed to the program (after `--`).
+        #[arg(last = true)]
+        args: Vec<String>,
+        #[arg(long = "search-path")]
+        search_paths: Vec<PathBuf>,
+    },
     /// Run the language server on stdin/stdout.
     Serve,
     /// List the diagnostic codes.
@@ -91,6 +101,11 @@ pub fn main() -> i32 {
             annotated,
             search_paths,
         } => graph(target, function, format, annotated, search_paths),
+        Command::Run {
+            target,
+            args,
+            search_paths,
+        } => run(target, args, search_paths),
         Command::Serve => crate::lsp::serve(),
         Command::Rules => {
             for r in RULES {
@@ -185,6 +200,52 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
         );
     }
     i32::from(errors > 0)
+}
+
+fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>) -> i32 {
+    // the whole pipeline runs on a thread with a large stack (deep RPython recursion)
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || run_on_this_thread(target, args, search_paths));
+    match handle.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("error: the LLInterpreter stopped unexpectedly");
+            2
+        }
+    }
+}
+
+fn run_on_this_thread(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>) -> i32 {
+    if !target.is_file() {
+        eprintln!("error: {}: no such file", target.display());
+        return 2;
+    }
+    let shown = target.display().to_string();
+    let target = target.canonicalize().unwrap_or(target);
+    let analysis = engine::analyze_target(&target, &search_paths);
+    let prog = match engine::translate(&analysis) {
+        Ok(p) => p,
+        Err(diags) => {
+            let color = std::io::stderr().is_terminal();
+            eprint!("{}", output::human(&analysis.sources, &diags, color));
+            eprintln!("error: {} cannot be run: fix the errors above first", shown);
+            return 1;
+        }
+    };
+    let mut argv = vec![shown];
+    argv.extend(args);
+    let mut interp = crate::llinterp::LlInterpreter::new(&prog, crate::llinterp::Output::Inherit);
+    let result = interp.run_entry(&argv);
+    if let Some((_, span)) = &result.fatal {
+        let sources = &analysis.programs[0].space.sources;
+        if (span.file.0 as usize) < sources.len() && *span != crate::syntax::Span::default() {
+            let file = sources.get(span.file);
+            let lc = file.line_col(span.start);
+            eprintln!("  at {}:{}", file.path.display(), lc.line + 1);
+        }
+    }
+    result.exit_code
 }
 
 fn graph(

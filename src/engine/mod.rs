@@ -192,3 +192,36 @@ fn is_suppressed(sources: &SourceMap, d: &Diagnostic) -> bool {
         None => true,
     }
 }
+
+/// Translates an analysed program for `run` (and later `build`): the RTyper's low-level
+/// program, or the diagnostics that prevent it (check errors come first: a program with
+/// errors is not translated). Diagnostic spans are in `analysis.sources`.
+pub fn translate(analysis: &Analysis) -> Result<crate::rtyper::LlProgram, Vec<Diagnostic>> {
+    if analysis.error_count() > 0 {
+        return Err(analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect());
+    }
+    let Some(program) = analysis.programs.first() else {
+        return Err(Vec::new());
+    };
+    let Some(ann) = &program.annotated else {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            Span::default(),
+            "the program has no entry point to translate",
+        )]);
+    };
+    crate::rtyper::rtype(ann, &program.space.heap).map_err(|diags| {
+        diags
+            .into_iter()
+            .map(|mut d| {
+                d.span.file = analysis.unified(0, d.span.file);
+                d
+            })
+            .collect()
+    })
+}

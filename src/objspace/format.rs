@@ -184,7 +184,7 @@ pub fn format_f(f: f64, prec: usize, alt: bool) -> String {
     s
 }
 
-fn repr_bytes(s: &[u8]) -> Vec<u8> {
+pub fn repr_bytes(s: &[u8]) -> Vec<u8> {
     let quote = if s.contains(&b'\'') && !s.contains(&b'"') {
         b'"'
     } else {

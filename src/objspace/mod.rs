@@ -15,7 +15,7 @@ pub mod bundled;
 mod call;
 mod dict;
 mod exc;
-mod format;
+pub mod format;
 mod generators;
 mod libs;
 pub mod loader;

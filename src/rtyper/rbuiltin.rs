@@ -21,13 +21,15 @@ impl RTyper<'_> {
         let callee = hop.op.args[0];
         let callee_repr = self.repr(hop.args_r[0]).clone();
         match callee_repr {
-            Repr::Method { name, .. } => {
-                let (sv, sr, _) = hop.r_s_popfirstarg();
-                self.call_method(hop, llops, sv, sr, &name)
+            Repr::Method { name, self_repr } => {
+                // a bound method is represented by its `self`
+                let (sv, _, _) = hop.r_s_popfirstarg();
+                self.call_method(hop, llops, sv, self_repr, &name)
             }
-            Repr::BuiltinMethod { name, .. } => {
-                let (sv, sr, ss) = hop.r_s_popfirstarg();
-                self.call_builtin_method(hop, llops, sv, sr, &ss, &name)
+            Repr::BuiltinMethod { name, self_repr } => {
+                let (sv, _, ss) = hop.r_s_popfirstarg();
+                let short = name.rsplit('.').next().unwrap_or(&name).to_string();
+                self.call_builtin_method(hop, llops, sv, self_repr, &ss, &short)
             }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();

@@ -327,7 +327,19 @@ impl RTyper<'_> {
                 }
             }
             (Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. }, _) => {
+                // the constant's `self` (a method bound to a prebuilt value)
                 let sr = *self_repr;
+                let v = match v {
+                    Value::Obj(id) => match self.objheap.get(id) {
+                        Object::Builtin {
+                            bound_self: Some(s),
+                            ..
+                        } => *s,
+                        Object::BoundMethod { self_value, .. } => *self_value,
+                        _ => v,
+                    },
+                    _ => v,
+                };
                 let c = self.const_value(v, sr)?;
                 k(c.value)
             }

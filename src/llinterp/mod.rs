@@ -1,0 +1,327 @@
+//! The LLInterpreter (seed 000): runs the low-level graphs of an `LlProgram` over the
+//! low-level heap, with RPython's semantics as the compiled binaries have them: integers
+//! wrap at 64 bits, an uncaught exception prints `Fatal RPython error: Name` and exits with
+//! status 134, and an operation that would be undefined in C (an index out of bounds that
+//! no handler checks, a division by zero no handler catches) stops with a message naming
+//! the source line. Runtime functions (`lltypesystem::runtime`) are implemented in
+//! `runtime`; the primitive operations in `ops`.
+
+mod ops;
+mod runtime;
+
+use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue};
+use crate::lltypesystem::{LlHeap, LlPtr, LlType, LlValue};
+use crate::rtyper::{LlFunction, LlProgram};
+use crate::syntax::Span;
+use std::collections::HashMap;
+use std::io::Write;
+
+/// Why execution left a function other than by returning.
+#[derive(Debug)]
+pub enum Unwind {
+    /// An RPython exception: the class's vtable and the instance.
+    Raise { etype: LlPtr, evalue: LlPtr },
+    /// Execution cannot continue (undefined behaviour in the compiled program, or a limit
+    /// of the interpreter); the message names what happened, `span` where.
+    Fatal { msg: String, span: Span },
+}
+
+/// Where a run's output goes.
+pub enum Output {
+    /// The process's own stdout and stderr.
+    Inherit,
+    /// Captured (tests).
+    Capture { stdout: Vec<u8>, stderr: Vec<u8> },
+}
+
+/// How a run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RunResult {
+    pub exit_code: i32,
+    /// For a fatal stop: the message (already written to stderr) and where.
+    pub fatal: Option<(String, Span)>,
+}
+
+pub struct LlInterpreter<'p> {
+    pub prog: &'p LlProgram,
+    pub heap: LlHeap,
+    pub out: Output,
+    /// The line `print` is building (RPython buffers it until the newline).
+    print_buf: Vec<u8>,
+    /// Per dict object, the index of its live keys (the heap holds the entries in order).
+    dict_index: HashMap<u32, HashMap<runtime::HKey, usize>>,
+    depth: usize,
+    /// Number of low-level operations executed.
+    pub steps: u64,
+    start: std::time::Instant,
+}
+
+/// The deepest recursion the interpreter follows before stopping as a stack overflow.
+const MAX_DEPTH: usize = 20_000;
+
+impl<'p> LlInterpreter<'p> {
+    pub fn new(prog: &'p LlProgram, out: Output) -> LlInterpreter<'p> {
+        LlInterpreter {
+            prog,
+            heap: prog.heap.clone(),
+            out,
+            print_buf: Vec::new(),
+            dict_index: HashMap::new(),
+            depth: 0,
+            steps: 0,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Runs `entry_point(argv)` as a standalone program's main would; returns the exit
+    /// status (134 after an uncaught exception, as `abort()` gives).
+    pub fn run_entry(&mut self, argv: &[String]) -> RunResult {
+        let argv_val = self.make_argv(argv);
+        let res = self.call_function(self.prog.entry, &[argv_val], Span::default());
+        let _ = self.flush();
+        match res {
+            Ok(v) => RunResult {
+                exit_code: (v.as_int() & 0xff) as i32,
+                fatal: None,
+            },
+            Err(Unwind::Raise { etype, .. }) => {
+                let name = self.class_name(etype);
+                let _ = self.write_fd(2, format!("Fatal RPython error: {}\n", name).as_bytes());
+                RunResult {
+                    exit_code: 134,
+                    fatal: None,
+                }
+            }
+            Err(Unwind::Fatal { msg, span }) => {
+                let _ = self.write_fd(2, format!("rpy-lsp run: {}\n", msg).as_bytes());
+                RunResult {
+                    exit_code: 134,
+                    fatal: Some((msg, span)),
+                }
+            }
+        }
+    }
+
+    /// The `argv` list of strings, of the entry point's parameter type.
+    fn make_argv(&mut self, argv: &[String]) -> LlValue {
+        let LlFunction::Graph { graph, .. } = &self.prog.functions[self.prog.entry as usize] else {
+            return LlValue::Void;
+        };
+        let g = &self.prog.graphs[*graph as usize];
+        let param = g.block(g.startblock).inputargs[0];
+        let lty = g.concretetype[param.0 as usize];
+        let items: Vec<LlValue> = argv
+            .iter()
+            .map(|a| LlValue::Ptr(self.mkstr(a.as_bytes())))
+            .collect();
+        LlValue::Ptr(self.list_new(lty, items))
+    }
+
+    pub fn class_name(&self, vtable: LlPtr) -> String {
+        let p = &self.prog;
+        match self
+            .heap
+            .getfield(&p.types, vtable, p.object_vtable, "name")
+            .map(|v| v.as_ptr())
+        {
+            Ok(s) => String::from_utf8_lossy(self.heap.bytes(s).unwrap_or(b"?")).into_owned(),
+            Err(_) => "?".into(),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if let Output::Inherit = self.out {
+            std::io::stdout().flush()?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn write_fd(&mut self, fd: i64, data: &[u8]) -> std::io::Result<usize> {
+        match (&mut self.out, fd) {
+            (Output::Capture { stdout, .. }, 1) => stdout.extend_from_slice(data),
+            (Output::Capture { stderr, .. }, 2) => stderr.extend_from_slice(data),
+            (Output::Inherit, 1) => {
+                let mut o = std::io::stdout().lock();
+                o.write_all(data)?;
+                o.flush()?;
+            }
+            (Output::Inherit, 2) => {
+                let mut o = std::io::stderr().lock();
+                o.write_all(data)?;
+                o.flush()?;
+            }
+            _ => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Unsupported,
+                    "writing to a file descriptor other than 1 and 2",
+                ))
+            }
+        }
+        Ok(data.len())
+    }
+
+    /// Calls function `f` of the function table.
+    pub fn call_function(&mut self, f: u32, args: &[LlValue], span: Span) -> Result<LlValue, Unwind> {
+        match &self.prog.functions[f as usize] {
+            LlFunction::Graph { graph, .. } => self.call_graph(*graph, args),
+            LlFunction::Runtime(rf) => {
+                // runtime functions called through a pointer: no type information
+                let rf = *rf;
+                self.call_runtime(rf, args, &[], LlType::VOID, span)
+            }
+        }
+    }
+
+    fn call_graph(&mut self, g: u32, args: &[LlValue]) -> Result<LlValue, Unwind> {
+        let graph: &'p FunctionGraph = &self.prog.graphs[g as usize];
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(Unwind::Fatal {
+                msg: format!("stack overflow (recursion deeper than {} calls)", MAX_DEPTH),
+                span: graph.span,
+            });
+        }
+        let r = self.run_graph(graph, args);
+        self.depth -= 1;
+        r
+    }
+
+    fn run_graph(&mut self, graph: &'p FunctionGraph, args: &[LlValue]) -> Result<LlValue, Unwind> {
+        let mut frame = vec![LlValue::Void; graph.vars.len()];
+        let mut block = graph.startblock;
+        let mut inputs: Vec<LlValue> = args.to_vec();
+        loop {
+            if block == graph.returnblock {
+                return Ok(inputs.first().copied().unwrap_or(LlValue::Void));
+            }
+            if block == graph.exceptblock {
+                return Err(Unwind::Raise {
+                    etype: inputs[0].as_ptr(),
+                    evalue: inputs[1].as_ptr(),
+                });
+            }
+            let b = graph.block(block);
+            for (v, x) in b.inputargs.iter().zip(inputs.iter()) {
+                frame[v.0 as usize] = *x;
+            }
+            let n = b.operations.len();
+            let catching = b.exitswitch == ExitSwitch::LastException;
+            let mut raised = None;
+            for (i, op) in b.operations.iter().enumerate() {
+                self.steps += 1;
+                match self.eval_op(graph, &frame, op) {
+                    Ok(v) => frame[op.result.0 as usize] = v,
+                    Err(Unwind::Raise { etype, evalue }) if catching && i + 1 == n => {
+                        raised = Some((etype, evalue));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            let link = match b.exitswitch {
+                ExitSwitch::None => b.exits[0],
+                ExitSwitch::Value(v) => {
+                    let x = arg(&frame, v);
+                    *b.exits
+                        .iter()
+                        .find(|&&l| match graph.link(l).exitcase {
+                            ExitCase::Ll(c) => switch_matches(x, c),
+                            _ => false,
+                        })
+                        .ok_or_else(|| Unwind::Fatal {
+                            msg: format!("no exit for the switch value {}", x),
+                            span: b.operations.last().map(|o| o.span).unwrap_or(graph.span),
+                        })?
+                }
+                ExitSwitch::LastException => match raised {
+                    None => b.exits[0],
+                    Some((etype, evalue)) => {
+                        let found = b.exits[1..].iter().copied().find(|&l| {
+                            matches!(graph.link(l).exitcase, ExitCase::Ll(LlValue::Ptr(case)) if self.exc_matches(etype, case))
+                        });
+                        match found {
+                            Some(l) => {
+                                let link = graph.link(l);
+                                if let Some(t) = link.last_exception {
+                                    frame[t.0 as usize] = LlValue::Ptr(etype);
+                                }
+                                if let Some(v) = link.last_exc_value {
+                                    frame[v.0 as usize] = LlValue::Ptr(evalue);
+                                }
+                                l
+                            }
+                            None => return Err(Unwind::Raise { etype, evalue }),
+                        }
+                    }
+                },
+            };
+            let link = graph.link(link);
+            inputs.clear();
+            inputs.extend(link.args.iter().map(|a| arg(&frame, *a)));
+            block = link.target;
+        }
+    }
+
+    /// Whether an exception of class `etype` is caught by an `except case`.
+    fn exc_matches(&self, etype: LlPtr, case: LlPtr) -> bool {
+        if etype == case {
+            return true;
+        }
+        let p = &self.prog;
+        let get = |v: LlPtr, f: &str| {
+            self.heap
+                .getfield(&p.types, v, p.object_vtable, f)
+                .map(|x| x.as_int())
+                .unwrap_or(-1)
+        };
+        let (cmin, cmax) = (get(case, "subclassrange_min"), get(case, "subclassrange_max"));
+        let emin = get(etype, "subclassrange_min");
+        cmin >= 0 && cmin <= emin && emin < cmax
+    }
+
+    /// Raises a built-in exception (from an operation or a runtime function).
+    pub(crate) fn raise_std(&mut self, name: &str) -> Unwind {
+        let (vt, st) = match self.prog.std_exceptions.get(name) {
+            Some(e) => *e,
+            None => {
+                return Unwind::Fatal {
+                    msg: format!("{} raised", name),
+                    span: Span::default(),
+                }
+            }
+        };
+        let p = self.heap.malloc(&self.prog.types, st, 0);
+        let _ = self.heap.setfield(
+            &self.prog.types,
+            p,
+            self.prog.object,
+            "typeptr",
+            LlValue::Ptr(vt),
+        );
+        Unwind::Raise {
+            etype: vt,
+            evalue: p,
+        }
+    }
+}
+
+pub(crate) fn arg(frame: &[LlValue], a: Hlvalue) -> LlValue {
+    match a {
+        Hlvalue::Var(v) => frame[v.0 as usize],
+        Hlvalue::Ll(c) => c.value,
+        Hlvalue::Const(_) => LlValue::Void,
+    }
+}
+
+fn switch_matches(x: LlValue, case: LlValue) -> bool {
+    match case {
+        LlValue::Bool(b) => x.as_bool() == b,
+        LlValue::Int(i) => x.as_int() == i,
+        LlValue::Char(c) => x.as_int() == c as i64,
+        other => x == other,
+    }
+}
+
+/// Annotates, RTypes and runs a program given as source text, calling `func` with the
+/// integer arguments: the test harness of the reference's `interpret()`.
+pub mod harness;

@@ -1,0 +1,331 @@
+//! Evaluation of one low-level operation: integer, float, char and pointer operations,
+//! casts, memory access and calls.
+
+use super::{arg, LlInterpreter, Unwind};
+use crate::flowspace::{FunctionGraph, Hlvalue, SpaceOperation};
+use crate::interpreter::Op;
+use crate::lltypesystem::heap::HeapError;
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset, TypeDef};
+use crate::rtyper::LlFunction;
+
+type R = Result<LlValue, Unwind>;
+
+fn floordiv(a: i64, b: i64) -> i64 {
+    let q = a.wrapping_div(b);
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+fn floormod(a: i64, b: i64) -> i64 {
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+impl<'p> LlInterpreter<'p> {
+    fn fatal(&self, op: &SpaceOperation, msg: impl Into<String>) -> Unwind {
+        Unwind::Fatal {
+            msg: msg.into(),
+            span: op.span,
+        }
+    }
+
+    fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
+        self.fatal(op, format!("{} (in `{}`)", e, op.opname.name()))
+    }
+
+    pub(super) fn eval_op(&mut self, graph: &'p FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> R {
+        let Op::Ll(o) = op.opname else {
+            return Err(self.fatal(op, format!("high-level operation `{}` in a low-level graph", op.opname.name())));
+        };
+        let a = |i: usize| arg(frame, op.args[i]);
+        use LlOp::*;
+        Ok(match o {
+            SameAs => a(0),
+            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue => LlValue::Bool(a(0).as_int() != 0),
+            IntNeg | LlongNeg => LlValue::Int(a(0).as_int().wrapping_neg()),
+            IntAbs | LlongAbs => LlValue::Int(a(0).as_int().wrapping_abs()),
+            IntInvert | LlongInvert => LlValue::Int(!a(0).as_int()),
+            IntAdd | LlongAdd => LlValue::Int(a(0).as_int().wrapping_add(a(1).as_int())),
+            IntSub | LlongSub => LlValue::Int(a(0).as_int().wrapping_sub(a(1).as_int())),
+            IntMul | LlongMul => LlValue::Int(a(0).as_int().wrapping_mul(a(1).as_int())),
+            IntFloorDiv | IntMod | IntPyDiv | IntPyMod | LlongPyDiv | LlongPyMod => {
+                let (x, y) = (a(0).as_int(), a(1).as_int());
+                if y == 0 {
+                    return Err(self.fatal(op, "division by zero (no ZeroDivisionError handler: undefined in RPython)"));
+                }
+                LlValue::Int(match o {
+                    IntFloorDiv => x.wrapping_div(y),
+                    IntMod => x.wrapping_rem(y),
+                    IntPyDiv | LlongPyDiv => floordiv(x, y),
+                    _ => floormod(x, y),
+                })
+            }
+            IntPyDivZer | IntPyModZer | LlongPyDivZer | LlongPyModZer | IntPyDivOvfZer | IntPyModOvfZer => {
+                let (x, y) = (a(0).as_int(), a(1).as_int());
+                if y == 0 {
+                    return Err(self.raise_std("ZeroDivisionError"));
+                }
+                if matches!(o, IntPyDivOvfZer | IntPyModOvfZer) && x == i64::MIN && y == -1 {
+                    return Err(self.raise_std("OverflowError"));
+                }
+                LlValue::Int(if matches!(o, IntPyDivZer | LlongPyDivZer | IntPyDivOvfZer) {
+                    floordiv(x, y)
+                } else {
+                    floormod(x, y)
+                })
+            }
+            IntLt | LlongLt => LlValue::Bool(a(0).as_int() < a(1).as_int()),
+            IntLe | LlongLe => LlValue::Bool(a(0).as_int() <= a(1).as_int()),
+            IntEq | LlongEq => LlValue::Bool(a(0).as_int() == a(1).as_int()),
+            IntNe | LlongNe => LlValue::Bool(a(0).as_int() != a(1).as_int()),
+            IntGt | LlongGt => LlValue::Bool(a(0).as_int() > a(1).as_int()),
+            IntGe | LlongGe => LlValue::Bool(a(0).as_int() >= a(1).as_int()),
+            IntAnd | LlongAnd => LlValue::Int(a(0).as_int() & a(1).as_int()),
+            IntOr | LlongOr => LlValue::Int(a(0).as_int() | a(1).as_int()),
+            IntXor | LlongXor => LlValue::Int(a(0).as_int() ^ a(1).as_int()),
+            IntLshift | LlongLshift => {
+                let s = a(1).as_int();
+                LlValue::Int(if (0..64).contains(&s) { a(0).as_int().wrapping_shl(s as u32) } else { 0 })
+            }
+            IntRshift | LlongRshift => {
+                let s = a(1).as_int();
+                let x = a(0).as_int();
+                LlValue::Int(if (0..64).contains(&s) { x >> s } else if x < 0 { -1 } else { 0 })
+            }
+            IntAddOvf => match a(0).as_int().checked_add(a(1).as_int()) {
+                Some(v) => LlValue::Int(v),
+                None => return Err(self.raise_std("OverflowError")),
+            },
+            IntSubOvf => match a(0).as_int().checked_sub(a(1).as_int()) {
+                Some(v) => LlValue::Int(v),
+                None => return Err(self.raise_std("OverflowError")),
+            },
+            IntMulOvf => match a(0).as_int().checked_mul(a(1).as_int()) {
+                Some(v) => LlValue::Int(v),
+                None => return Err(self.raise_std("OverflowError")),
+            },
+            IntNegOvf => match a(0).as_int().checked_neg() {
+                Some(v) => LlValue::Int(v),
+                None => return Err(self.raise_std("OverflowError")),
+            },
+            IntAbsOvf => match a(0).as_int().checked_abs() {
+                Some(v) => LlValue::Int(v),
+                None => return Err(self.raise_std("OverflowError")),
+            },
+            IntLshiftOvf => {
+                let (x, s) = (a(0).as_int(), a(1).as_int());
+                let r = if (0..64).contains(&s) { x.wrapping_shl(s as u32) } else { 0 };
+                if !(0..64).contains(&s) || (r >> s) != x {
+                    return Err(self.raise_std("OverflowError"));
+                }
+                LlValue::Int(r)
+            }
+            IntBetween => {
+                let b = a(1).as_int();
+                LlValue::Bool(a(0).as_int() <= b && b < a(2).as_int())
+            }
+            UintInvert | UllongInvert => LlValue::Uint(!a(0).as_uint()),
+            UintAdd | UllongAdd => LlValue::Uint(a(0).as_uint().wrapping_add(a(1).as_uint())),
+            UintSub | UllongSub => LlValue::Uint(a(0).as_uint().wrapping_sub(a(1).as_uint())),
+            UintMul | UllongMul => LlValue::Uint(a(0).as_uint().wrapping_mul(a(1).as_uint())),
+            UintFloorDiv | UintMod | UllongFloorDiv | UllongMod | UintFloorDivZer | UintModZer
+            | UllongFloorDivZer | UllongModZer => {
+                let (x, y) = (a(0).as_uint(), a(1).as_uint());
+                if y == 0 {
+                    if matches!(o, UintFloorDivZer | UintModZer | UllongFloorDivZer | UllongModZer) {
+                        return Err(self.raise_std("ZeroDivisionError"));
+                    }
+                    return Err(self.fatal(op, "division by zero (no ZeroDivisionError handler: undefined in RPython)"));
+                }
+                LlValue::Uint(if matches!(o, UintFloorDiv | UllongFloorDiv | UintFloorDivZer | UllongFloorDivZer) {
+                    x / y
+                } else {
+                    x % y
+                })
+            }
+            UintLt | UllongLt => LlValue::Bool(a(0).as_uint() < a(1).as_uint()),
+            UintLe | UllongLe => LlValue::Bool(a(0).as_uint() <= a(1).as_uint()),
+            UintEq | UllongEq => LlValue::Bool(a(0).as_uint() == a(1).as_uint()),
+            UintNe | UllongNe => LlValue::Bool(a(0).as_uint() != a(1).as_uint()),
+            UintGt | UllongGt => LlValue::Bool(a(0).as_uint() > a(1).as_uint()),
+            UintGe | UllongGe => LlValue::Bool(a(0).as_uint() >= a(1).as_uint()),
+            UintAnd | UllongAnd => LlValue::Uint(a(0).as_uint() & a(1).as_uint()),
+            UintOr | UllongOr => LlValue::Uint(a(0).as_uint() | a(1).as_uint()),
+            UintXor | UllongXor => LlValue::Uint(a(0).as_uint() ^ a(1).as_uint()),
+            UintLshift | UllongLshift => {
+                let s = a(1).as_int();
+                LlValue::Uint(if (0..64).contains(&s) { a(0).as_uint() << s } else { 0 })
+            }
+            UintRshift | UllongRshift => {
+                let s = a(1).as_int();
+                LlValue::Uint(if (0..64).contains(&s) { a(0).as_uint() >> s } else { 0 })
+            }
+            FloatIsTrue => LlValue::Bool(a(0).as_float() != 0.0),
+            FloatNeg => LlValue::Float(-a(0).as_float()),
+            FloatAbs => LlValue::Float(a(0).as_float().abs()),
+            FloatAdd => LlValue::Float(a(0).as_float() + a(1).as_float()),
+            FloatSub => LlValue::Float(a(0).as_float() - a(1).as_float()),
+            FloatMul => LlValue::Float(a(0).as_float() * a(1).as_float()),
+            FloatTrueDiv => LlValue::Float(a(0).as_float() / a(1).as_float()),
+            FloatLt => LlValue::Bool(a(0).as_float() < a(1).as_float()),
+            FloatLe => LlValue::Bool(a(0).as_float() <= a(1).as_float()),
+            FloatEq => LlValue::Bool(a(0).as_float() == a(1).as_float()),
+            FloatNe => LlValue::Bool(a(0).as_float() != a(1).as_float()),
+            FloatGt => LlValue::Bool(a(0).as_float() > a(1).as_float()),
+            FloatGe => LlValue::Bool(a(0).as_float() >= a(1).as_float()),
+            CharLt | UnicharLt => LlValue::Bool(a(0).as_int() < a(1).as_int()),
+            CharLe | UnicharLe => LlValue::Bool(a(0).as_int() <= a(1).as_int()),
+            CharEq | UnicharEq => LlValue::Bool(a(0).as_int() == a(1).as_int()),
+            CharNe | UnicharNe => LlValue::Bool(a(0).as_int() != a(1).as_int()),
+            CharGt | UnicharGt => LlValue::Bool(a(0).as_int() > a(1).as_int()),
+            CharGe | UnicharGe => LlValue::Bool(a(0).as_int() >= a(1).as_int()),
+            CastBoolToInt | CastCharToInt | CastUnicharToInt => LlValue::Int(a(0).as_int()),
+            CastBoolToFloat | CastIntToFloat => LlValue::Float(a(0).as_float()),
+            CastIntToChar => LlValue::Char(a(0).as_int() as u8),
+            CastIntToUnichar => LlValue::UniChar(a(0).as_int() as u32),
+            CastFloatToInt => LlValue::Int(a(0).as_float() as i64),
+            CastPrimitive => {
+                let to = graph.concretetype[op.result.0 as usize];
+                cast_primitive(a(0), to)
+            }
+            PtrEq => LlValue::Bool(a(0).as_ptr() == a(1).as_ptr()),
+            PtrNe => LlValue::Bool(a(0).as_ptr() != a(1).as_ptr()),
+            PtrIsZero => LlValue::Bool(a(0).as_ptr() == LlPtr::Null),
+            PtrNonZero => LlValue::Bool(a(0).as_ptr() != LlPtr::Null),
+            CastPointer => a(0),
+            Malloc | MallocVarsize => {
+                let LlValue::Type(t) = a(0) else {
+                    return Err(self.fatal(op, "malloc of a non-type"));
+                };
+                let n = if o == MallocVarsize { a(1).as_int().max(0) as usize } else { 0 };
+                LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
+            }
+            GetField => {
+                let (p, s, f) = self.field_args(graph, frame, op)?;
+                self.heap.getfield(&self.prog.types, p, s, f).map_err(|e| self.heap_err(op, e))?
+            }
+            SetField => {
+                let (p, s, f) = self.field_args(graph, frame, op)?;
+                self.heap
+                    .setfield(&self.prog.types, p, s, f, a(2))
+                    .map_err(|e| self.heap_err(op, e))?;
+                LlValue::Void
+            }
+            GetSubstruct => {
+                let p = a(0).as_ptr();
+                match p {
+                    LlPtr::Obj { obj, .. } => LlValue::Ptr(LlPtr::Obj { obj, inner: true }),
+                    _ => return Err(self.heap_err(op, HeapError::NullDereference)),
+                }
+            }
+            GetArrayItem => self.heap.getitem(a(0).as_ptr(), a(1).as_int()).map_err(|e| self.heap_err(op, e))?,
+            SetArrayItem => {
+                self.heap
+                    .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
+                    .map_err(|e| self.heap_err(op, e))?;
+                LlValue::Void
+            }
+            GetArraySize | GetInteriorArraySize => {
+                LlValue::Int(self.heap.len(a(0).as_ptr()).map_err(|e| self.heap_err(op, e))? as i64)
+            }
+            GetInteriorField | SetInteriorField => {
+                let p = a(0).as_ptr();
+                let ty = graph
+                    .concretetype_of(op.args[0])
+                    .and_then(|t| self.prog.types.pointee(t))
+                    .unwrap_or(LlType::VOID);
+                let nargs = if o == SetInteriorField { op.args.len() - 1 } else { op.args.len() };
+                let path: Vec<Offset> = op.args[1..nargs]
+                    .iter()
+                    .map(|x| match arg(frame, *x) {
+                        LlValue::Name(s) => Offset::Field(s.as_str().into()),
+                        v => Offset::Index(v.as_int()),
+                    })
+                    .collect();
+                if o == SetInteriorField {
+                    self.heap
+                        .setinterior(&self.prog.types, p, ty, &path, a(nargs))
+                        .map_err(|e| self.heap_err(op, e))?;
+                    LlValue::Void
+                } else {
+                    self.heap
+                        .getinterior(&self.prog.types, p, ty, &path)
+                        .map_err(|e| self.heap_err(op, e))?
+                }
+            }
+            DirectCall | IndirectCall => {
+                let LlPtr::Func(f) = a(0).as_ptr() else {
+                    return Err(self.fatal(op, "call of a null function pointer"));
+                };
+                let args: Vec<LlValue> = op.args[1..].iter().map(|x| arg(frame, *x)).collect();
+                match &self.prog.functions[f as usize] {
+                    LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, &args, op)?,
+                    LlFunction::Runtime(rf) => {
+                        let rf = *rf;
+                        let argtys: Vec<LlType> = op.args[1..]
+                            .iter()
+                            .map(|x| graph.concretetype_of(*x).unwrap_or(LlType::VOID))
+                            .collect();
+                        let rty = graph.concretetype[op.result.0 as usize];
+                        self.call_runtime(rf, &args, &argtys, rty, op.span)?
+                    }
+                }
+            }
+            DebugAssert => {
+                if !a(0).as_bool() {
+                    return Err(self.fatal(op, "debug_assert failed"));
+                }
+                LlValue::Void
+            }
+            DebugFatalError => return Err(self.fatal(op, "fatal error")),
+        })
+    }
+
+    fn call_graph_at(&mut self, g: u32, args: &[LlValue], op: &SpaceOperation) -> R {
+        self.call_graph(g, args).map_err(|e| match e {
+            Unwind::Fatal { msg, span } if span == crate::syntax::Span::default() => Unwind::Fatal { msg, span: op.span },
+            other => other,
+        })
+    }
+
+    fn field_args(&self, graph: &FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> Result<(LlPtr, LlType, &'static str), Unwind> {
+        let p = arg(frame, op.args[0]).as_ptr();
+        if p == LlPtr::Null {
+            return Err(self.heap_err(op, HeapError::NullDereference));
+        }
+        let s = graph
+            .concretetype_of(op.args[0])
+            .and_then(|t| self.prog.types.pointee(t))
+            .unwrap_or(LlType::VOID);
+        let LlValue::Name(f) = arg(frame, op.args[1]) else {
+            return Err(self.fatal(op, "field access without a field name"));
+        };
+        let _ = Hlvalue::Var;
+        let _ = TypeDef::Primitive;
+        Ok((p, s, f.as_str()))
+    }
+}
+
+pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
+    match to {
+        LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(match v {
+            LlValue::Float(f) => f as i64,
+            other => other.as_int(),
+        }),
+        LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(match v {
+            LlValue::Float(f) => f as u64,
+            other => other.as_uint(),
+        }),
+        LlType::FLOAT => LlValue::Float(v.as_float()),
+        LlType::BOOL => LlValue::Bool(v.as_bool()),
+        LlType::CHAR => LlValue::Char(v.as_int() as u8),
+        LlType::UNICHAR => LlValue::UniChar(v.as_int() as u32),
+        _ => v,
+    }
+}
