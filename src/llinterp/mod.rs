@@ -86,7 +86,10 @@ impl<'p> LlInterpreter<'p> {
             },
             Err(Unwind::Raise { etype, .. }) => {
                 let name = self.class_name(etype);
-                let _ = self.write_fd(2, format!("Fatal RPython error: {}\n", name).as_bytes());
+                let _ = self.write_fd(
+                    2,
+                    format!("RPython traceback:\nFatal RPython error: {}\n", name).as_bytes(),
+                );
                 RunResult {
                     exit_code: 134,
                     fatal: None,

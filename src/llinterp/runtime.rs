@@ -493,7 +493,13 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Float(v)
             }
             CharToStr => self.strv(&[a[0].as_int() as u8]),
-            BoolToStr => self.strv(if a[0].as_bool() { b"True" } else { b"False" }),
+            // a bool computed at run time is an int to the RTyper's str()
+            BoolToStr => self.strv(if a[0].as_bool() { b"1" } else { b"0" }),
+            ListStr => {
+                let mut out = Vec::new();
+                self.repr_into(a[0], ty(0), &mut out, 0)?;
+                self.strv(&out)
+            }
             NoneToStr => self.strv(b"None"),
             StrConcat => {
                 let mut x = self.s(a[0], span)?;
@@ -981,6 +987,58 @@ impl<'p> LlInterpreter<'p> {
                 return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
             }
         })
+    }
+
+    /// How `str()` of a list or tuple shows it: items as `repr()` shows them.
+    fn repr_into(&self, v: LlValue, ty: LlType, out: &mut Vec<u8>, depth: usize) -> Result<(), Unwind> {
+        if depth > 100 {
+            return Err(self.fatal_at(Span::default(), "str() of a too deeply nested list"));
+        }
+        let types = &self.prog.types;
+        match v {
+            LlValue::Int(i) => out.extend(i.to_string().bytes()),
+            LlValue::Uint(u) => out.extend(u.to_string().bytes()),
+            LlValue::Bool(b) => out.extend_from_slice(if b { b"True" } else { b"False" }),
+            LlValue::Float(f) => out.extend(crate::objspace::format::float_repr(f).bytes()),
+            LlValue::Char(c) => out.extend(crate::objspace::format::repr_bytes(&[c])),
+            LlValue::Ptr(LlPtr::Null) => out.extend_from_slice(b"None"),
+            LlValue::Ptr(p) if ty == self.prog.str_ptr => {
+                out.extend(crate::objspace::format::repr_bytes(self.heap.bytes(p).unwrap_or(&[])))
+            }
+            LlValue::Ptr(p) => {
+                let to = types.pointee(ty).unwrap_or(LlType::VOID);
+                if types.struct_name(to).is_some_and(|n| n.starts_with("tuple")) {
+                    let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                    out.push(b'(');
+                    for (i, (f, ft)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.extend_from_slice(b", ");
+                        }
+                        let x = self.heap.getfield(types, p, to, f).unwrap_or(LlValue::Void);
+                        self.repr_into(x, *ft, out, depth + 1)?;
+                    }
+                    if fields.len() == 1 {
+                        out.push(b',');
+                    }
+                    out.push(b')');
+                } else if self.list_layout(ty).is_some() {
+                    let items = self.list_items(p, ty)?;
+                    let it = self.list_item_type(ty);
+                    out.push(b'[');
+                    for (i, x) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.extend_from_slice(b", ");
+                        }
+                        self.repr_into(*x, it, out, depth + 1)?;
+                    }
+                    out.push(b']');
+                } else {
+                    return Err(self.fatal_at(Span::default(), format!("str() of {} is not supported by `run` yet", types.name(ty))));
+                }
+            }
+            other => out.extend(other.to_string().bytes()),
+        }
+        Ok(())
     }
 
     fn int_of(&self, i: i64, rty: LlType) -> LlValue {

@@ -139,6 +139,8 @@ runtime_fns! {
     StrIsTrue = "ll_str_is_true", NONE;
     ListIsTrue = "ll_list_is_true", NONE;
     BoolToStr = "ll_bool_str", NONE;
+    /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
+    ListStr = "ll_list_str", NONE;
     /// indexing with negative indices and, when handled, bounds checks
     ListGetItem = "ll_list_getitem", &["IndexError"];
     ListSetItem = "ll_list_setitem", &["IndexError"];

@@ -40,6 +40,23 @@ impl RTyper<'_> {
                     return Err(TyperError::new("calling this value is not supported by `run` yet"));
                 };
                 match self.objheap.get(id) {
+                    Object::Builtin {
+                        name,
+                        bound_self: Some(s),
+                    } => {
+                        // a method bound to a prebuilt value (`", ".join`)
+                        let (name, s) = (name.clone(), *s);
+                        hop.r_s_popfirstarg();
+                        let ss = self
+                            .ann
+                            .bookkeeper
+                            .known_value(self.objheap, s)
+                            .unwrap_or(SomeValue::Impossible);
+                        let sr = self.getrepr(&ss)?;
+                        let sv = Hlvalue::Ll(self.const_value(s, sr)?);
+                        let short = name.rsplit('.').next().unwrap_or(&name).to_string();
+                        self.call_builtin_method(hop, llops, sv, sr, &ss, &short)
+                    }
                     Object::Builtin { name, .. } => {
                         let name = name.clone();
                         hop.r_s_popfirstarg();
@@ -188,7 +205,21 @@ impl RTyper<'_> {
         let short = name.rsplit('.').next().unwrap_or(name);
         match name {
             "rpython_print_item" => {
-                let s = self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?;
+                // a constant is printed as CPython's str() shows it (the reference's flow
+                // space folds it at translation time)
+                let s = match hop.op.args[0] {
+                    Hlvalue::Const(c) => match self.const_str(c) {
+                        Some(text) => {
+                            let p = self.prebuilt_str(text.as_bytes());
+                            Hlvalue::Ll(LlConstant {
+                                ty: self.str_ptr,
+                                value: LlValue::Ptr(p),
+                            })
+                        }
+                        None => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
+                    },
+                    _ => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
+                };
                 self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
                 Ok((cvoid(), void))
             }
@@ -312,6 +343,22 @@ impl RTyper<'_> {
                 name
             ))),
         }
+    }
+
+    /// CPython 2's `str()` of a prebuilt immutable value.
+    fn const_str(&self, v: Value) -> Option<String> {
+        Some(match v {
+            Value::None => "None".into(),
+            Value::Bool(b) => if b { "True" } else { "False" }.into(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => crate::objspace::format::float_str(f),
+            Value::Obj(id) => match self.objheap.get(id) {
+                Object::Str(s) => String::from_utf8_lossy(s).into_owned(),
+                Object::RInt { value, .. } => value.to_string(),
+                Object::Long(value) => value.to_string(),
+                _ => return None,
+            },
+        })
     }
 
     fn call_builtin_method(

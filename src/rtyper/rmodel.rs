@@ -328,9 +328,14 @@ impl RTyper<'_> {
                 let f = self.runtime(crate::lltypesystem::runtime::RuntimeFn::CharToStr, &[tf], tt);
                 return Ok(llops.genop(LlOp::DirectCall, vec![f, v], tt));
             }
+            (Repr::Void, _) if self.types.is_ptr(tt) => {
+                // None becoming a pointer
+                return Ok(Hlvalue::Ll(crate::flowspace::LlConstant {
+                    ty: tt,
+                    value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
+                }));
+            }
             (Repr::Void, _) => {
-                // a constant (None, a single function…) becoming a pointer: its value is
-                // known statically
                 return Err(TyperError::new(format!(
                     "cannot convert a constant to {}",
                     self.types.name(tt)

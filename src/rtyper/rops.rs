@@ -642,6 +642,7 @@ impl RTyper<'_> {
             Repr::Bool => call(self, llops, RuntimeFn::BoolToStr, vec![v], &[LlType::BOOL]),
             Repr::Float if repr => call(self, llops, RuntimeFn::FloatToRepr, vec![v], &[LlType::FLOAT]),
             Repr::Float => call(self, llops, RuntimeFn::FloatToStr, vec![v], &[LlType::FLOAT]),
+            Repr::List { .. } | Repr::Tuple(_) => call(self, llops, RuntimeFn::ListStr, vec![v], &[ty]),
             Repr::Void => {
                 let p = self.prebuilt_str(b"None");
                 Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(p) })
