@@ -1075,20 +1075,26 @@ impl<'p> LlInterpreter<'p> {
                 _ => k,
             });
         }
-        let items: Vec<LlValue> = if ct == self.prog.str_ptr {
-            self.s(LlValue::Ptr(c), span)?.into_iter().map(LlValue::Char).collect()
+        // one item by index: strings and lists (fixed-size or resizable)
+        let (arr, n) = if ct == self.prog.str_ptr {
+            if c == LlPtr::Null {
+                return Err(self.fatal_at(span, "iteration over None"));
+            }
+            (c, self.heap.len(c).unwrap_or(0))
         } else {
-            self.list_items(c, ct)?
+            let lay = self.list_layout(ct).ok_or_else(|| self.fatal_at(span, "iteration over a non-list"))?;
+            self.list_arr_len(c, ct, &lay)?
         };
-        let n = items.len() as i64;
+        let n = n as i64;
         if idx >= n {
             return Err(self.raise_std("StopIteration"));
         }
         set_idx(self, idx + 1);
+        let at = if variant == "iter_reversed" { n - 1 - idx } else { idx };
+        let item = self.heap.getitem(arr, at).map_err(|e| self.fatal_at(span, e.to_string()))?;
         Ok(match variant.as_str() {
-            "iter_reversed" => items[(n - 1 - idx) as usize],
-            "iter_enumerate" => self.new_tuple(rty, &[LlValue::Int(idx), items[idx as usize]]),
-            _ => items[idx as usize],
+            "iter_enumerate" => self.new_tuple(rty, &[LlValue::Int(idx), item]),
+            _ => item,
         })
     }
 }

@@ -717,6 +717,17 @@ impl RTyper<'_> {
             _ => {}
         }
         match self.repr(r).clone() {
+            Repr::Instance(_) | Repr::Object if name == "__class__" => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let t = self.typeptr(llops, v, r)?;
+                Ok((t, cr))
+            }
+            Repr::Class(_) if name == "__name__" => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let c = self.convertvar(llops, v, r, cr)?;
+                let rs = self.intern_repr(Repr::Str);
+                Ok((llops.genop(LlOp::GetField, vec![c, cfield("name")], self.str_ptr), rs))
+            }
             Repr::Instance(cd) => {
                 let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
                     return Err(TyperError::new(format!("no attribute `{}`", name)));
