@@ -58,6 +58,9 @@ enum Command {
         /// Show each variable's annotation.
         #[arg(long)]
         annotated: bool,
+        /// Show the low-level graphs of the RTyper, each variable with its concretetype.
+        #[arg(long, conflicts_with = "annotated")]
+        rtyped: bool,
         #[arg(long = "search-path")]
         search_paths: Vec<PathBuf>,
     },
@@ -99,8 +102,9 @@ pub fn main() -> i32 {
             function,
             format,
             annotated,
+            rtyped,
             search_paths,
-        } => graph(target, function, format, annotated, search_paths),
+        } => graph(target, function, format, annotated, rtyped, search_paths),
         Command::Run {
             target,
             args,
@@ -253,6 +257,7 @@ fn graph(
     function: Option<String>,
     format: GraphFormat,
     annotated: bool,
+    rtyped: bool,
     search_paths: Vec<PathBuf>,
 ) -> i32 {
     if !target.is_file() {
@@ -268,10 +273,26 @@ fn graph(
     if format == GraphFormat::Dot {
         out.push_str("digraph flowgraphs {\n  node [fontsize=10];\n");
     }
-    // With --annotated, the annotator's graphs (one per specialization) and their bindings;
+    // With --rtyped, the RTyper's low-level graphs (those of reached functions); with
+    // --annotated, the annotator's graphs (one per specialization) and their bindings;
     // otherwise the flow space's own graphs.
+    let lowlevel = if rtyped {
+        match engine::translate(&analysis) {
+            Ok(p) => Some(p),
+            Err(diags) => {
+                let color = std::io::stderr().is_terminal();
+                eprint!("{}", output::human(&analysis.sources, &diags, color));
+                return 1;
+            }
+        }
+    } else {
+        None
+    };
     let annotated = program.annotated.as_ref().filter(|_| annotated);
-    let graphs = annotated.map_or(&program.graphs, |a| &a.graphs);
+    let graphs = match &lowlevel {
+        Some(ll) => &ll.graphs,
+        None => annotated.map_or(&program.graphs, |a| &a.graphs),
+    };
     let mut shown = 0;
     for (i, g) in graphs.iter().enumerate() {
         if function.as_deref().is_some_and(|f| f != &*g.name) {
@@ -280,6 +301,17 @@ fn graph(
         shown += 1;
         match format {
             GraphFormat::Text => {
+                if let Some(ll) = &lowlevel {
+                    if g.blocks.len() <= 2 && g.block(g.startblock).inputargs.is_empty() && g.block(g.startblock).exits.is_empty() {
+                        continue; // not reached: no low-level graph
+                    }
+                    let ann = |v: crate::flowspace::VarId| {
+                        g.concretetype.get(v.0 as usize).map(|t| ll.types.name(*t))
+                    };
+                    out.push_str(&render_text(g, &program.space.heap, &program.space.sources, &ann));
+                    out.push('\n');
+                    continue;
+                }
                 let ann = |v: crate::flowspace::VarId| {
                     let a = annotated?;
                     let s = a.bindings.get(i)?.get(v.0 as usize)?.as_ref()?;

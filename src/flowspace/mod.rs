@@ -9,4 +9,4 @@ pub mod verify;
 
 pub use flowcontext::{build_flow, is_sys_module, SYS_CONSTANTS};
 pub use model::*;
-pub use verify::verify;
+pub use verify::{verify, verify_low_level};

@@ -96,7 +96,9 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                 let mut cases = Vec::new();
                 for &l in &block.exits {
                     match graph.link(l).exitcase {
-                        ExitCase::Value(c) if !cases.contains(&c) => cases.push(c),
+                        c @ (ExitCase::Value(_) | ExitCase::Ll(_)) if !cases.contains(&c) => {
+                            cases.push(c)
+                        }
                         _ => return err(bid, "switch exits need distinct value exit cases".into()),
                     }
                 }
@@ -118,7 +120,8 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                                 "the first exit of exception catching is the normal path".into(),
                             )
                         }
-                        (_, ExitCase::Exception(_)) => {}
+                        (_, ExitCase::Exception(_))
+                        | (_, ExitCase::Ll(crate::lltypesystem::LlValue::Ptr(_))) => {}
                         _ => {
                             return err(
                                 bid,
@@ -167,6 +170,118 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                             ),
                         );
                     }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `verify()` plus the invariants of a low-level graph (after RTyping): only low-level
+/// operations, every Variable typed, operation results of the type the operation table
+/// says, link arguments of their target's types, boolean switches on Bool.
+pub fn verify_low_level(
+    graph: &FunctionGraph,
+    types: &crate::lltypesystem::LlTypes,
+) -> Result<(), String> {
+    use crate::interpreter::Op;
+    use crate::lltypesystem::{LlOp, LlType, LlValue, ResultRule};
+    verify(graph)?;
+    let name = &graph.name;
+    if graph.concretetype.len() != graph.vars.len() {
+        return Err(format!("{}: not every variable has a concretetype", name));
+    }
+    let ty = |v: Hlvalue| graph.concretetype_of(v);
+    for bid in graph.iterblocks() {
+        let block = graph.block(bid);
+        let err = |msg: String| Err(format!("{}: block {}: {}", name, bid.0, msg));
+        for op in &block.operations {
+            let Op::Ll(o) = op.opname else {
+                return err(format!("high-level operation {} after RTyping", op.opname.name()));
+            };
+            if op.args.iter().any(|a| matches!(a, Hlvalue::Const(_))) {
+                return err(format!("{} has a high-level constant argument", o.name()));
+            }
+            let rt = graph.concretetype[op.result.0 as usize];
+            match o.result_rule() {
+                ResultRule::Fixed(t) if rt != LlType(t) => {
+                    return err(format!(
+                        "{} returns {}, its result is typed {}",
+                        o.name(),
+                        types.name(LlType(t)),
+                        types.name(rt)
+                    ))
+                }
+                ResultRule::SameAsArg0 if ty(op.args[0]) != Some(rt) => {
+                    return err(format!("{}: result and argument types differ", o.name()))
+                }
+                _ => {}
+            }
+            match o {
+                LlOp::GetField | LlOp::SetField => {
+                    let s = ty(op.args[0]).and_then(|t| types.pointee(t));
+                    let f = match op.args.get(1) {
+                        Some(Hlvalue::Ll(c)) => match c.value {
+                            LlValue::Name(n) => Some(n),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let (Some(s), Some(f)) = (s, f) else {
+                        return err(format!("{} needs a pointer and a field name", o.name()));
+                    };
+                    let Some(ft) = types.field_type(s, f.as_str()) else {
+                        return err(format!("{} of a missing field `{}` of {}", o.name(), f, types.name(s)));
+                    };
+                    let vt = if o == LlOp::GetField { Some(rt) } else { ty(op.args[2]) };
+                    if vt != Some(ft) {
+                        return err(format!("{} of `{}`: the value's type is not the field's", o.name(), f));
+                    }
+                }
+                LlOp::DirectCall => {
+                    let fty = ty(op.args[0]).and_then(|t| types.pointee(t));
+                    if let Some(crate::lltypesystem::TypeDef::Func { args, result }) =
+                        fty.map(|t| types.def(t))
+                    {
+                        if args.len() != op.args.len() - 1 || *result != rt {
+                            return err(format!("direct_call does not match its function type"));
+                        }
+                        for (a, t) in op.args[1..].iter().zip(args) {
+                            if ty(*a) != Some(*t) {
+                                return err(format!(
+                                    "direct_call passes {} for {}",
+                                    ty(*a).map(|t| types.name(t)).unwrap_or_default(),
+                                    types.name(*t)
+                                ));
+                            }
+                        }
+                    } else {
+                        return err("direct_call of a non-function".into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let ExitSwitch::Value(v) = block.exitswitch {
+            let bool_switch = block.exits.iter().all(|&l| {
+                matches!(graph.link(l).exitcase, ExitCase::Ll(LlValue::Bool(_)))
+            });
+            if bool_switch && ty(v) != Some(LlType::BOOL) {
+                return err("a boolean switch on a non-Bool".into());
+            }
+        }
+        for &l in &block.exits {
+            let link = graph.link(l);
+            let target = graph.block(link.target);
+            for (a, &p) in link.args.iter().zip(&target.inputargs) {
+                let want = graph.concretetype[p.0 as usize];
+                if ty(*a) != Some(want) {
+                    return err(format!(
+                        "link to block {} passes {} for {}",
+                        link.target.0,
+                        ty(*a).map(|t| types.name(t)).unwrap_or_else(|| "an untyped value".into()),
+                        types.name(want)
+                    ));
                 }
             }
         }

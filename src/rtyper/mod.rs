@@ -161,7 +161,17 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
             continue;
         }
         match rt.translate_graph(g as u32) {
-            Ok(lg) => graphs.push(lg),
+            Ok(lg) => {
+                // the low-level invariants, checked after RTyping in debug builds (tests)
+                #[cfg(debug_assertions)]
+                if let Err(e) = crate::flowspace::verify_low_level(&lg, &rt.types) {
+                    diags.push(
+                        TyperError::new(format!("internal error, invalid low-level graph: {}", e))
+                            .into_diagnostic(ann.graphs[g].span),
+                    );
+                }
+                graphs.push(lg)
+            }
             Err(errs) => {
                 for e in errs {
                     diags.push(e.into_diagnostic(ann.graphs[g].span));
@@ -331,12 +341,26 @@ impl<'a> RTyper<'a> {
                 .rtype_operation(&mut hop, &mut llops)
                 .map_err(|e| e.at(op.span))?;
             if exc_handled {
-                raising_index = hop.raising_index.or(Some(llops.ops.len().saturating_sub(1)));
+                // the marked operation, or else a call (calls can raise anything); with
+                // neither, no exception can occur here and the except links are dropped
+                raising_index = hop.raising_index.or_else(|| {
+                    llops.ops.iter().rposition(|o| {
+                        matches!(
+                            o.opname,
+                            crate::interpreter::Op::Ll(
+                                crate::lltypesystem::LlOp::DirectCall
+                                    | crate::lltypesystem::LlOp::IndirectCall
+                            )
+                        )
+                    })
+                });
             }
             vmap.insert(op.result, (v, r));
         }
+        let cannot_raise = catching && raising_index.is_none();
         let exitswitch = match block.exitswitch {
             ExitSwitch::None => ExitSwitch::None,
+            ExitSwitch::LastException if cannot_raise => ExitSwitch::None,
             ExitSwitch::LastException => ExitSwitch::LastException,
             ExitSwitch::Value(v) => {
                 let (lv, _) = self.value_of(g, v, vmap)?;
@@ -355,7 +379,8 @@ impl<'a> RTyper<'a> {
         let lb = bmap[&b];
         lg.block_mut(lb).operations = ops;
         lg.block_mut(lb).exitswitch = exitswitch;
-        for (k, &l) in block.exits.iter().enumerate() {
+        let nexits = if cannot_raise { 1 } else { block.exits.len() };
+        for (k, &l) in block.exits.iter().take(nexits).enumerate() {
             let link = hl.link(l);
             let mut ll_exc = None;
             let mut ll_val = None;
