@@ -989,7 +989,8 @@ impl<'p> LlInterpreter<'p> {
         })
     }
 
-    /// How `str()` of a list or tuple shows it: items as `repr()` shows them.
+    /// How `str()` of a list or tuple shows it: the RTyper's `str()` of each item (strings
+    /// unquoted, bools as 1/0, floats as `%.6f`).
     fn repr_into(&self, v: LlValue, ty: LlType, out: &mut Vec<u8>, depth: usize) -> Result<(), Unwind> {
         if depth > 100 {
             return Err(self.fatal_at(Span::default(), "str() of a too deeply nested list"));
@@ -998,12 +999,12 @@ impl<'p> LlInterpreter<'p> {
         match v {
             LlValue::Int(i) => out.extend(i.to_string().bytes()),
             LlValue::Uint(u) => out.extend(u.to_string().bytes()),
-            LlValue::Bool(b) => out.extend_from_slice(if b { b"True" } else { b"False" }),
-            LlValue::Float(f) => out.extend(crate::objspace::format::float_repr(f).bytes()),
-            LlValue::Char(c) => out.extend(crate::objspace::format::repr_bytes(&[c])),
+            LlValue::Bool(b) => out.push(if b { b'1' } else { b'0' }),
+            LlValue::Float(f) => out.extend(format_f(f, 6).bytes()),
+            LlValue::Char(c) => out.push(c),
             LlValue::Ptr(LlPtr::Null) => out.extend_from_slice(b"None"),
             LlValue::Ptr(p) if ty == self.prog.str_ptr => {
-                out.extend(crate::objspace::format::repr_bytes(self.heap.bytes(p).unwrap_or(&[])))
+                out.extend_from_slice(self.heap.bytes(p).unwrap_or(&[]))
             }
             LlValue::Ptr(p) => {
                 let to = types.pointee(ty).unwrap_or(LlType::VOID);

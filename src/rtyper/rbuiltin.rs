@@ -140,7 +140,9 @@ impl RTyper<'_> {
 
     fn instantiate(&mut self, hop: &mut Hop, llops: &mut LlOps, cls: crate::objspace::object::ObjId) -> R {
         let Some(cd) = self.classdef_of_class(cls) else {
-            return Err(TyperError::new("instantiating a class the annotator does not know"));
+            // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
+            let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+            return self.call_builtin(hop, llops, &name);
         };
         let ri = self.intern_repr(Repr::Instance(cd));
         let ti = self.lltype(ri);
@@ -279,6 +281,16 @@ impl RTyper<'_> {
             }
             "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            "enumerate" | "reversed" => {
+                let st = self.types.pointee(tr).unwrap();
+                let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+                let Repr::Iter { container, .. } = self.repr(rr).clone() else {
+                    return Err(TyperError::new("enumerate() of a non-list"));
+                };
+                let c = self.inputarg(llops, hop, 0, container)?;
+                llops.genop(LlOp::SetField, vec![it, cfield("container"), c], LlType::VOID);
+                Ok((it, rr))
+            }
             "chr" => {
                 let i = self.inputarg(llops, hop, 0, si)?;
                 Ok((llops.genop(LlOp::CastIntToChar, vec![i], LlType::CHAR), rr))
@@ -347,6 +359,22 @@ impl RTyper<'_> {
 
     /// CPython 2's `str()` of a prebuilt immutable value.
     fn const_str(&self, v: Value) -> Option<String> {
+        if let Value::Obj(id) = v {
+            if let Object::Tuple(items) | Object::List(items) = self.objheap.get(id) {
+                let is_tuple = matches!(self.objheap.get(id), Object::Tuple(_));
+                let parts: Option<Vec<String>> = items.iter().map(|x| self.const_repr(*x)).collect();
+                let parts = parts?;
+                return Some(if is_tuple {
+                    if parts.len() == 1 {
+                        format!("({},)", parts[0])
+                    } else {
+                        format!("({})", parts.join(", "))
+                    }
+                } else {
+                    format!("[{}]", parts.join(", "))
+                });
+            }
+        }
         Some(match v {
             Value::None => "None".into(),
             Value::Bool(b) => if b { "True" } else { "False" }.into(),
@@ -359,6 +387,19 @@ impl RTyper<'_> {
                 _ => return None,
             },
         })
+    }
+
+    /// CPython 2's `repr()` of a prebuilt immutable value.
+    fn const_repr(&self, v: Value) -> Option<String> {
+        match v {
+            Value::Float(f) => Some(crate::objspace::format::float_repr(f)),
+            Value::Obj(id) => match self.objheap.get(id) {
+                Object::Str(s) => Some(String::from_utf8_lossy(&crate::objspace::format::repr_bytes(s)).into_owned()),
+                Object::Long(x) => Some(format!("{}L", x)),
+                _ => self.const_str(v),
+            },
+            _ => self.const_str(v),
+        }
     }
 
     fn call_builtin_method(

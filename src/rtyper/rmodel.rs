@@ -316,6 +316,10 @@ impl RTyper<'_> {
         if tf == tt {
             return Ok(v);
         }
+        if tt == LlType::VOID {
+            // a value nobody reads (None, an impossible value)
+            return Ok(super::hop::cvoid());
+        }
         let rf = self.repr(from).clone();
         let rt = self.repr(to).clone();
         let cast = |op: LlOp| Some(op);

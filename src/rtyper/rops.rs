@@ -981,6 +981,10 @@ impl RTyper<'_> {
     fn rtype_iter(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rr = hop.r_result;
         let tr = self.lltype(rr);
+        if matches!(self.repr(hop.args_r[0]), Repr::Iter { .. }) {
+            // iter() of an iterator is itself
+            return Ok((hop.args_v[0], hop.args_r[0]));
+        }
         match self.repr(rr).clone() {
             Repr::Iter { container, .. } => {
                 let c = self.inputarg(llops, hop, 0, container)?;

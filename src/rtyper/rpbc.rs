@@ -343,9 +343,35 @@ impl RTyper<'_> {
                 let c = self.const_value(v, sr)?;
                 k(c.value)
             }
-            (Repr::Dict { .. }, Value::Obj(_)) => Err(TyperError::new(
-                "prebuilt dicts are not supported by `run` yet",
-            )),
+            (Repr::Dict { key, value }, Value::Obj(id)) => {
+                if let Some(&p) = self.prebuilt.get(&(id, r)) {
+                    return k(LlValue::Ptr(p));
+                }
+                let Object::Dict(d) = self.objheap.get(id) else {
+                    return Err(self.bad_const(v, r));
+                };
+                let entries = d.entries.clone();
+                let (key, value) = (*key, *value);
+                let st = self.types.pointee(ty).unwrap();
+                let ept = self.types.field_type(st, "entries").unwrap();
+                let arr = self.types.pointee(ept).unwrap();
+                let p = self.heap.malloc(&self.types, st, 0);
+                let e = self.heap.malloc(&self.types, arr, entries.len());
+                self.prebuilt.insert((id, r), p);
+                let n = entries.len() as i64;
+                let _ = self.heap.setfield(&self.types, p, st, "entries", LlValue::Ptr(e));
+                let _ = self.heap.setfield(&self.types, p, st, "num_live", LlValue::Int(n));
+                let _ = self.heap.setfield(&self.types, p, st, "num_used", LlValue::Int(n));
+                for (i, (kv, vv)) in entries.into_iter().enumerate() {
+                    let kc = self.const_value(kv, key)?;
+                    let vc = self.const_value(vv, value)?;
+                    for (f, x) in [("key", kc.value), ("value", vc.value), ("live", LlValue::Bool(true))] {
+                        let path = [Offset::Index(i as i64), Offset::Field(f.into())];
+                        let _ = self.heap.setinterior(&self.types, e, arr, &path, x);
+                    }
+                }
+                k(LlValue::Ptr(p))
+            }
             _ => Err(self.bad_const(v, r)),
         }
     }
