@@ -1183,6 +1183,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
         let graph_descs = self.info.iter().map(|i| i.desc).collect();
+        let blocks_reached = self
+            .info
+            .iter()
+            .map(|i| i.state.iter().map(|s| !matches!(s, BlockState::Unseen)).collect())
+            .collect();
         let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {
             for &pos in &info.callers {
@@ -1198,6 +1203,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
             call_targets,
+            blocks_reached,
         }
     }
 }

@@ -99,6 +99,9 @@ pub struct AnnotatedProgram {
     /// The call table: for each call operation, the graphs it can reach (in the order the
     /// annotator first saw them; one per specialization and per member of the family).
     pub call_targets: HashMap<Position, Vec<u32>>,
+    /// Per graph, per block: whether the annotator reached it (a switch on a constant
+    /// leaves the other branches unreached; the RTyper drops them).
+    pub blocks_reached: Vec<Vec<bool>>,
 }
 
 impl AnnotatedProgram {

@@ -472,10 +472,10 @@ impl<'p> LlInterpreter<'p> {
             }
             StrToInt => {
                 let s = self.s(a[0], span)?;
-                let t = String::from_utf8_lossy(&s).trim().to_string();
-                match t.parse::<i64>() {
-                    Ok(i) => self.int_of(i, rty),
-                    Err(_) => return Err(self.raise_std("ValueError")),
+                let base = a.get(1).map(|b| b.as_int()).unwrap_or(10);
+                match parse_int(&s, base) {
+                    Some(i) => self.int_of(i, rty),
+                    None => return Err(self.raise_std("ValueError")),
                 }
             }
             StrToFloat => {
@@ -1257,4 +1257,34 @@ fn split_sep(s: &[u8], sep: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
     }
     out.push(s[start..].to_vec());
     out
+}
+
+/// `int(s, base)` as RPython's string_to_int reads it: surrounding whitespace, a sign,
+/// digits of the base (an optional 0x/0o/0b prefix matching it), no overflow.
+fn parse_int(s: &[u8], base: i64) -> Option<i64> {
+    let t = String::from_utf8_lossy(s);
+    let mut t = t.trim();
+    let neg = t.starts_with('-');
+    if neg || t.starts_with('+') {
+        t = &t[1..];
+    }
+    let lower = t.to_ascii_lowercase();
+    let mut digits = lower.as_str();
+    for (b, p) in [(16, "0x"), (8, "0o"), (2, "0b")] {
+        if base == b && digits.starts_with(p) {
+            digits = &digits[2..];
+        }
+    }
+    if !(2..=36).contains(&base) || digits.is_empty() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(36)? as i64;
+        if d >= base {
+            return None;
+        }
+        v = v.checked_mul(base)?.checked_add(d)?;
+    }
+    Some(if neg { -v } else { v })
 }

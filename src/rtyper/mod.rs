@@ -260,7 +260,12 @@ impl<'a> RTyper<'a> {
         let mut errors = Vec::new();
         // blocks, in the annotated graph's order; every Variable gets its Repr's type
         let mut vmap: HashMap<VarId, (Hlvalue, ReprId)> = HashMap::new();
-        let order = hl.iterblocks();
+        let reached = &self.ann.blocks_reached[g as usize];
+        let order: Vec<BlockId> = hl
+            .iterblocks()
+            .into_iter()
+            .filter(|b| reached.get(b.0 as usize).copied().unwrap_or(true))
+            .collect();
         let mut bmap: HashMap<BlockId, BlockId> = HashMap::new();
         let object_repr = self.intern_repr(Repr::Object);
         let class_repr = self.intern_repr(Repr::Class(None));
@@ -358,8 +363,23 @@ impl<'a> RTyper<'a> {
             vmap.insert(op.result, (v, r));
         }
         let cannot_raise = catching && raising_index.is_none();
+        // exits into blocks the annotator never reached (a switch it knew the value of)
+        let reached = &self.ann.blocks_reached[g as usize];
+        let live_exits: Vec<crate::flowspace::LinkId> = block
+            .exits
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(i, l)| {
+                // the normal path of an operation that always raises stays (to a stop)
+                (catching && i == 0)
+                    || reached.get(hl.link(l).target.0 as usize).copied().unwrap_or(true)
+            })
+            .map(|(_, l)| l)
+            .collect();
         let exitswitch = match block.exitswitch {
             ExitSwitch::None => ExitSwitch::None,
+            ExitSwitch::Value(_) if live_exits.len() == 1 => ExitSwitch::None,
             ExitSwitch::LastException if cannot_raise => ExitSwitch::None,
             ExitSwitch::LastException => ExitSwitch::LastException,
             ExitSwitch::Value(v) => {
@@ -379,8 +399,9 @@ impl<'a> RTyper<'a> {
         let lb = bmap[&b];
         lg.block_mut(lb).operations = ops;
         lg.block_mut(lb).exitswitch = exitswitch;
-        let nexits = if cannot_raise { 1 } else { block.exits.len() };
-        for (k, &l) in block.exits.iter().take(nexits).enumerate() {
+        let nexits = if cannot_raise { 1 } else { live_exits.len() };
+        let single = exitswitch == ExitSwitch::None;
+        for (k, &l) in live_exits.iter().take(nexits).enumerate() {
             let link = hl.link(l);
             let mut ll_exc = None;
             let mut ll_val = None;
@@ -395,6 +416,7 @@ impl<'a> RTyper<'a> {
                 ll_val = Some(v);
             }
             let exitcase = match link.exitcase {
+                _ if single => ExitCase::None,
                 ExitCase::None => ExitCase::None,
                 ExitCase::Value(Value::Bool(x)) => ExitCase::Ll(LlValue::Bool(x)),
                 ExitCase::Value(Value::Int(x)) => ExitCase::Ll(LlValue::Int(x)),
@@ -411,7 +433,44 @@ impl<'a> RTyper<'a> {
                 }
                 ExitCase::Ll(v) => ExitCase::Ll(v),
             };
-            let target = bmap[&link.target];
+            let Some(&target) = bmap.get(&link.target) else {
+                // an operation the annotator knows always raises: its normal path stops
+                let stop = lg.new_block(Vec::new());
+                let nul = |t| Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(LlPtr::Null) });
+                let res = lg.new_typed_var(None, LlType::VOID);
+                lg.block_mut(stop).operations.push(crate::flowspace::SpaceOperation {
+                    opname: crate::interpreter::Op::Ll(crate::lltypesystem::LlOp::DebugFatalError),
+                    args: vec![hop::cvoid()],
+                    result: res,
+                    span: link.span,
+                });
+                let eb = lg.exceptblock;
+                let (t0, t1) = (
+                    lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
+                    lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
+                );
+                lg.add_link(stop, crate::flowspace::Link {
+                    prevblock: stop,
+                    target: eb,
+                    args: vec![nul(t0), nul(t1)],
+                    exitcase: ExitCase::None,
+                    last_exception: None,
+                    last_exc_value: None,
+                    span: link.span,
+                    arg_spans: vec![Span::default(); 2],
+                });
+                lg.add_link(lb, crate::flowspace::Link {
+                    prevblock: lb,
+                    target: stop,
+                    args: Vec::new(),
+                    exitcase,
+                    last_exception: ll_exc,
+                    last_exc_value: ll_val,
+                    span: link.span,
+                    arg_spans: Vec::new(),
+                });
+                continue;
+            };
             let target_args = hl.block(link.target).inputargs.clone();
             // the link's arguments, converted to the target's Reprs (in a new block when
             // conversions need operations, or when operations follow the raising one)

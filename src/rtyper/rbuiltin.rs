@@ -323,12 +323,14 @@ impl RTyper<'_> {
                     let k = self.convert_const_ll(LlValue::Int(0), LlType::SIGNED, tr).unwrap();
                     return Ok((Hlvalue::Ll(k), rr));
                 }
-                if matches!(self.repr(hop.args_r[0]), Repr::Str) {
+                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
                     let f = if name == "float" { RuntimeFn::StrToFloat } else { RuntimeFn::StrToInt };
+                    let s = self.inputarg(llops, hop, 0, rs)?;
+                    let base = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(10) };
                     if self.has_implicit_exception(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
-                    return Ok((self.rt_call(llops, f, vec![hop.args_v[0]], tr), rr));
+                    return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Float) && name != "float" {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
@@ -530,9 +532,15 @@ impl RTyper<'_> {
                 Ok((v, res.1))
             }
             Repr::Char => {
-                // methods of a one-character string: as a string
+                // methods of a one-character string: as a string (a char again when the
+                // annotator says the result is one: `c.upper()`)
                 let s = self.convertvar(llops, sv, sr, rs)?;
-                self.call_builtin_method(hop, llops, s, rs, ss, name)
+                let (v, r) = self.call_builtin_method(hop, llops, s, rs, ss, name)?;
+                if matches!(self.repr(rr), Repr::Char) && r == rs {
+                    let c = llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), cint(0)], LlType::CHAR);
+                    return Ok((c, rr));
+                }
+                Ok((v, r))
             }
             Repr::Dict { key, value } => {
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {

@@ -669,11 +669,11 @@ impl RTyper<'_> {
                 let rs = self.intern_repr(Repr::Str);
                 let s = self.convertvar(llops, v, r, rs)?;
                 let f = if op == Op::Int { RuntimeFn::StrToInt } else { RuntimeFn::StrToFloat };
-                let fp = self.runtime(f, &[self.str_ptr], tr);
+                let fp = self.runtime(f, &[self.str_ptr, LlType::SIGNED], tr);
                 if self.has_implicit_exception(hop, "ValueError") {
                     hop.exception_is_here(llops);
                 }
-                llops.genop(LlOp::DirectCall, vec![fp, s], tr)
+                llops.genop(LlOp::DirectCall, vec![fp, s, super::hop::cint(10)], tr)
             }
             (Op::Int | Op::Float, _) => self.convertvar(llops, v, r, rr)?,
             (Op::Hex | Op::Oct, _) => {
