@@ -73,6 +73,10 @@ enum Command {
         args: Vec<String>,
         #[arg(long = "search-path")]
         search_paths: Vec<PathBuf>,
+        /// Print the time of each stage (analysis, RTyper, run) and the number of
+        /// low-level operations executed to stderr.
+        #[arg(long)]
+        timings: bool,
     },
     /// Run the language server on stdin/stdout.
     Serve,
@@ -109,7 +113,8 @@ pub fn main() -> i32 {
             target,
             args,
             search_paths,
-        } => run(target, args, search_paths),
+            timings,
+        } => run(target, args, search_paths, timings),
         Command::Serve => crate::lsp::serve(),
         Command::Rules => {
             for r in RULES {
@@ -206,11 +211,11 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
     i32::from(errors > 0)
 }
 
-fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>) -> i32 {
+fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>, timings: bool) -> i32 {
     // the whole pipeline runs on a thread with a large stack (deep RPython recursion)
     let handle = std::thread::Builder::new()
         .stack_size(1 << 30)
-        .spawn(move || run_on_this_thread(target, args, search_paths));
+        .spawn(move || run_on_this_thread(target, args, search_paths, timings));
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
@@ -220,15 +225,24 @@ fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>) -> i32 {
     }
 }
 
-fn run_on_this_thread(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>) -> i32 {
+fn run_on_this_thread(
+    target: PathBuf,
+    args: Vec<String>,
+    search_paths: Vec<PathBuf>,
+    timings: bool,
+) -> i32 {
     if !target.is_file() {
         eprintln!("error: {}: no such file", target.display());
         return 2;
     }
     let shown = target.display().to_string();
     let target = target.canonicalize().unwrap_or(target);
+    let t0 = std::time::Instant::now();
     let analysis = engine::analyze_target(&target, &search_paths);
-    let prog = match engine::translate(&analysis) {
+    let t1 = std::time::Instant::now();
+    let translated = engine::translate(&analysis);
+    let t2 = std::time::Instant::now();
+    let prog = match translated {
         Ok(p) => p,
         Err(diags) => {
             let color = std::io::stderr().is_terminal();
@@ -241,6 +255,18 @@ fn run_on_this_thread(target: PathBuf, args: Vec<String>, search_paths: Vec<Path
     argv.extend(args);
     let mut interp = crate::llinterp::LlInterpreter::new(&prog, crate::llinterp::Output::Inherit);
     let result = interp.run_entry(&argv);
+    if timings {
+        let t3 = std::time::Instant::now();
+        let secs = (t3 - t2).as_secs_f64();
+        eprintln!(
+            "[timings] analysis (import, flow, annotation) {:.1} ms; rtype {:.1} ms; run {:.1} ms, {} low-level operations ({:.1} million/s)",
+            (t1 - t0).as_secs_f64() * 1e3,
+            (t2 - t1).as_secs_f64() * 1e3,
+            secs * 1e3,
+            interp.steps,
+            interp.steps as f64 / secs.max(1e-9) / 1e6
+        );
+    }
     if let Some((_, span)) = &result.fatal {
         let sources = &analysis.programs[0].space.sources;
         if (span.file.0 as usize) < sources.len() && *span != crate::syntax::Span::default() {

@@ -51,6 +51,8 @@ pub struct LlInterpreter<'p> {
     /// Per dict object, the index of its live keys (the heap holds the entries in order).
     dict_index: HashMap<u32, HashMap<runtime::HKey, usize>>,
     depth: usize,
+    /// Flattened slot of each (pointer type, field name) already accessed.
+    slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize, FastHash>,
     /// Number of low-level operations executed.
     pub steps: u64,
     start: std::time::Instant,
@@ -68,6 +70,7 @@ impl<'p> LlInterpreter<'p> {
             print_buf: Vec::new(),
             dict_index: HashMap::new(),
             depth: 0,
+            slot_cache: HashMap::default(),
             steps: 0,
             start: std::time::Instant::now(),
         }
@@ -308,6 +311,7 @@ impl<'p> LlInterpreter<'p> {
     }
 }
 
+#[inline(always)]
 pub(crate) fn arg(frame: &[LlValue], a: Hlvalue) -> LlValue {
     match a {
         Hlvalue::Var(v) => frame[v.0 as usize],
@@ -328,3 +332,30 @@ fn switch_matches(x: LlValue, case: LlValue) -> bool {
 /// Annotates, RTypes and runs a program given as source text, calling `func` with the
 /// integer arguments: the test harness of the reference's `interpret()`.
 pub mod harness;
+
+/// A cheap hasher for the interpreter's small integer keys (SipHash is the default).
+#[derive(Default, Clone, Copy)]
+pub struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}

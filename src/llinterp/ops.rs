@@ -43,7 +43,8 @@ impl<'p> LlInterpreter<'p> {
         let Op::Ll(o) = op.opname else {
             return Err(self.fatal(op, format!("high-level operation `{}` in a low-level graph", op.opname.name())));
         };
-        let a = |i: usize| arg(frame, op.args[i]);
+        let args = &op.args;
+        let a = |i: usize| arg(frame, args[i]);
         use LlOp::*;
         Ok(match o {
             SameAs => a(0),
@@ -207,14 +208,12 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
             }
             GetField => {
-                let (p, s, f) = self.field_args(graph, frame, op)?;
-                self.heap.getfield(&self.prog.types, p, s, f).map_err(|e| self.heap_err(op, e))?
+                let (p, slot) = self.field_args(graph, frame, op)?;
+                self.heap.get_slot(p, slot).map_err(|e| self.heap_err(op, e))?
             }
             SetField => {
-                let (p, s, f) = self.field_args(graph, frame, op)?;
-                self.heap
-                    .setfield(&self.prog.types, p, s, f, a(2))
-                    .map_err(|e| self.heap_err(op, e))?;
+                let (p, slot) = self.field_args(graph, frame, op)?;
+                self.heap.set_slot(p, slot, a(2)).map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
             GetSubstruct => {
@@ -294,21 +293,28 @@ impl<'p> LlInterpreter<'p> {
         })
     }
 
-    fn field_args(&self, graph: &FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> Result<(LlPtr, LlType, &'static str), Unwind> {
+    /// The pointer and the field's flattened slot of a getfield/setfield (slots are
+    /// cached per structure and field name).
+    fn field_args(&mut self, graph: &FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> Result<(LlPtr, usize), Unwind> {
         let p = arg(frame, op.args[0]).as_ptr();
         if p == LlPtr::Null {
             return Err(self.heap_err(op, HeapError::NullDereference));
         }
-        let s = graph
-            .concretetype_of(op.args[0])
-            .and_then(|t| self.prog.types.pointee(t))
-            .unwrap_or(LlType::VOID);
         let LlValue::Name(f) = arg(frame, op.args[1]) else {
             return Err(self.fatal(op, "field access without a field name"));
         };
+        let ct = graph.concretetype_of(op.args[0]).unwrap_or(LlType::VOID);
+        if let Some(&slot) = self.slot_cache.get(&(ct, f)) {
+            return Ok((p, slot));
+        }
+        let s = self.prog.types.pointee(ct).unwrap_or(LlType::VOID);
+        let Some((slot, _)) = self.prog.types.field_slot(s, f.as_str()) else {
+            return Err(self.heap_err(op, HeapError::NoSuchField(f.as_str().into())));
+        };
+        self.slot_cache.insert((ct, f), slot);
         let _ = Hlvalue::Var;
         let _ = TypeDef::Primitive;
-        Ok((p, s, f.as_str()))
+        Ok((p, slot))
     }
 }
 

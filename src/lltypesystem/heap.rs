@@ -293,6 +293,24 @@ impl LlHeap {
         }
     }
 
+    /// The fixed-size field at flattened `slot` (see `LlTypes::field_slot`).
+    pub fn get_slot(&self, p: LlPtr, slot: usize) -> R<LlValue> {
+        self.container(p)?
+            .fields
+            .get(slot)
+            .copied()
+            .ok_or_else(|| HeapError::Invalid("field outside its object".into()))
+    }
+    pub fn set_slot(&mut self, p: LlPtr, slot: usize, v: LlValue) -> R<()> {
+        match self.container_mut(p)?.fields.get_mut(slot) {
+            Some(f) => {
+                *f = v;
+                Ok(())
+            }
+            None => Err(HeapError::Invalid("field outside its object".into())),
+        }
+    }
+
     /// Number of items of the array of `p` (a GcArray or a variable-sized structure).
     pub fn len(&self, p: LlPtr) -> R<usize> {
         let c = self.container(p)?;

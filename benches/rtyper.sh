@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Benchmark of the RTyper and the LLInterpreter (`rpy-lsp run --timings`), on one core:
+#  1. a generated 10,000-line program: analysis (parse, import, flow graphs, annotation)
+#     and RTyper time, best and median of 7 runs;
+#  2. benches/loop.py, a loop-heavy program: low-level operations per second of the
+#     LLInterpreter, best and median of 5 runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+tmp=$(mktemp -d)
+bash benches/gen_program.sh "${1:-10000}" > "$tmp/big.py"
+echo "program: $(wc -l < "$tmp/big.py") lines"
+an=(); rt=()
+for _ in 1 2 3 4 5 6 7; do
+  line=$(taskset -c 0 ./target/release/rpy-lsp run --timings "$tmp/big.py" 2>&1 >/dev/null | grep '^\[timings\]')
+  an+=($(sed -E 's/.*analysis \(import, flow, annotation\) ([0-9.]+) ms.*/\1/' <<< "$line"))
+  rt+=($(sed -E 's/.*rtype ([0-9.]+) ms.*/\1/' <<< "$line"))
+done
+sa=($(printf '%s\n' "${an[@]}" | sort -n)); sr=($(printf '%s\n' "${rt[@]}" | sort -n))
+echo "analysis (parse + import + flow + annotation): best ${sa[0]} ms, median ${sa[3]} ms"
+echo "RTyper: best ${sr[0]} ms, median ${sr[3]} ms"
+ops=()
+for _ in 1 2 3 4 5; do
+  line=$(taskset -c 0 ./target/release/rpy-lsp run --timings benches/loop.py 2>&1 >/dev/null | grep '^\[timings\]')
+  ops+=($(sed -E 's/.*\(([0-9.]+) million\/s\).*/\1/' <<< "$line"))
+done
+so=($(printf '%s\n' "${ops[@]}" | sort -rn))
+echo "LLInterpreter on benches/loop.py: best ${so[0]} million low-level operations/s, median ${so[2]}"
+rm -rf "$tmp"
