@@ -1,0 +1,231 @@
+//! Unit tests per Repr through `interpret()` (the reference's `interpret` harness): a
+//! function of a small module is annotated for integer arguments, RTyped (its low-level
+//! graphs verified) and run on the LLInterpreter; results are compared with what CPython 2
+//! computes (and the reference's compiled programs print) for the same code.
+
+use rpy_lsp::llinterp::harness::{interpret, Outcome};
+use rpy_lsp::lltypesystem::LlValue;
+
+fn int(src: &str, f: &str, args: &[i64]) -> i64 {
+    match interpret(src, f, args) {
+        Ok((Outcome::Value(LlValue::Int(i)), _)) => i,
+        other => panic!("{}({:?}): {:?}", f, args, other),
+    }
+}
+
+fn string(src: &str, f: &str, args: &[i64]) -> String {
+    match interpret(src, f, args) {
+        Ok((Outcome::Str(s), _)) => s,
+        other => panic!("{}({:?}): {:?}", f, args, other),
+    }
+}
+
+fn raised(src: &str, f: &str, args: &[i64]) -> String {
+    match interpret(src, f, args) {
+        Ok((Outcome::Raised(name), _)) => name,
+        other => panic!("{}({:?}) did not raise: {:?}", f, args, other),
+    }
+}
+
+#[test]
+fn integers_wrap_and_divide_as_python() {
+    let src = "
+from rpython.rlib.rarithmetic import ovfcheck, intmask, r_uint
+def div(a, b):
+    return a // b * 1000 + a % b
+def wrap(n):
+    x = 9223372036854775807 + n
+    return x
+def ovf(n):
+    try:
+        return ovfcheck(9223372036854775807 + n)
+    except OverflowError:
+        return -42
+def unsigned(n):
+    return intmask(r_uint(n) >> 60)
+def shifts(n):
+    return (n << 3) + (-n >> 1)
+";
+    assert_eq!(int(src, "div", &[7, 2]), 3001);
+    assert_eq!(int(src, "div", &[-7, 2]), -4000 + 1);
+    assert_eq!(int(src, "div", &[7, -2]), -4000 - 1);
+    assert_eq!(int(src, "wrap", &[1]), i64::MIN);
+    assert_eq!(int(src, "ovf", &[1]), -42);
+    assert_eq!(int(src, "ovf", &[0]), i64::MAX);
+    assert_eq!(int(src, "unsigned", &[-1]), 15);
+    assert_eq!(int(src, "shifts", &[5]), 40 - 3);
+}
+
+#[test]
+fn division_by_zero_is_caught_when_handled() {
+    let src = "
+def safe(a, b):
+    try:
+        return a // b
+    except ZeroDivisionError:
+        return -1
+def unsafe(a, b):
+    return a % b
+";
+    assert_eq!(int(src, "safe", &[9, 0]), -1);
+    assert_eq!(int(src, "safe", &[9, 4]), 2);
+    // without a handler the compiled program's behaviour is undefined: the interpreter stops
+    assert!(interpret(src, "unsafe", &[9, 0]).is_err());
+}
+
+#[test]
+fn strings_concatenate_slice_search_and_format() {
+    let src = "
+def build(n):
+    s = 'ab' * n + str(n)
+    return s[1:4] + '|' + s.upper() + '|' + '%d-%s-%x' % (n, 'q', 255)
+def parts(n):
+    words = 'a,bb,,ccc'.split(',')
+    return '+'.join(words) + str(len(words)) + str('hello'.find('l')) + str('hello'.rfind('l'))
+def chars(n):
+    s = 'xyz'
+    out = ''
+    for c in s:
+        out = c + out
+    return out + chr(ord('a') + n)
+";
+    assert_eq!(string(src, "build", &[3]), "bab|ABABAB3|3-q-ff");
+    assert_eq!(string(src, "parts", &[0]), "a+bb++ccc423");
+    assert_eq!(string(src, "chars", &[2]), "zyxc");
+}
+
+#[test]
+fn lists_grow_shrink_and_raise_index_error() {
+    let src = "
+def grow(n):
+    l = []
+    for i in range(n):
+        l.append(i * i)
+    l.insert(0, -1)
+    x = l.pop()
+    del l[1]
+    return len(l) * 1000 + x + l[-1]
+def index(n):
+    l = [1, 2, 3]
+    l.append(n)
+    try:
+        return l[n]
+    except IndexError:
+        return -1
+def fixed(n):
+    l = [0] * n
+    l[n - 1] = 7
+    return l[n - 1] + len(l)
+";
+    assert_eq!(int(src, "grow", &[5]), 4000 + 16 + 9);
+    assert_eq!(int(src, "index", &[2]), 3);
+    assert_eq!(int(src, "index", &[10]), -1);
+    assert_eq!(int(src, "fixed", &[4]), 11);
+}
+
+#[test]
+fn dicts_keep_insertion_order_after_deletes() {
+    let src = "
+def order(n):
+    d = {}
+    for k in ['c', 'a', 'b', 'd']:
+        d[k] = len(d)
+    del d['a']
+    d['a'] = n
+    out = ''
+    for k, v in d.iteritems():
+        out += k + str(v)
+    return out + str(d.get('zz', -1)) + str('b' in d)
+def missing(n):
+    d = {1: 2}
+    return d[n]
+";
+    assert_eq!(string(src, "order", &[9]), "c0b2d3a9-11");
+    assert_eq!(raised(src, "missing", &[5]), "KeyError");
+}
+
+#[test]
+fn instances_methods_and_isinstance() {
+    let src = "
+class Shape(object):
+    sides = 0
+    def __init__(self, size):
+        self.size = size
+    def area(self):
+        return 0
+    def describe(self):
+        return self.sides * 100 + self.area()
+class Square(Shape):
+    sides = 4
+    def area(self):
+        return self.size * self.size
+class Tri(Shape):
+    sides = 3
+    def area(self):
+        return self.size * self.size // 2
+def total(n):
+    shapes = [Square(n), Tri(n), Shape(n)]
+    t = 0
+    for s in shapes:
+        t += s.describe()
+        if isinstance(s, Square):
+            t += 1000
+    return t
+";
+    assert_eq!(int(src, "total", &[4]), 400 + 16 + 300 + 8 + 1000);
+}
+
+#[test]
+fn exceptions_propagate_and_are_caught_by_class() {
+    let src = "
+class MyError(Exception):
+    def __init__(self, code):
+        self.code = code
+def fail(n):
+    if n > 2:
+        raise MyError(n * 10)
+    return n
+def catch(n):
+    try:
+        return fail(n)
+    except MyError, e:
+        return e.code
+def uncaught(n):
+    return fail(n)
+";
+    assert_eq!(int(src, "catch", &[1]), 1);
+    assert_eq!(int(src, "catch", &[5]), 50);
+    assert_eq!(raised(src, "uncaught", &[3]), "MyError");
+}
+
+#[test]
+fn function_pointers_call_the_chosen_function() {
+    let src = "
+def double(x):
+    return x * 2
+def square(x):
+    return x * x
+def pick(n):
+    if n > 3:
+        f = double
+    else:
+        f = square
+    return f(n)
+";
+    assert_eq!(int(src, "pick", &[5]), 10);
+    assert_eq!(int(src, "pick", &[3]), 9);
+}
+
+#[test]
+fn print_buffers_the_line_until_the_newline() {
+    let src = "
+import os
+def show(n):
+    print 'a', n,
+    os.write(1, 'b\\n')
+    print 2.5 * n
+    return 0
+";
+    let (_, out) = interpret(src, "show", &[2]).unwrap();
+    assert_eq!(out, "b\na 2 5.000000\n");
+}
