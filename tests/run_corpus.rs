@@ -111,7 +111,10 @@ fn run_case(bin: &Path, case: &Case) -> Result<(), String> {
             line + 1,
             got.lines().nth(line).unwrap_or("<end>"),
             want.lines().nth(line).unwrap_or("<end>"),
-            String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
         ));
     }
     if filter_traceback(&out.stderr) != filter_traceback(&want_err) {

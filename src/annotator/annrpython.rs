@@ -1186,7 +1186,12 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let blocks_reached = self
             .info
             .iter()
-            .map(|i| i.state.iter().map(|s| !matches!(s, BlockState::Unseen)).collect())
+            .map(|i| {
+                i.state
+                    .iter()
+                    .map(|s| !matches!(s, BlockState::Unseen))
+                    .collect()
+            })
             .collect();
         let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {

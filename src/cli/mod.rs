@@ -328,13 +328,21 @@ fn graph(
         match format {
             GraphFormat::Text => {
                 if let Some(ll) = &lowlevel {
-                    if g.blocks.len() <= 2 && g.block(g.startblock).inputargs.is_empty() && g.block(g.startblock).exits.is_empty() {
+                    if g.blocks.len() <= 2
+                        && g.block(g.startblock).inputargs.is_empty()
+                        && g.block(g.startblock).exits.is_empty()
+                    {
                         continue; // not reached: no low-level graph
                     }
                     let ann = |v: crate::flowspace::VarId| {
                         g.concretetype.get(v.0 as usize).map(|t| ll.types.name(*t))
                     };
-                    out.push_str(&render_text(g, &program.space.heap, &program.space.sources, &ann));
+                    out.push_str(&render_text(
+                        g,
+                        &program.space.heap,
+                        &program.space.sources,
+                        &ann,
+                    ));
                     out.push('\n');
                     continue;
                 }

@@ -197,7 +197,10 @@ pub fn verify_low_level(
         let err = |msg: String| Err(format!("{}: block {}: {}", name, bid.0, msg));
         for op in &block.operations {
             let Op::Ll(o) = op.opname else {
-                return err(format!("high-level operation {} after RTyping", op.opname.name()));
+                return err(format!(
+                    "high-level operation {} after RTyping",
+                    op.opname.name()
+                ));
             };
             if op.args.iter().any(|a| matches!(a, Hlvalue::Const(_))) {
                 return err(format!("{} has a high-level constant argument", o.name()));
@@ -231,11 +234,24 @@ pub fn verify_low_level(
                         return err(format!("{} needs a pointer and a field name", o.name()));
                     };
                     let Some(ft) = types.field_type(s, f.as_str()) else {
-                        return err(format!("{} of a missing field `{}` of {}", o.name(), f, types.name(s)));
+                        return err(format!(
+                            "{} of a missing field `{}` of {}",
+                            o.name(),
+                            f,
+                            types.name(s)
+                        ));
                     };
-                    let vt = if o == LlOp::GetField { Some(rt) } else { ty(op.args[2]) };
+                    let vt = if o == LlOp::GetField {
+                        Some(rt)
+                    } else {
+                        ty(op.args[2])
+                    };
                     if vt != Some(ft) {
-                        return err(format!("{} of `{}`: the value's type is not the field's", o.name(), f));
+                        return err(format!(
+                            "{} of `{}`: the value's type is not the field's",
+                            o.name(),
+                            f
+                        ));
                     }
                 }
                 LlOp::DirectCall => {
@@ -244,7 +260,7 @@ pub fn verify_low_level(
                         fty.map(|t| types.def(t))
                     {
                         if args.len() != op.args.len() - 1 || *result != rt {
-                            return err(format!("direct_call does not match its function type"));
+                            return err("direct_call does not match its function type".to_string());
                         }
                         for (a, t) in op.args[1..].iter().zip(args) {
                             if ty(*a) != Some(*t) {
@@ -263,9 +279,10 @@ pub fn verify_low_level(
             }
         }
         if let ExitSwitch::Value(v) = block.exitswitch {
-            let bool_switch = block.exits.iter().all(|&l| {
-                matches!(graph.link(l).exitcase, ExitCase::Ll(LlValue::Bool(_)))
-            });
+            let bool_switch = block
+                .exits
+                .iter()
+                .all(|&l| matches!(graph.link(l).exitcase, ExitCase::Ll(LlValue::Bool(_))));
             if bool_switch && ty(v) != Some(LlType::BOOL) {
                 return err("a boolean switch on a non-Bool".into());
             }
@@ -279,7 +296,9 @@ pub fn verify_low_level(
                     return err(format!(
                         "link to block {} passes {} for {}",
                         link.target.0,
-                        ty(*a).map(|t| types.name(t)).unwrap_or_else(|| "an untyped value".into()),
+                        ty(*a)
+                            .map(|t| types.name(t))
+                            .unwrap_or_else(|| "an untyped value".into()),
                         types.name(want)
                     ));
                 }

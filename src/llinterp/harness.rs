@@ -33,7 +33,11 @@ pub fn interpret(source: &str, func: &str, args: &[i64]) -> Result<(Outcome, Str
 
 static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-fn interpret_file(path: &std::path::Path, func: &str, args: &[i64]) -> Result<(Outcome, String), String> {
+fn interpret_file(
+    path: &std::path::Path,
+    func: &str,
+    args: &[i64],
+) -> Result<(Outcome, String), String> {
     let mut program = crate::engine::Program::load(path, Default::default());
     let module = program.module.ok_or("the module could not be imported")?;
     let Object::Module(m) = program.space.heap.get(module) else {
@@ -44,15 +48,33 @@ fn interpret_file(path: &std::path::Path, func: &str, args: &[i64]) -> Result<(O
     };
     let s_args = args
         .iter()
-        .map(|&i| if i >= 0 { SomeValue::nonneg_int() } else { SomeValue::int() })
+        .map(|&i| {
+            if i >= 0 {
+                SomeValue::nonneg_int()
+            } else {
+                SomeValue::int()
+            }
+        })
         .collect();
     let ann = crate::annotator::annotate(&mut program.space, f, s_args);
     if ann.has_errors() {
-        return Err(format!("{:?}", ann.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        return Err(format!(
+            "{:?}",
+            ann.diagnostics
+                .iter()
+                .map(|d| &d.message)
+                .collect::<Vec<_>>()
+        ));
     }
     let prog = crate::rtyper::rtype(&ann, &program.space.heap)
         .map_err(|d| format!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
-    let mut interp = LlInterpreter::new(&prog, Output::Capture { stdout: Vec::new(), stderr: Vec::new() });
+    let mut interp = LlInterpreter::new(
+        &prog,
+        Output::Capture {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+        },
+    );
     let vals: Vec<LlValue> = args.iter().map(|&i| LlValue::Int(i)).collect();
     let r = interp.call_function(prog.entry, &vals, Default::default());
     let stdout = match &interp.out {

@@ -167,7 +167,12 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// Calls function `f` of the function table.
-    pub fn call_function(&mut self, f: u32, args: &[LlValue], span: Span) -> Result<LlValue, Unwind> {
+    pub fn call_function(
+        &mut self,
+        f: u32,
+        args: &[LlValue],
+        span: Span,
+    ) -> Result<LlValue, Unwind> {
         match &self.prog.functions[f as usize] {
             LlFunction::Graph { graph, .. } => self.call_graph(*graph, args),
             LlFunction::Runtime(rf) => {
@@ -280,7 +285,10 @@ impl<'p> LlInterpreter<'p> {
                 .map(|x| x.as_int())
                 .unwrap_or(-1)
         };
-        let (cmin, cmax) = (get(case, "subclassrange_min"), get(case, "subclassrange_max"));
+        let (cmin, cmax) = (
+            get(case, "subclassrange_min"),
+            get(case, "subclassrange_max"),
+        );
         let emin = get(etype, "subclassrange_min");
         cmin >= 0 && cmin <= emin && emin < cmax
     }

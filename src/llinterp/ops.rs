@@ -39,16 +39,29 @@ impl<'p> LlInterpreter<'p> {
         self.fatal(op, format!("{} (in `{}`)", e, op.opname.name()))
     }
 
-    pub(super) fn eval_op(&mut self, graph: &'p FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> R {
+    pub(super) fn eval_op(
+        &mut self,
+        graph: &'p FunctionGraph,
+        frame: &[LlValue],
+        op: &SpaceOperation,
+    ) -> R {
         let Op::Ll(o) = op.opname else {
-            return Err(self.fatal(op, format!("high-level operation `{}` in a low-level graph", op.opname.name())));
+            return Err(self.fatal(
+                op,
+                format!(
+                    "high-level operation `{}` in a low-level graph",
+                    op.opname.name()
+                ),
+            ));
         };
         let args = &op.args;
         let a = |i: usize| arg(frame, args[i]);
         use LlOp::*;
         Ok(match o {
             SameAs => a(0),
-            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue => LlValue::Bool(a(0).as_int() != 0),
+            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue => {
+                LlValue::Bool(a(0).as_int() != 0)
+            }
             IntNeg | LlongNeg => LlValue::Int(a(0).as_int().wrapping_neg()),
             IntAbs | LlongAbs => LlValue::Int(a(0).as_int().wrapping_abs()),
             IntInvert | LlongInvert => LlValue::Int(!a(0).as_int()),
@@ -58,7 +71,10 @@ impl<'p> LlInterpreter<'p> {
             IntFloorDiv | IntMod | IntPyDiv | IntPyMod | LlongPyDiv | LlongPyMod => {
                 let (x, y) = (a(0).as_int(), a(1).as_int());
                 if y == 0 {
-                    return Err(self.fatal(op, "division by zero (no ZeroDivisionError handler: undefined in RPython)"));
+                    return Err(self.fatal(
+                        op,
+                        "division by zero (no ZeroDivisionError handler: undefined in RPython)",
+                    ));
                 }
                 LlValue::Int(match o {
                     IntFloorDiv => x.wrapping_div(y),
@@ -67,7 +83,8 @@ impl<'p> LlInterpreter<'p> {
                     _ => floormod(x, y),
                 })
             }
-            IntPyDivZer | IntPyModZer | LlongPyDivZer | LlongPyModZer | IntPyDivOvfZer | IntPyModOvfZer => {
+            IntPyDivZer | IntPyModZer | LlongPyDivZer | LlongPyModZer | IntPyDivOvfZer
+            | IntPyModOvfZer => {
                 let (x, y) = (a(0).as_int(), a(1).as_int());
                 if y == 0 {
                     return Err(self.raise_std("ZeroDivisionError"));
@@ -75,11 +92,13 @@ impl<'p> LlInterpreter<'p> {
                 if matches!(o, IntPyDivOvfZer | IntPyModOvfZer) && x == i64::MIN && y == -1 {
                     return Err(self.raise_std("OverflowError"));
                 }
-                LlValue::Int(if matches!(o, IntPyDivZer | LlongPyDivZer | IntPyDivOvfZer) {
-                    floordiv(x, y)
-                } else {
-                    floormod(x, y)
-                })
+                LlValue::Int(
+                    if matches!(o, IntPyDivZer | LlongPyDivZer | IntPyDivOvfZer) {
+                        floordiv(x, y)
+                    } else {
+                        floormod(x, y)
+                    },
+                )
             }
             IntLt | LlongLt => LlValue::Bool(a(0).as_int() < a(1).as_int()),
             IntLe | LlongLe => LlValue::Bool(a(0).as_int() <= a(1).as_int()),
@@ -92,12 +111,22 @@ impl<'p> LlInterpreter<'p> {
             IntXor | LlongXor => LlValue::Int(a(0).as_int() ^ a(1).as_int()),
             IntLshift | LlongLshift => {
                 let s = a(1).as_int();
-                LlValue::Int(if (0..64).contains(&s) { a(0).as_int().wrapping_shl(s as u32) } else { 0 })
+                LlValue::Int(if (0..64).contains(&s) {
+                    a(0).as_int().wrapping_shl(s as u32)
+                } else {
+                    0
+                })
             }
             IntRshift | LlongRshift => {
                 let s = a(1).as_int();
                 let x = a(0).as_int();
-                LlValue::Int(if (0..64).contains(&s) { x >> s } else if x < 0 { -1 } else { 0 })
+                LlValue::Int(if (0..64).contains(&s) {
+                    x >> s
+                } else if x < 0 {
+                    -1
+                } else {
+                    0
+                })
             }
             IntAddOvf => match a(0).as_int().checked_add(a(1).as_int()) {
                 Some(v) => LlValue::Int(v),
@@ -121,7 +150,11 @@ impl<'p> LlInterpreter<'p> {
             },
             IntLshiftOvf => {
                 let (x, s) = (a(0).as_int(), a(1).as_int());
-                let r = if (0..64).contains(&s) { x.wrapping_shl(s as u32) } else { 0 };
+                let r = if (0..64).contains(&s) {
+                    x.wrapping_shl(s as u32)
+                } else {
+                    0
+                };
                 if !(0..64).contains(&s) || (r >> s) != x {
                     return Err(self.raise_std("OverflowError"));
                 }
@@ -139,16 +172,27 @@ impl<'p> LlInterpreter<'p> {
             | UllongFloorDivZer | UllongModZer => {
                 let (x, y) = (a(0).as_uint(), a(1).as_uint());
                 if y == 0 {
-                    if matches!(o, UintFloorDivZer | UintModZer | UllongFloorDivZer | UllongModZer) {
+                    if matches!(
+                        o,
+                        UintFloorDivZer | UintModZer | UllongFloorDivZer | UllongModZer
+                    ) {
                         return Err(self.raise_std("ZeroDivisionError"));
                     }
-                    return Err(self.fatal(op, "division by zero (no ZeroDivisionError handler: undefined in RPython)"));
+                    return Err(self.fatal(
+                        op,
+                        "division by zero (no ZeroDivisionError handler: undefined in RPython)",
+                    ));
                 }
-                LlValue::Uint(if matches!(o, UintFloorDiv | UllongFloorDiv | UintFloorDivZer | UllongFloorDivZer) {
-                    x / y
-                } else {
-                    x % y
-                })
+                LlValue::Uint(
+                    if matches!(
+                        o,
+                        UintFloorDiv | UllongFloorDiv | UintFloorDivZer | UllongFloorDivZer
+                    ) {
+                        x / y
+                    } else {
+                        x % y
+                    },
+                )
             }
             UintLt | UllongLt => LlValue::Bool(a(0).as_uint() < a(1).as_uint()),
             UintLe | UllongLe => LlValue::Bool(a(0).as_uint() <= a(1).as_uint()),
@@ -161,11 +205,19 @@ impl<'p> LlInterpreter<'p> {
             UintXor | UllongXor => LlValue::Uint(a(0).as_uint() ^ a(1).as_uint()),
             UintLshift | UllongLshift => {
                 let s = a(1).as_int();
-                LlValue::Uint(if (0..64).contains(&s) { a(0).as_uint() << s } else { 0 })
+                LlValue::Uint(if (0..64).contains(&s) {
+                    a(0).as_uint() << s
+                } else {
+                    0
+                })
             }
             UintRshift | UllongRshift => {
                 let s = a(1).as_int();
-                LlValue::Uint(if (0..64).contains(&s) { a(0).as_uint() >> s } else { 0 })
+                LlValue::Uint(if (0..64).contains(&s) {
+                    a(0).as_uint() >> s
+                } else {
+                    0
+                })
             }
             FloatIsTrue => LlValue::Bool(a(0).as_float() != 0.0),
             FloatNeg => LlValue::Float(-a(0).as_float()),
@@ -204,16 +256,24 @@ impl<'p> LlInterpreter<'p> {
                 let LlValue::Type(t) = a(0) else {
                     return Err(self.fatal(op, "malloc of a non-type"));
                 };
-                let n = if o == MallocVarsize { a(1).as_int().max(0) as usize } else { 0 };
+                let n = if o == MallocVarsize {
+                    a(1).as_int().max(0) as usize
+                } else {
+                    0
+                };
                 LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
             }
             GetField => {
                 let (p, slot) = self.field_args(graph, frame, op)?;
-                self.heap.get_slot(p, slot).map_err(|e| self.heap_err(op, e))?
+                self.heap
+                    .get_slot(p, slot)
+                    .map_err(|e| self.heap_err(op, e))?
             }
             SetField => {
                 let (p, slot) = self.field_args(graph, frame, op)?;
-                self.heap.set_slot(p, slot, a(2)).map_err(|e| self.heap_err(op, e))?;
+                self.heap
+                    .set_slot(p, slot, a(2))
+                    .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
             GetSubstruct => {
@@ -223,23 +283,32 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.heap_err(op, HeapError::NullDereference)),
                 }
             }
-            GetArrayItem => self.heap.getitem(a(0).as_ptr(), a(1).as_int()).map_err(|e| self.heap_err(op, e))?,
+            GetArrayItem => self
+                .heap
+                .getitem(a(0).as_ptr(), a(1).as_int())
+                .map_err(|e| self.heap_err(op, e))?,
             SetArrayItem => {
                 self.heap
                     .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
-            GetArraySize | GetInteriorArraySize => {
-                LlValue::Int(self.heap.len(a(0).as_ptr()).map_err(|e| self.heap_err(op, e))? as i64)
-            }
+            GetArraySize | GetInteriorArraySize => LlValue::Int(
+                self.heap
+                    .len(a(0).as_ptr())
+                    .map_err(|e| self.heap_err(op, e))? as i64,
+            ),
             GetInteriorField | SetInteriorField => {
                 let p = a(0).as_ptr();
                 let ty = graph
                     .concretetype_of(op.args[0])
                     .and_then(|t| self.prog.types.pointee(t))
                     .unwrap_or(LlType::VOID);
-                let nargs = if o == SetInteriorField { op.args.len() - 1 } else { op.args.len() };
+                let nargs = if o == SetInteriorField {
+                    op.args.len() - 1
+                } else {
+                    op.args.len()
+                };
                 let path: Vec<Offset> = op.args[1..nargs]
                     .iter()
                     .map(|x| match arg(frame, *x) {
@@ -288,14 +357,21 @@ impl<'p> LlInterpreter<'p> {
 
     fn call_graph_at(&mut self, g: u32, args: &[LlValue], op: &SpaceOperation) -> R {
         self.call_graph(g, args).map_err(|e| match e {
-            Unwind::Fatal { msg, span } if span == crate::syntax::Span::default() => Unwind::Fatal { msg, span: op.span },
+            Unwind::Fatal { msg, span } if span == crate::syntax::Span::default() => {
+                Unwind::Fatal { msg, span: op.span }
+            }
             other => other,
         })
     }
 
     /// The pointer and the field's flattened slot of a getfield/setfield (slots are
     /// cached per structure and field name).
-    fn field_args(&mut self, graph: &FunctionGraph, frame: &[LlValue], op: &SpaceOperation) -> Result<(LlPtr, usize), Unwind> {
+    fn field_args(
+        &mut self,
+        graph: &FunctionGraph,
+        frame: &[LlValue],
+        op: &SpaceOperation,
+    ) -> Result<(LlPtr, usize), Unwind> {
         let p = arg(frame, op.args[0]).as_ptr();
         if p == LlPtr::Null {
             return Err(self.heap_err(op, HeapError::NullDereference));

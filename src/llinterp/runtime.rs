@@ -80,16 +80,27 @@ impl<'p> LlInterpreter<'p> {
     }
 
     fn list_items(&self, p: LlPtr, ty: LlType) -> Result<Vec<LlValue>, Unwind> {
-        let lay = self.list_layout(ty).ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
         let (arr, n) = self.list_arr_len(p, ty, &lay)?;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            out.push(self.heap.getitem(arr, i as i64).map_err(|e| self.fatal_at(Span::default(), e.to_string()))?);
+            out.push(
+                self.heap
+                    .getitem(arr, i as i64)
+                    .map_err(|e| self.fatal_at(Span::default(), e.to_string()))?,
+            );
         }
         Ok(out)
     }
 
-    fn list_arr_len(&self, p: LlPtr, ty: LlType, lay: &ListLayout) -> Result<(LlPtr, usize), Unwind> {
+    fn list_arr_len(
+        &self,
+        p: LlPtr,
+        ty: LlType,
+        lay: &ListLayout,
+    ) -> Result<(LlPtr, usize), Unwind> {
         if p == LlPtr::Null {
             return Err(self.fatal_at(Span::default(), "dereference of None (a null list)"));
         }
@@ -98,8 +109,16 @@ impl<'p> LlInterpreter<'p> {
         }
         let st = self.prog.types.pointee(ty).unwrap();
         let types = &self.prog.types;
-        let n = self.heap.getfield(types, p, st, "length").map(|v| v.as_int()).unwrap_or(0) as usize;
-        let arr = self.heap.getfield(types, p, st, "items").map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
+        let n = self
+            .heap
+            .getfield(types, p, st, "length")
+            .map(|v| v.as_int())
+            .unwrap_or(0) as usize;
+        let arr = self
+            .heap
+            .getfield(types, p, st, "items")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
         Ok((arr, n))
     }
 
@@ -118,7 +137,9 @@ impl<'p> LlInterpreter<'p> {
         let st = self.prog.types.pointee(ty).unwrap();
         let p = self.heap.malloc(&self.prog.types, st, 0);
         let types = &self.prog.types;
-        let _ = self.heap.setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
+        let _ = self
+            .heap
+            .setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
         let _ = self.heap.setfield(types, p, st, "items", LlValue::Ptr(arr));
         p
     }
@@ -126,7 +147,9 @@ impl<'p> LlInterpreter<'p> {
     /// Replaces the items of a resizable list (the items array grows with some room, as
     /// RPython's lists overallocate).
     fn list_set_items(&mut self, p: LlPtr, ty: LlType, items: &[LlValue]) -> Result<(), Unwind> {
-        let lay = self.list_layout(ty).ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
         if lay.fixed {
             return Err(self.fatal_at(Span::default(), "resizing a fixed-size list"));
         }
@@ -146,19 +169,25 @@ impl<'p> LlInterpreter<'p> {
             let _ = self.heap.setitem(arr, i as i64, *v);
         }
         let types = &self.prog.types;
-        let _ = self.heap.setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
+        let _ = self
+            .heap
+            .setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
         Ok(())
     }
 
     fn list_push(&mut self, p: LlPtr, ty: LlType, v: LlValue) -> Result<(), Unwind> {
-        let lay = self.list_layout(ty).ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
         let (arr, n) = self.list_arr_len(p, ty, &lay)?;
         let cap = self.heap.len(arr).unwrap_or(0);
         if n < cap {
             let _ = self.heap.setitem(arr, n as i64, v);
             let st = self.prog.types.pointee(ty).unwrap();
             let types = &self.prog.types;
-            let _ = self.heap.setfield(types, p, st, "length", LlValue::Int(n as i64 + 1));
+            let _ = self
+                .heap
+                .setfield(types, p, st, "length", LlValue::Int(n as i64 + 1));
             return Ok(());
         }
         let mut items = self.list_items(p, ty)?;
@@ -189,20 +218,34 @@ impl<'p> LlInterpreter<'p> {
                         for i in 0..n {
                             out.push(
                                 self.heap
-                                    .getinterior(types, p, to, &[crate::lltypesystem::Offset::Field("chars".into()), crate::lltypesystem::Offset::Index(i as i64)])
+                                    .getinterior(
+                                        types,
+                                        p,
+                                        to,
+                                        &[
+                                            crate::lltypesystem::Offset::Field("chars".into()),
+                                            crate::lltypesystem::Offset::Index(i as i64),
+                                        ],
+                                    )
                                     .map(|c| c.as_int() as u32)
                                     .unwrap_or(0),
                             );
                         }
                         return HKey::Uni(out);
                     }
-                    if types.struct_name(to).is_some_and(|n| n.starts_with("tuple")) {
+                    if types
+                        .struct_name(to)
+                        .is_some_and(|n| n.starts_with("tuple"))
+                    {
                         let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
                         return HKey::Tuple(
                             fields
                                 .iter()
                                 .map(|(f, ft)| {
-                                    let x = self.heap.getfield(types, p, to, f).unwrap_or(LlValue::Void);
+                                    let x = self
+                                        .heap
+                                        .getfield(types, p, to, f)
+                                        .unwrap_or(LlValue::Void);
                                     self.hkey(x, *ft)
                                 })
                                 .collect(),
@@ -232,7 +275,9 @@ impl<'p> LlInterpreter<'p> {
         let (st, arr, _, _) = self.dict_types(ty);
         let p = self.heap.malloc(&self.prog.types, st, 0);
         let e = self.heap.malloc(&self.prog.types, arr, 8);
-        let _ = self.heap.setfield(&self.prog.types, p, st, "entries", LlValue::Ptr(e));
+        let _ = self
+            .heap
+            .setfield(&self.prog.types, p, st, "entries", LlValue::Ptr(e));
         if let LlPtr::Obj { obj, .. } = p {
             self.dict_index.insert(obj, Default::default());
         }
@@ -249,38 +294,75 @@ impl<'p> LlInterpreter<'p> {
     fn entry_get(&self, d: LlPtr, ty: LlType, i: usize, field: &str) -> LlValue {
         let (st, arr, _, _) = self.dict_types(ty);
         let types = &self.prog.types;
-        let e = self.heap.getfield(types, d, st, "entries").map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
         self.heap
-            .getinterior(types, e, arr, &[crate::lltypesystem::Offset::Index(i as i64), crate::lltypesystem::Offset::Field(field.into())])
+            .getinterior(
+                types,
+                e,
+                arr,
+                &[
+                    crate::lltypesystem::Offset::Index(i as i64),
+                    crate::lltypesystem::Offset::Field(field.into()),
+                ],
+            )
             .unwrap_or(LlValue::Void)
     }
     fn entry_set(&mut self, d: LlPtr, ty: LlType, i: usize, field: &str, v: LlValue) {
         let (st, arr, _, _) = self.dict_types(ty);
         let types = &self.prog.types;
-        let e = self.heap.getfield(types, d, st, "entries").map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
         let _ = self.heap.setinterior(
             types,
             e,
             arr,
-            &[crate::lltypesystem::Offset::Index(i as i64), crate::lltypesystem::Offset::Field(field.into())],
+            &[
+                crate::lltypesystem::Offset::Index(i as i64),
+                crate::lltypesystem::Offset::Field(field.into()),
+            ],
             v,
         );
     }
     fn dict_counts(&self, d: LlPtr, ty: LlType) -> (i64, i64) {
         let (st, ..) = self.dict_types(ty);
         let types = &self.prog.types;
-        let live = self.heap.getfield(types, d, st, "num_live").map(|v| v.as_int()).unwrap_or(0);
-        let used = self.heap.getfield(types, d, st, "num_used").map(|v| v.as_int()).unwrap_or(0);
+        let live = self
+            .heap
+            .getfield(types, d, st, "num_live")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
+        let used = self
+            .heap
+            .getfield(types, d, st, "num_used")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
         (live, used)
     }
     fn dict_set_counts(&mut self, d: LlPtr, ty: LlType, live: i64, used: i64) {
         let (st, ..) = self.dict_types(ty);
         let types = &self.prog.types;
-        let _ = self.heap.setfield(types, d, st, "num_live", LlValue::Int(live));
-        let _ = self.heap.setfield(types, d, st, "num_used", LlValue::Int(used));
+        let _ = self
+            .heap
+            .setfield(types, d, st, "num_live", LlValue::Int(live));
+        let _ = self
+            .heap
+            .setfield(types, d, st, "num_used", LlValue::Int(used));
     }
 
-    fn dict_lookup(&mut self, d: LlPtr, ty: LlType, k: LlValue, span: Span) -> Result<Option<usize>, Unwind> {
+    fn dict_lookup(
+        &mut self,
+        d: LlPtr,
+        ty: LlType,
+        k: LlValue,
+        span: Span,
+    ) -> Result<Option<usize>, Unwind> {
         let obj = self.dict_obj(d, span)?;
         let (.., kt) = self.dict_types(ty);
         let key = self.hkey(k, kt);
@@ -304,7 +386,14 @@ impl<'p> LlInterpreter<'p> {
         self.dict_index.insert(obj, idx);
     }
 
-    fn dict_set(&mut self, d: LlPtr, ty: LlType, k: LlValue, v: LlValue, span: Span) -> Result<(), Unwind> {
+    fn dict_set(
+        &mut self,
+        d: LlPtr,
+        ty: LlType,
+        k: LlValue,
+        v: LlValue,
+        span: Span,
+    ) -> Result<(), Unwind> {
         if let Some(i) = self.dict_lookup(d, ty, k, span)? {
             self.entry_set(d, ty, i, "value", v);
             return Ok(());
@@ -312,7 +401,11 @@ impl<'p> LlInterpreter<'p> {
         let (st, arr, _, kt) = self.dict_types(ty);
         let (live, used) = self.dict_counts(d, ty);
         let types = &self.prog.types;
-        let e = self.heap.getfield(types, d, st, "entries").map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
         let cap = self.heap.len(e).unwrap_or(0);
         if used as usize >= cap {
             // grow the entries, keeping their order
@@ -325,12 +418,17 @@ impl<'p> LlInterpreter<'p> {
                         &self.prog.types,
                         ne,
                         arr,
-                        &[crate::lltypesystem::Offset::Index(i as i64), crate::lltypesystem::Offset::Field(f.into())],
+                        &[
+                            crate::lltypesystem::Offset::Index(i as i64),
+                            crate::lltypesystem::Offset::Field(f.into()),
+                        ],
                         x,
                     );
                 }
             }
-            let _ = self.heap.setfield(&self.prog.types, d, st, "entries", LlValue::Ptr(ne));
+            let _ = self
+                .heap
+                .setfield(&self.prog.types, d, st, "entries", LlValue::Ptr(ne));
         }
         let i = used as usize;
         self.entry_set(d, ty, i, "key", k);
@@ -370,7 +468,9 @@ impl<'p> LlInterpreter<'p> {
         let st = self.prog.types.pointee(ty).unwrap_or(LlType::VOID);
         let p = self.heap.malloc(&self.prog.types, st, 0);
         for (i, v) in items.iter().enumerate() {
-            let _ = self.heap.setfield(&self.prog.types, p, st, &format!("item{}", i), *v);
+            let _ = self
+                .heap
+                .setfield(&self.prog.types, p, st, &format!("item{}", i), *v);
         }
         LlValue::Ptr(p)
     }
@@ -386,7 +486,14 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// Calls a runtime function with arguments of types `argtys` and result type `rty`.
-    pub(super) fn call_runtime(&mut self, f: RuntimeFn, a: &[LlValue], argtys: &[LlType], rty: LlType, span: Span) -> R {
+    pub(super) fn call_runtime(
+        &mut self,
+        f: RuntimeFn,
+        a: &[LlValue],
+        argtys: &[LlType],
+        rty: LlType,
+        span: Span,
+    ) -> R {
         use RuntimeFn::*;
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
@@ -405,11 +512,15 @@ impl<'p> LlInterpreter<'p> {
                 }
                 let mut buf = vec![0u8; n];
                 use std::io::Read;
-                let got = std::io::stdin().read(&mut buf).map_err(|_| self.raise_std("OSError"))?;
+                let got = std::io::stdin()
+                    .read(&mut buf)
+                    .map_err(|_| self.raise_std("OSError"))?;
                 buf.truncate(got);
                 self.strv(&buf)
             }
-            OsOpen | OsClose => return Err(self.fatal_at(span, "os.open/os.close are not supported by `run` yet")),
+            OsOpen | OsClose => {
+                return Err(self.fatal_at(span, "os.open/os.close are not supported by `run` yet"))
+            }
             TimeTime => LlValue::Float(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -444,7 +555,11 @@ impl<'p> LlInterpreter<'p> {
                 let i = int(0);
                 let prefix = a.get(1).map(|v| v.as_bool()).unwrap_or(true);
                 let mag = i.unsigned_abs();
-                let digits = if f == IntToHex { format!("{:x}", mag) } else { format!("{:o}", mag) };
+                let digits = if f == IntToHex {
+                    format!("{:x}", mag)
+                } else {
+                    format!("{:o}", mag)
+                };
                 let pre = match (f == IntToHex, prefix) {
                     (true, true) => "0x",
                     (false, true) if i != 0 => "0",
@@ -462,7 +577,8 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(s.as_bytes())
             }
             FloatFormat => {
-                let (x, code, prec) = (a[0].as_float(), a[1].as_int() as u8, int(2).max(0) as usize);
+                let (x, code, prec) =
+                    (a[0].as_float(), a[1].as_int() as u8, int(2).max(0) as usize);
                 let s = match code {
                     b'f' | b'F' => format_f(x, prec),
                     b'e' | b'E' => crate::objspace::format::format_e(x, prec, false, code == b'E'),
@@ -530,7 +646,11 @@ impl<'p> LlInterpreter<'p> {
             StrFind | StrRFind | StrCount | StrFindChar => {
                 let s = self.s(a[0], span)?;
                 let sub = self.s(a[1], span)?;
-                let (start, end) = clamp_slice(a.get(2).map(|v| v.as_int()).unwrap_or(0), a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX), s.len());
+                let (start, end) = clamp_slice(
+                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
+                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
+                    s.len(),
+                );
                 let hay = &s[start..end.max(start)];
                 LlValue::Int(match f {
                     StrCount => count(hay, &sub) as i64,
@@ -583,7 +703,11 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&piece)
             }
             StrReplace => {
-                let (s, old, new) = (self.s(a[0], span)?, self.s(a[1], span)?, self.s(a[2], span)?);
+                let (s, old, new) = (
+                    self.s(a[0], span)?,
+                    self.s(a[1], span)?,
+                    self.s(a[2], span)?,
+                );
                 let out = replace(&s, &old, &new);
                 self.strv(&out)
             }
@@ -621,10 +745,18 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Bool(match f {
                     StrIsDigit => !s.is_empty() && s.iter().all(|c| c.is_ascii_digit()),
                     StrIsAlpha => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphabetic()),
-                    StrIsSpace => !s.is_empty() && s.iter().all(|c| c.is_ascii_whitespace() || *c == 0x0b),
+                    StrIsSpace => {
+                        !s.is_empty() && s.iter().all(|c| c.is_ascii_whitespace() || *c == 0x0b)
+                    }
                     StrIsAlnum => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphanumeric()),
-                    StrIsUpper => s.iter().any(|c| c.is_ascii_uppercase()) && !s.iter().any(|c| c.is_ascii_lowercase()),
-                    _ => s.iter().any(|c| c.is_ascii_lowercase()) && !s.iter().any(|c| c.is_ascii_uppercase()),
+                    StrIsUpper => {
+                        s.iter().any(|c| c.is_ascii_uppercase())
+                            && !s.iter().any(|c| c.is_ascii_lowercase())
+                    }
+                    _ => {
+                        s.iter().any(|c| c.is_ascii_lowercase())
+                            && !s.iter().any(|c| c.is_ascii_uppercase())
+                    }
                 })
             }
             StrRepr => {
@@ -640,11 +772,18 @@ impl<'p> LlInterpreter<'p> {
                 LlPtr::Null => false,
                 p => {
                     let t = ty(0);
-                    let is_dict = self.prog.types.pointee(t).and_then(|s| self.prog.types.struct_name(s)).is_some_and(|n| &**n == "dict");
+                    let is_dict = self
+                        .prog
+                        .types
+                        .pointee(t)
+                        .and_then(|s| self.prog.types.struct_name(s))
+                        .is_some_and(|n| &**n == "dict");
                     if is_dict {
                         self.dict_counts(p, t).0 > 0
                     } else {
-                        let lay = self.list_layout(t).ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                        let lay = self
+                            .list_layout(t)
+                            .ok_or_else(|| self.fatal_at(span, "not a list"))?;
                         self.list_arr_len(p, t, &lay)?.1 > 0
                     }
                 }
@@ -662,7 +801,9 @@ impl<'p> LlInterpreter<'p> {
             }
             ListGetItem | ListSetItem => {
                 let t = ty(0);
-                let lay = self.list_layout(t).ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
                 let (arr, n) = self.list_arr_len(a[0].as_ptr(), t, &lay)?;
                 let mut i = int(1);
                 if i < 0 {
@@ -672,9 +813,13 @@ impl<'p> LlInterpreter<'p> {
                     return Err(self.raise_std("IndexError"));
                 }
                 if f == ListGetItem {
-                    self.heap.getitem(arr, i).map_err(|e| self.fatal_at(span, e.to_string()))?
+                    self.heap
+                        .getitem(arr, i)
+                        .map_err(|e| self.fatal_at(span, e.to_string()))?
                 } else {
-                    self.heap.setitem(arr, i, a[2]).map_err(|e| self.fatal_at(span, e.to_string()))?;
+                    self.heap
+                        .setitem(arr, i, a[2])
+                        .map_err(|e| self.fatal_at(span, e.to_string()))?;
                     LlValue::Void
                 }
             }
@@ -729,7 +874,9 @@ impl<'p> LlInterpreter<'p> {
                 let (p, t) = (a[0].as_ptr(), ty(0));
                 let mut items = self.list_items(p, t)?;
                 items.reverse();
-                let lay = self.list_layout(t).ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
                 let (arr, _) = self.list_arr_len(p, t, &lay)?;
                 for (i, v) in items.iter().enumerate() {
                     let _ = self.heap.setitem(arr, i as i64, *v);
@@ -741,19 +888,29 @@ impl<'p> LlInterpreter<'p> {
                 let mut items = self.list_items(p, t)?;
                 let it = self.list_item_type(t);
                 if it == self.prog.str_ptr {
-                    let mut keyed: Vec<(Vec<u8>, LlValue)> = items.iter().map(|v| (self.sbytes(*v).unwrap_or_default(), *v)).collect();
+                    let mut keyed: Vec<(Vec<u8>, LlValue)> = items
+                        .iter()
+                        .map(|v| (self.sbytes(*v).unwrap_or_default(), *v))
+                        .collect();
                     keyed.sort_by(|x, y| x.0.cmp(&y.0));
                     items = keyed.into_iter().map(|x| x.1).collect();
                 } else if self.prog.types.is_ptr(it) {
-                    return Err(self.fatal_at(span, "sort() of a list of objects is not supported by `run` yet"));
+                    return Err(self.fatal_at(
+                        span,
+                        "sort() of a list of objects is not supported by `run` yet",
+                    ));
                 } else {
                     items.sort_by(|x, y| match (x, y) {
-                        (LlValue::Float(a), LlValue::Float(b)) => a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal),
+                        (LlValue::Float(a), LlValue::Float(b)) => {
+                            a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
+                        }
                         (LlValue::Uint(a), LlValue::Uint(b)) => a.cmp(b),
                         _ => x.as_int().cmp(&y.as_int()),
                     });
                 }
-                let lay = self.list_layout(t).ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
                 let (arr, _) = self.list_arr_len(p, t, &lay)?;
                 for (i, v) in items.iter().enumerate() {
                     let _ = self.heap.setitem(arr, i as i64, *v);
@@ -773,7 +930,12 @@ impl<'p> LlInterpreter<'p> {
                 let pos = items.iter().position(|x| self.values_eq(*x, a[1], it));
                 match f {
                     ListContains => LlValue::Bool(pos.is_some()),
-                    ListCount => LlValue::Int(items.iter().filter(|x| self.values_eq(**x, a[1], it)).count() as i64),
+                    ListCount => LlValue::Int(
+                        items
+                            .iter()
+                            .filter(|x| self.values_eq(**x, a[1], it))
+                            .count() as i64,
+                    ),
                     ListIndex => match pos {
                         Some(i) => LlValue::Int(i as i64),
                         None => return Err(self.raise_std("ValueError")),
@@ -790,9 +952,14 @@ impl<'p> LlInterpreter<'p> {
                 }
             }
             ListEq => {
-                let (x, y) = (self.list_items(a[0].as_ptr(), ty(0))?, self.list_items(a[1].as_ptr(), ty(1))?);
+                let (x, y) = (
+                    self.list_items(a[0].as_ptr(), ty(0))?,
+                    self.list_items(a[1].as_ptr(), ty(1))?,
+                );
                 let it = self.list_item_type(ty(0));
-                LlValue::Bool(x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it)))
+                LlValue::Bool(
+                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it)),
+                )
             }
             ListConcat => {
                 let mut x = self.list_items(a[0].as_ptr(), ty(0))?;
@@ -804,7 +971,9 @@ impl<'p> LlInterpreter<'p> {
                 let n = int(1).max(0) as usize;
                 LlValue::Ptr(self.list_new(rty, x.repeat(n)))
             }
-            ListSetSlice | ListDelSlice => return Err(self.fatal_at(span, "slice assignment is not supported by `run` yet")),
+            ListSetSlice | ListDelSlice => {
+                return Err(self.fatal_at(span, "slice assignment is not supported by `run` yet"))
+            }
             TupleEq => {
                 let (x, y) = (a[0], a[1]);
                 LlValue::Bool(self.hkey(x, ty(0)) == self.hkey(y, ty(1)))
@@ -813,8 +982,16 @@ impl<'p> LlInterpreter<'p> {
                 LlPtr::Null => LlValue::Bool(false),
                 p => {
                     let types = &self.prog.types;
-                    let vt = self.heap.getfield(types, p, self.prog.object, "typeptr").map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
-                    let mn = self.heap.getfield(types, vt, self.prog.object_vtable, "subclassrange_min").map(|v| v.as_int()).unwrap_or(-1);
+                    let vt = self
+                        .heap
+                        .getfield(types, p, self.prog.object, "typeptr")
+                        .map(|v| v.as_ptr())
+                        .unwrap_or(LlPtr::Null);
+                    let mn = self
+                        .heap
+                        .getfield(types, vt, self.prog.object_vtable, "subclassrange_min")
+                        .map(|v| v.as_int())
+                        .unwrap_or(-1);
                     LlValue::Bool(int(1) <= mn && mn < int(2))
                 }
             },
@@ -827,14 +1004,22 @@ impl<'p> LlInterpreter<'p> {
                 };
                 // ties keep the first argument, as Python's min/max do
                 if is_max {
-                    if x_less { y } else { x }
+                    if x_less {
+                        y
+                    } else {
+                        x
+                    }
                 } else {
                     let y_less = match (x, y) {
                         (LlValue::Float(p), LlValue::Float(q)) => q < p,
                         (LlValue::Uint(p), LlValue::Uint(q)) => q < p,
                         _ => y.as_int() < x.as_int(),
                     };
-                    if y_less { y } else { x }
+                    if y_less {
+                        y
+                    } else {
+                        x
+                    }
                 }
             }
             MathFn => {
@@ -875,7 +1060,12 @@ impl<'p> LlInterpreter<'p> {
                     "hypot" => x.hypot(y),
                     "copysign" => x.copysign(y),
                     "trunc" => x.trunc(),
-                    other => return Err(self.fatal_at(span, format!("math.{} is not supported by `run` yet", other))),
+                    other => {
+                        return Err(self.fatal_at(
+                            span,
+                            format!("math.{} is not supported by `run` yet", other),
+                        ))
+                    }
                 };
                 LlValue::Float(r)
             }
@@ -889,7 +1079,11 @@ impl<'p> LlInterpreter<'p> {
                     FloatFloorDiv => (x / y).floor(),
                     FloatMod => {
                         let m = x % y;
-                        if m != 0.0 && ((m < 0.0) != (y < 0.0)) { m + y } else { m }
+                        if m != 0.0 && ((m < 0.0) != (y < 0.0)) {
+                            m + y
+                        } else {
+                            m
+                        }
                     }
                     _ => x / y,
                 })
@@ -918,7 +1112,9 @@ impl<'p> LlInterpreter<'p> {
                 let pos = self.dict_lookup(d, t, a[1], span)?;
                 match (f, pos) {
                     (DictContains, p) => LlValue::Bool(p.is_some()),
-                    (DictGetItem | DictGet | DictSetDefault, Some(i)) => self.entry_get(d, t, i, "value"),
+                    (DictGetItem | DictGet | DictSetDefault, Some(i)) => {
+                        self.entry_get(d, t, i, "value")
+                    }
                     (DictGetItem | DictPop, None) => return Err(self.raise_std("KeyError")),
                     (DictGet | DictPopDefault, None) => a[2],
                     (DictSetDefault, None) => {
@@ -954,8 +1150,16 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Void
             }
             DictCopy | DictUpdate => {
-                let (src, st) = if f == DictCopy { (a[0].as_ptr(), ty(0)) } else { (a[1].as_ptr(), ty(1)) };
-                let dst = if f == DictCopy { self.dict_new(rty) } else { a[0].as_ptr() };
+                let (src, st) = if f == DictCopy {
+                    (a[0].as_ptr(), ty(0))
+                } else {
+                    (a[1].as_ptr(), ty(1))
+                };
+                let dst = if f == DictCopy {
+                    self.dict_new(rty)
+                } else {
+                    a[0].as_ptr()
+                };
                 let dt = if f == DictCopy { rty } else { ty(0) };
                 for i in self.dict_live_entries(src, st) {
                     let k = self.entry_get(src, st, i, "key");
@@ -983,7 +1187,8 @@ impl<'p> LlInterpreter<'p> {
                 }
                 LlValue::Ptr(self.list_new(rty, items))
             }
-            DictNextPos | DictKeyAt | DictValueAt | StrBuilderNew | StrBuilderAppend | StrBuilderBuild => {
+            DictNextPos | DictKeyAt | DictValueAt | StrBuilderNew | StrBuilderAppend
+            | StrBuilderBuild => {
                 return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
             }
         })
@@ -991,7 +1196,13 @@ impl<'p> LlInterpreter<'p> {
 
     /// How `str()` of a list or tuple shows it: the RTyper's `str()` of each item (strings
     /// unquoted, bools as 1/0, floats as `%.6f`).
-    fn repr_into(&self, v: LlValue, ty: LlType, out: &mut Vec<u8>, depth: usize) -> Result<(), Unwind> {
+    fn repr_into(
+        &self,
+        v: LlValue,
+        ty: LlType,
+        out: &mut Vec<u8>,
+        depth: usize,
+    ) -> Result<(), Unwind> {
         if depth > 100 {
             return Err(self.fatal_at(Span::default(), "str() of a too deeply nested list"));
         }
@@ -1008,7 +1219,10 @@ impl<'p> LlInterpreter<'p> {
             }
             LlValue::Ptr(p) => {
                 let to = types.pointee(ty).unwrap_or(LlType::VOID);
-                if types.struct_name(to).is_some_and(|n| n.starts_with("tuple")) {
+                if types
+                    .struct_name(to)
+                    .is_some_and(|n| n.starts_with("tuple"))
+                {
                     let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
                     out.push(b'(');
                     for (i, (f, ft)) in fields.iter().enumerate() {
@@ -1034,7 +1248,10 @@ impl<'p> LlInterpreter<'p> {
                     }
                     out.push(b']');
                 } else {
-                    return Err(self.fatal_at(Span::default(), format!("str() of {} is not supported by `run` yet", types.name(ty))));
+                    return Err(self.fatal_at(
+                        Span::default(),
+                        format!("str() of {} is not supported by `run` yet", types.name(ty)),
+                    ));
                 }
             }
             other => out.extend(other.to_string().bytes()),
@@ -1049,14 +1266,30 @@ impl<'p> LlInterpreter<'p> {
     fn iter_next(&mut self, it: LlPtr, ity: LlType, rty: LlType, span: Span) -> R {
         let types = &self.prog.types;
         let st = types.pointee(ity).unwrap_or(LlType::VOID);
-        let variant = types.struct_name(st).map(|n| n.to_string()).unwrap_or_default();
+        let variant = types
+            .struct_name(st)
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         let ct = types.field_type(st, "container").unwrap_or(LlType::VOID);
-        let c = self.heap.getfield(types, it, st, "container").map(|v| v.as_ptr()).map_err(|e| self.fatal_at(span, e.to_string()))?;
-        let idx = self.heap.getfield(types, it, st, "index").map(|v| v.as_int()).unwrap_or(0);
+        let c = self
+            .heap
+            .getfield(types, it, st, "container")
+            .map(|v| v.as_ptr())
+            .map_err(|e| self.fatal_at(span, e.to_string()))?;
+        let idx = self
+            .heap
+            .getfield(types, it, st, "index")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
         let set_idx = |me: &mut Self, i: i64| {
-            let _ = me.heap.setfield(&me.prog.types, it, st, "index", LlValue::Int(i));
+            let _ = me
+                .heap
+                .setfield(&me.prog.types, it, st, "index", LlValue::Int(i));
         };
-        let is_dict = types.pointee(ct).and_then(|s| types.struct_name(s)).is_some_and(|n| &**n == "dict");
+        let is_dict = types
+            .pointee(ct)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "dict");
         if is_dict {
             let (_, used) = self.dict_counts(c, ct);
             let mut i = idx;
@@ -1083,7 +1316,9 @@ impl<'p> LlInterpreter<'p> {
             }
             (c, self.heap.len(c).unwrap_or(0))
         } else {
-            let lay = self.list_layout(ct).ok_or_else(|| self.fatal_at(span, "iteration over a non-list"))?;
+            let lay = self
+                .list_layout(ct)
+                .ok_or_else(|| self.fatal_at(span, "iteration over a non-list"))?;
             self.list_arr_len(c, ct, &lay)?
         };
         let n = n as i64;
@@ -1091,8 +1326,15 @@ impl<'p> LlInterpreter<'p> {
             return Err(self.raise_std("StopIteration"));
         }
         set_idx(self, idx + 1);
-        let at = if variant == "iter_reversed" { n - 1 - idx } else { idx };
-        let item = self.heap.getitem(arr, at).map_err(|e| self.fatal_at(span, e.to_string()))?;
+        let at = if variant == "iter_reversed" {
+            n - 1 - idx
+        } else {
+            idx
+        };
+        let item = self
+            .heap
+            .getitem(arr, at)
+            .map_err(|e| self.fatal_at(span, e.to_string()))?;
         Ok(match variant.as_str() {
             "iter_enumerate" => self.new_tuple(rty, &[LlValue::Int(idx), item]),
             _ => item,
@@ -1188,31 +1430,30 @@ fn split_whitespace(s: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
         }
         words.push((st, i));
     }
-    if max < 0 || words.len() as i64 <= max + 0 || words.len() <= max as usize {
+    if max < 0 || words.len() <= max as usize {
         return words.iter().map(|&(a, b)| s[a..b].to_vec()).collect();
     }
     let max = max as usize;
     if from_right {
+        // the last `max` words, and everything before them as the first item
         let keep = words.len() - max;
-        let mut out = vec![s[words[0].0..words[keep - 1].1].to_vec()];
-        let _ = &mut out;
-        if max == 0 {
-            return vec![trim_ws(s).to_vec()];
-        }
-        let mut first = s[..words[keep].0].to_vec();
+        let mut first = s[..words[keep - 1].1].to_vec();
         while first.last().is_some_and(|c| ws(*c)) {
             first.pop();
         }
-        let first = trim_start_ws(&first).to_vec();
-        let mut out = vec![first];
+        let mut out = vec![trim_start_ws(&first).to_vec()];
         out.extend(words[keep..].iter().map(|&(a, b)| s[a..b].to_vec()));
         out
     } else {
-        if max == 0 {
-            return vec![trim_start_ws(s).to_vec()];
+        let mut out: Vec<Vec<u8>> = words[..max]
+            .iter()
+            .map(|&(a, b)| s[a..b].to_vec())
+            .collect();
+        let mut rest = s[words[max].0..].to_vec();
+        while rest.last().is_some_and(|c| ws(*c)) {
+            rest.pop();
         }
-        let mut out: Vec<Vec<u8>> = words[..max].iter().map(|&(a, b)| s[a..b].to_vec()).collect();
-        out.push(s[words[max].0..].to_vec());
+        out.push(rest);
         out
     }
 }
@@ -1222,14 +1463,6 @@ fn trim_start_ws(s: &[u8]) -> &[u8] {
         i += 1;
     }
     &s[i..]
-}
-fn trim_ws(s: &[u8]) -> &[u8] {
-    let s = trim_start_ws(s);
-    let mut j = s.len();
-    while j > 0 && (s[j - 1].is_ascii_whitespace() || s[j - 1] == 0x0b) {
-        j -= 1;
-    }
-    &s[..j]
 }
 fn split_sep(s: &[u8], sep: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
     let mut positions = Vec::new();

@@ -213,7 +213,9 @@ impl RTyper<'_> {
             return true;
         }
         let bases: &[&str] = match name {
-            "ZeroDivisionError" | "OverflowError" => &["ArithmeticError", "StandardError", "Exception"],
+            "ZeroDivisionError" | "OverflowError" => {
+                &["ArithmeticError", "StandardError", "Exception"]
+            }
             "IndexError" | "KeyError" => &["LookupError", "StandardError", "Exception"],
             "ValueError" | "OSError" | "AssertionError" => &["StandardError", "Exception"],
             "StopIteration" => &["Exception"],

@@ -153,9 +153,18 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
     let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());
     for g in 0..ann.graphs.len() {
         let reached = ann.bindings[g]
-            .get(ann.graphs[g].block(ann.graphs[g].startblock).inputargs.first().map_or(0, |v| v.0 as usize))
+            .get(
+                ann.graphs[g]
+                    .block(ann.graphs[g].startblock)
+                    .inputargs
+                    .first()
+                    .map_or(0, |v| v.0 as usize),
+            )
             .is_some_and(|b| b.is_some())
-            || ann.graphs[g].block(ann.graphs[g].startblock).inputargs.is_empty();
+            || ann.graphs[g]
+                .block(ann.graphs[g].startblock)
+                .inputargs
+                .is_empty();
         if !reached {
             graphs.push(placeholder(&ann.graphs[g]));
             continue;
@@ -269,10 +278,7 @@ impl<'a> RTyper<'a> {
         let mut bmap: HashMap<BlockId, BlockId> = HashMap::new();
         let object_repr = self.intern_repr(Repr::Object);
         let class_repr = self.intern_repr(Repr::Class(None));
-        for &b in order
-            .iter()
-            .chain([hl.returnblock, hl.exceptblock].iter())
-        {
+        for &b in order.iter().chain([hl.returnblock, hl.exceptblock].iter()) {
             if bmap.contains_key(&b) {
                 continue;
             }
@@ -373,7 +379,10 @@ impl<'a> RTyper<'a> {
             .filter(|&(i, l)| {
                 // the normal path of an operation that always raises stays (to a stop)
                 (catching && i == 0)
-                    || reached.get(hl.link(l).target.0 as usize).copied().unwrap_or(true)
+                    || reached
+                        .get(hl.link(l).target.0 as usize)
+                        .copied()
+                        .unwrap_or(true)
             })
             .map(|(_, l)| l)
             .collect();
@@ -421,11 +430,9 @@ impl<'a> RTyper<'a> {
                 ExitCase::Value(Value::Bool(x)) => ExitCase::Ll(LlValue::Bool(x)),
                 ExitCase::Value(Value::Int(x)) => ExitCase::Ll(LlValue::Int(x)),
                 ExitCase::Value(other) => {
-                    return Err(TyperError::new(format!(
-                        "switch on the constant {:?}",
-                        other
-                    ))
-                    .at(span_end))
+                    return Err(
+                        TyperError::new(format!("switch on the constant {:?}", other)).at(span_end),
+                    )
                 }
                 ExitCase::Exception(cls) => {
                     let vt = self.exception_vtable(cls);
@@ -436,39 +443,54 @@ impl<'a> RTyper<'a> {
             let Some(&target) = bmap.get(&link.target) else {
                 // an operation the annotator knows always raises: its normal path stops
                 let stop = lg.new_block(Vec::new());
-                let nul = |t| Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(LlPtr::Null) });
+                let nul = |t| {
+                    Hlvalue::Ll(LlConstant {
+                        ty: t,
+                        value: LlValue::Ptr(LlPtr::Null),
+                    })
+                };
                 let res = lg.new_typed_var(None, LlType::VOID);
-                lg.block_mut(stop).operations.push(crate::flowspace::SpaceOperation {
-                    opname: crate::interpreter::Op::Ll(crate::lltypesystem::LlOp::DebugFatalError),
-                    args: vec![hop::cvoid()],
-                    result: res,
-                    span: link.span,
-                });
+                lg.block_mut(stop)
+                    .operations
+                    .push(crate::flowspace::SpaceOperation {
+                        opname: crate::interpreter::Op::Ll(
+                            crate::lltypesystem::LlOp::DebugFatalError,
+                        ),
+                        args: vec![hop::cvoid()],
+                        result: res,
+                        span: link.span,
+                    });
                 let eb = lg.exceptblock;
                 let (t0, t1) = (
                     lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
                     lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
                 );
-                lg.add_link(stop, crate::flowspace::Link {
-                    prevblock: stop,
-                    target: eb,
-                    args: vec![nul(t0), nul(t1)],
-                    exitcase: ExitCase::None,
-                    last_exception: None,
-                    last_exc_value: None,
-                    span: link.span,
-                    arg_spans: vec![Span::default(); 2],
-                });
-                lg.add_link(lb, crate::flowspace::Link {
-                    prevblock: lb,
-                    target: stop,
-                    args: Vec::new(),
-                    exitcase,
-                    last_exception: ll_exc,
-                    last_exc_value: ll_val,
-                    span: link.span,
-                    arg_spans: Vec::new(),
-                });
+                lg.add_link(
+                    stop,
+                    crate::flowspace::Link {
+                        prevblock: stop,
+                        target: eb,
+                        args: vec![nul(t0), nul(t1)],
+                        exitcase: ExitCase::None,
+                        last_exception: None,
+                        last_exc_value: None,
+                        span: link.span,
+                        arg_spans: vec![Span::default(); 2],
+                    },
+                );
+                lg.add_link(
+                    lb,
+                    crate::flowspace::Link {
+                        prevblock: lb,
+                        target: stop,
+                        args: Vec::new(),
+                        exitcase,
+                        last_exception: ll_exc,
+                        last_exc_value: ll_val,
+                        span: link.span,
+                        arg_spans: Vec::new(),
+                    },
+                );
                 continue;
             };
             let target_args = hl.block(link.target).inputargs.clone();
@@ -495,22 +517,24 @@ impl<'a> RTyper<'a> {
                     // constants are built directly in the target's Repr
                     Hlvalue::Ll(self.const_value(*c, to).map_err(|e| e.at(link.span))?)
                 } else {
-                    self.convertvar(&mut conv, lv, from, to).map_err(|e| e.at(link.span))?
+                    self.convertvar(&mut conv, lv, from, to)
+                        .map_err(|e| e.at(link.span))?
                 };
                 args.push(lv);
             }
             let conv_ops = std::mem::take(&mut conv.ops);
             drop(conv);
-            let new_link = |prev: BlockId, target: BlockId, args: Vec<Hlvalue>| crate::flowspace::Link {
-                prevblock: prev,
-                target,
-                args,
-                exitcase,
-                last_exception: ll_exc,
-                last_exc_value: ll_val,
-                span: link.span,
-                arg_spans: Vec::new(),
-            };
+            let new_link =
+                |prev: BlockId, target: BlockId, args: Vec<Hlvalue>| crate::flowspace::Link {
+                    prevblock: prev,
+                    target,
+                    args,
+                    exitcase,
+                    last_exception: ll_exc,
+                    last_exc_value: ll_val,
+                    span: link.span,
+                    arg_spans: Vec::new(),
+                };
             if conv_ops.is_empty() {
                 let nargs = args.len();
                 let mut l = new_link(lb, target, args);

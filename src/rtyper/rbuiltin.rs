@@ -37,7 +37,9 @@ impl RTyper<'_> {
             }
             _ => {
                 let Hlvalue::Const(Value::Obj(id)) = callee else {
-                    return Err(TyperError::new("calling this value is not supported by `run` yet"));
+                    return Err(TyperError::new(
+                        "calling this value is not supported by `run` yet",
+                    ));
                 };
                 match self.objheap.get(id) {
                     Object::Builtin {
@@ -67,12 +69,22 @@ impl RTyper<'_> {
                         self.instantiate(hop, llops, id)
                     }
                     _ => {
-                        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+                        let targets = self
+                            .ann
+                            .call_targets
+                            .get(&hop.position)
+                            .cloned()
+                            .unwrap_or_default();
                         let Some(&g) = targets.first() else {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
                         hop.r_s_popfirstarg();
-                        let args = hop.args_v.iter().copied().zip(hop.args_r.iter().copied()).collect();
+                        let args = hop
+                            .args_v
+                            .iter()
+                            .copied()
+                            .zip(hop.args_r.iter().copied())
+                            .collect();
                         let r = self.call_graph(llops, g, args)?;
                         if hop.exc_handled {
                             hop.raising_index = Some(llops.ops.len() - 1);
@@ -89,7 +101,9 @@ impl RTyper<'_> {
         let mut vals = vec![fv];
         for (i, &p) in params.iter().enumerate() {
             if i >= hop.nargs() {
-                return Err(TyperError::new("an indirect call with default arguments is not supported by `run` yet"));
+                return Err(TyperError::new(
+                    "an indirect call with default arguments is not supported by `run` yet",
+                ));
             }
             vals.push(self.inputarg(llops, hop, i, p)?);
         }
@@ -101,8 +115,20 @@ impl RTyper<'_> {
         Ok((v, result))
     }
 
-    fn call_method(&mut self, hop: &mut Hop, llops: &mut LlOps, sv: Hlvalue, sr: ReprId, name: &str) -> R {
-        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+    fn call_method(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        sv: Hlvalue,
+        sr: ReprId,
+        name: &str,
+    ) -> R {
+        let targets = self
+            .ann
+            .call_targets
+            .get(&hop.position)
+            .cloned()
+            .unwrap_or_default();
         if targets.len() == 1 {
             let mut args = vec![(sv, sr)];
             args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
@@ -120,10 +146,15 @@ impl RTyper<'_> {
             .bookkeeper
             .get_owner(cd, name)
             .ok_or_else(|| TyperError::new(format!("no method `{}`", name)))?;
-        let Some((_, ClassSlot::Method { repr })) =
-            self.classes.slots[&owner].iter().find(|(n, _)| **n == *name).cloned()
+        let Some((_, ClassSlot::Method { repr })) = self.classes.slots[&owner]
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .cloned()
         else {
-            return Err(TyperError::new(format!("method `{}` has no vtable entry", name)));
+            return Err(TyperError::new(format!(
+                "method `{}` has no vtable entry",
+                name
+            )));
         };
         let Repr::FuncPtr(graphs) = self.repr(repr).clone() else {
             unreachable!()
@@ -138,7 +169,12 @@ impl RTyper<'_> {
         self.indirect_call(hop, llops, fp, graphs[0])
     }
 
-    fn instantiate(&mut self, hop: &mut Hop, llops: &mut LlOps, cls: crate::objspace::object::ObjId) -> R {
+    fn instantiate(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        cls: crate::objspace::object::ObjId,
+    ) -> R {
         let Some(cd) = self.classdef_of_class(cls) else {
             // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
             let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
@@ -156,7 +192,11 @@ impl RTyper<'_> {
             ty: self.lltype(cr),
             value: LlValue::Ptr(vt),
         });
-        llops.genop(LlOp::SetField, vec![o, cfield("typeptr"), vtc], LlType::VOID);
+        llops.genop(
+            LlOp::SetField,
+            vec![o, cfield("typeptr"), vtc],
+            LlType::VOID,
+        );
         // class-level defaults of instance fields
         let mut c = Some(cd);
         while let Some(owner) = c {
@@ -175,7 +215,12 @@ impl RTyper<'_> {
             }
             c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
         }
-        let targets = self.ann.call_targets.get(&hop.position).cloned().unwrap_or_default();
+        let targets = self
+            .ann
+            .call_targets
+            .get(&hop.position)
+            .cloned()
+            .unwrap_or_default();
         if let Some(&g) = targets.first() {
             let mut args = vec![(p, ri)];
             args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
@@ -187,7 +232,13 @@ impl RTyper<'_> {
         Ok((p, ri))
     }
 
-    fn rt_call(&mut self, llops: &mut LlOps, f: RuntimeFn, args: Vec<Hlvalue>, result: LlType) -> Hlvalue {
+    fn rt_call(
+        &mut self,
+        llops: &mut LlOps,
+        f: RuntimeFn,
+        args: Vec<Hlvalue>,
+        result: LlType,
+    ) -> Hlvalue {
         let tys: Vec<LlType> = args
             .iter()
             .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
@@ -235,7 +286,10 @@ impl RTyper<'_> {
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
-                Ok((self.rt_call(llops, RuntimeFn::OsWrite, vec![fd, s], LlType::SIGNED), si))
+                Ok((
+                    self.rt_call(llops, RuntimeFn::OsWrite, vec![fd, s], LlType::SIGNED),
+                    si,
+                ))
             }
             "os.read" => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
@@ -243,10 +297,17 @@ impl RTyper<'_> {
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
-                Ok((self.rt_call(llops, RuntimeFn::OsRead, vec![fd, n], self.str_ptr), rs))
+                Ok((
+                    self.rt_call(llops, RuntimeFn::OsRead, vec![fd, n], self.str_ptr),
+                    rs,
+                ))
             }
             "time.time" | "time.clock" => {
-                let f = if name == "time.time" { RuntimeFn::TimeTime } else { RuntimeFn::TimeClock };
+                let f = if name == "time.time" {
+                    RuntimeFn::TimeTime
+                } else {
+                    RuntimeFn::TimeClock
+                };
                 Ok((self.rt_call(llops, f, vec![], LlType::FLOAT), rr))
             }
             "range" | "xrange" => {
@@ -260,7 +321,10 @@ impl RTyper<'_> {
                     2 => (a[0], a[1], cint(1)),
                     _ => (a[0], a[1], a[2]),
                 };
-                Ok((self.rt_call(llops, RuntimeFn::RangeList, vec![start, stop, step], tr), rr))
+                Ok((
+                    self.rt_call(llops, RuntimeFn::RangeList, vec![start, stop, step], tr),
+                    rr,
+                ))
             }
             "rarithmetic.ovfcheck" => {
                 let Hlvalue::Var(v) = hop.op.args[0] else {
@@ -288,7 +352,11 @@ impl RTyper<'_> {
                     return Err(TyperError::new("enumerate() of a non-list"));
                 };
                 let c = self.inputarg(llops, hop, 0, container)?;
-                llops.genop(LlOp::SetField, vec![it, cfield("container"), c], LlType::VOID);
+                llops.genop(
+                    LlOp::SetField,
+                    vec![it, cfield("container"), c],
+                    LlType::VOID,
+                );
                 Ok((it, rr))
             }
             "chr" => {
@@ -297,17 +365,24 @@ impl RTyper<'_> {
             }
             "unichr" => {
                 let i = self.inputarg(llops, hop, 0, si)?;
-                Ok((llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR), rr))
+                Ok((
+                    llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR),
+                    rr,
+                ))
             }
             "bool" => {
-                let v = self.is_true(llops, hop.args_v[0], hop.args_r[0], &hop.args_s[0].clone())?;
+                let v =
+                    self.is_true(llops, hop.args_v[0], hop.args_r[0], &hop.args_s[0].clone())?;
                 Ok((v, self.intern_repr(Repr::Bool)))
             }
             "min" | "max" if hop.nargs() == 2 => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let b = self.inputarg(llops, hop, 1, rr)?;
                 let m = cbool(name == "max");
-                Ok((self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr), rr))
+                Ok((
+                    self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr),
+                    rr,
+                ))
             }
             "abs" => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
@@ -320,13 +395,23 @@ impl RTyper<'_> {
             _ if short.starts_with("r_") || name == "int" || name == "float" => {
                 // r_uint(x), r_longlong(x)…: a cast to the result's integer type
                 if hop.nargs() == 0 {
-                    let k = self.convert_const_ll(LlValue::Int(0), LlType::SIGNED, tr).unwrap();
+                    let k = self
+                        .convert_const_ll(LlValue::Int(0), LlType::SIGNED, tr)
+                        .unwrap();
                     return Ok((Hlvalue::Ll(k), rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
-                    let f = if name == "float" { RuntimeFn::StrToFloat } else { RuntimeFn::StrToInt };
+                    let f = if name == "float" {
+                        RuntimeFn::StrToFloat
+                    } else {
+                        RuntimeFn::StrToInt
+                    };
                     let s = self.inputarg(llops, hop, 0, rs)?;
-                    let base = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(10) };
+                    let base = if hop.nargs() > 1 {
+                        self.inputarg(llops, hop, 1, si)?
+                    } else {
+                        cint(10)
+                    };
                     if self.has_implicit_exception(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
@@ -347,7 +432,9 @@ impl RTyper<'_> {
                 for i in 0..hop.nargs() {
                     args.push(self.inputarg(llops, hop, i, rf)?);
                 }
-                if self.has_implicit_exception(hop, "ValueError") || self.has_implicit_exception(hop, "OverflowError") {
+                if self.has_implicit_exception(hop, "ValueError")
+                    || self.has_implicit_exception(hop, "OverflowError")
+                {
                     hop.exception_is_here(llops);
                 }
                 Ok((self.rt_call(llops, RuntimeFn::MathFn, args, tr), rr))
@@ -364,7 +451,8 @@ impl RTyper<'_> {
         if let Value::Obj(id) = v {
             if let Object::Tuple(items) | Object::List(items) = self.objheap.get(id) {
                 let is_tuple = matches!(self.objheap.get(id), Object::Tuple(_));
-                let parts: Option<Vec<String>> = items.iter().map(|x| self.const_repr(*x)).collect();
+                let parts: Option<Vec<String>> =
+                    items.iter().map(|x| self.const_repr(*x)).collect();
                 let parts = parts?;
                 return Some(if is_tuple {
                     if parts.len() == 1 {
@@ -396,7 +484,9 @@ impl RTyper<'_> {
         match v {
             Value::Float(f) => Some(crate::objspace::format::float_repr(f)),
             Value::Obj(id) => match self.objheap.get(id) {
-                Object::Str(s) => Some(String::from_utf8_lossy(&crate::objspace::format::repr_bytes(s)).into_owned()),
+                Object::Str(s) => Some(
+                    String::from_utf8_lossy(&crate::objspace::format::repr_bytes(s)).into_owned(),
+                ),
                 Object::Long(x) => Some(format!("{}L", x)),
                 _ => self.const_str(v),
             },
@@ -428,18 +518,33 @@ impl RTyper<'_> {
         match self.repr(sr).clone() {
             Repr::List { item, .. } => {
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
-                    "append" => (RuntimeFn::ListAppend, vec![self.inputarg(llops, hop, 0, item)?], (LlType::VOID, void)),
+                    "append" => (
+                        RuntimeFn::ListAppend,
+                        vec![self.inputarg(llops, hop, 0, item)?],
+                        (LlType::VOID, void),
+                    ),
                     "pop" => {
-                        let i = if hop.nargs() > 0 { self.inputarg(llops, hop, 0, si)? } else { cint(-1) };
+                        let i = if hop.nargs() > 0 {
+                            self.inputarg(llops, hop, 0, si)?
+                        } else {
+                            cint(-1)
+                        };
                         raise_here(self, hop, llops, "IndexError");
                         (RuntimeFn::ListPop, vec![i], (self.lltype(item), item))
                     }
                     "insert" => (
                         RuntimeFn::ListInsert,
-                        vec![self.inputarg(llops, hop, 0, si)?, self.inputarg(llops, hop, 1, item)?],
+                        vec![
+                            self.inputarg(llops, hop, 0, si)?,
+                            self.inputarg(llops, hop, 1, item)?,
+                        ],
                         (LlType::VOID, void),
                     ),
-                    "extend" => (RuntimeFn::ListExtend, vec![hop.args_v[0]], (LlType::VOID, void)),
+                    "extend" => (
+                        RuntimeFn::ListExtend,
+                        vec![hop.args_v[0]],
+                        (LlType::VOID, void),
+                    ),
                     "remove" => {
                         let x = self.inputarg(llops, hop, 0, item)?;
                         raise_here(self, hop, llops, "ValueError");
@@ -450,10 +555,19 @@ impl RTyper<'_> {
                         raise_here(self, hop, llops, "ValueError");
                         (RuntimeFn::ListIndex, vec![x], (LlType::SIGNED, si))
                     }
-                    "count" => (RuntimeFn::ListCount, vec![self.inputarg(llops, hop, 0, item)?], (LlType::SIGNED, si)),
+                    "count" => (
+                        RuntimeFn::ListCount,
+                        vec![self.inputarg(llops, hop, 0, item)?],
+                        (LlType::SIGNED, si),
+                    ),
                     "reverse" => (RuntimeFn::ListReverse, vec![], (LlType::VOID, void)),
                     "sort" => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
-                    _ => return Err(TyperError::new(format!("list.{}() is not supported by `run` yet", name))),
+                    _ => {
+                        return Err(TyperError::new(format!(
+                            "list.{}() is not supported by `run` yet",
+                            name
+                        )))
+                    }
                 };
                 let mut all = vec![sv];
                 all.extend(args);
@@ -461,16 +575,27 @@ impl RTyper<'_> {
                 Ok((v, res.1))
             }
             Repr::Str => {
-                let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| rt.inputarg(llops, hop, i, rs);
+                let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| {
+                    rt.inputarg(llops, hop, i, rs)
+                };
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
                     "find" | "rfind" | "count" | "index" | "rindex" => {
-                        let sub = if matches!(self.repr(hop.args_r[0]), Repr::Char) && name == "find" {
-                            None
+                        let sub =
+                            if matches!(self.repr(hop.args_r[0]), Repr::Char) && name == "find" {
+                                None
+                            } else {
+                                Some(sarg(self, llops, hop, 0)?)
+                            };
+                        let start = if hop.nargs() > 1 {
+                            self.inputarg(llops, hop, 1, si)?
                         } else {
-                            Some(sarg(self, llops, hop, 0)?)
+                            cint(0)
                         };
-                        let start = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(0) };
-                        let end = if hop.nargs() > 2 { self.inputarg(llops, hop, 2, si)? } else { cint(i64::MAX) };
+                        let end = if hop.nargs() > 2 {
+                            self.inputarg(llops, hop, 2, si)?
+                        } else {
+                            cint(i64::MAX)
+                        };
                         let f = match name {
                             "find" | "index" => RuntimeFn::StrFind,
                             "count" => RuntimeFn::StrCount,
@@ -483,8 +608,16 @@ impl RTyper<'_> {
                         (f, vec![sub, start, end], (LlType::SIGNED, si))
                     }
                     "startswith" | "endswith" => {
-                        let f = if name == "startswith" { RuntimeFn::StrStartsWith } else { RuntimeFn::StrEndsWith };
-                        (f, vec![sarg(self, llops, hop, 0)?], (LlType::BOOL, self.intern_repr(Repr::Bool)))
+                        let f = if name == "startswith" {
+                            RuntimeFn::StrStartsWith
+                        } else {
+                            RuntimeFn::StrEndsWith
+                        };
+                        (
+                            f,
+                            vec![sarg(self, llops, hop, 0)?],
+                            (LlType::BOOL, self.intern_repr(Repr::Bool)),
+                        )
                     }
                     "upper" => (RuntimeFn::StrUpper, vec![], (ts, rs)),
                     "lower" => (RuntimeFn::StrLower, vec![], (ts, rs)),
@@ -492,9 +625,16 @@ impl RTyper<'_> {
                         let chars = if hop.nargs() > 0 {
                             sarg(self, llops, hop, 0)?
                         } else {
-                            Hlvalue::Ll(LlConstant { ty: ts, value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null) })
+                            Hlvalue::Ll(LlConstant {
+                                ty: ts,
+                                value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
+                            })
                         };
-                        let which = match name { "strip" => 0, "lstrip" => 1, _ => 2 };
+                        let which = match name {
+                            "strip" => 0,
+                            "lstrip" => 1,
+                            _ => 2,
+                        };
                         (RuntimeFn::StrStrip, vec![chars, cint(which)], (ts, rs))
                     }
                     "replace" => (
@@ -506,10 +646,21 @@ impl RTyper<'_> {
                         let sep = if hop.nargs() > 0 && !matches!(hop.args_s[0], SomeValue::None) {
                             sarg(self, llops, hop, 0)?
                         } else {
-                            Hlvalue::Ll(LlConstant { ty: ts, value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null) })
+                            Hlvalue::Ll(LlConstant {
+                                ty: ts,
+                                value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
+                            })
                         };
-                        let max = if hop.nargs() > 1 { self.inputarg(llops, hop, 1, si)? } else { cint(-1) };
-                        let f = if name == "split" { RuntimeFn::StrSplit } else { RuntimeFn::StrRSplit };
+                        let max = if hop.nargs() > 1 {
+                            self.inputarg(llops, hop, 1, si)?
+                        } else {
+                            cint(-1)
+                        };
+                        let f = if name == "split" {
+                            RuntimeFn::StrSplit
+                        } else {
+                            RuntimeFn::StrRSplit
+                        };
                         (f, vec![sep, max], (tr, rr))
                     }
                     "join" => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
@@ -524,7 +675,12 @@ impl RTyper<'_> {
                         };
                         (f, vec![], (LlType::BOOL, self.intern_repr(Repr::Bool)))
                     }
-                    _ => return Err(TyperError::new(format!("str.{}() is not supported by `run` yet", name))),
+                    _ => {
+                        return Err(TyperError::new(format!(
+                            "str.{}() is not supported by `run` yet",
+                            name
+                        )))
+                    }
                 };
                 let mut all = vec![sv];
                 all.extend(args);
@@ -537,7 +693,11 @@ impl RTyper<'_> {
                 let s = self.convertvar(llops, sv, sr, rs)?;
                 let (v, r) = self.call_builtin_method(hop, llops, s, rs, ss, name)?;
                 if matches!(self.repr(rr), Repr::Char) && r == rs {
-                    let c = llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), cint(0)], LlType::CHAR);
+                    let c = llops.genop(
+                        LlOp::GetInteriorField,
+                        vec![v, cfield("chars"), cint(0)],
+                        LlType::CHAR,
+                    );
                     return Ok((c, rr));
                 }
                 Ok((v, r))
@@ -549,20 +709,31 @@ impl RTyper<'_> {
                         let d = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, value)?
                         } else {
-                            Hlvalue::Ll(LlConstant { ty: self.lltype(value), value: LlValue::zero(&self.types, self.lltype(value)) })
+                            Hlvalue::Ll(LlConstant {
+                                ty: self.lltype(value),
+                                value: LlValue::zero(&self.types, self.lltype(value)),
+                            })
                         };
                         (RuntimeFn::DictGet, vec![k, d], (self.lltype(value), value))
                     }
                     "setdefault" => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         let d = self.inputarg(llops, hop, 1, value)?;
-                        (RuntimeFn::DictSetDefault, vec![k, d], (self.lltype(value), value))
+                        (
+                            RuntimeFn::DictSetDefault,
+                            vec![k, d],
+                            (self.lltype(value), value),
+                        )
                     }
                     "pop" => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         if hop.nargs() > 1 {
                             let d = self.inputarg(llops, hop, 1, value)?;
-                            (RuntimeFn::DictPopDefault, vec![k, d], (self.lltype(value), value))
+                            (
+                                RuntimeFn::DictPopDefault,
+                                vec![k, d],
+                                (self.lltype(value), value),
+                            )
                         } else {
                             raise_here(self, hop, llops, "KeyError");
                             (RuntimeFn::DictPop, vec![k], (self.lltype(value), value))
@@ -570,17 +741,30 @@ impl RTyper<'_> {
                     }
                     "clear" => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
                     "copy" => (RuntimeFn::DictCopy, vec![], (tr, rr)),
-                    "update" => (RuntimeFn::DictUpdate, vec![hop.args_v[0]], (LlType::VOID, void)),
+                    "update" => (
+                        RuntimeFn::DictUpdate,
+                        vec![hop.args_v[0]],
+                        (LlType::VOID, void),
+                    ),
                     "keys" => (RuntimeFn::DictKeys, vec![], (tr, rr)),
                     "values" => (RuntimeFn::DictValues, vec![], (tr, rr)),
                     "items" => (RuntimeFn::DictItems, vec![], (tr, rr)),
                     "iterkeys" | "itervalues" | "iteritems" => {
                         let st = self.types.pointee(tr).unwrap();
                         let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
-                        llops.genop(LlOp::SetField, vec![it, cfield("container"), sv], LlType::VOID);
+                        llops.genop(
+                            LlOp::SetField,
+                            vec![it, cfield("container"), sv],
+                            LlType::VOID,
+                        );
                         return Ok((it, rr));
                     }
-                    _ => return Err(TyperError::new(format!("dict.{}() is not supported by `run` yet", name))),
+                    _ => {
+                        return Err(TyperError::new(format!(
+                            "dict.{}() is not supported by `run` yet",
+                            name
+                        )))
+                    }
                 };
                 let mut all = vec![sv];
                 all.extend(args);

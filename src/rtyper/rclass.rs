@@ -11,8 +11,8 @@
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::classdef::ClassAttr;
-use crate::annotator::model::{ClassDefId, DescId, SomeValue};
 use crate::annotator::description::Desc;
+use crate::annotator::model::{ClassDefId, DescId, SomeValue};
 use crate::lltypesystem::{LlPtr, LlType, LlTypes, LlValue};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -165,7 +165,12 @@ impl RTyper<'_> {
                 .map(|c| c.mro.clone())
                 .unwrap_or_default();
             match mro.iter().skip(1).find_map(|b| self.classdef_of_class(*b)) {
-                Some(cd) => self.classes.extra_children.entry(cd).or_default().push(name),
+                Some(cd) => self
+                    .classes
+                    .extra_children
+                    .entry(cd)
+                    .or_default()
+                    .push(name),
                 None => orphans.push(name),
             }
         }

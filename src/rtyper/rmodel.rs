@@ -30,9 +30,15 @@ pub enum Repr {
     Tuple(Vec<ReprId>),
     /// Resizable: `Ptr(GcStruct list {length, items: Ptr(GcArray(ITEM))})`;
     /// fixed-size: `Ptr(GcArray(ITEM))`.
-    List { item: ReprId, fixed: bool },
+    List {
+        item: ReprId,
+        fixed: bool,
+    },
     /// `Ptr(GcStruct dict)` (insertion-ordered entries).
-    Dict { key: ReprId, value: ReprId },
+    Dict {
+        key: ReprId,
+        value: ReprId,
+    },
     /// `Ptr(GcStruct <class>)`: an instance of the class or a subclass, or NULL.
     Instance(ClassDefId),
     /// `Ptr(object)`: any instance (exception values, before they are known).
@@ -43,9 +49,15 @@ pub enum Repr {
     /// graph ids of the family, sorted).
     FuncPtr(Vec<u32>),
     /// A method bound to an instance: represented by the instance.
-    Method { self_repr: ReprId, name: std::rc::Rc<str> },
+    Method {
+        self_repr: ReprId,
+        name: std::rc::Rc<str>,
+    },
     /// A built-in method bound to a value (`lst.append`): represented by the value.
-    BuiltinMethod { self_repr: ReprId, name: std::rc::Rc<str> },
+    BuiltinMethod {
+        self_repr: ReprId,
+        name: std::rc::Rc<str>,
+    },
     /// Iterators: a small GcStruct with the container and a position.
     Iter {
         container: ReprId,
@@ -264,7 +276,8 @@ impl RTyper<'_> {
             }
             SomeValue::Builtin { s_self: None, .. } => Repr::Void,
             SomeValue::Builtin {
-                s_self: Some(s), name,
+                s_self: Some(s),
+                name,
             }
             | SomeValue::BuiltinMethod { s_self: s, name } => {
                 let self_repr = self.getrepr(s)?;
@@ -329,7 +342,11 @@ impl RTyper<'_> {
             (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
             (Repr::Int(_) | Repr::Bool, Repr::Int(_) | Repr::Float) => cast(LlOp::CastPrimitive),
             (Repr::Char, Repr::Str) => {
-                let f = self.runtime(crate::lltypesystem::runtime::RuntimeFn::CharToStr, &[tf], tt);
+                let f = self.runtime(
+                    crate::lltypesystem::runtime::RuntimeFn::CharToStr,
+                    &[tf],
+                    tt,
+                );
                 return Ok(llops.genop(LlOp::DirectCall, vec![f, v], tt));
             }
             (Repr::Void, _) if self.types.is_ptr(tt) => {

@@ -53,11 +53,31 @@ impl RTyper<'_> {
     pub(super) fn rtype_operation(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let op = hop.op.opname;
         match op {
-            Op::Add | Op::Sub | Op::Mul | Op::TrueDiv | Op::FloorDiv | Op::Div | Op::Mod
-            | Op::Pow | Op::LShift | Op::RShift | Op::And | Op::Or | Op::Xor
-            | Op::InplaceAdd | Op::InplaceSub | Op::InplaceMul | Op::InplaceTrueDiv
-            | Op::InplaceFloorDiv | Op::InplaceDiv | Op::InplaceMod | Op::InplacePow
-            | Op::InplaceLShift | Op::InplaceRShift | Op::InplaceAnd | Op::InplaceOr
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::TrueDiv
+            | Op::FloorDiv
+            | Op::Div
+            | Op::Mod
+            | Op::Pow
+            | Op::LShift
+            | Op::RShift
+            | Op::And
+            | Op::Or
+            | Op::Xor
+            | Op::InplaceAdd
+            | Op::InplaceSub
+            | Op::InplaceMul
+            | Op::InplaceTrueDiv
+            | Op::InplaceFloorDiv
+            | Op::InplaceDiv
+            | Op::InplaceMod
+            | Op::InplacePow
+            | Op::InplaceLShift
+            | Op::InplaceRShift
+            | Op::InplaceAnd
+            | Op::InplaceOr
             | Op::InplaceXor => self.rtype_binary(hop, llops, op),
             Op::Lt | Op::Le | Op::Eq | Op::Ne | Op::Gt | Op::Ge | Op::Is => {
                 self.rtype_compare(hop, llops, op)
@@ -89,7 +109,10 @@ impl RTyper<'_> {
                 if self.has_implicit_exception(hop, "StopIteration") {
                     hop.exception_is_here(llops);
                 }
-                Ok((llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0]], tr), rr))
+                Ok((
+                    llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0]], tr),
+                    rr,
+                ))
             }
             Op::NewList => self.rtype_newlist(hop, llops),
             Op::NewTuple => {
@@ -125,7 +148,9 @@ impl RTyper<'_> {
             Op::IsInstance => self.rtype_isinstance(hop, llops),
             Op::IsSubtype => {
                 let Hlvalue::Const(Value::Obj(cls)) = hop.op.args[1] else {
-                    return Err(TyperError::new("issubclass() with a class that is not a constant"));
+                    return Err(TyperError::new(
+                        "issubclass() with a class that is not a constant",
+                    ));
                 };
                 let (min, max) = self.class_range(cls);
                 let cr = self.intern_repr(Repr::Class(None));
@@ -135,7 +160,11 @@ impl RTyper<'_> {
                     vec![t, cfield("subclassrange_min")],
                     LlType::SIGNED,
                 );
-                let b = llops.genop(LlOp::IntBetween, vec![cint(min), mn, cint(max)], LlType::BOOL);
+                let b = llops.genop(
+                    LlOp::IntBetween,
+                    vec![cint(min), mn, cint(max)],
+                    LlType::BOOL,
+                );
                 Ok((b, self.intern_repr(Repr::Bool)))
             }
             Op::Hint => Ok((hop.args_v[0], hop.args_r[0])),
@@ -253,9 +282,15 @@ impl RTyper<'_> {
                     Op::Mul => {
                         let si = self.intern_repr(Repr::Int(IntKind::Signed));
                         let (a, b) = if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
-                            (self.inputarg(llops, hop, 0, rs)?, self.inputarg(llops, hop, 1, si)?)
+                            (
+                                self.inputarg(llops, hop, 0, rs)?,
+                                self.inputarg(llops, hop, 1, si)?,
+                            )
                         } else {
-                            (self.inputarg(llops, hop, 1, rs)?, self.inputarg(llops, hop, 0, si)?)
+                            (
+                                self.inputarg(llops, hop, 1, rs)?,
+                                self.inputarg(llops, hop, 0, si)?,
+                            )
                         };
                         let t = self.str_ptr;
                         let f = self.runtime(RuntimeFn::StrMul, &[t, LlType::SIGNED], t);
@@ -279,7 +314,11 @@ impl RTyper<'_> {
                         let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
                         let f = self.runtime(RuntimeFn::ListConcat, &[ta, tb], tl);
                         Ok((
-                            llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0], hop.args_v[1]], tl),
+                            llops.genop(
+                                LlOp::DirectCall,
+                                vec![f, hop.args_v[0], hop.args_v[1]],
+                                tl,
+                            ),
                             rr,
                         ))
                     }
@@ -293,7 +332,10 @@ impl RTyper<'_> {
                         let n = self.inputarg(llops, hop, ni, si)?;
                         let tlist = self.lltype(hop.args_r[li]);
                         let f = self.runtime(RuntimeFn::ListMul, &[tlist, LlType::SIGNED], tl);
-                        Ok((llops.genop(LlOp::DirectCall, vec![f, hop.args_v[li], n], tl), rr))
+                        Ok((
+                            llops.genop(LlOp::DirectCall, vec![f, hop.args_v[li], n], tl),
+                            rr,
+                        ))
                     }
                     _ => Err(TyperError::new(format!("`{}` of lists", op.name()))),
                 }
@@ -325,7 +367,9 @@ impl RTyper<'_> {
             _ => Err(TyperError::new(format!(
                 "`{}` of {} is not supported by `run` yet",
                 op.name(),
-                self.ann.bookkeeper.describe_type(self.objheap, &hop.s_result)
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.s_result)
             ))),
         }
     }
@@ -370,7 +414,10 @@ impl RTyper<'_> {
 
     fn rtype_compare(&mut self, hop: &mut Hop, llops: &mut LlOps, op: Op) -> R {
         let rb = self.intern_repr(Repr::Bool);
-        let (r0, r1) = (self.repr(hop.args_r[0]).clone(), self.repr(hop.args_r[1]).clone());
+        let (r0, r1) = (
+            self.repr(hop.args_r[0]).clone(),
+            self.repr(hop.args_r[1]).clone(),
+        );
         let suffix = match op {
             Op::Lt => "lt",
             Op::Le => "le",
@@ -423,7 +470,10 @@ impl RTyper<'_> {
                         return Ok((e, rb));
                     }
                     let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
-                    return Ok((llops.genop(LlOp::IntEq, vec![ei, cint(0)], LlType::BOOL), rb));
+                    return Ok((
+                        llops.genop(LlOp::IntEq, vec![ei, cint(0)], LlType::BOOL),
+                        rb,
+                    ));
                 }
                 let f = self.runtime(RuntimeFn::StrCmp, &[t, t], LlType::SIGNED);
                 let c = llops.genop(LlOp::DirectCall, vec![f, a, b], LlType::SIGNED);
@@ -457,26 +507,45 @@ impl RTyper<'_> {
             (Repr::Tuple(_), Repr::Tuple(_)) if matches!(op, Op::Eq | Op::Ne) => {
                 let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
                 let f = self.runtime(RuntimeFn::TupleEq, &[ta, tb], LlType::BOOL);
-                let e = llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0], hop.args_v[1]], LlType::BOOL);
+                let e = llops.genop(
+                    LlOp::DirectCall,
+                    vec![f, hop.args_v[0], hop.args_v[1]],
+                    LlType::BOOL,
+                );
                 self.negate_if(llops, e, op == Op::Ne, rb)
             }
             (Repr::List { .. }, Repr::List { .. }) if matches!(op, Op::Eq | Op::Ne) => {
                 let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
                 let f = self.runtime(RuntimeFn::ListEq, &[ta, tb], LlType::BOOL);
-                let e = llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0], hop.args_v[1]], LlType::BOOL);
+                let e = llops.genop(
+                    LlOp::DirectCall,
+                    vec![f, hop.args_v[0], hop.args_v[1]],
+                    LlType::BOOL,
+                );
                 self.negate_if(llops, e, op == Op::Ne, rb)
             }
             _ if self.types.is_ptr(self.lltype(hop.args_r[0]))
                 && self.types.is_ptr(self.lltype(hop.args_r[1]))
                 && matches!(op, Op::Eq | Op::Ne | Op::Is) =>
             {
-                let o = if op == Op::Ne { LlOp::PtrNe } else { LlOp::PtrEq };
-                Ok((llops.genop(o, vec![hop.args_v[0], hop.args_v[1]], LlType::BOOL), rb))
+                let o = if op == Op::Ne {
+                    LlOp::PtrNe
+                } else {
+                    LlOp::PtrEq
+                };
+                Ok((
+                    llops.genop(o, vec![hop.args_v[0], hop.args_v[1]], LlType::BOOL),
+                    rb,
+                ))
             }
             _ => Err(TyperError::new(format!(
                 "comparing {} with {} is not supported by `run` yet",
-                self.ann.bookkeeper.describe_type(self.objheap, &hop.args_s[0]),
-                self.ann.bookkeeper.describe_type(self.objheap, &hop.args_s[1])
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.args_s[0]),
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.args_s[1])
             ))),
         }
     }
@@ -505,12 +574,16 @@ impl RTyper<'_> {
                 };
                 if self.feeds_ovfcheck(hop) {
                     let o = llop(&format!("{}_{}_ovf", int_prefix(kind), suffix))?;
-                    self.pending_ovf.insert((hop.g, hop.op.result), (o, vec![a], ty));
+                    self.pending_ovf
+                        .insert((hop.g, hop.op.result), (o, vec![a], ty));
                     return Ok((cvoid(), rr));
                 }
                 if kind == IntKind::Unsigned || kind == IntKind::ULongLong {
                     if op == Op::Neg {
-                        let z = Hlvalue::Ll(LlConstant { ty, value: LlValue::Uint(0) });
+                        let z = Hlvalue::Ll(LlConstant {
+                            ty,
+                            value: LlValue::Uint(0),
+                        });
                         let o = llop(&format!("{}_sub", int_prefix(kind)))?;
                         return Ok((llops.genop(o, vec![z, a], ty), rr));
                     }
@@ -534,7 +607,9 @@ impl RTyper<'_> {
             _ => Err(TyperError::new(format!(
                 "`{}` of {} is not supported by `run` yet",
                 op.name(),
-                self.ann.bookkeeper.describe_type(self.objheap, &hop.args_s[0])
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.args_s[0])
             ))),
         }
     }
@@ -560,10 +635,17 @@ impl RTyper<'_> {
         let ty = self.lltype(r);
         Ok(match self.repr(r).clone() {
             Repr::Bool => v,
-            Repr::Int(k) => llops.genop(llop(&format!("{}_is_true", int_prefix(k)))?, vec![v], LlType::BOOL),
+            Repr::Int(k) => llops.genop(
+                llop(&format!("{}_is_true", int_prefix(k)))?,
+                vec![v],
+                LlType::BOOL,
+            ),
             Repr::Float => llops.genop(LlOp::FloatIsTrue, vec![v], LlType::BOOL),
             Repr::Char => {
-                let z = Hlvalue::Ll(LlConstant { ty: LlType::CHAR, value: LlValue::Char(0) });
+                let z = Hlvalue::Ll(LlConstant {
+                    ty: LlType::CHAR,
+                    value: LlValue::Char(0),
+                });
                 llops.genop(LlOp::CharNe, vec![v, z], LlType::BOOL)
             }
             Repr::Str | Repr::Unicode => {
@@ -590,11 +672,15 @@ impl RTyper<'_> {
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let ty = self.lltype(r);
         let out = match self.repr(r).clone() {
-            Repr::Str | Repr::Unicode => {
-                llops.genop(LlOp::GetInteriorArraySize, vec![v, cfield("chars")], LlType::SIGNED)
-            }
+            Repr::Str | Repr::Unicode => llops.genop(
+                LlOp::GetInteriorArraySize,
+                vec![v, cfield("chars")],
+                LlType::SIGNED,
+            ),
             Repr::Char | Repr::UniChar => cint(1),
-            Repr::List { fixed: true, .. } => llops.genop(LlOp::GetArraySize, vec![v], LlType::SIGNED),
+            Repr::List { fixed: true, .. } => {
+                llops.genop(LlOp::GetArraySize, vec![v], LlType::SIGNED)
+            }
             Repr::List { fixed: false, .. } => {
                 llops.genop(LlOp::GetField, vec![v, cfield("length")], LlType::SIGNED)
             }
@@ -603,7 +689,11 @@ impl RTyper<'_> {
                 let f = self.runtime(RuntimeFn::DictLen, &[ty], LlType::SIGNED);
                 llops.genop(LlOp::DirectCall, vec![f, v], LlType::SIGNED)
             }
-            _ => return Err(TyperError::new("len() of this value is not supported by `run` yet")),
+            _ => {
+                return Err(TyperError::new(
+                    "len() of this value is not supported by `run` yet",
+                ))
+            }
         };
         Ok((out, si))
     }
@@ -618,12 +708,13 @@ impl RTyper<'_> {
     ) -> Result<Hlvalue, TyperError> {
         let t = self.str_ptr;
         let ty = self.lltype(r);
-        let call = |rt: &mut Self, llops: &mut LlOps, f: RuntimeFn, args: Vec<Hlvalue>, tys: &[LlType]| {
-            let fp = rt.runtime(f, tys, t);
-            let mut a = vec![fp];
-            a.extend(args);
-            llops.genop(LlOp::DirectCall, a, t)
-        };
+        let call =
+            |rt: &mut Self, llops: &mut LlOps, f: RuntimeFn, args: Vec<Hlvalue>, tys: &[LlType]| {
+                let fp = rt.runtime(f, tys, t);
+                let mut a = vec![fp];
+                a.extend(args);
+                llops.genop(LlOp::DirectCall, a, t)
+            };
         Ok(match self.repr(r).clone() {
             Repr::Str if !repr => v,
             Repr::Str => call(self, llops, RuntimeFn::StrRepr, vec![v], &[t]),
@@ -640,12 +731,29 @@ impl RTyper<'_> {
             }
             Repr::Int(_) => call(self, llops, RuntimeFn::UintToStr, vec![v], &[ty]),
             Repr::Bool => call(self, llops, RuntimeFn::BoolToStr, vec![v], &[LlType::BOOL]),
-            Repr::Float if repr => call(self, llops, RuntimeFn::FloatToRepr, vec![v], &[LlType::FLOAT]),
-            Repr::Float => call(self, llops, RuntimeFn::FloatToStr, vec![v], &[LlType::FLOAT]),
-            Repr::List { .. } | Repr::Tuple(_) => call(self, llops, RuntimeFn::ListStr, vec![v], &[ty]),
+            Repr::Float if repr => call(
+                self,
+                llops,
+                RuntimeFn::FloatToRepr,
+                vec![v],
+                &[LlType::FLOAT],
+            ),
+            Repr::Float => call(
+                self,
+                llops,
+                RuntimeFn::FloatToStr,
+                vec![v],
+                &[LlType::FLOAT],
+            ),
+            Repr::List { .. } | Repr::Tuple(_) => {
+                call(self, llops, RuntimeFn::ListStr, vec![v], &[ty])
+            }
             Repr::Void => {
                 let p = self.prebuilt_str(b"None");
-                Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(p) })
+                Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                })
             }
             _ => {
                 return Err(TyperError::new(format!(
@@ -663,12 +771,18 @@ impl RTyper<'_> {
         let src = self.repr(r).clone();
         let out = match (op, &src) {
             (Op::Ord, Repr::Char) => llops.genop(LlOp::CastCharToInt, vec![v], LlType::SIGNED),
-            (Op::Ord, Repr::UniChar) => llops.genop(LlOp::CastUnicharToInt, vec![v], LlType::SIGNED),
+            (Op::Ord, Repr::UniChar) => {
+                llops.genop(LlOp::CastUnicharToInt, vec![v], LlType::SIGNED)
+            }
             (Op::Int, Repr::Float) => llops.genop(LlOp::CastFloatToInt, vec![v], LlType::SIGNED),
             (Op::Int | Op::Float, Repr::Str | Repr::Char) => {
                 let rs = self.intern_repr(Repr::Str);
                 let s = self.convertvar(llops, v, r, rs)?;
-                let f = if op == Op::Int { RuntimeFn::StrToInt } else { RuntimeFn::StrToFloat };
+                let f = if op == Op::Int {
+                    RuntimeFn::StrToInt
+                } else {
+                    RuntimeFn::StrToFloat
+                };
                 let fp = self.runtime(f, &[self.str_ptr, LlType::SIGNED], tr);
                 if self.has_implicit_exception(hop, "ValueError") {
                     hop.exception_is_here(llops);
@@ -679,7 +793,11 @@ impl RTyper<'_> {
             (Op::Hex | Op::Oct, _) => {
                 let si = self.intern_repr(Repr::Int(IntKind::Signed));
                 let i = self.convertvar(llops, v, r, si)?;
-                let f = if op == Op::Hex { RuntimeFn::IntToHex } else { RuntimeFn::IntToOct };
+                let f = if op == Op::Hex {
+                    RuntimeFn::IntToHex
+                } else {
+                    RuntimeFn::IntToOct
+                };
                 let fp = self.runtime(f, &[LlType::SIGNED], self.str_ptr);
                 llops.genop(LlOp::DirectCall, vec![fp, i], self.str_ptr)
             }
@@ -694,7 +812,12 @@ impl RTyper<'_> {
     }
 
     /// The vtable pointer of an instance.
-    pub fn typeptr(&mut self, llops: &mut LlOps, v: Hlvalue, r: ReprId) -> Result<Hlvalue, TyperError> {
+    pub fn typeptr(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        r: ReprId,
+    ) -> Result<Hlvalue, TyperError> {
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, v, r, or)?;
         let cr = self.intern_repr(Repr::Class(None));
@@ -706,7 +829,11 @@ impl RTyper<'_> {
         let Hlvalue::Const(name) = hop.op.args[1] else {
             return Err(TyperError::new("getattr with a non-constant name"));
         };
-        let name = self.objheap.str_value(name).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+        let name = self
+            .objheap
+            .str_value(name)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
         let rr = hop.r_result;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         match self.repr(rr).clone() {
@@ -726,20 +853,31 @@ impl RTyper<'_> {
                 let cr = self.intern_repr(Repr::Class(None));
                 let c = self.convertvar(llops, v, r, cr)?;
                 let rs = self.intern_repr(Repr::Str);
-                Ok((llops.genop(LlOp::GetField, vec![c, cfield("name")], self.str_ptr), rs))
+                Ok((
+                    llops.genop(LlOp::GetField, vec![c, cfield("name")], self.str_ptr),
+                    rs,
+                ))
             }
             Repr::Instance(cd) => {
                 let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
                     return Err(TyperError::new(format!("no attribute `{}`", name)));
                 };
-                if let Some((_, fr)) = self.classes.fields[&owner].iter().find(|(n, _)| **n == *name).cloned() {
+                if let Some((_, fr)) = self.classes.fields[&owner]
+                    .iter()
+                    .find(|(n, _)| **n == *name)
+                    .cloned()
+                {
                     let orr = self.intern_repr(Repr::Instance(owner));
                     let o = self.convertvar(llops, v, r, orr)?;
                     let t = self.lltype(fr);
                     let out = llops.genop(LlOp::GetField, vec![o, cfield(&inst_field(&name))], t);
                     return Ok((out, fr));
                 }
-                if let Some((_, slot)) = self.classes.slots[&owner].iter().find(|(n, _)| **n == *name).cloned() {
+                if let Some((_, slot)) = self.classes.slots[&owner]
+                    .iter()
+                    .find(|(n, _)| **n == *name)
+                    .cloned()
+                {
                     let sr = match slot {
                         ClassSlot::Method { repr } | ClassSlot::Constant { repr } => repr,
                     };
@@ -755,7 +893,10 @@ impl RTyper<'_> {
                 if let Some(k) = hop.s_result.konst() {
                     return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                 }
-                Err(TyperError::new(format!("attribute `{}` has no storage", name)))
+                Err(TyperError::new(format!(
+                    "attribute `{}` has no storage",
+                    name
+                )))
             }
             _ => {
                 if let Some(k) = hop.s_result.konst() {
@@ -764,7 +905,9 @@ impl RTyper<'_> {
                 Err(TyperError::new(format!(
                     "attribute `{}` of {} is not supported by `run` yet",
                     name,
-                    self.ann.bookkeeper.describe_type(self.objheap, &hop.args_s[0])
+                    self.ann
+                        .bookkeeper
+                        .describe_type(self.objheap, &hop.args_s[0])
                 )))
             }
         }
@@ -774,7 +917,11 @@ impl RTyper<'_> {
         let Hlvalue::Const(name) = hop.op.args[1] else {
             return Err(TyperError::new("setattr with a non-constant name"));
         };
-        let name = self.objheap.str_value(name).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+        let name = self
+            .objheap
+            .str_value(name)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
         let void = self.intern_repr(Repr::Void);
         let Repr::Instance(cd) = self.repr(hop.args_r[0]).clone() else {
             return Err(TyperError::new("setting an attribute of a non-instance"));
@@ -782,13 +929,24 @@ impl RTyper<'_> {
         let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
             return Err(TyperError::new(format!("no attribute `{}`", name)));
         };
-        let Some((_, fr)) = self.classes.fields[&owner].iter().find(|(n, _)| **n == *name).cloned() else {
-            return Err(TyperError::new(format!("attribute `{}` is not an instance field", name)));
+        let Some((_, fr)) = self.classes.fields[&owner]
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .cloned()
+        else {
+            return Err(TyperError::new(format!(
+                "attribute `{}` is not an instance field",
+                name
+            )));
         };
         let orr = self.intern_repr(Repr::Instance(owner));
         let o = self.inputarg(llops, hop, 0, orr)?;
         let val = self.inputarg(llops, hop, 2, fr)?;
-        llops.genop(LlOp::SetField, vec![o, cfield(&inst_field(&name)), val], LlType::VOID);
+        llops.genop(
+            LlOp::SetField,
+            vec![o, cfield(&inst_field(&name)), val],
+            LlType::VOID,
+        );
         Ok((cvoid(), void))
     }
 
@@ -806,7 +964,10 @@ impl RTyper<'_> {
                     let arr = if fixed {
                         v
                     } else {
-                        let at = self.types.field_type(self.types.pointee(ty).unwrap(), "items").unwrap();
+                        let at = self
+                            .types
+                            .field_type(self.types.pointee(ty).unwrap(), "items")
+                            .unwrap();
                         llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
                     };
                     let it = self.lltype(item);
@@ -824,13 +985,23 @@ impl RTyper<'_> {
                 let rc = self.intern_repr(Repr::Char);
                 let handled = self.has_implicit_exception(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
-                    return Ok((llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), i], LlType::CHAR), rc));
+                    return Ok((
+                        llops.genop(
+                            LlOp::GetInteriorField,
+                            vec![v, cfield("chars"), i],
+                            LlType::CHAR,
+                        ),
+                        rc,
+                    ));
                 }
                 let f = self.runtime(RuntimeFn::StrGetItem, &[ty, LlType::SIGNED], LlType::CHAR);
                 if handled {
                     hop.exception_is_here(llops);
                 }
-                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], LlType::CHAR), rc))
+                Ok((
+                    llops.genop(LlOp::DirectCall, vec![f, v, i], LlType::CHAR),
+                    rc,
+                ))
             }
             Repr::Tuple(items) => {
                 let Some(Value::Int(mut k)) = hop.args_s[1].konst() else {
@@ -841,7 +1012,10 @@ impl RTyper<'_> {
                 }
                 let ir = items[k as usize];
                 let it = self.lltype(ir);
-                Ok((llops.genop(LlOp::GetField, vec![v, cfield(&format!("item{}", k))], it), ir))
+                Ok((
+                    llops.genop(LlOp::GetField, vec![v, cfield(&format!("item{}", k))], it),
+                    ir,
+                ))
             }
             Repr::Dict { key, value } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
@@ -851,11 +1025,16 @@ impl RTyper<'_> {
                     hop.exception_is_here(llops);
                 }
                 let _ = tr;
-                Ok((llops.genop(LlOp::DirectCall, vec![f, v, k], self.lltype(value)), value))
+                Ok((
+                    llops.genop(LlOp::DirectCall, vec![f, v, k], self.lltype(value)),
+                    value,
+                ))
             }
             _ => Err(TyperError::new(format!(
                 "indexing {} is not supported by `run` yet",
-                self.ann.bookkeeper.describe_type(self.objheap, &hop.args_s[0])
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.args_s[0])
             ))),
         }
     }
@@ -874,14 +1053,21 @@ impl RTyper<'_> {
                     let arr = if fixed {
                         v
                     } else {
-                        let at = self.types.field_type(self.types.pointee(ty).unwrap(), "items").unwrap();
+                        let at = self
+                            .types
+                            .field_type(self.types.pointee(ty).unwrap(), "items")
+                            .unwrap();
                         llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
                     };
                     llops.genop(LlOp::SetArrayItem, vec![arr, i, x], LlType::VOID);
                     return Ok((cvoid(), void));
                 }
                 let it = self.lltype(item);
-                let f = self.runtime(RuntimeFn::ListSetItem, &[ty, LlType::SIGNED, it], LlType::VOID);
+                let f = self.runtime(
+                    RuntimeFn::ListSetItem,
+                    &[ty, LlType::SIGNED, it],
+                    LlType::VOID,
+                );
                 if handled {
                     hop.exception_is_here(llops);
                 }
@@ -896,7 +1082,9 @@ impl RTyper<'_> {
                 llops.genop(LlOp::DirectCall, vec![f, v, k, x], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            _ => Err(TyperError::new("item assignment of this value is not supported by `run` yet")),
+            _ => Err(TyperError::new(
+                "item assignment of this value is not supported by `run` yet",
+            )),
         }
     }
 
@@ -908,16 +1096,28 @@ impl RTyper<'_> {
         let (f, k) = match self.repr(r).clone() {
             Repr::List { .. } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
-                (self.runtime(RuntimeFn::ListDelItem, &[ty, LlType::SIGNED], LlType::VOID), i)
+                (
+                    self.runtime(RuntimeFn::ListDelItem, &[ty, LlType::SIGNED], LlType::VOID),
+                    i,
+                )
             }
             Repr::Dict { key, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
                 let tk = self.lltype(key);
-                (self.runtime(RuntimeFn::DictDelItem, &[ty, tk], LlType::VOID), k)
+                (
+                    self.runtime(RuntimeFn::DictDelItem, &[ty, tk], LlType::VOID),
+                    k,
+                )
             }
-            _ => return Err(TyperError::new("del of an item of this value is not supported by `run` yet")),
+            _ => {
+                return Err(TyperError::new(
+                    "del of an item of this value is not supported by `run` yet",
+                ))
+            }
         };
-        if self.has_implicit_exception(hop, "IndexError") || self.has_implicit_exception(hop, "KeyError") {
+        if self.has_implicit_exception(hop, "IndexError")
+            || self.has_implicit_exception(hop, "KeyError")
+        {
             hop.exception_is_here(llops);
         }
         llops.genop(LlOp::DirectCall, vec![f, v, k], LlType::VOID);
@@ -925,7 +1125,13 @@ impl RTyper<'_> {
     }
 
     /// A slice bound: the value, or the default for None.
-    fn slice_bound(&mut self, llops: &mut LlOps, hop: &Hop, i: usize, default: i64) -> Result<Hlvalue, TyperError> {
+    fn slice_bound(
+        &mut self,
+        llops: &mut LlOps,
+        hop: &Hop,
+        i: usize,
+        default: i64,
+    ) -> Result<Hlvalue, TyperError> {
         if matches!(hop.args_s[i], SomeValue::None) {
             return Ok(cint(default));
         }
@@ -943,7 +1149,11 @@ impl RTyper<'_> {
         let f = match self.repr(r) {
             Repr::Str => RuntimeFn::StrSlice,
             Repr::List { .. } => RuntimeFn::ListSlice,
-            _ => return Err(TyperError::new("slicing this value is not supported by `run` yet")),
+            _ => {
+                return Err(TyperError::new(
+                    "slicing this value is not supported by `run` yet",
+                ))
+            }
         };
         let fp = self.runtime(f, &[ty, LlType::SIGNED, LlType::SIGNED], tr);
         Ok((llops.genop(LlOp::DirectCall, vec![fp, v, a, b], tr), rr))
@@ -970,12 +1180,21 @@ impl RTyper<'_> {
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: compare with each item
                 let _ = items;
-                return Err(TyperError::new("`in` of a tuple is not supported by `run` yet"));
+                return Err(TyperError::new(
+                    "`in` of a tuple is not supported by `run` yet",
+                ));
             }
-            _ => return Err(TyperError::new("`in` of this value is not supported by `run` yet")),
+            _ => {
+                return Err(TyperError::new(
+                    "`in` of this value is not supported by `run` yet",
+                ))
+            }
         };
         let fp = self.runtime(f, &[ty, tx], LlType::BOOL);
-        Ok((llops.genop(LlOp::DirectCall, vec![fp, v, x], LlType::BOOL), rb))
+        Ok((
+            llops.genop(LlOp::DirectCall, vec![fp, v, x], LlType::BOOL),
+            rb,
+        ))
     }
 
     fn rtype_iter(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
@@ -990,10 +1209,16 @@ impl RTyper<'_> {
                 let c = self.inputarg(llops, hop, 0, container)?;
                 let st = self.types.pointee(tr).unwrap();
                 let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
-                llops.genop(LlOp::SetField, vec![it, cfield("container"), c], LlType::VOID);
+                llops.genop(
+                    LlOp::SetField,
+                    vec![it, cfield("container"), c],
+                    LlType::VOID,
+                );
                 Ok((it, rr))
             }
-            _ => Err(TyperError::new("iterating over this value is not supported by `run` yet")),
+            _ => Err(TyperError::new(
+                "iterating over this value is not supported by `run` yet",
+            )),
         }
     }
 
@@ -1010,7 +1235,14 @@ impl RTyper<'_> {
         Ok((self.build_list(llops, rr, item, fixed, vals), rr))
     }
 
-    pub fn build_list(&mut self, llops: &mut LlOps, rr: ReprId, item: ReprId, fixed: bool, vals: Vec<Hlvalue>) -> Hlvalue {
+    pub fn build_list(
+        &mut self,
+        llops: &mut LlOps,
+        rr: ReprId,
+        item: ReprId,
+        fixed: bool,
+        vals: Vec<Hlvalue>,
+    ) -> Hlvalue {
         let tr = self.lltype(rr);
         let it = self.lltype(item);
         let arr = self.types.gc_array(it);
@@ -1025,7 +1257,11 @@ impl RTyper<'_> {
         }
         let st = self.types.pointee(tr).unwrap();
         let l = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
-        llops.genop(LlOp::SetField, vec![l, cfield("length"), cint(n)], LlType::VOID);
+        llops.genop(
+            LlOp::SetField,
+            vec![l, cfield("length"), cint(n)],
+            LlType::VOID,
+        );
         llops.genop(LlOp::SetField, vec![l, cfield("items"), a], LlType::VOID);
         l
     }
@@ -1033,28 +1269,46 @@ impl RTyper<'_> {
     fn rtype_isinstance(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rb = self.intern_repr(Repr::Bool);
         let Hlvalue::Const(Value::Obj(cls)) = hop.op.args[1] else {
-            return Err(TyperError::new("isinstance() with a class that is not a constant"));
+            return Err(TyperError::new(
+                "isinstance() with a class that is not a constant",
+            ));
         };
         if let Some(k) = hop.s_result.konst() {
             return Ok((Hlvalue::Ll(self.const_value(k, rb)?), rb));
         }
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object) {
-            return Err(TyperError::new("isinstance() of a non-instance is not supported by `run` yet"));
+            return Err(TyperError::new(
+                "isinstance() of a non-instance is not supported by `run` yet",
+            ));
         }
         let (min, max) = self.class_range(cls);
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, v, r, or)?;
         let to = self.lltype(or);
-        let f = self.runtime(RuntimeFn::IsInstance, &[to, LlType::SIGNED, LlType::SIGNED], LlType::BOOL);
-        Ok((llops.genop(LlOp::DirectCall, vec![f, o, cint(min), cint(max)], LlType::BOOL), rb))
+        let f = self.runtime(
+            RuntimeFn::IsInstance,
+            &[to, LlType::SIGNED, LlType::SIGNED],
+            LlType::BOOL,
+        );
+        Ok((
+            llops.genop(
+                LlOp::DirectCall,
+                vec![f, o, cint(min), cint(max)],
+                LlType::BOOL,
+            ),
+            rb,
+        ))
     }
 
     /// `'fmt' % args`: the format is parsed now; each directive becomes a conversion of its
     /// argument to a string, and the pieces are concatenated.
     fn rtype_format(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rs = self.intern_repr(Repr::Str);
-        let Some(fmt) = hop.args_s[0].konst().and_then(|k| self.objheap.str_value(k).map(|b| b.to_vec())) else {
+        let Some(fmt) = hop.args_s[0]
+            .konst()
+            .and_then(|k| self.objheap.str_value(k).map(|b| b.to_vec()))
+        else {
             return Err(TyperError::new("`%` with a format that is not a constant"));
         };
         // the arguments: a tuple's items, or a single value
@@ -1063,7 +1317,11 @@ impl RTyper<'_> {
             Repr::Tuple(items) => {
                 for (k, r) in items.iter().enumerate() {
                     let t = self.lltype(*r);
-                    let v = llops.genop(LlOp::GetField, vec![hop.args_v[1], cfield(&format!("item{}", k))], t);
+                    let v = llops.genop(
+                        LlOp::GetField,
+                        vec![hop.args_v[1], cfield(&format!("item{}", k))],
+                        t,
+                    );
                     args.push((v, *r));
                 }
             }
@@ -1082,7 +1340,14 @@ impl RTyper<'_> {
             }
             i += 1;
             let start = i;
-            while i < fmt.len() && (fmt[i] == b'-' || fmt[i] == b'.' || fmt[i].is_ascii_digit() || fmt[i] == b'+' || fmt[i] == b' ' || fmt[i] == b'#') {
+            while i < fmt.len()
+                && (fmt[i] == b'-'
+                    || fmt[i] == b'.'
+                    || fmt[i].is_ascii_digit()
+                    || fmt[i] == b'+'
+                    || fmt[i] == b' '
+                    || fmt[i] == b'#')
+            {
                 i += 1;
             }
             let spec = String::from_utf8_lossy(&fmt[start..i]).into_owned();
@@ -1096,7 +1361,10 @@ impl RTyper<'_> {
             }
             if !lit.is_empty() {
                 let p = self.prebuilt_str(&lit);
-                pieces.push(Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(p) }));
+                pieces.push(Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                }));
                 lit.clear();
             }
             let Some(&(v, r)) = args.get(argi) else {
@@ -1108,18 +1376,26 @@ impl RTyper<'_> {
                 b'r' if spec.is_empty() => self.to_str(llops, v, r, true)?,
                 b'd' | b'i' if spec.is_empty() => {
                     let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                    let rr = match self.repr(r) { Repr::Int(_) => r, _ => si };
+                    let rr = match self.repr(r) {
+                        Repr::Int(_) => r,
+                        _ => si,
+                    };
                     let x = self.convertvar(llops, v, r, rr)?;
                     self.to_str(llops, x, rr, false)?
                 }
                 b'x' | b'o' if spec.is_empty() => {
                     let si = self.intern_repr(Repr::Int(IntKind::Signed));
                     let x = self.convertvar(llops, v, r, si)?;
-                    let f = if code == b'x' { RuntimeFn::IntToHex } else { RuntimeFn::IntToOct };
+                    let f = if code == b'x' {
+                        RuntimeFn::IntToHex
+                    } else {
+                        RuntimeFn::IntToOct
+                    };
                     let fp = self.runtime(f, &[LlType::SIGNED], t);
                     // %x has no 0x prefix: the runtime function takes it off
                     let h = llops.genop(LlOp::DirectCall, vec![fp, x], t);
-                    let fs = self.runtime(RuntimeFn::StrSlice, &[t, LlType::SIGNED, LlType::SIGNED], t);
+                    let fs =
+                        self.runtime(RuntimeFn::StrSlice, &[t, LlType::SIGNED, LlType::SIGNED], t);
                     let skip = if code == b'x' { 2 } else { 1 };
                     let hop_neg = h;
                     let _ = hop_neg;
@@ -1133,12 +1409,25 @@ impl RTyper<'_> {
                 b'f' | b'e' | b'g' | b'F' | b'E' | b'G' => {
                     let rf = self.intern_repr(Repr::Float);
                     let x = self.convertvar(llops, v, r, rf)?;
-                    let prec: i64 = spec.strip_prefix('.').and_then(|p| p.parse().ok()).unwrap_or(if spec.is_empty() { 6 } else { -1 });
+                    let prec: i64 = spec
+                        .strip_prefix('.')
+                        .and_then(|p| p.parse().ok())
+                        .unwrap_or(if spec.is_empty() { 6 } else { -1 });
                     if prec < 0 {
-                        return Err(TyperError::new(format!("the format %{}{} is not supported by `run` yet", spec, code as char)));
+                        return Err(TyperError::new(format!(
+                            "the format %{}{} is not supported by `run` yet",
+                            spec, code as char
+                        )));
                     }
-                    let fp = self.runtime(RuntimeFn::FloatFormat, &[LlType::FLOAT, LlType::CHAR, LlType::SIGNED], t);
-                    let c = Hlvalue::Ll(LlConstant { ty: LlType::CHAR, value: LlValue::Char(code) });
+                    let fp = self.runtime(
+                        RuntimeFn::FloatFormat,
+                        &[LlType::FLOAT, LlType::CHAR, LlType::SIGNED],
+                        t,
+                    );
+                    let c = Hlvalue::Ll(LlConstant {
+                        ty: LlType::CHAR,
+                        value: LlValue::Char(code),
+                    });
                     llops.genop(LlOp::DirectCall, vec![fp, x, c, cint(prec)], t)
                 }
                 _ => {
@@ -1152,13 +1441,19 @@ impl RTyper<'_> {
         }
         if !lit.is_empty() {
             let p = self.prebuilt_str(&lit);
-            pieces.push(Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(p) }));
+            pieces.push(Hlvalue::Ll(LlConstant {
+                ty: t,
+                value: LlValue::Ptr(p),
+            }));
         }
         let mut acc = match pieces.first() {
             Some(p) => *p,
             None => {
                 let p = self.prebuilt_str(b"");
-                Hlvalue::Ll(LlConstant { ty: t, value: LlValue::Ptr(p) })
+                Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                })
             }
         };
         let f = self.runtime(RuntimeFn::StrConcat, &[t, t], t);

@@ -193,12 +193,12 @@ impl RTyper<'_> {
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),
-            (Repr::Int(_) | Repr::Float, Value::Bool(b)) => {
-                Ok(self.convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty).unwrap())
-            }
-            (Repr::Int(_) | Repr::Float, Value::Int(i)) => {
-                Ok(self.convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty).unwrap())
-            }
+            (Repr::Int(_) | Repr::Float, Value::Bool(b)) => Ok(self
+                .convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty)
+                .unwrap()),
+            (Repr::Int(_) | Repr::Float, Value::Int(i)) => Ok(self
+                .convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty)
+                .unwrap()),
             (Repr::Float, Value::Float(f)) => k(LlValue::Float(f)),
             (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::RInt { value, .. } => {
@@ -359,13 +359,23 @@ impl RTyper<'_> {
                 let e = self.heap.malloc(&self.types, arr, entries.len());
                 self.prebuilt.insert((id, r), p);
                 let n = entries.len() as i64;
-                let _ = self.heap.setfield(&self.types, p, st, "entries", LlValue::Ptr(e));
-                let _ = self.heap.setfield(&self.types, p, st, "num_live", LlValue::Int(n));
-                let _ = self.heap.setfield(&self.types, p, st, "num_used", LlValue::Int(n));
+                let _ = self
+                    .heap
+                    .setfield(&self.types, p, st, "entries", LlValue::Ptr(e));
+                let _ = self
+                    .heap
+                    .setfield(&self.types, p, st, "num_live", LlValue::Int(n));
+                let _ = self
+                    .heap
+                    .setfield(&self.types, p, st, "num_used", LlValue::Int(n));
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
                     let vc = self.const_value(vv, value)?;
-                    for (f, x) in [("key", kc.value), ("value", vc.value), ("live", LlValue::Bool(true))] {
+                    for (f, x) in [
+                        ("key", kc.value),
+                        ("value", vc.value),
+                        ("live", LlValue::Bool(true)),
+                    ] {
                         let path = [Offset::Index(i as i64), Offset::Field(f.into())];
                         let _ = self.heap.setinterior(&self.types, e, arr, &path, x);
                     }
@@ -386,7 +396,10 @@ impl RTyper<'_> {
 
     /// A prebuilt instance: its class's structure, with the fields its class definition
     /// knows, filled from the import-time object.
-    fn prebuilt_instance(&mut self, id: crate::objspace::object::ObjId) -> Result<LlPtr, TyperError> {
+    fn prebuilt_instance(
+        &mut self,
+        id: crate::objspace::object::ObjId,
+    ) -> Result<LlPtr, TyperError> {
         let obj_repr = self.intern_repr(Repr::Object);
         if let Some(&p) = self.prebuilt.get(&(id, obj_repr)) {
             return Ok(p);
@@ -411,9 +424,7 @@ impl RTyper<'_> {
             let fields = self.classes.fields.get(&owner).cloned().unwrap_or_default();
             let ost = self.classes.inst[&owner];
             for (attr, r) in fields {
-                let value = dict
-                    .get(&attr)
-                    .or_else(|| self.class_default(cd, &attr));
+                let value = dict.get(&attr).or_else(|| self.class_default(cd, &attr));
                 if let Some(value) = value {
                     let c = self.const_value(value, r)?;
                     let _ = self.heap.setfield(
@@ -431,7 +442,11 @@ impl RTyper<'_> {
     }
 
     /// The class-level default of an instance attribute (a constant in a class body).
-    pub fn class_default(&self, cd: crate::annotator::model::ClassDefId, attr: &str) -> Option<Value> {
+    pub fn class_default(
+        &self,
+        cd: crate::annotator::model::ClassDefId,
+        attr: &str,
+    ) -> Option<Value> {
         match self.lookup_class_attr(cd, attr)? {
             crate::annotator::classdef::ClassAttr::Const(v) => Some(v),
             _ => None,
