@@ -529,7 +529,7 @@ impl<'p> LlInterpreter<'p> {
             ),
             TimeClock => LlValue::Float(self.start.elapsed().as_secs_f64()),
             PrintItem => {
-                let s = self.s(a[0], span)?;
+                let s = self.sbytes(a[0]).unwrap_or_else(|| b"None".to_vec());
                 self.print_buf.extend_from_slice(&s);
                 self.print_buf.push(b' ');
                 LlValue::Void
@@ -972,7 +972,23 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Ptr(self.list_new(rty, x.repeat(n)))
             }
             ListSetSlice | ListDelSlice => {
-                return Err(self.fatal_at(span, "slice assignment is not supported by `run` yet"))
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let (start, stop) = clamp_slice(int(1), int(2), items.len());
+                let new = if f == ListSetSlice { self.list_items(a[3].as_ptr(), ty(3))? } else { Vec::new() };
+                items.splice(start..stop.max(start), new);
+                self.list_set_items(p, t, &items)?;
+                LlValue::Void
+            }
+            DictPopItem => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                let Some(&i) = self.dict_live_entries(d, t).last() else {
+                    return Err(self.raise_std("KeyError"));
+                };
+                let k = self.entry_get(d, t, i, "key");
+                let v = self.entry_get(d, t, i, "value");
+                self.dict_del(d, t, i);
+                self.new_tuple(rty, &[k, v])
             }
             TupleEq => {
                 let (x, y) = (a[0], a[1]);
@@ -1028,6 +1044,22 @@ impl<'p> LlInterpreter<'p> {
                 };
                 let x = a.get(1).map(|v| v.as_float()).unwrap_or(0.0);
                 let y = a.get(2).map(|v| v.as_float()).unwrap_or(0.0);
+                match name.as_str() {
+                    "isinf" => return Ok(LlValue::Bool(x.is_infinite())),
+                    "isnan" => return Ok(LlValue::Bool(x.is_nan())),
+                    "isfinite" => return Ok(LlValue::Bool(x.is_finite())),
+                    "modf" | "frexp" => {
+                        let (p, q) = if name.as_str() == "modf" {
+                            let ip = x.trunc();
+                            (LlValue::Float((x - ip).copysign(x)), LlValue::Float(ip))
+                        } else {
+                            let (m, e) = frexp(x);
+                            (LlValue::Float(m), LlValue::Int(e))
+                        };
+                        return Ok(self.new_tuple(rty, &[p, q]));
+                    }
+                    _ => {}
+                }
                 let r = match name.as_str() {
                     "sqrt" if x < 0.0 => return Err(self.raise_std("ValueError")),
                     "sqrt" => x.sqrt(),
@@ -1058,6 +1090,7 @@ impl<'p> LlInterpreter<'p> {
                     "fabs" => x.abs(),
                     "fmod" => x % y,
                     "hypot" => x.hypot(y),
+                    "ldexp" => x * 2f64.powi(a.get(2).map(|v| v.as_int()).unwrap_or(0) as i32),
                     "copysign" => x.copysign(y),
                     "trunc" => x.trunc(),
                     other => {
@@ -1520,4 +1553,21 @@ fn parse_int(s: &[u8], base: i64) -> Option<i64> {
         v = v.checked_mul(base)?.checked_add(d)?;
     }
     Some(if neg { -v } else { v })
+}
+
+/// `math.frexp`: mantissa in [0.5, 1) and exponent.
+fn frexp(x: f64) -> (f64, i64) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = x.abs().log2().floor() as i64 + 1;
+    let mut m = x / 2f64.powi(e as i32);
+    if m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    } else if m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
 }

@@ -116,6 +116,8 @@ runtime_fns! {
     DictPop = "ll_dict_pop", &["KeyError"];
     DictPopDefault = "ll_dict_pop_default", NONE;
     DictClear = "ll_dict_clear", NONE;
+    /// `d.popitem()`: the last inserted entry, as a tuple
+    DictPopItem = "ll_dict_popitem", &["KeyError"];
     DictCopy = "ll_dict_copy", NONE;
     DictUpdate = "ll_dict_update", NONE;
     DictKeys = "ll_dict_keys", NONE;

@@ -79,12 +79,7 @@ impl RTyper<'_> {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
                         hop.r_s_popfirstarg();
-                        let args = hop
-                            .args_v
-                            .iter()
-                            .copied()
-                            .zip(hop.args_r.iter().copied())
-                            .collect();
+                        let args = self.call_args_for(hop, g, 0)?;
                         let r = self.call_graph(llops, g, args)?;
                         if hop.exc_handled {
                             hop.raising_index = Some(llops.ops.len() - 1);
@@ -94,6 +89,21 @@ impl RTyper<'_> {
                 }
             }
         }
+    }
+
+    /// The arguments of a call of graph `g`: constants are built directly in the Repr of
+    /// the parameter they go to (a function passed where a function pointer is expected);
+    /// `offset` parameters (`self`) come before them.
+    fn call_args_for(&mut self, hop: &Hop, g: u32, offset: usize) -> Result<Vec<(Hlvalue, ReprId)>, TyperError> {
+        let (params, _) = self.graph_signature(g);
+        let mut out = Vec::new();
+        for i in 0..hop.nargs() {
+            match (hop.op.args[i], params.get(i + offset)) {
+                (Hlvalue::Const(c), Some(&p)) => out.push((Hlvalue::Ll(self.const_value(c, p)?), p)),
+                _ => out.push((hop.args_v[i], hop.args_r[i])),
+            }
+        }
+        Ok(out)
     }
 
     fn indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, fv: Hlvalue, g0: u32) -> R {
@@ -131,7 +141,7 @@ impl RTyper<'_> {
             .unwrap_or_default();
         if targets.len() == 1 {
             let mut args = vec![(sv, sr)];
-            args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
+            args.extend(self.call_args_for(hop, targets[0], 1)?);
             let r = self.call_graph(llops, targets[0], args)?;
             if hop.exc_handled {
                 hop.raising_index = Some(llops.ops.len() - 1);
@@ -223,7 +233,7 @@ impl RTyper<'_> {
             .unwrap_or_default();
         if let Some(&g) = targets.first() {
             let mut args = vec![(p, ri)];
-            args.extend(hop.args_v.iter().copied().zip(hop.args_r.iter().copied()));
+            args.extend(self.call_args_for(hop, g, 1)?);
             self.call_graph(llops, g, args)?;
             if hop.exc_handled {
                 hop.raising_index = Some(llops.ops.len() - 1);
@@ -740,6 +750,10 @@ impl RTyper<'_> {
                         }
                     }
                     "clear" => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
+                    "popitem" => {
+                        raise_here(self, hop, llops, "KeyError");
+                        (RuntimeFn::DictPopItem, vec![], (tr, rr))
+                    }
                     "copy" => (RuntimeFn::DictCopy, vec![], (tr, rr)),
                     "update" => (
                         RuntimeFn::DictUpdate,

@@ -99,6 +99,25 @@ impl RTyper<'_> {
             Op::SetItem => self.rtype_setitem(hop, llops),
             Op::DelItem => self.rtype_delitem(hop, llops),
             Op::GetSlice => self.rtype_getslice(hop, llops),
+            Op::SetSlice | Op::DelSlice => {
+                let void = self.intern_repr(Repr::Void);
+                let (v, r) = (hop.args_v[0], hop.args_r[0]);
+                if !matches!(self.repr(r), Repr::List { .. }) {
+                    return Err(TyperError::new("slice assignment of a non-list"));
+                }
+                let a = self.slice_bound(llops, hop, 1, 0)?;
+                let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
+                let ty = self.lltype(r);
+                if op == Op::SetSlice {
+                    let tv = self.lltype(hop.args_r[3]);
+                    let f = self.runtime(RuntimeFn::ListSetSlice, &[ty, LlType::SIGNED, LlType::SIGNED, tv], LlType::VOID);
+                    llops.genop(LlOp::DirectCall, vec![f, v, a, b, hop.args_v[3]], LlType::VOID);
+                } else {
+                    let f = self.runtime(RuntimeFn::ListDelSlice, &[ty, LlType::SIGNED, LlType::SIGNED], LlType::VOID);
+                    llops.genop(LlOp::DirectCall, vec![f, v, a, b], LlType::VOID);
+                }
+                Ok((cvoid(), void))
+            }
             Op::Contains => self.rtype_contains(hop, llops),
             Op::Iter => self.rtype_iter(hop, llops),
             Op::Next => {
