@@ -1884,6 +1884,10 @@ impl<'a> Codegen<'a> {
                 // Left-deep chains (`a + b + c + ...`) are compiled iteratively.
                 let mut chain = vec![b];
                 while let Expr::BinOp(inner) = &*chain[chain.len() - 1].left {
+                    // a constant power in the chain is folded like one on its own
+                    if inner.op == ast::Operator::Pow && fold_power(&chain[chain.len() - 1].left).is_some() {
+                        break;
+                    }
                     chain.push(inner);
                 }
                 self.expr(&chain[chain.len() - 1].left);
