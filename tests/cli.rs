@@ -145,3 +145,58 @@ fn rules_explain_and_usage_errors() {
         .join("README.md")
         .exists());
 }
+
+#[test]
+fn run_executes_the_example_with_its_arguments() {
+    let (code, stdout, _) = rpy(&["run", "examples/hello.py", "--", "bob"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "hello, bob\nhello, bob\n");
+    let (code, stdout, _) = rpy(&["run", "examples/hello.py"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "hello, world\nhello, world\n");
+}
+
+#[test]
+fn run_exit_status_uncaught_exception_and_refusal() {
+    let p = write_program(
+        "runexit",
+        "def entry_point(argv):\n    if len(argv) > 1:\n        raise ValueError\n    return 300\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, _, _) = rpy(&["run", p.to_str().unwrap()]);
+    assert_eq!(code, 300 & 0xff);
+    let (code, _, stderr) = rpy(&["run", p.to_str().unwrap(), "--", "x"]);
+    assert_eq!(code, 134);
+    assert_eq!(
+        stderr,
+        "RPython traceback:\nFatal RPython error: ValueError\n"
+    );
+    let bad = write_program(
+        "runbad",
+        "def entry_point(argv):\n    x = 1\n    x = 'a'\n    return x\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, _, stderr) = rpy(&["run", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("cannot be run: fix the errors above first"),
+        "{}",
+        stderr
+    );
+}
+
+#[test]
+fn graph_rtyped_shows_low_level_operations_and_types() {
+    let (code, stdout, _) = rpy(&[
+        "graph",
+        "examples/hello.py",
+        "--function",
+        "greet",
+        "--rtyped",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("int_lt(") && stdout.contains(": Signed"),
+        "{}",
+        stdout
+    );
+    assert!(stdout.contains("* GcStruct rpy_string"), "{}", stdout);
+}

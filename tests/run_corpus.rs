@@ -47,7 +47,9 @@ fn cases(root: &Path) -> Vec<Case> {
 fn filter_traceback(s: &[u8]) -> String {
     String::from_utf8_lossy(s)
         .split_inclusive('\n')
-        .filter(|l| !((l.starts_with("  File \"") && l.contains("\", line ")) || l.trim_end() == "  ..."))
+        .filter(|l| {
+            !((l.starts_with("  File \"") && l.contains("\", line ")) || l.trim_end() == "  ...")
+        })
         .collect()
 }
 

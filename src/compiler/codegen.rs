@@ -1885,7 +1885,9 @@ impl<'a> Codegen<'a> {
                 let mut chain = vec![b];
                 while let Expr::BinOp(inner) = &*chain[chain.len() - 1].left {
                     // a constant power in the chain is folded like one on its own
-                    if inner.op == ast::Operator::Pow && fold_power(&chain[chain.len() - 1].left).is_some() {
+                    if inner.op == ast::Operator::Pow
+                        && fold_power(&chain[chain.len() - 1].left).is_some()
+                    {
                         break;
                     }
                     chain.push(inner);

@@ -975,7 +975,11 @@ impl<'p> LlInterpreter<'p> {
                 let (p, t) = (a[0].as_ptr(), ty(0));
                 let mut items = self.list_items(p, t)?;
                 let (start, stop) = clamp_slice(int(1), int(2), items.len());
-                let new = if f == ListSetSlice { self.list_items(a[3].as_ptr(), ty(3))? } else { Vec::new() };
+                let new = if f == ListSetSlice {
+                    self.list_items(a[3].as_ptr(), ty(3))?
+                } else {
+                    Vec::new()
+                };
                 items.splice(start..stop.max(start), new);
                 self.list_set_items(p, t, &items)?;
                 LlValue::Void

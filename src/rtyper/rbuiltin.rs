@@ -94,12 +94,19 @@ impl RTyper<'_> {
     /// The arguments of a call of graph `g`: constants are built directly in the Repr of
     /// the parameter they go to (a function passed where a function pointer is expected);
     /// `offset` parameters (`self`) come before them.
-    fn call_args_for(&mut self, hop: &Hop, g: u32, offset: usize) -> Result<Vec<(Hlvalue, ReprId)>, TyperError> {
+    fn call_args_for(
+        &mut self,
+        hop: &Hop,
+        g: u32,
+        offset: usize,
+    ) -> Result<Vec<(Hlvalue, ReprId)>, TyperError> {
         let (params, _) = self.graph_signature(g);
         let mut out = Vec::new();
         for i in 0..hop.nargs() {
             match (hop.op.args[i], params.get(i + offset)) {
-                (Hlvalue::Const(c), Some(&p)) => out.push((Hlvalue::Ll(self.const_value(c, p)?), p)),
+                (Hlvalue::Const(c), Some(&p)) => {
+                    out.push((Hlvalue::Ll(self.const_value(c, p)?), p))
+                }
                 _ => out.push((hop.args_v[i], hop.args_r[i])),
             }
         }

@@ -110,10 +110,22 @@ impl RTyper<'_> {
                 let ty = self.lltype(r);
                 if op == Op::SetSlice {
                     let tv = self.lltype(hop.args_r[3]);
-                    let f = self.runtime(RuntimeFn::ListSetSlice, &[ty, LlType::SIGNED, LlType::SIGNED, tv], LlType::VOID);
-                    llops.genop(LlOp::DirectCall, vec![f, v, a, b, hop.args_v[3]], LlType::VOID);
+                    let f = self.runtime(
+                        RuntimeFn::ListSetSlice,
+                        &[ty, LlType::SIGNED, LlType::SIGNED, tv],
+                        LlType::VOID,
+                    );
+                    llops.genop(
+                        LlOp::DirectCall,
+                        vec![f, v, a, b, hop.args_v[3]],
+                        LlType::VOID,
+                    );
                 } else {
-                    let f = self.runtime(RuntimeFn::ListDelSlice, &[ty, LlType::SIGNED, LlType::SIGNED], LlType::VOID);
+                    let f = self.runtime(
+                        RuntimeFn::ListDelSlice,
+                        &[ty, LlType::SIGNED, LlType::SIGNED],
+                        LlType::VOID,
+                    );
                     llops.genop(LlOp::DirectCall, vec![f, v, a, b], LlType::VOID);
                 }
                 Ok((cvoid(), void))
