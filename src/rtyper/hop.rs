@@ -91,6 +91,8 @@ pub struct Hop {
     pub r_result: ReprId,
     /// Index in `LlOps::ops` of the operation marked by `exception_is_here`.
     pub raising_index: Option<usize>,
+    /// Keyword arguments of a `call_args` (name, value, Repr, the argument as written).
+    pub keywords: Vec<(std::rc::Rc<str>, Hlvalue, ReprId, Hlvalue)>,
 }
 
 impl Hop {
@@ -125,6 +127,7 @@ impl Hop {
             s_result,
             r_result,
             raising_index: None,
+            keywords: Vec::new(),
         })
     }
 

@@ -79,7 +79,7 @@ impl RTyper<'_> {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
                         hop.r_s_popfirstarg();
-                        let args = self.call_args_for(hop, g, 0)?;
+                        let args = self.call_args_for(hop, llops, g, 0)?;
                         let r = self.call_graph(llops, g, args)?;
                         if hop.exc_handled {
                             hop.raising_index = Some(llops.ops.len() - 1);
@@ -91,24 +91,178 @@ impl RTyper<'_> {
         }
     }
 
-    /// The arguments of a call of graph `g`: constants are built directly in the Repr of
-    /// the parameter they go to (a function passed where a function pointer is expected);
-    /// `offset` parameters (`self`) come before them.
+    /// Turns a `call_args(f, shape, args…)` into a call with positional arguments (the
+    /// `*args` tuple's items appended) and `hop.keywords`.
+    pub(super) fn normalize_call_args(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+    ) -> Result<(), TyperError> {
+        let Hlvalue::Const(Value::Obj(shape)) = hop.op.args[1] else {
+            return Err(TyperError::new("a call whose shape is not a constant"));
+        };
+        let Object::Tuple(items) = self.objheap.get(shape) else {
+            return Err(TyperError::new("a call whose shape is not a tuple"));
+        };
+        let npos = match items[0] {
+            Value::Int(n) => n as usize,
+            _ => 0,
+        };
+        let names: Vec<std::rc::Rc<str>> = match items[1] {
+            Value::Obj(t) => match self.objheap.get(t) {
+                Object::Tuple(ns) => ns
+                    .iter()
+                    .map(|n| {
+                        String::from_utf8_lossy(self.objheap.str_value(*n).unwrap_or(b"?")).into()
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let star = items[2] == Value::Bool(true);
+        // the callee, then the data
+        let take = |hop: &Hop, i: usize| {
+            (
+                hop.args_v[i],
+                hop.args_r[i],
+                hop.args_s[i].clone(),
+                hop.op.args[i],
+            )
+        };
+        let mut pos = vec![take(hop, 0)];
+        for i in 0..npos {
+            pos.push(take(hop, 2 + i));
+        }
+        let mut kws = Vec::new();
+        for (k, name) in names.iter().enumerate() {
+            let (v, r, _, a) = take(hop, 2 + npos + k);
+            kws.push((name.clone(), v, r, a));
+        }
+        if star {
+            let (v, r, s, _) = take(hop, 2 + npos + names.len());
+            let Repr::Tuple(its) = self.repr(r).clone() else {
+                return Err(TyperError::new("f(*args) where args is not a tuple"));
+            };
+            let s_items: Vec<SomeValue> = match &s {
+                SomeValue::Tuple(x) => x.to_vec(),
+                _ => vec![SomeValue::Impossible; its.len()],
+            };
+            for (k, ir) in its.iter().enumerate() {
+                let t = self.lltype(*ir);
+                let x = llops.genop(LlOp::GetField, vec![v, cfield(&format!("item{}", k))], t);
+                pos.push((
+                    x,
+                    *ir,
+                    s_items.get(k).cloned().unwrap_or(SomeValue::Impossible),
+                    x,
+                ));
+            }
+        }
+        hop.args_v = pos.iter().map(|p| p.0).collect();
+        hop.args_r = pos.iter().map(|p| p.1).collect();
+        hop.args_s = pos.iter().map(|p| p.2.clone()).collect();
+        hop.op.args = pos.iter().map(|p| p.3).collect();
+        hop.keywords = kws;
+        Ok(())
+    }
+
+    /// An argument of the call as the parameter of Repr `p` receives it: a constant is
+    /// built directly in that Repr (a function passed where a function pointer is expected).
+    fn arg_for_param(
+        &mut self,
+        llops: &mut LlOps,
+        a: Hlvalue,
+        v: Hlvalue,
+        r: ReprId,
+        p: ReprId,
+    ) -> Result<(Hlvalue, ReprId), TyperError> {
+        match a {
+            Hlvalue::Const(c) => Ok((Hlvalue::Ll(self.const_value(c, p)?), p)),
+            _ => Ok((self.convertvar(llops, v, r, p)?, p)),
+        }
+    }
+
+    /// The arguments of a call of graph `g`, one per parameter: the call's positional
+    /// arguments (`offset` parameters, `self`, come before them), then keywords by name,
+    /// then the function's defaults; extra positional arguments become the `*args` tuple.
     fn call_args_for(
         &mut self,
         hop: &Hop,
+        llops: &mut LlOps,
         g: u32,
         offset: usize,
     ) -> Result<Vec<(Hlvalue, ReprId)>, TyperError> {
         let (params, _) = self.graph_signature(g);
+        let desc = self.ann.graph_descs.get(g as usize).copied().flatten();
+        let (argnames, varargs, defaults) = match desc.map(|d| self.ann.bookkeeper.desc(d)) {
+            Some(crate::annotator::description::Desc::Function(f)) => (
+                f.sig.argnames.clone(),
+                f.sig.varargs.is_some(),
+                f.defaults.to_vec(),
+            ),
+            _ => (
+                (0..params.len())
+                    .map(|i| std::rc::Rc::from(format!("arg{}", i)))
+                    .collect(),
+                false,
+                Vec::new(),
+            ),
+        };
+        let named = argnames.len().min(params.len());
         let mut out = Vec::new();
-        for i in 0..hop.nargs() {
-            match (hop.op.args[i], params.get(i + offset)) {
-                (Hlvalue::Const(c), Some(&p)) => {
-                    out.push((Hlvalue::Ll(self.const_value(c, p)?), p))
-                }
-                _ => out.push((hop.args_v[i], hop.args_r[i])),
+        for pi in offset..named {
+            let p = params[pi];
+            let hi = pi - offset;
+            if hi < hop.nargs() {
+                out.push(self.arg_for_param(
+                    llops,
+                    hop.op.args[hi],
+                    hop.args_v[hi],
+                    hop.args_r[hi],
+                    p,
+                )?);
+            } else if let Some((_, v, r, a)) =
+                hop.keywords.iter().find(|k| *k.0 == *argnames[pi]).cloned()
+            {
+                out.push(self.arg_for_param(llops, a, v, r, p)?);
+            } else if named - pi <= defaults.len() {
+                let d = defaults[defaults.len() - (named - pi)];
+                out.push((Hlvalue::Ll(self.const_value(d, p)?), p));
+            } else {
+                return Err(TyperError::new(format!(
+                    "missing argument `{}`",
+                    argnames[pi]
+                )));
             }
+        }
+        if varargs {
+            let tr = *params
+                .get(named)
+                .ok_or_else(|| TyperError::new("*args without a parameter"))?;
+            let Repr::Tuple(items) = self.repr(tr).clone() else {
+                return Err(TyperError::new("an *args parameter that is not a tuple"));
+            };
+            let first = named.saturating_sub(offset);
+            let mut vals = Vec::new();
+            for (k, ir) in items.iter().enumerate() {
+                let hi = first + k;
+                if hi >= hop.nargs() {
+                    return Err(TyperError::new("*args of a different length"));
+                }
+                vals.push(
+                    self.arg_for_param(
+                        llops,
+                        hop.op.args[hi],
+                        hop.args_v[hi],
+                        hop.args_r[hi],
+                        *ir,
+                    )?
+                    .0,
+                );
+            }
+            let t = self.build_tuple(llops, tr, vals);
+            out.push((t, tr));
         }
         Ok(out)
     }
@@ -148,7 +302,7 @@ impl RTyper<'_> {
             .unwrap_or_default();
         if targets.len() == 1 {
             let mut args = vec![(sv, sr)];
-            args.extend(self.call_args_for(hop, targets[0], 1)?);
+            args.extend(self.call_args_for(hop, llops, targets[0], 1)?);
             let r = self.call_graph(llops, targets[0], args)?;
             if hop.exc_handled {
                 hop.raising_index = Some(llops.ops.len() - 1);
@@ -240,7 +394,7 @@ impl RTyper<'_> {
             .unwrap_or_default();
         if let Some(&g) = targets.first() {
             let mut args = vec![(p, ri)];
-            args.extend(self.call_args_for(hop, g, 1)?);
+            args.extend(self.call_args_for(hop, llops, g, 1)?);
             self.call_graph(llops, g, args)?;
             if hop.exc_handled {
                 hop.raising_index = Some(llops.ops.len() - 1);

@@ -199,9 +199,10 @@ impl RTyper<'_> {
                 Ok((b, self.intern_repr(Repr::Bool)))
             }
             Op::Hint => Ok((hop.args_v[0], hop.args_r[0])),
-            Op::CallArgs => Err(TyperError::new(
-                "calls with keyword or star arguments are not supported by `run` yet",
-            )),
+            Op::CallArgs => {
+                self.normalize_call_args(hop, llops)?;
+                self.rtype_call(hop, llops)
+            }
             other => Err(TyperError::new(format!(
                 "the operation `{}` is not supported by `run` yet",
                 other.name()
