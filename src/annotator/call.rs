@@ -368,6 +368,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let span = self.bk.span;
         let start = self.graphs[g as usize].startblock.0;
         self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Call(span));
+        let pos = self.bk.position;
+        if !self.info[g as usize].callers.contains(&pos) {
+            self.info[g as usize].callers.push(pos);
+        }
         if is_gen {
             let gen = self
                 .bk
@@ -381,10 +385,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 });
             gen.name.get_or_insert(name);
             return Ok(SomeValue::Generator { graph: g });
-        }
-        let pos = self.bk.position;
-        if !self.info[g as usize].callers.contains(&pos) {
-            self.info[g as usize].callers.push(pos);
         }
         self.last_called_graph = Some(g);
         let graph = &self.graphs[g as usize];

@@ -13,6 +13,7 @@
 mod hop;
 mod rbuiltin;
 mod rclass;
+mod rgenerator;
 pub mod rmodel;
 mod rops;
 mod rpbc;
@@ -100,6 +101,12 @@ pub struct RTyper<'a> {
     /// Arithmetic whose result an `ovfcheck()` checks: generated at the `ovfcheck` call as
     /// the `_ovf` operation (so it is the block's raising operation).
     pending_ovf: HashMap<(u32, VarId), (crate::lltypesystem::LlOp, Vec<Hlvalue>, LlType)>,
+    /// Generators: the frame structure of each generator graph, the function index and
+    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    gen_frames: HashMap<u32, LlType>,
+    gen_next: HashMap<u32, u32>,
+    gen_next_slot: HashMap<u32, u32>,
+    gen_graphs: HashMap<u32, FunctionGraph>,
 }
 
 /// Translates an annotated program. Errors are diagnostics at the user's line.
@@ -144,6 +151,10 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         prebuilt: HashMap::new(),
         var_reprs: HashMap::new(),
         pending_ovf: HashMap::new(),
+        gen_frames: HashMap::new(),
+        gen_next: HashMap::new(),
+        gen_next_slot: HashMap::new(),
+        gen_graphs: HashMap::new(),
     };
     let mut diags = Vec::new();
     if let Err(e) = rt.setup_classes() {
@@ -169,7 +180,14 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
             graphs.push(placeholder(&ann.graphs[g]));
             continue;
         }
-        match rt.translate_graph(g as u32) {
+        let translated = rt.translate_graph(g as u32).and_then(|lg| {
+            if rt.is_generator_graph(g as u32) {
+                rt.make_generator(g as u32, lg).map_err(|e| vec![e])
+            } else {
+                Ok(lg)
+            }
+        });
+        match translated {
             Ok(lg) => {
                 // the low-level invariants, checked after RTyping in debug builds (tests)
                 #[cfg(debug_assertions)]
@@ -186,6 +204,25 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
                     diags.push(e.into_diagnostic(ann.graphs[g].span));
                 }
                 graphs.push(placeholder(&ann.graphs[g]));
+            }
+        }
+    }
+    // the `next` graphs of generators, after the annotator's graphs
+    for slot in ann.graphs.len() as u32..ann.graphs.len() as u32 + rt.gen_next.len() as u32 {
+        match rt.gen_graphs.remove(&slot) {
+            Some(lg) => {
+                #[cfg(debug_assertions)]
+                if let Err(e) = crate::flowspace::verify_low_level(&lg, &rt.types) {
+                    diags.push(
+                        TyperError::new(format!("internal error, invalid low-level graph: {}", e))
+                            .into_diagnostic(lg.span),
+                    );
+                }
+                graphs.push(lg)
+            }
+            None => {
+                let g0 = &ann.graphs[0];
+                graphs.push(placeholder(g0))
             }
         }
     }

@@ -65,6 +65,8 @@ pub enum Repr {
     },
     /// range() results iterated directly: `{next, stop, step}`.
     RangeIter,
+    /// The frame of a generator (by annotated graph).
+    Generator(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,6 +208,10 @@ impl RTyper<'_> {
                 );
                 self.types.ptr(s)
             }
+            Repr::Generator(g) => {
+                let f = self.gen_frame(*g);
+                self.types.ptr(f)
+            }
             Repr::RangeIter => {
                 let s = self.types.new_struct(
                     "rangeiter",
@@ -286,9 +292,7 @@ impl RTyper<'_> {
                     name: name.clone(),
                 }
             }
-            SomeValue::Generator { .. } => {
-                return Err(TyperError::new("generators are not supported by `run` yet"))
-            }
+            SomeValue::Generator { graph } => Repr::Generator(*graph),
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
             }

@@ -132,6 +132,40 @@ impl RTyper<'_> {
             }
             Op::Contains => self.rtype_contains(hop, llops),
             Op::Iter => self.rtype_iter(hop, llops),
+            Op::Next if matches!(self.repr(hop.args_r[0]), Repr::Generator(_)) => {
+                let Repr::Generator(gg) = self.repr(hop.args_r[0]).clone() else {
+                    unreachable!()
+                };
+                let yr = self.yield_repr(gg)?;
+                let yt = self.lltype(yr);
+                let f = self.gen_next_func(gg);
+                let ft = self.types.func(vec![self.lltype(hop.args_r[0])], yt);
+                let fpt = self.types.ptr(ft);
+                let fp = Hlvalue::Ll(LlConstant {
+                    ty: fpt,
+                    value: LlValue::Ptr(crate::lltypesystem::LlPtr::Func(f)),
+                });
+                if self.has_implicit_exception(hop, "StopIteration") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((
+                    llops.genop(LlOp::DirectCall, vec![fp, hop.args_v[0]], yt),
+                    yr,
+                ))
+            }
+            Op::YieldValue => {
+                let yr = self.yield_repr(hop.g)?;
+                let v = self.inputarg(llops, hop, 0, yr)?;
+                // a marker the generator transform replaces (rgenerator.rs)
+                let result = llops.graph.new_typed_var(None, LlType::VOID);
+                llops.ops.push(crate::flowspace::SpaceOperation {
+                    opname: Op::YieldValue,
+                    args: vec![v],
+                    result,
+                    span: llops.span,
+                });
+                Ok((cvoid(), self.intern_repr(Repr::Void)))
+            }
             Op::Next => {
                 let rr = hop.r_result;
                 let tr = self.lltype(rr);
@@ -1232,7 +1266,10 @@ impl RTyper<'_> {
     fn rtype_iter(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rr = hop.r_result;
         let tr = self.lltype(rr);
-        if matches!(self.repr(hop.args_r[0]), Repr::Iter { .. }) {
+        if matches!(
+            self.repr(hop.args_r[0]),
+            Repr::Iter { .. } | Repr::Generator(_)
+        ) {
             // iter() of an iterator is itself
             return Ok((hop.args_v[0], hop.args_r[0]));
         }

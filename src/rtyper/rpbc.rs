@@ -96,7 +96,12 @@ impl RTyper<'_> {
             .iter()
             .map(|v| self.var_repr(g, *v).unwrap_or(void))
             .collect();
-        let result = self.var_repr(g, ret).unwrap_or(void);
+        let result = if self.is_generator_graph(g) {
+            // calling a generator function creates its frame
+            self.intern_repr(Repr::Generator(g))
+        } else {
+            self.var_repr(g, ret).unwrap_or(void)
+        };
         (args, result)
     }
 
