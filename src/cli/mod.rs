@@ -214,7 +214,7 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
 fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>, timings: bool) -> i32 {
     // the whole pipeline runs on a thread with a large stack (deep RPython recursion)
     let handle = std::thread::Builder::new()
-        .stack_size(1 << 30)
+        .stack_size(4 << 30)
         .spawn(move || run_on_this_thread(target, args, search_paths, timings));
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,

@@ -59,7 +59,7 @@ pub struct LlInterpreter<'p> {
 }
 
 /// The deepest recursion the interpreter follows before stopping as a stack overflow.
-const MAX_DEPTH: usize = 20_000;
+const MAX_DEPTH: usize = 200_000;
 
 impl<'p> LlInterpreter<'p> {
     pub fn new(prog: &'p LlProgram, out: Output) -> LlInterpreter<'p> {

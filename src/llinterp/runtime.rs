@@ -918,7 +918,11 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Void
             }
             ListSlice => {
-                let items = self.list_items(a[0].as_ptr(), ty(0))?;
+                let items = if ty(0) == self.prog.str_ptr {
+                    self.s(a[0], span)?.into_iter().map(LlValue::Char).collect()
+                } else {
+                    self.list_items(a[0].as_ptr(), ty(0))?
+                };
                 let (start, stop) = clamp_slice(int(1), int(2), items.len());
                 let piece = items[start..stop.max(start)].to_vec();
                 LlValue::Ptr(self.list_new(rty, piece))

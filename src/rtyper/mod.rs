@@ -11,6 +11,7 @@
 //! (calls of built-in functions and methods).
 
 mod hop;
+mod normalizecalls;
 mod rbuiltin;
 mod rclass;
 mod rgenerator;
@@ -107,6 +108,8 @@ pub struct RTyper<'a> {
     gen_next: HashMap<u32, u32>,
     gen_next_slot: HashMap<u32, u32>,
     gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The common signature of the graphs of each call family (normalizecalls).
+    family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
 }
 
 /// Translates an annotated program. Errors are diagnostics at the user's line.
@@ -155,6 +158,7 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         gen_next: HashMap::new(),
         gen_next_slot: HashMap::new(),
         gen_graphs: HashMap::new(),
+        family_sig: HashMap::new(),
     };
     let mut diags = Vec::new();
     if let Err(e) = rt.setup_classes() {
@@ -346,6 +350,49 @@ impl<'a> RTyper<'a> {
         lg.startblock = bmap[&hl.startblock];
         lg.returnblock = bmap[&hl.returnblock];
         lg.exceptblock = bmap[&hl.exceptblock];
+        // a member of a call family is entered with the family's parameter Reprs
+        if let Some((params, _)) = self.family_sig.get(&g).cloned() {
+            let own: Vec<ReprId> = hl
+                .block(hl.startblock)
+                .inputargs
+                .iter()
+                .map(|v| vmap[v].1)
+                .collect();
+            if own != params {
+                let mut entry_args = Vec::new();
+                let mut conv = LlOps::new(&mut lg);
+                conv.span = hl.span;
+                let mut link_args = Vec::new();
+                for (&p, &o) in params.iter().zip(&own) {
+                    let t = self.lltype(p);
+                    let v = conv.graph.new_typed_var(None, t);
+                    entry_args.push(v);
+                    match self.convertvar(&mut conv, Hlvalue::Var(v), p, o) {
+                        Ok(x) => link_args.push(x),
+                        Err(e) => errors.push(e.at(hl.span)),
+                    }
+                }
+                let ops = std::mem::take(&mut conv.ops);
+                let entry = lg.new_block(entry_args);
+                lg.block_mut(entry).operations = ops;
+                let old = lg.startblock;
+                let n = link_args.len();
+                lg.add_link(
+                    entry,
+                    crate::flowspace::Link {
+                        prevblock: entry,
+                        target: old,
+                        args: link_args,
+                        exitcase: ExitCase::None,
+                        last_exception: None,
+                        last_exc_value: None,
+                        span: hl.span,
+                        arg_spans: vec![Span::default(); n],
+                    },
+                );
+                lg.startblock = entry;
+            }
+        }
         for &b in &order {
             if b == hl.returnblock || b == hl.exceptblock {
                 continue;

@@ -286,7 +286,7 @@ impl RTyper<'_> {
         Ok((v, result))
     }
 
-    fn call_method(
+    pub(super) fn call_method(
         &mut self,
         hop: &mut Hop,
         llops: &mut LlOps,
@@ -294,12 +294,27 @@ impl RTyper<'_> {
         sr: ReprId,
         name: &str,
     ) -> R {
-        let targets = self
+        let mut targets = self
             .ann
             .call_targets
             .get(&hop.position)
             .cloned()
             .unwrap_or_default();
+        if targets.is_empty() {
+            // a special method the annotator called implicitly: what the class's MRO finds
+            if let Repr::Instance(cd) = self.repr(sr).clone() {
+                let mut gs: Vec<u32> = self
+                    .ann
+                    .bookkeeper
+                    .getallsubdefs(cd)
+                    .into_iter()
+                    .filter_map(|c| self.method_graph(c, name))
+                    .collect();
+                gs.sort();
+                gs.dedup();
+                targets = gs;
+            }
+        }
         if targets.len() == 1 {
             let mut args = vec![(sv, sr)];
             args.extend(self.call_args_for(hop, llops, targets[0], 1)?);
@@ -516,6 +531,17 @@ impl RTyper<'_> {
             }
             "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            "list" => {
+                // a new list with the items of a list or the characters of a string
+                let Repr::List { item, fixed } = self.repr(rr).clone() else {
+                    return Err(TyperError::new("list() of a non-list"));
+                };
+                if hop.nargs() == 0 {
+                    return Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr));
+                }
+                let args = vec![hop.args_v[0], cint(0), cint(i64::MAX)];
+                Ok((self.rt_call(llops, RuntimeFn::ListSlice, args, tr), rr))
+            }
             "enumerate" | "reversed" => {
                 let st = self.types.pointee(tr).unwrap();
                 let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);

@@ -95,6 +95,7 @@ impl RTyper<'_> {
             let cd = ClassDefId(i as u32);
             self.class_structs(cd);
         }
+        self.normalize_call_families();
         // fields, in a deterministic order
         for i in 0..n {
             let cd = ClassDefId(i as u32);
@@ -313,19 +314,29 @@ impl RTyper<'_> {
         cd: ClassDefId,
         name: &str,
     ) -> Result<Option<ReprId>, TyperError> {
-        let mut graphs = Vec::new();
-        for sub in self.ann.bookkeeper.getallsubdefs(cd) {
-            if let Some(g) = self.method_graph(sub, name) {
-                if !graphs.contains(&g) {
-                    graphs.push(g);
-                }
-            }
-        }
+        let mut graphs = self.method_family_graphs(cd, name);
         if graphs.is_empty() {
             return Ok(None);
         }
-        graphs.sort();
+        self.sort_family(&mut graphs);
         Ok(Some(self.intern_repr(Repr::FuncPtr(graphs))))
+    }
+
+    /// Orders the graphs of a call family so that the first, whose signature the family's
+    /// function pointer type takes, is one that returns (a method that only raises, like
+    /// `raise NotImplementedError` in a base class, returns nothing).
+    pub fn sort_family(&mut self, graphs: &mut [u32]) {
+        let mut keyed: Vec<(bool, u32)> = graphs
+            .iter()
+            .map(|&g| {
+                let (_, r) = self.graph_signature(g);
+                (self.lltype(r) == LlType::VOID, g)
+            })
+            .collect();
+        keyed.sort();
+        for (slot, (_, g)) in graphs.iter_mut().zip(keyed) {
+            *slot = g;
+        }
     }
 
     fn fill_vtable(&mut self, cd: ClassDefId) -> Result<(), TyperError> {

@@ -52,6 +52,22 @@ fn base_op(op: Op) -> Op {
 impl RTyper<'_> {
     pub(super) fn rtype_operation(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let op = hop.op.opname;
+        // special methods of instances (`len(x)` calls `x.__len__()`…)
+        if hop.nargs() > 0 && matches!(self.repr(hop.args_r[0]), Repr::Instance(_)) {
+            let special = match op {
+                Op::Len => Some("__len__"),
+                Op::GetItem => Some("__getitem__"),
+                Op::SetItem => Some("__setitem__"),
+                Op::Iter => Some("__iter__"),
+                Op::Contains => Some("__contains__"),
+                Op::Next => Some("next"),
+                _ => None,
+            };
+            if let Some(name) = special {
+                let (sv, sr, _) = hop.r_s_popfirstarg();
+                return self.call_method(hop, llops, sv, sr, name);
+            }
+        }
         match op {
             Op::Add
             | Op::Sub

@@ -55,6 +55,7 @@ impl RTyper<'_> {
             if graphs.is_empty() {
                 return Ok(self.intern_repr(Repr::Void));
             }
+            self.sort_family(&mut graphs);
             return Ok(self.intern_repr(Repr::FuncPtr(graphs)));
         }
         if all(&|d| matches!(d, Desc::Class(_))) {
@@ -88,6 +89,9 @@ impl RTyper<'_> {
 
     /// The Reprs of the parameters and of the result of annotated graph `g`.
     pub fn graph_signature(&mut self, g: u32) -> (Vec<ReprId>, ReprId) {
+        if let Some(sig) = self.family_sig.get(&g) {
+            return sig.clone();
+        }
         let hl = &self.ann.graphs[g as usize];
         let params = hl.block(hl.startblock).inputargs.clone();
         let ret = hl.block(hl.returnblock).inputargs[0];
