@@ -497,6 +497,13 @@ impl<'p> LlInterpreter<'p> {
         use RuntimeFn::*;
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
+        if argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t))
+            || matches!(f, UniEncode | StrDecode)
+        {
+            if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
+                return Ok(r);
+            }
+        }
         Ok(match f {
             OsWrite => {
                 let data = self.s(a[1], span)?;
@@ -617,6 +624,7 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
+            UniEncode | StrDecode => unreachable!("handled by call_unicode"),
             StrConcat => {
                 let mut x = self.s(a[0], span)?;
                 x.extend(self.s(a[1], span)?);
@@ -670,6 +678,33 @@ impl<'p> LlInterpreter<'p> {
             StrEndsWith => {
                 let (s, p) = (self.s(a[0], span)?, self.s(a[1], span)?);
                 LlValue::Bool(s.ends_with(&p))
+            }
+            StrSplitLines => {
+                let s = self.s(a[0], span)?;
+                let keepends = a.get(1).is_some_and(|k| k.as_bool());
+                let mut parts: Vec<Vec<u8>> = Vec::new();
+                let mut i = 0;
+                let mut start = 0;
+                while i < s.len() {
+                    let eol = match s[i] {
+                        b'\n' => 1,
+                        b'\r' if s.get(i + 1) == Some(&b'\n') => 2,
+                        b'\r' => 1,
+                        _ => 0,
+                    };
+                    if eol > 0 {
+                        parts.push(s[start..if keepends { i + eol } else { i }].to_vec());
+                        i += eol;
+                        start = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                if start < s.len() {
+                    parts.push(s[start..].to_vec());
+                }
+                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
+                LlValue::Ptr(self.list_new(rty, items))
             }
             StrUpper => {
                 let s = self.s(a[0], span)?.to_ascii_uppercase();
@@ -1300,6 +1335,295 @@ impl<'p> LlInterpreter<'p> {
         Ok(())
     }
 
+    fn is_unicode(&self, ty: LlType) -> bool {
+        let types = &self.prog.types;
+        types
+            .pointee(ty)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "rpy_unicode")
+    }
+
+    /// The characters of a str or unicode value, as code points.
+    fn text(&self, v: LlValue, ty: LlType, span: Span) -> Result<Vec<u32>, Unwind> {
+        let p = v.as_ptr();
+        if p == LlPtr::Null {
+            return Err(self.fatal_at(span, "dereference of None (a null string)"));
+        }
+        if ty == self.prog.str_ptr {
+            return Ok(self
+                .heap
+                .bytes(p)
+                .unwrap_or(&[])
+                .iter()
+                .map(|&b| b as u32)
+                .collect());
+        }
+        let n = self.heap.len(p).unwrap_or(0);
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            out.push(
+                self.heap
+                    .getitem(p, i as i64)
+                    .map(|c| c.as_int() as u32)
+                    .unwrap_or(0),
+            );
+        }
+        Ok(out)
+    }
+
+    /// A new str or unicode value (per `ty`) of these characters.
+    fn mktext(&mut self, t: &[u32], ty: LlType) -> LlValue {
+        if ty == self.prog.str_ptr {
+            let b: Vec<u8> = t.iter().map(|&c| c as u8).collect();
+            return self.strv(&b);
+        }
+        let st = self.prog.types.pointee(ty).unwrap_or(LlType::VOID);
+        let p = self.heap.malloc(&self.prog.types, st, t.len());
+        for (i, &c) in t.iter().enumerate() {
+            let _ = self.heap.setitem(p, i as i64, LlValue::UniChar(c));
+        }
+        LlValue::Ptr(p)
+    }
+
+    /// The string functions on unicode (and the codecs); `None` for the others.
+    fn call_unicode(
+        &mut self,
+        f: RuntimeFn,
+        a: &[LlValue],
+        argtys: &[LlType],
+        rty: LlType,
+        span: Span,
+    ) -> Result<Option<LlValue>, Unwind> {
+        use RuntimeFn::*;
+        let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
+        let int = |i: usize| a.get(i).map(|v| v.as_int()).unwrap_or(0);
+        Ok(Some(match f {
+            UniEncode => {
+                let t = self.text(a[0], ty(0), span)?;
+                let codec = self.s(a[1], span)?.to_ascii_lowercase();
+                let mut out = Vec::new();
+                match codec.as_slice() {
+                    b"utf-8" | b"utf8" => {
+                        for c in t {
+                            let ch = char::from_u32(c).unwrap_or('\u{fffd}');
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        }
+                    }
+                    b"latin-1" | b"latin1" | b"iso-8859-1" | b"ascii" => {
+                        let limit = if codec.as_slice() == b"ascii" {
+                            128
+                        } else {
+                            256
+                        };
+                        for c in t {
+                            if c >= limit {
+                                return Err(self.raise_std("UnicodeEncodeError"));
+                            }
+                            out.push(c as u8);
+                        }
+                    }
+                    _ => {
+                        return Err(self.fatal_at(
+                            span,
+                            format!(
+                                "the codec {} is not supported",
+                                String::from_utf8_lossy(&codec)
+                            ),
+                        ))
+                    }
+                }
+                self.strv(&out)
+            }
+            StrDecode => {
+                let s = self.s(a[0], span)?;
+                let codec = self.s(a[1], span)?.to_ascii_lowercase();
+                let t: Vec<u32> = match codec.as_slice() {
+                    b"utf-8" | b"utf8" => match std::str::from_utf8(&s) {
+                        Ok(x) => x.chars().map(|c| c as u32).collect(),
+                        Err(_) => return Err(self.raise_std("UnicodeDecodeError")),
+                    },
+                    b"ascii" if s.iter().any(|&b| b >= 128) => {
+                        return Err(self.raise_std("UnicodeDecodeError"))
+                    }
+                    _ => s.iter().map(|&b| b as u32).collect(),
+                };
+                self.mktext(&t, rty)
+            }
+            StrConcat => {
+                let mut x = self.text(a[0], ty(0), span)?;
+                x.extend(self.text(a[1], ty(1), span)?);
+                self.mktext(&x, rty)
+            }
+            StrEq => LlValue::Bool(match (a[0].as_ptr(), a[1].as_ptr()) {
+                (LlPtr::Null, LlPtr::Null) => true,
+                (LlPtr::Null, _) | (_, LlPtr::Null) => false,
+                _ => self.text(a[0], ty(0), span)? == self.text(a[1], ty(1), span)?,
+            }),
+            StrCmp => {
+                let (x, y) = (self.text(a[0], ty(0), span)?, self.text(a[1], ty(1), span)?);
+                LlValue::Int(x.cmp(&y) as i64)
+            }
+            StrSlice => {
+                let t = self.text(a[0], ty(0), span)?;
+                let (start, stop) = clamp_slice(int(1), int(2), t.len());
+                let piece = t[start..stop.max(start)].to_vec();
+                self.mktext(&piece, rty)
+            }
+            StrGetItem => {
+                let t = self.text(a[0], ty(0), span)?;
+                let mut i = int(1);
+                if i < 0 {
+                    i += t.len() as i64;
+                }
+                if i < 0 || i as usize >= t.len() {
+                    return Err(self.raise_std("IndexError"));
+                }
+                LlValue::UniChar(t[i as usize])
+            }
+            CharToStr => self.mktext(&[a[0].as_int() as u32], rty),
+            StrMul => {
+                let t = self.text(a[0], ty(0), span)?;
+                self.mktext(&t.repeat(int(1).max(0) as usize), rty)
+            }
+            StrFind | StrRFind | StrCount | StrContains | StrStartsWith | StrEndsWith => {
+                let t = self.text(a[0], ty(0), span)?;
+                let sub = self.text(a[1], ty(1), span)?;
+                let (start, end) = clamp_slice(
+                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
+                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
+                    t.len(),
+                );
+                let hay = &t[start..end.max(start)];
+                let find_in = |h: &[u32]| -> Option<usize> {
+                    if sub.is_empty() {
+                        return Some(0);
+                    }
+                    h.windows(sub.len()).position(|w| w == sub.as_slice())
+                };
+                match f {
+                    StrContains => LlValue::Bool(find_in(&t).is_some()),
+                    StrStartsWith => LlValue::Bool(t.starts_with(&sub)),
+                    StrEndsWith => LlValue::Bool(t.ends_with(&sub)),
+                    StrFind => LlValue::Int(find_in(hay).map(|i| (i + start) as i64).unwrap_or(-1)),
+                    StrRFind => LlValue::Int(
+                        if sub.is_empty() {
+                            Some(hay.len())
+                        } else {
+                            hay.windows(sub.len()).rposition(|w| w == sub.as_slice())
+                        }
+                        .map(|i| (i + start) as i64)
+                        .unwrap_or(-1),
+                    ),
+                    _ => {
+                        let mut n = 0;
+                        let mut i = 0;
+                        if sub.is_empty() {
+                            n = hay.len() + 1;
+                        } else {
+                            while i + sub.len() <= hay.len() {
+                                if hay[i..i + sub.len()] == sub[..] {
+                                    n += 1;
+                                    i += sub.len();
+                                } else {
+                                    i += 1;
+                                }
+                            }
+                        }
+                        LlValue::Int(n as i64)
+                    }
+                }
+            }
+            StrSplit | StrRSplit => {
+                let t = self.text(a[0], ty(0), span)?;
+                if a[1].as_ptr() == LlPtr::Null {
+                    return Err(self.fatal_at(span, "split() of unicode needs a separator"));
+                }
+                let sep = self.text(a[1], ty(1), span)?;
+                let mut parts: Vec<Vec<u32>> = Vec::new();
+                let mut start = 0;
+                let mut i = 0;
+                let max = int(2);
+                while i + sep.len() <= t.len() && !sep.is_empty() {
+                    if (max < 0 || (parts.len() as i64) < max) && t[i..i + sep.len()] == sep[..] {
+                        parts.push(t[start..i].to_vec());
+                        i += sep.len();
+                        start = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                parts.push(t[start..].to_vec());
+                let it = self.list_item_type(rty);
+                let items: Vec<LlValue> = parts.iter().map(|p| self.mktext(p, it)).collect();
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            StrJoin => {
+                let sep = self.text(a[0], ty(0), span)?;
+                let items = self.list_items(a[1].as_ptr(), ty(1))?;
+                let it = self.list_item_type(ty(1));
+                let mut out = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.extend_from_slice(&sep);
+                    }
+                    if it == LlType::UNICHAR {
+                        out.push(x.as_int() as u32);
+                    } else {
+                        out.extend(self.text(*x, it, span)?);
+                    }
+                }
+                self.mktext(&out, rty)
+            }
+            StrReplace => {
+                let (t, old, new) = (
+                    self.text(a[0], ty(0), span)?,
+                    self.text(a[1], ty(1), span)?,
+                    self.text(a[2], ty(2), span)?,
+                );
+                let mut out = Vec::new();
+                let mut i = 0;
+                while i < t.len() {
+                    if !old.is_empty() && t[i..].starts_with(&old) {
+                        out.extend_from_slice(&new);
+                        i += old.len();
+                    } else {
+                        out.push(t[i]);
+                        i += 1;
+                    }
+                }
+                self.mktext(&out, rty)
+            }
+            StrStrip => {
+                let t = self.text(a[0], ty(0), span)?;
+                let chars = if a[1].as_ptr() == LlPtr::Null {
+                    None
+                } else {
+                    Some(self.text(a[1], ty(1), span)?)
+                };
+                let strip = |c: &u32| match &chars {
+                    Some(cs) => cs.contains(c),
+                    None => char::from_u32(*c).is_some_and(|c| c.is_whitespace()),
+                };
+                let which = int(2);
+                let (mut lo, mut hi) = (0, t.len());
+                if which != 2 {
+                    while lo < hi && strip(&t[lo]) {
+                        lo += 1;
+                    }
+                }
+                if which != 1 {
+                    while hi > lo && strip(&t[hi - 1]) {
+                        hi -= 1;
+                    }
+                }
+                let piece = t[lo..hi].to_vec();
+                self.mktext(&piece, rty)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     fn int_of(&self, i: i64, rty: LlType) -> LlValue {
         crate::llinterp::ops::cast_primitive(LlValue::Int(i), rty)
     }
@@ -1351,7 +1675,7 @@ impl<'p> LlInterpreter<'p> {
             });
         }
         // one item by index: strings and lists (fixed-size or resizable)
-        let (arr, n) = if ct == self.prog.str_ptr {
+        let (arr, n) = if ct == self.prog.str_ptr || self.is_unicode(ct) {
             if c == LlPtr::Null {
                 return Err(self.fatal_at(span, "iteration over None"));
             }

@@ -77,6 +77,7 @@ runtime_fns! {
     StrSplit = "ll_str_split", NONE;
     StrRSplit = "ll_str_rsplit", NONE;
     StrJoin = "ll_str_join", NONE;
+    StrSplitLines = "ll_str_splitlines", NONE;
     StrIsDigit = "ll_str_isdigit", NONE;
     StrIsAlpha = "ll_str_isalpha", NONE;
     StrIsSpace = "ll_str_isspace", NONE;
@@ -84,6 +85,9 @@ runtime_fns! {
     StrIsUpper = "ll_str_isupper", NONE;
     StrIsLower = "ll_str_islower", NONE;
     StrRepr = "ll_str_repr", NONE;
+    /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
+    UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"];
+    StrDecode = "ll_str_decode", &["UnicodeDecodeError"];
     /// list operations (on the resizable `list` structure)
     ListAppend = "ll_list_append", NONE;
     ListPop = "ll_list_pop", &["IndexError"];

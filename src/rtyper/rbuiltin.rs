@@ -705,7 +705,6 @@ impl RTyper<'_> {
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let rs = self.intern_repr(Repr::Str);
-        let ts = self.str_ptr;
         let _ = ss;
         let raise_here = |rt: &Self, hop: &mut Hop, llops: &LlOps, exc: &str| {
             if rt.has_implicit_exception(hop, exc) {
@@ -771,7 +770,24 @@ impl RTyper<'_> {
                 let v = self.rt_call(llops, f, all, res.0);
                 Ok((v, res.1))
             }
-            Repr::Str => {
+            Repr::Str | Repr::Unicode => {
+                // the receiver's kind of string (str or unicode)
+                let (rs, ts) = (sr, self.lltype(sr));
+                if name == "encode" || name == "decode" {
+                    let rstr = self.intern_repr(Repr::Str);
+                    let codec = self.inputarg(llops, hop, 0, rstr)?;
+                    let f = if name == "encode" {
+                        RuntimeFn::UniEncode
+                    } else {
+                        RuntimeFn::StrDecode
+                    };
+                    if self.has_implicit_exception(hop, "UnicodeError")
+                        || self.has_implicit_exception(hop, "ValueError")
+                    {
+                        hop.exception_is_here(llops);
+                    }
+                    return Ok((self.rt_call(llops, f, vec![sv, codec], tr), rr));
+                }
                 let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| {
                     rt.inputarg(llops, hop, i, rs)
                 };
@@ -861,6 +877,15 @@ impl RTyper<'_> {
                         (f, vec![sep, max], (tr, rr))
                     }
                     "join" => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
+                    "splitlines" => {
+                        let keep = if hop.nargs() > 0 {
+                            let rb = self.intern_repr(Repr::Bool);
+                            self.inputarg(llops, hop, 0, rb)?
+                        } else {
+                            cbool(false)
+                        };
+                        (RuntimeFn::StrSplitLines, vec![keep], (tr, rr))
+                    }
                     "isdigit" | "isalpha" | "isspace" | "isalnum" | "isupper" | "islower" => {
                         let f = match name {
                             "isdigit" => RuntimeFn::StrIsDigit,
@@ -883,6 +908,11 @@ impl RTyper<'_> {
                 all.extend(args);
                 let v = self.rt_call(llops, f, all, res.0);
                 Ok((v, res.1))
+            }
+            Repr::UniChar => {
+                let ru = self.intern_repr(Repr::Unicode);
+                let s = self.convertvar(llops, sv, sr, ru)?;
+                self.call_builtin_method(hop, llops, s, ru, ss, name)
             }
             Repr::Char => {
                 // methods of a one-character string: as a string (a char again when the

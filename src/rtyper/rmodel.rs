@@ -345,7 +345,7 @@ impl RTyper<'_> {
             (Repr::Bool, Repr::Float) => cast(LlOp::CastBoolToFloat),
             (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
             (Repr::Int(_) | Repr::Bool, Repr::Int(_) | Repr::Float) => cast(LlOp::CastPrimitive),
-            (Repr::Char, Repr::Str) => {
+            (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
                 let f = self.runtime(
                     crate::lltypesystem::runtime::RuntimeFn::CharToStr,
                     &[tf],

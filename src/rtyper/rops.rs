@@ -351,19 +351,22 @@ impl RTyper<'_> {
                 };
                 Ok((llops.genop(o, vec![a, b], LlType::FLOAT), rr))
             }
-            Repr::Str => {
+            Repr::Str | Repr::Unicode => {
                 let rs = rr;
+                let t = self.lltype(rs);
                 match base {
                     Op::Add => {
                         let a = self.inputarg(llops, hop, 0, rs)?;
                         let b = self.inputarg(llops, hop, 1, rs)?;
-                        let t = self.str_ptr;
                         let f = self.runtime(RuntimeFn::StrConcat, &[t, t], t);
                         Ok((llops.genop(LlOp::DirectCall, vec![f, a, b], t), rs))
                     }
                     Op::Mul => {
                         let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                        let (a, b) = if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
+                        let (a, b) = if matches!(
+                            self.repr(hop.args_r[0]),
+                            Repr::Str | Repr::Char | Repr::Unicode | Repr::UniChar
+                        ) {
                             (
                                 self.inputarg(llops, hop, 0, rs)?,
                                 self.inputarg(llops, hop, 1, si)?,
@@ -374,11 +377,10 @@ impl RTyper<'_> {
                                 self.inputarg(llops, hop, 0, si)?,
                             )
                         };
-                        let t = self.str_ptr;
                         let f = self.runtime(RuntimeFn::StrMul, &[t, LlType::SIGNED], t);
                         Ok((llops.genop(LlOp::DirectCall, vec![f, a, b], t), rs))
                     }
-                    Op::Mod => self.rtype_format(hop, llops),
+                    Op::Mod if self.repr(rs) == &Repr::Str => self.rtype_format(hop, llops),
                     _ => Err(TyperError::new(format!("`{}` of strings", op.name()))),
                 }
             }
@@ -537,11 +539,16 @@ impl RTyper<'_> {
                 let (a, b) = (hop.args_v[0], hop.args_v[1]);
                 Ok((llops.genop(o, vec![a, b], LlType::BOOL), rb))
             }
-            (Repr::Str | Repr::Char, Repr::Str | Repr::Char) => {
-                let rs = self.intern_repr(Repr::Str);
+            (Repr::Str | Repr::Char, Repr::Str | Repr::Char)
+            | (Repr::Unicode | Repr::UniChar, Repr::Unicode | Repr::UniChar) => {
+                let rs = if matches!(r0, Repr::Str | Repr::Char) {
+                    self.intern_repr(Repr::Str)
+                } else {
+                    self.intern_repr(Repr::Unicode)
+                };
                 let a = self.inputarg(llops, hop, 0, rs)?;
                 let b = self.inputarg(llops, hop, 1, rs)?;
-                let t = self.str_ptr;
+                let t = self.lltype(rs);
                 if matches!(op, Op::Is) {
                     return Ok((llops.genop(LlOp::PtrEq, vec![a, b], LlType::BOOL), rb));
                 }
@@ -1062,28 +1069,23 @@ impl RTyper<'_> {
                 }
                 Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], it), item))
             }
-            Repr::Str => {
+            Repr::Str | Repr::Unicode => {
                 let i = self.inputarg(llops, hop, 1, si)?;
-                let rc = self.intern_repr(Repr::Char);
+                let uni = matches!(self.repr(r), Repr::Unicode);
+                let rc = self.intern_repr(if uni { Repr::UniChar } else { Repr::Char });
+                let ct = self.lltype(rc);
                 let handled = self.has_implicit_exception(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
                     return Ok((
-                        llops.genop(
-                            LlOp::GetInteriorField,
-                            vec![v, cfield("chars"), i],
-                            LlType::CHAR,
-                        ),
+                        llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), i], ct),
                         rc,
                     ));
                 }
-                let f = self.runtime(RuntimeFn::StrGetItem, &[ty, LlType::SIGNED], LlType::CHAR);
+                let f = self.runtime(RuntimeFn::StrGetItem, &[ty, LlType::SIGNED], ct);
                 if handled {
                     hop.exception_is_here(llops);
                 }
-                Ok((
-                    llops.genop(LlOp::DirectCall, vec![f, v, i], LlType::CHAR),
-                    rc,
-                ))
+                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], ct), rc))
             }
             Repr::Tuple(items) => {
                 let Some(Value::Int(mut k)) = hop.args_s[1].konst() else {
@@ -1229,7 +1231,7 @@ impl RTyper<'_> {
         let ty = self.lltype(r);
         let tr = self.lltype(rr);
         let f = match self.repr(r) {
-            Repr::Str => RuntimeFn::StrSlice,
+            Repr::Str | Repr::Unicode => RuntimeFn::StrSlice,
             Repr::List { .. } => RuntimeFn::ListSlice,
             _ => {
                 return Err(TyperError::new(
@@ -1254,10 +1256,9 @@ impl RTyper<'_> {
                 let x = self.inputarg(llops, hop, 1, key)?;
                 (RuntimeFn::DictContains, x, self.lltype(key))
             }
-            Repr::Str => {
-                let rs = self.intern_repr(Repr::Str);
-                let x = self.inputarg(llops, hop, 1, rs)?;
-                (RuntimeFn::StrContains, x, self.str_ptr)
+            Repr::Str | Repr::Unicode => {
+                let x = self.inputarg(llops, hop, 1, r)?;
+                (RuntimeFn::StrContains, x, ty)
             }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: compare with each item
@@ -1476,15 +1477,9 @@ impl RTyper<'_> {
                     } else {
                         RuntimeFn::IntToOct
                     };
-                    let fp = self.runtime(f, &[LlType::SIGNED], t);
-                    // %x has no 0x prefix: the runtime function takes it off
-                    let h = llops.genop(LlOp::DirectCall, vec![fp, x], t);
-                    let fs =
-                        self.runtime(RuntimeFn::StrSlice, &[t, LlType::SIGNED, LlType::SIGNED], t);
-                    let skip = if code == b'x' { 2 } else { 1 };
-                    let hop_neg = h;
-                    let _ = hop_neg;
-                    llops.genop(LlOp::DirectCall, vec![fs, h, cint(skip), cint(i64::MAX)], t)
+                    // %x and %o: no 0x or 0 prefix, the sign before the digits
+                    let fp = self.runtime(f, &[LlType::SIGNED, LlType::BOOL], t);
+                    llops.genop(LlOp::DirectCall, vec![fp, x, cbool(false)], t)
                 }
                 b'c' => {
                     let rc = self.intern_repr(Repr::Char);

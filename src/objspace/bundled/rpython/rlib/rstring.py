@@ -4,6 +4,10 @@ from rpython.rlib.objectmodel import specialize
 
 
 class AbstractStringBuilder(object):
+    # a mixin: StringBuilder and UnicodeBuilder each get their own copy of the methods
+    # (one appends str, the other unicode)
+    _mixin_ = True
+
     def __init__(self, init_size=100):
         self._pieces = []
         self._size = 0
@@ -25,12 +29,12 @@ class AbstractStringBuilder(object):
         return self._size
 
 
-class StringBuilder(AbstractStringBuilder):
+class StringBuilder(AbstractStringBuilder, object):
     def build(self):
         return ''.join(self._pieces)
 
 
-class UnicodeBuilder(AbstractStringBuilder):
+class UnicodeBuilder(AbstractStringBuilder, object):
     def build(self):
         return u''.join(self._pieces)
 
