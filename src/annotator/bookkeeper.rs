@@ -89,6 +89,8 @@ pub struct Bookkeeper {
     pub listdefs: Vec<ItemId>,
     /// DictDefId → (key item, value item).
     pub dictdefs: Vec<(ItemId, ItemId)>,
+    /// Each `r_dict(eq, hash)` created: its definition and the two functions.
+    pub r_dicts: Vec<(DictDefId, SomeValue, SomeValue)>,
     listdef_at: HashMap<(Position, u8), ListDefId>,
     dictdef_at: HashMap<(Position, u8), DictDefId>,
     /// Annotations of prebuilt lists, dicts and instances (one definition per object).
@@ -131,6 +133,7 @@ impl Bookkeeper {
             items: Vec::new(),
             listdefs: Vec::new(),
             dictdefs: Vec::new(),
+            r_dicts: Vec::new(),
             listdef_at: HashMap::new(),
             dictdef_at: HashMap::new(),
             immutable_cache: HashMap::new(),

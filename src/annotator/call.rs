@@ -579,6 +579,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ));
         }
         let def = self.bk.dictdef_here(0);
+        if !self.bk.r_dicts.iter().any(|(d, _, _)| *d == def) {
+            let (eq, hash) = (args.positional[0].clone(), args.positional[1].clone());
+            self.bk.r_dicts.push((def, eq, hash));
+        }
         let key = self.bk.read_dict_key(def);
         if !key.is_impossible() {
             let eq = args.positional[0].clone();

@@ -364,7 +364,32 @@ impl<'p> LlInterpreter<'p> {
         span: Span,
     ) -> Result<Option<usize>, Unwind> {
         let obj = self.dict_obj(d, span)?;
-        let (.., kt) = self.dict_types(ty);
+        let (st, _, _, kt) = self.dict_types(ty);
+        if self.prog.types.field_type(st, "fneq").is_some() {
+            // an r_dict: the key's hash and equality are the program's functions
+            let types = &self.prog.types;
+            let fneq = self
+                .heap
+                .getfield(types, d, st, "fneq")
+                .map(|v| v.as_ptr())
+                .unwrap_or(LlPtr::Null);
+            let fnhash = self
+                .heap
+                .getfield(types, d, st, "fnhash")
+                .map(|v| v.as_ptr())
+                .unwrap_or(LlPtr::Null);
+            let (LlPtr::Func(eq), LlPtr::Func(hash)) = (fneq, fnhash) else {
+                return Err(self.fatal_at(span, "an r_dict without its functions"));
+            };
+            self.call_function(hash, &[k], span)?;
+            for i in self.dict_live_entries(d, ty) {
+                let ek = self.entry_get(d, ty, i, "key");
+                if self.call_function(eq, &[ek, k], span)?.as_bool() {
+                    return Ok(Some(i));
+                }
+            }
+            return Ok(None);
+        }
         let key = self.hkey(k, kt);
         if !self.dict_index.contains_key(&obj) {
             self.rebuild_index(d, ty);
@@ -639,7 +664,7 @@ impl<'p> LlInterpreter<'p> {
                     std::cmp::Ordering::Greater => 1,
                 })
             }
-            StrHash => LlValue::Int(0),
+            StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
             StrSlice => {
                 let s = self.s(a[0], span)?;
                 let (start, stop) = clamp_slice(int(1), int(2), s.len());
@@ -1333,6 +1358,72 @@ impl<'p> LlInterpreter<'p> {
             other => out.extend(other.to_string().bytes()),
         }
         Ok(())
+    }
+
+    /// RPython's hash of a value: ints are their own hash, strings hash as CPython 2's
+    /// string hash (what `ll_strhash` computes), tuples combine their items' hashes,
+    /// instances hash by identity.
+    fn compute_hash(&self, v: LlValue, ty: LlType) -> i64 {
+        fn text_hash(t: &[u32]) -> i64 {
+            if t.is_empty() {
+                return 0;
+            }
+            let mut x: i64 = (t[0] as i64) << 7;
+            for &c in t {
+                x = x.wrapping_mul(1000003) ^ c as i64;
+            }
+            x ^= t.len() as i64;
+            if x == -1 {
+                -2
+            } else {
+                x
+            }
+        }
+        match v {
+            LlValue::Int(i) => i,
+            LlValue::Uint(u) => u as i64,
+            LlValue::Bool(b) => b as i64,
+            LlValue::Char(c) => text_hash(&[c as u32]),
+            LlValue::UniChar(c) => text_hash(&[c]),
+            LlValue::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                    f as i64
+                } else {
+                    f.to_bits() as i64
+                }
+            }
+            LlValue::Ptr(LlPtr::Null) => 0,
+            LlValue::Ptr(p @ LlPtr::Obj { obj, .. }) => {
+                if ty == self.prog.str_ptr || self.is_unicode(ty) {
+                    return self
+                        .text(v, ty, Span::default())
+                        .map(|t| text_hash(&t))
+                        .unwrap_or(0);
+                }
+                let types = &self.prog.types;
+                let to = types.pointee(ty).unwrap_or(LlType::VOID);
+                if types
+                    .struct_name(to)
+                    .is_some_and(|n| n.starts_with("tuple"))
+                {
+                    // CPython 2's tuple hash
+                    let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                    let mut x: i64 = 0x345678;
+                    let mut mult: i64 = 1000003;
+                    let n = fields.len() as i64;
+                    for (i, (f, ft)) in fields.iter().enumerate() {
+                        let item = self.heap.getfield(types, p, to, f).unwrap_or(LlValue::Void);
+                        let y = self.compute_hash(item, *ft);
+                        x = (x ^ y).wrapping_mul(mult);
+                        mult = mult.wrapping_add(82520 + 2 * (n - 1 - i as i64));
+                    }
+                    x = x.wrapping_add(97531);
+                    return if x == -1 { -2 } else { x };
+                }
+                obj as i64 * 16
+            }
+            _ => 0,
+        }
     }
 
     fn is_unicode(&self, ty: LlType) -> bool {

@@ -61,6 +61,9 @@ runtime_fns! {
     StrEq = "ll_streq", NONE;
     StrCmp = "ll_strcmp", NONE;
     StrHash = "ll_strhash", NONE;
+    /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
+    /// `ll_strhash`, tuples item by item, instances by identity
+    ComputeHash = "ll_compute_hash", NONE;
     StrSlice = "ll_str_slice", NONE;
     StrMul = "ll_str_mul", NONE;
     StrFind = "ll_str_find", NONE;

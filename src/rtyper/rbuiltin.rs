@@ -69,6 +69,11 @@ impl RTyper<'_> {
                         self.instantiate(hop, llops, id)
                     }
                     _ => {
+                        if let Some(k) = hop.s_result.konst() {
+                            // a call computed at translation time (specialize:memo)
+                            let rr = hop.r_result;
+                            return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
+                        }
                         let targets = self
                             .ann
                             .call_targets
@@ -361,6 +366,26 @@ impl RTyper<'_> {
         llops: &mut LlOps,
         cls: crate::objspace::object::ObjId,
     ) -> R {
+        if let Repr::Dict {
+            custom: Some((eq, hash)),
+            ..
+        } = self.repr(hop.r_result).clone()
+        {
+            // r_dict(eq, hash): a dict holding its two functions
+            let rr = hop.r_result;
+            let tr = self.lltype(rr);
+            let d = self.rt_call(llops, RuntimeFn::DictNew, vec![], tr);
+            for (field, g) in [("fneq", eq), ("fnhash", hash)] {
+                let fp = self.graph_funcptr(g);
+                let ft = self.funcptr_type(g);
+                let c = Hlvalue::Ll(LlConstant {
+                    ty: ft,
+                    value: LlValue::Ptr(fp),
+                });
+                llops.genop(LlOp::SetField, vec![d, cfield(field), c], LlType::VOID);
+            }
+            return Ok((d, rr));
+        }
         let Some(cd) = self.classdef_of_class(cls) else {
             // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
             let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
@@ -531,6 +556,13 @@ impl RTyper<'_> {
             }
             "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" => {
+                let x = hop.args_v[0];
+                Ok((
+                    self.rt_call(llops, RuntimeFn::ComputeHash, vec![x], LlType::SIGNED),
+                    si,
+                ))
+            }
             "list" => {
                 // a new list with the items of a list or the characters of a string
                 let Repr::List { item, fixed } = self.repr(rr).clone() else {
@@ -929,7 +961,7 @@ impl RTyper<'_> {
                 }
                 Ok((v, r))
             }
-            Repr::Dict { key, value } => {
+            Repr::Dict { key, value, .. } => {
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
                     "get" => {
                         let k = self.inputarg(llops, hop, 0, key)?;

@@ -35,9 +35,11 @@ pub enum Repr {
         fixed: bool,
     },
     /// `Ptr(GcStruct dict)` (insertion-ordered entries).
+    /// An `r_dict` also holds its key equality and hash functions (by graph).
     Dict {
         key: ReprId,
         value: ReprId,
+        custom: Option<(u32, u32)>,
     },
     /// `Ptr(GcStruct <class>)`: an instance of the class or a subclass, or NULL.
     Instance(ClassDefId),
@@ -156,8 +158,15 @@ impl RTyper<'_> {
                     self.types.ptr(s)
                 }
             }
-            Repr::Dict { key, value } => {
+            Repr::Dict { key, value, custom } => {
                 let (kt, vt) = (self.lltype(*key), self.lltype(*value));
+                let fns: Vec<(std::rc::Rc<str>, LlType)> = match custom {
+                    Some((eq, hash)) => vec![
+                        ("fneq".into(), self.funcptr_type(*eq)),
+                        ("fnhash".into(), self.funcptr_type(*hash)),
+                    ],
+                    None => Vec::new(),
+                };
                 let entry = self.types.new_struct(
                     "dictentry",
                     false,
@@ -176,7 +185,10 @@ impl RTyper<'_> {
                         ("num_live".into(), LlType::SIGNED),
                         ("num_used".into(), LlType::SIGNED),
                         ("entries".into(), entries_ptr),
-                    ],
+                    ]
+                    .into_iter()
+                    .chain(fns)
+                    .collect(),
                 );
                 self.types.ptr(s)
             }
@@ -265,7 +277,8 @@ impl RTyper<'_> {
                 );
                 let key = self.getrepr(&sk)?;
                 let value = self.getrepr(&sv)?;
-                Repr::Dict { key, value }
+                let custom = self.r_dict_functions(*def);
+                Repr::Dict { key, value, custom }
             }
             SomeValue::Instance { classdef, .. } => Repr::Instance(*classdef),
             SomeValue::Pbc { descs, can_be_none } => return self.pbc_repr(descs, *can_be_none),
@@ -298,6 +311,21 @@ impl RTyper<'_> {
             }
         };
         Ok(self.intern_repr(repr))
+    }
+
+    /// The key equality and hash graphs of an `r_dict` (dicts that meet share them).
+    fn r_dict_functions(&self, def: crate::annotator::model::DictDefId) -> Option<(u32, u32)> {
+        let bk = &self.ann.bookkeeper;
+        let root = bk.find(bk.dict_items(def).0);
+        let (_, eq, hash) = bk
+            .r_dicts
+            .iter()
+            .find(|(d, _, _)| bk.find(bk.dict_items(*d).0) == root)?;
+        let graph = |s: &SomeValue| match s {
+            SomeValue::Pbc { descs, .. } if descs.len() == 1 => self.single_graph_of(descs[0]),
+            _ => None,
+        };
+        Some((graph(eq)?, graph(hash)?))
     }
 
     fn range_iter_repr(&mut self, container: &SomeValue) -> Option<ReprId> {

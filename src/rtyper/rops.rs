@@ -209,7 +209,7 @@ impl RTyper<'_> {
                 let tr = self.lltype(rr);
                 let f = self.runtime(RuntimeFn::DictNew, &[], tr);
                 let d = llops.genop(LlOp::DirectCall, vec![f], tr);
-                if let Repr::Dict { key, value } = self.repr(rr).clone() {
+                if let Repr::Dict { key, value, .. } = self.repr(rr).clone() {
                     for i in (0..hop.nargs()).step_by(2) {
                         let k = self.inputarg(llops, hop, i, key)?;
                         let v = self.inputarg(llops, hop, i + 1, value)?;
@@ -1101,7 +1101,7 @@ impl RTyper<'_> {
                     ir,
                 ))
             }
-            Repr::Dict { key, value } => {
+            Repr::Dict { key, value, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
                 let tk = self.lltype(key);
                 let f = self.runtime(RuntimeFn::DictGetItem, &[ty, tk], self.lltype(value));
@@ -1158,7 +1158,7 @@ impl RTyper<'_> {
                 llops.genop(LlOp::DirectCall, vec![f, v, i, x], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            Repr::Dict { key, value } => {
+            Repr::Dict { key, value, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
                 let x = self.inputarg(llops, hop, 2, value)?;
                 let (tk, tv) = (self.lltype(key), self.lltype(value));

@@ -352,7 +352,7 @@ impl RTyper<'_> {
                 let c = self.const_value(v, sr)?;
                 k(c.value)
             }
-            (Repr::Dict { key, value }, Value::Obj(id)) => {
+            (Repr::Dict { key, value, .. }, Value::Obj(id)) => {
                 if let Some(&p) = self.prebuilt.get(&(id, r)) {
                     return k(LlValue::Ptr(p));
                 }
