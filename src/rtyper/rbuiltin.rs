@@ -69,7 +69,12 @@ impl RTyper<'_> {
                         self.instantiate(hop, llops, id)
                     }
                     _ => {
-                        if let Some(k) = hop.s_result.konst() {
+                        let memo = self.ann.bookkeeper.desc_of_obj.get(&id).is_some_and(|d| {
+                            matches!(self.ann.bookkeeper.desc(*d),
+                                crate::annotator::description::Desc::Function(f)
+                                    if f.specializer == crate::annotator::description::Specializer::Memo)
+                        });
+                        if let (true, Some(k)) = (memo, hop.s_result.konst()) {
                             // a call computed at translation time (specialize:memo)
                             let rr = hop.r_result;
                             return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
