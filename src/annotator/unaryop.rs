@@ -119,7 +119,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => args.iter().any(|a| a.is_error()),
         };
         if poisoned {
-            return SomeValue::Error;
+            // An unknown value stays unknown (and says where it comes from).
+            return args
+                .iter()
+                .find(|a| a.is_unknown())
+                .cloned()
+                .unwrap_or(SomeValue::Error);
         }
         let result = match self.consider_op_inner(op, args) {
             Ok(s) => s,
@@ -1059,7 +1064,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 _ => self.bk.read_dict_key(*def),
             },
             S::None => SomeValue::Impossible,
-            S::Error => SomeValue::Error,
+            S::Error | S::Unknown(_) => container.clone(),
             other => {
                 return Err(AnnError::new(
                     "RPY205",

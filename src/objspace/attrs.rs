@@ -118,6 +118,9 @@ impl ObjSpace {
         let Value::Obj(id) = obj else {
             return self.type_attr(obj, name);
         };
+        if let Some(what) = self.unknown_name(obj) {
+            return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
+        }
         match self.heap.get(id) {
             Object::Instance(inst) => {
                 let cls = inst.class;
@@ -591,7 +594,12 @@ impl ObjSpace {
             _ => return self.type_error("bases must be a tuple"),
         };
         let mut base_ids = Vec::new();
+        let mut unknown_base = false;
         for b in base_vals {
+            if self.unknown_name(b).is_some() {
+                unknown_base = true;
+                continue;
+            }
             match b {
                 Value::Obj(id) if matches!(self.heap.get(id), Object::Class(_)) => {
                     base_ids.push(id)
@@ -651,6 +659,12 @@ impl ObjSpace {
         let mro = self.compute_mro(id, &base_ids);
         if let Object::Class(c) = self.heap.get_mut(id) {
             c.mro = mro;
+        }
+        let inherits_unknown = base_ids
+            .iter()
+            .any(|b| self.unknown_base_classes.contains(b));
+        if unknown_base || inherits_unknown {
+            self.unknown_base_classes.insert(id);
         }
         Ok(Value::Obj(id))
     }

@@ -88,7 +88,13 @@ impl Space for ObjSpace {
     }
 
     fn op(&mut self, op: Op, args: &[Value]) -> R {
-        self.do_op(op, args)
+        match self.do_op(op, args) {
+            // An operation that cannot work on an unknown value gives an unknown.
+            Err(Unwind::Raise { .. }) if self.first_unknown(args).is_some() => {
+                Ok(self.first_unknown(args).unwrap_or(Value::None))
+            }
+            r => r,
+        }
     }
 
     fn call(&mut self, func: Value, args: CallArgs<Value>) -> R {
@@ -100,6 +106,10 @@ impl Space for ObjSpace {
     }
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
+        if self.unknown_name(*iter).is_some() {
+            // Iterating over an unknown value at import time: nothing is known to come out.
+            return Ok(IterNext::Done);
+        }
         Ok(match self.iter_next(*iter)? {
             Some(v) => IterNext::Item(v),
             None => IterNext::Done,
@@ -107,6 +117,9 @@ impl Space for ObjSpace {
     }
 
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {
+        if self.unknown_name(*seq).is_some() {
+            return Ok(vec![*seq; n]);
+        }
         self.unpack_n(*seq, n)
     }
 
@@ -267,6 +280,12 @@ impl Space for ObjSpace {
     fn import_from(&mut self, module: &Value, name: &Rc<str>) -> R {
         match self.getattr_opt(*module, name)? {
             Some(v) => Ok(v),
+            None if self.is_bundled_module(*module) => {
+                // A name the bundled model lacks: unknown, with one warning.
+                let full = format!("{}.{}", self.module_name_of(*module), name);
+                self.warn_unknown(&full, "the name");
+                Ok(self.new_unknown(&full))
+            }
             None => {
                 // A submodule not imported yet (`from pkg import sub`).
                 if let Value::Obj(m) = *module {
