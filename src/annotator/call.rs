@@ -680,7 +680,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(result)
             }
             // A built-in given an erroneous value (already reported): no second message.
-            SomeValue::Builtin { .. } | SomeValue::BuiltinMethod { .. }
+            SomeValue::Builtin { .. }
+            | SomeValue::BuiltinMethod { .. }
+            | SomeValue::Type { .. }
                 if args.positional.iter().any(|a| a.is_error())
                     || args.keywords.iter().any(|(_, a)| a.is_error()) =>
             {

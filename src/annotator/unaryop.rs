@@ -951,7 +951,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if !(s.is_str_like() || s.is_unicode_like()) || !b.is_int_like() {
                 return Err(AnnError::new(
                     "RPY218",
-                    "int(x, base) needs a string and an int".into(),
+                    format!(
+                        "int(x, base) needs a string and an int, not {} and {}",
+                        self.bk.describe_type(self.space.heap(), s),
+                        self.bk.describe_type(self.space.heap(), b)
+                    ),
                 ));
             }
             return Ok(SomeValue::int());

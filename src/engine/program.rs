@@ -74,9 +74,15 @@ impl Program {
     }
 
     /// Runs the analysis stages after import.
+    ///
+    /// With an entry point, only what the annotator reaches is reported: the flow stage's
+    /// own view of reachability is wider (every method of a class a graph mentions), and the
+    /// annotator reports the flow diagnostics of each graph it uses.
     pub fn analyse(&mut self) {
+        let before_flow = self.diagnostics.len();
         self.build_flow_graphs();
         if let Some(entry) = self.entry {
+            self.diagnostics.truncate(before_flow);
             // The annotator starts from the graphs built above instead of flowing again.
             let prebuilt = self
                 .graphs
@@ -93,13 +99,20 @@ impl Program {
     }
 
     /// Import-time and analysis diagnostics together.
+    /// Warnings located inside rpy-lsp's bundled models are not the user's: they are left
+    /// out (errors there are reported at the user's call with a label).
     pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut all = self.space.diagnostics.clone();
+        let mut all: Vec<Diagnostic> = Vec::new();
         for d in self
+            .space
             .diagnostics
             .iter()
+            .chain(self.diagnostics.iter())
             .chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter()))
         {
+            if !d.is_error() && self.space.is_bundled_file(d.span.file) {
+                continue;
+            }
             if !all.contains(d) {
                 all.push(d.clone());
             }

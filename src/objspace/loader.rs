@@ -669,8 +669,19 @@ impl ObjSpace {
         self.modules.get(name).copied()
     }
 
-    /// A plain instance that accepts attribute writes (the `driver` passed to `target`).
+    /// The `driver` passed to `target`: the bundled model's `TranslationDriver()` (its
+    /// `config.translation` options at their defaults), or a plain instance that accepts
+    /// attribute writes when the model cannot be loaded.
     pub fn make_driver(&mut self) -> Value {
+        let saved = self.diagnostics.len();
+        if let Ok(m) = self.import_absolute("rpython.translator.driver") {
+            if let Some(cls) = self.module_attr(m, "TranslationDriver") {
+                if let Ok(d) = self.call(cls, vec![]) {
+                    return d;
+                }
+            }
+        }
+        self.diagnostics.truncate(saved);
         let cls = self.types.object;
         let name = self.new_str(b"TranslationDriver");
         let bases = self.new_tuple(vec![Value::Obj(cls)]);
