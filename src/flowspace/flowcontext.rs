@@ -71,6 +71,7 @@ pub fn build_flow<C: ConcreteSpace>(
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
         instr_pc: 0,
+        unroll_next: HashMap::new(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -179,6 +180,9 @@ struct FlowContext<'a, C: ConcreteSpace> {
     deferred_steps: usize,
     /// Index of the instruction being executed.
     instr_pc: u32,
+    /// The next step of each unrolled iterator: one object per step, so that the paths of
+    /// one step of an unrolled loop merge (not one copy of the rest per path).
+    unroll_next: HashMap<ObjId, ObjId>,
 }
 
 /// Instructions a graph may run past join points without recording an operation before
@@ -1077,13 +1081,20 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 if pos >= items.len() {
                     return Ok(IterNext::Done);
                 }
-                let next_iter = self
-                    .objspace
-                    .heap_mut()
-                    .alloc(Object::Iterator(IterState::Seq {
-                        items: items.clone(),
-                        pos: pos + 1,
-                    }));
+                let next_iter = match self.unroll_next.get(&id) {
+                    Some(&n) => n,
+                    None => {
+                        let n = self
+                            .objspace
+                            .heap_mut()
+                            .alloc(Object::Iterator(IterState::Seq {
+                                items: items.clone(),
+                                pos: pos + 1,
+                            }));
+                        self.unroll_next.insert(id, n);
+                        n
+                    }
+                };
                 return Ok(IterNext::Unrolled {
                     item: Hlvalue::Const(items[pos]),
                     next_iter: Hlvalue::Const(Value::Obj(next_iter)),

@@ -143,6 +143,8 @@ pub struct ObjSpace {
     pub(crate) unknown_modules: HashMap<String, ObjId>,
     /// Classes with a base class rpy-lsp does not model (the base was left out).
     pub unknown_base_classes: HashSet<ObjId>,
+    /// The metaclass of each class built by a subclass of `type`.
+    pub metaclasses: HashMap<ObjId, ObjId>,
 }
 
 impl ObjSpace {
@@ -203,6 +205,7 @@ impl ObjSpace {
             print_newline_fn: None,
             unknown_modules: HashMap::new(),
             unknown_base_classes: HashSet::new(),
+            metaclasses: HashMap::new(),
         };
         space.setup_types();
         space.setup_builtins_module();
