@@ -992,6 +992,20 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
                 if let Some(r) = self.constfold(op, consts) {
+                    if let Ok(Hlvalue::Const(v @ Value::Obj(id))) = r {
+                        if let Object::Unknown { name } = self.objspace.heap().get(id) {
+                            // A name a bundled model lacks: one warning here, and the
+                            // value is unknown.
+                            let msg = format!("the name `{name}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
+                            let is_module_attr = op == Op::GetAttr
+                                && matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)));
+                            if is_module_attr {
+                                self.diagnostics
+                                    .push(Diagnostic::new("RPY007", self.span, msg));
+                            }
+                            return Ok(Hlvalue::Const(v));
+                        }
+                    }
                     return r;
                 }
             }

@@ -234,6 +234,15 @@ impl ObjSpace {
                     let attrs = m.dict.clone();
                     return Ok(Some(self.dict_of_attrs(&attrs)));
                 }
+                // A name a bundled model (not a package: its submodules are imported) lacks
+                // is unknown; the caller warns at the user's line.
+                let full = format!("{}.{}", m.name, name);
+                if self.is_bundled_module(obj)
+                    && !name.starts_with("__")
+                    && !self.module_info.get(&id).is_some_and(|i| i.is_package)
+                {
+                    return Ok(Some(self.new_unknown(&full)));
+                }
                 Ok(None)
             }
             Object::Function(f) => {

@@ -233,9 +233,12 @@ impl ObjSpace {
         })
     }
 
-    /// Whether `v` is one of rpy-lsp's bundled models (not the user's module).
+    /// Whether `v` is one of rpy-lsp's bundled models that may lack names the real module
+    /// has (`rpython.*`, `os`, `time`): a missing name there is unknown, not an error.
+    /// `math` and `__future__` are modelled completely.
     pub fn is_bundled_module(&self, v: Value) -> bool {
-        matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Module(m) if m.bundled && &*m.name != "__builtin__" && &*m.name != "__rpy__"))
+        matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Module(m) if m.bundled
+            && !matches!(&*m.name, "__builtin__" | "__rpy__" | "math" | "__future__")))
     }
 
     /// The full name of a module object ("" for other values).

@@ -88,6 +88,14 @@ impl Space for ObjSpace {
     }
 
     fn op(&mut self, op: Op, args: &[Value]) -> R {
+        if op == Op::GetAttr && self.is_bundled_module(args[0]) {
+            let r = self.do_op(op, args)?;
+            // At import time only (the flow space warns at its own operations).
+            if let (Some(what), false) = (self.unknown_name(r), self.frames.is_empty()) {
+                self.warn_unknown(&what, "the name");
+            }
+            return Ok(r);
+        }
         match self.do_op(op, args) {
             // An operation that cannot work on an unknown value gives an unknown.
             Err(Unwind::Raise { .. }) if self.first_unknown(args).is_some() => {
@@ -279,7 +287,13 @@ impl Space for ObjSpace {
 
     fn import_from(&mut self, module: &Value, name: &Rc<str>) -> R {
         match self.getattr_opt(*module, name)? {
-            Some(v) => Ok(v),
+            Some(v) => {
+                if self.is_bundled_module(*module) && self.unknown_name(v).is_some() {
+                    let full = format!("{}.{}", self.module_name_of(*module), name);
+                    self.warn_unknown(&full, "the name");
+                }
+                Ok(v)
+            }
             None if self.is_bundled_module(*module) => {
                 // A name the bundled model lacks: unknown, with one warning.
                 let full = format!("{}.{}", self.module_name_of(*module), name);
