@@ -139,6 +139,32 @@ pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> Ann
     annotate_standalone_with(space, entry, HashMap::new())
 }
 
+/// Annotates an entry point whose `target()` gave its argument types (`return entry_point,
+/// [int]`): not a standalone program, so neither `argv` nor an int result is imposed.
+/// `None` among `types` (a type rpy-lsp cannot turn into an annotation) is unknown.
+pub fn annotate_with_types<C: ConcreteSpace>(
+    space: &mut C,
+    entry: ObjId,
+    types: &[Option<&str>],
+    prebuilt: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+) -> AnnotatedProgram {
+    let mut ann = annrpython::Annotator::new(space);
+    ann.prebuilt_graphs = prebuilt;
+    let args = types
+        .iter()
+        .map(|t| match *t {
+            Some("int") => SomeValue::int(),
+            Some("float") => SomeValue::float(),
+            Some("bool") => SomeValue::bool(),
+            Some("str") => SomeValue::string(),
+            Some("unicode") => SomeValue::unicode(false),
+            _ => SomeValue::Unknown(std::rc::Rc::from("an argument type of target()")),
+        })
+        .collect();
+    ann.annotate_entry(entry, args, false);
+    ann.finish()
+}
+
 /// [`annotate_standalone`] reusing flow graphs already built for some functions, with the
 /// flow space's diagnostics of each (by function object; a function flowed once per
 /// specialization gets its other graphs built here).

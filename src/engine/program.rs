@@ -20,6 +20,9 @@ pub struct Program {
     /// The annotator's result (whole-program types), when there is an entry point.
     pub annotated: Option<crate::annotator::AnnotatedProgram>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The argument types `target()` gave (`return entry_point, [int]`), by name (`None`
+    /// for a type that is not a simple built-in one); `None` for a standalone program.
+    pub entry_types: Option<Vec<Option<String>>>,
     /// The flow space's diagnostics of each graph of `graphs` (same order).
     graph_diagnostics: Vec<Vec<Diagnostic>>,
 }
@@ -43,6 +46,7 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            entry_types: None,
             graph_diagnostics: Vec::new(),
         };
         if let Some(m) = module {
@@ -69,6 +73,7 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            entry_types: None,
             graph_diagnostics: Vec::new(),
         }
     }
@@ -90,11 +95,15 @@ impl Program {
                 .zip(&self.graph_diagnostics)
                 .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
                 .collect();
-            self.annotated = Some(crate::annotator::annotate_standalone_with(
-                &mut self.space,
-                entry,
-                prebuilt,
-            ));
+            self.annotated = Some(match &self.entry_types {
+                Some(types) => {
+                    let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
+                    crate::annotator::annotate_with_types(&mut self.space, entry, &types, prebuilt)
+                }
+                None => {
+                    crate::annotator::annotate_standalone_with(&mut self.space, entry, prebuilt)
+                }
+            });
         }
     }
 
@@ -222,14 +231,40 @@ impl Program {
                 return None;
             }
         };
-        let first = match result {
+        let (first, second) = match result {
             Value::Obj(id) => match self.space.heap.get(id) {
-                Object::Tuple(items) if !items.is_empty() => items[0],
-                Object::Function(_) => result,
-                _ => Value::None,
+                Object::Tuple(items) if !items.is_empty() => {
+                    (items[0], items.get(1).copied().unwrap_or(Value::None))
+                }
+                Object::Function(_) => (result, Value::None),
+                _ => (Value::None, Value::None),
             },
-            _ => Value::None,
+            _ => (Value::None, Value::None),
         };
+        // `return entry_point, [int, str]`: the entry point's argument types.
+        if let Value::Obj(l) = second {
+            if let Object::List(items) | Object::Tuple(items) = self.space.heap.get(l) {
+                let types = items
+                    .iter()
+                    .map(|&t| match t {
+                        Value::Obj(c) => self
+                            .space
+                            .heap
+                            .class(c)
+                            .filter(|c| c.builtin.is_some())
+                            .map(|c| c.name.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                self.entry_types = Some(types);
+            }
+        }
+        if let Some(what) = self.space.unknown_name(first) {
+            // The entry point comes from something rpy-lsp does not model: nothing to
+            // check, and the import already warned.
+            let _ = what;
+            return None;
+        }
         match first {
             Value::Obj(f) if matches!(self.space.heap.get(f), Object::Function(_)) => Some(f),
             _ => {
