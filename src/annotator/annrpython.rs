@@ -95,6 +95,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     /// Source files of rpy-lsp's bundled models.
     bundled_files: HashSet<crate::syntax::FileId>,
+    /// The `environ` dict of the bundled `os` model, once looked up.
+    pub os_environ: std::cell::OnceCell<Option<ObjId>>,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -124,6 +126,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,
+            os_environ: std::cell::OnceCell::new(),
         }
     }
 

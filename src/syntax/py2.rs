@@ -30,6 +30,8 @@ use super::tokenize::{string_parts, tokenize, TokKind, Token, Tokenized, MAX_NES
 
 /// Name the print statement is rewritten to call.
 pub const PRINT_FUNC: &str = "__rpy_print__";
+/// What `print >>None, ...` names as its destination after the rewrite.
+pub const PRINT_TO_NONE: &str = "__rpy_print_to_none__";
 /// Name the exec statement is rewritten to call.
 pub const EXEC_FUNC: &str = "__rpy_exec__";
 
@@ -417,6 +419,13 @@ impl<'a> Rewriter<'a> {
                 });
             }
             self.replace(k, "(");
+            // `print >>None, x` prints to stdout in Python 2 but is not RPython: keep it
+            // apart from a plain print (whose destination is the constant None).
+            let dest_is_none =
+                self.is_name(k + 1, "None") && (k + 2 == j || commas.first() == Some(&(k + 2)));
+            if dest_is_none {
+                self.replace(k + 1, PRINT_TO_NONE);
+            }
             match commas.first() {
                 None => self.insert(last_end, ", True)"),
                 Some(&c) => {
