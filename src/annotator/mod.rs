@@ -116,6 +116,24 @@ impl AnnotatedProgram {
         self.bindings[graph][v.0 as usize].as_ref()
     }
 
+    /// What rpy-lsp does not model and the program's annotations depend on (the names in
+    /// `SomeValue::Unknown`), sorted: a program with any was not fully checked, and `build`
+    /// or `run` must refuse it.
+    pub fn unknowns(&self) -> Vec<std::rc::Rc<str>> {
+        let mut out: Vec<std::rc::Rc<str>> = self
+            .bindings
+            .iter()
+            .flatten()
+            .filter_map(|b| match b {
+                Some(SomeValue::Unknown(what)) => Some(what.clone()),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())

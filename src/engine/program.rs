@@ -82,12 +82,14 @@ impl Program {
     ///
     /// With an entry point, only what the annotator reaches is reported: the flow stage's
     /// own view of reachability is wider (every method of a class a graph mentions), and the
-    /// annotator reports the flow diagnostics of each graph it uses.
+    /// annotator reports the flow diagnostics of each graph it uses. When the annotator
+    /// found errors, it may have stopped short of code a path does reach: the flow stage's
+    /// diagnostics are then all kept, so that every independent error is reported.
     pub fn analyse(&mut self) {
         let before_flow = self.diagnostics.len();
         self.build_flow_graphs();
         if let Some(entry) = self.entry {
-            self.diagnostics.truncate(before_flow);
+            let flow_diagnostics = self.diagnostics.split_off(before_flow);
             // The annotator starts from the graphs built above instead of flowing again.
             let prebuilt = self
                 .graphs
@@ -104,6 +106,9 @@ impl Program {
                     crate::annotator::annotate_standalone_with(&mut self.space, entry, prebuilt)
                 }
             });
+            if self.annotated.as_ref().is_some_and(|a| a.has_errors()) {
+                self.diagnostics.extend(flow_diagnostics);
+            }
         }
     }
 

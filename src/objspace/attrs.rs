@@ -2,6 +2,10 @@
 //! methods), classes, modules, functions and built-in values; assignment and deletion;
 //! class creation (`build_class`, MRO) and `super`.
 
+/// Class attribute marking a class whose base rpy-lsp does not model (its value is that
+/// unknown base).
+pub const UNKNOWN_BASE_ATTR: &str = "__rpy_unknown_base__";
+
 use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
@@ -738,10 +742,10 @@ impl ObjSpace {
             _ => return self.type_error("bases must be a tuple"),
         };
         let mut base_ids = Vec::new();
-        let mut unknown_base = false;
+        let mut unknown_base = None;
         for b in base_vals {
             if self.unknown_name(b).is_some() {
-                unknown_base = true;
+                unknown_base = unknown_base.or(Some(b));
                 continue;
             }
             match b {
@@ -813,7 +817,14 @@ impl ObjSpace {
         let inherits_unknown = base_ids
             .iter()
             .any(|b| self.unknown_base_classes.contains(b));
-        if unknown_base || inherits_unknown {
+        if let Some(u) = unknown_base {
+            // The annotator reads this marker: attributes the class does not define may
+            // come from the unknown base.
+            if let Object::Class(c) = self.heap.get_mut(id) {
+                c.dict.set(UNKNOWN_BASE_ATTR, u);
+            }
+        }
+        if unknown_base.is_some() || inherits_unknown {
             self.unknown_base_classes.insert(id);
         }
         Ok(Value::Obj(id))
