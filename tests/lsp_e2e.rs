@@ -601,6 +601,7 @@ fn many_rapid_edits_end_in_the_right_final_diagnostics() {
 
 #[test]
 fn code_actions_suppress_and_symbols() {
+    // An import rpy-lsp cannot find is one warning (RPY007), which can be suppressed.
     let text = "import no_such_module\n\n\ndef entry_point(argv):\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n";
     let ws = Workspace::new("actions", &[("main.py", text), ("helper.py", HELPER)]);
     let mut c = Client::start(
@@ -610,7 +611,7 @@ fn code_actions_suppress_and_symbols() {
     let uri = ws.uri("main.py");
     c.open(&uri, 1, text);
     let got = c.wait_diagnostics(0, &uri, |p| p["version"] == 1);
-    let d = diagnostic(&got, "RPY002").clone();
+    let d = diagnostic(&got, "RPY007").clone();
     assert_eq!(d["range"]["start"]["line"], 0);
 
     let actions = c.request(
@@ -624,7 +625,7 @@ fn code_actions_suppress_and_symbols() {
         .find(|a| {
             a["title"]
                 .as_str()
-                .is_some_and(|t| t.contains("rpy: ignore[RPY002]"))
+                .is_some_and(|t| t.contains("rpy: ignore[RPY007]"))
         })
         .unwrap_or_else(|| panic!("no suppression among {actions}"))
         .clone();
@@ -632,14 +633,14 @@ fn code_actions_suppress_and_symbols() {
         suppress["kind"].as_str().unwrap().starts_with("quickfix"),
         "{suppress}"
     );
-    assert_eq!(suppress["diagnostics"][0]["code"], "RPY002");
+    assert_eq!(suppress["diagnostics"][0]["code"], "RPY007");
     let doc_edit = &suppress["edit"]["documentChanges"][0];
     assert_eq!(doc_edit["textDocument"], json!({"uri": uri, "version": 1}));
     let edit = &doc_edit["edits"][0];
     assert!(edit["newText"]
         .as_str()
         .unwrap()
-        .contains("# rpy: ignore[RPY002]"));
+        .contains("# rpy: ignore[RPY007]"));
 
     // Apply it as the client would: the diagnostic goes away.
     let mark = c.log.len();
@@ -648,7 +649,7 @@ fn code_actions_suppress_and_symbols() {
         json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edit["range"], "text": edit["newText"]}]}),
     );
     let after = c.wait_diagnostics(mark, &uri, |p| p["version"] == 2);
-    assert!(!has_code(&after, "RPY002"), "{after}");
+    assert!(!has_code(&after, "RPY007"), "{after}");
 
     // Hierarchical symbols of helper.py: Node with its methods.
     let helper = ws.uri("helper.py");

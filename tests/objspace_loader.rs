@@ -123,9 +123,22 @@ fn errors_in_imported_modules_point_into_them() {
         &[("main.py", "import mid\n"), ("mid.py", "import nothere\n")],
     );
     let (sp, _) = run_tree(&tree, "main.py");
+    let d = describe(&sp);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("RPY007 mid.py:1: the module `nothere` is not modelled"),
+        "{d:?}"
+    );
+
+    // A module missing from the user's own package is an error.
+    let tree = TempTree::new(
+        "imperr4",
+        &[("main.py", "import pkg.nothere\n"), ("pkg/__init__.py", "")],
+    );
+    let (sp, _) = run_tree(&tree, "main.py");
     assert_eq!(
         describe(&sp),
-        vec!["RPY002 mid.py:1: ImportError: No module named nothere"]
+        vec!["RPY002 main.py:1: ImportError: No module named nothere"]
     );
 
     let tree = TempTree::new(

@@ -95,6 +95,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     /// Source files of rpy-lsp's bundled models.
     bundled_files: HashSet<crate::syntax::FileId>,
+    /// The `environ` dict of the bundled `os` model, once looked up.
+    pub os_environ: std::cell::OnceCell<Option<ObjId>>,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -124,6 +126,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,
+            os_environ: std::cell::OnceCell::new(),
         }
     }
 
@@ -378,8 +381,28 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 impossible |= s.is_impossible();
                 args_s.push(s);
             }
+            // As the reference: a prebuilt long that does not fit a signed word is an
+            // error, except as the argument of a call (`r_ulonglong(0x9E3779B97F4A7C15)`).
+            let big_long = if matches!(op.opname, Op::SimpleCall | Op::CallArgs) {
+                None
+            } else {
+                op.args.iter().find_map(|a| match a.constant() {
+                    Some(Value::Obj(id)) => match self.space.heap().get(id) {
+                        Object::Long(i) if i64::try_from(*i).is_err() => Some(*i),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            };
             let result = if impossible {
                 SomeValue::Impossible
+            } else if let Some(big) = big_long {
+                let e = AnnError::new(
+                    "RPY217",
+                    format!("a prebuilt long integer ({big:#x}) does not fit in a signed machine word: wrap it in r_uint(...) or r_ulonglong(...)"),
+                );
+                self.report(e, op.span);
+                SomeValue::Error
             } else {
                 self.consider_op(&op, &args_s)
             };

@@ -781,6 +781,7 @@ impl Bookkeeper {
                     ));
                 }
             }
+            Object::Unknown { name } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),
                 kind: *kind,

@@ -938,6 +938,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// Whether a prebuilt dict is the `environ` of the bundled `os` model.
+    fn is_os_environ(&self, d: crate::objspace::object::ObjId) -> bool {
+        use crate::objspace::object::ObjId;
+        let environ = *self.os_environ.get_or_init(|| {
+            let heap = self.space.heap();
+            (0..heap.len() as u32).find_map(|i| match heap.get(ObjId(i)) {
+                Object::Module(m) if m.bundled && &*m.name == "os" => match m.dict.get("environ") {
+                    Some(Value::Obj(e)) => Some(e),
+                    _ => None,
+                },
+                _ => None,
+            })
+        });
+        environ == Some(d)
+    }
+
     fn dict_method(
         &mut self,
         def: DictDefId,
@@ -950,6 +966,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match meth {
             "get" | "setdefault" => {
                 let prebuilt = matches!(s_self, S::Dict { konst: Some(_), .. });
+                // `os.environ` is not a dict after translation: its `get` takes the key only.
+                if let S::Dict {
+                    konst: Some(Value::Obj(d)),
+                    ..
+                } = s_self
+                {
+                    if meth == "get" && p.len() != 1 && self.is_os_environ(*d) {
+                        return Err(AnnError::new(
+                            "RPY206",
+                            "os.environ.get() takes exactly one argument in RPython (no default): use `os.environ.get(key)` and test for None".into(),
+                        ));
+                    }
+                }
                 if meth == "get" && p.len() == 1 && prebuilt {
                     self.dict_key(def, &p[0])?;
                     let v = self.bk.read_dict_value(def);

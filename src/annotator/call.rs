@@ -114,7 +114,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let s_star = data.last().cloned().unwrap_or(SomeValue::Impossible);
             match s_star {
                 SomeValue::Tuple(items) => positional.extend(items.iter().cloned()),
-                SomeValue::Error => positional.push(SomeValue::Error),
+                s @ (SomeValue::Error | SomeValue::Unknown(_)) => positional.push(s),
                 other => {
                     return Err(AnnError::new(
                         "RPY206",
@@ -684,11 +684,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(result)
             }
             // A built-in given an erroneous value (already reported): no second message.
-            SomeValue::Builtin { .. } | SomeValue::BuiltinMethod { .. }
+            SomeValue::Builtin { .. }
+            | SomeValue::BuiltinMethod { .. }
+            | SomeValue::Type { .. }
                 if args.positional.iter().any(|a| a.is_error())
                     || args.keywords.iter().any(|(_, a)| a.is_error()) =>
             {
-                Ok(SomeValue::Error)
+                Ok(args
+                    .positional
+                    .iter()
+                    .chain(args.keywords.iter().map(|(_, a)| a))
+                    .find(|a| a.is_unknown())
+                    .cloned()
+                    .unwrap_or(SomeValue::Error))
             }
             SomeValue::Builtin { name, s_self } => {
                 let (name, s_self) = (name.clone(), s_self.clone());
@@ -713,7 +721,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::Impossible)
             }
-            SomeValue::Error => Ok(SomeValue::Error),
+            SomeValue::Error | SomeValue::Unknown(_) => Ok(s_func.clone()),
             other => Err(AnnError::new(
                 "RPY207",
                 format!(

@@ -191,6 +191,9 @@ impl Bookkeeper {
             S::Type { .. } => "type".into(),
             S::Impossible => "no value".into(),
             S::Error => "an erroneous value".into(),
+            S::Unknown(what) => {
+                format!("unknown (comes from `{what}`, which rpy-lsp does not model)")
+            }
         }
     }
 

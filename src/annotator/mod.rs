@@ -122,6 +122,24 @@ impl AnnotatedProgram {
         self.bindings[graph][v.0 as usize].as_ref()
     }
 
+    /// What rpy-lsp does not model and the program's annotations depend on (the names in
+    /// `SomeValue::Unknown`), sorted: a program with any was not fully checked, and `build`
+    /// or `run` must refuse it.
+    pub fn unknowns(&self) -> Vec<std::rc::Rc<str>> {
+        let mut out: Vec<std::rc::Rc<str>> = self
+            .bindings
+            .iter()
+            .flatten()
+            .filter_map(|b| match b {
+                Some(SomeValue::Unknown(what)) => Some(what.clone()),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
@@ -143,6 +161,32 @@ pub fn annotate<C: ConcreteSpace>(
 /// without NUL characters, and the result must be an int.
 pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> AnnotatedProgram {
     annotate_standalone_with(space, entry, HashMap::new())
+}
+
+/// Annotates an entry point whose `target()` gave its argument types (`return entry_point,
+/// [int]`): not a standalone program, so neither `argv` nor an int result is imposed.
+/// `None` among `types` (a type rpy-lsp cannot turn into an annotation) is unknown.
+pub fn annotate_with_types<C: ConcreteSpace>(
+    space: &mut C,
+    entry: ObjId,
+    types: &[Option<&str>],
+    prebuilt: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+) -> AnnotatedProgram {
+    let mut ann = annrpython::Annotator::new(space);
+    ann.prebuilt_graphs = prebuilt;
+    let args = types
+        .iter()
+        .map(|t| match *t {
+            Some("int") => SomeValue::int(),
+            Some("float") => SomeValue::float(),
+            Some("bool") => SomeValue::bool(),
+            Some("str") => SomeValue::string(),
+            Some("unicode") => SomeValue::unicode(false),
+            _ => SomeValue::Unknown(std::rc::Rc::from("an argument type of target()")),
+        })
+        .collect();
+    ann.annotate_entry(entry, args, false);
+    ann.finish()
 }
 
 /// [`annotate_standalone`] reusing flow graphs already built for some functions, with the

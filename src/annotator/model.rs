@@ -159,6 +159,13 @@ pub enum SomeValue {
     /// A value whose computation was reported as an error: it unions silently with anything
     /// and operations on it produce it again, so one mistake is reported once.
     Error,
+    /// A value from something rpy-lsp does not model (an import it could not find, a name a
+    /// bundled model lacks), named by what is missing ("rpython.rlib.rbigint"). It behaves as
+    /// `Error` does (unions with anything into itself, operations on it give it again, no
+    /// diagnostic), but nothing was reported about the user's code: the import got one
+    /// warning. A program whose annotations contain it was not fully checked, and a later
+    /// stage (`build`, `run`) must refuse it (see `AnnotatedProgram::unknowns`).
+    Unknown(Rc<str>),
 }
 
 use SomeValue as S;
@@ -257,8 +264,14 @@ impl SomeValue {
     pub fn is_impossible(&self) -> bool {
         matches!(self, S::Impossible)
     }
+    /// An erroneous value (already reported) or an unknown one (from what rpy-lsp does not
+    /// model): both absorb every operation silently.
     pub fn is_error(&self) -> bool {
-        matches!(self, S::Error)
+        matches!(self, S::Error | S::Unknown(_))
+    }
+    /// A value from something rpy-lsp does not model.
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, S::Unknown(_))
     }
     /// Integers and booleans (the reference's SomeInteger and its subclass SomeBool).
     pub fn is_int_like(&self) -> bool {
@@ -281,7 +294,9 @@ impl SomeValue {
         match self {
             S::Str { can_be_none, .. } | S::Unicode { can_be_none, .. } => *can_be_none,
             S::Instance { can_be_none, .. } | S::Pbc { can_be_none, .. } => *can_be_none,
-            S::List { .. } | S::Dict { .. } | S::None | S::Object | S::Error => true,
+            S::List { .. } | S::Dict { .. } | S::None | S::Object | S::Error | S::Unknown(_) => {
+                true
+            }
             _ => false,
         }
     }
@@ -438,6 +453,7 @@ impl SomeValue {
             S::Type { .. } => "SomeType",
             S::Impossible => "SomeImpossibleValue",
             S::Error => "SomeImpossibleValue",
+            S::Unknown(_) => "SomeObject",
         }
     }
 }

@@ -371,3 +371,33 @@ fn reference_forms() {
         "SomeInteger(knowntype=r_uint, nonneg=True, unsigned=True)"
     );
 }
+
+#[test]
+fn unknown_absorbs_unions_and_is_equal_to_any_unknown() {
+    let mut w = world();
+    let u = SomeValue::Unknown(Rc::from("rpython.rlib.rbigint"));
+    let v = SomeValue::Unknown(Rc::from("copy.copy"));
+    for other in [
+        SomeValue::int(),
+        SomeValue::string(),
+        SomeValue::None,
+        SomeValue::Error,
+    ] {
+        assert!(w.union(&u, &other).unwrap().is_unknown());
+        assert!(w.union(&other, &u).unwrap().is_unknown());
+    }
+    // The fixpoint needs every unknown to contain every other one.
+    assert!(w.bk.contains(&w.heap, &u, &v));
+    assert!(u.is_error() && u.is_unknown() && u.can_be_none());
+}
+
+#[test]
+fn an_unknown_prebuilt_object_is_an_unknown_annotation() {
+    let mut w = world();
+    let id = w.heap.alloc(Object::Unknown {
+        name: Rc::from("rpython.rlib.rsre"),
+    });
+    let s = w.bk.immutablevalue(&w.heap, Value::Obj(id)).unwrap();
+    assert!(matches!(s, SomeValue::Unknown(ref n) if &**n == "rpython.rlib.rsre"));
+    assert!(w.bk.describe(&w.heap, &s).starts_with("unknown"));
+}

@@ -119,7 +119,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => args.iter().any(|a| a.is_error()),
         };
         if poisoned {
-            return SomeValue::Error;
+            // An unknown value stays unknown (and says where it comes from).
+            return args
+                .iter()
+                .find(|a| a.is_unknown())
+                .cloned()
+                .unwrap_or(SomeValue::Error);
+        }
+        if let (Op::GetAttr, Some(S::Instance { classdef, .. })) = (op.opname, args.first()) {
+            if let Some(u) = self.attr_from_unknown_base(*classdef, op) {
+                return u;
+            }
         }
         let result = match self.consider_op_inner(op, args) {
             Ok(s) => s,
@@ -130,6 +140,40 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         self.annotate_pending_del();
         result
+    }
+
+    /// `inst.attr` where the instance's class derives from a class rpy-lsp does not model
+    /// and nothing rpy-lsp knows defines `attr`: unknown (it may come from that base).
+    fn attr_from_unknown_base(&mut self, cd: ClassDefId, op: &SpaceOperation) -> Option<SomeValue> {
+        let heap = self.space.heap();
+        let name = op.args.get(1)?.constant().and_then(|c| heap.str_value(c))?;
+        let name = std::str::from_utf8(name).ok()?.to_string();
+        let desc = self.bk.classdef(cd).desc;
+        let cls = self.bk.class_desc(desc)?.cls;
+        let mro = heap.class(cls)?.mro.clone();
+        let marker = mro
+            .iter()
+            .find_map(|&k| heap.class(k)?.dict.get(crate::objspace::UNKNOWN_BASE_ATTR))?;
+        if mro
+            .iter()
+            .any(|&k| heap.class(k).is_some_and(|c| c.dict.contains(&name)))
+        {
+            return None;
+        }
+        // Attributes the program assigns on instances are known.
+        let mut c = Some(cd);
+        while let Some(d) = c {
+            if self.bk.classdef(d).attrs.contains_key(name.as_str()) {
+                return None;
+            }
+            c = self.bk.classdef(d).basedef;
+        }
+        match self.bk.immutablevalue(heap, marker) {
+            Ok(SomeValue::Unknown(what)) => {
+                Some(SomeValue::Unknown(format!("{what}.{name}").into()))
+            }
+            _ => None,
+        }
     }
 
     /// `__del__` of each class with instances is called on an instance of that class.
@@ -950,7 +994,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if !(s.is_str_like() || s.is_unicode_like()) || !b.is_int_like() {
                 return Err(AnnError::new(
                     "RPY218",
-                    "int(x, base) needs a string and an int".into(),
+                    format!(
+                        "int(x, base) needs a string and an int, not {} and {}",
+                        self.bk.describe_type(self.space.heap(), s),
+                        self.bk.describe_type(self.space.heap(), b)
+                    ),
                 ));
             }
             return Ok(SomeValue::int());
@@ -1063,7 +1111,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 _ => self.bk.read_dict_key(*def),
             },
             S::None => SomeValue::Impossible,
-            S::Error => SomeValue::Error,
+            S::Error | S::Unknown(_) => container.clone(),
             other => {
                 return Err(AnnError::new(
                     "RPY205",

@@ -188,6 +188,7 @@ impl Bookkeeper {
             (S::None, S::None)
             | (S::Impossible, S::Impossible)
             | (S::Error, S::Error)
+            | (S::Unknown(_), S::Unknown(_))
             | (S::Object, S::Object) => true,
             _ => false,
         }
@@ -228,7 +229,7 @@ impl Bookkeeper {
             S::Dict { def, .. } => S::Dict { def: *def, konst: None },
             S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
-            S::None | S::Error => a.clone(),
+            S::None | S::Error | S::Unknown(_) => a.clone(),
             S::Impossible => S::None,
             other => {
                 return Err(union_error(format!(
@@ -250,6 +251,8 @@ impl Bookkeeper {
             return Ok(a.clone());
         }
         Ok(match (a, b) {
+            (S::Unknown(_), _) => a.clone(),
+            (_, S::Unknown(_)) => b.clone(),
             (S::Error, _) | (_, S::Error) => S::Error,
             (S::Impossible, x) | (x, S::Impossible) => x.clone(),
             (S::None, x) | (x, S::None) => self.noneify(heap, x)?,
@@ -560,6 +563,7 @@ impl Bookkeeper {
     pub fn improve(&mut self, heap: &Heap, obj: &SomeValue, imp: &SomeValue) -> SomeValue {
         match (obj, imp) {
             (S::Error, _) => S::Error,
+            (S::Unknown(_), _) => obj.clone(),
             (
                 S::Instance {
                     classdef: c1,

@@ -21,7 +21,7 @@ use super::strings::{decode_literal, DecodeError, PyStr};
 use super::symtable::{mangle, BlockNode, NameScope, ScopeId, ScopeKind, SymbolTable};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{self, text_size::TextRange, Ranged};
-use crate::syntax::{FileId, Span, EXEC_FUNC, PRINT_FUNC};
+use crate::syntax::{FileId, Span, EXEC_FUNC, PRINT_FUNC, PRINT_TO_NONE};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -1089,8 +1089,13 @@ impl<'a> Codegen<'a> {
             d => Some(d),
         };
         let to = dest.is_some();
-        if let Some(d) = dest {
-            self.expr(d);
+        match dest {
+            // `print >>None, x`: an explicit None destination.
+            Some(ast::Expr::Name(n)) if n.id.as_str() == PRINT_TO_NONE => {
+                self.load_const(Const::None, sp)
+            }
+            Some(d) => self.expr(d),
+            None => {}
         }
         for item in &c.args[2..] {
             if to {

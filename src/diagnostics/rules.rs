@@ -84,6 +84,20 @@ program to `[tool.rpy-lsp] entry-points` in pyproject.toml if its target is else
         good: "def helper(x):\n    return x + 1\n\ndef entry_point(argv):\n    return helper(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
     },
     Rule {
+        code: "RPY007",
+        name: "not-modelled",
+        severity: Warning,
+        summary: "an imported module or name is not modelled by rpy-lsp",
+        doc: "rpy-lsp evaluates imports on its own models of `os`, `sys`, `math`, `time` and \
+much of `rpython.rlib`; the configured search paths can supply more (a checkout of the \
+`rpython` package, for instance). A module or name found nowhere is not an error: it is \
+*unknown*. Everything computed from it is unknown too (hover says so), operations on unknown \
+values are never reported, and the code that depends on them is not checked. `build` and \
+`run` refuse a program with unknown values.",
+        bad: "from rpython.rlib.rsre import rsre_core\n",
+        good: "from rpython.rlib.rarithmetic import intmask\n",
+    },
+    Rule {
         code: "RPY101",
         name: "closure",
         severity: Error,

@@ -20,6 +20,9 @@ pub struct Program {
     /// The annotator's result (whole-program types), when there is an entry point.
     pub annotated: Option<crate::annotator::AnnotatedProgram>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The argument types `target()` gave (`return entry_point, [int]`), by name (`None`
+    /// for a type that is not a simple built-in one); `None` for a standalone program.
+    pub entry_types: Option<Vec<Option<String>>>,
     /// The flow space's diagnostics of each graph of `graphs` (same order).
     graph_diagnostics: Vec<Vec<Diagnostic>>,
 }
@@ -43,6 +46,7 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            entry_types: None,
             graph_diagnostics: Vec::new(),
         };
         if let Some(m) = module {
@@ -69,14 +73,23 @@ impl Program {
             graphs: Vec::new(),
             annotated: None,
             diagnostics,
+            entry_types: None,
             graph_diagnostics: Vec::new(),
         }
     }
 
     /// Runs the analysis stages after import.
+    ///
+    /// With an entry point, only what the annotator reaches is reported: the flow stage's
+    /// own view of reachability is wider (every method of a class a graph mentions), and the
+    /// annotator reports the flow diagnostics of each graph it uses. When the annotator
+    /// found errors, it may have stopped short of code a path does reach: the flow stage's
+    /// diagnostics are then all kept, so that every independent error is reported.
     pub fn analyse(&mut self) {
+        let before_flow = self.diagnostics.len();
         self.build_flow_graphs();
         if let Some(entry) = self.entry {
+            let flow_diagnostics = self.diagnostics.split_off(before_flow);
             // The annotator starts from the graphs built above instead of flowing again.
             let prebuilt = self
                 .graphs
@@ -84,22 +97,36 @@ impl Program {
                 .zip(&self.graph_diagnostics)
                 .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
                 .collect();
-            self.annotated = Some(crate::annotator::annotate_standalone_with(
-                &mut self.space,
-                entry,
-                prebuilt,
-            ));
+            self.annotated = Some(match &self.entry_types {
+                Some(types) => {
+                    let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
+                    crate::annotator::annotate_with_types(&mut self.space, entry, &types, prebuilt)
+                }
+                None => {
+                    crate::annotator::annotate_standalone_with(&mut self.space, entry, prebuilt)
+                }
+            });
+            if self.annotated.as_ref().is_some_and(|a| a.has_errors()) {
+                self.diagnostics.extend(flow_diagnostics);
+            }
         }
     }
 
     /// Import-time and analysis diagnostics together.
+    /// Warnings located inside rpy-lsp's bundled models are not the user's: they are left
+    /// out (errors there are reported at the user's call with a label).
     pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut all = self.space.diagnostics.clone();
+        let mut all: Vec<Diagnostic> = Vec::new();
         for d in self
+            .space
             .diagnostics
             .iter()
+            .chain(self.diagnostics.iter())
             .chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter()))
         {
+            if !d.is_error() && self.space.is_bundled_file(d.span.file) {
+                continue;
+            }
             if !all.contains(d) {
                 all.push(d.clone());
             }
@@ -209,14 +236,40 @@ impl Program {
                 return None;
             }
         };
-        let first = match result {
+        let (first, second) = match result {
             Value::Obj(id) => match self.space.heap.get(id) {
-                Object::Tuple(items) if !items.is_empty() => items[0],
-                Object::Function(_) => result,
-                _ => Value::None,
+                Object::Tuple(items) if !items.is_empty() => {
+                    (items[0], items.get(1).copied().unwrap_or(Value::None))
+                }
+                Object::Function(_) => (result, Value::None),
+                _ => (Value::None, Value::None),
             },
-            _ => Value::None,
+            _ => (Value::None, Value::None),
         };
+        // `return entry_point, [int, str]`: the entry point's argument types.
+        if let Value::Obj(l) = second {
+            if let Object::List(items) | Object::Tuple(items) = self.space.heap.get(l) {
+                let types = items
+                    .iter()
+                    .map(|&t| match t {
+                        Value::Obj(c) => self
+                            .space
+                            .heap
+                            .class(c)
+                            .filter(|c| c.builtin.is_some())
+                            .map(|c| c.name.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                self.entry_types = Some(types);
+            }
+        }
+        if let Some(what) = self.space.unknown_name(first) {
+            // The entry point comes from something rpy-lsp does not model: nothing to
+            // check, and the import already warned.
+            let _ = what;
+            return None;
+        }
         match first {
             Value::Obj(f) if matches!(self.space.heap.get(f), Object::Function(_)) => Some(f),
             _ => {

@@ -71,6 +71,7 @@ pub fn build_flow<C: ConcreteSpace>(
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
         instr_pc: 0,
+        unroll_next: HashMap::new(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -179,6 +180,9 @@ struct FlowContext<'a, C: ConcreteSpace> {
     deferred_steps: usize,
     /// Index of the instruction being executed.
     instr_pc: u32,
+    /// The next step of each unrolled iterator: one object per step, so that the paths of
+    /// one step of an unrolled loop merge (not one copy of the rest per path).
+    unroll_next: HashMap<ObjId, ObjId>,
 }
 
 /// Instructions a graph may run past join points without recording an operation before
@@ -988,6 +992,20 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
                 if let Some(r) = self.constfold(op, consts) {
+                    if let Ok(Hlvalue::Const(v @ Value::Obj(id))) = r {
+                        if let Object::Unknown { name } = self.objspace.heap().get(id) {
+                            // A name a bundled model lacks: one warning here, and the
+                            // value is unknown.
+                            let msg = format!("the name `{name}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
+                            let is_module_attr = op == Op::GetAttr
+                                && matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)));
+                            if is_module_attr {
+                                self.diagnostics
+                                    .push(Diagnostic::new("RPY007", self.span, msg));
+                            }
+                            return Ok(Hlvalue::Const(v));
+                        }
+                    }
                     return r;
                 }
             }
@@ -1077,13 +1095,20 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 if pos >= items.len() {
                     return Ok(IterNext::Done);
                 }
-                let next_iter = self
-                    .objspace
-                    .heap_mut()
-                    .alloc(Object::Iterator(IterState::Seq {
-                        items: items.clone(),
-                        pos: pos + 1,
-                    }));
+                let next_iter = match self.unroll_next.get(&id) {
+                    Some(&n) => n,
+                    None => {
+                        let n = self
+                            .objspace
+                            .heap_mut()
+                            .alloc(Object::Iterator(IterState::Seq {
+                                items: items.clone(),
+                                pos: pos + 1,
+                            }));
+                        self.unroll_next.insert(id, n);
+                        n
+                    }
+                };
                 return Ok(IterNext::Unrolled {
                     item: Hlvalue::Const(items[pos]),
                     next_iter: Hlvalue::Const(Value::Obj(next_iter)),

@@ -2,6 +2,10 @@
 //! methods), classes, modules, functions and built-in values; assignment and deletion;
 //! class creation (`build_class`, MRO) and `super`.
 
+/// Class attribute marking a class whose base rpy-lsp does not model (its value is that
+/// unknown base).
+pub const UNKNOWN_BASE_ATTR: &str = "__rpy_unknown_base__";
+
 use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
@@ -118,6 +122,9 @@ impl ObjSpace {
         let Value::Obj(id) = obj else {
             return self.type_attr(obj, name);
         };
+        if let Some(what) = self.unknown_name(obj) {
+            return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
+        }
         match self.heap.get(id) {
             Object::Instance(inst) => {
                 let cls = inst.class;
@@ -176,6 +183,12 @@ impl ObjSpace {
                         let b: Vec<Value> = c.bases.iter().map(|&b| Value::Obj(b)).collect();
                         return Ok(Some(self.new_tuple(b)));
                     }
+                    "__base__" => {
+                        return Ok(Some(match c.bases.first() {
+                            Some(&b) => Value::Obj(b),
+                            None => Value::None,
+                        }));
+                    }
                     "__mro__" => {
                         let b: Vec<Value> = c.mro.iter().map(|&b| Value::Obj(b)).collect();
                         return Ok(Some(self.new_tuple(b)));
@@ -187,6 +200,19 @@ impl ObjSpace {
                     _ => {}
                 }
                 let Some(a) = self.lookup_class_attr(id, name) else {
+                    // Methods and attributes of the class's metaclass.
+                    if let Some(&meta) = self.metaclasses.get(&id) {
+                        if let Some(m) = self.lookup_class_attr(meta, name) {
+                            if matches!(m, Value::Obj(f) if matches!(self.heap.get(f), Object::Function(_)))
+                            {
+                                return Ok(Some(self.alloc(Object::BoundMethod {
+                                    func: m,
+                                    self_value: obj,
+                                })));
+                            }
+                            return Ok(Some(m));
+                        }
+                    }
                     return Ok(None);
                 };
                 let Value::Obj(aid) = a else {
@@ -211,6 +237,15 @@ impl ObjSpace {
                 if &**name == "__dict__" {
                     let attrs = m.dict.clone();
                     return Ok(Some(self.dict_of_attrs(&attrs)));
+                }
+                // A name a bundled model (not a package: its submodules are imported) lacks
+                // is unknown; the caller warns at the user's line.
+                let full = format!("{}.{}", m.name, name);
+                if self.is_bundled_module(obj)
+                    && !name.starts_with("__")
+                    && !self.module_info.get(&id).is_some_and(|i| i.is_package)
+                {
+                    return Ok(Some(self.new_unknown(&full)));
                 }
                 Ok(None)
             }
@@ -580,6 +615,122 @@ impl ObjSpace {
         namespace: Value,
         globals: Option<ObjId>,
     ) -> R {
+        // The metaclass: `__metaclass__` of the body, else the one of the first base that
+        // has one (as Python 2 does).
+        let explicit = match namespace {
+            Value::Obj(ns) => match self.heap.get(ns) {
+                Object::Dict(_) => {
+                    let key = self.intern("__metaclass__");
+                    self.dict_get_value(namespace, key)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let meta = match explicit {
+            Some(m) => Some(m),
+            None => {
+                let bases_ids: Vec<ObjId> = match bases {
+                    Value::Obj(b) => match self.heap.get(b) {
+                        Object::Tuple(items) => items
+                            .iter()
+                            .filter_map(|v| match v {
+                                Value::Obj(i) => Some(*i),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                bases_ids
+                    .iter()
+                    .find_map(|b| self.metaclasses.get(b).copied())
+                    .map(Value::Obj)
+            }
+        };
+        let Some(meta) = meta else {
+            return self.make_class_plain(name, bases, namespace, globals);
+        };
+        let meta_cls = match meta {
+            Value::Obj(m) if self.is_metaclass(m) => m,
+            // `__metaclass__ = some_function`: the function builds the class.
+            Value::Obj(m) if matches!(self.heap.get(m), Object::Function(_)) => {
+                return self.call(meta, vec![name, bases, namespace]);
+            }
+            _ => return self.make_class_plain(name, bases, namespace, globals),
+        };
+        // A subclass of `type`: its `__new__` builds the class (calling `type.__new__`),
+        // then its `__init__` runs on it.
+        let cls = match self.user_meta_attr(meta_cls, "__new__") {
+            Some(new) => {
+                let new = match new {
+                    Value::Obj(n) => match self.heap.get(n) {
+                        Object::StaticMethod(f) => *f,
+                        _ => new,
+                    },
+                    _ => new,
+                };
+                self.call(new, vec![meta, name, bases, namespace])?
+            }
+            None => {
+                let c = self.make_class_plain(name, bases, namespace, globals)?;
+                if let Value::Obj(cid) = c {
+                    self.metaclasses.insert(cid, meta_cls);
+                }
+                c
+            }
+        };
+        if let Some(init) = self.user_meta_attr(meta_cls, "__init__") {
+            if matches!(cls, Value::Obj(c) if self.heap.class(c).is_some()) {
+                self.call(init, vec![cls, name, bases, namespace])?;
+            }
+        }
+        Ok(cls)
+    }
+
+    /// Whether `m` is a class deriving from `type` (a metaclass).
+    pub(crate) fn is_metaclass(&self, m: ObjId) -> bool {
+        self.heap.class(m).is_some()
+            && m != self.types.type_
+            && self.is_subclass(m, self.types.type_)
+    }
+
+    /// An attribute a metaclass defines in Python (not one `type` itself has).
+    pub(crate) fn user_meta_attr(&self, meta: ObjId, name: &str) -> Option<Value> {
+        let mro = self.heap.class(meta)?.mro.clone();
+        for k in mro {
+            let c = self.heap.class(k)?;
+            if c.builtin.is_some() {
+                return None;
+            }
+            if let Some(v) = c.dict.get(name) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// `d[key]` of a dict object, without raising.
+    fn dict_get_value(&mut self, d: Value, key: Value) -> Option<Value> {
+        let k = self.heap.hash_key(key)?;
+        match d {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Dict(dd) => dd.index.get(&k).map(|&i| dd.entries[i].1),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `type(name, bases, namespace)`: a class without metaclass processing.
+    pub fn make_class_plain(
+        &mut self,
+        name: Value,
+        bases: Value,
+        namespace: Value,
+        globals: Option<ObjId>,
+    ) -> R {
         let Some(cname) = self.name_of(name) else {
             return self.type_error("class name must be a string");
         };
@@ -591,7 +742,12 @@ impl ObjSpace {
             _ => return self.type_error("bases must be a tuple"),
         };
         let mut base_ids = Vec::new();
+        let mut unknown_base = None;
         for b in base_vals {
+            if self.unknown_name(b).is_some() {
+                unknown_base = unknown_base.or(Some(b));
+                continue;
+            }
             match b {
                 Value::Obj(id) if matches!(self.heap.get(id), Object::Class(_)) => {
                     base_ids.push(id)
@@ -620,6 +776,12 @@ impl ObjSpace {
                 spans = (Some(s), Some(n));
             }
             attr_spans = self.class_attr_spans.remove(&ns).unwrap_or_default();
+        }
+        if dict
+            .get("__metaclass__")
+            .is_some_and(|m| matches!(m, Value::Obj(m) if self.is_metaclass(m) || matches!(self.heap.get(m), Object::Function(_))))
+        {
+            dict.remove("__metaclass__");
         }
         if dict.contains("__metaclass__") {
             let span = spans.1.unwrap_or(self.span);
@@ -651,6 +813,19 @@ impl ObjSpace {
         let mro = self.compute_mro(id, &base_ids);
         if let Object::Class(c) = self.heap.get_mut(id) {
             c.mro = mro;
+        }
+        let inherits_unknown = base_ids
+            .iter()
+            .any(|b| self.unknown_base_classes.contains(b));
+        if let Some(u) = unknown_base {
+            // The annotator reads this marker: attributes the class does not define may
+            // come from the unknown base.
+            if let Object::Class(c) = self.heap.get_mut(id) {
+                c.dict.set(UNKNOWN_BASE_ATTR, u);
+            }
+        }
+        if unknown_base.is_some() || inherits_unknown {
+            self.unknown_base_classes.insert(id);
         }
         Ok(Value::Obj(id))
     }

@@ -186,6 +186,7 @@ const BUILTINS: &[(&str, BuiltinFn)] = &[
     ("slice", c_slice),
     // methods of built-in classes
     ("object.__init__", m_object_init),
+    ("type.__new__", m_type_new),
     ("object.__setattr__", m_object_setattr),
     ("object.__getattribute__", m_object_getattribute),
     ("BaseException.__init__", m_exc_init),
@@ -1272,7 +1273,7 @@ fn c_type(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         1 => Ok(Value::Obj(sp.type_of(a.args[0]))),
         3 => {
             let globals = sp.frames.last().map(|f| f.0);
-            sp.make_class(a.args[0], a.args[1], a.args[2], globals)
+            sp.make_class_plain(a.args[0], a.args[1], a.args[2], globals)
         }
         _ => sp.type_error("type() takes 1 or 3 arguments"),
     }
@@ -1611,6 +1612,21 @@ fn c_slice(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 // ----- methods of built-in classes -----
+
+/// `type.__new__(mcs, name, bases, namespace)` from a metaclass's `__new__`.
+fn m_type_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    if a.args.len() != 4 {
+        return sp.type_error("type.__new__() takes exactly 4 arguments");
+    }
+    let globals = sp.frames.last().map(|f| f.0);
+    let c = sp.make_class_plain(a.args[1], a.args[2], a.args[3], globals)?;
+    if let (Value::Obj(cid), Value::Obj(mcs)) = (c, a.args[0]) {
+        if sp.is_metaclass(mcs) {
+            sp.metaclasses.insert(cid, mcs);
+        }
+    }
+    Ok(c)
+}
 
 fn m_object_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.take_self(sp)?;

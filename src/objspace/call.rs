@@ -6,7 +6,7 @@ use super::object::{AttrMap, Instance, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::compiler::bytecode::flags;
 use crate::interpreter::arguments::bind;
-use crate::interpreter::{eval, CallArgs, Frame};
+use crate::interpreter::{eval, CallArgs, Frame, Unwind};
 use std::rc::Rc;
 
 impl ObjSpace {
@@ -60,6 +60,10 @@ impl ObjSpace {
             let tn = self.type_name(func);
             return self.type_error(format!("'{tn}' object is not callable"));
         };
+        if let Some(what) = self.unknown_name(func) {
+            let what = what.strip_suffix("()").unwrap_or(&what).to_string();
+            return Ok(self.new_unknown(&format!("{what}()")));
+        }
         match self.heap.get(id) {
             Object::Function(_) => self.call_function(id, args, kwargs),
             Object::BoundMethod { func, self_value } => {
@@ -69,7 +73,15 @@ impl ObjSpace {
             }
             Object::Builtin { name, bound_self } => {
                 let (name, this) = (name.clone(), *bound_self);
-                self.call_builtin(&name, this, args, kwargs)
+                let unknown = self.first_unknown(&args).or_else(|| {
+                    let kw: Vec<Value> = kwargs.iter().map(|(_, v)| *v).collect();
+                    self.first_unknown(&kw)
+                });
+                match self.call_builtin(&name, this, args, kwargs) {
+                    // A built-in that cannot work on an unknown gives an unknown.
+                    Err(Unwind::Raise { .. }) if unknown.is_some() => Ok(unknown.unwrap()),
+                    r => r,
+                }
             }
             Object::Class(_) => self.instantiate(id, args, kwargs),
             Object::Instance(inst) => {

@@ -4,8 +4,14 @@
 //! Resolution order for `import a.b`: Python 2 implicit relative imports (the importing
 //! module's package first, unless `from __future__ import absolute_import`), then the target
 //! file's directory, then the configured search paths, then the bundled models. The bundled
-//! `rpython` package always wins over a user copy (rpy-lsp models it). Packages are
-//! directories with `__init__.py`.
+//! `rpython` package wins over a user copy where rpy-lsp has the module; a module of it that
+//! rpy-lsp lacks comes from the search roots when one has it. Packages are directories with
+//! `__init__.py`.
+//!
+//! A module found nowhere (the standard library beyond `os`, `sys`, `math`, `time`, the parts
+//! of `rpython` rpy-lsp does not model) is not an error: the import gives an *unknown*
+//! (`Object::Unknown`) with one warning (RPY007), and everything computed from it is
+//! unknown too. Only a submodule missing from the user's own package is an ImportError.
 
 use super::bundled;
 use super::object::{AttrMap, Module, ObjId, Object, Value};
@@ -102,7 +108,20 @@ impl ObjSpace {
             return None;
         }
         if info.bundled {
-            return bundled::lookup(fullname).map(Found::Bundled);
+            if let Some(b) = bundled::lookup(fullname) {
+                return Some(Found::Bundled(b));
+            }
+            // A module of `rpython` rpy-lsp does not bundle: the user's checkout on the
+            // search path may have it.
+            let parts: Vec<&str> = fullname.split('.').collect();
+            let (last, dirs) = parts.split_last()?;
+            for root in self.roots() {
+                let dir = dirs.iter().fold(root, |d, p| d.join(p));
+                if let Some(f) = self.find_in_dir(&dir, last) {
+                    return Some(f);
+                }
+            }
+            return None;
         }
         let dir = info.package_dir.clone()?;
         self.find_in_dir(&dir, part)
@@ -300,6 +319,10 @@ impl ObjSpace {
                 prefix.push('.');
             }
             prefix.push_str(part);
+            if let Some(&u) = self.unknown_modules.get(&prefix) {
+                self.warn_unknown(&prefix, "the module");
+                return Ok(self.unknown_rest(u, &prefix, fullname));
+            }
             let m = match self.modules.get(&prefix) {
                 Some(&m) => m,
                 None => {
@@ -309,10 +332,30 @@ impl ObjSpace {
                     };
                     match found {
                         Some(f) => self.load_found(&prefix, f)?,
-                        None => {
+                        None if parent.is_some_and(|p| {
+                            self.module_info.get(&p).is_some_and(|i| !i.bundled)
+                        }) =>
+                        {
+                            // A submodule missing from the user's own package: an error.
                             let u = self.missing_module(part);
                             self.note_missing_bundled(&prefix, &u);
                             return Err(u);
+                        }
+                        None => {
+                            // Neither modelled nor found (the standard library, parts of
+                            // `rpython` rpy-lsp lacks): an unknown module, one warning.
+                            self.warn_unknown(&prefix, "the module");
+                            let u = self.new_unknown(&prefix);
+                            let Value::Obj(uid) = u else { unreachable!() };
+                            self.unknown_modules.insert(prefix.clone(), uid);
+                            if let Some(p) = parent {
+                                if let Object::Module(pm) = self.heap.get_mut(p) {
+                                    if !pm.dict.contains(part) {
+                                        pm.dict.set(part, u);
+                                    }
+                                }
+                            }
+                            return Ok(self.unknown_rest(uid, &prefix, fullname));
                         }
                     }
                 }
@@ -329,6 +372,31 @@ impl ObjSpace {
         match parent {
             Some(m) => Ok(m),
             None => self.value_error("Empty module name"),
+        }
+    }
+
+    /// The unknown standing for `fullname` once its prefix `known` is unknown (`import
+    /// a.b.c` with `a.b` missing: `a.b.c` is an attribute of the unknown `a.b`).
+    fn unknown_rest(&mut self, unknown: ObjId, known: &str, fullname: &str) -> ObjId {
+        let mut cur = Value::Obj(unknown);
+        let mut prefix = known.to_string();
+        for part in fullname[known.len()..].split('.').filter(|p| !p.is_empty()) {
+            prefix.push('.');
+            prefix.push_str(part);
+            cur = match self.unknown_modules.get(&prefix) {
+                Some(&u) => Value::Obj(u),
+                None => {
+                    let u = self.new_unknown(&prefix);
+                    if let Value::Obj(uid) = u {
+                        self.unknown_modules.insert(prefix.clone(), uid);
+                    }
+                    u
+                }
+            };
+        }
+        match cur {
+            Value::Obj(id) => id,
+            _ => unknown,
         }
     }
 
@@ -601,8 +669,19 @@ impl ObjSpace {
         self.modules.get(name).copied()
     }
 
-    /// A plain instance that accepts attribute writes (the `driver` passed to `target`).
+    /// The `driver` passed to `target`: the bundled model's `TranslationDriver()` (its
+    /// `config.translation` options at their defaults), or a plain instance that accepts
+    /// attribute writes when the model cannot be loaded.
     pub fn make_driver(&mut self) -> Value {
+        let saved = self.diagnostics.len();
+        if let Ok(m) = self.import_absolute("rpython.translator.driver") {
+            if let Some(cls) = self.module_attr(m, "TranslationDriver") {
+                if let Ok(d) = self.call(cls, vec![]) {
+                    return d;
+                }
+            }
+        }
+        self.diagnostics.truncate(saved);
         let cls = self.types.object;
         let name = self.new_str(b"TranslationDriver");
         let bases = self.new_tuple(vec![Value::Obj(cls)]);

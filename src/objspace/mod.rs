@@ -25,6 +25,7 @@ mod space;
 mod strings;
 mod types;
 
+pub use attrs::UNKNOWN_BASE_ATTR;
 pub use builtins::builtin_names;
 pub use loader::LoaderConfig;
 
@@ -139,6 +140,12 @@ pub struct ObjSpace {
     pub(crate) next_fd: i64,
     pub(crate) print_item_fn: Option<Value>,
     pub(crate) print_newline_fn: Option<Value>,
+    /// Modules rpy-lsp neither models nor finds, by full name: their unknown stand-ins.
+    pub(crate) unknown_modules: HashMap<String, ObjId>,
+    /// Classes with a base class rpy-lsp does not model (the base was left out).
+    pub unknown_base_classes: HashSet<ObjId>,
+    /// The metaclass of each class built by a subclass of `type`.
+    pub metaclasses: HashMap<ObjId, ObjId>,
 }
 
 impl ObjSpace {
@@ -197,6 +204,9 @@ impl ObjSpace {
             next_fd: 3,
             print_item_fn: None,
             print_newline_fn: None,
+            unknown_modules: HashMap::new(),
+            unknown_base_classes: HashSet::new(),
+            metaclasses: HashMap::new(),
         };
         space.setup_types();
         space.setup_builtins_module();
@@ -213,6 +223,67 @@ impl ObjSpace {
         );
         space.setup_rpy_module();
         space
+    }
+
+    // ----- unknowns: what rpy-lsp does not model -----
+
+    /// A stand-in for something rpy-lsp does not model, named by what is missing.
+    pub fn new_unknown(&mut self, name: &str) -> Value {
+        self.alloc(Object::Unknown {
+            name: Rc::from(name),
+        })
+    }
+
+    /// Whether `v` is one of rpy-lsp's bundled models that may lack names the real module
+    /// has (`rpython.*`, `os`, `time`): a missing name there is unknown, not an error.
+    /// `math` and `__future__` are modelled completely.
+    pub fn is_bundled_module(&self, v: Value) -> bool {
+        matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Module(m) if m.bundled
+            && !matches!(&*m.name, "__builtin__" | "__rpy__" | "math" | "__future__")))
+    }
+
+    /// The full name of a module object ("" for other values).
+    pub fn module_name_of(&self, v: Value) -> String {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Module(m) => m.name.to_string(),
+                _ => String::new(),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// What is missing when `v` is unknown.
+    pub fn unknown_name(&self, v: Value) -> Option<Rc<str>> {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Unknown { name } => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The first unknown among `args` (operations on it give unknowns, never errors).
+    pub(crate) fn first_unknown(&self, args: &[Value]) -> Option<Value> {
+        args.iter()
+            .copied()
+            .find(|&a| self.unknown_name(a).is_some())
+    }
+
+    /// The one warning about something rpy-lsp does not model, at the user's line.
+    pub(crate) fn warn_unknown(&mut self, what: &str, kind: &str) {
+        let span = self.user_span();
+        let d = Diagnostic::new(
+            "RPY007",
+            span,
+            format!(
+                "{kind} `{what}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked"
+            ),
+        );
+        if !self.diagnostics.contains(&d) {
+            self.diagnostics.push(d);
+        }
     }
 
     // ----- allocation helpers -----

@@ -231,6 +231,13 @@ pub enum Object {
     Slice(Value, Value, Value),
     Ellipsis,
     NotImplemented,
+    /// Something rpy-lsp does not model: a module it cannot find or a name a modelled module
+    /// lacks, and every value computed from one. `name` says what is missing (dotted:
+    /// "rpython.rlib.rbigint", "rpython.rlib.rbigint.rbigint.fromint"). Operations on it give
+    /// other unknowns at import time, and the annotator gives it `SomeValue::Unknown`.
+    Unknown {
+        name: Rc<str>,
+    },
 }
 
 /// All objects created at import time.

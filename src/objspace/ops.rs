@@ -1757,6 +1757,9 @@ impl ObjSpace {
             Object::Tuple(items) => {
                 let items = items.clone();
                 for x in items {
+                    if self.unknown_name(x).is_some() {
+                        continue;
+                    }
                     if self.issubclass_value(a, x)? {
                         return Ok(true);
                     }

@@ -88,7 +88,21 @@ impl Space for ObjSpace {
     }
 
     fn op(&mut self, op: Op, args: &[Value]) -> R {
-        self.do_op(op, args)
+        if op == Op::GetAttr && self.is_bundled_module(args[0]) {
+            let r = self.do_op(op, args)?;
+            // At import time only (the flow space warns at its own operations).
+            if let (Some(what), false) = (self.unknown_name(r), self.frames.is_empty()) {
+                self.warn_unknown(&what, "the name");
+            }
+            return Ok(r);
+        }
+        match self.do_op(op, args) {
+            // An operation that cannot work on an unknown value gives an unknown.
+            Err(Unwind::Raise { .. }) if self.first_unknown(args).is_some() => {
+                Ok(self.first_unknown(args).unwrap_or(Value::None))
+            }
+            r => r,
+        }
     }
 
     fn call(&mut self, func: Value, args: CallArgs<Value>) -> R {
@@ -100,6 +114,10 @@ impl Space for ObjSpace {
     }
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
+        if self.unknown_name(*iter).is_some() {
+            // Iterating over an unknown value at import time: nothing is known to come out.
+            return Ok(IterNext::Done);
+        }
         Ok(match self.iter_next(*iter)? {
             Some(v) => IterNext::Item(v),
             None => IterNext::Done,
@@ -107,6 +125,9 @@ impl Space for ObjSpace {
     }
 
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {
+        if self.unknown_name(*seq).is_some() {
+            return Ok(vec![*seq; n]);
+        }
         self.unpack_n(*seq, n)
     }
 
@@ -266,7 +287,19 @@ impl Space for ObjSpace {
 
     fn import_from(&mut self, module: &Value, name: &Rc<str>) -> R {
         match self.getattr_opt(*module, name)? {
-            Some(v) => Ok(v),
+            Some(v) => {
+                if self.is_bundled_module(*module) && self.unknown_name(v).is_some() {
+                    let full = format!("{}.{}", self.module_name_of(*module), name);
+                    self.warn_unknown(&full, "the name");
+                }
+                Ok(v)
+            }
+            None if self.is_bundled_module(*module) => {
+                // A name the bundled model lacks: unknown, with one warning.
+                let full = format!("{}.{}", self.module_name_of(*module), name);
+                self.warn_unknown(&full, "the name");
+                Ok(self.new_unknown(&full))
+            }
             None => {
                 // A submodule not imported yet (`from pkg import sub`).
                 if let Value::Obj(m) = *module {

@@ -429,6 +429,7 @@ impl ObjSpace {
                 Object::Slice(..) => t.slice,
                 Object::Ellipsis => t.ellipsis,
                 Object::NotImplemented => t.notimplemented,
+                Object::Unknown { .. } => t.object,
             },
         }
     }

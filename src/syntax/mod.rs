@@ -25,7 +25,7 @@ mod strings;
 mod tokenize;
 
 pub use parse::{parse_module, ParsedModule, SyntaxError};
-pub use py2::{EXEC_FUNC, PRINT_FUNC};
+pub use py2::{EXEC_FUNC, PRINT_FUNC, PRINT_TO_NONE};
 pub use rustpython_parser::ast;
 pub use span::{FileId, LineCol, SourceFile, SourceMap, Span};
 pub use strings::py2_bytes_literal;

@@ -4,19 +4,56 @@ from __rpy__ import os_write, sys_exit
 maxint = 9223372036854775807
 maxsize = 9223372036854775807
 maxunicode = 1114111
-argv = []
+# the program is imported by the translation toolchain: argv[0] is its `rpython` script
+argv = ['rpython']
 path = []
 modules = {}
 platform = 'linux2'
 byteorder = 'little'
 version = '2.7.18 (rpy-lsp model)'
-version_info = (2, 7, 18, 'final', 0)
 hexversion = 34017264
 executable = ''
 prefix = ''
 builtin_module_names = ('__builtin__', 'sys')
 dont_write_bytecode = True
 flags = None
+
+
+class _VersionInfo(object):
+    """`sys.version_info`: a tuple with named fields (major, minor, micro...)."""
+
+    def __init__(self, t):
+        self._t = t
+        self.major, self.minor, self.micro, self.releaselevel, self.serial = t
+    def __getitem__(self, i):
+        return self._t[i]
+    def __getslice__(self, i, j):
+        return self._t[i:j]
+    def __len__(self):
+        return len(self._t)
+    def __iter__(self):
+        return iter(self._t)
+    def __eq__(self, o):
+        return self._t == o
+    def __ne__(self, o):
+        return self._t != o
+    def __lt__(self, o):
+        return self._t < o
+    def __le__(self, o):
+        return self._t <= o
+    def __gt__(self, o):
+        return self._t > o
+    def __ge__(self, o):
+        return self._t >= o
+    def __hash__(self):
+        return hash(self._t)
+    def __repr__(self):
+        return 'sys.version_info' + repr(self._t)
+    def _freeze_(self):
+        return True
+
+
+version_info = _VersionInfo((2, 7, 18, 'final', 0))
 
 
 class _File(object):

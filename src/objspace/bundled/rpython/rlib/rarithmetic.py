@@ -89,3 +89,25 @@ def mulmod(a, b, c):
 
 def byteswap(arg):
     return arg
+
+
+r_longlonglong = r_longlong
+
+
+def build_int(name, sign, bits, force_creation=False):
+    """The machine integer type of a sign and a size (the predefined ones; the narrower
+    C types are modelled by the word-sized type of the same sign)."""
+    if bits > 64:
+        return r_longlonglong
+    if sign:
+        if bits == LONG_BIT:
+            return r_int
+        return r_longlong
+    if bits == LONG_BIT:
+        return r_uint
+    return r_ulonglong
+
+
+def get_int(name):
+    return r_int
+

@@ -86,3 +86,8 @@ def create_file(filename, mode="r", buffering=-1):
 
 def create_fdopen_rfile(fd, mode="r", buffering=-1):
     return RFile(fd, mode)
+
+
+def create_stdio():
+    """The three standard streams as RFile objects (stdin, stdout, stderr)."""
+    return RFile(0, "r"), RFile(1, "w"), RFile(2, "w")

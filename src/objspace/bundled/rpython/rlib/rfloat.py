@@ -2,6 +2,7 @@
 RPython (the formatting helpers have the real signatures and result types; their text is
 approximate)."""
 import math
+from math import isinf, isnan, copysign, log1p
 
 INFINITY = 1e200 * 1e200
 NAN = INFINITY - INFINITY

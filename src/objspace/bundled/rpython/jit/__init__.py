@@ -1,0 +1,1 @@
+"""rpy-lsp's model of the `rpython.jit` package: only `codewriter.policy.JitPolicy`."""

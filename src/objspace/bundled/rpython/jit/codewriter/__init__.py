@@ -1,0 +1,1 @@
+"""rpy-lsp: the JIT code writer (only `policy`)."""
