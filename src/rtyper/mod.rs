@@ -121,6 +121,22 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
             "the program has no entry point to translate",
         )]);
     };
+    // values of modules rpy-lsp does not model have no low-level representation
+    let unknowns = ann.unknowns();
+    if !unknowns.is_empty() {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            ann.graphs[entry].span,
+            format!(
+                "the program uses what rpy-lsp does not model ({}): it can be checked but not run",
+                unknowns
+                    .iter()
+                    .map(|u| u.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )]);
+    }
     let mut types = LlTypes::new();
     let chars = types.array(LlType::CHAR);
     let str_struct = types.new_struct(

@@ -306,6 +306,12 @@ impl RTyper<'_> {
                 }
             }
             SomeValue::Generator { graph } => Repr::Generator(*graph),
+            SomeValue::Unknown(what) => {
+                return Err(TyperError::new(format!(
+                    "a value from {}, which rpy-lsp does not model",
+                    what
+                )))
+            }
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
             }
