@@ -3,7 +3,8 @@
 //! The crate is laid out by pipeline stage; a program flows through it in this order:
 //! `syntax` → `compiler` → `interpreter` over `objspace` (import time) → `interpreter`
 //! over `flowspace` (flow graphs) → `annotator` → front ends (`cli`, `lsp`).
-//! `diagnostics` is shared by every stage.
+//! `diagnostics` is shared by every stage; `sandbox` says what the analysed program may see
+//! of the machine.
 
 pub mod annotator;
 pub mod cli;
@@ -14,4 +15,5 @@ pub mod flowspace;
 pub mod interpreter;
 pub mod lsp;
 pub mod objspace;
+pub mod sandbox;
 pub mod syntax;

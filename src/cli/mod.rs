@@ -69,7 +69,49 @@ enum Command {
     Explain { code: String },
 }
 
+/// Runs `f` on a thread with a [`engine::ANALYSIS_STACK_BYTES`] stack (on this thread if none can be
+/// started). A panic becomes `Err` with its message.
+pub fn with_big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let f = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
+    let g = f.clone();
+    let spawned = std::thread::Builder::new()
+        .name("rpy-lsp-analysis".into())
+        .stack_size(engine::ANALYSIS_STACK_BYTES)
+        .spawn(move || {
+            let f = g.lock().ok().and_then(|mut f| f.take());
+            f.map(|f| f())
+        });
+    let result = match spawned {
+        Ok(h) => h.join(),
+        Err(_) => {
+            let f = f.lock().ok().and_then(|mut f| f.take());
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f.map(|f| f())))
+        }
+    };
+    match result {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err("the analysis thread did not run".into()),
+        Err(p) => Err(p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into())),
+    }
+}
+
 pub fn main() -> i32 {
+    match with_big_stack(run) {
+        Ok(code) => code,
+        Err(why) => {
+            eprintln!("error: internal error: {why}");
+            2
+        }
+    }
+}
+
+fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -139,10 +181,18 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
     let mut analyses: Vec<Analysis> = Vec::new();
     for path in &paths {
         if !path.exists() {
-            eprintln!("error: {}: no such file or directory", path.display());
+            let why = match std::fs::symlink_metadata(path) {
+                Ok(_) => "a symbolic link to nothing (dangling, or a loop of links)",
+                Err(_) => "no such file or directory",
+            };
+            eprintln!("error: {}: {why}", path.display());
             return 2;
         }
         let path = path.canonicalize().unwrap_or(path.clone());
+        if !path.is_file() && !path.is_dir() {
+            eprintln!("error: {}: not a regular file or directory", path.display());
+            return 2;
+        }
         if path.is_file() {
             analyses.push(engine::analyze_target(&path, &search_paths));
         } else {

@@ -51,6 +51,19 @@ impl Program {
         program
     }
 
+    /// A program with no module (its analysis could not run).
+    pub fn empty() -> Program {
+        Program {
+            space: ObjSpace::new(LoaderConfig::default()),
+            module: None,
+            entry: None,
+            graphs: Vec::new(),
+            annotated: None,
+            diagnostics: Vec::new(),
+            graph_diagnostics: Vec::new(),
+        }
+    }
+
     /// Imports a module that is not a target (a library file no target reaches).
     pub fn load_library(path: &Path, config: LoaderConfig) -> Program {
         let mut space = ObjSpace::new(config);

@@ -916,6 +916,7 @@ def target(*args):
             root: root.clone(),
             search_paths: Vec::new(),
             entry_points: vec![main.clone()],
+            ..Default::default()
         };
         let overlays = HashMap::from([(main.clone(), text.to_string())]);
         (analyze(&config, &overlays), main)
@@ -1084,6 +1085,7 @@ def target(*args):
             root: root.clone(),
             search_paths: Vec::new(),
             entry_points: vec![main.clone()],
+            ..Default::default()
         };
         let overlays = HashMap::from([
             (main.clone(), main_text.to_string()),

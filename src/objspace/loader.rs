@@ -24,6 +24,8 @@ pub struct LoaderConfig {
     pub search_paths: Vec<PathBuf>,
     /// Unsaved editor buffers, used instead of the files on disk.
     pub overlays: HashMap<PathBuf, String>,
+    /// What import-time code may see of the machine (sandboxed by default).
+    pub policy: crate::sandbox::Policy,
 }
 
 /// A module found by the resolver.
@@ -42,12 +44,7 @@ impl ObjSpace {
         if let Some(t) = self.config.overlays.get(p) {
             return Some(t.clone());
         }
-        let bytes = std::fs::read(p).ok()?;
-        Some(match String::from_utf8(bytes) {
-            Ok(s) => s,
-            // Python 2 sources may be Latin-1: keep them readable.
-            Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
-        })
+        crate::sandbox::read_source(p).ok()
     }
 
     fn find_in_dir(&self, dir: &Path, part: &str) -> Option<Found> {
@@ -532,13 +529,22 @@ impl ObjSpace {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "main".into());
-        let Some(text) = self.read_source(path) else {
-            let d = Diagnostic::new(
-                "RPY002",
-                Span::default(),
-                format!("cannot read {}", path.display()),
-            );
-            return Err(d);
+        let text = match self.config.overlays.get(path) {
+            Some(t) => t.clone(),
+            None => match crate::sandbox::read_source(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    // The diagnostic points into the file itself (empty here), never into
+                    // whatever file happens to be number 0.
+                    let file = self.sources.add(path.to_path_buf(), String::new());
+                    let d = Diagnostic::new(
+                        "RPY002",
+                        Span::new(file, 0, 0),
+                        format!("cannot read {}: {e}", path.display()),
+                    );
+                    return Err(d);
+                }
+            },
         };
         self.steps = 0;
         let before = self.diagnostics.len();

@@ -47,9 +47,11 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> SourceFile {
+        // A line ends at `\n`, `\r\n` or a lone `\r` (as Python reads it).
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
                 line_starts.push(i as u32 + 1);
             }
         }
@@ -96,7 +98,7 @@ impl SourceFile {
             .unwrap_or(self.text.len() as u32);
         let mut units = 0u32;
         for (i, ch) in self.text[start as usize..end as usize].char_indices() {
-            if units >= utf16_col || ch == '\n' {
+            if units >= utf16_col || ch == '\n' || ch == '\r' {
                 return start + i as u32;
             }
             units += ch.len_utf16() as u32;
@@ -130,8 +132,13 @@ impl SourceMap {
         self.files.push(SourceFile::new(path, text));
         id
     }
+    /// The file `id`; an id of no file (a bug elsewhere) gets an empty file named `<unknown>`
+    /// rather than a panic.
     pub fn get(&self, id: FileId) -> &SourceFile {
-        &self.files[id.0 as usize]
+        static UNKNOWN: std::sync::OnceLock<SourceFile> = std::sync::OnceLock::new();
+        self.files.get(id.0 as usize).unwrap_or_else(|| {
+            UNKNOWN.get_or_init(|| SourceFile::new(PathBuf::from("<unknown>"), String::new()))
+        })
     }
     pub fn find(&self, path: &Path) -> Option<FileId> {
         self.files

@@ -1,0 +1,254 @@
+//! Issue #10: on any input the binary answers with a diagnostic or an error and an exit code,
+//! in bounded time and memory, and reveals nothing of the machine. Each test runs the real
+//! binary with a deadline.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: debug builds on a loaded machine. Each case is meant to take a second or two.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Runs the binary in `dir` with a deadline; (exit code, stdout, stderr).
+fn rpy_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"));
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("rpy-lsp {args:?} did not finish within {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = String::from_utf8_lossy(&t_out.join().unwrap()).into_owned();
+    let stderr = String::from_utf8_lossy(&t_err.join().unwrap()).into_owned();
+    (status.code().unwrap_or(-1), stdout, stderr)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rpy-harden-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TAIL: &str =
+    "\ndef entry_point(argv):\n    return 0\n\ndef target(*args):\n    return entry_point, None\n";
+
+/// Checks `text` as a target in its own directory; (code, json diagnostics, stderr).
+fn check_text(name: &str, text: &str) -> (i32, Vec<serde_json::Value>, String) {
+    let dir = scratch(name);
+    std::fs::write(dir.join("t.py"), text).unwrap();
+    let (code, stdout, stderr) = rpy_in(&dir, &["check", "t.py", "--format", "json"], &[]);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{name}: {e}: {stdout} {stderr}"));
+    let diags = json["diagnostics"].as_array().cloned().unwrap_or_default();
+    (code, diags, stderr)
+}
+
+fn messages(diags: &[serde_json::Value]) -> String {
+    diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{} {}\n",
+                d["code"].as_str().unwrap_or(""),
+                d["line"],
+                d["column"],
+                d["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn huge_format_precision_is_an_error_not_a_panic() {
+    for (i, expr) in [
+        "'%.65536f' % 1.0",
+        "'%.65536e' % 1.0",
+        "'%.65536g' % 1.0",
+        "'%.99999999999999999999999f' % 1.0",
+        "'{:.65536}'.format(1.0)",
+        "'{:.99999999999999999999999f}'.format(1.0)",
+        "'%.*f' % (10**6, 1.0)",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (code, diags, stderr) = check_text(&format!("fmt{i}"), &format!("x = {expr}\n{TAIL}"));
+        let m = messages(&diags);
+        assert_eq!(code, 1, "{expr}: {m} {stderr}");
+        assert!(m.contains("RPY003:1:"), "{expr}: {m}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn int_with_a_bad_base_is_a_value_error() {
+    for (i, base) in ["1", "37", "-1", "2**64"].iter().enumerate() {
+        let (code, diags, stderr) = check_text(
+            &format!("base{i}"),
+            &format!("x = int('1', {base})\n{TAIL}"),
+        );
+        let m = messages(&diags);
+        assert_eq!(code, 1, "{base}: {m} {stderr}");
+        assert!(
+            m.contains("ValueError: int() base must be >= 2 and <= 36"),
+            "{base}: {m}"
+        );
+    }
+    let (code, diags, _) = check_text("base_ok", &format!("x = int('z', 36)\n{TAIL}"));
+    assert_eq!(code, 0, "{}", messages(&diags));
+}
+
+#[test]
+fn targets_that_cannot_be_read_are_usage_errors() {
+    let dir = scratch("unreadable");
+    std::os::unix::fs::symlink("nowhere.py", dir.join("dangling.py")).unwrap();
+    std::os::unix::fs::symlink("b.py", dir.join("a.py")).unwrap();
+    std::os::unix::fs::symlink("a.py", dir.join("b.py")).unwrap();
+    let fifo = dir.join("fifo.py");
+    let made_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut cases = vec!["dangling.py", "a.py", "/dev/null", "/dev/zero"];
+    if made_fifo {
+        cases.push("fifo.py");
+    }
+    for case in cases {
+        for cmd in ["check", "graph"] {
+            let (code, stdout, stderr) = rpy_in(&dir, &[cmd, case], &[]);
+            assert_eq!(code, 2, "{cmd} {case}: {stdout} {stderr}");
+            assert!(stderr.starts_with("error: "), "{cmd} {case}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+    }
+}
+
+#[test]
+fn import_time_code_sees_nothing_of_the_machine() {
+    let dir = scratch("secrets");
+    let program = "import os, time\n\
+        fd = os.open('/etc/passwd', os.O_RDONLY, 0)\n\
+        "
+    .to_string();
+    std::fs::write(dir.join("passwd.py"), format!("{program}{TAIL}")).unwrap();
+    std::fs::write(
+        dir.join("environ.py"),
+        format!(
+            "import os, time\nraise ValueError(repr(os.environ) + os.getcwd() + str(os.getpid()) + repr(time.time()) + str(os.getenv('RPY_SECRET')) + str(os.listdir('/')))\n{TAIL}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("allowed.py"),
+        format!("import os\nfd = os.open('allowed.py', os.O_RDONLY, 0)\nx = os.read(fd, 6)\nassert x == 'import', x\n{TAIL}"),
+    )
+    .unwrap();
+    let secret = [("RPY_SECRET", "hunter2-secret")];
+    for format in ["json", "sarif", "human", "github"] {
+        let (code, stdout, stderr) = rpy_in(
+            &dir,
+            &["check", "passwd.py", "environ.py", "--format", format],
+            &secret,
+        );
+        assert_eq!(code, 1, "{stdout} {stderr}");
+        let all = format!("{stdout}{stderr}");
+        assert!(!all.contains("root:"), "{all}");
+        assert!(!all.contains("hunter2"), "{all}");
+        assert!(!all.contains("PATH"), "{all}");
+        assert!(all.contains("Permission denied"), "{all}");
+    }
+    let (code, stdout, stderr) = rpy_in(&dir, &["check", "allowed.py"], &[]);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+
+    // The workspace names the variables import-time code may see.
+    let ws = scratch("secrets-ws");
+    std::fs::write(
+        ws.join("pyproject.toml"),
+        "[tool.rpy-lsp]\nentry-points = [\"main.py\", \"../outside.py\"]\nenvironment = [\"RPY_VISIBLE\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        ws.join("main.py"),
+        format!("import os\nraise ValueError(repr(sorted(os.environ.items())))\n{TAIL}"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = rpy_in(
+        &ws,
+        &["check", ".", "--format", "json"],
+        &[("RPY_VISIBLE", "shown"), ("RPY_SECRET", "hunter2-secret")],
+    );
+    assert_eq!(code, 1, "{stdout} {stderr}");
+    assert!(
+        stdout.contains("RPY_VISIBLE") && stdout.contains("shown"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("hunter2"), "{stdout}");
+    assert!(
+        stdout.contains("outside.py is not analysed: it is outside the workspace"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn lone_cr_line_endings_give_real_lines() {
+    let dir = scratch("lonecr");
+    let text = "import os\rdef entry_point(argv):\r    return 0\rdef target(*args):\r    return entry_point, None\rx = 1 +\r";
+    std::fs::write(dir.join("t.py"), text).unwrap();
+    for args in [
+        vec!["check", "t.py", "--format", "json"],
+        vec!["check", ".", "--format", "json"],
+    ] {
+        let (code, stdout, stderr) = rpy_in(&dir, &args, &[]);
+        assert_eq!(code, 1, "{stdout} {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let d = &json["diagnostics"][0];
+        assert_eq!(
+            (d["code"].as_str(), d["line"].as_u64()),
+            (Some("RPY001"), Some(6)),
+            "{stdout}"
+        );
+    }
+    let (_, stdout, _) = rpy_in(&dir, &["check", "t.py"], &[]);
+    assert!(stdout.contains("t.py:6:"), "{stdout}");
+}
+
+#[test]
+fn latin1_target_is_the_same_checked_directly_or_in_a_directory() {
+    let dir = scratch("latin1");
+    let mut text = b"# caf\xe9\nx = 1 + ''\n".to_vec();
+    text.extend_from_slice(TAIL.as_bytes());
+    std::fs::write(dir.join("t.py"), &text).unwrap();
+    let (c1, direct, e1) = rpy_in(&dir, &["check", "t.py", "--format", "json"], &[]);
+    let (c2, walked, e2) = rpy_in(&dir, &["check", ".", "--format", "json"], &[]);
+    assert_eq!(c1, 1, "{direct} {e1}");
+    assert_eq!((c1, &direct), (c2, &walked), "{e2}");
+}
