@@ -252,3 +252,105 @@ fn latin1_target_is_the_same_checked_directly_or_in_a_directory() {
     assert_eq!(c1, 1, "{direct} {e1}");
     assert_eq!((c1, &direct), (c2, &walked), "{e2}");
 }
+
+#[test]
+fn deep_nesting_is_a_diagnostic_at_its_line() {
+    let mut nested_try = String::new();
+    for i in 0..150 {
+        nested_try.push_str(&format!("{}try:\n", " ".repeat(i)));
+    }
+    nested_try.push_str(&format!("{}pass\n", " ".repeat(150)));
+    for i in (0..150).rev() {
+        nested_try.push_str(&format!("{}except: pass\n", " ".repeat(i)));
+    }
+    let cases = [
+        (
+            "lambdas",
+            format!("import os\nf = {}1\n", "lambda: ".repeat(8_600)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "unary",
+            format!("import os\nx = {}1\n", "-".repeat(20_000)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "attrs",
+            format!("import os\nx = os{}\n", ".path".repeat(20_000)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "calls",
+            format!("import os\nx = f{}\n", "()".repeat(20_000)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "subscripts",
+            format!("import os\nx = f{}\n", "[0]".repeat(20_000)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "binops",
+            format!("import os\nx = 1{}\n", "+1".repeat(20_000)),
+            2,
+            "expression too deeply nested",
+        ),
+        (
+            "try",
+            format!("import os\n{nested_try}"),
+            103,
+            "too many levels of indentation",
+        ),
+    ];
+    for (name, text, line, message) in cases {
+        let (code, diags, stderr) = check_text(name, &format!("{text}{TAIL}"));
+        let m = messages(&diags);
+        assert_eq!(code, 1, "{name}: {m} {stderr}");
+        assert!(
+            m.starts_with(&format!("RPY001:{line}:")) && m.contains(message),
+            "{name}: {m}"
+        );
+    }
+}
+
+#[test]
+fn deep_import_time_values_are_bounded() {
+    let cases = [
+        (
+            "eq",
+            "a = []\nb = []\nfor i in range(100000):\n    a = [a]\n    b = [b]\nx = a == b\n",
+            "RuntimeError: maximum recursion depth exceeded",
+        ),
+        (
+            "lt",
+            "a = []\nb = []\nfor i in range(100000):\n    a = [a]\n    b = [b]\nx = a < b\n",
+            "RuntimeError: maximum recursion depth exceeded",
+        ),
+        (
+            "hash",
+            "a = ()\nfor i in range(100000):\n    a = (a,)\nd = {a: 1}\n",
+            "unhashable",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let (code, diags, stderr) = check_text(name, &format!("{text}{TAIL}"));
+        let m = messages(&diags);
+        assert_eq!(code, 1, "{name}: {m} {stderr}");
+        assert!(m.contains(message), "{name}: {m}");
+    }
+    let (code, diags, stderr) = check_text(
+        "prebuilt",
+        "a = []\nfor i in range(100000):\n    a = [a]\ndef entry_point(argv):\n    print a\n    return len(a)\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let m = messages(&diags);
+    assert_eq!(code, 1, "{m} {stderr}");
+    assert!(
+        m.contains("RPY217:5:") && m.contains("nested more than"),
+        "{m}"
+    );
+}
