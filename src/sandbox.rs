@@ -11,6 +11,8 @@
 //!   symlink loops, bounded in number.
 //! - [`decode_source`]: source bytes as text (UTF-8, else Latin-1), the same on every route.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +26,53 @@ pub const MAX_WALK_DEPTH: usize = 64;
 pub const FIXED_TIME: f64 = 1_577_836_800.0;
 /// What `os.getpid()` returns in a sandbox.
 pub const FIXED_PID: i64 = 4242;
+
+/// Most bytes import-time evaluation may allocate (approximately: every allocation of the
+/// analysing thread while it runs counts).
+pub const MAX_IMPORT_TIME_BYTES: i64 = 512 * 1024 * 1024;
+
+thread_local! {
+    /// Bytes allocated minus bytes freed by this thread (see [`CountingAlloc`]).
+    static THREAD_BYTES: Cell<i64> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting each thread's live bytes so that import-time evaluation
+/// can have a memory budget ([`thread_bytes`]).
+pub struct CountingAlloc;
+
+fn count(delta: i64) {
+    let _ = THREAD_BYTES.try_with(|b| b.set(b.get().wrapping_add(delta)));
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter is a plain
+// thread-local without destructor (no allocation, no re-entrance).
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as i64);
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as i64));
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as i64 - layout.size() as i64);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Live bytes allocated by the current thread (allocations minus frees; memory allocated on
+/// one thread and freed on another skews it, which the budget tolerates).
+pub fn thread_bytes() -> i64 {
+    THREAD_BYTES.try_with(|b| b.get()).unwrap_or(0)
+}
 
 /// What import-time code may see of the machine.
 #[derive(Clone, Debug, PartialEq)]

@@ -354,3 +354,107 @@ fn deep_import_time_values_are_bounded() {
         "{m}"
     );
 }
+
+#[test]
+fn directory_walk_has_no_loops_reads_only_regular_files_and_respects_gitignore() {
+    let dir = scratch("walk");
+    std::fs::write(dir.join("main.py"), format!("x = 1\n{TAIL}")).unwrap();
+    // Two links to `.`: a naive walk is exponential.
+    std::os::unix::fs::symlink(".", dir.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("b")).unwrap();
+    std::fs::create_dir_all(dir.join("ignored")).unwrap();
+    std::fs::write(dir.join("ignored/bad.py"), "x = 1 +\n").unwrap();
+    std::fs::write(dir.join(".gitignore"), "ignored/\n").unwrap();
+    let fifo = Command::new("mkfifo")
+        .arg(dir.join("x.py"))
+        .status()
+        .is_ok_and(|s| s.success());
+    std::fs::write(
+        dir.join("opener.py"),
+        "import os\nfd = os.open('x.py', os.O_RDONLY, 0)\nfd = os.open('/dev/zero', os.O_RDONLY, 0)\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = rpy_in(&dir, &["check", ".", "--format", "json"], &[]);
+    assert_eq!(code, 1, "{stdout} {stderr}");
+    assert!(!stdout.contains("bad.py"), "{stdout}");
+    assert!(
+        !stdout.contains("/a/") && !stdout.contains("/b/"),
+        "{stdout}"
+    );
+    if fifo {
+        assert!(stdout.contains("not a regular file"), "{stdout}");
+    }
+
+    // The same target named 5,000 times is analysed once.
+    let ws = scratch("dup-targets");
+    std::fs::write(ws.join("main.py"), format!("x = 1 + ''\n{TAIL}")).unwrap();
+    let names = vec!["\"main.py\""; 5_000].join(", ");
+    std::fs::write(
+        ws.join("pyproject.toml"),
+        format!("[tool.rpy-lsp]\nentry-points = [{names}]\n"),
+    )
+    .unwrap();
+    let start = Instant::now();
+    let (code, stdout, stderr) = rpy_in(&ws, &["check", ".", "--format", "json"], &[]);
+    assert_eq!(code, 1, "{stdout} {stderr}");
+    assert_eq!(stdout.matches("RPY003").count(), 1, "{stdout}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn import_time_memory_and_work_are_bounded() {
+    let cases = [
+        (
+            "grow_str",
+            "s = ''\nwhile 1:\n    s += 'a'\n",
+            "allocated more than",
+        ),
+        (
+            "grow_list",
+            "l = []\nwhile 1:\n    l.append('abcdefgh' * 20)\n",
+            "allocated more than",
+        ),
+        (
+            "fromkeys",
+            "d = dict.fromkeys(range(2*10**7))\n",
+            "allocated more than",
+        ),
+        (
+            "expandtabs",
+            "x = 'a\\t' * 10**6\ny = x.expandtabs(1000)\n",
+            "MemoryError",
+        ),
+        (
+            "replace",
+            "x = 'a' * 10**6\ny = x.replace('a', 'b' * 1000)\n",
+            "MemoryError",
+        ),
+        (
+            "join",
+            "x = ('b' * 1000).join(['a'] * 10**6)\n",
+            "MemoryError",
+        ),
+        (
+            "write",
+            "import os\nwhile 1:\n    os.write(1, 'x' * 100000)\n",
+            "allocated more than",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let start = Instant::now();
+        let (code, diags, stderr) = check_text(name, &format!("{text}{TAIL}"));
+        let m = messages(&diags);
+        assert_eq!(code, 1, "{name}: {m} {stderr}");
+        assert!(m.contains(message), "{name}: {m}");
+        assert!(start.elapsed() < Duration::from_secs(45), "{name}");
+    }
+    // 10,000 chained classes: linear MRO computation.
+    let mut chain = String::from("class C0(object): pass\n");
+    for i in 1..10_000 {
+        chain.push_str(&format!("class C{i}(C{}): pass\n", i - 1));
+    }
+    let start = Instant::now();
+    let (code, diags, _) = check_text("mro", &format!("{chain}{TAIL}"));
+    assert_eq!(code, 0, "{}", messages(&diags));
+    assert!(start.elapsed() < Duration::from_secs(30));
+}

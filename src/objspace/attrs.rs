@@ -535,6 +535,13 @@ impl ObjSpace {
 
     /// C3 linearization; depth-first left-to-right when C3 fails.
     fn compute_mro(&self, cls: ObjId, bases: &[ObjId]) -> Vec<ObjId> {
+        // Single inheritance (the usual case, and long class chains): C3 is the base's MRO.
+        if let [base] = bases {
+            let mut out = Vec::with_capacity(self.mro(*base).len() + 1);
+            out.push(cls);
+            out.extend_from_slice(self.mro(*base));
+            return out;
+        }
         let mut seqs: Vec<Vec<ObjId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
         seqs.push(bases.to_vec());
         let mut out = vec![cls];

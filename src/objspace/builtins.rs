@@ -1818,7 +1818,10 @@ fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let seq = a.args.first().copied().unwrap_or(Value::None);
         let v = a.args.get(1).copied().unwrap_or(Value::None);
         let d = sp.new_dict();
-        for k in sp.iterate(seq)? {
+        for (i, k) in sp.iterate(seq)?.into_iter().enumerate() {
+            if i % 4096 == 0 {
+                sp.check_memory()?;
+            }
             sp.setitem(d, k, v)?;
         }
         return Ok(d);

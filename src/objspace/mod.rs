@@ -92,6 +92,10 @@ pub struct ObjSpace {
     pub(crate) stack_base: usize,
     /// Maximum number of instructions executed.
     pub max_steps: u64,
+    /// Maximum bytes import-time evaluation may allocate (see `sandbox::thread_bytes`).
+    pub max_memory: i64,
+    /// `sandbox::thread_bytes()` when `import_main` started.
+    pub(crate) memory_base: i64,
     /// Directory of the target file (first search root).
     pub main_dir: Option<PathBuf>,
     /// The target module once `import_main` created it.
@@ -168,6 +172,8 @@ impl ObjSpace {
             max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
             stack_base: 0,
             max_steps: DEFAULT_MAX_STEPS,
+            max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
+            memory_base: crate::sandbox::thread_bytes(),
             main_dir: None,
             main_module: None,
             registry: builtins::registry(),

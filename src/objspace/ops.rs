@@ -1728,6 +1728,9 @@ impl ObjSpace {
         let mut out = Vec::new();
         while let Some(x) = self.iter_next(it)? {
             out.push(x);
+            if out.len() % 4096 == 0 {
+                self.check_memory()?;
+            }
             if out.len() > super::MAX_ITEMS {
                 return Err(self.err(
                     "MemoryError",
