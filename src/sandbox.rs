@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Most `.py` files a workspace scan considers.
 pub const MAX_WORKSPACE_FILES: usize = 2_000;
+/// Most directory entries a workspace scan looks at (a workspace rooted at `/`).
+pub const MAX_WALK_ENTRIES: usize = 200_000;
 /// Deepest directory a workspace scan enters.
 pub const MAX_WALK_DEPTH: usize = 64;
 /// What `time.time()` returns in a sandbox (2020-01-01T00:00:00Z).
@@ -293,8 +295,8 @@ pub fn read_source(path: &Path) -> Result<String, ReadError> {
 
 /// The `.py` files under `root` (or `root` itself when it is a file), sorted: hidden
 /// directories, virtualenvs, build output and what `.gitignore` files exclude are skipped;
-/// symlinks are followed with loop detection; at most [`MAX_WORKSPACE_FILES`] files and
-/// [`MAX_WALK_DEPTH`] levels. The flag says whether the limit cut the list short.
+/// symlinks are followed with loop detection; at most [`MAX_WORKSPACE_FILES`] files,
+/// [`MAX_WALK_ENTRIES`] entries and [`MAX_WALK_DEPTH`] levels. The flag says whether the limit cut the list short.
 pub fn walk_python_files(root: &Path) -> (Vec<PathBuf>, bool) {
     if root.is_file() {
         return (vec![root.to_path_buf()], false);
@@ -320,7 +322,11 @@ pub fn walk_python_files(root: &Path) -> (Vec<PathBuf>, bool) {
                 ))
         })
         .build();
-    for entry in walker {
+    for (seen, entry) in walker.enumerate() {
+        if seen >= MAX_WALK_ENTRIES {
+            truncated = true;
+            break;
+        }
         let Ok(entry) = entry else { continue };
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;

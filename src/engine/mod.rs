@@ -66,9 +66,9 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         analysis.workspace_note(
             &config.root,
             format!(
-                "the workspace has more than {} Python files; only the first {} were checked on their own",
+                "the workspace is too large (more than {} Python files or {} entries); only part of it was checked",
                 crate::sandbox::MAX_WORKSPACE_FILES,
-                crate::sandbox::MAX_WORKSPACE_FILES
+                crate::sandbox::MAX_WALK_ENTRIES
             ),
         );
     }

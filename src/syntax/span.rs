@@ -43,6 +43,9 @@ pub struct SourceFile {
     pub path: PathBuf,
     pub text: String,
     line_starts: Vec<u32>,
+    /// Lines (sorted) holding a non-ASCII character: elsewhere a column in UTF-16 units is
+    /// the byte column (so positions on long lines cost O(1), not O(line length)).
+    non_ascii_lines: Vec<u32>,
 }
 
 impl SourceFile {
@@ -55,10 +58,22 @@ impl SourceFile {
                 line_starts.push(i as u32 + 1);
             }
         }
+        let mut non_ascii_lines = Vec::new();
+        if !text.is_ascii() {
+            for (line, w) in line_starts.iter().enumerate() {
+                let end = line_starts
+                    .get(line + 1)
+                    .map_or(bytes.len(), |&e| e as usize);
+                if !bytes[*w as usize..end].is_ascii() {
+                    non_ascii_lines.push(line as u32);
+                }
+            }
+        }
         SourceFile {
             path,
             text,
             line_starts,
+            non_ascii_lines,
         }
     }
 
@@ -74,6 +89,13 @@ impl SourceFile {
             Err(l) => l - 1,
         };
         let start = self.line_starts[line];
+        if self.non_ascii_lines.binary_search(&(line as u32)).is_err() {
+            return LineCol {
+                line: line as u32,
+                column: offset - start,
+                utf16_column: offset - start,
+            };
+        }
         let mut off = offset as usize;
         while !self.text.is_char_boundary(off) {
             off -= 1;
