@@ -46,7 +46,29 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         policy: config.policy(),
     };
     analysis.config_notes(config);
-    for target in config.targets() {
+    let mut targets = config.targets();
+    if config.entry_points.is_empty() {
+        // An open buffer is what the user sees: its text, not the disk's, says whether it
+        // defines `target`.
+        targets.retain(|t| {
+            overlays
+                .get(t)
+                .is_none_or(|text| config::defines_target(text))
+        });
+        let mut extra: Vec<PathBuf> = overlays
+            .iter()
+            .filter(|(p, text)| {
+                p.extension().is_some_and(|e| e == "py")
+                    && config::defines_target(text)
+                    && config.contains(p)
+                    && !targets.contains(p)
+            })
+            .map(|(p, _)| p.clone())
+            .collect();
+        extra.sort();
+        targets.extend(extra);
+    }
+    for target in targets {
         if !config.contains(&target) {
             analysis.refuse_target(&config.root, &target, "it is outside the workspace");
             continue;
