@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 /// Largest file read as a module source or by import-time code.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Most `.py` files a workspace scan considers.
-pub const MAX_WORKSPACE_FILES: usize = 2_000;
+pub const MAX_WORKSPACE_FILES: usize = 20_000;
+/// Most files no target reaches that get their own checks (each is a program in memory).
+pub const MAX_STANDALONE_FILES: usize = 2_000;
 /// Most directory entries a workspace scan looks at (a workspace rooted at `/`).
 pub const MAX_WALK_ENTRIES: usize = 200_000;
 /// Deepest directory a workspace scan enters.

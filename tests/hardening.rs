@@ -216,6 +216,28 @@ fn import_time_code_sees_nothing_of_the_machine() {
         stdout.contains("outside.py is not analysed: it is outside the workspace"),
         "{stdout}"
     );
+
+    // Module files that are links out of the workspace are not read.
+    let links = scratch("secrets-links");
+    std::fs::write(
+        links.join("main.py"),
+        format!(
+            "import env
+{TAIL}"
+        ),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", links.join("env.py")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", links.join("other.py")).unwrap();
+    for format in ["json", "human"] {
+        let (code, stdout, stderr) = rpy_in(&links, &["check", ".", "--format", format], &secret);
+        assert_eq!(code, 1, "{stdout} {stderr}");
+        assert!(stdout.contains("No module named env"), "{stdout}");
+        assert!(
+            !stdout.contains("hunter2") && !stdout.contains("root:"),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]

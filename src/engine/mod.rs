@@ -83,14 +83,21 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
     // Files of the workspace that no program reaches: their own import and flow checks, and a
     // note saying so.
     let reached: Vec<PathBuf> = analysis.files();
-    let (mut standalone, truncated) = crate::sandbox::walk_python_files(&config.root);
+    let (mut standalone, mut truncated) = crate::sandbox::walk_python_files(&config.root);
+    // Links out of the workspace are not part of it.
+    standalone.retain(|f| config.contains(f));
+    if standalone.len() > crate::sandbox::MAX_STANDALONE_FILES {
+        standalone.truncate(crate::sandbox::MAX_STANDALONE_FILES);
+        truncated = true;
+    }
     if truncated {
         analysis.workspace_note(
             &config.root,
             format!(
-                "the workspace is too large (more than {} Python files or {} entries); only part of it was checked",
+                "the workspace is too large (more than {} Python files or {} directory entries); only the first {} files no target reaches were checked",
                 crate::sandbox::MAX_WORKSPACE_FILES,
-                crate::sandbox::MAX_WALK_ENTRIES
+                crate::sandbox::MAX_WALK_ENTRIES,
+                crate::sandbox::MAX_STANDALONE_FILES
             ),
         );
     }

@@ -44,7 +44,26 @@ impl ObjSpace {
         if let Some(t) = self.config.overlays.get(p) {
             return Some(t.clone());
         }
+        // A module file may be a link to anything (`/proc/self/environ`): only what the
+        // policy lets import-time code read is a module source.
+        if !self.may_load(p) {
+            return None;
+        }
         crate::sandbox::read_source(p).ok()
+    }
+
+    /// Whether a module source may be read: links resolved, it is inside the target's
+    /// directory, a search path, or what the policy lets import-time code read.
+    fn may_load(&self, p: &Path) -> bool {
+        if self.config.policy.may_read(p) {
+            return true;
+        }
+        let Ok(real) = p.canonicalize() else {
+            return false;
+        };
+        self.roots()
+            .iter()
+            .any(|r| r.canonicalize().is_ok_and(|r| real.starts_with(r)))
     }
 
     fn find_in_dir(&self, dir: &Path, part: &str) -> Option<Found> {
@@ -531,7 +550,7 @@ impl ObjSpace {
             .unwrap_or_else(|| "main".into());
         let text = match self.config.overlays.get(path) {
             Some(t) => t.clone(),
-            None => match crate::sandbox::read_source(path) {
+            None => match self.read_main(path) {
                 Ok(t) => t,
                 Err(e) => {
                     // The diagnostic points into the file itself (empty here), never into
@@ -591,6 +610,13 @@ impl ObjSpace {
                 }
             }
         }
+    }
+
+    fn read_main(&self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
+        if path.exists() && !self.may_load(path) {
+            return Err(crate::sandbox::ReadError::Denied);
+        }
+        crate::sandbox::read_source(path)
     }
 
     fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {
