@@ -635,3 +635,134 @@ fn endless_import_time_loops_stop_within_seconds() {
     );
     assert!(start.elapsed() < Duration::from_secs(30));
 }
+
+/// Built-ins and operators with extreme arguments: an exception or a diagnostic, never a
+/// panic (which the engine reports as an aborted analysis).
+#[test]
+fn extreme_arguments_never_panic() {
+    std::thread::Builder::new()
+        .stack_size(rpy_lsp::engine::ANALYSIS_STACK_BYTES)
+        .spawn(extreme_arguments)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn extreme_arguments() {
+    use rpy_lsp::engine::{analyze, EngineConfig};
+    use std::collections::HashMap;
+    const EXPRS: &[&str] = &[
+        "'a' * -1",
+        "range(10**30)",
+        "[0] * 10**10",
+        "1 << 10**9",
+        "10 ** 10**9",
+        "divmod(1,0)",
+        "int('9'*100)",
+        "chr(-1)",
+        "unichr(0x110000)",
+        "'x'.center(10**12)",
+        "'%c' % 10**9",
+        "round(1e308, -400)",
+        "float('nan') // 0",
+        "'x'.ljust(2**63)",
+        "'abc'[10**20]",
+        "'abc'[-10**20:10**20]",
+        "[1,2][::0]",
+        "'abc'[::-(2**63)]",
+        "[1,2,3][::-(2**63)]",
+        "(1,2,3)[::-(2**63)]",
+        "xrange(0, 10, 0)",
+        "'%*d' % (-2**63, 1)",
+        "'%.*d' % (2**62, 1)",
+        "'{:>99999999999999999999}'.format(1)",
+        "'{0[999999999999999999999]}'.format([])",
+        "'{:,.2f}'.format(1e308)",
+        "'%x' % -2**200",
+        "hash(float('inf'))",
+        "int(float('inf'))",
+        "long(float('nan'))",
+        "2**64 % 0",
+        "(-1) ** 0.5",
+        "0.0 ** -1",
+        "pow(2, 10**6, 0)",
+        "pow(2, -1, 5)",
+        "abs(-2**127)",
+        "-(-2**127)",
+        "(-2**127) // -1",
+        "(-2**127) * 2",
+        "sum([2**126]*4)",
+        "str(2**127 * 2**127)",
+        "'%d' % 2**200",
+        "bin(-2**127)",
+        "oct(2**127)",
+        "'a'.zfill(10**12)",
+        "u'a' * 10**12",
+        "u'%c' % 0x110000",
+        "unichr(-5)",
+        "'a'.split('')",
+        "sorted([1, 'a', None, 1.0, [], {}])",
+        "max([])",
+        "[].pop()",
+        "'abc'.index('z')",
+        "int('1'*5000)",
+        "float('1e99999')",
+        "1e308 * 10",
+        "int(1e300)",
+        "'%.3f' % 1e300",
+        "'%g' % 1e-320",
+        "round(2.5, 10**9)",
+        "'abc'.expandtabs(-1)",
+        "'a\\tb'.expandtabs(2**62)",
+        "'x'.replace('', 'y', 2**62)",
+        "'{:c}'.format(-1)",
+        "'{:c}'.format(2**40)",
+        "divmod(-2**127, -1)",
+        "(-2**127) % -1",
+        "~(2**127)",
+        "-2**127 >> 200",
+        "1 << -1",
+        "1 << 200",
+        "'%.65536s' % 'a'",
+        "'{:.99999999999}'.format(1.5)",
+        "'%0*d' % (2**40, 1)",
+        "[0][2**63:]",
+        "[0][-2**63:]",
+        "'a'.rjust(-5)",
+        "'ab'.count('', 2**62)",
+        "'ab'.find('b', -2**63, 2**63-1)",
+        "'ab'[2**63-1:]",
+        "list(xrange(-2**63, -2**63+2))",
+        "range(0, 2**63, 2**62)",
+        "[1] * (2**63 - 1)",
+        "'a' * 2**63",
+        "bytearray(10**12)",
+        "'%s' % ((1,) * 3)",
+        "int('1', 0)",
+        "int('0x', 16)",
+        "int(' ', 10)",
+    ];
+    let root = PathBuf::from("/nonexistent/rpy-lsp-extremes");
+    let main = root.join("main.py");
+    let mut raised = 0;
+    for expr in EXPRS {
+        let text = format!("x = {expr}\n{TAIL}");
+        let config = EngineConfig {
+            root: root.clone(),
+            entry_points: vec![main.clone()],
+            ..Default::default()
+        };
+        let overlays = HashMap::from([(main.clone(), text)]);
+        let analysis = analyze(&config, &overlays);
+        raised += usize::from(analysis.diagnostics.iter().any(|d| d.code == "RPY003"));
+        for d in &analysis.diagnostics {
+            assert!(
+                !d.message.contains("analysis of this file was aborted"),
+                "{expr}: {}",
+                d.message
+            );
+        }
+    }
+    // The expressions did run: most raise.
+    assert!(raised > EXPRS.len() / 2, "{raised} of {}", EXPRS.len());
+}

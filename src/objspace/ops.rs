@@ -113,7 +113,7 @@ pub(crate) fn slice_indices(
             0
         }
     } else if start > stop {
-        ((start - stop - 1) / (-step) + 1) as usize
+        ((start - stop - 1).unsigned_abs() / step.unsigned_abs() + 1) as usize
     } else {
         0
     };
