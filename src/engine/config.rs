@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineConfig {
     pub root: PathBuf,
     pub search_paths: Vec<PathBuf>,
@@ -14,6 +14,9 @@ pub struct EngineConfig {
     pub environment: Vec<String>,
     /// Entries of pyproject.toml refused (path outside the workspace), with why.
     pub refused: Vec<String>,
+    /// What import-time code may see; `None`: the sandbox of [`EngineConfig::policy`]
+    /// (commands that run the program on purpose may pass `Policy::unrestricted()`).
+    pub policy_override: Option<crate::sandbox::Policy>,
 }
 
 impl EngineConfig {
@@ -67,6 +70,9 @@ impl EngineConfig {
     /// What import-time code of this workspace may see: files of the root and the search
     /// paths, the configured environment variables, a fixed clock, cwd and pid.
     pub fn policy(&self) -> crate::sandbox::Policy {
+        if let Some(p) = &self.policy_override {
+            return p.clone();
+        }
         let mut roots = vec![self.root.clone()];
         roots.extend(self.search_paths.iter().cloned());
         crate::sandbox::Policy::sandboxed(roots, &self.environment, Some(self.root.clone()))
@@ -179,10 +185,41 @@ mod tests {
     }
 
     #[test]
+    fn policy_is_sandboxed_unless_overridden() {
+        let mut config = EngineConfig {
+            root: PathBuf::from("/nonexistent/ws"),
+            environment: vec!["RPY_SURELY_UNSET".into()],
+            ..Default::default()
+        };
+        let p = config.policy();
+        assert_eq!(p.environment, Some(vec![]));
+        assert_eq!(p.clock, Some(crate::sandbox::FIXED_TIME));
+        assert!(!p.may_read(Path::new("/etc/passwd")));
+        config.policy_override = Some(crate::sandbox::Policy::unrestricted());
+        assert_eq!(config.policy().environment, None);
+    }
+
+    #[test]
+    fn search_paths_outside_the_workspace_are_refused() {
+        let dir = std::env::temp_dir().join(format!("rpy-config-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        std::fs::write(
+            dir.join("pyproject.toml"),
+            "[tool.rpy-lsp]\nsearch-paths = [\"lib\", \"/usr\", \"../x\"]\n",
+        )
+        .unwrap();
+        let config = EngineConfig::discover(&dir);
+        assert_eq!(config.search_paths, vec![dir.join("lib")]);
+        assert_eq!(config.refused.len(), 2, "{:?}", config.refused);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn finds_target_definitions() {
         assert!(defines_target(
             "import os\ndef target(*args):\n    return f, None\n"
         ));
         assert!(!defines_target("    def target(self):\n"));
+        assert!(defines_target("import os\rdef target(*args):\r    pass\r"));
     }
 }

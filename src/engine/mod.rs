@@ -132,14 +132,25 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
     analysis
 }
 
-/// Analyses one target file (the `check`/`graph` command's unit).
+/// Analyses one target file (the `check`/`graph` command's unit) in the sandbox: import-time
+/// code reads only the target's directory and the search paths.
 pub fn analyze_target(path: &Path, search_paths: &[PathBuf]) -> Analysis {
     let mut roots = vec![path.parent().unwrap_or(Path::new("/")).to_path_buf()];
     roots.extend(search_paths.iter().cloned());
+    let policy = crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone()));
+    analyze_target_with(path, search_paths, policy)
+}
+
+/// Analyses one target file with the given policy for import-time code.
+pub fn analyze_target_with(
+    path: &Path,
+    search_paths: &[PathBuf],
+    policy: crate::sandbox::Policy,
+) -> Analysis {
     let loader = LoaderConfig {
         search_paths: search_paths.to_vec(),
         overlays: HashMap::new(),
-        policy: crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone())),
+        policy,
     };
     let mut analysis = Analysis {
         sources: SourceMap::default(),
