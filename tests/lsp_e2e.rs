@@ -1021,3 +1021,29 @@ fn malformed_messages_are_answered_and_the_server_stays_up() {
     assert_eq!(d["range"]["start"]["line"], 2, "{params}");
     c.shutdown();
 }
+
+/// Issue #10: a document whose analysis stops (too deep, memory budget, endless loop) gets a
+/// diagnostic saying why, and the server goes on answering.
+#[test]
+fn analyses_that_stop_are_diagnostics_and_the_server_stays_up() {
+    let ws = program("stops");
+    let mut c = Client::start(&ws.root, json!({}));
+    let tail = "\ndef entry_point(argv):\n    return 0\n\ndef target(*args):\n    return entry_point, None\n";
+    let cases = [
+        ("deep.py", format!("x = {}1\n{tail}", "-".repeat(20_000)), "RPY001"),
+        ("hog.py", format!("s = ''\nwhile 1:\n    s += 'a'\n{tail}"), "RPY004"),
+    ];
+    for (name, text, code) in cases {
+        std::fs::write(ws.path(name), &text).unwrap();
+        let uri = ws.uri(name);
+        c.open(&uri, 1, &text);
+        let params = c.wait_diagnostics(0, &uri, |p| has_code(p, code));
+        assert!(has_code(&params, code), "{params}");
+        let symbols = c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": ws.uri("main.py")}}),
+        );
+        assert!(symbols.to_string().contains("entry_point"), "{symbols}");
+    }
+    c.shutdown();
+}
