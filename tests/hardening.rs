@@ -563,7 +563,10 @@ fn mutation_loop() {
         "try:\n",
         "except:\n",
     ];
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut seed: u64 = std::env::var("RPY_MUTATION_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
     let mut rand = move |n: usize| -> usize {
         seed ^= seed << 13;
         seed ^= seed >> 7;

@@ -1030,8 +1030,16 @@ fn analyses_that_stop_are_diagnostics_and_the_server_stays_up() {
     let mut c = Client::start(&ws.root, json!({}));
     let tail = "\ndef entry_point(argv):\n    return 0\n\ndef target(*args):\n    return entry_point, None\n";
     let cases = [
-        ("deep.py", format!("x = {}1\n{tail}", "-".repeat(20_000)), "RPY001"),
-        ("hog.py", format!("s = ''\nwhile 1:\n    s += 'a'\n{tail}"), "RPY004"),
+        (
+            "deep.py",
+            format!("x = {}1\n{tail}", "-".repeat(20_000)),
+            "RPY001",
+        ),
+        (
+            "hog.py",
+            format!("s = ''\nwhile 1:\n    s += 'a'\n{tail}"),
+            "RPY004",
+        ),
     ];
     for (name, text, code) in cases {
         std::fs::write(ws.path(name), &text).unwrap();

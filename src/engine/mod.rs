@@ -21,6 +21,10 @@ use std::path::{Path, PathBuf};
 /// bounded recursions on adversarial input fit in it. Only the pages used are committed.
 pub const ANALYSIS_STACK_BYTES: usize = 1 << 30;
 
+/// Longest whole-workspace analysis: past it, the remaining programs are not started (each
+/// program's import-time evaluation has its own, shorter limit).
+pub const ANALYSIS_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The result of analysing a workspace.
 pub struct Analysis {
     /// Every file of every program (user files and bundled models), by unified FileId.
@@ -68,7 +72,13 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         extra.sort();
         targets.extend(extra);
     }
+    let started = std::time::Instant::now();
+    let mut out_of_time = false;
     for target in targets {
+        if started.elapsed() > ANALYSIS_TIME_BUDGET {
+            out_of_time = true;
+            break;
+        }
         if !config.contains(&target) {
             analysis.refuse_target(&config.root, &target, "it is outside the workspace");
             continue;
@@ -113,6 +123,10 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         if reached.contains(&file) || !file.starts_with(&config.root) {
             continue;
         }
+        if started.elapsed() > ANALYSIS_TIME_BUDGET {
+            out_of_time = true;
+            break;
+        }
         let program = guarded(&file, || {
             let mut program = Program::load_library(&file, loader.clone());
             let note_file = program.space.sources.find(&file);
@@ -127,6 +141,15 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
             program
         });
         analysis.add_program(program);
+    }
+    if out_of_time {
+        analysis.workspace_note(
+            &config.root,
+            format!(
+                "the analysis of the workspace stopped after {} seconds; some files were not checked",
+                ANALYSIS_TIME_BUDGET.as_secs()
+            ),
+        );
     }
     analysis.finish();
     analysis
