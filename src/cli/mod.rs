@@ -168,6 +168,13 @@ fn run() -> i32 {
     }
 }
 
+/// Writes to stdout, ignoring a closed pipe (`rpy-lsp check | head`) instead of panicking.
+fn write_out(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+}
+
 fn indent(s: &str) -> String {
     s.lines().map(|l| format!("    {}\n", l)).collect()
 }
@@ -211,9 +218,9 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
             CheckFormat::Sarif => output::sarif(&a.sources, &a.diagnostics),
             CheckFormat::Github => output::github(&a.sources, &a.diagnostics),
         };
-        print!("{}", text);
+        write_out(&text);
         if format == CheckFormat::Json || format == CheckFormat::Sarif {
-            println!();
+            write_out("\n");
         }
     }
     if format == CheckFormat::Human {
@@ -288,7 +295,7 @@ fn graph(
     if format == GraphFormat::Dot {
         out.push_str("}\n");
     }
-    print!("{}", out);
+    write_out(&out);
     let color = std::io::stderr().is_terminal();
     eprint!(
         "{}",
