@@ -769,3 +769,21 @@ fn extreme_arguments() {
     // The expressions did run: most raise.
     assert!(raised > EXPRS.len() / 2, "{raised} of {}", EXPRS.len());
 }
+
+#[test]
+fn long_class_chains_with_two_bases_are_fast_and_c3_is_kept() {
+    let mut text = String::from("class M(object): pass\nclass C0(object): pass\n");
+    for i in 1..1_500 {
+        text.push_str(&format!("class C{i}(C{}, M): pass\n", i - 1));
+    }
+    text.push_str(
+        "assert C1499.__mro__[-2] is M\n\
+         class O(object): pass\nclass F(O): pass\nclass E(O): pass\nclass DD(O): pass\n\
+         class CC(DD, F): pass\nclass BB(DD, E): pass\nclass AA(BB, CC): pass\n\
+         assert [k.__name__ for k in AA.__mro__] == ['AA', 'BB', 'CC', 'DD', 'E', 'F', 'O', 'object']\n",
+    );
+    let start = Instant::now();
+    let (code, diags, _) = check_text("mro2", &format!("{text}{TAIL}"));
+    assert_eq!(code, 0, "{}", messages(&diags));
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
