@@ -3,7 +3,8 @@
 //! The crate is laid out by pipeline stage; a program flows through it in this order:
 //! `syntax` → `compiler` → `interpreter` over `objspace` (import time) → `interpreter`
 //! over `flowspace` (flow graphs) → `annotator` → front ends (`cli`, `lsp`).
-//! `diagnostics` is shared by every stage.
+//! `diagnostics` is shared by every stage; `sandbox` says what the analysed program may see
+//! of the machine.
 
 pub mod annotator;
 pub mod cli;
@@ -17,4 +18,5 @@ pub mod lltypesystem;
 pub mod lsp;
 pub mod objspace;
 pub mod rtyper;
+pub mod sandbox;
 pub mod syntax;

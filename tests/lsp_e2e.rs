@@ -951,3 +951,108 @@ fn exit_without_shutdown_is_status_1() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Issue #10: malformed messages get the JSON-RPC error the specification prescribes and the
+/// server keeps serving; a file with lone-CR line endings is a target with real lines.
+#[test]
+fn malformed_messages_are_answered_and_the_server_stays_up() {
+    let ws = program("malformed");
+    let mut c = Client::start(&ws.root, json!({}));
+    let raw = |c: &Client, body: &[u8]| {
+        let mut stdin = c.stdin.lock().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        stdin.write_all(body).unwrap();
+        stdin.flush().unwrap();
+    };
+    let cases: [(&[u8], i64, Value); 5] = [
+        (b"{not json", -32700, Value::Null),
+        (b"[]", -32600, Value::Null),
+        (b"42", -32600, Value::Null),
+        (
+            br#"{"jsonrpc":"1.0","id":901,"method":"shutdown"}"#,
+            -32600,
+            json!(901),
+        ),
+        (
+            br#"[{"jsonrpc":"2.0","id":902,"method":"shutdown"}]"#,
+            -32600,
+            json!(902),
+        ),
+    ];
+    for (body, code, id) in cases {
+        let from = c.log.len();
+        raw(&c, body);
+        let until = Instant::now() + TIMEOUT;
+        let answer = loop {
+            if let Some(m) = c.log[from..].iter().find(|m| {
+                let m = if m.is_array() { &m[0] } else { *m };
+                m.get("error").is_some()
+            }) {
+                break m.clone();
+            }
+            assert!(
+                c.pump(until),
+                "no answer to {}",
+                String::from_utf8_lossy(body)
+            );
+        };
+        let answer = if answer.is_array() {
+            answer[0].clone()
+        } else {
+            answer
+        };
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+        assert_eq!(answer["id"], id, "{answer}");
+    }
+    // A normal request still works, and a lone-CR file is analysed as a target.
+    let text = "def entry_point(argv):\r    x = 1\r    return x + 'a'\rdef target(*args):\r    return entry_point, None\r";
+    std::fs::write(ws.path("cr.py"), text).unwrap();
+    let uri = ws.uri("cr.py");
+    c.open(&uri, 1, text);
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(symbols.to_string().contains("entry_point"), "{symbols}");
+    let params = c.wait_diagnostics(0, &uri, |p| {
+        !p["diagnostics"].as_array().unwrap().is_empty()
+    });
+    let d = &params["diagnostics"][0];
+    assert_eq!(d["code"], "RPY108", "{params}");
+    assert_eq!(d["range"]["start"]["line"], 2, "{params}");
+    c.shutdown();
+}
+
+/// Issue #10: a document whose analysis stops (too deep, memory budget, endless loop) gets a
+/// diagnostic saying why, and the server goes on answering.
+#[test]
+fn analyses_that_stop_are_diagnostics_and_the_server_stays_up() {
+    let ws = program("stops");
+    let mut c = Client::start(&ws.root, json!({}));
+    let tail = "\ndef entry_point(argv):\n    return 0\n\ndef target(*args):\n    return entry_point, None\n";
+    let cases = [
+        (
+            "deep.py",
+            format!("x = {}1\n{tail}", "-".repeat(20_000)),
+            "RPY001",
+        ),
+        (
+            "hog.py",
+            format!("s = ''\nwhile 1:\n    s += 'a'\n{tail}"),
+            "RPY004",
+        ),
+    ];
+    for (name, text, code) in cases {
+        std::fs::write(ws.path(name), &text).unwrap();
+        let uri = ws.uri(name);
+        c.open(&uri, 1, &text);
+        let params = c.wait_diagnostics(0, &uri, |p| has_code(p, code));
+        assert!(has_code(&params, code), "{params}");
+        let symbols = c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": ws.uri("main.py")}}),
+        );
+        assert!(symbols.to_string().contains("entry_point"), "{symbols}");
+    }
+    c.shutdown();
+}

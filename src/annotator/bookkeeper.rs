@@ -726,6 +726,25 @@ impl Bookkeeper {
     }
 
     fn immutable_obj(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+        // Prebuilt containers nested without bound (built by a loop at import time) would
+        // make this recursion, and every later one over the annotation, overflow the stack.
+        thread_local! {
+            static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        }
+        let depth = DEPTH.with(|d| d.get());
+        if depth >= MAX_PREBUILT_DEPTH {
+            return Err(AnnError::new(
+                "RPY217",
+                format!("a prebuilt constant is nested more than {MAX_PREBUILT_DEPTH} levels deep"),
+            ));
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        let r = self.immutable_obj_inner(heap, id);
+        DEPTH.with(|d| d.set(depth));
+        r
+    }
+
+    fn immutable_obj_inner(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
         let v = Value::Obj(id);
         Ok(match heap.get(id) {
             Object::Str(s) => {
@@ -1072,3 +1091,6 @@ impl Bookkeeper {
         }
     }
 }
+
+/// Deepest nesting of a prebuilt constant the annotator accepts.
+pub const MAX_PREBUILT_DEPTH: usize = 500;

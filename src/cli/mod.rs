@@ -86,7 +86,49 @@ enum Command {
     Explain { code: String },
 }
 
+/// Runs `f` on a thread with a [`engine::ANALYSIS_STACK_BYTES`] stack (on this thread if none can be
+/// started). A panic becomes `Err` with its message.
+pub fn with_big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let f = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
+    let g = f.clone();
+    let spawned = std::thread::Builder::new()
+        .name("rpy-lsp-analysis".into())
+        .stack_size(engine::ANALYSIS_STACK_BYTES)
+        .spawn(move || {
+            let f = g.lock().ok().and_then(|mut f| f.take());
+            f.map(|f| f())
+        });
+    let result = match spawned {
+        Ok(h) => h.join(),
+        Err(_) => {
+            let f = f.lock().ok().and_then(|mut f| f.take());
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f.map(|f| f())))
+        }
+    };
+    match result {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err("the analysis thread did not run".into()),
+        Err(p) => Err(p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into())),
+    }
+}
+
 pub fn main() -> i32 {
+    match with_big_stack(run) {
+        Ok(code) => code,
+        Err(why) => {
+            eprintln!("error: internal error: {why}");
+            2
+        }
+    }
+}
+
+fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -114,7 +156,7 @@ pub fn main() -> i32 {
             args,
             search_paths,
             timings,
-        } => run(target, args, search_paths, timings),
+        } => run_program(target, args, search_paths, timings),
         Command::Serve => crate::lsp::serve(),
         Command::Rules => {
             for r in RULES {
@@ -150,6 +192,13 @@ pub fn main() -> i32 {
     }
 }
 
+/// Writes to stdout, ignoring a closed pipe (`rpy-lsp check | head`) instead of panicking.
+fn write_out(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+}
+
 fn indent(s: &str) -> String {
     s.lines().map(|l| format!("    {}\n", l)).collect()
 }
@@ -163,10 +212,18 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
     let mut analyses: Vec<Analysis> = Vec::new();
     for path in &paths {
         if !path.exists() {
-            eprintln!("error: {}: no such file or directory", path.display());
+            let why = match std::fs::symlink_metadata(path) {
+                Ok(_) => "a symbolic link to nothing (dangling, or a loop of links)",
+                Err(_) => "no such file or directory",
+            };
+            eprintln!("error: {}: {why}", path.display());
             return 2;
         }
         let path = path.canonicalize().unwrap_or(path.clone());
+        if !path.is_file() && !path.is_dir() {
+            eprintln!("error: {}: not a regular file or directory", path.display());
+            return 2;
+        }
         if path.is_file() {
             analyses.push(engine::analyze_target(&path, &search_paths));
         } else {
@@ -185,9 +242,9 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
             CheckFormat::Sarif => output::sarif(&a.sources, &a.diagnostics),
             CheckFormat::Github => output::github(&a.sources, &a.diagnostics),
         };
-        print!("{}", text);
+        write_out(&text);
         if format == CheckFormat::Json || format == CheckFormat::Sarif {
-            println!();
+            write_out("\n");
         }
     }
     if format == CheckFormat::Human {
@@ -211,7 +268,12 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
     i32::from(errors > 0)
 }
 
-fn run(target: PathBuf, args: Vec<String>, search_paths: Vec<PathBuf>, timings: bool) -> i32 {
+fn run_program(
+    target: PathBuf,
+    args: Vec<String>,
+    search_paths: Vec<PathBuf>,
+    timings: bool,
+) -> i32 {
     // the whole pipeline runs on a thread with a large stack (deep RPython recursion)
     let handle = std::thread::Builder::new()
         .stack_size(4 << 30)
@@ -238,7 +300,13 @@ fn run_on_this_thread(
     let shown = target.display().to_string();
     let target = target.canonicalize().unwrap_or(target);
     let t0 = std::time::Instant::now();
-    let analysis = engine::analyze_target(&target, &search_paths);
+    // the program runs: its import-time code sees the real machine, as the reference's
+    // translation does
+    let analysis = engine::analyze_target_with(
+        &target,
+        &search_paths,
+        crate::sandbox::Policy::unrestricted(),
+    );
     let t1 = std::time::Instant::now();
     let translated = engine::translate(&analysis);
     let t2 = std::time::Instant::now();
@@ -365,7 +433,7 @@ fn graph(
     if format == GraphFormat::Dot {
         out.push_str("}\n");
     }
-    print!("{}", out);
+    write_out(&out);
     let color = std::io::stderr().is_terminal();
     eprint!(
         "{}",

@@ -31,7 +31,8 @@ pub fn human(sources: &SourceMap, diagnostics: &[Diagnostic], color: bool) -> St
     let mut files = SimpleFiles::new();
     let ids: Vec<usize> = sources
         .iter()
-        .map(|(_, f)| files.add(f.path.display().to_string(), f.text.clone()))
+        // A lone `\r` ends a line as `\n` does (same length: offsets unchanged).
+        .map(|(_, f)| files.add(f.path.display().to_string(), lone_cr_as_lf(&f.text)))
         .collect();
     let mut buf = if color {
         termcolor::Buffer::ansi()
@@ -45,18 +46,17 @@ pub fn human(sources: &SourceMap, diagnostics: &[Diagnostic], color: bool) -> St
             Severity::Warning => cs::Severity::Warning,
             Severity::Info => cs::Severity::Note,
         };
-        let mut labels = vec![cs::Label::primary(
-            ids[d.span.file.0 as usize],
-            d.span.start as usize..d.span.end as usize,
-        )];
+        let mut labels = Vec::new();
+        if let Some(&id) = ids.get(d.span.file.0 as usize) {
+            labels.push(cs::Label::primary(id, clamp(sources, d.span)));
+        }
         for l in &d.labels {
-            labels.push(
-                cs::Label::secondary(
-                    ids[l.span.file.0 as usize],
-                    l.span.start as usize..l.span.end as usize,
-                )
-                .with_message(l.message.clone()),
-            );
+            if let Some(&id) = ids.get(l.span.file.0 as usize) {
+                labels.push(
+                    cs::Label::secondary(id, clamp(sources, l.span))
+                        .with_message(l.message.clone()),
+                );
+            }
         }
         let diag = cs::Diagnostic::new(severity)
             .with_code(d.code)
@@ -66,6 +66,36 @@ pub fn human(sources: &SourceMap, diagnostics: &[Diagnostic], color: bool) -> St
         let _ = term::emit(&mut buf, &config, &files, &diag);
     }
     String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+/// A span's byte range, clamped to its file's text and to character boundaries.
+fn clamp(sources: &SourceMap, span: Span) -> std::ops::Range<usize> {
+    let text = &sources.get(span.file).text;
+    let fix = |mut o: usize| {
+        o = o.min(text.len());
+        while !text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    };
+    let (a, b) = (fix(span.start as usize), fix(span.end as usize));
+    a.min(b)..b
+}
+
+fn lone_cr_as_lf(text: &str) -> String {
+    if !text.contains('\r') {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub fn json(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {

@@ -17,6 +17,14 @@ use crate::syntax::{FileId, SourceMap, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// Stack of the threads analyses run on (CLI and language server): the pipeline's deep but
+/// bounded recursions on adversarial input fit in it. Only the pages used are committed.
+pub const ANALYSIS_STACK_BYTES: usize = 1 << 30;
+
+/// Longest whole-workspace analysis: past it, the remaining programs are not started (each
+/// program's import-time evaluation has its own, shorter limit).
+pub const ANALYSIS_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The result of analysing a workspace.
 pub struct Analysis {
     /// Every file of every program (user files and bundled models), by unified FileId.
@@ -39,16 +47,70 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
     let loader = LoaderConfig {
         search_paths: config.search_paths.clone(),
         overlays: overlays.clone(),
+        policy: config.policy(),
     };
-    for target in config.targets() {
-        let mut program = Program::load(&target, loader.clone());
-        program.analyse();
+    analysis.config_notes(config);
+    let mut targets = config.targets();
+    if config.entry_points.is_empty() {
+        // An open buffer is what the user sees: its text, not the disk's, says whether it
+        // defines `target`.
+        targets.retain(|t| {
+            overlays
+                .get(t)
+                .is_none_or(|text| config::defines_target(text))
+        });
+        let mut extra: Vec<PathBuf> = overlays
+            .iter()
+            .filter(|(p, text)| {
+                p.extension().is_some_and(|e| e == "py")
+                    && config::defines_target(text)
+                    && config.contains(p)
+                    && !targets.contains(p)
+            })
+            .map(|(p, _)| p.clone())
+            .collect();
+        extra.sort();
+        targets.extend(extra);
+    }
+    let started = std::time::Instant::now();
+    let mut out_of_time = false;
+    for target in targets {
+        if started.elapsed() > ANALYSIS_TIME_BUDGET {
+            out_of_time = true;
+            break;
+        }
+        if !config.contains(&target) {
+            analysis.refuse_target(&config.root, &target, "it is outside the workspace");
+            continue;
+        }
+        let program = guarded(&target, || {
+            let mut program = Program::load(&target, loader.clone());
+            program.analyse();
+            program
+        });
         analysis.add_program(program);
     }
     // Files of the workspace that no program reaches: their own import and flow checks, and a
     // note saying so.
     let reached: Vec<PathBuf> = analysis.files();
-    let mut standalone: Vec<PathBuf> = config::python_files(&config.root);
+    let (mut standalone, mut truncated) = crate::sandbox::walk_python_files(&config.root);
+    // Links out of the workspace are not part of it.
+    standalone.retain(|f| config.contains(f));
+    if standalone.len() > crate::sandbox::MAX_STANDALONE_FILES {
+        standalone.truncate(crate::sandbox::MAX_STANDALONE_FILES);
+        truncated = true;
+    }
+    if truncated {
+        analysis.workspace_note(
+            &config.root,
+            format!(
+                "the workspace is too large (more than {} Python files or {} directory entries); only the first {} files no target reaches were checked",
+                crate::sandbox::MAX_WORKSPACE_FILES,
+                crate::sandbox::MAX_WALK_ENTRIES,
+                crate::sandbox::MAX_STANDALONE_FILES
+            ),
+        );
+    }
     standalone.extend(
         overlays
             .keys()
@@ -61,27 +123,57 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         if reached.contains(&file) || !file.starts_with(&config.root) {
             continue;
         }
-        let mut program = Program::load_library(&file, loader.clone());
-        let note_file = program.space.sources.find(&file);
-        program.build_module_flow_graphs();
-        if let Some(f) = note_file {
-            program.diagnostics.push(Diagnostic::new(
-                "RPY006",
-                Span::new(f, 0, 0),
-                "this file is not reachable from any target; only its syntax, import and flow checks ran",
-            ));
+        if started.elapsed() > ANALYSIS_TIME_BUDGET {
+            out_of_time = true;
+            break;
         }
+        let program = guarded(&file, || {
+            let mut program = Program::load_library(&file, loader.clone());
+            let note_file = program.space.sources.find(&file);
+            program.build_module_flow_graphs();
+            if let Some(f) = note_file {
+                program.diagnostics.push(Diagnostic::new(
+                    "RPY006",
+                    Span::new(f, 0, 0),
+                    "this file is not reachable from any target; only its syntax, import and flow checks ran",
+                ));
+            }
+            program
+        });
         analysis.add_program(program);
+    }
+    if out_of_time {
+        analysis.workspace_note(
+            &config.root,
+            format!(
+                "the analysis of the workspace stopped after {} seconds; some files were not checked",
+                ANALYSIS_TIME_BUDGET.as_secs()
+            ),
+        );
     }
     analysis.finish();
     analysis
 }
 
-/// Analyses one target file (the `check`/`graph` command's unit).
+/// Analyses one target file (the `check`/`graph` command's unit) in the sandbox: import-time
+/// code reads only the target's directory and the search paths.
 pub fn analyze_target(path: &Path, search_paths: &[PathBuf]) -> Analysis {
+    let mut roots = vec![path.parent().unwrap_or(Path::new("/")).to_path_buf()];
+    roots.extend(search_paths.iter().cloned());
+    let policy = crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone()));
+    analyze_target_with(path, search_paths, policy)
+}
+
+/// Analyses one target file with the given policy for import-time code.
+pub fn analyze_target_with(
+    path: &Path,
+    search_paths: &[PathBuf],
+    policy: crate::sandbox::Policy,
+) -> Analysis {
     let loader = LoaderConfig {
         search_paths: search_paths.to_vec(),
         overlays: HashMap::new(),
+        policy,
     };
     let mut analysis = Analysis {
         sources: SourceMap::default(),
@@ -89,11 +181,38 @@ pub fn analyze_target(path: &Path, search_paths: &[PathBuf]) -> Analysis {
         programs: Vec::new(),
         file_maps: Vec::new(),
     };
-    let mut program = Program::load(path, loader);
-    program.analyse();
+    let program = guarded(path, || {
+        let mut program = Program::load(path, loader);
+        program.analyse();
+        program
+    });
     analysis.add_program(program);
     analysis.finish();
     analysis
+}
+
+/// Runs one program's analysis so that a panic (a bug) fails that program alone: it becomes
+/// a diagnostic on the file instead of taking the command or the server down.
+fn guarded(path: &Path, run: impl FnOnce() -> Program) -> Program {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(p) => p,
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            let mut program = Program::empty();
+            let text = crate::sandbox::read_source(path).unwrap_or_default();
+            let file = program.space.sources.add(path.to_path_buf(), text);
+            program.diagnostics.push(Diagnostic::new(
+                "RPY004",
+                Span::new(file, 0, 0),
+                format!("internal error: the analysis of this file was aborted ({why})"),
+            ));
+            program
+        }
+    }
 }
 
 impl Analysis {
@@ -127,6 +246,38 @@ impl Analysis {
         }
         self.file_maps.push(map);
         self.programs.push(program);
+    }
+
+    /// A diagnostic at the start of a file that is not part of any program.
+    fn file_note(&mut self, path: &Path, code: &'static str, message: String) {
+        let file = match self.sources.find(path) {
+            Some(f) => f,
+            None => {
+                let text = crate::sandbox::read_source(path).unwrap_or_default();
+                self.sources.add(path.to_path_buf(), text)
+            }
+        };
+        let d = Diagnostic::new(code, Span::new(file, 0, 0), message);
+        if !self.diagnostics.contains(&d) {
+            self.diagnostics.push(d);
+        }
+    }
+
+    fn config_notes(&mut self, config: &EngineConfig) {
+        let pyproject = config.root.join("pyproject.toml");
+        for why in &config.refused {
+            self.file_note(&pyproject, "RPY005", why.clone());
+        }
+    }
+
+    fn refuse_target(&mut self, root: &Path, target: &Path, why: &str) {
+        // The target is not read: the note goes on the workspace's configuration.
+        let msg = format!("entry point {} is not analysed: {why}", target.display());
+        self.file_note(&root.join("pyproject.toml"), "RPY005", msg);
+    }
+
+    fn workspace_note(&mut self, root: &Path, message: String) {
+        self.file_note(&root.join("pyproject.toml"), "RPY006", message);
     }
 
     fn finish(&mut self) {

@@ -55,6 +55,20 @@ impl Program {
         program
     }
 
+    /// A program with no module (its analysis could not run).
+    pub fn empty() -> Program {
+        Program {
+            space: ObjSpace::new(LoaderConfig::default()),
+            module: None,
+            entry: None,
+            graphs: Vec::new(),
+            annotated: None,
+            diagnostics: Vec::new(),
+            entry_types: None,
+            graph_diagnostics: Vec::new(),
+        }
+    }
+
     /// Imports a module that is not a target (a library file no target reaches).
     pub fn load_library(path: &Path, config: LoaderConfig) -> Program {
         let mut space = ObjSpace::new(config);
@@ -353,47 +367,38 @@ impl Program {
         }
     }
 
-    /// The functions a constant makes reachable.
+    /// The functions a constant makes reachable (depth first, in order; iterative, since
+    /// import-time code can nest containers without bound).
     fn functions_of_const(&self, v: Value, seen: &mut HashSet<ObjId>) -> Vec<ObjId> {
-        let Value::Obj(id) = v else { return Vec::new() };
-        if !seen.insert(id) {
-            return Vec::new();
-        }
         let heap = &self.space.heap;
-        match heap.get(id) {
-            Object::Function(_) => vec![id],
-            Object::BoundMethod { func, .. }
-            | Object::StaticMethod(func)
-            | Object::ClassMethod(func) => self.functions_of_const(*func, seen),
-            Object::Class(c) => {
-                let mut out = Vec::new();
-                for &k in &c.mro {
-                    if let Some(kc) = heap.class(k) {
-                        let values: Vec<Value> = kc.dict.iter().map(|(_, v)| v).collect();
-                        for v in values {
-                            out.extend(self.functions_of_const(v, seen));
+        let mut out = Vec::new();
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            let Value::Obj(id) = v else { continue };
+            if !seen.insert(id) {
+                continue;
+            }
+            let mut children: Vec<Value> = Vec::new();
+            match heap.get(id) {
+                Object::Function(_) => out.push(id),
+                Object::BoundMethod { func, .. }
+                | Object::StaticMethod(func)
+                | Object::ClassMethod(func) => children.push(*func),
+                Object::Class(c) => {
+                    for &k in &c.mro {
+                        if let Some(kc) = heap.class(k) {
+                            children.extend(kc.dict.iter().map(|(_, v)| v));
                         }
                     }
                 }
-                out
+                Object::Instance(inst) => children.push(Value::Obj(inst.class)),
+                Object::Tuple(items) | Object::List(items) => children.extend(items.iter()),
+                Object::Dict(d) => children.extend(d.entries.iter().map(|(_, v)| *v)),
+                _ => {}
             }
-            Object::Instance(inst) => self.functions_of_const(Value::Obj(inst.class), seen),
-            Object::Tuple(items) | Object::List(items) => {
-                let items = items.clone();
-                items
-                    .into_iter()
-                    .flat_map(|x| self.functions_of_const(x, seen))
-                    .collect()
-            }
-            Object::Dict(d) => {
-                let values: Vec<Value> = d.entries.iter().map(|(_, v)| *v).collect();
-                values
-                    .into_iter()
-                    .flat_map(|x| self.functions_of_const(x, seen))
-                    .collect()
-            }
-            _ => Vec::new(),
+            stack.extend(children.into_iter().rev());
         }
+        out
     }
 
     /// Function name → its graph index, for `graph --function`.

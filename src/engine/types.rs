@@ -917,6 +917,7 @@ def target(*args):
             root: root.clone(),
             search_paths: Vec::new(),
             entry_points: vec![main.clone()],
+            ..Default::default()
         };
         let overlays = HashMap::from([(main.clone(), text.to_string())]);
         (analyze(&config, &overlays), main)
@@ -1085,6 +1086,7 @@ def target(*args):
             root: root.clone(),
             search_paths: Vec::new(),
             entry_points: vec![main.clone()],
+            ..Default::default()
         };
         let overlays = HashMap::from([
             (main.clone(), main_text.to_string()),

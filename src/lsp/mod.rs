@@ -24,6 +24,7 @@
 mod cache;
 mod convert;
 mod documents;
+pub mod filter;
 mod settings;
 mod worker;
 
@@ -78,7 +79,11 @@ pub fn serve() -> i32 {
             LspService::build(move |client| Backend::new(client, flag, worker, cache))
                 .custom_method("rpy-lsp/flowGraph", Backend::flow_graph)
                 .finish();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        // Malformed messages never reach the protocol library (it would stop serving).
+        let (to_server, server_input) = tokio::io::duplex(1 << 20);
+        let stdout = filter::SharedStdout::stdout();
+        tokio::spawn(filter::run(tokio::io::stdin(), to_server, stdout.clone()));
+        Server::new(server_input, stdout, socket)
             // Position requests may wait for an analysis; let them not hold up edits.
             .concurrency_level(64)
             .serve(service)

@@ -66,6 +66,7 @@ impl Worker {
         let w = worker.clone();
         std::thread::Builder::new()
             .name("rpy-lsp-engine".into())
+            .stack_size(engine::ANALYSIS_STACK_BYTES)
             .spawn(move || w.run(cache))?;
         Ok(worker)
     }

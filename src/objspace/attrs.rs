@@ -10,7 +10,29 @@ use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::diagnostics::Diagnostic;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+
+/// A multiplicative hasher for object ids (the MRO merge hashes many of them).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0 ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type IdHash = BuildHasherDefault<IdHasher>;
 
 impl ObjSpace {
     /// Finds `name` in the class dicts along the MRO of `cls`.
@@ -570,28 +592,48 @@ impl ObjSpace {
 
     /// C3 linearization; depth-first left-to-right when C3 fails.
     fn compute_mro(&self, cls: ObjId, bases: &[ObjId]) -> Vec<ObjId> {
+        // Single inheritance (the usual case, and long class chains): C3 is the base's MRO.
+        if let [base] = bases {
+            let mut out = Vec::with_capacity(self.mro(*base).len() + 1);
+            out.push(cls);
+            out.extend_from_slice(self.mro(*base));
+            return out;
+        }
         let mut seqs: Vec<Vec<ObjId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
         seqs.push(bases.to_vec());
+        // C3 merge in O(total length × number of sequences): each sequence is read from a
+        // moving start, and `in_tails` counts the occurrences of a class past the starts.
+        let mut starts = vec![0usize; seqs.len()];
+        let mut in_tails: HashMap<ObjId, usize, IdHash> = HashMap::default();
+        for s in &seqs {
+            for &k in s.iter().skip(1) {
+                *in_tails.entry(k).or_default() += 1;
+            }
+        }
         let mut out = vec![cls];
         loop {
-            seqs.retain(|s| !s.is_empty());
-            if seqs.is_empty() {
-                return out;
-            }
             let mut cand = None;
-            for s in &seqs {
-                let head = s[0];
-                if !seqs.iter().any(|t| t[1..].contains(&head)) {
-                    cand = Some(head);
-                    break;
+            let mut any = false;
+            for (s, &st) in seqs.iter().zip(&starts) {
+                if st < s.len() {
+                    any = true;
+                    let head = s[st];
+                    if in_tails.get(&head).copied().unwrap_or(0) == 0 {
+                        cand = Some(head);
+                        break;
+                    }
                 }
+            }
+            if !any {
+                return out;
             }
             let Some(c) = cand else {
                 // Inconsistent hierarchy: fall back to depth-first, first occurrence wins.
                 let mut dfs = vec![cls];
+                let mut seen: HashSet<ObjId> = HashSet::from([cls]);
                 for &b in bases {
                     for &k in self.mro(b) {
-                        if !dfs.contains(&k) {
+                        if seen.insert(k) {
                             dfs.push(k);
                         }
                     }
@@ -599,9 +641,14 @@ impl ObjSpace {
                 return dfs;
             };
             out.push(c);
-            for s in seqs.iter_mut() {
-                if s[0] == c {
-                    s.remove(0);
+            for (s, st) in seqs.iter().zip(starts.iter_mut()) {
+                if *st < s.len() && s[*st] == c {
+                    *st += 1;
+                    if let Some(&next) = s.get(*st) {
+                        if let Some(n) = in_tails.get_mut(&next) {
+                            *n -= 1;
+                        }
+                    }
                 }
             }
         }

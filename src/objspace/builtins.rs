@@ -1318,7 +1318,11 @@ fn int_from(sp: &mut ObjSpace, a: &mut BArgs, long: bool) -> R<i128> {
     a.arity(sp, 0, 2)?;
     let Some(v) = a.get(0, "x") else { return Ok(0) };
     if let Some(b) = a.get(1, "base") {
-        let base = sp.int_arg(b, "int()")? as u32;
+        let base = sp.int_arg(b, "int()")?;
+        if base != 0 && !(2..=36).contains(&base) {
+            return sp.value_error("int() base must be >= 2 and <= 36");
+        }
+        let base = base as u32;
         let Some(text) = sp.text_of(v) else {
             return sp.type_error("int() can't convert non-string with explicit base");
         };
@@ -1830,7 +1834,10 @@ fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let seq = a.args.first().copied().unwrap_or(Value::None);
         let v = a.args.get(1).copied().unwrap_or(Value::None);
         let d = sp.new_dict();
-        for k in sp.iterate(seq)? {
+        for (i, k) in sp.iterate(seq)?.into_iter().enumerate() {
+            if i % 4096 == 0 {
+                sp.check_memory()?;
+            }
             sp.setitem(d, k, v)?;
         }
         return Ok(d);

@@ -16,9 +16,13 @@ fn shortest_digits(f: f64) -> (Vec<u8>, i32) {
     (digits, exp + 1)
 }
 
+/// Largest precision of a numeric conversion the import-time model formats (Rust's formatter
+/// refuses more than 65,535; Python refuses absurd ones too).
+pub const MAX_PRECISION: usize = 10_000;
+
 /// Digits rounded to `prec` significant digits: (digits, decimal exponent as above).
 fn rounded_digits(f: f64, prec: usize) -> (Vec<u8>, i32) {
-    let prec = prec.max(1);
+    let prec = prec.clamp(1, MAX_PRECISION);
     let s = format!("{:.*e}", prec - 1, f.abs());
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
@@ -121,7 +125,7 @@ pub fn format_g(f: f64, prec: usize, alt: bool, upper: bool) -> String {
     if let Some(s) = special_float(f) {
         return if upper { s.to_uppercase() } else { s };
     }
-    let prec = if prec == 0 { 1 } else { prec };
+    let prec = prec.clamp(1, MAX_PRECISION);
     if f == 0.0 {
         let mut s = String::from(if f.is_sign_negative() { "-0" } else { "0" });
         if alt {
@@ -159,6 +163,7 @@ pub fn format_e(f: f64, prec: usize, alt: bool, upper: bool) -> String {
     if let Some(s) = special_float(f) {
         return if upper { s.to_uppercase() } else { s };
     }
+    let prec = prec.min(MAX_PRECISION);
     let s = format!("{:.*e}", prec, f);
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
@@ -177,6 +182,7 @@ pub fn format_f(f: f64, prec: usize, alt: bool) -> String {
     if let Some(s) = special_float(f) {
         return s;
     }
+    let prec = prec.min(MAX_PRECISION);
     let mut s = format!("{:.*}", prec, f);
     if alt && prec == 0 {
         s.push('.');
@@ -668,7 +674,7 @@ impl ObjSpace {
                 if i > start {
                     width = std::str::from_utf8(&f[start..i])
                         .ok()
-                        .and_then(|s| s.parse().ok());
+                        .map(|s| s.parse().unwrap_or(usize::MAX));
                 }
             }
             let mut prec: Option<usize> = None;
@@ -687,8 +693,11 @@ impl ObjSpace {
                         std::str::from_utf8(&f[start..i])
                             .ok()
                             .and_then(|s| s.parse().ok())
-                            .unwrap_or(0),
+                            .unwrap_or(usize::MAX),
                     );
+                    if i == start {
+                        prec = Some(0);
+                    }
                 }
             }
             while i < n && matches!(f[i], b'h' | b'l' | b'L') {
@@ -704,6 +713,12 @@ impl ObjSpace {
                 continue;
             }
             let arg = next_arg(self)?;
+            if prec.is_some_and(|p| p > MAX_PRECISION) && conv != b's' && conv != b'r' {
+                return Err(self.err(
+                    "OverflowError",
+                    "formatted number is too long (precision too large?)",
+                ));
+            }
             let mut sign_part = String::new();
             let body: Vec<u8> = match conv {
                 b's' | b'r' => {
@@ -1035,7 +1050,9 @@ impl ObjSpace {
         }
         let mut width = 0usize;
         while i < chars.len() && chars[i].is_ascii_digit() {
-            width = width * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
+            width = width
+                .saturating_mul(10)
+                .saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
             i += 1;
         }
         if width > super::MAX_ITEMS {
@@ -1052,15 +1069,21 @@ impl ObjSpace {
         let mut prec: Option<usize> = None;
         if i < chars.len() && chars[i] == '.' {
             i += 1;
-            let mut p = 0;
+            let mut p: usize = 0;
             while i < chars.len() && chars[i].is_ascii_digit() {
-                p = p * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
+                p = usize::saturating_add(
+                    p.saturating_mul(10),
+                    chars[i].to_digit(10).unwrap_or(0) as usize,
+                );
                 i += 1;
             }
             prec = Some(p);
         }
         let ty = chars.get(i).copied();
         let num = self.num(value);
+        if prec.is_some_and(|p| p > MAX_PRECISION) && num.is_some() && ty != Some('s') {
+            return self.value_error("Too many decimal digits in format string");
+        }
         let ty_given = ty.is_some();
         let ty = match (ty, num) {
             (None, Some(Num::F(_))) if prec.is_some() => Some('g'),

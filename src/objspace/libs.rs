@@ -203,9 +203,12 @@ fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let p = std::path::PathBuf::from(&path);
     let data = match sp.config.overlays.get(&p) {
         Some(t) => t.clone().into_bytes(),
-        None => match std::fs::read(&p) {
+        None => match sp.config.policy.read_file(&p) {
             Ok(d) => d,
-            Err(_) => return Err(sp.os_error(2, "No such file or directory")),
+            Err(e) => {
+                let (errno, msg) = e.errno();
+                return Err(sp.os_error(errno, msg));
+            }
         },
     };
     let fd = sp.next_fd;
@@ -244,11 +247,8 @@ fn os_lseek(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_getenv(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 2)?;
     let name = sp.text_of(a.args[0]).unwrap_or_default();
-    match std::env::var_os(&name) {
-        Some(v) => {
-            let s = v.to_string_lossy().into_owned();
-            Ok(sp.new_str(s.as_bytes()))
-        }
+    match sp.config.policy.env_var(&name) {
+        Some(s) => Ok(sp.new_str(s.as_bytes())),
         None => Ok(a.args.get(1).copied().unwrap_or(Value::None)),
     }
 }
@@ -256,16 +256,7 @@ fn os_getenv(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
     let d = sp.new_dict();
-    let mut vars: Vec<(String, String)> = std::env::vars_os()
-        .map(|(k, v)| {
-            (
-                k.to_string_lossy().into_owned(),
-                v.to_string_lossy().into_owned(),
-            )
-        })
-        .collect();
-    vars.sort();
-    for (k, v) in vars {
+    for (k, v) in sp.config.policy.environ() {
         let kv = sp.new_str(k.as_bytes());
         let vv = sp.new_str(v.as_bytes());
         sp.setitem(d, kv, vv)?;
@@ -275,7 +266,7 @@ fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn os_getpid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
-    Ok(Value::Int(std::process::id() as i64))
+    Ok(Value::Int(sp.config.policy.pid()))
 }
 
 fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -307,9 +298,7 @@ fn os_isatty(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn os_getcwd(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
-    let d = std::env::current_dir()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "/".into());
+    let d = sp.config.policy.cwd();
     Ok(sp.new_str(d.as_bytes()))
 }
 
@@ -328,6 +317,9 @@ fn os_strerror(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
+    if !sp.config.policy.may_read(std::path::Path::new(&path)) {
+        return Err(sp.os_error(13, "Permission denied"));
+    }
     let Ok(rd) = std::fs::read_dir(&path) else {
         return Err(sp.os_error(2, "No such file or directory"));
     };
@@ -346,6 +338,9 @@ fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     use std::os::unix::fs::MetadataExt;
     a.arity(sp, 1, 1)?;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
+    if !sp.config.policy.may_read(std::path::Path::new(&path)) {
+        return Err(sp.os_error(13, "Permission denied"));
+    }
     let Ok(m) = std::fs::metadata(&path) else {
         return Err(sp.os_error(2, "No such file or directory"));
     };
@@ -369,6 +364,9 @@ fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let path = std::path::PathBuf::from(sp.text_of(a.args[0]).unwrap_or_default());
     let overlay = sp.config.overlays.contains_key(&path);
+    if !overlay && !sp.config.policy.may_read(&path) {
+        return Ok(Value::Bool(false));
+    }
     let r = match a.name.as_ref() {
         "os.path.isdir" => path.is_dir(),
         "os.path.isfile" => overlay || path.is_file(),
@@ -571,15 +569,15 @@ fn math_factorial(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn time_time(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0);
-    Ok(Value::Float(t))
+    Ok(Value::Float(sp.config.policy.time()))
 }
 
 fn time_clock(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
+    if sp.config.policy.clock.is_some() {
+        // A sandbox's clock is fixed; `clock()` counts the work done instead of real time.
+        return Ok(Value::Float(sp.steps as f64 * 1e-8));
+    }
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     let start = START.get_or_init(std::time::Instant::now);
     Ok(Value::Float(start.elapsed().as_secs_f64()))

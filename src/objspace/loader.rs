@@ -30,6 +30,8 @@ pub struct LoaderConfig {
     pub search_paths: Vec<PathBuf>,
     /// Unsaved editor buffers, used instead of the files on disk.
     pub overlays: HashMap<PathBuf, String>,
+    /// What import-time code may see of the machine (sandboxed by default).
+    pub policy: crate::sandbox::Policy,
 }
 
 /// A module found by the resolver.
@@ -48,12 +50,26 @@ impl ObjSpace {
         if let Some(t) = self.config.overlays.get(p) {
             return Some(t.clone());
         }
-        let bytes = std::fs::read(p).ok()?;
-        Some(match String::from_utf8(bytes) {
-            Ok(s) => s,
-            // Python 2 sources may be Latin-1: keep them readable.
-            Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
-        })
+        // A module file may be a link to anything (`/proc/self/environ`): only what the
+        // policy lets import-time code read is a module source.
+        if !self.may_load(p) {
+            return None;
+        }
+        crate::sandbox::read_source(p).ok()
+    }
+
+    /// Whether a module source may be read: links resolved, it is inside the target's
+    /// directory, a search path, or what the policy lets import-time code read.
+    fn may_load(&self, p: &Path) -> bool {
+        if self.config.policy.may_read(p) {
+            return true;
+        }
+        let Ok(real) = p.canonicalize() else {
+            return false;
+        };
+        self.roots()
+            .iter()
+            .any(|r| r.canonicalize().is_ok_and(|r| real.starts_with(r)))
     }
 
     fn find_in_dir(&self, dir: &Path, part: &str) -> Option<Found> {
@@ -600,15 +616,26 @@ impl ObjSpace {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "main".into());
-        let Some(text) = self.read_source(path) else {
-            let d = Diagnostic::new(
-                "RPY002",
-                Span::default(),
-                format!("cannot read {}", path.display()),
-            );
-            return Err(d);
+        let text = match self.config.overlays.get(path) {
+            Some(t) => t.clone(),
+            None => match self.read_main(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    // The diagnostic points into the file itself (empty here), never into
+                    // whatever file happens to be number 0.
+                    let file = self.sources.add(path.to_path_buf(), String::new());
+                    let d = Diagnostic::new(
+                        "RPY002",
+                        Span::new(file, 0, 0),
+                        format!("cannot read {}: {e}", path.display()),
+                    );
+                    return Err(d);
+                }
+            },
         };
         self.steps = 0;
+        self.memory_base = crate::sandbox::thread_bytes();
+        self.started = std::time::Instant::now();
         let before = self.diagnostics.len();
         match self.exec_source(&stem, path.to_path_buf(), text, false, false) {
             Ok(m) => {
@@ -651,6 +678,13 @@ impl ObjSpace {
                 }
             }
         }
+    }
+
+    fn read_main(&self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
+        if path.exists() && !self.may_load(path) {
+            return Err(crate::sandbox::ReadError::Denied);
+        }
+        crate::sandbox::read_source(path)
     }
 
     fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {

@@ -241,6 +241,9 @@ pub enum Object {
 }
 
 /// All objects created at import time.
+/// Deepest tuple nesting used as a dict key or set item.
+pub const MAX_HASH_DEPTH: usize = 1_000;
+
 #[derive(Default, Debug)]
 pub struct Heap {
     objects: Vec<Object>,
@@ -290,7 +293,16 @@ impl Heap {
     }
     /// Value-based key for hashing and constant comparison; `None` for unhashable objects
     /// (lists, dicts, sets).
+    /// The dict key of a value; `None` when unhashable (or a tuple nested deeper than
+    /// [`MAX_HASH_DEPTH`]).
     pub fn hash_key(&self, v: Value) -> Option<HashKey> {
+        self.hash_key_at(v, 0)
+    }
+
+    fn hash_key_at(&self, v: Value, depth: usize) -> Option<HashKey> {
+        if depth > MAX_HASH_DEPTH {
+            return None;
+        }
         Some(match v {
             Value::None => HashKey::None,
             Value::Bool(b) => HashKey::Int(b as i128),
@@ -310,7 +322,7 @@ impl Heap {
                 Object::Tuple(items) => HashKey::Tuple(
                     items
                         .iter()
-                        .map(|&x| self.hash_key(x))
+                        .map(|&x| self.hash_key_at(x, depth + 1))
                         .collect::<Option<_>>()?,
                 ),
                 Object::List(_) | Object::Dict(_) | Object::Set(_) => return None,

@@ -113,7 +113,7 @@ pub(crate) fn slice_indices(
             0
         }
     } else if start > stop {
-        ((start - stop - 1) / (-step) + 1) as usize
+        ((start - stop - 1).unsigned_abs() / step.unsigned_abs() + 1) as usize
     } else {
         0
     };
@@ -983,6 +983,22 @@ impl ObjSpace {
 
     /// Structural equality (no special methods of `a`/`b` themselves).
     fn values_eq(&mut self, a: Value, b: Value) -> R<bool> {
+        // Comparing nested containers recurses: bounded like calls (RuntimeError when deeper).
+        if self.is_container(a) && self.is_container(b) {
+            self.enter()?;
+            let r = self.values_eq_inner(a, b);
+            self.leave();
+            return r;
+        }
+        self.values_eq_inner(a, b)
+    }
+
+    /// Lists, tuples and dicts (whose comparison recurses into their items).
+    fn is_container(&self, v: Value) -> bool {
+        matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::List(_) | Object::Tuple(_) | Object::Dict(_)))
+    }
+
+    fn values_eq_inner(&mut self, a: Value, b: Value) -> R<bool> {
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
             return Ok(match (x, y) {
                 (Num::F(f), n) | (n, Num::F(f)) => {
@@ -1064,6 +1080,16 @@ impl ObjSpace {
 
     /// Python 2 three-way comparison for ordering.
     pub fn cmp_values(&mut self, a: Value, b: Value) -> R<Ordering> {
+        if self.is_container(a) && self.is_container(b) {
+            self.enter()?;
+            let r = self.cmp_values_inner(a, b);
+            self.leave();
+            return r;
+        }
+        self.cmp_values_inner(a, b)
+    }
+
+    fn cmp_values_inner(&mut self, a: Value, b: Value) -> R<Ordering> {
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
             return Ok(match (x, y) {
                 (Num::I(i, _) | Num::R(_, i), Num::I(j, _) | Num::R(_, j)) => i.cmp(&j),
@@ -1703,6 +1729,9 @@ impl ObjSpace {
         let mut out = Vec::new();
         while let Some(x) = self.iter_next(it)? {
             out.push(x);
+            if out.len() % 4096 == 0 {
+                self.check_memory()?;
+            }
             if out.len() > super::MAX_ITEMS {
                 return Err(self.err(
                     "MemoryError",

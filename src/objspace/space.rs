@@ -41,6 +41,40 @@ impl ObjSpace {
     }
 }
 
+impl ObjSpace {
+    /// The error that stops import-time evaluation past its memory budget. Not a Python
+    /// `MemoryError`: user code must not be able to catch it and go on.
+    pub(crate) fn out_of_memory(&self) -> Unwind<Value> {
+        Unwind::Error(Box::new(Diagnostic::new(
+            "RPY004",
+            self.user_span(),
+            format!(
+                "import-time evaluation stopped: it allocated more than {} MiB",
+                self.max_memory / (1024 * 1024)
+            ),
+        )))
+    }
+}
+
+impl ObjSpace {
+    /// Fails once import-time evaluation is past its memory budget (for loops inside
+    /// built-ins, which run no instructions).
+    pub(crate) fn check_memory(&self) -> Result<(), Unwind<Value>> {
+        if crate::sandbox::thread_bytes() - self.memory_base > self.max_memory {
+            return Err(self.out_of_memory());
+        }
+        Ok(())
+    }
+
+    /// The MemoryError of a string result longer than the model builds.
+    pub(crate) fn check_text_len(&mut self, len: usize) -> Result<(), Unwind<Value>> {
+        if len > super::MAX_ITEMS {
+            return Err(self.err("MemoryError", "string too long for the import-time model"));
+        }
+        Ok(())
+    }
+}
+
 impl Space for ObjSpace {
     type Value = Value;
 
@@ -50,6 +84,19 @@ impl Space for ObjSpace {
 
     fn before_instr(&mut self, _frame: &Frame<Value>) -> OpResult<Value, ()> {
         self.steps += 1;
+        if crate::sandbox::thread_bytes() - self.memory_base > self.max_memory {
+            return Err(self.out_of_memory());
+        }
+        if self.steps.is_multiple_of(4096) && self.started.elapsed() > self.max_time {
+            return Err(Unwind::Error(Box::new(Diagnostic::new(
+                "RPY004",
+                self.user_span(),
+                format!(
+                    "import-time evaluation stopped after {} seconds (endless loop at import time?)",
+                    self.max_time.as_secs()
+                ),
+            ))));
+        }
         if self.steps > self.max_steps {
             return Err(Unwind::Error(Box::new(Diagnostic::new(
                 "RPY004",

@@ -287,6 +287,7 @@ impl ObjSpace {
                     if i > 0 {
                         out.extend_from_slice(&s.c);
                     }
+                    self.check_text_len(out.len())?;
                     match self.txt(x) {
                         Some(t) => {
                             let t = if u { self.promote_txt(t)? } else { t };
@@ -369,6 +370,7 @@ impl ObjSpace {
                 let mut n = 0i64;
                 if old.c.is_empty() {
                     // Inserts `new` between every character.
+                    self.check_text_len(s.c.len().saturating_mul(new.c.len() + 1))?;
                     for (k, &c) in s.c.iter().enumerate() {
                         if count < 0 || (k as i64) < count {
                             out.extend_from_slice(&new.c);
@@ -382,6 +384,7 @@ impl ObjSpace {
                 }
                 while i < s.c.len() {
                     if (count < 0 || n < count) && s.c[i..].starts_with(&old.c) {
+                        self.check_text_len(out.len() + new.c.len())?;
                         out.extend_from_slice(&new.c);
                         i += old.c.len();
                         n += 1;
@@ -681,6 +684,7 @@ impl ObjSpace {
                     if c == 9 {
                         if ts > 0 {
                             let n = ts - col % ts;
+                            self.check_text_len(out.len().saturating_add(n))?;
                             out.extend(std::iter::repeat_n(b' ' as u32, n));
                             col += n;
                         }

@@ -26,7 +26,9 @@
 use std::borrow::Cow;
 
 use super::offsets::{Anchor, OffsetMap};
-use super::tokenize::{string_parts, tokenize, TokKind, Token, Tokenized, MAX_NESTING};
+use super::tokenize::{
+    nesting_problem, string_parts, tokenize, TokKind, Token, Tokenized, MAX_NESTING,
+};
 
 /// Name the print statement is rewritten to call.
 pub const PRINT_FUNC: &str = "__rpy_print__";
@@ -955,6 +957,9 @@ pub(crate) fn analyze(src: &str) -> Result<Analysis<'_>, PrepassError> {
             offset: off,
             message: format!("too many nested parentheses (more than {MAX_NESTING})"),
         });
+    }
+    if let Some((offset, message)) = nesting_problem(src, &tokenized.tokens) {
+        return Err(PrepassError { offset, message });
     }
     let mut rw = Rewriter {
         src,

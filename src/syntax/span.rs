@@ -43,20 +43,37 @@ pub struct SourceFile {
     pub path: PathBuf,
     pub text: String,
     line_starts: Vec<u32>,
+    /// Lines (sorted) holding a non-ASCII character: elsewhere a column in UTF-16 units is
+    /// the byte column (so positions on long lines cost O(1), not O(line length)).
+    non_ascii_lines: Vec<u32>,
 }
 
 impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> SourceFile {
+        // A line ends at `\n`, `\r\n` or a lone `\r` (as Python reads it).
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
                 line_starts.push(i as u32 + 1);
+            }
+        }
+        let mut non_ascii_lines = Vec::new();
+        if !text.is_ascii() {
+            for (line, w) in line_starts.iter().enumerate() {
+                let end = line_starts
+                    .get(line + 1)
+                    .map_or(bytes.len(), |&e| e as usize);
+                if !bytes[*w as usize..end].is_ascii() {
+                    non_ascii_lines.push(line as u32);
+                }
             }
         }
         SourceFile {
             path,
             text,
             line_starts,
+            non_ascii_lines,
         }
     }
 
@@ -72,6 +89,13 @@ impl SourceFile {
             Err(l) => l - 1,
         };
         let start = self.line_starts[line];
+        if self.non_ascii_lines.binary_search(&(line as u32)).is_err() {
+            return LineCol {
+                line: line as u32,
+                column: offset - start,
+                utf16_column: offset - start,
+            };
+        }
         let mut off = offset as usize;
         while !self.text.is_char_boundary(off) {
             off -= 1;
@@ -96,7 +120,7 @@ impl SourceFile {
             .unwrap_or(self.text.len() as u32);
         let mut units = 0u32;
         for (i, ch) in self.text[start as usize..end as usize].char_indices() {
-            if units >= utf16_col || ch == '\n' {
+            if units >= utf16_col || ch == '\n' || ch == '\r' {
                 return start + i as u32;
             }
             units += ch.len_utf16() as u32;
@@ -130,8 +154,13 @@ impl SourceMap {
         self.files.push(SourceFile::new(path, text));
         id
     }
+    /// The file `id`; an id of no file (a bug elsewhere) gets an empty file named `<unknown>`
+    /// rather than a panic.
     pub fn get(&self, id: FileId) -> &SourceFile {
-        &self.files[id.0 as usize]
+        static UNKNOWN: std::sync::OnceLock<SourceFile> = std::sync::OnceLock::new();
+        self.files.get(id.0 as usize).unwrap_or_else(|| {
+            UNKNOWN.get_or_init(|| SourceFile::new(PathBuf::from("<unknown>"), String::new()))
+        })
     }
     pub fn find(&self, path: &Path) -> Option<FileId> {
         self.files

@@ -389,6 +389,98 @@ pub(crate) fn tokenize(src: &str) -> Tokenized {
     out
 }
 
+/// Deepest expression accepted: unary operators, binary operators, attribute accesses, calls,
+/// subscripts, `lambda`s, `not`s and conditional expressions chained in one expression, counted
+/// along the deepest path (each later stage recurses over the tree).
+pub(crate) const MAX_EXPR_DEPTH: u32 = 3_000;
+/// Most indentation levels (CPython's tokenizer limit is 100 as well).
+pub(crate) const MAX_INDENT_LEVELS: usize = 100;
+
+/// The first place where the source nests deeper than the later stages handle: too many
+/// indentation levels, or an expression chaining more than [`MAX_EXPR_DEPTH`] nesting
+/// operations. A cheap token-level over-approximation of the syntax tree's depth.
+pub(crate) fn nesting_problem(src: &str, tokens: &[Token]) -> Option<(u32, String)> {
+    let b = src.as_bytes();
+    // Per open bracket: the depth at the bracket (where `,` goes back to).
+    let mut bases: Vec<u32> = vec![0];
+    let mut cur: u32 = 0;
+    let mut indents: Vec<u32> = vec![0];
+    let mut line_start = true;
+    for t in tokens {
+        let text = &b[t.start as usize..t.end as usize];
+        if line_start && t.kind != TokKind::Newline {
+            line_start = false;
+            let mut col = 0u32;
+            let mut k = t.start as usize;
+            while k > 0 && !matches!(b[k - 1], b'\n' | b'\r') {
+                k -= 1;
+            }
+            for &c in &b[k..t.start as usize] {
+                match c {
+                    b'\t' => col = (col / 8 + 1) * 8,
+                    0x0c => col = 0,
+                    _ => col += 1,
+                }
+            }
+            while indents.len() > 1 && indents.last().is_some_and(|&top| top > col) {
+                indents.pop();
+            }
+            if indents.last().is_some_and(|&top| col > top) {
+                indents.push(col);
+                if indents.len() > MAX_INDENT_LEVELS + 1 {
+                    return Some((
+                        t.start,
+                        format!("too many levels of indentation (more than {MAX_INDENT_LEVELS})"),
+                    ));
+                }
+            }
+        }
+        let step = match t.kind {
+            TokKind::Newline => {
+                line_start = true;
+                bases.truncate(1);
+                cur = 0;
+                continue;
+            }
+            TokKind::Name => u32::from(matches!(
+                text,
+                b"lambda" | b"not" | b"if" | b"yield" | b"await"
+            )),
+            TokKind::Op => match text {
+                b"(" | b"[" | b"{" => {
+                    cur += 1;
+                    bases.push(cur);
+                    0
+                }
+                b")" | b"]" | b"}" => {
+                    // What nested inside the brackets does not nest what follows them.
+                    if bases.len() > 1 {
+                        cur = bases.pop().unwrap_or(cur);
+                    }
+                    0
+                }
+                b"," | b";" | b"=" => {
+                    cur = bases.last().copied().unwrap_or(0);
+                    0
+                }
+                b"+" | b"-" | b"~" | b"*" | b"/" | b"//" | b"%" | b"**" | b"<<" | b">>" | b"&"
+                | b"|" | b"^" | b"." | b"@" | b"`" => 1,
+                _ => 0,
+            },
+            TokKind::Backtick => 1,
+            _ => 0,
+        };
+        cur += step;
+        if cur > MAX_EXPR_DEPTH {
+            return Some((
+                t.start,
+                format!("expression too deeply nested (more than {MAX_EXPR_DEPTH} levels)"),
+            ));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
