@@ -787,3 +787,21 @@ fn long_class_chains_with_two_bases_are_fast_and_c3_is_kept() {
     assert_eq!(code, 0, "{}", messages(&diags));
     assert!(start.elapsed() < Duration::from_secs(30));
 }
+
+#[test]
+fn one_long_line_is_linear() {
+    // 6,000 `or`s of parenthesised `and`s on one line (with a non-ASCII comment): flat, not
+    // deep; its thousands of blocks are rendered without quadratic lookups.
+    let expr: Vec<String> = (0..6_000).map(|i| format!("(x and {i})")).collect();
+    let text = format!(
+        "def f(x):\n    return {}  # caf\u{e9}\n\ndef entry_point(argv):\n    return f(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
+        expr.join(" or ")
+    );
+    let dir = scratch("longline");
+    std::fs::write(dir.join("t.py"), text).unwrap();
+    let start = Instant::now();
+    let (code, stdout, stderr) = rpy_in(&dir, &["graph", "t.py", "--function", "f"], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("graph f(x_0)"), "{stderr}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+}

@@ -89,12 +89,10 @@ pub fn render_text(
     annotate: &dyn Fn(VarId) -> Option<String>,
 ) -> String {
     let blocks = graph.iterblocks();
-    let index = |b: BlockId| {
-        blocks
-            .iter()
-            .position(|&x| x == b)
-            .map_or(b.0 as usize, |i| i)
-    };
+    // Block → its position (a map: graphs of one long expression have many blocks).
+    let positions: std::collections::HashMap<BlockId, usize> =
+        blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let index = |b: BlockId| positions.get(&b).copied().unwrap_or(b.0 as usize);
     let mut out = String::new();
     let startargs: Vec<String> = graph
         .block(graph.startblock)
@@ -104,7 +102,7 @@ pub fn render_text(
         .collect();
     let line = |span: crate::syntax::Span| -> u32 {
         if (span.file.0 as usize) < sources.len() {
-            sources.get(span.file).line_col(span.start).line + 1
+            sources.get(span.file).line_of(span.start) + 1
         } else {
             0
         }

@@ -81,6 +81,15 @@ impl SourceFile {
         &self.line_starts
     }
 
+    /// 0-based line of a byte offset, clamped to the text (O(log lines)).
+    pub fn line_of(&self, offset: u32) -> u32 {
+        let offset = offset.min(self.text.len() as u32);
+        match self.line_starts.binary_search(&offset) {
+            Ok(l) => l as u32,
+            Err(l) => l as u32 - 1,
+        }
+    }
+
     /// 0-based line and columns (bytes and UTF-16 units) of a byte offset, clamped to the text.
     pub fn line_col(&self, offset: u32) -> LineCol {
         let offset = offset.min(self.text.len() as u32);

@@ -396,14 +396,52 @@ pub(crate) const MAX_EXPR_DEPTH: u32 = 3_000;
 /// Most indentation levels (CPython's tokenizer limit is 100 as well).
 pub(crate) const MAX_INDENT_LEVELS: usize = 100;
 
+fn is_keyword(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"and"
+            | b"or"
+            | b"not"
+            | b"in"
+            | b"is"
+            | b"if"
+            | b"else"
+            | b"elif"
+            | b"lambda"
+            | b"return"
+            | b"yield"
+            | b"print"
+            | b"assert"
+            | b"del"
+            | b"exec"
+            | b"raise"
+            | b"for"
+            | b"while"
+            | b"with"
+            | b"as"
+            | b"import"
+            | b"from"
+            | b"global"
+            | b"await"
+            | b"def"
+            | b"class"
+            | b"try"
+            | b"except"
+            | b"finally"
+    )
+}
+
 /// The first place where the source nests deeper than the later stages handle: too many
 /// indentation levels, or an expression chaining more than [`MAX_EXPR_DEPTH`] nesting
 /// operations. A cheap token-level over-approximation of the syntax tree's depth.
 pub(crate) fn nesting_problem(src: &str, tokens: &[Token]) -> Option<(u32, String)> {
     let b = src.as_bytes();
-    // Per open bracket: the depth at the bracket (where `,` goes back to).
-    let mut bases: Vec<u32> = vec![0];
+    // Per open bracket: the depth at the bracket (where `,` goes back to), the depth before
+    // it and whether it is a call or subscript (which nests what follows) rather than a
+    // grouping or a display.
+    let mut bases: Vec<(u32, u32, bool)> = vec![(0, 0, false)];
     let mut cur: u32 = 0;
+    let mut prev_ends_operand = false;
     let mut indents: Vec<u32> = vec![0];
     let mut line_start = true;
     for t in tokens {
@@ -435,11 +473,18 @@ pub(crate) fn nesting_problem(src: &str, tokens: &[Token]) -> Option<(u32, Strin
                 }
             }
         }
+        let ends_operand = match t.kind {
+            TokKind::Name => !is_keyword(text),
+            TokKind::Number | TokKind::String => true,
+            TokKind::Op => matches!(text, b")" | b"]" | b"}"),
+            _ => false,
+        };
         let step = match t.kind {
             TokKind::Newline => {
                 line_start = true;
                 bases.truncate(1);
                 cur = 0;
+                prev_ends_operand = false;
                 continue;
             }
             TokKind::Name => u32::from(matches!(
@@ -448,19 +493,23 @@ pub(crate) fn nesting_problem(src: &str, tokens: &[Token]) -> Option<(u32, Strin
             )),
             TokKind::Op => match text {
                 b"(" | b"[" | b"{" => {
+                    let before = cur;
                     cur += 1;
-                    bases.push(cur);
+                    bases.push((cur, before, prev_ends_operand));
                     0
                 }
                 b")" | b"]" | b"}" => {
-                    // What nested inside the brackets does not nest what follows them.
+                    // What nested inside the brackets does not nest what follows them; a
+                    // call or subscript does.
                     if bases.len() > 1 {
-                        cur = bases.pop().unwrap_or(cur);
+                        if let Some((_, before, trailer)) = bases.pop() {
+                            cur = before + u32::from(trailer);
+                        }
                     }
                     0
                 }
                 b"," | b";" | b"=" => {
-                    cur = bases.last().copied().unwrap_or(0);
+                    cur = bases.last().map_or(0, |b| b.0);
                     0
                 }
                 b"+" | b"-" | b"~" | b"*" | b"/" | b"//" | b"%" | b"**" | b"<<" | b">>" | b"&"
@@ -470,6 +519,7 @@ pub(crate) fn nesting_problem(src: &str, tokens: &[Token]) -> Option<(u32, Strin
             TokKind::Backtick => 1,
             _ => 0,
         };
+        prev_ends_operand = ends_operand;
         cur += step;
         if cur > MAX_EXPR_DEPTH {
             return Some((
