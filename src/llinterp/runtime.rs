@@ -1079,6 +1079,37 @@ impl<'p> LlInterpreter<'p> {
                     LlValue::Bool(int(1) <= mn && mn < int(2))
                 }
             },
+            Instantiate => {
+                let vt = a[0].as_ptr();
+                let Some(info) = self.prog.classes.get(&vt).cloned() else {
+                    return Err(self.fatal_at(span, "instantiating a class that has no vtable"));
+                };
+                let p = self.heap.malloc(&self.prog.types, info.inst, 0);
+                let _ = self.heap.setfield(
+                    &self.prog.types,
+                    p,
+                    self.prog.object,
+                    "typeptr",
+                    LlValue::Ptr(vt),
+                );
+                for (slot, v) in info.defaults {
+                    let _ = self.heap.set_slot(p, slot, v);
+                }
+                LlValue::Ptr(p)
+            }
+            CallInit => {
+                let p = a[0].as_ptr();
+                let types = &self.prog.types;
+                let vt = self
+                    .heap
+                    .getfield(types, p, self.prog.object, "typeptr")
+                    .map(|v| v.as_ptr())
+                    .unwrap_or(LlPtr::Null);
+                if let Some(f) = self.prog.classes.get(&vt).and_then(|c| c.init) {
+                    self.call_function(f, a, span)?;
+                }
+                LlValue::Void
+            }
             MinMax => {
                 let (x, y, is_max) = (a[0], a[1], a[2].as_bool());
                 let x_less = match (x, y) {

@@ -163,6 +163,11 @@ runtime_fns! {
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"];
     FloatMod = "ll_float_mod", &["ZeroDivisionError"];
     FloatTrueDivZer = "ll_float_truediv_zer", &["ZeroDivisionError"];
+    /// A new instance of the class whose vtable is given (a class chosen at run time),
+    /// with its class-level field defaults
+    Instantiate = "ll_instantiate", NONE;
+    /// `__init__` of the instance's class, with the call's arguments: (instance, args…)
+    CallInit = "ll_call_init", &["Exception"];
     /// `min(a, b)` / `max(a, b)` of numbers or chars: (a, b, is_max)
     MinMax = "ll_minmax", NONE;
     StrBuilderNew = "ll_strbuilder_new", NONE;

@@ -64,6 +64,18 @@ pub struct LlProgram {
     /// The vtable of each built-in exception class by name (`ZeroDivisionError`…), with the
     /// instance structure to allocate when an operation raises it.
     pub std_exceptions: HashMap<String, (LlPtr, LlType)>,
+    /// For each class (by vtable): the instance structure, the class-level defaults of its
+    /// instance fields (flattened slot, value) and the function of its `__init__` — what
+    /// instantiating a class chosen at run time needs.
+    pub classes: HashMap<LlPtr, ClassInfo>,
+}
+
+/// What `ll_instantiate` and `ll_call_init` need of one class.
+#[derive(Clone, Debug)]
+pub struct ClassInfo {
+    pub inst: LlType,
+    pub defaults: Vec<(usize, LlValue)>,
+    pub init: Option<u32>,
 }
 
 /// A reason the RTyper cannot translate an operation.
@@ -252,6 +264,7 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         return Err(diags);
     }
     let std_exceptions = rt.std_exceptions();
+    let classes = rt.class_infos();
     let LlPtr::Func(entry) = entry_func else {
         unreachable!()
     };
@@ -265,6 +278,7 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         object: rt.classes.object,
         object_vtable: rt.classes.object_vtable,
         std_exceptions,
+        classes,
     })
 }
 

@@ -53,6 +53,37 @@ impl RTyper<'_> {
                 }
             }
         }
+        // the __init__ of classes instantiated through a variable holding one of them
+        for binding in &self.ann.bindings {
+            for s in binding.iter().flatten() {
+                if let SomeValue::Pbc { descs, .. } = s {
+                    if descs.len() > 1
+                        && descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_)))
+                    {
+                        let cds: Vec<ClassDefId> = descs
+                            .iter()
+                            .filter_map(|d| bk.class_desc(*d).and_then(|c| c.classdef))
+                            .collect();
+                        let Some(common) = cds
+                            .iter()
+                            .copied()
+                            .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))
+                        else {
+                            continue;
+                        };
+                        let mut graphs: Vec<u32> = cds
+                            .iter()
+                            .filter_map(|cd| self.method_graph(*cd, "__init__"))
+                            .collect();
+                        graphs.sort();
+                        graphs.dedup();
+                        if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
+                            families.push((graphs, Some(common)));
+                        }
+                    }
+                }
+            }
+        }
         for binding in &self.ann.bindings {
             for s in binding.iter().flatten() {
                 if let SomeValue::Pbc { descs, can_be_none } = s {

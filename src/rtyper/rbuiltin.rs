@@ -31,6 +31,35 @@ impl RTyper<'_> {
                 let short = name.rsplit('.').next().unwrap_or(&name).to_string();
                 self.call_builtin_method(hop, llops, sv, self_repr, &ss, &short)
             }
+            Repr::Class(Some(common)) => {
+                // a class chosen at run time: allocate through its vtable, then its __init__
+                let (vt, vr, _) = hop.r_s_popfirstarg();
+                let cr = self.intern_repr(Repr::Class(None));
+                let vt = self.convertvar(llops, vt, vr, cr)?;
+                let ri = self.intern_repr(Repr::Instance(common));
+                let ti = self.lltype(ri);
+                let inst = self.rt_call(llops, RuntimeFn::Instantiate, vec![vt], ti);
+                let init_graph = self
+                    .ann
+                    .bookkeeper
+                    .getallsubdefs(common)
+                    .into_iter()
+                    .find_map(|cd| self.method_graph(cd, "__init__"));
+                if let Some(g) = init_graph {
+                    let mut args = vec![(inst, ri)];
+                    args.extend(self.call_args_for(hop, llops, g, 1)?);
+                    let (params, _) = self.graph_signature(g);
+                    let mut vals = Vec::new();
+                    for ((v, r), p) in args.into_iter().zip(params) {
+                        vals.push(self.convertvar(llops, v, r, p)?);
+                    }
+                    self.rt_call(llops, RuntimeFn::CallInit, vals, LlType::VOID);
+                    if hop.exc_handled {
+                        hop.raising_index = Some(llops.ops.len() - 1);
+                    }
+                }
+                Ok((inst, ri))
+            }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
                 self.indirect_call(hop, llops, fv, graphs[0])

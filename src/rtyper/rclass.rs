@@ -339,6 +339,46 @@ impl RTyper<'_> {
         }
     }
 
+    /// The instance structure, field defaults and `__init__` of every class, by vtable.
+    pub(super) fn class_infos(&mut self) -> std::collections::HashMap<LlPtr, super::ClassInfo> {
+        let mut out = std::collections::HashMap::new();
+        for i in 0..self.ann.bookkeeper.classdefs.len() {
+            let cd = ClassDefId(i as u32);
+            let inst = self.classes.inst[&cd];
+            let mut defaults = Vec::new();
+            let mut c = Some(cd);
+            while let Some(owner) = c {
+                for (attr, r) in self.classes.fields.get(&owner).cloned().unwrap_or_default() {
+                    if let Some(v) = self.class_default(cd, &attr) {
+                        if let (Ok(k), Some((slot, _))) = (
+                            self.const_value(v, r),
+                            self.types
+                                .field_slot(self.classes.inst[&owner], &inst_field(&attr)),
+                        ) {
+                            defaults.push((slot, k.value));
+                        }
+                    }
+                }
+                c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
+            }
+            let init = self
+                .method_graph(cd, "__init__")
+                .map(|g| match self.graph_funcptr(g) {
+                    LlPtr::Func(f) => f,
+                    _ => unreachable!(),
+                });
+            out.insert(
+                self.classes.vtable_ptr[&cd],
+                super::ClassInfo {
+                    inst,
+                    defaults,
+                    init,
+                },
+            );
+        }
+        out
+    }
+
     fn fill_vtable(&mut self, cd: ClassDefId) -> Result<(), TyperError> {
         let p = self.classes.vtable_ptr[&cd];
         let (min, max) = self.classes.ranges[&cd];
