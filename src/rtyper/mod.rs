@@ -14,10 +14,13 @@ mod hop;
 mod normalizecalls;
 mod rbuiltin;
 mod rclass;
+mod rcontainers;
 mod rgenerator;
+mod rinstance;
 pub mod rmodel;
 mod rops;
 mod rpbc;
+mod rstr;
 
 pub use hop::{Hop, LlOps};
 

@@ -1,0 +1,695 @@
+//! Lists, dicts and tuples in the runtime: the list layouts (fixed-size GcArray or
+//! resizable `list {length, items}`), the ordered dict with its key index (or the
+//! program's eq/hash functions for an r_dict), iteration, `str()` of containers and
+//! RPython's `compute_hash`.
+
+use super::super::{LlInterpreter, Unwind};
+use super::text::format_f;
+use crate::lltypesystem::{LlPtr, LlType, LlValue, TypeDef};
+use crate::syntax::Span;
+
+type R = Result<LlValue, Unwind>;
+
+/// A dict key by value: strings by content, pointers by identity, tuples item by item.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HKey {
+    Null,
+    I(i64),
+    F(u64),
+    Bytes(Vec<u8>),
+    Uni(Vec<u32>),
+    Ptr(u32),
+    Tuple(Vec<HKey>),
+}
+
+/// Layout of a list type: fixed-size (a GcArray) or resizable (`list {length, items}`).
+pub(super) struct ListLayout {
+    pub fixed: bool,
+    /// The GcArray type of the items.
+    pub array: LlType,
+}
+
+impl<'p> LlInterpreter<'p> {
+    pub(super) fn list_layout(&self, ty: LlType) -> Option<ListLayout> {
+        let types = &self.prog.types;
+        let to = types.pointee(ty)?;
+        match types.def(to) {
+            TypeDef::Array { .. } => Some(ListLayout {
+                fixed: true,
+                array: to,
+            }),
+            TypeDef::Struct { .. } => {
+                let items = types.field_type(to, "items")?;
+                Some(ListLayout {
+                    fixed: false,
+                    array: types.pointee(items)?,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn list_items(&self, p: LlPtr, ty: LlType) -> Result<Vec<LlValue>, Unwind> {
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        let (arr, n) = self.list_arr_len(p, ty, &lay)?;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            out.push(
+                self.heap
+                    .getitem(arr, i as i64)
+                    .map_err(|e| self.fatal_at(Span::default(), e.to_string()))?,
+            );
+        }
+        Ok(out)
+    }
+
+    pub(super) fn list_arr_len(
+        &self,
+        p: LlPtr,
+        ty: LlType,
+        lay: &ListLayout,
+    ) -> Result<(LlPtr, usize), Unwind> {
+        if p == LlPtr::Null {
+            return Err(self.fatal_at(Span::default(), "dereference of None (a null list)"));
+        }
+        if lay.fixed {
+            return Ok((p, self.heap.len(p).unwrap_or(0)));
+        }
+        let st = self.prog.types.pointee(ty).unwrap();
+        let types = &self.prog.types;
+        let n = self
+            .heap
+            .getfield(types, p, st, "length")
+            .map(|v| v.as_int())
+            .unwrap_or(0) as usize;
+        let arr = self
+            .heap
+            .getfield(types, p, st, "items")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
+        Ok((arr, n))
+    }
+
+    /// A new list of type `ty` holding `items`.
+    pub(crate) fn list_new(&mut self, ty: LlType, items: Vec<LlValue>) -> LlPtr {
+        let Some(lay) = self.list_layout(ty) else {
+            return LlPtr::Null;
+        };
+        let arr = self.heap.malloc(&self.prog.types, lay.array, items.len());
+        for (i, v) in items.iter().enumerate() {
+            let _ = self.heap.setitem(arr, i as i64, *v);
+        }
+        if lay.fixed {
+            return arr;
+        }
+        let st = self.prog.types.pointee(ty).unwrap();
+        let p = self.heap.malloc(&self.prog.types, st, 0);
+        let types = &self.prog.types;
+        let _ = self
+            .heap
+            .setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
+        let _ = self.heap.setfield(types, p, st, "items", LlValue::Ptr(arr));
+        p
+    }
+
+    /// Replaces the items of a resizable list (the items array grows with some room, as
+    /// RPython's lists overallocate).
+    pub(super) fn list_set_items(
+        &mut self,
+        p: LlPtr,
+        ty: LlType,
+        items: &[LlValue],
+    ) -> Result<(), Unwind> {
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        if lay.fixed {
+            return Err(self.fatal_at(Span::default(), "resizing a fixed-size list"));
+        }
+        let st = self.prog.types.pointee(ty).unwrap();
+        let (arr, _) = self.list_arr_len(p, ty, &lay)?;
+        let cap = self.heap.len(arr).unwrap_or(0);
+        let arr = if items.len() > cap {
+            let newcap = items.len() + (items.len() >> 3) + if items.len() < 9 { 3 } else { 6 };
+            let a = self.heap.malloc(&self.prog.types, lay.array, newcap);
+            let types = &self.prog.types;
+            let _ = self.heap.setfield(types, p, st, "items", LlValue::Ptr(a));
+            a
+        } else {
+            arr
+        };
+        for (i, v) in items.iter().enumerate() {
+            let _ = self.heap.setitem(arr, i as i64, *v);
+        }
+        let types = &self.prog.types;
+        let _ = self
+            .heap
+            .setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
+        Ok(())
+    }
+
+    pub(super) fn list_push(&mut self, p: LlPtr, ty: LlType, v: LlValue) -> Result<(), Unwind> {
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
+        let (arr, n) = self.list_arr_len(p, ty, &lay)?;
+        let cap = self.heap.len(arr).unwrap_or(0);
+        if n < cap {
+            let _ = self.heap.setitem(arr, n as i64, v);
+            let st = self.prog.types.pointee(ty).unwrap();
+            let types = &self.prog.types;
+            let _ = self
+                .heap
+                .setfield(types, p, st, "length", LlValue::Int(n as i64 + 1));
+            return Ok(());
+        }
+        let mut items = self.list_items(p, ty)?;
+        items.push(v);
+        self.list_set_items(p, ty, &items)
+    }
+
+    /// The hashable identity of a value of type `ty`.
+    pub(super) fn hkey(&self, v: LlValue, ty: LlType) -> HKey {
+        match v {
+            LlValue::Int(i) => HKey::I(i),
+            LlValue::Uint(u) => HKey::I(u as i64),
+            LlValue::Bool(b) => HKey::I(b as i64),
+            LlValue::Char(c) => HKey::I(c as i64),
+            LlValue::UniChar(c) => HKey::I(c as i64),
+            LlValue::Float(f) => HKey::F(if f == 0.0 { 0 } else { f.to_bits() }),
+            LlValue::Ptr(LlPtr::Null) => HKey::Null,
+            LlValue::Ptr(p @ LlPtr::Obj { obj, .. }) => {
+                let types = &self.prog.types;
+                if ty == self.prog.str_ptr {
+                    return HKey::Bytes(self.heap.bytes(p).unwrap_or(&[]).to_vec());
+                }
+                let to = types.pointee(ty);
+                if let Some(to) = to {
+                    if types.struct_name(to).is_some_and(|n| &**n == "rpy_unicode") {
+                        let n = self.heap.len(p).unwrap_or(0);
+                        let mut out = Vec::new();
+                        for i in 0..n {
+                            out.push(
+                                self.heap
+                                    .getinterior(
+                                        types,
+                                        p,
+                                        to,
+                                        &[
+                                            crate::lltypesystem::Offset::Field("chars".into()),
+                                            crate::lltypesystem::Offset::Index(i as i64),
+                                        ],
+                                    )
+                                    .map(|c| c.as_int() as u32)
+                                    .unwrap_or(0),
+                            );
+                        }
+                        return HKey::Uni(out);
+                    }
+                    if types
+                        .struct_name(to)
+                        .is_some_and(|n| n.starts_with("tuple"))
+                    {
+                        let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                        return HKey::Tuple(
+                            fields
+                                .iter()
+                                .map(|(f, ft)| {
+                                    let x = self
+                                        .heap
+                                        .getfield(types, p, to, f)
+                                        .unwrap_or(LlValue::Void);
+                                    self.hkey(x, *ft)
+                                })
+                                .collect(),
+                        );
+                    }
+                }
+                HKey::Ptr(obj)
+            }
+            LlValue::Ptr(LlPtr::Func(f)) => HKey::Ptr(u32::MAX - f),
+            _ => HKey::Null,
+        }
+    }
+
+    // ---- dicts: `dict {num_live, num_used, entries: Ptr(GcArray(entry{key, value, live}))}`
+
+    pub(super) fn dict_types(&self, ty: LlType) -> (LlType, LlType, LlType, LlType) {
+        let types = &self.prog.types;
+        let st = types.pointee(ty).unwrap_or(LlType::VOID);
+        let ept = types.field_type(st, "entries").unwrap_or(LlType::VOID);
+        let arr = types.pointee(ept).unwrap_or(LlType::VOID);
+        let entry = types.array_item(arr).unwrap_or(LlType::VOID);
+        let kt = types.field_type(entry, "key").unwrap_or(LlType::VOID);
+        (st, arr, entry, kt)
+    }
+
+    pub(super) fn dict_new(&mut self, ty: LlType) -> LlPtr {
+        let (st, arr, _, _) = self.dict_types(ty);
+        let p = self.heap.malloc(&self.prog.types, st, 0);
+        let e = self.heap.malloc(&self.prog.types, arr, 8);
+        let _ = self
+            .heap
+            .setfield(&self.prog.types, p, st, "entries", LlValue::Ptr(e));
+        if let LlPtr::Obj { obj, .. } = p {
+            self.dict_index.insert(obj, Default::default());
+        }
+        p
+    }
+
+    pub(super) fn dict_obj(&self, d: LlPtr, span: Span) -> Result<u32, Unwind> {
+        match d {
+            LlPtr::Obj { obj, .. } => Ok(obj),
+            _ => Err(self.fatal_at(span, "dereference of None (a null dict)")),
+        }
+    }
+
+    pub(super) fn entry_get(&self, d: LlPtr, ty: LlType, i: usize, field: &str) -> LlValue {
+        let (st, arr, _, _) = self.dict_types(ty);
+        let types = &self.prog.types;
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
+        self.heap
+            .getinterior(
+                types,
+                e,
+                arr,
+                &[
+                    crate::lltypesystem::Offset::Index(i as i64),
+                    crate::lltypesystem::Offset::Field(field.into()),
+                ],
+            )
+            .unwrap_or(LlValue::Void)
+    }
+    pub(super) fn entry_set(&mut self, d: LlPtr, ty: LlType, i: usize, field: &str, v: LlValue) {
+        let (st, arr, _, _) = self.dict_types(ty);
+        let types = &self.prog.types;
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
+        let _ = self.heap.setinterior(
+            types,
+            e,
+            arr,
+            &[
+                crate::lltypesystem::Offset::Index(i as i64),
+                crate::lltypesystem::Offset::Field(field.into()),
+            ],
+            v,
+        );
+    }
+    pub(super) fn dict_counts(&self, d: LlPtr, ty: LlType) -> (i64, i64) {
+        let (st, ..) = self.dict_types(ty);
+        let types = &self.prog.types;
+        let live = self
+            .heap
+            .getfield(types, d, st, "num_live")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
+        let used = self
+            .heap
+            .getfield(types, d, st, "num_used")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
+        (live, used)
+    }
+    pub(super) fn dict_set_counts(&mut self, d: LlPtr, ty: LlType, live: i64, used: i64) {
+        let (st, ..) = self.dict_types(ty);
+        let types = &self.prog.types;
+        let _ = self
+            .heap
+            .setfield(types, d, st, "num_live", LlValue::Int(live));
+        let _ = self
+            .heap
+            .setfield(types, d, st, "num_used", LlValue::Int(used));
+    }
+
+    pub(super) fn dict_lookup(
+        &mut self,
+        d: LlPtr,
+        ty: LlType,
+        k: LlValue,
+        span: Span,
+    ) -> Result<Option<usize>, Unwind> {
+        let obj = self.dict_obj(d, span)?;
+        let (st, _, _, kt) = self.dict_types(ty);
+        if self.prog.types.field_type(st, "fneq").is_some() {
+            // an r_dict: the key's hash and equality are the program's functions
+            let types = &self.prog.types;
+            let fneq = self
+                .heap
+                .getfield(types, d, st, "fneq")
+                .map(|v| v.as_ptr())
+                .unwrap_or(LlPtr::Null);
+            let fnhash = self
+                .heap
+                .getfield(types, d, st, "fnhash")
+                .map(|v| v.as_ptr())
+                .unwrap_or(LlPtr::Null);
+            let (LlPtr::Func(eq), LlPtr::Func(hash)) = (fneq, fnhash) else {
+                return Err(self.fatal_at(span, "an r_dict without its functions"));
+            };
+            self.call_function(hash, &[k], span)?;
+            for i in self.dict_live_entries(d, ty) {
+                let ek = self.entry_get(d, ty, i, "key");
+                if self.call_function(eq, &[ek, k], span)?.as_bool() {
+                    return Ok(Some(i));
+                }
+            }
+            return Ok(None);
+        }
+        let key = self.hkey(k, kt);
+        if !self.dict_index.contains_key(&obj) {
+            self.rebuild_index(d, ty);
+        }
+        Ok(self.dict_index[&obj].get(&key).copied())
+    }
+
+    pub(super) fn rebuild_index(&mut self, d: LlPtr, ty: LlType) {
+        let LlPtr::Obj { obj, .. } = d else { return };
+        let (_, used) = self.dict_counts(d, ty);
+        let (.., kt) = self.dict_types(ty);
+        let mut idx = std::collections::HashMap::new();
+        for i in 0..used as usize {
+            if self.entry_get(d, ty, i, "live").as_bool() {
+                let k = self.entry_get(d, ty, i, "key");
+                idx.insert(self.hkey(k, kt), i);
+            }
+        }
+        self.dict_index.insert(obj, idx);
+    }
+
+    pub(super) fn dict_set(
+        &mut self,
+        d: LlPtr,
+        ty: LlType,
+        k: LlValue,
+        v: LlValue,
+        span: Span,
+    ) -> Result<(), Unwind> {
+        if let Some(i) = self.dict_lookup(d, ty, k, span)? {
+            self.entry_set(d, ty, i, "value", v);
+            return Ok(());
+        }
+        let (st, arr, _, kt) = self.dict_types(ty);
+        let (live, used) = self.dict_counts(d, ty);
+        let types = &self.prog.types;
+        let e = self
+            .heap
+            .getfield(types, d, st, "entries")
+            .map(|v| v.as_ptr())
+            .unwrap_or(LlPtr::Null);
+        let cap = self.heap.len(e).unwrap_or(0);
+        if used as usize >= cap {
+            // grow the entries, keeping their order
+            let newcap = cap * 2 + 8;
+            let ne = self.heap.malloc(&self.prog.types, arr, newcap);
+            for i in 0..used as usize {
+                for f in ["key", "value", "live"] {
+                    let x = self.entry_get(d, ty, i, f);
+                    let _ = self.heap.setinterior(
+                        &self.prog.types,
+                        ne,
+                        arr,
+                        &[
+                            crate::lltypesystem::Offset::Index(i as i64),
+                            crate::lltypesystem::Offset::Field(f.into()),
+                        ],
+                        x,
+                    );
+                }
+            }
+            let _ = self
+                .heap
+                .setfield(&self.prog.types, d, st, "entries", LlValue::Ptr(ne));
+        }
+        let i = used as usize;
+        self.entry_set(d, ty, i, "key", k);
+        self.entry_set(d, ty, i, "value", v);
+        self.entry_set(d, ty, i, "live", LlValue::Bool(true));
+        self.dict_set_counts(d, ty, live + 1, used + 1);
+        let key = self.hkey(k, kt);
+        let obj = self.dict_obj(d, span)?;
+        self.dict_index.entry(obj).or_default().insert(key, i);
+        Ok(())
+    }
+
+    pub(super) fn dict_del(&mut self, d: LlPtr, ty: LlType, i: usize) {
+        let (.., kt) = self.dict_types(ty);
+        let k = self.entry_get(d, ty, i, "key");
+        self.entry_set(d, ty, i, "live", LlValue::Bool(false));
+        let zero_k = LlValue::zero(&self.prog.types, kt);
+        self.entry_set(d, ty, i, "key", zero_k);
+        let (live, used) = self.dict_counts(d, ty);
+        self.dict_set_counts(d, ty, live - 1, used);
+        let key = self.hkey(k, kt);
+        if let LlPtr::Obj { obj, .. } = d {
+            if let Some(idx) = self.dict_index.get_mut(&obj) {
+                idx.remove(&key);
+            }
+        }
+    }
+
+    pub(super) fn dict_live_entries(&self, d: LlPtr, ty: LlType) -> Vec<usize> {
+        let (_, used) = self.dict_counts(d, ty);
+        (0..used as usize)
+            .filter(|&i| self.entry_get(d, ty, i, "live").as_bool())
+            .collect()
+    }
+
+    pub(super) fn new_tuple(&mut self, ty: LlType, items: &[LlValue]) -> LlValue {
+        let st = self.prog.types.pointee(ty).unwrap_or(LlType::VOID);
+        let p = self.heap.malloc(&self.prog.types, st, 0);
+        for (i, v) in items.iter().enumerate() {
+            let _ = self
+                .heap
+                .setfield(&self.prog.types, p, st, &format!("item{}", i), *v);
+        }
+        LlValue::Ptr(p)
+    }
+
+    pub(super) fn values_eq(&self, a: LlValue, b: LlValue, ty: LlType) -> bool {
+        self.hkey(a, ty) == self.hkey(b, ty)
+    }
+
+    pub(super) fn list_item_type(&self, ty: LlType) -> LlType {
+        self.list_layout(ty)
+            .and_then(|l| self.prog.types.array_item(l.array))
+            .unwrap_or(LlType::VOID)
+    }
+
+    /// Calls a runtime function with arguments of types `argtys` and result type `rty`.
+    pub(super) fn repr_into(
+        &self,
+        v: LlValue,
+        ty: LlType,
+        out: &mut Vec<u8>,
+        depth: usize,
+    ) -> Result<(), Unwind> {
+        if depth > 100 {
+            return Err(self.fatal_at(Span::default(), "str() of a too deeply nested list"));
+        }
+        let types = &self.prog.types;
+        match v {
+            LlValue::Int(i) => out.extend(i.to_string().bytes()),
+            LlValue::Uint(u) => out.extend(u.to_string().bytes()),
+            LlValue::Bool(b) => out.push(if b { b'1' } else { b'0' }),
+            LlValue::Float(f) => out.extend(format_f(f, 6).bytes()),
+            LlValue::Char(c) => out.push(c),
+            LlValue::Ptr(LlPtr::Null) => out.extend_from_slice(b"None"),
+            LlValue::Ptr(p) if ty == self.prog.str_ptr => {
+                out.extend_from_slice(self.heap.bytes(p).unwrap_or(&[]))
+            }
+            LlValue::Ptr(p) => {
+                let to = types.pointee(ty).unwrap_or(LlType::VOID);
+                if types
+                    .struct_name(to)
+                    .is_some_and(|n| n.starts_with("tuple"))
+                {
+                    let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                    out.push(b'(');
+                    for (i, (f, ft)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.extend_from_slice(b", ");
+                        }
+                        let x = self.heap.getfield(types, p, to, f).unwrap_or(LlValue::Void);
+                        self.repr_into(x, *ft, out, depth + 1)?;
+                    }
+                    if fields.len() == 1 {
+                        out.push(b',');
+                    }
+                    out.push(b')');
+                } else if self.list_layout(ty).is_some() {
+                    let items = self.list_items(p, ty)?;
+                    let it = self.list_item_type(ty);
+                    out.push(b'[');
+                    for (i, x) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.extend_from_slice(b", ");
+                        }
+                        self.repr_into(*x, it, out, depth + 1)?;
+                    }
+                    out.push(b']');
+                } else {
+                    return Err(self.fatal_at(
+                        Span::default(),
+                        format!("str() of {} is not supported by `run` yet", types.name(ty)),
+                    ));
+                }
+            }
+            other => out.extend(other.to_string().bytes()),
+        }
+        Ok(())
+    }
+
+    /// RPython's hash of a value: ints are their own hash, strings hash as CPython 2's
+    /// string hash (what `ll_strhash` computes), tuples combine their items' hashes,
+    /// instances hash by identity.
+    pub(super) fn compute_hash(&self, v: LlValue, ty: LlType) -> i64 {
+        fn text_hash(t: &[u32]) -> i64 {
+            if t.is_empty() {
+                return 0;
+            }
+            let mut x: i64 = (t[0] as i64) << 7;
+            for &c in t {
+                x = x.wrapping_mul(1000003) ^ c as i64;
+            }
+            x ^= t.len() as i64;
+            if x == -1 {
+                -2
+            } else {
+                x
+            }
+        }
+        match v {
+            LlValue::Int(i) => i,
+            LlValue::Uint(u) => u as i64,
+            LlValue::Bool(b) => b as i64,
+            LlValue::Char(c) => text_hash(&[c as u32]),
+            LlValue::UniChar(c) => text_hash(&[c]),
+            LlValue::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                    f as i64
+                } else {
+                    f.to_bits() as i64
+                }
+            }
+            LlValue::Ptr(LlPtr::Null) => 0,
+            LlValue::Ptr(p @ LlPtr::Obj { obj, .. }) => {
+                if ty == self.prog.str_ptr || self.is_unicode(ty) {
+                    return self
+                        .text(v, ty, Span::default())
+                        .map(|t| text_hash(&t))
+                        .unwrap_or(0);
+                }
+                let types = &self.prog.types;
+                let to = types.pointee(ty).unwrap_or(LlType::VOID);
+                if types
+                    .struct_name(to)
+                    .is_some_and(|n| n.starts_with("tuple"))
+                {
+                    // CPython 2's tuple hash
+                    let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                    let mut x: i64 = 0x345678;
+                    let mut mult: i64 = 1000003;
+                    let n = fields.len() as i64;
+                    for (i, (f, ft)) in fields.iter().enumerate() {
+                        let item = self.heap.getfield(types, p, to, f).unwrap_or(LlValue::Void);
+                        let y = self.compute_hash(item, *ft);
+                        x = (x ^ y).wrapping_mul(mult);
+                        mult = mult.wrapping_add(82520 + 2 * (n - 1 - i as i64));
+                    }
+                    x = x.wrapping_add(97531);
+                    return if x == -1 { -2 } else { x };
+                }
+                obj as i64 * 16
+            }
+            _ => 0,
+        }
+    }
+
+    pub(super) fn iter_next(&mut self, it: LlPtr, ity: LlType, rty: LlType, span: Span) -> R {
+        let types = &self.prog.types;
+        let st = types.pointee(ity).unwrap_or(LlType::VOID);
+        let variant = types
+            .struct_name(st)
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let ct = types.field_type(st, "container").unwrap_or(LlType::VOID);
+        let c = self
+            .heap
+            .getfield(types, it, st, "container")
+            .map(|v| v.as_ptr())
+            .map_err(|e| self.fatal_at(span, e.to_string()))?;
+        let idx = self
+            .heap
+            .getfield(types, it, st, "index")
+            .map(|v| v.as_int())
+            .unwrap_or(0);
+        let set_idx = |me: &mut Self, i: i64| {
+            let _ = me
+                .heap
+                .setfield(&me.prog.types, it, st, "index", LlValue::Int(i));
+        };
+        let is_dict = types
+            .pointee(ct)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "dict");
+        if is_dict {
+            let (_, used) = self.dict_counts(c, ct);
+            let mut i = idx;
+            while i < used && !self.entry_get(c, ct, i as usize, "live").as_bool() {
+                i += 1;
+            }
+            if i >= used {
+                set_idx(self, i);
+                return Err(self.raise_std("StopIteration"));
+            }
+            set_idx(self, i + 1);
+            let k = self.entry_get(c, ct, i as usize, "key");
+            let v = self.entry_get(c, ct, i as usize, "value");
+            return Ok(match variant.as_str() {
+                "iter_values" => v,
+                "iter_items" => self.new_tuple(rty, &[k, v]),
+                _ => k,
+            });
+        }
+        // one item by index: strings and lists (fixed-size or resizable)
+        let (arr, n) = if ct == self.prog.str_ptr || self.is_unicode(ct) {
+            if c == LlPtr::Null {
+                return Err(self.fatal_at(span, "iteration over None"));
+            }
+            (c, self.heap.len(c).unwrap_or(0))
+        } else {
+            let lay = self
+                .list_layout(ct)
+                .ok_or_else(|| self.fatal_at(span, "iteration over a non-list"))?;
+            self.list_arr_len(c, ct, &lay)?
+        };
+        let n = n as i64;
+        if idx >= n {
+            return Err(self.raise_std("StopIteration"));
+        }
+        set_idx(self, idx + 1);
+        let at = if variant == "iter_reversed" {
+            n - 1 - idx
+        } else {
+            idx
+        };
+        let item = self
+            .heap
+            .getitem(arr, at)
+            .map_err(|e| self.fatal_at(span, e.to_string()))?;
+        Ok(match variant.as_str() {
+            "iter_enumerate" => self.new_tuple(rty, &[LlValue::Int(idx), item]),
+            _ => item,
+        })
+    }
+}

@@ -1,0 +1,866 @@
+//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: string,
+//! list and dict helpers over the low-level heap, number formatting, and the external
+//! functions (`os.write` to the real file descriptor, the clock, `math`). Each takes its
+//! arguments' low-level types and its result type from the call's function pointer type,
+//! which is how the generic list and dict helpers know their layouts.
+
+mod containers;
+mod text;
+
+use super::{LlInterpreter, Unwind};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlPtr, LlType, LlValue};
+use crate::syntax::Span;
+pub use containers::HKey;
+use text::{
+    clamp_slice, count, find, format_f, parse_int, replace, rfind, split_sep, split_whitespace,
+};
+
+type R = Result<LlValue, Unwind>;
+
+impl<'p> LlInterpreter<'p> {
+    pub(super) fn fatal_at(&self, span: Span, msg: impl Into<String>) -> Unwind {
+        Unwind::Fatal {
+            msg: msg.into(),
+            span,
+        }
+    }
+
+    pub(super) fn call_runtime(
+        &mut self,
+        f: RuntimeFn,
+        a: &[LlValue],
+        argtys: &[LlType],
+        rty: LlType,
+        span: Span,
+    ) -> R {
+        use RuntimeFn::*;
+        let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
+        let int = |i: usize| a[i].as_int();
+        if argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t))
+            || matches!(f, UniEncode | StrDecode)
+        {
+            if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
+                return Ok(r);
+            }
+        }
+        Ok(match f {
+            OsWrite => {
+                let data = self.s(a[1], span)?;
+                match self.write_fd(int(0), &data) {
+                    Ok(n) => LlValue::Int(n as i64),
+                    Err(_) => return Err(self.raise_std("OSError")),
+                }
+            }
+            OsRead => {
+                let (fd, n) = (int(0), int(1).max(0) as usize);
+                if fd != 0 {
+                    return Err(self.raise_std("OSError"));
+                }
+                let mut buf = vec![0u8; n];
+                use std::io::Read;
+                let got = std::io::stdin()
+                    .read(&mut buf)
+                    .map_err(|_| self.raise_std("OSError"))?;
+                buf.truncate(got);
+                self.strv(&buf)
+            }
+            OsOpen | OsClose => {
+                return Err(self.fatal_at(span, "os.open/os.close are not supported by `run` yet"))
+            }
+            TimeTime => LlValue::Float(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or(0.0),
+            ),
+            TimeClock => LlValue::Float(self.start.elapsed().as_secs_f64()),
+            PrintItem => {
+                let s = self.sbytes(a[0]).unwrap_or_else(|| b"None".to_vec());
+                self.print_buf.extend_from_slice(&s);
+                self.print_buf.push(b' ');
+                LlValue::Void
+            }
+            PrintNewline => {
+                let mut line = std::mem::take(&mut self.print_buf);
+                match line.last_mut() {
+                    Some(c) => *c = b'\n',
+                    None => line.push(b'\n'),
+                }
+                let _ = self.write_fd(1, &line);
+                LlValue::Void
+            }
+            IntToStr => {
+                let s = int(0).to_string();
+                self.strv(s.as_bytes())
+            }
+            UintToStr => {
+                let s = a[0].as_uint().to_string();
+                self.strv(s.as_bytes())
+            }
+            IntToHex | IntToOct => {
+                let i = int(0);
+                let prefix = a.get(1).map(|v| v.as_bool()).unwrap_or(true);
+                let mag = i.unsigned_abs();
+                let digits = if f == IntToHex {
+                    format!("{:x}", mag)
+                } else {
+                    format!("{:o}", mag)
+                };
+                let pre = match (f == IntToHex, prefix) {
+                    (true, true) => "0x",
+                    (false, true) if i != 0 => "0",
+                    _ => "",
+                };
+                let s = format!("{}{}{}", if i < 0 { "-" } else { "" }, pre, digits);
+                self.strv(s.as_bytes())
+            }
+            FloatToStr => {
+                let s = format_f(a[0].as_float(), 6);
+                self.strv(s.as_bytes())
+            }
+            FloatToRepr => {
+                let s = crate::objspace::format::float_repr(a[0].as_float());
+                self.strv(s.as_bytes())
+            }
+            FloatFormat => {
+                let (x, code, prec) =
+                    (a[0].as_float(), a[1].as_int() as u8, int(2).max(0) as usize);
+                let s = match code {
+                    b'f' | b'F' => format_f(x, prec),
+                    b'e' | b'E' => crate::objspace::format::format_e(x, prec, false, code == b'E'),
+                    _ => crate::objspace::format::format_g(x, prec, false, code == b'G'),
+                };
+                self.strv(s.as_bytes())
+            }
+            StrToInt => {
+                let s = self.s(a[0], span)?;
+                let base = a.get(1).map(|b| b.as_int()).unwrap_or(10);
+                match parse_int(&s, base) {
+                    Some(i) => self.int_of(i, rty),
+                    None => return Err(self.raise_std("ValueError")),
+                }
+            }
+            StrToFloat => {
+                let s = self.s(a[0], span)?;
+                let t = String::from_utf8_lossy(&s).trim().to_lowercase();
+                let v = match t.as_str() {
+                    "inf" | "+inf" | "infinity" => f64::INFINITY,
+                    "-inf" | "-infinity" => f64::NEG_INFINITY,
+                    "nan" | "+nan" | "-nan" => f64::NAN,
+                    _ => match t.parse::<f64>() {
+                        Ok(v) if !t.is_empty() => v,
+                        _ => return Err(self.raise_std("ValueError")),
+                    },
+                };
+                LlValue::Float(v)
+            }
+            CharToStr => self.strv(&[a[0].as_int() as u8]),
+            // a bool computed at run time is an int to the RTyper's str()
+            BoolToStr => self.strv(if a[0].as_bool() { b"1" } else { b"0" }),
+            ListStr => {
+                let mut out = Vec::new();
+                self.repr_into(a[0], ty(0), &mut out, 0)?;
+                self.strv(&out)
+            }
+            NoneToStr => self.strv(b"None"),
+            UniEncode | StrDecode => unreachable!("handled by call_unicode"),
+            StrConcat => {
+                let mut x = self.s(a[0], span)?;
+                x.extend(self.s(a[1], span)?);
+                self.strv(&x)
+            }
+            StrEq => LlValue::Bool(self.sbytes(a[0]) == self.sbytes(a[1])),
+            StrCmp => {
+                let (x, y) = (self.s(a[0], span)?, self.s(a[1], span)?);
+                LlValue::Int(match x.cmp(&y) {
+                    std::cmp::Ordering::Less => -1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                })
+            }
+            StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
+            StrSlice => {
+                let s = self.s(a[0], span)?;
+                let (start, stop) = clamp_slice(int(1), int(2), s.len());
+                let piece = s[start..stop.max(start)].to_vec();
+                self.strv(&piece)
+            }
+            StrMul => {
+                let s = self.s(a[0], span)?;
+                let n = int(1).max(0) as usize;
+                self.strv(&s.repeat(n))
+            }
+            StrFind | StrRFind | StrCount | StrFindChar => {
+                let s = self.s(a[0], span)?;
+                let sub = self.s(a[1], span)?;
+                let (start, end) = clamp_slice(
+                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
+                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
+                    s.len(),
+                );
+                let hay = &s[start..end.max(start)];
+                LlValue::Int(match f {
+                    StrCount => count(hay, &sub) as i64,
+                    StrRFind => rfind(hay, &sub).map(|i| (i + start) as i64).unwrap_or(-1),
+                    _ => find(hay, &sub).map(|i| (i + start) as i64).unwrap_or(-1),
+                })
+            }
+            StrContains => {
+                let s = self.s(a[0], span)?;
+                let sub = self.s(a[1], span)?;
+                LlValue::Bool(find(&s, &sub).is_some())
+            }
+            StrStartsWith => {
+                let (s, p) = (self.s(a[0], span)?, self.s(a[1], span)?);
+                LlValue::Bool(s.starts_with(&p))
+            }
+            StrEndsWith => {
+                let (s, p) = (self.s(a[0], span)?, self.s(a[1], span)?);
+                LlValue::Bool(s.ends_with(&p))
+            }
+            StrSplitLines => {
+                let s = self.s(a[0], span)?;
+                let keepends = a.get(1).is_some_and(|k| k.as_bool());
+                let mut parts: Vec<Vec<u8>> = Vec::new();
+                let mut i = 0;
+                let mut start = 0;
+                while i < s.len() {
+                    let eol = match s[i] {
+                        b'\n' => 1,
+                        b'\r' if s.get(i + 1) == Some(&b'\n') => 2,
+                        b'\r' => 1,
+                        _ => 0,
+                    };
+                    if eol > 0 {
+                        parts.push(s[start..if keepends { i + eol } else { i }].to_vec());
+                        i += eol;
+                        start = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                if start < s.len() {
+                    parts.push(s[start..].to_vec());
+                }
+                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            StrUpper => {
+                let s = self.s(a[0], span)?.to_ascii_uppercase();
+                self.strv(&s)
+            }
+            StrLower => {
+                let s = self.s(a[0], span)?.to_ascii_lowercase();
+                self.strv(&s)
+            }
+            StrStrip => {
+                let s = self.s(a[0], span)?;
+                let chars = self.sbytes(a[1]);
+                let strip = |c: &u8| match &chars {
+                    Some(cs) => cs.contains(c),
+                    None => c.is_ascii_whitespace() || *c == 0x0b,
+                };
+                let which = int(2);
+                let mut lo = 0;
+                let mut hi = s.len();
+                if which != 2 {
+                    while lo < hi && strip(&s[lo]) {
+                        lo += 1;
+                    }
+                }
+                if which != 1 {
+                    while hi > lo && strip(&s[hi - 1]) {
+                        hi -= 1;
+                    }
+                }
+                let piece = s[lo..hi].to_vec();
+                self.strv(&piece)
+            }
+            StrReplace => {
+                let (s, old, new) = (
+                    self.s(a[0], span)?,
+                    self.s(a[1], span)?,
+                    self.s(a[2], span)?,
+                );
+                let out = replace(&s, &old, &new);
+                self.strv(&out)
+            }
+            StrSplit | StrRSplit => {
+                let s = self.s(a[0], span)?;
+                let sep = self.sbytes(a[1]);
+                let max = int(2);
+                let parts = match &sep {
+                    None => split_whitespace(&s, max, f == StrRSplit),
+                    Some(sep) if sep.is_empty() => return Err(self.raise_std("ValueError")),
+                    Some(sep) => split_sep(&s, sep, max, f == StrRSplit),
+                };
+                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            StrJoin => {
+                let sep = self.s(a[0], span)?;
+                let items = self.list_items(a[1].as_ptr(), ty(1))?;
+                let it = self.list_item_type(ty(1));
+                let mut out = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.extend_from_slice(&sep);
+                    }
+                    if it == LlType::CHAR {
+                        out.push(x.as_int() as u8);
+                    } else {
+                        out.extend(self.s(*x, span)?);
+                    }
+                }
+                self.strv(&out)
+            }
+            StrIsDigit | StrIsAlpha | StrIsSpace | StrIsAlnum | StrIsUpper | StrIsLower => {
+                let s = self.s(a[0], span)?;
+                LlValue::Bool(match f {
+                    StrIsDigit => !s.is_empty() && s.iter().all(|c| c.is_ascii_digit()),
+                    StrIsAlpha => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphabetic()),
+                    StrIsSpace => {
+                        !s.is_empty() && s.iter().all(|c| c.is_ascii_whitespace() || *c == 0x0b)
+                    }
+                    StrIsAlnum => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphanumeric()),
+                    StrIsUpper => {
+                        s.iter().any(|c| c.is_ascii_uppercase())
+                            && !s.iter().any(|c| c.is_ascii_lowercase())
+                    }
+                    _ => {
+                        s.iter().any(|c| c.is_ascii_lowercase())
+                            && !s.iter().any(|c| c.is_ascii_uppercase())
+                    }
+                })
+            }
+            StrRepr => {
+                let s = self.s(a[0], span)?;
+                let r = crate::objspace::format::repr_bytes(&s);
+                self.strv(&r)
+            }
+            StrIsTrue => LlValue::Bool(match a[0].as_ptr() {
+                LlPtr::Null => false,
+                p => self.heap.len(p).unwrap_or(0) > 0,
+            }),
+            ListIsTrue => LlValue::Bool(match a[0].as_ptr() {
+                LlPtr::Null => false,
+                p => {
+                    let t = ty(0);
+                    let is_dict = self
+                        .prog
+                        .types
+                        .pointee(t)
+                        .and_then(|s| self.prog.types.struct_name(s))
+                        .is_some_and(|n| &**n == "dict");
+                    if is_dict {
+                        self.dict_counts(p, t).0 > 0
+                    } else {
+                        let lay = self
+                            .list_layout(t)
+                            .ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                        self.list_arr_len(p, t, &lay)?.1 > 0
+                    }
+                }
+            }),
+            StrGetItem => {
+                let s = self.s(a[0], span)?;
+                let mut i = int(1);
+                if i < 0 {
+                    i += s.len() as i64;
+                }
+                if i < 0 || i as usize >= s.len() {
+                    return Err(self.raise_std("IndexError"));
+                }
+                LlValue::Char(s[i as usize])
+            }
+            ListGetItem | ListSetItem => {
+                let t = ty(0);
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let (arr, n) = self.list_arr_len(a[0].as_ptr(), t, &lay)?;
+                let mut i = int(1);
+                if i < 0 {
+                    i += n as i64;
+                }
+                if i < 0 || i as usize >= n {
+                    return Err(self.raise_std("IndexError"));
+                }
+                if f == ListGetItem {
+                    self.heap
+                        .getitem(arr, i)
+                        .map_err(|e| self.fatal_at(span, e.to_string()))?
+                } else {
+                    self.heap
+                        .setitem(arr, i, a[2])
+                        .map_err(|e| self.fatal_at(span, e.to_string()))?;
+                    LlValue::Void
+                }
+            }
+            ListAppend => {
+                self.list_push(a[0].as_ptr(), ty(0), a[1])?;
+                LlValue::Void
+            }
+            ListPop | ListDelItem => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let mut i = int(1);
+                if i < 0 {
+                    i += items.len() as i64;
+                }
+                if i < 0 || i as usize >= items.len() {
+                    return Err(self.raise_std("IndexError"));
+                }
+                let x = items.remove(i as usize);
+                self.list_set_items(p, t, &items)?;
+                if f == ListPop {
+                    x
+                } else {
+                    LlValue::Void
+                }
+            }
+            ListInsert => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let n = items.len() as i64;
+                let mut i = int(1);
+                if i < 0 {
+                    i = (i + n).max(0);
+                }
+                items.insert(i.min(n) as usize, a[2]);
+                self.list_set_items(p, t, &items)?;
+                LlValue::Void
+            }
+            ListExtend => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let other_t = ty(1);
+                let other = if other_t == self.prog.str_ptr {
+                    self.s(a[1], span)?.into_iter().map(LlValue::Char).collect()
+                } else {
+                    self.list_items(a[1].as_ptr(), other_t)?
+                };
+                items.extend(other);
+                self.list_set_items(p, t, &items)?;
+                LlValue::Void
+            }
+            ListReverse => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                items.reverse();
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let (arr, _) = self.list_arr_len(p, t, &lay)?;
+                for (i, v) in items.iter().enumerate() {
+                    let _ = self.heap.setitem(arr, i as i64, *v);
+                }
+                LlValue::Void
+            }
+            ListSort => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let it = self.list_item_type(t);
+                if it == self.prog.str_ptr {
+                    let mut keyed: Vec<(Vec<u8>, LlValue)> = items
+                        .iter()
+                        .map(|v| (self.sbytes(*v).unwrap_or_default(), *v))
+                        .collect();
+                    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+                    items = keyed.into_iter().map(|x| x.1).collect();
+                } else if self.prog.types.is_ptr(it) {
+                    return Err(self.fatal_at(
+                        span,
+                        "sort() of a list of objects is not supported by `run` yet",
+                    ));
+                } else {
+                    items.sort_by(|x, y| match (x, y) {
+                        (LlValue::Float(a), LlValue::Float(b)) => {
+                            a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
+                        }
+                        (LlValue::Uint(a), LlValue::Uint(b)) => a.cmp(b),
+                        _ => x.as_int().cmp(&y.as_int()),
+                    });
+                }
+                let lay = self
+                    .list_layout(t)
+                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
+                let (arr, _) = self.list_arr_len(p, t, &lay)?;
+                for (i, v) in items.iter().enumerate() {
+                    let _ = self.heap.setitem(arr, i as i64, *v);
+                }
+                LlValue::Void
+            }
+            ListSlice => {
+                let items = if ty(0) == self.prog.str_ptr {
+                    self.s(a[0], span)?.into_iter().map(LlValue::Char).collect()
+                } else {
+                    self.list_items(a[0].as_ptr(), ty(0))?
+                };
+                let (start, stop) = clamp_slice(int(1), int(2), items.len());
+                let piece = items[start..stop.max(start)].to_vec();
+                LlValue::Ptr(self.list_new(rty, piece))
+            }
+            ListIndex | ListRemove | ListContains | ListCount => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let items = self.list_items(p, t)?;
+                let it = self.list_item_type(t);
+                let pos = items.iter().position(|x| self.values_eq(*x, a[1], it));
+                match f {
+                    ListContains => LlValue::Bool(pos.is_some()),
+                    ListCount => LlValue::Int(
+                        items
+                            .iter()
+                            .filter(|x| self.values_eq(**x, a[1], it))
+                            .count() as i64,
+                    ),
+                    ListIndex => match pos {
+                        Some(i) => LlValue::Int(i as i64),
+                        None => return Err(self.raise_std("ValueError")),
+                    },
+                    _ => match pos {
+                        Some(i) => {
+                            let mut items = items;
+                            items.remove(i);
+                            self.list_set_items(p, t, &items)?;
+                            LlValue::Void
+                        }
+                        None => return Err(self.raise_std("ValueError")),
+                    },
+                }
+            }
+            ListEq => {
+                let (x, y) = (
+                    self.list_items(a[0].as_ptr(), ty(0))?,
+                    self.list_items(a[1].as_ptr(), ty(1))?,
+                );
+                let it = self.list_item_type(ty(0));
+                LlValue::Bool(
+                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it)),
+                )
+            }
+            ListConcat => {
+                let mut x = self.list_items(a[0].as_ptr(), ty(0))?;
+                x.extend(self.list_items(a[1].as_ptr(), ty(1))?);
+                LlValue::Ptr(self.list_new(rty, x))
+            }
+            ListMul => {
+                let x = self.list_items(a[0].as_ptr(), ty(0))?;
+                let n = int(1).max(0) as usize;
+                LlValue::Ptr(self.list_new(rty, x.repeat(n)))
+            }
+            ListSetSlice | ListDelSlice => {
+                let (p, t) = (a[0].as_ptr(), ty(0));
+                let mut items = self.list_items(p, t)?;
+                let (start, stop) = clamp_slice(int(1), int(2), items.len());
+                let new = if f == ListSetSlice {
+                    self.list_items(a[3].as_ptr(), ty(3))?
+                } else {
+                    Vec::new()
+                };
+                items.splice(start..stop.max(start), new);
+                self.list_set_items(p, t, &items)?;
+                LlValue::Void
+            }
+            DictPopItem => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                let Some(&i) = self.dict_live_entries(d, t).last() else {
+                    return Err(self.raise_std("KeyError"));
+                };
+                let k = self.entry_get(d, t, i, "key");
+                let v = self.entry_get(d, t, i, "value");
+                self.dict_del(d, t, i);
+                self.new_tuple(rty, &[k, v])
+            }
+            TupleEq => {
+                let (x, y) = (a[0], a[1]);
+                LlValue::Bool(self.hkey(x, ty(0)) == self.hkey(y, ty(1)))
+            }
+            IsInstance => match a[0].as_ptr() {
+                LlPtr::Null => LlValue::Bool(false),
+                p => {
+                    let types = &self.prog.types;
+                    let vt = self
+                        .heap
+                        .getfield(types, p, self.prog.object, "typeptr")
+                        .map(|v| v.as_ptr())
+                        .unwrap_or(LlPtr::Null);
+                    let mn = self
+                        .heap
+                        .getfield(types, vt, self.prog.object_vtable, "subclassrange_min")
+                        .map(|v| v.as_int())
+                        .unwrap_or(-1);
+                    LlValue::Bool(int(1) <= mn && mn < int(2))
+                }
+            },
+            Instantiate => {
+                let vt = a[0].as_ptr();
+                let Some(info) = self.prog.classes.get(&vt).cloned() else {
+                    return Err(self.fatal_at(span, "instantiating a class that has no vtable"));
+                };
+                let p = self.heap.malloc(&self.prog.types, info.inst, 0);
+                let _ = self.heap.setfield(
+                    &self.prog.types,
+                    p,
+                    self.prog.object,
+                    "typeptr",
+                    LlValue::Ptr(vt),
+                );
+                for (slot, v) in info.defaults {
+                    let _ = self.heap.set_slot(p, slot, v);
+                }
+                LlValue::Ptr(p)
+            }
+            CallInit => {
+                let p = a[0].as_ptr();
+                let types = &self.prog.types;
+                let vt = self
+                    .heap
+                    .getfield(types, p, self.prog.object, "typeptr")
+                    .map(|v| v.as_ptr())
+                    .unwrap_or(LlPtr::Null);
+                if let Some(f) = self.prog.classes.get(&vt).and_then(|c| c.init) {
+                    self.call_function(f, a, span)?;
+                }
+                LlValue::Void
+            }
+            MinMax => {
+                let (x, y, is_max) = (a[0], a[1], a[2].as_bool());
+                let x_less = match (x, y) {
+                    (LlValue::Float(p), LlValue::Float(q)) => p < q,
+                    (LlValue::Uint(p), LlValue::Uint(q)) => p < q,
+                    _ => x.as_int() < y.as_int(),
+                };
+                // ties keep the first argument, as Python's min/max do
+                if is_max {
+                    if x_less {
+                        y
+                    } else {
+                        x
+                    }
+                } else {
+                    let y_less = match (x, y) {
+                        (LlValue::Float(p), LlValue::Float(q)) => q < p,
+                        (LlValue::Uint(p), LlValue::Uint(q)) => q < p,
+                        _ => y.as_int() < x.as_int(),
+                    };
+                    if y_less {
+                        y
+                    } else {
+                        x
+                    }
+                }
+            }
+            MathFn => {
+                let LlValue::Name(name) = a[0] else {
+                    return Err(self.fatal_at(span, "math function without a name"));
+                };
+                let x = a.get(1).map(|v| v.as_float()).unwrap_or(0.0);
+                let y = a.get(2).map(|v| v.as_float()).unwrap_or(0.0);
+                match name.as_str() {
+                    "isinf" => return Ok(LlValue::Bool(x.is_infinite())),
+                    "isnan" => return Ok(LlValue::Bool(x.is_nan())),
+                    "isfinite" => return Ok(LlValue::Bool(x.is_finite())),
+                    "modf" | "frexp" => {
+                        let (p, q) = if name.as_str() == "modf" {
+                            let ip = x.trunc();
+                            (LlValue::Float((x - ip).copysign(x)), LlValue::Float(ip))
+                        } else {
+                            let (m, e) = frexp(x);
+                            (LlValue::Float(m), LlValue::Int(e))
+                        };
+                        return Ok(self.new_tuple(rty, &[p, q]));
+                    }
+                    _ => {}
+                }
+                let r = match name.as_str() {
+                    "sqrt" if x < 0.0 => return Err(self.raise_std("ValueError")),
+                    "sqrt" => x.sqrt(),
+                    "log" | "log10" if x <= 0.0 => return Err(self.raise_std("ValueError")),
+                    "log" if a.len() > 2 => x.ln() / y.ln(),
+                    "log" => x.ln(),
+                    "log10" => x.log10(),
+                    "exp" => {
+                        let r = x.exp();
+                        if r.is_infinite() && x.is_finite() {
+                            return Err(self.raise_std("OverflowError"));
+                        }
+                        r
+                    }
+                    "pow" => x.powf(y),
+                    "sin" => x.sin(),
+                    "cos" => x.cos(),
+                    "tan" => x.tan(),
+                    "asin" => x.asin(),
+                    "acos" => x.acos(),
+                    "atan" => x.atan(),
+                    "atan2" => x.atan2(y),
+                    "sinh" => x.sinh(),
+                    "cosh" => x.cosh(),
+                    "tanh" => x.tanh(),
+                    "floor" => x.floor(),
+                    "ceil" => x.ceil(),
+                    "fabs" => x.abs(),
+                    "fmod" => x % y,
+                    "hypot" => x.hypot(y),
+                    "ldexp" => x * 2f64.powi(a.get(2).map(|v| v.as_int()).unwrap_or(0) as i32),
+                    "copysign" => x.copysign(y),
+                    "trunc" => x.trunc(),
+                    other => {
+                        return Err(self.fatal_at(
+                            span,
+                            format!("math.{} is not supported by `run` yet", other),
+                        ))
+                    }
+                };
+                LlValue::Float(r)
+            }
+            FloatPow => LlValue::Float(a[0].as_float().powf(a[1].as_float())),
+            FloatFloorDiv | FloatMod | FloatTrueDivZer => {
+                let (x, y) = (a[0].as_float(), a[1].as_float());
+                if y == 0.0 {
+                    return Err(self.raise_std("ZeroDivisionError"));
+                }
+                LlValue::Float(match f {
+                    FloatFloorDiv => (x / y).floor(),
+                    FloatMod => {
+                        let m = x % y;
+                        if m != 0.0 && ((m < 0.0) != (y < 0.0)) {
+                            m + y
+                        } else {
+                            m
+                        }
+                    }
+                    _ => x / y,
+                })
+            }
+            RangeList => {
+                let (start, stop, step) = (int(0), int(1), int(2));
+                if step == 0 {
+                    return Err(self.raise_std("ValueError"));
+                }
+                let mut items = Vec::new();
+                let mut i = start;
+                while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                    items.push(LlValue::Int(i));
+                    i += step;
+                    if items.len() > 100_000_000 {
+                        return Err(self.fatal_at(span, "range() too large"));
+                    }
+                }
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            IterNext => self.iter_next(a[0].as_ptr(), ty(0), rty, span)?,
+            DictNew => LlValue::Ptr(self.dict_new(rty)),
+            DictLen => LlValue::Int(self.dict_counts(a[0].as_ptr(), ty(0)).0),
+            DictGetItem | DictContains | DictGet | DictPop | DictPopDefault | DictSetDefault => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                let pos = self.dict_lookup(d, t, a[1], span)?;
+                match (f, pos) {
+                    (DictContains, p) => LlValue::Bool(p.is_some()),
+                    (DictGetItem | DictGet | DictSetDefault, Some(i)) => {
+                        self.entry_get(d, t, i, "value")
+                    }
+                    (DictGetItem | DictPop, None) => return Err(self.raise_std("KeyError")),
+                    (DictGet | DictPopDefault, None) => a[2],
+                    (DictSetDefault, None) => {
+                        self.dict_set(d, t, a[1], a[2], span)?;
+                        a[2]
+                    }
+                    (_, Some(i)) => {
+                        let v = self.entry_get(d, t, i, "value");
+                        self.dict_del(d, t, i);
+                        v
+                    }
+                    (_, None) => LlValue::Void,
+                }
+            }
+            DictSetItem => {
+                self.dict_set(a[0].as_ptr(), ty(0), a[1], a[2], span)?;
+                LlValue::Void
+            }
+            DictDelItem => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                match self.dict_lookup(d, t, a[1], span)? {
+                    Some(i) => self.dict_del(d, t, i),
+                    None => return Err(self.raise_std("KeyError")),
+                }
+                LlValue::Void
+            }
+            DictClear => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                for i in self.dict_live_entries(d, t) {
+                    self.dict_del(d, t, i);
+                }
+                self.dict_set_counts(d, t, 0, 0);
+                LlValue::Void
+            }
+            DictCopy | DictUpdate => {
+                let (src, st) = if f == DictCopy {
+                    (a[0].as_ptr(), ty(0))
+                } else {
+                    (a[1].as_ptr(), ty(1))
+                };
+                let dst = if f == DictCopy {
+                    self.dict_new(rty)
+                } else {
+                    a[0].as_ptr()
+                };
+                let dt = if f == DictCopy { rty } else { ty(0) };
+                for i in self.dict_live_entries(src, st) {
+                    let k = self.entry_get(src, st, i, "key");
+                    let v = self.entry_get(src, st, i, "value");
+                    self.dict_set(dst, dt, k, v, span)?;
+                }
+                if f == DictCopy {
+                    LlValue::Ptr(dst)
+                } else {
+                    LlValue::Void
+                }
+            }
+            DictKeys | DictValues | DictItems => {
+                let (d, t) = (a[0].as_ptr(), ty(0));
+                let mut items = Vec::new();
+                let item_t = self.list_item_type(rty);
+                for i in self.dict_live_entries(d, t) {
+                    let k = self.entry_get(d, t, i, "key");
+                    let v = self.entry_get(d, t, i, "value");
+                    items.push(match f {
+                        DictKeys => k,
+                        DictValues => v,
+                        _ => self.new_tuple(item_t, &[k, v]),
+                    });
+                }
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            DictNextPos | DictKeyAt | DictValueAt | StrBuilderNew | StrBuilderAppend
+            | StrBuilderBuild => {
+                return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
+            }
+        })
+    }
+
+    /// How `str()` of a list or tuple shows it: the RTyper's `str()` of each item (strings
+    /// unquoted, bools as 1/0, floats as `%.6f`).
+    pub(super) fn int_of(&self, i: i64, rty: LlType) -> LlValue {
+        crate::llinterp::ops::cast_primitive(LlValue::Int(i), rty)
+    }
+}
+
+/// `math.frexp`: mantissa in [0.5, 1) and exponent.
+fn frexp(x: f64) -> (f64, i64) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = x.abs().log2().floor() as i64 + 1;
+    let mut m = x / 2f64.powi(e as i32);
+    if m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    } else if m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
+}

@@ -1,0 +1,501 @@
+//! Strings and unicode in the runtime: reading and building `rpy_string` and
+//! `rpy_unicode` containers, the string functions on unicode, and the byte-string
+//! algorithms (find, split, replace, int parsing, `%f`) the runtime functions use.
+
+use super::super::{LlInterpreter, Unwind};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlPtr, LlType, LlValue};
+use crate::syntax::Span;
+
+impl<'p> LlInterpreter<'p> {
+    pub(crate) fn mkstr(&mut self, bytes: &[u8]) -> LlPtr {
+        let st = self.prog.types.pointee(self.prog.str_ptr).unwrap();
+        let p = self.heap.malloc(&self.prog.types, st, bytes.len());
+        if let Ok(b) = self.heap.bytes_mut(p) {
+            b.copy_from_slice(bytes);
+        }
+        p
+    }
+    pub(super) fn sbytes(&self, v: LlValue) -> Option<Vec<u8>> {
+        match v.as_ptr() {
+            LlPtr::Null => None,
+            p => self.heap.bytes(p).ok().map(|b| b.to_vec()),
+        }
+    }
+    pub(super) fn s(&self, v: LlValue, span: Span) -> Result<Vec<u8>, Unwind> {
+        self.sbytes(v)
+            .ok_or_else(|| self.fatal_at(span, "dereference of None (a null string)"))
+    }
+    pub(super) fn strv(&mut self, bytes: &[u8]) -> LlValue {
+        LlValue::Ptr(self.mkstr(bytes))
+    }
+
+    pub(super) fn is_unicode(&self, ty: LlType) -> bool {
+        let types = &self.prog.types;
+        types
+            .pointee(ty)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "rpy_unicode")
+    }
+
+    /// The characters of a str or unicode value, as code points.
+    pub(super) fn text(&self, v: LlValue, ty: LlType, span: Span) -> Result<Vec<u32>, Unwind> {
+        let p = v.as_ptr();
+        if p == LlPtr::Null {
+            return Err(self.fatal_at(span, "dereference of None (a null string)"));
+        }
+        if ty == self.prog.str_ptr {
+            return Ok(self
+                .heap
+                .bytes(p)
+                .unwrap_or(&[])
+                .iter()
+                .map(|&b| b as u32)
+                .collect());
+        }
+        let n = self.heap.len(p).unwrap_or(0);
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            out.push(
+                self.heap
+                    .getitem(p, i as i64)
+                    .map(|c| c.as_int() as u32)
+                    .unwrap_or(0),
+            );
+        }
+        Ok(out)
+    }
+
+    /// A new str or unicode value (per `ty`) of these characters.
+    pub(super) fn mktext(&mut self, t: &[u32], ty: LlType) -> LlValue {
+        if ty == self.prog.str_ptr {
+            let b: Vec<u8> = t.iter().map(|&c| c as u8).collect();
+            return self.strv(&b);
+        }
+        let st = self.prog.types.pointee(ty).unwrap_or(LlType::VOID);
+        let p = self.heap.malloc(&self.prog.types, st, t.len());
+        for (i, &c) in t.iter().enumerate() {
+            let _ = self.heap.setitem(p, i as i64, LlValue::UniChar(c));
+        }
+        LlValue::Ptr(p)
+    }
+
+    /// The string functions on unicode (and the codecs); `None` for the others.
+    pub(super) fn call_unicode(
+        &mut self,
+        f: RuntimeFn,
+        a: &[LlValue],
+        argtys: &[LlType],
+        rty: LlType,
+        span: Span,
+    ) -> Result<Option<LlValue>, Unwind> {
+        use RuntimeFn::*;
+        let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
+        let int = |i: usize| a.get(i).map(|v| v.as_int()).unwrap_or(0);
+        Ok(Some(match f {
+            UniEncode => {
+                let t = self.text(a[0], ty(0), span)?;
+                let codec = self.s(a[1], span)?.to_ascii_lowercase();
+                let mut out = Vec::new();
+                match codec.as_slice() {
+                    b"utf-8" | b"utf8" => {
+                        for c in t {
+                            let ch = char::from_u32(c).unwrap_or('\u{fffd}');
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        }
+                    }
+                    b"latin-1" | b"latin1" | b"iso-8859-1" | b"ascii" => {
+                        let limit = if codec.as_slice() == b"ascii" {
+                            128
+                        } else {
+                            256
+                        };
+                        for c in t {
+                            if c >= limit {
+                                return Err(self.raise_std("UnicodeEncodeError"));
+                            }
+                            out.push(c as u8);
+                        }
+                    }
+                    _ => {
+                        return Err(self.fatal_at(
+                            span,
+                            format!(
+                                "the codec {} is not supported",
+                                String::from_utf8_lossy(&codec)
+                            ),
+                        ))
+                    }
+                }
+                self.strv(&out)
+            }
+            StrDecode => {
+                let s = self.s(a[0], span)?;
+                let codec = self.s(a[1], span)?.to_ascii_lowercase();
+                let t: Vec<u32> = match codec.as_slice() {
+                    b"utf-8" | b"utf8" => match std::str::from_utf8(&s) {
+                        Ok(x) => x.chars().map(|c| c as u32).collect(),
+                        Err(_) => return Err(self.raise_std("UnicodeDecodeError")),
+                    },
+                    b"ascii" if s.iter().any(|&b| b >= 128) => {
+                        return Err(self.raise_std("UnicodeDecodeError"))
+                    }
+                    _ => s.iter().map(|&b| b as u32).collect(),
+                };
+                self.mktext(&t, rty)
+            }
+            StrConcat => {
+                let mut x = self.text(a[0], ty(0), span)?;
+                x.extend(self.text(a[1], ty(1), span)?);
+                self.mktext(&x, rty)
+            }
+            StrEq => LlValue::Bool(match (a[0].as_ptr(), a[1].as_ptr()) {
+                (LlPtr::Null, LlPtr::Null) => true,
+                (LlPtr::Null, _) | (_, LlPtr::Null) => false,
+                _ => self.text(a[0], ty(0), span)? == self.text(a[1], ty(1), span)?,
+            }),
+            StrCmp => {
+                let (x, y) = (self.text(a[0], ty(0), span)?, self.text(a[1], ty(1), span)?);
+                LlValue::Int(x.cmp(&y) as i64)
+            }
+            StrSlice => {
+                let t = self.text(a[0], ty(0), span)?;
+                let (start, stop) = clamp_slice(int(1), int(2), t.len());
+                let piece = t[start..stop.max(start)].to_vec();
+                self.mktext(&piece, rty)
+            }
+            StrGetItem => {
+                let t = self.text(a[0], ty(0), span)?;
+                let mut i = int(1);
+                if i < 0 {
+                    i += t.len() as i64;
+                }
+                if i < 0 || i as usize >= t.len() {
+                    return Err(self.raise_std("IndexError"));
+                }
+                LlValue::UniChar(t[i as usize])
+            }
+            CharToStr => self.mktext(&[a[0].as_int() as u32], rty),
+            StrMul => {
+                let t = self.text(a[0], ty(0), span)?;
+                self.mktext(&t.repeat(int(1).max(0) as usize), rty)
+            }
+            StrFind | StrRFind | StrCount | StrContains | StrStartsWith | StrEndsWith => {
+                let t = self.text(a[0], ty(0), span)?;
+                let sub = self.text(a[1], ty(1), span)?;
+                let (start, end) = clamp_slice(
+                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
+                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
+                    t.len(),
+                );
+                let hay = &t[start..end.max(start)];
+                let find_in = |h: &[u32]| -> Option<usize> {
+                    if sub.is_empty() {
+                        return Some(0);
+                    }
+                    h.windows(sub.len()).position(|w| w == sub.as_slice())
+                };
+                match f {
+                    StrContains => LlValue::Bool(find_in(&t).is_some()),
+                    StrStartsWith => LlValue::Bool(t.starts_with(&sub)),
+                    StrEndsWith => LlValue::Bool(t.ends_with(&sub)),
+                    StrFind => LlValue::Int(find_in(hay).map(|i| (i + start) as i64).unwrap_or(-1)),
+                    StrRFind => LlValue::Int(
+                        if sub.is_empty() {
+                            Some(hay.len())
+                        } else {
+                            hay.windows(sub.len()).rposition(|w| w == sub.as_slice())
+                        }
+                        .map(|i| (i + start) as i64)
+                        .unwrap_or(-1),
+                    ),
+                    _ => {
+                        let mut n = 0;
+                        let mut i = 0;
+                        if sub.is_empty() {
+                            n = hay.len() + 1;
+                        } else {
+                            while i + sub.len() <= hay.len() {
+                                if hay[i..i + sub.len()] == sub[..] {
+                                    n += 1;
+                                    i += sub.len();
+                                } else {
+                                    i += 1;
+                                }
+                            }
+                        }
+                        LlValue::Int(n as i64)
+                    }
+                }
+            }
+            StrSplit | StrRSplit => {
+                let t = self.text(a[0], ty(0), span)?;
+                if a[1].as_ptr() == LlPtr::Null {
+                    return Err(self.fatal_at(span, "split() of unicode needs a separator"));
+                }
+                let sep = self.text(a[1], ty(1), span)?;
+                let mut parts: Vec<Vec<u32>> = Vec::new();
+                let mut start = 0;
+                let mut i = 0;
+                let max = int(2);
+                while i + sep.len() <= t.len() && !sep.is_empty() {
+                    if (max < 0 || (parts.len() as i64) < max) && t[i..i + sep.len()] == sep[..] {
+                        parts.push(t[start..i].to_vec());
+                        i += sep.len();
+                        start = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                parts.push(t[start..].to_vec());
+                let it = self.list_item_type(rty);
+                let items: Vec<LlValue> = parts.iter().map(|p| self.mktext(p, it)).collect();
+                LlValue::Ptr(self.list_new(rty, items))
+            }
+            StrJoin => {
+                let sep = self.text(a[0], ty(0), span)?;
+                let items = self.list_items(a[1].as_ptr(), ty(1))?;
+                let it = self.list_item_type(ty(1));
+                let mut out = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.extend_from_slice(&sep);
+                    }
+                    if it == LlType::UNICHAR {
+                        out.push(x.as_int() as u32);
+                    } else {
+                        out.extend(self.text(*x, it, span)?);
+                    }
+                }
+                self.mktext(&out, rty)
+            }
+            StrReplace => {
+                let (t, old, new) = (
+                    self.text(a[0], ty(0), span)?,
+                    self.text(a[1], ty(1), span)?,
+                    self.text(a[2], ty(2), span)?,
+                );
+                let mut out = Vec::new();
+                let mut i = 0;
+                while i < t.len() {
+                    if !old.is_empty() && t[i..].starts_with(&old) {
+                        out.extend_from_slice(&new);
+                        i += old.len();
+                    } else {
+                        out.push(t[i]);
+                        i += 1;
+                    }
+                }
+                self.mktext(&out, rty)
+            }
+            StrStrip => {
+                let t = self.text(a[0], ty(0), span)?;
+                let chars = if a[1].as_ptr() == LlPtr::Null {
+                    None
+                } else {
+                    Some(self.text(a[1], ty(1), span)?)
+                };
+                let strip = |c: &u32| match &chars {
+                    Some(cs) => cs.contains(c),
+                    None => char::from_u32(*c).is_some_and(|c| c.is_whitespace()),
+                };
+                let which = int(2);
+                let (mut lo, mut hi) = (0, t.len());
+                if which != 2 {
+                    while lo < hi && strip(&t[lo]) {
+                        lo += 1;
+                    }
+                }
+                if which != 1 {
+                    while hi > lo && strip(&t[hi - 1]) {
+                        hi -= 1;
+                    }
+                }
+                let piece = t[lo..hi].to_vec();
+                self.mktext(&piece, rty)
+            }
+            _ => return Ok(None),
+        }))
+    }
+}
+
+/// `%.<prec>f` as C prints it (inf, -inf and nan spelled as RPython's formatd does).
+pub fn format_f(x: f64, prec: usize) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    format!("{:.*}", prec, x)
+}
+
+/// Python's clamping of slice bounds (negative bounds count from the end).
+pub(super) fn clamp_slice(start: i64, stop: i64, len: usize) -> (usize, usize) {
+    let n = len as i64;
+    let fix = |x: i64| -> usize {
+        let x = if x < 0 { (x + n).max(0) } else { x };
+        x.min(n) as usize
+    };
+    (fix(start), fix(stop))
+}
+
+pub(super) fn find(hay: &[u8], sub: &[u8]) -> Option<usize> {
+    if sub.is_empty() {
+        return Some(0);
+    }
+    hay.windows(sub.len()).position(|w| w == sub)
+}
+pub(super) fn rfind(hay: &[u8], sub: &[u8]) -> Option<usize> {
+    if sub.is_empty() {
+        return Some(hay.len());
+    }
+    hay.windows(sub.len()).rposition(|w| w == sub)
+}
+pub(super) fn count(hay: &[u8], sub: &[u8]) -> usize {
+    if sub.is_empty() {
+        return hay.len() + 1;
+    }
+    let mut n = 0;
+    let mut i = 0;
+    while i + sub.len() <= hay.len() {
+        if &hay[i..i + sub.len()] == sub {
+            n += 1;
+            i += sub.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+pub(super) fn replace(s: &[u8], old: &[u8], new: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    if old.is_empty() {
+        for &c in s {
+            out.extend_from_slice(new);
+            out.push(c);
+        }
+        out.extend_from_slice(new);
+        return out;
+    }
+    let mut i = 0;
+    while i < s.len() {
+        if s[i..].starts_with(old) {
+            out.extend_from_slice(new);
+            i += old.len();
+        } else {
+            out.push(s[i]);
+            i += 1;
+        }
+    }
+    out
+}
+pub(super) fn split_whitespace(s: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
+    let ws = |c: u8| c.is_ascii_whitespace() || c == 0x0b;
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        while i < s.len() && ws(s[i]) {
+            i += 1;
+        }
+        if i >= s.len() {
+            break;
+        }
+        let st = i;
+        while i < s.len() && !ws(s[i]) {
+            i += 1;
+        }
+        words.push((st, i));
+    }
+    if max < 0 || words.len() <= max as usize {
+        return words.iter().map(|&(a, b)| s[a..b].to_vec()).collect();
+    }
+    let max = max as usize;
+    if from_right {
+        // the last `max` words, and everything before them as the first item
+        let keep = words.len() - max;
+        let mut first = s[..words[keep - 1].1].to_vec();
+        while first.last().is_some_and(|c| ws(*c)) {
+            first.pop();
+        }
+        let mut out = vec![trim_start_ws(&first).to_vec()];
+        out.extend(words[keep..].iter().map(|&(a, b)| s[a..b].to_vec()));
+        out
+    } else {
+        let mut out: Vec<Vec<u8>> = words[..max]
+            .iter()
+            .map(|&(a, b)| s[a..b].to_vec())
+            .collect();
+        let mut rest = s[words[max].0..].to_vec();
+        while rest.last().is_some_and(|c| ws(*c)) {
+            rest.pop();
+        }
+        out.push(rest);
+        out
+    }
+}
+pub(super) fn trim_start_ws(s: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while i < s.len() && (s[i].is_ascii_whitespace() || s[i] == 0x0b) {
+        i += 1;
+    }
+    &s[i..]
+}
+pub(super) fn split_sep(s: &[u8], sep: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
+    let mut positions = Vec::new();
+    let mut i = 0;
+    while i + sep.len() <= s.len() {
+        if &s[i..i + sep.len()] == sep {
+            positions.push(i);
+            i += sep.len();
+        } else {
+            i += 1;
+        }
+    }
+    if max >= 0 && positions.len() > max as usize {
+        if from_right {
+            positions = positions[positions.len() - max as usize..].to_vec();
+        } else {
+            positions.truncate(max as usize);
+        }
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for p in positions {
+        out.push(s[start..p].to_vec());
+        start = p + sep.len();
+    }
+    out.push(s[start..].to_vec());
+    out
+}
+
+/// `int(s, base)` as RPython's string_to_int reads it: surrounding whitespace, a sign,
+/// digits of the base (an optional 0x/0o/0b prefix matching it), no overflow.
+pub(super) fn parse_int(s: &[u8], base: i64) -> Option<i64> {
+    let t = String::from_utf8_lossy(s);
+    let mut t = t.trim();
+    let neg = t.starts_with('-');
+    if neg || t.starts_with('+') {
+        t = &t[1..];
+    }
+    let lower = t.to_ascii_lowercase();
+    let mut digits = lower.as_str();
+    for (b, p) in [(16, "0x"), (8, "0o"), (2, "0b")] {
+        if base == b && digits.starts_with(p) {
+            digits = &digits[2..];
+        }
+    }
+    if !(2..=36).contains(&base) || digits.is_empty() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(36)? as i64;
+        if d >= base {
+            return None;
+        }
+        v = v.checked_mul(base)?.checked_add(d)?;
+    }
+    Some(if neg { -v } else { v })
+}

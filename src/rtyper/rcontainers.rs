@@ -1,0 +1,373 @@
+//! `rtype_*` of the container operations: `len`, indexing, slicing, `in`, iteration,
+//! and building lists and tuples.
+
+use super::hop::{cfield, cint, ctype, cvoid, Hop, LlOps};
+use super::rmodel::{Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::annotator::model::SomeValue;
+use crate::flowspace::Hlvalue;
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlOp, LlType};
+use crate::objspace::object::{IntKind, Value};
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+impl RTyper<'_> {
+    pub fn build_tuple(&mut self, llops: &mut LlOps, rr: ReprId, items: Vec<Hlvalue>) -> Hlvalue {
+        let tr = self.lltype(rr);
+        let st = self.types.pointee(tr).unwrap();
+        let t = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+        for (i, v) in items.into_iter().enumerate() {
+            llops.genop(
+                LlOp::SetField,
+                vec![t, cfield(&format!("item{}", i)), v],
+                LlType::VOID,
+            );
+        }
+        t
+    }
+
+    pub(super) fn rtype_len(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        let out = match self.repr(r).clone() {
+            Repr::Str | Repr::Unicode => llops.genop(
+                LlOp::GetInteriorArraySize,
+                vec![v, cfield("chars")],
+                LlType::SIGNED,
+            ),
+            Repr::Char | Repr::UniChar => cint(1),
+            Repr::List { fixed: true, .. } => {
+                llops.genop(LlOp::GetArraySize, vec![v], LlType::SIGNED)
+            }
+            Repr::List { fixed: false, .. } => {
+                llops.genop(LlOp::GetField, vec![v, cfield("length")], LlType::SIGNED)
+            }
+            Repr::Tuple(items) => cint(items.len() as i64),
+            Repr::Dict { .. } => {
+                let f = self.runtime(RuntimeFn::DictLen, &[ty], LlType::SIGNED);
+                llops.genop(LlOp::DirectCall, vec![f, v], LlType::SIGNED)
+            }
+            _ => {
+                return Err(TyperError::new(
+                    "len() of this value is not supported by `run` yet",
+                ))
+            }
+        };
+        Ok((out, si))
+    }
+
+    pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rr = hop.r_result;
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        let tr = self.lltype(rr);
+        match self.repr(r).clone() {
+            Repr::List { item, fixed } => {
+                let i = self.inputarg(llops, hop, 1, si)?;
+                let handled = self.has_implicit_exception(hop, "IndexError");
+                if !handled && hop.args_s[1].is_nonneg() {
+                    let arr = if fixed {
+                        v
+                    } else {
+                        let at = self
+                            .types
+                            .field_type(self.types.pointee(ty).unwrap(), "items")
+                            .unwrap();
+                        llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
+                    };
+                    let it = self.lltype(item);
+                    return Ok((llops.genop(LlOp::GetArrayItem, vec![arr, i], it), item));
+                }
+                let it = self.lltype(item);
+                let f = self.runtime(RuntimeFn::ListGetItem, &[ty, LlType::SIGNED], it);
+                if handled {
+                    hop.exception_is_here(llops);
+                }
+                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], it), item))
+            }
+            Repr::Str | Repr::Unicode => {
+                let i = self.inputarg(llops, hop, 1, si)?;
+                let uni = matches!(self.repr(r), Repr::Unicode);
+                let rc = self.intern_repr(if uni { Repr::UniChar } else { Repr::Char });
+                let ct = self.lltype(rc);
+                let handled = self.has_implicit_exception(hop, "IndexError");
+                if !handled && hop.args_s[1].is_nonneg() {
+                    return Ok((
+                        llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), i], ct),
+                        rc,
+                    ));
+                }
+                let f = self.runtime(RuntimeFn::StrGetItem, &[ty, LlType::SIGNED], ct);
+                if handled {
+                    hop.exception_is_here(llops);
+                }
+                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], ct), rc))
+            }
+            Repr::Tuple(items) => {
+                let Some(Value::Int(mut k)) = hop.args_s[1].konst() else {
+                    return Err(TyperError::new("tuple index must be a constant"));
+                };
+                if k < 0 {
+                    k += items.len() as i64;
+                }
+                let ir = items[k as usize];
+                let it = self.lltype(ir);
+                Ok((
+                    llops.genop(LlOp::GetField, vec![v, cfield(&format!("item{}", k))], it),
+                    ir,
+                ))
+            }
+            Repr::Dict { key, value, .. } => {
+                let k = self.inputarg(llops, hop, 1, key)?;
+                let tk = self.lltype(key);
+                let f = self.runtime(RuntimeFn::DictGetItem, &[ty, tk], self.lltype(value));
+                if self.has_implicit_exception(hop, "KeyError") {
+                    hop.exception_is_here(llops);
+                }
+                let _ = tr;
+                Ok((
+                    llops.genop(LlOp::DirectCall, vec![f, v, k], self.lltype(value)),
+                    value,
+                ))
+            }
+            _ => Err(TyperError::new(format!(
+                "indexing {} is not supported by `run` yet",
+                self.ann
+                    .bookkeeper
+                    .describe_type(self.objheap, &hop.args_s[0])
+            ))),
+        }
+    }
+
+    pub(super) fn rtype_setitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let void = self.intern_repr(Repr::Void);
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        match self.repr(r).clone() {
+            Repr::List { item, fixed } => {
+                let i = self.inputarg(llops, hop, 1, si)?;
+                let x = self.inputarg(llops, hop, 2, item)?;
+                let handled = self.has_implicit_exception(hop, "IndexError");
+                if !handled && hop.args_s[1].is_nonneg() {
+                    let arr = if fixed {
+                        v
+                    } else {
+                        let at = self
+                            .types
+                            .field_type(self.types.pointee(ty).unwrap(), "items")
+                            .unwrap();
+                        llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
+                    };
+                    llops.genop(LlOp::SetArrayItem, vec![arr, i, x], LlType::VOID);
+                    return Ok((cvoid(), void));
+                }
+                let it = self.lltype(item);
+                let f = self.runtime(
+                    RuntimeFn::ListSetItem,
+                    &[ty, LlType::SIGNED, it],
+                    LlType::VOID,
+                );
+                if handled {
+                    hop.exception_is_here(llops);
+                }
+                llops.genop(LlOp::DirectCall, vec![f, v, i, x], LlType::VOID);
+                Ok((cvoid(), void))
+            }
+            Repr::Dict { key, value, .. } => {
+                let k = self.inputarg(llops, hop, 1, key)?;
+                let x = self.inputarg(llops, hop, 2, value)?;
+                let (tk, tv) = (self.lltype(key), self.lltype(value));
+                let f = self.runtime(RuntimeFn::DictSetItem, &[ty, tk, tv], LlType::VOID);
+                llops.genop(LlOp::DirectCall, vec![f, v, k, x], LlType::VOID);
+                Ok((cvoid(), void))
+            }
+            _ => Err(TyperError::new(
+                "item assignment of this value is not supported by `run` yet",
+            )),
+        }
+    }
+
+    pub(super) fn rtype_delitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let void = self.intern_repr(Repr::Void);
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        let (f, k) = match self.repr(r).clone() {
+            Repr::List { .. } => {
+                let i = self.inputarg(llops, hop, 1, si)?;
+                (
+                    self.runtime(RuntimeFn::ListDelItem, &[ty, LlType::SIGNED], LlType::VOID),
+                    i,
+                )
+            }
+            Repr::Dict { key, .. } => {
+                let k = self.inputarg(llops, hop, 1, key)?;
+                let tk = self.lltype(key);
+                (
+                    self.runtime(RuntimeFn::DictDelItem, &[ty, tk], LlType::VOID),
+                    k,
+                )
+            }
+            _ => {
+                return Err(TyperError::new(
+                    "del of an item of this value is not supported by `run` yet",
+                ))
+            }
+        };
+        if self.has_implicit_exception(hop, "IndexError")
+            || self.has_implicit_exception(hop, "KeyError")
+        {
+            hop.exception_is_here(llops);
+        }
+        llops.genop(LlOp::DirectCall, vec![f, v, k], LlType::VOID);
+        Ok((cvoid(), void))
+    }
+
+    /// A slice bound: the value, or the default for None.
+    pub(super) fn slice_bound(
+        &mut self,
+        llops: &mut LlOps,
+        hop: &Hop,
+        i: usize,
+        default: i64,
+    ) -> Result<Hlvalue, TyperError> {
+        if matches!(hop.args_s[i], SomeValue::None) {
+            return Ok(cint(default));
+        }
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        self.inputarg(llops, hop, i, si)
+    }
+
+    pub(super) fn rtype_getslice(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rr = hop.r_result;
+        let a = self.slice_bound(llops, hop, 1, 0)?;
+        let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        let tr = self.lltype(rr);
+        let f = match self.repr(r) {
+            Repr::Str | Repr::Unicode => RuntimeFn::StrSlice,
+            Repr::List { .. } => RuntimeFn::ListSlice,
+            _ => {
+                return Err(TyperError::new(
+                    "slicing this value is not supported by `run` yet",
+                ))
+            }
+        };
+        let fp = self.runtime(f, &[ty, LlType::SIGNED, LlType::SIGNED], tr);
+        Ok((llops.genop(LlOp::DirectCall, vec![fp, v, a, b], tr), rr))
+    }
+
+    pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rb = self.intern_repr(Repr::Bool);
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let ty = self.lltype(r);
+        let (f, x, tx) = match self.repr(r).clone() {
+            Repr::List { item, .. } => {
+                let x = self.inputarg(llops, hop, 1, item)?;
+                (RuntimeFn::ListContains, x, self.lltype(item))
+            }
+            Repr::Dict { key, .. } => {
+                let x = self.inputarg(llops, hop, 1, key)?;
+                (RuntimeFn::DictContains, x, self.lltype(key))
+            }
+            Repr::Str | Repr::Unicode => {
+                let x = self.inputarg(llops, hop, 1, r)?;
+                (RuntimeFn::StrContains, x, ty)
+            }
+            Repr::Tuple(items) => {
+                // `x in (a, b, c)`: compare with each item
+                let _ = items;
+                return Err(TyperError::new(
+                    "`in` of a tuple is not supported by `run` yet",
+                ));
+            }
+            _ => {
+                return Err(TyperError::new(
+                    "`in` of this value is not supported by `run` yet",
+                ))
+            }
+        };
+        let fp = self.runtime(f, &[ty, tx], LlType::BOOL);
+        Ok((
+            llops.genop(LlOp::DirectCall, vec![fp, v, x], LlType::BOOL),
+            rb,
+        ))
+    }
+
+    pub(super) fn rtype_iter(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rr = hop.r_result;
+        let tr = self.lltype(rr);
+        if matches!(
+            self.repr(hop.args_r[0]),
+            Repr::Iter { .. } | Repr::Generator(_)
+        ) {
+            // iter() of an iterator is itself
+            return Ok((hop.args_v[0], hop.args_r[0]));
+        }
+        match self.repr(rr).clone() {
+            Repr::Iter { container, .. } => {
+                let c = self.inputarg(llops, hop, 0, container)?;
+                let st = self.types.pointee(tr).unwrap();
+                let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+                llops.genop(
+                    LlOp::SetField,
+                    vec![it, cfield("container"), c],
+                    LlType::VOID,
+                );
+                Ok((it, rr))
+            }
+            _ => Err(TyperError::new(
+                "iterating over this value is not supported by `run` yet",
+            )),
+        }
+    }
+
+    pub(super) fn rtype_newlist(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rr = hop.r_result;
+        let Repr::List { item, fixed } = self.repr(rr).clone() else {
+            return Err(TyperError::new("newlist of a non-list"));
+        };
+        let n = hop.nargs();
+        let mut vals = Vec::new();
+        for i in 0..n {
+            vals.push(self.inputarg(llops, hop, i, item)?);
+        }
+        Ok((self.build_list(llops, rr, item, fixed, vals), rr))
+    }
+
+    pub fn build_list(
+        &mut self,
+        llops: &mut LlOps,
+        rr: ReprId,
+        item: ReprId,
+        fixed: bool,
+        vals: Vec<Hlvalue>,
+    ) -> Hlvalue {
+        let tr = self.lltype(rr);
+        let it = self.lltype(item);
+        let arr = self.types.gc_array(it);
+        let arr_ptr = self.types.ptr(arr);
+        let n = vals.len() as i64;
+        let a = llops.genop(LlOp::MallocVarsize, vec![ctype(arr), cint(n)], arr_ptr);
+        for (i, v) in vals.into_iter().enumerate() {
+            llops.genop(LlOp::SetArrayItem, vec![a, cint(i as i64), v], LlType::VOID);
+        }
+        if fixed {
+            return a;
+        }
+        let st = self.types.pointee(tr).unwrap();
+        let l = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+        llops.genop(
+            LlOp::SetField,
+            vec![l, cfield("length"), cint(n)],
+            LlType::VOID,
+        );
+        llops.genop(LlOp::SetField, vec![l, cfield("items"), a], LlType::VOID);
+        l
+    }
+}

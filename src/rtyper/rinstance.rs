@@ -1,0 +1,189 @@
+//! `rtype_*` of the operations on instances and classes: attribute reads and writes
+//! (instance fields, vtable slots, bound methods), `type()`, `isinstance`.
+
+use super::hop::{cfield, cint, cvoid, Hop, LlOps};
+use super::rclass::{cls_field, inst_field, ClassSlot};
+use super::rmodel::{Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::flowspace::Hlvalue;
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlOp, LlType};
+use crate::objspace::object::Value;
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+impl RTyper<'_> {
+    /// The vtable pointer of an instance.
+    pub fn typeptr(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        r: ReprId,
+    ) -> Result<Hlvalue, TyperError> {
+        let or = self.intern_repr(Repr::Object);
+        let o = self.convertvar(llops, v, r, or)?;
+        let cr = self.intern_repr(Repr::Class(None));
+        let ct = self.lltype(cr);
+        Ok(llops.genop(LlOp::GetField, vec![o, cfield("typeptr")], ct))
+    }
+
+    pub(super) fn rtype_getattr(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let Hlvalue::Const(name) = hop.op.args[1] else {
+            return Err(TyperError::new("getattr with a non-constant name"));
+        };
+        let name = self
+            .objheap
+            .str_value(name)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
+        let rr = hop.r_result;
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        match self.repr(rr).clone() {
+            Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. } => {
+                let s = self.convertvar(llops, v, r, self_repr)?;
+                return Ok((s, rr));
+            }
+            _ => {}
+        }
+        match self.repr(r).clone() {
+            Repr::Instance(_) | Repr::Object if name == "__class__" => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let t = self.typeptr(llops, v, r)?;
+                Ok((t, cr))
+            }
+            Repr::Class(_) if name == "__name__" => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let c = self.convertvar(llops, v, r, cr)?;
+                let rs = self.intern_repr(Repr::Str);
+                Ok((
+                    llops.genop(LlOp::GetField, vec![c, cfield("name")], self.str_ptr),
+                    rs,
+                ))
+            }
+            Repr::Instance(cd) => {
+                let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
+                    return Err(TyperError::new(format!("no attribute `{}`", name)));
+                };
+                if let Some((_, fr)) = self.classes.fields[&owner]
+                    .iter()
+                    .find(|(n, _)| **n == *name)
+                    .cloned()
+                {
+                    let orr = self.intern_repr(Repr::Instance(owner));
+                    let o = self.convertvar(llops, v, r, orr)?;
+                    let t = self.lltype(fr);
+                    let out = llops.genop(LlOp::GetField, vec![o, cfield(&inst_field(&name))], t);
+                    return Ok((out, fr));
+                }
+                if let Some((_, slot)) = self.classes.slots[&owner]
+                    .iter()
+                    .find(|(n, _)| **n == *name)
+                    .cloned()
+                {
+                    let sr = match slot {
+                        ClassSlot::Method { repr } | ClassSlot::Constant { repr } => repr,
+                    };
+                    let tp = self.typeptr(llops, v, r)?;
+                    let vt = self.classes.vtable[&owner];
+                    let vtp = self.types.ptr(vt);
+                    let vv = llops.genop(LlOp::CastPointer, vec![tp], vtp);
+                    let t = self.lltype(sr);
+                    let out = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(&name))], t);
+                    return Ok((out, sr));
+                }
+                // a constant class attribute the same for every class
+                if let Some(k) = hop.s_result.konst() {
+                    return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
+                }
+                Err(TyperError::new(format!(
+                    "attribute `{}` has no storage",
+                    name
+                )))
+            }
+            _ => {
+                if let Some(k) = hop.s_result.konst() {
+                    return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
+                }
+                Err(TyperError::new(format!(
+                    "attribute `{}` of {} is not supported by `run` yet",
+                    name,
+                    self.ann
+                        .bookkeeper
+                        .describe_type(self.objheap, &hop.args_s[0])
+                )))
+            }
+        }
+    }
+
+    pub(super) fn rtype_setattr(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let Hlvalue::Const(name) = hop.op.args[1] else {
+            return Err(TyperError::new("setattr with a non-constant name"));
+        };
+        let name = self
+            .objheap
+            .str_value(name)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
+        let void = self.intern_repr(Repr::Void);
+        let Repr::Instance(cd) = self.repr(hop.args_r[0]).clone() else {
+            return Err(TyperError::new("setting an attribute of a non-instance"));
+        };
+        let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
+            return Err(TyperError::new(format!("no attribute `{}`", name)));
+        };
+        let Some((_, fr)) = self.classes.fields[&owner]
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .cloned()
+        else {
+            return Err(TyperError::new(format!(
+                "attribute `{}` is not an instance field",
+                name
+            )));
+        };
+        let orr = self.intern_repr(Repr::Instance(owner));
+        let o = self.inputarg(llops, hop, 0, orr)?;
+        let val = self.inputarg(llops, hop, 2, fr)?;
+        llops.genop(
+            LlOp::SetField,
+            vec![o, cfield(&inst_field(&name)), val],
+            LlType::VOID,
+        );
+        Ok((cvoid(), void))
+    }
+
+    pub(super) fn rtype_isinstance(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rb = self.intern_repr(Repr::Bool);
+        let Hlvalue::Const(Value::Obj(cls)) = hop.op.args[1] else {
+            return Err(TyperError::new(
+                "isinstance() with a class that is not a constant",
+            ));
+        };
+        if let Some(k) = hop.s_result.konst() {
+            return Ok((Hlvalue::Ll(self.const_value(k, rb)?), rb));
+        }
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object) {
+            return Err(TyperError::new(
+                "isinstance() of a non-instance is not supported by `run` yet",
+            ));
+        }
+        let (min, max) = self.class_range(cls);
+        let or = self.intern_repr(Repr::Object);
+        let o = self.convertvar(llops, v, r, or)?;
+        let to = self.lltype(or);
+        let f = self.runtime(
+            RuntimeFn::IsInstance,
+            &[to, LlType::SIGNED, LlType::SIGNED],
+            LlType::BOOL,
+        );
+        Ok((
+            llops.genop(
+                LlOp::DirectCall,
+                vec![f, o, cint(min), cint(max)],
+                LlType::BOOL,
+            ),
+            rb,
+        ))
+    }
+}

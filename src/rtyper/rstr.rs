@@ -1,0 +1,236 @@
+//! `rtype_*` of string conversions: `str()`/`repr()` of every Repr and `%` formatting
+//! with a constant format (parsed at translation time, as the reference does).
+
+use super::hop::{cbool, cfield, cint, Hop, LlOps};
+use super::rmodel::{Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::flowspace::{Hlvalue, LlConstant};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlOp, LlType, LlValue};
+use crate::objspace::object::IntKind;
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+impl RTyper<'_> {
+    /// `str(v)` (or `repr(v)`) as a string.
+    pub fn to_str(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        r: ReprId,
+        repr: bool,
+    ) -> Result<Hlvalue, TyperError> {
+        let t = self.str_ptr;
+        let ty = self.lltype(r);
+        let call =
+            |rt: &mut Self, llops: &mut LlOps, f: RuntimeFn, args: Vec<Hlvalue>, tys: &[LlType]| {
+                let fp = rt.runtime(f, tys, t);
+                let mut a = vec![fp];
+                a.extend(args);
+                llops.genop(LlOp::DirectCall, a, t)
+            };
+        Ok(match self.repr(r).clone() {
+            Repr::Str if !repr => v,
+            Repr::Str => call(self, llops, RuntimeFn::StrRepr, vec![v], &[t]),
+            Repr::Char => {
+                let s = call(self, llops, RuntimeFn::CharToStr, vec![v], &[LlType::CHAR]);
+                if repr {
+                    call(self, llops, RuntimeFn::StrRepr, vec![s], &[t])
+                } else {
+                    s
+                }
+            }
+            Repr::Int(IntKind::Signed | IntKind::LongLong) => {
+                call(self, llops, RuntimeFn::IntToStr, vec![v], &[ty])
+            }
+            Repr::Int(_) => call(self, llops, RuntimeFn::UintToStr, vec![v], &[ty]),
+            Repr::Bool => call(self, llops, RuntimeFn::BoolToStr, vec![v], &[LlType::BOOL]),
+            Repr::Float if repr => call(
+                self,
+                llops,
+                RuntimeFn::FloatToRepr,
+                vec![v],
+                &[LlType::FLOAT],
+            ),
+            Repr::Float => call(
+                self,
+                llops,
+                RuntimeFn::FloatToStr,
+                vec![v],
+                &[LlType::FLOAT],
+            ),
+            Repr::List { .. } | Repr::Tuple(_) => {
+                call(self, llops, RuntimeFn::ListStr, vec![v], &[ty])
+            }
+            Repr::Void => {
+                let p = self.prebuilt_str(b"None");
+                Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                })
+            }
+            _ => {
+                return Err(TyperError::new(format!(
+                    "str() of {} is not supported by `run` yet",
+                    self.types.name(ty)
+                )))
+            }
+        })
+    }
+
+    /// `'fmt' % args`: the format is parsed now; each directive becomes a conversion of its
+    /// argument to a string, and the pieces are concatenated.
+    pub(super) fn rtype_format(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rs = self.intern_repr(Repr::Str);
+        let Some(fmt) = hop.args_s[0]
+            .konst()
+            .and_then(|k| self.objheap.str_value(k).map(|b| b.to_vec()))
+        else {
+            return Err(TyperError::new("`%` with a format that is not a constant"));
+        };
+        // the arguments: a tuple's items, or a single value
+        let mut args: Vec<(Hlvalue, ReprId)> = Vec::new();
+        match self.repr(hop.args_r[1]).clone() {
+            Repr::Tuple(items) => {
+                for (k, r) in items.iter().enumerate() {
+                    let t = self.lltype(*r);
+                    let v = llops.genop(
+                        LlOp::GetField,
+                        vec![hop.args_v[1], cfield(&format!("item{}", k))],
+                        t,
+                    );
+                    args.push((v, *r));
+                }
+            }
+            _ => args.push((hop.args_v[1], hop.args_r[1])),
+        }
+        let t = self.str_ptr;
+        let mut pieces: Vec<Hlvalue> = Vec::new();
+        let mut lit = Vec::new();
+        let mut i = 0;
+        let mut argi = 0;
+        while i < fmt.len() {
+            if fmt[i] != b'%' {
+                lit.push(fmt[i]);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            let start = i;
+            while i < fmt.len()
+                && (fmt[i] == b'-'
+                    || fmt[i] == b'.'
+                    || fmt[i].is_ascii_digit()
+                    || fmt[i] == b'+'
+                    || fmt[i] == b' '
+                    || fmt[i] == b'#')
+            {
+                i += 1;
+            }
+            let spec = String::from_utf8_lossy(&fmt[start..i]).into_owned();
+            let Some(&code) = fmt.get(i) else {
+                return Err(TyperError::new("incomplete format"));
+            };
+            i += 1;
+            if code == b'%' {
+                lit.push(b'%');
+                continue;
+            }
+            if !lit.is_empty() {
+                let p = self.prebuilt_str(&lit);
+                pieces.push(Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                }));
+                lit.clear();
+            }
+            let Some(&(v, r)) = args.get(argi) else {
+                return Err(TyperError::new("not enough arguments for the format"));
+            };
+            argi += 1;
+            let piece = match code {
+                b's' if spec.is_empty() => self.to_str(llops, v, r, false)?,
+                b'r' if spec.is_empty() => self.to_str(llops, v, r, true)?,
+                b'd' | b'i' if spec.is_empty() => {
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    let rr = match self.repr(r) {
+                        Repr::Int(_) => r,
+                        _ => si,
+                    };
+                    let x = self.convertvar(llops, v, r, rr)?;
+                    self.to_str(llops, x, rr, false)?
+                }
+                b'x' | b'o' if spec.is_empty() => {
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    let x = self.convertvar(llops, v, r, si)?;
+                    let f = if code == b'x' {
+                        RuntimeFn::IntToHex
+                    } else {
+                        RuntimeFn::IntToOct
+                    };
+                    // %x and %o: no 0x or 0 prefix, the sign before the digits
+                    let fp = self.runtime(f, &[LlType::SIGNED, LlType::BOOL], t);
+                    llops.genop(LlOp::DirectCall, vec![fp, x, cbool(false)], t)
+                }
+                b'c' => {
+                    let rc = self.intern_repr(Repr::Char);
+                    let x = self.convertvar(llops, v, r, rc)?;
+                    self.to_str(llops, x, rc, false)?
+                }
+                b'f' | b'e' | b'g' | b'F' | b'E' | b'G' => {
+                    let rf = self.intern_repr(Repr::Float);
+                    let x = self.convertvar(llops, v, r, rf)?;
+                    let prec: i64 = spec
+                        .strip_prefix('.')
+                        .and_then(|p| p.parse().ok())
+                        .unwrap_or(if spec.is_empty() { 6 } else { -1 });
+                    if prec < 0 {
+                        return Err(TyperError::new(format!(
+                            "the format %{}{} is not supported by `run` yet",
+                            spec, code as char
+                        )));
+                    }
+                    let fp = self.runtime(
+                        RuntimeFn::FloatFormat,
+                        &[LlType::FLOAT, LlType::CHAR, LlType::SIGNED],
+                        t,
+                    );
+                    let c = Hlvalue::Ll(LlConstant {
+                        ty: LlType::CHAR,
+                        value: LlValue::Char(code),
+                    });
+                    llops.genop(LlOp::DirectCall, vec![fp, x, c, cint(prec)], t)
+                }
+                _ => {
+                    return Err(TyperError::new(format!(
+                        "the format %{}{} is not supported by `run` yet",
+                        spec, code as char
+                    )))
+                }
+            };
+            pieces.push(piece);
+        }
+        if !lit.is_empty() {
+            let p = self.prebuilt_str(&lit);
+            pieces.push(Hlvalue::Ll(LlConstant {
+                ty: t,
+                value: LlValue::Ptr(p),
+            }));
+        }
+        let mut acc = match pieces.first() {
+            Some(p) => *p,
+            None => {
+                let p = self.prebuilt_str(b"");
+                Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(p),
+                })
+            }
+        };
+        let f = self.runtime(RuntimeFn::StrConcat, &[t, t], t);
+        for p in pieces.into_iter().skip(1) {
+            acc = llops.genop(LlOp::DirectCall, vec![f, acc, p], t);
+        }
+        Ok((acc, rs))
+    }
+}
