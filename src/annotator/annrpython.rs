@@ -95,6 +95,9 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     /// Source files of rpy-lsp's bundled models.
     bundled_files: HashSet<crate::syntax::FileId>,
+    /// Unpackings of a tuple into the wrong number of targets: each always raises, so its
+    /// path stops there (position, span, explanation).
+    pub raising_unpacks: Vec<(Position, Span, String)>,
     /// The `environ` dict of the bundled `os` model, once looked up.
     pub os_environ: std::cell::OnceCell<Option<ObjId>>,
 }
@@ -127,6 +130,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             memo_results: HashMap::new(),
             bundled_files,
             os_environ: std::cell::OnceCell::new(),
+            raising_unpacks: Vec::new(),
         }
     }
 
@@ -1008,6 +1012,15 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         for g in 0..self.graphs.len() {
             for b in 0..self.graphs[g].blocks.len() {
                 if let BlockState::Blocked(i) = self.info[g].state[b] {
+                    let here = Position {
+                        graph: g as u32,
+                        block: b as u32,
+                        op: i,
+                    };
+                    if self.raising_unpacks.iter().any(|(p, _, _)| *p == here) {
+                        // An unpacking that always raises: the path ends by design.
+                        continue;
+                    }
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
                     self.bk.position = Position {
                         graph: g as u32,
@@ -1166,7 +1179,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     "`{}` never returns an int: every path raises an exception or never returns",
                     graph.name
                 );
-                self.report(AnnError::new("RPY215", msg), span);
+                let mut e = AnnError::new("RPY215", msg);
+                for (_, at, why) in self.raising_unpacks.clone() {
+                    e = e.label(at, why);
+                }
+                self.report(e, span);
             }
             return;
         }

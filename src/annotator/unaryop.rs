@@ -245,7 +245,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "deleting attributes is not RPython".into(),
             )),
             GetItem => {
-                self.check_unpack_length(op, &a[0])?;
+                if let Some(msg) = self.check_unpack_length(op, &a[0]) {
+                    // As the reference: the unpacking raises ValueError unconditionally,
+                    // so this path stops here (no value, no error by itself).
+                    let pos = self.bk.position;
+                    if !self.raising_unpacks.iter().any(|(p, _, _)| *p == pos) {
+                        self.raising_unpacks.push((pos, op.span, msg));
+                    }
+                    return Ok(SomeValue::Impossible);
+                }
                 self.op_getitem(&a[0], &a[1])
             }
             SetItem => self.op_setitem(&a[0], &a[1], &a[2]),
@@ -330,10 +338,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// `a, b = t` reads `t[0]`, `t[1]`… at one source position: for a tuple the number of
     /// targets must be its length (the unpacking would always raise otherwise).
-    fn check_unpack_length(&self, op: &SpaceOperation, s: &SomeValue) -> Result<(), AnnError> {
-        let S::Tuple(items) = s else { return Ok(()) };
+    fn check_unpack_length(&self, op: &SpaceOperation, s: &SomeValue) -> Option<String> {
+        let S::Tuple(items) = s else { return None };
         if op.args[1] != Hlvalue::Const(Value::Int(0)) {
-            return Ok(());
+            return None;
         }
         let pos = self.bk.position;
         let block = self.graphs[pos.graph as usize].block(crate::flowspace::BlockId(pos.block));
@@ -350,16 +358,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         }
         if n >= 2 && n as usize != items.len() {
-            return Err(AnnError::new(
-                "RPY205",
-                format!(
-                    "unpacking a tuple of {} items into {} targets always fails",
-                    items.len(),
-                    n
-                ),
+            return Some(format!(
+                "unpacking a tuple of {} items into {} targets always raises ValueError",
+                items.len(),
+                n
             ));
         }
-        Ok(())
+        None
     }
 
     /// "unsupported operation" error naming the operand types.

@@ -250,6 +250,11 @@ impl Program {
                 return None;
             }
         };
+        if self.space.unknown_name(result).is_some() {
+            // `target` itself comes from something rpy-lsp does not model (its import
+            // warned): there is no entry point to check.
+            return None;
+        }
         let (first, second) = match result {
             Value::Obj(id) => match self.space.heap.get(id) {
                 Object::Tuple(items) if !items.is_empty() => {

@@ -167,6 +167,16 @@ impl ObjSpace {
                     if let Some(v) = inst.dict.get(name) {
                         return Ok(Some(v));
                     }
+                    // Attributes of an instance whose class derives from an unknown base
+                    // may come from that base.
+                    let cls = inst.class;
+                    if self.unknown_base_classes.contains(&cls)
+                        && self.lookup_class_attr(cls, name).is_none()
+                    {
+                        let cname = self.heap.class(cls).map(|c| c.name.clone());
+                        let what = format!("{}.{name}", cname.as_deref().unwrap_or("?"));
+                        return Ok(Some(self.new_unknown(&what)));
+                    }
                 }
                 match cattr {
                     Some(a) => self.bind_attr(a, obj, cls).map(Some),

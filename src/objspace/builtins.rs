@@ -210,6 +210,13 @@ const BUILTINS: &[(&str, BuiltinFn)] = &[
     ("tuple.__len__", m_list),
     ("tuple.__getitem__", m_list),
     ("dict.get", m_dict),
+    ("dict.__getitem__", m_slot_item),
+    ("dict.__setitem__", m_slot_item),
+    ("dict.__delitem__", m_slot_item),
+    ("dict.__contains__", m_slot_item),
+    ("list.__getitem__", m_slot_item),
+    ("list.__setitem__", m_slot_item),
+    ("list.__delitem__", m_slot_item),
     ("dict.keys", m_dict),
     ("dict.values", m_dict),
     ("dict.items", m_dict),
@@ -947,7 +954,12 @@ fn b_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         Some(g) => match sp.heap.get(g) {
             Object::Module(m) => {
                 let attrs = m.dict.clone();
-                Ok(sp.dict_of_attrs(&attrs))
+                let d = sp.dict_of_attrs(&attrs);
+                // `globals()[name] = value` at import time defines a global.
+                if let Value::Obj(did) = d {
+                    sp.globals_views.insert(did, g);
+                }
+                Ok(d)
             }
             _ => Ok(sp.new_dict()),
         },
@@ -1821,6 +1833,20 @@ fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             Ok(Value::None)
         }
         _ => Err(sp.unsupported(format!("list.{meth} is not modelled"))),
+    }
+}
+
+/// Unbound slot methods of dicts and lists (`dict.__delitem__(d, k)`), as Python's.
+fn m_slot_item(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let this = a.take_self(sp)?;
+    let n = if meth == "__setitem__" { 2 } else { 1 };
+    a.arity(sp, n, n)?;
+    match meth.as_str() {
+        "__getitem__" => sp.getitem(this, a.args[0]),
+        "__setitem__" => sp.setitem(this, a.args[0], a.args[1]).map(|_| Value::None),
+        "__delitem__" => sp.delitem(this, a.args[0]).map(|_| Value::None),
+        _ => sp.contains(this, a.args[0]).map(Value::Bool),
     }
 }
 

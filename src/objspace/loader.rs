@@ -346,7 +346,40 @@ impl ObjSpace {
                         None => self.find_top(part),
                         Some(p) => self.find_sub(p, &prefix, part),
                     };
+                    // A module of the toolchain's own package (`rpython.*`) taken from the
+                    // search path, not bundled.
+                    let toolchain_module =
+                        prefix.starts_with("rpython.") && matches!(found, Some(Found::File { .. }));
                     match found {
+                        Some(f) if toolchain_module => match self.load_found(&prefix, f) {
+                            Ok(m) => m,
+                            // A module of the toolchain (`rpython.*` from the search path)
+                            // that rpy-lsp cannot evaluate: unknown, with one warning.
+                            Err(e @ (Unwind::Raise { .. } | Unwind::Error(_))) => {
+                                let why = match e {
+                                    Unwind::Raise { evalue, .. } => self.exception_text(evalue),
+                                    Unwind::Error(d) => d.message.clone(),
+                                    _ => String::new(),
+                                };
+                                let span = self.user_span();
+                                let d = Diagnostic::new(
+                                    "RPY007",
+                                    span,
+                                    format!("the module `{prefix}` (from the search path) could not be evaluated by rpy-lsp ({why}): what comes from it is unknown, and the code using it is not checked"),
+                                );
+                                self.push_diagnostic(d);
+                                let u = self.new_unknown(&prefix);
+                                let Value::Obj(uid) = u else { unreachable!() };
+                                self.unknown_modules.insert(prefix.clone(), uid);
+                                if let Some(p) = parent {
+                                    if let Object::Module(pm) = self.heap.get_mut(p) {
+                                        pm.dict.set(part, u);
+                                    }
+                                }
+                                return Ok(self.unknown_rest(uid, &prefix, fullname));
+                            }
+                            Err(e) => return Err(e),
+                        },
                         Some(f) => self.load_found(&prefix, f)?,
                         None if parent.is_some_and(|p| {
                             self.module_info.get(&p).is_some_and(|i| !i.bundled)

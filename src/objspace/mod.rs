@@ -155,6 +155,8 @@ pub struct ObjSpace {
     pub(crate) unknown_modules: HashMap<String, ObjId>,
     /// Classes with a base class rpy-lsp does not model (the base was left out).
     pub unknown_base_classes: HashSet<ObjId>,
+    /// Dicts returned by `globals()`, with their module: writes to them define globals.
+    pub(crate) globals_views: HashMap<ObjId, ObjId>,
     /// The metaclass of each class built by a subclass of `type`.
     pub metaclasses: HashMap<ObjId, ObjId>,
 }
@@ -222,6 +224,7 @@ impl ObjSpace {
             unknown_modules: HashMap::new(),
             unknown_base_classes: HashSet::new(),
             metaclasses: HashMap::new(),
+            globals_views: HashMap::new(),
         };
         space.setup_types();
         space.setup_builtins_module();

@@ -1398,6 +1398,13 @@ impl ObjSpace {
 
     /// `obj[key] = value`.
     pub fn setitem(&mut self, obj: Value, key: Value, value: Value) -> R<()> {
+        if let Value::Obj(d) = obj {
+            if let Some(&module) = self.globals_views.get(&d) {
+                if let Some(name) = self.name_of(key) {
+                    self.ns_set(module, &name, value)?;
+                }
+            }
+        }
         let Value::Obj(id) = obj else {
             let tn = self.type_name(obj);
             return self.type_error(format!("'{tn}' object does not support item assignment"));

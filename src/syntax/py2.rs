@@ -129,6 +129,40 @@ impl<'a> Rewriter<'a> {
         });
     }
 
+    /// `async` and `await` used as ordinary names (Python 2: `def async(self)`,
+    /// `obj.await`) become `async_` / `await_`, which the parser accepts; `async def`,
+    /// `async for`, `async with` and `await EXPR` stay Python 3 syntax.
+    fn async_await_name(&mut self, i: usize) {
+        let word = self.text(i);
+        if word != "async" && word != "await" {
+            return;
+        }
+        let prev_dot_or_def = i > 0 && (self.is_op(i - 1, ".") || self.is_name(i - 1, "def"));
+        let next = i + 1;
+        let next_is_keyword_use = if word == "async" {
+            self.is_name(next, "def") || self.is_name(next, "for") || self.is_name(next, "with")
+        } else {
+            next < self.toks.len()
+                && matches!(
+                    self.toks[next].kind,
+                    TokKind::Name | TokKind::Number | TokKind::String
+                )
+        };
+        let used_as_name = prev_dot_or_def
+            || !next_is_keyword_use
+                && (next >= self.toks.len()
+                    || self.toks[next].kind == TokKind::Newline
+                    || [
+                        "=", ".", ",", ")", ":", "]", "(", "[", "+", "-", "*", "/", "%", "==", "!=",
+                    ]
+                    .iter()
+                    .any(|op| self.is_op(next, op)));
+        if used_as_name && !(word == "await" && next_is_keyword_use && !prev_dot_or_def) {
+            let renamed = if word == "async" { "async_" } else { "await_" };
+            self.replace(i, renamed);
+        }
+    }
+
     /// Tuple parameters among the parameters in tokens `from..to` (depth 0 there): each
     /// `(a, (b, c))` is replaced by a fresh name; returns (name, tuple text) pairs.
     fn rename_tuple_params(&mut self, from: usize, to: usize) -> Vec<(String, String)> {
@@ -737,6 +771,7 @@ impl<'a> Rewriter<'a> {
                     if self.text(idx) == "lambda" {
                         self.lambda_tuple_params(idx);
                     }
+                    self.async_await_name(idx);
                     if header && depth == 0 && self.text(idx) == "lambda" {
                         lambdas += 1;
                     }
