@@ -172,7 +172,7 @@ impl RTyper<'_> {
         i: usize,
         r: ReprId,
     ) -> Result<Hlvalue, TyperError> {
-        if let Hlvalue::Const(c) = hop.op.args[i] {
+        if let Some(c) = self.static_value(hop.g, hop.op.args[i], hop.args_r[i]) {
             return Ok(Hlvalue::Ll(self.const_value(c, r)?));
         }
         self.convertvar(llops, hop.args_v[i], hop.args_r[i], r)

@@ -630,9 +630,10 @@ impl<'a> RTyper<'a> {
                 } else {
                     self.var_repr(g, target_args[j])?
                 };
-                let lv = if let Hlvalue::Const(c) = a {
-                    // constants are built directly in the target's Repr
-                    Hlvalue::Ll(self.const_value(*c, to).map_err(|e| e.at(link.span))?)
+                let lv = if let Some(c) = self.static_value(g, *a, from) {
+                    // constants (and Void-represented values known statically) are built
+                    // directly in the target's Repr
+                    Hlvalue::Ll(self.const_value(c, to).map_err(|e| e.at(link.span))?)
                 } else {
                     self.convertvar(&mut conv, lv, from, to)
                         .map_err(|e| e.at(link.span))?
@@ -715,6 +716,19 @@ impl<'a> RTyper<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The prebuilt value an argument stands for, when it is known statically: a
+    /// constant, or a Variable of Void Repr (a single function, class or None).
+    pub fn static_value(&self, g: u32, a: Hlvalue, r: ReprId) -> Option<Value> {
+        match a {
+            Hlvalue::Const(c) => Some(c),
+            Hlvalue::Var(_) if self.repr(r) == &Repr::Void => {
+                let s = self.annotation(g, a);
+                s.konst().or_else(|| self.ann.bookkeeper.pbc_const(&s))
+            }
+            _ => None,
+        }
     }
 
     /// The low-level value and Repr of an argument of annotated graph `g`.

@@ -329,10 +329,25 @@ impl RTyper<'_> {
                 }
             },
             (Repr::FuncPtr(_), Value::Obj(id)) => {
-                let graphs = self.ann.graph_of_func.get(&id).cloned().unwrap_or_default();
-                match graphs.first() {
-                    Some(&g) => k(LlValue::Ptr(self.graph_funcptr(g as u32))),
-                    None => k(LlValue::Ptr(LlPtr::Null)),
+                // the function's graph: through its description, or the graphs built for it
+                let by_desc = self
+                    .ann
+                    .bookkeeper
+                    .desc_of_obj
+                    .get(&id)
+                    .and_then(|d| self.single_graph_of(*d));
+                let g = by_desc.or_else(|| {
+                    self.ann
+                        .graph_of_func
+                        .get(&id)
+                        .and_then(|gs| gs.first())
+                        .map(|g| *g as u32)
+                });
+                match g {
+                    Some(g) => k(LlValue::Ptr(self.graph_funcptr(g))),
+                    None => Err(TyperError::new(
+                        "a function that is never called has no graph to point to",
+                    )),
                 }
             }
             (Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. }, _) => {
