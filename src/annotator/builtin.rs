@@ -599,6 +599,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // math and time
             "math.isnan" | "math.isinf" => Ok(SomeValue::bool()),
+            "rfloat.formatd" => Ok(SomeValue::string0(true)),
             "math.frexp" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
             "math.modf" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
             "math.factorial" => Ok(SomeValue::int()),

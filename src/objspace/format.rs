@@ -1242,3 +1242,35 @@ mod tests {
         assert_eq!(format_f(2.675, 2, false), "2.67");
     }
 }
+
+/// `rpython.rlib.rfloat.formatd(x, code, precision, flags)`: `'e'`, `'f'`, `'g'` with a
+/// precision, `'r'` the shortest repr (without the `.0` Python's `repr` adds, unless
+/// `DTSF_ADD_DOT_0`, flag 2, is given; flag 1 `DTSF_SIGN` adds `+` to positives).
+pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
+    let upper = code.is_ascii_uppercase();
+    let mut s = match code.to_ascii_lowercase() {
+        b'e' => format_e(x, precision, false, upper),
+        b'f' => {
+            if let Some(sp) = special_float(x) {
+                sp
+            } else {
+                format!("{:.*}", precision, x)
+            }
+        }
+        b'g' => format_g(x, precision.max(1), false, upper),
+        _ => {
+            let r = float_repr(x);
+            match r.strip_suffix(".0") {
+                Some(t) if x.is_finite() => t.to_string(),
+                _ => r,
+            }
+        }
+    };
+    if flags & 2 != 0 && x.is_finite() && !s.contains(['.', 'e', 'E']) {
+        s.push_str(".0");
+    }
+    if flags & 1 != 0 && !s.starts_with('-') {
+        s.insert(0, '+');
+    }
+    s
+}

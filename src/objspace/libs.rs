@@ -64,6 +64,7 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     // sys
     ("sys.exit", sys_exit),
     // math
+    ("rfloat.formatd", rfloat_formatd),
     ("math.sqrt", math_fn),
     ("math.floor", math_fn),
     ("math.ceil", math_fn),
@@ -522,6 +523,20 @@ fn math_ldexp(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let x = sp.float_arg(a.args[0])?;
     let e = sp.int_of(a.args[1]).unwrap_or(0).clamp(-10000, 10000) as i32;
     Ok(Value::Float(x * 2f64.powi(e)))
+}
+
+fn rfloat_formatd(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 3, 4)?;
+    let x = sp.float_arg(a.args[0])?;
+    let code = sp
+        .heap
+        .str_value(a.args[1])
+        .and_then(|c| c.first().copied())
+        .unwrap_or(b'r');
+    let prec = sp.int_of(a.args[2]).unwrap_or(0).clamp(0, 400) as usize;
+    let flags = a.args.get(3).and_then(|f| sp.int_of(*f)).unwrap_or(0) as i64;
+    let s = super::format::formatd(x, code, prec, flags);
+    Ok(sp.new_str(s.as_bytes()))
 }
 
 fn math_frexp(sp: &mut ObjSpace, a: &mut BArgs) -> R {

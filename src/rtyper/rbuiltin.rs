@@ -589,6 +589,27 @@ impl RTyper<'_> {
                 Ok((self.inputarg(llops, hop, 0, si)?, si))
             }
             "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            "rfloat.formatd" => {
+                let rf = self.intern_repr(Repr::Float);
+                let rc = self.intern_repr(Repr::Char);
+                let x = self.inputarg(llops, hop, 0, rf)?;
+                let code = self.inputarg(llops, hop, 1, rc)?;
+                let prec = self.inputarg(llops, hop, 2, si)?;
+                let flags = if hop.nargs() > 3 {
+                    self.inputarg(llops, hop, 3, si)?
+                } else {
+                    cint(0)
+                };
+                Ok((
+                    self.rt_call(
+                        llops,
+                        RuntimeFn::FloatFormat,
+                        vec![x, code, prec, flags],
+                        self.str_ptr,
+                    ),
+                    rs,
+                ))
+            }
             "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
             "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" => {
                 let x = hop.args_v[0];

@@ -124,13 +124,13 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(s.as_bytes())
             }
             FloatFormat => {
-                let (x, code, prec) =
-                    (a[0].as_float(), a[1].as_int() as u8, int(2).max(0) as usize);
-                let s = match code {
-                    b'f' | b'F' => format_f(x, prec),
-                    b'e' | b'E' => crate::objspace::format::format_e(x, prec, false, code == b'E'),
-                    _ => crate::objspace::format::format_g(x, prec, false, code == b'G'),
-                };
+                let (x, code, prec) = (
+                    a[0].as_float(),
+                    a[1].as_int() as u8,
+                    int(2).clamp(0, 400) as usize,
+                );
+                let flags = a.get(3).map(|f| f.as_int()).unwrap_or(0);
+                let s = crate::objspace::format::formatd(x, code, prec, flags);
                 self.strv(s.as_bytes())
             }
             StrToInt => {

@@ -2,6 +2,7 @@
 RPython (the formatting helpers have the real signatures and result types; their text is
 approximate)."""
 import math
+from __rpy__ import rfloat_formatd
 from math import isinf, isnan, copysign, log1p
 
 INFINITY = 1e200 * 1e200
@@ -31,7 +32,7 @@ def rstring_to_float(s):
 
 
 def formatd(x, code, precision, flags=0):
-    return str(x)
+    return rfloat_formatd(x, code, precision, flags)
 
 
 def double_to_string(value, tp, precision, flags):
