@@ -1219,30 +1219,6 @@ fn group_thousands(digits: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn float_formats_like_python() {
-        assert_eq!(float_repr(0.1), "0.1");
-        assert_eq!(float_repr(0.1 + 0.2), "0.30000000000000004");
-        assert_eq!(float_repr(1e16), "1e+16");
-        assert_eq!(float_repr(1e15), "1000000000000000.0");
-        assert_eq!(float_repr(1.5e-5), "1.5e-05");
-        assert_eq!(float_repr(0.0001), "0.0001");
-        assert_eq!(float_repr(-2.0), "-2.0");
-        assert_eq!(float_str(1.0 / 3.0), "0.333333333333");
-        assert_eq!(float_str(1e16), "1e+16");
-        assert_eq!(float_str(123456789012345.0), "1.23456789012e+14");
-        assert_eq!(float_str(2.5), "2.5");
-        assert_eq!(float_str(100.0), "100.0");
-        assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
-        assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
-        assert_eq!(format_f(2.675, 2, false), "2.67");
-    }
-}
-
 /// `rpython.rlib.rfloat.formatd(x, code, precision, flags)`: `'e'`, `'f'`, `'g'` with a
 /// precision, `'r'` the shortest repr (without the `.0` Python's `repr` adds, unless
 /// `DTSF_ADD_DOT_0`, flag 2, is given; flag 1 `DTSF_SIGN` adds `+` to positives).
@@ -1273,4 +1249,28 @@ pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
         s.insert(0, '+');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_formats_like_python() {
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(float_repr(1e16), "1e+16");
+        assert_eq!(float_repr(1e15), "1000000000000000.0");
+        assert_eq!(float_repr(1.5e-5), "1.5e-05");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(-2.0), "-2.0");
+        assert_eq!(float_str(1.0 / 3.0), "0.333333333333");
+        assert_eq!(float_str(1e16), "1e+16");
+        assert_eq!(float_str(123456789012345.0), "1.23456789012e+14");
+        assert_eq!(float_str(2.5), "2.5");
+        assert_eq!(float_str(100.0), "100.0");
+        assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
+        assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
+        assert_eq!(format_f(2.675, 2, false), "2.67");
+    }
 }
