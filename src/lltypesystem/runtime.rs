@@ -156,6 +156,8 @@ runtime_fns! {
     StrGetItem = "ll_str_getitem", &["IndexError"];
     /// equality and hash of tuples, item by item
     TupleEq = "ll_tuple_eq", NONE;
+    /// `x in tuple`: equality with each item, by value
+    TupleContains = "ll_tuple_contains", NONE;
     /// `str(instance)`: `<Name object>`-like text is not RPython; kept for print of None
     NoneToStr = "ll_none_str", NONE;
     /// `float ** float`, `math.floor` of a division

@@ -280,11 +280,15 @@ impl RTyper<'_> {
                 (RuntimeFn::StrContains, x, ty)
             }
             Repr::Tuple(items) => {
-                // `x in (a, b, c)`: compare with each item
-                let _ = items;
-                return Err(TyperError::new(
-                    "`in` of a tuple is not supported by `run` yet",
-                ));
+                // `x in (a, b, c)`: compared with each item, as the item's own Repr
+                let x = match items.first() {
+                    Some(&r0) if items.iter().all(|r| *r == r0) => {
+                        self.inputarg(llops, hop, 1, r0)?
+                    }
+                    _ => hop.args_v[1],
+                };
+                let tx = llops.graph.concretetype_of(x).unwrap_or(LlType::VOID);
+                (RuntimeFn::TupleContains, x, tx)
             }
             _ => {
                 return Err(TyperError::new(

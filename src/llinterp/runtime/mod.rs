@@ -573,6 +573,25 @@ impl<'p> LlInterpreter<'p> {
                 self.dict_del(d, t, i);
                 self.new_tuple(rty, &[k, v])
             }
+            TupleContains => {
+                let types = &self.prog.types;
+                let to = types.pointee(ty(0)).unwrap_or(LlType::VOID);
+                let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
+                let x = self.hkey(a[1], ty(1));
+                let p = a[0].as_ptr();
+                let mut found = false;
+                for (f, ft) in fields {
+                    let item = self
+                        .heap
+                        .getfield(&self.prog.types, p, to, &f)
+                        .unwrap_or(LlValue::Void);
+                    if self.hkey(item, ft) == x {
+                        found = true;
+                        break;
+                    }
+                }
+                LlValue::Bool(found)
+            }
             TupleEq => {
                 let (x, y) = (a[0], a[1]);
                 LlValue::Bool(self.hkey(x, ty(0)) == self.hkey(y, ty(1)))
