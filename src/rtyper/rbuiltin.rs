@@ -589,6 +589,23 @@ impl RTyper<'_> {
                 Ok((self.inputarg(llops, hop, 0, si)?, si))
             }
             "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            // hints for the JIT generator: nothing happens at run time without a JIT
+            "jit.promote" | "jit.promote_string" | "jit.promote_unicode" | "jit.hint" => {
+                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
+            }
+            "jit.we_are_jitted" | "jit.isconstant" | "jit.isvirtual" => {
+                Ok((cbool(false), self.intern_repr(Repr::Bool)))
+            }
+            "jit.current_trace_length" => Ok((cint(-1), si)),
+            "jit.record_known_class"
+            | "jit.record_exact_class"
+            | "jit.assert_green"
+            | "jit.set_param"
+            | "jit.set_user_param"
+            | "jit.jit_debug"
+            | "jit.record_known_result"
+            | "jit.jit_callback"
+            | "jit.virtual_ref_finish" => Ok((cvoid(), void)),
             "rfloat.formatd" => {
                 let rf = self.intern_repr(Repr::Float);
                 let rc = self.intern_repr(Repr::Char);
@@ -1088,6 +1105,14 @@ impl RTyper<'_> {
                 all.extend(args);
                 let v = self.rt_call(llops, f, all, res.0);
                 Ok((v, res.1))
+            }
+            // the JitDriver's markers: nothing happens at run time without a JIT
+            _ if matches!(
+                name,
+                "jit_merge_point" | "can_enter_jit" | "loop_header" | "set_param"
+            ) =>
+            {
+                Ok((cvoid(), void))
             }
             _ => Err(TyperError::new(format!(
                 "the method `{}` of this value is not supported by `run` yet",
