@@ -1,14 +1,14 @@
 //! `rtype_*` of the operations on instances and classes: attribute reads and writes
 //! (instance fields, vtable slots, bound methods), `type()`, `isinstance`.
 
-use super::hop::{cfield, cint, cvoid, Hop, LlOps};
+use super::hop::{cbool, cfield, cint, cvoid, Hop, LlOps};
 use super::rclass::{cls_field, inst_field, ClassSlot};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::Hlvalue;
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlType};
-use crate::objspace::object::Value;
+use crate::objspace::object::{Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -168,7 +168,17 @@ impl RTyper<'_> {
                 "isinstance() of a non-instance is not supported by `run` yet",
             ));
         }
-        let (min, max) = self.class_range(cls);
+        // one class, or a tuple of classes (any of them)
+        let classes: Vec<crate::objspace::object::ObjId> = match self.objheap.get(cls) {
+            Object::Tuple(items) => items
+                .iter()
+                .filter_map(|c| match c {
+                    Value::Obj(id) => Some(*id),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![cls],
+        };
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, v, r, or)?;
         let to = self.lltype(or);
@@ -177,13 +187,24 @@ impl RTyper<'_> {
             &[to, LlType::SIGNED, LlType::SIGNED],
             LlType::BOOL,
         );
-        Ok((
-            llops.genop(
+        let mut acc: Option<Hlvalue> = None;
+        for c in classes {
+            let (min, max) = self.class_range(c);
+            let b = llops.genop(
                 LlOp::DirectCall,
                 vec![f, o, cint(min), cint(max)],
                 LlType::BOOL,
-            ),
-            rb,
-        ))
+            );
+            acc = Some(match acc {
+                None => b,
+                Some(prev) => {
+                    let x = llops.genop(LlOp::CastBoolToInt, vec![prev], LlType::SIGNED);
+                    let y = llops.genop(LlOp::CastBoolToInt, vec![b], LlType::SIGNED);
+                    let z = llops.genop(LlOp::IntOr, vec![x, y], LlType::SIGNED);
+                    llops.genop(LlOp::IntIsTrue, vec![z], LlType::BOOL)
+                }
+            });
+        }
+        Ok((acc.unwrap_or_else(|| cbool(false)), rb))
     }
 }
