@@ -298,3 +298,33 @@ fn stdin_color_and_no_target() {
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert!(err.contains("no RPython target"), "{err}");
 }
+
+#[test]
+fn readme_installs_with_cargo_install_and_documents_every_check_option() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    assert!(readme.contains("cargo install --path . --locked"));
+    assert!(readme.contains("rpy-lsp check examples/broken.py") && !readme.contains("cargo run"));
+    let (_, help, _) = rpy_in(repo(), &["check", "--help"], None);
+    for line in help.lines() {
+        let line = line.trim_start();
+        if let Some(opt) = line.strip_prefix("--") {
+            let name = opt.split([' ', '<']).next().unwrap();
+            if name != "help" {
+                assert!(
+                    readme.contains(&format!("`--{name}")),
+                    "--{name} is not in the README"
+                );
+            }
+        }
+    }
+    let cargo = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    assert!(cargo.contains("rust-version = "));
+    let release: Vec<&str> = cargo
+        .split("[profile.release]")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert!(release.contains(&"debug = false") && !release.contains(&"debug = 1"));
+}
