@@ -244,14 +244,17 @@ pub fn sarif(style: &PathStyle, reports: &[Report]) -> String {
                     json!({"id": i, "message": {"text": l.message}, "physicalLocation": {"artifactLocation": artifact(&file), "region": region(line, column, end_line, end_column)}})
                 })
                 .collect();
-            json!({
+            let mut result = json!({
                 "ruleId": d.code,
-                "ruleIndex": crate::diagnostics::RULES.iter().position(|r| r.code == d.code).unwrap_or(0),
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{"physicalLocation": {"artifactLocation": artifact(&file), "region": region(line, column, end_line, end_column)}}],
                 "relatedLocations": related,
-            })
+            });
+            if let Some(i) = crate::diagnostics::RULES.iter().position(|r| r.code == d.code) {
+                result["ruleIndex"] = json!(i);
+            }
+            result
         }));
     }
     let mut run = json!({
