@@ -305,7 +305,7 @@ fn check(args: CheckArgs) -> i32 {
 }
 
 /// The configuration of `path`: its project's pyproject.toml (the nearest above it) with
-/// the command line's options; `None` (after printing why) when it is malformed.
+/// the command line's options; `Err` says why when it is malformed or names unknown rules.
 fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConfig, String> {
     let project = if stdin {
         None
