@@ -9,7 +9,7 @@ use crate::flowspace::render::{render_dot, render_text};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -24,10 +24,57 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum CheckFormat {
+    /// Diagnostics with source excerpts and labels.
     Human,
+    /// One line per diagnostic: `file:line:col: CODE message`.
+    Concise,
+    /// One JSON document: `{"diagnostics": [...]}`.
     Json,
+    /// One SARIF 2.1.0 log (GitHub code scanning).
     Sarif,
+    /// GitHub Actions workflow commands (annotations).
     Github,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+/// The options of `check`.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Files or directories to check (default: the current directory); `-` reads a program
+    /// from stdin. Settings come from the nearest pyproject.toml above each path.
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "human")]
+    format: CheckFormat,
+    /// Extra directories to resolve imports from.
+    #[arg(long = "search-path")]
+    search_paths: Vec<PathBuf>,
+    /// Report only these rules: codes, prefixes (`RPY2`), rule names or `ALL`,
+    /// comma-separated; replaces `select` of pyproject.toml.
+    #[arg(long, value_delimiter = ',')]
+    select: Vec<String>,
+    /// Do not report these rules (codes, prefixes or names, comma-separated); added to
+    /// `ignore` of pyproject.toml.
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Exit 0 even when errors are reported.
+    #[arg(long)]
+    exit_zero: bool,
+    /// Print the number of diagnostics of each code instead of the diagnostics.
+    #[arg(long)]
+    statistics: bool,
+    /// Print the resolved settings (project root, pyproject.toml, rules) and exit.
+    #[arg(long)]
+    show_settings: bool,
+    /// Colour of the human output (`NO_COLOR` in the environment turns `auto` off).
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -39,14 +86,8 @@ enum GraphFormat {
 #[derive(Subcommand)]
 enum Command {
     /// Report every RPython violation of the programs under PATHS (files or directories).
-    Check {
-        paths: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value = "human")]
-        format: CheckFormat,
-        /// Extra directories to resolve imports from.
-        #[arg(long = "search-path")]
-        search_paths: Vec<PathBuf>,
-    },
+    /// Exit status: 0 no error, 1 errors, 2 usage, configuration or I/O problem.
+    Check(CheckArgs),
     /// Print the flow graphs of a program's reachable functions.
     Graph {
         target: PathBuf,
@@ -138,11 +179,7 @@ fn run() -> i32 {
         }
     };
     match cli.command {
-        Command::Check {
-            paths,
-            format,
-            search_paths,
-        } => check(paths, format, search_paths),
+        Command::Check(args) => check(args),
         Command::Graph {
             target,
             function,
@@ -203,14 +240,46 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("    {}\n", l)).collect()
 }
 
-fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -> i32 {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from(".")]
+/// What one PATH of `check` analyses, and which of its diagnostics are shown.
+struct Checked {
+    analysis: Analysis,
+    /// Only diagnostics in files under this path (a subdirectory or a file of the project).
+    only_under: Option<PathBuf>,
+    rules: engine::config::RuleSelection,
+    root: PathBuf,
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    let paths = if args.paths.is_empty() {
+        vec![cwd.clone()]
     } else {
-        paths
+        args.paths.clone()
     };
-    let mut analyses: Vec<Analysis> = Vec::new();
+    // the program read from stdin goes to a file of its own directory
+    let mut stdin_file: Option<PathBuf> = None;
+    let mut resolved: Vec<PathBuf> = Vec::new();
     for path in &paths {
+        if path.as_os_str() == "-" {
+            use std::io::Read;
+            let mut text = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+                eprintln!("error: stdin: {e}");
+                return 2;
+            }
+            let dir = std::env::temp_dir().join(format!("rpy-lsp-stdin-{}", std::process::id()));
+            let file = dir.join("stdin.py");
+            if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&file, text))
+            {
+                eprintln!("error: stdin: {e}");
+                return 2;
+            }
+            let file = file.canonicalize().unwrap_or(file);
+            stdin_file = Some(file.clone());
+            resolved.push(file);
+            continue;
+        }
         if !path.exists() {
             let why = match std::fs::symlink_metadata(path) {
                 Ok(_) => "a symbolic link to nothing (dangling, or a loop of links)",
@@ -224,39 +293,265 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
             eprintln!("error: {}: not a regular file or directory", path.display());
             return 2;
         }
-        if path.is_file() {
-            analyses.push(engine::analyze_target(&path, &search_paths));
-        } else {
-            let mut config = EngineConfig::discover(&path);
-            config.search_paths.extend(search_paths.iter().cloned());
-            analyses.push(engine::analyze(&config, &HashMap::new()));
+        resolved.push(path);
+    }
+    let code = check_paths(&args, &cwd, &resolved, stdin_file.as_deref());
+    if let Some(f) = &stdin_file {
+        if let Some(dir) = f.parent() {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
-    let mut errors = 0;
-    let color = std::io::stdout().is_terminal();
-    for a in &analyses {
-        errors += a.error_count();
-        let text = match format {
-            CheckFormat::Human => output::human(&a.sources, &a.diagnostics, color),
-            CheckFormat::Json => output::json(&a.sources, &a.diagnostics),
-            CheckFormat::Sarif => output::sarif(&a.sources, &a.diagnostics),
-            CheckFormat::Github => output::github(&a.sources, &a.diagnostics),
+    code
+}
+
+/// The configuration of `path`: its project's pyproject.toml (the nearest above it) with
+/// the command line's options; `Err` says why when it is malformed or names unknown rules.
+fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConfig, String> {
+    let project = if stdin {
+        None
+    } else {
+        engine::config::find_pyproject(path)
+    };
+    let root = match &project {
+        Some(p) => p.parent().unwrap_or(Path::new("/")).to_path_buf(),
+        None if path.is_dir() => path.to_path_buf(),
+        None => path.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    };
+    let mut config = EngineConfig::load(&root)?;
+    config
+        .search_paths
+        .extend(args.search_paths.iter().cloned());
+    if !args.select.is_empty() {
+        config.rules.select = args.select.clone();
+    }
+    config.rules.ignore.extend(args.ignore.iter().cloned());
+    let unknown = config.rules.unknown_selectors();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "unknown rule selector{} {} (see `rpy-lsp rules`)",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown
+                .iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(config)
+}
+
+fn show_settings(config: &EngineConfig, path: &Path) -> String {
+    let list = |v: &[PathBuf]| -> String {
+        let v: Vec<String> = v
+            .iter()
+            .map(|p| format!("{:?}", p.display().to_string()))
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    let strings = |v: &[String]| -> String {
+        let v: Vec<String> = v.iter().map(|s| format!("{s:?}")).collect();
+        format!("[{}]", v.join(", "))
+    };
+    let mut out = String::new();
+    out.push_str(&format!("path = {:?}\n", path.display().to_string()));
+    out.push_str(&format!("root = {:?}\n", config.root.display().to_string()));
+    out.push_str(&format!(
+        "pyproject = {}\n",
+        config
+            .pyproject
+            .as_ref()
+            .map_or("none".to_string(), |p| format!(
+                "{:?}",
+                p.display().to_string()
+            ))
+    ));
+    out.push_str(&format!("entry-points = {}\n", list(&config.entry_points)));
+    out.push_str(&format!("search-paths = {}\n", list(&config.search_paths)));
+    out.push_str(&format!("environment = {}\n", strings(&config.environment)));
+    out.push_str(&format!("select = {}\n", strings(&config.rules.select)));
+    out.push_str(&format!("ignore = {}\n", strings(&config.rules.ignore)));
+    out.push_str("per-file-ignores = {");
+    let pfi: Vec<String> = config
+        .rules
+        .per_file_ignores
+        .iter()
+        .map(|(g, c)| format!("{g:?} = {}", strings(c)))
+        .collect();
+    out.push_str(&pfi.join(", "));
+    out.push_str("}\n");
+    let enabled: Vec<&str> = RULES
+        .iter()
+        .filter(|r| {
+            let sel = &config.rules;
+            (sel.select.is_empty()
+                || sel
+                    .select
+                    .iter()
+                    .any(|s| engine::config::selector_matches(s, r.code)))
+                && !sel
+                    .ignore
+                    .iter()
+                    .any(|s| engine::config::selector_matches(s, r.code))
+        })
+        .map(|r| r.code)
+        .collect();
+    out.push_str(&format!("enabled = [{}]\n", enabled.join(", ")));
+    out
+}
+
+fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&Path>) -> i32 {
+    let mut checked: Vec<Checked> = Vec::new();
+    let mut display_root: Option<PathBuf> = None;
+    let mut settings_text = String::new();
+    for path in paths {
+        let is_stdin = stdin == Some(path.as_path());
+        let config = match settings_for(args, path, is_stdin) {
+            Ok(c) => c,
+            Err(why) => {
+                eprintln!("error: {why}");
+                return 2;
+            }
+        };
+        if display_root.is_none() {
+            display_root = Some(match &config.pyproject {
+                Some(_) => config.root.clone(),
+                None => cwd.to_path_buf(),
+            });
+        }
+        if args.show_settings {
+            settings_text.push_str(&show_settings(&config, path));
+            continue;
+        }
+        let rules = config.rules.clone();
+        let root = config.root.clone();
+        if path.is_file() {
+            let text = crate::sandbox::read_source(path).unwrap_or_default();
+            let analysis = if config.pyproject.is_none() || engine::config::defines_target(&text) {
+                // the file is a program: it, and what it imports, with the project's search
+                // paths and environment
+                let policy = if config.pyproject.is_some() {
+                    config.policy()
+                } else {
+                    let mut roots = vec![config.root.clone()];
+                    roots.extend(config.search_paths.iter().cloned());
+                    crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone()))
+                };
+                engine::analyze_target_with(path, &config.search_paths, policy)
+            } else {
+                // a module of the project: the project's programs, this file's diagnostics
+                engine::analyze(&config, &HashMap::new())
+            };
+            let only_under = (config.pyproject.is_some() && !engine::config::defines_target(&text))
+                .then(|| path.clone());
+            checked.push(Checked {
+                analysis,
+                only_under,
+                rules,
+                root,
+            });
+        } else {
+            if config.targets().is_empty() {
+                eprintln!(
+                    "note: no RPython target found under {} (no file defines `def target(*args)`, and no pyproject.toml names `[tool.rpy-lsp] entry-points`); nothing to check",
+                    path.display()
+                );
+                continue;
+            }
+            let analysis = engine::analyze(&config, &HashMap::new());
+            let only_under = (path != &config.root).then(|| path.clone());
+            checked.push(Checked {
+                analysis,
+                only_under,
+                rules,
+                root,
+            });
+        }
+    }
+    if args.show_settings {
+        write_out(&settings_text);
+        return 0;
+    }
+    let style = output::PathStyle {
+        root: display_root,
+        stdin: stdin.map(Path::to_path_buf),
+    };
+    let reports: Vec<output::Report> = checked
+        .iter()
+        .map(|c| {
+            let sources = &c.analysis.sources;
+            let diagnostics = c
+                .analysis
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    if d.span.file.0 as usize >= sources.len() {
+                        return true;
+                    }
+                    let file = &sources.get(d.span.file).path;
+                    if let Some(under) = &c.only_under {
+                        if !file.starts_with(under) {
+                            return false;
+                        }
+                    }
+                    let relative = output::PathStyle {
+                        root: Some(c.root.clone()),
+                        stdin: None,
+                    }
+                    .show(file);
+                    c.rules.enabled(d.code, &relative)
+                })
+                .cloned()
+                .collect();
+            output::Report {
+                sources,
+                diagnostics,
+            }
+        })
+        .collect();
+    let count = |s: Severity| -> usize {
+        reports
+            .iter()
+            .map(|r| r.diagnostics.iter().filter(|d| d.severity == s).count())
+            .sum()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    if args.statistics {
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for r in &reports {
+            for d in &r.diagnostics {
+                *counts.entry(d.code).or_default() += 1;
+            }
+        }
+        let mut text = String::new();
+        for (code, n) in counts {
+            let name = rules::lookup(code).map_or("", |r| r.name);
+            text.push_str(&format!("{n:>5}  {code}  {name}\n"));
+        }
+        write_out(&text);
+    } else {
+        let text = match args.format {
+            CheckFormat::Human => {
+                let color = match args.color {
+                    ColorChoice::Always => true,
+                    ColorChoice::Never => false,
+                    ColorChoice::Auto => {
+                        std::io::stdout().is_terminal()
+                            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    }
+                };
+                reports
+                    .iter()
+                    .map(|r| output::human_with(&style, r.sources, &r.diagnostics, color))
+                    .collect()
+            }
+            CheckFormat::Concise => output::concise(&style, &reports),
+            CheckFormat::Json => output::json(&style, &reports),
+            CheckFormat::Sarif => output::sarif(&style, &reports),
+            CheckFormat::Github => output::github(&style, &reports),
         };
         write_out(&text);
-        if format == CheckFormat::Json || format == CheckFormat::Sarif {
-            write_out("\n");
-        }
     }
-    if format == CheckFormat::Human {
-        let warnings: usize = analyses
-            .iter()
-            .map(|a| {
-                a.diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Warning)
-                    .count()
-            })
-            .sum();
+    if matches!(args.format, CheckFormat::Human | CheckFormat::Concise) || args.statistics {
         eprintln!(
             "{} error{}, {} warning{}",
             errors,
@@ -265,7 +560,7 @@ fn check(paths: Vec<PathBuf>, format: CheckFormat, search_paths: Vec<PathBuf>) -
             if warnings == 1 { "" } else { "s" }
         );
     }
-    i32::from(errors > 0)
+    i32::from(errors > 0 && !args.exit_zero)
 }
 
 fn run_program(

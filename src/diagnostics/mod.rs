@@ -3,6 +3,7 @@
 //! front ends (`cli`, `lsp`) only render them.
 
 pub mod rules;
+pub mod suppress;
 
 use crate::syntax::Span;
 pub use rules::{Rule, RULES};

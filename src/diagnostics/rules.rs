@@ -13,8 +13,14 @@ pub struct Rule {
     pub good: &'static str,
 }
 
+/// The rule of a code (`RPY201`, any case).
 pub fn lookup(code: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.code.eq_ignore_ascii_case(code))
+}
+
+/// The rule of a code or of a name (`incompatible-union`).
+pub fn lookup_code_or_name(s: &str) -> Option<&'static Rule> {
+    lookup(s).or_else(|| RULES.iter().find(|r| r.name.eq_ignore_ascii_case(s)))
 }
 
 use Severity::*;
@@ -96,6 +102,20 @@ values are never reported, and the code that depends on them is not checked. `bu
 `run` refuse a program with unknown values.",
         bad: "from rpython.rlib.rsre import rsre_core\n",
         good: "from rpython.rlib.rarithmetic import intmask\n",
+    },
+    Rule {
+        code: "RPY008",
+        name: "unused-suppression",
+        severity: Warning,
+        summary: "a suppression comment suppresses nothing",
+        doc: "A `# rpy: ignore[CODE]` comment (codes or rule names, e.g. \
+`# rpy: ignore[import-not-found]`) suppresses the diagnostics of those rules on its line; a \
+bare `# rpy: ignore` suppresses every diagnostic of the line. A suppression (or one item of it) \
+that matches no diagnostic is stale, or names a rule that does not exist: remove it, or fix \
+the name. Files no target reaches are not checked for unused suppressions (their type checks \
+do not run).",
+        bad: "import os  # rpy: ignore[RPY002]\n",
+        good: "import no_such_module  # rpy: ignore[import-not-found]\n",
     },
     Rule {
         code: "RPY101",
@@ -238,7 +258,7 @@ local must be assigned before it is read on every path.",
     },
     Rule {
         code: "RPY205",
-        name: "unsupported-operation",
+        name: "unsupported-type-operation",
         severity: Error,
         summary: "the operation is not supported on these types",
         doc: "RPython supports operations on its own types only: arithmetic on numbers, `+` on strings and lists, indexing of lists, strings, dicts and (with a constant index) tuples, iteration over lists, strings, dicts and iterators. There is no implicit conversion between str, unicode and numbers, and special methods such as `__add__`, `__eq__`, `__lt__` or `__contains__` are not used by operators.",
@@ -399,3 +419,28 @@ local must be assigned before it is read on every path.",
         good: "from rpython.rlib.objectmodel import not_rpython\n\n@not_rpython\ndef setup():\n    return 1\n\nVALUE = setup()\n\ndef entry_point(argv):\n    return VALUE\n\ndef target(*args):\n    return entry_point, None\n",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = std::collections::HashSet::new();
+        let mut names = std::collections::HashSet::new();
+        for r in RULES {
+            assert!(codes.insert(r.code), "two rules have the code {}", r.code);
+            assert!(names.insert(r.name), "two rules have the name {}", r.name);
+            assert!(
+                r.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{}",
+                r.name
+            );
+            assert!(
+                lookup(r.name).is_none(),
+                "a name looks like a code: {}",
+                r.name
+            );
+        }
+    }
+}

@@ -1,6 +1,9 @@
-//! Where a workspace's programs are: explicit entry points and search paths from
-//! `[tool.rpy-lsp]` in pyproject.toml, or every file that defines `def target(`.
+//! Where a workspace's programs are, and which rules apply: `[tool.rpy-lsp]` of the
+//! project's pyproject.toml (found by walking up from the checked path, as ruff does), or
+//! every file that defines `def target(`.
 
+use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -12,6 +15,10 @@ pub struct EngineConfig {
     /// Environment variables import-time code may see (`environment = [...]`); it sees no
     /// other.
     pub environment: Vec<String>,
+    /// The pyproject.toml read, if any.
+    pub pyproject: Option<PathBuf>,
+    /// Which rules are reported (the CLI applies it; the language server reports all).
+    pub rules: RuleSelection,
     /// Entries of pyproject.toml refused (path outside the workspace), with why.
     pub refused: Vec<String>,
     /// What import-time code may see; `None`: the sandbox of [`EngineConfig::policy`]
@@ -19,37 +26,212 @@ pub struct EngineConfig {
     pub policy_override: Option<crate::sandbox::Policy>,
 }
 
+/// Which rules are reported: `select` (codes, prefixes such as `RPY2`, or rule names; empty:
+/// all), minus `ignore`, minus the `per-file-ignores` of the globs (relative to the project
+/// root) a file matches.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleSelection {
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub per_file_ignores: Vec<(String, Vec<String>)>,
+}
+
+impl RuleSelection {
+    /// Whether `code` is reported for a file at `relative` (to the project root).
+    pub fn enabled(&self, code: &str, relative: &str) -> bool {
+        let selected =
+            self.select.is_empty() || self.select.iter().any(|s| selector_matches(s, code));
+        if !selected || self.ignore.iter().any(|s| selector_matches(s, code)) {
+            return false;
+        }
+        !self.per_file_ignores.iter().any(|(glob, codes)| {
+            glob_matches(glob, relative) && codes.iter().any(|s| selector_matches(s, code))
+        })
+    }
+
+    /// Every selector that names no rule (not a code, a prefix of one, nor a name).
+    pub fn unknown_selectors(&self) -> Vec<String> {
+        let per_file = self.per_file_ignores.iter().flat_map(|(_, c)| c.iter());
+        self.select
+            .iter()
+            .chain(self.ignore.iter())
+            .chain(per_file)
+            .filter(|s| {
+                !crate::diagnostics::RULES
+                    .iter()
+                    .any(|r| selector_matches(s, r.code))
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+/// A selector: `ALL`, a code or a prefix of codes (`RPY2`, any case), or a rule name.
+pub fn selector_matches(selector: &str, code: &str) -> bool {
+    let s = selector.trim();
+    if s.eq_ignore_ascii_case("ALL") {
+        return true;
+    }
+    if !s.is_empty()
+        && code.len() >= s.len()
+        && code.is_char_boundary(s.len())
+        && code[..s.len()].eq_ignore_ascii_case(s)
+    {
+        return true;
+    }
+    crate::diagnostics::rules::lookup(code).is_some_and(|r| r.name.eq_ignore_ascii_case(s))
+}
+
+/// Whether `path` (relative, `/`-separated) matches a per-file-ignores pattern: a glob
+/// (`tests/**`, `*_test.py`), a file name or a directory prefix.
+pub fn glob_matches(pattern: &str, path: &str) -> bool {
+    let pattern = pattern.trim_start_matches("./");
+    if path == pattern || path.starts_with(&format!("{}/", pattern.trim_end_matches('/'))) {
+        return true;
+    }
+    let glob = globset::GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .build();
+    match glob {
+        Ok(g) => {
+            let m = g.compile_matcher();
+            m.is_match(path)
+                || (!pattern.contains('/')
+                    && path.rsplit('/').next().is_some_and(|n| m.is_match(n)))
+        }
+        Err(_) => false,
+    }
+}
+
+/// The pyproject.toml that configures `start` (a file or directory): the nearest one in it
+/// or a parent directory.
+pub fn find_pyproject(start: &Path) -> Option<PathBuf> {
+    let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
+    let dir = if start.is_dir() {
+        start.as_path()
+    } else {
+        start.parent()?
+    };
+    dir.ancestors()
+        .map(|d| d.join("pyproject.toml"))
+        .find(|p| p.is_file())
+}
+
+#[derive(Deserialize)]
+struct PyProject {
+    tool: Option<ToolTable>,
+}
+
+#[derive(Deserialize)]
+struct ToolTable {
+    #[serde(rename = "rpy-lsp")]
+    rpy_lsp: Option<ToolSection>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct ToolSection {
+    #[serde(alias = "entry_points")]
+    entry_points: Option<OneOrMany>,
+    #[serde(alias = "search_paths")]
+    search_paths: Option<OneOrMany>,
+    environment: Option<Vec<String>>,
+    select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+    #[serde(alias = "per_file_ignores")]
+    per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged, expecting = "a string or an array of strings")]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
 impl EngineConfig {
-    /// Reads `[tool.rpy-lsp]` (`entry-points`, `search-paths`, relative to the root) from
-    /// `root/pyproject.toml` when there is one.
+    /// Reads `[tool.rpy-lsp]` from `root/pyproject.toml` when there is one. A malformed
+    /// file is not fatal here (the language server keeps serving): the error becomes a
+    /// `refused` note; the CLI uses [`EngineConfig::load`] and stops.
     pub fn discover(root: &Path) -> EngineConfig {
+        match EngineConfig::load(root) {
+            Ok(c) => c,
+            Err(why) => EngineConfig {
+                root: root.to_path_buf(),
+                refused: vec![why],
+                ..Default::default()
+            },
+        }
+    }
+
+    /// Reads `[tool.rpy-lsp]` (`entry-points`, `search-paths`, `environment`, `select`,
+    /// `ignore`, `per-file-ignores`; paths relative to the root) from `root/pyproject.toml`.
+    /// Malformed TOML, unknown keys and wrong types are errors naming the file and line.
+    pub fn load(root: &Path) -> Result<EngineConfig, String> {
         let mut config = EngineConfig {
             root: root.to_path_buf(),
             ..Default::default()
         };
-        if let Ok(text) = crate::sandbox::read_source(&root.join("pyproject.toml")) {
-            for (key, values) in tool_section(&text) {
-                let paths: Vec<PathBuf> = values.iter().map(|v| root.join(v)).collect();
-                match key.as_str() {
-                    "entry-points" | "entry_points" => config.entry_points = paths,
-                    // An untrusted pyproject.toml must not widen what import-time code reads.
-                    "search-paths" | "search_paths" => {
-                        let (inside, outside): (Vec<PathBuf>, Vec<PathBuf>) =
-                            paths.into_iter().partition(|p| config.contains(p));
-                        for p in outside {
-                            config.refused.push(format!(
-                                "search path {} is outside the workspace; it is not searched",
-                                p.display()
-                            ));
-                        }
-                        config.search_paths = inside;
-                    }
-                    "environment" => config.environment = values,
-                    _ => {}
-                }
-            }
+        let file = root.join("pyproject.toml");
+        if !file.is_file() {
+            return Ok(config);
         }
-        config
+        let text = crate::sandbox::read_source(&file)
+            .map_err(|e| format!("{}: cannot be read: {e}", file.display()))?;
+        let section = parse_tool_section(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        config.pyproject = Some(file.clone());
+        let Some(section) = section else {
+            return Ok(config);
+        };
+        if let Some(v) = section.entry_points {
+            config.entry_points = v.into_vec().iter().map(|v| root.join(v)).collect();
+        }
+        if let Some(v) = section.search_paths {
+            let paths: Vec<PathBuf> = v.into_vec().iter().map(|v| root.join(v)).collect();
+            // An untrusted pyproject.toml must not widen what import-time code reads.
+            let (inside, outside): (Vec<PathBuf>, Vec<PathBuf>) =
+                paths.into_iter().partition(|p| config.contains(p));
+            for p in outside {
+                config.refused.push(format!(
+                    "search path {} is outside the workspace; it is not searched",
+                    p.display()
+                ));
+            }
+            config.search_paths = inside;
+        }
+        config.environment = section.environment.unwrap_or_default();
+        config.rules = RuleSelection {
+            select: section.select.unwrap_or_default(),
+            ignore: section.ignore.unwrap_or_default(),
+            per_file_ignores: section
+                .per_file_ignores
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+        };
+        let unknown = config.rules.unknown_selectors();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "{}: [tool.rpy-lsp]: unknown rule selector{} {} (see `rpy-lsp rules`)",
+                file.display(),
+                if unknown.len() == 1 { "" } else { "s" },
+                unknown
+                    .iter()
+                    .map(|u| format!("`{u}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(config)
     }
 
     /// Whether `path` is inside the workspace root (symlinks and `..` resolved).
@@ -116,52 +298,19 @@ pub fn python_files(root: &Path) -> Vec<PathBuf> {
     crate::sandbox::walk_python_files(root).0
 }
 
-/// The `key = value` pairs of `[tool.rpy-lsp]`; values are a string or an array of strings.
-fn tool_section(text: &str) -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    let mut inside = false;
-    let mut pending: Option<(String, String)> = None;
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if let Some((key, mut acc)) = pending.take() {
-            acc.push_str(line);
-            if acc.contains(']') {
-                out.push((key, strings_in(&acc)));
-            } else {
-                pending = Some((key, acc));
+/// `[tool.rpy-lsp]` of a pyproject.toml text (`None`: there is none). Errors say the line.
+fn parse_tool_section(text: &str) -> Result<Option<ToolSection>, String> {
+    let parsed: PyProject = toml::from_str(text).map_err(|e| {
+        let msg = e.message().to_string();
+        match e.span() {
+            Some(span) => {
+                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                format!("line {line}: {msg}")
             }
-            continue;
+            None => msg,
         }
-        if line.starts_with('[') {
-            inside = line == "[tool.rpy-lsp]";
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            let (k, v) = (k.trim().to_string(), v.trim().to_string());
-            if v.starts_with('[') && !v.contains(']') {
-                pending = Some((k, v));
-            } else {
-                out.push((k, strings_in(&v)));
-            }
-        }
-    }
-    out
-}
-
-fn strings_in(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(start) = rest.find(['"', '\'']) {
-        let quote = rest.as_bytes()[start] as char;
-        let after = &rest[start + 1..];
-        let Some(end) = after.find(quote) else { break };
-        out.push(after[..end].to_string());
-        rest = &after[end + 1..];
-    }
-    out
+    })?;
+    Ok(parsed.tool.and_then(|t| t.rpy_lsp))
 }
 
 #[cfg(test)]
@@ -171,17 +320,56 @@ mod tests {
     #[test]
     fn reads_tool_section() {
         let text = "[project]\nname='x'\n[tool.rpy-lsp]\nentry-points = [\n  \"src/main.py\", # comment\n  'b.py']\nsearch-paths = \"lib\"\n[other]\nentry-points=['no']\n";
-        let got = tool_section(text);
+        let got = parse_tool_section(text).unwrap().unwrap();
         assert_eq!(
-            got,
-            vec![
-                (
-                    "entry-points".to_string(),
-                    vec!["src/main.py".to_string(), "b.py".to_string()]
-                ),
-                ("search-paths".to_string(), vec!["lib".to_string()]),
-            ]
+            got.entry_points.unwrap().into_vec(),
+            vec!["src/main.py".to_string(), "b.py".to_string()]
         );
+        assert_eq!(
+            got.search_paths.unwrap().into_vec(),
+            vec!["lib".to_string()]
+        );
+        assert!(parse_tool_section("[project]\nname='x'\n")
+            .unwrap()
+            .is_none());
+        let err = parse_tool_section("[tool.rpy-lsp]\nselect = ['RPY2']\nfrobnicate = 1\n")
+            .err()
+            .unwrap();
+        assert!(
+            err.starts_with("line 3:") && err.contains("frobnicate"),
+            "{err}"
+        );
+        let err = parse_tool_section("[tool.rpy-lsp]\nselect = 'RPY2'\n")
+            .err()
+            .unwrap();
+        assert!(err.starts_with("line 2:"), "{err}");
+        let err = parse_tool_section("[tool.rpy-lsp\nselect = 1\n")
+            .err()
+            .unwrap();
+        assert!(err.starts_with("line 1:"), "{err}");
+    }
+
+    #[test]
+    fn rule_selection() {
+        let sel = RuleSelection {
+            select: vec!["RPY2".into(), "closure".into()],
+            ignore: vec!["rpy202".into()],
+            per_file_ignores: vec![("tests/**".into(), vec!["RPY201".into()])],
+        };
+        assert!(sel.enabled("RPY201", "src/a.py"));
+        assert!(sel.enabled("RPY101", "src/a.py"));
+        assert!(!sel.enabled("RPY202", "src/a.py"));
+        assert!(!sel.enabled("RPY102", "src/a.py"));
+        assert!(!sel.enabled("RPY201", "tests/x/a.py"));
+        assert!(sel.unknown_selectors().is_empty());
+        assert!(glob_matches("*_test.py", "src/a_test.py"));
+        assert!(glob_matches("src", "src/a.py"));
+        assert!(!glob_matches("src", "srcx/a.py"));
+        let bad = RuleSelection {
+            select: vec!["XYZ".into()],
+            ..Default::default()
+        };
+        assert_eq!(bad.unknown_selectors(), vec!["XYZ".to_string()]);
     }
 
     #[test]

@@ -281,8 +281,17 @@ impl Analysis {
     }
 
     fn finish(&mut self) {
-        let sources = &self.sources;
-        self.diagnostics.retain(|d| !is_suppressed(sources, d));
+        // unused suppressions are reported in files whose every check ran (not in files no
+        // target reaches)
+        let unreached: std::collections::HashSet<FileId> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "RPY006")
+            .map(|d| d.span.file)
+            .collect();
+        crate::diagnostics::suppress::apply(&self.sources, &mut self.diagnostics, |f| {
+            !unreached.contains(&f)
+        });
         self.diagnostics
             .sort_by_key(|d| (d.span.file, d.span.start, d.code));
     }
@@ -319,28 +328,6 @@ impl Analysis {
 
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
-    }
-}
-
-/// `# rpy: ignore[CODE, ...]` (or a bare `# rpy: ignore`) on the diagnostic's line.
-fn is_suppressed(sources: &SourceMap, d: &Diagnostic) -> bool {
-    if d.span.file.0 as usize >= sources.len() {
-        return false;
-    }
-    let file = sources.get(d.span.file);
-    let line = file.line_text(file.line_col(d.span.start).line);
-    let Some(idx) = line.find("# rpy: ignore") else {
-        return false;
-    };
-    let rest = &line[idx + "# rpy: ignore".len()..];
-    match rest.strip_prefix('[') {
-        Some(list) => list
-            .split(']')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .any(|c| c.trim().eq_ignore_ascii_case(d.code)),
-        None => true,
     }
 }
 
