@@ -780,6 +780,20 @@ impl RTyper<'_> {
         })
     }
 
+    /// A runtime function called with the receiver of a built-in method first.
+    fn call_runtime_method(
+        &mut self,
+        llops: &mut LlOps,
+        f: RuntimeFn,
+        receiver: Hlvalue,
+        args: Vec<Hlvalue>,
+        (ty, repr): (LlType, ReprId),
+    ) -> R {
+        let mut all = vec![receiver];
+        all.extend(args);
+        Ok((self.rt_call(llops, f, all, ty), repr))
+    }
+
     /// CPython 2's `repr()` of a prebuilt immutable value.
     fn const_repr(&self, v: Value) -> Option<String> {
         match v {
@@ -869,10 +883,7 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                let mut all = vec![sv];
-                all.extend(args);
-                let v = self.rt_call(llops, f, all, res.0);
-                Ok((v, res.1))
+                self.call_runtime_method(llops, f, sv, args, res)
             }
             Repr::Str | Repr::Unicode => {
                 // the receiver's kind of string (str or unicode)
@@ -1008,10 +1019,7 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                let mut all = vec![sv];
-                all.extend(args);
-                let v = self.rt_call(llops, f, all, res.0);
-                Ok((v, res.1))
+                self.call_runtime_method(llops, f, sv, args, res)
             }
             Repr::UniChar => {
                 let ru = self.intern_repr(Repr::Unicode);
@@ -1101,10 +1109,7 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                let mut all = vec![sv];
-                all.extend(args);
-                let v = self.rt_call(llops, f, all, res.0);
-                Ok((v, res.1))
+                self.call_runtime_method(llops, f, sv, args, res)
             }
             // the JitDriver's markers: nothing happens at run time without a JIT
             _ if matches!(

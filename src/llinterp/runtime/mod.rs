@@ -12,9 +12,7 @@ use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
 pub use containers::HKey;
-use text::{
-    clamp_slice, count, find, format_f, parse_int, replace, rfind, split_sep, split_whitespace,
-};
+use text::{clamp_slice, format_f, parse_int, split_sep, split_whitespace};
 
 type R = Result<LlValue, Unwind>;
 
@@ -37,9 +35,28 @@ impl<'p> LlInterpreter<'p> {
         use RuntimeFn::*;
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
-        if argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t))
-            || matches!(f, UniEncode | StrDecode)
-        {
+        // the text functions are one implementation over code points (str and unicode)
+        let generic_text = matches!(
+            f,
+            StrConcat
+                | StrEq
+                | StrCmp
+                | StrSlice
+                | StrMul
+                | StrFind
+                | StrRFind
+                | StrCount
+                | StrFindChar
+                | StrContains
+                | StrStartsWith
+                | StrEndsWith
+                | StrStrip
+                | StrReplace
+                | StrGetItem
+                | UniEncode
+                | StrDecode
+        );
+        if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
             if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
                 return Ok(r);
             }
@@ -164,61 +181,10 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
-            UniEncode | StrDecode => unreachable!("handled by call_unicode"),
-            StrConcat => {
-                let mut x = self.s(a[0], span)?;
-                x.extend(self.s(a[1], span)?);
-                self.strv(&x)
-            }
-            StrEq => LlValue::Bool(self.sbytes(a[0]) == self.sbytes(a[1])),
-            StrCmp => {
-                let (x, y) = (self.s(a[0], span)?, self.s(a[1], span)?);
-                LlValue::Int(match x.cmp(&y) {
-                    std::cmp::Ordering::Less => -1,
-                    std::cmp::Ordering::Equal => 0,
-                    std::cmp::Ordering::Greater => 1,
-                })
-            }
+            StrConcat | StrEq | StrCmp | StrSlice | StrMul | StrFind | StrRFind | StrCount
+            | StrFindChar | StrContains | StrStartsWith | StrEndsWith | StrStrip | StrReplace
+            | StrGetItem | UniEncode | StrDecode => unreachable!("handled by call_unicode"),
             StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
-            StrSlice => {
-                let s = self.s(a[0], span)?;
-                let (start, stop) = clamp_slice(int(1), int(2), s.len());
-                let piece = s[start..stop.max(start)].to_vec();
-                self.strv(&piece)
-            }
-            StrMul => {
-                let s = self.s(a[0], span)?;
-                let n = int(1).max(0) as usize;
-                self.strv(&s.repeat(n))
-            }
-            StrFind | StrRFind | StrCount | StrFindChar => {
-                let s = self.s(a[0], span)?;
-                let sub = self.s(a[1], span)?;
-                let (start, end) = clamp_slice(
-                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
-                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
-                    s.len(),
-                );
-                let hay = &s[start..end.max(start)];
-                LlValue::Int(match f {
-                    StrCount => count(hay, &sub) as i64,
-                    StrRFind => rfind(hay, &sub).map(|i| (i + start) as i64).unwrap_or(-1),
-                    _ => find(hay, &sub).map(|i| (i + start) as i64).unwrap_or(-1),
-                })
-            }
-            StrContains => {
-                let s = self.s(a[0], span)?;
-                let sub = self.s(a[1], span)?;
-                LlValue::Bool(find(&s, &sub).is_some())
-            }
-            StrStartsWith => {
-                let (s, p) = (self.s(a[0], span)?, self.s(a[1], span)?);
-                LlValue::Bool(s.starts_with(&p))
-            }
-            StrEndsWith => {
-                let (s, p) = (self.s(a[0], span)?, self.s(a[1], span)?);
-                LlValue::Bool(s.ends_with(&p))
-            }
             StrSplitLines => {
                 let s = self.s(a[0], span)?;
                 let keepends = a.get(1).is_some_and(|k| k.as_bool());
@@ -253,38 +219,6 @@ impl<'p> LlInterpreter<'p> {
             StrLower => {
                 let s = self.s(a[0], span)?.to_ascii_lowercase();
                 self.strv(&s)
-            }
-            StrStrip => {
-                let s = self.s(a[0], span)?;
-                let chars = self.sbytes(a[1]);
-                let strip = |c: &u8| match &chars {
-                    Some(cs) => cs.contains(c),
-                    None => c.is_ascii_whitespace() || *c == 0x0b,
-                };
-                let which = int(2);
-                let mut lo = 0;
-                let mut hi = s.len();
-                if which != 2 {
-                    while lo < hi && strip(&s[lo]) {
-                        lo += 1;
-                    }
-                }
-                if which != 1 {
-                    while hi > lo && strip(&s[hi - 1]) {
-                        hi -= 1;
-                    }
-                }
-                let piece = s[lo..hi].to_vec();
-                self.strv(&piece)
-            }
-            StrReplace => {
-                let (s, old, new) = (
-                    self.s(a[0], span)?,
-                    self.s(a[1], span)?,
-                    self.s(a[2], span)?,
-                );
-                let out = replace(&s, &old, &new);
-                self.strv(&out)
             }
             StrSplit | StrRSplit => {
                 let s = self.s(a[0], span)?;
@@ -363,17 +297,6 @@ impl<'p> LlInterpreter<'p> {
                     }
                 }
             }),
-            StrGetItem => {
-                let s = self.s(a[0], span)?;
-                let mut i = int(1);
-                if i < 0 {
-                    i += s.len() as i64;
-                }
-                if i < 0 || i as usize >= s.len() {
-                    return Err(self.raise_std("IndexError"));
-                }
-                LlValue::Char(s[i as usize])
-            }
             ListGetItem | ListSetItem => {
                 let t = ty(0);
                 let lay = self

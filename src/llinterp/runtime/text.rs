@@ -174,14 +174,19 @@ impl<'p> LlInterpreter<'p> {
                 if i < 0 || i as usize >= t.len() {
                     return Err(self.raise_std("IndexError"));
                 }
-                LlValue::UniChar(t[i as usize])
+                if rty == LlType::CHAR {
+                    LlValue::Char(t[i as usize] as u8)
+                } else {
+                    LlValue::UniChar(t[i as usize])
+                }
             }
             CharToStr => self.mktext(&[a[0].as_int() as u32], rty),
             StrMul => {
                 let t = self.text(a[0], ty(0), span)?;
                 self.mktext(&t.repeat(int(1).max(0) as usize), rty)
             }
-            StrFind | StrRFind | StrCount | StrContains | StrStartsWith | StrEndsWith => {
+            StrFind | StrRFind | StrCount | StrFindChar | StrContains | StrStartsWith
+            | StrEndsWith => {
                 let t = self.text(a[0], ty(0), span)?;
                 let sub = self.text(a[1], ty(1), span)?;
                 let (start, end) = clamp_slice(
@@ -277,9 +282,18 @@ impl<'p> LlInterpreter<'p> {
                     self.text(a[2], ty(2), span)?,
                 );
                 let mut out = Vec::new();
+                if old.is_empty() {
+                    // the new text between every character, and at both ends
+                    for &c in &t {
+                        out.extend_from_slice(&new);
+                        out.push(c);
+                    }
+                    out.extend_from_slice(&new);
+                    return Ok(Some(self.mktext(&out, rty)));
+                }
                 let mut i = 0;
                 while i < t.len() {
-                    if !old.is_empty() && t[i..].starts_with(&old) {
+                    if t[i..].starts_with(&old) {
                         out.extend_from_slice(&new);
                         i += old.len();
                     } else {
@@ -296,8 +310,11 @@ impl<'p> LlInterpreter<'p> {
                 } else {
                     Some(self.text(a[1], ty(1), span)?)
                 };
+                // str strips ASCII whitespace; unicode any whitespace
+                let ascii = ty(0) == self.prog.str_ptr;
                 let strip = |c: &u32| match &chars {
                     Some(cs) => cs.contains(c),
+                    None if ascii => *c < 128 && ((*c as u8).is_ascii_whitespace() || *c == 0x0b),
                     None => char::from_u32(*c).is_some_and(|c| c.is_whitespace()),
                 };
                 let which = int(2);
@@ -341,56 +358,6 @@ pub(super) fn clamp_slice(start: i64, stop: i64, len: usize) -> (usize, usize) {
     (fix(start), fix(stop))
 }
 
-pub(super) fn find(hay: &[u8], sub: &[u8]) -> Option<usize> {
-    if sub.is_empty() {
-        return Some(0);
-    }
-    hay.windows(sub.len()).position(|w| w == sub)
-}
-pub(super) fn rfind(hay: &[u8], sub: &[u8]) -> Option<usize> {
-    if sub.is_empty() {
-        return Some(hay.len());
-    }
-    hay.windows(sub.len()).rposition(|w| w == sub)
-}
-pub(super) fn count(hay: &[u8], sub: &[u8]) -> usize {
-    if sub.is_empty() {
-        return hay.len() + 1;
-    }
-    let mut n = 0;
-    let mut i = 0;
-    while i + sub.len() <= hay.len() {
-        if &hay[i..i + sub.len()] == sub {
-            n += 1;
-            i += sub.len();
-        } else {
-            i += 1;
-        }
-    }
-    n
-}
-pub(super) fn replace(s: &[u8], old: &[u8], new: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    if old.is_empty() {
-        for &c in s {
-            out.extend_from_slice(new);
-            out.push(c);
-        }
-        out.extend_from_slice(new);
-        return out;
-    }
-    let mut i = 0;
-    while i < s.len() {
-        if s[i..].starts_with(old) {
-            out.extend_from_slice(new);
-            i += old.len();
-        } else {
-            out.push(s[i]);
-            i += 1;
-        }
-    }
-    out
-}
 pub(super) fn split_whitespace(s: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
     let ws = |c: u8| c.is_ascii_whitespace() || c == 0x0b;
     let mut words: Vec<(usize, usize)> = Vec::new();
