@@ -116,7 +116,8 @@ pub enum ExitCase {
     /// An exception class (by object) for exception-catching links.
     Exception(ObjId),
     /// In low-level graphs: the switch's value (a Bool, an integer, a Char), or for
-    /// exception-catching links the class's vtable pointer.
+    /// exception-catching links the class's vtable pointer (NULL: any exception, as the
+    /// StopIteration exit of a loop's `next` is taken for whatever the iterator raises).
     Ll(LlValue),
 }
 

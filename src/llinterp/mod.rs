@@ -275,7 +275,8 @@ impl<'p> LlInterpreter<'p> {
 
     /// Whether an exception of class `etype` is caught by an `except case`.
     fn exc_matches(&self, etype: LlPtr, case: LlPtr) -> bool {
-        if etype == case {
+        // NULL: the exit takes any exception (see `ExitCase::Ll`)
+        if etype == case || case == LlPtr::Null {
             return true;
         }
         let p = &self.prog;

@@ -164,7 +164,6 @@ runtime_fns! {
     FloatPow = "ll_float_pow", &["ValueError", "OverflowError"];
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"];
     FloatMod = "ll_float_mod", &["ZeroDivisionError"];
-    FloatTrueDivZer = "ll_float_truediv_zer", &["ZeroDivisionError"];
     /// A new instance of the class whose vtable is given (a class chosen at run time),
     /// with its class-level field defaults
     Instantiate = "ll_instantiate", NONE;

@@ -551,6 +551,17 @@ impl<'a> RTyper<'a> {
                         TyperError::new(format!("switch on the constant {:?}", other)).at(span_end),
                     )
                 }
+                // the StopIteration exit of a loop's `next` is taken for whatever the
+                // iterator raises (the reference's binaries leave the loop silently)
+                ExitCase::Exception(_)
+                    if k == 1
+                        && block
+                            .operations
+                            .last()
+                            .is_some_and(|o| o.opname == crate::interpreter::Op::Next) =>
+                {
+                    ExitCase::Ll(LlValue::Ptr(LlPtr::Null))
+                }
                 ExitCase::Exception(cls) => {
                     let vt = self.exception_vtable(cls);
                     ExitCase::Ll(LlValue::Ptr(vt))

@@ -329,13 +329,14 @@ impl RTyper<'_> {
                     Op::Add => LlOp::FloatAdd,
                     Op::Sub => LlOp::FloatSub,
                     Op::Mul => LlOp::FloatMul,
-                    Op::TrueDiv | Op::Div if !handled => LlOp::FloatTrueDiv,
-                    Op::TrueDiv | Op::Div | Op::FloorDiv | Op::Mod | Op::Pow => {
+                    // float division by zero gives inf or nan, as C does: RPython never
+                    // raises ZeroDivisionError for it
+                    Op::TrueDiv | Op::Div => LlOp::FloatTrueDiv,
+                    Op::FloorDiv | Op::Mod | Op::Pow => {
                         let f = match base {
                             Op::FloorDiv => RuntimeFn::FloatFloorDiv,
                             Op::Mod => RuntimeFn::FloatMod,
-                            Op::Pow => RuntimeFn::FloatPow,
-                            _ => RuntimeFn::FloatTrueDivZer,
+                            _ => RuntimeFn::FloatPow,
                         };
                         let fp = self.runtime(f, &[LlType::FLOAT, LlType::FLOAT], LlType::FLOAT);
                         if handled {

@@ -475,7 +475,19 @@ impl<'p> LlInterpreter<'p> {
         LlValue::Ptr(p)
     }
 
+    /// `==` of two values of type `ty`: lists item by item (recursively), everything else
+    /// by value as dict keys compare.
     pub(super) fn values_eq(&self, a: LlValue, b: LlValue, ty: LlType) -> bool {
+        let (pa, pb) = (a.as_ptr(), b.as_ptr());
+        if pa != LlPtr::Null && pb != LlPtr::Null && self.list_layout(ty).is_some() {
+            let it = self.list_item_type(ty);
+            return match (self.list_items(pa, ty), self.list_items(pb, ty)) {
+                (Ok(x), Ok(y)) => {
+                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it))
+                }
+                _ => false,
+            };
+        }
         self.hkey(a, ty) == self.hkey(b, ty)
     }
 

@@ -659,14 +659,14 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Float(r)
             }
             FloatPow => LlValue::Float(a[0].as_float().powf(a[1].as_float())),
-            FloatFloorDiv | FloatMod | FloatTrueDivZer => {
+            FloatFloorDiv | FloatMod => {
                 let (x, y) = (a[0].as_float(), a[1].as_float());
                 if y == 0.0 {
                     return Err(self.raise_std("ZeroDivisionError"));
                 }
                 LlValue::Float(match f {
                     FloatFloorDiv => (x / y).floor(),
-                    FloatMod => {
+                    _ => {
                         let m = x % y;
                         if m != 0.0 && ((m < 0.0) != (y < 0.0)) {
                             m + y
@@ -674,7 +674,6 @@ impl<'p> LlInterpreter<'p> {
                             m
                         }
                     }
-                    _ => x / y,
                 })
             }
             RangeList => {

@@ -437,11 +437,12 @@ pub(super) fn split_sep(s: &[u8], sep: &[u8], max: i64, from_right: bool) -> Vec
     out
 }
 
-/// `int(s, base)` as RPython's string_to_int reads it: surrounding whitespace, a sign,
-/// digits of the base (an optional 0x/0o/0b prefix matching it), no overflow.
+/// `int(s, base)` as RPython's compiled `int()` reads it: surrounding spaces (only ' '),
+/// a sign, digits of the base (an optional 0x/0o/0b prefix matching it); the digits
+/// accumulate with 64-bit wrap-around (overflow is not detected).
 pub(super) fn parse_int(s: &[u8], base: i64) -> Option<i64> {
     let t = String::from_utf8_lossy(s);
-    let mut t = t.trim();
+    let mut t = t.trim_matches(' ');
     let neg = t.starts_with('-');
     if neg || t.starts_with('+') {
         t = &t[1..];
@@ -462,7 +463,7 @@ pub(super) fn parse_int(s: &[u8], base: i64) -> Option<i64> {
         if d >= base {
             return None;
         }
-        v = v.checked_mul(base)?.checked_add(d)?;
+        v = v.wrapping_mul(base).wrapping_add(d);
     }
-    Some(if neg { -v } else { v })
+    Some(if neg { v.wrapping_neg() } else { v })
 }
