@@ -159,18 +159,17 @@ impl<'p> LlInterpreter<'p> {
                 }
             }
             StrToFloat => {
+                // RPython's float(str): spaces around (only ' '), a decimal number; no
+                // inf/nan spellings (its strtod-based parser rejects them)
                 let s = self.s(a[0], span)?;
-                let t = String::from_utf8_lossy(&s).trim().to_lowercase();
-                let v = match t.as_str() {
-                    "inf" | "+inf" | "infinity" => f64::INFINITY,
-                    "-inf" | "-infinity" => f64::NEG_INFINITY,
-                    "nan" | "+nan" | "-nan" => f64::NAN,
-                    _ => match t.parse::<f64>() {
-                        Ok(v) if !t.is_empty() => v,
-                        _ => return Err(self.raise_std("ValueError")),
-                    },
-                };
-                LlValue::Float(v)
+                let t = String::from_utf8_lossy(&s).trim_matches(' ').to_string();
+                let numeric = !t.is_empty()
+                    && t.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c))
+                    && t.chars().any(|c| c.is_ascii_digit());
+                match t.parse::<f64>() {
+                    Ok(v) if numeric => LlValue::Float(v),
+                    _ => return Err(self.raise_std("ValueError")),
+                }
             }
             CharToStr => self.strv(&[a[0].as_int() as u8]),
             // a bool computed at run time is an int to the RTyper's str()
