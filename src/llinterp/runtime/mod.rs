@@ -47,6 +47,7 @@ impl<'p> LlInterpreter<'p> {
                 | StrRFind
                 | StrCount
                 | StrFindChar
+                | StrJoin
                 | StrContains
                 | StrStartsWith
                 | StrEndsWith
@@ -182,7 +183,9 @@ impl<'p> LlInterpreter<'p> {
             NoneToStr => self.strv(b"None"),
             StrConcat | StrEq | StrCmp | StrSlice | StrMul | StrFind | StrRFind | StrCount
             | StrFindChar | StrContains | StrStartsWith | StrEndsWith | StrStrip | StrReplace
-            | StrGetItem | UniEncode | StrDecode => unreachable!("handled by call_unicode"),
+            | StrGetItem | StrJoin | UniEncode | StrDecode => {
+                return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
+            }
             StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
             StrSplitLines => {
                 let s = self.s(a[0], span)?;
@@ -230,23 +233,6 @@ impl<'p> LlInterpreter<'p> {
                 };
                 let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
                 LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrJoin => {
-                let sep = self.s(a[0], span)?;
-                let items = self.list_items(a[1].as_ptr(), ty(1))?;
-                let it = self.list_item_type(ty(1));
-                let mut out = Vec::new();
-                for (i, x) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.extend_from_slice(&sep);
-                    }
-                    if it == LlType::CHAR {
-                        out.push(x.as_int() as u8);
-                    } else {
-                        out.extend(self.s(*x, span)?);
-                    }
-                }
-                self.strv(&out)
             }
             StrIsDigit | StrIsAlpha | StrIsSpace | StrIsAlnum | StrIsUpper | StrIsLower => {
                 let s = self.s(a[0], span)?;

@@ -267,7 +267,7 @@ impl<'p> LlInterpreter<'p> {
                     if i > 0 {
                         out.extend_from_slice(&sep);
                     }
-                    if it == LlType::UNICHAR {
+                    if it == LlType::UNICHAR || it == LlType::CHAR {
                         out.push(x.as_int() as u32);
                     } else {
                         out.extend(self.text(*x, it, span)?);
