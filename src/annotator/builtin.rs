@@ -130,6 +130,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Things `print` can show.
     fn check_printable(&self, s: &SomeValue) -> Result<(), AnnError> {
         match s {
+            S::List { def, .. } if {
+                let item = self.bk.item(self.bk.list_item(*def));
+                item.range_step.is_some() && !item.mutated && !item.resized
+            } =>
+            {
+                Err(AnnError::new(
+                    "RPY210",
+                    "printing a range() list is not supported by the RPython typer (a list that is only a range has no str()): build the list with a loop or a comprehension".into(),
+                ))
+            }
             S::Dict { .. } => Err(AnnError::new(
                 "RPY205",
                 "printing a dict is not supported by RPython (it has no str())".into(),
@@ -1111,6 +1121,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         if item.is_impossible() {
                             return Ok(string(true));
                         }
+                        let empty_sep = s.konst().is_some_and(|k| match k {
+                            crate::objspace::object::Value::Obj(id) => match self.heap().get(id) {
+                                crate::objspace::object::Object::Str(b) => b.is_empty(),
+                                crate::objspace::object::Object::Unicode(u) => u.is_empty(),
+                                _ => false,
+                            },
+                            _ => false,
+                        });
+                        if matches!(item, S::Char { .. } | S::UnicodeCodePoint { .. }) && !empty_sep
+                        {
+                            // the typer joins a list of characters only with '' (a
+                            // separator needs a list of strings)
+                            return Err(AnnError::new(
+                                "RPY210",
+                                format!(
+                                    "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
+                                    tname
+                                ),
+                            ));
+                        }
                         if !same_kind(&item) && !item.is_error() {
                             return Err(AnnError::new(
                                 "RPY218",
@@ -1291,6 +1321,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "the encoding must be a constant".into(),
                         ))
                     }
+                }
+                if meth == "decode" && s.konst().is_some() && enc.as_deref() == Some("utf-8") {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
+                    ));
                 }
                 Ok(if meth == "decode" {
                     SomeValue::unicode(no_nul)
