@@ -200,3 +200,37 @@ fn graph_rtyped_shows_low_level_operations_and_types() {
     );
     assert!(stdout.contains("* GcStruct rpy_string"), "{}", stdout);
 }
+
+#[test]
+fn graph_and_run_use_the_projects_search_paths() {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-project-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("pyproject.toml"),
+        "[tool.rpy-lsp]\nsearch-paths = [\"lib\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("lib/helper.py"),
+        "def twice(x):\n    return x * 2\n",
+    )
+    .unwrap();
+    let target = dir.join("src/target.py");
+    std::fs::write(
+        &target,
+        "from helper import twice\n\ndef entry_point(argv):\n    print twice(len(argv))\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+    )
+    .unwrap();
+    let t = target.to_str().unwrap();
+    let (code, stdout, stderr) = rpy(&["run", t, "--", "a", "b"]);
+    assert_eq!((code, stdout.as_str()), (0, "6\n"), "{}", stderr);
+    let (code, stdout, _) = rpy(&["graph", t, "--function", "twice"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("graph twice"), "{}", stdout);
+    std::fs::write(dir.join("pyproject.toml"), "[tool.rpy-lsp\n").unwrap();
+    let (code, _, stderr) = rpy(&["run", t]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("pyproject.toml"), "{}", stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

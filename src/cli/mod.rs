@@ -594,6 +594,13 @@ fn run_on_this_thread(
     }
     let shown = target.display().to_string();
     let target = target.canonicalize().unwrap_or(target);
+    let search_paths = match project_search_paths(&target, search_paths) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {}", e);
+            return 2;
+        }
+    };
     let t0 = std::time::Instant::now();
     // the program runs: its import-time code sees the real machine, as the reference's
     // translation does
@@ -641,6 +648,24 @@ fn run_on_this_thread(
     result.exit_code
 }
 
+/// The search paths of the project a target belongs to (the `pyproject.toml` found by
+/// walking up from it, as `check` finds it), after the command line's.
+fn project_search_paths(
+    target: &std::path::Path,
+    mut search_paths: Vec<PathBuf>,
+) -> Result<Vec<PathBuf>, String> {
+    if let Some(pyproject) = crate::engine::config::find_pyproject(target) {
+        let root = pyproject.parent().unwrap_or(std::path::Path::new("."));
+        let config = EngineConfig::load(root)?;
+        for p in config.search_paths {
+            if !search_paths.contains(&p) {
+                search_paths.push(p);
+            }
+        }
+    }
+    Ok(search_paths)
+}
+
 fn graph(
     target: PathBuf,
     function: Option<String>,
@@ -654,6 +679,13 @@ fn graph(
         return 2;
     }
     let target = target.canonicalize().unwrap_or(target);
+    let search_paths = match project_search_paths(&target, search_paths) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {}", e);
+            return 2;
+        }
+    };
     let analysis = engine::analyze_target(&target, &search_paths);
     let Some(program) = analysis.programs.first() else {
         return 2;
