@@ -58,6 +58,23 @@ impl RTyper<'_> {
         Ok((out, si))
     }
 
+    /// The GcArray holding a list's items: the list itself when fixed-size, its `items`
+    /// field when resizable.
+    fn list_items_array(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        ty: LlType,
+        fixed: bool,
+    ) -> Hlvalue {
+        if fixed {
+            return v;
+        }
+        let st = self.types.pointee(ty).unwrap_or(LlType::VOID);
+        let at = self.types.field_type(st, "items").unwrap_or(LlType::VOID);
+        llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
+    }
+
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rr = hop.r_result;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
@@ -69,15 +86,7 @@ impl RTyper<'_> {
                 let i = self.inputarg(llops, hop, 1, si)?;
                 let handled = self.has_implicit_exception(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
-                    let arr = if fixed {
-                        v
-                    } else {
-                        let at = self
-                            .types
-                            .field_type(self.types.pointee(ty).unwrap(), "items")
-                            .unwrap();
-                        llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
-                    };
+                    let arr = self.list_items_array(llops, v, ty, fixed);
                     let it = self.lltype(item);
                     return Ok((llops.genop(LlOp::GetArrayItem, vec![arr, i], it), item));
                 }
@@ -153,15 +162,7 @@ impl RTyper<'_> {
                 let x = self.inputarg(llops, hop, 2, item)?;
                 let handled = self.has_implicit_exception(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
-                    let arr = if fixed {
-                        v
-                    } else {
-                        let at = self
-                            .types
-                            .field_type(self.types.pointee(ty).unwrap(), "items")
-                            .unwrap();
-                        llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
-                    };
+                    let arr = self.list_items_array(llops, v, ty, fixed);
                     llops.genop(LlOp::SetArrayItem, vec![arr, i, x], LlType::VOID);
                     return Ok((cvoid(), void));
                 }

@@ -5,7 +5,7 @@
 
 use super::super::{LlInterpreter, Unwind};
 use super::text::format_f;
-use crate::lltypesystem::{LlPtr, LlType, LlValue, TypeDef};
+use crate::lltypesystem::{LlPtr, LlType, LlValue, Offset, TypeDef};
 use crate::syntax::Span;
 
 type R = Result<LlValue, Unwind>;
@@ -266,45 +266,39 @@ impl<'p> LlInterpreter<'p> {
         }
     }
 
-    pub(super) fn entry_get(&self, d: LlPtr, ty: LlType, i: usize, field: &str) -> LlValue {
+    /// The entries array of a dict and the path to field `field` of entry `i`.
+    fn entry_place(
+        &self,
+        d: LlPtr,
+        ty: LlType,
+        i: usize,
+        field: &str,
+    ) -> (LlPtr, LlType, [Offset; 2]) {
         let (st, arr, _, _) = self.dict_types(ty);
-        let types = &self.prog.types;
         let e = self
             .heap
-            .getfield(types, d, st, "entries")
+            .getfield(&self.prog.types, d, st, "entries")
             .map(|v| v.as_ptr())
             .unwrap_or(LlPtr::Null);
-        self.heap
-            .getinterior(
-                types,
-                e,
-                arr,
-                &[
-                    crate::lltypesystem::Offset::Index(i as i64),
-                    crate::lltypesystem::Offset::Field(field.into()),
-                ],
-            )
-            .unwrap_or(LlValue::Void)
-    }
-    pub(super) fn entry_set(&mut self, d: LlPtr, ty: LlType, i: usize, field: &str, v: LlValue) {
-        let (st, arr, _, _) = self.dict_types(ty);
-        let types = &self.prog.types;
-        let e = self
-            .heap
-            .getfield(types, d, st, "entries")
-            .map(|v| v.as_ptr())
-            .unwrap_or(LlPtr::Null);
-        let _ = self.heap.setinterior(
-            types,
+        (
             e,
             arr,
-            &[
-                crate::lltypesystem::Offset::Index(i as i64),
-                crate::lltypesystem::Offset::Field(field.into()),
-            ],
-            v,
-        );
+            [Offset::Index(i as i64), Offset::Field(field.into())],
+        )
     }
+
+    pub(super) fn entry_get(&self, d: LlPtr, ty: LlType, i: usize, field: &str) -> LlValue {
+        let (e, arr, path) = self.entry_place(d, ty, i, field);
+        self.heap
+            .getinterior(&self.prog.types, e, arr, &path)
+            .unwrap_or(LlValue::Void)
+    }
+
+    pub(super) fn entry_set(&mut self, d: LlPtr, ty: LlType, i: usize, field: &str, v: LlValue) {
+        let (e, arr, path) = self.entry_place(d, ty, i, field);
+        let _ = self.heap.setinterior(&self.prog.types, e, arr, &path, v);
+    }
+
     pub(super) fn dict_counts(&self, d: LlPtr, ty: LlType) -> (i64, i64) {
         let (st, ..) = self.dict_types(ty);
         let types = &self.prog.types;
