@@ -92,12 +92,7 @@ impl RTyper<'_> {
                             .iter()
                             .all(|d| matches!(bk.desc(*d), Desc::Function(_)))
                     {
-                        let mut graphs: Vec<u32> = descs
-                            .iter()
-                            .filter_map(|d| self.single_graph_of(*d))
-                            .collect();
-                        graphs.sort();
-                        graphs.dedup();
+                        let graphs = self.function_graphs(descs);
                         if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
                             families.push((graphs, None));
                         }

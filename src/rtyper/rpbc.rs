@@ -46,12 +46,7 @@ impl RTyper<'_> {
             return Ok(self.intern_repr(Repr::Void));
         }
         if all(&|d| matches!(d, Desc::Function(_))) {
-            let mut graphs: Vec<u32> = descs
-                .iter()
-                .filter_map(|d| self.single_graph_of(*d))
-                .collect();
-            graphs.sort();
-            graphs.dedup();
+            let mut graphs = self.function_graphs(descs);
             if graphs.is_empty() {
                 return Ok(self.intern_repr(Repr::Void));
             }
@@ -76,6 +71,17 @@ impl RTyper<'_> {
         Err(TyperError::new(
             "a variable holding one of several prebuilt objects is not supported by `run` yet",
         ))
+    }
+
+    /// The graphs of a set of function descriptions, sorted, without duplicates.
+    pub fn function_graphs(&self, descs: &[DescId]) -> Vec<u32> {
+        let mut graphs: Vec<u32> = descs
+            .iter()
+            .filter_map(|d| self.single_graph_of(*d))
+            .collect();
+        graphs.sort();
+        graphs.dedup();
+        graphs
     }
 
     /// The pointer type of the function of graph `g`: its arguments' and result's types.

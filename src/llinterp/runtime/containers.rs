@@ -150,6 +150,24 @@ impl<'p> LlInterpreter<'p> {
         Ok(())
     }
 
+    /// Writes `items` over a list's items, same length (reverse, sort).
+    pub(super) fn list_store_in_place(
+        &mut self,
+        p: LlPtr,
+        ty: LlType,
+        items: &[LlValue],
+        span: Span,
+    ) -> Result<(), Unwind> {
+        let lay = self
+            .list_layout(ty)
+            .ok_or_else(|| self.fatal_at(span, "not a list"))?;
+        let (arr, _) = self.list_arr_len(p, ty, &lay)?;
+        for (i, v) in items.iter().enumerate() {
+            let _ = self.heap.setitem(arr, i as i64, *v);
+        }
+        Ok(())
+    }
+
     pub(super) fn list_push(&mut self, p: LlPtr, ty: LlType, v: LlValue) -> Result<(), Unwind> {
         let lay = self
             .list_layout(ty)

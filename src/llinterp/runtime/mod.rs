@@ -357,13 +357,7 @@ impl<'p> LlInterpreter<'p> {
                 let (p, t) = (a[0].as_ptr(), ty(0));
                 let mut items = self.list_items(p, t)?;
                 items.reverse();
-                let lay = self
-                    .list_layout(t)
-                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
-                let (arr, _) = self.list_arr_len(p, t, &lay)?;
-                for (i, v) in items.iter().enumerate() {
-                    let _ = self.heap.setitem(arr, i as i64, *v);
-                }
+                self.list_store_in_place(p, t, &items, span)?;
                 LlValue::Void
             }
             ListSort => {
@@ -391,13 +385,7 @@ impl<'p> LlInterpreter<'p> {
                         _ => x.as_int().cmp(&y.as_int()),
                     });
                 }
-                let lay = self
-                    .list_layout(t)
-                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
-                let (arr, _) = self.list_arr_len(p, t, &lay)?;
-                for (i, v) in items.iter().enumerate() {
-                    let _ = self.heap.setitem(arr, i as i64, *v);
-                }
+                self.list_store_in_place(p, t, &items, span)?;
                 LlValue::Void
             }
             ListSlice => {
