@@ -12,6 +12,7 @@ pub mod compiler;
 pub mod diagnostics;
 pub mod engine;
 pub mod flowspace;
+pub mod genc;
 pub mod interpreter;
 pub mod llinterp;
 pub mod lltypesystem;

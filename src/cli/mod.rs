@@ -1,6 +1,7 @@
 //! Command-line front end: parses arguments, calls the engine, renders its results. No
 //! analysis happens here.
 
+mod build;
 mod output;
 
 use crate::diagnostics::{rules, Severity, RULES};
@@ -119,6 +120,26 @@ enum Command {
         #[arg(long)]
         timings: bool,
     },
+    /// Translate a program to C and compile it into a native executable (annotate,
+    /// RTyper, GenC, the system C compiler).
+    Build {
+        target: PathBuf,
+        /// The executable to write (default: `<target name>-c` in the current directory).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Optimization level of the C compiler.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=3))]
+        opt: u32,
+        /// Garbage collector: `gen` (generational) or `none` (never frees; debugging).
+        #[arg(long, value_enum, default_value = "gen")]
+        gc: GcArg,
+        /// Keep the generated C in this directory, with comments naming the source line of
+        /// each block.
+        #[arg(long = "emit-c")]
+        emit_c: Option<PathBuf>,
+        #[arg(long = "search-path")]
+        search_paths: Vec<PathBuf>,
+    },
     /// Run the language server on stdin/stdout.
     Serve,
     /// List the diagnostic codes.
@@ -194,6 +215,27 @@ fn run() -> i32 {
             search_paths,
             timings,
         } => run_program(target, args, search_paths, timings),
+        Command::Build {
+            target,
+            output,
+            opt,
+            gc,
+            emit_c,
+            search_paths,
+        } => {
+            let opts = build::BuildArgs {
+                target,
+                output,
+                opt,
+                gc: match gc {
+                    GcArg::Gen => crate::genc::GcKind::Gen,
+                    GcArg::None => crate::genc::GcKind::None,
+                },
+                emit_c,
+                search_paths,
+            };
+            on_big_stack(move || build::build(opts))
+        }
         Command::Serve => crate::lsp::serve(),
         Command::Rules => {
             for r in RULES {
@@ -226,6 +268,28 @@ fn run() -> i32 {
                 2
             }
         },
+    }
+}
+
+/// `--gc`
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GcArg {
+    Gen,
+    None,
+}
+
+/// Runs `f` on a thread with a large stack (the pipeline recurses on deep programs).
+fn on_big_stack(f: impl FnOnce() -> i32 + Send + 'static) -> i32 {
+    match std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .map(|h| h.join())
+    {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("error: the translation stopped unexpectedly");
+            2
+        }
     }
 }
 

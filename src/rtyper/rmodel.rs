@@ -178,6 +178,8 @@ impl RTyper<'_> {
                 );
                 let entries = self.types.gc_array(entry);
                 let entries_ptr = self.types.ptr(entries);
+                let index_arr = self.types.gc_array(LlType::SIGNED);
+                let index_ptr = self.types.ptr(index_arr);
                 let s = self.types.new_struct(
                     "dict",
                     true,
@@ -185,6 +187,9 @@ impl RTyper<'_> {
                         ("num_live".into(), LlType::SIGNED),
                         ("num_used".into(), LlType::SIGNED),
                         ("entries".into(), entries_ptr),
+                        // the hash index of compiled programs (GenC's dicts); the
+                        // LLInterpreter keeps its own and leaves this NULL
+                        ("indexes".into(), index_ptr),
                     ]
                     .into_iter()
                     .chain(fns)

@@ -1,0 +1,122 @@
+//! The C compiler: writes the generated sources into a directory and compiles them into
+//! an executable with the system compiler, found through the `cc` crate (which respects
+//! `CC` and `CFLAGS`). A missing compiler or a failed compilation is an error that says
+//! where the sources were kept.
+
+use super::CSources;
+use std::path::{Path, PathBuf};
+
+/// Which garbage collector the executable uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GcKind {
+    /// generational: a copying nursery and a mark-sweep old generation
+    Gen,
+    /// never frees (debugging)
+    None,
+}
+
+pub struct CompileOptions {
+    /// 0..=3 (`-O<n>`)
+    pub opt: u32,
+    pub gc: GcKind,
+}
+
+#[derive(Debug)]
+pub enum CompileError {
+    /// writing the sources failed
+    Io(String),
+    /// no C compiler could be run
+    NoCompiler(String),
+    /// the compiler failed: its output
+    Failed { output: String, dir: PathBuf },
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Io(m) => write!(f, "{}", m),
+            CompileError::NoCompiler(m) => write!(f, "no C compiler: {}", m),
+            CompileError::Failed { output, dir } => write!(
+                f,
+                "the C compiler failed (the sources are kept in {}):\n{}",
+                dir.display(),
+                output
+            ),
+        }
+    }
+}
+
+/// Writes the sources into `dir`.
+pub fn write_sources(src: &CSources, dir: &Path) -> Result<(), CompileError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CompileError::Io(format!("cannot create {}: {}", dir.display(), e)))?;
+    for (name, text) in &src.files {
+        let p = dir.join(name);
+        std::fs::write(&p, text)
+            .map_err(|e| CompileError::Io(format!("cannot write {}: {}", p.display(), e)))?;
+    }
+    Ok(())
+}
+
+/// The host's target triple, as the `cc` crate wants it.
+fn host_triple() -> String {
+    let arch = std::env::consts::ARCH;
+    match std::env::consts::OS {
+        "linux" => format!("{}-unknown-linux-gnu", arch),
+        "macos" => format!("{}-apple-darwin", arch),
+        other => format!("{}-unknown-{}", arch, other),
+    }
+}
+
+/// Compiles the sources written in `dir` into the executable `out`.
+pub fn compile(
+    src: &CSources,
+    dir: &Path,
+    out: &Path,
+    opts: &CompileOptions,
+) -> Result<(), CompileError> {
+    write_sources(src, dir)?;
+    let triple = host_triple();
+    let mut build = cc::Build::new();
+    build
+        .target(&triple)
+        .host(&triple)
+        .opt_level(opts.opt)
+        .debug(false)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .warnings(false)
+        .pic(false);
+    let tool = build
+        .try_get_compiler()
+        .map_err(|e| CompileError::NoCompiler(e.to_string()))?;
+    let mut cmd = tool.to_command();
+    cmd.current_dir(dir);
+    cmd.arg("-fwrapv").arg("-fno-strict-aliasing");
+    if opts.gc == GcKind::None {
+        cmd.arg("-DRPY_GC_NONE");
+    }
+    for f in src.c_files() {
+        cmd.arg(f);
+    }
+    let out_abs = if out.is_absolute() {
+        out.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(out))
+            .unwrap_or_else(|_| out.to_path_buf())
+    };
+    cmd.arg("-o").arg(&out_abs).arg("-lm");
+    let output = cmd
+        .output()
+        .map_err(|e| CompileError::NoCompiler(format!("{}: {}", tool.path().display(), e)))?;
+    if !output.status.success() {
+        let mut text = String::from_utf8_lossy(&output.stderr).into_owned();
+        text.push_str(&String::from_utf8_lossy(&output.stdout));
+        return Err(CompileError::Failed {
+            output: text,
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(())
+}

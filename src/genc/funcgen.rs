@@ -1,0 +1,729 @@
+//! C source for one low-level graph (seed 001, "The C Back-End"): a C function whose
+//! blocks are labels, whose Variables are locals (Void ones vanish) and whose links are
+//! assignments to the target block's input variables followed by a `goto`.
+//!
+//! Two transforms happen here, as the graph is written out:
+//! - exceptions (seed 001, "Making Exception Handling Explicit"): an operation that can
+//!   raise is followed by a test of the global exception state; an uncaught exception
+//!   returns at once (the caller tests in turn), a `last_exception` switch becomes
+//!   comparisons of the raised class's id range with each handler's;
+//! - GC roots (seed 001, "Memory Management Details"): around every operation that may
+//!   collect, the GC pointers still needed after it are stored on the shadow stack and
+//!   read back, since a collection may move them.
+
+use super::database::{field_name, Database};
+use crate::flowspace::{
+    BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, LinkId, SpaceOperation, VarId,
+};
+use crate::interpreter::Op;
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::rtyper::LlFunction;
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write;
+
+pub struct FuncGen<'a, 'p> {
+    db: &'a Database<'p>,
+    g: &'p FunctionGraph,
+    /// Variables read somewhere (others are not declared, and writes to them vanish).
+    read: HashSet<VarId>,
+    out: String,
+    /// Source file text, for the line comments of `--emit-c` (None: no comments).
+    lines: Option<&'a LineIndex>,
+}
+
+/// Line numbers of byte offsets of the program's source files.
+pub struct LineIndex {
+    pub files: Vec<(String, Vec<u32>)>,
+}
+
+impl LineIndex {
+    pub fn line(&self, file: u32, offset: u32) -> Option<(&str, usize)> {
+        let (name, starts) = self.files.get(file as usize)?;
+        let l = match starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        };
+        Some((name, l))
+    }
+}
+
+impl<'a, 'p> FuncGen<'a, 'p> {
+    pub fn new(db: &'a Database<'p>, g: &'p FunctionGraph, lines: Option<&'a LineIndex>) -> Self {
+        FuncGen {
+            db,
+            g,
+            read: HashSet::new(),
+            out: String::new(),
+            lines,
+        }
+    }
+
+    fn ty(&self, v: Hlvalue) -> LlType {
+        self.g.concretetype_of(v).unwrap_or(LlType::VOID)
+    }
+    fn vty(&self, v: VarId) -> LlType {
+        self.g.concretetype.get(v.0 as usize).copied().unwrap_or(LlType::VOID)
+    }
+
+    /// The C expression of an argument.
+    fn arg(&self, v: Hlvalue) -> String {
+        match v {
+            Hlvalue::Var(v) => format!("v{}", v.0),
+            Hlvalue::Ll(c) => self.db.value(c.value, c.ty),
+            Hlvalue::Const(_) => "0".into(),
+        }
+    }
+
+    fn reachable_blocks(&self) -> Vec<BlockId> {
+        let g = self.g;
+        let mut seen = vec![false; g.blocks.len()];
+        let mut order = Vec::new();
+        let mut stack = vec![g.startblock];
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut seen[b.0 as usize], true) {
+                continue;
+            }
+            order.push(b);
+            for &l in g.block(b).exits.iter().rev() {
+                stack.push(g.link(l).target);
+            }
+        }
+        order
+    }
+
+    /// The prototype of the function (`static RET name(T p0, …)`).
+    pub fn prototype(db: &Database, g: &FunctionGraph, name: &str) -> String {
+        let start = g.block(g.startblock);
+        let params: Vec<String> = start
+            .inputargs
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| g.concretetype[v.0 as usize] != LlType::VOID)
+            .map(|(i, v)| db.decl(g.concretetype[v.0 as usize], &format!("p{}", i)))
+            .collect();
+        let ret = g.block(g.returnblock).inputargs.first().map(|v| g.concretetype[v.0 as usize]);
+        format!(
+            "static {} {}({})",
+            db.ctype(ret.unwrap_or(LlType::VOID)),
+            name,
+            if params.is_empty() {
+                "void".into()
+            } else {
+                params.join(", ")
+            }
+        )
+    }
+
+    pub fn generate(mut self, name: &str) -> String {
+        let g = self.g;
+        let blocks = self.reachable_blocks();
+        // which variables are read
+        for &b in &blocks {
+            let blk = g.block(b);
+            for op in &blk.operations {
+                for a in &op.args {
+                    if let Hlvalue::Var(v) = a {
+                        self.read.insert(*v);
+                    }
+                }
+            }
+            if let ExitSwitch::Value(Hlvalue::Var(v)) = blk.exitswitch {
+                self.read.insert(v);
+            }
+            for &l in &blk.exits {
+                for a in &g.link(l).args {
+                    if let Hlvalue::Var(v) = a {
+                        self.read.insert(*v);
+                    }
+                }
+            }
+        }
+        let _ = writeln!(self.out, "{} {{", Self::prototype(self.db, g, name));
+        // locals
+        let mut declared = BTreeSet::new();
+        for &b in &blocks {
+            let blk = g.block(b);
+            let defs = blk
+                .inputargs
+                .iter()
+                .copied()
+                .chain(blk.operations.iter().map(|o| o.result))
+                .chain(blk.exits.iter().flat_map(|&l| {
+                    let l = g.link(l);
+                    l.last_exception.into_iter().chain(l.last_exc_value)
+                }));
+            for v in defs {
+                if self.read.contains(&v) && self.vty(v) != LlType::VOID {
+                    declared.insert(v);
+                }
+            }
+        }
+        for v in &declared {
+            let _ = writeln!(self.out, "    {};", self.db.decl(self.vty(*v), &format!("v{}", v.0)));
+        }
+        let ret_ty = g
+            .block(g.returnblock)
+            .inputargs
+            .first()
+            .map(|v| self.vty(*v))
+            .unwrap_or(LlType::VOID);
+        // parameters into the start block's variables
+        for (i, v) in g.block(g.startblock).inputargs.iter().enumerate() {
+            if declared.contains(v) {
+                let _ = writeln!(self.out, "    v{} = p{};", v.0, i);
+            }
+        }
+        let mut needs_propagate = false;
+        for &b in &blocks {
+            if b == g.returnblock || b == g.exceptblock {
+                continue;
+            }
+            needs_propagate |= self.block(b);
+        }
+        if needs_propagate || blocks.contains(&g.exceptblock) {
+            let _ = writeln!(
+                self.out,
+                "  propagate:\n    return{};",
+                if ret_ty == LlType::VOID {
+                    String::new()
+                } else {
+                    format!(" ({})0", self.db.ctype(ret_ty))
+                }
+            );
+        }
+        self.out.push_str("}\n\n");
+        self.out
+    }
+
+    /// Emits one block; returns whether it jumps to `propagate`.
+    fn block(&mut self, b: BlockId) -> bool {
+        let g = self.g;
+        let blk = g.block(b);
+        let _ = writeln!(self.out, "  block{}:", b.0);
+        if let (Some(lines), Some(op)) = (self.lines, blk.operations.first()) {
+            if let Some((file, line)) = lines.line(op.span.file.0, op.span.start) {
+                let _ = writeln!(self.out, "    /* {}:{} */", file.replace("*/", "* /"), line);
+            }
+        }
+        let n = blk.operations.len();
+        let catching = blk.exitswitch == ExitSwitch::LastException;
+        let live_after = self.liveness(b);
+        let mut propagates = false;
+        for (i, op) in blk.operations.iter().enumerate() {
+            let roots: Vec<VarId> = if self.may_collect(op) {
+                live_after[i]
+                    .iter()
+                    .copied()
+                    .filter(|v| *v != op.result && self.db.types().is_gc_ptr(self.vty(*v)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !roots.is_empty() {
+                for (k, v) in roots.iter().enumerate() {
+                    let _ = writeln!(self.out, "    rpy_root_top[{}] = v{};", k, v.0);
+                }
+                let _ = writeln!(self.out, "    rpy_root_top += {};", roots.len());
+            }
+            self.op(op);
+            if !roots.is_empty() {
+                let _ = writeln!(self.out, "    rpy_root_top -= {};", roots.len());
+                for (k, v) in roots.iter().enumerate() {
+                    let _ = writeln!(
+                        self.out,
+                        "    v{} = ({})rpy_root_top[{}];",
+                        v.0,
+                        self.db.ctype(self.vty(*v)),
+                        k
+                    );
+                }
+            }
+            if self.can_raise(op) && !(catching && i + 1 == n) {
+                self.out.push_str("    if (RPY_EXC_OCCURRED()) goto propagate;\n");
+                propagates = true;
+            }
+        }
+        match blk.exitswitch {
+            ExitSwitch::None => {
+                if let Some(&l) = blk.exits.first() {
+                    propagates |= self.link(l, "    ");
+                }
+            }
+            ExitSwitch::Value(v) => {
+                let x = self.arg(v);
+                let mut default = None;
+                for &l in &blk.exits {
+                    match g.link(l).exitcase {
+                        ExitCase::Ll(LlValue::Bool(true)) => {
+                            let _ = writeln!(self.out, "    if ({}) {{", x);
+                            propagates |= self.link(l, "        ");
+                            self.out.push_str("    }\n");
+                        }
+                        ExitCase::Ll(LlValue::Bool(false)) => {
+                            let _ = writeln!(self.out, "    if (!{}) {{", x);
+                            propagates |= self.link(l, "        ");
+                            self.out.push_str("    }\n");
+                        }
+                        ExitCase::Ll(c) => {
+                            let _ = writeln!(
+                                self.out,
+                                "    if ({} == {}) {{",
+                                x,
+                                self.db.value(c, self.ty(v))
+                            );
+                            propagates |= self.link(l, "        ");
+                            self.out.push_str("    }\n");
+                        }
+                        _ => default = Some(l),
+                    }
+                }
+                match default {
+                    Some(l) => propagates |= self.link(l, "    "),
+                    None => self.out.push_str("    rpy_fatal(\"no exit for a switch value\");\n"),
+                }
+            }
+            ExitSwitch::LastException => {
+                self.out.push_str("    if (!RPY_EXC_OCCURRED()) {\n");
+                self.link(blk.exits[0], "        ");
+                self.out.push_str("    }\n");
+                let vt = self.db.struct_name(self.db.prog.object_vtable);
+                for &l in &blk.exits[1..] {
+                    let link = g.link(l);
+                    let ExitCase::Ll(LlValue::Ptr(case)) = link.exitcase else {
+                        continue;
+                    };
+                    let cond = match case {
+                        LlPtr::Null => "1".to_string(),
+                        p => {
+                            let heap = &self.db.prog.heap;
+                            let get = |f: &str| {
+                                heap.getfield(self.db.types(), p, self.db.prog.object_vtable, f)
+                                    .map(|v| v.as_int())
+                                    .unwrap_or(-1)
+                            };
+                            format!(
+                                "RPY_EXC_MATCHES({}, {}L, {}L)",
+                                vt,
+                                get("subclassrange_min"),
+                                get("subclassrange_max")
+                            )
+                        }
+                    };
+                    let _ = writeln!(self.out, "    if ({}) {{", cond);
+                    if let Some(t) = link.last_exception.filter(|v| self.read.contains(v)) {
+                        let _ = writeln!(
+                            self.out,
+                            "        v{} = ({})rpy_exc_type;",
+                            t.0,
+                            self.db.ctype(self.vty(t))
+                        );
+                    }
+                    if let Some(t) = link.last_exc_value.filter(|v| self.read.contains(v)) {
+                        let _ = writeln!(
+                            self.out,
+                            "        v{} = ({})rpy_exc_value;",
+                            t.0,
+                            self.db.ctype(self.vty(t))
+                        );
+                    }
+                    self.out
+                        .push_str("        rpy_exc_type = NULL;\n        rpy_exc_value = NULL;\n");
+                    self.link(l, "        ");
+                    self.out.push_str("    }\n");
+                }
+                self.out.push_str("    goto propagate;\n");
+                propagates = true;
+            }
+        }
+        propagates
+    }
+
+    /// For each operation of block `b`: the variables read after it (by later operations,
+    /// the exit switch or the exits).
+    fn liveness(&self, b: BlockId) -> Vec<BTreeSet<VarId>> {
+        let g = self.g;
+        let blk = g.block(b);
+        let mut live = BTreeSet::new();
+        for &l in &blk.exits {
+            let link = g.link(l);
+            for a in &link.args {
+                if let Hlvalue::Var(v) = a {
+                    if Some(*v) != link.last_exception && Some(*v) != link.last_exc_value {
+                        live.insert(*v);
+                    }
+                }
+            }
+        }
+        if let ExitSwitch::Value(Hlvalue::Var(v)) = blk.exitswitch {
+            live.insert(v);
+        }
+        let mut out = vec![BTreeSet::new(); blk.operations.len()];
+        for (i, op) in blk.operations.iter().enumerate().rev() {
+            out[i] = live.clone();
+            live.remove(&op.result);
+            for a in &op.args {
+                if let Hlvalue::Var(v) = a {
+                    live.insert(*v);
+                }
+            }
+        }
+        out
+    }
+
+    fn ll_op(op: &SpaceOperation) -> Option<LlOp> {
+        match op.opname {
+            Op::Ll(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    fn callee(&self, op: &SpaceOperation) -> Option<&'p LlFunction> {
+        match op.args.first() {
+            Some(Hlvalue::Ll(c)) => match c.value {
+                LlValue::Ptr(LlPtr::Func(f)) => self.db.prog.functions.get(f as usize),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether an operation may run a collection (allocate, or call what may).
+    fn may_collect(&self, op: &SpaceOperation) -> bool {
+        match Self::ll_op(op) {
+            Some(LlOp::Malloc | LlOp::MallocVarsize | LlOp::IndirectCall) => true,
+            Some(LlOp::DirectCall) => match self.callee(op) {
+                Some(LlFunction::Runtime(rf)) => super::helpers::may_collect(*rf),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
+    fn can_raise(&self, op: &SpaceOperation) -> bool {
+        match Self::ll_op(op) {
+            Some(LlOp::DirectCall) => match self.callee(op) {
+                Some(LlFunction::Runtime(rf)) => !rf.raises().is_empty(),
+                _ => true,
+            },
+            Some(LlOp::IndirectCall) => true,
+            Some(o) => o.canraise() != crate::lltypesystem::lloperation::CanRaise::Nothing,
+            None => false,
+        }
+    }
+
+    /// The assignments of a link's arguments to its target's input variables (in
+    /// parallel: through temporaries when a target variable is also a source), then the
+    /// jump. Returns whether it jumps to `propagate`.
+    fn link(&mut self, l: LinkId, ind: &str) -> bool {
+        let g = self.g;
+        let link = g.link(l);
+        if link.target == g.returnblock {
+            match link.args.first() {
+                Some(a) if self.ty(*a) != LlType::VOID => {
+                    let _ = writeln!(self.out, "{}return {};", ind, self.arg(*a));
+                }
+                _ => {
+                    let _ = writeln!(self.out, "{}return;", ind);
+                }
+            }
+            return false;
+        }
+        if link.target == g.exceptblock {
+            let _ = writeln!(
+                self.out,
+                "{}rpy_exc_type = (void *){};\n{}rpy_exc_value = (void *){};\n{}goto propagate;",
+                ind,
+                self.arg(link.args[0]),
+                ind,
+                self.arg(link.args[1]),
+                ind
+            );
+            return true;
+        }
+        let target = g.block(link.target);
+        let pairs: Vec<(VarId, Hlvalue)> = target
+            .inputargs
+            .iter()
+            .copied()
+            .zip(link.args.iter().copied())
+            .filter(|(t, a)| self.read.contains(t) && self.vty(*t) != LlType::VOID && *a != Hlvalue::Var(*t))
+            .collect();
+        let targets: HashSet<VarId> = pairs.iter().map(|(t, _)| *t).collect();
+        let conflict = pairs
+            .iter()
+            .any(|(_, a)| matches!(a, Hlvalue::Var(v) if targets.contains(v)));
+        if conflict && pairs.len() > 1 {
+            let _ = writeln!(self.out, "{}{{", ind);
+            for (k, (t, a)) in pairs.iter().enumerate() {
+                let _ = writeln!(
+                    self.out,
+                    "{}    {} = {};",
+                    ind,
+                    self.db.decl(self.vty(*t), &format!("t{}", k)),
+                    self.arg(*a)
+                );
+            }
+            for (k, (t, _)) in pairs.iter().enumerate() {
+                let _ = writeln!(self.out, "{}    v{} = t{};", ind, t.0, k);
+            }
+            let _ = writeln!(self.out, "{}}}", ind);
+        } else {
+            for (t, a) in &pairs {
+                let _ = writeln!(self.out, "{}v{} = {};", ind, t.0, self.arg(*a));
+            }
+        }
+        let _ = writeln!(self.out, "{}goto block{};", ind, link.target.0);
+        false
+    }
+
+    /// The C path of an interior access: `->chars.items[i]`.
+    fn interior(&self, base: Hlvalue, path: &[Hlvalue]) -> (String, LlType) {
+        let types = self.db.types();
+        let mut cur = types.pointee(self.ty(base)).unwrap_or(LlType::VOID);
+        let mut s = format!("{}->", self.arg(base));
+        let mut first = true;
+        for p in path {
+            if !first {
+                s.push('.');
+            }
+            first = false;
+            match (p, types.def(cur)) {
+                (Hlvalue::Ll(c), TypeDef::Struct { .. }) if matches!(c.value, LlValue::Name(_)) => {
+                    let LlValue::Name(n) = c.value else { unreachable!() };
+                    s.push_str(&field_name(n.as_str()));
+                    cur = types.field_type(cur, n.as_str()).unwrap_or(LlType::VOID);
+                }
+                (idx, TypeDef::Array { item, .. }) => {
+                    let _ = write!(s, "items[{}]", self.arg(*idx));
+                    cur = *item;
+                }
+                _ => {}
+            }
+        }
+        (s, cur)
+    }
+
+    /// Writes the barrier a store of `value` into the object `base` points to needs.
+    fn barrier(&mut self, base: Hlvalue, value: Hlvalue) {
+        let types = self.db.types();
+        let pointee = types.pointee(self.ty(base)).unwrap_or(LlType::VOID);
+        if types.is_gc(pointee) && types.is_gc_ptr(self.ty(value)) {
+            let _ = writeln!(self.out, "    RPY_WB({});", self.arg(base));
+        }
+    }
+
+    fn op(&mut self, op: &SpaceOperation) {
+        let Some(o) = Self::ll_op(op) else {
+            let _ = writeln!(self.out, "    rpy_fatal(\"high-level operation\");");
+            return;
+        };
+        let rt = self.vty(op.result);
+        let has_result = rt != LlType::VOID && self.read.contains(&op.result);
+        let r = format!("v{}", op.result.0);
+        let av: Vec<String> = op.args.iter().map(|x| self.arg(*x)).collect();
+        let a = |i: usize| av[i].clone();
+        let cty = self.db.ctype(rt);
+        use LlOp::*;
+        let expr: Option<String> = match o {
+            SameAs => Some(a(0)),
+            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue | FloatIsTrue => {
+                Some(format!("({} != 0)", a(0)))
+            }
+            IntNeg | LlongNeg | FloatNeg => Some(format!("(-{})", a(0))),
+            IntAbs | LlongAbs => Some(format!("RPY_ABS({})", a(0))),
+            FloatAbs => Some(format!("fabs({})", a(0))),
+            IntInvert | LlongInvert | UintInvert | UllongInvert => Some(format!("(~{})", a(0))),
+            IntAdd | LlongAdd | UintAdd | UllongAdd | FloatAdd => bin(&a, "+"),
+            IntSub | LlongSub | UintSub | UllongSub | FloatSub => bin(&a, "-"),
+            IntMul | LlongMul | UintMul | UllongMul | FloatMul => bin(&a, "*"),
+            FloatTrueDiv => bin(&a, "/"),
+            IntFloorDiv | UintFloorDiv | UllongFloorDiv => bin(&a, "/"),
+            IntMod | UintMod | UllongMod => bin(&a, "%"),
+            IntPyDiv | LlongPyDiv => Some(format!("rpy_int_floordiv({}, {})", a(0), a(1))),
+            IntPyMod | LlongPyMod => Some(format!("rpy_int_floormod({}, {})", a(0), a(1))),
+            IntPyDivZer | LlongPyDivZer => Some(format!("rpy_int_floordiv_zer({}, {})", a(0), a(1))),
+            IntPyModZer | LlongPyModZer => Some(format!("rpy_int_floormod_zer({}, {})", a(0), a(1))),
+            IntPyDivOvfZer => Some(format!("rpy_int_floordiv_ovf_zer({}, {})", a(0), a(1))),
+            IntPyModOvfZer => Some(format!("rpy_int_floormod_ovf_zer({}, {})", a(0), a(1))),
+            UintFloorDivZer | UllongFloorDivZer => {
+                Some(format!("rpy_uint_floordiv_zer({}, {})", a(0), a(1)))
+            }
+            UintModZer | UllongModZer => Some(format!("rpy_uint_mod_zer({}, {})", a(0), a(1))),
+            IntLt | LlongLt | UintLt | UllongLt | FloatLt | CharLt | UnicharLt => bin(&a, "<"),
+            IntLe | LlongLe | UintLe | UllongLe | FloatLe | CharLe | UnicharLe => bin(&a, "<="),
+            IntEq | LlongEq | UintEq | UllongEq | FloatEq | CharEq | UnicharEq => bin(&a, "=="),
+            IntNe | LlongNe | UintNe | UllongNe | FloatNe | CharNe | UnicharNe => bin(&a, "!="),
+            IntGt | LlongGt | UintGt | UllongGt | FloatGt | CharGt | UnicharGt => bin(&a, ">"),
+            IntGe | LlongGe | UintGe | UllongGe | FloatGe | CharGe | UnicharGe => bin(&a, ">="),
+            IntAnd | LlongAnd | UintAnd | UllongAnd => bin(&a, "&"),
+            IntOr | LlongOr | UintOr | UllongOr => bin(&a, "|"),
+            IntXor | LlongXor | UintXor | UllongXor => bin(&a, "^"),
+            IntLshift | LlongLshift => Some(format!("rpy_int_lshift({}, {})", a(0), a(1))),
+            IntRshift | LlongRshift => Some(format!("rpy_int_rshift({}, {})", a(0), a(1))),
+            UintLshift | UllongLshift => Some(format!("rpy_uint_lshift({}, {})", a(0), a(1))),
+            UintRshift | UllongRshift => Some(format!("rpy_uint_rshift({}, {})", a(0), a(1))),
+            IntAddOvf => Some(format!("rpy_int_add_ovf({}, {})", a(0), a(1))),
+            IntSubOvf => Some(format!("rpy_int_sub_ovf({}, {})", a(0), a(1))),
+            IntMulOvf => Some(format!("rpy_int_mul_ovf({}, {})", a(0), a(1))),
+            IntNegOvf => Some(format!("rpy_int_sub_ovf(0, {})", a(0))),
+            IntAbsOvf => Some(format!("rpy_int_abs_ovf({})", a(0))),
+            IntLshiftOvf => Some(format!("rpy_int_lshift_ovf({}, {})", a(0), a(1))),
+            IntBetween => Some(format!("({} <= {} && {} < {})", a(0), a(1), a(1), a(2))),
+            CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar
+            | CastIntToUnichar | CastIntToFloat | CastBoolToFloat | CastFloatToInt
+            | CastPrimitive | CastPointer => Some(format!("(({}){})", cty, a(0))),
+            PtrEq => Some(format!("((void *){} == (void *){})", a(0), a(1))),
+            PtrNe => Some(format!("((void *){} != (void *){})", a(0), a(1))),
+            PtrIsZero => Some(format!("({} == NULL)", a(0))),
+            PtrNonZero => Some(format!("({} != NULL)", a(0))),
+            Malloc | MallocVarsize => {
+                let t = match op.args[0] {
+                    Hlvalue::Ll(c) => match c.value {
+                        LlValue::Type(t) => t,
+                        _ => LlType::VOID,
+                    },
+                    _ => LlType::VOID,
+                };
+                let tid = self.db.tid(t);
+                Some(if o == Malloc {
+                    format!("(({})rpy_gc_malloc_fixed({}))", cty, tid)
+                } else {
+                    format!("(({})rpy_gc_malloc_varsize({}, {}))", cty, tid, a(1))
+                })
+            }
+            GetField => {
+                if rt == LlType::VOID {
+                    None
+                } else {
+                    Some(format!("{}->{}", a(0), field_name(&name_of(op.args[1]))))
+                }
+            }
+            SetField => {
+                if self.ty(op.args[2]) != LlType::VOID {
+                    self.barrier(op.args[0], op.args[2]);
+                    let _ = writeln!(
+                        self.out,
+                        "    {}->{} = {};",
+                        a(0),
+                        field_name(&name_of(op.args[1])),
+                        a(2)
+                    );
+                }
+                None
+            }
+            GetSubstruct => Some(format!(
+                "(({})&{}->{})",
+                cty,
+                a(0),
+                field_name(&name_of(op.args[1]))
+            )),
+            GetArrayItem => {
+                if rt == LlType::VOID {
+                    None
+                } else {
+                    Some(format!("{}->items[{}]", a(0), a(1)))
+                }
+            }
+            SetArrayItem => {
+                if self.ty(op.args[2]) != LlType::VOID {
+                    self.barrier(op.args[0], op.args[2]);
+                    let _ = writeln!(self.out, "    {}->items[{}] = {};", a(0), a(1), a(2));
+                }
+                None
+            }
+            GetArraySize => Some(format!("{}->length", a(0))),
+            GetInteriorField => {
+                if rt == LlType::VOID {
+                    None
+                } else {
+                    Some(self.interior(op.args[0], &op.args[1..]).0)
+                }
+            }
+            GetInteriorArraySize => {
+                let (p, t) = self.interior(op.args[0], &op.args[1..]);
+                let _ = t;
+                Some(if op.args.len() > 1 {
+                    format!("{}.length", p)
+                } else {
+                    format!("{}->length", a(0))
+                })
+            }
+            SetInteriorField => {
+                let n = op.args.len() - 1;
+                if self.ty(op.args[n]) != LlType::VOID {
+                    self.barrier(op.args[0], op.args[n]);
+                    let (p, _) = self.interior(op.args[0], &op.args[1..n]);
+                    let _ = writeln!(self.out, "    {} = {};", p, a(n));
+                }
+                None
+            }
+            DirectCall | IndirectCall => {
+                let (f, args) = if o == DirectCall {
+                    let name = match op.args[0] {
+                        Hlvalue::Ll(LlConstantPat {
+                            value: LlValue::Ptr(LlPtr::Func(f)),
+                            ty,
+                        }) => match &self.db.prog.functions[f as usize] {
+                            LlFunction::Runtime(RuntimeFn::MathFn) => {
+                                format!("RPyRT_ll_math__{}", name_of(op.args[1]))
+                            }
+                            LlFunction::Runtime(rf) => super::helpers::helper_name(
+                                *rf,
+                                self.db.types().pointee(ty).unwrap_or(LlType::VOID),
+                            ),
+                            _ => self.db.func_names[f as usize].clone(),
+                        },
+                        other => self.arg(other),
+                    };
+                    (name, &op.args[1..])
+                } else {
+                    (a(0), &op.args[1..op.args.len() - 1])
+                };
+                let args: Vec<String> = args
+                    .iter()
+                    .filter(|x| self.ty(**x) != LlType::VOID)
+                    .map(|x| self.arg(*x))
+                    .collect();
+                let call = format!("{}({})", f, args.join(", "));
+                if has_result {
+                    Some(call)
+                } else {
+                    let _ = writeln!(self.out, "    {};", call);
+                    None
+                }
+            }
+            DebugAssert => {
+                let _ = writeln!(self.out, "    if (!{}) rpy_fatal(\"AssertionError\");", a(0));
+                None
+            }
+            DebugFatalError => {
+                self.out.push_str("    rpy_fatal(\"fatal error\");\n");
+                None
+            }
+        };
+        if let Some(e) = expr {
+            if has_result {
+                let _ = writeln!(self.out, "    {} = {};", r, e);
+            } else if o.canraise() != crate::lltypesystem::lloperation::CanRaise::Nothing {
+                let _ = writeln!(self.out, "    (void){};", e);
+            }
+        }
+    }
+}
+
+use crate::flowspace::LlConstant as LlConstantPat;
+
+fn bin(a: &dyn Fn(usize) -> String, op: &str) -> Option<String> {
+    Some(format!("({} {} {})", a(0), op, a(1)))
+}
+
+fn name_of(v: Hlvalue) -> String {
+    match v {
+        Hlvalue::Ll(c) => match c.value {
+            LlValue::Name(n) => n.as_str().to_string(),
+            _ => String::new(),
+        },
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,769 @@
+//! The runtime functions in C, one specialisation per (function, low-level signature):
+//! the text, number and OS functions call the fixed C runtime (`runtime/text.c`, through
+//! generic layouts); the list, dict, tuple and class helpers are generated here for the
+//! exact types of their arguments, as the reference's low-level helpers are specialised
+//! per type.
+//!
+//! Every generated helper that allocates keeps the GC pointers it still needs on the
+//! shadow stack across the allocation (see `runtime/rpy.h`).
+
+use super::database::Database;
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlType, TypeDef};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Whether a runtime function may allocate (and so collect): callers keep their GC
+/// pointers on the shadow stack around it.
+pub fn may_collect(rf: RuntimeFn) -> bool {
+    use RuntimeFn::*;
+    !matches!(
+        rf,
+        OsWrite
+            | OsClose
+            | TimeTime
+            | TimeClock
+            | StrEq
+            | StrCmp
+            | StrHash
+            | StrFind
+            | StrRFind
+            | StrFindChar
+            | StrCount
+            | StrContains
+            | StrStartsWith
+            | StrEndsWith
+            | StrIsDigit
+            | StrIsAlpha
+            | StrIsSpace
+            | StrIsAlnum
+            | StrIsUpper
+            | StrIsLower
+            | StrIsTrue
+            | StrGetItem
+            | ListIsTrue
+            | ListGetItem
+            | ListSetItem
+            | ListReverse
+            | ListSort
+            | ListContains
+            | ListCount
+            | ListIndex
+            | ListEq
+            | TupleEq
+            | TupleContains
+            | IsInstance
+            | MinMax
+            | DictLen
+            | DictContains
+            | DictGetItem
+            | DictGet
+            | FloatFloorDiv
+            | FloatMod
+            | FloatPow
+    )
+}
+
+/// The functions of the fixed C runtime (`RPyRT_<name>`), called with generic layouts.
+fn in_text_runtime(rf: RuntimeFn) -> bool {
+    use RuntimeFn::*;
+    matches!(
+        rf,
+        OsWrite
+            | OsRead
+            | OsOpen
+            | OsClose
+            | TimeTime
+            | TimeClock
+            | PrintItem
+            | PrintNewline
+            | IntToStr
+            | UintToStr
+            | IntToHex
+            | IntToOct
+            | FloatToStr
+            | FloatToRepr
+            | FloatFormat
+            | StrToInt
+            | StrToFloat
+            | CharToStr
+            | StrConcat
+            | StrEq
+            | StrCmp
+            | StrHash
+            | StrSlice
+            | StrMul
+            | StrFind
+            | StrRFind
+            | StrFindChar
+            | StrCount
+            | StrContains
+            | StrStartsWith
+            | StrEndsWith
+            | StrUpper
+            | StrLower
+            | StrStrip
+            | StrReplace
+            | StrSplit
+            | StrRSplit
+            | StrJoin
+            | StrSplitLines
+            | StrIsDigit
+            | StrIsAlpha
+            | StrIsSpace
+            | StrIsAlnum
+            | StrIsUpper
+            | StrIsLower
+            | StrRepr
+            | StrGetItem
+            | StrIsTrue
+            | UniEncode
+            | StrDecode
+            | BoolToStr
+            | NoneToStr
+            | FloatPow
+            | FloatFloorDiv
+            | FloatMod
+    )
+}
+
+/// A specialisation's C name.
+pub fn helper_name(rf: RuntimeFn, fty: LlType) -> String {
+    format!("rt_{}_{}", rf.name(), fty.0)
+}
+
+/// What a list type is made of.
+pub(super) struct ListT {
+    pub fixed: bool,
+    /// the array type (GcArray of the items)
+    pub arr: LlType,
+    pub item: LlType,
+}
+
+impl Database<'_> {
+    pub(super) fn list_t(&self, lty: LlType) -> Option<ListT> {
+        let types = self.types();
+        let to = types.pointee(lty)?;
+        match types.def(to) {
+            TypeDef::Array { item, gc: true } => Some(ListT {
+                fixed: true,
+                arr: to,
+                item: *item,
+            }),
+            TypeDef::Struct { name, .. } if &**name == "list" => {
+                let arr = types.pointee(types.field_type(to, "items")?)?;
+                Some(ListT {
+                    fixed: false,
+                    arr,
+                    item: types.array_item(arr)?,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn is_str(&self, t: LlType) -> bool {
+        t == self.prog.str_ptr
+    }
+    pub(super) fn is_unicode(&self, t: LlType) -> bool {
+        let types = self.types();
+        types
+            .pointee(t)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "rpy_unicode")
+    }
+    fn struct_named(&self, t: LlType, prefix: &str) -> bool {
+        let types = self.types();
+        types
+            .pointee(t)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| n.starts_with(prefix))
+    }
+    pub(super) fn is_tuple(&self, t: LlType) -> bool {
+        self.struct_named(t, "tuple")
+    }
+    pub(super) fn is_dict(&self, t: LlType) -> bool {
+        let types = self.types();
+        types
+            .pointee(t)
+            .and_then(|s| types.struct_name(s))
+            .is_some_and(|n| &**n == "dict")
+    }
+
+    /// `ITEMS(l)`: the C array of a list's items.
+    pub(super) fn items_of(&self, l: &ListT, v: &str) -> String {
+        if l.fixed {
+            format!("{}->items", v)
+        } else {
+            format!("{}->items->items", v)
+        }
+    }
+}
+
+/// Emits the generated helpers and collects the `rpy_listdesc`s they use.
+pub struct Helpers<'a, 'p> {
+    db: &'a Database<'p>,
+    /// helpers to emit: (function, function type)
+    pub uses: BTreeSet<(RuntimeFn, LlType)>,
+    /// per-type helpers already emitted (eq, hash, str of a type)
+    done: BTreeSet<(String, LlType)>,
+    pub protos: String,
+    pub out: String,
+    pub errors: Vec<String>,
+}
+
+impl<'a, 'p> Helpers<'a, 'p> {
+    pub fn new(db: &'a Database<'p>) -> Self {
+        Helpers {
+            db,
+            uses: BTreeSet::new(),
+            done: BTreeSet::new(),
+            protos: String::new(),
+            out: String::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    fn ctype(&self, t: LlType) -> String {
+        self.db.ctype(t)
+    }
+
+    pub(super) fn db(&self) -> &'a Database<'p> {
+        self.db
+    }
+
+    /// Marks a per-type helper as emitted; false if it already was.
+    pub(super) fn mark_done(&mut self, what: &str, t: LlType) -> bool {
+        self.done.insert((what.to_string(), t))
+    }
+
+    /// Adds a helper function: its prototype among the prototypes, its definition.
+    pub(super) fn add_fn(&mut self, proto: String, body: String) {
+        let _ = writeln!(self.protos, "{};", proto);
+        let _ = writeln!(self.out, "{} {{\n{}}}\n", proto, body);
+    }
+
+    /// A list descriptor for list type `lty` (a static `rpy_listdesc`), by name.
+    pub(super) fn listdesc(&mut self, lty: LlType) -> String {
+        let name = format!("rpy_ld{}", lty.0);
+        if self.done.insert(("listdesc".into(), lty)) {
+            if let Some(l) = self.db.list_t(lty) {
+                let list_tid = if l.fixed {
+                    0
+                } else {
+                    self.db.tid(self.db.types().pointee(lty).unwrap())
+                };
+                let _ = writeln!(
+                    self.protos,
+                    "static const struct rpy_listdesc {} = {{ {}, {} }};",
+                    name,
+                    list_tid,
+                    self.db.tid(l.arr)
+                );
+            }
+        }
+        name
+    }
+
+    /// Emits every helper in `uses`.
+    pub fn emit_all(&mut self) {
+        let uses: Vec<(RuntimeFn, LlType)> = self.uses.iter().copied().collect();
+        for (rf, fty) in uses {
+            let TypeDef::Func { args, result } = self.db.types().def(fty).clone() else {
+                continue;
+            };
+            self.emit(rf, fty, &args, result);
+        }
+    }
+
+    fn emit(&mut self, rf: RuntimeFn, fty: LlType, args: &[LlType], ret: LlType) {
+        let name = helper_name(rf, fty);
+        let params: Vec<(usize, LlType)> = args
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t != LlType::VOID)
+            .map(|(i, t)| (i, *t))
+            .collect();
+        let plist: Vec<String> = params
+            .iter()
+            .map(|(i, t)| self.db.decl(*t, &format!("a{}", i)))
+            .collect();
+        let proto = format!(
+            "static {} {}({})",
+            self.ctype(ret),
+            name,
+            if plist.is_empty() {
+                "void".into()
+            } else {
+                plist.join(", ")
+            }
+        );
+        let _ = writeln!(self.protos, "{};", proto);
+        let body = if in_text_runtime(rf) {
+            Some(self.text_call(rf, &params, ret))
+        } else {
+            self.container_body(rf, args, ret)
+        };
+        match body {
+            Some(b) => {
+                let _ = writeln!(self.out, "{} {{\n{}}}\n", proto, b);
+            }
+            None => {
+                self.errors.push(format!(
+                    "the runtime function `{}` with the signature {} is not supported by `build` yet",
+                    rf.name(),
+                    self.db.types().name(fty)
+                ));
+                let _ = writeln!(
+                    self.out,
+                    "{} {{\n    rpy_fatal(\"unsupported runtime function {}\");\n}}\n",
+                    proto,
+                    rf.name()
+                );
+            }
+        }
+    }
+
+    /// The call of the fixed runtime's function: generic pointers, the `_u` variant for
+    /// unicode, `__fixed` for a fixed-size list argument, a list descriptor for a list
+    /// result.
+    fn text_call(&mut self, rf: RuntimeFn, params: &[(usize, LlType)], ret: LlType) -> String {
+        let db = self.db;
+        let uni = params.iter().any(|(_, t)| db.is_unicode(*t)) || db.is_unicode(ret);
+        let fixed_arg = params
+            .iter()
+            .any(|(_, t)| db.list_t(*t).is_some_and(|l| l.fixed));
+        let mut cname = format!("RPyRT_{}", rf.name());
+        if uni {
+            cname.push_str("_u");
+        }
+        if fixed_arg {
+            cname.push_str("__fixed");
+        }
+        let mut args: Vec<String> = params
+            .iter()
+            .map(|(i, t)| {
+                if db.types().is_ptr(*t) {
+                    format!("(void *)a{}", i)
+                } else {
+                    format!("a{}", i)
+                }
+            })
+            .collect();
+        if db.list_t(ret).is_some() {
+            let ld = self.listdesc(ret);
+            args.push(format!("&{}", ld));
+        }
+        let call = format!("{}({})", cname, args.join(", "));
+        if ret == LlType::VOID {
+            format!("    {};\n", call)
+        } else if db.types().is_ptr(ret) {
+            format!("    return ({}){};\n", self.ctype(ret), call)
+        } else {
+            format!("    return {};\n", call)
+        }
+    }
+
+    /// The body of a generated container helper, or None if not supported.
+    fn container_body(&mut self, rf: RuntimeFn, args: &[LlType], ret: LlType) -> Option<String> {
+        use RuntimeFn::*;
+        let db = self.db;
+        let a0 = args.first().copied().unwrap_or(LlType::VOID);
+        let mut b = String::new();
+        match rf {
+            ListGetItem | ListSetItem => {
+                let l = db.list_t(a0)?;
+                let items = db.items_of(&l, "a0");
+                let _ = writeln!(
+                    b,
+                    "    long n = a0->length;\n    if (a1 < 0) a1 += n;\n    if ((unsigned long)a1 >= (unsigned long)n) {{ rpy_raise_std(RPY_EXC_IndexError); return{}; }}",
+                    if rf == ListGetItem { format!(" ({})0", self.ctype(ret)) } else { String::new() }
+                );
+                if rf == ListGetItem {
+                    if l.item == LlType::VOID {
+                        return None;
+                    }
+                    let _ = writeln!(b, "    return {}[a1];", items);
+                } else if l.item != LlType::VOID {
+                    let wb = if db.types().is_gc_ptr(l.item) {
+                        format!("    RPY_WB({});\n", if l.fixed { "a0" } else { "a0->items" })
+                    } else {
+                        String::new()
+                    };
+                    let _ = write!(b, "{}    {}[a1] = a2;\n", wb, items);
+                }
+            }
+            ListAppend => {
+                let l = db.list_t(a0)?;
+                if l.fixed {
+                    return None;
+                }
+                let gc_item = db.types().is_gc_ptr(l.item);
+                let _ = writeln!(b, "    long n = a0->length;");
+                if l.item == LlType::VOID {
+                    let _ = writeln!(
+                        b,
+                        "    rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
+                        db.tid(l.arr)
+                    );
+                    return Some(b);
+                }
+                let _ = writeln!(b, "    if (n >= a0->items->length) {{");
+                let _ = writeln!(b, "        RPY_PUSH_ROOT(a0);");
+                if gc_item {
+                    let _ = writeln!(b, "        RPY_PUSH_ROOT(a1);");
+                }
+                let _ = writeln!(
+                    b,
+                    "        rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
+                    db.tid(l.arr)
+                );
+                if gc_item {
+                    let _ = writeln!(b, "        RPY_POP_ROOT(a1);");
+                }
+                let _ = writeln!(b, "        RPY_POP_ROOT(a0);\n    }} else a0->length = n + 1;");
+                if gc_item {
+                    let _ = writeln!(b, "    RPY_WB(a0->items);");
+                }
+                let _ = writeln!(b, "    a0->items->items[n] = a1;");
+            }
+            ListPop | ListDelItem => {
+                let l = db.list_t(a0)?;
+                if l.fixed {
+                    return None;
+                }
+                let has_index = args.len() > 1;
+                let _ = writeln!(b, "    long n = a0->length;");
+                let _ = writeln!(
+                    b,
+                    "    long i = {};\n    if (i < 0) i += n;",
+                    if has_index { "a1" } else { "n - 1" }
+                );
+                let zero = if ret == LlType::VOID {
+                    String::new()
+                } else {
+                    format!(" ({})0", self.ctype(ret))
+                };
+                let _ = writeln!(
+                    b,
+                    "    if (i < 0 || i >= n) {{ rpy_raise_std(RPY_EXC_IndexError); return{}; }}",
+                    zero
+                );
+                if ret != LlType::VOID {
+                    let _ = writeln!(b, "    {} = a0->items->items[i];", db.decl(ret, "r"));
+                }
+                let _ = writeln!(
+                    b,
+                    "    rpy_list_delete_range((struct rpy_list *)a0, i, i + 1);"
+                );
+                if ret != LlType::VOID {
+                    let _ = writeln!(b, "    return r;");
+                }
+            }
+            ListInsert => {
+                let l = db.list_t(a0)?;
+                if l.fixed || l.item == LlType::VOID {
+                    return None;
+                }
+                let gc_item = db.types().is_gc_ptr(l.item);
+                let _ = writeln!(b, "    long n = a0->length;\n    if (a1 < 0) {{ a1 += n; if (a1 < 0) a1 = 0; }}\n    if (a1 > n) a1 = n;");
+                let _ = writeln!(b, "    RPY_PUSH_ROOT(a0);");
+                if gc_item {
+                    let _ = writeln!(b, "    RPY_PUSH_ROOT(a2);");
+                }
+                let _ = writeln!(
+                    b,
+                    "    rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
+                    db.tid(l.arr)
+                );
+                if gc_item {
+                    let _ = writeln!(b, "    RPY_POP_ROOT(a2);");
+                }
+                let _ = writeln!(b, "    RPY_POP_ROOT(a0);");
+                let it = self.ctype(l.item);
+                let _ = writeln!(
+                    b,
+                    "    memmove(&a0->items->items[a1 + 1], &a0->items->items[a1], (n - a1) * sizeof({}));",
+                    it
+                );
+                if gc_item {
+                    let _ = writeln!(b, "    RPY_WB(a0->items);");
+                }
+                let _ = writeln!(b, "    a0->items->items[a1] = a2;");
+            }
+            ListExtend | ListConcat | ListSlice | ListMul | ListSetSlice | ListDelSlice => {
+                return self.list_bulk(rf, args, ret);
+            }
+            ListReverse => {
+                let l = db.list_t(a0)?;
+                if l.item == LlType::VOID {
+                    return Some(String::new());
+                }
+                let items = db.items_of(&l, "a0");
+                let _ = writeln!(
+                    b,
+                    "    long i = 0, j = a0->length - 1;\n    while (i < j) {{ {} t = {}[i]; {}[i] = {}[j]; {}[j] = t; i++; j--; }}",
+                    self.ctype(l.item), items, items, items, items
+                );
+            }
+            ListSort => {
+                let l = db.list_t(a0)?;
+                if l.item == LlType::VOID {
+                    return Some(String::new());
+                }
+                let cmp = self.cmp_fn(l.item)?;
+                let items = db.items_of(&l, "a0");
+                let _ = writeln!(
+                    b,
+                    "    qsort({}, a0->length, sizeof({}), {});",
+                    items,
+                    self.ctype(l.item),
+                    cmp
+                );
+            }
+            ListIndex | ListRemove | ListContains | ListCount => {
+                let l = db.list_t(a0)?;
+                let eq = self.eq_fn(l.item)?;
+                let items = db.items_of(&l, "a0");
+                let _ = writeln!(b, "    long i, n = a0->length, c = 0;");
+                let _ = writeln!(b, "    for (i = 0; i < n; i++) if ({}({}[i], a1)) {{", eq, items);
+                match rf {
+                    ListContains => b.push_str("        return 1;\n    }\n    return 0;\n"),
+                    ListCount => b.push_str("        c++;\n    }\n    return c;\n"),
+                    ListIndex => b.push_str(
+                        "        return i;\n    }\n    rpy_raise_std(RPY_EXC_ValueError);\n    return 0;\n",
+                    ),
+                    _ => {
+                        if l.fixed {
+                            return None;
+                        }
+                        b.push_str("        rpy_list_delete_range((struct rpy_list *)a0, i, i + 1);\n        return;\n    }\n    rpy_raise_std(RPY_EXC_ValueError);\n");
+                    }
+                }
+                let _ = c_unused(&mut b);
+            }
+            ListEq => {
+                let l = db.list_t(a0)?;
+                let l1 = db.list_t(args[1])?;
+                let eq = self.eq_fn(l.item)?;
+                let (x, y) = (db.items_of(&l, "a0"), db.items_of(&l1, "a1"));
+                let _ = writeln!(
+                    b,
+                    "    long i, n = a0->length;\n    if (a0 == (void *)a1) return 1;\n    if (n != a1->length) return 0;\n    for (i = 0; i < n; i++) if (!{}({}[i], {}[i])) return 0;\n    return 1;",
+                    eq, x, y
+                );
+            }
+            ListIsTrue => {
+                if db.is_dict(a0) {
+                    b.push_str("    return a0 != NULL && a0->num_live > 0;\n");
+                } else {
+                    db.list_t(a0)?;
+                    b.push_str("    return a0 != NULL && a0->length > 0;\n");
+                }
+            }
+            ListStr => return self.list_str(a0),
+            IsInstance => {
+                let vt = db.struct_name(db.prog.object_vtable);
+                let ob = db.struct_name(db.prog.object);
+                let _ = writeln!(
+                    b,
+                    "    if (a0 == NULL) return 0;\n    long m = (({} *)(({} *)a0)->typeptr)->subclassrange_min;\n    return a1 <= m && m < a2;",
+                    vt, ob
+                );
+            }
+            MinMax => {
+                let _ = writeln!(
+                    b,
+                    "    if (a2) return (a0 < a1) ? a1 : a0;\n    return (a1 < a0) ? a1 : a0;"
+                );
+            }
+            TupleEq => {
+                let eq = self.eq_fn(a0)?;
+                let _ = writeln!(b, "    return {}(a0, a1);", eq);
+            }
+            TupleContains => {
+                let types = db.types();
+                let st = types.pointee(a0)?;
+                let x = args[1];
+                let _ = writeln!(b, "    if (a0 == NULL) return 0;");
+                for (f, ft) in types.fields(st).to_vec() {
+                    if ft == x {
+                        let eq = self.eq_fn(ft)?;
+                        let _ = writeln!(
+                            b,
+                            "    if ({}(a0->{}, a1)) return 1;",
+                            eq,
+                            super::database::field_name(&f)
+                        );
+                    }
+                }
+                b.push_str("    return 0;\n");
+            }
+            ComputeHash => {
+                let h = self.hash_fn(a0)?;
+                let _ = writeln!(b, "    return {}(a0);", h);
+            }
+            RangeList => {
+                let l = db.list_t(ret)?;
+                let _ = writeln!(
+                    b,
+                    "    if (a2 == 0) {{ rpy_raise_std(RPY_EXC_ValueError); return NULL; }}\n    long n = 0;\n    if (a2 > 0 && a0 < a1) n = (a1 - a0 - 1) / a2 + 1;\n    else if (a2 < 0 && a0 > a1) n = (a0 - a1 - 1) / (-a2) + 1;"
+                );
+                let _ = writeln!(
+                    b,
+                    "    {} = ({})rpy_list_new(&{}, n);\n    {} *it = {};\n    for (long i = 0; i < n; i++) it[i] = a0 + i * a2;\n    return r;",
+                    db.decl(ret, "r"),
+                    self.ctype(ret),
+                    self.listdesc(ret),
+                    self.ctype(l.item),
+                    db.items_of(&l, "r")
+                );
+            }
+            IterNext => return self.iter_next(a0, ret),
+            DictNew | DictLen | DictGetItem | DictContains | DictGet | DictSetItem
+            | DictDelItem | DictSetDefault | DictPop | DictPopDefault | DictClear | DictKeys
+            | DictValues | DictItems | DictCopy | DictUpdate | DictPopItem => {
+                return self.dict_helper(rf, args, ret);
+            }
+            Instantiate => return self.instantiate(ret),
+            CallInit => return self.call_init(args),
+            _ => return None,
+        }
+        Some(b)
+    }
+
+    /// An equality function for values of type `t` (by value as dict keys compare).
+    pub(super) fn eq_fn(&mut self, t: LlType) -> Option<String> {
+        let db = self.db;
+        let name = format!("rpy_eq{}", t.0);
+        if !self.done.insert(("eq".into(), t)) {
+            return Some(name);
+        }
+        let ct = self.ctype(t);
+        let body = if db.is_str(t) {
+            "    return RPyRT_ll_streq((void *)a, (void *)b);\n".to_string()
+        } else if db.is_unicode(t) {
+            "    return RPyRT_ll_streq_u((void *)a, (void *)b);\n".to_string()
+        } else if db.is_tuple(t) {
+            let types = db.types();
+            let st = types.pointee(t)?;
+            let mut s = String::from("    if (a == b) return 1;\n    if (a == NULL || b == NULL) return 0;\n");
+            for (f, ft) in types.fields(st).to_vec() {
+                if ft == LlType::VOID {
+                    continue;
+                }
+                let e = self.eq_fn(ft)?;
+                let fname = super::database::field_name(&f);
+                let _ = writeln!(s, "    if (!{}(a->{}, b->{})) return 0;", e, fname, fname);
+            }
+            s.push_str("    return 1;\n");
+            s
+        } else if let Some(l) = db.list_t(t) {
+            let e = self.eq_fn(l.item)?;
+            format!(
+                "    if (a == b) return 1;\n    if (a == NULL || b == NULL || a->length != b->length) return 0;\n    for (long i = 0; i < a->length; i++) if (!{}({}[i], {}[i])) return 0;\n    return 1;\n",
+                e,
+                db.items_of(&l, "a"),
+                db.items_of(&l, "b")
+            )
+        } else if t == LlType::VOID {
+            return None;
+        } else if db.types().is_ptr(t) {
+            "    return (void *)a == (void *)b;\n".to_string()
+        } else {
+            "    return a == b;\n".to_string()
+        };
+        let _ = writeln!(self.protos, "static bool {}({} a, {} b);", name, ct, ct);
+        let _ = writeln!(self.out, "static bool {}({} a, {} b) {{\n{}}}\n", name, ct, ct, body);
+        Some(name)
+    }
+
+    /// A hash function for values of type `t` (RPython's `compute_hash` values).
+    pub(super) fn hash_fn(&mut self, t: LlType) -> Option<String> {
+        let db = self.db;
+        let name = format!("rpy_hash{}", t.0);
+        if !self.done.insert(("hash".into(), t)) {
+            return Some(name);
+        }
+        let ct = self.ctype(t);
+        let body = if db.is_str(t) {
+            "    return a == NULL ? 0 : RPyRT_ll_strhash((void *)a);\n".to_string()
+        } else if db.is_unicode(t) {
+            "    return a == NULL ? 0 : RPyRT_ll_strhash_u((void *)a);\n".to_string()
+        } else if db.is_tuple(t) {
+            let types = db.types();
+            let st = types.pointee(t)?;
+            let fields: Vec<_> = types.fields(st).to_vec();
+            let n = fields.len() as i64;
+            let mut s = String::from(
+                "    unsigned long x = 0x345678UL, mult = 1000003UL;\n    if (a == NULL) return 0;\n",
+            );
+            for (i, (f, ft)) in fields.iter().enumerate() {
+                let h = if *ft == LlType::VOID {
+                    "0".to_string()
+                } else {
+                    format!(
+                        "{}(a->{})",
+                        self.hash_fn(*ft)?,
+                        super::database::field_name(f)
+                    )
+                };
+                let _ = writeln!(
+                    s,
+                    "    x = (x ^ (unsigned long){}) * mult;\n    mult += {}UL;",
+                    h,
+                    82520 + 2 * (n - 1 - i as i64)
+                );
+            }
+            s.push_str("    x += 97531UL;\n    return (long)x == -1 ? -2 : (long)x;\n");
+            s
+        } else if t == LlType::CHAR {
+            "    long x = ((long)a << 7);\n    x = (long)((unsigned long)x * 1000003UL) ^ (long)a;\n    x ^= 1;\n    return x == -1 ? -2 : x;\n".to_string()
+        } else if t == LlType::FLOAT {
+            "    if (a == (double)(long)a && fabs(a) < 9.2e18) return (long)a;\n    long r; memcpy(&r, &a, sizeof r); return r;\n".to_string()
+        } else if db.types().is_gc_ptr(t) {
+            "    return a == NULL ? 0 : rpy_gc_identityhash((void *)a);\n".to_string()
+        } else if db.types().is_ptr(t) {
+            "    return (long)(uintptr_t)a;\n".to_string()
+        } else if t == LlType::VOID {
+            return None;
+        } else {
+            "    return (long)a;\n".to_string()
+        };
+        let _ = writeln!(self.protos, "static long {}({} a);", name, ct);
+        let _ = writeln!(self.out, "static long {}({} a) {{\n{}}}\n", name, ct, body);
+        Some(name)
+    }
+
+    /// A qsort comparison function for items of type `t` (numbers, chars, strings).
+    fn cmp_fn(&mut self, t: LlType) -> Option<String> {
+        let db = self.db;
+        let name = format!("rpy_cmp{}", t.0);
+        if !self.done.insert(("cmp".into(), t)) {
+            return Some(name);
+        }
+        let ct = self.ctype(t);
+        let body = if db.is_str(t) {
+            format!(
+                "    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n"
+            )
+        } else if db.types().is_ptr(t) || t == LlType::VOID {
+            return None;
+        } else {
+            format!(
+                "    {} x = *(const {} *)a, y = *(const {} *)b;\n    return (x > y) - (x < y);\n",
+                ct, ct, ct
+            )
+        };
+        let _ = writeln!(self.protos, "static int {}(const void *a, const void *b);", name);
+        let _ = writeln!(
+            self.out,
+            "static int {}(const void *a, const void *b) {{\n{}}}\n",
+            name, body
+        );
+        Some(name)
+    }
+}
+
+/// A no-op marker kept for symmetry of the generated bodies.
+fn c_unused(_b: &mut String) {}

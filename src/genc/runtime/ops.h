@@ -1,0 +1,96 @@
+/* ops.h: the low-level operations that are more than one C operator: Python's floor
+ * division and modulo, shifts defined for every count, and the operations that raise
+ * (`_ovf`: OverflowError, `_zer`: ZeroDivisionError) by setting the exception state.
+ * Integers wrap (the program is compiled with -fwrapv), as the LLInterpreter's do. */
+#ifndef RPY_OPS_H
+#define RPY_OPS_H
+
+#include <math.h>
+
+#define RPY_ABS(x) ((x) < 0 ? -(x) : (x))
+
+/* is the raised class (rpy_exc_type, a VT *) within a handler's class-id range */
+#define RPY_EXC_MATCHES(VT, MIN, MAX) \
+    (((VT *)rpy_exc_type)->subclassrange_min >= (MIN) && \
+     ((VT *)rpy_exc_type)->subclassrange_min < (MAX))
+
+static inline long rpy_int_floordiv(long x, long y) {
+    if (y == -1) return -x;   /* wraps for LONG_MIN, and avoids the trap */
+    long q = x / y;
+    if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;
+    return q;
+}
+static inline long rpy_int_floormod(long x, long y) {
+    if (y == -1) return 0;
+    long r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+static inline long rpy_int_floordiv_zer(long x, long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return rpy_int_floordiv(x, y);
+}
+static inline long rpy_int_floormod_zer(long x, long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return rpy_int_floormod(x, y);
+}
+static inline long rpy_int_floordiv_ovf_zer(long x, long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    if (y == -1 && x == (-9223372036854775807L - 1)) {
+        rpy_raise_std(RPY_EXC_OverflowError); return 0;
+    }
+    return rpy_int_floordiv(x, y);
+}
+static inline long rpy_int_floormod_ovf_zer(long x, long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    if (y == -1 && x == (-9223372036854775807L - 1)) {
+        rpy_raise_std(RPY_EXC_OverflowError); return 0;
+    }
+    return rpy_int_floormod(x, y);
+}
+static inline unsigned long rpy_uint_floordiv_zer(unsigned long x, unsigned long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return x / y;
+}
+static inline unsigned long rpy_uint_mod_zer(unsigned long x, unsigned long y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return x % y;
+}
+static inline long rpy_int_lshift(long x, long s) {
+    return (s >= 0 && s < 64) ? (long)((unsigned long)x << s) : 0;
+}
+static inline long rpy_int_rshift(long x, long s) {
+    return (s >= 0 && s < 64) ? (x >> s) : (x < 0 ? -1 : 0);
+}
+static inline unsigned long rpy_uint_lshift(unsigned long x, long s) {
+    return (s >= 0 && s < 64) ? (x << s) : 0;
+}
+static inline unsigned long rpy_uint_rshift(unsigned long x, long s) {
+    return (s >= 0 && s < 64) ? (x >> s) : 0;
+}
+static inline long rpy_int_add_ovf(long x, long y) {
+    long r;
+    if (__builtin_add_overflow(x, y, &r)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    return r;
+}
+static inline long rpy_int_sub_ovf(long x, long y) {
+    long r;
+    if (__builtin_sub_overflow(x, y, &r)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    return r;
+}
+static inline long rpy_int_mul_ovf(long x, long y) {
+    long r;
+    if (__builtin_mul_overflow(x, y, &r)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    return r;
+}
+static inline long rpy_int_abs_ovf(long x) {
+    if (x == (-9223372036854775807L - 1)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    return x < 0 ? -x : x;
+}
+static inline long rpy_int_lshift_ovf(long x, long s) {
+    long r = rpy_int_lshift(x, s);
+    if (s < 0 || s >= 64 || (r >> s) != x) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    return r;
+}
+
+#endif
