@@ -678,7 +678,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     };
                     (name, &op.args[1..])
                 } else {
-                    (a(0), &op.args[1..op.args.len() - 1])
+                    (a(0), &op.args[1..])
                 };
                 let args: Vec<String> = args
                     .iter()
