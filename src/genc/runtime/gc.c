@@ -20,6 +20,7 @@
  *     RPY_GC_STRESS_MAJOR (default 1000) allocations; the nursery space of dead young
  *     objects is poisoned (and, under AddressSanitizer, made inaccessible) so that a GC
  *     pointer the program forgot to root fails loudly.
+ *   - RPY_GC_VERBOSE=1: collection counts and sizes on stderr at exit.
  *
  * Built with -DRPY_GC_NONE: the same interface, no collection at all (--gc=none).
  *
@@ -241,6 +242,8 @@ static size_t old_bytes;        /* bytes of the old generation (with malloc over
 static size_t major_threshold;  /* old_bytes that triggers a major collection */
 
 static bool stress;
+static unsigned long major_count;
+static size_t peak_old_bytes;
 static unsigned long stress_major_period = 1000, stress_allocs;
 
 static inline bool is_young(const void *p)
@@ -424,7 +427,10 @@ static void major_collect(void)
         grey.items = NULL;
         grey.cap = 0;
     }
+    if (old_bytes > peak_old_bytes)
+        peak_old_bytes = old_bytes;
     old_bytes = bytes;
+    major_count++;
     major_threshold = bytes * MAJOR_FACTOR;
     if (major_threshold < (size_t)MAJOR_MIN)
         major_threshold = MAJOR_MIN;
@@ -445,9 +451,23 @@ static bool env_flag(const char *name)
     return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
 }
 
+/* RPY_GC_VERBOSE=1: a summary on stderr at exit, to tune programs and the GC */
+static void print_stats(void)
+{
+    if (old_bytes > peak_old_bytes)
+        peak_old_bytes = old_bytes;
+    fprintf(stderr,
+            "gc: %lu minor, %lu major collections; nursery %zu bytes; old generation "
+            "%zu bytes (peak %zu, next major at %zu)\n",
+            (unsigned long)minor_count, major_count, nursery_size, old_bytes, peak_old_bytes,
+            major_threshold);
+}
+
 void rpy_gc_init(void)
 {
     shadowstack_init();
+    if (env_flag("RPY_GC_VERBOSE"))
+        atexit(print_stats);
     nursery_size = NURSERY_DEFAULT;
     const char *env = getenv("RPY_GC_NURSERY");
     if (env != NULL && env[0] != '\0') {
