@@ -81,7 +81,9 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(exe);
     cmd.args(args)
         .env_remove("RPY_GC_STRESS")
+        .env_remove("RPY_GC_STRESS_MAJOR")
         .env_remove("RPY_GC_NURSERY")
+        .env_remove("RPY_GC_VERBOSE")
         .env_remove("GCTEST_SMALL");
     for (k, v) in env {
         cmd.env(k, v);
@@ -104,11 +106,20 @@ fn run_ok(exe: &Path, env: &[(&str, &str)]) -> String {
     stdout
 }
 
-/// The three ways every program runs under the generational GC.
+/// The ways every program runs under the generational GC.
 fn run_variants(exe: &Path) {
     run_ok(exe, &[]);
     run_ok(exe, &[("RPY_GC_NURSERY", "65536")]);
     run_ok(exe, &[("RPY_GC_STRESS", "1"), ("GCTEST_SMALL", "1")]);
+    // and a major collection every 37 allocations (the default is every 1000)
+    run_ok(
+        exe,
+        &[
+            ("RPY_GC_STRESS", "1"),
+            ("RPY_GC_STRESS_MAJOR", "37"),
+            ("GCTEST_SMALL", "1"),
+        ],
+    );
 }
 
 fn peak_rss_kib(stdout: &str) -> u64 {

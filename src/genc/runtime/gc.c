@@ -26,6 +26,12 @@
  *
  * GC-private bits of rpy_hdr.gcflags (rpy.h leaves all bits but 0x1 and 0x2 to us):
  */
+/* mmap's MAP_ANONYMOUS and MAP_NORESERVE under -std=c99/c11 too; this must come
+ * before any system header */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+
 #define GCFLAG_VISITED   0x04u /* old object marked reachable by the current major GC */
 #define GCFLAG_HASHTAKEN 0x08u /* young object whose identity hash was taken */
 #define GCFLAG_HASHFIELD 0x10u /* old object with its identity hash in an extra word */
@@ -45,6 +51,10 @@
 #else
 #define NURSERY_POISON(p, n) ((void)(p), (void)(n))
 #define NURSERY_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#ifndef MAP_NORESERVE
+#define MAP_NORESERVE 0 /* not everywhere: then the untouched slots are only reserved */
 #endif
 
 #define ROUND8(n) (((n) + 7) & ~(size_t)7)
