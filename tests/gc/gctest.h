@@ -1,0 +1,54 @@
+/* gctest.h: what the GC test programs share (tests/gc_runtime.rs builds each of them
+ * with src/genc/runtime/gc.c). Each program defines its own rpy_typeinfo[] and
+ * rpy_static_gcobjs[]; this header gives them rpy_fatal, checks and helpers. */
+#ifndef GCTEST_H
+#define GCTEST_H
+
+#include "rpy.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+void rpy_fatal(const char *name)
+{
+    fprintf(stderr, "Fatal RPython error: %s\n", name);
+    exit(134);
+}
+
+#define CHECK(c) do { \
+        if (!(c)) { \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+            exit(1); \
+        } \
+    } while (0)
+
+/* the harness sets GCTEST_SMALL under the stress mode and the sanitizers, where every
+ * allocation costs a collection: the programs then scale their loops down */
+static inline int gct_small(void)
+{
+    const char *s = getenv("GCTEST_SMALL");
+    return s != NULL && s[0] == '1';
+}
+
+static inline long gct_scale(long normal, long small)
+{
+    return gct_small() ? small : normal;
+}
+
+static inline long gct_peak_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss; /* KiB on Linux */
+}
+
+static unsigned long gct_rng = 88172645463325252ul;
+static inline unsigned long gct_rand(void)
+{
+    gct_rng ^= gct_rng << 13;
+    gct_rng ^= gct_rng >> 7;
+    gct_rng ^= gct_rng << 17;
+    return gct_rng;
+}
+
+#endif
