@@ -16,6 +16,9 @@ struct DictT {
     index_tid: u32,
     key: LlType,
     value: LlType,
+    /// an r_dict: the key's equality and hash are the program's functions (`fneq`,
+    /// `fnhash` fields); looked up by a scan of the entries
+    custom: bool,
 }
 
 impl Helpers<'_, '_> {
@@ -23,9 +26,6 @@ impl Helpers<'_, '_> {
         let db = self.db();
         let types = db.types();
         let st = types.pointee(t)?;
-        if types.field_type(st, "fneq").is_some() {
-            return None; // r_dict: not yet
-        }
         let entries = types.pointee(types.field_type(st, "entries")?)?;
         let index = types.pointee(types.field_type(st, "indexes")?)?;
         let entry = types.array_item(entries)?;
@@ -35,6 +35,7 @@ impl Helpers<'_, '_> {
             index_tid: db.tid(index),
             key: types.field_type(entry, "key")?,
             value: types.field_type(entry, "value")?,
+            custom: types.field_type(st, "fneq").is_some(),
         })
     }
 
@@ -47,6 +48,9 @@ impl Helpers<'_, '_> {
             return Some(sfx);
         }
         let db = self.db();
+        if d.custom {
+            return self.dict_core_custom(t, &d, sfx);
+        }
         let eq = self.eq_fn(d.key)?;
         let hash = self.hash_fn(d.key)?;
         let kdecl = db.decl(d.key, "k");
@@ -124,6 +128,54 @@ impl Helpers<'_, '_> {
             };
         self.add_fn(format!("static void rpy_dict_del{}({} d, long e)", sfx, dt), b);
         // a new empty dict
+        let st = db.types().pointee(t)?;
+        let b = format!(
+            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    d->entries = (void *)e;\n    return d;\n",
+            dt,
+            db.tid(st),
+            d.entries_tid
+        );
+        self.add_fn(format!("static {} rpy_dict_new{}(void)", dt, sfx), b);
+        Some(sfx)
+    }
+
+    /// The core of an r_dict: a scan of the entries with the program's equality (which
+    /// may collect: the dict and the key stay on the shadow stack), no hash index.
+    fn dict_core_custom(&mut self, t: LlType, d: &DictT, sfx: String) -> Option<String> {
+        let db = self.db();
+        let dt = &d.cty;
+        let kdecl = db.decl(d.key, "k");
+        let kt = db.ctype(d.key);
+        let b = format!(
+            "    RPY_PUSH_ROOT(d); RPY_PUSH_ROOT(k);\n    for (long i = 0; ; i++) {{\n        d = ({dt})rpy_root_top[-2];\n        k = ({kt})rpy_root_top[-1];\n        if (i >= d->num_used) break;\n        if (!d->entries->items[i].live) continue;\n        if (d->fneq(d->entries->items[i].key, k)) {{ rpy_root_top -= 2; return i; }}\n    }}\n    rpy_root_top -= 2;\n    return -1;\n"
+        );
+        self.add_fn(format!("static long rpy_dict_lookup{}({} d, {})", sfx, dt, kdecl), b);
+        let has_v = d.value != LlType::VOID;
+        let vdecl = if has_v {
+            format!(", {}", db.decl(d.value, "v"))
+        } else {
+            String::new()
+        };
+        let kgc = db.types().is_gc_ptr(d.key);
+        let vgc = db.types().is_gc_ptr(d.value);
+        let b = format!(
+            "    if (d->num_used >= d->entries->length) {{\n        long cap = d->entries->length * 2 + 8;\n        RPY_PUSH_ROOT(d);{}{}\n        struct rpy_array *ne = rpy_gc_malloc_varsize({}, cap);\n        {}{}RPY_POP_ROOT(d);\n        memcpy(ne->items, d->entries->items, (size_t)d->num_used * sizeof(d->entries->items[0]));\n        RPY_WB(ne);\n        RPY_WB(d);\n        d->entries = (void *)ne;\n    }}\n    long e = d->num_used;\n    RPY_WB(d->entries);\n    d->entries->items[e].key = k;\n{}    d->entries->items[e].live = 1;\n    d->num_used = e + 1;\n    d->num_live += 1;\n",
+            if kgc { " RPY_PUSH_ROOT(k);" } else { "" },
+            if vgc { " RPY_PUSH_ROOT(v);" } else { "" },
+            d.entries_tid,
+            if vgc { "RPY_POP_ROOT(v); " } else { "" },
+            if kgc { "RPY_POP_ROOT(k); " } else { "" },
+            if has_v { "    d->entries->items[e].value = v;\n" } else { "" }
+        );
+        self.add_fn(
+            format!("static void rpy_dict_insert{}({} d, {}{})", sfx, dt, kdecl, vdecl),
+            b,
+        );
+        let mut b = "    d->entries->items[e].live = 0;\n    memset(&d->entries->items[e].key, 0, sizeof(d->entries->items[e].key));\n    d->num_live -= 1;\n".to_string();
+        if has_v {
+            b.push_str("    memset(&d->entries->items[e].value, 0, sizeof(d->entries->items[e].value));\n");
+        }
+        self.add_fn(format!("static void rpy_dict_del{}({} d, long e)", sfx, dt), b);
         let st = db.types().pointee(t)?;
         let b = format!(
             "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    d->entries = (void *)e;\n    return d;\n",
@@ -265,6 +317,9 @@ impl Helpers<'_, '_> {
                         "    RPY_PUSH_ROOT(a0);\n    {} r = rpy_dict_new{}();\n    RPY_POP_ROOT(a0);",
                         d.cty, sfx
                     );
+                    if d.custom {
+                        b.push_str("    r->fneq = a0->fneq;\n    r->fnhash = a0->fnhash;\n");
+                    }
                 } else if args[1] != args[0] {
                     return None;
                 }

@@ -545,6 +545,10 @@ impl<'a, 'p> Helpers<'a, 'p> {
             ListEq => {
                 let l = db.list_t(a0)?;
                 let l1 = db.list_t(args[1])?;
+                if l.item == LlType::VOID {
+                    b.push_str("    return a0 == (void *)a1 || (a0 && a1 && a0->length == a1->length);\n");
+                    return Some(b);
+                }
                 let eq = self.eq_fn(l.item)?;
                 let (x, y) = (db.items_of(&l, "a0"), db.items_of(&l1, "a1"));
                 let _ = writeln!(
