@@ -103,7 +103,7 @@ impl Database<'_> {
             }
             let _ = writeln!(
                 decls,
-                "static {} {};",
+                "static RPY_UNUSED {} {};",
                 self.const_type(i, c),
                 Self::const_name(i)
             );

@@ -27,6 +27,8 @@ pub struct FuncGen<'a, 'p> {
     g: &'p FunctionGraph,
     /// Variables read somewhere (others are not declared, and writes to them vanish).
     read: HashSet<VarId>,
+    /// Blocks some link jumps to (the others need no label).
+    targets: HashSet<BlockId>,
     out: String,
     /// Source file text, for the line comments of `--emit-c` (None: no comments).
     lines: Option<&'a LineIndex>,
@@ -54,6 +56,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             db,
             g,
             read: HashSet::new(),
+            targets: HashSet::new(),
             out: String::new(),
             lines,
         }
@@ -104,7 +107,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             .collect();
         let ret = g.block(g.returnblock).inputargs.first().map(|v| g.concretetype[v.0 as usize]);
         format!(
-            "static {} {}({})",
+            "static RPY_UNUSED {} {}({})",
             db.ctype(ret.unwrap_or(LlType::VOID)),
             name,
             if params.is_empty() {
@@ -132,6 +135,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 self.read.insert(v);
             }
             for &l in &blk.exits {
+                self.targets.insert(g.link(l).target);
                 for a in &g.link(l).args {
                     if let Hlvalue::Var(v) = a {
                         self.read.insert(*v);
@@ -200,7 +204,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
     fn block(&mut self, b: BlockId) -> bool {
         let g = self.g;
         let blk = g.block(b);
-        let _ = writeln!(self.out, "  block{}:", b.0);
+        if self.targets.contains(&b) {
+            let _ = writeln!(self.out, "  block{}:", b.0);
+        }
         if let (Some(lines), Some(op)) = (self.lines, blk.operations.first()) {
             if let Some((file, line)) = lines.line(op.span.file.0, op.span.start) {
                 let _ = writeln!(self.out, "    /* {}:{} */", file.replace("*/", "* /"), line);

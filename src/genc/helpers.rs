@@ -239,6 +239,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
 
     /// Adds a helper function: its prototype among the prototypes, its definition.
     pub(super) fn add_fn(&mut self, proto: String, body: String) {
+        let proto = proto.replacen("static ", "static RPY_UNUSED ", 1);
         let _ = writeln!(self.protos, "{};", proto);
         let _ = writeln!(self.out, "{} {{\n{}}}\n", proto, body);
     }
@@ -255,7 +256,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 };
                 let _ = writeln!(
                     self.protos,
-                    "static const struct rpy_listdesc {} = {{ {}, {} }};",
+                    "static RPY_UNUSED const struct rpy_listdesc {} = {{ {}, {} }};",
                     name,
                     list_tid,
                     self.db.tid(l.arr)
@@ -289,7 +290,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
             .map(|(i, t)| self.db.decl(*t, &format!("a{}", i)))
             .collect();
         let proto = format!(
-            "static {} {}({})",
+            "static RPY_UNUSED {} {}({})",
             self.ctype(ret),
             name,
             if plist.is_empty() {
@@ -677,7 +678,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             "    return a == b;\n".to_string()
         };
-        let _ = writeln!(self.protos, "static bool {}({} a, {} b);", name, ct, ct);
+        let _ = writeln!(self.protos, "static RPY_UNUSED bool {}({} a, {} b);", name, ct, ct);
         let _ = writeln!(self.out, "static bool {}({} a, {} b) {{\n{}}}\n", name, ct, ct, body);
         Some(name)
     }
@@ -734,7 +735,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             "    return (long)a;\n".to_string()
         };
-        let _ = writeln!(self.protos, "static long {}({} a);", name, ct);
+        let _ = writeln!(self.protos, "static RPY_UNUSED long {}({} a);", name, ct);
         let _ = writeln!(self.out, "static long {}({} a) {{\n{}}}\n", name, ct, body);
         Some(name)
     }
@@ -759,7 +760,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 ct, ct, ct
             )
         };
-        let _ = writeln!(self.protos, "static int {}(const void *a, const void *b);", name);
+        let _ = writeln!(self.protos, "static RPY_UNUSED int {}(const void *a, const void *b);", name);
         let _ = writeln!(
             self.out,
             "static int {}(const void *a, const void *b) {{\n{}}}\n",

@@ -27,6 +27,9 @@
 #include <string.h>
 #include <stdlib.h>
 
+/* generated definitions a program may not use */
+#define RPY_UNUSED __attribute__((unused))
+
 /* ---- GC objects ------------------------------------------------------------------ */
 
 typedef struct rpy_hdr {
