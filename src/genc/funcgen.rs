@@ -691,7 +691,17 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     .filter(|x| self.ty(**x) != LlType::VOID)
                     .map(|x| self.arg(*x))
                     .collect();
-                let call = format!("{}({})", f, args.join(", "));
+                let mut args = args;
+                if f.starts_with("RPyRT_ll_math__") && self.db.types().is_ptr(rt) {
+                    // a math function giving a tuple: the tuple's type id
+                    let st = self.db.types().pointee(rt).unwrap_or(LlType::VOID);
+                    args.push(self.db.tid(st).to_string());
+                }
+                let call = if f.starts_with("RPyRT_") && self.db.types().is_ptr(rt) {
+                    format!("({}){}({})", cty, f, args.join(", "))
+                } else {
+                    format!("{}({})", f, args.join(", "))
+                };
                 if has_result {
                     Some(call)
                 } else {

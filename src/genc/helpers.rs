@@ -127,6 +127,28 @@ fn in_text_runtime(rf: RuntimeFn) -> bool {
     )
 }
 
+/// Whether the fixed C runtime declares a function of this name (its header is the list).
+pub fn declared_in_text_runtime(name: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let text = include_str!("runtime/text.h");
+            let mut out = std::collections::HashSet::new();
+            for (i, _) in text.match_indices("RPyRT_") {
+                let rest = &text[i..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                if rest[end..].starts_with('(') {
+                    out.insert(rest[..end].to_string());
+                }
+            }
+            out
+        })
+        .contains(name)
+}
+
 /// A specialisation's C name.
 pub fn helper_name(rf: RuntimeFn, fty: LlType) -> String {
     format!("rt_{}_{}", rf.name(), fty.0)
@@ -300,7 +322,13 @@ impl<'a, 'p> Helpers<'a, 'p> {
             }
         );
         let _ = writeln!(self.protos, "{};", proto);
-        let body = if in_text_runtime(rf) {
+        let chars_join = rf == RuntimeFn::StrJoin
+            && args.get(1).and_then(|t| self.db.list_t(*t)).is_some_and(|l| {
+                l.item == LlType::CHAR || l.item == LlType::UNICHAR
+            });
+        let body = if chars_join {
+            self.join_chars(args, ret)
+        } else if in_text_runtime(rf) {
             Some(self.text_call(rf, &params, ret))
         } else {
             self.container_body(rf, args, ret)
@@ -335,11 +363,16 @@ impl<'a, 'p> Helpers<'a, 'p> {
             .iter()
             .any(|(_, t)| db.list_t(*t).is_some_and(|l| l.fixed));
         let mut cname = format!("RPyRT_{}", rf.name());
+        if fixed_arg {
+            cname.push_str("__fixed");
+        }
         if uni {
             cname.push_str("_u");
         }
-        if fixed_arg {
-            cname.push_str("__fixed");
+        // a function called with two arities has a variant per arity (`_<n>`)
+        let arity = format!("{}_{}", cname, params.len());
+        if declared_in_text_runtime(&arity) {
+            cname = arity;
         }
         let mut args: Vec<String> = params
             .iter()
@@ -363,6 +396,24 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             format!("    return {};\n", call)
         }
+    }
+
+    /// `sep.join(list of chars)`.
+    fn join_chars(&mut self, args: &[LlType], ret: LlType) -> Option<String> {
+        let db = self.db;
+        let l = db.list_t(args[1])?;
+        let tid = if db.is_unicode(ret) {
+            "rpy_tid_unicode"
+        } else {
+            "rpy_tid_str"
+        };
+        let items = db.items_of(&l, "a1");
+        Some(format!(
+            "    long n = a1->length, m = a0->chars.length;\n    long total = n > 0 ? n + (n - 1) * m : 0;\n    RPY_PUSH_ROOT(a0); RPY_PUSH_ROOT(a1);\n    {} = rpy_gc_malloc_varsize({}, total);\n    RPY_POP_ROOT(a1); RPY_POP_ROOT(a0);\n    long k = 0;\n    for (long i = 0; i < n; i++) {{\n        if (i > 0) for (long j = 0; j < m; j++) r->chars.items[k++] = a0->chars.items[j];\n        r->chars.items[k++] = {}[i];\n    }}\n    return r;\n",
+            db.decl(ret, "r"),
+            tid,
+            items
+        ))
     }
 
     /// The body of a generated container helper, or None if not supported.
@@ -614,6 +665,15 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     b,
                     "    if (a2 == 0) {{ rpy_raise_std(RPY_EXC_ValueError); return NULL; }}\n    long n = 0;\n    if (a2 > 0 && a0 < a1) n = (a1 - a0 - 1) / a2 + 1;\n    else if (a2 < 0 && a0 > a1) n = (a0 - a1 - 1) / (-a2) + 1;"
                 );
+                if l.item == LlType::VOID {
+                    let _ = writeln!(
+                        b,
+                        "    return ({})rpy_list_new(&{}, n);",
+                        self.ctype(ret),
+                        self.listdesc(ret)
+                    );
+                    return Some(b);
+                }
                 let _ = writeln!(
                     b,
                     "    {} = ({})rpy_list_new(&{}, n);\n    {} *it = {};\n    for (long i = 0; i < n; i++) it[i] = a0 + i * a2;\n    return r;",
