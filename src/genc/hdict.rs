@@ -71,9 +71,9 @@ impl Helpers<'_, '_> {
         let _ = writeln!(
             b,
             "    if (d->indexes == NULL) {{\n        {}\n        rpy_dict_reindex{}(d);\n        {}\n    }}\n    long size = d->indexes->length;\n    long *slots = d->indexes->items;\n    unsigned long h = (unsigned long){}(k), p = h;\n    long s = (long)(h & (unsigned long)(size - 1));\n    for (;;) {{\n        long e = slots[s];\n        if (e == -1) return -1;\n        if (d->entries->items[e].live && {}(d->entries->items[e].key, k)) return e;\n        s = (long)((unsigned long)(s * 5 + 1 + p) & (unsigned long)(size - 1));\n        p >>= 5;\n    }}",
-            if kgc { "RPY_PUSH_ROOT(k);" } else { "" },
+            if kgc { "RPY_PUSH_ROOT(d); RPY_PUSH_ROOT(k);" } else { "RPY_PUSH_ROOT(d);" },
             sfx,
-            if kgc { "RPY_POP_ROOT(k);" } else { "" },
+            if kgc { "RPY_POP_ROOT(k); RPY_POP_ROOT(d);" } else { "RPY_POP_ROOT(d);" },
             hash,
             eq
         );
@@ -130,7 +130,7 @@ impl Helpers<'_, '_> {
         // a new empty dict
         let st = db.types().pointee(t)?;
         let b = format!(
-            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    d->entries = (void *)e;\n    return d;\n",
+            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    RPY_WB(d);\n    d->entries = (void *)e;\n    return d;\n",
             dt,
             db.tid(st),
             d.entries_tid
@@ -178,7 +178,7 @@ impl Helpers<'_, '_> {
         self.add_fn(format!("static void rpy_dict_del{}({} d, long e)", sfx, dt), b);
         let st = db.types().pointee(t)?;
         let b = format!(
-            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    d->entries = (void *)e;\n    return d;\n",
+            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    RPY_WB(d);\n    d->entries = (void *)e;\n    return d;\n",
             dt,
             db.tid(st),
             d.entries_tid
