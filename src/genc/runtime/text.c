@@ -1,0 +1,1623 @@
+/* text.c: the runtime functions of text, numbers and the OS, in C.
+ *
+ * The specification of every function is the LLInterpreter's implementation
+ * (src/llinterp/runtime/{mod.rs,text.rs}, src/objspace/format.rs for float formatting):
+ * the same arguments, results, exceptions and text, byte for byte, including its quirks
+ * (kept on purpose so a compiled program prints what `rpy-lsp run` prints).
+ *
+ * str and unicode share one implementation: a text object is read through its width `w`
+ * (1 byte per character for rpy_string, 4 for rpy_unicode); both layouts have their items
+ * at the same offset.
+ *
+ * GC discipline: every allocation may move objects. A function computes the size of its
+ * result first, pushes the GC pointers it still needs on the shadow stack, allocates,
+ * and reads them back from the stack before touching them again.
+ */
+#include "text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+_Static_assert(offsetof(struct rpy_string, items) == offsetof(struct rpy_unicode, items),
+               "str and unicode must have their items at the same offset");
+_Static_assert(offsetof(struct rpy_string, length) == offsetof(struct rpy_unicode, length),
+               "str and unicode must have their length at the same offset");
+
+/* ---- generic text access ------------------------------------------------------------ */
+
+#define TEXT_ITEMS_OFS offsetof(struct rpy_string, items)
+
+static inline long tlen(const void *s) { return ((const struct rpy_string *)s)->length; }
+
+static inline unsigned char *titems(const void *s) {
+    return (unsigned char *)s + TEXT_ITEMS_OFS;
+}
+
+static inline uint32_t tat(const void *s, int w, long i) {
+    if (w == 1)
+        return ((const struct rpy_string *)s)->items[i];
+    return ((const struct rpy_unicode *)s)->items[i];
+}
+
+static inline void tput(void *s, int w, long i, uint32_t c) {
+    if (w == 1)
+        ((struct rpy_string *)s)->items[i] = (unsigned char)c;
+    else
+        ((struct rpy_unicode *)s)->items[i] = c;
+}
+
+/* a new text object of n characters (zeroed); NULL if the allocation raised */
+static void *tnew(int w, long n) {
+    return rpy_gc_malloc_varsize(w == 1 ? rpy_tid_str : rpy_tid_unicode, n);
+}
+
+static inline void tcopy(void *dst, long di, const void *src, long si, long n, int w) {
+    if (n > 0)
+        memcpy(titems(dst) + di * w, titems(src) + si * w, (size_t)n * (size_t)w);
+}
+
+static inline bool tmatch(const void *s, long i, const void *sub, long n, int w) {
+    return memcmp(titems(s) + i * w, titems(sub), (size_t)n * (size_t)w) == 0;
+}
+
+/* a new str holding a copy of a C buffer (not GC memory, so nothing to root) */
+static struct rpy_string *mkstr(const char *buf, long n) {
+    struct rpy_string *r = rpy_gc_malloc_varsize(rpy_tid_str, n);
+    if (r && n > 0)
+        memcpy(r->items, buf, (size_t)n);
+    return r;
+}
+
+static struct rpy_string *mkcstr(const char *buf) { return mkstr(buf, (long)strlen(buf)); }
+
+/* Python's clamping of slice bounds: negative bounds count from the end */
+static long clamp_index(long x, long n) {
+    if (x < 0) {
+        x += n;
+        if (x < 0)
+            x = 0;
+    }
+    return x > n ? n : x;
+}
+
+/* the whitespace of str.split()/strip(): ASCII whitespace and \v */
+static inline bool ascii_ws(uint32_t c) { return c == ' ' || (c >= 9 && c <= 13); }
+
+/* the White_Space property of Unicode (Rust's char::is_whitespace, used by unicode strip) */
+static bool uni_ws(uint32_t c) {
+    if (c < 128)
+        return ascii_ws(c);
+    return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+/* ---- the OS, the clock, print ----------------------------------------------------------- */
+
+/* writes everything (the LLInterpreter writes with write_all); OSError on failure */
+static bool write_all(int fd, const unsigned char *p, size_t n) {
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+long RPyRT_ll_os_write(long fd, struct rpy_string *s) {
+    /* the bytes are copied out first: write() does not allocate, but keeping no GC
+     * pointer across a system call is simplest to reason about */
+    long n = s->length;
+    if (!write_all((int)fd, s->items, (size_t)n)) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return 0;
+    }
+    return n;
+}
+
+struct rpy_string *RPyRT_ll_os_read(long fd, long n) {
+    if (n < 0)
+        n = 0;
+    /* read into a C buffer first: the result's size is only known afterwards */
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (!buf) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return NULL;
+    }
+    ssize_t got;
+    do {
+        got = read((int)fd, buf, (size_t)n);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        free(buf);
+        rpy_raise_std(RPY_EXC_OSError);
+        return NULL;
+    }
+    struct rpy_string *r = mkstr((const char *)buf, (long)got);
+    free(buf);
+    return r;
+}
+
+long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
+    /* the path needs a terminating NUL; a path with a NUL inside cannot be opened */
+    long n = path->length;
+    if (memchr(path->items, 0, (size_t)n)) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return 0;
+    }
+    char *p = malloc((size_t)n + 1);
+    if (!p) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return 0;
+    }
+    memcpy(p, path->items, (size_t)n);
+    p[n] = 0;
+    int fd;
+    do {
+        fd = open(p, (int)flags, (mode_t)mode);
+    } while (fd < 0 && errno == EINTR);
+    free(p);
+    if (fd < 0) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return 0;
+    }
+    return fd;
+}
+
+void RPyRT_ll_os_close(long fd) {
+    if (close((int)fd) < 0)
+        rpy_raise_std(RPY_EXC_OSError);
+}
+
+double RPyRT_ll_time_time(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* time.clock() is the time elapsed since the program started (as the LLInterpreter
+ * measures it): the start is taken before main() runs */
+static struct timespec clock_start;
+__attribute__((constructor)) static void clock_init(void) {
+    clock_gettime(CLOCK_MONOTONIC, &clock_start);
+}
+
+double RPyRT_ll_time_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)(ts.tv_sec - clock_start.tv_sec) +
+           (double)(ts.tv_nsec - clock_start.tv_nsec) * 1e-9;
+}
+
+/* The line being printed: `print a, b` appends "a " then "b ", and the newline replaces
+ * the last space. Plain malloc memory: it holds bytes, not GC pointers. */
+static unsigned char *print_buf;
+static size_t print_len, print_cap;
+
+static void print_append(const unsigned char *p, size_t n) {
+    if (print_len + n > print_cap) {
+        size_t cap = print_cap ? print_cap : 128;
+        while (cap < print_len + n)
+            cap *= 2;
+        unsigned char *b = realloc(print_buf, cap);
+        if (!b)
+            rpy_fatal("MemoryError");
+        print_buf = b;
+        print_cap = cap;
+    }
+    if (n > 0)
+        memcpy(print_buf + print_len, p, n);
+    print_len += n;
+}
+
+void RPyRT_ll_print_item(struct rpy_string *s) {
+    if (s)
+        print_append(s->items, (size_t)s->length);
+    else
+        print_append((const unsigned char *)"None", 4);
+    print_append((const unsigned char *)" ", 1);
+}
+
+void RPyRT_ll_print_newline(void) {
+    if (print_len > 0)
+        print_buf[print_len - 1] = '\n';
+    else
+        print_append((const unsigned char *)"\n", 1);
+    /* errors are ignored, as the LLInterpreter ignores them */
+    (void)write_all(1, print_buf, print_len);
+    print_len = 0;
+}
+
+/* ---- numbers to text ------------------------------------------------------------------------ */
+
+struct rpy_string *RPyRT_ll_int_str(long x) {
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%ld", x);
+    return mkstr(buf, n);
+}
+
+struct rpy_string *RPyRT_ll_uint_str(unsigned long x) {
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%lu", x);
+    return mkstr(buf, n);
+}
+
+/* hex() / oct() (prefix) and %x / %o (no prefix): the sign comes before the prefix;
+ * oct(0) is "0" (no extra prefix), hex(0) is "0x0" */
+static struct rpy_string *int_radix(long x, bool hex, bool prefix) {
+    char buf[40];
+    unsigned long mag = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
+    const char *pre = hex ? (prefix ? "0x" : "") : (prefix && x != 0 ? "0" : "");
+    int n = snprintf(buf, sizeof buf, hex ? "%s%s%lx" : "%s%s%lo", x < 0 ? "-" : "", pre,
+                     mag);
+    return mkstr(buf, n);
+}
+
+struct rpy_string *RPyRT_ll_int_hex(long x) { return int_radix(x, true, true); }
+struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix) { return int_radix(x, true, prefix); }
+struct rpy_string *RPyRT_ll_int_oct(long x) { return int_radix(x, false, true); }
+struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix) {
+    return int_radix(x, false, prefix);
+}
+
+/* inf, -inf and nan as the reference spells them (never "-nan"); NULL for finite x */
+static const char *special_float(double x, bool upper) {
+    if (isnan(x))
+        return upper ? "NAN" : "nan";
+    if (isinf(x))
+        return x > 0 ? (upper ? "INF" : "inf") : (upper ? "-INF" : "-inf");
+    return NULL;
+}
+
+/* Big enough for "%.400f" of the largest double (309 digits, the point, 400 decimals)
+ * and every other format below. */
+#define FBUF 1100
+
+/* The shortest digits that read back as |x| (x finite, non-zero), the closest to x of
+ * those: digits into `digits` (NUL-terminated, no trailing zeros), the decimal exponent
+ * into *decpt (the value is 0.d1d2d3... * 10^decpt). This is what Rust's `{:e}` gives,
+ * which the LLInterpreter's repr() uses. */
+static void shortest_digits(double x, char *digits, int *decpt) {
+    double ax = fabs(x);
+    char buf[64];
+    /* Precision p tried by printing the correctly rounded p digits and reading them back.
+     * For a normal double, 15 digits never lose the closest shorter representation
+     * (half an ulp is smaller than half the spacing of 15-digit decimals), so the
+     * search starts there; subnormals have fewer bits and are searched from 1. */
+    int p = ax >= DBL_MIN ? 15 : 1;
+    for (;; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, ax);
+        bool ok = strtod(buf, NULL) == ax;
+        if (!ok && p == 16) {
+            /* at a power of two the interval of values reading back as x is wider above
+             * than below: the closest 16 digits may miss it while their neighbour above
+             * (or below) is inside; they are then the shortest */
+            char *e = strchr(buf, 'e');
+            int ex = atoi(e + 1);
+            char dig[20];
+            int k = 0;
+            for (char *q = buf; q < e; q++)
+                if (*q >= '0' && *q <= '9')
+                    dig[k++] = *q;
+            dig[k] = 0;
+            unsigned long long m = strtoull(dig, NULL, 10);
+            for (int delta = 1; delta >= -1 && !ok; delta -= 2) {
+                unsigned long long c = m + (unsigned long long)(long long)delta;
+                if (c < 1000000000000000ULL || c > 9999999999999999ULL)
+                    continue;
+                char cand[64];
+                snprintf(cand, sizeof cand, "%llue%d", c, ex - 15);
+                if (strtod(cand, NULL) == ax) {
+                    /* rebuild "d.ddd...e+X" from the candidate's 16 digits */
+                    char cd[24];
+                    snprintf(cd, sizeof cd, "%llu", c);
+                    snprintf(buf, sizeof buf, "%c.%se%+d", cd[0], cd + 1, ex);
+                    ok = true;
+                }
+            }
+        }
+        if (ok || p >= 17)
+            break;
+    }
+    char *e = strchr(buf, 'e');
+    int k = 0;
+    for (char *q = buf; q < e; q++)
+        if (*q >= '0' && *q <= '9')
+            digits[k++] = *q;
+    while (k > 1 && digits[k - 1] == '0')
+        k--;
+    digits[k] = 0;
+    *decpt = atoi(e + 1) + 1;
+}
+
+/* Python 2.7's repr(float): the shortest digits, in exponent notation unless the decimal
+ * point falls in (-4, 16]; a fixed notation always has a fractional part ("1.0"). The
+ * exponent has at least two digits ("1e+16"). */
+static int float_repr_buf(double x, char *out) {
+    const char *sp = special_float(x, false);
+    if (sp)
+        return snprintf(out, FBUF, "%s", sp);
+    if (x == 0.0)
+        return snprintf(out, FBUF, "%s", signbit(x) ? "-0.0" : "0.0");
+    char digits[24];
+    int decpt;
+    shortest_digits(x, digits, &decpt);
+    int nd = (int)strlen(digits);
+    int n = 0;
+    if (x < 0)
+        out[n++] = '-';
+    if (!(-4 < decpt && decpt <= 16)) {
+        out[n++] = digits[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            memcpy(out + n, digits + 1, (size_t)nd - 1);
+            n += nd - 1;
+        }
+        int e = decpt - 1;
+        n += snprintf(out + n, FBUF - (size_t)n, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    } else if (decpt <= 0) {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -decpt; i++)
+            out[n++] = '0';
+        memcpy(out + n, digits, (size_t)nd);
+        n += nd;
+    } else {
+        for (int i = 0; i < (decpt > nd ? decpt : nd); i++) {
+            if (i == decpt)
+                out[n++] = '.';
+            out[n++] = i < nd ? digits[i] : '0';
+        }
+        if (decpt >= nd) {
+            out[n++] = '.';
+            out[n++] = '0';
+        }
+    }
+    out[n] = 0;
+    return n;
+}
+
+struct rpy_string *RPyRT_ll_float_repr(double x) {
+    char buf[FBUF];
+    int n = float_repr_buf(x, buf);
+    return mkstr(buf, n);
+}
+
+/* rfloat.formatd(x, code, precision, flags): 'e' 'f' 'g' (and upper case) with a
+ * precision, any other code the repr without its ".0"; flag 2 adds ".0" to a finite
+ * number without a point or exponent, flag 1 a '+' to a non-negative one */
+static int formatd_buf(double x, unsigned char code, long prec, long flags, char *out) {
+    bool upper = code >= 'A' && code <= 'Z';
+    unsigned char lc = upper ? (unsigned char)(code + ('a' - 'A')) : code;
+    const char *sp;
+    int n;
+    if (prec < 0)
+        prec = 0;
+    if (prec > 400)
+        prec = 400;
+    char *o = out + 1; /* room for the '+' of flag 1 */
+    switch (lc) {
+    case 'e':
+        if ((sp = special_float(x, upper)))
+            n = snprintf(o, FBUF - 1, "%s", sp);
+        else
+            n = snprintf(o, FBUF - 1, upper ? "%.*E" : "%.*e", (int)prec, x);
+        break;
+    case 'f':
+        /* "inf"/"nan" stay lower case for 'F', as in the LLInterpreter */
+        if ((sp = special_float(x, false)))
+            n = snprintf(o, FBUF - 1, "%s", sp);
+        else
+            n = snprintf(o, FBUF - 1, "%.*f", (int)prec, x);
+        break;
+    case 'g':
+        if ((sp = special_float(x, upper)))
+            n = snprintf(o, FBUF - 1, "%s", sp);
+        else
+            n = snprintf(o, FBUF - 1, upper ? "%.*G" : "%.*g", (int)(prec < 1 ? 1 : prec), x);
+        break;
+    default:
+        n = float_repr_buf(x, o);
+        if (isfinite(x) && n >= 2 && o[n - 2] == '.' && o[n - 1] == '0') {
+            n -= 2;
+            o[n] = 0;
+        }
+        break;
+    }
+    if ((flags & 2) && isfinite(x) && !strpbrk(o, ".eE")) {
+        o[n++] = '.';
+        o[n++] = '0';
+        o[n] = 0;
+    }
+    if ((flags & 1) && o[0] != '-') {
+        out[0] = '+';
+        return n + 1;
+    }
+    memmove(out, o, (size_t)n + 1);
+    return n;
+}
+
+struct rpy_string *RPyRT_ll_float_format(double x, unsigned char code, long prec) {
+    char buf[FBUF + 8];
+    int n = formatd_buf(x, code, prec, 0, buf);
+    return mkstr(buf, n);
+}
+
+struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long prec,
+                                           long flags) {
+    char buf[FBUF + 8];
+    int n = formatd_buf(x, code, prec, flags, buf);
+    return mkstr(buf, n);
+}
+
+/* str(float) of the RTyper: "%.6f" */
+struct rpy_string *RPyRT_ll_float_str(double x) { return RPyRT_ll_float_format(x, 'f', 6); }
+
+struct rpy_string *RPyRT_ll_char_str(unsigned char c) { return mkstr((const char *)&c, 1); }
+
+struct rpy_unicode *RPyRT_ll_char_str_u(uint32_t c) {
+    struct rpy_unicode *r = tnew(4, 1);
+    if (r)
+        r->items[0] = c;
+    return r;
+}
+
+/* a bool computed at run time is an int to the RTyper's str() */
+struct rpy_string *RPyRT_ll_bool_str(bool b) { return mkcstr(b ? "1" : "0"); }
+
+struct rpy_string *RPyRT_ll_none_str(void) { return mkcstr("None"); }
+
+/* ---- text to numbers ------------------------------------------------------------------------ */
+
+/* int(s, base) as RPython's compiled int() reads it: spaces (only ' ') around, a sign,
+ * the digits of the base (after an optional 0x / 0o / 0b prefix matching the base),
+ * accumulated with 64-bit wrap-around (overflow is not detected) */
+long RPyRT_ll_str_to_int(struct rpy_string *s, long base) {
+    long i = 0, n = s->length;
+    const unsigned char *p = s->items;
+    while (i < n && p[i] == ' ')
+        i++;
+    while (n > i && p[n - 1] == ' ')
+        n--;
+    bool neg = false;
+    if (i < n && (p[i] == '-' || p[i] == '+')) {
+        neg = p[i] == '-';
+        i++;
+    }
+    if (n - i >= 2 && p[i] == '0') {
+        unsigned char c = (unsigned char)(p[i + 1] | 0x20);
+        if ((base == 16 && c == 'x') || (base == 8 && c == 'o') || (base == 2 && c == 'b'))
+            i += 2;
+    }
+    if (base < 2 || base > 36 || i >= n)
+        goto error;
+    unsigned long v = 0;
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        long d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+            d = (c | 0x20) - 'a' + 10;
+        else
+            goto error;
+        if (d >= base)
+            goto error;
+        v = v * (unsigned long)base + (unsigned long)d;
+    }
+    return (long)(neg ? 0UL - v : v);
+error:
+    rpy_raise_std(RPY_EXC_ValueError);
+    return 0;
+}
+
+/* float(s): spaces (only ' ') around a decimal number made of digits, signs, '.', 'e';
+ * no inf/nan spellings; the whole text must be the number. */
+double RPyRT_ll_str_to_float(struct rpy_string *s, long base) {
+    (void)base; /* the RTyper passes int()'s base to float() too; it means nothing here */
+    long i = 0, n = s->length;
+    const unsigned char *p = s->items;
+    while (i < n && p[i] == ' ')
+        i++;
+    while (n > i && p[n - 1] == ' ')
+        n--;
+    bool digit = false;
+    for (long k = i; k < n; k++) {
+        unsigned char c = p[k];
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (!strchr("+-.eE", c) || c == 0)
+            goto error;
+    }
+    if (!digit)
+        goto error;
+    /* strtod's grammar restricted to these characters is the one of Rust's f64 parser
+     * (optional sign, digits with an optional point, an optional signed exponent) */
+    char buf[64];
+    char *tmp = n - i < (long)sizeof buf ? buf : malloc((size_t)(n - i) + 1);
+    if (!tmp) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return 0.0;
+    }
+    memcpy(tmp, p + i, (size_t)(n - i));
+    tmp[n - i] = 0;
+    char *end;
+    double v = strtod(tmp, &end);
+    bool ok = end == tmp + (n - i) && end != tmp;
+    if (tmp != buf)
+        free(tmp);
+    if (ok)
+        return v;
+error:
+    rpy_raise_std(RPY_EXC_ValueError);
+    return 0.0;
+}
+
+/* ---- float arithmetic and math ------------------------------------------------------------ */
+
+double RPyRT_ll_float_pow(double x, double y) { return pow(x, y); }
+
+double RPyRT_ll_float_floordiv(double x, double y) {
+    if (y == 0.0) {
+        rpy_raise_std(RPY_EXC_ZeroDivisionError);
+        return 0.0;
+    }
+    return floor(x / y);
+}
+
+double RPyRT_ll_float_mod(double x, double y) {
+    if (y == 0.0) {
+        rpy_raise_std(RPY_EXC_ZeroDivisionError);
+        return 0.0;
+    }
+    double m = fmod(x, y);
+    /* the result takes the divisor's sign, as in Python */
+    if (m != 0.0 && ((m < 0.0) != (y < 0.0)))
+        m += y;
+    return m;
+}
+
+/* Rust's `f as i64` (saturating, NaN -> 0): the LLInterpreter's conversion of a float
+ * argument to an int */
+static long sat_f2l(double f) {
+    if (isnan(f))
+        return 0;
+    if (f >= 9223372036854775807.0)
+        return LONG_MAX;
+    if (f <= -9223372036854775808.0)
+        return LONG_MIN;
+    return (long)f;
+}
+
+/* Rust's f64::powi (compiler-rt's __powidf2): repeated squaring, then the reciprocal for
+ * a negative exponent -- so 2^-1074 is 1/inf = 0, not the smallest subnormal */
+static double powi(double a, int b) {
+    bool recip = b < 0;
+    double r = 1.0;
+    for (;;) {
+        if (b & 1)
+            r *= a;
+        b /= 2;
+        if (b == 0)
+            break;
+        a *= a;
+    }
+    return recip ? 1.0 / r : r;
+}
+
+bool RPyRT_ll_math__isinf(double x) { return isinf(x); }
+bool RPyRT_ll_math__isnan(double x) { return isnan(x); }
+bool RPyRT_ll_math__isfinite(double x) { return isfinite(x); }
+
+struct rpy_tuple_ff {
+    rpy_hdr hdr;
+    double item0, item1;
+};
+struct rpy_tuple_fl {
+    rpy_hdr hdr;
+    double item0;
+    long item1;
+};
+
+void *RPyRT_ll_math__modf(double x, uint32_t tuple_tid) {
+    struct rpy_tuple_ff *t = rpy_gc_malloc_fixed(tuple_tid);
+    if (!t)
+        return NULL;
+    double ip = trunc(x);
+    t->item0 = copysign(x - ip, x);
+    t->item1 = ip;
+    return t;
+}
+
+void *RPyRT_ll_math__frexp(double x, uint32_t tuple_tid) {
+    struct rpy_tuple_fl *t = rpy_gc_malloc_fixed(tuple_tid);
+    if (!t)
+        return NULL;
+    /* the LLInterpreter's frexp: through log2 and powi (it differs from C's frexp
+     * only for the extremes of the range, where powi overflows) */
+    double m = x;
+    long e = 0;
+    if (x != 0.0 && isfinite(x)) {
+        e = (long)floor(log2(fabs(x))) + 1;
+        m = x / powi(2.0, (int)e);
+        if (fabs(m) >= 1.0) {
+            m /= 2.0;
+            e += 1;
+        } else if (fabs(m) < 0.5) {
+            m *= 2.0;
+            e -= 1;
+        }
+    }
+    t->item0 = m;
+    t->item1 = e;
+    return t;
+}
+
+double RPyRT_ll_math__sqrt(double x) {
+    if (x < 0.0) {
+        rpy_raise_std(RPY_EXC_ValueError);
+        return 0.0;
+    }
+    return sqrt(x);
+}
+
+double RPyRT_ll_math__log(double x) {
+    if (x <= 0.0) {
+        rpy_raise_std(RPY_EXC_ValueError);
+        return 0.0;
+    }
+    return log(x);
+}
+
+double RPyRT_ll_math__log_2(double x, double base) {
+    if (x <= 0.0) {
+        rpy_raise_std(RPY_EXC_ValueError);
+        return 0.0;
+    }
+    return log(x) / log(base);
+}
+
+double RPyRT_ll_math__log10(double x) {
+    if (x <= 0.0) {
+        rpy_raise_std(RPY_EXC_ValueError);
+        return 0.0;
+    }
+    return log10(x);
+}
+
+double RPyRT_ll_math__exp(double x) {
+    double r = exp(x);
+    if (isinf(r) && isfinite(x)) {
+        rpy_raise_std(RPY_EXC_OverflowError);
+        return 0.0;
+    }
+    return r;
+}
+
+double RPyRT_ll_math__pow(double x, double y) { return pow(x, y); }
+double RPyRT_ll_math__sin(double x) { return sin(x); }
+double RPyRT_ll_math__cos(double x) { return cos(x); }
+double RPyRT_ll_math__tan(double x) { return tan(x); }
+double RPyRT_ll_math__asin(double x) { return asin(x); }
+double RPyRT_ll_math__acos(double x) { return acos(x); }
+double RPyRT_ll_math__atan(double x) { return atan(x); }
+double RPyRT_ll_math__atan2(double y, double x) { return atan2(y, x); }
+double RPyRT_ll_math__sinh(double x) { return sinh(x); }
+double RPyRT_ll_math__cosh(double x) { return cosh(x); }
+double RPyRT_ll_math__tanh(double x) { return tanh(x); }
+double RPyRT_ll_math__floor(double x) { return floor(x); }
+double RPyRT_ll_math__ceil(double x) { return ceil(x); }
+double RPyRT_ll_math__fabs(double x) { return fabs(x); }
+double RPyRT_ll_math__fmod(double x, double y) { return fmod(x, y); }
+double RPyRT_ll_math__hypot(double x, double y) { return hypot(x, y); }
+/* x * 2^e with e truncated to an int as the LLInterpreter does (i64 then i32) */
+double RPyRT_ll_math__ldexp(double x, double e) {
+    return x * powi(2.0, (int)(int32_t)(uint32_t)(unsigned long)sat_f2l(e));
+}
+double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
+double RPyRT_ll_math__trunc(double x) { return trunc(x); }
+
+/* ---- comparisons, hashing --------------------------------------------------------------- */
+
+static bool text_eq(const void *a, const void *b, int w) {
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    long n = tlen(a);
+    return n == tlen(b) && memcmp(titems(a), titems(b), (size_t)n * (size_t)w) == 0;
+}
+bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b) { return text_eq(a, b, 1); }
+bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_eq(a, b, 4); }
+
+/* -1, 0 or 1: code point by code point, then the shorter first */
+static long text_cmp(const void *a, const void *b, int w) {
+    long na = tlen(a), nb = tlen(b), n = na < nb ? na : nb;
+    for (long i = 0; i < n; i++) {
+        uint32_t x = tat(a, w, i), y = tat(b, w, i);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb ? 1 : 0;
+}
+long RPyRT_ll_strcmp(struct rpy_string *a, struct rpy_string *b) { return text_cmp(a, b, 1); }
+long RPyRT_ll_strcmp_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_cmp(a, b, 4); }
+
+/* RPython's string hash (CPython 2's): cached in the object; 0 means "not computed", so
+ * the hash of "" (0) is recomputed each time -- and a prebuilt string in read-only memory
+ * is never written to unless its hash was left 0 and is not 0 */
+static long text_hash(void *s, int w) {
+    if (!s)
+        return 0;
+    struct rpy_string *h = s;
+    if (h->hash != 0)
+        return h->hash;
+    long n = tlen(s);
+    if (n == 0)
+        return 0;
+    unsigned long x = (unsigned long)tat(s, w, 0) << 7;
+    for (long i = 0; i < n; i++)
+        x = (x * 1000003UL) ^ tat(s, w, i);
+    x ^= (unsigned long)n;
+    long r = (long)x;
+    if (r == -1)
+        r = -2;
+    h->hash = r;
+    return r;
+}
+long RPyRT_ll_strhash(struct rpy_string *s) { return text_hash(s, 1); }
+long RPyRT_ll_strhash_u(struct rpy_unicode *s) { return text_hash(s, 4); }
+
+bool RPyRT_ll_str_is_true(struct rpy_string *s) { return s && s->length > 0; }
+bool RPyRT_ll_str_is_true_u(struct rpy_unicode *s) { return s && s->length > 0; }
+
+static uint32_t text_getitem(const void *s, long i, int w) {
+    long n = tlen(s);
+    if (i < 0)
+        i += n;
+    if (i < 0 || i >= n) {
+        rpy_raise_std(RPY_EXC_IndexError);
+        return 0;
+    }
+    return tat(s, w, i);
+}
+unsigned char RPyRT_ll_str_getitem(struct rpy_string *s, long i) {
+    return (unsigned char)text_getitem(s, i, 1);
+}
+uint32_t RPyRT_ll_str_getitem_u(struct rpy_unicode *s, long i) { return text_getitem(s, i, 4); }
+
+/* ---- building text from pieces ---------------------------------------------------------- */
+
+static void *text_concat(void *a, void *b, int w) {
+    long na = tlen(a), nb = tlen(b);
+    RPY_PUSH_ROOT(a);
+    RPY_PUSH_ROOT(b);
+    void *r = tnew(w, na + nb);
+    RPY_POP_ROOT(b);
+    RPY_POP_ROOT(a);
+    if (!r)
+        return NULL;
+    tcopy(r, 0, a, 0, na, w);
+    tcopy(r, na, b, 0, nb, w);
+    return r;
+}
+struct rpy_string *RPyRT_ll_strconcat(struct rpy_string *a, struct rpy_string *b) {
+    return text_concat(a, b, 1);
+}
+struct rpy_unicode *RPyRT_ll_strconcat_u(struct rpy_unicode *a, struct rpy_unicode *b) {
+    return text_concat(a, b, 4);
+}
+
+/* a new text of the characters [start, stop) of s (bounds already clamped) */
+static void *text_piece(void *s, long start, long stop, int w) {
+    long n = stop > start ? stop - start : 0;
+    RPY_PUSH_ROOT(s);
+    void *r = tnew(w, n);
+    RPY_POP_ROOT(s);
+    if (r)
+        tcopy(r, 0, s, start, n, w);
+    return r;
+}
+
+static void *text_slice(void *s, long start, long stop, int w) {
+    long n = tlen(s);
+    return text_piece(s, clamp_index(start, n), clamp_index(stop, n), w);
+}
+struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long stop) {
+    return text_slice(s, start, stop, 1);
+}
+struct rpy_unicode *RPyRT_ll_str_slice_u(struct rpy_unicode *s, long start, long stop) {
+    return text_slice(s, start, stop, 4);
+}
+
+static void *text_mul(void *s, long times, int w) {
+    long n = tlen(s);
+    if (times < 0)
+        times = 0;
+    if (n > 0 && times > (LONG_MAX / 8) / n) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return NULL;
+    }
+    RPY_PUSH_ROOT(s);
+    void *r = tnew(w, n * times);
+    RPY_POP_ROOT(s);
+    if (!r)
+        return NULL;
+    for (long i = 0; i < times; i++)
+        tcopy(r, i * n, s, 0, n, w);
+    return r;
+}
+struct rpy_string *RPyRT_ll_str_mul(struct rpy_string *s, long n) { return text_mul(s, n, 1); }
+struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n) {
+    return text_mul(s, n, 4);
+}
+
+/* ---- searching --------------------------------------------------------------------------- */
+
+/* first index i in [lo, hi - m] where sub matches, or -1 */
+static long find_in(const void *s, long lo, long hi, const void *sub, long m, int w) {
+    for (long i = lo; i + m <= hi; i++)
+        if (tmatch(s, i, sub, m, w))
+            return i;
+    return -1;
+}
+
+static long rfind_in(const void *s, long lo, long hi, const void *sub, long m, int w) {
+    for (long i = hi - m; i >= lo; i--)
+        if (tmatch(s, i, sub, m, w))
+            return i;
+    return -1;
+}
+
+/* find / rfind / count over s[start:end] (clamped as a slice); an empty sub is found at
+ * the start (find), at the end (rfind), and len+1 times (count), whatever the bounds */
+enum search_kind { SEARCH_FIND, SEARCH_RFIND, SEARCH_COUNT };
+static long text_search(const void *s, const void *sub, long start, long end, int w,
+                        enum search_kind k) {
+    long n = tlen(s), m = tlen(sub);
+    long lo = clamp_index(start, n), hi = clamp_index(end, n);
+    if (hi < lo)
+        hi = lo;
+    switch (k) {
+    case SEARCH_FIND:
+        return m == 0 ? lo : find_in(s, lo, hi, sub, m, w);
+    case SEARCH_RFIND:
+        return m == 0 ? hi : rfind_in(s, lo, hi, sub, m, w);
+    default: {
+        if (m == 0)
+            return hi - lo + 1;
+        long c = 0;
+        for (long i = lo; i + m <= hi;) {
+            if (tmatch(s, i, sub, m, w)) {
+                c++;
+                i += m;
+            } else {
+                i++;
+            }
+        }
+        return c;
+    }
+    }
+}
+long RPyRT_ll_str_find(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
+    return text_search(s, sub, start, end, 1, SEARCH_FIND);
+}
+long RPyRT_ll_str_find_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                         long end) {
+    return text_search(s, sub, start, end, 4, SEARCH_FIND);
+}
+long RPyRT_ll_str_rfind(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
+    return text_search(s, sub, start, end, 1, SEARCH_RFIND);
+}
+long RPyRT_ll_str_rfind_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                          long end) {
+    return text_search(s, sub, start, end, 4, SEARCH_RFIND);
+}
+long RPyRT_ll_str_count(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
+    return text_search(s, sub, start, end, 1, SEARCH_COUNT);
+}
+long RPyRT_ll_str_count_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                          long end) {
+    return text_search(s, sub, start, end, 4, SEARCH_COUNT);
+}
+
+/* find of one character (the RTyper passes a one-character string to ll_str_find today;
+ * this is the same search for a character) */
+static long text_find_char(const void *s, uint32_t c, long start, long end, int w) {
+    long n = tlen(s), lo = clamp_index(start, n), hi = clamp_index(end, n);
+    for (long i = lo; i < hi; i++)
+        if (tat(s, w, i) == c)
+            return i;
+    return -1;
+}
+long RPyRT_ll_str_find_char(struct rpy_string *s, unsigned char c, long start, long end) {
+    return text_find_char(s, c, start, end, 1);
+}
+long RPyRT_ll_str_find_char_u(struct rpy_unicode *s, uint32_t c, long start, long end) {
+    return text_find_char(s, c, start, end, 4);
+}
+
+static bool text_contains(const void *s, const void *sub, int w) {
+    long m = tlen(sub);
+    return m == 0 || find_in(s, 0, tlen(s), sub, m, w) >= 0;
+}
+bool RPyRT_ll_str_contains(struct rpy_string *s, struct rpy_string *sub) {
+    return text_contains(s, sub, 1);
+}
+bool RPyRT_ll_str_contains_u(struct rpy_unicode *s, struct rpy_unicode *sub) {
+    return text_contains(s, sub, 4);
+}
+
+static bool text_startswith(const void *s, const void *p, int w) {
+    long m = tlen(p);
+    return m <= tlen(s) && tmatch(s, 0, p, m, w);
+}
+static bool text_endswith(const void *s, const void *p, int w) {
+    long m = tlen(p), n = tlen(s);
+    return m <= n && tmatch(s, n - m, p, m, w);
+}
+bool RPyRT_ll_str_startswith(struct rpy_string *s, struct rpy_string *prefix) {
+    return text_startswith(s, prefix, 1);
+}
+bool RPyRT_ll_str_startswith_u(struct rpy_unicode *s, struct rpy_unicode *prefix) {
+    return text_startswith(s, prefix, 4);
+}
+bool RPyRT_ll_str_endswith(struct rpy_string *s, struct rpy_string *suffix) {
+    return text_endswith(s, suffix, 1);
+}
+bool RPyRT_ll_str_endswith_u(struct rpy_unicode *s, struct rpy_unicode *suffix) {
+    return text_endswith(s, suffix, 4);
+}
+
+/* ---- transforming ------------------------------------------------------------------------ */
+
+static struct rpy_string *str_case(struct rpy_string *s, bool upper) {
+    long n = s->length;
+    RPY_PUSH_ROOT(s);
+    struct rpy_string *r = tnew(1, n);
+    RPY_POP_ROOT(s);
+    if (!r)
+        return NULL;
+    for (long i = 0; i < n; i++) {
+        unsigned char c = s->items[i];
+        if (upper && c >= 'a' && c <= 'z')
+            c = (unsigned char)(c - 32);
+        else if (!upper && c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        r->items[i] = c;
+    }
+    return r;
+}
+struct rpy_string *RPyRT_ll_str_upper(struct rpy_string *s) { return str_case(s, true); }
+struct rpy_string *RPyRT_ll_str_lower(struct rpy_string *s) { return str_case(s, false); }
+
+static bool find_char_in(const void *chars, uint32_t c, int w);
+
+/* which: 0 both ends, 1 the left, 2 the right. Without chars, str strips ASCII whitespace
+ * and unicode any whitespace. */
+static void *text_strip(void *s, void *chars, long which, int w) {
+    long lo = 0, hi = tlen(s);
+#define STRIPPED(c) \
+    (chars ? find_char_in(chars, (c), w) : (w == 1 ? ascii_ws(c) : uni_ws(c)))
+    if (which != 2)
+        while (lo < hi && STRIPPED(tat(s, w, lo)))
+            lo++;
+    if (which != 1)
+        while (hi > lo && STRIPPED(tat(s, w, hi - 1)))
+            hi--;
+#undef STRIPPED
+    return text_piece(s, lo, hi, w);
+}
+struct rpy_string *RPyRT_ll_str_strip(struct rpy_string *s, struct rpy_string *chars,
+                                      long which) {
+    return text_strip(s, chars, which, 1);
+}
+struct rpy_unicode *RPyRT_ll_str_strip_u(struct rpy_unicode *s, struct rpy_unicode *chars,
+                                         long which) {
+    return text_strip(s, chars, which, 4);
+}
+static bool find_char_in(const void *chars, uint32_t c, int w) {
+    long n = tlen(chars);
+    for (long i = 0; i < n; i++)
+        if (tat(chars, w, i) == c)
+            return true;
+    return false;
+}
+
+/* every non-overlapping occurrence from the left; an empty old puts new between every
+ * character and at both ends */
+static void *text_replace(void *s, void *old, void *new_, int w) {
+    long n = tlen(s), m = tlen(old), k = tlen(new_), len;
+    if (m == 0) {
+        len = n + (n + 1) * k;
+    } else {
+        long c = 0;
+        for (long i = 0; i + m <= n;) {
+            if (tmatch(s, i, old, m, w)) {
+                c++;
+                i += m;
+            } else {
+                i++;
+            }
+        }
+        len = n + c * (k - m);
+    }
+    RPY_PUSH_ROOT(s);
+    RPY_PUSH_ROOT(old);
+    RPY_PUSH_ROOT(new_);
+    void *r = tnew(w, len);
+    RPY_POP_ROOT(new_);
+    RPY_POP_ROOT(old);
+    RPY_POP_ROOT(s);
+    if (!r)
+        return NULL;
+    long o = 0;
+    if (m == 0) {
+        for (long i = 0; i < n; i++) {
+            tcopy(r, o, new_, 0, k, w);
+            o += k;
+            tput(r, w, o++, tat(s, w, i));
+        }
+        tcopy(r, o, new_, 0, k, w);
+        return r;
+    }
+    for (long i = 0; i < n;) {
+        if (i + m <= n && tmatch(s, i, old, m, w)) {
+            tcopy(r, o, new_, 0, k, w);
+            o += k;
+            i += m;
+        } else {
+            tput(r, w, o++, tat(s, w, i));
+            i++;
+        }
+    }
+    return r;
+}
+struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
+                                        struct rpy_string *new_) {
+    return text_replace(s, old, new_, 1);
+}
+struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
+                                           struct rpy_unicode *new_) {
+    return text_replace(s, old, new_, 4);
+}
+
+/* ---- lists of pieces: split, rsplit, splitlines --------------------------------------------- */
+
+/* A growable array of [start, end) pairs (C memory: indices, not GC pointers). */
+struct spans {
+    long *v;
+    long n, cap;
+};
+static bool spans_add(struct spans *sp, long a, long b) {
+    if (sp->n == sp->cap) {
+        long cap = sp->cap ? sp->cap * 2 : 16;
+        long *v = realloc(sp->v, (size_t)cap * 2 * sizeof(long));
+        if (!v)
+            return false;
+        sp->v = v;
+        sp->cap = cap;
+    }
+    sp->v[2 * sp->n] = a;
+    sp->v[2 * sp->n + 1] = b;
+    sp->n++;
+    return true;
+}
+
+/* The list (per d) of the pieces of s given by the spans. */
+static void *build_piece_list(void *s, const struct spans *sp, int w,
+                              const struct rpy_listdesc *d) {
+    void **roots = rpy_root_top;
+    RPY_PUSH_ROOT(s);
+    struct rpy_array *arr = rpy_gc_malloc_varsize(d->array_tid, sp->n);
+    if (!arr) {
+        rpy_root_top = roots;
+        return NULL;
+    }
+    RPY_PUSH_ROOT(arr);
+    for (long i = 0; i < sp->n; i++) {
+        long a = sp->v[2 * i], b = sp->v[2 * i + 1];
+        void *piece = tnew(w, b - a);
+        s = roots[0];
+        arr = roots[1];
+        if (!piece) {
+            rpy_root_top = roots;
+            return NULL;
+        }
+        tcopy(piece, 0, s, a, b - a, w);
+        RPY_WB(arr);
+        ((void **)arr->items)[i] = piece;
+    }
+    void *result = arr;
+    if (d->list_tid != 0) {
+        struct rpy_list *l = rpy_gc_malloc_fixed(d->list_tid);
+        arr = roots[1];
+        if (l) {
+            l->length = sp->n;
+            RPY_WB(l);
+            l->items = arr;
+        }
+        result = l;
+    }
+    rpy_root_top = roots;
+    return result;
+}
+
+static void *finish_split(void *s, struct spans *sp, bool ok, int w,
+                          const struct rpy_listdesc *d) {
+    void *r = NULL;
+    if (ok)
+        r = build_piece_list(s, sp, w, d);
+    else
+        rpy_raise_std(RPY_EXC_MemoryError);
+    free(sp->v);
+    return r;
+}
+
+/* str.split() / rsplit() without a separator, as the LLInterpreter's split_whitespace:
+ * the words; past `max` words the rest (from the next word to the end of the last word)
+ * is one item, the first one for rsplit */
+static bool split_ws(const void *s, long max, bool right, struct spans *sp) {
+    struct spans words = {0};
+    long n = tlen(s), i = 0;
+    bool ok = true;
+    while (ok && i < n) {
+        while (i < n && ascii_ws(tat(s, 1, i)))
+            i++;
+        if (i >= n)
+            break;
+        long st = i;
+        while (i < n && !ascii_ws(tat(s, 1, i)))
+            i++;
+        ok = spans_add(&words, st, i);
+    }
+    long nw = words.n;
+    if (!ok) {
+    } else if (max < 0 || nw <= max) {
+        *sp = words;
+        return true;
+    } else if (right) {
+        long keep = nw - max;
+        ok = spans_add(sp, words.v[0], words.v[2 * (keep - 1) + 1]);
+        for (long k = keep; ok && k < nw; k++)
+            ok = spans_add(sp, words.v[2 * k], words.v[2 * k + 1]);
+    } else {
+        for (long k = 0; ok && k < max; k++)
+            ok = spans_add(sp, words.v[2 * k], words.v[2 * k + 1]);
+        if (ok)
+            ok = spans_add(sp, words.v[2 * max], words.v[2 * (nw - 1) + 1]);
+    }
+    free(words.v);
+    return ok;
+}
+
+/* split on a separator: its non-overlapping occurrences from the left; past `max` of
+ * them, the first `max` (split) or the last `max` (rsplit) are used */
+static bool split_sep(const void *s, const void *sep, long max, bool right, int w,
+                      struct spans *sp) {
+    struct spans pos = {0};
+    long n = tlen(s), m = tlen(sep);
+    bool ok = true;
+    for (long i = 0; ok && i + m <= n;) {
+        if (tmatch(s, i, sep, m, w)) {
+            ok = spans_add(&pos, i, i + m);
+            i += m;
+        } else {
+            i++;
+        }
+    }
+    long first = 0, last = pos.n;
+    if (max >= 0 && pos.n > max) {
+        if (right)
+            first = pos.n - max;
+        else
+            last = max;
+    }
+    long start = 0;
+    for (long k = first; ok && k < last; k++) {
+        ok = spans_add(sp, start, pos.v[2 * k]);
+        start = pos.v[2 * k + 1];
+    }
+    if (ok)
+        ok = spans_add(sp, start, n);
+    free(pos.v);
+    return ok;
+}
+
+static void *text_split(void *s, void *sep, long max, const struct rpy_listdesc *d, int w,
+                        bool right) {
+    struct spans sp = {0};
+    bool ok;
+    if (w == 1) {
+        if (!sep) {
+            ok = split_ws(s, max, right, &sp);
+        } else if (tlen(sep) == 0) {
+            rpy_raise_std(RPY_EXC_ValueError);
+            return NULL;
+        } else {
+            ok = split_sep(s, sep, max, right, 1, &sp);
+        }
+    } else {
+        /* unicode: a separator is required; an empty one never splits; rsplit splits
+         * from the left like split (the LLInterpreter's unicode split) */
+        if (!sep)
+            rpy_fatal("split() of unicode needs a separator");
+        if (tlen(sep) == 0)
+            ok = spans_add(&sp, 0, tlen(s));
+        else
+            ok = split_sep(s, sep, max, false, 4, &sp);
+    }
+    return finish_split(s, &sp, ok, w, d);
+}
+void *RPyRT_ll_str_split(struct rpy_string *s, struct rpy_string *sep, long max,
+                         const struct rpy_listdesc *d) {
+    return text_split(s, sep, max, d, 1, false);
+}
+void *RPyRT_ll_str_split_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
+                           const struct rpy_listdesc *d) {
+    return text_split(s, sep, max, d, 4, false);
+}
+void *RPyRT_ll_str_rsplit(struct rpy_string *s, struct rpy_string *sep, long max,
+                          const struct rpy_listdesc *d) {
+    return text_split(s, sep, max, d, 1, true);
+}
+void *RPyRT_ll_str_rsplit_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
+                            const struct rpy_listdesc *d) {
+    return text_split(s, sep, max, d, 4, true);
+}
+
+/* lines end at \n, \r\n or \r; a last line without an end is kept */
+void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
+                              const struct rpy_listdesc *d) {
+    struct spans sp = {0};
+    bool ok = true;
+    long n = s->length, i = 0, start = 0;
+    while (ok && i < n) {
+        long eol = 0;
+        if (s->items[i] == '\n')
+            eol = 1;
+        else if (s->items[i] == '\r')
+            eol = i + 1 < n && s->items[i + 1] == '\n' ? 2 : 1;
+        if (eol) {
+            ok = spans_add(&sp, start, keepends ? i + eol : i);
+            i += eol;
+            start = i;
+        } else {
+            i++;
+        }
+    }
+    if (ok && start < n)
+        ok = spans_add(&sp, start, n);
+    return finish_split(s, &sp, ok, 1, d);
+}
+
+/* sep.join(list of strings): the list is a resizable one (`fixed` false) or the array */
+static void *text_join(void *sep, void *container, bool fixed, int w) {
+    struct rpy_array *arr =
+        fixed ? container : ((struct rpy_list *)container)->items;
+    long n = fixed ? arr->length : ((struct rpy_list *)container)->length;
+    long ns = tlen(sep), len = n > 0 ? (n - 1) * ns : 0;
+    for (long i = 0; i < n; i++) {
+        void *x = ((void **)arr->items)[i];
+        if (!x)
+            rpy_fatal("dereference of None (a null string) in join()");
+        len += tlen(x);
+    }
+    RPY_PUSH_ROOT(sep);
+    RPY_PUSH_ROOT(arr);
+    void *r = tnew(w, len);
+    RPY_POP_ROOT(arr);
+    RPY_POP_ROOT(sep);
+    if (!r)
+        return NULL;
+    long o = 0;
+    for (long i = 0; i < n; i++) {
+        if (i > 0) {
+            tcopy(r, o, sep, 0, ns, w);
+            o += ns;
+        }
+        void *x = ((void **)arr->items)[i];
+        tcopy(r, o, x, 0, tlen(x), w);
+        o += tlen(x);
+    }
+    return r;
+}
+struct rpy_string *RPyRT_ll_str_join(struct rpy_string *sep, struct rpy_list *l) {
+    return text_join(sep, l, false, 1);
+}
+struct rpy_string *RPyRT_ll_str_join__fixed(struct rpy_string *sep, struct rpy_array *a) {
+    return text_join(sep, a, true, 1);
+}
+struct rpy_unicode *RPyRT_ll_str_join_u(struct rpy_unicode *sep, struct rpy_list *l) {
+    return text_join(sep, l, false, 4);
+}
+struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
+                                               struct rpy_array *a) {
+    return text_join(sep, a, true, 4);
+}
+
+/* ---- classification ----------------------------------------------------------------------- */
+
+static inline bool c_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static inline bool c_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static inline bool c_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+static inline bool c_alpha(unsigned char c) { return c_upper(c) || c_lower(c); }
+
+/* non-empty and every character of the class */
+#define ALL_OF(s, pred)                                  \
+    do {                                                 \
+        if ((s)->length == 0)                            \
+            return false;                                \
+        for (long i_ = 0; i_ < (s)->length; i_++)        \
+            if (!(pred((s)->items[i_])))                 \
+                return false;                            \
+        return true;                                     \
+    } while (0)
+
+static inline bool c_alnum(unsigned char c) { return c_alpha(c) || c_digit(c); }
+static inline bool c_space(unsigned char c) { return ascii_ws(c); }
+
+bool RPyRT_ll_str_isdigit(struct rpy_string *s) { ALL_OF(s, c_digit); }
+bool RPyRT_ll_str_isalpha(struct rpy_string *s) { ALL_OF(s, c_alpha); }
+bool RPyRT_ll_str_isspace(struct rpy_string *s) { ALL_OF(s, c_space); }
+bool RPyRT_ll_str_isalnum(struct rpy_string *s) { ALL_OF(s, c_alnum); }
+
+/* at least one cased character of the case and none of the other */
+static bool str_iscase(struct rpy_string *s, bool upper) {
+    bool some = false;
+    for (long i = 0; i < s->length; i++) {
+        unsigned char c = s->items[i];
+        if (upper ? c_lower(c) : c_upper(c))
+            return false;
+        if (upper ? c_upper(c) : c_lower(c))
+            some = true;
+    }
+    return some;
+}
+bool RPyRT_ll_str_isupper(struct rpy_string *s) { return str_iscase(s, true); }
+bool RPyRT_ll_str_islower(struct rpy_string *s) { return str_iscase(s, false); }
+
+/* repr(str): single quotes unless the text has a ' and no "; \\ \n \r \t and the quote
+ * escaped; other non-printable bytes as \xNN */
+struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s) {
+    long n = s->length;
+    bool sq = memchr(s->items, '\'', (size_t)n) != NULL;
+    bool dq = memchr(s->items, '"', (size_t)n) != NULL;
+    unsigned char quote = sq && !dq ? '"' : '\'';
+    long len = 2;
+    for (long i = 0; i < n; i++) {
+        unsigned char c = s->items[i];
+        if (c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == quote)
+            len += 2;
+        else if (c >= 0x20 && c <= 0x7e)
+            len += 1;
+        else
+            len += 4;
+    }
+    RPY_PUSH_ROOT(s);
+    struct rpy_string *r = tnew(1, len);
+    RPY_POP_ROOT(s);
+    if (!r)
+        return NULL;
+    unsigned char *o = r->items;
+    *o++ = quote;
+    for (long i = 0; i < n; i++) {
+        unsigned char c = s->items[i];
+        switch (c) {
+        case '\\': *o++ = '\\'; *o++ = '\\'; break;
+        case '\n': *o++ = '\\'; *o++ = 'n'; break;
+        case '\r': *o++ = '\\'; *o++ = 'r'; break;
+        case '\t': *o++ = '\\'; *o++ = 't'; break;
+        default:
+            if (c == quote) {
+                *o++ = '\\';
+                *o++ = c;
+            } else if (c >= 0x20 && c <= 0x7e) {
+                *o++ = c;
+            } else {
+                static const char hexd[] = "0123456789abcdef";
+                *o++ = '\\';
+                *o++ = 'x';
+                *o++ = (unsigned char)hexd[c >> 4];
+                *o++ = (unsigned char)hexd[c & 15];
+            }
+        }
+    }
+    *o = quote;
+    return r;
+}
+
+/* ---- codecs ----------------------------------------------------------------------------------- */
+
+enum codec { CODEC_UTF8, CODEC_LATIN1, CODEC_ASCII, CODEC_OTHER };
+
+/* the codec's name, compared case-insensitively */
+static enum codec codec_of(const struct rpy_string *c) {
+    char name[16];
+    long n = c->length;
+    if (n >= (long)sizeof name)
+        return CODEC_OTHER;
+    for (long i = 0; i < n; i++) {
+        unsigned char ch = c->items[i];
+        name[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        if (ch == 0)
+            return CODEC_OTHER;
+    }
+    name[n] = 0;
+    if (!strcmp(name, "utf-8") || !strcmp(name, "utf8"))
+        return CODEC_UTF8;
+    if (!strcmp(name, "latin-1") || !strcmp(name, "latin1") || !strcmp(name, "iso-8859-1"))
+        return CODEC_LATIN1;
+    if (!strcmp(name, "ascii"))
+        return CODEC_ASCII;
+    return CODEC_OTHER;
+}
+
+/* a code point that is not a Unicode scalar value (a surrogate, or past U+10FFFF) is
+ * encoded as U+FFFD, as the LLInterpreter does */
+static int utf8_len(uint32_t c) {
+    if (c < 0x80)
+        return 1;
+    if (c < 0x800)
+        return 2;
+    if (c < 0x10000 || c > 0x10ffff)
+        return 3; /* U+FFFD for the surrogates and past U+10FFFF */
+    return 4;
+}
+
+static void *text_encode(void *t, struct rpy_string *codec, int w) {
+    enum codec k = codec_of(codec);
+    long n = tlen(t), len = 0;
+    if (k == CODEC_OTHER)
+        rpy_fatal("the codec is not supported");
+    if (k == CODEC_UTF8) {
+        for (long i = 0; i < n; i++)
+            len += utf8_len(tat(t, w, i));
+    } else {
+        uint32_t limit = k == CODEC_ASCII ? 128 : 256;
+        for (long i = 0; i < n; i++)
+            if (tat(t, w, i) >= limit) {
+                rpy_raise_std(RPY_EXC_UnicodeEncodeError);
+                return NULL;
+            }
+        len = n;
+    }
+    RPY_PUSH_ROOT(t);
+    struct rpy_string *r = tnew(1, len);
+    RPY_POP_ROOT(t);
+    if (!r)
+        return NULL;
+    unsigned char *o = r->items;
+    for (long i = 0; i < n; i++) {
+        uint32_t c = tat(t, w, i);
+        if (k != CODEC_UTF8) {
+            *o++ = (unsigned char)c;
+            continue;
+        }
+        if ((c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+            c = 0xfffd;
+        if (c < 0x80) {
+            *o++ = (unsigned char)c;
+        } else if (c < 0x800) {
+            *o++ = (unsigned char)(0xc0 | (c >> 6));
+            *o++ = (unsigned char)(0x80 | (c & 0x3f));
+        } else if (c < 0x10000) {
+            *o++ = (unsigned char)(0xe0 | (c >> 12));
+            *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+            *o++ = (unsigned char)(0x80 | (c & 0x3f));
+        } else {
+            *o++ = (unsigned char)(0xf0 | (c >> 18));
+            *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+            *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+            *o++ = (unsigned char)(0x80 | (c & 0x3f));
+        }
+    }
+    return r;
+}
+struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec) {
+    return text_encode(u, codec, 4);
+}
+struct rpy_string *RPyRT_ll_unicode_encode(struct rpy_string *s, struct rpy_string *codec) {
+    return text_encode(s, codec, 1);
+}
+
+/* Strict UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF): the length in
+ * bytes of the sequence at p[0..n), its code point in *cp; 0 if invalid. */
+static int utf8_next(const unsigned char *p, long n, uint32_t *cp) {
+    unsigned char b = p[0];
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    }
+    int len;
+    uint32_t c, lo = 0x80, hi = 0xbf; /* the range of the second byte */
+    if (b >= 0xc2 && b <= 0xdf) {
+        len = 2;
+        c = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+        len = 3;
+        c = b & 0x0f;
+        if (b == 0xe0)
+            lo = 0xa0; /* overlong */
+        if (b == 0xed)
+            hi = 0x9f; /* surrogates */
+    } else if (b >= 0xf0 && b <= 0xf4) {
+        len = 4;
+        c = b & 0x07;
+        if (b == 0xf0)
+            lo = 0x90; /* overlong */
+        if (b == 0xf4)
+            hi = 0x8f; /* past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3f);
+    }
+    *cp = c;
+    return len;
+}
+
+/* s.decode(codec) into text of width wout (unicode, or str for a str result): utf-8
+ * strictly, ascii (bytes < 128), and any other codec byte for byte (latin-1) */
+static void *text_decode(struct rpy_string *s, struct rpy_string *codec, int wout) {
+    enum codec k = codec_of(codec);
+    long n = s->length, len = 0;
+    if (k == CODEC_UTF8) {
+        uint32_t c;
+        for (long i = 0; i < n; len++) {
+            int l = utf8_next(s->items + i, n - i, &c);
+            if (!l) {
+                rpy_raise_std(RPY_EXC_UnicodeDecodeError);
+                return NULL;
+            }
+            i += l;
+        }
+    } else {
+        if (k == CODEC_ASCII)
+            for (long i = 0; i < n; i++)
+                if (s->items[i] >= 128) {
+                    rpy_raise_std(RPY_EXC_UnicodeDecodeError);
+                    return NULL;
+                }
+        len = n;
+    }
+    RPY_PUSH_ROOT(s);
+    void *r = tnew(wout, len);
+    RPY_POP_ROOT(s);
+    if (!r)
+        return NULL;
+    if (k == CODEC_UTF8) {
+        uint32_t c;
+        long o = 0;
+        for (long i = 0; i < n; o++) {
+            i += utf8_next(s->items + i, n - i, &c);
+            tput(r, wout, o, c);
+        }
+    } else {
+        for (long i = 0; i < n; i++)
+            tput(r, wout, i, s->items[i]);
+    }
+    return r;
+}
+struct rpy_unicode *RPyRT_ll_str_decode_u(struct rpy_string *s, struct rpy_string *codec) {
+    return text_decode(s, codec, 4);
+}
+struct rpy_string *RPyRT_ll_str_decode(struct rpy_string *s, struct rpy_string *codec) {
+    return text_decode(s, codec, 1);
+}

@@ -1,0 +1,163 @@
+/* text.h: the C runtime functions of text, numbers and the OS (text.c).
+ *
+ * One function per RuntimeFn of src/lltypesystem/runtime.rs, named RPyRT_<name>; the
+ * LLInterpreter's implementation (src/llinterp/runtime/) is the specification of each.
+ * Naming rules beyond RPyRT_<name> (see the report of the helper that wrote this file):
+ *   <name>_u        the unicode variant of a text function (an argument or the result is
+ *                   unicode instead of str); the algorithms are shared (a width parameter)
+ *   <name>__<const> a Void name constant argument folded into the name (ll_math__sqrt)
+ *   <name>__fixed   the variant taking a fixed-size list (the array) instead of a
+ *                   resizable one
+ *   <name>_<n>      the variant with n arguments when the RTyper calls one function with
+ *                   two arities (ll_int_hex(x) / ll_int_hex_2(x, prefix))
+ * A function that builds a list takes a trailing `const struct rpy_listdesc *`; one that
+ * builds a tuple takes the tuple's type id last.
+ * Raising functions set the exception with rpy_raise_std() and return 0 / NULL.
+ */
+#ifndef RPY_TEXT_H
+#define RPY_TEXT_H
+
+#include "rpy.h"
+
+/* ---- the OS, the clock, print ------------------------------------------------------- */
+long RPyRT_ll_os_write(long fd, struct rpy_string *s);
+struct rpy_string *RPyRT_ll_os_read(long fd, long n);
+long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode);
+void RPyRT_ll_os_close(long fd);
+double RPyRT_ll_time_time(void);
+double RPyRT_ll_time_clock(void);
+void RPyRT_ll_print_item(struct rpy_string *s);
+void RPyRT_ll_print_newline(void);
+
+/* ---- numbers to text and back --------------------------------------------------------- */
+struct rpy_string *RPyRT_ll_int_str(long x);
+struct rpy_string *RPyRT_ll_uint_str(unsigned long x);
+struct rpy_string *RPyRT_ll_int_hex(long x);
+struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix);
+struct rpy_string *RPyRT_ll_int_oct(long x);
+struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix);
+struct rpy_string *RPyRT_ll_float_str(double x);
+struct rpy_string *RPyRT_ll_float_repr(double x);
+struct rpy_string *RPyRT_ll_float_format(double x, unsigned char code, long prec);
+struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long prec,
+                                           long flags);
+long RPyRT_ll_str_to_int(struct rpy_string *s, long base);
+double RPyRT_ll_str_to_float(struct rpy_string *s, long base);
+struct rpy_string *RPyRT_ll_char_str(unsigned char c);
+struct rpy_unicode *RPyRT_ll_char_str_u(uint32_t c);
+struct rpy_string *RPyRT_ll_bool_str(bool b);
+struct rpy_string *RPyRT_ll_none_str(void);
+
+/* ---- float arithmetic and math ----------------------------------------------------------- */
+double RPyRT_ll_float_pow(double x, double y);
+double RPyRT_ll_float_floordiv(double x, double y);
+double RPyRT_ll_float_mod(double x, double y);
+
+bool RPyRT_ll_math__isinf(double x);
+bool RPyRT_ll_math__isnan(double x);
+bool RPyRT_ll_math__isfinite(double x);
+/* results: a GcStruct tuple { hdr; double item0; double item1 } of type id tuple_tid */
+void *RPyRT_ll_math__modf(double x, uint32_t tuple_tid);
+/* results: a GcStruct tuple { hdr; double item0; long item1 } of type id tuple_tid */
+void *RPyRT_ll_math__frexp(double x, uint32_t tuple_tid);
+double RPyRT_ll_math__sqrt(double x);
+double RPyRT_ll_math__log(double x);
+double RPyRT_ll_math__log_2(double x, double base);
+double RPyRT_ll_math__log10(double x);
+double RPyRT_ll_math__exp(double x);
+double RPyRT_ll_math__pow(double x, double y);
+double RPyRT_ll_math__sin(double x);
+double RPyRT_ll_math__cos(double x);
+double RPyRT_ll_math__tan(double x);
+double RPyRT_ll_math__asin(double x);
+double RPyRT_ll_math__acos(double x);
+double RPyRT_ll_math__atan(double x);
+double RPyRT_ll_math__atan2(double y, double x);
+double RPyRT_ll_math__sinh(double x);
+double RPyRT_ll_math__cosh(double x);
+double RPyRT_ll_math__tanh(double x);
+double RPyRT_ll_math__floor(double x);
+double RPyRT_ll_math__ceil(double x);
+double RPyRT_ll_math__fabs(double x);
+double RPyRT_ll_math__fmod(double x, double y);
+double RPyRT_ll_math__hypot(double x, double y);
+double RPyRT_ll_math__ldexp(double x, double e);
+double RPyRT_ll_math__copysign(double x, double y);
+double RPyRT_ll_math__trunc(double x);
+
+/* ---- strings (and their unicode variants) ------------------------------------------------- */
+struct rpy_string *RPyRT_ll_strconcat(struct rpy_string *a, struct rpy_string *b);
+struct rpy_unicode *RPyRT_ll_strconcat_u(struct rpy_unicode *a, struct rpy_unicode *b);
+bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
+bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
+long RPyRT_ll_strcmp(struct rpy_string *a, struct rpy_string *b);
+long RPyRT_ll_strcmp_u(struct rpy_unicode *a, struct rpy_unicode *b);
+long RPyRT_ll_strhash(struct rpy_string *s);
+long RPyRT_ll_strhash_u(struct rpy_unicode *s);
+struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long stop);
+struct rpy_unicode *RPyRT_ll_str_slice_u(struct rpy_unicode *s, long start, long stop);
+struct rpy_string *RPyRT_ll_str_mul(struct rpy_string *s, long n);
+struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n);
+long RPyRT_ll_str_find(struct rpy_string *s, struct rpy_string *sub, long start, long end);
+long RPyRT_ll_str_find_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                         long end);
+long RPyRT_ll_str_rfind(struct rpy_string *s, struct rpy_string *sub, long start, long end);
+long RPyRT_ll_str_rfind_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                          long end);
+long RPyRT_ll_str_find_char(struct rpy_string *s, unsigned char c, long start, long end);
+long RPyRT_ll_str_find_char_u(struct rpy_unicode *s, uint32_t c, long start, long end);
+long RPyRT_ll_str_count(struct rpy_string *s, struct rpy_string *sub, long start, long end);
+long RPyRT_ll_str_count_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
+                          long end);
+bool RPyRT_ll_str_contains(struct rpy_string *s, struct rpy_string *sub);
+bool RPyRT_ll_str_contains_u(struct rpy_unicode *s, struct rpy_unicode *sub);
+bool RPyRT_ll_str_startswith(struct rpy_string *s, struct rpy_string *prefix);
+bool RPyRT_ll_str_startswith_u(struct rpy_unicode *s, struct rpy_unicode *prefix);
+bool RPyRT_ll_str_endswith(struct rpy_string *s, struct rpy_string *suffix);
+bool RPyRT_ll_str_endswith_u(struct rpy_unicode *s, struct rpy_unicode *suffix);
+struct rpy_string *RPyRT_ll_str_upper(struct rpy_string *s);
+struct rpy_string *RPyRT_ll_str_lower(struct rpy_string *s);
+/* which: 0 strip, 1 lstrip, 2 rstrip; chars NULL: whitespace */
+struct rpy_string *RPyRT_ll_str_strip(struct rpy_string *s, struct rpy_string *chars,
+                                      long which);
+struct rpy_unicode *RPyRT_ll_str_strip_u(struct rpy_unicode *s, struct rpy_unicode *chars,
+                                         long which);
+struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
+                                        struct rpy_string *new_);
+struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
+                                           struct rpy_unicode *new_);
+/* sep NULL: split on whitespace (str only); max < 0: no limit */
+void *RPyRT_ll_str_split(struct rpy_string *s, struct rpy_string *sep, long max,
+                         const struct rpy_listdesc *d);
+void *RPyRT_ll_str_split_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
+                           const struct rpy_listdesc *d);
+void *RPyRT_ll_str_rsplit(struct rpy_string *s, struct rpy_string *sep, long max,
+                          const struct rpy_listdesc *d);
+void *RPyRT_ll_str_rsplit_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
+                            const struct rpy_listdesc *d);
+struct rpy_string *RPyRT_ll_str_join(struct rpy_string *sep, struct rpy_list *l);
+struct rpy_string *RPyRT_ll_str_join__fixed(struct rpy_string *sep, struct rpy_array *a);
+struct rpy_unicode *RPyRT_ll_str_join_u(struct rpy_unicode *sep, struct rpy_list *l);
+struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
+                                               struct rpy_array *a);
+void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
+                              const struct rpy_listdesc *d);
+bool RPyRT_ll_str_isdigit(struct rpy_string *s);
+bool RPyRT_ll_str_isalpha(struct rpy_string *s);
+bool RPyRT_ll_str_isspace(struct rpy_string *s);
+bool RPyRT_ll_str_isalnum(struct rpy_string *s);
+bool RPyRT_ll_str_isupper(struct rpy_string *s);
+bool RPyRT_ll_str_islower(struct rpy_string *s);
+struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s);
+unsigned char RPyRT_ll_str_getitem(struct rpy_string *s, long i);
+uint32_t RPyRT_ll_str_getitem_u(struct rpy_unicode *s, long i);
+bool RPyRT_ll_str_is_true(struct rpy_string *s);
+bool RPyRT_ll_str_is_true_u(struct rpy_unicode *s);
+
+/* ---- codecs (utf-8, latin-1, ascii) ----------------------------------------------------- */
+struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec);
+struct rpy_string *RPyRT_ll_unicode_encode(struct rpy_string *s, struct rpy_string *codec);
+struct rpy_unicode *RPyRT_ll_str_decode_u(struct rpy_string *s, struct rpy_string *codec);
+struct rpy_string *RPyRT_ll_str_decode(struct rpy_string *s, struct rpy_string *codec);
+
+#endif
