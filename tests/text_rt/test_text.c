@@ -391,6 +391,10 @@ static void test_numbers(void) {
     CHECK_STR(RPyRT_ll_float_repr(INFINITY), "inf");
     CHECK_STR(RPyRT_ll_float_repr(NAN), "nan");
     CHECK_STR(RPyRT_ll_float_repr(9007199254740993.0), "9007199254740992.0");
+    /* ties of the shortest digits round to even, as Python's repr (Rust's `{:e}`, used
+     * by the LLInterpreter, rounds them up: "2.9802322387695313e-08") */
+    CHECK_STR(RPyRT_ll_float_repr(0x1p-25), "2.9802322387695312e-08");
+    CHECK_STR(RPyRT_ll_float_repr(1125899906842624.25), "1125899906842624.2");
     CHECK_STR(RPyRT_ll_float_format(2.675, 'f', 2), "2.67");
     CHECK_STR(RPyRT_ll_float_format(12345.678, 'e', 2), "1.23e+04");
     CHECK_STR(RPyRT_ll_float_format(12345.678, 'E', 2), "1.23E+04");
