@@ -13,6 +13,8 @@
  * result first, pushes the GC pointers it still needs on the shadow stack, allocates,
  * and reads them back from the stack before touching them again.
  */
+/* POSIX (read, write, open, clock_gettime) whatever -std the program is compiled with */
+#define _POSIX_C_SOURCE 200809L
 #include "text.h"
 
 #include <errno.h>
