@@ -84,7 +84,7 @@ fn floats(rng: &mut Rng) -> Vec<f64> {
         5e-324,
         1e16,
         1e15,
-        9.999999999999999e15,
+        f64::from_bits(1e16f64.to_bits() - 1),
         0.0001,
         1e-5,
     ]);

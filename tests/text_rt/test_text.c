@@ -597,6 +597,14 @@ static void test_strings(void) {
     CHECK_EQ(RPyRT_ll_str_find(a, b, -1, LONG_MAX), -1);
     a = S("hello"), b = S("lo");
     CHECK_EQ(RPyRT_ll_str_find(a, b, 0, 4), -1);
+    a = S("abcabc"), b = S("ca");
+    CHECK_EQ(RPyRT_ll_str_find(a, b, 0, 4), 2);
+    a = S("abcabc"), b = S("ca");
+    CHECK_EQ(RPyRT_ll_str_find(a, b, 0, 3), -1);
+    a = S("abcabc"), b = S("bc");
+    CHECK_EQ(RPyRT_ll_str_find(a, b, 2, -1), -1);
+    a = S("abcabc"), b = S("bc");
+    CHECK_EQ(RPyRT_ll_str_rfind(a, b, 0, 5), 1);
     a = S("hello"), b = S("");
     CHECK_EQ(RPyRT_ll_str_find(a, b, 10, LONG_MAX), 5);
     a = S("hello"), b = S("");
