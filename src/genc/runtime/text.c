@@ -13,6 +13,8 @@
  * result first, pushes the GC pointers it still needs on the shadow stack, allocates,
  * and reads them back from the stack before touching them again.
  */
+/* POSIX (read, write, open, clock_gettime) whatever -std the program is compiled with */
+#define _POSIX_C_SOURCE 200809L
 #include "text.h"
 
 #include <errno.h>
@@ -867,6 +869,20 @@ struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n) {
 
 /* first index i in [lo, hi - m] where sub matches, or -1 */
 static long find_in(const void *s, long lo, long hi, const void *sub, long m, int w) {
+    if (w == 1 && m > 0) {
+        /* bytes: memchr skips to the candidates (the first byte) */
+        const unsigned char *base = titems(s), first = titems(sub)[0];
+        for (long i = lo; i + m <= hi;) {
+            const unsigned char *p = memchr(base + i, first, (size_t)(hi - m + 1 - i));
+            if (!p)
+                return -1;
+            i = p - base;
+            if (tmatch(s, i, sub, m, w))
+                return i;
+            i++;
+        }
+        return -1;
+    }
     for (long i = lo; i + m <= hi; i++)
         if (tmatch(s, i, sub, m, w))
             return i;
