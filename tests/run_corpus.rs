@@ -19,7 +19,10 @@ fn run_corpus_matches_reference_binaries() {
     assert!(!cases.is_empty(), "no run corpus under {}", root.display());
     let results = run_all(&cases, |c| {
         let mut cmd = Command::new(&bin);
-        cmd.arg("run").arg(&c.prog).arg("--").args(program_args(&c.prog));
+        cmd.arg("run")
+            .arg(&c.prog)
+            .arg("--")
+            .args(program_args(&c.prog));
         check_case(cmd, c, &[])
     });
     assess("run corpus", &results, &gaps);

@@ -19,7 +19,11 @@ pub struct BuildArgs {
 }
 
 fn timer(stage: &str, t: Instant) {
-    eprintln!("[build] {:<28} {:>9.1} ms", stage, t.elapsed().as_secs_f64() * 1e3);
+    eprintln!(
+        "[build] {:<28} {:>9.1} ms",
+        stage,
+        t.elapsed().as_secs_f64() * 1e3
+    );
 }
 
 pub fn build(args: BuildArgs) -> i32 {
@@ -49,7 +53,10 @@ pub fn build(args: BuildArgs) -> i32 {
         Err(diags) => {
             let color = std::io::stderr().is_terminal();
             eprint!("{}", output::human(&analysis.sources, &diags, color));
-            eprintln!("error: {} cannot be built: fix the errors above first", shown);
+            eprintln!(
+                "error: {} cannot be built: fix the errors above first",
+                shown
+            );
             return 1;
         }
     };

@@ -161,7 +161,14 @@ impl Database<'_> {
     }
 
     /// The members of structure `s` from the container's flattened fields at `slot`.
-    fn struct_init(&self, s: LlType, c: &Container, slot: &mut usize, outer: bool, out: &mut String) {
+    fn struct_init(
+        &self,
+        s: LlType,
+        c: &Container,
+        slot: &mut usize,
+        outer: bool,
+        out: &mut String,
+    ) {
         let types = self.types();
         let TypeDef::Struct { fields, gc, .. } = types.def(s) else {
             return;

@@ -324,7 +324,11 @@ impl<'p> Database<'p> {
                     } else if let TypeDef::Struct { .. } = types.def(item) {
                         for (path, ft) in self.flat_paths(item) {
                             if types.is_gc_ptr(ft) {
-                                iptrs.push(format!("offsetof({}, {})", self.struct_name(item), path));
+                                iptrs.push(format!(
+                                    "offsetof({}, {})",
+                                    self.struct_name(item),
+                                    path
+                                ));
                             }
                         }
                     }
@@ -376,7 +380,10 @@ impl<'p> Database<'p> {
             let item = types.array_item(arr).unwrap_or(LlType::VOID);
             types.is_gc_ptr(item)
                 || (matches!(types.def(item), TypeDef::Struct { .. })
-                    && types.flat_fields(item).iter().any(|(_, ft)| types.is_gc_ptr(*ft)))
+                    && types
+                        .flat_fields(item)
+                        .iter()
+                        .any(|(_, ft)| types.is_gc_ptr(*ft)))
         });
         fixed || items
     }

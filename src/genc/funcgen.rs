@@ -16,8 +16,8 @@ use crate::flowspace::{
     BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, LinkId, SpaceOperation, VarId,
 };
 use crate::interpreter::Op;
-use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
 use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
 use crate::rtyper::LlFunction;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
@@ -66,7 +66,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         self.g.concretetype_of(v).unwrap_or(LlType::VOID)
     }
     fn vty(&self, v: VarId) -> LlType {
-        self.g.concretetype.get(v.0 as usize).copied().unwrap_or(LlType::VOID)
+        self.g
+            .concretetype
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or(LlType::VOID)
     }
 
     /// The C expression of an argument.
@@ -105,7 +109,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             .filter(|(_, v)| g.concretetype[v.0 as usize] != LlType::VOID)
             .map(|(i, v)| db.decl(g.concretetype[v.0 as usize], &format!("p{}", i)))
             .collect();
-        let ret = g.block(g.returnblock).inputargs.first().map(|v| g.concretetype[v.0 as usize]);
+        let ret = g
+            .block(g.returnblock)
+            .inputargs
+            .first()
+            .map(|v| g.concretetype[v.0 as usize]);
         format!(
             "static RPY_UNUSED {} {}({})",
             db.ctype(ret.unwrap_or(LlType::VOID)),
@@ -164,7 +172,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             }
         }
         for v in &declared {
-            let _ = writeln!(self.out, "    {};", self.db.decl(self.vty(*v), &format!("v{}", v.0)));
+            let _ = writeln!(
+                self.out,
+                "    {};",
+                self.db.decl(self.vty(*v), &format!("v{}", v.0))
+            );
         }
         let ret_ty = g
             .block(g.returnblock)
@@ -246,7 +258,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 }
             }
             if self.can_raise(op) && !(catching && i + 1 == n) {
-                self.out.push_str("    if (RPY_EXC_OCCURRED()) goto propagate;\n");
+                self.out
+                    .push_str("    if (RPY_EXC_OCCURRED()) goto propagate;\n");
                 propagates = true;
             }
         }
@@ -286,7 +299,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 }
                 match default {
                     Some(l) => propagates |= self.link(l, "    "),
-                    None => self.out.push_str("    rpy_fatal(\"no exit for a switch value\");\n"),
+                    None => self
+                        .out
+                        .push_str("    rpy_fatal(\"no exit for a switch value\");\n"),
                 }
             }
             ExitSwitch::LastException => {
@@ -398,8 +413,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
     fn may_collect(&self, op: &SpaceOperation) -> bool {
         match Self::ll_op(op) {
             Some(LlOp::Malloc | LlOp::MallocVarsize | LlOp::IndirectCall) => true,
-            Some(LlOp::DirectCall) => match self.callee(op) {
-                Some(LlFunction::Runtime(rf)) => super::helpers::may_collect(*rf),
+            Some(LlOp::DirectCall) => match (self.callee(op), op.args.first()) {
+                (Some(LlFunction::Runtime(rf)), Some(Hlvalue::Ll(c))) => {
+                    let fty = self.db.types().pointee(c.ty).unwrap_or(LlType::VOID);
+                    super::helpers::may_collect_call(self.db, *rf, fty)
+                }
                 _ => true,
             },
             _ => false,
@@ -453,7 +471,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             .iter()
             .copied()
             .zip(link.args.iter().copied())
-            .filter(|(t, a)| self.read.contains(t) && self.vty(*t) != LlType::VOID && *a != Hlvalue::Var(*t))
+            .filter(|(t, a)| {
+                self.read.contains(t) && self.vty(*t) != LlType::VOID && *a != Hlvalue::Var(*t)
+            })
             .collect();
         let targets: HashSet<VarId> = pairs.iter().map(|(t, _)| *t).collect();
         let conflict = pairs
@@ -496,7 +516,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             first = false;
             match (p, types.def(cur)) {
                 (Hlvalue::Ll(c), TypeDef::Struct { .. }) if matches!(c.value, LlValue::Name(_)) => {
-                    let LlValue::Name(n) = c.value else { unreachable!() };
+                    let LlValue::Name(n) = c.value else {
+                        unreachable!()
+                    };
                     s.push_str(&field_name(n.as_str()));
                     cur = types.field_type(cur, n.as_str()).unwrap_or(LlType::VOID);
                 }
@@ -548,8 +570,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntMod | UintMod | UllongMod => bin(&a, "%"),
             IntPyDiv | LlongPyDiv => Some(format!("rpy_int_floordiv({}, {})", a(0), a(1))),
             IntPyMod | LlongPyMod => Some(format!("rpy_int_floormod({}, {})", a(0), a(1))),
-            IntPyDivZer | LlongPyDivZer => Some(format!("rpy_int_floordiv_zer({}, {})", a(0), a(1))),
-            IntPyModZer | LlongPyModZer => Some(format!("rpy_int_floormod_zer({}, {})", a(0), a(1))),
+            IntPyDivZer | LlongPyDivZer => {
+                Some(format!("rpy_int_floordiv_zer({}, {})", a(0), a(1)))
+            }
+            IntPyModZer | LlongPyModZer => {
+                Some(format!("rpy_int_floormod_zer({}, {})", a(0), a(1)))
+            }
             IntPyDivOvfZer => Some(format!("rpy_int_floordiv_ovf_zer({}, {})", a(0), a(1))),
             IntPyModOvfZer => Some(format!("rpy_int_floormod_ovf_zer({}, {})", a(0), a(1))),
             UintFloorDivZer | UllongFloorDivZer => {
@@ -576,9 +602,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntAbsOvf => Some(format!("rpy_int_abs_ovf({})", a(0))),
             IntLshiftOvf => Some(format!("rpy_int_lshift_ovf({}, {})", a(0), a(1))),
             IntBetween => Some(format!("({} <= {} && {} < {})", a(0), a(1), a(1), a(2))),
-            CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar
-            | CastIntToUnichar | CastIntToFloat | CastBoolToFloat | CastFloatToInt
-            | CastPrimitive | CastPointer => Some(format!("(({}){})", cty, a(0))),
+            CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar | CastIntToUnichar
+            | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer => {
+                Some(format!("(({}){})", cty, a(0)))
+            }
             PtrEq => Some(format!("((void *){} == (void *){})", a(0), a(1))),
             PtrNe => Some(format!("((void *){} != (void *){})", a(0), a(1))),
             PtrIsZero => Some(format!("({} == NULL)", a(0))),
@@ -710,7 +737,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 }
             }
             DebugAssert => {
-                let _ = writeln!(self.out, "    if (!{}) rpy_fatal(\"AssertionError\");", a(0));
+                let _ = writeln!(
+                    self.out,
+                    "    if (!{}) rpy_fatal(\"AssertionError\");",
+                    a(0)
+                );
                 None
             }
             DebugFatalError => {

@@ -70,14 +70,15 @@ impl Helpers<'_, '_> {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "    if (d->indexes == NULL) {{\n        {}\n        rpy_dict_reindex{}(d);\n        {}\n    }}\n    long size = d->indexes->length;\n    long *slots = d->indexes->items;\n    unsigned long h = (unsigned long){}(k), p = h;\n    long s = (long)(h & (unsigned long)(size - 1));\n    for (;;) {{\n        long e = slots[s];\n        if (e == -1) return -1;\n        if (d->entries->items[e].live && {}(d->entries->items[e].key, k)) return e;\n        s = (long)((unsigned long)(s * 5 + 1 + p) & (unsigned long)(size - 1));\n        p >>= 5;\n    }}",
-            if kgc { "RPY_PUSH_ROOT(d); RPY_PUSH_ROOT(k);" } else { "RPY_PUSH_ROOT(d);" },
-            sfx,
-            if kgc { "RPY_POP_ROOT(k); RPY_POP_ROOT(d);" } else { "RPY_POP_ROOT(d);" },
+            "    if (d->indexes == NULL) {{\n        /* a prebuilt dict before main() indexed it, or a new one: a scan (no\n           allocation here: the callers of a lookup do not expect a collection) */\n        for (long i = 0; i < d->num_used; i++)\n            if (d->entries->items[i].live && {}(d->entries->items[i].key, k)) return i;\n        return -1;\n    }}\n    long size = d->indexes->length;\n    long *slots = d->indexes->items;\n    unsigned long h = (unsigned long){}(k), p = h;\n    long s = (long)(h & (unsigned long)(size - 1));\n    for (;;) {{\n        long e = slots[s];\n        if (e == -1) return -1;\n        if (d->entries->items[e].live && {}(d->entries->items[e].key, k)) return e;\n        s = (long)((unsigned long)(s * 5 + 1 + p) & (unsigned long)(size - 1));\n        p >>= 5;\n    }}",
+            eq,
             hash,
             eq
         );
-        self.add_fn(format!("static long rpy_dict_lookup{}({} d, {})", sfx, dt, kdecl), b);
+        self.add_fn(
+            format!("static long rpy_dict_lookup{}({} d, {})", sfx, dt, kdecl),
+            b,
+        );
         // insert a key known to be absent; may collect
         let vdecl = if has_v {
             format!(", {}", db.decl(d.value, "v"))
@@ -115,7 +116,10 @@ impl Helpers<'_, '_> {
             }
         );
         self.add_fn(
-            format!("static void rpy_dict_insert{}({} d, {}{})", sfx, dt, kdecl, vdecl),
+            format!(
+                "static void rpy_dict_insert{}({} d, {}{})",
+                sfx, dt, kdecl, vdecl
+            ),
             b,
         );
         // delete entry e
@@ -126,7 +130,10 @@ impl Helpers<'_, '_> {
             } else {
                 ""
             };
-        self.add_fn(format!("static void rpy_dict_del{}({} d, long e)", sfx, dt), b);
+        self.add_fn(
+            format!("static void rpy_dict_del{}({} d, long e)", sfx, dt),
+            b,
+        );
         // a new empty dict
         let st = db.types().pointee(t)?;
         let b = format!(
@@ -149,7 +156,10 @@ impl Helpers<'_, '_> {
         let b = format!(
             "    RPY_PUSH_ROOT(d); RPY_PUSH_ROOT(k);\n    for (long i = 0; ; i++) {{\n        d = ({dt})rpy_root_top[-2];\n        k = ({kt})rpy_root_top[-1];\n        if (i >= d->num_used) break;\n        if (!d->entries->items[i].live) continue;\n        if (d->fneq(d->entries->items[i].key, k)) {{ rpy_root_top -= 2; return i; }}\n    }}\n    rpy_root_top -= 2;\n    return -1;\n"
         );
-        self.add_fn(format!("static long rpy_dict_lookup{}({} d, {})", sfx, dt, kdecl), b);
+        self.add_fn(
+            format!("static long rpy_dict_lookup{}({} d, {})", sfx, dt, kdecl),
+            b,
+        );
         let has_v = d.value != LlType::VOID;
         let vdecl = if has_v {
             format!(", {}", db.decl(d.value, "v"))
@@ -168,14 +178,22 @@ impl Helpers<'_, '_> {
             if has_v { "    d->entries->items[e].value = v;\n" } else { "" }
         );
         self.add_fn(
-            format!("static void rpy_dict_insert{}({} d, {}{})", sfx, dt, kdecl, vdecl),
+            format!(
+                "static void rpy_dict_insert{}({} d, {}{})",
+                sfx, dt, kdecl, vdecl
+            ),
             b,
         );
         let mut b = "    d->entries->items[e].live = 0;\n    memset(&d->entries->items[e].key, 0, sizeof(d->entries->items[e].key));\n    d->num_live -= 1;\n".to_string();
         if has_v {
-            b.push_str("    memset(&d->entries->items[e].value, 0, sizeof(d->entries->items[e].value));\n");
+            b.push_str(
+                "    memset(&d->entries->items[e].value, 0, sizeof(d->entries->items[e].value));\n",
+            );
         }
-        self.add_fn(format!("static void rpy_dict_del{}({} d, long e)", sfx, dt), b);
+        self.add_fn(
+            format!("static void rpy_dict_del{}({} d, long e)", sfx, dt),
+            b,
+        );
         let st = db.types().pointee(t)?;
         let b = format!(
             "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    RPY_WB(d);\n    d->entries = (void *)e;\n    return d;\n",
@@ -185,6 +203,21 @@ impl Helpers<'_, '_> {
         );
         self.add_fn(format!("static {} rpy_dict_new{}(void)", dt, sfx), b);
         Some(sfx)
+    }
+
+    /// For a prebuilt dict of structure type `st`: the suffix of its type's
+    /// `rpy_dict_reindex`, if the program looks dicts of that type up through an index.
+    pub fn indexed_dict(&self, st: LlType) -> Option<String> {
+        let db = self.db();
+        let types = db.types();
+        if types.struct_name(st).is_none_or(|n| &**n != "dict") {
+            return None;
+        }
+        self.done_types("dictcore")
+            .into_iter()
+            .find(|t| types.pointee(*t) == Some(st))
+            .filter(|t| self.dict_t(*t).is_some_and(|d| !d.custom))
+            .map(|t| t.0.to_string())
     }
 
     pub(super) fn dict_helper(
@@ -207,6 +240,14 @@ impl Helpers<'_, '_> {
             format!(" ({})0", db.ctype(ret))
         };
         let keyerr = format!("{{ rpy_raise_std(RPY_EXC_KeyError); return{}; }}", zero);
+        // the lookup of a1 in a0, with both kept on the shadow stack (an r_dict's
+        // equality is a function of the program, which may collect)
+        let lookup = format!(
+            "RPY_PUSH_ROOT(a0);{}\n    long e = rpy_dict_lookup{}(a0, a1);\n   {} RPY_POP_ROOT(a0);",
+            if kgc { " RPY_PUSH_ROOT(a1);" } else { "" },
+            sfx,
+            if kgc { " RPY_POP_ROOT(a1);" } else { "" }
+        );
         let mut b = String::new();
         let vcomma = if has_v { ", a2" } else { "" };
         match rf {
@@ -215,24 +256,32 @@ impl Helpers<'_, '_> {
             }
             DictLen => b.push_str("    return a0->num_live;\n"),
             DictContains => {
-                let _ = writeln!(b, "    return rpy_dict_lookup{}(a0, a1) >= 0;", sfx);
+                let _ = writeln!(b, "    {}\n    return e >= 0;", lookup);
             }
             DictGetItem => {
                 let _ = writeln!(
                     b,
-                    "    long e = rpy_dict_lookup{}(a0, a1);\n    if (e < 0) {}\n    return{};",
-                    sfx,
+                    "    {}\n    if (e < 0) {}\n    return{};",
+                    lookup,
                     keyerr,
-                    if has_v { " a0->entries->items[e].value" } else { "" }
+                    if has_v {
+                        " a0->entries->items[e].value"
+                    } else {
+                        ""
+                    }
                 );
             }
             DictGet => {
                 let _ = writeln!(
                     b,
-                    "    long e = rpy_dict_lookup{}(a0, a1);\n    if (e < 0) return{};\n    return{};",
-                    sfx,
+                    "    {}\n    if (e < 0) return{};\n    return{};",
+                    lookup,
                     if has_v { " a2" } else { "" },
-                    if has_v { " a0->entries->items[e].value" } else { "" }
+                    if has_v {
+                        " a0->entries->items[e].value"
+                    } else {
+                        ""
+                    }
                 );
             }
             DictSetItem | DictSetDefault => {
@@ -259,7 +308,11 @@ impl Helpers<'_, '_> {
                         b,
                         "    if (e >= 0) {{{}{} return; }}\n    rpy_dict_insert{}(a0, a1{});",
                         if vgc { " RPY_WB(a0->entries);" } else { "" },
-                        if has_v { " a0->entries->items[e].value = a2;" } else { "" },
+                        if has_v {
+                            " a0->entries->items[e].value = a2;"
+                        } else {
+                            ""
+                        },
                         sfx,
                         vcomma
                     );
@@ -279,16 +332,20 @@ impl Helpers<'_, '_> {
             DictDelItem => {
                 let _ = writeln!(
                     b,
-                    "    long e = rpy_dict_lookup{}(a0, a1);\n    if (e < 0) {}\n    rpy_dict_del{}(a0, e);",
-                    sfx, keyerr, sfx
+                    "    {}\n    if (e < 0) {}\n    rpy_dict_del{}(a0, e);",
+                    lookup, keyerr, sfx
                 );
             }
             DictPop | DictPopDefault => {
-                let _ = writeln!(b, "    long e = rpy_dict_lookup{}(a0, a1);", sfx);
+                let _ = writeln!(b, "    {}", lookup);
                 if rf == DictPop {
                     let _ = writeln!(b, "    if (e < 0) {}", keyerr);
                 } else {
-                    let _ = writeln!(b, "    if (e < 0) return{};", if has_v { " a2" } else { "" });
+                    let _ = writeln!(
+                        b,
+                        "    if (e < 0) return{};",
+                        if has_v { " a2" } else { "" }
+                    );
                 }
                 if has_v {
                     let _ = writeln!(
@@ -310,7 +367,11 @@ impl Helpers<'_, '_> {
             }
             DictCopy | DictUpdate => {
                 // copy: a new dict of the result type, then an update of it from a0
-                let (dst, src) = if rf == DictCopy { ("r", "a0") } else { ("a0", "a1") };
+                let (dst, src) = if rf == DictCopy {
+                    ("r", "a0")
+                } else {
+                    ("a0", "a1")
+                };
                 if rf == DictCopy {
                     let _ = writeln!(
                         b,
@@ -330,7 +391,12 @@ impl Helpers<'_, '_> {
                     , kd = db.decl(d.key, "k")
                 );
                 if has_v {
-                    let _ = writeln!(b, "        {} = {}->entries->items[i].value;", db.decl(d.value, "v"), src);
+                    let _ = writeln!(
+                        b,
+                        "        {} = {}->entries->items[i].value;",
+                        db.decl(d.value, "v"),
+                        src
+                    );
                 }
                 let _ = writeln!(
                     b,
@@ -377,7 +443,11 @@ impl Helpers<'_, '_> {
                             items, f
                         );
                         if db.types().is_gc_ptr(l.item) {
-                            let _ = writeln!(b, "    RPY_WB({});", if l.fixed { "r" } else { "r->items" });
+                            let _ = writeln!(
+                                b,
+                                "    RPY_WB({});",
+                                if l.fixed { "r" } else { "r->items" }
+                            );
                         }
                     }
                     _ => {

@@ -64,6 +64,21 @@ pub fn may_collect(rf: RuntimeFn) -> bool {
     )
 }
 
+/// `may_collect` for one call: the dict operations of an r_dict call the program's
+/// equality, which may collect.
+pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
+    if may_collect(rf) {
+        return true;
+    }
+    let types = db.types();
+    let TypeDef::Func { args, .. } = types.def(fty) else {
+        return true;
+    };
+    args.first()
+        .and_then(|t| types.pointee(*t))
+        .is_some_and(|st| types.field_type(st, "fneq").is_some())
+}
+
 /// The functions of the fixed C runtime (`RPyRT_<name>`), called with generic layouts.
 fn in_text_runtime(rf: RuntimeFn) -> bool {
     use RuntimeFn::*;
@@ -259,6 +274,15 @@ impl<'a, 'p> Helpers<'a, 'p> {
         self.done.insert((what.to_string(), t))
     }
 
+    /// The types a per-type helper was emitted for.
+    pub(super) fn done_types(&self, what: &str) -> Vec<LlType> {
+        self.done
+            .iter()
+            .filter(|(w, _)| w == what)
+            .map(|(_, t)| *t)
+            .collect()
+    }
+
     /// Adds a helper function: its prototype among the prototypes, its definition.
     pub(super) fn add_fn(&mut self, proto: String, body: String) {
         let proto = proto.replacen("static ", "static RPY_UNUSED ", 1);
@@ -323,9 +347,10 @@ impl<'a, 'p> Helpers<'a, 'p> {
         );
         let _ = writeln!(self.protos, "{};", proto);
         let chars_join = rf == RuntimeFn::StrJoin
-            && args.get(1).and_then(|t| self.db.list_t(*t)).is_some_and(|l| {
-                l.item == LlType::CHAR || l.item == LlType::UNICHAR
-            });
+            && args
+                .get(1)
+                .and_then(|t| self.db.list_t(*t))
+                .is_some_and(|l| l.item == LlType::CHAR || l.item == LlType::UNICHAR);
         let body = if chars_join {
             self.join_chars(args, ret)
         } else if in_text_runtime(rf) {
@@ -438,7 +463,10 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     let _ = writeln!(b, "    return {}[a1];", items);
                 } else if l.item != LlType::VOID {
                     let wb = if db.types().is_gc_ptr(l.item) {
-                        format!("    RPY_WB({});\n", if l.fixed { "a0" } else { "a0->items" })
+                        format!(
+                            "    RPY_WB({});\n",
+                            if l.fixed { "a0" } else { "a0->items" }
+                        )
                     } else {
                         String::new()
                     };
@@ -473,7 +501,10 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 if gc_item {
                     let _ = writeln!(b, "        RPY_POP_ROOT(a1);");
                 }
-                let _ = writeln!(b, "        RPY_POP_ROOT(a0);\n    }} else a0->length = n + 1;");
+                let _ = writeln!(
+                    b,
+                    "        RPY_POP_ROOT(a0);\n    }} else a0->length = n + 1;"
+                );
                 if gc_item {
                     let _ = writeln!(b, "    RPY_WB(a0->items);");
                 }
@@ -578,7 +609,11 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 let eq = self.eq_fn(l.item)?;
                 let items = db.items_of(&l, "a0");
                 let _ = writeln!(b, "    long i, n = a0->length, c = 0;");
-                let _ = writeln!(b, "    for (i = 0; i < n; i++) if ({}({}[i], a1)) {{", eq, items);
+                let _ = writeln!(
+                    b,
+                    "    for (i = 0; i < n; i++) if ({}({}[i], a1)) {{",
+                    eq, items
+                );
                 match rf {
                     ListContains => b.push_str("        return 1;\n    }\n    return 0;\n"),
                     ListCount => b.push_str("        c++;\n    }\n    return c;\n"),
@@ -598,7 +633,9 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 let l = db.list_t(a0)?;
                 let l1 = db.list_t(args[1])?;
                 if l.item == LlType::VOID {
-                    b.push_str("    return a0 == (void *)a1 || (a0 && a1 && a0->length == a1->length);\n");
+                    b.push_str(
+                        "    return a0 == (void *)a1 || (a0 && a1 && a0->length == a1->length);\n",
+                    );
                     return Some(b);
                 }
                 let eq = self.eq_fn(l.item)?;
@@ -712,7 +749,9 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else if db.is_tuple(t) {
             let types = db.types();
             let st = types.pointee(t)?;
-            let mut s = String::from("    if (a == b) return 1;\n    if (a == NULL || b == NULL) return 0;\n");
+            let mut s = String::from(
+                "    if (a == b) return 1;\n    if (a == NULL || b == NULL) return 0;\n",
+            );
             for (f, ft) in types.fields(st).to_vec() {
                 if ft == LlType::VOID {
                     continue;
@@ -738,8 +777,16 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             "    return a == b;\n".to_string()
         };
-        let _ = writeln!(self.protos, "static RPY_UNUSED bool {}({} a, {} b);", name, ct, ct);
-        let _ = writeln!(self.out, "static bool {}({} a, {} b) {{\n{}}}\n", name, ct, ct, body);
+        let _ = writeln!(
+            self.protos,
+            "static RPY_UNUSED bool {}({} a, {} b);",
+            name, ct, ct
+        );
+        let _ = writeln!(
+            self.out,
+            "static bool {}({} a, {} b) {{\n{}}}\n",
+            name, ct, ct, body
+        );
         Some(name)
     }
 
@@ -809,9 +856,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         }
         let ct = self.ctype(t);
         let body = if db.is_str(t) {
-            format!(
-                "    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n"
-            )
+            format!("    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n")
         } else if db.types().is_ptr(t) || t == LlType::VOID {
             return None;
         } else {
@@ -820,7 +865,11 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 ct, ct, ct
             )
         };
-        let _ = writeln!(self.protos, "static RPY_UNUSED int {}(const void *a, const void *b);", name);
+        let _ = writeln!(
+            self.protos,
+            "static RPY_UNUSED int {}(const void *a, const void *b);",
+            name
+        );
         let _ = writeln!(
             self.out,
             "static int {}(const void *a, const void *b) {{\n{}}}\n",

@@ -13,7 +13,10 @@ impl Helpers<'_, '_> {
     fn seq(&self, t: LlType, v: &str) -> Option<(String, String)> {
         let db = self.db();
         if db.is_str(t) || db.is_unicode(t) {
-            return Some((format!("{}->chars.length", v), format!("{}->chars.items", v)));
+            return Some((
+                format!("{}->chars.length", v),
+                format!("{}->chars.items", v),
+            ));
         }
         let l = db.list_t(t)?;
         Some((format!("{}->length", v), db.items_of(&l, v)))
@@ -168,7 +171,9 @@ impl Helpers<'_, '_> {
         } else if t == LlType::CHAR {
             b.push_str("    rpy_buf_add(buf, &v, 1);\n");
         } else if t == LlType::FLOAT {
-            b.push_str("    struct rpy_string *s = RPyRT_ll_float_str(v);\n    rpy_buf_add_str(buf, s);\n");
+            b.push_str(
+                "    struct rpy_string *s = RPyRT_ll_float_str(v);\n    rpy_buf_add_str(buf, s);\n",
+            );
         } else if db.is_tuple(t) {
             let types = db.types();
             let st = types.pointee(t)?;
@@ -219,7 +224,11 @@ impl Helpers<'_, '_> {
             return None;
         }
         self.add_fn(
-            format!("static void {}(struct rpy_buf *buf, {})", name, db.decl(t, "v")),
+            format!(
+                "static void {}(struct rpy_buf *buf, {})",
+                name,
+                db.decl(t, "v")
+            ),
             b,
         );
         Some(name)
@@ -266,10 +275,7 @@ impl Helpers<'_, '_> {
         } else {
             format!(" ({})0", db.ctype(ret))
         };
-        let stop = format!(
-            "rpy_raise_std(RPY_EXC_StopIteration); return{};",
-            zero
-        );
+        let stop = format!("rpy_raise_std(RPY_EXC_StopIteration); return{};", zero);
         let mut b = String::new();
         if db.is_dict(ct) {
             let _ = writeln!(
@@ -289,11 +295,19 @@ impl Helpers<'_, '_> {
                     b.push_str("    return a0->container->entries->items[i].value;\n")
                 }
                 "iter_items" => {
-                    let _ = writeln!(b, "    {} = a0->container->entries->items[i].key;", db.decl(kt, "k"));
+                    let _ = writeln!(
+                        b,
+                        "    {} = a0->container->entries->items[i].key;",
+                        db.decl(kt, "k")
+                    );
                     let gk = types.is_gc_ptr(kt);
                     let gv = types.is_gc_ptr(vt);
                     if vt != LlType::VOID {
-                        let _ = writeln!(b, "    {} = a0->container->entries->items[i].value;", db.decl(vt, "v"));
+                        let _ = writeln!(
+                            b,
+                            "    {} = a0->container->entries->items[i].value;",
+                            db.decl(vt, "v")
+                        );
                     }
                     if gk {
                         b.push_str("    RPY_PUSH_ROOT(k);\n");

@@ -87,7 +87,11 @@ pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources,
     // the argv list of the entry point
     let entry_graph = match &prog.functions[prog.entry as usize] {
         LlFunction::Graph { graph, .. } => &prog.graphs[*graph as usize],
-        _ => return Err(vec!["the entry point is not a function of the program".into()]),
+        _ => {
+            return Err(vec![
+                "the entry point is not a function of the program".into()
+            ])
+        }
     };
     let argv_ty = entry_graph
         .block(entry_graph.startblock)
@@ -131,7 +135,19 @@ pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources,
     out.push('\n');
     out.push_str(&helpers.out);
     out.push_str(&bodies);
-    emit_main(&db, argv_ty, &argv_ld, &mut out);
+    // prebuilt dicts get their hash index before the program starts
+    let mut init = String::new();
+    for (i, c) in prog.heap.containers.iter().enumerate() {
+        if let Some(sfx) = helpers.indexed_dict(c.ty) {
+            let _ = writeln!(
+                init,
+                "    rpy_dict_reindex{}((void *)&{});",
+                sfx,
+                Database::const_name(i as u32)
+            );
+        }
+    }
+    emit_main(&db, argv_ty, &argv_ld, &init, &mut out);
 
     let mut files = vec![("program.c".to_string(), out)];
     for (name, text) in RUNTIME_FILES {
@@ -182,6 +198,20 @@ fn emit_support(db: &Database, out: &mut String) {
         let _ = writeln!(out, "    \"{}\",", n);
     }
     out.push_str("};\n\n");
+    // room for the largest standard exception instance
+    let _ = writeln!(
+        out,
+        "static union {{ {} }} rpy_std_exc_inst[RPY_EXC_COUNT];",
+        STD_EXC
+            .iter()
+            .filter_map(|n| prog.std_exceptions.get(*n))
+            .map(|(_, st)| format!("{} s{};", db.struct_name(*st), st.0))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(" ")
+            + " char none;"
+    );
     out.push_str("void rpy_raise_std(enum rpy_std_exc which) {\n    void *vt = NULL;\n    uint32_t tid = 0;\n    switch (which) {\n");
     for (i, n) in STD_EXC.iter().enumerate() {
         if let Some((LlPtr::Obj { obj, .. }, st)) = prog.std_exceptions.get(*n) {
@@ -196,7 +226,7 @@ fn emit_support(db: &Database, out: &mut String) {
     }
     let _ = writeln!(
         out,
-        "    default: break;\n    }}\n    if (vt == NULL) rpy_fatal(rpy_std_exc_names[which]);\n    {} *p = rpy_gc_malloc_fixed(tid);\n    p->typeptr = vt;\n    rpy_exc_type = vt;\n    rpy_exc_value = p;\n}}\n",
+        "    default: break;\n    }}\n    if (vt == NULL) rpy_fatal(rpy_std_exc_names[which]);\n    /* a prebuilt instance: raising allocates nothing, so the callers of an\n       operation that raises need not keep their GC pointers on the shadow stack */\n    {} *p = (void *)&rpy_std_exc_inst[which];\n    p->hdr.tid = tid;\n    p->hdr.gcflags = RPY_GCFLAG_STATIC;\n    p->typeptr = vt;\n    rpy_exc_type = vt;\n    rpy_exc_value = p;\n}}\n",
         ob
     );
     out.push_str("void rpy_fatal(const char *name) {\n    fprintf(stderr, \"RPython traceback:\\n  File \\\"program.c\\\", in entry_point\\nFatal RPython error: %s\\n\", name);\n    fflush(stderr);\n    abort();\n}\n\n");
@@ -207,20 +237,26 @@ fn emit_support(db: &Database, out: &mut String) {
     );
 }
 
-fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, out: &mut String) {
+fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, init: &str, out: &mut String) {
     let prog = db.prog;
     let entry = &db.func_names[prog.entry as usize];
     let l = db.ctype(argv_ty);
     let items = match db.types().pointee(argv_ty) {
-        Some(t) if matches!(db.types().def(t), crate::lltypesystem::TypeDef::Array { .. }) => {
+        Some(t)
+            if matches!(
+                db.types().def(t),
+                crate::lltypesystem::TypeDef::Array { .. }
+            ) =>
+        {
             ("l->items", "l")
         }
         _ => ("l->items->items", "l->items"),
     };
     let _ = writeln!(
         out,
-        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
+        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n{init}    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
         l = l,
+        init = init,
         ld = argv_ld,
         arr = items.1,
         items = items.0,

@@ -142,7 +142,6 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
     Ok(())
 }
 
-
 /// The programs listed in a known-gaps file (first word of each line).
 pub fn known_gaps(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
