@@ -5,9 +5,9 @@
 //! reference binary's, except for the programs listed in
 //! `fixtures/run/build-known-gaps.txt`, which must still differ.
 
-mod corpus;
+mod runcorpus;
 
-use corpus::{assess, cases, check_case, known_gaps, program_args, run_all, Case};
+use runcorpus::{assess, cases, check_case, known_gaps, program_args, run_all, Case};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

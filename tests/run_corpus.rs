@@ -4,9 +4,9 @@
 //! `fixtures/run/known-gaps.txt` (each with the reason), which must still differ — a gap
 //! that closes has to leave the list.
 
-mod corpus;
+mod runcorpus;
 
-use corpus::{assess, cases, check_case, known_gaps, program_args, run_all};
+use runcorpus::{assess, cases, check_case, known_gaps, program_args, run_all};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -229,14 +229,6 @@ impl Database<'_> {
             }
             Items::Values(v) if c.item_ty != LlType::VOID => {
                 if let TypeDef::Struct { .. } = types.def(c.item_ty) {
-                    let fake_fields = Container {
-                        ty: c.item_ty,
-                        fields: Vec::new(),
-                        items: Items::None,
-                        item_ty: LlType::VOID,
-                        stride: 0,
-                    };
-                    let _ = fake_fields;
                     let stride = c.stride.max(1);
                     for k in 0..n {
                         let item = Container {

@@ -470,7 +470,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     } else {
                         String::new()
                     };
-                    let _ = write!(b, "{}    {}[a1] = a2;\n", wb, items);
+                    let _ = writeln!(b, "{}    {}[a1] = a2;", wb, items);
                 }
             }
             ListAppend => {
@@ -627,7 +627,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
                         b.push_str("        rpy_list_delete_range((struct rpy_list *)a0, i, i + 1);\n        return;\n    }\n    rpy_raise_std(RPY_EXC_ValueError);\n");
                     }
                 }
-                let _ = c_unused(&mut b);
             }
             ListEq => {
                 let l = db.list_t(a0)?;
@@ -856,7 +855,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         }
         let ct = self.ctype(t);
         let body = if db.is_str(t) {
-            format!("    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n")
+            "    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n".to_string()
         } else if db.types().is_ptr(t) || t == LlType::VOID {
             return None;
         } else {
@@ -878,6 +877,3 @@ impl<'a, 'p> Helpers<'a, 'p> {
         Some(name)
     }
 }
-
-/// A no-op marker kept for symmetry of the generated bodies.
-fn c_unused(_b: &mut String) {}

@@ -1,207 +1,37 @@
-//! The run corpus (`fixtures/run/`): programs with the outputs of the reference-built
-//! binaries, and the comparison every runner of them shares (`rpy-lsp run`, and the
-//! executables of `rpy-lsp build`). Lines `  File "...", line N, in f` of an RPython
-//! traceback are dropped from both sides (the reference's name generated C files).
-#![allow(dead_code)]
+//! The reference verdicts of the fixture corpus (`fixtures/verdicts.tsv`, made by
+//! `fixtures/make-verdicts.sh`), shared by the tests that compare against them.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-pub struct Case {
-    pub name: String,
-    pub prog: PathBuf,
-    pub base: PathBuf,
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-pub fn cases(root: &Path) -> Vec<Case> {
-    let mut out = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        let (prog, base) = if p.is_dir() {
-            (p.join("main.py"), p.join("main"))
-        } else if p.extension().is_some_and(|e| e == "py") {
-            (p.clone(), p.with_extension(""))
-        } else {
-            continue;
-        };
-        if !prog.is_file() || !base.with_extension("exit").is_file() {
-            continue;
-        }
-        let name = p
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .trim_end_matches(".py")
-            .to_string();
-        out.push(Case { name, prog, base });
-    }
-    out
+/// One line of `fixtures/verdicts.tsv`.
+pub struct Verdict {
+    /// Path relative to `fixtures/programs`.
+    pub rel: String,
+    pub path: PathBuf,
+    /// `OK` or `ERROR <stage> <message>`.
+    pub verdict: String,
+    /// The line of the `# REJECT` marker, for rejected programs.
+    #[allow(dead_code)]
+    pub line: Option<u32>,
 }
 
-pub fn filter_traceback(s: &[u8]) -> String {
-    String::from_utf8_lossy(s)
-        .split_inclusive('\n')
-        .filter(|l| {
-            !((l.starts_with("  File \"") && l.contains("\", line ")) || l.trim_end() == "  ...")
+pub fn verdicts() -> Vec<Verdict> {
+    let text =
+        std::fs::read_to_string(fixtures().join("verdicts.tsv")).expect("fixtures/verdicts.tsv");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            Verdict {
+                rel: cols[0].to_string(),
+                path: fixtures().join("programs").join(cols[0]),
+                verdict: cols.get(1).copied().unwrap_or("").to_string(),
+                line: cols.get(2).and_then(|c| c.parse().ok()),
+            }
         })
         .collect()
-}
-
-pub fn program_args(prog: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(prog).unwrap_or_default();
-    text.lines()
-        .find_map(|l| l.strip_prefix("# ARGS:"))
-        .map(|a| a.split_whitespace().map(String::from).collect())
-        .unwrap_or_default()
-}
-
-/// Runs one program with `cmd` (the program's arguments already given); `Err`
-/// describes the first difference with the expected outputs. `env`: extra environment.
-pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!(
-        "rpy-corpus-{}-{}-{}",
-        std::process::id(),
-        case.name,
-        env.len()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let out = child.wait_with_output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let Some(status) = status else {
-        return Err("timed out after 60 s".into());
-    };
-    let want_out = std::fs::read(case.base.with_extension("stdout")).unwrap_or_default();
-    let want_err = std::fs::read(case.base.with_extension("stderr")).unwrap_or_default();
-    let want_exit: i32 = std::fs::read_to_string(case.base.with_extension("exit"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    // killed by a signal: the status bash's $? shows (134 for an abort)
-    let got_exit = {
-        use std::os::unix::process::ExitStatusExt;
-        status
-            .code()
-            .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
-    };
-    if out.stdout != want_out {
-        let got = String::from_utf8_lossy(&out.stdout);
-        let want = String::from_utf8_lossy(&want_out);
-        let line = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(got.lines().count().min(want.lines().count()));
-        return Err(format!(
-            "stdout differs at line {}: got {:?}, want {:?} (stderr: {})",
-            line + 1,
-            got.lines().nth(line).unwrap_or("<end>"),
-            want.lines().nth(line).unwrap_or("<end>"),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .next()
-                .unwrap_or("")
-        ));
-    }
-    if filter_traceback(&out.stderr) != filter_traceback(&want_err) {
-        return Err(format!(
-            "stderr differs: got {:?}, want {:?}",
-            filter_traceback(&out.stderr),
-            filter_traceback(&want_err)
-        ));
-    }
-    if got_exit != want_exit {
-        return Err(format!("exit status {} instead of {}", got_exit, want_exit));
-    }
-    Ok(())
-}
-
-/// The programs listed in a known-gaps file (first word of each line).
-pub fn known_gaps(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().next().unwrap().to_string())
-        .collect()
-}
-
-/// Runs `f` on every case on two threads; results in the cases' order.
-pub fn run_all<F>(cases: &[Case], f: F) -> Vec<(String, Result<(), String>)>
-where
-    F: Fn(&Case) -> Result<(), String> + Sync,
-{
-    std::thread::scope(|s| {
-        let chunks: Vec<&[Case]> = cases.chunks(cases.len().div_ceil(2).max(1)).collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                let f = &f;
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|c| (c.name.clone(), f(c)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    })
-}
-
-/// Checks results against the known gaps: every program identical except the listed
-/// ones, which must still differ. Returns the number identical.
-pub fn assess(what: &str, results: &[(String, Result<(), String>)], gaps: &[String]) -> usize {
-    let mut failures = Vec::new();
-    let mut passed = 0;
-    for (name, r) in results {
-        let is_gap = gaps.iter().any(|g| g == name);
-        match (r, is_gap) {
-            (Ok(()), false) => passed += 1,
-            (Ok(()), true) => failures.push(format!(
-                "{}: listed as a known gap but now identical: remove it from the list",
-                name
-            )),
-            (Err(e), false) => failures.push(format!("{}: {}", name, e)),
-            (Err(_), true) => {}
-        }
-    }
-    println!(
-        "{}: {} of {} programs identical to the reference binaries ({} known gaps)",
-        what,
-        passed,
-        results.len(),
-        gaps.len()
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    passed
 }
