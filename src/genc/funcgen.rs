@@ -24,6 +24,7 @@ use std::fmt::Write;
 
 pub struct FuncGen<'a, 'p> {
     db: &'a Database<'p>,
+    effects: &'a super::effects::Effects,
     g: &'p FunctionGraph,
     /// Variables read somewhere (others are not declared, and writes to them vanish).
     read: HashSet<VarId>,
@@ -51,9 +52,15 @@ impl LineIndex {
 }
 
 impl<'a, 'p> FuncGen<'a, 'p> {
-    pub fn new(db: &'a Database<'p>, g: &'p FunctionGraph, lines: Option<&'a LineIndex>) -> Self {
+    pub fn new(
+        db: &'a Database<'p>,
+        effects: &'a super::effects::Effects,
+        g: &'p FunctionGraph,
+        lines: Option<&'a LineIndex>,
+    ) -> Self {
         FuncGen {
             db,
+            effects,
             g,
             read: HashSet::new(),
             targets: HashSet::new(),
@@ -399,41 +406,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         }
     }
 
-    fn callee(&self, op: &SpaceOperation) -> Option<&'p LlFunction> {
-        match op.args.first() {
-            Some(Hlvalue::Ll(c)) => match c.value {
-                LlValue::Ptr(LlPtr::Func(f)) => self.db.prog.functions.get(f as usize),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// Whether an operation may run a collection (allocate, or call what may).
     fn may_collect(&self, op: &SpaceOperation) -> bool {
-        match Self::ll_op(op) {
-            Some(LlOp::Malloc | LlOp::MallocVarsize | LlOp::IndirectCall) => true,
-            Some(LlOp::DirectCall) => match (self.callee(op), op.args.first()) {
-                (Some(LlFunction::Runtime(rf)), Some(Hlvalue::Ll(c))) => {
-                    let fty = self.db.types().pointee(c.ty).unwrap_or(LlType::VOID);
-                    super::helpers::may_collect_call(self.db, *rf, fty)
-                }
-                _ => true,
-            },
-            _ => false,
-        }
+        self.effects.op_may_collect(self.db, op)
     }
 
     fn can_raise(&self, op: &SpaceOperation) -> bool {
-        match Self::ll_op(op) {
-            Some(LlOp::DirectCall) => match self.callee(op) {
-                Some(LlFunction::Runtime(rf)) => !rf.raises().is_empty(),
-                _ => true,
-            },
-            Some(LlOp::IndirectCall) => true,
-            Some(o) => o.canraise() != crate::lltypesystem::lloperation::CanRaise::Nothing,
-            None => false,
-        }
+        self.effects.op_can_raise(op)
     }
 
     /// The assignments of a link's arguments to its target's input variables (in

@@ -61,19 +61,28 @@ pub fn may_collect(rf: RuntimeFn) -> bool {
             | FloatFloorDiv
             | FloatMod
             | FloatPow
+            | RangeIterNext
     )
 }
 
 /// `may_collect` for one call: the dict operations of an r_dict call the program's
 /// equality, which may collect.
 pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
-    if may_collect(rf) {
-        return true;
-    }
     let types = db.types();
     let TypeDef::Func { args, .. } = types.def(fty) else {
         return true;
     };
+    if rf == RuntimeFn::IterNext {
+        // only the iterators that give tuples allocate
+        return args
+            .first()
+            .and_then(|t| types.pointee(*t))
+            .and_then(|st| types.struct_name(st))
+            .is_none_or(|n| matches!(&**n, "iter_enumerate" | "iter_items"));
+    }
+    if may_collect(rf) {
+        return true;
+    }
     args.first()
         .and_then(|t| types.pointee(*t))
         .is_some_and(|st| types.field_type(st, "fneq").is_some())
@@ -721,6 +730,20 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 );
             }
             IterNext => return self.iter_next(a0, ret),
+            RangeIterNext => {
+                b.push_str("    long i = a0->next;\n    if (a0->step > 0 ? i >= a0->stop : i <= a0->stop) { rpy_raise_std(RPY_EXC_StopIteration); return 0; }\n    a0->next = i + a0->step;\n    return i;\n");
+            }
+            RangeIterOfList => {
+                let l = db.list_t(a0)?;
+                let st = db.types().pointee(ret)?;
+                let _ = writeln!(
+                    b,
+                    "    long n = a0->length, start = n > 0 ? {}[0] : 0;\n    {} = rpy_gc_malloc_fixed({});\n    it->next = start;\n    it->stop = start + n * a1;\n    it->step = a1;\n    return it;",
+                    db.items_of(&l, "a0"),
+                    db.decl(ret, "it"),
+                    db.tid(st)
+                );
+            }
             DictNew | DictLen | DictGetItem | DictContains | DictGet | DictSetItem
             | DictDelItem | DictSetDefault | DictPop | DictPopDefault | DictClear | DictKeys
             | DictValues | DictItems | DictCopy | DictUpdate | DictPopItem => {

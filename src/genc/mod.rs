@@ -11,6 +11,7 @@
 mod cc;
 mod constants;
 pub mod database;
+mod effects;
 pub mod funcgen;
 mod hdict;
 mod helpers;
@@ -116,6 +117,7 @@ pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources,
     db.emit_constants(&mut decls, &mut defs);
     out.push_str(&decls);
     out.push('\n');
+    let effects = effects::Effects::compute(&db, prog);
     // function prototypes
     out.push_str("/* ---- functions ---- */\n");
     let mut bodies = String::new();
@@ -124,7 +126,7 @@ pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources,
             let g = &prog.graphs[*graph as usize];
             let name = &db.func_names[i];
             let _ = writeln!(out, "{};", funcgen::FuncGen::prototype(&db, g, name));
-            bodies.push_str(&funcgen::FuncGen::new(&db, g, lines).generate(name));
+            bodies.push_str(&funcgen::FuncGen::new(&db, &effects, g, lines).generate(name));
         }
     }
     out.push_str(&helpers.protos);
@@ -229,7 +231,7 @@ fn emit_support(db: &Database, out: &mut String) {
         "    default: break;\n    }}\n    if (vt == NULL) rpy_fatal(rpy_std_exc_names[which]);\n    /* a prebuilt instance: raising allocates nothing, so the callers of an\n       operation that raises need not keep their GC pointers on the shadow stack */\n    {} *p = (void *)&rpy_std_exc_inst[which];\n    p->hdr.tid = tid;\n    p->hdr.gcflags = RPY_GCFLAG_STATIC;\n    p->typeptr = vt;\n    rpy_exc_type = vt;\n    rpy_exc_value = p;\n}}\n",
         ob
     );
-    out.push_str("void rpy_fatal(const char *name) {\n    fprintf(stderr, \"RPython traceback:\\n  File \\\"program.c\\\", in entry_point\\nFatal RPython error: %s\\n\", name);\n    fflush(stderr);\n    abort();\n}\n\n");
+    out.push_str("void rpy_fatal(const char *name) {\n    fprintf(stderr, \"RPython traceback:\\nFatal RPython error: %s\\n\", name);\n    fflush(stderr);\n    abort();\n}\n\n");
     let _ = writeln!(
         out,
         "static void rpy_report_uncaught(void) {{\n    struct rpy_string *s = (void *)(({} *)rpy_exc_type)->name;\n    char buf[256];\n    long n = s ? s->length : 0;\n    if (n > 255) n = 255;\n    if (n) memcpy(buf, s->items, (size_t)n);\n    buf[n] = 0;\n    rpy_fatal(buf);\n}}",

@@ -140,6 +140,10 @@ runtime_fns! {
     /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type
     /// is the function's result type.
     IterNext = "ll_iter_next", &["StopIteration"];
+    /// `next()` of a range iterator (`rangeiter {next, stop, step}`)
+    RangeIterNext = "ll_rangeiter_next", &["StopIteration"];
+    /// a range iterator over a `range()` list (never mutated): (list, step)
+    RangeIterOfList = "ll_rangeiter_of_list", NONE;
     /// `range(start, stop, step)` as a list (fixed-size or resizable, per the result type)
     RangeList = "ll_range_list", &["ValueError"];
     /// `newdict()` of the result type

@@ -117,6 +117,10 @@ pub struct RTyper<'a> {
     /// Arithmetic whose result an `ovfcheck()` checks: generated at the `ovfcheck` call as
     /// the `_ovf` operation (so it is the block's raising operation).
     pending_ovf: HashMap<(u32, VarId), (crate::lltypesystem::LlOp, Vec<Hlvalue>, LlType)>,
+    /// `range()` calls whose list is only iterated, in the same block (`for i in
+    /// range(n)`): no list is built; the `iter` makes a range iterator of these
+    /// (start, stop, step) values. Keyed by the high-level result Variable.
+    lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
     /// graph slot of its `next`, and the `next` graphs once built (by slot).
     gen_frames: HashMap<u32, LlType>,
@@ -185,6 +189,7 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         prebuilt: HashMap::new(),
         var_reprs: HashMap::new(),
         pending_ovf: HashMap::new(),
+        lazy_ranges: HashMap::new(),
         gen_frames: HashMap::new(),
         gen_next: HashMap::new(),
         gen_next_slot: HashMap::new(),

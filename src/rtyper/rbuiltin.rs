@@ -306,6 +306,30 @@ impl RTyper<'_> {
         Ok(out)
     }
 
+    /// Whether the list of this `range()` call is used once, by an `iter` in the same
+    /// block that gives a range iterator (and goes nowhere else).
+    fn range_only_iterated(&mut self, hop: &Hop) -> bool {
+        if self.range_list_step(&hop.s_result).is_none() {
+            return false;
+        }
+        let g = &self.ann.graphs[hop.g as usize];
+        let block = g.block(crate::flowspace::BlockId(hop.position.block));
+        let v = Hlvalue::Var(hop.op.result);
+        let mut uses = 0;
+        let mut by_iter = false;
+        for op in &block.operations[hop.position.op as usize + 1..] {
+            for a in &op.args {
+                if *a == v {
+                    uses += 1;
+                    by_iter = op.opname == crate::interpreter::Op::Iter && op.args.len() == 1;
+                }
+            }
+        }
+        let escapes = block.exits.iter().any(|&l| g.link(l).args.contains(&v))
+            || block.exitswitch == crate::flowspace::ExitSwitch::Value(v);
+        uses == 1 && by_iter && !escapes
+    }
+
     fn indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, fv: Hlvalue, g0: u32) -> R {
         let (params, result) = self.graph_signature(g0);
         let mut vals = vec![fv];
@@ -566,6 +590,17 @@ impl RTyper<'_> {
                     2 => (a[0], a[1], cint(1)),
                     _ => (a[0], a[1], a[2]),
                 };
+                if self.range_only_iterated(hop) {
+                    self.lazy_ranges
+                        .insert((hop.g, hop.op.result), (start, stop, step));
+                    return Ok((
+                        Hlvalue::Ll(LlConstant {
+                            ty: tr,
+                            value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
+                        }),
+                        rr,
+                    ));
+                }
                 Ok((
                     self.rt_call(llops, RuntimeFn::RangeList, vec![start, stop, step], tr),
                     rr,

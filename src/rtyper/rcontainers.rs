@@ -315,6 +315,30 @@ impl RTyper<'_> {
             return Ok((hop.args_v[0], hop.args_r[0]));
         }
         match self.repr(rr).clone() {
+            Repr::RangeIter => {
+                let st = self.types.pointee(tr).unwrap();
+                let lazy = match hop.op.args[0] {
+                    Hlvalue::Var(v) => self.lazy_ranges.get(&(hop.g, v)).copied(),
+                    _ => None,
+                };
+                let (start, stop, step) = match lazy {
+                    Some(x) => x,
+                    None => {
+                        // a range() list stored somewhere: its iterator from its items
+                        let step = self.range_list_step(&hop.args_s[0]).unwrap_or(1);
+                        let tl = self.lltype(hop.args_r[0]);
+                        let f = self.runtime(RuntimeFn::RangeIterOfList, &[tl, LlType::SIGNED], tr);
+                        let it =
+                            llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0], cint(step)], tr);
+                        return Ok((it, rr));
+                    }
+                };
+                let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
+                for (f, x) in [("next", start), ("stop", stop), ("step", step)] {
+                    llops.genop(LlOp::SetField, vec![it, cfield(f), x], LlType::VOID);
+                }
+                Ok((it, rr))
+            }
             Repr::Iter { container, .. } => {
                 let c = self.inputarg(llops, hop, 0, container)?;
                 let st = self.types.pointee(tr).unwrap();

@@ -289,8 +289,10 @@ impl RTyper<'_> {
             SomeValue::Pbc { descs, can_be_none } => return self.pbc_repr(descs, *can_be_none),
             SomeValue::Type { .. } => Repr::Class(None),
             SomeValue::Iterator { container, variant } => {
-                if let Some(r) = self.range_iter_repr(container) {
-                    return Ok(r);
+                if *variant == IterVariant::Plain {
+                    if let Some(r) = self.range_iter_repr(container) {
+                        return Ok(r);
+                    }
                 }
                 let c = self.getrepr(container)?;
                 Repr::Iter {
@@ -339,17 +341,26 @@ impl RTyper<'_> {
         Some((graph(eq)?, graph(hash)?))
     }
 
-    fn range_iter_repr(&mut self, container: &SomeValue) -> Option<ReprId> {
+    /// The range iterator Repr for iterating a `range()` list that is never mutated nor
+    /// resized (its items are `start + i * step`): iteration needs no list.
+    pub(super) fn range_iter_repr(&mut self, container: &SomeValue) -> Option<ReprId> {
+        if self.range_list_step(container).is_some() {
+            return Some(self.intern_repr(Repr::RangeIter));
+        }
+        None
+    }
+
+    /// The constant step of a `range()` list never mutated nor resized.
+    pub(super) fn range_list_step(&self, container: &SomeValue) -> Option<i64> {
         let SomeValue::List { def, .. } = container else {
             return None;
         };
         let item = self.ann.bookkeeper.list_item(*def);
         let item = self.ann.bookkeeper.item(item);
-        if item.range_step.is_some() && !item.mutated && !item.resized {
-            // iterating a range() that is never stored as a list: no list is built
-            return None;
+        match item.range_step {
+            Some(step) if step != 0 && !item.mutated && !item.resized => Some(step),
+            _ => None,
         }
-        None
     }
 
     /// Converts `v` (held in Repr `from`) to Repr `to`, emitting operations into `llops`.

@@ -185,7 +185,12 @@ impl RTyper<'_> {
                 let rr = hop.r_result;
                 let tr = self.lltype(rr);
                 let ti = self.lltype(hop.args_r[0]);
-                let f = self.runtime(RuntimeFn::IterNext, &[ti], tr);
+                let which = if matches!(self.repr(hop.args_r[0]), Repr::RangeIter) {
+                    RuntimeFn::RangeIterNext
+                } else {
+                    RuntimeFn::IterNext
+                };
+                let f = self.runtime(which, &[ti], tr);
                 if self.has_implicit_exception(hop, "StopIteration") {
                     hop.exception_is_here(llops);
                 }

@@ -666,6 +666,45 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Ptr(self.list_new(rty, items))
             }
             IterNext => self.iter_next(a[0].as_ptr(), ty(0), rty, span)?,
+            RangeIterNext => {
+                let (it, st) = (a[0].as_ptr(), self.prog.types.pointee(ty(0)));
+                let st = st.ok_or_else(|| self.fatal_at(span, "not a range iterator"))?;
+                let types = &self.prog.types;
+                let get = |f: &str| self.heap.getfield(types, it, st, f).map(|v| v.as_int());
+                let (Ok(next), Ok(stop), Ok(step)) = (get("next"), get("stop"), get("step")) else {
+                    return Err(self.fatal_at(span, "dereference of a null range iterator"));
+                };
+                if (step > 0 && next < stop) || (step < 0 && next > stop) {
+                    let _ = self.heap.setfield(
+                        &self.prog.types,
+                        it,
+                        st,
+                        "next",
+                        LlValue::Int(next.wrapping_add(step)),
+                    );
+                    LlValue::Int(next)
+                } else {
+                    return Err(self.raise_std("StopIteration"));
+                }
+            }
+            RangeIterOfList => {
+                let items = self.list_items(a[0].as_ptr(), ty(0))?;
+                let step = int(1);
+                let start = items.first().map(|v| v.as_int()).unwrap_or(0);
+                let stop = start.wrapping_add((items.len() as i64).wrapping_mul(step));
+                let st = self
+                    .prog
+                    .types
+                    .pointee(rty)
+                    .ok_or_else(|| self.fatal_at(span, "not a range iterator"))?;
+                let p = self.heap.malloc(&self.prog.types, st, 0);
+                for (f, v) in [("next", start), ("stop", stop), ("step", step)] {
+                    let _ = self
+                        .heap
+                        .setfield(&self.prog.types, p, st, f, LlValue::Int(v));
+                }
+                LlValue::Ptr(p)
+            }
             DictNew => LlValue::Ptr(self.dict_new(rty)),
             DictLen => LlValue::Int(self.dict_counts(a[0].as_ptr(), ty(0)).0),
             DictGetItem | DictContains | DictGet | DictPop | DictPopDefault | DictSetDefault => {
