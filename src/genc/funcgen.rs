@@ -598,7 +598,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 };
                 let tid = self.db.tid(t);
                 Some(if o == Malloc {
-                    format!("(({})rpy_gc_malloc_fixed({}))", cty, tid)
+                    format!(
+                        "(({})rpy_gc_malloc_fixed_inline({}, RPY_YOUNG_SIZE(sizeof({}))))",
+                        cty,
+                        tid,
+                        self.db.struct_name(t)
+                    )
                 } else {
                     format!("(({})rpy_gc_malloc_varsize({}, {}))", cty, tid, a(1))
                 })
@@ -677,7 +682,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                             ty,
                         }) => match &self.db.prog.functions[f as usize] {
                             LlFunction::Runtime(RuntimeFn::MathFn) => {
-                                format!("RPyRT_ll_math__{}", name_of(op.args[1]))
+                                match name_of(op.args[1]).as_str() {
+                                    // inline (ops.h): the hot one of numeric code
+                                    "sqrt" => "rpy_math_sqrt".to_string(),
+                                    n => format!("RPyRT_ll_math__{}", n),
+                                }
                             }
                             LlFunction::Runtime(rf) => super::helpers::helper_name(
                                 *rf,

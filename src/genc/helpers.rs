@@ -72,6 +72,10 @@ pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
     let TypeDef::Func { args, .. } = types.def(fty) else {
         return true;
     };
+    if rf == RuntimeFn::MathFn {
+        // only modf and frexp allocate (their tuple)
+        return matches!(types.def(fty), TypeDef::Func { result, .. } if types.is_ptr(*result));
+    }
     if rf == RuntimeFn::IterNext {
         // only the iterators that give tuples allocate
         return args

@@ -130,6 +130,8 @@ static inline void check_tid(uint32_t tid)
 }
 
 #ifdef RPY_GC_NONE
+/* no nursery: the inline fast path of rpy.h always takes the slow path */
+char *rpy_nursery_free, *rpy_nursery_limit;
 /* ====================================================================================
  * --gc=none: bump allocation in big zeroed chunks, never freed.
  * ==================================================================================== */
@@ -234,12 +236,15 @@ static inline void ptrvec_push(struct ptrvec *v, void *p)
     v->items[v->n++] = p;
 }
 
-/* the nursery: [nursery_start, nursery_end); allocation bumps nursery_free. Objects of
- * the current cycle (since the last minor collection) are in [cycle_start, nursery_free):
+/* the nursery: [nursery_start, nursery_end); allocation bumps rpy_nursery_free. Objects of
+ * the current cycle (since the last minor collection) are in [cycle_start, rpy_nursery_free):
  * normally cycle_start == nursery_start, but the stress mode leaves the space of the
- * previous cycles poisoned until the nursery is full. Everything from nursery_free on
+ * previous cycles poisoned until the nursery is full. Everything from rpy_nursery_free on
  * is zero. */
-static char *nursery_start, *nursery_end, *nursery_free, *cycle_start;
+static char *nursery_start, *nursery_end, *cycle_start;
+/* exported for the inline allocation fast path of rpy.h: the bump pointer, and the
+ * limit it may reach (NULL while every allocation must take the slow path: stress) */
+char *rpy_nursery_free, *rpy_nursery_limit;
 static size_t nursery_size;
 static size_t large_threshold;  /* objects of this size or more are allocated old */
 static uint64_t minor_count;    /* minor collections done: part of young hashes */
@@ -345,16 +350,16 @@ static inline void minor_slot(void **slot)
  * cycle starts after it, as long as the nursery has room for any young object. */
 static void nursery_reset(void)
 {
-    if (stress && (size_t)(nursery_end - nursery_free) >= large_threshold) {
-        memset(cycle_start, 0xDD, (size_t)(nursery_free - cycle_start));
-        NURSERY_POISON(cycle_start, (size_t)(nursery_free - cycle_start));
-        cycle_start = nursery_free;
+    if (stress && (size_t)(nursery_end - rpy_nursery_free) >= large_threshold) {
+        memset(cycle_start, 0xDD, (size_t)(rpy_nursery_free - cycle_start));
+        NURSERY_POISON(cycle_start, (size_t)(rpy_nursery_free - cycle_start));
+        cycle_start = rpy_nursery_free;
         return;
     }
-    NURSERY_UNPOISON(nursery_start, (size_t)(nursery_free - nursery_start));
-    memset(nursery_start, 0, (size_t)(nursery_free - nursery_start));
+    NURSERY_UNPOISON(nursery_start, (size_t)(rpy_nursery_free - nursery_start));
+    memset(nursery_start, 0, (size_t)(rpy_nursery_free - nursery_start));
     NURSERY_POISON(nursery_start, nursery_size);
-    nursery_free = cycle_start = nursery_start;
+    rpy_nursery_free = cycle_start = nursery_start;
 }
 
 static void minor_collect(void)
@@ -491,10 +496,11 @@ void rpy_gc_init(void)
     if (nursery_start == NULL)
         rpy_fatal("MemoryError");
     nursery_end = nursery_start + nursery_size;
-    nursery_free = cycle_start = nursery_start;
+    rpy_nursery_free = cycle_start = nursery_start;
     NURSERY_POISON(nursery_start, nursery_size);
     major_threshold = MAJOR_MIN;
     stress = env_flag("RPY_GC_STRESS");
+    rpy_nursery_limit = stress ? NULL : nursery_end;
     env = getenv("RPY_GC_STRESS_MAJOR");
     if (env != NULL && atol(env) > 0)
         stress_major_period = (unsigned long)atol(env);
@@ -506,10 +512,10 @@ static inline void *alloc_young(uint32_t tid, size_t size)
     check_shadowstack();
     if (__builtin_expect(stress, 0))
         collect_step(++stress_allocs % stress_major_period == 0);
-    if (__builtin_expect((size_t)(nursery_end - nursery_free) < size, 0))
+    if (__builtin_expect((size_t)(nursery_end - rpy_nursery_free) < size, 0))
         collect_step(false);
-    rpy_hdr *h = (rpy_hdr *)nursery_free;
-    nursery_free += size;
+    rpy_hdr *h = (rpy_hdr *)rpy_nursery_free;
+    rpy_nursery_free += size;
     NURSERY_UNPOISON(h, size);
     h->tid = tid;
     return h;

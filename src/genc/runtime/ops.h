@@ -93,4 +93,10 @@ static inline long rpy_int_lshift_ovf(long x, long s) {
     return r;
 }
 
+/* math.sqrt: ValueError for a negative number (NaN goes through) */
+static inline double rpy_math_sqrt(double x) {
+    if (x < 0.0) { rpy_raise_std(RPY_EXC_ValueError); return 0.0; }
+    return sqrt(x);
+}
+
 #endif

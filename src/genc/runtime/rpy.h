@@ -65,6 +65,25 @@ void rpy_gc_init(void);                 /* reads RPY_GC_STRESS */
  * may collect: every GC pointer the caller keeps across it must be on the shadow stack */
 void *rpy_gc_malloc_fixed(uint32_t tid);
 void *rpy_gc_malloc_varsize(uint32_t tid, long length);
+/* The inline fast path of a young allocation of `size` bytes (a multiple of 8, at least
+ * 16, below the large-object threshold): a bump of the nursery pointer. The nursery is
+ * kept zeroed; the slow path (gc.c) collects, or handles the stress mode. */
+extern char *rpy_nursery_free, *rpy_nursery_limit;
+static inline void *rpy_gc_malloc_fixed_inline(uint32_t tid, size_t size) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)size;
+    return rpy_gc_malloc_fixed(tid);
+#else
+    char *p = rpy_nursery_free;
+    if (__builtin_expect(rpy_nursery_limit != NULL && p + size <= rpy_nursery_limit, 1)) {
+        rpy_nursery_free = p + size;
+        ((rpy_hdr *)p)->tid = tid;
+        return p;
+    }
+    return rpy_gc_malloc_fixed(tid);
+#endif
+}
+#define RPY_YOUNG_SIZE(n) ((((size_t)(n) + 7) & ~(size_t)7) < 16 ? 16 : (((size_t)(n) + 7) & ~(size_t)7))
 void rpy_gc_write_barrier_slow(void *obj);
 #define RPY_WB(obj) do { \
         if (((rpy_hdr *)(obj))->gcflags & RPY_GCFLAG_TRACK_YOUNG) \
