@@ -190,12 +190,15 @@ impl RTyper<'_> {
                 .insert(name, (counter, counter + 1));
             counter += 1;
         }
-        let extras: Vec<(Rc<str>, (i64, i64))> = self
+        let mut extras: Vec<(Rc<str>, (i64, i64))> = self
             .classes
             .extra_ranges
             .iter()
             .map(|(k, v)| (k.clone(), *v))
             .collect();
+        // in class-id order: the prebuilt vtables are made in the same order every time
+        // (GenC writes the same C for the same program)
+        extras.sort_by_key(|(_, r)| *r);
         for (name, (min, max)) in extras {
             let p = self.new_vtable(&name, min, max);
             self.classes.extra_vtable.insert(name, p);
