@@ -115,7 +115,10 @@ default_args() {
     nbody) echo 20000000 ;;
     fannkuch) echo 11 ;;
     binarytrees) echo 18 ;;
-    *) echo "" ;;
+    bytecode_vm) echo 600000 ;;
+    wordfreq) echo 800000 ;;
+    spectralnorm) echo 5000 ;;
+    *) echo "" ;;  # the program's own default
   esac
 }
 
