@@ -15,12 +15,17 @@
 #   XDG_CACHE_HOME   reference binaries are cached under ${XDG_CACHE_HOME:-~/.cache}/rpy-bench/,
 #                    keyed by the sha256 of the program's text (a re-run does not rebuild them)
 #
-# For each program: builds it with `rpy-lsp build` (a failure prints one line and the
-# program is skipped), builds it with the reference (or takes the cached binary), checks
-# both print the same stdout and exit status, then runs them alternately RUNS times
-# measuring wall time and peak RSS. Prints a table of median wall times, max peak RSS
-# and the ratios ours/reference, then the build times (ours vs the reference's, the
-# latter as measured when the cached binary was made).
+# For each program: builds it with `rpy-lsp build` (a failure prints one line
+# "NAME: rpy-lsp build FAILED: ..." and only the reference is measured), builds it with
+# the reference (or takes the cached binary), checks both print the same stdout and exit
+# status ("NAME: OUTPUT DIFFERS" and a diff otherwise, the row is then marked), then runs
+# them alternately RUNS times (stdin /dev/null, stdout discarded) measuring wall time,
+# peak RSS and CPU time (/usr/bin/time, or python3's getrusage when it is missing).
+# Prints a table of median wall times, max peak RSS, median CPU times and the ratios
+# ours / reference, then the build times (ours vs the reference's, the latter as measured
+# when the cached binary was made), then the build times of a 10,000-line program made
+# by benches/gen_program.sh (its binaries' outputs are compared too).
+# Progress and the reference's output go to stderr, the results to stdout.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -37,7 +42,7 @@ while [ $# -gt 0 ]; do
     -n*) runs="${1#-n}"; shift ;;
     --no-ref) use_ref=0; shift ;;
     --no-big) big=0; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) progs+=("${1%.py}"); shift ;;
   esac
 done
