@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     -n*) runs="${1#-n}"; shift ;;
     --no-ref) use_ref=0; shift ;;
     --no-big) big=0; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) progs+=("${1%.py}"); shift ;;
   esac
 done
