@@ -198,6 +198,8 @@ done
 
 # Build time of a generated 10,000-line program (benches/gen_program.sh).
 if [ "$big" = 1 ]; then
+  echo
+  echo "build time (s) of a generated 10,000-line program (benches/gen_program.sh)"
   gen="$here/gen_program.sh"
   dir="$work/big"; mkdir -p "$dir"
   if ! bash "$gen" 10000 > "$dir/gen10k.py" 2>/dev/null; then
