@@ -15,6 +15,10 @@ use crate::rtyper::{LlFunction, LlProgram};
 pub struct Effects {
     pub may_collect: Vec<bool>,
     pub can_raise: Vec<bool>,
+    /// In a cycle of the call graph: such a function checks the depth of the C stack on
+    /// entry and raises RuntimeError near its end (as the reference inserts its stack
+    /// checks on the cycles of the call graph), so it may raise.
+    pub recursive: Vec<bool>,
 }
 
 fn ll_op(op: &SpaceOperation) -> Option<LlOp> {
@@ -39,9 +43,11 @@ impl Effects {
     pub fn compute(db: &Database, prog: &LlProgram) -> Effects {
         let n = prog.functions.len();
         let is_graph = |f: usize| matches!(prog.functions[f], LlFunction::Graph { .. });
+        let recursive = recursive_functions(prog);
         let mut e = Effects {
             may_collect: (0..n).map(|f| !is_graph(f)).collect(),
-            can_raise: (0..n).map(|f| !is_graph(f)).collect(),
+            can_raise: (0..n).map(|f| !is_graph(f) || recursive[f]).collect(),
+            recursive,
         };
         runtime_can_raise(prog, &mut e);
         loop {
@@ -120,4 +126,109 @@ fn runtime_can_raise(prog: &LlProgram, e: &mut Effects) {
             e.can_raise[f] = !rf.raises().is_empty();
         }
     }
+}
+
+/// The functions in a cycle of the call graph (Tarjan's strongly connected components).
+/// A function calling through a pointer may call any function whose address is taken.
+fn recursive_functions(prog: &LlProgram) -> Vec<bool> {
+    let n = prog.functions.len();
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut address_taken = vec![false; n];
+    let mut indirect = vec![false; n];
+    for (f, func) in prog.functions.iter().enumerate() {
+        let LlFunction::Graph { graph, .. } = func else {
+            continue;
+        };
+        for b in &prog.graphs[*graph as usize].blocks {
+            for op in &b.operations {
+                if ll_op(op) == Some(LlOp::IndirectCall) {
+                    indirect[f] = true;
+                }
+                for (i, a) in op.args.iter().enumerate() {
+                    if let Hlvalue::Ll(c) = a {
+                        if let LlValue::Ptr(LlPtr::Func(t)) = c.value {
+                            if i == 0 && ll_op(op) == Some(LlOp::DirectCall) {
+                                edges[f].push(t as usize);
+                            } else {
+                                address_taken[t as usize] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            for &l in &b.exits {
+                for a in &prog.graphs[*graph as usize].link(l).args {
+                    if let Hlvalue::Ll(c) = a {
+                        if let LlValue::Ptr(LlPtr::Func(t)) = c.value {
+                            address_taken[t as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // functions stored in prebuilt data (vtables' methods) may be called through pointers
+    for c in &prog.heap.containers {
+        for v in &c.fields {
+            if let LlValue::Ptr(LlPtr::Func(t)) = v {
+                address_taken[*t as usize] = true;
+            }
+        }
+    }
+    let taken: Vec<usize> = (0..n).filter(|&t| address_taken[t]).collect();
+    for f in 0..n {
+        if indirect[f] {
+            edges[f].extend(taken.iter().copied());
+        }
+    }
+    // iterative Tarjan
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut out = vec![false; n];
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut ei)) = work.last_mut() {
+            if *ei == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = edges[v].get(*ei) {
+                *ei += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(p, _)) = work.last() {
+                low[p] = low[p].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cyclic = comp.len() > 1 || edges[v].contains(&v);
+                for w in comp {
+                    out[w] = cyclic;
+                }
+            }
+        }
+    }
+    out
 }

@@ -28,6 +28,8 @@ pub struct FuncGen<'a, 'p> {
     g: &'p FunctionGraph,
     /// Variables read somewhere (others are not declared, and writes to them vanish).
     read: HashSet<VarId>,
+    /// The function is in a cycle of the call graph: it checks the stack depth.
+    recursive: bool,
     /// Blocks some link jumps to (the others need no label).
     targets: HashSet<BlockId>,
     out: String,
@@ -57,10 +59,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         effects: &'a super::effects::Effects,
         g: &'p FunctionGraph,
         lines: Option<&'a LineIndex>,
+        recursive: bool,
     ) -> Self {
         FuncGen {
             db,
             effects,
+            recursive,
             g,
             read: HashSet::new(),
             targets: HashSet::new(),
@@ -198,6 +202,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             }
         }
         let mut needs_propagate = false;
+        if self.recursive {
+            self.out.push_str(
+                "    if (RPY_STACK_TOO_DEEP()) { rpy_raise_std(RPY_EXC_RuntimeError); goto propagate; }\n",
+            );
+            needs_propagate = true;
+        }
         for &b in &blocks {
             if b == g.returnblock || b == g.exceptblock {
                 continue;

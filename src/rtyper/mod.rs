@@ -856,6 +856,9 @@ impl<'a> RTyper<'a> {
             "StopIteration",
             "AssertionError",
             "MemoryError",
+            "UnicodeEncodeError",
+            "UnicodeDecodeError",
+            "RuntimeError",
         ] {
             let found = self
                 .ann

@@ -663,6 +663,14 @@ impl RTyper<'_> {
                 ))
             }
             "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            // hints about a list's allocation only: an empty list; nothing
+            "objectmodel.newlist_hint" => {
+                let Repr::List { item, fixed } = self.repr(rr).clone() else {
+                    return Err(TyperError::new("newlist_hint of a non-list"));
+                };
+                Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
+            }
+            "objectmodel.resizelist_hint" => Ok((cvoid(), self.intern_repr(Repr::Void))),
             "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" => {
                 let x = hop.args_v[0];
                 Ok((

@@ -120,10 +120,15 @@ enum rpy_std_exc {
     RPY_EXC_MemoryError,
     RPY_EXC_UnicodeEncodeError,
     RPY_EXC_UnicodeDecodeError,
+    RPY_EXC_RuntimeError,
     RPY_EXC_COUNT
 };
 /* generated: allocates an instance of that class and sets the exception state */
 void rpy_raise_std(enum rpy_std_exc which);
+/* the stack check of the functions in a cycle of the call graph (GenC): too deep when
+ * the current frame is below the limit main() computed */
+extern char *rpy_stack_limit;
+#define RPY_STACK_TOO_DEEP() ((char *)__builtin_frame_address(0) < rpy_stack_limit)
 /* an uncaught exception or an internal error: "Fatal RPython error: NAME", exit 134 */
 void rpy_fatal(const char *name) __attribute__((noreturn));
 
