@@ -234,3 +234,103 @@ fn graph_and_run_use_the_projects_search_paths() {
     assert!(stderr.contains("pyproject.toml"), "{}", stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `rpy-lsp build` with extra environment variables, from the repository root.
+fn rpy_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn build_hello_example_runs_natively() {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("hello");
+    let emit = dir.join("c");
+    let (code, _, stderr) = rpy(&[
+        "build",
+        "examples/hello.py",
+        "-o",
+        exe.to_str().unwrap(),
+        "--emit-c",
+        emit.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{}", stderr);
+    for stage in ["annotate", "rtype", "C compilation"] {
+        assert!(stderr.contains(stage), "no timing of {}: {}", stage, stderr);
+    }
+    let out = Command::new(&exe).arg("bob").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "hello, bob\n");
+    // the kept C names the source line of each block
+    let c = std::fs::read_to_string(emit.join("program.c")).unwrap();
+    assert!(c.contains("hello.py:"), "no line comments in the emitted C");
+    // the same program gives the same C
+    let emit2 = dir.join("c2");
+    let (code, _, _) = rpy(&[
+        "build",
+        "examples/hello.py",
+        "-o",
+        exe.to_str().unwrap(),
+        "--emit-c",
+        emit2.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(c, std::fs::read_to_string(emit2.join("program.c")).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn build_refuses_a_program_with_errors() {
+    let (code, _, stderr) = rpy(&["build", "examples/broken.py", "-o", "/dev/null"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("cannot be built"), "{}", stderr);
+}
+
+#[test]
+fn build_with_a_failing_c_compiler_keeps_the_sources() {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-badcc-{}", std::process::id()));
+    let emit = dir.join("c");
+    let (code, _, stderr) = rpy_env(
+        &[
+            "build",
+            "examples/hello.py",
+            "-o",
+            dir.join("hello").to_str().unwrap(),
+            "--emit-c",
+            emit.to_str().unwrap(),
+        ],
+        &[("CC", "/nonexistent/cc")],
+    );
+    assert_eq!(code, 2, "{}", stderr);
+    assert!(stderr.contains("C compiler"), "{}", stderr);
+    assert!(emit.join("program.c").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn build_warning_free_under_wall_wextra() {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-wall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for prog in [
+        "fixtures/run/mm_interp/main.py",
+        "fixtures/run/gc_dict_tuple_keys.py",
+        "fixtures/run/dict_r_dict_custom.py",
+    ] {
+        let (code, _, stderr) = rpy_env(
+            &["build", prog, "-o", dir.join("x").to_str().unwrap()],
+            &[("CFLAGS", "-Wall -Wextra -Werror")],
+        );
+        assert_eq!(code, 0, "{}: {}", prog, stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
