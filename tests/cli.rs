@@ -270,7 +270,10 @@ fn build_hello_example_runs_natively() {
     }
     let out = Command::new(&exe).arg("bob").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "hello, bob\nhello, bob\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "hello, bob\nhello, bob\n"
+    );
     // the kept C names the source line of each block
     let c = std::fs::read_to_string(emit.join("program.c")).unwrap();
     assert!(c.contains("hello.py:"), "no line comments in the emitted C");

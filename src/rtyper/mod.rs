@@ -446,6 +446,50 @@ impl<'a> RTyper<'a> {
         }
     }
 
+    /// Ends a low-level block after an operation that never returns: a fatal error
+    /// (never reached: the operation raises first) and a link to the except block.
+    fn stop_block_after(
+        &mut self,
+        mut llops: LlOps,
+        lb: BlockId,
+        span: Span,
+    ) -> Result<(), TyperError> {
+        llops.genop(
+            crate::lltypesystem::LlOp::DebugFatalError,
+            vec![hop::cvoid()],
+            LlType::VOID,
+        );
+        let ops = std::mem::take(&mut llops.ops);
+        let lg = llops.graph;
+        lg.block_mut(lb).operations = ops;
+        lg.block_mut(lb).exitswitch = ExitSwitch::None;
+        let eb = lg.exceptblock;
+        let nul = |t| {
+            Hlvalue::Ll(LlConstant {
+                ty: t,
+                value: LlValue::Ptr(LlPtr::Null),
+            })
+        };
+        let (t0, t1) = (
+            lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
+            lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
+        );
+        lg.add_link(
+            lb,
+            crate::flowspace::Link {
+                prevblock: lb,
+                target: eb,
+                args: vec![nul(t0), nul(t1)],
+                exitcase: ExitCase::None,
+                last_exception: None,
+                last_exc_value: None,
+                span,
+                arg_spans: vec![Span::default(); 2],
+            },
+        );
+        Ok(())
+    }
+
     fn translate_block(
         &mut self,
         g: u32,
@@ -489,6 +533,12 @@ impl<'a> RTyper<'a> {
                 });
             }
             vmap.insert(op.result, (v, r));
+            if !exc_handled && self.annotation(g, Hlvalue::Var(op.result)).is_impossible() {
+                // the operation never gives a value (a call of a function that always
+                // raises): the annotator stopped the block here, so must we; what follows
+                // is unreachable
+                return self.stop_block_after(llops, bmap[&b], op.span);
+            }
         }
         let cannot_raise = catching && raising_index.is_none();
         // exits into blocks the annotator never reached (a switch it knew the value of)
