@@ -337,3 +337,31 @@ fn build_warning_free_under_wall_wextra() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn build_gc_none_never_frees_but_runs_the_same() {
+    let dir = std::env::temp_dir().join(format!("rpy-cli-gcnone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prog = "fixtures/run/gc_binary_trees.py";
+    let want = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run/gc_binary_trees.stdout"),
+    )
+    .unwrap();
+    for gc in ["none", "gen"] {
+        let exe = dir.join(gc);
+        let (code, _, stderr) = rpy(&[
+            "build",
+            prog,
+            "-o",
+            exe.to_str().unwrap(),
+            "--gc",
+            gc,
+            "--opt",
+            "1",
+        ]);
+        assert_eq!(code, 0, "{}", stderr);
+        let out = Command::new(&exe).output().unwrap();
+        assert_eq!(out.stdout, want, "--gc {}", gc);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
