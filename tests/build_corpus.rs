@@ -13,8 +13,22 @@ use std::process::Command;
 
 /// Builds one program into `dir`; the executable's path, or the build's error output.
 fn build(bin: &Path, case: &Case, dir: &Path) -> Result<PathBuf, String> {
+    build_with(bin, case, dir, None)
+}
+
+/// `build` with CFLAGS.
+fn build_with(
+    bin: &Path,
+    case: &Case,
+    dir: &Path,
+    cflags: Option<&str>,
+) -> Result<PathBuf, String> {
     let exe = dir.join(&case.name);
-    let out = Command::new(bin)
+    let mut cmd = Command::new(bin);
+    if let Some(f) = cflags {
+        cmd.env("CFLAGS", f);
+    }
+    let out = cmd
         .arg("build")
         .arg(&case.prog)
         .arg("-o")
@@ -63,4 +77,46 @@ fn build_corpus_matches_reference_binaries() {
     });
     let _ = std::fs::remove_dir_all(&dir);
     assess("build corpus", &results, &gaps);
+}
+
+const SANITIZE: &str =
+    "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer";
+
+/// A sample of the corpus (every eighth program) built with AddressSanitizer and
+/// UndefinedBehaviorSanitizer (`--opt 1`): no memory error, no undefined behaviour, the
+/// same output. (`fixtures/run/sanitize.sh` runs the whole corpus so.)
+#[test]
+fn build_corpus_sample_under_sanitizers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run");
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rpy-lsp"));
+    let dir = std::env::temp_dir().join(format!("rpy-build-asan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // a compiler that cannot link sanitized programs: skipped
+    let probe = dir.join("probe.c");
+    std::fs::write(&probe, "int main(void) { return 0; }\n").unwrap();
+    let ok = Command::new("cc")
+        .args(SANITIZE.split(' '))
+        .arg(&probe)
+        .arg("-o")
+        .arg(dir.join("probe"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        println!("the C compiler cannot build sanitized programs: skipped");
+        return;
+    }
+    let gaps = known_gaps(&root.join("build-known-gaps.txt"));
+    let cases: Vec<Case> = cases(&root)
+        .into_iter()
+        .filter(|c| !gaps.contains(&c.name))
+        .step_by(8)
+        .collect();
+    let results = run_all(&cases, |c| {
+        let exe = build_with(&bin, c, &dir, Some(SANITIZE))?;
+        let mut cmd = Command::new(&exe);
+        cmd.args(program_args(&c.prog));
+        check_case(cmd, c, &[("ASAN_OPTIONS", "detect_leaks=0")])
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assess("build corpus under sanitizers (sample)", &results, &[]);
 }

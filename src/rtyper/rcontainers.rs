@@ -75,6 +75,33 @@ impl RTyper<'_> {
         llops.genop(LlOp::GetField, vec![v, cfield("items")], at)
     }
 
+    /// The items array of a list and `i` made non-negative (`i + len` when `i < 0`),
+    /// without a branch: `i + ((i >> 63) & len)`.
+    fn wrapped_index(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        ty: LlType,
+        fixed: bool,
+        i: Hlvalue,
+    ) -> (Hlvalue, Hlvalue) {
+        let arr = self.list_items_array(llops, v, ty, fixed);
+        if let Hlvalue::Ll(c) = i {
+            if c.value.as_int() >= 0 {
+                return (arr, i);
+            }
+        }
+        let len = if fixed {
+            llops.genop(LlOp::GetArraySize, vec![arr], LlType::SIGNED)
+        } else {
+            llops.genop(LlOp::GetField, vec![v, cfield("length")], LlType::SIGNED)
+        };
+        let sign = llops.genop(LlOp::IntRshift, vec![i, cint(63)], LlType::SIGNED);
+        let adj = llops.genop(LlOp::IntAnd, vec![sign, len], LlType::SIGNED);
+        let idx = llops.genop(LlOp::IntAdd, vec![i, adj], LlType::SIGNED);
+        (arr, idx)
+    }
+
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rr = hop.r_result;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
@@ -89,6 +116,13 @@ impl RTyper<'_> {
                     let arr = self.list_items_array(llops, v, ty, fixed);
                     let it = self.lltype(item);
                     return Ok((llops.genop(LlOp::GetArrayItem, vec![arr, i], it), item));
+                }
+                if !handled {
+                    // no IndexError handler: an index out of bounds is undefined, as in
+                    // the reference; a negative index counts from the end (branch-free)
+                    let (arr, idx) = self.wrapped_index(llops, v, ty, fixed, i);
+                    let it = self.lltype(item);
+                    return Ok((llops.genop(LlOp::GetArrayItem, vec![arr, idx], it), item));
                 }
                 let it = self.lltype(item);
                 let f = self.runtime(RuntimeFn::ListGetItem, &[ty, LlType::SIGNED], it);
@@ -164,6 +198,11 @@ impl RTyper<'_> {
                 if !handled && hop.args_s[1].is_nonneg() {
                     let arr = self.list_items_array(llops, v, ty, fixed);
                     llops.genop(LlOp::SetArrayItem, vec![arr, i, x], LlType::VOID);
+                    return Ok((cvoid(), void));
+                }
+                if !handled {
+                    let (arr, idx) = self.wrapped_index(llops, v, ty, fixed, i);
+                    llops.genop(LlOp::SetArrayItem, vec![arr, idx, x], LlType::VOID);
                     return Ok((cvoid(), void));
                 }
                 let it = self.lltype(item);
