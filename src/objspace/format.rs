@@ -13,6 +13,16 @@ fn shortest_digits(f: f64) -> (Vec<u8>, i32) {
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: Vec<u8> = mant.bytes().filter(|b| b.is_ascii_digit()).collect();
+    // Of two shortest candidates equally near (a tie), Rust's shortest formatting takes
+    // the upper one; Python's repr takes the correctly rounded one (half to even), which
+    // `{:.Ne}` gives: use it when it reads back as the same float.
+    let exact = format!("{:.*e}", digits.len().saturating_sub(1), f.abs());
+    if exact.parse::<f64>() == Ok(f.abs()) {
+        let (mant, exp) = exact.split_once('e').unwrap_or((&exact, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let digits: Vec<u8> = mant.bytes().filter(|b| b.is_ascii_digit()).collect();
+        return (digits, exp + 1);
+    }
     (digits, exp + 1)
 }
 
@@ -28,6 +38,15 @@ fn rounded_digits(f: f64, prec: usize) -> (Vec<u8>, i32) {
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: Vec<u8> = mant.bytes().filter(|b| b.is_ascii_digit()).collect();
     (digits, exp + 1)
+}
+
+#[cfg(test)]
+#[test]
+fn repr_ties_round_half_even_as_python() {
+    assert_eq!(float_repr(2f64.powi(-25)), "2.9802322387695312e-08");
+    assert_eq!(float_repr(1125899906842624.25), "1125899906842624.2");
+    assert_eq!(float_repr(0.1), "0.1");
+    assert_eq!(float_repr(1e16), "1e+16");
 }
 
 fn special_float(f: f64) -> Option<String> {
