@@ -48,6 +48,8 @@ pub struct LlInterpreter<'p> {
     pub out: Output,
     /// The line `print` is building (RPython buffers it until the newline).
     print_buf: Vec<u8>,
+    /// Files the program opened with `os.open`, by file descriptor (from 3 on).
+    pub(crate) files: HashMap<i64, std::fs::File>,
     /// Per dict object, the index of its live keys (the heap holds the entries in order).
     dict_index: HashMap<u32, HashMap<runtime::HKey, usize>>,
     depth: usize,
@@ -68,6 +70,7 @@ impl<'p> LlInterpreter<'p> {
             heap: prog.heap.clone(),
             out,
             print_buf: Vec::new(),
+            files: HashMap::new(),
             dict_index: HashMap::new(),
             depth: 0,
             slot_cache: HashMap::default(),
@@ -156,12 +159,15 @@ impl<'p> LlInterpreter<'p> {
                 o.write_all(data)?;
                 o.flush()?;
             }
-            _ => {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::Unsupported,
-                    "writing to a file descriptor other than 1 and 2",
-                ))
-            }
+            (_, fd) => match self.files.get_mut(&fd) {
+                Some(f) => f.write_all(data)?,
+                None => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "bad file descriptor",
+                    ))
+                }
+            },
         }
         Ok(data.len())
     }

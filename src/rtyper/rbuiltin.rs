@@ -560,6 +560,35 @@ impl RTyper<'_> {
                     si,
                 ))
             }
+            "os.open" => {
+                let path = self.inputarg(llops, hop, 0, rs)?;
+                let flags = self.inputarg(llops, hop, 1, si)?;
+                let mode = if hop.nargs() > 2 {
+                    self.inputarg(llops, hop, 2, si)?
+                } else {
+                    cint(0o777)
+                };
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((
+                    self.rt_call(
+                        llops,
+                        RuntimeFn::OsOpen,
+                        vec![path, flags, mode],
+                        LlType::SIGNED,
+                    ),
+                    si,
+                ))
+            }
+            "os.close" => {
+                let fd = self.inputarg(llops, hop, 0, si)?;
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
+                Ok((cvoid(), void))
+            }
             "os.read" => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let n = self.inputarg(llops, hop, 1, si)?;

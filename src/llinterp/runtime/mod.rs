@@ -72,19 +72,55 @@ impl<'p> LlInterpreter<'p> {
             }
             OsRead => {
                 let (fd, n) = (int(0), int(1).max(0) as usize);
-                if fd != 0 {
-                    return Err(self.raise_std("OSError"));
-                }
                 let mut buf = vec![0u8; n];
                 use std::io::Read;
-                let got = std::io::stdin()
-                    .read(&mut buf)
-                    .map_err(|_| self.raise_std("OSError"))?;
+                let got = if fd == 0 {
+                    std::io::stdin().read(&mut buf)
+                } else {
+                    match self.files.get_mut(&fd) {
+                        Some(f) => f.read(&mut buf),
+                        None => return Err(self.raise_std("OSError")),
+                    }
+                };
+                let got = got.map_err(|_| self.raise_std("OSError"))?;
                 buf.truncate(got);
                 self.strv(&buf)
             }
-            OsOpen | OsClose => {
-                return Err(self.fatal_at(span, "os.open/os.close are not supported by `run` yet"))
+            OsOpen => {
+                // the POSIX flags of Linux: O_WRONLY 1, O_RDWR 2, O_CREAT 0o100,
+                // O_EXCL 0o200, O_TRUNC 0o1000, O_APPEND 0o2000
+                let path = self.s(a[0], span)?;
+                let flags = int(1);
+                let mut o = std::fs::OpenOptions::new();
+                match flags & 3 {
+                    0 => o.read(true),
+                    1 => o.write(true),
+                    _ => o.read(true).write(true),
+                };
+                o.append(flags & 0o2000 != 0).truncate(flags & 0o1000 != 0);
+                if flags & 0o100 != 0 {
+                    if flags & 0o200 != 0 {
+                        o.create_new(true);
+                    } else {
+                        o.create(true);
+                    }
+                }
+                let path = String::from_utf8_lossy(&path).into_owned();
+                match o.open(&path) {
+                    Ok(f) => {
+                        let fd = (3..).find(|k| !self.files.contains_key(k)).unwrap_or(3);
+                        self.files.insert(fd, f);
+                        LlValue::Int(fd)
+                    }
+                    Err(_) => return Err(self.raise_std("OSError")),
+                }
+            }
+            OsClose => {
+                let fd = int(0);
+                if self.files.remove(&fd).is_none() && !(0..=2).contains(&fd) {
+                    return Err(self.raise_std("OSError"));
+                }
+                LlValue::Void
             }
             TimeTime => LlValue::Float(
                 std::time::SystemTime::now()
