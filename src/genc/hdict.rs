@@ -122,27 +122,7 @@ impl Helpers<'_, '_> {
             ),
             b,
         );
-        // delete entry e
-        let b = "    d->entries->items[e].live = 0;\n    memset(&d->entries->items[e].key, 0, sizeof(d->entries->items[e].key));\n    d->num_live -= 1;\n"
-            .to_string()
-            + if has_v {
-                "    memset(&d->entries->items[e].value, 0, sizeof(d->entries->items[e].value));\n"
-            } else {
-                ""
-            };
-        self.add_fn(
-            format!("static void rpy_dict_del{}({} d, long e)", sfx, dt),
-            b,
-        );
-        // a new empty dict
-        let st = db.types().pointee(t)?;
-        let b = format!(
-            "    {} d = rpy_gc_malloc_fixed({});\n    RPY_PUSH_ROOT(d);\n    struct rpy_array *e = rpy_gc_malloc_varsize({}, 8);\n    RPY_POP_ROOT(d);\n    RPY_WB(d);\n    d->entries = (void *)e;\n    return d;\n",
-            dt,
-            db.tid(st),
-            d.entries_tid
-        );
-        self.add_fn(format!("static {} rpy_dict_new{}(void)", dt, sfx), b);
+        self.dict_del_and_new(t, &d, &sfx)?;
         Some(sfx)
     }
 
@@ -184,8 +164,17 @@ impl Helpers<'_, '_> {
             ),
             b,
         );
+        self.dict_del_and_new(t, d, &sfx)?;
+        Some(sfx)
+    }
+
+    /// The deletion of entry `e` (its key and value zeroed, for the GC) and a new empty
+    /// dict, shared by both kinds of dicts.
+    fn dict_del_and_new(&mut self, t: LlType, d: &DictT, sfx: &str) -> Option<()> {
+        let db = self.db();
+        let dt = &d.cty;
         let mut b = "    d->entries->items[e].live = 0;\n    memset(&d->entries->items[e].key, 0, sizeof(d->entries->items[e].key));\n    d->num_live -= 1;\n".to_string();
-        if has_v {
+        if d.value != LlType::VOID {
             b.push_str(
                 "    memset(&d->entries->items[e].value, 0, sizeof(d->entries->items[e].value));\n",
             );
@@ -202,7 +191,7 @@ impl Helpers<'_, '_> {
             d.entries_tid
         );
         self.add_fn(format!("static {} rpy_dict_new{}(void)", dt, sfx), b);
-        Some(sfx)
+        Some(())
     }
 
     /// For a prebuilt dict of structure type `st`: the suffix of its type's

@@ -803,16 +803,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             "    return a == b;\n".to_string()
         };
-        let _ = writeln!(
-            self.protos,
-            "static RPY_UNUSED bool {}({} a, {} b);",
-            name, ct, ct
-        );
-        let _ = writeln!(
-            self.out,
-            "static bool {}({} a, {} b) {{\n{}}}\n",
-            name, ct, ct, body
-        );
+        self.add_fn(format!("static bool {}({} a, {} b)", name, ct, ct), body);
         Some(name)
     }
 
@@ -868,8 +859,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             "    return (long)a;\n".to_string()
         };
-        let _ = writeln!(self.protos, "static RPY_UNUSED long {}({} a);", name, ct);
-        let _ = writeln!(self.out, "static long {}({} a) {{\n{}}}\n", name, ct, body);
+        self.add_fn(format!("static long {}({} a)", name, ct), body);
         Some(name)
     }
 
@@ -891,15 +881,9 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 ct, ct, ct
             )
         };
-        let _ = writeln!(
-            self.protos,
-            "static RPY_UNUSED int {}(const void *a, const void *b);",
-            name
-        );
-        let _ = writeln!(
-            self.out,
-            "static int {}(const void *a, const void *b) {{\n{}}}\n",
-            name, body
+        self.add_fn(
+            format!("static int {}(const void *a, const void *b)", name),
+            body,
         );
         Some(name)
     }

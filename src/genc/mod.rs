@@ -161,21 +161,8 @@ pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources,
     Ok(CSources { files })
 }
 
-/// The names of the standard exceptions, in the order of `enum rpy_std_exc` (rpy.h).
-const STD_EXC: &[&str] = &[
-    "ZeroDivisionError",
-    "OverflowError",
-    "IndexError",
-    "KeyError",
-    "ValueError",
-    "OSError",
-    "StopIteration",
-    "AssertionError",
-    "MemoryError",
-    "UnicodeEncodeError",
-    "UnicodeDecodeError",
-    "RuntimeError",
-];
+/// The standard exceptions, in the order of `enum rpy_std_exc` (rpy.h).
+use crate::lltypesystem::runtime::STD_EXCEPTIONS as STD_EXC;
 
 /// The program-dependent part of the runtime: the exception state, `rpy_raise_std`,
 /// `rpy_fatal`, the type ids of strings.

@@ -25,6 +25,24 @@ macro_rules! runtime_fns {
 
 const NONE: &[&str] = &[];
 
+/// The built-in exceptions operations and runtime functions raise: the RTyper gives each
+/// a vtable and an instance structure (`LlProgram::std_exceptions`). In the order of
+/// `enum rpy_std_exc` of GenC's C runtime (`src/genc/runtime/rpy.h`).
+pub const STD_EXCEPTIONS: &[&str] = &[
+    "ZeroDivisionError",
+    "OverflowError",
+    "IndexError",
+    "KeyError",
+    "ValueError",
+    "OSError",
+    "StopIteration",
+    "AssertionError",
+    "MemoryError",
+    "UnicodeEncodeError",
+    "UnicodeDecodeError",
+    "RuntimeError",
+];
+
 runtime_fns! {
     /// `os.write(fd, str) -> Signed`
     OsWrite = "ll_os_write", &["OSError"];

@@ -290,6 +290,44 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
     })
 }
 
+/// Ends block `b` (that nothing follows) with a fatal error and a link to the except
+/// block: where control never arrives (after an operation that always raises).
+fn fatal_stop(lg: &mut FunctionGraph, b: BlockId, span: Span) {
+    let res = lg.new_typed_var(None, LlType::VOID);
+    lg.block_mut(b)
+        .operations
+        .push(crate::flowspace::SpaceOperation {
+            opname: crate::interpreter::Op::Ll(crate::lltypesystem::LlOp::DebugFatalError),
+            args: vec![hop::cvoid()],
+            result: res,
+            span,
+        });
+    let eb = lg.exceptblock;
+    let nul = |t| {
+        Hlvalue::Ll(LlConstant {
+            ty: t,
+            value: LlValue::Ptr(LlPtr::Null),
+        })
+    };
+    let (t0, t1) = (
+        lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
+        lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
+    );
+    lg.add_link(
+        b,
+        crate::flowspace::Link {
+            prevblock: b,
+            target: eb,
+            args: vec![nul(t0), nul(t1)],
+            exitcase: ExitCase::None,
+            last_exception: None,
+            last_exc_value: None,
+            span,
+            arg_spans: vec![Span::default(); 2],
+        },
+    );
+}
+
 fn placeholder(g: &FunctionGraph) -> FunctionGraph {
     let mut lg = FunctionGraph::new(g.name.clone(), g.func, g.span, &[]);
     lg.concretetype = vec![LlType::VOID; lg.vars.len()];
@@ -454,39 +492,11 @@ impl<'a> RTyper<'a> {
         lb: BlockId,
         span: Span,
     ) -> Result<(), TyperError> {
-        llops.genop(
-            crate::lltypesystem::LlOp::DebugFatalError,
-            vec![hop::cvoid()],
-            LlType::VOID,
-        );
         let ops = std::mem::take(&mut llops.ops);
         let lg = llops.graph;
         lg.block_mut(lb).operations = ops;
         lg.block_mut(lb).exitswitch = ExitSwitch::None;
-        let eb = lg.exceptblock;
-        let nul = |t| {
-            Hlvalue::Ll(LlConstant {
-                ty: t,
-                value: LlValue::Ptr(LlPtr::Null),
-            })
-        };
-        let (t0, t1) = (
-            lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
-            lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
-        );
-        lg.add_link(
-            lb,
-            crate::flowspace::Link {
-                prevblock: lb,
-                target: eb,
-                args: vec![nul(t0), nul(t1)],
-                exitcase: ExitCase::None,
-                last_exception: None,
-                last_exc_value: None,
-                span,
-                arg_spans: vec![Span::default(); 2],
-            },
-        );
+        fatal_stop(lg, lb, span);
         Ok(())
     }
 
@@ -626,41 +636,7 @@ impl<'a> RTyper<'a> {
             let Some(&target) = bmap.get(&link.target) else {
                 // an operation the annotator knows always raises: its normal path stops
                 let stop = lg.new_block(Vec::new());
-                let nul = |t| {
-                    Hlvalue::Ll(LlConstant {
-                        ty: t,
-                        value: LlValue::Ptr(LlPtr::Null),
-                    })
-                };
-                let res = lg.new_typed_var(None, LlType::VOID);
-                lg.block_mut(stop)
-                    .operations
-                    .push(crate::flowspace::SpaceOperation {
-                        opname: crate::interpreter::Op::Ll(
-                            crate::lltypesystem::LlOp::DebugFatalError,
-                        ),
-                        args: vec![hop::cvoid()],
-                        result: res,
-                        span: link.span,
-                    });
-                let eb = lg.exceptblock;
-                let (t0, t1) = (
-                    lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
-                    lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
-                );
-                lg.add_link(
-                    stop,
-                    crate::flowspace::Link {
-                        prevblock: stop,
-                        target: eb,
-                        args: vec![nul(t0), nul(t1)],
-                        exitcase: ExitCase::None,
-                        last_exception: None,
-                        last_exc_value: None,
-                        span: link.span,
-                        arg_spans: vec![Span::default(); 2],
-                    },
-                );
+                fatal_stop(lg, stop, link.span);
                 lg.add_link(
                     lb,
                     crate::flowspace::Link {
@@ -896,20 +872,7 @@ impl<'a> RTyper<'a> {
     /// functions can raise.
     fn std_exceptions(&mut self) -> HashMap<String, (LlPtr, LlType)> {
         let mut out = HashMap::new();
-        for name in [
-            "ZeroDivisionError",
-            "OverflowError",
-            "IndexError",
-            "KeyError",
-            "ValueError",
-            "OSError",
-            "StopIteration",
-            "AssertionError",
-            "MemoryError",
-            "UnicodeEncodeError",
-            "UnicodeDecodeError",
-            "RuntimeError",
-        ] {
+        for &name in crate::lltypesystem::runtime::STD_EXCEPTIONS {
             let found = self
                 .ann
                 .bookkeeper
