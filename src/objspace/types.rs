@@ -170,6 +170,19 @@ impl Types {
         let r_ulonglong = mk(heap, "r_ulonglong", Some(long), B::Other);
         let r_int = mk(heap, "r_int", Some(int), B::Other);
         let r_singlefloat = mk(heap, "r_singlefloat", o, B::Other);
+        // the width and signedness the reference's integer classes carry (rmd5 and rsha
+        // read `r_uint.BITS`)
+        for (cls, signed) in [
+            (r_uint, false),
+            (r_longlong, true),
+            (r_ulonglong, false),
+            (r_int, true),
+        ] {
+            if let Object::Class(c) = heap.get_mut(cls) {
+                c.dict.set("BITS", Value::Int(64));
+                c.dict.set("SIGNED", Value::Bool(signed));
+            }
+        }
         let base_exception = mk(heap, "BaseException", o, B::BaseException);
         let mut exceptions = HashMap::new();
         exceptions.insert("BaseException", base_exception);
