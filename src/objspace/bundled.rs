@@ -46,6 +46,7 @@ bundled! {
     "rpython.rlib.listsort" => "rpython/rlib/listsort.py", false;
     "rpython.rlib.rfloat" => "rpython/rlib/rfloat.py", false;
     "rpython.rlib.rfile" => "rpython/rlib/rfile.py", false;
+    "rpython.rlib.streamio" => "rpython/rlib/streamio.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

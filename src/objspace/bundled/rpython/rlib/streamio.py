@@ -1,0 +1,220 @@
+"""rpy-lsp's model of `rpython.rlib.streamio`: streams over os file descriptors, written in
+RPython so that `run` and `build` translate them. `open_file_as_stream` gives a reading
+stream buffered for `readline`/`readall`, or a writing one; `Stream` is the base class
+programs subclass (the unsupported operations raise StreamError, as the reference's do)."""
+import os
+
+
+class StreamError(Exception):
+    def __init__(self, message):
+        self.message = message
+
+
+class MyNotImplementedError(Exception):
+    """What the base stream's unsupported operations raise (catching NotImplementedError is
+    not RPython)."""
+
+
+class Stream(object):
+    """The base stream: every operation unsupported, `readall` and `readline` through
+    `read` and `peek`."""
+
+    def read(self, n):
+        raise MyNotImplementedError
+
+    def write(self, data):
+        raise MyNotImplementedError
+
+    def tell(self):
+        raise MyNotImplementedError
+
+    def seek(self, offset, whence):
+        raise MyNotImplementedError
+
+    def readall(self):
+        bufsize = 8192
+        result = []
+        while True:
+            data = self.read(bufsize)
+            if not data:
+                break
+            result.append(data)
+            if bufsize < 4194304:
+                bufsize <<= 1
+        return "".join(result)
+
+    def readline(self):
+        # what `peek` shows can be read up to the end of the line at once
+        result = []
+        while True:
+            startindex, peeked = self.peek()
+            assert 0 <= startindex <= len(peeked)
+            pn = peeked.find("\n", startindex)
+            if pn < 0:
+                pn = len(peeked)
+            c = self.read(pn - startindex + 1)
+            if not c:
+                break
+            result.append(c)
+            if c.endswith("\n"):
+                break
+        return "".join(result)
+
+    def truncate(self, size):
+        raise MyNotImplementedError
+
+    def flush_buffers(self):
+        pass
+
+    def flush(self):
+        pass
+
+    def flushable(self):
+        return False
+
+    def close(self):
+        self.close1(True)
+
+    def close1(self, closefileno):
+        pass
+
+    def peek(self):
+        return (0, "")
+
+    def count_buffered_bytes(self):
+        pos, buf = self.peek()
+        return len(buf) - pos
+
+    def try_to_find_file_descriptor(self):
+        return -1
+
+    def getnewlines(self):
+        return 0
+
+
+class DiskFile(Stream):
+    """A file descriptor: `read(n)` gives up to n bytes, fewer only at the end."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def read(self, n):
+        if n <= 0:
+            return ""
+        pieces = []
+        got = 0
+        while got < n:
+            data = os.read(self.fd, n - got)
+            if not data:
+                break
+            pieces.append(data)
+            got += len(data)
+        return "".join(pieces)
+
+    def write(self, data):
+        while data:
+            n = os.write(self.fd, data)
+            data = data[n:]
+
+    def close1(self, closefileno):
+        if closefileno:
+            os.close(self.fd)
+
+    def try_to_find_file_descriptor(self):
+        return self.fd
+
+
+class BufferingInputStream(Stream):
+    """Reading through a buffer: `readline` without a system call per character."""
+
+    def __init__(self, base, bufsize):
+        self.base = base
+        self.buf = ""
+        self.pos = 0
+        if bufsize <= 0:
+            bufsize = 8192
+        self.bufsize = bufsize
+
+    def _fill(self):
+        data = self.base.read(self.bufsize)
+        pos = self.pos
+        assert pos >= 0
+        self.buf = self.buf[pos:] + data
+        self.pos = 0
+        return len(data) > 0
+
+    def read(self, n):
+        while len(self.buf) - self.pos < n:
+            if not self._fill():
+                break
+        pos = self.pos
+        assert pos >= 0
+        end = pos + n
+        if end > len(self.buf):
+            end = len(self.buf)
+        assert end >= 0
+        result = self.buf[pos:end]
+        self.pos = end
+        return result
+
+    def readall(self):
+        pos = self.pos
+        assert pos >= 0
+        pieces = [self.buf[pos:]]
+        self.buf = ""
+        self.pos = 0
+        pieces.append(self.base.readall())
+        return "".join(pieces)
+
+    def readline(self):
+        while True:
+            pos = self.pos
+            assert pos >= 0
+            i = self.buf.find("\n", pos)
+            if i >= 0:
+                result = self.buf[pos:i + 1]
+                self.pos = i + 1
+                return result
+            if not self._fill():
+                pos = self.pos
+                assert pos >= 0
+                result = self.buf[pos:]
+                self.pos = len(self.buf)
+                return result
+
+    def peek(self):
+        return (self.pos, self.buf)
+
+    def close1(self, closefileno):
+        self.base.close1(closefileno)
+
+    def try_to_find_file_descriptor(self):
+        return self.base.try_to_find_file_descriptor()
+
+
+def _flags(mode):
+    if mode.startswith("r"):
+        if mode.find("+") >= 0:
+            return os.O_RDWR
+        return os.O_RDONLY
+    if mode.startswith("w"):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    elif mode.startswith("a"):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    else:
+        raise StreamError("invalid mode")
+    if mode.find("+") >= 0:
+        flags = (flags & ~os.O_WRONLY) | os.O_RDWR
+    return flags
+
+
+def fdopen_as_stream(fd, mode, buffering=-1, signal_checker=None):
+    base = DiskFile(fd)
+    if mode.startswith("r") and mode.find("+") < 0:
+        return BufferingInputStream(base, buffering)
+    return base
+
+
+def open_file_as_stream(path, mode="r", buffering=-1, signal_checker=None):
+    fd = os.open(path, _flags(mode), 0666)
+    return fdopen_as_stream(fd, mode, buffering)
