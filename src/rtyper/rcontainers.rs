@@ -306,6 +306,22 @@ impl RTyper<'_> {
         let rb = self.intern_repr(Repr::Bool);
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let ty = self.lltype(r);
+        if matches!(self.repr(r), Repr::Char | Repr::UniChar) {
+            // `x in c` of a one-character string: as a string
+            let rs = self.intern_repr(if matches!(self.repr(r), Repr::Char) {
+                Repr::Str
+            } else {
+                Repr::Unicode
+            });
+            let ts = self.lltype(rs);
+            let c = self.convertvar(llops, v, r, rs)?;
+            let x = self.inputarg(llops, hop, 1, rs)?;
+            let fp = self.runtime(RuntimeFn::StrContains, &[ts, ts], LlType::BOOL);
+            return Ok((
+                llops.genop(LlOp::DirectCall, vec![fp, c, x], LlType::BOOL),
+                rb,
+            ));
+        }
         let (f, x, tx) = match self.repr(r).clone() {
             Repr::List { item, .. } => {
                 let x = self.inputarg(llops, hop, 1, item)?;
