@@ -4,7 +4,7 @@
 
 use super::{output, project_search_paths};
 use crate::engine;
-use crate::genc::{self, CompileOptions, GcKind, LineIndex};
+use crate::genc::{self, CompileOptions, GcKind};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -62,24 +62,13 @@ pub fn build(args: BuildArgs) -> i32 {
     };
     timer("rtype", t);
     let t = Instant::now();
-    let lines = args.emit_c.as_ref().and_then(|_| {
-        let sources = &analysis.programs.first()?.space.sources;
-        Some(LineIndex {
-            files: sources
-                .iter()
-                .map(|(_, f)| {
-                    let mut starts = vec![0u32];
-                    for (i, b) in f.text.bytes().enumerate() {
-                        if b == b'\n' {
-                            starts.push(i as u32 + 1);
-                        }
-                    }
-                    (f.path.display().to_string(), starts)
-                })
-                .collect(),
-        })
-    });
-    let sources = match genc::generate(&prog, lines.as_ref()) {
+    // the source files, for the line comments of `--emit-c`
+    let lines = args
+        .emit_c
+        .as_ref()
+        .and_then(|_| analysis.programs.first())
+        .map(|p| &p.space.sources);
+    let sources = match genc::generate(&prog, lines) {
         Ok(s) => s,
         Err(errors) => {
             for e in errors {

@@ -183,7 +183,7 @@ impl Database<'_> {
             );
             any = true;
         }
-        for (name, ft) in fields {
+        for (_, ft) in fields {
             match types.def(*ft) {
                 TypeDef::Struct { .. } => {
                     out.push_str("{ ");
@@ -209,7 +209,6 @@ impl Database<'_> {
                     }
                 }
             }
-            let _ = name;
         }
         if !any {
             out.push_str("0 ");

@@ -8,7 +8,7 @@
 
 use crate::lltypesystem::{LlType, LlTypes, TypeDef};
 use crate::rtyper::{LlFunction, LlProgram};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 
 /// C keywords and names of the runtime that a field or function name must not take.
@@ -47,9 +47,6 @@ pub struct Database<'p> {
     pub tids: BTreeMap<LlType, u32>,
     /// C name of each function of the function table.
     pub func_names: Vec<String>,
-    /// The function pointer type each runtime function is called with (from its call
-    /// sites' constants), by function index.
-    pub func_types: HashMap<u32, LlType>,
 }
 
 impl<'p> Database<'p> {
@@ -75,7 +72,6 @@ impl<'p> Database<'p> {
             prog,
             tids,
             func_names,
-            func_types: HashMap::new(),
         }
     }
 
@@ -265,21 +261,6 @@ impl<'p> Database<'p> {
                 (p.join("."), t)
             })
             .collect()
-    }
-
-    /// The C member path of the header of a GC structure (through its parents).
-    pub fn hdr_path(&self, s: LlType) -> String {
-        let types = self.types();
-        let mut path = String::new();
-        let mut t = s;
-        while let Some(p) = types.parent(t) {
-            let name = &types.fields(t)[0].0;
-            path.push_str(&field_name(name));
-            path.push('.');
-            t = p;
-        }
-        path.push_str("hdr");
-        path
     }
 
     /// The `rpy_typeinfo` table of every GC type.

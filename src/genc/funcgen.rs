@@ -19,6 +19,7 @@ use crate::interpreter::Op;
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
 use crate::rtyper::LlFunction;
+use crate::syntax::SourceMap;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
@@ -34,23 +35,7 @@ pub struct FuncGen<'a, 'p> {
     targets: HashSet<BlockId>,
     out: String,
     /// Source file text, for the line comments of `--emit-c` (None: no comments).
-    lines: Option<&'a LineIndex>,
-}
-
-/// Line numbers of byte offsets of the program's source files.
-pub struct LineIndex {
-    pub files: Vec<(String, Vec<u32>)>,
-}
-
-impl LineIndex {
-    pub fn line(&self, file: u32, offset: u32) -> Option<(&str, usize)> {
-        let (name, starts) = self.files.get(file as usize)?;
-        let l = match starts.binary_search(&offset) {
-            Ok(i) => i + 1,
-            Err(i) => i,
-        };
-        Some((name, l))
-    }
+    lines: Option<&'a SourceMap>,
 }
 
 impl<'a, 'p> FuncGen<'a, 'p> {
@@ -58,7 +43,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         db: &'a Database<'p>,
         effects: &'a super::effects::Effects,
         g: &'p FunctionGraph,
-        lines: Option<&'a LineIndex>,
+        lines: Option<&'a SourceMap>,
         recursive: bool,
     ) -> Self {
         FuncGen {
@@ -237,9 +222,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             let _ = writeln!(self.out, "  block{}:", b.0);
         }
         if let (Some(lines), Some(op)) = (self.lines, blk.operations.first()) {
-            if let Some((file, line)) = lines.line(op.span.file.0, op.span.start) {
-                let _ = writeln!(self.out, "    /* {}:{} */", file.replace("*/", "* /"), line);
-            }
+            let file = lines.get(op.span.file);
+            let line = file.line_col(op.span.start).line + 1;
+            let name = file.path.display().to_string().replace("*/", "* /");
+            let _ = writeln!(self.out, "    /* {}:{} */", name, line);
         }
         let n = blk.operations.len();
         let catching = blk.exitswitch == ExitSwitch::LastException;
@@ -666,15 +652,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     Some(self.interior(op.args[0], &op.args[1..]).0)
                 }
             }
-            GetInteriorArraySize => {
-                let (p, t) = self.interior(op.args[0], &op.args[1..]);
-                let _ = t;
-                Some(if op.args.len() > 1 {
-                    format!("{}.length", p)
-                } else {
-                    format!("{}->length", a(0))
-                })
-            }
+            GetInteriorArraySize => Some(if op.args.len() > 1 {
+                format!("{}.length", self.interior(op.args[0], &op.args[1..]).0)
+            } else {
+                format!("{}->length", a(0))
+            }),
             SetInteriorField => {
                 let n = op.args.len() - 1;
                 if self.ty(op.args[n]) != LlType::VOID {
@@ -687,7 +669,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             DirectCall | IndirectCall => {
                 let (f, args) = if o == DirectCall {
                     let name = match op.args[0] {
-                        Hlvalue::Ll(LlConstantPat {
+                        Hlvalue::Ll(crate::flowspace::LlConstant {
                             value: LlValue::Ptr(LlPtr::Func(f)),
                             ty,
                         }) => match &self.db.prog.functions[f as usize] {
@@ -755,8 +737,6 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         }
     }
 }
-
-use crate::flowspace::LlConstant as LlConstantPat;
 
 fn bin(a: &dyn Fn(usize) -> String, op: &str) -> Option<String> {
     Some(format!("({} {} {})", a(0), op, a(1)))

@@ -3,7 +3,7 @@
 //! hash index (`indexes`: entry numbers, -1 for a free slot; a slot whose entry is dead
 //! is a tombstone). A prebuilt dict has no index: the first lookup builds it.
 
-use super::helpers::Helpers;
+use super::helpers::{roots, Helpers};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::LlType;
 use std::fmt::Write;
@@ -85,19 +85,7 @@ impl Helpers<'_, '_> {
         } else {
             String::new()
         };
-        let mut push = String::from("RPY_PUSH_ROOT(d);");
-        let mut pop = String::new();
-        if kgc {
-            push.push_str(" RPY_PUSH_ROOT(k);");
-        }
-        if vgc {
-            push.push_str(" RPY_PUSH_ROOT(v);");
-            pop.push_str(" RPY_POP_ROOT(v);");
-        }
-        if kgc {
-            pop.push_str(" RPY_POP_ROOT(k);");
-        }
-        pop.push_str(" RPY_POP_ROOT(d);");
+        let (push, pop) = roots(&[("d", true), ("k", kgc), ("v", vgc)]);
         let mut b = String::new();
         let _ = writeln!(
             b,
@@ -148,13 +136,12 @@ impl Helpers<'_, '_> {
         };
         let kgc = db.types().is_gc_ptr(d.key);
         let vgc = db.types().is_gc_ptr(d.value);
+        let (push, pop) = roots(&[("d", true), ("k", kgc), ("v", vgc)]);
         let b = format!(
-            "    if (d->num_used >= d->entries->length) {{\n        long cap = d->entries->length * 2 + 8;\n        RPY_PUSH_ROOT(d);{}{}\n        struct rpy_array *ne = rpy_gc_malloc_varsize({}, cap);\n        {}{}RPY_POP_ROOT(d);\n        memcpy(ne->items, d->entries->items, (size_t)d->num_used * sizeof(d->entries->items[0]));\n        RPY_WB(ne);\n        RPY_WB(d);\n        d->entries = (void *)ne;\n    }}\n    long e = d->num_used;\n    RPY_WB(d->entries);\n    d->entries->items[e].key = k;\n{}    d->entries->items[e].live = 1;\n    d->num_used = e + 1;\n    d->num_live += 1;\n",
-            if kgc { " RPY_PUSH_ROOT(k);" } else { "" },
-            if vgc { " RPY_PUSH_ROOT(v);" } else { "" },
+            "    if (d->num_used >= d->entries->length) {{\n        long cap = d->entries->length * 2 + 8;\n        {}\n        struct rpy_array *ne = rpy_gc_malloc_varsize({}, cap);\n        {}\n        memcpy(ne->items, d->entries->items, (size_t)d->num_used * sizeof(d->entries->items[0]));\n        RPY_WB(ne);\n        RPY_WB(d);\n        d->entries = (void *)ne;\n    }}\n    long e = d->num_used;\n    RPY_WB(d->entries);\n    d->entries->items[e].key = k;\n{}    d->entries->items[e].live = 1;\n    d->num_used = e + 1;\n    d->num_live += 1;\n",
+            push,
             d.entries_tid,
-            if vgc { "RPY_POP_ROOT(v); " } else { "" },
-            if kgc { "RPY_POP_ROOT(k); " } else { "" },
+            pop,
             if has_v { "    d->entries->items[e].value = v;\n" } else { "" }
         );
         self.add_fn(
@@ -231,11 +218,10 @@ impl Helpers<'_, '_> {
         let keyerr = format!("{{ rpy_raise_std(RPY_EXC_KeyError); return{}; }}", zero);
         // the lookup of a1 in a0, with both kept on the shadow stack (an r_dict's
         // equality is a function of the program, which may collect)
+        let (push, pop) = roots(&[("a0", true), ("a1", kgc)]);
         let lookup = format!(
-            "RPY_PUSH_ROOT(a0);{}\n    long e = rpy_dict_lookup{}(a0, a1);\n   {} RPY_POP_ROOT(a0);",
-            if kgc { " RPY_PUSH_ROOT(a1);" } else { "" },
-            sfx,
-            if kgc { " RPY_POP_ROOT(a1);" } else { "" }
+            "{}\n    long e = rpy_dict_lookup{}(a0, a1);\n    {}",
+            push, sfx, pop
         );
         let mut b = String::new();
         let vcomma = if has_v { ", a2" } else { "" };
@@ -274,19 +260,7 @@ impl Helpers<'_, '_> {
                 );
             }
             DictSetItem | DictSetDefault => {
-                let mut push = String::from("RPY_PUSH_ROOT(a0);");
-                let mut pop = String::new();
-                if kgc {
-                    push.push_str(" RPY_PUSH_ROOT(a1);");
-                }
-                if vgc {
-                    push.push_str(" RPY_PUSH_ROOT(a2);");
-                    pop.push_str(" RPY_POP_ROOT(a2);");
-                }
-                if kgc {
-                    pop.push_str(" RPY_POP_ROOT(a1);");
-                }
-                pop.push_str(" RPY_POP_ROOT(a0);");
+                let (push, pop) = roots(&[("a0", true), ("a1", kgc), ("a2", vgc)]);
                 let _ = writeln!(
                     b,
                     "    {}\n    long e = rpy_dict_lookup{}(a0, a1);\n    {}",
@@ -355,6 +329,7 @@ impl Helpers<'_, '_> {
                 );
             }
             DictCopy | DictUpdate => {
+                let (kv_push, kv_pop) = roots(&[("k", kgc), ("v", vgc)]);
                 // copy: a new dict of the result type, then an update of it from a0
                 let (dst, src) = if rf == DictCopy {
                     ("r", "a0")
@@ -389,13 +364,11 @@ impl Helpers<'_, '_> {
                 }
                 let _ = writeln!(
                     b,
-                    "        {}{}\n        long e = rpy_dict_lookup{}({}, k);\n        {}{}\n        {dst} = ({dt})rpy_root_top[-1];",
-                    if kgc { "RPY_PUSH_ROOT(k); " } else { "" },
-                    if vgc { "RPY_PUSH_ROOT(v);" } else { "" },
+                    "        {}\n        long e = rpy_dict_lookup{}({}, k);\n        {}\n        {dst} = ({dt})rpy_root_top[-1];",
+                    kv_push,
                     sfx,
                     dst,
-                    if vgc { "RPY_POP_ROOT(v); " } else { "" },
-                    if kgc { "RPY_POP_ROOT(k);" } else { "" },
+                    kv_pop,
                 );
                 let _ = writeln!(
                     b,

@@ -13,60 +13,10 @@ use crate::lltypesystem::{LlType, TypeDef};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// Whether a runtime function may allocate (and so collect): callers keep their GC
-/// pointers on the shadow stack around it.
-pub fn may_collect(rf: RuntimeFn) -> bool {
-    use RuntimeFn::*;
-    !matches!(
-        rf,
-        OsWrite
-            | OsClose
-            | TimeTime
-            | TimeClock
-            | StrEq
-            | StrCmp
-            | StrHash
-            | StrFind
-            | StrRFind
-            | StrFindChar
-            | StrCount
-            | StrContains
-            | StrStartsWith
-            | StrEndsWith
-            | StrIsDigit
-            | StrIsAlpha
-            | StrIsSpace
-            | StrIsAlnum
-            | StrIsUpper
-            | StrIsLower
-            | StrIsTrue
-            | StrGetItem
-            | ListIsTrue
-            | ListGetItem
-            | ListSetItem
-            | ListReverse
-            | ListSort
-            | ListContains
-            | ListCount
-            | ListIndex
-            | ListEq
-            | TupleEq
-            | TupleContains
-            | IsInstance
-            | MinMax
-            | DictLen
-            | DictContains
-            | DictGetItem
-            | DictGet
-            | FloatFloorDiv
-            | FloatMod
-            | FloatPow
-            | RangeIterNext
-    )
-}
-
-/// `may_collect` for one call: the dict operations of an r_dict call the program's
-/// equality, which may collect.
+/// Whether a call of a runtime function with this signature may allocate (and so
+/// collect): the registry's `allocates`, refined by the signature (the iterators and
+/// math functions that give tuples allocate, the others do not; the dict operations of an
+/// r_dict call the program's equality, which may collect).
 pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
     let types = db.types();
     let TypeDef::Func { args, .. } = types.def(fty) else {
@@ -84,7 +34,7 @@ pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
             .and_then(|st| types.struct_name(st))
             .is_none_or(|n| matches!(&**n, "iter_enumerate" | "iter_items"));
     }
-    if may_collect(rf) {
+    if rf.allocates() {
         return true;
     }
     args.first()
@@ -92,67 +42,10 @@ pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
         .is_some_and(|st| types.field_type(st, "fneq").is_some())
 }
 
-/// The functions of the fixed C runtime (`RPyRT_<name>`), called with generic layouts.
+/// The functions of the fixed C runtime (`RPyRT_<name>`, called with generic layouts):
+/// those its header declares; GenC generates the others per type.
 fn in_text_runtime(rf: RuntimeFn) -> bool {
-    use RuntimeFn::*;
-    matches!(
-        rf,
-        OsWrite
-            | OsRead
-            | OsOpen
-            | OsClose
-            | TimeTime
-            | TimeClock
-            | PrintItem
-            | PrintNewline
-            | IntToStr
-            | UintToStr
-            | IntToHex
-            | IntToOct
-            | FloatToStr
-            | FloatToRepr
-            | FloatFormat
-            | StrToInt
-            | StrToFloat
-            | CharToStr
-            | StrConcat
-            | StrEq
-            | StrCmp
-            | StrHash
-            | StrSlice
-            | StrMul
-            | StrFind
-            | StrRFind
-            | StrFindChar
-            | StrCount
-            | StrContains
-            | StrStartsWith
-            | StrEndsWith
-            | StrUpper
-            | StrLower
-            | StrStrip
-            | StrReplace
-            | StrSplit
-            | StrRSplit
-            | StrJoin
-            | StrSplitLines
-            | StrIsDigit
-            | StrIsAlpha
-            | StrIsSpace
-            | StrIsAlnum
-            | StrIsUpper
-            | StrIsLower
-            | StrRepr
-            | StrGetItem
-            | StrIsTrue
-            | UniEncode
-            | StrDecode
-            | BoolToStr
-            | NoneToStr
-            | FloatPow
-            | FloatFloorDiv
-            | FloatMod
-    )
+    declared_in_text_runtime(&format!("RPyRT_{}", rf.name()))
 }
 
 /// Whether the fixed C runtime declares a function of this name (its header is the list).
@@ -175,6 +68,22 @@ pub fn declared_in_text_runtime(name: &str) -> bool {
             out
         })
         .contains(name)
+}
+
+/// The C that keeps the GC pointers named (those flagged) on the shadow stack across an
+/// allocation, and the C that reads them back: (push, pop).
+pub fn roots(vars: &[(&str, bool)]) -> (String, String) {
+    let kept: Vec<&str> = vars.iter().filter(|(_, gc)| *gc).map(|(v, _)| *v).collect();
+    let push: Vec<String> = kept
+        .iter()
+        .map(|v| format!("RPY_PUSH_ROOT({});", v))
+        .collect();
+    let pop: Vec<String> = kept
+        .iter()
+        .rev()
+        .map(|v| format!("RPY_POP_ROOT({});", v))
+        .collect();
+    (push.join(" "), pop.join(" "))
 }
 
 /// A specialisation's C name.
@@ -306,7 +215,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
     /// A list descriptor for list type `lty` (a static `rpy_listdesc`), by name.
     pub(super) fn listdesc(&mut self, lty: LlType) -> String {
         let name = format!("rpy_ld{}", lty.0);
-        if self.done.insert(("listdesc".into(), lty)) {
+        if self.mark_done("listdesc", lty) {
             if let Some(l) = self.db.list_t(lty) {
                 let list_tid = if l.fixed {
                     0
@@ -764,7 +673,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
     pub(super) fn eq_fn(&mut self, t: LlType) -> Option<String> {
         let db = self.db;
         let name = format!("rpy_eq{}", t.0);
-        if !self.done.insert(("eq".into(), t)) {
+        if !self.mark_done("eq", t) {
             return Some(name);
         }
         let ct = self.ctype(t);
@@ -811,7 +720,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
     pub(super) fn hash_fn(&mut self, t: LlType) -> Option<String> {
         let db = self.db;
         let name = format!("rpy_hash{}", t.0);
-        if !self.done.insert(("hash".into(), t)) {
+        if !self.mark_done("hash", t) {
             return Some(name);
         }
         let ct = self.ctype(t);
@@ -867,7 +776,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
     fn cmp_fn(&mut self, t: LlType) -> Option<String> {
         let db = self.db;
         let name = format!("rpy_cmp{}", t.0);
-        if !self.done.insert(("cmp".into(), t)) {
+        if !self.mark_done("cmp", t) {
             return Some(name);
         }
         let ct = self.ctype(t);

@@ -4,7 +4,7 @@
 use super::database::field_name;
 use super::helpers::Helpers;
 use crate::lltypesystem::runtime::RuntimeFn;
-use crate::lltypesystem::{LlPtr, LlType, LlValue, TypeDef};
+use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::rtyper::LlFunction;
 use std::fmt::Write;
 
@@ -454,7 +454,6 @@ impl Helpers<'_, '_> {
                 call_args.join(", ")
             );
         }
-        let _ = TypeDef::Opaque { name: "".into() };
         Some(b)
     }
 }

@@ -18,13 +18,13 @@ mod helpers;
 mod hlist;
 
 pub use cc::{compile, CompileError, CompileOptions, GcKind};
-pub use funcgen::LineIndex;
 
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::interpreter::Op;
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::rtyper::{LlFunction, LlProgram};
+use crate::syntax::SourceMap;
 use database::Database;
 use std::fmt::Write;
 
@@ -56,7 +56,7 @@ impl CSources {
 
 /// Generates the C source of a low-level program. `lines`: source line comments for
 /// each block (`--emit-c`). An error lists what the generator does not support yet.
-pub fn generate(prog: &LlProgram, lines: Option<&LineIndex>) -> Result<CSources, Vec<String>> {
+pub fn generate(prog: &LlProgram, lines: Option<&SourceMap>) -> Result<CSources, Vec<String>> {
     let db = Database::new(prog);
     let mut helpers = helpers::Helpers::new(&db);
     // the runtime functions used, with the signature of each call

@@ -2,10 +2,10 @@
 //! casts, memory access and calls.
 
 use super::{arg, LlInterpreter, Unwind};
-use crate::flowspace::{FunctionGraph, Hlvalue, SpaceOperation};
+use crate::flowspace::{FunctionGraph, SpaceOperation};
 use crate::interpreter::Op;
 use crate::lltypesystem::heap::HeapError;
-use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset, TypeDef};
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
 use crate::rtyper::LlFunction;
 
 type R = Result<LlValue, Unwind>;
@@ -388,8 +388,6 @@ impl<'p> LlInterpreter<'p> {
             return Err(self.heap_err(op, HeapError::NoSuchField(f.as_str().into())));
         };
         self.slot_cache.insert((ct, f), slot);
-        let _ = Hlvalue::Var;
-        let _ = TypeDef::Primitive;
         Ok((p, slot))
     }
 }

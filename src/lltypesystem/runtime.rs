@@ -6,7 +6,7 @@
 //! name and what it can raise.
 
 macro_rules! runtime_fns {
-    ($($(#[$m:meta])* $variant:ident = $name:literal, $raises:expr;)*) => {
+    ($($(#[$m:meta])* $variant:ident = $name:literal, $raises:expr, $alloc:expr;)*) => {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum RuntimeFn { $($(#[$m])* $variant),* }
 
@@ -19,11 +19,19 @@ macro_rules! runtime_fns {
             pub fn raises(self) -> &'static [&'static str] {
                 match self { $(RuntimeFn::$variant => $raises),* }
             }
+            /// Whether it may allocate (so a compiled caller keeps its GC pointers on the
+            /// shadow stack around it). Raising allocates nothing: the standard exception
+            /// instances are prebuilt.
+            pub fn allocates(self) -> bool {
+                match self { $(RuntimeFn::$variant => $alloc),* }
+            }
         }
     };
 }
 
 const NONE: &[&str] = &[];
+const ALLOC: bool = true;
+const NO_ALLOC: bool = false;
 
 /// The built-in exceptions operations and runtime functions raise: the RTyper gives each
 /// a vtable and an instance structure (`LlProgram::std_exceptions`). In the order of
@@ -45,157 +53,157 @@ pub const STD_EXCEPTIONS: &[&str] = &[
 
 runtime_fns! {
     /// `os.write(fd, str) -> Signed`
-    OsWrite = "ll_os_write", &["OSError"];
+    OsWrite = "ll_os_write", &["OSError"], NO_ALLOC;
     /// `os.read(fd, Signed) -> str`
-    OsRead = "ll_os_read", &["OSError"];
+    OsRead = "ll_os_read", &["OSError"], ALLOC;
     /// `os.open(path, flags, mode) -> Signed`
-    OsOpen = "ll_os_open", &["OSError"];
+    OsOpen = "ll_os_open", &["OSError"], ALLOC;
     /// `os.close(fd)`
-    OsClose = "ll_os_close", &["OSError"];
+    OsClose = "ll_os_close", &["OSError"], NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
-    TimeTime = "ll_time_time", NONE;
-    TimeClock = "ll_time_clock", NONE;
+    TimeTime = "ll_time_time", NONE, NO_ALLOC;
+    TimeClock = "ll_time_clock", NONE, NO_ALLOC;
     /// `print` of one item (already a str): written after a space if one is pending.
-    PrintItem = "ll_print_item", NONE;
+    PrintItem = "ll_print_item", NONE, ALLOC;
     /// end of a `print` statement: the line is written to fd 1.
-    PrintNewline = "ll_print_newline", NONE;
+    PrintNewline = "ll_print_newline", NONE, ALLOC;
     /// `str(Signed)`, `str(Unsigned)`, `hex`, `oct`
-    IntToStr = "ll_int_str", NONE;
-    UintToStr = "ll_uint_str", NONE;
-    IntToHex = "ll_int_hex", NONE;
-    IntToOct = "ll_int_oct", NONE;
+    IntToStr = "ll_int_str", NONE, ALLOC;
+    UintToStr = "ll_uint_str", NONE, ALLOC;
+    IntToHex = "ll_int_hex", NONE, ALLOC;
+    IntToOct = "ll_int_oct", NONE, ALLOC;
     /// `str(Float)` and `repr(Float)`
-    FloatToStr = "ll_float_str", NONE;
-    FloatToRepr = "ll_float_repr", NONE;
+    FloatToStr = "ll_float_str", NONE, ALLOC;
+    FloatToRepr = "ll_float_repr", NONE, ALLOC;
     /// `'%.*f'` and friends: (value, code char, precision) -> str
-    FloatFormat = "ll_float_format", NONE;
+    FloatFormat = "ll_float_format", NONE, ALLOC;
     /// `int(str)`, `float(str)`
-    StrToInt = "ll_str_to_int", &["ValueError"];
-    StrToFloat = "ll_str_to_float", &["ValueError"];
+    StrToInt = "ll_str_to_int", &["ValueError"], ALLOC;
+    StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
     /// `chr(Signed)` as a one-char string; `str(Char)`
-    CharToStr = "ll_char_str", NONE;
+    CharToStr = "ll_char_str", NONE, ALLOC;
     /// string operations
-    StrConcat = "ll_strconcat", NONE;
-    StrEq = "ll_streq", NONE;
-    StrCmp = "ll_strcmp", NONE;
-    StrHash = "ll_strhash", NONE;
+    StrConcat = "ll_strconcat", NONE, ALLOC;
+    StrEq = "ll_streq", NONE, NO_ALLOC;
+    StrCmp = "ll_strcmp", NONE, NO_ALLOC;
+    StrHash = "ll_strhash", NONE, NO_ALLOC;
     /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
     /// `ll_strhash`, tuples item by item, instances by identity
-    ComputeHash = "ll_compute_hash", NONE;
-    StrSlice = "ll_str_slice", NONE;
-    StrMul = "ll_str_mul", NONE;
-    StrFind = "ll_str_find", NONE;
-    StrRFind = "ll_str_rfind", NONE;
-    StrFindChar = "ll_str_find_char", NONE;
-    StrCount = "ll_str_count", NONE;
-    StrContains = "ll_str_contains", NONE;
-    StrStartsWith = "ll_str_startswith", NONE;
-    StrEndsWith = "ll_str_endswith", NONE;
-    StrUpper = "ll_str_upper", NONE;
-    StrLower = "ll_str_lower", NONE;
-    StrStrip = "ll_str_strip", NONE;
-    StrReplace = "ll_str_replace", NONE;
-    StrSplit = "ll_str_split", NONE;
-    StrRSplit = "ll_str_rsplit", NONE;
-    StrJoin = "ll_str_join", NONE;
-    StrSplitLines = "ll_str_splitlines", NONE;
-    StrIsDigit = "ll_str_isdigit", NONE;
-    StrIsAlpha = "ll_str_isalpha", NONE;
-    StrIsSpace = "ll_str_isspace", NONE;
-    StrIsAlnum = "ll_str_isalnum", NONE;
-    StrIsUpper = "ll_str_isupper", NONE;
-    StrIsLower = "ll_str_islower", NONE;
-    StrRepr = "ll_str_repr", NONE;
+    ComputeHash = "ll_compute_hash", NONE, ALLOC;
+    StrSlice = "ll_str_slice", NONE, ALLOC;
+    StrMul = "ll_str_mul", NONE, ALLOC;
+    StrFind = "ll_str_find", NONE, NO_ALLOC;
+    StrRFind = "ll_str_rfind", NONE, NO_ALLOC;
+    StrFindChar = "ll_str_find_char", NONE, NO_ALLOC;
+    StrCount = "ll_str_count", NONE, NO_ALLOC;
+    StrContains = "ll_str_contains", NONE, NO_ALLOC;
+    StrStartsWith = "ll_str_startswith", NONE, NO_ALLOC;
+    StrEndsWith = "ll_str_endswith", NONE, NO_ALLOC;
+    StrUpper = "ll_str_upper", NONE, ALLOC;
+    StrLower = "ll_str_lower", NONE, ALLOC;
+    StrStrip = "ll_str_strip", NONE, ALLOC;
+    StrReplace = "ll_str_replace", NONE, ALLOC;
+    StrSplit = "ll_str_split", NONE, ALLOC;
+    StrRSplit = "ll_str_rsplit", NONE, ALLOC;
+    StrJoin = "ll_str_join", NONE, ALLOC;
+    StrSplitLines = "ll_str_splitlines", NONE, ALLOC;
+    StrIsDigit = "ll_str_isdigit", NONE, NO_ALLOC;
+    StrIsAlpha = "ll_str_isalpha", NONE, NO_ALLOC;
+    StrIsSpace = "ll_str_isspace", NONE, NO_ALLOC;
+    StrIsAlnum = "ll_str_isalnum", NONE, NO_ALLOC;
+    StrIsUpper = "ll_str_isupper", NONE, NO_ALLOC;
+    StrIsLower = "ll_str_islower", NONE, NO_ALLOC;
+    StrRepr = "ll_str_repr", NONE, ALLOC;
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
-    UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"];
-    StrDecode = "ll_str_decode", &["UnicodeDecodeError"];
+    UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
+    StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
     /// list operations (on the resizable `list` structure)
-    ListAppend = "ll_list_append", NONE;
-    ListPop = "ll_list_pop", &["IndexError"];
-    ListInsert = "ll_list_insert", NONE;
-    ListExtend = "ll_list_extend", NONE;
-    ListDelItem = "ll_list_delitem", &["IndexError"];
-    ListReverse = "ll_list_reverse", NONE;
-    ListSlice = "ll_list_slice", NONE;
-    ListIndex = "ll_list_index", &["ValueError"];
-    ListRemove = "ll_list_remove", &["ValueError"];
-    ListContains = "ll_list_contains", NONE;
-    ListCount = "ll_list_count", NONE;
-    ListSort = "ll_list_sort", NONE;
-    ListEq = "ll_list_eq", NONE;
-    ListConcat = "ll_list_concat", NONE;
-    ListMul = "ll_list_mul", NONE;
-    ListSetSlice = "ll_list_setslice", NONE;
-    ListDelSlice = "ll_list_delslice", NONE;
+    ListAppend = "ll_list_append", NONE, ALLOC;
+    ListPop = "ll_list_pop", &["IndexError"], ALLOC;
+    ListInsert = "ll_list_insert", NONE, ALLOC;
+    ListExtend = "ll_list_extend", NONE, ALLOC;
+    ListDelItem = "ll_list_delitem", &["IndexError"], ALLOC;
+    ListReverse = "ll_list_reverse", NONE, NO_ALLOC;
+    ListSlice = "ll_list_slice", NONE, ALLOC;
+    ListIndex = "ll_list_index", &["ValueError"], NO_ALLOC;
+    ListRemove = "ll_list_remove", &["ValueError"], ALLOC;
+    ListContains = "ll_list_contains", NONE, NO_ALLOC;
+    ListCount = "ll_list_count", NONE, NO_ALLOC;
+    ListSort = "ll_list_sort", NONE, NO_ALLOC;
+    ListEq = "ll_list_eq", NONE, NO_ALLOC;
+    ListConcat = "ll_list_concat", NONE, ALLOC;
+    ListMul = "ll_list_mul", NONE, ALLOC;
+    ListSetSlice = "ll_list_setslice", NONE, ALLOC;
+    ListDelSlice = "ll_list_delslice", NONE, ALLOC;
     /// `isinstance` on a pointer that may be NULL: (instance, min, max) -> Bool
-    IsInstance = "ll_isinstance", NONE;
+    IsInstance = "ll_isinstance", NONE, NO_ALLOC;
     /// `math.*` of one or two floats
-    MathFn = "ll_math", &["ValueError", "OverflowError"];
+    MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
     /// dict operations (on the ordered `dict` structure)
-    DictGetItem = "ll_dict_getitem", &["KeyError"];
-    DictSetItem = "ll_dict_setitem", NONE;
-    DictDelItem = "ll_dict_delitem", &["KeyError"];
-    DictContains = "ll_dict_contains", NONE;
-    DictGet = "ll_dict_get", NONE;
-    DictSetDefault = "ll_dict_setdefault", NONE;
-    DictPop = "ll_dict_pop", &["KeyError"];
-    DictPopDefault = "ll_dict_pop_default", NONE;
-    DictClear = "ll_dict_clear", NONE;
+    DictGetItem = "ll_dict_getitem", &["KeyError"], NO_ALLOC;
+    DictSetItem = "ll_dict_setitem", NONE, ALLOC;
+    DictDelItem = "ll_dict_delitem", &["KeyError"], ALLOC;
+    DictContains = "ll_dict_contains", NONE, NO_ALLOC;
+    DictGet = "ll_dict_get", NONE, NO_ALLOC;
+    DictSetDefault = "ll_dict_setdefault", NONE, ALLOC;
+    DictPop = "ll_dict_pop", &["KeyError"], ALLOC;
+    DictPopDefault = "ll_dict_pop_default", NONE, ALLOC;
+    DictClear = "ll_dict_clear", NONE, ALLOC;
     /// `d.popitem()`: the last inserted entry, as a tuple
-    DictPopItem = "ll_dict_popitem", &["KeyError"];
-    DictCopy = "ll_dict_copy", NONE;
-    DictUpdate = "ll_dict_update", NONE;
-    DictKeys = "ll_dict_keys", NONE;
-    DictValues = "ll_dict_values", NONE;
-    DictItems = "ll_dict_items", NONE;
-    DictLen = "ll_dict_len", NONE;
+    DictPopItem = "ll_dict_popitem", &["KeyError"], ALLOC;
+    DictCopy = "ll_dict_copy", NONE, ALLOC;
+    DictUpdate = "ll_dict_update", NONE, ALLOC;
+    DictKeys = "ll_dict_keys", NONE, ALLOC;
+    DictValues = "ll_dict_values", NONE, ALLOC;
+    DictItems = "ll_dict_items", NONE, ALLOC;
+    DictLen = "ll_dict_len", NONE, NO_ALLOC;
     /// Iteration over a dict: (dict, position) -> next live position or -1
-    DictNextPos = "ll_dict_next_pos", NONE;
-    DictKeyAt = "ll_dict_key_at", NONE;
-    DictValueAt = "ll_dict_value_at", NONE;
+    DictNextPos = "ll_dict_next_pos", NONE, ALLOC;
+    DictKeyAt = "ll_dict_key_at", NONE, ALLOC;
+    DictValueAt = "ll_dict_value_at", NONE, ALLOC;
     /// `x in dict` etc. for any key kind is by value: hash and equality follow the key's
     /// low-level type (strings by content, tuples item by item, pointers by identity).
     /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type
     /// is the function's result type.
-    IterNext = "ll_iter_next", &["StopIteration"];
+    IterNext = "ll_iter_next", &["StopIteration"], ALLOC;
     /// `next()` of a range iterator (`rangeiter {next, stop, step}`)
-    RangeIterNext = "ll_rangeiter_next", &["StopIteration"];
+    RangeIterNext = "ll_rangeiter_next", &["StopIteration"], NO_ALLOC;
     /// a range iterator over a `range()` list (never mutated): (list, step)
-    RangeIterOfList = "ll_rangeiter_of_list", NONE;
+    RangeIterOfList = "ll_rangeiter_of_list", NONE, ALLOC;
     /// `range(start, stop, step)` as a list (fixed-size or resizable, per the result type)
-    RangeList = "ll_range_list", &["ValueError"];
+    RangeList = "ll_range_list", &["ValueError"], ALLOC;
     /// `newdict()` of the result type
-    DictNew = "ll_dict_new", NONE;
+    DictNew = "ll_dict_new", NONE, ALLOC;
     /// truth of a str or list that may be None
-    StrIsTrue = "ll_str_is_true", NONE;
-    ListIsTrue = "ll_list_is_true", NONE;
-    BoolToStr = "ll_bool_str", NONE;
+    StrIsTrue = "ll_str_is_true", NONE, NO_ALLOC;
+    ListIsTrue = "ll_list_is_true", NONE, NO_ALLOC;
+    BoolToStr = "ll_bool_str", NONE, ALLOC;
     /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
-    ListStr = "ll_list_str", NONE;
+    ListStr = "ll_list_str", NONE, ALLOC;
     /// indexing with negative indices and, when handled, bounds checks
-    ListGetItem = "ll_list_getitem", &["IndexError"];
-    ListSetItem = "ll_list_setitem", &["IndexError"];
-    StrGetItem = "ll_str_getitem", &["IndexError"];
+    ListGetItem = "ll_list_getitem", &["IndexError"], NO_ALLOC;
+    ListSetItem = "ll_list_setitem", &["IndexError"], NO_ALLOC;
+    StrGetItem = "ll_str_getitem", &["IndexError"], NO_ALLOC;
     /// equality and hash of tuples, item by item
-    TupleEq = "ll_tuple_eq", NONE;
+    TupleEq = "ll_tuple_eq", NONE, NO_ALLOC;
     /// `x in tuple`: equality with each item, by value
-    TupleContains = "ll_tuple_contains", NONE;
+    TupleContains = "ll_tuple_contains", NONE, NO_ALLOC;
     /// `str(instance)`: `<Name object>`-like text is not RPython; kept for print of None
-    NoneToStr = "ll_none_str", NONE;
+    NoneToStr = "ll_none_str", NONE, ALLOC;
     /// `float ** float`, `math.floor` of a division
-    FloatPow = "ll_float_pow", &["ValueError", "OverflowError"];
-    FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"];
-    FloatMod = "ll_float_mod", &["ZeroDivisionError"];
+    FloatPow = "ll_float_pow", &["ValueError", "OverflowError"], NO_ALLOC;
+    FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"], NO_ALLOC;
+    FloatMod = "ll_float_mod", &["ZeroDivisionError"], NO_ALLOC;
     /// A new instance of the class whose vtable is given (a class chosen at run time),
     /// with its class-level field defaults
-    Instantiate = "ll_instantiate", NONE;
+    Instantiate = "ll_instantiate", NONE, ALLOC;
     /// `__init__` of the instance's class, with the call's arguments: (instance, args…)
-    CallInit = "ll_call_init", &["Exception"];
+    CallInit = "ll_call_init", &["Exception"], ALLOC;
     /// `min(a, b)` / `max(a, b)` of numbers or chars: (a, b, is_max)
-    MinMax = "ll_minmax", NONE;
-    StrBuilderNew = "ll_strbuilder_new", NONE;
-    StrBuilderAppend = "ll_strbuilder_append", NONE;
-    StrBuilderBuild = "ll_strbuilder_build", NONE;
+    MinMax = "ll_minmax", NONE, NO_ALLOC;
+    StrBuilderNew = "ll_strbuilder_new", NONE, ALLOC;
+    StrBuilderAppend = "ll_strbuilder_append", NONE, ALLOC;
+    StrBuilderBuild = "ll_strbuilder_build", NONE, ALLOC;
 }
 
 #[cfg(test)]

@@ -103,11 +103,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
-        let rr = hop.r_result;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let ty = self.lltype(r);
-        let tr = self.lltype(rr);
         match self.repr(r).clone() {
             Repr::List { item, fixed } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
@@ -170,7 +168,6 @@ impl RTyper<'_> {
                 if self.has_implicit_exception(hop, "KeyError") {
                     hop.exception_is_here(llops);
                 }
-                let _ = tr;
                 Ok((
                     llops.genop(LlOp::DirectCall, vec![f, v, k], self.lltype(value)),
                     value,
