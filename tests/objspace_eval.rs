@@ -604,14 +604,14 @@ fn try_import_error_fallback() {
     let (mut sp, m) = run(
         "try:\n    from rpython.rlib.jit import JitDriver\nexcept ImportError:\n    JitDriver = None\n\
          try:\n    import no_such_module_anywhere\n    HAVE = True\nexcept ImportError as e:\n    HAVE = False\n    MSG = str(e)\n\
-         try:\n    from rpython.rtyper.lltypesystem import lltype\nexcept ImportError:\n    lltype = None\n",
+         try:\n    from rpython.rtyper.lltypesystem import llmemory\nexcept ImportError:\n    llmemory = None\n",
     );
     assert!(sp.diagnostics.iter().all(|d| d.code == "RPY007"));
     assert_eq!(sp.diagnostics.len(), 2);
     assert_eq!(attr(&mut sp, m, "HAVE"), "True");
     assert_eq!(
-        attr(&mut sp, m, "lltype"),
-        "<unknown rpython.rtyper.lltypesystem.lltype>"
+        attr(&mut sp, m, "llmemory"),
+        "<unknown rpython.rtyper.lltypesystem.llmemory>"
     );
     let jd = attr(&mut sp, m, "JitDriver");
     assert_eq!(jd, "<class 'rpython.rlib.jit.JitDriver'>");

@@ -94,6 +94,67 @@ def chars(n):
     assert_eq!(string(src, "chars", &[2]), "zyxc");
 }
 
+/// The string methods written as low-level helpers (ll_str.py), annotated late and
+/// translated as graphs; the expected values are CPython 2's.
+#[test]
+fn string_methods_of_low_level_helpers() {
+    let src = r"
+def case(n):
+    a = 'Hello, World %d' % n
+    b = 'Hello, World \xc9'
+    return a.upper() + '|' + b.lower() + '|' + ''.upper()
+def flags(n):
+    words = ['0123', '', '12a', 'abcXYZ', 'ab1', ' \t\n\x0b\x0c\r', 'ab12', 'ab 12', 'AB1 ', '1 ', 'Ab', 'ab1', 'aB']
+    out = ''
+    for w in words:
+        out += '%d%d%d ' % (w.isdigit(), w.isalpha(), w.isalnum())
+    for c in 'aZ 1\t':
+        out += '%d%d%d' % (c.isspace(), c.isupper(), c.islower())
+    return out
+def affixes(n):
+    s = 'hello' * n
+    u = u'a\u20acb'
+    r = [s.startswith('he'), 'he'.startswith(s), s.endswith('llo'), s.endswith(''),
+         s.startswith(''), u.startswith(u'a\u20ac'), u.endswith(u'\u20ac'), u.endswith(u'\u20acb')]
+    return ''.join(['1' if x else '0' for x in r])
+";
+    assert_eq!(
+        string(src, "case", &[1]),
+        "HELLO, WORLD 1|hello, world \u{fffd}|"
+    );
+    assert_eq!(
+        string(src, "flags", &[0]),
+        "101 000 001 011 001 000 001 000 000 000 011 001 011 001010100000100"
+    );
+    assert_eq!(string(src, "affixes", &[1]), "10111101");
+    let src = r"
+def search(n):
+    h = 'hello'
+    a = 'abcabc'
+    r = [h.find('l', 0), h.rfind('l', 0), h.find('l', 3), h.find('lo', 0, 4),
+         a.find('ca', 0, 4), a.find('ca', 0, 3), a.rfind('bc', 0, 5),
+         h.find('', 10), h.rfind('', 1, 3), h.rfind('xyz'), 'aaaa'.count('aa'), 'aaaa'.count('', 1),
+         h.find('l', 0, 2), int('ell' in h), int('' in h), int('x' in h)]
+    u = u'a\u20acb\u20ac'
+    e = u'\u20ac'
+    r += [u.find(e), u.rfind(e), u.count(e), u.find(e, 2), int(u'\u20acb' in u)]
+    return ','.join([str(x) for x in r])
+def strips(n):
+    r = [' \t\x0b x y \n\x0c\r'.strip(), '  x  '.lstrip(), '  x  '.rstrip(), 'xxhixyx'.strip('xy'),
+         '\xa0x\xa0'.strip(), '   '.strip()]
+    v = u'\u20ac\u20acx\u20ac'.lstrip(u'\u20ac')
+    return '|'.join(r) + '|' + str(len(v))
+";
+    assert_eq!(
+        string(src, "search", &[0]),
+        "2,3,3,-1,2,-1,1,5,3,-1,2,4,-1,1,1,0,1,3,2,3,1"
+    );
+    assert_eq!(
+        string(src, "strips", &[0]),
+        "x y|x  |  x|hi|\u{fffd}x\u{fffd}||2"
+    );
+}
+
 #[test]
 fn lists_grow_shrink_and_raise_index_error() {
     let src = "

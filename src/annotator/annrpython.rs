@@ -315,6 +315,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub fn const_annotation(&mut self, c: Value) -> SomeValue {
+        if let Some(s) = self.ll_const_annotation(c) {
+            return s;
+        }
         if let Value::Obj(id) = c {
             if let Object::Iterator(crate::objspace::object::IterState::Seq { items, .. }) =
                 self.heap().get(id)
@@ -1211,6 +1214,57 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         );
     }
 
+    /// An annotator that goes on from a finished annotation (the reference's
+    /// MixLevelAnnotator): the graphs, bindings and bookkeeping of `ann` are taken back, so
+    /// late helpers are annotated against everything already known and nothing already
+    /// annotated is flowed again.
+    pub fn resume(space: &'s mut C, mut ann: AnnotatedProgram) -> Annotator<'s, C> {
+        let st = ann
+            .resume
+            .take()
+            .expect("an annotated program is resumable once at a time");
+        let mut me = Annotator::new(space);
+        let ResumeState {
+            mut info,
+            seen,
+            flow_failed,
+            none_calls,
+            lists_of_chars,
+            memo_results,
+            raising_unpacks,
+        } = *st;
+        for (i, b) in info.iter_mut().zip(ann.bindings) {
+            i.bindings = b;
+        }
+        me.bk = ann.bookkeeper;
+        me.graphs = ann.graphs;
+        me.info = info;
+        me.graph_of_func = ann.graph_of_func;
+        me.diagnostics = ann.diagnostics;
+        me.entry_graph = ann.entry_graph;
+        me.seen = seen;
+        me.flow_failed = flow_failed;
+        me.none_calls = none_calls;
+        me.lists_of_chars = lists_of_chars;
+        me.memo_results = memo_results;
+        me.raising_unpacks = raising_unpacks;
+        me
+    }
+
+    /// Annotates a call of `func` (a low-level helper) with `args`, to the fixpoint; the
+    /// graph of the specialization called.
+    pub fn annotate_helper(&mut self, func: ObjId, args: Vec<SomeValue>) -> Result<u32, String> {
+        let desc = self
+            .bk
+            .getdesc(self.space.heap(), func)
+            .map_err(|e| e.msg)?;
+        let g = self
+            .entry_call(desc, super::call::ArgsS::simple(args))
+            .map_err(|e| e.msg)?;
+        self.complete();
+        Ok(g)
+    }
+
     pub fn finish(mut self) -> AnnotatedProgram {
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
@@ -1239,18 +1293,45 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 call_targets.entry(pos).or_default().push(g as u32);
             }
         }
+        let bindings = self
+            .info
+            .iter_mut()
+            .map(|i| std::mem::take(&mut i.bindings))
+            .collect();
+        let resume = Box::new(ResumeState {
+            info: self.info,
+            seen: self.seen,
+            flow_failed: self.flow_failed,
+            none_calls: self.none_calls,
+            lists_of_chars: self.lists_of_chars,
+            memo_results: self.memo_results,
+            raising_unpacks: self.raising_unpacks,
+        });
         AnnotatedProgram {
             graphs: self.graphs,
             graph_descs,
-            bindings: self.info.into_iter().map(|i| i.bindings).collect(),
+            bindings,
             graph_of_func: self.graph_of_func,
             diagnostics,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
             call_targets,
             blocks_reached,
+            resume: Some(resume),
         }
     }
+}
+
+/// What a finished annotation keeps so that it can be resumed (`Annotator::resume`): the
+/// annotator's state beyond what `AnnotatedProgram` publishes.
+pub struct ResumeState {
+    info: Vec<GraphInfo>,
+    seen: HashSet<(&'static str, Span, String)>,
+    flow_failed: HashSet<ObjId>,
+    none_calls: Vec<Position>,
+    lists_of_chars: Vec<(ListDefId, Span)>,
+    memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
+    raising_unpacks: Vec<(Position, Span, String)>,
 }
 
 /// The span of the last operation executed before leaving `block`: its own last one, or,

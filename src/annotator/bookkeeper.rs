@@ -77,6 +77,11 @@ pub struct GenInfo {
 }
 
 pub struct Bookkeeper {
+    /// The low-level types the annotations `Ptr`, `InteriorPtr` and `LlType` name (from
+    /// `lltype` objects of the program, or handed in by the RTyper for its helpers).
+    pub lltypes: crate::lltypesystem::LlTypes,
+    /// Objects of the `lltype` model (`STR = GcStruct(...)`) → their low-level type.
+    pub lltype_objs: HashMap<ObjId, crate::lltypesystem::LlType>,
     pub descs: Vec<Desc>,
     pub desc_of_obj: HashMap<ObjId, DescId>,
     method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
@@ -124,6 +129,8 @@ impl Bookkeeper {
             }
         }
         Bookkeeper {
+            lltypes: crate::lltypesystem::LlTypes::new(),
+            lltype_objs: HashMap::new(),
             descs: Vec::new(),
             desc_of_obj: HashMap::new(),
             method_descs: HashMap::new(),

@@ -179,6 +179,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!("`{}()` is not supported by RPython{}", short, hint),
             ));
         }
+        if let Some(r) = self.call_ll_builtin(name, args) {
+            return r;
+        }
         let p = &args.positional;
         let arg = |i: usize| p.get(i).cloned().unwrap_or(S::Impossible);
         match name {

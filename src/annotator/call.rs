@@ -246,6 +246,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             Specializer::CallLocation => key.push(KeyPart::Location(self.bk.position)),
+            Specializer::Ll => {
+                for s in &inputs {
+                    key.push(KeyPart::Type(match s {
+                        SomeValue::Ptr(t) | SomeValue::LlType(t) => format!("ll{}", t.0),
+                        SomeValue::InteriorPtr { base, field } => {
+                            format!("ll{}.{}", base.0, field)
+                        }
+                        s => knowntype_key(&self.bk, s),
+                    }));
+                }
+            }
             Specializer::Unknown(tag) => {
                 return Err(AnnError::new(
                     "RPY218",

@@ -148,6 +148,15 @@ impl Bookkeeper {
                 format!("instance of {}", self.classdef(*classdef).name),
                 *can_be_none,
             ),
+            S::Ptr(t) => self.lltypes.name(*t),
+            S::InteriorPtr { base, field } => {
+                format!(
+                    "interior pointer to field {} of {}",
+                    field,
+                    self.lltypes.name(*base)
+                )
+            }
+            S::LlType(t) => format!("the low-level type {}", self.lltypes.name(*t)),
             S::Pbc { descs, can_be_none } => {
                 let t = if descs.len() == 1 {
                     self.desc_name(heap, descs[0])

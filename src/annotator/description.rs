@@ -27,6 +27,9 @@ pub enum Specializer {
     Memo,
     /// `specialize:call_location`: one graph per call site.
     CallLocation,
+    /// `specialize:ll`: one graph per combination of the arguments' low-level types (the
+    /// low-level helpers, generic over the containers they work on).
+    Ll,
     /// A tag rpy-lsp does not know.
     Unknown(Rc<str>),
 }
@@ -48,7 +51,8 @@ impl Specializer {
             "specialize:arg_or_var" => Specializer::ArgOrVar(nums(params)),
             "specialize:memo" => Specializer::Memo,
             "specialize:call_location" => Specializer::CallLocation,
-            "specialize:ll" | "specialize:ll_and_arg" | "" => Specializer::Default,
+            "specialize:ll" => Specializer::Ll,
+            "specialize:ll_and_arg" | "" => Specializer::Default,
             _ => Specializer::Unknown(Rc::from(tag)),
         }
     }

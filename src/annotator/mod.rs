@@ -20,6 +20,7 @@ mod call;
 pub mod classdef;
 mod describe;
 pub mod description;
+pub mod llannotation;
 pub mod model;
 mod query;
 mod simplify;
@@ -102,6 +103,8 @@ pub struct AnnotatedProgram {
     /// Per graph, per block: whether the annotator reached it (a switch on a constant
     /// leaves the other branches unreached; the RTyper drops them).
     pub blocks_reached: Vec<Vec<bool>>,
+    /// The annotator's state, for annotating late helpers (`annotate_helpers`).
+    resume: Option<Box<annrpython::ResumeState>>,
 }
 
 impl AnnotatedProgram {
@@ -143,6 +146,43 @@ impl AnnotatedProgram {
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Annotates late helpers (the RTyper's low-level helpers, seed 000 "Implementing RPython
+/// types"): each request is a function and its argument annotations; gives the graph of
+/// each (or why it could not be annotated). Graphs already annotated are not flowed again;
+/// new graphs are appended to `ann.graphs`.
+pub fn annotate_helpers<C: ConcreteSpace>(
+    space: &mut C,
+    ann: &mut AnnotatedProgram,
+    requests: &[(ObjId, Vec<SomeValue>)],
+) -> Vec<Result<u32, String>> {
+    let taken = std::mem::replace(ann, AnnotatedProgram::empty());
+    let mut a = annrpython::Annotator::resume(space, taken);
+    let out = requests
+        .iter()
+        .map(|(f, args)| a.annotate_helper(*f, args.clone()))
+        .collect();
+    *ann = a.finish();
+    out
+}
+
+impl AnnotatedProgram {
+    /// A placeholder while an annotation is resumed.
+    fn empty() -> AnnotatedProgram {
+        AnnotatedProgram {
+            graphs: Vec::new(),
+            bindings: Vec::new(),
+            graph_of_func: HashMap::new(),
+            graph_descs: Vec::new(),
+            diagnostics: Vec::new(),
+            bookkeeper: Bookkeeper::new(&Heap::default()),
+            entry_graph: None,
+            call_targets: HashMap::new(),
+            blocks_reached: Vec::new(),
+            resume: None,
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! annotations) next to the RPython-level ones.
 
 use crate::flowspace::VarId;
+use crate::lltypesystem::LlType;
 use crate::objspace::object::{IntKind, Value};
 use std::rc::Rc;
 
@@ -166,6 +167,17 @@ pub enum SomeValue {
     /// warning. A program whose annotations contain it was not fully checked, and a later
     /// stage (`build`, `run`) must refuse it (see `AnnotatedProgram::unknowns`).
     Unknown(Rc<str>),
+    /// A low-level pointer (`SomePtr`): low-level helpers and user code of `lltype`. The
+    /// type is the `Ptr` type itself; NULL is a value of it.
+    Ptr(LlType),
+    /// A pointer into a GC structure (`SomeInteriorPtr`): the inlined field `field` (an
+    /// array) of the structure `base` points to (`s.chars`). `base` is the `Ptr` type.
+    InteriorPtr {
+        base: LlType,
+        field: Rc<str>,
+    },
+    /// A low-level type used as a value (`Signed`, `STR`, `typeOf(p).TO`): a constant.
+    LlType(LlType),
 }
 
 use SomeValue as S;
@@ -454,6 +466,9 @@ impl SomeValue {
             S::Impossible => "SomeImpossibleValue",
             S::Error => "SomeImpossibleValue",
             S::Unknown(_) => "SomeObject",
+            S::Ptr(_) => "SomePtr",
+            S::InteriorPtr { .. } => "SomeInteriorPtr",
+            S::LlType(_) => "SomeLLType",
         }
     }
 }

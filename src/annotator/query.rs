@@ -31,6 +31,9 @@ impl Bookkeeper {
         if let Some(s) = self.immutable_cache.get(&id) {
             return Some(s.clone());
         }
+        if let Some(&t) = self.lltype_objs.get(&id) {
+            return Some(S::LlType(t));
+        }
         Some(match heap.get(id) {
             Object::Str(s) => {
                 let no_nul = !s.contains(&0);

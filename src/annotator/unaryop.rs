@@ -200,6 +200,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         a: &[SomeValue],
     ) -> Result<SomeValue, AnnError> {
         let g = self.bk.position.graph;
+        if let Some(r) = self.consider_ll_op(op, a) {
+            return r;
+        }
         use Op::*;
         match op.opname {
             Is => self.op_is(op, a),

@@ -118,6 +118,10 @@ impl Bookkeeper {
             (S::Tuple(x), S::Tuple(y)) => {
                 x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.eq(heap, p, q))
             }
+            (S::Ptr(x), S::Ptr(y)) | (S::LlType(x), S::LlType(y)) => x == y,
+            (S::InteriorPtr { base: x, field: f }, S::InteriorPtr { base: y, field: g }) => {
+                x == y && f == g
+            }
             (S::List { def: d1, konst: c1 }, S::List { def: d2, konst: c2 }) => {
                 self.list_item(*d1) == self.list_item(*d2) && same_const(heap, *c1, *c2)
             }

@@ -41,14 +41,14 @@ pub fn build(args: BuildArgs) -> i32 {
         }
     };
     let t = Instant::now();
-    let analysis = engine::analyze_target_with(
+    let mut analysis = engine::analyze_target_with(
         &target,
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
     );
     timer("annotate", t);
     let t = Instant::now();
-    let prog = match engine::translate(&analysis) {
+    let prog = match engine::translate(&mut analysis) {
         Ok(p) => p,
         Err(diags) => {
             let color = std::io::stderr().is_terminal();

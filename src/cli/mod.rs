@@ -668,13 +668,13 @@ fn run_on_this_thread(
     let t0 = std::time::Instant::now();
     // the program runs: its import-time code sees the real machine, as the reference's
     // translation does
-    let analysis = engine::analyze_target_with(
+    let mut analysis = engine::analyze_target_with(
         &target,
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
     );
     let t1 = std::time::Instant::now();
-    let translated = engine::translate(&analysis);
+    let translated = engine::translate(&mut analysis);
     let t2 = std::time::Instant::now();
     let prog = match translated {
         Ok(p) => p,
@@ -750,10 +750,10 @@ fn graph(
             return 2;
         }
     };
-    let analysis = engine::analyze_target(&target, &search_paths);
-    let Some(program) = analysis.programs.first() else {
+    let mut analysis = engine::analyze_target(&target, &search_paths);
+    if analysis.programs.is_empty() {
         return 2;
-    };
+    }
     let mut out = String::new();
     if format == GraphFormat::Dot {
         out.push_str("digraph flowgraphs {\n  node [fontsize=10];\n");
@@ -762,7 +762,7 @@ fn graph(
     // --annotated, the annotator's graphs (one per specialization) and their bindings;
     // otherwise the flow space's own graphs.
     let lowlevel = if rtyped {
-        match engine::translate(&analysis) {
+        match engine::translate(&mut analysis) {
             Ok(p) => Some(p),
             Err(diags) => {
                 let color = std::io::stderr().is_terminal();
@@ -773,6 +773,7 @@ fn graph(
     } else {
         None
     };
+    let program = &analysis.programs[0];
     let annotated = program.annotated.as_ref().filter(|_| annotated);
     let graphs = match &lowlevel {
         Some(ll) => &ll.graphs,

@@ -334,7 +334,7 @@ impl Analysis {
 /// Translates an analysed program for `run` (and later `build`): the RTyper's low-level
 /// program, or the diagnostics that prevent it (check errors come first: a program with
 /// errors is not translated). Diagnostic spans are in `analysis.sources`.
-pub fn translate(analysis: &Analysis) -> Result<crate::rtyper::LlProgram, Vec<Diagnostic>> {
+pub fn translate(analysis: &mut Analysis) -> Result<crate::rtyper::LlProgram, Vec<Diagnostic>> {
     if analysis.error_count() > 0 {
         return Err(analysis
             .diagnostics
@@ -343,17 +343,18 @@ pub fn translate(analysis: &Analysis) -> Result<crate::rtyper::LlProgram, Vec<Di
             .cloned()
             .collect());
     }
-    let Some(program) = analysis.programs.first() else {
+    let Some(program) = analysis.programs.first_mut() else {
         return Err(Vec::new());
     };
-    let Some(ann) = &program.annotated else {
+    let Some(ann) = &mut program.annotated else {
         return Err(vec![Diagnostic::new(
             "RPY301",
             Span::default(),
             "the program has no entry point to translate",
         )]);
     };
-    crate::rtyper::rtype(ann, &program.space.heap).map_err(|diags| {
+    let result = crate::rtyper::rtype(ann, &mut program.space);
+    result.map_err(|diags| {
         diags
             .into_iter()
             .map(|mut d| {

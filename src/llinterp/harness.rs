@@ -56,7 +56,7 @@ fn interpret_file(
             }
         })
         .collect();
-    let ann = crate::annotator::annotate(&mut program.space, f, s_args);
+    let mut ann = crate::annotator::annotate(&mut program.space, f, s_args);
     if ann.has_errors() {
         return Err(format!(
             "{:?}",
@@ -66,7 +66,7 @@ fn interpret_file(
                 .collect::<Vec<_>>()
         ));
     }
-    let prog = crate::rtyper::rtype(&ann, &program.space.heap)
+    let prog = crate::rtyper::rtype(&mut ann, &mut program.space)
         .map_err(|d| format!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
     let mut interp = LlInterpreter::new(
         &prog,

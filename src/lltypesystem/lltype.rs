@@ -325,6 +325,11 @@ impl LlTypes {
             out.push_str("...");
             return;
         }
+        if t.0 as usize >= self.defs.len() {
+            // a type of another arena (a message written while the arena is lent out)
+            let _ = write!(out, "<low-level type {}>", t.0);
+            return;
+        }
         match self.def(t) {
             TypeDef::Primitive(p) => {
                 out.push_str(PRIMITIVES.iter().find(|(q, _)| q == p).unwrap().1);

@@ -1,7 +1,8 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
 //! formatting) and the low-level helpers of strings and lists that are not yet written as
-//! low-level RPython graphs. The RTyper calls them with `direct_call` through a function
+//! low-level RPython graphs (those that are live in the bundled `ll_*.py` modules, see
+//! `rtyper::annlowlevel`). The RTyper calls them with `direct_call` through a function
 //! pointer; the LLInterpreter implements them (GenC will too). One entry per function: its
 //! name and what it can raise.
 
@@ -92,27 +93,11 @@ runtime_fns! {
     ComputeHash = "ll_compute_hash", NONE, ALLOC;
     StrSlice = "ll_str_slice", NONE, ALLOC;
     StrMul = "ll_str_mul", NONE, ALLOC;
-    StrFind = "ll_str_find", NONE, NO_ALLOC;
-    StrRFind = "ll_str_rfind", NONE, NO_ALLOC;
-    StrFindChar = "ll_str_find_char", NONE, NO_ALLOC;
-    StrCount = "ll_str_count", NONE, NO_ALLOC;
-    StrContains = "ll_str_contains", NONE, NO_ALLOC;
-    StrStartsWith = "ll_str_startswith", NONE, NO_ALLOC;
-    StrEndsWith = "ll_str_endswith", NONE, NO_ALLOC;
-    StrUpper = "ll_str_upper", NONE, ALLOC;
-    StrLower = "ll_str_lower", NONE, ALLOC;
-    StrStrip = "ll_str_strip", NONE, ALLOC;
     StrReplace = "ll_str_replace", NONE, ALLOC;
     StrSplit = "ll_str_split", NONE, ALLOC;
     StrRSplit = "ll_str_rsplit", NONE, ALLOC;
     StrJoin = "ll_str_join", NONE, ALLOC;
     StrSplitLines = "ll_str_splitlines", NONE, ALLOC;
-    StrIsDigit = "ll_str_isdigit", NONE, NO_ALLOC;
-    StrIsAlpha = "ll_str_isalpha", NONE, NO_ALLOC;
-    StrIsSpace = "ll_str_isspace", NONE, NO_ALLOC;
-    StrIsAlnum = "ll_str_isalnum", NONE, NO_ALLOC;
-    StrIsUpper = "ll_str_isupper", NONE, NO_ALLOC;
-    StrIsLower = "ll_str_islower", NONE, NO_ALLOC;
     StrRepr = "ll_str_repr", NONE, ALLOC;
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
     UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;

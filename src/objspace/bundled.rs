@@ -47,6 +47,10 @@ bundled! {
     "rpython.rlib.rfloat" => "rpython/rlib/rfloat.py", false;
     "rpython.rlib.rfile" => "rpython/rlib/rfile.py", false;
     "rpython.rlib.streamio" => "rpython/rlib/streamio.py", false;
+    "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
+    "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
+    "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
+    "rpython.rtyper.lltypesystem.ll_str" => "rpython/rtyper/lltypesystem/ll_str.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

@@ -35,6 +35,10 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("os.path.isfile", os_path_exists),
     // process and file-descriptor functions of rposix: translated, not run at import time
     ("os.getppid", os_not_at_import),
+    // lltype: pointers exist only in translated code
+    ("lltype.malloc", os_not_at_import),
+    ("lltype.nullptr", os_not_at_import),
+    ("lltype.typeOf", os_not_at_import),
     ("os.getuid", os_not_at_import),
     ("os.geteuid", os_not_at_import),
     ("os.getgid", os_not_at_import),

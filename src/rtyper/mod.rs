@@ -10,6 +10,7 @@
 //! (the `rtype_*` of each high-level operation through the `Hop` interface), `rbuiltin`
 //! (calls of built-in functions and methods).
 
+mod annlowlevel;
 mod hop;
 mod normalizecalls;
 mod rbuiltin;
@@ -20,6 +21,7 @@ mod rinstance;
 pub mod rmodel;
 mod rops;
 mod rpbc;
+mod rptr;
 mod rstr;
 
 pub use hop::{Hop, LlOps};
@@ -33,6 +35,7 @@ use crate::flowspace::{
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlHeap, LlPtr, LlType, LlTypes, LlValue};
 use crate::objspace::object::{Heap, ObjId, Value};
+use crate::objspace::ObjSpace;
 use crate::syntax::Span;
 use rclass::ClassLayouts;
 use rmodel::{Repr, ReprId};
@@ -129,10 +132,112 @@ pub struct RTyper<'a> {
     gen_graphs: HashMap<u32, FunctionGraph>,
     /// The common signature of the graphs of each call family (normalizecalls).
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
+    /// The low-level helpers called so far, and those still to annotate.
+    helpers: annlowlevel::Helpers,
+}
+
+/// The RTyper's own state, kept while the annotator it borrows from is resumed.
+struct RtState {
+    pub types: LlTypes,
+    pub heap: LlHeap,
+    reprs: Vec<(Repr, LlType)>,
+    repr_cache: HashMap<Repr, ReprId>,
+    pub classes: ClassLayouts,
+    pub str_ptr: LlType,
+    pub unicode_ptr: LlType,
+    functions: Vec<LlFunction>,
+    graph_func: HashMap<u32, u32>,
+    runtime_func: HashMap<RuntimeFn, u32>,
+    str_consts: HashMap<Vec<u8>, LlPtr>,
+    prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
+    /// Repr of every Variable of every graph, once computed.
+    var_reprs: HashMap<(u32, VarId), ReprId>,
+    /// Arithmetic whose result an `ovfcheck()` checks: generated at the `ovfcheck` call as
+    /// the `_ovf` operation (so it is the block's raising operation).
+    pending_ovf: HashMap<(u32, VarId), (crate::lltypesystem::LlOp, Vec<Hlvalue>, LlType)>,
+    /// `range()` calls whose list is only iterated, in the same block (`for i in
+    /// range(n)`): no list is built; the `iter` makes a range iterator of these
+    /// (start, stop, step) values. Keyed by the high-level result Variable.
+    lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
+    /// Generators: the frame structure of each generator graph, the function index and
+    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    gen_frames: HashMap<u32, LlType>,
+    gen_next: HashMap<u32, u32>,
+    gen_next_slot: HashMap<u32, u32>,
+    gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The common signature of the graphs of each call family (normalizecalls).
+    family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
+    /// The low-level helpers called so far, and those still to annotate.
+    helpers: annlowlevel::Helpers,
+}
+
+impl<'a> RTyper<'a> {
+    fn from_state(ann: &'a AnnotatedProgram, objheap: &'a Heap, st: RtState) -> RTyper<'a> {
+        RTyper {
+            ann,
+            objheap,
+            types: st.types,
+            heap: st.heap,
+            reprs: st.reprs,
+            repr_cache: st.repr_cache,
+            classes: st.classes,
+            str_ptr: st.str_ptr,
+            unicode_ptr: st.unicode_ptr,
+            functions: st.functions,
+            graph_func: st.graph_func,
+            runtime_func: st.runtime_func,
+            str_consts: st.str_consts,
+            prebuilt: st.prebuilt,
+            var_reprs: st.var_reprs,
+            pending_ovf: st.pending_ovf,
+            lazy_ranges: st.lazy_ranges,
+            gen_frames: st.gen_frames,
+            gen_next: st.gen_next,
+            gen_next_slot: st.gen_next_slot,
+            gen_graphs: st.gen_graphs,
+            family_sig: st.family_sig,
+            helpers: st.helpers,
+        }
+    }
+
+    fn into_state(self) -> RtState {
+        RtState {
+            types: self.types,
+            heap: self.heap,
+            reprs: self.reprs,
+            repr_cache: self.repr_cache,
+            classes: self.classes,
+            str_ptr: self.str_ptr,
+            unicode_ptr: self.unicode_ptr,
+            functions: self.functions,
+            graph_func: self.graph_func,
+            runtime_func: self.runtime_func,
+            str_consts: self.str_consts,
+            prebuilt: self.prebuilt,
+            var_reprs: self.var_reprs,
+            pending_ovf: self.pending_ovf,
+            lazy_ranges: self.lazy_ranges,
+            gen_frames: self.gen_frames,
+            gen_next: self.gen_next,
+            gen_next_slot: self.gen_next_slot,
+            gen_graphs: self.gen_graphs,
+            family_sig: self.family_sig,
+            helpers: self.helpers,
+        }
+    }
 }
 
 /// Translates an annotated program. Errors are diagnostics at the user's line.
-pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Diagnostic>> {
+///
+/// The low-level helpers the translation calls (`annlowlevel`) are annotated late, in
+/// rounds: translate the graphs not yet translated, annotate the helpers they asked for
+/// (resuming the annotation of `ann`, whose graph list grows), translate those, until no
+/// new helper is asked for. `space` is the program's object space (the helpers' module is
+/// imported into it).
+pub fn rtype(
+    ann: &mut AnnotatedProgram,
+    space: &mut ObjSpace,
+) -> Result<LlProgram, Vec<Diagnostic>> {
     let Some(entry) = ann.entry_graph else {
         return Err(vec![Diagnostic::new(
             "RPY301",
@@ -156,7 +261,9 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
             ),
         )]);
     }
-    let mut types = LlTypes::new();
+    let entry_span = ann.graphs[entry].span;
+    // the arena starts with the types the annotator made (`lltype` in user code)
+    let mut types = std::mem::take(&mut ann.bookkeeper.lltypes);
     let chars = types.array(LlType::CHAR);
     let str_struct = types.new_struct(
         "rpy_string",
@@ -172,9 +279,8 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
     );
     let unicode_ptr = types.ptr(uni_struct);
     let classes = ClassLayouts::new(&mut types, str_ptr);
-    let mut rt = RTyper {
-        ann,
-        objheap,
+    let helpers = annlowlevel::Helpers::load(space, ann, &[str_struct, uni_struct]);
+    let mut st = RtState {
         types,
         heap: LlHeap::new(),
         reprs: Vec::new(),
@@ -195,64 +301,81 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         gen_next_slot: HashMap::new(),
         gen_graphs: HashMap::new(),
         family_sig: HashMap::new(),
+        helpers,
     };
     let mut diags = Vec::new();
-    if let Err(e) = rt.setup_classes() {
-        diags.push(e.into_diagnostic(ann.graphs[entry].span));
-    }
-    let entry_func = rt.graph_funcptr(entry as u32);
     let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());
-    for g in 0..ann.graphs.len() {
-        let reached = ann.bindings[g]
-            .get(
-                ann.graphs[g]
-                    .block(ann.graphs[g].startblock)
-                    .inputargs
-                    .first()
-                    .map_or(0, |v| v.0 as usize),
-            )
-            .is_some_and(|b| b.is_some())
-            || ann.graphs[g]
-                .block(ann.graphs[g].startblock)
-                .inputargs
-                .is_empty();
-        if !reached {
-            graphs.push(placeholder(&ann.graphs[g]));
-            continue;
+    let mut entry_func = None;
+    loop {
+        let mut rt = RTyper::from_state(ann, &space.heap, st);
+        if entry_func.is_none() {
+            if let Err(e) = rt.setup_classes() {
+                diags.push(e.into_diagnostic(entry_span));
+            }
+            entry_func = Some(rt.graph_funcptr(entry as u32));
         }
-        let translated = rt.translate_graph(g as u32).and_then(|lg| {
-            if rt.is_generator_graph(g as u32) {
-                rt.make_generator(g as u32, lg).map_err(|e| vec![e])
-            } else {
-                Ok(lg)
+        for g in graphs.len()..ann.graphs.len() {
+            graphs.push(rt.translate_reached(g as u32, &mut diags));
+        }
+        st = rt.into_state();
+        let requests = st.helpers.take_requests();
+        if requests.is_empty() || !diags.is_empty() {
+            break;
+        }
+        // the annotator reads and extends the same type arena
+        ann.bookkeeper.lltypes = std::mem::take(&mut st.types);
+        let known: std::collections::HashSet<(Span, String)> = ann
+            .diagnostics
+            .iter()
+            .map(|d| (d.span, d.message.clone()))
+            .collect();
+        let results = crate::annotator::annotate_helpers(
+            space,
+            ann,
+            &requests
+                .iter()
+                .map(|r| (r.func, r.args.clone()))
+                .collect::<Vec<_>>(),
+        );
+        st.types = std::mem::take(&mut ann.bookkeeper.lltypes);
+        // a helper that does not annotate is rpy-lsp's bug, never the program's
+        for d in &ann.diagnostics {
+            if d.is_error() && !known.contains(&(d.span, d.message.clone())) {
+                diags.push(
+                    TyperError::new(format!(
+                        "internal error in a low-level helper: {}",
+                        d.message
+                    ))
+                    .into_diagnostic(entry_span),
+                );
             }
-        });
-        match translated {
-            Ok(lg) => {
-                // the low-level invariants, checked after RTyping in debug builds (tests)
-                #[cfg(debug_assertions)]
-                if let Err(e) = crate::flowspace::verify_low_level(&lg, &rt.types) {
-                    diags.push(
-                        TyperError::new(format!("internal error, invalid low-level graph: {}", e))
-                            .into_diagnostic(ann.graphs[g].span),
-                    );
+        }
+        for (req, res) in requests.iter().zip(results) {
+            match res {
+                Ok(g) => {
+                    st.functions[req.function as usize] = LlFunction::Graph {
+                        graph: g,
+                        name: req.name.clone(),
+                    };
+                    st.graph_func.entry(g).or_insert(req.function);
                 }
-                graphs.push(lg)
-            }
-            Err(errs) => {
-                for e in errs {
-                    diags.push(e.into_diagnostic(ann.graphs[g].span));
-                }
-                graphs.push(placeholder(&ann.graphs[g]));
+                Err(e) => diags.push(
+                    TyperError::new(format!(
+                        "internal error, the low-level helper {} could not be annotated: {}",
+                        req.name, e
+                    ))
+                    .into_diagnostic(entry_span),
+                ),
             }
         }
     }
     // the `next` graphs of generators, after the annotator's graphs
-    for slot in ann.graphs.len() as u32..ann.graphs.len() as u32 + rt.gen_next.len() as u32 {
-        match rt.gen_graphs.remove(&slot) {
+    let gen_base = graphs.len() as u32;
+    for k in 0..st.gen_next.len() as u32 {
+        match st.gen_graphs.remove(&(GEN_SLOT_BASE + k)) {
             Some(lg) => {
                 #[cfg(debug_assertions)]
-                if let Err(e) = crate::flowspace::verify_low_level(&lg, &rt.types) {
+                if let Err(e) = crate::flowspace::verify_low_level(&lg, &st.types) {
                     diags.push(
                         TyperError::new(format!("internal error, invalid low-level graph: {}", e))
                             .into_diagnostic(lg.span),
@@ -260,9 +383,13 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
                 }
                 graphs.push(lg)
             }
-            None => {
-                let g0 = &ann.graphs[0];
-                graphs.push(placeholder(g0))
+            None => graphs.push(placeholder(&ann.graphs[0])),
+        }
+    }
+    for f in st.functions.iter_mut() {
+        if let LlFunction::Graph { graph, .. } = f {
+            if *graph >= GEN_SLOT_BASE {
+                *graph = gen_base + (*graph - GEN_SLOT_BASE);
             }
         }
     }
@@ -271,23 +398,72 @@ pub fn rtype(ann: &AnnotatedProgram, objheap: &Heap) -> Result<LlProgram, Vec<Di
         diags.dedup_by(|a, b| a.span == b.span && a.message == b.message);
         return Err(diags);
     }
+    let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
     let classes = rt.class_infos();
-    let LlPtr::Func(entry) = entry_func else {
+    let st = rt.into_state();
+    let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()
     };
     Ok(LlProgram {
-        types: rt.types,
-        heap: rt.heap,
+        types: st.types,
+        heap: st.heap,
         graphs,
-        functions: rt.functions,
+        functions: st.functions,
         entry,
         str_ptr,
-        object: rt.classes.object,
-        object_vtable: rt.classes.object_vtable,
+        object: st.classes.object,
+        object_vtable: st.classes.object_vtable,
         std_exceptions,
         classes,
     })
+}
+
+/// Graph slots of generators' `next` graphs while translating: the graphs are placed after
+/// every annotated graph (helpers included) once all are known.
+pub(crate) const GEN_SLOT_BASE: u32 = 1 << 30;
+
+impl RTyper<'_> {
+    /// The low-level graph of annotated graph `g`: its translation, or an empty placeholder
+    /// when the annotator never reached it or it could not be translated (`diags` says why).
+    fn translate_reached(&mut self, g: u32, diags: &mut Vec<Diagnostic>) -> FunctionGraph {
+        let ann = self.ann;
+        let hl = &ann.graphs[g as usize];
+        let start = hl.block(hl.startblock);
+        let reached = start.inputargs.is_empty()
+            || ann.bindings[g as usize]
+                .get(start.inputargs[0].0 as usize)
+                .is_some_and(|b| b.is_some());
+        if !reached {
+            return placeholder(hl);
+        }
+        let translated = self.translate_graph(g).and_then(|lg| {
+            if self.is_generator_graph(g) {
+                self.make_generator(g, lg).map_err(|e| vec![e])
+            } else {
+                Ok(lg)
+            }
+        });
+        match translated {
+            Ok(lg) => {
+                // the low-level invariants, checked after RTyping in debug builds (tests)
+                #[cfg(debug_assertions)]
+                if let Err(e) = crate::flowspace::verify_low_level(&lg, &self.types) {
+                    diags.push(
+                        TyperError::new(format!("internal error, invalid low-level graph: {}", e))
+                            .into_diagnostic(hl.span),
+                    );
+                }
+                lg
+            }
+            Err(errs) => {
+                for e in errs {
+                    diags.push(e.into_diagnostic(hl.span));
+                }
+                placeholder(hl)
+            }
+        }
+    }
 }
 
 /// Ends block `b` (that nothing follows) with a fatal error and a link to the except

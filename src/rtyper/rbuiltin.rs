@@ -519,6 +519,9 @@ impl RTyper<'_> {
     }
 
     fn call_builtin(&mut self, hop: &mut Hop, llops: &mut LlOps, name: &str) -> R {
+        if let Some(r) = self.rtype_ll_builtin(hop, llops, name) {
+            return r;
+        }
         let void = self.intern_repr(Repr::Void);
         let rr = hop.r_result;
         let tr = self.lltype(rr);
@@ -978,14 +981,29 @@ impl RTyper<'_> {
                 let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| {
                     rt.inputarg(llops, hop, i, rs)
                 };
+                // the methods written as low-level helpers (ll_str.py)
+                let helper = match name {
+                    "upper" | "lower" | "isdigit" | "isalpha" | "isspace" | "isalnum"
+                    | "isupper" | "islower" | "startswith" | "endswith" => {
+                        Some(format!("ll_{}", name))
+                    }
+                    _ => None,
+                };
+                if let Some(helper) = helper {
+                    let mut args = vec![sv];
+                    for i in 0..hop.nargs() {
+                        args.push(sarg(self, llops, hop, i)?);
+                    }
+                    let (ty, repr) = if name == "upper" || name == "lower" {
+                        (ts, rs)
+                    } else {
+                        (LlType::BOOL, self.intern_repr(Repr::Bool))
+                    };
+                    return Ok((self.gendirectcall(llops, &helper, args, ty)?, repr));
+                }
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
                     "find" | "rfind" | "count" | "index" | "rindex" => {
-                        let sub =
-                            if matches!(self.repr(hop.args_r[0]), Repr::Char) && name == "find" {
-                                None
-                            } else {
-                                Some(sarg(self, llops, hop, 0)?)
-                            };
+                        let sub = sarg(self, llops, hop, 0)?;
                         let start = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, si)?
                         } else {
@@ -996,31 +1014,19 @@ impl RTyper<'_> {
                         } else {
                             cint(i64::MAX)
                         };
-                        let f = match name {
-                            "find" | "index" => RuntimeFn::StrFind,
-                            "count" => RuntimeFn::StrCount,
-                            _ => RuntimeFn::StrRFind,
+                        let helper = match name {
+                            "find" | "index" => "ll_find",
+                            "count" => "ll_count",
+                            _ => "ll_rfind",
                         };
-                        let sub = match sub {
-                            Some(s) => s,
-                            None => sarg(self, llops, hop, 0)?,
-                        };
-                        (f, vec![sub, start, end], (LlType::SIGNED, si))
+                        let res = self.gendirectcall(
+                            llops,
+                            helper,
+                            vec![sv, sub, start, end],
+                            LlType::SIGNED,
+                        )?;
+                        return Ok((res, si));
                     }
-                    "startswith" | "endswith" => {
-                        let f = if name == "startswith" {
-                            RuntimeFn::StrStartsWith
-                        } else {
-                            RuntimeFn::StrEndsWith
-                        };
-                        (
-                            f,
-                            vec![sarg(self, llops, hop, 0)?],
-                            (LlType::BOOL, self.intern_repr(Repr::Bool)),
-                        )
-                    }
-                    "upper" => (RuntimeFn::StrUpper, vec![], (ts, rs)),
-                    "lower" => (RuntimeFn::StrLower, vec![], (ts, rs)),
                     "strip" | "lstrip" | "rstrip" => {
                         let chars = if hop.nargs() > 0 {
                             sarg(self, llops, hop, 0)?
@@ -1035,7 +1041,13 @@ impl RTyper<'_> {
                             "lstrip" => 1,
                             _ => 2,
                         };
-                        (RuntimeFn::StrStrip, vec![chars, cint(which)], (ts, rs))
+                        let res = self.gendirectcall(
+                            llops,
+                            "ll_strip",
+                            vec![sv, chars, cint(which)],
+                            ts,
+                        )?;
+                        return Ok((res, rs));
                     }
                     "replace" => (
                         RuntimeFn::StrReplace,
@@ -1072,17 +1084,6 @@ impl RTyper<'_> {
                             cbool(false)
                         };
                         (RuntimeFn::StrSplitLines, vec![keep], (tr, rr))
-                    }
-                    "isdigit" | "isalpha" | "isspace" | "isalnum" | "isupper" | "islower" => {
-                        let f = match name {
-                            "isdigit" => RuntimeFn::StrIsDigit,
-                            "isalpha" => RuntimeFn::StrIsAlpha,
-                            "isspace" => RuntimeFn::StrIsSpace,
-                            "isalnum" => RuntimeFn::StrIsAlnum,
-                            "isupper" => RuntimeFn::StrIsUpper,
-                            _ => RuntimeFn::StrIsLower,
-                        };
-                        (f, vec![], (LlType::BOOL, self.intern_repr(Repr::Bool)))
                     }
                     _ => {
                         return Err(TyperError::new(format!(

@@ -310,12 +310,10 @@ impl RTyper<'_> {
             } else {
                 Repr::Unicode
             });
-            let ts = self.lltype(rs);
             let c = self.convertvar(llops, v, r, rs)?;
             let x = self.inputarg(llops, hop, 1, rs)?;
-            let fp = self.runtime(RuntimeFn::StrContains, &[ts, ts], LlType::BOOL);
             return Ok((
-                llops.genop(LlOp::DirectCall, vec![fp, c, x], LlType::BOOL),
+                self.gendirectcall(llops, "ll_contains", vec![c, x], LlType::BOOL)?,
                 rb,
             ));
         }
@@ -330,7 +328,10 @@ impl RTyper<'_> {
             }
             Repr::Str | Repr::Unicode => {
                 let x = self.inputarg(llops, hop, 1, r)?;
-                (RuntimeFn::StrContains, x, ty)
+                return Ok((
+                    self.gendirectcall(llops, "ll_contains", vec![v, x], LlType::BOOL)?,
+                    rb,
+                ));
             }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: compared with each item, as the item's own Repr

@@ -90,7 +90,7 @@ impl RTyper<'_> {
         if let Some(&f) = self.gen_next.get(&g) {
             return f;
         }
-        let slot = self.ann.graphs.len() as u32 + self.gen_next.len() as u32;
+        let slot = super::GEN_SLOT_BASE + self.gen_next.len() as u32;
         self.functions.push(super::LlFunction::Graph {
             graph: slot,
             name: format!("{}.next", self.ann.graphs[g as usize].name).into(),

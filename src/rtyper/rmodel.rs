@@ -69,6 +69,14 @@ pub enum Repr {
     RangeIter,
     /// The frame of a generator (by annotated graph).
     Generator(u32),
+    /// A low-level pointer of low-level code (`SomePtr`): the `Ptr` type itself.
+    Ptr(LlType),
+    /// An inlined array of a GC structure (`s.chars`): represented by the pointer to the
+    /// structure (`base`); item accesses become interior operations on it.
+    InteriorPtr {
+        base: LlType,
+        field: std::rc::Rc<str>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,6 +237,7 @@ impl RTyper<'_> {
                 let f = self.gen_frame(*g);
                 self.types.ptr(f)
             }
+            Repr::Ptr(t) | Repr::InteriorPtr { base: t, .. } => *t,
             Repr::RangeIter => {
                 let s = self.types.new_struct(
                     "rangeiter",
@@ -313,6 +322,12 @@ impl RTyper<'_> {
                 }
             }
             SomeValue::Generator { graph } => Repr::Generator(*graph),
+            SomeValue::Ptr(t) => Repr::Ptr(*t),
+            SomeValue::InteriorPtr { base, field } => Repr::InteriorPtr {
+                base: *base,
+                field: field.clone(),
+            },
+            SomeValue::LlType(_) => Repr::Void,
             SomeValue::Unknown(what) => {
                 return Err(TyperError::new(format!(
                     "a value from {}, which rpy-lsp does not model",

@@ -51,6 +51,9 @@ fn base_op(op: Op) -> Op {
 impl RTyper<'_> {
     pub(super) fn rtype_operation(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let op = hop.op.opname;
+        if let Some(r) = self.rtype_ll_operation(hop, llops) {
+            return r;
+        }
         // special methods of instances (`len(x)` calls `x.__len__()`…)
         if hop.nargs() > 0 && matches!(self.repr(hop.args_r[0]), Repr::Instance(_)) {
             let special = match op {

@@ -88,16 +88,8 @@ static long clamp_index(long x, long n) {
     return x > n ? n : x;
 }
 
-/* the whitespace of str.split()/strip(): ASCII whitespace and \v */
+/* the whitespace of str.split(): ASCII whitespace and \v */
 static inline bool ascii_ws(uint32_t c) { return c == ' ' || (c >= 9 && c <= 13); }
-
-/* the White_Space property of Unicode (Rust's char::is_whitespace, used by unicode strip) */
-static bool uni_ws(uint32_t c) {
-    if (c < 128)
-        return ascii_ws(c);
-    return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-           c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
-}
 
 /* ---- the OS, the clock, print ----------------------------------------------------------- */
 
@@ -865,191 +857,9 @@ struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n) {
     return text_mul(s, n, 4);
 }
 
-/* ---- searching --------------------------------------------------------------------------- */
-
-/* first index i in [lo, hi - m] where sub matches, or -1 */
-static long find_in(const void *s, long lo, long hi, const void *sub, long m, int w) {
-    if (w == 1 && m > 0) {
-        /* bytes: memchr skips to the candidates (the first byte) */
-        const unsigned char *base = titems(s), first = titems(sub)[0];
-        for (long i = lo; i + m <= hi;) {
-            const unsigned char *p = memchr(base + i, first, (size_t)(hi - m + 1 - i));
-            if (!p)
-                return -1;
-            i = p - base;
-            if (tmatch(s, i, sub, m, w))
-                return i;
-            i++;
-        }
-        return -1;
-    }
-    for (long i = lo; i + m <= hi; i++)
-        if (tmatch(s, i, sub, m, w))
-            return i;
-    return -1;
-}
-
-static long rfind_in(const void *s, long lo, long hi, const void *sub, long m, int w) {
-    for (long i = hi - m; i >= lo; i--)
-        if (tmatch(s, i, sub, m, w))
-            return i;
-    return -1;
-}
-
-/* find / rfind / count over s[start:end] (clamped as a slice); an empty sub is found at
- * the start (find), at the end (rfind), and len+1 times (count), whatever the bounds */
-enum search_kind { SEARCH_FIND, SEARCH_RFIND, SEARCH_COUNT };
-static long text_search(const void *s, const void *sub, long start, long end, int w,
-                        enum search_kind k) {
-    long n = tlen(s), m = tlen(sub);
-    long lo = clamp_index(start, n), hi = clamp_index(end, n);
-    if (hi < lo)
-        hi = lo;
-    switch (k) {
-    case SEARCH_FIND:
-        return m == 0 ? lo : find_in(s, lo, hi, sub, m, w);
-    case SEARCH_RFIND:
-        return m == 0 ? hi : rfind_in(s, lo, hi, sub, m, w);
-    default: {
-        if (m == 0)
-            return hi - lo + 1;
-        long c = 0;
-        for (long i = lo; i + m <= hi;) {
-            if (tmatch(s, i, sub, m, w)) {
-                c++;
-                i += m;
-            } else {
-                i++;
-            }
-        }
-        return c;
-    }
-    }
-}
-long RPyRT_ll_str_find(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
-    return text_search(s, sub, start, end, 1, SEARCH_FIND);
-}
-long RPyRT_ll_str_find_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                         long end) {
-    return text_search(s, sub, start, end, 4, SEARCH_FIND);
-}
-long RPyRT_ll_str_rfind(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
-    return text_search(s, sub, start, end, 1, SEARCH_RFIND);
-}
-long RPyRT_ll_str_rfind_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                          long end) {
-    return text_search(s, sub, start, end, 4, SEARCH_RFIND);
-}
-long RPyRT_ll_str_count(struct rpy_string *s, struct rpy_string *sub, long start, long end) {
-    return text_search(s, sub, start, end, 1, SEARCH_COUNT);
-}
-long RPyRT_ll_str_count_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                          long end) {
-    return text_search(s, sub, start, end, 4, SEARCH_COUNT);
-}
-
-/* find of one character (the RTyper passes a one-character string to ll_str_find today;
- * this is the same search for a character) */
-static long text_find_char(const void *s, uint32_t c, long start, long end, int w) {
-    long n = tlen(s), lo = clamp_index(start, n), hi = clamp_index(end, n);
-    for (long i = lo; i < hi; i++)
-        if (tat(s, w, i) == c)
-            return i;
-    return -1;
-}
-long RPyRT_ll_str_find_char(struct rpy_string *s, unsigned char c, long start, long end) {
-    return text_find_char(s, c, start, end, 1);
-}
-long RPyRT_ll_str_find_char_u(struct rpy_unicode *s, uint32_t c, long start, long end) {
-    return text_find_char(s, c, start, end, 4);
-}
-
-static bool text_contains(const void *s, const void *sub, int w) {
-    long m = tlen(sub);
-    return m == 0 || find_in(s, 0, tlen(s), sub, m, w) >= 0;
-}
-bool RPyRT_ll_str_contains(struct rpy_string *s, struct rpy_string *sub) {
-    return text_contains(s, sub, 1);
-}
-bool RPyRT_ll_str_contains_u(struct rpy_unicode *s, struct rpy_unicode *sub) {
-    return text_contains(s, sub, 4);
-}
-
-static bool text_startswith(const void *s, const void *p, int w) {
-    long m = tlen(p);
-    return m <= tlen(s) && tmatch(s, 0, p, m, w);
-}
-static bool text_endswith(const void *s, const void *p, int w) {
-    long m = tlen(p), n = tlen(s);
-    return m <= n && tmatch(s, n - m, p, m, w);
-}
-bool RPyRT_ll_str_startswith(struct rpy_string *s, struct rpy_string *prefix) {
-    return text_startswith(s, prefix, 1);
-}
-bool RPyRT_ll_str_startswith_u(struct rpy_unicode *s, struct rpy_unicode *prefix) {
-    return text_startswith(s, prefix, 4);
-}
-bool RPyRT_ll_str_endswith(struct rpy_string *s, struct rpy_string *suffix) {
-    return text_endswith(s, suffix, 1);
-}
-bool RPyRT_ll_str_endswith_u(struct rpy_unicode *s, struct rpy_unicode *suffix) {
-    return text_endswith(s, suffix, 4);
-}
-
 /* ---- transforming ------------------------------------------------------------------------ */
 
-static struct rpy_string *str_case(struct rpy_string *s, bool upper) {
-    long n = s->length;
-    RPY_PUSH_ROOT(s);
-    struct rpy_string *r = tnew(1, n);
-    RPY_POP_ROOT(s);
-    if (!r)
-        return NULL;
-    for (long i = 0; i < n; i++) {
-        unsigned char c = s->items[i];
-        if (upper && c >= 'a' && c <= 'z')
-            c = (unsigned char)(c - 32);
-        else if (!upper && c >= 'A' && c <= 'Z')
-            c = (unsigned char)(c + 32);
-        r->items[i] = c;
-    }
-    return r;
-}
-struct rpy_string *RPyRT_ll_str_upper(struct rpy_string *s) { return str_case(s, true); }
-struct rpy_string *RPyRT_ll_str_lower(struct rpy_string *s) { return str_case(s, false); }
-
-static bool find_char_in(const void *chars, uint32_t c, int w);
-
-/* which: 0 both ends, 1 the left, 2 the right. Without chars, str strips ASCII whitespace
- * and unicode any whitespace. */
-static void *text_strip(void *s, void *chars, long which, int w) {
-    long lo = 0, hi = tlen(s);
-#define STRIPPED(c) \
-    (chars ? find_char_in(chars, (c), w) : (w == 1 ? ascii_ws(c) : uni_ws(c)))
-    if (which != 2)
-        while (lo < hi && STRIPPED(tat(s, w, lo)))
-            lo++;
-    if (which != 1)
-        while (hi > lo && STRIPPED(tat(s, w, hi - 1)))
-            hi--;
-#undef STRIPPED
-    return text_piece(s, lo, hi, w);
-}
-struct rpy_string *RPyRT_ll_str_strip(struct rpy_string *s, struct rpy_string *chars,
-                                      long which) {
-    return text_strip(s, chars, which, 1);
-}
-struct rpy_unicode *RPyRT_ll_str_strip_u(struct rpy_unicode *s, struct rpy_unicode *chars,
-                                         long which) {
-    return text_strip(s, chars, which, 4);
-}
-static bool find_char_in(const void *chars, uint32_t c, int w) {
-    long n = tlen(chars);
-    for (long i = 0; i < n; i++)
-        if (tat(chars, w, i) == c)
-            return true;
-    return false;
-}
+/* upper() and lower() are low-level helpers (ll_str.py) */
 
 /* every non-overlapping occurrence from the left; an empty old puts new between every
  * character and at both ends */
@@ -1363,46 +1173,6 @@ struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
     return text_join(sep, a, true, 4);
 }
 
-/* ---- classification ----------------------------------------------------------------------- */
-
-static inline bool c_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-static inline bool c_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
-static inline bool c_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
-static inline bool c_alpha(unsigned char c) { return c_upper(c) || c_lower(c); }
-
-/* non-empty and every character of the class */
-#define ALL_OF(s, pred)                                  \
-    do {                                                 \
-        if ((s)->length == 0)                            \
-            return false;                                \
-        for (long i_ = 0; i_ < (s)->length; i_++)        \
-            if (!(pred((s)->items[i_])))                 \
-                return false;                            \
-        return true;                                     \
-    } while (0)
-
-static inline bool c_alnum(unsigned char c) { return c_alpha(c) || c_digit(c); }
-static inline bool c_space(unsigned char c) { return ascii_ws(c); }
-
-bool RPyRT_ll_str_isdigit(struct rpy_string *s) { ALL_OF(s, c_digit); }
-bool RPyRT_ll_str_isalpha(struct rpy_string *s) { ALL_OF(s, c_alpha); }
-bool RPyRT_ll_str_isspace(struct rpy_string *s) { ALL_OF(s, c_space); }
-bool RPyRT_ll_str_isalnum(struct rpy_string *s) { ALL_OF(s, c_alnum); }
-
-/* at least one cased character of the case and none of the other */
-static bool str_iscase(struct rpy_string *s, bool upper) {
-    bool some = false;
-    for (long i = 0; i < s->length; i++) {
-        unsigned char c = s->items[i];
-        if (upper ? c_lower(c) : c_upper(c))
-            return false;
-        if (upper ? c_upper(c) : c_lower(c))
-            some = true;
-    }
-    return some;
-}
-bool RPyRT_ll_str_isupper(struct rpy_string *s) { return str_iscase(s, true); }
-bool RPyRT_ll_str_islower(struct rpy_string *s) { return str_iscase(s, false); }
 
 /* repr(str): single quotes unless the text has a ' and no "; \\ \n \r \t and the quote
  * escaped; other non-printable bytes as \xNN */

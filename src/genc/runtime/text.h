@@ -98,30 +98,6 @@ struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long sto
 struct rpy_unicode *RPyRT_ll_str_slice_u(struct rpy_unicode *s, long start, long stop);
 struct rpy_string *RPyRT_ll_str_mul(struct rpy_string *s, long n);
 struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n);
-long RPyRT_ll_str_find(struct rpy_string *s, struct rpy_string *sub, long start, long end);
-long RPyRT_ll_str_find_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                         long end);
-long RPyRT_ll_str_rfind(struct rpy_string *s, struct rpy_string *sub, long start, long end);
-long RPyRT_ll_str_rfind_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                          long end);
-long RPyRT_ll_str_find_char(struct rpy_string *s, unsigned char c, long start, long end);
-long RPyRT_ll_str_find_char_u(struct rpy_unicode *s, uint32_t c, long start, long end);
-long RPyRT_ll_str_count(struct rpy_string *s, struct rpy_string *sub, long start, long end);
-long RPyRT_ll_str_count_u(struct rpy_unicode *s, struct rpy_unicode *sub, long start,
-                          long end);
-bool RPyRT_ll_str_contains(struct rpy_string *s, struct rpy_string *sub);
-bool RPyRT_ll_str_contains_u(struct rpy_unicode *s, struct rpy_unicode *sub);
-bool RPyRT_ll_str_startswith(struct rpy_string *s, struct rpy_string *prefix);
-bool RPyRT_ll_str_startswith_u(struct rpy_unicode *s, struct rpy_unicode *prefix);
-bool RPyRT_ll_str_endswith(struct rpy_string *s, struct rpy_string *suffix);
-bool RPyRT_ll_str_endswith_u(struct rpy_unicode *s, struct rpy_unicode *suffix);
-struct rpy_string *RPyRT_ll_str_upper(struct rpy_string *s);
-struct rpy_string *RPyRT_ll_str_lower(struct rpy_string *s);
-/* which: 0 strip, 1 lstrip, 2 rstrip; chars NULL: whitespace */
-struct rpy_string *RPyRT_ll_str_strip(struct rpy_string *s, struct rpy_string *chars,
-                                      long which);
-struct rpy_unicode *RPyRT_ll_str_strip_u(struct rpy_unicode *s, struct rpy_unicode *chars,
-                                         long which);
 struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
                                         struct rpy_string *new_);
 struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
@@ -142,12 +118,6 @@ struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
                                                struct rpy_array *a);
 void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
                               const struct rpy_listdesc *d);
-bool RPyRT_ll_str_isdigit(struct rpy_string *s);
-bool RPyRT_ll_str_isalpha(struct rpy_string *s);
-bool RPyRT_ll_str_isspace(struct rpy_string *s);
-bool RPyRT_ll_str_isalnum(struct rpy_string *s);
-bool RPyRT_ll_str_isupper(struct rpy_string *s);
-bool RPyRT_ll_str_islower(struct rpy_string *s);
 struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s);
 unsigned char RPyRT_ll_str_getitem(struct rpy_string *s, long i);
 uint32_t RPyRT_ll_str_getitem_u(struct rpy_unicode *s, long i);

@@ -43,15 +43,7 @@ impl<'p> LlInterpreter<'p> {
                 | StrCmp
                 | StrSlice
                 | StrMul
-                | StrFind
-                | StrRFind
-                | StrCount
-                | StrFindChar
                 | StrJoin
-                | StrContains
-                | StrStartsWith
-                | StrEndsWith
-                | StrStrip
                 | StrReplace
                 | StrGetItem
                 | UniEncode
@@ -217,9 +209,8 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
-            StrConcat | StrEq | StrCmp | StrSlice | StrMul | StrFind | StrRFind | StrCount
-            | StrFindChar | StrContains | StrStartsWith | StrEndsWith | StrStrip | StrReplace
-            | StrGetItem | StrJoin | UniEncode | StrDecode => {
+            StrConcat | StrEq | StrCmp | StrSlice | StrMul | StrReplace | StrGetItem | StrJoin
+            | UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
             StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
@@ -250,14 +241,6 @@ impl<'p> LlInterpreter<'p> {
                 let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
                 LlValue::Ptr(self.list_new(rty, items))
             }
-            StrUpper => {
-                let s = self.s(a[0], span)?.to_ascii_uppercase();
-                self.strv(&s)
-            }
-            StrLower => {
-                let s = self.s(a[0], span)?.to_ascii_lowercase();
-                self.strv(&s)
-            }
             StrSplit | StrRSplit => {
                 let s = self.s(a[0], span)?;
                 let sep = self.sbytes(a[1]);
@@ -269,25 +252,6 @@ impl<'p> LlInterpreter<'p> {
                 };
                 let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
                 LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrIsDigit | StrIsAlpha | StrIsSpace | StrIsAlnum | StrIsUpper | StrIsLower => {
-                let s = self.s(a[0], span)?;
-                LlValue::Bool(match f {
-                    StrIsDigit => !s.is_empty() && s.iter().all(|c| c.is_ascii_digit()),
-                    StrIsAlpha => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphabetic()),
-                    StrIsSpace => {
-                        !s.is_empty() && s.iter().all(|c| c.is_ascii_whitespace() || *c == 0x0b)
-                    }
-                    StrIsAlnum => !s.is_empty() && s.iter().all(|c| c.is_ascii_alphanumeric()),
-                    StrIsUpper => {
-                        s.iter().any(|c| c.is_ascii_uppercase())
-                            && !s.iter().any(|c| c.is_ascii_lowercase())
-                    }
-                    _ => {
-                        s.iter().any(|c| c.is_ascii_lowercase())
-                            && !s.iter().any(|c| c.is_ascii_uppercase())
-                    }
-                })
             }
             StrRepr => {
                 let s = self.s(a[0], span)?;

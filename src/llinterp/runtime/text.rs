@@ -185,55 +185,6 @@ impl<'p> LlInterpreter<'p> {
                 let t = self.text(a[0], ty(0), span)?;
                 self.mktext(&t.repeat(int(1).max(0) as usize), rty)
             }
-            StrFind | StrRFind | StrCount | StrFindChar | StrContains | StrStartsWith
-            | StrEndsWith => {
-                let t = self.text(a[0], ty(0), span)?;
-                let sub = self.text(a[1], ty(1), span)?;
-                let (start, end) = clamp_slice(
-                    a.get(2).map(|v| v.as_int()).unwrap_or(0),
-                    a.get(3).map(|v| v.as_int()).unwrap_or(i64::MAX),
-                    t.len(),
-                );
-                let hay = &t[start..end.max(start)];
-                let find_in = |h: &[u32]| -> Option<usize> {
-                    if sub.is_empty() {
-                        return Some(0);
-                    }
-                    h.windows(sub.len()).position(|w| w == sub.as_slice())
-                };
-                match f {
-                    StrContains => LlValue::Bool(find_in(&t).is_some()),
-                    StrStartsWith => LlValue::Bool(t.starts_with(&sub)),
-                    StrEndsWith => LlValue::Bool(t.ends_with(&sub)),
-                    StrFind => LlValue::Int(find_in(hay).map(|i| (i + start) as i64).unwrap_or(-1)),
-                    StrRFind => LlValue::Int(
-                        if sub.is_empty() {
-                            Some(hay.len())
-                        } else {
-                            hay.windows(sub.len()).rposition(|w| w == sub.as_slice())
-                        }
-                        .map(|i| (i + start) as i64)
-                        .unwrap_or(-1),
-                    ),
-                    _ => {
-                        let mut n = 0;
-                        let mut i = 0;
-                        if sub.is_empty() {
-                            n = hay.len() + 1;
-                        } else {
-                            while i + sub.len() <= hay.len() {
-                                if hay[i..i + sub.len()] == sub[..] {
-                                    n += 1;
-                                    i += sub.len();
-                                } else {
-                                    i += 1;
-                                }
-                            }
-                        }
-                        LlValue::Int(n as i64)
-                    }
-                }
-            }
             StrSplit | StrRSplit => {
                 let t = self.text(a[0], ty(0), span)?;
                 if a[1].as_ptr() == LlPtr::Null {
@@ -302,35 +253,6 @@ impl<'p> LlInterpreter<'p> {
                     }
                 }
                 self.mktext(&out, rty)
-            }
-            StrStrip => {
-                let t = self.text(a[0], ty(0), span)?;
-                let chars = if a[1].as_ptr() == LlPtr::Null {
-                    None
-                } else {
-                    Some(self.text(a[1], ty(1), span)?)
-                };
-                // str strips ASCII whitespace; unicode any whitespace
-                let ascii = ty(0) == self.prog.str_ptr;
-                let strip = |c: &u32| match &chars {
-                    Some(cs) => cs.contains(c),
-                    None if ascii => *c < 128 && ((*c as u8).is_ascii_whitespace() || *c == 0x0b),
-                    None => char::from_u32(*c).is_some_and(|c| c.is_whitespace()),
-                };
-                let which = int(2);
-                let (mut lo, mut hi) = (0, t.len());
-                if which != 2 {
-                    while lo < hi && strip(&t[lo]) {
-                        lo += 1;
-                    }
-                }
-                if which != 1 {
-                    while hi > lo && strip(&t[hi - 1]) {
-                        hi -= 1;
-                    }
-                }
-                let piece = t[lo..hi].to_vec();
-                self.mktext(&piece, rty)
             }
             _ => return Ok(None),
         }))

@@ -1,0 +1,307 @@
+//! Annotations of low-level code (seed 000, "Implementing RPython types"; the reference's
+//! `SomePtr`): the low-level helpers the RTyper annotates late (`annotate_helper`) and user
+//! code written with `lltype`. Takes the operations whose receiver is a pointer, an interior
+//! pointer or a low-level type and gives their annotations; turns objects of the bundled
+//! `lltype` model into types of the bookkeeper's arena (`Bookkeeper::lltypes`).
+//!
+//! The annotations are `SomeValue::Ptr(P)` (P a `Ptr` type), `SomeValue::InteriorPtr` (an
+//! inlined array of a GC structure, `s.chars`) and `SomeValue::LlType(T)` (a type as a
+//! constant value).
+
+use super::annrpython::Annotator;
+use super::call::ArgsS;
+use super::model::*;
+use super::AnnError;
+use crate::flowspace::SpaceOperation;
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::lltypesystem::{LlType, LlTypes, TypeDef};
+use crate::objspace::object::{Heap, IntKind, ObjId, Object, Value};
+use std::rc::Rc;
+
+use SomeValue as S;
+
+/// The annotation of a value of low-level type `t` (a field, an array item, a result).
+pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
+    match t {
+        LlType::SIGNED => SomeValue::int(),
+        LlType::UNSIGNED => SomeValue::Integer {
+            nonneg: true,
+            kind: IntKind::Unsigned,
+            konst: None,
+        },
+        LlType::SIGNEDLONGLONG => SomeValue::Integer {
+            nonneg: false,
+            kind: IntKind::LongLong,
+            konst: None,
+        },
+        LlType::UNSIGNEDLONGLONG => SomeValue::Integer {
+            nonneg: true,
+            kind: IntKind::ULongLong,
+            konst: None,
+        },
+        LlType::FLOAT => SomeValue::float(),
+        LlType::CHAR => S::Char {
+            no_nul: false,
+            konst: None,
+        },
+        LlType::UNICHAR => S::UnicodeCodePoint {
+            no_nul: false,
+            konst: None,
+        },
+        LlType::BOOL => SomeValue::bool(),
+        LlType::VOID => S::None,
+        t if types.is_ptr(t) => S::Ptr(t),
+        _ => S::Impossible,
+    }
+}
+
+/// The low-level type of an object of the bundled `lltype` model, built on first use
+/// (structures by object identity, so that one `GcStruct` is one type).
+pub fn lltype_of_obj(
+    heap: &Heap,
+    types: &mut LlTypes,
+    cache: &mut std::collections::HashMap<ObjId, LlType>,
+    id: ObjId,
+) -> Option<LlType> {
+    if let Some(&t) = cache.get(&id) {
+        return Some(t);
+    }
+    let Object::Instance(inst) = heap.get(id) else {
+        return None;
+    };
+    let mro = &heap.class(inst.class)?.mro;
+    let kinds: Vec<&str> = mro
+        .iter()
+        .filter_map(|&c| heap.class(c).map(|c| &*c.name))
+        .collect();
+    if !kinds.contains(&"LowLevelType") {
+        return None;
+    }
+    let attr = |name: &str| -> Option<Value> {
+        inst.dict.get(name).or_else(|| {
+            mro.iter()
+                .find_map(|&c| heap.class(c).and_then(|c| c.dict.get(name)))
+        })
+    };
+    let gc = attr("_gckind").and_then(|v| heap.str_value(v)) == Some(b"gc");
+    let sub = |v: Value, types: &mut LlTypes, cache: &mut _| match v {
+        Value::Obj(o) => lltype_of_obj(heap, types, cache, o),
+        _ => None,
+    };
+    let t = if kinds.contains(&"Primitive") {
+        let name = attr("_name").and_then(|v| heap.str_value(v))?;
+        match name {
+            b"Signed" => LlType::SIGNED,
+            b"Unsigned" => LlType::UNSIGNED,
+            b"SignedLongLong" => LlType::SIGNEDLONGLONG,
+            b"UnsignedLongLong" => LlType::UNSIGNEDLONGLONG,
+            b"Float" => LlType::FLOAT,
+            b"Char" => LlType::CHAR,
+            b"UniChar" => LlType::UNICHAR,
+            b"Bool" => LlType::BOOL,
+            _ => LlType::VOID,
+        }
+    } else if kinds.contains(&"Ptr") {
+        let to = sub(attr("TO")?, types, cache)?;
+        types.ptr(to)
+    } else if kinds.contains(&"Array") {
+        let item = sub(attr("OF")?, types, cache)?;
+        if gc {
+            types.gc_array(item)
+        } else {
+            types.array(item)
+        }
+    } else if kinds.contains(&"Struct") {
+        let name = attr("_name").and_then(|v| heap.str_value(v))?;
+        let name = String::from_utf8_lossy(name).into_owned();
+        // nominal: registered before its fields, which may point back to it
+        let s = types.new_struct(&name, gc, Vec::new());
+        cache.insert(id, s);
+        let Some(Value::Obj(fs)) = attr("_fields") else {
+            return Some(s);
+        };
+        let Object::Tuple(pairs) = heap.get(fs) else {
+            return Some(s);
+        };
+        let mut fields = Vec::new();
+        for &p in pairs {
+            let Value::Obj(p) = p else { continue };
+            let Object::Tuple(pair) = heap.get(p) else {
+                continue;
+            };
+            let (Some(&n), Some(&ft)) = (pair.first(), pair.get(1)) else {
+                continue;
+            };
+            let fname = heap
+                .str_value(n)
+                .map(|b| String::from_utf8_lossy(b).into_owned())?;
+            let ft = sub(ft, types, cache)?;
+            fields.push((Rc::from(fname.as_str()), ft));
+        }
+        types.set_fields(s, fields);
+        return Some(s);
+    } else {
+        return None;
+    };
+    cache.insert(id, t);
+    Some(t)
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// The annotation of a constant that is a type of the `lltype` model.
+    pub(super) fn ll_const_annotation(&mut self, c: Value) -> Option<SomeValue> {
+        let Value::Obj(id) = c else { return None };
+        if !matches!(self.space.heap().get(id), Object::Instance(_)) {
+            return None;
+        }
+        let bk = &mut self.bk;
+        lltype_of_obj(self.space.heap(), &mut bk.lltypes, &mut bk.lltype_objs, id).map(S::LlType)
+    }
+
+    /// The annotation of `op` when its receiver is low-level; `None` for other operations.
+    pub(super) fn consider_ll_op(
+        &mut self,
+        op: &SpaceOperation,
+        a: &[SomeValue],
+    ) -> Option<Result<SomeValue, AnnError>> {
+        let recv = a.first()?;
+        if !matches!(recv, S::Ptr(_) | S::InteriorPtr { .. } | S::LlType(_)) {
+            return None;
+        }
+        let name = || {
+            op.args
+                .get(1)
+                .and_then(|c| c.constant())
+                .and_then(|c| self.space.heap().str_value(c))
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+        };
+        Some(match op.opname {
+            Op::GetAttr => match name() {
+                Some(n) => self.ll_getattr(recv, &n),
+                None => Err(AnnError::new(
+                    "RPY205",
+                    "a field of a low-level structure must be named by a constant".into(),
+                )),
+            },
+            Op::SetAttr => match name() {
+                Some(n) => self.ll_getattr(recv, &n).map(|_| S::None),
+                None => Err(AnnError::new(
+                    "RPY205",
+                    "a field of a low-level structure must be named by a constant".into(),
+                )),
+            },
+            Op::GetItem => self.ll_array_item(recv),
+            Op::SetItem => self.ll_array_item(recv).map(|_| S::None),
+            Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
+            Op::Bool => Ok(SomeValue::bool()),
+            Op::Eq | Op::Ne | Op::Is => match (recv, a.get(1)) {
+                // types are constants: `typeOf(s) == UNICODE_PTR` is decided here
+                (S::LlType(x), Some(S::LlType(y))) => {
+                    Ok(SomeValue::const_bool((x == y) != (op.opname == Op::Ne)))
+                }
+                _ => Ok(SomeValue::bool()),
+            },
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "`{}` is not an operation on {}",
+                    op.opname.name(),
+                    self.bk.describe(self.space.heap(), recv)
+                ),
+            )),
+        })
+    }
+
+    /// `p.field` (or the field's type, on a structure type; `T.TO` and `A.OF` on types).
+    fn ll_getattr(&mut self, recv: &SomeValue, name: &str) -> Result<SomeValue, AnnError> {
+        let types = &mut self.bk.lltypes;
+        let missing = |types: &LlTypes, t: LlType| {
+            AnnError::new(
+                "RPY205",
+                format!("{} has no field `{}`", types.name(t), name),
+            )
+        };
+        match *recv {
+            S::Ptr(p) => {
+                let s = types.pointee(p).unwrap_or(p);
+                let Some(ft) = types.field_type(s, name) else {
+                    return Err(missing(types, s));
+                };
+                match types.def(ft) {
+                    TypeDef::Struct { .. } | TypeDef::Array { .. } => Ok(S::InteriorPtr {
+                        base: p,
+                        field: Rc::from(name),
+                    }),
+                    _ => Ok(ll_to_annotation(types, ft)),
+                }
+            }
+            S::LlType(t) => {
+                let r = match (types.def(t).clone(), name) {
+                    (TypeDef::Ptr(to), "TO") => Some(to),
+                    (TypeDef::Array { item, .. }, "OF") => Some(item),
+                    (TypeDef::Struct { .. }, _) => types.field_type(t, name),
+                    _ => None,
+                };
+                r.map(S::LlType).ok_or_else(|| missing(types, t))
+            }
+            _ => Err(missing(types, LlType::VOID)),
+        }
+    }
+
+    /// The item annotation of an array reached through `recv`.
+    fn ll_array_item(&mut self, recv: &SomeValue) -> Result<SomeValue, AnnError> {
+        let types = &self.bk.lltypes;
+        let arr = match recv {
+            S::Ptr(p) => types.pointee(*p),
+            S::InteriorPtr { base, field } => types
+                .pointee(*base)
+                .and_then(|s| types.field_type(s, field)),
+            _ => None,
+        };
+        match arr.and_then(|a| types.array_item(a)) {
+            Some(item) => Ok(ll_to_annotation(types, item)),
+            None => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "{} is not an array",
+                    self.bk.describe(self.space.heap(), recv)
+                ),
+            )),
+        }
+    }
+
+    /// The `lltype` primitives: `malloc(T[, n])`, `nullptr(T)`, `typeOf(x)`.
+    pub(super) fn call_ll_builtin(
+        &mut self,
+        name: &str,
+        args: &ArgsS,
+    ) -> Option<Result<SomeValue, AnnError>> {
+        let p = &args.positional;
+        let ty = |i: usize| match p.get(i) {
+            Some(S::LlType(t)) => Ok(*t),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!("`{}()` needs a low-level type as its first argument", name),
+            )),
+        };
+        Some(match name {
+            "lltype.malloc" => ty(0).map(|t| {
+                let types = &mut self.bk.lltypes;
+                S::Ptr(types.ptr(t))
+            }),
+            "lltype.nullptr" => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            "lltype.typeOf" => match p.first() {
+                Some(S::Ptr(t)) => Ok(S::LlType(*t)),
+                Some(s) if s.is_int_like() => Ok(S::LlType(LlType::SIGNED)),
+                Some(S::Char { .. }) => Ok(S::LlType(LlType::CHAR)),
+                Some(S::UnicodeCodePoint { .. }) => Ok(S::LlType(LlType::UNICHAR)),
+                Some(S::Float { .. }) => Ok(S::LlType(LlType::FLOAT)),
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "`typeOf()` of a value that has no low-level type here".into(),
+                )),
+            },
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,1 @@
+"""rpy-lsp's model of `rpython.rtyper.lltypesystem`."""

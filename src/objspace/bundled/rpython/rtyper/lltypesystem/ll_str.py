@@ -1,0 +1,299 @@
+"""rpy-lsp's low-level helpers of strings: the operations of `str` and `unicode` that need
+a loop, written in low-level RPython (seed 000, "Implementing RPython types").
+
+The RTyper calls them with `gendirectcall`; they are flowed and annotated like the
+program's own code (late, once the RTyper knows it needs them) and specialized per
+low-level type, so one helper serves `str` (`STR`) and `unicode` (`UNICODE`). `STR` and
+`UNICODE` here are bound to the RTyper's own string structures. Not part of the reference
+toolchain's surface: user programs do not import this module.
+"""
+from rpython.rtyper.lltypesystem.lltype import GcStruct, Array, Signed, Char, UniChar
+from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
+from rpython.rlib.objectmodel import specialize
+
+STR = GcStruct('rpy_string', ('hash', Signed), ('chars', Array(Char)))
+UNICODE = GcStruct('rpy_unicode', ('hash', Signed), ('chars', Array(UniChar)))
+
+
+@specialize.ll()
+def ll_upper(s):
+    n = len(s.chars)
+    result = malloc(typeOf(s).TO, n)
+    i = 0
+    while i < n:
+        c = ord(s.chars[i])
+        if 97 <= c <= 122:
+            c -= 32
+        result.chars[i] = chr(c) if c < 128 else s.chars[i]
+        i += 1
+    return result
+
+
+@specialize.ll()
+def ll_lower(s):
+    n = len(s.chars)
+    result = malloc(typeOf(s).TO, n)
+    i = 0
+    while i < n:
+        c = ord(s.chars[i])
+        if 65 <= c <= 90:
+            c += 32
+        result.chars[i] = chr(c) if c < 128 else s.chars[i]
+        i += 1
+    return result
+
+
+def _isdigit(c):
+    return 48 <= c <= 57
+
+
+def _isupper(c):
+    return 65 <= c <= 90
+
+
+def _islower(c):
+    return 97 <= c <= 122
+
+
+def _isalpha(c):
+    return _isupper(c) or _islower(c)
+
+
+def _isspace(c):
+    return c == 32 or 9 <= c <= 13
+
+
+@specialize.ll()
+def ll_isdigit(s):
+    n = len(s.chars)
+    if n == 0:
+        return False
+    i = 0
+    while i < n:
+        if not _isdigit(ord(s.chars[i])):
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_isalpha(s):
+    n = len(s.chars)
+    if n == 0:
+        return False
+    i = 0
+    while i < n:
+        if not _isalpha(ord(s.chars[i])):
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_isalnum(s):
+    n = len(s.chars)
+    if n == 0:
+        return False
+    i = 0
+    while i < n:
+        c = ord(s.chars[i])
+        if not (_isalpha(c) or _isdigit(c)):
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_isspace(s):
+    n = len(s.chars)
+    if n == 0:
+        return False
+    i = 0
+    while i < n:
+        if not _isspace(ord(s.chars[i])):
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_isupper(s):
+    # at least one cased character, and none lower-case
+    found = False
+    i = 0
+    n = len(s.chars)
+    while i < n:
+        c = ord(s.chars[i])
+        if _islower(c):
+            return False
+        if _isupper(c):
+            found = True
+        i += 1
+    return found
+
+
+@specialize.ll()
+def ll_islower(s):
+    found = False
+    i = 0
+    n = len(s.chars)
+    while i < n:
+        c = ord(s.chars[i])
+        if _isupper(c):
+            return False
+        if _islower(c):
+            found = True
+        i += 1
+    return found
+
+
+@specialize.ll()
+def ll_startswith(s, prefix):
+    n = len(prefix.chars)
+    if n > len(s.chars):
+        return False
+    i = 0
+    while i < n:
+        if s.chars[i] != prefix.chars[i]:
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_endswith(s, suffix):
+    n = len(suffix.chars)
+    start = len(s.chars) - n
+    if start < 0:
+        return False
+    i = 0
+    while i < n:
+        if s.chars[start + i] != suffix.chars[i]:
+            return False
+        i += 1
+    return True
+
+
+def _clamp(x, n):
+    # a slice bound as Python's: negative from the end, then within [0, n]
+    if x < 0:
+        x += n
+        if x < 0:
+            x = 0
+    if x > n:
+        x = n
+    return x
+
+
+@specialize.ll()
+def _match_at(s, i, sub):
+    m = len(sub.chars)
+    j = 0
+    while j < m:
+        if s.chars[i + j] != sub.chars[j]:
+            return False
+        j += 1
+    return True
+
+
+@specialize.ll()
+def ll_find(s, sub, start, end):
+    n = len(s.chars)
+    start = _clamp(start, n)
+    end = _clamp(end, n)
+    if end < start:
+        end = start
+    m = len(sub.chars)
+    if m == 0:
+        return start
+    first = sub.chars[0]
+    i = start
+    while i + m <= end:
+        if s.chars[i] == first and _match_at(s, i, sub):
+            return i
+        i += 1
+    return -1
+
+
+@specialize.ll()
+def ll_rfind(s, sub, start, end):
+    n = len(s.chars)
+    start = _clamp(start, n)
+    end = _clamp(end, n)
+    if end < start:
+        end = start
+    m = len(sub.chars)
+    i = end - m
+    while i >= start:
+        if _match_at(s, i, sub):
+            return i
+        i -= 1
+    return -1
+
+
+@specialize.ll()
+def ll_count(s, sub, start, end):
+    n = len(s.chars)
+    start = _clamp(start, n)
+    end = _clamp(end, n)
+    if end < start:
+        end = start
+    m = len(sub.chars)
+    if m == 0:
+        return end - start + 1
+    count = 0
+    i = start
+    if m == 1:
+        c = sub.chars[0]
+        while i < end:
+            if s.chars[i] == c:
+                count += 1
+            i += 1
+        return count
+    while i + m <= end:
+        if _match_at(s, i, sub):
+            count += 1
+            i += m
+        else:
+            i += 1
+    return count
+
+
+@specialize.ll()
+def ll_contains(s, sub):
+    return ll_find(s, sub, 0, len(s.chars)) >= 0
+
+
+@specialize.ll()
+def _stripped(c, chars):
+    # whether the character (as an int) is one strip() removes
+    if chars:
+        i = 0
+        n = len(chars.chars)
+        while i < n:
+            if ord(chars.chars[i]) == c:
+                return True
+            i += 1
+        return False
+    return _isspace(c)
+
+
+@specialize.ll()
+def ll_strip(s, chars, which):
+    """`which`: 0 strip, 1 lstrip, 2 rstrip; `chars` NULL for whitespace (ASCII
+    whitespace: unicode strings strip only given characters in RPython)."""
+    lo = 0
+    hi = len(s.chars)
+    if which != 2:
+        while lo < hi and _stripped(ord(s.chars[lo]), chars):
+            lo += 1
+    if which != 1:
+        while hi > lo and _stripped(ord(s.chars[hi - 1]), chars):
+            hi -= 1
+    n = hi - lo
+    result = malloc(typeOf(s).TO, n)
+    i = 0
+    while i < n:
+        result.chars[i] = s.chars[lo + i]
+        i += 1
+    return result

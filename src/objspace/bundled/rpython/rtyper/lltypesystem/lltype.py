@@ -1,0 +1,77 @@
+"""rpy-lsp's model of `rpython.rtyper.lltypesystem.lltype`: low-level types and pointers.
+
+Types are ordinary objects built at import time (`GcStruct('node', ('x', Signed))`); the
+annotator turns each into a type of its low-level type arena (structures by identity,
+arrays and pointers by structure). `malloc`, `nullptr` and `typeOf` are primitives that
+only translated code calls: the annotator gives `malloc(T, n)` a pointer to T, and field
+and item accesses through pointers their field and item types. rpy-lsp's own low-level
+helpers (the operations of strings, lists, dicts) are written with this module.
+"""
+from __rpy__ import lltype_malloc, lltype_nullptr, lltype_typeOf
+
+
+class LowLevelType(object):
+    pass
+
+
+class Primitive(LowLevelType):
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return self._name
+
+
+Signed = Primitive("Signed")
+Unsigned = Primitive("Unsigned")
+SignedLongLong = Primitive("SignedLongLong")
+UnsignedLongLong = Primitive("UnsignedLongLong")
+Float = Primitive("Float")
+Char = Primitive("Char")
+UniChar = Primitive("UniChar")
+Bool = Primitive("Bool")
+Void = Primitive("Void")
+
+
+class ContainerType(LowLevelType):
+    _gckind = 'raw'
+
+
+class Struct(ContainerType):
+    """`Struct(name, (field, TYPE), ...)`; the last field may be an Array (the structure
+    is then variable-sized)."""
+
+    def __init__(self, name, *fields, **kwds):
+        self._name = name
+        self._fields = fields
+        self._names = tuple([f[0] for f in fields])
+        for fname, ftype in fields:
+            setattr(self, fname, ftype)
+
+    def __repr__(self):
+        return "%s %s" % (self.__class__.__name__, self._name)
+
+
+class GcStruct(Struct):
+    _gckind = 'gc'
+
+
+class Array(ContainerType):
+    """`Array(ITEM)`: items of one type, with a length."""
+
+    def __init__(self, OF, **kwds):
+        self.OF = OF
+
+
+class GcArray(Array):
+    _gckind = 'gc'
+
+
+class Ptr(LowLevelType):
+    def __init__(self, TO):
+        self.TO = TO
+
+
+malloc = lltype_malloc
+nullptr = lltype_nullptr
+typeOf = lltype_typeOf

@@ -1,0 +1,257 @@
+//! Low-level pointers in the program being translated (the reference's rptr): the
+//! operations of low-level helpers and of user code written with `lltype` become the
+//! low-level operations themselves. A pointer (`Repr::Ptr`) is its own representation;
+//! an interior pointer (`s.chars`, `Repr::InteriorPtr`) is represented by the pointer to
+//! its structure, and its item accesses become interior operations on that.
+
+use super::hop::{cfield, ctype, Hop, LlOps};
+use super::rmodel::{Repr, ReprId};
+use super::{RTyper, TyperError};
+use crate::annotator::model::SomeValue;
+use crate::flowspace::{Hlvalue, LlConstant};
+use crate::interpreter::Op;
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+impl RTyper<'_> {
+    /// The translation of `hop` when its receiver is a pointer; `None` for others.
+    pub(super) fn rtype_ll_operation(&mut self, hop: &mut Hop, llops: &mut LlOps) -> Option<R> {
+        let r0 = *hop.args_r.first()?;
+        if let Some(SomeValue::LlType(_)) = hop.args_s.first() {
+            // `T.TO`, `A.OF`, `typeOf(s) == T`: types are constants, and so are these
+            return Some(Ok(match hop.s_result {
+                SomeValue::Bool { konst: Some(b), .. } => {
+                    (super::hop::cbool(b), self.intern_repr(Repr::Bool))
+                }
+                _ => (super::hop::cvoid(), self.intern_repr(Repr::Void)),
+            }));
+        }
+        let (p, field) = match self.repr(r0) {
+            Repr::Ptr(p) => (*p, None),
+            Repr::InteriorPtr { base, field } => (*base, Some(field.clone())),
+            _ => return None,
+        };
+        let v = hop.args_v[0];
+        Some(match (hop.op.opname, field) {
+            (Op::GetAttr, None) => self.ll_getattr(hop, llops, v, p),
+            (Op::SetAttr, None) => self.ll_setattr(hop, llops, v, p),
+            (Op::GetItem, f) => {
+                let item = self.ll_item_type(p, f.as_deref());
+                let i = hop.args_v[1];
+                let (op, args) = match f {
+                    Some(f) => (LlOp::GetInteriorField, vec![v, cfield(&f), i]),
+                    None => (LlOp::GetArrayItem, vec![v, i]),
+                };
+                let res = llops.genop(op, args, item);
+                self.ll_result(llops, res, item, hop.r_result)
+            }
+            (Op::SetItem, f) => {
+                let item = self.ll_item_type(p, f.as_deref());
+                let val = match self.ll_cast(llops, hop.args_v[2], hop.args_r[2], item) {
+                    Ok(x) => x,
+                    Err(e) => return Some(Err(e)),
+                };
+                let (op, args) = match f {
+                    Some(f) => (
+                        LlOp::SetInteriorField,
+                        vec![v, cfield(&f), hop.args_v[1], val],
+                    ),
+                    None => (LlOp::SetArrayItem, vec![v, hop.args_v[1], val]),
+                };
+                llops.genop(op, args, LlType::VOID);
+                Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
+            }
+            (Op::Len, f) => {
+                let res = match f {
+                    Some(f) => llops.genop(
+                        LlOp::GetInteriorArraySize,
+                        vec![v, cfield(&f)],
+                        LlType::SIGNED,
+                    ),
+                    None => llops.genop(LlOp::GetArraySize, vec![v], LlType::SIGNED),
+                };
+                self.ll_result(llops, res, LlType::SIGNED, hop.r_result)
+            }
+            (Op::Bool, None) => {
+                let res = llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL);
+                Ok((res, self.intern_repr(Repr::Bool)))
+            }
+            (Op::Eq | Op::Is | Op::Ne, None) => {
+                let op = if hop.op.opname == Op::Ne {
+                    LlOp::PtrNe
+                } else {
+                    LlOp::PtrEq
+                };
+                let res = llops.genop(op, vec![v, hop.args_v[1]], LlType::BOOL);
+                Ok((res, self.intern_repr(Repr::Bool)))
+            }
+            (op, _) => Err(TyperError::new(format!(
+                "`{}` of a low-level pointer",
+                op.name()
+            ))),
+        })
+    }
+
+    /// `p.field`: the field's value, or the pointer itself for an inlined structure or
+    /// array (an interior pointer).
+    fn ll_getattr(&mut self, hop: &Hop, llops: &mut LlOps, v: Hlvalue, p: LlType) -> R {
+        let name = self.ll_field_name(hop)?;
+        let s = self.types.pointee(p).unwrap_or(p);
+        let ft = self.types.field_type(s, &name).ok_or_else(|| {
+            TyperError::new(format!("no field {} in {}", name, self.types.name(s)))
+        })?;
+        if matches!(
+            self.types.def(ft),
+            TypeDef::Struct { .. } | TypeDef::Array { .. }
+        ) {
+            return Ok((v, hop.r_result));
+        }
+        let res = llops.genop(LlOp::GetField, vec![v, cfield(&name)], ft);
+        self.ll_result(llops, res, ft, hop.r_result)
+    }
+
+    fn ll_setattr(&mut self, hop: &Hop, llops: &mut LlOps, v: Hlvalue, p: LlType) -> R {
+        let name = self.ll_field_name(hop)?;
+        let s = self.types.pointee(p).unwrap_or(p);
+        let ft = self.types.field_type(s, &name).ok_or_else(|| {
+            TyperError::new(format!("no field {} in {}", name, self.types.name(s)))
+        })?;
+        let val = self.ll_cast(llops, hop.args_v[2], hop.args_r[2], ft)?;
+        llops.genop(LlOp::SetField, vec![v, cfield(&name), val], LlType::VOID);
+        Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
+    }
+
+    fn ll_field_name(&self, hop: &Hop) -> Result<String, TyperError> {
+        hop.op
+            .args
+            .get(1)
+            .and_then(|a| a.constant())
+            .and_then(|c| self.objheap.str_value(c))
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .ok_or_else(|| TyperError::new("a field name that is not a constant"))
+    }
+
+    /// The item type of the array `p` points to (or of its inlined array `field`).
+    fn ll_item_type(&self, p: LlType, field: Option<&str>) -> LlType {
+        let s = self.types.pointee(p).unwrap_or(p);
+        let arr = match field {
+            Some(f) => self.types.field_type(s, f).unwrap_or(s),
+            None => s,
+        };
+        self.types.array_item(arr).unwrap_or(LlType::VOID)
+    }
+
+    /// A value of low-level type `have` as the operation's result Repr.
+    fn ll_result(&mut self, llops: &mut LlOps, v: Hlvalue, have: LlType, r: ReprId) -> R {
+        let want = self.lltype(r);
+        if want == have {
+            return Ok((v, r));
+        }
+        Ok((self.prim_cast(llops, v, have, want)?, r))
+    }
+
+    /// Argument `v` (in Repr `r`) as low-level type `want` (a char stored into a unicode
+    /// string's characters, a bool into a Signed field).
+    fn ll_cast(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        r: ReprId,
+        want: LlType,
+    ) -> Result<Hlvalue, TyperError> {
+        let have = self.lltype(r);
+        if have == want {
+            return Ok(v);
+        }
+        if let Hlvalue::Ll(c) = v {
+            if let Some(k) = self.convert_const_ll(c.value, c.ty, want) {
+                return Ok(Hlvalue::Ll(k));
+            }
+        }
+        self.prim_cast(llops, v, have, want)
+    }
+
+    /// A primitive conversion (through Signed for characters), or a pointer cast.
+    fn prim_cast(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        have: LlType,
+        want: LlType,
+    ) -> Result<Hlvalue, TyperError> {
+        let to_int = match have {
+            LlType::CHAR => Some(LlOp::CastCharToInt),
+            LlType::UNICHAR => Some(LlOp::CastUnicharToInt),
+            LlType::BOOL => Some(LlOp::CastBoolToInt),
+            _ => None,
+        };
+        let v = match to_int {
+            Some(op) => llops.genop(op, vec![v], LlType::SIGNED),
+            None => v,
+        };
+        let have = if to_int.is_some() {
+            LlType::SIGNED
+        } else {
+            have
+        };
+        if have == want {
+            return Ok(v);
+        }
+        let op = match want {
+            LlType::CHAR => LlOp::CastIntToChar,
+            LlType::UNICHAR => LlOp::CastIntToUnichar,
+            _ if self.types.is_ptr(have) && self.types.is_ptr(want) => LlOp::CastPointer,
+            _ if have.is_primitive() && want.is_primitive() => LlOp::CastPrimitive,
+            _ => {
+                return Err(TyperError::new(format!(
+                    "cannot convert {} to {}",
+                    self.types.name(have),
+                    self.types.name(want)
+                )))
+            }
+        };
+        Ok(llops.genop(op, vec![v], want))
+    }
+
+    /// The `lltype` primitives called in translated code; `None` for other built-ins.
+    pub(super) fn rtype_ll_builtin(
+        &mut self,
+        hop: &Hop,
+        llops: &mut LlOps,
+        name: &str,
+    ) -> Option<R> {
+        let ty = |i: usize| match hop.args_s.get(i) {
+            Some(SomeValue::LlType(t)) => Ok(*t),
+            _ => Err(TyperError::new(format!(
+                "{}() of a value that is not a type",
+                name
+            ))),
+        };
+        Some(match name {
+            "lltype.malloc" => ty(0).and_then(|t| {
+                let pt = self.lltype(hop.r_result);
+                let res = if hop.nargs() > 1 {
+                    let si = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
+                    let n = self.inputarg(llops, hop, 1, si)?;
+                    llops.genop(LlOp::MallocVarsize, vec![ctype(t), n], pt)
+                } else {
+                    llops.genop(LlOp::Malloc, vec![ctype(t)], pt)
+                };
+                Ok((res, hop.r_result))
+            }),
+            "lltype.nullptr" => {
+                let pt = self.lltype(hop.r_result);
+                Ok((
+                    Hlvalue::Ll(LlConstant {
+                        ty: pt,
+                        value: LlValue::Ptr(LlPtr::Null),
+                    }),
+                    hop.r_result,
+                ))
+            }
+            "lltype.typeOf" => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
+            _ => return None,
+        })
+    }
+}
