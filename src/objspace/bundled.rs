@@ -50,7 +50,8 @@ bundled! {
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
-    "rpython.rtyper.lltypesystem.ll_str" => "rpython/rtyper/lltypesystem/ll_str.py", false;
+    "__rpy_ll__" => "__rpy_ll__/__init__.py", true;
+    "__rpy_ll__.ll_str" => "__rpy_ll__/ll_str.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

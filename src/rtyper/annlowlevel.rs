@@ -5,7 +5,7 @@
 //! rounds, see `rtype`) and translated like the program's own graphs, so the LLInterpreter
 //! runs it and GenC compiles it as any other graph.
 //!
-//! The helpers live in bundled modules (`rpython/rtyper/lltypesystem/ll_*.py`), imported
+//! The helpers live in bundled modules (`__rpy_ll__/ll_*.py`), imported
 //! into the program's object space when a translation starts.
 
 use super::hop::LlOps;
@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own
 /// (global name → which of the structures handed to `Helpers::load`).
-const MODULES: &[&str] = &["rpython.rtyper.lltypesystem.ll_str"];
+const MODULES: &[&str] = &["__rpy_ll__.ll_str"];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE"];
 
 /// A helper to annotate: the function, its argument annotations, the function index the

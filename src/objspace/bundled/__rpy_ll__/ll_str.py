@@ -5,7 +5,8 @@ The RTyper calls them with `gendirectcall`; they are flowed and annotated like t
 program's own code (late, once the RTyper knows it needs them) and specialized per
 low-level type, so one helper serves `str` (`STR`) and `unicode` (`UNICODE`). `STR` and
 `UNICODE` here are bound to the RTyper's own string structures. Not part of the reference
-toolchain's surface: user programs do not import this module.
+toolchain's surface (the reference has a module of this name elsewhere, with other
+contents): user programs do not import this module.
 """
 from rpython.rtyper.lltypesystem.lltype import GcStruct, Array, Signed, Char, UniChar
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
