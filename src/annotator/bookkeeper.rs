@@ -82,6 +82,7 @@ pub struct Bookkeeper {
     pub lltypes: crate::lltypesystem::LlTypes,
     /// Objects of the `lltype` model (`STR = GcStruct(...)`) → their low-level type.
     pub lltype_objs: HashMap<ObjId, crate::lltypesystem::LlType>,
+    string_structs: Option<(crate::lltypesystem::LlType, crate::lltypesystem::LlType)>,
     pub descs: Vec<Desc>,
     pub desc_of_obj: HashMap<ObjId, DescId>,
     method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
@@ -117,6 +118,31 @@ pub struct Bookkeeper {
 }
 
 impl Bookkeeper {
+    /// The structures of str and unicode (`rpy_string`, `rpy_unicode`: a hash and an
+    /// inlined array of characters), made in the type arena on first use: the types of
+    /// `annlowlevel.llstr()` and of the RTyper's strings.
+    pub fn string_types(&mut self) -> (crate::lltypesystem::LlType, crate::lltypesystem::LlType) {
+        use crate::lltypesystem::LlType;
+        if let Some(t) = self.string_structs {
+            return t;
+        }
+        let types = &mut self.lltypes;
+        let mut make = |name: &str, ch: LlType| {
+            let chars = types.array(ch);
+            types.new_struct(
+                name,
+                true,
+                vec![("hash".into(), LlType::SIGNED), ("chars".into(), chars)],
+            )
+        };
+        let t = (
+            make("rpy_string", LlType::CHAR),
+            make("rpy_unicode", LlType::UNICHAR),
+        );
+        self.string_structs = Some(t);
+        t
+    }
+
     pub fn new(heap: &Heap) -> Bookkeeper {
         let mut builtin_classes = HashMap::new();
         for i in 0..heap.len() {
@@ -131,6 +157,7 @@ impl Bookkeeper {
         Bookkeeper {
             lltypes: crate::lltypesystem::LlTypes::new(),
             lltype_objs: HashMap::new(),
+            string_structs: None,
             descs: Vec::new(),
             desc_of_obj: HashMap::new(),
             method_descs: HashMap::new(),

@@ -528,6 +528,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 items.extend([SomeValue::float(), SomeValue::float(), SomeValue::float()]);
                 Ok(S::Tuple(items.into()))
             }
+            // externals of rpy-lsp's low-level helpers (ll_os.py)
+            "os.listdir_raw" => Ok(SomeValue::string0(false)),
+            "os.loadavg_item" => Ok(SomeValue::float()),
             "os.listdir" => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
             "os.environ_snapshot" => {
                 let def = self.bk.dictdef_here(0);

@@ -290,6 +290,39 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 S::Ptr(types.ptr(t))
             }),
             "lltype.nullptr" => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            "annlowlevel.llstr" | "annlowlevel.llunicode" => {
+                let (st, ut) = self.bk.string_types();
+                let uni = name == "annlowlevel.llunicode";
+                match p.first() {
+                    Some(s) if (!uni && s.is_str_like()) || (uni && s.is_unicode_like()) => {
+                        Ok(S::Ptr(self.bk.lltypes.ptr(if uni { ut } else { st })))
+                    }
+                    _ => Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "`{}()` needs a {}",
+                            &name[12..],
+                            if uni { "unicode string" } else { "string" }
+                        ),
+                    )),
+                }
+            }
+            "annlowlevel.hlstr" | "annlowlevel.hlunicode" => {
+                let uni = name == "annlowlevel.hlunicode";
+                Ok(if uni {
+                    S::Unicode {
+                        can_be_none: true,
+                        no_nul: false,
+                        konst: None,
+                    }
+                } else {
+                    S::Str {
+                        can_be_none: true,
+                        no_nul: false,
+                        konst: None,
+                    }
+                })
+            }
             "lltype.typeOf" => match p.first() {
                 Some(S::Ptr(t)) => Ok(S::LlType(*t)),
                 Some(s) if s.is_int_like() => Ok(S::LlType(LlType::SIGNED)),

@@ -233,7 +233,8 @@ impl Bookkeeper {
             S::Dict { def, .. } => S::Dict { def: *def, konst: None },
             S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
-            S::None | S::Error | S::Unknown(_) => a.clone(),
+            // a pointer may be NULL
+            S::None | S::Error | S::Unknown(_) | S::Ptr(_) => a.clone(),
             S::Impossible => S::None,
             other => {
                 return Err(union_error(format!(

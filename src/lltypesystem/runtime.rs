@@ -61,6 +61,12 @@ runtime_fns! {
     OsOpen = "ll_os_open", &["OSError"], ALLOC;
     /// `os.close(fd)`
     OsClose = "ll_os_close", &["OSError"], NO_ALLOC;
+    /// `os.listdir(path)`: the names, each followed by a NUL (ll_os.py splits them)
+    OsListdirRaw = "ll_os_listdir_raw", &["OSError"], ALLOC;
+    /// one of the three load averages of `os.getloadavg()`
+    OsLoadavgItem = "ll_os_loadavg_item", &["OSError"], NO_ALLOC;
+    /// `os.lseek(fd, pos, how) -> Signed`
+    OsLseek = "ll_os_lseek", &["OSError"], NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;

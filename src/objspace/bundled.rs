@@ -48,10 +48,12 @@ bundled! {
     "rpython.rlib.rfile" => "rpython/rlib/rfile.py", false;
     "rpython.rlib.streamio" => "rpython/rlib/streamio.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
+    "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "__rpy_ll__" => "__rpy_ll__/__init__.py", true;
     "__rpy_ll__.ll_str" => "__rpy_ll__/ll_str.py", false;
+    "__rpy_ll__.ll_os" => "__rpy_ll__/ll_os.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

@@ -20,8 +20,8 @@ use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own
 /// (global name → which of the structures handed to `Helpers::load`).
-const MODULES: &[&str] = &["__rpy_ll__.ll_str"];
-const BOUND_TYPES: &[&str] = &["STR", "UNICODE"];
+const MODULES: &[&str] = &["__rpy_ll__.ll_str", "__rpy_ll__.ll_os"];
+const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 
 /// A helper to annotate: the function, its argument annotations, the function index the
 /// RTyper already handed out for it.
@@ -44,7 +44,7 @@ pub struct Helpers {
 
 impl Helpers {
     /// Imports the helper modules into `space` and binds their names of the RTyper's
-    /// structures (`STR`, `UNICODE`: `bound`, in that order) for the annotator.
+    /// structures (`STR`, `UNICODE`, `OBJECT`: `bound`, in that order) for the annotator.
     pub fn load(space: &mut ObjSpace, ann: &mut AnnotatedProgram, bound: &[LlType]) -> Helpers {
         let mut h = Helpers::default();
         for &m in MODULES {
@@ -93,7 +93,19 @@ impl RTyper<'_> {
             .iter()
             .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
             .collect();
-        let key: (Rc<str>, Vec<LlType>) = (Rc::from(name), tys.clone());
+        let key_tys: Vec<LlType> = args
+            .iter()
+            .zip(&tys)
+            .map(|(a, &t)| match a {
+                // a type argument specializes the helper (its own key entry)
+                Hlvalue::Ll(LlConstant {
+                    value: LlValue::Type(k),
+                    ..
+                }) => LlType(u32::MAX - k.0),
+                _ => t,
+            })
+            .collect();
+        let key: (Rc<str>, Vec<LlType>) = (Rc::from(name), key_tys);
         let function = match self.helpers.called.get(&key) {
             Some(&f) => f,
             None => {
@@ -108,9 +120,17 @@ impl RTyper<'_> {
                             .unwrap_or_default()
                     )));
                 };
-                let s_args = tys
+                // a Void constant naming a type (the result's type, say) is that type
+                let s_args = args
                     .iter()
-                    .map(|&t| ll_to_annotation(&self.types, t))
+                    .zip(&tys)
+                    .map(|(a, &t)| match a {
+                        Hlvalue::Ll(LlConstant {
+                            value: LlValue::Type(k),
+                            ..
+                        }) => SomeValue::LlType(*k),
+                        _ => ll_to_annotation(&self.types, t),
+                    })
                     .collect();
                 // a graph id is known once annotated: until then the entry is a
                 // placeholder `rtype` replaces

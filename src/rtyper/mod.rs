@@ -262,24 +262,13 @@ pub fn rtype(
         )]);
     }
     let entry_span = ann.graphs[entry].span;
-    // the arena starts with the types the annotator made (`lltype` in user code)
+    // the arena starts with the types the annotator made (`lltype` in user code, strings)
+    let (str_struct, uni_struct) = ann.bookkeeper.string_types();
     let mut types = std::mem::take(&mut ann.bookkeeper.lltypes);
-    let chars = types.array(LlType::CHAR);
-    let str_struct = types.new_struct(
-        "rpy_string",
-        true,
-        vec![("hash".into(), LlType::SIGNED), ("chars".into(), chars)],
-    );
     let str_ptr = types.ptr(str_struct);
-    let uchars = types.array(LlType::UNICHAR);
-    let uni_struct = types.new_struct(
-        "rpy_unicode",
-        true,
-        vec![("hash".into(), LlType::SIGNED), ("chars".into(), uchars)],
-    );
     let unicode_ptr = types.ptr(uni_struct);
     let classes = ClassLayouts::new(&mut types, str_ptr);
-    let helpers = annlowlevel::Helpers::load(space, ann, &[str_struct, uni_struct]);
+    let helpers = annlowlevel::Helpers::load(space, ann, &[str_struct, uni_struct, classes.object]);
     let mut st = RtState {
         types,
         heap: LlHeap::new(),

@@ -65,7 +65,9 @@ impl RTyper<'_> {
                 self.indirect_call(hop, llops, fv, graphs[0])
             }
             _ => {
-                let Hlvalue::Const(Value::Obj(id)) = callee else {
+                // a constant callee, or a variable holding a single prebuilt callable (a
+                // function passed as an argument, a static method read from an instance)
+                let Some(Value::Obj(id)) = self.static_value(hop.g, callee, hop.args_r[0]) else {
                     return Err(TyperError::new(
                         "calling this value is not supported by `run` yet",
                     ));
@@ -333,13 +335,20 @@ impl RTyper<'_> {
     fn indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, fv: Hlvalue, g0: u32) -> R {
         let (params, result) = self.graph_signature(g0);
         let mut vals = vec![fv];
-        for (i, &p) in params.iter().enumerate() {
-            if i >= hop.nargs() {
-                return Err(TyperError::new(
-                    "an indirect call with default arguments is not supported by `run` yet",
-                ));
+        if hop.nargs() < params.len() || !hop.keywords.is_empty() {
+            // missing arguments take the defaults of the family's functions (the annotator
+            // checked that the functions called here agree on them)
+            for ((v, r), &p) in self
+                .call_args_for(hop, llops, g0, 0)?
+                .into_iter()
+                .zip(&params)
+            {
+                vals.push(self.convertvar(llops, v, r, p)?);
             }
-            vals.push(self.inputarg(llops, hop, i, p)?);
+        } else {
+            for (i, &p) in params.iter().enumerate() {
+                vals.push(self.inputarg(llops, hop, i, p)?);
+            }
         }
         let rt = self.lltype(result);
         let v = llops.genop(LlOp::IndirectCall, vals, rt);
@@ -451,7 +460,11 @@ impl RTyper<'_> {
         };
         let ri = self.intern_repr(Repr::Instance(cd));
         let ti = self.lltype(ri);
-        let st = self.classes.inst[&cd];
+        let Some(&st) = self.classes.inst.get(&cd) else {
+            return Err(TyperError::new(
+                "internal error, a class first seen in a low-level helper",
+            ));
+        };
         let p = llops.genop(LlOp::Malloc, vec![ctype(st)], ti);
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, p, ri, or)?;
@@ -592,6 +605,54 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
+            "os.listdir" | "os.getloadavg" => {
+                // the helpers of ll_os.py build the result, of the result's type
+                let raises = self.has_implicit_exception(hop, "OSError");
+                let mut args = vec![ctype(tr)];
+                if name == "os.listdir" {
+                    args.push(self.inputarg(llops, hop, 0, rs)?);
+                }
+                let helper = match self.repr(rr) {
+                    Repr::List { fixed: true, .. } => "ll_listdir_fixed",
+                    Repr::List { .. } => "ll_listdir",
+                    _ => "ll_getloadavg",
+                };
+                if raises {
+                    hop.exception_is_here(llops);
+                }
+                Ok((self.gendirectcall(llops, helper, args, tr)?, rr))
+            }
+            "os.listdir_raw" => {
+                let p = self.inputarg(llops, hop, 0, rs)?;
+                Ok((
+                    self.rt_call(llops, RuntimeFn::OsListdirRaw, vec![p], tr),
+                    rr,
+                ))
+            }
+            "os.loadavg_item" => {
+                let i = self.inputarg(llops, hop, 0, si)?;
+                Ok((
+                    self.rt_call(llops, RuntimeFn::OsLoadavgItem, vec![i], tr),
+                    rr,
+                ))
+            }
+            "os.lseek" => {
+                let fd = self.inputarg(llops, hop, 0, si)?;
+                let pos = self.inputarg(llops, hop, 1, si)?;
+                let how = self.inputarg(llops, hop, 2, si)?;
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((
+                    self.rt_call(
+                        llops,
+                        RuntimeFn::OsLseek,
+                        vec![fd, pos, how],
+                        LlType::SIGNED,
+                    ),
+                    si,
+                ))
+            }
             "os.read" => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let n = self.inputarg(llops, hop, 1, si)?;
@@ -673,6 +734,21 @@ impl RTyper<'_> {
             | "jit.record_known_result"
             | "jit.jit_callback"
             | "jit.virtual_ref_finish" => Ok((cvoid(), void)),
+            // debug logging: a compiled program logs only when PYPYLOG is set (rpy-lsp's
+            // runtime has no log), so these do nothing
+            "debug.debug_print" | "debug.debug_start" | "debug.debug_stop"
+            | "debug.debug_flush" => Ok((cvoid(), void)),
+            "objectmodel.instantiate" => {
+                // a new instance of the class given (chosen at run time), without __init__
+                let cr = self.intern_repr(Repr::Class(None));
+                let vt = self.inputarg(llops, hop, 0, cr)?;
+                Ok((
+                    self.rt_call(llops, RuntimeFn::Instantiate, vec![vt], tr),
+                    rr,
+                ))
+            }
+            "debug.have_debug_prints" => Ok((cbool(false), self.intern_repr(Repr::Bool))),
+            "debug.debug_offset" => Ok((cint(-1), si)),
             "rfloat.formatd" => {
                 let rf = self.intern_repr(Repr::Float);
                 let rc = self.intern_repr(Repr::Char);
@@ -703,7 +779,9 @@ impl RTyper<'_> {
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
             "objectmodel.resizelist_hint" => Ok((cvoid(), self.intern_repr(Repr::Void))),
-            "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" => {
+            "objectmodel.compute_hash"
+            | "objectmodel.compute_identity_hash"
+            | "objectmodel.compute_unique_id" => {
                 let x = hop.args_v[0];
                 Ok((
                     self.rt_call(llops, RuntimeFn::ComputeHash, vec![x], LlType::SIGNED),
@@ -743,6 +821,29 @@ impl RTyper<'_> {
                 let i = self.inputarg(llops, hop, 0, si)?;
                 Ok((
                     llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR),
+                    rr,
+                ))
+            }
+            "unicode" if hop.nargs() == 1 => {
+                // unicode(s): a str decoded as ASCII (UnicodeDecodeError otherwise); a
+                // unicode string or character as itself
+                if matches!(self.repr(hop.args_r[0]), Repr::Unicode | Repr::UniChar) {
+                    return Ok((self.inputarg(llops, hop, 0, rr)?, rr));
+                }
+                let s = self.inputarg(llops, hop, 0, rs)?;
+                let ascii = self.prebuilt_str(b"ascii");
+                let codec = Hlvalue::Ll(LlConstant {
+                    ty: self.str_ptr,
+                    value: LlValue::Ptr(ascii),
+                });
+                if self.has_implicit_exception(hop, "UnicodeDecodeError")
+                    || self.has_implicit_exception(hop, "UnicodeError")
+                    || self.has_implicit_exception(hop, "ValueError")
+                {
+                    hop.exception_is_here(llops);
+                }
+                Ok((
+                    self.rt_call(llops, RuntimeFn::StrDecode, vec![s, codec], tr),
                     rr,
                 ))
             }

@@ -281,6 +281,42 @@ impl RTyper<'_> {
 
     pub(super) fn rtype_getslice(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rr = hop.r_result;
+        if let (Repr::Tuple(items), Repr::Tuple(out)) =
+            (self.repr(hop.args_r[0]).clone(), self.repr(rr).clone())
+        {
+            // a slice of a tuple with constant bounds (the annotator requires them): a new
+            // tuple of those items
+            let n = items.len() as i64;
+            let bound = |s: &SomeValue, default: i64| match s {
+                SomeValue::None => Some(default),
+                s => s.konst().and_then(|k| match k {
+                    Value::Int(i) => Some(if i < 0 { (i + n).max(0) } else { i.min(n) }),
+                    _ => None,
+                }),
+            };
+            let (Some(a), Some(b)) = (bound(&hop.args_s[1], 0), bound(&hop.args_s[2], n)) else {
+                return Err(TyperError::new(
+                    "a tuple slice with bounds that are not constants",
+                ));
+            };
+            let v = hop.args_v[0];
+            let mut vals = Vec::new();
+            for (k, i) in (a..b.max(a)).enumerate() {
+                let ri = items[i as usize];
+                let x = llops.genop(
+                    LlOp::GetField,
+                    vec![v, cfield(&format!("item{}", i))],
+                    self.lltype(ri),
+                );
+                let Some(&ro) = out.get(k) else {
+                    return Err(TyperError::new(
+                        "a tuple slice of another length than annotated",
+                    ));
+                };
+                vals.push(self.convertvar(llops, x, ri, ro)?);
+            }
+            return Ok((self.build_tuple(llops, rr, vals), rr));
+        }
         let a = self.slice_bound(llops, hop, 1, 0)?;
         let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -332,6 +368,32 @@ impl RTyper<'_> {
                     self.gendirectcall(llops, "ll_contains", vec![v, x], LlType::BOOL)?,
                     rb,
                 ));
+            }
+            Repr::Tuple(items)
+                if matches!(self.repr(hop.args_r[1]), Repr::Str)
+                    && !items.is_empty()
+                    && items.iter().all(|r| matches!(self.repr(*r), Repr::Char)) =>
+            {
+                // `tok in ("+", "-")`: a string among one-character strings, compared as
+                // strings (any of the equalities)
+                let rs = hop.args_r[1];
+                let x = hop.args_v[1];
+                let t = self.lltype(rs);
+                let eq = self.runtime(RuntimeFn::StrEq, &[t, t], LlType::BOOL);
+                let mut acc = cint(0);
+                for (i, &ri) in items.iter().enumerate() {
+                    let c = llops.genop(
+                        LlOp::GetField,
+                        vec![v, cfield(&format!("item{}", i))],
+                        self.lltype(ri),
+                    );
+                    let cs = self.convertvar(llops, c, ri, rs)?;
+                    let e = llops.genop(LlOp::DirectCall, vec![eq, x, cs], LlType::BOOL);
+                    let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
+                    acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
+                }
+                let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
+                return Ok((res, rb));
             }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: compared with each item, as the item's own Repr

@@ -61,6 +61,28 @@ impl RTyper<'_> {
                 ))
             }
             Repr::Instance(cd) => {
+                if self
+                    .ann
+                    .bookkeeper
+                    .find_property(self.objheap, cd, &name)
+                    .is_some()
+                {
+                    // a property: the annotator called its getter here
+                    let targets = self
+                        .ann
+                        .call_targets
+                        .get(&hop.position)
+                        .cloned()
+                        .unwrap_or_default();
+                    let [g] = targets[..] else {
+                        return Err(TyperError::new(format!(
+                            "property `{}` with several getters is not supported by `run` yet",
+                            name
+                        )));
+                    };
+                    let (res, resr) = self.call_graph(llops, g, vec![(v, r)])?;
+                    return Ok((self.convertvar(llops, res, resr, rr)?, rr));
+                }
                 let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
                     return Err(TyperError::new(format!("no attribute `{}`", name)));
                 };
@@ -163,6 +185,13 @@ impl RTyper<'_> {
             return Ok((Hlvalue::Ll(self.const_value(k, rb)?), rb));
         }
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object)
+            && self.types.is_ptr(self.lltype(r))
+        {
+            // a string, list or dict the annotator knows is of the type unless None
+            let res = llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL);
+            return Ok((res, rb));
+        }
         if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object) {
             return Err(TyperError::new(
                 "isinstance() of a non-instance is not supported by `run` yet",

@@ -410,6 +410,10 @@ impl RTyper<'_> {
             (Repr::Bool, Repr::Float) => cast(LlOp::CastBoolToFloat),
             (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
             (Repr::Int(_) | Repr::Bool, Repr::Int(_) | Repr::Float) => cast(LlOp::CastPrimitive),
+            // where the annotator let a float reach an integer (`range(x * 1.0)`): C's
+            // truncation, as the reference converts
+            (Repr::Float, Repr::Int(IntKind::Signed)) => cast(LlOp::CastFloatToInt),
+            (Repr::Float, Repr::Int(_)) => cast(LlOp::CastPrimitive),
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
                 let f = self.runtime(
                     crate::lltypesystem::runtime::RuntimeFn::CharToStr,

@@ -388,7 +388,7 @@ impl RTyper<'_> {
                         let f = self.runtime(RuntimeFn::StrMul, &[t, LlType::SIGNED], t);
                         Ok((llops.genop(LlOp::DirectCall, vec![f, a, b], t), rs))
                     }
-                    Op::Mod if self.repr(rs) == &Repr::Str => self.rtype_format(hop, llops),
+                    Op::Mod => self.rtype_format(hop, llops),
                     _ => Err(TyperError::new(format!("`{}` of strings", op.name()))),
                 }
             }

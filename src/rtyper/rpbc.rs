@@ -198,6 +198,18 @@ impl RTyper<'_> {
         p
     }
 
+    /// A prebuilt `rpy_unicode` holding the code points `chars`.
+    pub fn prebuilt_unicode(&mut self, chars: &[u32]) -> LlPtr {
+        let st = self.types.pointee(self.unicode_ptr).unwrap();
+        let p = self.heap.malloc(&self.types, st, chars.len());
+        if let Ok(vals) = self.heap.values_mut(p) {
+            for (i, &c) in chars.iter().enumerate() {
+                vals[i] = LlValue::UniChar(c);
+            }
+        }
+        p
+    }
+
     /// The low-level constant of the prebuilt value `v` in Repr `r`.
     pub fn const_value(&mut self, v: Value, r: ReprId) -> Result<LlConstant, TyperError> {
         let ty = self.lltype(r);
@@ -252,19 +264,22 @@ impl RTyper<'_> {
                     let s = s.clone();
                     k(LlValue::Ptr(self.prebuilt_str(&s)))
                 }
+                // a unicode character constant where a str is expected (`u"-" in s`): the
+                // reference converts characters by their code
+                Object::Unicode(u) if u.chars().all(|c| (c as u32) < 256) => {
+                    let bytes: Vec<u8> = u.chars().map(|c| c as u32 as u8).collect();
+                    k(LlValue::Ptr(self.prebuilt_str(&bytes)))
+                }
                 _ => Err(self.bad_const(v, r)),
             },
             (Repr::Unicode, Value::Obj(id)) => match self.objheap.get(id) {
-                Object::Unicode(s) => {
-                    let chars: Vec<u32> = s.chars().map(|c| c as u32).collect();
-                    let st = self.types.pointee(self.unicode_ptr).unwrap();
-                    let p = self.heap.malloc(&self.types, st, chars.len());
-                    if let Ok(vals) = self.heap.values_mut(p) {
-                        for (i, c) in chars.into_iter().enumerate() {
-                            vals[i] = LlValue::UniChar(c);
-                        }
-                    }
-                    k(LlValue::Ptr(p))
+                Object::Unicode(_) | Object::Str(_) => {
+                    let chars: Vec<u32> = match self.objheap.get(id) {
+                        Object::Unicode(u) => u.chars().map(|c| c as u32).collect(),
+                        Object::Str(b) => b.iter().map(|&c| c as u32).collect(),
+                        _ => Vec::new(),
+                    };
+                    k(LlValue::Ptr(self.prebuilt_unicode(&chars)))
                 }
                 _ => Err(self.bad_const(v, r)),
             },

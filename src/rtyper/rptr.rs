@@ -251,6 +251,11 @@ impl RTyper<'_> {
                 ))
             }
             "lltype.typeOf" => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
+            // the same pointer, seen as a high-level string or as a low-level pointer
+            "annlowlevel.llstr"
+            | "annlowlevel.hlstr"
+            | "annlowlevel.llunicode"
+            | "annlowlevel.hlunicode" => Ok((hop.args_v[0], hop.r_result)),
             _ => return None,
         })
     }

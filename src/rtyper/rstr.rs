@@ -7,7 +7,7 @@ use super::{RTyper, TyperError};
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlType, LlValue};
-use crate::objspace::object::IntKind;
+use crate::objspace::object::{IntKind, Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -62,6 +62,12 @@ impl RTyper<'_> {
             Repr::List { .. } | Repr::Tuple(_) => {
                 call(self, llops, RuntimeFn::ListStr, vec![v], &[ty])
             }
+            Repr::Instance(_) | Repr::Object => {
+                let ro = self.intern_repr(Repr::Object);
+                let obj = self.convertvar(llops, v, r, ro)?;
+                self.gendirectcall(llops, "ll_instance_str", vec![obj], t)?
+            }
+            Repr::Unicode if !repr => self.gendirectcall(llops, "ll_unicode_str", vec![v], t)?,
             Repr::Void => {
                 let p = self.prebuilt_str(b"None");
                 Hlvalue::Ll(LlConstant {
@@ -80,14 +86,21 @@ impl RTyper<'_> {
 
     /// `'fmt' % args`: the format is parsed now; each directive becomes a conversion of its
     /// argument to a string, and the pieces are concatenated.
+    ///
+    /// A unicode format gives a unicode string: its literal parts are unicode constants,
+    /// `%s` of a unicode argument is the argument, and every other piece is converted from
+    /// ASCII (as the reference's formatting of unicode does).
     pub(super) fn rtype_format(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
-        let rs = self.intern_repr(Repr::Str);
-        let Some(fmt) = hop.args_s[0]
-            .konst()
-            .and_then(|k| self.objheap.str_value(k).map(|b| b.to_vec()))
-        else {
-            return Err(TyperError::new("`%` with a format that is not a constant"));
+        // the format's characters, by code
+        let (fmt, uni): (Vec<u32>, bool) = match hop.args_s[0].konst() {
+            Some(Value::Obj(id)) => match self.objheap.get(id) {
+                Object::Str(b) => (b.iter().map(|&c| c as u32).collect(), false),
+                Object::Unicode(u) => (u.chars().map(|c| c as u32).collect(), true),
+                _ => return Err(TyperError::new("`%` with a format that is not a string")),
+            },
+            _ => return Err(TyperError::new("`%` with a format that is not a constant")),
         };
+        let rs = self.intern_repr(if uni { Repr::Unicode } else { Repr::Str });
         // the arguments: a tuple's items, or a single value
         let mut args: Vec<(Hlvalue, ReprId)> = Vec::new();
         match self.repr(hop.args_r[1]).clone() {
@@ -105,49 +118,52 @@ impl RTyper<'_> {
             _ => args.push((hop.args_v[1], hop.args_r[1])),
         }
         let t = self.str_ptr;
+        let tu = self.lltype(rs);
         let mut pieces: Vec<Hlvalue> = Vec::new();
-        let mut lit = Vec::new();
+        let mut lit: Vec<u32> = Vec::new();
         let mut i = 0;
         let mut argi = 0;
+        let flag = |c: u32| c < 128 && b"-.+ #0123456789".contains(&(c as u8));
         while i < fmt.len() {
-            if fmt[i] != b'%' {
+            if fmt[i] != '%' as u32 {
                 lit.push(fmt[i]);
                 i += 1;
                 continue;
             }
             i += 1;
             let start = i;
-            while i < fmt.len()
-                && (fmt[i] == b'-'
-                    || fmt[i] == b'.'
-                    || fmt[i].is_ascii_digit()
-                    || fmt[i] == b'+'
-                    || fmt[i] == b' '
-                    || fmt[i] == b'#')
-            {
+            while i < fmt.len() && flag(fmt[i]) {
                 i += 1;
             }
-            let spec = String::from_utf8_lossy(&fmt[start..i]).into_owned();
+            let spec: String = fmt[start..i]
+                .iter()
+                .map(|&c| char::from_u32(c).unwrap_or('?'))
+                .collect();
             let Some(&code) = fmt.get(i) else {
                 return Err(TyperError::new("incomplete format"));
             };
+            let code = if code < 128 { code as u8 } else { b'?' };
             i += 1;
             if code == b'%' {
-                lit.push(b'%');
+                lit.push('%' as u32);
                 continue;
             }
             if !lit.is_empty() {
-                let p = self.prebuilt_str(&lit);
-                pieces.push(Hlvalue::Ll(LlConstant {
-                    ty: t,
-                    value: LlValue::Ptr(p),
-                }));
+                pieces.push(self.format_literal(&lit, uni));
                 lit.clear();
             }
             let Some(&(v, r)) = args.get(argi) else {
                 return Err(TyperError::new("not enough arguments for the format"));
             };
             argi += 1;
+            if uni
+                && code == b's'
+                && spec.is_empty()
+                && matches!(self.repr(r), Repr::Unicode | Repr::UniChar)
+            {
+                pieces.push(self.convertvar(llops, v, r, rs)?);
+                continue;
+            }
             let piece = match code {
                 b's' if spec.is_empty() => self.to_str(llops, v, r, false)?,
                 b'r' if spec.is_empty() => self.to_str(llops, v, r, true)?,
@@ -208,29 +224,45 @@ impl RTyper<'_> {
                     )))
                 }
             };
+            let piece = if uni {
+                // an ASCII piece of a unicode result
+                let ascii = self.prebuilt_str(b"ascii");
+                let codec = Hlvalue::Ll(LlConstant {
+                    ty: t,
+                    value: LlValue::Ptr(ascii),
+                });
+                let fp = self.runtime(RuntimeFn::StrDecode, &[t, t], tu);
+                llops.genop(LlOp::DirectCall, vec![fp, piece, codec], tu)
+            } else {
+                piece
+            };
             pieces.push(piece);
         }
-        if !lit.is_empty() {
-            let p = self.prebuilt_str(&lit);
-            pieces.push(Hlvalue::Ll(LlConstant {
-                ty: t,
-                value: LlValue::Ptr(p),
-            }));
+        if !lit.is_empty() || pieces.is_empty() {
+            pieces.push(self.format_literal(&lit, uni));
         }
-        let mut acc = match pieces.first() {
-            Some(p) => *p,
-            None => {
-                let p = self.prebuilt_str(b"");
-                Hlvalue::Ll(LlConstant {
-                    ty: t,
-                    value: LlValue::Ptr(p),
-                })
-            }
-        };
-        let f = self.runtime(RuntimeFn::StrConcat, &[t, t], t);
+        let mut acc = pieces[0];
+        let f = self.runtime(RuntimeFn::StrConcat, &[tu, tu], tu);
         for p in pieces.into_iter().skip(1) {
-            acc = llops.genop(LlOp::DirectCall, vec![f, acc, p], t);
+            acc = llops.genop(LlOp::DirectCall, vec![f, acc, p], tu);
         }
         Ok((acc, rs))
+    }
+
+    /// A literal part of a format, as a prebuilt str or unicode string.
+    fn format_literal(&mut self, codes: &[u32], uni: bool) -> Hlvalue {
+        if uni {
+            let p = self.prebuilt_unicode(codes);
+            return Hlvalue::Ll(LlConstant {
+                ty: self.unicode_ptr,
+                value: LlValue::Ptr(p),
+            });
+        }
+        let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
+        let p = self.prebuilt_str(&bytes);
+        Hlvalue::Ll(LlConstant {
+            ty: self.str_ptr,
+            value: LlValue::Ptr(p),
+        })
     }
 }

@@ -13,10 +13,13 @@
  * result first, pushes the GC pointers it still needs on the shadow stack, allocates,
  * and reads them back from the stack before touching them again.
  */
-/* POSIX (read, write, open, clock_gettime) whatever -std the program is compiled with */
+/* POSIX (read, write, open, clock_gettime) whatever -std the program is compiled with,
+ * and getloadavg() */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include "text.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -142,20 +145,28 @@ struct rpy_string *RPyRT_ll_os_read(long fd, long n) {
     return r;
 }
 
-long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
-    /* the path needs a terminating NUL; a path with a NUL inside cannot be opened */
+/* a path as a C string (malloc'ed): NULL with OSError raised when it holds a NUL (it
+ * cannot name a file), or MemoryError */
+static char *cpath(struct rpy_string *path) {
     long n = path->length;
     if (memchr(path->items, 0, (size_t)n)) {
         rpy_raise_std(RPY_EXC_OSError);
-        return 0;
+        return NULL;
     }
     char *p = malloc((size_t)n + 1);
     if (!p) {
         rpy_raise_std(RPY_EXC_MemoryError);
-        return 0;
+        return NULL;
     }
     memcpy(p, path->items, (size_t)n);
     p[n] = 0;
+    return p;
+}
+
+long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
+    char *p = cpath(path);
+    if (!p)
+        return 0;
     int fd;
     do {
         fd = open(p, (int)flags, (mode_t)mode);
@@ -171,6 +182,66 @@ long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
 void RPyRT_ll_os_close(long fd) {
     if (close((int)fd) < 0)
         rpy_raise_std(RPY_EXC_OSError);
+}
+
+/* the names of a directory (not . and ..), each followed by a NUL */
+struct rpy_string *RPyRT_ll_os_listdir_raw(struct rpy_string *path) {
+    char *p = cpath(path);
+    if (!p)
+        return NULL;
+    DIR *d = opendir(p);
+    free(p);
+    if (!d) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return NULL;
+    }
+    size_t cap = 256, len = 0;
+    char *buf = malloc(cap);
+    struct dirent *e;
+    while (buf && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        size_t n = strlen(e->d_name) + 1;
+        if (len + n > cap) {
+            while (len + n > cap)
+                cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+        }
+        memcpy(buf + len, e->d_name, n);
+        len += n;
+    }
+    closedir(d);
+    if (!buf) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return NULL;
+    }
+    struct rpy_string *r = mkstr(buf, (long)len);
+    free(buf);
+    return r;
+}
+
+double RPyRT_ll_os_loadavg_item(long i) {
+    double l[3];
+    if (getloadavg(l, 3) != 3 || i < 0 || i > 2) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return 0.0;
+    }
+    return l[i];
+}
+
+long RPyRT_ll_os_lseek(long fd, long pos, long how) {
+    off_t r = lseek((int)fd, (off_t)pos, (int)how);
+    if (r < 0) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return 0;
+    }
+    return (long)r;
 }
 
 double RPyRT_ll_time_time(void) {

@@ -114,6 +114,45 @@ impl<'p> LlInterpreter<'p> {
                 }
                 LlValue::Void
             }
+            OsListdirRaw => {
+                let path = String::from_utf8_lossy(&self.s(a[0], span)?).into_owned();
+                let Ok(entries) = std::fs::read_dir(&path) else {
+                    return Err(self.raise_std("OSError"));
+                };
+                let mut raw = Vec::new();
+                for e in entries.flatten() {
+                    use std::os::unix::ffi::OsStrExt;
+                    raw.extend_from_slice(e.file_name().as_bytes());
+                    raw.push(0);
+                }
+                self.strv(&raw)
+            }
+            OsLoadavgItem => {
+                // Linux's /proc/loadavg (what getloadavg() reads)
+                let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+                let v = text
+                    .split_whitespace()
+                    .nth(int(0).clamp(0, 2) as usize)
+                    .and_then(|x| x.parse::<f64>().ok());
+                match v {
+                    Some(v) => LlValue::Float(v),
+                    None => return Err(self.raise_std("OSError")),
+                }
+            }
+            OsLseek => {
+                use std::io::{Seek, SeekFrom};
+                let (fd, pos) = (int(0), int(1));
+                let whence = match int(2) {
+                    0 if pos >= 0 => SeekFrom::Start(pos as u64),
+                    1 => SeekFrom::Current(pos),
+                    2 => SeekFrom::End(pos),
+                    _ => return Err(self.raise_std("OSError")),
+                };
+                match self.files.get_mut(&fd).map(|f| f.seek(whence)) {
+                    Some(Ok(p)) => LlValue::Int(p as i64),
+                    _ => return Err(self.raise_std("OSError")),
+                }
+            }
             TimeTime => LlValue::Float(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)

@@ -10,10 +10,12 @@ contents): user programs do not import this module.
 """
 from rpython.rtyper.lltypesystem.lltype import GcStruct, Array, Signed, Char, UniChar
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
-from rpython.rlib.objectmodel import specialize
+from rpython.rlib.objectmodel import specialize, compute_unique_id
+from rpython.rtyper.annlowlevel import llstr, hlstr, hlunicode
 
 STR = GcStruct('rpy_string', ('hash', Signed), ('chars', Array(Char)))
 UNICODE = GcStruct('rpy_unicode', ('hash', Signed), ('chars', Array(UniChar)))
+OBJECT = GcStruct('object')
 
 
 @specialize.ll()
@@ -298,3 +300,20 @@ def ll_strip(s, chars, which):
         result.chars[i] = s.chars[lo + i]
         i += 1
     return result
+
+
+def ll_instance_str(obj):
+    """`str()` of an instance (its class's `__str__` is not called, as in the reference):
+    `<Name object at 0x...>` with an id unique while the object lives."""
+    if not obj:
+        return llstr("NULL")
+    uid = compute_unique_id(obj)
+    return llstr("<" + hlstr(obj.typeptr.name) + " object at " + hex(uid) + ">")
+
+
+def ll_unicode_str(s):
+    """`str()` of a unicode string: its ASCII characters, UnicodeEncodeError otherwise
+    (helpers create no classes, so the encoding raises it)."""
+    if not s:
+        return llstr("None")
+    return llstr(hlunicode(s).encode("ascii"))

@@ -1,0 +1,58 @@
+"""rpy-lsp's low-level helpers of the `os` functions that build containers: the external
+functions give flat values (a NUL-separated string of names, one load average), these
+helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
+pointer types of the result, passed by the RTyper as constants."""
+from __rpy__ import os_listdir_raw, os_loadavg_item
+from rpython.rtyper.lltypesystem.lltype import malloc
+from rpython.rtyper.annlowlevel import llstr, hlstr
+from rpython.rlib.objectmodel import specialize
+
+
+def _names(path):
+    # the directory's names, each followed by a NUL (OSError when it cannot be read)
+    return os_listdir_raw(hlstr(path))
+
+
+@specialize.ll()
+def _fill(items, raw, n):
+    start = 0
+    k = 0
+    i = 0
+    while k < n:
+        if raw[i] == '\x00':
+            items[k] = llstr(raw[start:i])
+            k += 1
+            start = i + 1
+        i += 1
+
+
+@specialize.ll()
+def ll_listdir(LIST, path):
+    """`os.listdir(path)` as a resizable list."""
+    raw = _names(path)
+    n = raw.count('\x00')
+    lst = malloc(LIST.TO)
+    items = malloc(LIST.TO.items.TO, n)
+    _fill(items, raw, n)
+    lst.length = n
+    lst.items = items
+    return lst
+
+
+@specialize.ll()
+def ll_listdir_fixed(ARRAY, path):
+    """`os.listdir(path)` as a list never resized (an array)."""
+    raw = _names(path)
+    n = raw.count('\x00')
+    items = malloc(ARRAY.TO, n)
+    _fill(items, raw, n)
+    return items
+
+
+@specialize.ll()
+def ll_getloadavg(TUPLE):
+    t = malloc(TUPLE.TO)
+    t.item0 = os_loadavg_item(0)
+    t.item1 = os_loadavg_item(1)
+    t.item2 = os_loadavg_item(2)
+    return t

@@ -1,0 +1,66 @@
+//! The RTyper on every program of the fixture corpus that the reference toolchain
+//! translates (`fixtures/verdicts.tsv`, verdict `OK`): each must be translated (low-level
+//! graphs verified in this debug build), except the programs listed in
+//! `fixtures/rtyper-known-gaps.txt` with what is missing. A listed program that translates
+//! fails the test too, so the list stays true.
+
+use std::collections::BTreeMap;
+
+mod corpus;
+use corpus::{fixtures, verdicts};
+
+fn known_gaps() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(fixtures().join("rtyper-known-gaps.txt"))
+        .expect("fixtures/rtyper-known-gaps.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once(char::is_whitespace) {
+            Some((p, why)) => (p.to_string(), why.trim().to_string()),
+            None => (l.to_string(), String::new()),
+        })
+        .collect()
+}
+
+#[test]
+fn rtyper_translates_what_the_reference_translates() {
+    let gaps = known_gaps();
+    let mut failures = Vec::new();
+    let mut stale = Vec::new();
+    let mut translated = 0;
+    let mut total = 0;
+    for v in verdicts().into_iter().filter(|v| v.verdict == "OK") {
+        total += 1;
+        let mut analysis = rpy_lsp::engine::analyze_target(&v.path, &[]);
+        let result = rpy_lsp::engine::translate(&mut analysis);
+        match (result, gaps.contains_key(&v.rel)) {
+            (Ok(_), false) => translated += 1,
+            (Ok(_), true) => stale.push(v.rel.clone()),
+            (Err(_), true) => {}
+            (Err(diags), false) => failures.push(format!(
+                "{}: {}",
+                v.rel,
+                diags
+                    .first()
+                    .map(|d| d.message.as_str())
+                    .unwrap_or("no diagnostic")
+            )),
+        }
+    }
+    eprintln!(
+        "rtyper corpus: {} of {} programs the reference translates are translated ({} known gaps)",
+        translated,
+        total,
+        gaps.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "not translated:\n  {}",
+        failures.join("\n  ")
+    );
+    assert!(
+        stale.is_empty(),
+        "translated now, remove from fixtures/rtyper-known-gaps.txt: {}",
+        stale.join(", ")
+    );
+}
