@@ -64,7 +64,7 @@ pub(super) struct GraphInfo {
     /// changed; the earliest re-flowed position otherwise).
     pub restart: Vec<u32>,
     /// Call positions to re-flow when the return annotation generalizes.
-    pub callers: Vec<Position>,
+    pub callers: super::callfamily::Callers,
     /// Each distinct return site: where, and what it returned.
     pub return_sources: Vec<(Option<Origin>, SomeValue)>,
     pub desc: Option<DescId>,
@@ -100,6 +100,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub raising_unpacks: Vec<(Position, Span, String)>,
     /// The `environ` dict of the bundled `os` model, once looked up.
     pub os_environ: std::cell::OnceCell<Option<ObjId>>,
+    /// Call families and their cached results (`callfamily`).
+    pub families: super::callfamily::CallFamilies,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -131,6 +133,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bundled_files,
             os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
+            families: Default::default(),
         }
     }
 
@@ -190,7 +193,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             if !seen.insert(g) {
                 continue;
             }
-            for p in &self.info[g as usize].callers {
+            for p in self.callers_of(g) {
                 let span = self.graphs[p.graph as usize].blocks[p.block as usize].operations
                     [p.op as usize]
                     .span;
@@ -224,7 +227,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             origins: vec![None; nvars],
             state: vec![BlockState::Unseen; nblocks],
             restart: vec![0; nblocks],
-            callers: Vec::new(),
+            callers: Default::default(),
             return_sources: Vec::new(),
             desc,
         });
@@ -630,10 +633,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     fn notify_callers(&mut self, g: u32) {
-        let callers = self.info[g as usize].callers.clone();
+        let callers = self.info[g as usize].callers.to_vec();
         for p in callers {
             self.reflow_block(p.graph, p.block, p.op);
         }
+        self.notify_families(g);
     }
 
     fn report_merge_conflict(
@@ -1235,10 +1239,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             .collect();
         let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {
-            for &pos in &info.callers {
+            for &pos in info.callers.iter() {
                 call_targets.entry(pos).or_default().push(g as u32);
             }
         }
+        self.add_family_call_targets(&mut call_targets);
         AnnotatedProgram {
             graphs: self.graphs,
             graph_descs,
