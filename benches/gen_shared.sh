@@ -5,7 +5,7 @@
 # `walkabout`). Each unit is a subclass with five overriding methods, a constructor called
 # from a shared dispatch function, and a visitor double dispatch (`accept` -> `visit_K`).
 n=${1:-10000}
-units=$(( n / 40 ))
+units=$(( (n - 60) / 31 ))
 cat <<'PY'
 import os
 from rpython.rlib.rarithmetic import intmask

@@ -1237,13 +1237,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     .collect()
             })
             .collect();
-        let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
+        let mut direct: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {
             for &pos in info.callers.iter() {
-                call_targets.entry(pos).or_default().push(g as u32);
+                direct.entry(pos).or_default().push(g as u32);
             }
         }
-        self.add_family_call_targets(&mut call_targets);
+        let call_targets = self.call_table(direct);
         AnnotatedProgram {
             graphs: self.graphs,
             graph_descs,

@@ -997,22 +997,40 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         )
     }
 
-    /// Adds to `targets` the graphs called through families (each position's graphs stay
-    /// sorted and distinct, as the direct calls give them).
-    pub(super) fn add_family_call_targets(&self, targets: &mut HashMap<Position, Vec<u32>>) {
-        let mut touched = Vec::new();
+    /// The call table: the graphs each position called directly (`direct`, increasing) and
+    /// through families. A position that called through one family only shares the
+    /// family's sorted list.
+    pub(super) fn call_table(
+        &self,
+        mut direct: HashMap<Position, Vec<u32>>,
+    ) -> HashMap<Position, Rc<[u32]>> {
+        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::new();
         for fam in &self.families.families {
+            if fam.callers.iter().next().is_none() {
+                continue;
+            }
+            let mut sorted = fam.graphs.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let sorted: Rc<[u32]> = sorted.into();
             for &pos in fam.callers.iter() {
-                targets.entry(pos).or_default().extend(fam.graphs.iter());
-                touched.push(pos);
+                if let Some(v) = direct.get_mut(&pos) {
+                    v.extend(sorted.iter());
+                } else if let Some(shared) = out.remove(&pos) {
+                    let mut v = shared.to_vec();
+                    v.extend(sorted.iter());
+                    direct.insert(pos, v);
+                } else {
+                    out.insert(pos, sorted.clone());
+                }
             }
         }
-        for pos in touched {
-            if let Some(v) = targets.get_mut(&pos) {
-                v.sort_unstable();
-                v.dedup();
-            }
+        for (pos, mut v) in direct {
+            v.sort_unstable();
+            v.dedup();
+            out.insert(pos, v.into());
         }
+        out
     }
 }
 

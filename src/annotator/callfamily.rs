@@ -84,6 +84,8 @@ pub struct Family {
 #[derive(Default)]
 pub struct CallFamilies {
     by_descs: HashMap<Rc<[DescId]>, u32, IdBuild>,
+    /// The same, by the address of a set (each entry keeps its `Rc` alive).
+    by_ptr: HashMap<usize, (Rc<[DescId]>, u32), IdBuild>,
     pub families: Vec<Family>,
     /// Graph → the families it is a member of.
     of_graph: HashMap<u32, Vec<u32>, IdBuild>,
@@ -96,8 +98,19 @@ pub struct CallFamilies {
 const MAX_SEEN_ARGS: usize = 8;
 
 impl CallFamilies {
-    pub fn lookup(&self, descs: &[DescId]) -> Option<u32> {
-        self.by_descs.get(descs).copied()
+    /// The family of `descs`: by the identity of the shared set first (the union and the
+    /// attribute memos hand out the same `Rc` again), by its contents otherwise.
+    pub fn lookup(&mut self, descs: &Rc<[DescId]>) -> Option<u32> {
+        let ptr = Rc::as_ptr(descs) as *const DescId as usize;
+        if let Some((_, f)) = self.by_ptr.get(&ptr) {
+            return Some(*f);
+        }
+        let f = self.by_descs.get(&descs[..]).copied()?;
+        if self.by_ptr.len() >= 1 << 16 {
+            self.by_ptr.clear();
+        }
+        self.by_ptr.insert(ptr, (descs.clone(), f));
+        Some(f)
     }
     pub fn is_uncacheable(&self, descs: &[DescId]) -> bool {
         self.uncacheable.contains(descs)

@@ -1016,9 +1016,79 @@ impl Bookkeeper {
         if let Some(r) = self.pbc_memo.filter(cd, descs, *can_be_none) {
             return r;
         }
-        let r = self.lookup_filter_uncached(cd, descs, *can_be_none);
+        let r = if descs.len() >= super::pbcmemo::MIN_LEN {
+            self.lookup_filter_indexed(cd, descs, *can_be_none)
+        } else {
+            self.lookup_filter_uncached(cd, descs, *can_be_none)
+        };
         self.pbc_memo.set_filter(cd, descs, *can_be_none, &r);
         r
+    }
+
+    /// `lookup_filter` on a large set through its index by origin class: visits only the
+    /// subclasses and the bases of `cd`, not every method of the family (the same result,
+    /// new method descriptions created in the same order).
+    fn lookup_filter_indexed(
+        &mut self,
+        cd: ClassDefId,
+        descs: &Rc<[DescId]>,
+        can_be_none: bool,
+    ) -> SomeValue {
+        if self.pbc_memo.origin_index(descs).is_none() {
+            let mut index = super::pbcmemo::OriginIndex::default();
+            for (i, &d) in descs.iter().enumerate() {
+                match self.desc(d) {
+                    Desc::Method(m) if m.selfclassdef.is_none() => {
+                        index.by_origin.entry(m.origin).or_default().push(i)
+                    }
+                    _ => index.others.push(i),
+                }
+            }
+            self.pbc_memo.set_origin_index(descs, index);
+        }
+        let index = self.pbc_memo.origin_index(descs).expect("index");
+        let mut positions = index.others.clone();
+        for sub in self.getallsubdefs(cd).into_iter().skip(1) {
+            if let Some(p) = index.by_origin.get(&sub) {
+                positions.extend(p.iter().copied());
+            }
+        }
+        // The most precise class above `cd` (itself included) defining the method; the last
+        // description for it, as the scan in description order keeps.
+        let uplookup = self
+            .mro_defs(cd)
+            .into_iter()
+            .find_map(|c| index.by_origin.get(&c).and_then(|p| p.last().copied()));
+        positions.sort_unstable();
+        let mut out = Vec::with_capacity(positions.len() + 1);
+        for i in positions {
+            let d = descs[i];
+            match self.desc(d) {
+                Desc::Method(m) if m.selfclassdef.is_none() => {
+                    let (methcd, func, name) = (m.origin, m.func, m.name.clone());
+                    out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
+                }
+                _ => out.push(d),
+            }
+        }
+        if let Some(i) = uplookup {
+            let Desc::Method(m) = self.desc(descs[i]) else {
+                unreachable!()
+            };
+            let (func, origin, name) = (m.func, m.origin, m.name.clone());
+            out.push(self.getmethoddesc(func, origin, Some(cd), &name));
+        }
+        if !out.is_empty() {
+            let mut r = SomeValue::pbc(out);
+            if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
+                *c = can_be_none;
+            }
+            r
+        } else if can_be_none {
+            SomeValue::None
+        } else {
+            SomeValue::Impossible
+        }
     }
 
     fn lookup_filter_uncached(

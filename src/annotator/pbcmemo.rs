@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Sets shorter than this are cheap to recompute: not memoized.
-const MIN_LEN: usize = 8;
+pub const MIN_LEN: usize = 8;
 /// Entries kept before the memo is cleared (it only saves time, never changes a result).
 const MAX_ENTRIES: usize = 1 << 16;
 
@@ -27,6 +27,15 @@ pub struct PbcMemo {
     unions: HashMap<(usize, usize), (Rc<[DescId]>, Rc<[DescId]>, Rc<[DescId]>), IdBuild>,
     /// (class, set, can be None) → the attribute as seen on an instance of the class.
     filters: HashMap<(ClassDefId, usize, bool), (Rc<[DescId]>, SomeValue), IdBuild>,
+    /// set → its unbound methods by the class defining them (`lookup_filter`).
+    origins: HashMap<usize, (Rc<[DescId]>, OriginIndex), IdBuild>,
+}
+
+/// The positions in a set of its unbound methods, by origin class, and of the rest.
+#[derive(Default)]
+pub struct OriginIndex {
+    pub by_origin: HashMap<ClassDefId, Vec<usize>, IdBuild>,
+    pub others: Vec<usize>,
 }
 
 impl PbcMemo {
@@ -61,5 +70,14 @@ impl PbcMemo {
         }
         self.filters
             .insert((cd, key(d), none), (d.clone(), r.clone()));
+    }
+    pub fn origin_index(&self, d: &Rc<[DescId]>) -> Option<&OriginIndex> {
+        self.origins.get(&key(d)).map(|e| &e.1)
+    }
+    pub fn set_origin_index(&mut self, d: &Rc<[DescId]>, index: OriginIndex) {
+        if self.origins.len() >= MAX_ENTRIES {
+            self.origins.clear();
+        }
+        self.origins.insert(key(d), (d.clone(), index));
     }
 }
