@@ -64,7 +64,7 @@ pub(super) struct GraphInfo {
     /// changed; the earliest re-flowed position otherwise).
     pub restart: Vec<u32>,
     /// Call positions to re-flow when the return annotation generalizes.
-    pub callers: Vec<Position>,
+    pub callers: super::callfamily::Callers,
     /// Each distinct return site: where, and what it returned.
     pub return_sources: Vec<(Option<Origin>, SomeValue)>,
     pub desc: Option<DescId>,
@@ -100,6 +100,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub raising_unpacks: Vec<(Position, Span, String)>,
     /// The `environ` dict of the bundled `os` model, once looked up.
     pub os_environ: std::cell::OnceCell<Option<ObjId>>,
+    /// Call families and their cached results (`callfamily`).
+    pub families: super::callfamily::CallFamilies,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -131,6 +133,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bundled_files,
             os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
+            families: Default::default(),
         }
     }
 
@@ -190,7 +193,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             if !seen.insert(g) {
                 continue;
             }
-            for p in &self.info[g as usize].callers {
+            for p in self.callers_of(g) {
                 let span = self.graphs[p.graph as usize].blocks[p.block as usize].operations
                     [p.op as usize]
                     .span;
@@ -224,7 +227,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             origins: vec![None; nvars],
             state: vec![BlockState::Unseen; nblocks],
             restart: vec![0; nblocks],
-            callers: Vec::new(),
+            callers: Default::default(),
             return_sources: Vec::new(),
             desc,
         });
@@ -633,10 +636,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     fn notify_callers(&mut self, g: u32) {
-        let callers = self.info[g as usize].callers.clone();
+        let callers = self.info[g as usize].callers.to_vec();
         for p in callers {
             self.reflow_block(p.graph, p.block, p.op);
         }
+        self.notify_families(g);
     }
 
     fn report_merge_conflict(
@@ -1232,6 +1236,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars,
             memo_results,
             raising_unpacks,
+            families,
         } = *st;
         for (i, b) in info.iter_mut().zip(ann.bindings) {
             i.bindings = b;
@@ -1248,6 +1253,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.lists_of_chars = lists_of_chars;
         me.memo_results = memo_results;
         me.raising_unpacks = raising_unpacks;
+        me.families = families;
         me
     }
 
@@ -1287,12 +1293,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     .collect()
             })
             .collect();
-        let mut call_targets: HashMap<Position, Vec<u32>> = HashMap::new();
+        let mut direct: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {
-            for &pos in &info.callers {
-                call_targets.entry(pos).or_default().push(g as u32);
+            for &pos in info.callers.iter() {
+                direct.entry(pos).or_default().push(g as u32);
             }
         }
+        let call_targets = self.call_table(direct);
         let bindings = self
             .info
             .iter_mut()
@@ -1306,6 +1313,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars: self.lists_of_chars,
             memo_results: self.memo_results,
             raising_unpacks: self.raising_unpacks,
+            families: self.families,
         });
         AnnotatedProgram {
             graphs: self.graphs,
@@ -1332,6 +1340,7 @@ pub struct ResumeState {
     lists_of_chars: Vec<(ListDefId, Span)>,
     memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     raising_unpacks: Vec<(Position, Span, String)>,
+    families: super::callfamily::CallFamilies,
 }
 
 /// The span of the last operation executed before leaving `block`: its own last one, or,

@@ -86,6 +86,8 @@ pub struct Bookkeeper {
     pub descs: Vec<Desc>,
     pub desc_of_obj: HashMap<ObjId, DescId>,
     method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
+    /// Memos of the union and instance filter of large PBCs (`pbcmemo`).
+    pub pbc_memo: super::pbcmemo::PbcMemo,
     methods_of_frozen: HashMap<(DescId, DescId), DescId>,
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
@@ -161,6 +163,7 @@ impl Bookkeeper {
             descs: Vec::new(),
             desc_of_obj: HashMap::new(),
             method_descs: HashMap::new(),
+            pbc_memo: Default::default(),
             methods_of_frozen: HashMap::new(),
             mixin_funcs: HashMap::new(),
             classdefs: Vec::new(),

@@ -12,6 +12,7 @@ use crate::interpreter::arguments::bind;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The arguments of a call, as annotations.
@@ -380,9 +381,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let start = self.graphs[g as usize].startblock.0;
         self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Call(span));
         let pos = self.bk.position;
-        if !self.info[g as usize].callers.contains(&pos) {
-            self.info[g as usize].callers.push(pos);
-        }
+        self.info[g as usize].callers.insert(pos);
         if is_gen {
             let gen = self
                 .bk
@@ -676,6 +675,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s_func {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                if descs.len() > 1 {
+                    if let Some(r) = self.call_family_cached(&descs, args) {
+                        return Ok(r);
+                    }
+                }
                 let many = (descs.len() > 1).then_some(self.bk.span);
                 if descs.len() > 1 && matches!(self.bk.desc(descs[0]), Desc::Class(_)) {
                     self.check_class_family_init(&descs)?;
@@ -691,6 +695,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         Err(e) => return Err(self.call_family_conflict(&results, (d, r, g), &e)),
                     }
                     results.push((d, r, g));
+                }
+                if descs.len() > 1 {
+                    self.remember_family(&descs, args, &results, &result);
                 }
                 Ok(result)
             }
@@ -865,4 +872,194 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
 fn descs_are_methods(bk: &super::Bookkeeper, descs: &[DescId]) -> bool {
     descs.iter().all(|&d| matches!(bk.desc(d), Desc::Method(_)))
+}
+
+/// Call families (`callfamily`): the cached path of `call_value` for a PBC of several
+/// callables, and what the rest of the annotator needs to know about it.
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// The result of calling the family `descs` with `args` when these arguments were
+    /// already pushed into every member: the cached union of the members' results (folded
+    /// again after a member's result changed). `None`: take the normal path.
+    fn call_family_cached(&mut self, descs: &Rc<[DescId]>, args: &ArgsS) -> Option<SomeValue> {
+        let f = self.families.lookup(descs)? as usize;
+        let heap = self.space.heap();
+        let fam = &self.families.families[f];
+        if !fam
+            .seen_args
+            .iter()
+            .any(|a| args_eq(&self.bk, heap, a, args))
+        {
+            return None;
+        }
+        let result = match &fam.result {
+            Some(r) => r.clone(),
+            None => {
+                // In the order of the normal path, so that the union is the same value.
+                let graphs = fam.graphs.clone();
+                let mut result = SomeValue::Impossible;
+                for &g in graphs.iter() {
+                    let r = self.return_binding(g);
+                    // A conflict: the normal path reports it with its provenance.
+                    result = self.bk.union(self.space.heap(), &result, &r).ok()?;
+                }
+                self.families.families[f].result = Some(result.clone());
+                result
+            }
+        };
+        let fam = &mut self.families.families[f];
+        fam.callers.insert(self.bk.position);
+        self.last_called_graph = fam.graphs.last().copied();
+        Some(result)
+    }
+
+    /// After the normal path called every member of `descs` with `args` without error:
+    /// records the family, the arguments and the result, when the family can be cached
+    /// (every member a plain function or method with one graph, whatever the arguments).
+    fn remember_family(
+        &mut self,
+        descs: &Rc<[DescId]>,
+        args: &ArgsS,
+        results: &[(DescId, SomeValue, Option<u32>)],
+        result: &SomeValue,
+    ) {
+        if self.families.is_uncacheable(descs) {
+            return;
+        }
+        let f = match self.families.lookup(descs) {
+            Some(f) => f,
+            None => {
+                let graphs: Option<Vec<u32>> = results.iter().map(|r| r.2).collect();
+                match graphs {
+                    Some(graphs) if descs.iter().all(|&d| self.plain_callable(d)) => {
+                        self.families.family(descs, &graphs)
+                    }
+                    _ => {
+                        self.families.mark_uncacheable(descs);
+                        return;
+                    }
+                }
+            }
+        };
+        self.families.add_seen(f, args);
+        self.families.families[f as usize].result = Some(result.clone());
+    }
+
+    /// A function or bound method whose calls all go to one graph and have no effect
+    /// besides pushing the arguments into it: unspecialized, no `*args`/`**kwargs`, not a
+    /// generator, RPython.
+    fn plain_callable(&self, d: DescId) -> bool {
+        let func = match self.bk.desc(d) {
+            Desc::Function(_) => d,
+            Desc::Method(m) if m.selfclassdef.is_some() => m.func,
+            Desc::MethodOfFrozen { func, .. } => *func,
+            _ => return false,
+        };
+        match self.bk.desc(func) {
+            Desc::Function(f) => {
+                f.specializer == Specializer::Default
+                    && f.sig.varargs.is_none()
+                    && f.sig.kwargs.is_none()
+                    && !f.is_generator
+                    && !f.not_rpython
+            }
+            _ => false,
+        }
+    }
+
+    /// The annotation of graph `g`'s result so far.
+    fn return_binding(&self, g: u32) -> SomeValue {
+        let graph = &self.graphs[g as usize];
+        let rv = graph.block(graph.returnblock).inputargs[0];
+        self.binding(g, rv)
+    }
+
+    /// Graph `g`'s result changed: the families it belongs to whose cached union that
+    /// changes forget it and re-flow the call sites that used it.
+    pub(super) fn notify_families(&mut self, g: u32) {
+        let fams = self.families.of_graph(g);
+        if fams.is_empty() {
+            return;
+        }
+        let fams = fams.to_vec();
+        let s = self.return_binding(g);
+        for f in fams {
+            let heap = self.space.heap();
+            let fam = &mut self.families.families[f as usize];
+            let Some(r) = &fam.result else { continue };
+            let same = match self.bk.union(heap, r, &s) {
+                Ok(u) => self.bk.eq(heap, &u, r),
+                Err(_) => false,
+            };
+            if !same {
+                fam.result = None;
+                for p in fam.callers.to_vec() {
+                    self.reflow_block(p.graph, p.block, p.op);
+                }
+            }
+        }
+    }
+
+    /// The call positions that called graph `g`: directly, then through its families.
+    pub(super) fn callers_of(&self, g: u32) -> impl Iterator<Item = &Position> + '_ {
+        let fams = self.families.of_graph(g);
+        self.info[g as usize].callers.iter().chain(
+            fams.iter()
+                .flat_map(|&f| self.families.families[f as usize].callers.iter()),
+        )
+    }
+
+    /// The call table: the graphs each position called directly (`direct`, increasing) and
+    /// through families. A position that called through one family only shares the
+    /// family's sorted list.
+    pub(super) fn call_table(
+        &self,
+        mut direct: HashMap<Position, Vec<u32>>,
+    ) -> HashMap<Position, Rc<[u32]>> {
+        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::new();
+        for fam in &self.families.families {
+            if fam.callers.iter().next().is_none() {
+                continue;
+            }
+            let mut sorted = fam.graphs.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let sorted: Rc<[u32]> = sorted.into();
+            for &pos in fam.callers.iter() {
+                if let Some(v) = direct.get_mut(&pos) {
+                    v.extend(sorted.iter());
+                } else if let Some(shared) = out.remove(&pos) {
+                    let mut v = shared.to_vec();
+                    v.extend(sorted.iter());
+                    direct.insert(pos, v);
+                } else {
+                    out.insert(pos, sorted.clone());
+                }
+            }
+        }
+        for (pos, mut v) in direct {
+            v.sort_unstable();
+            v.dedup();
+            out.insert(pos, v.into());
+        }
+        out
+    }
+}
+
+/// Same argument annotations (the structural equality of the annotator).
+fn args_eq(
+    bk: &super::Bookkeeper,
+    heap: &crate::objspace::object::Heap,
+    a: &ArgsS,
+    b: &ArgsS,
+) -> bool {
+    a.positional.len() == b.positional.len()
+        && a.keywords.len() == b.keywords.len()
+        && a.positional
+            .iter()
+            .zip(&b.positional)
+            .all(|(x, y)| bk.eq(heap, x, y))
+        && a.keywords
+            .iter()
+            .zip(&b.keywords)
+            .all(|((n, x), (m, y))| n == m && bk.eq(heap, x, y))
 }

@@ -465,10 +465,13 @@ impl Bookkeeper {
 
     pub fn getallsubdefs(&self, cd: ClassDefId) -> Vec<ClassDefId> {
         let mut out = vec![cd];
+        // A set beside the list: a base with thousands of subclasses is common in VMs.
+        let mut seen: std::collections::HashSet<ClassDefId, super::callfamily::IdBuild> =
+            out.iter().copied().collect();
         let mut i = 0;
         while i < out.len() {
             for &s in &self.classdefs[out[i].index()].subdefs {
-                if !out.contains(&s) {
+                if seen.insert(s) {
                     out.push(s);
                 }
             }
@@ -603,9 +606,7 @@ impl Bookkeeper {
         self.classdefs[cd.index()]
             .attrs
             .insert(attr.clone(), newattr);
-        for (origin, src) in constant_sources {
-            self.add_constant_source(heap, cd, origin, attr, src)?;
-        }
+        self.add_constant_sources(heap, cd, attr, constant_sources)?;
         self.update_attr(cd, attr);
         Ok(())
     }
@@ -740,6 +741,113 @@ impl Bookkeeper {
         src: AttrSource,
     ) -> Result<bool, AnnError> {
         let s = self.source_value(heap, origin, attr, src)?;
+        self.add_constant_value(heap, owner, origin, attr, src, s)
+    }
+
+    /// The class-body statement that gives `attr` its value in source `src`.
+    fn source_span(
+        &self,
+        heap: &Heap,
+        attr: &Rc<str>,
+        src: AttrSource,
+    ) -> Option<crate::syntax::Span> {
+        match src {
+            AttrSource::Class(d) => self
+                .class_desc(d)
+                .and_then(|c| heap.class(c.cls))
+                .and_then(|k| k.attr_span(attr)),
+            AttrSource::Instance(_) => None,
+        }
+    }
+
+    /// Adds the constant sources of `attr` (found when the attribute was created on
+    /// `owner`), in order. A run of sources that are all prebuilt callables of one kind
+    /// (a method and its overrides in every subclass) is merged in one union: the same
+    /// result as one union per source, without a pass over the growing set for each.
+    fn add_constant_sources(
+        &mut self,
+        heap: &Heap,
+        owner: ClassDefId,
+        attr: &Rc<str>,
+        sources: Vec<(ClassDefId, AttrSource)>,
+    ) -> Result<(), AnnError> {
+        if sources.len() < 8 {
+            for (origin, src) in sources {
+                self.add_constant_source(heap, owner, origin, attr, src)?;
+            }
+            return Ok(());
+        }
+        let mut batch: Vec<(ClassDefId, AttrSource, SomeValue)> = Vec::new();
+        for (origin, src) in sources {
+            let s = match self.source_value(heap, origin, attr, src) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.commit_pbc_batch(heap, owner, attr, &mut batch);
+                    return Err(e);
+                }
+            };
+            let current = &self.classdefs[owner.index()].attrs[attr].s_value;
+            if self.pbc_batchable(current, batch.first().map(|b| &b.2), &s) {
+                batch.push((origin, src, s));
+                continue;
+            }
+            self.commit_pbc_batch(heap, owner, attr, &mut batch);
+            self.add_constant_value(heap, owner, origin, attr, src, s)?;
+        }
+        self.commit_pbc_batch(heap, owner, attr, &mut batch);
+        Ok(())
+    }
+
+    /// Merges a batch of `add_constant_sources` into the attribute.
+    fn commit_pbc_batch(
+        &mut self,
+        heap: &Heap,
+        owner: ClassDefId,
+        attr: &Rc<str>,
+        batch: &mut Vec<(ClassDefId, AttrSource, SomeValue)>,
+    ) {
+        if batch.is_empty() {
+            return;
+        }
+        let batch = std::mem::take(batch);
+        let current = self.classdefs[owner.index()].attrs[attr].s_value.clone();
+        let values: Vec<SomeValue> = batch.iter().map(|b| b.2.clone()).collect();
+        let merged = self.union_pbc_run(heap, &current, &values);
+        let mut origin = self.classdefs[owner.index()].attrs[attr].origin;
+        let mut instance_level = false;
+        for (o, src, s) in &batch {
+            instance_level |= src.instance_level();
+            if origin.is_none() && !s.is_impossible() {
+                let span = self.span;
+                origin = self
+                    .source_span(heap, attr, *src)
+                    .or_else(|| {
+                        self.class_desc(self.classdefs[o.index()].desc)
+                            .and_then(|c| c.name_span)
+                    })
+                    .or(Some(span));
+            }
+        }
+        let at = self.classdefs[owner.index()]
+            .attrs
+            .get_mut(attr)
+            .expect("attribute");
+        if instance_level {
+            at.readonly = false;
+        }
+        at.origin = origin;
+        at.s_value = merged;
+    }
+
+    fn add_constant_value(
+        &mut self,
+        heap: &Heap,
+        owner: ClassDefId,
+        origin: ClassDefId,
+        attr: &Rc<str>,
+        src: AttrSource,
+        s: SomeValue,
+    ) -> Result<bool, AnnError> {
         let a = self.classdefs[owner.index()]
             .attrs
             .get(attr)
@@ -905,6 +1013,90 @@ impl Bookkeeper {
         let SomeValue::Pbc { descs, can_be_none } = pbc else {
             return pbc.clone();
         };
+        if let Some(r) = self.pbc_memo.filter(cd, descs, *can_be_none) {
+            return r;
+        }
+        let r = if descs.len() >= super::pbcmemo::MIN_LEN {
+            self.lookup_filter_indexed(cd, descs, *can_be_none)
+        } else {
+            self.lookup_filter_uncached(cd, descs, *can_be_none)
+        };
+        self.pbc_memo.set_filter(cd, descs, *can_be_none, &r);
+        r
+    }
+
+    /// `lookup_filter` on a large set through its index by origin class: visits only the
+    /// subclasses and the bases of `cd`, not every method of the family (the same result,
+    /// new method descriptions created in the same order).
+    fn lookup_filter_indexed(
+        &mut self,
+        cd: ClassDefId,
+        descs: &Rc<[DescId]>,
+        can_be_none: bool,
+    ) -> SomeValue {
+        if self.pbc_memo.origin_index(descs).is_none() {
+            let mut index = super::pbcmemo::OriginIndex::default();
+            for (i, &d) in descs.iter().enumerate() {
+                match self.desc(d) {
+                    Desc::Method(m) if m.selfclassdef.is_none() => {
+                        index.by_origin.entry(m.origin).or_default().push(i)
+                    }
+                    _ => index.others.push(i),
+                }
+            }
+            self.pbc_memo.set_origin_index(descs, index);
+        }
+        let index = self.pbc_memo.origin_index(descs).expect("index");
+        let mut positions = index.others.clone();
+        for sub in self.getallsubdefs(cd).into_iter().skip(1) {
+            if let Some(p) = index.by_origin.get(&sub) {
+                positions.extend(p.iter().copied());
+            }
+        }
+        // The most precise class above `cd` (itself included) defining the method; the last
+        // description for it, as the scan in description order keeps.
+        let uplookup = self
+            .mro_defs(cd)
+            .into_iter()
+            .find_map(|c| index.by_origin.get(&c).and_then(|p| p.last().copied()));
+        positions.sort_unstable();
+        let mut out = Vec::with_capacity(positions.len() + 1);
+        for i in positions {
+            let d = descs[i];
+            match self.desc(d) {
+                Desc::Method(m) if m.selfclassdef.is_none() => {
+                    let (methcd, func, name) = (m.origin, m.func, m.name.clone());
+                    out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
+                }
+                _ => out.push(d),
+            }
+        }
+        if let Some(i) = uplookup {
+            let Desc::Method(m) = self.desc(descs[i]) else {
+                unreachable!()
+            };
+            let (func, origin, name) = (m.func, m.origin, m.name.clone());
+            out.push(self.getmethoddesc(func, origin, Some(cd), &name));
+        }
+        if !out.is_empty() {
+            let mut r = SomeValue::pbc(out);
+            if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
+                *c = can_be_none;
+            }
+            r
+        } else if can_be_none {
+            SomeValue::None
+        } else {
+            SomeValue::Impossible
+        }
+    }
+
+    fn lookup_filter_uncached(
+        &mut self,
+        cd: ClassDefId,
+        descs: &[DescId],
+        can_be_none: bool,
+    ) -> SomeValue {
         let mut out = Vec::new();
         let mut uplookup: Option<(ClassDefId, DescId)> = None;
         for &d in descs.iter() {
@@ -932,10 +1124,10 @@ impl Bookkeeper {
         if !out.is_empty() {
             let mut r = SomeValue::pbc(out);
             if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
-                *c = *can_be_none;
+                *c = can_be_none;
             }
             r
-        } else if *can_be_none {
+        } else if can_be_none {
             SomeValue::None
         } else {
             SomeValue::Impossible

@@ -17,11 +17,13 @@ mod binaryop;
 pub mod bookkeeper;
 mod builtin;
 mod call;
+mod callfamily;
 pub mod classdef;
 mod describe;
 pub mod description;
 pub mod llannotation;
 pub mod model;
+mod pbcmemo;
 mod query;
 mod simplify;
 mod unaryop;
@@ -97,9 +99,11 @@ pub struct AnnotatedProgram {
     pub bookkeeper: Bookkeeper,
     /// Graph of the entry point, when it could be built.
     pub entry_graph: Option<usize>,
-    /// The call table: for each call operation, the graphs it can reach (in the order the
-    /// annotator first saw them; one per specialization and per member of the family).
-    pub call_targets: HashMap<Position, Vec<u32>>,
+    /// The call table: for each call operation, the graphs it can reach (in increasing
+    /// order; one per specialization and per member of the family). Call sites of one
+    /// family share one list: a program with thousands of call sites of a family of
+    /// thousands of methods would otherwise hold their product.
+    pub call_targets: HashMap<Position, std::rc::Rc<[u32]>>,
     /// Per graph, per block: whether the annotator reached it (a switch on a constant
     /// leaves the other branches unreached; the RTyper drops them).
     pub blocks_reached: Vec<Vec<bool>>,

@@ -12,6 +12,7 @@ use super::description::Desc;
 use super::model::*;
 use super::AnnError;
 use crate::objspace::object::{Heap, IntKind, Object, Value};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use SomeValue as S;
@@ -383,6 +384,12 @@ impl Bookkeeper {
                     can_be_none: n2,
                 },
             ) => {
+                if let Some(all) = self.pbc_memo.union(d1, d2) {
+                    return Ok(S::Pbc {
+                        descs: all,
+                        can_be_none: *n1 || *n2,
+                    });
+                }
                 let mut all: Vec<DescId> = d1.iter().chain(d2.iter()).copied().collect();
                 all.sort();
                 all.dedup();
@@ -411,9 +418,10 @@ impl Bookkeeper {
                         )));
                     }
                 }
-                let all = self.simplify_methods(all);
+                let all: Rc<[DescId]> = self.simplify_methods(all).into();
+                self.pbc_memo.set_union(d1, d2, &all);
                 S::Pbc {
-                    descs: all.into(),
+                    descs: all,
                     can_be_none: *n1 || *n2,
                 }
             }
@@ -533,32 +541,110 @@ impl Bookkeeper {
         })
     }
 
+    /// Whether adding `s` to a run of PBC unions (the attribute's value `current`, then the
+    /// run so far, whose first value is `first`) cannot fail: all PBCs, of one kind, and
+    /// methods of one name. Checked on `current` only at the start of a run.
+    pub(super) fn pbc_batchable(
+        &self,
+        current: &SomeValue,
+        first: Option<&SomeValue>,
+        s: &SomeValue,
+    ) -> bool {
+        let descs_of = |v: &SomeValue| match v {
+            S::Pbc { descs, .. } => Some(descs.clone()),
+            _ => None,
+        };
+        let Some(ds) = descs_of(s) else { return false };
+        let reference = match (current, first) {
+            (S::Impossible, None) => None,
+            (S::Impossible, Some(f)) => descs_of(f),
+            (c, _) => match descs_of(c) {
+                Some(cd) => Some(cd),
+                None => return false,
+            },
+        };
+        let Some(&d0) = reference.as_ref().and_then(|r| r.first()).or(ds.first()) else {
+            return false;
+        };
+        let name_of = |d: DescId| match self.desc(d) {
+            Desc::Method(m) => Some(m.name.clone()),
+            _ => None,
+        };
+        let (k0, n0) = (self.desc(d0).kind(), name_of(d0));
+        let same = |d: &DescId| self.desc(*d).kind() == k0 && name_of(*d) == n0;
+        if first.is_none() && !matches!(current, S::Impossible) {
+            if let Some(r) = &reference {
+                if !r.iter().all(same) {
+                    return false;
+                }
+            }
+        }
+        ds.iter().all(same)
+    }
+
+    /// The union `current ∪ values[0] ∪ values[1] …` done one value at a time, in one pass:
+    /// `values` are PBCs that `pbc_batchable` accepted. As the one-at-a-time unions, a value
+    /// equal to the running one changes nothing (and a single value is kept as it is).
+    pub(super) fn union_pbc_run(
+        &mut self,
+        heap: &Heap,
+        current: &SomeValue,
+        values: &[SomeValue],
+    ) -> SomeValue {
+        let (mut running, rest) = match current {
+            S::Impossible => (values[0].clone(), &values[1..]),
+            c => (c.clone(), values),
+        };
+        let Some(i) = rest.iter().position(|v| !self.eq(heap, &running, v)) else {
+            return running;
+        };
+        let mut all: Vec<DescId> = Vec::new();
+        let mut none = false;
+        for v in std::iter::once(&running).chain(&rest[i..]) {
+            if let S::Pbc { descs, can_be_none } = v {
+                all.extend(descs.iter().copied());
+                none |= *can_be_none;
+            }
+        }
+        all.sort();
+        all.dedup();
+        running = S::Pbc {
+            descs: self.simplify_methods(all).into(),
+            can_be_none: none,
+        };
+        running
+    }
+
     /// Drops methods that are less general than another one of the set (same function, a
     /// subclass as `self`).
     fn simplify_methods(&self, descs: Vec<DescId>) -> Vec<DescId> {
         if descs.len() < 2 || !matches!(self.desc(descs[0]), Desc::Method(_)) {
             return descs;
         }
-        let info: Vec<_> = descs
-            .iter()
-            .map(|&d| match self.desc(d) {
-                Desc::Method(m) => (d, m.func, m.origin, m.name.clone(), m.selfclassdef),
-                _ => unreachable!(),
-            })
-            .collect();
+        // Only methods of one function, origin and name compete: group them first, so that
+        // a family of overrides (all different functions) costs one pass, not its square.
+        let mut groups: HashMap<(DescId, ClassDefId, Rc<str>), Vec<Option<ClassDefId>>> =
+            HashMap::new();
+        let key = |d: DescId| match self.desc(d) {
+            Desc::Method(m) => ((m.func, m.origin, m.name.clone()), m.selfclassdef),
+            _ => unreachable!(),
+        };
+        for &d in &descs {
+            let (k, s) = key(d);
+            groups.entry(k).or_default().push(s);
+        }
+        if groups.len() == descs.len() {
+            return descs;
+        }
         descs
             .iter()
             .copied()
             .filter(|&d| {
-                let (_, f, o, n, s) = info.iter().find(|x| x.0 == d).expect("desc").clone();
+                let (k, s) = key(d);
                 let Some(s) = s else { return true };
-                !info.iter().any(|(d2, f2, o2, n2, s2)| {
-                    *d2 != d
-                        && *f2 == f
-                        && *o2 == o
-                        && *n2 == n
-                        && s2.is_some_and(|s2| s2 != s && self.issubclass_def(s, s2))
-                })
+                !groups[&k]
+                    .iter()
+                    .any(|s2| s2.is_some_and(|s2| s2 != s && self.issubclass_def(s, s2)))
             })
             .collect()
     }

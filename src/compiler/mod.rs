@@ -5,6 +5,7 @@
 //! and [`verify_stack_depth`] checks the stack discipline of compiled code.
 
 pub mod bytecode;
+pub mod cache;
 mod codegen;
 pub mod disasm;
 mod strings;

@@ -116,10 +116,13 @@ impl Worker {
     }
 
     fn run(&self, cache: Arc<Cache>) {
+        // Files an edit did not change are not parsed and compiled again.
+        crate::compiler::cache::enable();
         let mut current: Option<Snapshot> = None;
+        let mut retiring: Option<Retiring> = None;
         loop {
             let mut q = self.lock();
-            while q.queries.is_empty() && q.analyze.is_none() {
+            while q.queries.is_empty() && q.analyze.is_none() && retiring.is_none() {
                 q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
             }
             if let Some(query) = q.queries.pop_front() {
@@ -127,10 +130,22 @@ impl Worker {
                 query(current.as_ref());
                 continue;
             }
+            if q.analyze.is_none() {
+                // Idle: free a step of the previous analysis, then look at the queue again.
+                drop(q);
+                if let Some(r) = retiring.as_mut() {
+                    if !r.step() {
+                        retiring = None;
+                    }
+                }
+                continue;
+            }
             let Some(job) = q.analyze.take() else {
                 continue;
             };
             drop(q);
+            // What is left of the analysis before the previous one goes before a new one.
+            retiring = None;
             let AnalysisInput {
                 root,
                 settings,
@@ -138,14 +153,17 @@ impl Worker {
                 versions,
                 uris,
             } = job.input;
+            crate::compiler::cache::new_generation();
             let analysis = catch_unwind(AssertUnwindSafe(|| {
                 let config = settings.engine_config(&root);
                 engine::analyze(&config, &overlays)
             }));
             match analysis {
                 Ok(analysis) => {
-                    // Drop the old analysis before building on the new one's memory.
-                    current = None;
+                    // The old analysis is freed after the new one's diagnostics are sent,
+                    // in steps between queries: freeing a large program takes a tenth of
+                    // analysing it, and neither an edit nor a hover should wait for it.
+                    let old = current.take();
                     let snap = current.insert(Snapshot {
                         analysis,
                         versions,
@@ -153,10 +171,53 @@ impl Worker {
                         cache: cache.clone(),
                     });
                     (job.run)(Ok(snap));
+                    retiring = old.map(Retiring::new);
                 }
                 Err(p) => (job.run)(Err(panic_message(&*p))),
             }
         }
+    }
+}
+
+/// A previous analysis being freed in steps (each a bounded amount of work) while the
+/// engine thread is idle.
+struct Retiring {
+    snapshot: Snapshot,
+}
+
+/// Graphs, binding tables or heap objects freed per step.
+const RETIRE_STEP: usize = 2000;
+
+impl Retiring {
+    fn new(snapshot: Snapshot) -> Retiring {
+        Retiring { snapshot }
+    }
+
+    /// Frees one step; false when nothing large is left (the rest is freed with `self`).
+    fn step(&mut self) -> bool {
+        fn shrink<T>(v: &mut Vec<T>) -> bool {
+            if v.is_empty() {
+                return false;
+            }
+            v.truncate(v.len().saturating_sub(RETIRE_STEP));
+            true
+        }
+        for p in self.snapshot.analysis.programs.iter_mut().rev() {
+            if let Some(a) = p.annotated.as_mut() {
+                if shrink(&mut a.bindings) || shrink(&mut a.graphs) {
+                    return true;
+                }
+            }
+            if shrink(&mut p.graphs) {
+                return true;
+            }
+            let heap = &mut p.space.heap;
+            if !heap.is_empty() {
+                heap.truncate(heap.len().saturating_sub(RETIRE_STEP * 4));
+                return true;
+            }
+        }
+        false
     }
 }
 

@@ -243,26 +243,12 @@ impl ObjSpace {
         if bundled {
             self.bundled_files.insert(file);
         }
-        let parsed = match crate::syntax::parse_module(file, &text) {
-            Ok(p) => p,
-            Err(e) => {
-                self.diagnostics
-                    .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
-                let u = self.err("SyntaxError", e.message);
-                if let Unwind::Raise {
-                    evalue: Value::Obj(id),
-                    ..
-                } = &u
-                {
-                    self.reported_errors.insert(*id);
-                    self.raise_spans.insert(*id, e.span);
-                }
-                return Err(u);
-            }
-        };
         let filename = path.display().to_string();
-        let compiled = crate::compiler::compile_module(&parsed, &filename, &text);
-        drop(parsed);
+        let cached = crate::compiler::cache::lookup(file, &filename, &text);
+        let compiled = match cached {
+            Some(c) => c,
+            None => self.parse_and_compile(file, &filename, &text)?,
+        };
         self.diagnostics.extend(compiled.diagnostics);
         let module = self.new_module(fullname, Some(file), bundled);
         let fv = self.new_str(filename.as_bytes());
@@ -321,6 +307,36 @@ impl ObjSpace {
                 Err(e)
             }
         }
+    }
+
+    /// Parses and compiles a module's text (remembered by the compile cache when it is on);
+    /// a syntax error is reported and raised.
+    fn parse_and_compile(
+        &mut self,
+        file: crate::syntax::FileId,
+        filename: &str,
+        text: &str,
+    ) -> R<crate::compiler::Compiled> {
+        let parsed = match crate::syntax::parse_module(file, text) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diagnostics
+                    .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
+                let u = self.err("SyntaxError", e.message);
+                if let Unwind::Raise {
+                    evalue: Value::Obj(id),
+                    ..
+                } = &u
+                {
+                    self.reported_errors.insert(*id);
+                    self.raise_spans.insert(*id, e.span);
+                }
+                return Err(u);
+            }
+        };
+        let compiled = crate::compiler::compile_module(&parsed, filename, text);
+        crate::compiler::cache::store(file, filename, text, &compiled);
+        Ok(compiled)
     }
 
     /// Imports `fullname` absolutely, binding submodules as attributes of their packages.

@@ -267,6 +267,11 @@ impl Heap {
     pub fn is_empty(&self) -> bool {
         self.objects.is_empty()
     }
+    /// Frees the objects from `len` on (a heap being discarded, freed in steps; ids past
+    /// `len` are no longer valid).
+    pub fn truncate(&mut self, len: usize) {
+        self.objects.truncate(len);
+    }
     pub fn str_value(&self, v: Value) -> Option<&[u8]> {
         match v {
             Value::Obj(id) => match self.get(id) {

@@ -370,7 +370,7 @@ impl RTyper<'_> {
             .ann
             .call_targets
             .get(&hop.position)
-            .cloned()
+            .map(|t| t.to_vec())
             .unwrap_or_default();
         if targets.is_empty() {
             // a special method the annotator called implicitly: what the class's MRO finds

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Growth of `rpy-lsp check` with program size, for the two shapes of generated programs:
+#   local  (benches/gen_program.sh): each unit has its own class;
+#   shared (benches/gen_shared.sh):  one base class W_Root whose methods every subclass
+#          overrides, so every call on a W_Root is a call family as large as the program.
+# For each shape and size: wall time, user CPU time, peak RSS (best of --runs), and the
+# log-log slope of the time against the size from the previous size and from 20k lines
+# (1.0 = linear; issue 12 asks for <= 1.1 between 20k and 200k lines).
+#
+#   bash benches/scale.sh [--sizes "5000 20000 50000 200000"] [--runs N] [--shapes "local shared"]
+#
+# Figures (2 shared cores, load 5-8 from other builds; user CPU s / peak RSS):
+#   before (commit 550cca3):  shared  5k 0.07 s wall, 20k 0.74 s, 50k 11.6 s (slope ~3)
+#                             local  20k 0.21 s wall
+#   after  (branch scale):    shared  5k 0.03 s, 20k 0.16 s,  50k 0.43 s, 200k 1.78 s / 653 MB
+#                             local  20k 0.17 s, 50k 0.41 s, 200k 1.83 s / 507 MB
+#                             (slope 20k->200k: shared 1.05, local 1.03)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes="5000 20000 50000 200000"
+runs=1
+shapes="local shared"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sizes) sizes="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --shapes) shapes="$2"; shift 2 ;;
+    *) echo "usage: $0 [--sizes LIST] [--runs N] [--shapes LIST]" >&2; exit 2 ;;
+  esac
+done
+cargo build --release --quiet --bin rpy-lsp
+target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+bin="$target_dir/release/rpy-lsp"
+[ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-7s %8s %8s %9s %9s %9s %10s %10s\n' shape size lines "wall s" "user s" "RSS MB" "slope/prev" "slope/20k"
+for shape in $shapes; do
+  case "$shape" in
+    local) gen=benches/gen_program.sh ;;
+    shared) gen=benches/gen_shared.sh ;;
+    *) echo "unknown shape $shape" >&2; exit 2 ;;
+  esac
+  prev_n=""; prev_t=""; base_n=""; base_t=""
+  for n in $sizes; do
+    prog="$tmp/$shape$n.py"
+    bash "$gen" "$n" > "$prog"
+    real_lines=$(wc -l < "$prog")
+    best_wall=""; best_user=""; best_rss=""
+    for ((r = 0; r < runs; r++)); do
+      /usr/bin/time -f "%e %U %M" -o "$tmp/time" "$bin" check "$prog" > /dev/null 2>&1 || {
+        echo "check failed on $prog" >&2; cat "$tmp/time" >&2; exit 1; }
+      read -r wall user rss < <(tail -1 "$tmp/time")
+      if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then
+        best_wall=$wall; best_user=$user; best_rss=$rss
+      fi
+    done
+    # The slope of the user CPU time: wall time on a shared machine mostly measures the load.
+    t=$best_user
+    slope_prev=$( [ -n "$prev_n" ] && awk "BEGIN{ if ($prev_t > 0 && $t > 0) printf \"%.2f\", log($t/$prev_t)/log($n/$prev_n); else print \"-\" }" || echo "-")
+    slope_base=$( [ -n "$base_n" ] && [ "$n" != "$base_n" ] && awk "BEGIN{ if ($base_t > 0 && $t > 0) printf \"%.2f\", log($t/$base_t)/log($n/$base_n); else print \"-\" }" || echo "-")
+    printf '%-7s %8s %8s %9s %9s %9d %10s %10s\n' "$shape" "$n" "$real_lines" "$best_wall" "$best_user" $((best_rss / 1024)) "$slope_prev" "$slope_base"
+    prev_n=$n; prev_t=$t
+    if [ "$n" = 20000 ]; then base_n=$n; base_t=$t; fi
+  done
+done

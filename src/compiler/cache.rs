@@ -1,0 +1,111 @@
+//! Compiled modules by content, for a long-lived thread that analyses the same files again
+//! and again (the language server's engine thread). Takes a module's file id, file name and
+//! text; gives back the code object and diagnostics compiled the last time it saw exactly
+//! that input. Compiling is a pure function of those three (spans carry the file id), so a
+//! hit is the same result without parsing or compiling.
+//!
+//! Off unless the thread enables it: a command-line run compiles each file once, and a test
+//! thread analysing hundreds of programs should not keep them all. Entries not used during
+//! the previous generation (one analysis) are dropped when the next one starts.
+
+use super::Compiled;
+use crate::syntax::FileId;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+struct Entry {
+    text: String,
+    compiled: Compiled,
+    generation: u64,
+}
+
+#[derive(Default)]
+struct Store {
+    entries: HashMap<(FileId, String), Entry>,
+    generation: u64,
+}
+
+thread_local! {
+    static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
+}
+
+/// Turns the cache on for the current thread.
+pub fn enable() {
+    STORE.with(|s| {
+        s.borrow_mut().get_or_insert_with(Store::default);
+    });
+}
+
+/// Starts a new analysis: forgets what the previous one did not use.
+pub fn new_generation() {
+    STORE.with(|s| {
+        if let Some(store) = s.borrow_mut().as_mut() {
+            let last = store.generation;
+            store.entries.retain(|_, e| e.generation >= last);
+            store.generation += 1;
+        }
+    });
+}
+
+/// What compiling `text` as file `file` named `filename` gave last time.
+pub fn lookup(file: FileId, filename: &str, text: &str) -> Option<Compiled> {
+    STORE.with(|s| {
+        let mut s = s.borrow_mut();
+        let store = s.as_mut()?;
+        let generation = store.generation;
+        let e = store.entries.get_mut(&(file, filename.to_string()))?;
+        if e.text != text {
+            return None;
+        }
+        e.generation = generation;
+        Some(e.compiled.clone())
+    })
+}
+
+/// Remembers the result of compiling `text` (when the cache is on).
+pub fn store(file: FileId, filename: &str, text: &str, compiled: &Compiled) {
+    STORE.with(|s| {
+        if let Some(store) = s.borrow_mut().as_mut() {
+            let generation = store.generation;
+            store.entries.insert(
+                (file, filename.to_string()),
+                Entry {
+                    text: text.to_string(),
+                    compiled: compiled.clone(),
+                    generation,
+                },
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(file: FileId, text: &str) -> Compiled {
+        let parsed = crate::syntax::parse_module(file, text).expect("parses");
+        crate::compiler::compile_module(&parsed, "m.py", text)
+    }
+
+    #[test]
+    fn hits_only_the_same_text_and_file_and_forgets_unused_entries() {
+        let f = FileId(3);
+        // Off by default: nothing is kept.
+        store(f, "m.py", "x = 1\n", &compile(f, "x = 1\n"));
+        assert!(lookup(f, "m.py", "x = 1\n").is_none());
+        enable();
+        let c = compile(f, "x = 1\n");
+        store(f, "m.py", "x = 1\n", &c);
+        let hit = lookup(f, "m.py", "x = 1\n").expect("hit");
+        assert!(std::rc::Rc::ptr_eq(&hit.code, &c.code));
+        assert!(lookup(f, "m.py", "x = 2\n").is_none());
+        assert!(lookup(FileId(4), "m.py", "x = 1\n").is_none());
+        // Used during this generation: kept by the next one; unused during it: dropped.
+        new_generation();
+        assert!(lookup(f, "m.py", "x = 1\n").is_some());
+        new_generation();
+        new_generation();
+        assert!(lookup(f, "m.py", "x = 1\n").is_none());
+    }
+}
