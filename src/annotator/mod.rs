@@ -27,6 +27,7 @@ mod unaryop;
 mod union;
 
 pub use bookkeeper::Bookkeeper;
+pub use unaryop::builtin_methods;
 pub use model::*;
 
 use crate::diagnostics::Diagnostic;

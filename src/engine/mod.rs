@@ -1,15 +1,26 @@
 //! The engine: what the front ends (`cli`, `lsp`) call. It finds a workspace's programs,
 //! runs the pipeline on each, merges their diagnostics (with `# rpy: ignore[CODE]`
-//! suppressions applied) and answers position queries (hover, definition, symbols).
+//! suppressions applied) and answers position queries (hover, definition, symbols,
+//! references, call hierarchy, completion, signature help), one module per kind of query.
 
+mod calls;
+mod completion;
 pub mod config;
+pub mod detect;
 pub mod program;
 mod queries;
+mod references;
+mod signature;
+mod symbols;
 mod types;
 
 pub use config::EngineConfig;
 pub use program::Program;
+pub use calls::{Call, CallItem};
+pub use completion::{Completion, CompletionKind};
 pub use queries::{CodeAction, HoverInfo, InlayHint, Location, Symbol, SymbolKind, TextEdit};
+pub use signature::SignatureHelp;
+pub use symbols::WorkspaceSymbol;
 
 use crate::diagnostics::{Diagnostic, Label};
 use crate::objspace::LoaderConfig;
@@ -49,6 +60,10 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         overlays: overlays.clone(),
         policy: config.policy(),
     };
+    if config.only_rpython && detect::evidence(config, overlays).is_none() {
+        // Not an RPython workspace: nothing to say about its Python.
+        return analysis;
+    }
     analysis.config_notes(config);
     let mut targets = config.targets();
     if config.entry_points.is_empty() {

@@ -59,7 +59,7 @@ pub struct CodeAction {
 }
 
 /// The identifier (possibly dotted: `mod.name`) around `offset` in `text`, with its span.
-fn dotted_name_at(text: &str, offset: usize) -> Option<(usize, usize, Vec<String>)> {
+pub(super) fn dotted_name_at(text: &str, offset: usize) -> Option<(usize, usize, Vec<String>)> {
     let bytes = text.as_bytes();
     let is_id = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let offset = offset.min(bytes.len());
@@ -100,7 +100,7 @@ impl Analysis {
     }
 
     /// The program that loaded `path`, and the module object of that file.
-    fn module_of(&self, path: &Path) -> Option<(usize, crate::objspace::object::ObjId)> {
+    pub(super) fn module_of(&self, path: &Path) -> Option<(usize, crate::objspace::object::ObjId)> {
         for (i, program) in self.programs.iter().enumerate() {
             let Some(fid) = program.space.sources.find(path) else {
                 continue;
@@ -117,7 +117,7 @@ impl Analysis {
     }
 
     /// Resolves a dotted global name in a module to a value.
-    fn resolve(&self, path: &Path, parts: &[String]) -> Option<(usize, Value)> {
+    pub(super) fn resolve(&self, path: &Path, parts: &[String]) -> Option<(usize, Value)> {
         let (pi, module) = self.module_of(path)?;
         let space = &self.programs[pi].space;
         let mut v = space
@@ -141,7 +141,7 @@ impl Analysis {
     }
 
     /// Definition site of a value: a function's or class's name, a module's file.
-    fn definition_of(&self, pi: usize, v: Value) -> Option<Location> {
+    pub(super) fn definition_of(&self, pi: usize, v: Value) -> Option<Location> {
         let space = &self.programs[pi].space;
         let Value::Obj(id) = v else { return None };
         let span = match space.heap.get(id) {
@@ -336,7 +336,7 @@ fn name_span(fid: FileId, text: &str, stmt_start: usize, keyword: &str, name: &s
     Span::new(fid, at as u32, (at + name.len()) as u32)
 }
 
-fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Vec<Symbol> {
+pub(super) fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Vec<Symbol> {
     let mut out = Vec::new();
     for stmt in body {
         let r = stmt.range();

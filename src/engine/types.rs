@@ -22,38 +22,38 @@ use std::path::Path;
 use std::rc::Rc;
 
 /// One program's graphs in one file.
-struct View<'a> {
-    pi: usize,
-    heap: &'a Heap,
+pub(super) struct View<'a> {
+    pub(super) pi: usize,
+    pub(super) heap: &'a Heap,
     /// The file's id in the program's own source map.
-    file: FileId,
-    text: &'a str,
+    pub(super) file: FileId,
+    pub(super) text: &'a str,
     /// The annotator's result; `None` for the flow-only graphs of a program.
-    ann: Option<&'a AnnotatedProgram>,
-    graphs: &'a [FunctionGraph],
+    pub(super) ann: Option<&'a AnnotatedProgram>,
+    pub(super) graphs: &'a [FunctionGraph],
 }
 
 /// The graphs of one function (its specializations), by index into the view's graphs.
-struct Group {
-    graphs: Vec<usize>,
-    span: Span,
-    code: Rc<CodeObject>,
+pub(super) struct Group {
+    pub(super) graphs: Vec<usize>,
+    pub(super) span: Span,
+    pub(super) code: Rc<CodeObject>,
 }
 
 impl Group {
-    fn contains(&self, offset: u32) -> bool {
+    pub(super) fn contains(&self, offset: u32) -> bool {
         self.span.start <= offset && offset <= self.span.end
     }
 }
 
 impl View<'_> {
-    fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
+    pub(super) fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
         let f = self.graphs[g].func?;
         self.heap.function(Value::Obj(f)).map(|f| f.code.clone())
     }
 
     /// The functions defined in the file, innermost first when they nest.
-    fn groups(&self) -> Vec<Group> {
+    pub(super) fn groups(&self) -> Vec<Group> {
         let mut by_span: HashMap<(u32, u32), usize> = HashMap::new();
         let mut out: Vec<Group> = Vec::new();
         for (i, g) in self.graphs.iter().enumerate() {
@@ -77,7 +77,7 @@ impl View<'_> {
         out
     }
 
-    fn groups_at(&self, offset: u32) -> Vec<Group> {
+    pub(super) fn groups_at(&self, offset: u32) -> Vec<Group> {
         self.groups()
             .into_iter()
             .filter(|gr| gr.contains(offset))
@@ -85,7 +85,7 @@ impl View<'_> {
     }
 
     /// The annotation of an argument of graph `g`.
-    fn annotation(&self, g: usize, a: Hlvalue) -> Option<SomeValue> {
+    pub(super) fn annotation(&self, g: usize, a: Hlvalue) -> Option<SomeValue> {
         let ann = self.ann?;
         match a {
             Hlvalue::Var(v) => ann.bindings.get(g)?.get(v.0 as usize)?.clone(),
@@ -95,7 +95,7 @@ impl View<'_> {
     }
 
     /// The Variables of the parameter `name` of the graphs of a group.
-    fn param_values(&self, group: &Group, name: &str) -> Values {
+    pub(super) fn param_values(&self, group: &Group, name: &str) -> Values {
         let mut vals = Values::default();
         for &g in &group.graphs {
             let graph = &self.graphs[g];
@@ -110,7 +110,7 @@ impl View<'_> {
 
     /// The values a local held at the name spanning `[start, end)` (the stored value when
     /// the name is written there).
-    fn local_values(&self, group: &Group, start: u32, end: u32) -> Option<(Rc<str>, Values)> {
+    pub(super) fn local_values(&self, group: &Group, start: u32, end: u32) -> Option<(Rc<str>, Values)> {
         let mut name = None;
         let mut loads = Values::default();
         let mut stores = Values::default();
@@ -176,10 +176,10 @@ impl View<'_> {
 
 /// Annotations, without repeats.
 #[derive(Default)]
-struct Values(Vec<SomeValue>);
+pub(super) struct Values(pub(super) Vec<SomeValue>);
 
 impl Values {
-    fn push(&mut self, view: &View, s: Option<SomeValue>) {
+    pub(super) fn push(&mut self, view: &View, s: Option<SomeValue>) {
         let (Some(s), Some(ann)) = (s, view.ann) else {
             return;
         };
@@ -207,15 +207,15 @@ impl Values {
         out.join(" | ")
     }
 
-    fn plain(&self, view: &View) -> String {
+    pub(super) fn plain(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.describe(view.heap, s))
     }
 
-    fn form(&self, view: &View) -> String {
+    pub(super) fn form(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.annotator_form(view.heap, s))
     }
 
-    fn short(&self, view: &View) -> String {
+    pub(super) fn short(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.bookkeeper.describe_short(view.heap, s))
     }
 }
@@ -327,7 +327,7 @@ fn is_binding_statement(text: &str, offset: usize) -> bool {
 
 impl Analysis {
     /// Every program's view of a file: the annotated graphs first, then the flow-only ones.
-    fn views(&self, path: &Path) -> Vec<View<'_>> {
+    pub(super) fn views(&self, path: &Path) -> Vec<View<'_>> {
         let mut annotated = Vec::new();
         let mut flow_only = Vec::new();
         for (pi, p) in self.programs.iter().enumerate() {
@@ -821,7 +821,7 @@ fn attr_hover(view: &View, gr: &Group, start: u32, end: u32) -> Option<HoverInfo
 
 /// `def name(params)` with each parameter's annotation and the return annotation, over the
 /// given graphs of one function; and the annotator's form `name(...) -> ...`.
-fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> {
+pub(super) fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> {
     let ann = view.ann?;
     let g0 = *graphs.first()?;
     let graph = &view.graphs[g0];

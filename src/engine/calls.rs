@@ -1,0 +1,261 @@
+//! Call hierarchy from the annotator's call table: who calls a function (and with which
+//! argument types: a union error is whole-program, the question is who passes the other
+//! type) and what it calls.
+//!
+//! Takes a file and an offset (the function's name, at its `def` or at a call) or an item
+//! from a previous answer; gives call items with the call sites. Only calls the annotator
+//! followed are known: code no target reaches has no calls here.
+
+use super::queries::{Location, SymbolKind};
+use super::types::{Values, View};
+use super::Analysis;
+use crate::interpreter::Op;
+use crate::objspace::object::Value;
+use crate::syntax::Span;
+use std::path::PathBuf;
+
+/// A function, as the call hierarchy shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallItem {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub path: PathBuf,
+    /// The whole `def` (unified file ids).
+    pub span: Span,
+    /// Its name.
+    pub name_span: Span,
+    /// The signature with inferred types.
+    pub detail: String,
+}
+
+/// One caller (incoming) or callee (outgoing) and where the calls are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub item: CallItem,
+    /// The call expressions, in the caller's file.
+    pub sites: Vec<Span>,
+    /// For incoming calls: the types of the arguments passed at these sites, one
+    /// `(int, str)` per distinct combination.
+    pub passes: Vec<String>,
+}
+
+impl Analysis {
+    /// The function whose name is at `offset` (its `def`, or a call of it).
+    pub fn call_item_at(&self, path: &std::path::Path, offset: u32) -> Option<CallItem> {
+        let Location { span, .. } = self.definition(path, offset)?;
+        self.call_item_by_name_span(span)
+    }
+
+    /// The function whose name has this span (unified ids), from any program that has it.
+    pub fn call_item_by_name_span(&self, name_span: Span) -> Option<CallItem> {
+        for (pi, p) in self.programs.iter().enumerate() {
+            for i in 0..p.space.heap.len() {
+                let id = crate::objspace::object::ObjId(i as u32);
+                let Some(f) = p.space.heap.function(Value::Obj(id)) else {
+                    continue;
+                };
+                let ns = f.code.name_span;
+                if ns.start != name_span.start
+                    || ns.end != name_span.end
+                    || self.unified(pi, ns.file) != name_span.file
+                {
+                    continue;
+                }
+                return Some(self.item_for(pi, id));
+            }
+        }
+        None
+    }
+
+    fn item_for(&self, pi: usize, func: crate::objspace::object::ObjId) -> CallItem {
+        let p = &self.programs[pi];
+        let f = p.space.heap.function(Value::Obj(func)).expect("a function");
+        let unify = |s: Span| Span {
+            file: self.unified(pi, s.file),
+            ..s
+        };
+        let span = unify(f.code.span);
+        let text = &self.sources.get(span.file).text;
+        let line_start = text[..(span.start as usize).min(text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let in_class = text[line_start..span.start as usize].chars().any(|c| c == ' ' || c == '\t')
+            && self.is_method(pi, func);
+        CallItem {
+            name: f.name.to_string(),
+            kind: if in_class {
+                SymbolKind::Method
+            } else {
+                SymbolKind::Function
+            },
+            path: self.sources.get(span.file).path.clone(),
+            span,
+            name_span: unify(f.code.name_span),
+            detail: self
+                .short_signature(pi, Value::Obj(func), false)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Whether a class body defines the function.
+    fn is_method(&self, pi: usize, func: crate::objspace::object::ObjId) -> bool {
+        let heap = &self.programs[pi].space.heap;
+        (0..heap.len()).any(|i| {
+            heap.class(crate::objspace::object::ObjId(i as u32))
+                .is_some_and(|c| c.dict.iter().any(|(_, v)| v == Value::Obj(func)))
+        })
+    }
+
+    /// The graphs (per program) of the function an item names.
+    fn graphs_of_item(&self, item: &CallItem) -> Vec<(usize, Vec<usize>)> {
+        let mut out = Vec::new();
+        for (pi, p) in self.programs.iter().enumerate() {
+            let Some(ann) = &p.annotated else { continue };
+            let gs: Vec<usize> = ann
+                .graphs
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| {
+                    g.func
+                        .and_then(|f| p.space.heap.function(Value::Obj(f)))
+                        .is_some_and(|f| {
+                            let ns = f.code.name_span;
+                            ns.start == item.name_span.start
+                                && ns.end == item.name_span.end
+                                && self.unified(pi, ns.file) == item.name_span.file
+                        })
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if !gs.is_empty() {
+                out.push((pi, gs));
+            }
+        }
+        out
+    }
+
+    /// Who calls the function of `item`, where, and with which argument types.
+    pub fn incoming_calls(&self, item: &CallItem) -> Vec<Call> {
+        let mut out: Vec<Call> = Vec::new();
+        for (pi, graphs) in self.graphs_of_item(item) {
+            let p = &self.programs[pi];
+            let Some(ann) = &p.annotated else { continue };
+            let view = View {
+                pi,
+                heap: &p.space.heap,
+                file: crate::syntax::FileId(0),
+                text: "",
+                ann: Some(ann),
+                graphs: &ann.graphs,
+            };
+            let mut positions: Vec<_> = ann
+                .call_targets
+                .iter()
+                .filter(|(_, targets)| targets.iter().any(|t| graphs.contains(&(*t as usize))))
+                .map(|(pos, _)| *pos)
+                .collect();
+            positions.sort_by_key(|p| (p.graph, p.block, p.op));
+            for pos in positions {
+                let caller = &ann.graphs[pos.graph as usize];
+                let Some(func) = caller.func else { continue };
+                let Some(op) = caller
+                    .block(crate::flowspace::BlockId(pos.block))
+                    .operations
+                    .get(pos.op as usize)
+                else {
+                    continue;
+                };
+                let site = Span {
+                    file: self.unified(pi, op.span.file),
+                    ..op.span
+                };
+                let passes = (op.opname == Op::SimpleCall).then(|| {
+                    let words: Vec<String> = op.args[1..]
+                        .iter()
+                        .map(|a| {
+                            let mut v = Values::default();
+                            v.push(&view, view.annotation(pos.graph as usize, *a));
+                            if v.0.is_empty() {
+                                "?".to_string()
+                            } else {
+                                v.short(&view)
+                            }
+                        })
+                        .collect();
+                    format!("({})", words.join(", "))
+                });
+                let caller_item = self.item_for(pi, func);
+                let entry = match out.iter_mut().find(|c| c.item.name_span == caller_item.name_span) {
+                    Some(e) => e,
+                    None => {
+                        out.push(Call {
+                            item: caller_item,
+                            sites: Vec::new(),
+                            passes: Vec::new(),
+                        });
+                        out.last_mut().expect("just pushed")
+                    }
+                };
+                if !entry.sites.contains(&site) {
+                    entry.sites.push(site);
+                }
+                if let Some(p) = passes {
+                    if !entry.passes.contains(&p) {
+                        entry.passes.push(p);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What the function of `item` calls (functions and methods the annotator followed).
+    pub fn outgoing_calls(&self, item: &CallItem) -> Vec<Call> {
+        let mut out: Vec<Call> = Vec::new();
+        for (pi, graphs) in self.graphs_of_item(item) {
+            let p = &self.programs[pi];
+            let Some(ann) = &p.annotated else { continue };
+            let mut calls: Vec<_> = ann
+                .call_targets
+                .iter()
+                .filter(|(pos, _)| graphs.contains(&(pos.graph as usize)))
+                .collect();
+            calls.sort_by_key(|(p, _)| (p.graph, p.block, p.op));
+            for (pos, targets) in calls {
+                let caller = &ann.graphs[pos.graph as usize];
+                let Some(op) = caller
+                    .block(crate::flowspace::BlockId(pos.block))
+                    .operations
+                    .get(pos.op as usize)
+                else {
+                    continue;
+                };
+                let site = Span {
+                    file: self.unified(pi, op.span.file),
+                    ..op.span
+                };
+                for &t in targets {
+                    let Some(func) = ann.graphs.get(t as usize).and_then(|g| g.func) else {
+                        continue;
+                    };
+                    let callee = self.item_for(pi, func);
+                    let entry = match out.iter_mut().find(|c| c.item.name_span == callee.name_span) {
+                        Some(e) => e,
+                        None => {
+                            out.push(Call {
+                                item: callee,
+                                sites: Vec::new(),
+                                passes: Vec::new(),
+                            });
+                            out.last_mut().expect("just pushed")
+                        }
+                    };
+                    if !entry.sites.contains(&site) {
+                        entry.sites.push(site);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
