@@ -378,3 +378,6 @@ pub fn translate(analysis: &Analysis) -> Result<crate::rtyper::LlProgram, Vec<Di
             .collect()
     })
 }
+
+#[cfg(test)]
+mod editor_tests;

@@ -111,6 +111,7 @@ impl Analysis {
         let heap = &self.programs[pi].space.heap;
         // The function called, and whether its first parameter is bound (a method through
         // an instance, a class's `__init__`).
+        let mut constructor = false;
         let (func, bound) = match thing {
             Thing::Value(v @ Value::Obj(id)) => match heap.get(id) {
                 Object::Class(c) => {
@@ -119,6 +120,7 @@ impl Analysis {
                             .filter(|k| k.builtin.is_none())
                             .and_then(|k| k.dict.get("__init__"))
                     })?;
+                    constructor = true;
                     (init, true)
                 }
                 _ => {
@@ -149,7 +151,11 @@ impl Analysis {
                 (Value::Obj(f), bound)
             }
         };
-        let (params, ret) = self.parameters(pi, func, bound)?;
+        let (params, mut ret) = self.parameters(pi, func, bound)?;
+        if constructor {
+            // `__init__` returns None; the call gives an instance, which its name says.
+            ret = None;
+        }
         let mut label = format!("{name}(");
         let mut ranges = Vec::new();
         for (i, (n, t)) in params.iter().enumerate() {
