@@ -22,6 +22,10 @@ pub struct EngineConfig {
     /// Analyse only a workspace that shows RPython (see [`super::detect`]); elsewhere the
     /// analysis is empty. The language server sets it: editors open every Python project.
     pub only_rpython: bool,
+    /// Open buffers that do not parse are analysed with the lines of their syntax error
+    /// blanked (see [`super::repair`]), reporting only that error in them. The language
+    /// server sets it: completion is asked while the user types.
+    pub repair_buffers: bool,
     /// Which rules are reported (the CLI applies it; the language server reports all).
     pub rules: RuleSelection,
     /// Entries of pyproject.toml refused (path outside the workspace), with why.

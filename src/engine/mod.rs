@@ -10,6 +10,7 @@ pub mod detect;
 pub mod program;
 mod queries;
 mod references;
+pub mod repair;
 mod signature;
 mod symbols;
 mod types;
@@ -55,15 +56,32 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         programs: Vec::new(),
         file_maps: Vec::new(),
     };
+    if config.only_rpython && detect::evidence(config, overlays).is_none() {
+        // Not an RPython workspace: nothing to say about its Python.
+        return analysis;
+    }
+    // Buffers being typed: analysed repaired, reported with their syntax error alone.
+    let mut repaired: Vec<(PathBuf, crate::syntax::SyntaxError)> = Vec::new();
+    let mut repaired_overlays;
+    let overlays = if config.repair_buffers {
+        repaired_overlays = overlays.clone();
+        for (path, text) in repaired_overlays.iter_mut() {
+            if path.extension().is_some_and(|e| e == "py") {
+                if let Some((fixed, err)) = repair::repair(text) {
+                    *text = fixed;
+                    repaired.push((path.clone(), err));
+                }
+            }
+        }
+        &repaired_overlays
+    } else {
+        overlays
+    };
     let loader = LoaderConfig {
         search_paths: config.search_paths.clone(),
         overlays: overlays.clone(),
         policy: config.policy(),
     };
-    if config.only_rpython && detect::evidence(config, overlays).is_none() {
-        // Not an RPython workspace: nothing to say about its Python.
-        return analysis;
-    }
     analysis.config_notes(config);
     let mut targets = config.targets();
     if config.entry_points.is_empty() {
@@ -167,6 +185,7 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         );
     }
     analysis.finish();
+    analysis.report_repaired(repaired);
     analysis
 }
 
@@ -307,6 +326,23 @@ impl Analysis {
         crate::diagnostics::suppress::apply(&self.sources, &mut self.diagnostics, |f| {
             !unreached.contains(&f)
         });
+        self.diagnostics
+            .sort_by_key(|d| (d.span.file, d.span.start, d.code));
+    }
+
+    /// In each repaired buffer, only its syntax error (what else was found there is about
+    /// the repaired text, not the user's).
+    fn report_repaired(&mut self, repaired: Vec<(PathBuf, crate::syntax::SyntaxError)>) {
+        for (path, err) in repaired {
+            let file = match self.sources.find(&path) {
+                Some(f) => f,
+                None => continue,
+            };
+            self.diagnostics.retain(|d| d.span.file != file);
+            let span = Span { file, ..err.span };
+            self.diagnostics
+                .push(Diagnostic::new("RPY001", span, err.message.clone()));
+        }
         self.diagnostics
             .sort_by_key(|d| (d.span.file, d.span.start, d.code));
     }

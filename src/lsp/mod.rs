@@ -25,6 +25,7 @@ mod cache;
 mod convert;
 mod documents;
 pub mod filter;
+mod requests;
 mod settings;
 mod worker;
 
@@ -414,6 +415,18 @@ impl LanguageServer for Backend {
                 definition_provider: Some(lsp::OneOf::Left(true)),
                 document_symbol_provider: Some(lsp::OneOf::Left(true)),
                 inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+                references_provider: Some(lsp::OneOf::Left(true)),
+                call_hierarchy_provider: Some(lsp::CallHierarchyServerCapability::Simple(true)),
+                workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+                completion_provider: Some(lsp::CompletionOptions {
+                    trigger_characters: Some(vec![".".to_string()]),
+                    ..Default::default()
+                }),
+                signature_help_provider: Some(lsp::SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+                    retrigger_characters: None,
+                    work_done_progress_options: Default::default(),
+                }),
                 code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
                     lsp::CodeActionOptions {
                         code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -639,6 +652,50 @@ impl LanguageServer for Backend {
                 )
             })
             .await)
+    }
+
+    // The requests below live in `requests`.
+    async fn references(&self, p: lsp::ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
+        self.references_request(p).await
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        p: lsp::CallHierarchyPrepareParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyItem>>> {
+        self.prepare_call_hierarchy_request(p).await
+    }
+
+    async fn incoming_calls(
+        &self,
+        p: lsp::CallHierarchyIncomingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
+        self.incoming_calls_request(p).await
+    }
+
+    async fn outgoing_calls(
+        &self,
+        p: lsp::CallHierarchyOutgoingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
+        self.outgoing_calls_request(p).await
+    }
+
+    async fn symbol(
+        &self,
+        p: lsp::WorkspaceSymbolParams,
+    ) -> Result<Option<lsp::WorkspaceSymbolResponse>> {
+        self.workspace_symbol_request(p).await
+    }
+
+    async fn completion(&self, p: lsp::CompletionParams) -> Result<Option<lsp::CompletionResponse>> {
+        self.completion_request(p).await
+    }
+
+    async fn signature_help(
+        &self,
+        p: lsp::SignatureHelpParams,
+    ) -> Result<Option<lsp::SignatureHelp>> {
+        self.signature_help_request(p).await
     }
 
     async fn code_action(

@@ -62,6 +62,7 @@ impl Settings {
         let mut config = EngineConfig::discover(root);
         // Editors start the server in every Python project; only RPython ones get answers.
         config.only_rpython = true;
+        config.repair_buffers = true;
         let resolve = |p: &String| -> PathBuf {
             let p = Path::new(p);
             if p.is_absolute() {
