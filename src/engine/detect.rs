@@ -107,6 +107,41 @@ mod tests {
         assert!(!imports_rpython("# from rpython.rlib import jit\nx = 'import rpython'\n"));
     }
 
+    /// The cases the VS Code extension is tested on too (editors/vscode/test).
+    #[test]
+    fn shared_detection_cases() {
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../fixtures/editor/detection_cases.json"))
+                .unwrap();
+        for case in cases["python"].as_array().unwrap() {
+            let text = case["text"].as_str().unwrap();
+            assert_eq!(
+                config::defines_target(text),
+                case["defines_target"].as_bool().unwrap(),
+                "{text:?}"
+            );
+            assert_eq!(
+                imports_rpython(text),
+                case["imports_rpython"].as_bool().unwrap(),
+                "{text:?}"
+            );
+        }
+        let dir = std::env::temp_dir().join(format!("rpy-detect-toml-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for case in cases["pyproject"].as_array().unwrap() {
+            let text = case["text"].as_str().unwrap();
+            std::fs::write(dir.join("pyproject.toml"), text).unwrap();
+            let config = EngineConfig::discover(&dir);
+            assert_eq!(
+                evidence(&config, &HashMap::new()) == Some(Evidence::ToolSection),
+                case["declares"].as_bool().unwrap(),
+                "{text:?} {:?}",
+                config.refused
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn evidence_in_buffers_and_on_disk() {
         let dir = std::env::temp_dir().join(format!("rpy-detect-{}", std::process::id()));
