@@ -62,7 +62,10 @@ fn lines(locations: &Value, ws: &Workspace) -> Vec<(String, u64)> {
             } else {
                 uri
             };
-            (name.to_string(), l["range"]["start"]["line"].as_u64().unwrap())
+            (
+                name.to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap(),
+            )
         })
         .collect()
 }
@@ -216,7 +219,12 @@ fn completion_and_signature_help_while_typing() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| (i["label"].as_str().unwrap(), i["detail"].as_str().unwrap_or("")))
+        .map(|i| {
+            (
+                i["label"].as_str().unwrap(),
+                i["detail"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert_eq!(
         members,
@@ -264,9 +272,6 @@ fn a_workspace_without_rpython_gets_no_diagnostics() {
     let mark = c.log.len();
     c.edit(&uri, 2, (0, 0), (0, 0), "from rpython.rlib import jit\n");
     let now = c.wait_diagnostics(mark, &uri, |p| p["version"] == 2);
-    assert!(
-        !now["diagnostics"].as_array().unwrap().is_empty(),
-        "{now}"
-    );
+    assert!(!now["diagnostics"].as_array().unwrap().is_empty(), "{now}");
     c.shutdown();
 }

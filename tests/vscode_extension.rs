@@ -61,9 +61,9 @@ fn manifest_is_ready_to_package() {
         "{}",
         manifest["scripts"]
     );
-    assert!(manifest.get("dependencies").is_none_or(|d| d
-        .as_object()
-        .is_some_and(|d| d.is_empty())));
+    assert!(manifest
+        .get("dependencies")
+        .is_none_or(|d| d.as_object().is_some_and(|d| d.is_empty())));
     let ignore = std::fs::read_to_string(dir.join(".vscodeignore")).unwrap();
     assert!(ignore.lines().any(|l| l == "node_modules/**"), "{ignore}");
     // Never activated everywhere; the server starts only where RPython is.

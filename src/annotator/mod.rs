@@ -27,8 +27,8 @@ mod unaryop;
 mod union;
 
 pub use bookkeeper::Bookkeeper;
-pub use unaryop::builtin_methods;
 pub use model::*;
+pub use unaryop::builtin_methods;
 
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::FunctionGraph;

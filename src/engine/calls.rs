@@ -79,7 +79,9 @@ impl Analysis {
         let line_start = text[..(span.start as usize).min(text.len())]
             .rfind('\n')
             .map_or(0, |i| i + 1);
-        let in_class = text[line_start..span.start as usize].chars().any(|c| c == ' ' || c == '\t')
+        let in_class = text[line_start..span.start as usize]
+            .chars()
+            .any(|c| c == ' ' || c == '\t')
             && self.is_method(pi, func);
         CallItem {
             name: f.name.to_string(),
@@ -185,7 +187,10 @@ impl Analysis {
                     format!("({})", words.join(", "))
                 });
                 let caller_item = self.item_for(pi, func);
-                let entry = match out.iter_mut().find(|c| c.item.name_span == caller_item.name_span) {
+                let entry = match out
+                    .iter_mut()
+                    .find(|c| c.item.name_span == caller_item.name_span)
+                {
                     Some(e) => e,
                     None => {
                         out.push(Call {
@@ -239,7 +244,10 @@ impl Analysis {
                         continue;
                     };
                     let callee = self.item_for(pi, func);
-                    let entry = match out.iter_mut().find(|c| c.item.name_span == callee.name_span) {
+                    let entry = match out
+                        .iter_mut()
+                        .find(|c| c.item.name_span == callee.name_span)
+                    {
                         Some(e) => e,
                         None => {
                             out.push(Call {

@@ -11,7 +11,7 @@
 //! (found by indentation and name, so edits elsewhere do not lose it), then among the
 //! module's globals and the built-ins.
 
-use super::types::{View, Values};
+use super::types::{Values, View};
 use super::Analysis;
 use crate::annotator::SomeValue;
 use crate::flowspace::Hlvalue;
@@ -569,22 +569,32 @@ mod tests {
     fn reads_what_is_being_typed() {
         assert_eq!(
             typing_at("x = self.node.va", 16),
-            ("va".to_string(), vec!["self".to_string(), "node".to_string()])
+            (
+                "va".to_string(),
+                vec!["self".to_string(), "node".to_string()]
+            )
         );
-        assert_eq!(typing_at("x = h.", 6), (String::new(), vec!["h".to_string()]));
+        assert_eq!(
+            typing_at("x = h.", 6),
+            (String::new(), vec!["h".to_string()])
+        );
         assert_eq!(typing_at("x = 1.", 6).1, Vec::<String>::new());
         assert_eq!(typing_at("foo", 3), ("foo".to_string(), Vec::new()));
     }
 
     #[test]
     fn finds_the_enclosing_function() {
-        let text = "class A(object):\n    def f(self):\n        if x:\n            y.\n\n    z = 1\n";
+        let text =
+            "class A(object):\n    def f(self):\n        if x:\n            y.\n\n    z = 1\n";
         let at = text.find("y.").unwrap() + 2;
         assert_eq!(enclosing_def(text, at), Some(("f".to_string(), 1)));
         let at = text.find("z = 1").unwrap();
         assert_eq!(enclosing_def(text, at), None);
         // An empty line being typed on, indented into the body.
         let text = "def g(a):\n    b = a\n    \n";
-        assert_eq!(enclosing_def(text, text.len() - 1), Some(("g".to_string(), 0)));
+        assert_eq!(
+            enclosing_def(text, text.len() - 1),
+            Some(("g".to_string(), 0))
+        );
     }
 }

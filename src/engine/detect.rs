@@ -100,11 +100,17 @@ mod tests {
     #[test]
     fn recognises_rpython_imports() {
         assert!(imports_rpython("from rpython.rlib import jit\n"));
-        assert!(imports_rpython("import os\n    import rpython.rtyper.lltypesystem\n"));
+        assert!(imports_rpython(
+            "import os\n    import rpython.rtyper.lltypesystem\n"
+        ));
         assert!(imports_rpython("from rpython import conftest"));
         assert!(imports_rpython("import rpython"));
-        assert!(!imports_rpython("import rpythonic\nfrom rpython_utils import x\n"));
-        assert!(!imports_rpython("# from rpython.rlib import jit\nx = 'import rpython'\n"));
+        assert!(!imports_rpython(
+            "import rpythonic\nfrom rpython_utils import x\n"
+        ));
+        assert!(!imports_rpython(
+            "# from rpython.rlib import jit\nx = 'import rpython'\n"
+        ));
     }
 
     /// The cases the VS Code extension is tested on too (editors/vscode/test).
@@ -156,10 +162,7 @@ mod tests {
         // An unsaved buffer that starts importing rpython makes it an RPython workspace.
         let buffer = dir.join("app.py");
         let overlays = HashMap::from([(buffer.clone(), "from rpython.rlib import jit\n".into())]);
-        assert_eq!(
-            evidence(&config, &overlays),
-            Some(Evidence::Import(buffer))
-        );
+        assert_eq!(evidence(&config, &overlays), Some(Evidence::Import(buffer)));
         std::fs::write(dir.join("t.py"), "def target(*args):\n    return None\n").unwrap();
         assert_eq!(
             evidence(&config, &HashMap::new()),
@@ -167,7 +170,10 @@ mod tests {
         );
         std::fs::write(dir.join("pyproject.toml"), "[tool.rpy-lsp\n").unwrap();
         let config = EngineConfig::discover(&dir);
-        assert_eq!(evidence(&config, &HashMap::new()), Some(Evidence::ToolSection));
+        assert_eq!(
+            evidence(&config, &HashMap::new()),
+            Some(Evidence::ToolSection)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -89,7 +89,11 @@ fn references_across_modules() {
         ]
     );
     // Without the declaration; from a use; an attribute through its inferred class.
-    assert_eq!(a.references(&main, at(MAIN, "double(3)", 0, 1), false).len(), 3);
+    assert_eq!(
+        a.references(&main, at(MAIN, "double(3)", 0, 1), false)
+            .len(),
+        3
+    );
     let value_refs = a.references(&main, at(MAIN, "node.value", 0, 6), true);
     assert_eq!(value_refs.len(), 3, "{value_refs:?}");
     // A local is its function's alone.
@@ -101,7 +105,10 @@ fn references_across_modules() {
 fn call_hierarchy_with_argument_types() {
     let (a, main, helper) = workspace();
     let item = a.call_item_at(&main, at(MAIN, "double(3)", 0, 1)).unwrap();
-    assert_eq!((item.name.as_str(), item.kind), ("double", SymbolKind::Function));
+    assert_eq!(
+        (item.name.as_str(), item.kind),
+        ("double", SymbolKind::Function)
+    );
     assert_eq!(item.path, helper);
     assert_eq!(item.detail, "(n: int) -> int");
     let incoming = a.incoming_calls(&item);
@@ -116,7 +123,9 @@ fn call_hierarchy_with_argument_types() {
             ("get", 1, vec!["(int)".to_string()])
         ]
     );
-    let entry = a.call_item_at(&main, at(MAIN, "def entry_point", 0, 4)).unwrap();
+    let entry = a
+        .call_item_at(&main, at(MAIN, "def entry_point", 0, 4))
+        .unwrap();
     let mut callees: Vec<String> = a
         .outgoing_calls(&entry)
         .iter()
@@ -162,21 +171,38 @@ fn completion_of_attributes_module_members_and_names() {
         got,
         vec![
             ("name".to_string(), CompletionKind::Field, "str".to_string()),
-            ("value".to_string(), CompletionKind::Field, "int".to_string()),
-            ("get".to_string(), CompletionKind::Method, "() -> int".to_string()),
+            (
+                "value".to_string(),
+                CompletionKind::Field,
+                "int".to_string()
+            ),
+            (
+                "get".to_string(),
+                CompletionKind::Method,
+                "() -> int".to_string()
+            ),
         ]
     );
     // A module's members, filtered by the prefix being typed.
-    let typed = MAIN.replace("    return total\n", "    x = helper.do\n    return total\n");
+    let typed = MAIN.replace(
+        "    return total\n",
+        "    x = helper.do\n    return total\n",
+    );
     let offset = at(&typed, "helper.do", 0, 9);
     let got: Vec<(String, String)> = a
         .completions(&main, &typed, offset)
         .into_iter()
         .map(|c| (c.label, c.detail))
         .collect();
-    assert_eq!(got, vec![("double".to_string(), "(n: int) -> int".to_string())]);
+    assert_eq!(
+        got,
+        vec![("double".to_string(), "(n: int) -> int".to_string())]
+    );
     // A string's methods, through an attribute.
-    let typed = MAIN.replace("    return total\n", "    x = node.name.st\n    return total\n");
+    let typed = MAIN.replace(
+        "    return total\n",
+        "    x = node.name.st\n    return total\n",
+    );
     let labels: Vec<String> = a
         .completions(&main, &typed, at(&typed, ".st", 0, 3))
         .into_iter()
@@ -196,7 +222,10 @@ fn completion_of_attributes_module_members_and_names() {
 #[test]
 fn signature_help_with_parameter_types() {
     let (a, main, _) = workspace();
-    let typed = MAIN.replace("    return total\n", "    x = helper.double(\n    return total\n");
+    let typed = MAIN.replace(
+        "    return total\n",
+        "    x = helper.double(\n    return total\n",
+    );
     let h = a
         .signature_help(&main, &typed, at(&typed, "double(\n", 0, 7))
         .unwrap();
@@ -204,12 +233,18 @@ fn signature_help_with_parameter_types() {
     assert_eq!(h.params, vec![(7, 13)]);
     assert_eq!(h.active, 0);
     // A class: its `__init__` without `self`; a method through an instance.
-    let typed = MAIN.replace("    return total\n", "    x = helper.Node(1, \n    return total\n");
+    let typed = MAIN.replace(
+        "    return total\n",
+        "    x = helper.Node(1, \n    return total\n",
+    );
     let h = a
         .signature_help(&main, &typed, at(&typed, "Node(1, ", 0, 8))
         .unwrap();
     assert_eq!((h.label.as_str(), h.active), ("Node(value: int)", 1));
-    let typed = MAIN.replace("    return total\n", "    x = node.get(\n    return total\n");
+    let typed = MAIN.replace(
+        "    return total\n",
+        "    x = node.get(\n    return total\n",
+    );
     let h = a
         .signature_help(&main, &typed, at(&typed, "get(\n", 0, 4))
         .unwrap();

@@ -336,7 +336,12 @@ fn name_span(fid: FileId, text: &str, stmt_start: usize, keyword: &str, name: &s
     Span::new(fid, at as u32, (at + name.len()) as u32)
 }
 
-pub(super) fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Vec<Symbol> {
+pub(super) fn symbols_of(
+    fid: FileId,
+    text: &str,
+    body: &[ast::Stmt],
+    in_class: bool,
+) -> Vec<Symbol> {
     let mut out = Vec::new();
     for stmt in body {
         let r = stmt.range();

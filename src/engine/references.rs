@@ -37,7 +37,8 @@ impl Analysis {
                 continue;
             }
             for tok in crate::syntax::tokens(&file.text) {
-                if tok.kind != TokKind::Name || &file.text[tok.start as usize..tok.end as usize] != name
+                if tok.kind != TokKind::Name
+                    || &file.text[tok.start as usize..tok.end as usize] != name
                 {
                     continue;
                 }

@@ -25,7 +25,11 @@ pub fn repair(text: &str) -> Option<(String, SyntaxError)> {
             lines.push(line_start(t, open));
         }
         // An error at a blank line or at the end: the statement before it is unfinished.
-        if t[lines[0]..].split('\n').next().is_some_and(|l| l.trim().is_empty()) && lines[0] > 0
+        if t[lines[0]..]
+            .split('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty())
+            && lines[0] > 0
         {
             lines.push(line_start(t, lines[0] - 1));
         }

@@ -32,7 +32,9 @@ fn open_call(text: &str, offset: usize) -> Option<(usize, u32)> {
     }
     // Start at a line start so that a string is not entered in its middle.
     if from > 0 {
-        from = text[from..offset].find('\n').map_or(offset, |i| from + i + 1);
+        from = text[from..offset]
+            .find('\n')
+            .map_or(offset, |i| from + i + 1);
     }
     let b = text.as_bytes();
     let mut stack: Vec<(u8, usize, u32)> = Vec::new();
@@ -97,7 +99,9 @@ impl Analysis {
         }
         let mut start = end;
         while start > 0
-            && (b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_' || b[start - 1] == b'.')
+            && (b[start - 1].is_ascii_alphanumeric()
+                || b[start - 1] == b'_'
+                || b[start - 1] == b'.')
         {
             start -= 1;
         }
@@ -188,15 +192,20 @@ impl Analysis {
     }
 
     /// Whether the receiver of `a.b.method` (all parts but the last) is an instance.
-    fn is_instance_receiver(&self, path: &Path, text: &str, offset: usize, parts: &[String]) -> bool {
-        let Some((pi, _, thing)) = self.resolve_typed(path, text, offset, &parts[..parts.len() - 1])
+    fn is_instance_receiver(
+        &self,
+        path: &Path,
+        text: &str,
+        offset: usize,
+        parts: &[String],
+    ) -> bool {
+        let Some((pi, _, thing)) =
+            self.resolve_typed(path, text, offset, &parts[..parts.len() - 1])
         else {
             return false;
         };
         match thing {
-            Thing::Ann(vals) => vals
-                .iter()
-                .any(|s| matches!(s, SomeValue::Instance { .. })),
+            Thing::Ann(vals) => vals.iter().any(|s| matches!(s, SomeValue::Instance { .. })),
             Thing::Value(Value::Obj(id)) => {
                 matches!(self.programs[pi].space.heap.get(id), Object::Instance(_))
             }

@@ -31,6 +31,7 @@ mod worker;
 
 use cache::{Cache, BUNDLED_PREFIX};
 use documents::Document;
+use requests::workspace_edit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use settings::Settings;
@@ -687,7 +688,10 @@ impl LanguageServer for Backend {
         self.workspace_symbol_request(p).await
     }
 
-    async fn completion(&self, p: lsp::CompletionParams) -> Result<Option<lsp::CompletionResponse>> {
+    async fn completion(
+        &self,
+        p: lsp::CompletionParams,
+    ) -> Result<Option<lsp::CompletionResponse>> {
         self.completion_request(p).await
     }
 
@@ -762,57 +766,6 @@ fn uri_for(snap: &Snapshot, path: &Path) -> Option<Uri> {
         return Uri::from_file_path(snap.cache.bundled_file(path, text)?);
     }
     Uri::from_file_path(path)
-}
-
-fn workspace_edit(
-    snap: &Snapshot,
-    edits: &[crate::engine::TextEdit],
-    versioned: bool,
-) -> Option<lsp::WorkspaceEdit> {
-    let a = &snap.analysis;
-    let mut per_file: Vec<(PathBuf, Vec<lsp::TextEdit>)> = Vec::new();
-    for e in edits {
-        let file = convert::file_of(&a.sources, e.span)?;
-        if file.path.starts_with(BUNDLED_PREFIX) {
-            return None;
-        }
-        let edit = lsp::TextEdit {
-            range: convert::range_in(file, e.span),
-            new_text: e.new_text.clone(),
-        };
-        match per_file.iter_mut().find(|(p, _)| *p == file.path) {
-            Some((_, list)) => list.push(edit),
-            None => per_file.push((file.path.clone(), vec![edit])),
-        }
-    }
-    if per_file.is_empty() {
-        return None;
-    }
-    if versioned {
-        let mut changes = Vec::new();
-        for (path, list) in per_file {
-            changes.push(lsp::TextDocumentEdit {
-                text_document: lsp::OptionalVersionedTextDocumentIdentifier {
-                    uri: uri_for(snap, &path)?,
-                    version: snap.versions.get(&path).copied(),
-                },
-                edits: list.into_iter().map(lsp::OneOf::Left).collect(),
-            });
-        }
-        Some(lsp::WorkspaceEdit {
-            document_changes: Some(lsp::DocumentChanges::Edits(changes)),
-            ..Default::default()
-        })
-    } else {
-        let mut changes = HashMap::new();
-        for (path, list) in per_file {
-            changes.insert(uri_for(snap, &path)?, list);
-        }
-        Some(lsp::WorkspaceEdit {
-            changes: Some(changes),
-            ..Default::default()
-        })
-    }
 }
 
 /// Diagnostics of one file, ready to publish.

@@ -2,14 +2,16 @@
 //! completion, signature help): each translates its protocol params into an engine query on
 //! the engine thread and the engine's answer into protocol values. No analysis here.
 
+use super::cache::BUNDLED_PREFIX;
+use super::worker::Snapshot;
 use super::{convert, uri_for, Backend, Target, QUERY_WAIT};
 use crate::engine;
 use crate::syntax::{SourceFile, Span};
 use serde_json::json;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
-use super::worker::Snapshot;
 
 /// A location of the engine as a protocol location.
 fn location(s: &Snapshot, path: &std::path::Path, span: Span) -> Option<lsp::Location> {
@@ -237,11 +239,7 @@ impl Backend {
                                 kind: convert::symbol_kind(sym.kind),
                                 tags: None,
                                 container_name: sym.container.clone(),
-                                location: lsp::OneOf::Left(location(
-                                    s,
-                                    &sym.path,
-                                    sym.name_span,
-                                )?),
+                                location: lsp::OneOf::Left(location(s, &sym.path, sym.name_span)?),
                                 data: None,
                             })
                         })
@@ -341,4 +339,57 @@ fn buffer_offset(
     let file = SourceFile::new(t.path.clone(), text);
     let offset = convert::offset(&file, pos);
     Some((file.text, offset))
+}
+
+/// Engine edits as a workspace edit: per-document versioned edits when the client supports
+/// them, else a map of changes. `None` when an edit would touch a bundled model.
+pub(super) fn workspace_edit(
+    snap: &Snapshot,
+    edits: &[crate::engine::TextEdit],
+    versioned: bool,
+) -> Option<lsp::WorkspaceEdit> {
+    let a = &snap.analysis;
+    let mut per_file: Vec<(PathBuf, Vec<lsp::TextEdit>)> = Vec::new();
+    for e in edits {
+        let file = convert::file_of(&a.sources, e.span)?;
+        if file.path.starts_with(BUNDLED_PREFIX) {
+            return None;
+        }
+        let edit = lsp::TextEdit {
+            range: convert::range_in(file, e.span),
+            new_text: e.new_text.clone(),
+        };
+        match per_file.iter_mut().find(|(p, _)| *p == file.path) {
+            Some((_, list)) => list.push(edit),
+            None => per_file.push((file.path.clone(), vec![edit])),
+        }
+    }
+    if per_file.is_empty() {
+        return None;
+    }
+    if versioned {
+        let mut changes = Vec::new();
+        for (path, list) in per_file {
+            changes.push(lsp::TextDocumentEdit {
+                text_document: lsp::OptionalVersionedTextDocumentIdentifier {
+                    uri: uri_for(snap, &path)?,
+                    version: snap.versions.get(&path).copied(),
+                },
+                edits: list.into_iter().map(lsp::OneOf::Left).collect(),
+            });
+        }
+        Some(lsp::WorkspaceEdit {
+            document_changes: Some(lsp::DocumentChanges::Edits(changes)),
+            ..Default::default()
+        })
+    } else {
+        let mut changes = HashMap::new();
+        for (path, list) in per_file {
+            changes.insert(uri_for(snap, &path)?, list);
+        }
+        Some(lsp::WorkspaceEdit {
+            changes: Some(changes),
+            ..Default::default()
+        })
+    }
 }

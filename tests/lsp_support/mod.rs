@@ -190,7 +190,12 @@ impl Client {
 
     /// Waits for a `publishDiagnostics` for `uri` (searching from log index `from`) that
     /// satisfies `pred`; returns its params.
-    pub fn wait_diagnostics(&mut self, from: usize, uri: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    pub fn wait_diagnostics(
+        &mut self,
+        from: usize,
+        uri: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
         let until = Instant::now() + TIMEOUT;
         let mut seen = from;
         loop {
@@ -310,4 +315,3 @@ impl Drop for Workspace {
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }
-
