@@ -61,29 +61,22 @@ impl Analysis {
                 {
                     continue;
                 }
-                return Some(self.item_for(pi, id));
+                return self.item_for(pi, id);
             }
         }
         None
     }
 
-    fn item_for(&self, pi: usize, func: crate::objspace::object::ObjId) -> CallItem {
+    fn item_for(&self, pi: usize, func: crate::objspace::object::ObjId) -> Option<CallItem> {
         let p = &self.programs[pi];
-        let f = p.space.heap.function(Value::Obj(func)).expect("a function");
+        let f = p.space.heap.function(Value::Obj(func))?;
         let unify = |s: Span| Span {
             file: self.unified(pi, s.file),
             ..s
         };
         let span = unify(f.code.span);
-        let text = &self.sources.get(span.file).text;
-        let line_start = text[..(span.start as usize).min(text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let in_class = text[line_start..span.start as usize]
-            .chars()
-            .any(|c| c == ' ' || c == '\t')
-            && self.is_method(pi, func);
-        CallItem {
+        let in_class = defined_in_class(&self.sources.get(span.file).text, span.start as usize);
+        Some(CallItem {
             name: f.name.to_string(),
             kind: if in_class {
                 SymbolKind::Method
@@ -96,15 +89,6 @@ impl Analysis {
             detail: self
                 .short_signature(pi, Value::Obj(func), false)
                 .unwrap_or_default(),
-        }
-    }
-
-    /// Whether a class body defines the function.
-    fn is_method(&self, pi: usize, func: crate::objspace::object::ObjId) -> bool {
-        let heap = &self.programs[pi].space.heap;
-        (0..heap.len()).any(|i| {
-            heap.class(crate::objspace::object::ObjId(i as u32))
-                .is_some_and(|c| c.dict.iter().any(|(_, v)| v == Value::Obj(func)))
         })
     }
 
@@ -172,7 +156,10 @@ impl Analysis {
                     ..op.span
                 };
                 let passes = (op.opname == Op::SimpleCall).then(|| {
-                    let words: Vec<String> = op.args[1..]
+                    let words: Vec<String> = op
+                        .args
+                        .get(1..)
+                        .unwrap_or(&[])
                         .iter()
                         .map(|a| {
                             let mut v = Values::default();
@@ -186,21 +173,24 @@ impl Analysis {
                         .collect();
                     format!("({})", words.join(", "))
                 });
-                let caller_item = self.item_for(pi, func);
-                let entry = match out
-                    .iter_mut()
-                    .find(|c| c.item.name_span == caller_item.name_span)
+                let Some(caller_item) = self.item_for(pi, func) else {
+                    continue;
+                };
+                let k = match out
+                    .iter()
+                    .position(|c| c.item.name_span == caller_item.name_span)
                 {
-                    Some(e) => e,
+                    Some(k) => k,
                     None => {
                         out.push(Call {
                             item: caller_item,
                             sites: Vec::new(),
                             passes: Vec::new(),
                         });
-                        out.last_mut().expect("just pushed")
+                        out.len() - 1
                     }
                 };
+                let entry = &mut out[k];
                 if !entry.sites.contains(&site) {
                     entry.sites.push(site);
                 }
@@ -243,21 +233,24 @@ impl Analysis {
                     let Some(func) = ann.graphs.get(t as usize).and_then(|g| g.func) else {
                         continue;
                     };
-                    let callee = self.item_for(pi, func);
-                    let entry = match out
-                        .iter_mut()
-                        .find(|c| c.item.name_span == callee.name_span)
+                    let Some(callee) = self.item_for(pi, func) else {
+                        continue;
+                    };
+                    let k = match out
+                        .iter()
+                        .position(|c| c.item.name_span == callee.name_span)
                     {
-                        Some(e) => e,
+                        Some(k) => k,
                         None => {
                             out.push(Call {
                                 item: callee,
                                 sites: Vec::new(),
                                 passes: Vec::new(),
                             });
-                            out.last_mut().expect("just pushed")
+                            out.len() - 1
                         }
                     };
+                    let entry = &mut out[k];
                     if !entry.sites.contains(&site) {
                         entry.sites.push(site);
                     }
@@ -265,5 +258,40 @@ impl Analysis {
             }
         }
         out
+    }
+}
+
+/// Whether the `def` at `offset` is directly in a class body: the nearest line above it with
+/// less indentation is a `class` statement.
+fn defined_in_class(text: &str, offset: usize) -> bool {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[line_start..];
+    let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+    if indent == 0 {
+        return false;
+    }
+    for l in text[..line_start].lines().rev() {
+        let t = l.trim_start_matches([' ', '\t']);
+        if t.is_empty() || t.starts_with('#') || t.starts_with('@') {
+            continue;
+        }
+        if l.len() - t.len() < indent {
+            return t.starts_with("class ");
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defined_in_class;
+
+    #[test]
+    fn methods_are_defs_in_class_bodies() {
+        let text = "class A(object):\n    @staticmethod\n    def f():\n        def g():\n            pass\n";
+        assert!(defined_in_class(text, text.find("def f").unwrap()));
+        assert!(!defined_in_class(text, text.find("def g").unwrap()));
+        assert!(!defined_in_class("def h():\n    pass\n", 0));
     }
 }
