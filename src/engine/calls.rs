@@ -42,8 +42,30 @@ pub struct Call {
 impl Analysis {
     /// The function whose name is at `offset` (its `def`, or a call of it).
     pub fn call_item_at(&self, path: &std::path::Path, offset: u32) -> Option<CallItem> {
+        if let Some(span) = self.function_defined_at(path, offset) {
+            return self.call_item_by_name_span(span);
+        }
         let Location { span, .. } = self.definition(path, offset)?;
         self.call_item_by_name_span(span)
+    }
+
+    /// The name span (unified ids) of the function whose `def` names it at `offset` of
+    /// `path` (a method's name, which no global resolves).
+    pub(super) fn function_defined_at(&self, path: &std::path::Path, offset: u32) -> Option<Span> {
+        let file = self.sources.find(path)?;
+        for (pi, p) in self.programs.iter().enumerate() {
+            for i in 0..p.space.heap.len() {
+                let id = crate::objspace::object::ObjId(i as u32);
+                let Some(f) = p.space.heap.function(Value::Obj(id)) else {
+                    continue;
+                };
+                let ns = f.code.name_span;
+                if ns.start <= offset && offset <= ns.end && self.unified(pi, ns.file) == file {
+                    return Some(Span { file, ..ns });
+                }
+            }
+        }
+        None
     }
 
     /// The function whose name has this span (unified ids), from any program that has it.

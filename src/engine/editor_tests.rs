@@ -95,7 +95,12 @@ fn references_across_modules() {
         3
     );
     let value_refs = a.references(&main, at(MAIN, "node.value", 0, 6), true);
-    assert_eq!(value_refs.len(), 3, "{value_refs:?}");
+    assert_eq!(
+        value_refs.len(),
+        3,
+        "{value_refs:?} {:?}",
+        a.definition(&main, at(MAIN, "node.value", 0, 6))
+    );
     // A local is its function's alone.
     let totals = a.references(&main, at(MAIN, "return total", 0, 8), true);
     assert_eq!(totals.len(), 3, "{totals:?}");
@@ -249,4 +254,64 @@ fn signature_help_with_parameter_types() {
         .signature_help(&main, &typed, at(&typed, "get(\n", 0, 4))
         .unwrap();
     assert_eq!(h.label, "get() -> int");
+}
+
+#[test]
+fn methods_from_their_def_name() {
+    let (a, main, helper) = workspace();
+    // References of a method from its `def`: the def and the call through an instance.
+    let refs = a.references(&helper, at(HELPER, "def get", 0, 5), true);
+    let got: Vec<(PathBuf, u32)> = refs
+        .iter()
+        .map(|l| (l.path.clone(), l.span.start))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (helper.clone(), at(HELPER, "get(self)", 0, 0)),
+            (main.clone(), at(MAIN, "get()", 0, 0))
+        ]
+    );
+    let item = a
+        .call_item_at(&helper, at(HELPER, "def get", 0, 5))
+        .unwrap();
+    assert_eq!((item.name.as_str(), item.kind), ("get", SymbolKind::Method));
+    let callers: Vec<String> = a
+        .incoming_calls(&item)
+        .into_iter()
+        .map(|c| c.item.name)
+        .collect();
+    assert_eq!(callers, ["entry_point"]);
+}
+
+#[test]
+fn attributes_of_prebuilt_instances_have_a_definition() {
+    // `__init__` ran at import time: no annotated graph stores the attribute.
+    let text = "\
+class Config(object):
+    def __init__(self):
+        self.size = 3
+
+
+CONFIG = Config()
+
+
+def entry_point(argv):
+    return CONFIG.size
+
+
+def target(*args):
+    return entry_point, None
+";
+    let root = PathBuf::from("/nonexistent/rpy-lsp-editor-test-prebuilt");
+    let main = root.join("main.py");
+    let config = EngineConfig {
+        root,
+        entry_points: vec![main.clone()],
+        ..Default::default()
+    };
+    let a = analyze(&config, &HashMap::from([(main.clone(), text.to_string())]));
+    assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+    let loc = a.definition(&main, at(text, "CONFIG.size", 0, 8)).unwrap();
+    assert_eq!(loc.span.start, at(text, "size = 3", 0, 0));
 }

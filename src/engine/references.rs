@@ -27,9 +27,22 @@ impl Analysis {
             return Vec::new();
         };
         let name = &text[start..end];
-        let Some(target) = self.definition(path, offset) else {
+        let target = self.definition(path, offset).or_else(|| {
+            let span = self.function_defined_at(path, offset)?;
+            Some(Location {
+                path: path.to_path_buf(),
+                span,
+            })
+        });
+        let Some(target) = target else {
             return Vec::new();
         };
+        // An instance attribute (declared by `x.name = ...`) is only ever used as `y.name`:
+        // other spellings need not be resolved. (A module's global is not: its own module
+        // uses it undotted.)
+        let dotted =
+            self.sources.get(target.span.file).text.as_bytes()[..target.span.start as usize].last()
+                == Some(&b'.');
         let mut out: Vec<Location> = Vec::new();
         let mut examined = 0usize;
         for (id, file) in self.sources.iter() {
@@ -39,6 +52,12 @@ impl Analysis {
             for tok in crate::syntax::tokens(&file.text) {
                 if tok.kind != TokKind::Name
                     || &file.text[tok.start as usize..tok.end as usize] != name
+                {
+                    continue;
+                }
+                if dotted
+                    && !(tok.start > 0 && file.text.as_bytes()[tok.start as usize - 1] == b'.')
+                    && Span::new(id, tok.start, tok.end) != target.span
                 {
                     continue;
                 }

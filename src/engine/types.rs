@@ -712,7 +712,20 @@ impl Analysis {
                 return location(cdesc.name_span.or(Some(cspan))?);
             }
             if bk.classdef(cd).attrs.contains_key(name) {
-                return self.first_attr_store(view, ann, cd, name);
+                return self.first_attr_store(view, ann, cd, name).or_else(|| {
+                    // Stored only at import time (a prebuilt instance's `__init__` ran
+                    // then, not under the annotator): the first `self.name =` in the
+                    // classes' bodies.
+                    bk.mro_defs(classdef).into_iter().find_map(|c| {
+                        let cls = bk.class_desc(bk.classdef(c).desc)?.cls;
+                        let cspan = view.heap.class(cls)?.span?;
+                        let src = self.programs[view.pi].space.sources.get(cspan.file);
+                        let body = src.text.get(cspan.start as usize..cspan.end as usize)?;
+                        let at = self_store_in(body, name)?;
+                        let s = cspan.start + at as u32;
+                        location(Span::new(cspan.file, s, s + name.len() as u32))
+                    })
+                });
             }
         }
         None
@@ -769,6 +782,23 @@ impl Analysis {
             span: at,
         })
     }
+}
+
+/// Offset in a class body of `name` in its first `self.name = ...` (not `==`).
+fn self_store_in(body: &str, name: &str) -> Option<usize> {
+    let needle = format!("self.{name}");
+    let mut from = 0;
+    while let Some(i) = body[from..].find(&needle) {
+        let at = from + i;
+        let after = body[at + needle.len()..].trim_start_matches([' ', '\t']);
+        let ends_name =
+            !body[at + needle.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if ends_name && after.starts_with('=') && !after.starts_with("==") {
+            return Some(at + "self.".len());
+        }
+        from = at + needle.len();
+    }
+    None
 }
 
 /// Hover on `x.name`: the instance attribute's annotation on its class, or what the
