@@ -15,40 +15,53 @@ const MAX_BLANKED: usize = 8;
 pub fn repair(text: &str) -> Option<(String, SyntaxError)> {
     let original = parse_module(FileId(0), text).err()?;
     let mut bytes = text.as_bytes().to_vec();
-    let mut blanked: Vec<usize> = Vec::new();
     let mut err = original.clone();
-    loop {
+    for _ in 0..MAX_BLANKED {
         let t = std::str::from_utf8(&bytes).ok()?;
         let at = (err.span.start as usize).min(t.len());
-        let mut lines = vec![line_start(t, at)];
+        // The lines that may be unfinished, the likeliest first: the one opening a bracket
+        // still open at the error, the statement before an error on a blank line, the
+        // error's own line. One is blanked per step (the fewer statements lost, the more
+        // of the module stays as the user wrote it).
+        let mut lines = Vec::new();
         if let Some(open) = innermost_open_bracket(t, at) {
             lines.push(line_start(t, open));
         }
-        // An error at a blank line or at the end: the statement before it is unfinished.
-        if t[lines[0]..]
+        let here = line_start(t, at);
+        let blank_here = t[here..]
             .split('\n')
             .next()
-            .is_some_and(|l| l.trim().is_empty())
-            && lines[0] > 0
-        {
-            lines.push(line_start(t, lines[0] - 1));
+            .is_some_and(|l| l.trim().is_empty());
+        if blank_here && here > 0 {
+            lines.push(line_start(t, here - 1));
         }
-        let mut progress = false;
+        lines.push(here);
+        // Blank the first candidate that makes the text parse, else the one that moves the
+        // error furthest on.
+        let mut best: Option<(Vec<u8>, SyntaxError)> = None;
         for l in lines {
-            if !blanked.contains(&l) && blank_line(&mut bytes, l) {
-                blanked.push(l);
-                progress = true;
+            let mut trial = bytes.clone();
+            if !blank_line(&mut trial, l) {
+                continue;
+            }
+            let trial_text = std::str::from_utf8(&trial).ok()?;
+            match parse_module(FileId(0), trial_text) {
+                Ok(_) => return Some((trial_text.to_string(), original)),
+                Err(e) => {
+                    if best
+                        .as_ref()
+                        .is_none_or(|(_, b)| e.span.start > b.span.start)
+                    {
+                        best = Some((trial, e));
+                    }
+                }
             }
         }
-        if !progress || blanked.len() > MAX_BLANKED {
-            return None;
-        }
-        let t = std::str::from_utf8(&bytes).ok()?;
-        match parse_module(FileId(0), t) {
-            Ok(_) => return Some((t.to_string(), original)),
-            Err(e) => err = e,
-        }
+        let (next, e) = best?;
+        bytes = next;
+        err = e;
     }
+    None
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
@@ -111,7 +124,8 @@ mod tests {
         let (fixed, _) = repair(text).unwrap();
         assert_eq!(fixed.len(), text.len());
         assert!(crate::syntax::parse_module(crate::syntax::FileId(0), &fixed).is_ok());
-        assert!(fixed.starts_with("def f(a):\n    pass"), "{fixed}");
+        // Only the unfinished line goes; the `return` after it stays.
+        assert_eq!(fixed, "def f(a):\n    pass     \n    return y\n");
         assert!(repair("def f():\n    return 1\n").is_none());
     }
 }
