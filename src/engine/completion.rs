@@ -495,7 +495,7 @@ impl Analysis {
                         }
                     }
                 }
-                (!vals.0.is_empty()).then(|| vals.short(view))
+                (!vals.0.is_empty()).then(|| signature_words(&vals, view))
             });
             params.push((shown, ty));
         }
@@ -504,7 +504,7 @@ impl Analysis {
             for &g in &graphs {
                 vals.push(view, view.ann?.return_annotation(g).cloned());
             }
-            (!vals.0.is_empty()).then(|| vals.short(view))
+            (!vals.0.is_empty()).then(|| signature_words(&vals, view))
         });
         Some((params, ret))
     }
@@ -550,6 +550,15 @@ impl Analysis {
         }
         out
     }
+}
+
+/// A type in a signature: the short words, or `unknown` for a value from what rpy-lsp does
+/// not model or one poisoned by an error (the hover of the parameter says which).
+fn signature_words(vals: &Values, view: &View) -> String {
+    if vals.0.iter().all(|s| s.is_error()) {
+        return "unknown".to_string();
+    }
+    vals.short(view)
 }
 
 /// `offset` moved back to a char boundary of `text` (and into it).

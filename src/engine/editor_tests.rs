@@ -315,3 +315,35 @@ def target(*args):
     let loc = a.definition(&main, at(text, "CONFIG.size", 0, 8)).unwrap();
     assert_eq!(loc.span.start, at(text, "size = 3", 0, 0));
 }
+
+#[test]
+fn signatures_say_unknown_for_what_is_not_modelled() {
+    let text = "\
+import no_such_module
+
+
+def f(x):
+    return x
+
+
+def entry_point(argv):
+    f(no_such_module.thing)
+    return 0
+
+
+def target(*args):
+    return entry_point, None
+";
+    let root = PathBuf::from("/nonexistent/rpy-lsp-editor-test-unknown");
+    let main = root.join("main.py");
+    let config = EngineConfig {
+        root,
+        entry_points: vec![main.clone()],
+        ..Default::default()
+    };
+    let a = analyze(&config, &HashMap::from([(main.clone(), text.to_string())]));
+    let h = a
+        .signature_help(&main, text, at(text, "f(no_such", 0, 2))
+        .unwrap();
+    assert_eq!(h.label, "f(x: unknown) -> unknown");
+}
