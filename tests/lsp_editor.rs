@@ -73,7 +73,10 @@ fn lines(locations: &Value, ws: &Workspace) -> Vec<(String, u64)> {
 #[test]
 fn references_call_hierarchy_and_workspace_symbols() {
     let ws = Workspace::new("editor-nav", &[("main.py", MAIN), ("helper.py", HELPER)]);
-    let mut c = Client::start(&ws.root, json!({}));
+    let mut c = Client::start(
+        &ws.root,
+        json!({"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": true}}}),
+    );
     let main = ws.uri("main.py");
     c.open(&main, 1, MAIN);
     let d = c.wait_diagnostics(0, &main, |p| p["version"] == 1);
@@ -148,6 +151,34 @@ fn references_call_hierarchy_and_workspace_symbols() {
     assert_eq!(first["kind"], 6);
     assert_eq!(first["location"]["uri"], ws.uri("helper.py"));
     assert_eq!(first["location"]["range"]["start"]["line"], 12);
+
+    // Document symbols: nested by class, with the inferred signatures as details.
+    let outline = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": ws.uri("helper.py")}}),
+    );
+    let details: Vec<(&str, &str)> = outline
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| std::iter::once(s).chain(s["children"].as_array().into_iter().flatten()))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["detail"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        details,
+        [
+            ("LIMIT", "int"),
+            ("double", "(n: int) -> int"),
+            ("Node", ""),
+            ("__init__", "(value: int) -> None"),
+            ("get", "() -> int")
+        ]
+    );
     c.shutdown();
 }
 

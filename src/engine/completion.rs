@@ -407,7 +407,7 @@ impl Analysis {
         }
     }
 
-    fn constant_type(&self, pi: usize, view: Option<&View>, v: Value) -> String {
+    pub(super) fn constant_type(&self, pi: usize, view: Option<&View>, v: Value) -> String {
         let heap = &self.programs[pi].space.heap;
         match view.and_then(|view| view.ann) {
             Some(ann) => match ann.bookkeeper.known_value(heap, v) {

@@ -347,3 +347,43 @@ def target(*args):
         .unwrap();
     assert_eq!(h.label, "f(x: unknown) -> unknown");
 }
+
+#[test]
+fn document_symbols_nested_by_class_with_types() {
+    let (a, _, helper) = workspace();
+    let symbols = a.symbols(&helper);
+    let flat: Vec<(String, SymbolKind, String, usize)> = symbols
+        .iter()
+        .map(|s| (s.name.clone(), s.kind, s.detail.clone(), s.children.len()))
+        .collect();
+    assert_eq!(
+        flat,
+        vec![
+            (
+                "LIMIT".to_string(),
+                SymbolKind::Variable,
+                "int".to_string(),
+                0
+            ),
+            (
+                "double".to_string(),
+                SymbolKind::Function,
+                "(n: int) -> int".to_string(),
+                0
+            ),
+            ("Node".to_string(), SymbolKind::Class, String::new(), 2),
+        ]
+    );
+    let methods: Vec<(String, String)> = symbols[2]
+        .children
+        .iter()
+        .map(|s| (s.name.clone(), s.detail.clone()))
+        .collect();
+    assert_eq!(
+        methods,
+        vec![
+            ("__init__".to_string(), "(value: int) -> None".to_string()),
+            ("get".to_string(), "() -> int".to_string())
+        ]
+    );
+}

@@ -35,6 +35,9 @@ pub struct Symbol {
     pub kind: SymbolKind,
     pub span: Span,
     pub name_span: Span,
+    /// What is known of it: a function's signature with inferred types, a variable's type;
+    /// empty when nothing is.
+    pub detail: String,
     pub children: Vec<Symbol>,
 }
 
@@ -224,7 +227,8 @@ impl Analysis {
         })
     }
 
-    /// Classes, functions, methods and module-level variables of a file, from its syntax.
+    /// Classes, functions, methods and module-level variables of a file, from its syntax,
+    /// with what is known of each (signatures with inferred types, variables' types).
     pub fn symbols(&self, path: &Path) -> Vec<Symbol> {
         let Some(fid) = self.file_id(path) else {
             return Vec::new();
@@ -233,7 +237,21 @@ impl Analysis {
         let Ok(module) = parse_module(fid, text) else {
             return Vec::new();
         };
-        symbols_of(fid, text, &module.body, false)
+        let mut symbols = symbols_of(fid, text, &module.body, false);
+        self.fill_details(path, &mut symbols);
+        symbols
+    }
+
+    /// The symbols of a file from its syntax alone (no details).
+    pub(super) fn syntax_symbols(&self, path: &Path) -> Vec<Symbol> {
+        let Some(fid) = self.file_id(path) else {
+            return Vec::new();
+        };
+        let text = &self.sources.get(fid).text;
+        match parse_module(fid, text) {
+            Ok(module) => symbols_of(fid, text, &module.body, false),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// The inferred types of parameters and of first assignments of locals, in the
@@ -356,6 +374,7 @@ pub(super) fn symbols_of(
                 },
                 span,
                 name_span: name_span(fid, text, r.start().to_usize(), "def", &f.name),
+                detail: String::new(),
                 children: Vec::new(),
             }),
             ast::Stmt::ClassDef(c) => out.push(Symbol {
@@ -363,6 +382,7 @@ pub(super) fn symbols_of(
                 kind: SymbolKind::Class,
                 span,
                 name_span: name_span(fid, text, r.start().to_usize(), "class", &c.name),
+                detail: String::new(),
                 children: symbols_of(fid, text, &c.body, true),
             }),
             ast::Stmt::Assign(a) => {
@@ -374,6 +394,7 @@ pub(super) fn symbols_of(
                             kind: SymbolKind::Variable,
                             span,
                             name_span: Span::new(fid, tr.start().to_u32(), tr.end().to_u32()),
+                            detail: String::new(),
                             children: Vec::new(),
                         });
                     }

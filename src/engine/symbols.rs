@@ -7,8 +7,10 @@
 
 use super::queries::{Symbol, SymbolKind};
 use super::Analysis;
+use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// Most symbols answered.
 const MAX_SYMBOLS: usize = 1000;
@@ -33,10 +35,69 @@ pub fn fuzzy_matches(query: &str, name: &str) -> bool {
 }
 
 impl Analysis {
+    /// Fills the `detail` of a file's symbols: functions' and methods' signatures with their
+    /// inferred types (`self` left out), module-level variables' types.
+    pub(super) fn fill_details(&self, path: &Path, symbols: &mut [Symbol]) {
+        let Some(file) = self.sources.find(path) else {
+            return;
+        };
+        // The functions of the file by the span of their name; an annotated program's first.
+        let mut functions: HashMap<(u32, u32), (usize, Value)> = HashMap::new();
+        let mut order: Vec<usize> = (0..self.programs.len()).collect();
+        order.sort_by_key(|&pi| self.programs[pi].annotated.is_none());
+        for pi in order {
+            let heap = &self.programs[pi].space.heap;
+            for i in 0..heap.len() {
+                let v = Value::Obj(ObjId(i as u32));
+                if let Some(f) = heap.function(v) {
+                    let ns = f.code.name_span;
+                    if self.unified(pi, ns.file) == file {
+                        functions.entry((ns.start, ns.end)).or_insert((pi, v));
+                    }
+                }
+            }
+        }
+        let module = self.module_of(path);
+        self.fill(symbols, &functions, module, true);
+    }
+
+    fn fill(
+        &self,
+        symbols: &mut [Symbol],
+        functions: &HashMap<(u32, u32), (usize, Value)>,
+        module: Option<(usize, ObjId)>,
+        top: bool,
+    ) {
+        for s in symbols {
+            match s.kind {
+                SymbolKind::Function | SymbolKind::Method => {
+                    if let Some(&(pi, f)) = functions.get(&(s.name_span.start, s.name_span.end)) {
+                        let method = s.kind == SymbolKind::Method;
+                        s.detail = self.short_signature(pi, f, method).unwrap_or_default();
+                    }
+                }
+                SymbolKind::Variable if top => {
+                    if let Some((pi, m)) = module {
+                        let space = &self.programs[pi].space;
+                        if let Some(v) = space.module_attr(m, &s.name) {
+                            let view = self
+                                .views(&self.sources.get(s.name_span.file).path)
+                                .into_iter()
+                                .find(|v| v.pi == pi && v.ann.is_some());
+                            s.detail = self.constant_type(pi, view.as_ref(), v);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            self.fill(&mut s.children, functions, module, false);
+        }
+    }
+
     pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
         let mut out = Vec::new();
         for path in self.files() {
-            let symbols = self.symbols(&path);
+            let symbols = self.syntax_symbols(&path);
             collect(&path, &symbols, None, query, &mut out);
         }
         let q = query.to_lowercase();
