@@ -31,6 +31,7 @@ mod union;
 
 pub use bookkeeper::Bookkeeper;
 pub use model::*;
+pub use unaryop::builtin_methods;
 
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::FunctionGraph;

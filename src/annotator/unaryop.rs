@@ -73,6 +73,19 @@ const DICT_METHODS: &[&str] = &[
     "pop",
 ];
 
+/// The methods of the built-in type of `s` RPython supports (for a char, those a char has
+/// of its own; it has the str ones too), with the type's name; `None` for other values.
+/// Completion lists them from here.
+pub fn builtin_methods(s: &SomeValue) -> Option<(&'static str, &'static [&'static str])> {
+    Some(match s {
+        S::Char { .. } | S::Str { .. } => ("str", STR_METHODS),
+        S::UnicodeCodePoint { .. } | S::Unicode { .. } => ("unicode", UNICODE_METHODS),
+        S::List { .. } => ("list", LIST_METHODS),
+        S::Dict { .. } => ("dict", DICT_METHODS),
+        _ => return None,
+    })
+}
+
 pub(super) fn type_word(s: &SomeValue) -> &'static str {
     match s {
         S::Integer { .. } => "int",
@@ -437,10 +450,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Dict { .. } => {
                 let (tname, table): (&str, &[&str]) = match obj {
                     S::Char { .. } if CHAR_METHODS.contains(&name) => ("str", CHAR_METHODS),
-                    S::Char { .. } | S::Str { .. } => ("str", STR_METHODS),
-                    S::UnicodeCodePoint { .. } | S::Unicode { .. } => ("unicode", UNICODE_METHODS),
-                    S::List { .. } => ("list", LIST_METHODS),
-                    _ => ("dict", DICT_METHODS),
+                    _ => builtin_methods(obj).unwrap_or(("dict", DICT_METHODS)),
                 };
                 if table.contains(&name) {
                     Ok(S::BuiltinMethod {

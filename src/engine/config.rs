@@ -17,6 +17,15 @@ pub struct EngineConfig {
     pub environment: Vec<String>,
     /// The pyproject.toml read, if any.
     pub pyproject: Option<PathBuf>,
+    /// That pyproject.toml has a `[tool.rpy-lsp]` section (the project declares RPython).
+    pub tool_section: bool,
+    /// Analyse only a workspace that shows RPython (see [`super::detect`]); elsewhere the
+    /// analysis is empty. The language server sets it: editors open every Python project.
+    pub only_rpython: bool,
+    /// Open buffers that do not parse are analysed with the lines of their syntax error
+    /// blanked (see [`super::repair`]), reporting only that error in them. The language
+    /// server sets it: completion is asked while the user types.
+    pub repair_buffers: bool,
     /// Which rules are reported (the CLI applies it; the language server reports all).
     pub rules: RuleSelection,
     /// Entries of pyproject.toml refused (path outside the workspace), with why.
@@ -192,6 +201,7 @@ impl EngineConfig {
         let Some(section) = section else {
             return Ok(config);
         };
+        config.tool_section = true;
         if let Some(v) = section.entry_points {
             config.entry_points = v.into_vec().iter().map(|v| root.join(v)).collect();
         }

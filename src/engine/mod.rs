@@ -1,15 +1,28 @@
 //! The engine: what the front ends (`cli`, `lsp`) call. It finds a workspace's programs,
 //! runs the pipeline on each, merges their diagnostics (with `# rpy: ignore[CODE]`
-//! suppressions applied) and answers position queries (hover, definition, symbols).
+//! suppressions applied) and answers position queries (hover, definition, symbols,
+//! references, call hierarchy, completion, signature help), one module per kind of query.
 
+mod calls;
+mod completion;
 pub mod config;
+pub mod detect;
+mod known;
 pub mod program;
 mod queries;
+mod references;
+pub mod repair;
+mod signature;
+mod symbols;
 mod types;
 
+pub use calls::{Call, CallItem};
+pub use completion::{Completion, CompletionKind};
 pub use config::EngineConfig;
 pub use program::Program;
 pub use queries::{CodeAction, HoverInfo, InlayHint, Location, Symbol, SymbolKind, TextEdit};
+pub use signature::SignatureHelp;
+pub use symbols::WorkspaceSymbol;
 
 use crate::diagnostics::{Diagnostic, Label};
 use crate::objspace::LoaderConfig;
@@ -43,6 +56,27 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         diagnostics: Vec::new(),
         programs: Vec::new(),
         file_maps: Vec::new(),
+    };
+    if config.only_rpython && detect::evidence(config, overlays).is_none() {
+        // Not an RPython workspace: nothing to say about its Python.
+        return analysis;
+    }
+    // Buffers being typed: analysed repaired, reported with their syntax error alone.
+    let mut repaired: Vec<(PathBuf, crate::syntax::SyntaxError)> = Vec::new();
+    let mut repaired_overlays;
+    let overlays = if config.repair_buffers {
+        repaired_overlays = overlays.clone();
+        for (path, text) in repaired_overlays.iter_mut() {
+            if path.extension().is_some_and(|e| e == "py") {
+                if let Some((fixed, err)) = repair::repair(text) {
+                    *text = fixed;
+                    repaired.push((path.clone(), err));
+                }
+            }
+        }
+        &repaired_overlays
+    } else {
+        overlays
     };
     let loader = LoaderConfig {
         search_paths: config.search_paths.clone(),
@@ -152,6 +186,7 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         );
     }
     analysis.finish();
+    analysis.report_repaired(repaired);
     analysis
 }
 
@@ -296,6 +331,23 @@ impl Analysis {
             .sort_by_key(|d| (d.span.file, d.span.start, d.code));
     }
 
+    /// In each repaired buffer, only its syntax error (what else was found there is about
+    /// the repaired text, not the user's).
+    fn report_repaired(&mut self, repaired: Vec<(PathBuf, crate::syntax::SyntaxError)>) {
+        for (path, err) in repaired {
+            let file = match self.sources.find(&path) {
+                Some(f) => f,
+                None => continue,
+            };
+            self.diagnostics.retain(|d| d.span.file != file);
+            let span = Span { file, ..err.span };
+            self.diagnostics
+                .push(Diagnostic::new("RPY001", span, err.message.clone()));
+        }
+        self.diagnostics
+            .sort_by_key(|d| (d.span.file, d.span.start, d.code));
+    }
+
     /// Unified id of a program's file.
     pub fn unified(&self, program: usize, file: FileId) -> FileId {
         self.file_maps[program]
@@ -364,3 +416,6 @@ pub fn translate(analysis: &mut Analysis) -> Result<crate::rtyper::LlProgram, Ve
             .collect()
     })
 }
+
+#[cfg(test)]
+mod editor_tests;

@@ -35,6 +35,9 @@ pub struct Symbol {
     pub kind: SymbolKind,
     pub span: Span,
     pub name_span: Span,
+    /// What is known of it: a function's signature with inferred types, a variable's type;
+    /// empty when nothing is.
+    pub detail: String,
     pub children: Vec<Symbol>,
 }
 
@@ -59,7 +62,7 @@ pub struct CodeAction {
 }
 
 /// The identifier (possibly dotted: `mod.name`) around `offset` in `text`, with its span.
-fn dotted_name_at(text: &str, offset: usize) -> Option<(usize, usize, Vec<String>)> {
+pub(super) fn dotted_name_at(text: &str, offset: usize) -> Option<(usize, usize, Vec<String>)> {
     let bytes = text.as_bytes();
     let is_id = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let offset = offset.min(bytes.len());
@@ -100,7 +103,7 @@ impl Analysis {
     }
 
     /// The program that loaded `path`, and the module object of that file.
-    fn module_of(&self, path: &Path) -> Option<(usize, crate::objspace::object::ObjId)> {
+    pub(super) fn module_of(&self, path: &Path) -> Option<(usize, crate::objspace::object::ObjId)> {
         for (i, program) in self.programs.iter().enumerate() {
             let Some(fid) = program.space.sources.find(path) else {
                 continue;
@@ -117,7 +120,7 @@ impl Analysis {
     }
 
     /// Resolves a dotted global name in a module to a value.
-    fn resolve(&self, path: &Path, parts: &[String]) -> Option<(usize, Value)> {
+    pub(super) fn resolve(&self, path: &Path, parts: &[String]) -> Option<(usize, Value)> {
         let (pi, module) = self.module_of(path)?;
         let space = &self.programs[pi].space;
         let mut v = space
@@ -141,7 +144,7 @@ impl Analysis {
     }
 
     /// Definition site of a value: a function's or class's name, a module's file.
-    fn definition_of(&self, pi: usize, v: Value) -> Option<Location> {
+    pub(super) fn definition_of(&self, pi: usize, v: Value) -> Option<Location> {
         let space = &self.programs[pi].space;
         let Value::Obj(id) = v else { return None };
         let span = match space.heap.get(id) {
@@ -224,7 +227,8 @@ impl Analysis {
         })
     }
 
-    /// Classes, functions, methods and module-level variables of a file, from its syntax.
+    /// Classes, functions, methods and module-level variables of a file, from its syntax,
+    /// with what is known of each (signatures with inferred types, variables' types).
     pub fn symbols(&self, path: &Path) -> Vec<Symbol> {
         let Some(fid) = self.file_id(path) else {
             return Vec::new();
@@ -233,7 +237,21 @@ impl Analysis {
         let Ok(module) = parse_module(fid, text) else {
             return Vec::new();
         };
-        symbols_of(fid, text, &module.body, false)
+        let mut symbols = symbols_of(fid, text, &module.body, false);
+        self.fill_details(path, &mut symbols);
+        symbols
+    }
+
+    /// The symbols of a file from its syntax alone (no details).
+    pub(super) fn syntax_symbols(&self, path: &Path) -> Vec<Symbol> {
+        let Some(fid) = self.file_id(path) else {
+            return Vec::new();
+        };
+        let text = &self.sources.get(fid).text;
+        match parse_module(fid, text) {
+            Ok(module) => symbols_of(fid, text, &module.body, false),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// The inferred types of parameters and of first assignments of locals, in the
@@ -336,7 +354,12 @@ fn name_span(fid: FileId, text: &str, stmt_start: usize, keyword: &str, name: &s
     Span::new(fid, at as u32, (at + name.len()) as u32)
 }
 
-fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Vec<Symbol> {
+pub(super) fn symbols_of(
+    fid: FileId,
+    text: &str,
+    body: &[ast::Stmt],
+    in_class: bool,
+) -> Vec<Symbol> {
     let mut out = Vec::new();
     for stmt in body {
         let r = stmt.range();
@@ -351,6 +374,7 @@ fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Ve
                 },
                 span,
                 name_span: name_span(fid, text, r.start().to_usize(), "def", &f.name),
+                detail: String::new(),
                 children: Vec::new(),
             }),
             ast::Stmt::ClassDef(c) => out.push(Symbol {
@@ -358,6 +382,7 @@ fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Ve
                 kind: SymbolKind::Class,
                 span,
                 name_span: name_span(fid, text, r.start().to_usize(), "class", &c.name),
+                detail: String::new(),
                 children: symbols_of(fid, text, &c.body, true),
             }),
             ast::Stmt::Assign(a) => {
@@ -369,6 +394,7 @@ fn symbols_of(fid: FileId, text: &str, body: &[ast::Stmt], in_class: bool) -> Ve
                             kind: SymbolKind::Variable,
                             span,
                             name_span: Span::new(fid, tr.start().to_u32(), tr.end().to_u32()),
+                            detail: String::new(),
                             children: Vec::new(),
                         });
                     }

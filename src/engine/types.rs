@@ -22,38 +22,38 @@ use std::path::Path;
 use std::rc::Rc;
 
 /// One program's graphs in one file.
-struct View<'a> {
-    pi: usize,
-    heap: &'a Heap,
+pub(super) struct View<'a> {
+    pub(super) pi: usize,
+    pub(super) heap: &'a Heap,
     /// The file's id in the program's own source map.
-    file: FileId,
-    text: &'a str,
+    pub(super) file: FileId,
+    pub(super) text: &'a str,
     /// The annotator's result; `None` for the flow-only graphs of a program.
-    ann: Option<&'a AnnotatedProgram>,
-    graphs: &'a [FunctionGraph],
+    pub(super) ann: Option<&'a AnnotatedProgram>,
+    pub(super) graphs: &'a [FunctionGraph],
 }
 
 /// The graphs of one function (its specializations), by index into the view's graphs.
-struct Group {
-    graphs: Vec<usize>,
-    span: Span,
-    code: Rc<CodeObject>,
+pub(super) struct Group {
+    pub(super) graphs: Vec<usize>,
+    pub(super) span: Span,
+    pub(super) code: Rc<CodeObject>,
 }
 
 impl Group {
-    fn contains(&self, offset: u32) -> bool {
+    pub(super) fn contains(&self, offset: u32) -> bool {
         self.span.start <= offset && offset <= self.span.end
     }
 }
 
 impl View<'_> {
-    fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
+    pub(super) fn code(&self, g: usize) -> Option<Rc<CodeObject>> {
         let f = self.graphs[g].func?;
         self.heap.function(Value::Obj(f)).map(|f| f.code.clone())
     }
 
     /// The functions defined in the file, innermost first when they nest.
-    fn groups(&self) -> Vec<Group> {
+    pub(super) fn groups(&self) -> Vec<Group> {
         let mut by_span: HashMap<(u32, u32), usize> = HashMap::new();
         let mut out: Vec<Group> = Vec::new();
         for (i, g) in self.graphs.iter().enumerate() {
@@ -77,7 +77,7 @@ impl View<'_> {
         out
     }
 
-    fn groups_at(&self, offset: u32) -> Vec<Group> {
+    pub(super) fn groups_at(&self, offset: u32) -> Vec<Group> {
         self.groups()
             .into_iter()
             .filter(|gr| gr.contains(offset))
@@ -85,7 +85,7 @@ impl View<'_> {
     }
 
     /// The annotation of an argument of graph `g`.
-    fn annotation(&self, g: usize, a: Hlvalue) -> Option<SomeValue> {
+    pub(super) fn annotation(&self, g: usize, a: Hlvalue) -> Option<SomeValue> {
         let ann = self.ann?;
         match a {
             Hlvalue::Var(v) => ann.bindings.get(g)?.get(v.0 as usize)?.clone(),
@@ -95,7 +95,7 @@ impl View<'_> {
     }
 
     /// The Variables of the parameter `name` of the graphs of a group.
-    fn param_values(&self, group: &Group, name: &str) -> Values {
+    pub(super) fn param_values(&self, group: &Group, name: &str) -> Values {
         let mut vals = Values::default();
         for &g in &group.graphs {
             let graph = &self.graphs[g];
@@ -110,7 +110,12 @@ impl View<'_> {
 
     /// The values a local held at the name spanning `[start, end)` (the stored value when
     /// the name is written there).
-    fn local_values(&self, group: &Group, start: u32, end: u32) -> Option<(Rc<str>, Values)> {
+    pub(super) fn local_values(
+        &self,
+        group: &Group,
+        start: u32,
+        end: u32,
+    ) -> Option<(Rc<str>, Values)> {
         let mut name = None;
         let mut loads = Values::default();
         let mut stores = Values::default();
@@ -176,10 +181,10 @@ impl View<'_> {
 
 /// Annotations, without repeats.
 #[derive(Default)]
-struct Values(Vec<SomeValue>);
+pub(super) struct Values(pub(super) Vec<SomeValue>);
 
 impl Values {
-    fn push(&mut self, view: &View, s: Option<SomeValue>) {
+    pub(super) fn push(&mut self, view: &View, s: Option<SomeValue>) {
         let (Some(s), Some(ann)) = (s, view.ann) else {
             return;
         };
@@ -207,15 +212,15 @@ impl Values {
         out.join(" | ")
     }
 
-    fn plain(&self, view: &View) -> String {
+    pub(super) fn plain(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.describe(view.heap, s))
     }
 
-    fn form(&self, view: &View) -> String {
+    pub(super) fn form(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.annotator_form(view.heap, s))
     }
 
-    fn short(&self, view: &View) -> String {
+    pub(super) fn short(&self, view: &View) -> String {
         self.words(view, |ann, s| ann.bookkeeper.describe_short(view.heap, s))
     }
 }
@@ -327,7 +332,7 @@ fn is_binding_statement(text: &str, offset: usize) -> bool {
 
 impl Analysis {
     /// Every program's view of a file: the annotated graphs first, then the flow-only ones.
-    fn views(&self, path: &Path) -> Vec<View<'_>> {
+    pub(super) fn views(&self, path: &Path) -> Vec<View<'_>> {
         let mut annotated = Vec::new();
         let mut flow_only = Vec::new();
         for (pi, p) in self.programs.iter().enumerate() {
@@ -404,9 +409,12 @@ impl Analysis {
                         annotator_form: None,
                     });
                 }
+                let words = self
+                    .known_words(&view, gr, &vals, start, end)
+                    .unwrap_or_else(|| vals.plain(&view));
                 return Some(HoverInfo {
                     span,
-                    plain: format!("({what}) {name}: {}", vals.plain(&view)),
+                    plain: format!("({what}) {name}: {words}"),
                     annotator_form: Some(vals.form(&view)),
                 });
             }
@@ -532,9 +540,12 @@ impl Analysis {
             if vals.0.is_empty() {
                 continue;
             }
+            let plain = self
+                .known_words(&view, &gr, &vals, bs, be)
+                .unwrap_or_else(|| vals.plain(&view));
             return Some(HoverInfo {
                 span: Span::new(fid, bs, be),
-                plain: vals.plain(&view),
+                plain,
                 annotator_form: Some(vals.form(&view)),
             });
         }
@@ -701,7 +712,20 @@ impl Analysis {
                 return location(cdesc.name_span.or(Some(cspan))?);
             }
             if bk.classdef(cd).attrs.contains_key(name) {
-                return self.first_attr_store(view, ann, cd, name);
+                return self.first_attr_store(view, ann, cd, name).or_else(|| {
+                    // Stored only at import time (a prebuilt instance's `__init__` ran
+                    // then, not under the annotator): the first `self.name =` in the
+                    // classes' bodies.
+                    bk.mro_defs(classdef).into_iter().find_map(|c| {
+                        let cls = bk.class_desc(bk.classdef(c).desc)?.cls;
+                        let cspan = view.heap.class(cls)?.span?;
+                        let src = self.programs[view.pi].space.sources.get(cspan.file);
+                        let body = src.text.get(cspan.start as usize..cspan.end as usize)?;
+                        let at = self_store_in(body, name)?;
+                        let s = cspan.start + at as u32;
+                        location(Span::new(cspan.file, s, s + name.len() as u32))
+                    })
+                });
             }
         }
         None
@@ -758,6 +782,23 @@ impl Analysis {
             span: at,
         })
     }
+}
+
+/// Offset in a class body of `name` in its first `self.name = ...` (not `==`).
+fn self_store_in(body: &str, name: &str) -> Option<usize> {
+    let needle = format!("self.{name}");
+    let mut from = 0;
+    while let Some(i) = body[from..].find(&needle) {
+        let at = from + i;
+        let after = body[at + needle.len()..].trim_start_matches([' ', '\t']);
+        let ends_name =
+            !body[at + needle.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if ends_name && after.starts_with('=') && !after.starts_with("==") {
+            return Some(at + "self.".len());
+        }
+        from = at + needle.len();
+    }
+    None
 }
 
 /// Hover on `x.name`: the instance attribute's annotation on its class, or what the
@@ -821,7 +862,7 @@ fn attr_hover(view: &View, gr: &Group, start: u32, end: u32) -> Option<HoverInfo
 
 /// `def name(params)` with each parameter's annotation and the return annotation, over the
 /// given graphs of one function; and the annotator's form `name(...) -> ...`.
-fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> {
+pub(super) fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> {
     let ann = view.ann?;
     let g0 = *graphs.first()?;
     let graph = &view.graphs[g0];
@@ -865,322 +906,5 @@ fn signature(view: &View, graphs: &[usize]) -> Option<(String, Option<String>)> 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::param_spans;
-    use crate::engine::{analyze, Analysis, EngineConfig};
-    use std::collections::HashMap;
-    use std::path::{Path, PathBuf};
-
-    const PROGRAM: &str = "\
-class Node(object):
-    limit = 3
-
-    def __init__(self, value):
-        self.value = value
-        self.next = None
-
-    def get(self):
-        return self.value
-
-
-def count(node):
-    total = 0
-    while node is not None:
-        total += node.get()
-        node = node.next
-    return total
-
-
-def unused(x):
-    y = x
-    return y
-
-
-def entry_point(argv):
-    n = len(argv)
-    head = Node(n)
-    head.next = Node(n + 1)
-    s = argv[0]
-    return count(head) + head.limit
-
-
-def target(*args):
-    return entry_point, None
-";
-
-    /// Analyses `text` as the target `main.py` of a workspace that exists only as editor
-    /// buffers.
-    fn analysis(text: &str) -> (Analysis, PathBuf) {
-        let root = PathBuf::from("/nonexistent/rpy-lsp-types-test");
-        let main = root.join("main.py");
-        let config = EngineConfig {
-            root: root.clone(),
-            search_paths: Vec::new(),
-            entry_points: vec![main.clone()],
-            ..Default::default()
-        };
-        let overlays = HashMap::from([(main.clone(), text.to_string())]);
-        (analyze(&config, &overlays), main)
-    }
-
-    /// Offset of the `nth` occurrence of `needle` in `text`, plus `delta`.
-    fn at(text: &str, needle: &str, nth: usize, delta: usize) -> u32 {
-        let mut from = 0;
-        for _ in 0..nth {
-            from += text[from..].find(needle).unwrap() + 1;
-        }
-        (from + text[from..].find(needle).unwrap() + delta) as u32
-    }
-
-    fn hover(a: &Analysis, path: &Path, offset: u32) -> (String, String, String) {
-        let h = a.hover(path, offset).expect("a hover");
-        let text = &a.sources.get(h.span.file).text;
-        (
-            text[h.span.start as usize..h.span.end as usize].to_string(),
-            h.plain,
-            h.annotator_form.unwrap_or_default(),
-        )
-    }
-
-    #[test]
-    fn hover_on_locals_parameters_and_attributes() {
-        let (a, main) = analysis(PROGRAM);
-        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
-        let t = PROGRAM;
-        assert_eq!(
-            hover(&a, &main, at(t, "n = len(argv)", 0, 0)),
-            (
-                "n".into(),
-                "(variable) n: int, non-negative".into(),
-                "SomeInteger(nonneg=True)".into()
-            )
-        );
-        // A later read of the same local.
-        assert_eq!(
-            hover(&a, &main, at(t, "Node(n)", 0, 5)).1,
-            "(variable) n: int, non-negative"
-        );
-        assert_eq!(
-            hover(&a, &main, at(t, "argv):", 0, 1)).1,
-            "(parameter) argv: list of str, resizable"
-        );
-        assert_eq!(
-            hover(&a, &main, at(t, "count(node)", 0, 7)).1,
-            "(parameter) node: instance of Node"
-        );
-        // `node = node.next` makes it possibly None inside the loop.
-        assert_eq!(
-            hover(&a, &main, at(t, "node = node.next", 0, 0)).1,
-            "(variable) node: instance of Node or None"
-        );
-        assert_eq!(
-            hover(&a, &main, at(t, "total += ", 0, 0)),
-            (
-                "total".into(),
-                "(variable) total: int, non-negative".into(),
-                "SomeInteger(nonneg=True)".into()
-            )
-        );
-        assert_eq!(
-            hover(&a, &main, at(t, "self.value = value", 0, 6)),
-            (
-                "value".into(),
-                "(attribute) Node.value: int, non-negative".into(),
-                "SomeInteger(nonneg=True)".into()
-            )
-        );
-        assert_eq!(
-            hover(&a, &main, at(t, "node.next", 0, 6)).1,
-            "(attribute) Node.next: instance of Node or None"
-        );
-        // A constant the flow space folded: its own annotation.
-        assert_eq!(
-            hover(&a, &main, at(t, "total = 0", 0, 0)),
-            (
-                "total".into(),
-                "(variable) total: int, non-negative".into(),
-                "SomeInteger(const=0, nonneg=True)".into()
-            )
-        );
-    }
-
-    #[test]
-    fn hover_on_functions_and_expressions() {
-        let (a, main) = analysis(PROGRAM);
-        let t = PROGRAM;
-        let (span, plain, form) = hover(&a, &main, at(t, "def count", 0, 5));
-        assert_eq!(span, "count");
-        assert_eq!(
-            plain,
-            "def count(node)\nnode: instance of Node\nreturns: int, non-negative"
-        );
-        assert_eq!(
-            form,
-            "count(SomeInstance(classdef=Node)) -> SomeInteger(nonneg=True)"
-        );
-        // A call of it shows the same signature; so does a method through an instance.
-        assert_eq!(hover(&a, &main, at(t, "count(head)", 0, 1)).1, plain);
-        assert_eq!(
-            hover(&a, &main, at(t, "node.get()", 0, 6)).1,
-            "def get(self)\nself: instance of Node\nreturns: int, non-negative"
-        );
-        // The operator of `n + 1`: the result of the addition.
-        assert_eq!(
-            hover(&a, &main, at(t, "n + 1", 0, 2)),
-            (
-                "n + 1".into(),
-                "int, non-negative".into(),
-                "SomeInteger(nonneg=True)".into()
-            )
-        );
-    }
-
-    #[test]
-    fn code_the_annotator_does_not_reach_says_so() {
-        let (a, main) = analysis(PROGRAM);
-        let h = a.hover(&main, at(PROGRAM, "y = x", 0, 0)).unwrap();
-        assert_eq!(
-            h.plain,
-            "(variable) y\nno type: `unused` is not reached from an entry point"
-        );
-        assert_eq!(h.annotator_form, None);
-    }
-
-    #[test]
-    fn inlay_hints_for_parameters_and_first_assignments() {
-        let (a, main) = analysis(PROGRAM);
-        let t = PROGRAM;
-        let hints: Vec<(String, String)> = a
-            .inlay_hints(&main)
-            .into_iter()
-            .map(|h| {
-                let line_start = t[..h.offset as usize].rfind('\n').map_or(0, |i| i + 1);
-                (
-                    t[line_start..h.offset as usize].trim_start().to_string(),
-                    h.label,
-                )
-            })
-            .collect();
-        let expected: Vec<(String, String)> = [
-            ("def __init__(self, value", ": int"),
-            ("def count(node", ": Node"),
-            ("total", ": int"),
-            ("def entry_point(argv", ": list of str"),
-            ("n", ": int"),
-            ("head", ": Node"),
-            ("s", ": str"),
-        ]
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-        assert_eq!(hints, expected);
-    }
-
-    #[test]
-    fn definitions_of_attributes_in_another_module() {
-        let root = PathBuf::from("/nonexistent/rpy-lsp-types-test-2");
-        let (main, helper) = (root.join("main.py"), root.join("helper.py"));
-        let main_text = "import helper\n\n\ndef entry_point(argv):\n    h = helper.Node(len(argv))\n    return h.value + h.get()\n\n\ndef target(*args):\n    return entry_point, None\n";
-        let helper_text = "class Node(object):\n    def __init__(self, value):\n        self.value = value\n\n    def get(self):\n        return self.value\n";
-        let config = EngineConfig {
-            root: root.clone(),
-            search_paths: Vec::new(),
-            entry_points: vec![main.clone()],
-            ..Default::default()
-        };
-        let overlays = HashMap::from([
-            (main.clone(), main_text.to_string()),
-            (helper.clone(), helper_text.to_string()),
-        ]);
-        let a = analyze(&config, &overlays);
-        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
-        let def = |needle: &str, delta: usize| {
-            let loc = a
-                .definition(&main, at(main_text, needle, 0, delta))
-                .unwrap();
-            (loc.path, loc.span.start)
-        };
-        assert_eq!(
-            def("h.value", 2),
-            (helper.clone(), at(helper_text, "value = value", 0, 0))
-        );
-        assert_eq!(
-            def("h.get()", 2),
-            (helper.clone(), at(helper_text, "get(self)", 0, 0))
-        );
-        assert_eq!(
-            a.hover(&main, at(main_text, "h.value", 0, 3))
-                .map(|h| h.plain),
-            Some("(attribute) Node.value: int, non-negative".to_string())
-        );
-    }
-
-    #[test]
-    fn no_hints_for_values_poisoned_by_an_error() {
-        let text = "\
-class A(object):
-    def f(self):
-        return 1
-
-
-class B(A):
-    def f(self):
-        return 2
-
-
-def entry_point(argv):
-    fs = [A().f, B().f]
-    return len(fs)
-
-
-def target(*args):
-    return entry_point, None
-";
-        let (a, main) = analysis(text);
-        assert!(a.error_count() > 0, "{:?}", a.diagnostics);
-        let hints: Vec<(u32, String)> = a
-            .inlay_hints(&main)
-            .into_iter()
-            .map(|h| (h.offset, h.label))
-            .collect();
-        assert_eq!(
-            hints,
-            vec![(at(text, "argv)", 0, 4), ": list of str".to_string())]
-        );
-        assert_eq!(
-            a.hover(&main, at(text, "fs =", 0, 0)).map(|h| h.plain),
-            Some("(variable) fs: an erroneous value".to_string())
-        );
-    }
-
-    #[test]
-    fn definition_of_locals_and_attributes() {
-        let (a, main) = analysis(PROGRAM);
-        let t = PROGRAM;
-        let def = |offset: u32| {
-            let loc = a.definition(&main, offset).expect("a definition");
-            assert_eq!(loc.path, main);
-            loc.span.start
-        };
-        assert_eq!(def(at(t, "return total", 0, 7)), at(t, "total = 0", 0, 0));
-        assert_eq!(def(at(t, "node.next", 0, 0)), at(t, "node):", 0, 0));
-        assert_eq!(
-            def(at(t, "return self.value", 0, 12)),
-            at(t, "value = value", 0, 0)
-        );
-        assert_eq!(def(at(t, "head.limit", 0, 6)), at(t, "limit = 3", 0, 0));
-        assert_eq!(def(at(t, "node.get()", 0, 6)), at(t, "get(self)", 0, 0));
-        assert_eq!(def(at(t, "node.next", 0, 6)), at(t, "next = None", 0, 0));
-    }
-
-    #[test]
-    fn finds_parameter_names_in_def_headers() {
-        let text = "def f(a, b=(1, 2), *args, # c, d\n      c='x,y'):\n    pass\n";
-        let names: Vec<&str> = param_spans(text, 5)
-            .into_iter()
-            .map(|(s, e)| &text[s..e])
-            .collect();
-        assert_eq!(names, vec!["a", "b", "args", "c"]);
-        assert!(param_spans("def g():\n", 5).is_empty());
-    }
-}
+#[path = "types_tests.rs"]
+mod tests;

@@ -161,7 +161,7 @@ pub fn document_symbol(file: &SourceFile, s: &engine::Symbol) -> lsp::DocumentSy
         } else {
             s.name.clone()
         },
-        detail: None,
+        detail: (!s.detail.is_empty()).then(|| s.detail.clone()),
         kind: symbol_kind(s.kind),
         tags: None,
         deprecated: None,

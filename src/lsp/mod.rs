@@ -25,11 +25,13 @@ mod cache;
 mod convert;
 mod documents;
 pub mod filter;
+mod requests;
 mod settings;
 mod worker;
 
 use cache::{Cache, BUNDLED_PREFIX};
 use documents::Document;
+use requests::workspace_edit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use settings::Settings;
@@ -414,6 +416,18 @@ impl LanguageServer for Backend {
                 definition_provider: Some(lsp::OneOf::Left(true)),
                 document_symbol_provider: Some(lsp::OneOf::Left(true)),
                 inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+                references_provider: Some(lsp::OneOf::Left(true)),
+                call_hierarchy_provider: Some(lsp::CallHierarchyServerCapability::Simple(true)),
+                workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+                completion_provider: Some(lsp::CompletionOptions {
+                    trigger_characters: Some(vec![".".to_string()]),
+                    ..Default::default()
+                }),
+                signature_help_provider: Some(lsp::SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+                    retrigger_characters: None,
+                    work_done_progress_options: Default::default(),
+                }),
                 code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
                     lsp::CodeActionOptions {
                         code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -641,6 +655,53 @@ impl LanguageServer for Backend {
             .await)
     }
 
+    // The requests below live in `requests`.
+    async fn references(&self, p: lsp::ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
+        self.references_request(p).await
+    }
+
+    async fn prepare_call_hierarchy(
+        &self,
+        p: lsp::CallHierarchyPrepareParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyItem>>> {
+        self.prepare_call_hierarchy_request(p).await
+    }
+
+    async fn incoming_calls(
+        &self,
+        p: lsp::CallHierarchyIncomingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyIncomingCall>>> {
+        self.incoming_calls_request(p).await
+    }
+
+    async fn outgoing_calls(
+        &self,
+        p: lsp::CallHierarchyOutgoingCallsParams,
+    ) -> Result<Option<Vec<lsp::CallHierarchyOutgoingCall>>> {
+        self.outgoing_calls_request(p).await
+    }
+
+    async fn symbol(
+        &self,
+        p: lsp::WorkspaceSymbolParams,
+    ) -> Result<Option<lsp::WorkspaceSymbolResponse>> {
+        self.workspace_symbol_request(p).await
+    }
+
+    async fn completion(
+        &self,
+        p: lsp::CompletionParams,
+    ) -> Result<Option<lsp::CompletionResponse>> {
+        self.completion_request(p).await
+    }
+
+    async fn signature_help(
+        &self,
+        p: lsp::SignatureHelpParams,
+    ) -> Result<Option<lsp::SignatureHelp>> {
+        self.signature_help_request(p).await
+    }
+
     async fn code_action(
         &self,
         params: lsp::CodeActionParams,
@@ -705,57 +766,6 @@ fn uri_for(snap: &Snapshot, path: &Path) -> Option<Uri> {
         return Uri::from_file_path(snap.cache.bundled_file(path, text)?);
     }
     Uri::from_file_path(path)
-}
-
-fn workspace_edit(
-    snap: &Snapshot,
-    edits: &[crate::engine::TextEdit],
-    versioned: bool,
-) -> Option<lsp::WorkspaceEdit> {
-    let a = &snap.analysis;
-    let mut per_file: Vec<(PathBuf, Vec<lsp::TextEdit>)> = Vec::new();
-    for e in edits {
-        let file = convert::file_of(&a.sources, e.span)?;
-        if file.path.starts_with(BUNDLED_PREFIX) {
-            return None;
-        }
-        let edit = lsp::TextEdit {
-            range: convert::range_in(file, e.span),
-            new_text: e.new_text.clone(),
-        };
-        match per_file.iter_mut().find(|(p, _)| *p == file.path) {
-            Some((_, list)) => list.push(edit),
-            None => per_file.push((file.path.clone(), vec![edit])),
-        }
-    }
-    if per_file.is_empty() {
-        return None;
-    }
-    if versioned {
-        let mut changes = Vec::new();
-        for (path, list) in per_file {
-            changes.push(lsp::TextDocumentEdit {
-                text_document: lsp::OptionalVersionedTextDocumentIdentifier {
-                    uri: uri_for(snap, &path)?,
-                    version: snap.versions.get(&path).copied(),
-                },
-                edits: list.into_iter().map(lsp::OneOf::Left).collect(),
-            });
-        }
-        Some(lsp::WorkspaceEdit {
-            document_changes: Some(lsp::DocumentChanges::Edits(changes)),
-            ..Default::default()
-        })
-    } else {
-        let mut changes = HashMap::new();
-        for (path, list) in per_file {
-            changes.insert(uri_for(snap, &path)?, list);
-        }
-        Some(lsp::WorkspaceEdit {
-            changes: Some(changes),
-            ..Default::default()
-        })
-    }
 }
 
 /// Diagnostics of one file, ready to publish.

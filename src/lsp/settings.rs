@@ -60,6 +60,9 @@ impl Settings {
     /// with non-empty settings taking precedence. Relative paths are relative to the root.
     pub fn engine_config(&self, root: &Path) -> EngineConfig {
         let mut config = EngineConfig::discover(root);
+        // Editors start the server in every Python project; only RPython ones get answers.
+        config.only_rpython = true;
+        config.repair_buffers = true;
         let resolve = |p: &String| -> PathBuf {
             let p = Path::new(p);
             if p.is_absolute() {

@@ -29,6 +29,13 @@ pub use py2::{EXEC_FUNC, PRINT_FUNC, PRINT_TO_NONE};
 pub use rustpython_parser::ast;
 pub use span::{FileId, LineCol, SourceFile, SourceMap, Span};
 pub use strings::py2_bytes_literal;
+pub(crate) use tokenize::{TokKind, Token};
+
+/// The tokens of `src` (names, strings, comments skipped, ...); never fails. Editor queries
+/// use it to find names outside strings and comments.
+pub(crate) fn tokens(src: &str) -> Vec<Token> {
+    tokenize::tokenize(src).tokens
+}
 
 #[cfg(test)]
 mod tests;
