@@ -251,7 +251,7 @@ impl Analysis {
                     file: self.unified(pi, op.span.file),
                     ..op.span
                 };
-                for &t in targets {
+                for &t in targets.iter() {
                     let Some(func) = ann.graphs.get(t as usize).and_then(|g| g.func) else {
                         continue;
                     };
