@@ -120,6 +120,7 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("objectmodel.instantiate", om_instantiate),
     ("objectmodel.import_from_mixin", om_import_from_mixin),
     ("objectmodel.newlist_hint", om_newlist_hint),
+    ("collections.OrderedDict", collections_ordered_dict),
     ("objectmodel.keepalive_until_here", om_none),
     ("objectmodel.resizelist_hint", om_none),
     ("objectmodel.func_with_new_name", om_func_with_new_name),
@@ -150,6 +151,7 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("debug.have_debug_prints", om_false),
     ("debug.debug_offset", jit_trace_length),
     ("debug.fatalerror", debug_fatalerror),
+    ("rerased.requires_taggedpointers", om_none),
 ];
 
 // ----- os -----
@@ -719,6 +721,16 @@ fn om_instantiate(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         sp.init_exception_args(inst, vec![]);
     }
     Ok(Value::Obj(inst))
+}
+
+/// `OrderedDict(...)`: every dict keeps its insertion order here, so it is a dict.
+fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    let d = sp.new_dict();
+    if let Some(&src) = a.args.first() {
+        sp.dict_update(d, src)?;
+    }
+    Ok(d)
 }
 
 fn om_newlist_hint(sp: &mut ObjSpace, a: &mut BArgs) -> R {
