@@ -119,6 +119,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => args.iter().any(|a| a.is_error()),
         };
         if poisoned {
+            if let (Op::GetAttr, Some(S::Unknown(_))) = (op.opname, args.first()) {
+                if let Some(name) = args
+                    .get(1)
+                    .and_then(|a| a.konst())
+                    .and_then(|c| self.heap().str_value(c))
+                {
+                    let name: Rc<str> = Rc::from(String::from_utf8_lossy(name).as_ref());
+                    self.read_on_unknown(name);
+                }
+            }
             // An unknown value stays unknown (and says where it comes from).
             return args
                 .iter()
