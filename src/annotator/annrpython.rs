@@ -101,6 +101,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Attribute names read on unknown values: unknown code may call any method of these
     /// names, with arguments the annotator does not see.
     pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    /// The shapes of the calls of each function family.
+    pub call_shapes: super::callshapes::CallShapes,
     /// The `environ` dict of the bundled `os` model, once looked up.
     pub os_environ: std::cell::OnceCell<Option<ObjId>>,
 }
@@ -135,6 +137,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
             names_read_on_unknown: Default::default(),
+            call_shapes: Default::default(),
         }
     }
 
@@ -1250,6 +1253,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub fn finish(mut self) -> AnnotatedProgram {
+        self.check_call_shapes();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
             if !diagnostics

@@ -665,6 +665,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s_func {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                self.record_call_shape(&descs, args, self.bk.span);
                 let many = (descs.len() > 1).then_some(self.bk.span);
                 if descs.len() > 1 && matches!(self.bk.desc(descs[0]), Desc::Class(_)) {
                     self.check_class_family_init(&descs)?;

@@ -17,6 +17,7 @@ mod binaryop;
 pub mod bookkeeper;
 mod builtin;
 mod call;
+mod callshapes;
 pub mod classdef;
 mod describe;
 pub mod description;

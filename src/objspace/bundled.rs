@@ -58,6 +58,7 @@ bundled! {
     "rpython.rlib.rbigint" => "rpython/rlib/rbigint.py", false;
     "rpython.rlib.rerased" => "rpython/rlib/rerased.py", false;
     "rpython.rlib.rgc" => "rpython/rlib/rgc.py", false;
+    "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
