@@ -43,6 +43,7 @@ bundled! {
     "importlib" => "importlib.py", false;
     "fnmatch" => "fnmatch.py", false;
     "glob" => "glob.py", false;
+    "abc" => "abc.py", false;
     "rpython" => "rpython/__init__.py", true;
     "rpython.rlib" => "rpython/rlib/__init__.py", true;
     "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;
