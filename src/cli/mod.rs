@@ -624,6 +624,10 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
             if warnings == 1 { "" } else { "s" }
         );
     }
+    // The process ends next: freeing every object of the analysed programs one by one
+    // would only cost time (a few percent of a check on a real program).
+    drop(reports);
+    std::mem::forget(checked);
     i32::from(errors > 0 && !args.exit_zero)
 }
 

@@ -44,6 +44,12 @@ bundled! {
     "fnmatch" => "fnmatch.py", false;
     "glob" => "glob.py", false;
     "abc" => "abc.py", false;
+    "copy" => "copy.py", false;
+    "string" => "string.py", false;
+    "errno" => "errno.py", false;
+    "operator" => "operator.py", false;
+    "itertools" => "itertools.py", false;
+    "traceback" => "traceback.py", false;
     "rpython" => "rpython/__init__.py", true;
     "rpython.rlib" => "rpython/rlib/__init__.py", true;
     "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;
@@ -60,6 +66,8 @@ bundled! {
     "rpython.rlib.rerased" => "rpython/rlib/rerased.py", false;
     "rpython.rlib.rgc" => "rpython/rlib/rgc.py", false;
     "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
+    "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
+    "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
