@@ -68,6 +68,7 @@ bundled! {
     "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
+    "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
