@@ -22,7 +22,13 @@ fn targets() -> Vec<PathBuf> {
 fn fixtures_import_cleanly() {
     let mut failures = Vec::new();
     for t in targets() {
-        let mut sp = ObjSpace::new(LoaderConfig::default());
+        // As `check` does: import-time code may read the program's own directory.
+        let dir = t.parent().expect("a program's directory").to_path_buf();
+        let config = LoaderConfig {
+            policy: rpy_lsp::sandbox::Policy::sandboxed(vec![dir.clone()], &[], Some(dir)),
+            ..LoaderConfig::default()
+        };
+        let mut sp = ObjSpace::new(config);
         let r = sp.import_main(&t);
         let name = t
             .strip_prefix(env!("CARGO_MANIFEST_DIR"))

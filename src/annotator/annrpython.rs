@@ -98,6 +98,11 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Unpackings of a tuple into the wrong number of targets: each always raises, so its
     /// path stops there (position, span, explanation).
     pub raising_unpacks: Vec<(Position, Span, String)>,
+    /// Attribute names read on unknown values: unknown code may call any method of these
+    /// names, with arguments the annotator does not see.
+    pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    /// The shapes of the calls of each function family.
+    pub call_shapes: super::callshapes::CallShapes,
     /// The `environ` dict of the bundled `os` model, once looked up.
     pub os_environ: std::cell::OnceCell<Option<ObjId>>,
     /// Call families and their cached results (`callfamily`).
@@ -134,6 +139,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
             families: Default::default(),
+            names_read_on_unknown: Default::default(),
+            call_shapes: Default::default(),
         }
     }
 
@@ -567,7 +574,40 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
     }
 
+    /// Unknown code reads attribute `name`: it may call any method of that name, with
+    /// arguments the annotator does not see, so their arguments (after `self`) are unknown
+    /// in the graphs of that name, now and when they are built.
+    pub fn read_on_unknown(&mut self, name: Rc<str>) {
+        if !self.names_read_on_unknown.insert(name.clone()) {
+            return;
+        }
+        for g in 0..self.graphs.len() {
+            let start = self.graphs[g].startblock.0;
+            if self.graphs[g].name == name
+                && self.info[g].state[start as usize] != BlockState::Unseen
+            {
+                let n = self.graphs[g].blocks[start as usize].inputargs.len();
+                let inputs = (0..n).map(|_| SomeValue::Impossible).collect();
+                self.addpendingblock(g as u32, start, inputs, Incoming::Entry);
+            }
+        }
+    }
+
     pub fn addpendingblock(&mut self, g: u32, b: u32, inputs: Vec<SomeValue>, from: Incoming) {
+        let mut inputs = inputs;
+        if b == self.graphs[g as usize].startblock.0
+            && self
+                .names_read_on_unknown
+                .contains(&self.graphs[g as usize].name)
+        {
+            let what: Rc<str> = Rc::from(format!(
+                "an argument of `{}`, which code rpy-lsp does not model may call",
+                self.graphs[g as usize].name
+            ));
+            for s in inputs.iter_mut().skip(1) {
+                *s = SomeValue::Unknown(what.clone());
+            }
+        }
         let (gi, bi) = (g as usize, b as usize);
         let inputargs = self.graphs[gi].blocks[bi].inputargs.clone();
         let is_return = self.graphs[gi].returnblock.0 == b;
@@ -1028,6 +1068,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                         // An unpacking that always raises: the path ends by design.
                         continue;
                     }
+
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
                     self.bk.position = Position {
                         graph: g as u32,
@@ -1272,6 +1313,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub fn finish(mut self) -> AnnotatedProgram {
+        self.check_call_shapes();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
             if !diagnostics

@@ -407,6 +407,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY210",
                 "dict() is not supported by RPython: write `{}` and add the items one by one".into(),
             )),
+            // The reference annotates OrderedDict() as an empty (ordered) dict.
+            "collections.OrderedDict" => {
+                self.arity(name, args, 0, 0)?;
+                let def = self.bk.dictdef_here(0);
+                Ok(S::Dict { def, konst: None })
+            }
             "set" | "frozenset" => Err(AnnError::new("RPY217", format!("{}() is not RPython: use a dict with None values", name))),
             "type" => {
                 self.arity(name, args, 1, 1)?;
@@ -473,6 +479,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(s)
             }
             "objectmodel.keepalive_until_here" | "objectmodel.resizelist_hint" => Ok(S::None),
+            // rerased: the reference's erase_int asserts the taggedpointers option, off in the
+            // default configuration `check` assumes.
+            "rerased.requires_taggedpointers" => Err(AnnError::new(
+                "RPY210",
+                "erase_int() needs tagged pointers, and the translation option `taggedpointers` is off by default"
+                    .into(),
+            )),
             // jit hints
             "jit.promote" | "jit.promote_string" | "jit.promote_unicode" | "jit.hint" => Ok(arg(0)),
             "jit.we_are_jitted" | "jit.isconstant" | "jit.isvirtual" => Ok(SomeValue::bool()),
@@ -1242,6 +1255,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "RPY218",
                         format!("{}() needs a {} argument", full, tname),
                     ));
+                }
+                // Folded on constants, as the reference does: a branch on an unrolled
+                // constant's suffix is then taken on one side only.
+                let heap = self.space.heap();
+                if let (Some(a), Some(b)) = (
+                    s.konst().and_then(|v| heap.str_value(v)),
+                    p[0].konst().and_then(|v| heap.str_value(v)),
+                ) {
+                    let r = if meth == "startswith" {
+                        a.starts_with(b)
+                    } else {
+                        a.ends_with(b)
+                    };
+                    return Ok(SomeValue::const_bool(r));
                 }
                 Ok(SomeValue::bool())
             }

@@ -675,6 +675,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s_func {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                self.record_call_shape(&descs, args, self.bk.span);
                 if descs.len() > 1 {
                     if let Some(r) = self.call_family_cached(&descs, args) {
                         return Ok(r);

@@ -288,6 +288,29 @@ impl ClassDesc {
     }
 }
 
+impl Bookkeeper {
+    /// Whether instances of `cd` declare the list field `attr` with immutable items
+    /// (`attr[*]` or `attr?[*]` in `_immutable_fields_` of their class or a base).
+    pub fn is_immutable_list_field(&self, heap: &Heap, cd: ClassDefId, attr: &str) -> bool {
+        let Some(cls) = self.class_desc(self.classdef(cd).desc).map(|c| c.cls) else {
+            return false;
+        };
+        let Some(c) = heap.class(cls) else {
+            return false;
+        };
+        let (plain, quasi) = (format!("{attr}[*]"), format!("{attr}?[*]"));
+        c.mro.iter().any(|&k| {
+            heap.class(k)
+                .and_then(|kc| kc.dict.get("_immutable_fields_"))
+                .is_some_and(|v| {
+                    names_of(heap, v)
+                        .iter()
+                        .any(|n| **n == *plain || **n == *quasi)
+                })
+        })
+    }
+}
+
 fn names_of(heap: &Heap, v: Value) -> Vec<Rc<str>> {
     match v {
         Value::Obj(id) => match heap.get(id) {

@@ -18,6 +18,7 @@ pub mod bookkeeper;
 mod builtin;
 mod call;
 mod callfamily;
+mod callshapes;
 pub mod classdef;
 mod describe;
 pub mod description;

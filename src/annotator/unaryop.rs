@@ -132,6 +132,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => args.iter().any(|a| a.is_error()),
         };
         if poisoned {
+            if let (Op::GetAttr, Some(S::Unknown(_))) = (op.opname, args.first()) {
+                if let Some(name) = args
+                    .get(1)
+                    .and_then(|a| a.konst())
+                    .and_then(|c| self.heap().str_value(c))
+                {
+                    let name: Rc<str> = Rc::from(String::from_utf8_lossy(name).as_ref());
+                    self.read_on_unknown(name);
+                }
+            }
             // An unknown value stays unknown (and says where it comes from).
             return args
                 .iter()
@@ -252,6 +262,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             ),
                         ));
                     }
+                }
+                if let S::List { .. } = &a[0] {
+                    self.check_immutable_list_resize(op, &name)?;
                 }
                 self.getattr_value(&a[0], &name)
             }
@@ -404,6 +417,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!("{}() needs a constant attribute name: the name must be known at translation time", what),
             )),
         }
+    }
+
+    /// `x.f.append(…)` (or another resizing method) where `f` is declared with immutable
+    /// items (`f[*]` in `_immutable_fields_`): the reference gives reads of such a field a
+    /// list that must never be resized. Only the direct form, the list read in the same
+    /// block, is checked: a list grown before it is stored (a comprehension, a loop of
+    /// appends) is a fresh list in the reference, and is fine.
+    fn check_immutable_list_resize(
+        &mut self,
+        op: &SpaceOperation,
+        meth: &str,
+    ) -> Result<(), AnnError> {
+        const RESIZING: &[&str] = &["append", "extend", "insert", "pop", "remove"];
+        if !RESIZING.contains(&meth) {
+            return Ok(());
+        }
+        let Some(v_list) = op.args[0].var() else {
+            return Ok(());
+        };
+        let pos = self.bk.position;
+        let block = &self.graphs[pos.graph as usize].blocks[pos.block as usize];
+        let Some(read) = block.operations[..pos.op as usize]
+            .iter()
+            .find(|o| o.result == v_list && o.opname == Op::GetAttr)
+            .cloned()
+        else {
+            return Ok(());
+        };
+        let Some(field) = read.args[1]
+            .constant()
+            .and_then(|c| self.heap().str_value(c))
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+        else {
+            return Ok(());
+        };
+        let S::Instance { classdef, .. } = self.annotation(pos.graph, read.args[0]) else {
+            return Ok(());
+        };
+        if !self
+            .bk
+            .is_immutable_list_field(self.space.heap(), classdef, &field)
+        {
+            return Ok(());
+        }
+        let cname = self.bk.classdef(classdef).name.clone();
+        Err(AnnError::new(
+            "RPY205",
+            format!(
+                "`{meth}` would resize `{cname}.{field}`, declared with immutable items (`{field}[*]` in `_immutable_fields_`): such a list must never be resized"
+            ),
+        ))
     }
 
     // ----- attributes -----

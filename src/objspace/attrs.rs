@@ -840,6 +840,12 @@ impl ObjSpace {
         {
             dict.remove("__metaclass__");
         }
+        // A metaclass rpy-lsp does not model (warned at its import): a plain class, silently.
+        if dict.get("__metaclass__").is_some_and(
+            |m| matches!(m, Value::Obj(m) if matches!(self.heap.get(m), Object::Unknown { .. })),
+        ) {
+            dict.remove("__metaclass__");
+        }
         if dict.contains("__metaclass__") {
             let span = spans.1.unwrap_or(self.span);
             self.diagnostics.push(Diagnostic::new(

@@ -1,4 +1,5 @@
-//! The bundled models: Python sources (RPython style) of `os`, `sys`, `math`, `time` and the
+//! The bundled models: Python sources (RPython style) of `os`, `sys`, `math`, `time`, the
+//! standard modules programs use at import time (`types`, `inspect`, `functools`…) and the
 //! `rpython.rlib` surface, embedded in the binary and registered in the SourceMap under
 //! `<bundled>/<path>` so go-to-definition can show them. Primitives are builtins of the
 //! registry, imported from the internal module `__rpy__`.
@@ -35,6 +36,20 @@ bundled! {
     "sys" => "sys.py", false;
     "math" => "math.py", false;
     "time" => "time.py", false;
+    "collections" => "collections.py", false;
+    "functools" => "functools.py", false;
+    "types" => "types.py", false;
+    "inspect" => "inspect.py", false;
+    "importlib" => "importlib.py", false;
+    "fnmatch" => "fnmatch.py", false;
+    "glob" => "glob.py", false;
+    "abc" => "abc.py", false;
+    "copy" => "copy.py", false;
+    "string" => "string.py", false;
+    "errno" => "errno.py", false;
+    "operator" => "operator.py", false;
+    "itertools" => "itertools.py", false;
+    "traceback" => "traceback.py", false;
     "rpython" => "rpython/__init__.py", true;
     "rpython.rlib" => "rpython/rlib/__init__.py", true;
     "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;
@@ -47,6 +62,14 @@ bundled! {
     "rpython.rlib.rfloat" => "rpython/rlib/rfloat.py", false;
     "rpython.rlib.rfile" => "rpython/rlib/rfile.py", false;
     "rpython.rlib.streamio" => "rpython/rlib/streamio.py", false;
+    "rpython.rlib.rbigint" => "rpython/rlib/rbigint.py", false;
+    "rpython.rlib.rerased" => "rpython/rlib/rerased.py", false;
+    "rpython.rlib.rgc" => "rpython/rlib/rgc.py", false;
+    "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
+    "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
+    "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
+    "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
+    "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;

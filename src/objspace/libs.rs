@@ -130,6 +130,8 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("objectmodel.instantiate", om_instantiate),
     ("objectmodel.import_from_mixin", om_import_from_mixin),
     ("objectmodel.newlist_hint", om_newlist_hint),
+    ("collections.OrderedDict", collections_ordered_dict),
+    ("module.__init__", module_init),
     ("objectmodel.keepalive_until_here", om_none),
     ("objectmodel.resizelist_hint", om_none),
     ("objectmodel.func_with_new_name", om_func_with_new_name),
@@ -160,6 +162,7 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("debug.have_debug_prints", om_false),
     ("debug.debug_offset", jit_trace_length),
     ("debug.fatalerror", debug_fatalerror),
+    ("rerased.requires_taggedpointers", om_none),
 ];
 
 // ----- os -----
@@ -729,6 +732,39 @@ fn om_instantiate(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         sp.init_exception_args(inst, vec![]);
     }
     Ok(Value::Obj(inst))
+}
+
+/// `ModuleType.__init__(self, name, doc=None)`: what a subclass of the module type built
+/// through the inherited constructor gets (`__name__`, `__doc__`).
+fn module_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let this = a.take_self(sp)?;
+    a.arity(sp, 1, 2)?;
+    let name = a.args[0];
+    let doc = a.args.get(1).copied().unwrap_or(Value::None);
+    if let Value::Obj(id) = this {
+        match sp.heap.get_mut(id) {
+            Object::Instance(inst) => {
+                inst.dict.set("__name__", name);
+                inst.dict.set("__doc__", doc);
+            }
+            Object::Module(m) => {
+                m.dict.set("__name__", name);
+                m.dict.set("__doc__", doc);
+            }
+            _ => {}
+        }
+    }
+    Ok(Value::None)
+}
+
+/// `OrderedDict(...)`: every dict keeps its insertion order here, so it is a dict.
+fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    let d = sp.new_dict();
+    if let Some(&src) = a.args.first() {
+        sp.dict_update(d, src)?;
+    }
+    Ok(d)
 }
 
 fn om_newlist_hint(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -296,6 +296,14 @@ impl ObjSpace {
                         self.sync_sys_modules(&k, Some(v));
                     }
                 }
+                // As Python: a module that put something else in sys.modules under its
+                // own name during its import is replaced by it for every importer.
+                if let Some(replacement) = self.sys_modules_entry(fullname) {
+                    if replacement != module {
+                        self.modules.insert(fullname.to_string(), replacement);
+                        return Ok(replacement);
+                    }
+                }
                 Ok(module)
             }
             Err(e) => {
@@ -795,6 +803,22 @@ impl ObjSpace {
 
 impl ObjSpace {
     /// Mirrors `self.modules` into the bundled `sys.modules` dict once `sys` is loaded.
+    /// What `sys.modules[name]` holds, when it is an object.
+    fn sys_modules_entry(&mut self, name: &str) -> Option<ObjId> {
+        let sys = *self.modules.get("sys")?;
+        let d @ Value::Obj(did) = self.module_attr(sys, "modules")? else {
+            return None;
+        };
+        if !matches!(self.heap.get(did), Object::Dict(_)) {
+            return None;
+        }
+        let k = self.new_str(name.as_bytes());
+        match self.getitem(d, k) {
+            Ok(Value::Obj(m)) => Some(m),
+            _ => None,
+        }
+    }
+
     fn sync_sys_modules(&mut self, name: &str, module: Option<ObjId>) {
         let Some(&sys) = self.modules.get("sys") else {
             return;

@@ -119,7 +119,34 @@ impl RTyper<'_> {
                         let Some(&g) = targets.first() else {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
-                        hop.r_s_popfirstarg();
+                        let (_, _, s_callee) = hop.r_s_popfirstarg();
+                        if let Object::BoundMethod { self_value, .. } = self.objheap.get(id) {
+                            // a method bound to a prebuilt object, folded by the flow
+                            // space (`consts.name()` of a frozen module stand-in)
+                            let sv = *self_value;
+                            let s_self = self
+                                .ann
+                                .bookkeeper
+                                .known_value(self.objheap, sv)
+                                .unwrap_or(SomeValue::Impossible);
+                            let r_self = self.getrepr(&s_self)?;
+                            let v_self = Hlvalue::Ll(self.const_value(sv, r_self)?);
+                            hop.v_s_insertfirstarg(v_self, r_self, s_self);
+                        } else if let SomeValue::Pbc { descs, .. } = &s_callee {
+                            if let [d] = descs[..] {
+                                if let crate::annotator::description::Desc::MethodOfFrozen {
+                                    frozen,
+                                    ..
+                                } = self.ann.bookkeeper.desc(d)
+                                {
+                                    // a method of a frozen object: the object is `self`
+                                    // (a constant, nothing at run time)
+                                    let s_self = SomeValue::pbc(vec![*frozen]);
+                                    let void = self.intern_repr(Repr::Void);
+                                    hop.v_s_insertfirstarg(cvoid(), void, s_self);
+                                }
+                            }
+                        }
                         let args = self.call_args_for(hop, llops, g, 0)?;
                         let r = self.call_graph(llops, g, args)?;
                         if hop.exc_handled {
@@ -738,6 +765,10 @@ impl RTyper<'_> {
             // runtime has no log), so these do nothing
             "debug.debug_print" | "debug.debug_start" | "debug.debug_stop"
             | "debug.debug_flush" => Ok((cvoid(), void)),
+            "collections.OrderedDict" if hop.nargs() == 0 => {
+                // RPython's dicts keep insertion order: an OrderedDict is a dict
+                Ok((self.rt_call(llops, RuntimeFn::DictNew, vec![], tr), rr))
+            }
             "objectmodel.instantiate" => {
                 // a new instance of the class given (chosen at run time), without __init__
                 let cr = self.intern_repr(Repr::Class(None));

@@ -2,6 +2,7 @@
 from __rpy__ import debug_debug_print, debug_debug_start, debug_debug_stop
 from __rpy__ import debug_debug_flush, debug_have_debug_prints, debug_debug_offset
 from __rpy__ import debug_fatalerror
+from rpython.rlib.objectmodel import specialize
 
 debug_print = debug_debug_print
 debug_start = debug_debug_start
@@ -28,18 +29,24 @@ def check_nonneg(x):
     return x
 
 
+@specialize.call_location()
 def check_annotation(arg, checker):
     return arg
 
 
+# The reference checks these at each call, on that call's list: one graph per call site,
+# or every list passed would become one list type.
+@specialize.call_location()
 def make_sure_not_resized(arg):
     return arg
 
 
+@specialize.call_location()
 def make_sure_not_modified(arg):
     return arg
 
 
+@specialize.call_location()
 def check_list_of_chars(l):
     return l
 

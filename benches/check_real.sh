@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Check time and peak memory of `rpy-lsp check` on a real RPython program (the goal on
+# RPySOM, ~10k lines: under 150 ms). Nothing is downloaded: pass the path of a checkout.
+#
+#   bash benches/check_real.sh CHECKOUT [TARGET] [VAR=VALUE ...]
+#
+# TARGET is the entry file relative to CHECKOUT (default src/main-rpython.py); VAR=VALUE
+# pairs are environment variables the program reads at import time, e.g. for RPySOM:
+#
+#   bash benches/check_real.sh ~/src/RPySOM src/main-rpython.py SOM_INTERP=AST
+#
+# The checkout is copied to a temporary directory with a pyproject.toml that names the
+# target and lets import-time code see those variables (the checkout itself is not
+# touched). Builds the release binary, runs `check` 7 times on one core, and prints the
+# best and median wall time, the peak resident memory (GNU time) and check's own summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+checkout=$(cd "$1" && pwd)
+target=${2:-src/main-rpython.py}
+shift $(( $# >= 2 ? 2 : 1 ))
+[ -f "$checkout/$target" ] || { echo "no $target in $checkout" >&2; exit 2; }
+cargo build --release --quiet --bin rpy-lsp
+bin="$PWD/target/release/rpy-lsp"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$checkout" "$tmp/prog"
+names=()
+for kv in "$@"; do names+=("\"${kv%%=*}\""); done
+{
+  echo "[tool.rpy-lsp]"
+  echo "entry-points = [\"$target\"]"
+  echo "environment = [$(IFS=,; echo "${names[*]:-}")]"
+} > "$tmp/prog/pyproject.toml"
+cd "$tmp/prog"
+lines=$(find "$(dirname "$target")" -name '*.py' -print0 | xargs -0 cat | wc -l)
+echo "program: $checkout ($target, $lines lines of Python under $(dirname "$target")/)${*:+, $*}"
+times=()
+for _ in 1 2 3 4 5 6 7; do
+  start=$(date +%s%N)
+  env "$@" taskset -c 0 "$bin" check --format concise "$target" > /dev/null 2> "$tmp/summary" || true
+  end=$(date +%s%N)
+  times+=($(( (end - start) / 1000000 )))
+done
+sorted=($(printf '%s\n' "${times[@]}" | sort -n))
+env "$@" /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" check --format concise "$target" > /dev/null 2>&1 || true
+echo "check: best ${sorted[0]} ms, median ${sorted[3]} ms; peak RSS $(( $(tail -1 "$tmp/rss") / 1024 )) MiB; $(tail -1 "$tmp/summary")"

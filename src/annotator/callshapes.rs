@@ -1,0 +1,176 @@
+//! Call shapes of function families: takes every call of Python functions and methods
+//! (the functions one call site may reach form one family, as the reference's call
+//! families) and gives the error the reference's typer reports when a family cannot get
+//! one low-level signature: its functions differ in parameters or default values, it is
+//! called with several shapes (numbers of arguments, keyword names), and some call leaves
+//! a parameter to its default, which would have to be filled in differently per function.
+
+use super::annrpython::Annotator;
+use super::call::ArgsS;
+use super::description::{Desc, Specializer};
+use super::model::DescId;
+use super::AnnError;
+use crate::interpreter::ConcreteSpace;
+use crate::syntax::Span;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A call's shape: positional arguments (with `self` for a method) and keyword names.
+type Shape = (usize, Vec<Rc<str>>);
+
+/// The families seen so far (a union-find over function descriptions) and their shapes.
+#[derive(Default, Debug)]
+pub struct CallShapes {
+    parent: HashMap<DescId, DescId>,
+    /// Per family root: each shape with the first call that had it.
+    shapes: HashMap<DescId, Vec<(Shape, Span)>>,
+}
+
+impl CallShapes {
+    fn find(&mut self, d: DescId) -> DescId {
+        let p = *self.parent.entry(d).or_insert(d);
+        if p == d {
+            return d;
+        }
+        let r = self.find(p);
+        self.parent.insert(d, r);
+        r
+    }
+
+    fn union(&mut self, a: DescId, b: DescId) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent.insert(rb, ra);
+            let moved = self.shapes.remove(&rb).unwrap_or_default();
+            let into = self.shapes.entry(ra).or_default();
+            for (s, sp) in moved {
+                if !into.iter().any(|(t, _)| *t == s) {
+                    into.push((s, sp));
+                }
+            }
+        }
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// Records a call of the functions or methods `descs` with `args` at `span`.
+    pub(super) fn record_call_shape(&mut self, descs: &[DescId], args: &ArgsS, span: Span) {
+        let mut funcs = Vec::new();
+        let mut bound = false;
+        for &d in descs {
+            match self.bk.desc(d) {
+                Desc::Function(_) => funcs.push(d),
+                Desc::Method(m) => {
+                    funcs.push(m.func);
+                    bound = true;
+                }
+                Desc::MethodOfFrozen { func, .. } => {
+                    funcs.push(*func);
+                    bound = true;
+                }
+                _ => return,
+            }
+        }
+        let Some(&first) = funcs.first() else {
+            return;
+        };
+        let shape: Shape = (
+            args.positional.len() + usize::from(bound),
+            args.keywords.iter().map(|(k, _)| k.clone()).collect(),
+        );
+        for &f in &funcs[1..] {
+            self.call_shapes.union(first, f);
+        }
+        let root = self.call_shapes.find(first);
+        let list = self.call_shapes.shapes.entry(root).or_default();
+        if !list.iter().any(|(s, _)| *s == shape) {
+            list.push((shape, span));
+        }
+    }
+
+    /// Reports each family called with several shapes whose functions cannot share one.
+    pub(super) fn check_call_shapes(&mut self) {
+        let members: Vec<DescId> = self.call_shapes.parent.keys().copied().collect();
+        let mut families: HashMap<DescId, Vec<DescId>> = HashMap::new();
+        for d in members {
+            let r = self.call_shapes.find(d);
+            families.entry(r).or_default().push(d);
+        }
+        let mut errors = Vec::new();
+        for (root, funcs) in families {
+            let shapes = self
+                .call_shapes
+                .shapes
+                .get(&root)
+                .cloned()
+                .unwrap_or_default();
+            if funcs.len() < 2 || shapes.len() < 2 {
+                continue;
+            }
+            let mut sigs = Vec::new();
+            for &f in &funcs {
+                let Desc::Function(fd) = self.bk.desc(f) else {
+                    continue;
+                };
+                // Specialized functions and *args are normalized otherwise (or not at all).
+                if fd.specializer != Specializer::Default || fd.sig.varargs.is_some() {
+                    sigs.clear();
+                    break;
+                }
+                sigs.push((fd.name.clone(), fd.sig.clone(), fd.defaults.clone()));
+            }
+            if sigs.len() < 2 {
+                continue;
+            }
+            // Defaults compare by value, as the reference's tuples do (unhashable ones
+            // leniently: two lists count as equal).
+            let heap = self.space.heap();
+            let same_default = |a: &crate::objspace::object::Value,
+                                b: &crate::objspace::object::Value| {
+                a == b || heap.hash_key(*a) == heap.hash_key(*b)
+            };
+            let all_same = sigs.iter().all(|(_, s, d)| {
+                *s == sigs[0].1
+                    && d.len() == sigs[0].2.len()
+                    && d.iter()
+                        .zip(sigs[0].2.iter())
+                        .all(|(a, b)| same_default(a, b))
+            });
+            if all_same {
+                continue;
+            }
+            // A call that does not pass every parameter in order needs each function's own
+            // defaults filled in: impossible with several shapes.
+            let needs_defaults = shapes.iter().find(|((n, kws), _)| {
+                sigs.iter().any(|(_, sig, _)| {
+                    let in_order = kws
+                        .iter()
+                        .enumerate()
+                        .all(|(i, k)| sig.argnames.get(n + i) == Some(k));
+                    n + kws.len() != sig.argnames.len() || !in_order
+                })
+            });
+            if let Some((_, span)) = needs_defaults {
+                let mut names: Vec<String> =
+                    sigs.iter().map(|(n, _, _)| format!("`{n}`")).collect();
+                names.sort();
+                names.dedup();
+                errors.push((
+                    AnnError::new(
+                        "RPY206",
+                        format!(
+                            "the {} functions {} that one call may reach differ in parameters or default values, and they are called with different numbers of arguments: RPython needs one call shape for them, and this call leaves a parameter to its default (pass every argument explicitly)",
+                            sigs.len(),
+                            names.join(" and ")
+                        ),
+                    ),
+                    *span,
+                ));
+            }
+        }
+        errors.sort_by_key(|(_, s)| (s.file, s.start));
+        for (e, span) in errors {
+            self.report(e, span);
+        }
+    }
+}

@@ -1,0 +1,791 @@
+"""rpy-lsp's model of `rpython.rlib.rbigint`: arbitrary-precision integers, written in
+RPython so that the annotator types a program's uses of it and `run`/`build` can compile it.
+
+The public surface is the reference's (`rbigint.fromint`, `fromstr`, `add`, `mul`,
+`floordiv`, `toint`, `str`, `int_add`…, `_divrem`); the algorithms are plain schoolbook
+ones over a magnitude list (little-endian digits of SHIFT bits, no high zero digit except
+for zero itself), because a model needs to be right, not fast. `sign` is -1, 0 or 1 and
+zero always has sign 0.
+"""
+import math
+from rpython.rlib.rarithmetic import intmask, ovfcheck, r_uint, r_ulonglong, r_longlong
+from rpython.rlib.rstring import ParseStringError
+from rpython.rlib.objectmodel import specialize
+
+SHIFT = 31
+MASK = (1 << SHIFT) - 1
+BASE = 1 << SHIFT
+FLOAT_MULTIPLIER = float(1 << SHIFT)
+
+BASE8 = '01234567'
+BASE10 = '0123456789'
+BASE16 = '0123456789abcdef'
+
+MAXINT = 9223372036854775807
+MININT = -MAXINT - 1
+
+
+class InvalidEndiannessError(Exception):
+    pass
+
+
+class InvalidSignednessError(Exception):
+    pass
+
+
+# ____________________________________________________________
+# magnitudes: lists of digits, least significant first
+
+def _mag_normalize(d):
+    n = len(d)
+    while n > 1 and d[n - 1] == 0:
+        n -= 1
+    if n < len(d):
+        assert n >= 0
+        return d[:n]
+    return d
+
+
+def _mag_is_zero(d):
+    return len(d) == 1 and d[0] == 0
+
+
+def _mag_cmp(a, b):
+    """-1, 0 or 1 as |a| < |b|, == or >."""
+    if len(a) != len(b):
+        if len(a) < len(b):
+            return -1
+        return 1
+    i = len(a) - 1
+    while i >= 0:
+        if a[i] != b[i]:
+            if a[i] < b[i]:
+                return -1
+            return 1
+        i -= 1
+    return 0
+
+
+def _mag_add(a, b):
+    if len(a) < len(b):
+        a, b = b, a
+    result = []
+    carry = 0
+    i = 0
+    while i < len(a):
+        s = a[i] + carry
+        if i < len(b):
+            s += b[i]
+        result.append(s & MASK)
+        carry = s >> SHIFT
+        i += 1
+    if carry:
+        result.append(carry)
+    return result
+
+
+def _mag_sub(a, b):
+    """|a| - |b| where |a| >= |b|."""
+    result = []
+    borrow = 0
+    i = 0
+    while i < len(a):
+        s = a[i] - borrow
+        if i < len(b):
+            s -= b[i]
+        if s < 0:
+            s += BASE
+            borrow = 1
+        else:
+            borrow = 0
+        result.append(s)
+        i += 1
+    return _mag_normalize(result)
+
+
+def _mag_mul(a, b):
+    result = [0] * (len(a) + len(b))
+    i = 0
+    while i < len(a):
+        ai = a[i]
+        if ai != 0:
+            carry = 0
+            j = 0
+            while j < len(b):
+                t = result[i + j] + ai * b[j] + carry
+                result[i + j] = t & MASK
+                carry = t >> SHIFT
+                j += 1
+            k = i + len(b)
+            while carry:
+                t = result[k] + carry
+                result[k] = t & MASK
+                carry = t >> SHIFT
+                k += 1
+        i += 1
+    return _mag_normalize(result)
+
+
+def _mag_mul_small_add(a, m, c):
+    """|a| * m + c for small non-negative m and c (below BASE)."""
+    result = []
+    carry = c
+    i = 0
+    while i < len(a):
+        t = a[i] * m + carry
+        result.append(t & MASK)
+        carry = t >> SHIFT
+        i += 1
+    if carry:
+        result.append(carry)
+    return _mag_normalize(result)
+
+
+def _mag_divmod_small(a, n):
+    """(|a| // n, |a| % n) for 0 < n < BASE."""
+    result = [0] * len(a)
+    rem = 0
+    i = len(a) - 1
+    while i >= 0:
+        cur = (rem << SHIFT) | a[i]
+        result[i] = cur // n
+        rem = cur % n
+        i -= 1
+    return _mag_normalize(result), rem
+
+
+def _mag_shl1_or(a, bit):
+    result = []
+    carry = bit
+    i = 0
+    while i < len(a):
+        t = (a[i] << 1) | carry
+        result.append(t & MASK)
+        carry = t >> SHIFT
+        i += 1
+    if carry:
+        result.append(carry)
+    return _mag_normalize(result)
+
+
+def _mag_divmod(a, b):
+    """(|a| // |b|, |a| % |b|) for |b| > 0: binary long division."""
+    if len(b) == 1:
+        q, r = _mag_divmod_small(a, b[0])
+        return q, [r]
+    if _mag_cmp(a, b) < 0:
+        return [0], a
+    quotient = [0] * len(a)
+    rem = [0]
+    i = len(a) - 1
+    while i >= 0:
+        bit = SHIFT - 1
+        while bit >= 0:
+            rem = _mag_shl1_or(rem, (a[i] >> bit) & 1)
+            if _mag_cmp(rem, b) >= 0:
+                rem = _mag_sub(rem, b)
+                quotient[i] |= 1 << bit
+            bit -= 1
+        i -= 1
+    return _mag_normalize(quotient), rem
+
+
+def _mag_from_nonneg(x):
+    """The magnitude of a non-negative int."""
+    if x == 0:
+        return [0]
+    result = []
+    while x:
+        result.append(x & MASK)
+        x >>= SHIFT
+    return result
+
+
+def _mag_twos(d, sign, n):
+    """n digits of the two's complement of (sign, d)."""
+    result = []
+    i = 0
+    while i < n:
+        if i < len(d):
+            result.append(d[i])
+        else:
+            result.append(0)
+        i += 1
+    if sign < 0:
+        i = 0
+        while i < n:
+            result[i] = (~result[i]) & MASK
+            i += 1
+        result = _mag_add_one(result, n)
+    return result
+
+
+def _mag_add_one(d, n):
+    result = []
+    carry = 1
+    i = 0
+    while i < n:
+        t = d[i] + carry
+        result.append(t & MASK)
+        carry = t >> SHIFT
+        i += 1
+    return result
+
+
+def _from_twos(d, n):
+    """The rbigint whose n-digit two's complement is d."""
+    if d[n - 1] >> (SHIFT - 1):
+        inverted = []
+        i = 0
+        while i < n:
+            inverted.append((~d[i]) & MASK)
+            i += 1
+        return _make(_mag_add_one(inverted, n), -1)
+    return _make(d, 1)
+
+
+def _make(d, sign):
+    d = _mag_normalize(d)
+    if _mag_is_zero(d):
+        return rbigint([0], 0, 1)
+    return rbigint(d, sign, len(d))
+
+
+def _digit_value(c):
+    if '0' <= c <= '9':
+        return ord(c) - ord('0')
+    if 'a' <= c <= 'z':
+        return ord(c) - ord('a') + 10
+    if 'A' <= c <= 'Z':
+        return ord(c) - ord('A') + 10
+    return 99
+
+
+def _strip_spaces(s):
+    start = 0
+    stop = len(s)
+    while start < stop and s[start] == ' ':
+        start += 1
+    while stop > start and s[stop - 1] == ' ':
+        stop -= 1
+    assert stop >= 0
+    return s[start:stop]
+
+
+class rbigint(object):
+    """An arbitrary-precision integer (immutable)."""
+    _immutable_ = True
+    _immutable_fields_ = ["_digits"]
+
+    def __init__(self, digits=[0], sign=0, size=0):
+        self._digits = digits
+        assert size >= 0
+        self.size = size or len(digits)
+        self.sign = sign
+
+    def digit(self, x):
+        return self._digits[x]
+
+    def numdigits(self):
+        return self.size
+
+    # ____________________________________________________________
+    # constructors
+
+    @staticmethod
+    def fromint(intval):
+        if intval == 0:
+            return rbigint([0], 0, 1)
+        if intval > 0:
+            d = _mag_from_nonneg(intval)
+            return rbigint(d, 1, len(d))
+        # -intval may not fit a word: take the lowest digit of the negative number, then
+        # the rest is small enough to negate
+        q = intval // -BASE
+        d = [-(intval + q * BASE)]
+        if q > 0:
+            for digit in _mag_from_nonneg(q):
+                d.append(digit)
+        return rbigint(d, -1, len(d))
+
+    @staticmethod
+    def frombool(b):
+        if b:
+            return rbigint([1], 1, 1)
+        return rbigint([0], 0, 1)
+
+    @staticmethod
+    def fromlong(l):
+        """NOT_RPYTHON: a prebuilt constant from a Python long."""
+        sign = 1
+        if l < 0:
+            sign = -1
+            l = -l
+        elif l == 0:
+            return rbigint([0], 0, 1)
+        d = []
+        while l:
+            d.append(int(l & MASK))
+            l = l >> SHIFT
+        return rbigint(d, sign, len(d))
+
+    @staticmethod
+    def fromfloat(dval):
+        if math.isinf(dval):
+            raise OverflowError("cannot convert float infinity to integer")
+        if math.isnan(dval):
+            raise ValueError("cannot convert float NaN to integer")
+        sign = 1
+        if dval < 0.0:
+            sign = -1
+            dval = -dval
+        dval = math.floor(dval)
+        if dval < 1.0:
+            return rbigint([0], 0, 1)
+        d = []
+        while dval >= 1.0:
+            digit = math.fmod(dval, FLOAT_MULTIPLIER)
+            d.append(int(digit))
+            dval = math.floor(dval / FLOAT_MULTIPLIER)
+        return _make(d, sign)
+
+    @staticmethod
+    @specialize.argtype(0)
+    def fromrarith_int(i):
+        if i < 0:
+            return rbigint.fromint(intmask(i))
+        d = []
+        while i:
+            d.append(intmask(i & MASK))
+            i = i >> SHIFT
+        if not d:
+            return rbigint([0], 0, 1)
+        return rbigint(d, 1, len(d))
+
+    @staticmethod
+    def fromdecimalstr(s):
+        return rbigint.fromstr(s, 10)
+
+    @staticmethod
+    def fromstr(s, base=0):
+        """As long(s, base): an optional sign, prefix and 'l'/'L' suffix; ParseStringError
+        for anything else."""
+        literal = s
+        s = _strip_spaces(s)
+        if (s.endswith('l') or s.endswith('L')) and base < 22:
+            stop = len(s) - 1
+            assert stop >= 0
+            s = s[:stop]
+        sign = 1
+        i = 0
+        if i < len(s) and (s[i] == '-' or s[i] == '+'):
+            if s[i] == '-':
+                sign = -1
+            i += 1
+        if base == 0:
+            base = 10
+            if i + 1 < len(s) and s[i] == '0':
+                c = s[i + 1]
+                if c == 'x' or c == 'X':
+                    base = 16
+                    i += 2
+                elif c == 'o' or c == 'O':
+                    base = 8
+                    i += 2
+                elif c == 'b' or c == 'B':
+                    base = 2
+                    i += 2
+                else:
+                    base = 8
+        elif i + 1 < len(s) and s[i] == '0':
+            c = s[i + 1]
+            if (base == 16 and (c == 'x' or c == 'X')) or \
+               (base == 8 and (c == 'o' or c == 'O')) or \
+               (base == 2 and (c == 'b' or c == 'B')):
+                i += 2
+        if base < 2 or base > 36:
+            raise ParseStringError("long() base must be >= 2 and <= 36")
+        if i >= len(s):
+            raise ParseStringError("invalid literal for long() with base %d: '%s'" %
+                                   (base, literal))
+        d = [0]
+        while i < len(s):
+            v = _digit_value(s[i])
+            if v >= base:
+                raise ParseStringError("invalid literal for long() with base %d: '%s'" %
+                                       (base, literal))
+            d = _mag_mul_small_add(d, base, v)
+            i += 1
+        return _make(d, sign)
+
+    # ____________________________________________________________
+    # conversions
+
+    def toint(self):
+        """The int of the same value; OverflowError if it does not fit a word."""
+        acc = 0
+        i = self.size - 1
+        try:
+            while i >= 0:
+                acc = ovfcheck(acc * BASE)
+                acc = ovfcheck(acc - self._digits[i])
+                i -= 1
+        except OverflowError:
+            raise OverflowError("long int too large to convert to int")
+        if self.sign >= 0:
+            if acc == MININT:
+                raise OverflowError("long int too large to convert to int")
+            return -acc
+        return acc
+
+    def tolonglong(self):
+        return r_longlong(self.toint())
+
+    def tobool(self):
+        return self.sign != 0
+
+    def touint(self):
+        if self.sign < 0:
+            raise ValueError("cannot convert negative integer to unsigned")
+        if self.size > 3 or (self.size == 3 and self._digits[2] >= 4):
+            raise OverflowError("long int too large to convert to unsigned int")
+        return self.uintmask()
+
+    def toulonglong(self):
+        return r_ulonglong(self.touint())
+
+    def uintmask(self):
+        acc = r_uint(0)
+        i = self.size - 1
+        while i >= 0:
+            acc = (acc << SHIFT) | r_uint(self._digits[i])
+            i -= 1
+        if self.sign < 0:
+            return r_uint(0) - acc
+        return acc
+
+    def ulonglongmask(self):
+        return r_ulonglong(self.uintmask())
+
+    def tofloat(self):
+        acc = 0.0
+        i = self.size - 1
+        while i >= 0:
+            acc = acc * FLOAT_MULTIPLIER + float(self._digits[i])
+            i -= 1
+        if math.isinf(acc):
+            raise OverflowError("long int too large to convert to float")
+        if self.sign < 0:
+            return -acc
+        return acc
+
+    def tolong(self):
+        """NOT_RPYTHON"""
+        l = 0
+        i = self.size - 1
+        while i >= 0:
+            l = (l << SHIFT) + self._digits[i]
+            i -= 1
+        return l * self.sign
+
+    def format(self, digits, prefix='', suffix=''):
+        """The number in base len(digits), digits[k] spelling the digit k."""
+        base = len(digits)
+        if self.sign == 0:
+            return prefix + digits[0] + suffix
+        text = ''
+        d = self._digits
+        while not _mag_is_zero(d):
+            d, r = _mag_divmod_small(d, base)
+            text = digits[r] + text
+        result = prefix + text + suffix
+        if self.sign < 0:
+            return '-' + result
+        return result
+
+    def str(self):
+        return self.format(BASE10)
+
+    def repr(self):
+        return self.format(BASE10, suffix='L')
+
+    def hex(self):
+        return self.format(BASE16, prefix='0x', suffix='L')
+
+    def oct(self):
+        if self.sign == 0:
+            return '0L'
+        return self.format(BASE8, prefix='0', suffix='L')
+
+    def hash(self):
+        h = 0
+        i = self.size - 1
+        while i >= 0:
+            h = intmask((h << SHIFT) ^ self._digits[i])
+            i -= 1
+        return h * self.sign
+
+    def bit_length(self):
+        if self.sign == 0:
+            return 0
+        top = self._digits[self.size - 1]
+        bits = 0
+        while top:
+            bits += 1
+            top >>= 1
+        return (self.size - 1) * SHIFT + bits
+
+    def log(self, base):
+        if base == 10.0:
+            return math.log10(self.tofloat())
+        if base == 0.0:
+            return math.log(self.tofloat())
+        return math.log(self.tofloat()) / math.log(base)
+
+    # ____________________________________________________________
+    # comparisons
+
+    def _cmp(self, other):
+        if self.sign != other.sign:
+            if self.sign < other.sign:
+                return -1
+            return 1
+        c = _mag_cmp(self._digits, other._digits)
+        if self.sign < 0:
+            return -c
+        return c
+
+    def eq(self, other):
+        return self._cmp(other) == 0
+
+    def ne(self, other):
+        return self._cmp(other) != 0
+
+    def lt(self, other):
+        return self._cmp(other) < 0
+
+    def le(self, other):
+        return self._cmp(other) <= 0
+
+    def gt(self, other):
+        return self._cmp(other) > 0
+
+    def ge(self, other):
+        return self._cmp(other) >= 0
+
+    def int_eq(self, other):
+        return self.eq(rbigint.fromint(other))
+
+    def int_ne(self, other):
+        return self.ne(rbigint.fromint(other))
+
+    def int_lt(self, other):
+        return self.lt(rbigint.fromint(other))
+
+    def int_le(self, other):
+        return self.le(rbigint.fromint(other))
+
+    def int_gt(self, other):
+        return self.gt(rbigint.fromint(other))
+
+    def int_ge(self, other):
+        return self.ge(rbigint.fromint(other))
+
+    # ____________________________________________________________
+    # arithmetic
+
+    def neg(self):
+        return rbigint(self._digits, -self.sign, self.size)
+
+    def abs(self):
+        if self.sign < 0:
+            return rbigint(self._digits, 1, self.size)
+        return self
+
+    def invert(self):
+        return self.add(rbigint([1], 1, 1)).neg()
+
+    def add(self, other):
+        if self.sign == 0:
+            return other
+        if other.sign == 0:
+            return self
+        if self.sign == other.sign:
+            return _make(_mag_add(self._digits, other._digits), self.sign)
+        c = _mag_cmp(self._digits, other._digits)
+        if c == 0:
+            return rbigint([0], 0, 1)
+        if c > 0:
+            return _make(_mag_sub(self._digits, other._digits), self.sign)
+        return _make(_mag_sub(other._digits, self._digits), other.sign)
+
+    def sub(self, other):
+        return self.add(other.neg())
+
+    def mul(self, other):
+        if self.sign == 0 or other.sign == 0:
+            return rbigint([0], 0, 1)
+        return _make(_mag_mul(self._digits, other._digits), self.sign * other.sign)
+
+    def divmod(self, other):
+        """(self // other, self % other) rounding towards minus infinity."""
+        div, mod = _divrem(self, other)
+        if mod.sign * other.sign == -1:
+            mod = mod.add(other)
+            div = div.sub(rbigint([1], 1, 1))
+        return div, mod
+
+    def floordiv(self, other):
+        div, mod = self.divmod(other)
+        return div
+
+    def div(self, other):
+        return self.floordiv(other)
+
+    def mod(self, other):
+        div, mod = self.divmod(other)
+        return mod
+
+    def truediv(self, other):
+        if other.sign == 0:
+            raise ZeroDivisionError("long division or modulo by zero")
+        return self.tofloat() / other.tofloat()
+
+    def pow(self, other, modulus=None):
+        if other.sign < 0:
+            if modulus is None:
+                raise ValueError("bigint pow() negative exponent")
+            raise ValueError("pow 2nd argument cannot be negative when 3rd argument specified")
+        if modulus is not None and modulus.sign == 0:
+            raise ValueError("pow() 3rd argument cannot be 0")
+        result = rbigint([1], 1, 1)
+        base = self
+        if modulus is not None:
+            base = base.mod(modulus)
+        i = 0
+        while i < other.size:
+            digit = other._digits[i]
+            bit = 0
+            last = i == other.size - 1
+            while bit < SHIFT:
+                if (digit >> bit) & 1:
+                    result = result.mul(base)
+                    if modulus is not None:
+                        result = result.mod(modulus)
+                bit += 1
+                if last and (digit >> bit) == 0:
+                    break
+                base = base.mul(base)
+                if modulus is not None:
+                    base = base.mod(modulus)
+            i += 1
+        if modulus is not None:
+            result = result.mod(modulus)
+        return result
+
+    def lshift(self, int_other):
+        if int_other < 0:
+            raise ValueError("negative shift count")
+        if self.sign == 0 or int_other == 0:
+            return self
+        wordshift = int_other // SHIFT
+        remshift = int_other % SHIFT
+        d = [0] * wordshift
+        carry = 0
+        for digit in self._digits:
+            t = (digit << remshift) | carry
+            d.append(t & MASK)
+            carry = t >> SHIFT
+        if carry:
+            d.append(carry)
+        return _make(d, self.sign)
+
+    def rshift(self, int_other, dont_invert=False):
+        if int_other < 0:
+            raise ValueError("negative shift count")
+        if self.sign == 0 or int_other == 0:
+            return self
+        if self.sign < 0 and not dont_invert:
+            return self.invert().rshift(int_other).invert()
+        wordshift = int_other // SHIFT
+        if wordshift >= self.size:
+            return rbigint([0], 0, 1)
+        remshift = int_other % SHIFT
+        d = []
+        i = wordshift
+        while i < self.size:
+            t = self._digits[i] >> remshift
+            if i + 1 < self.size:
+                t |= (self._digits[i + 1] << (SHIFT - remshift)) & MASK
+            d.append(t)
+            i += 1
+        return _make(d, self.sign)
+
+    def _bitwise(self, other, op):
+        n = max(self.size, other.size) + 1
+        a = _mag_twos(self._digits, self.sign, n)
+        b = _mag_twos(other._digits, other.sign, n)
+        d = []
+        i = 0
+        while i < n:
+            if op == '&':
+                d.append(a[i] & b[i])
+            elif op == '|':
+                d.append(a[i] | b[i])
+            else:
+                d.append(a[i] ^ b[i])
+            i += 1
+        return _from_twos(d, n)
+
+    def and_(self, other):
+        return self._bitwise(other, '&')
+
+    def or_(self, other):
+        return self._bitwise(other, '|')
+
+    def xor(self, other):
+        return self._bitwise(other, '^')
+
+    def int_add(self, other):
+        return self.add(rbigint.fromint(other))
+
+    def int_sub(self, other):
+        return self.sub(rbigint.fromint(other))
+
+    def int_mul(self, other):
+        return self.mul(rbigint.fromint(other))
+
+    def int_floordiv(self, other):
+        return self.floordiv(rbigint.fromint(other))
+
+    def int_mod(self, other):
+        return self.mod(rbigint.fromint(other))
+
+    def int_and_(self, other):
+        return self.and_(rbigint.fromint(other))
+
+    def int_or_(self, other):
+        return self.or_(rbigint.fromint(other))
+
+    def int_xor(self, other):
+        return self.xor(rbigint.fromint(other))
+
+    def int_pow(self, other, modulus=None):
+        return self.pow(rbigint.fromint(other), modulus)
+
+    def __repr__(self):
+        return "<rbigint digits=%s, sign=%s, size=%d>" % (self._digits, self.sign, self.size)
+
+
+ONERBIGINT = rbigint([1], 1, 1)
+ONENEGATIVERBIGINT = rbigint([1], -1, 1)
+NULLRBIGINT = rbigint([0], 0, 1)
+
+
+def _divrem(a, b):
+    """(a / b, a % b) truncating towards zero: the quotient has the sign of a*b, the
+    remainder the sign of a."""
+    if b.sign == 0:
+        raise ZeroDivisionError("long division or modulo by zero")
+    q, r = _mag_divmod(a._digits, b._digits)
+    return _make(q, a.sign * b.sign), _make(r, a.sign)

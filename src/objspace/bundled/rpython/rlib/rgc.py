@@ -1,0 +1,74 @@
+"""rpy-lsp's model of `rpython.rlib.rgc`, written in RPython: the hints and queries a
+program gives the garbage collector. Without a GC of its own to talk to, a model only
+needs their signatures: collections and pinning do nothing, objects never move.
+"""
+
+
+def collect(*gen):
+    pass
+
+
+def set_max_heap_size(nbytes):
+    pass
+
+
+def pin(obj):
+    return False
+
+
+def unpin(obj):
+    pass
+
+
+def _is_pinned(obj):
+    return False
+
+
+def can_move(p):
+    return False
+
+
+def _make_sure_does_not_move(p):
+    pass
+
+
+def needs_write_barrier(obj):
+    return False
+
+
+def may_ignore_finalizer(obj):
+    pass
+
+
+def move_out_of_nursery(obj):
+    return obj
+
+
+def no_release_gil(func):
+    func._no_release_gil_ = True
+    return func
+
+
+def no_collect(func):
+    func._dont_inline_ = True
+    func._gc_no_collect_ = True
+    return func
+
+
+def must_be_light_finalizer(func):
+    func._must_be_light_finalizer_ = True
+    return func
+
+
+class FinalizerQueue(object):
+    """Subclasses set `Class` and define `finalizer_trigger`; registered objects are never
+    reported dead, as no collection happens here."""
+
+    def _freeze_(self):
+        return True
+
+    def next_dead(self):
+        return None
+
+    def register_finalizer(self, obj):
+        pass
