@@ -365,3 +365,45 @@ fn build_gc_none_never_frees_but_runs_the_same() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check` runs the RTyper after a clean annotation: what `run` and `build` could not
+/// translate is a warning at the user's line (the examples of `explain RPY301`), not an
+/// error; `--no-translate` skips it; `run` refuses the same program with an error.
+#[test]
+fn check_reports_what_the_rtyper_cannot_translate() {
+    let rule = rpy_lsp::diagnostics::rules::lookup("RPY301").expect("RPY301 is a rule");
+    let bad = write_program("rpy301_bad", rule.bad);
+    let good = write_program("rpy301_good", rule.good);
+    let bad_s = bad.to_str().unwrap();
+    let codes = |stdout: &str| -> Vec<(String, String, u64)> {
+        let json: serde_json::Value = serde_json::from_str(stdout).unwrap();
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["severity"].as_str().unwrap().to_string(),
+                    d["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (code, stdout, _) = rpy(&["check", "--format", "json", bad_s]);
+    assert_eq!(code, 0, "a warning only: {stdout}");
+    assert_eq!(
+        codes(&stdout),
+        vec![("RPY301".to_string(), "warning".to_string(), 4)]
+    );
+    let (_, stdout, _) = rpy(&["check", "--format", "json", "--no-translate", bad_s]);
+    assert!(codes(&stdout).is_empty(), "{stdout}");
+    let (code, stdout, _) = rpy(&["check", "--format", "json", good.to_str().unwrap()]);
+    assert_eq!((code, codes(&stdout)), (0, vec![]));
+    let (code, _, stderr) = rpy(&["run", bad_s]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("error[RPY301]") && stderr.contains("rpy301_bad.py:4:"),
+        "{stderr}"
+    );
+}

@@ -76,6 +76,10 @@ struct CheckArgs {
     /// Colour of the human output (`NO_COLOR` in the environment turns `auto` off).
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Do not run the RTyper after a clean annotation (by default `check` reports, as
+    /// RPY301 warnings, what `run` and `build` could not translate).
+    #[arg(long)]
+    no_translate: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -389,6 +393,7 @@ fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConf
         config.rules.select = args.select.clone();
     }
     config.rules.ignore.extend(args.ignore.iter().cloned());
+    config.translate = !args.no_translate;
     let unknown = config.rules.unknown_selectors();
     if !unknown.is_empty() {
         return Err(format!(
@@ -500,7 +505,7 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
                     roots.extend(config.search_paths.iter().cloned());
                     crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone()))
                 };
-                engine::analyze_target_with(path, &config.search_paths, policy)
+                engine::analyze_target_opts(path, &config.search_paths, policy, config.translate)
             } else {
                 // a module of the project: the project's programs, this file's diagnostics
                 engine::analyze(&config, &HashMap::new())

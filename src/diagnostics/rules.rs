@@ -410,6 +410,31 @@ local must be assigned before it is read on every path.",
         good: "from rpython.rlib.jit import JitDriver\ndriver = JitDriver(greens=['pc'], reds=['acc'])\n\ndef loop(n):\n    pc = 0\n    acc = 0\n    while pc < n:\n        driver.jit_merge_point(pc=pc, acc=acc)\n        acc += pc\n        pc += 1\n    return acc\n\ndef entry_point(argv):\n    return loop(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
     },
     Rule {
+        code: "RPY301",
+        name: "cannot-translate",
+        severity: Error,
+        summary: "rpy-lsp's RTyper cannot translate this operation",
+        doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
+        bad: "import os
+
+def entry_point(argv):
+    st = os.stat(argv[0])
+    return st.st_size & 1
+
+def target(*args):
+    return entry_point, None
+",
+        good: "import os
+
+def entry_point(argv):
+    os.write(1, argv[0] + \"\\n\")
+    return 0
+
+def target(*args):
+    return entry_point, None
+",
+    },
+    Rule {
         code: "RPY222",
         name: "not-rpython-called",
         severity: Error,

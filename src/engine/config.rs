@@ -26,6 +26,10 @@ pub struct EngineConfig {
     /// blanked (see [`super::repair`]), reporting only that error in them. The language
     /// server sets it: completion is asked while the user types.
     pub repair_buffers: bool,
+    /// After a clean annotation, also run the RTyper and report what `run` and `build`
+    /// could not translate (RPY301 warnings). The CLI's `check` sets it (unless
+    /// `--no-translate`); the language server does not (edit latency).
+    pub translate: bool,
     /// Which rules are reported (the CLI applies it; the language server reports all).
     pub rules: RuleSelection,
     /// Entries of pyproject.toml refused (path outside the workspace), with why.

@@ -119,6 +119,7 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         }
         let program = guarded(&target, || {
             let mut program = Program::load(&target, loader.clone());
+            program.translate_check = config.translate;
             program.analyse();
             program
         });
@@ -205,6 +206,17 @@ pub fn analyze_target_with(
     search_paths: &[PathBuf],
     policy: crate::sandbox::Policy,
 ) -> Analysis {
+    analyze_target_opts(path, search_paths, policy, false)
+}
+
+/// [`analyze_target_with`], also running the RTyper after a clean annotation when
+/// `translate` (see `EngineConfig::translate`).
+pub fn analyze_target_opts(
+    path: &Path,
+    search_paths: &[PathBuf],
+    policy: crate::sandbox::Policy,
+    translate: bool,
+) -> Analysis {
     let loader = LoaderConfig {
         search_paths: search_paths.to_vec(),
         overlays: HashMap::new(),
@@ -218,6 +230,7 @@ pub fn analyze_target_with(
     };
     let program = guarded(path, || {
         let mut program = Program::load(path, loader);
+        program.translate_check = translate;
         program.analyse();
         program
     });

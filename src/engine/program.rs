@@ -25,6 +25,11 @@ pub struct Program {
     pub entry_types: Option<Vec<Option<String>>>,
     /// The flow space's diagnostics of each graph of `graphs` (same order).
     graph_diagnostics: Vec<Vec<Diagnostic>>,
+    /// Whether `analyse` also runs the RTyper on a program the annotator accepted (the
+    /// CLI's `check`), reporting what `run` and `build` could not translate.
+    pub translate_check: bool,
+    /// The RTyper's diagnostics (warnings: the reference may accept the program).
+    translation: Vec<Diagnostic>,
 }
 
 impl Program {
@@ -48,6 +53,8 @@ impl Program {
             diagnostics,
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            translate_check: false,
+            translation: Vec::new(),
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -66,6 +73,8 @@ impl Program {
             diagnostics: Vec::new(),
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            translate_check: false,
+            translation: Vec::new(),
         }
     }
 
@@ -89,6 +98,8 @@ impl Program {
             diagnostics,
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            translate_check: false,
+            translation: Vec::new(),
         }
     }
 
@@ -123,6 +134,36 @@ impl Program {
             if self.annotated.as_ref().is_some_and(|a| a.has_errors()) {
                 self.diagnostics.extend(flow_diagnostics);
             }
+            self.check_translation();
+        }
+    }
+
+    /// With `translate_check`: the RTyper on an annotated program with no error and
+    /// nothing unmodelled. What it cannot translate is reported at the user's line as a
+    /// warning (RPY301): `run` and `build` would refuse the program, but the reference
+    /// toolchain, the language's definition, may accept it.
+    fn check_translation(&mut self) {
+        if !self.translate_check
+            || self.diagnostics.iter().any(|d| d.is_error())
+            || self.space.diagnostics.iter().any(|d| d.is_error())
+        {
+            return;
+        }
+        let Some(ann) = self.annotated.as_mut() else {
+            return;
+        };
+        if ann.has_errors() || !ann.unknowns().is_empty() {
+            return;
+        }
+        if let Err(diags) = crate::rtyper::rtype(ann, &mut self.space) {
+            for mut d in diags {
+                d.severity = crate::diagnostics::Severity::Warning;
+                d.message = format!(
+                    "{} (`run` and `build` refuse the program; the reference toolchain may accept it)",
+                    d.message
+                );
+                self.translation.push(d);
+            }
         }
     }
 
@@ -137,6 +178,7 @@ impl Program {
             .iter()
             .chain(self.diagnostics.iter())
             .chain(self.annotated.iter().flat_map(|a| a.diagnostics.iter()))
+            .chain(self.translation.iter())
         {
             if !d.is_error() && self.space.is_bundled_file(d.span.file) {
                 continue;

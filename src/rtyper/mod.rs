@@ -447,7 +447,8 @@ impl RTyper<'_> {
             }
             Err(errs) => {
                 for e in errs {
-                    diags.push(e.into_diagnostic(hl.span));
+                    let d = e.into_diagnostic(hl.span);
+                    diags.push(self.at_user_site(g, d));
                 }
                 placeholder(hl)
             }
@@ -497,6 +498,53 @@ fn placeholder(g: &FunctionGraph) -> FunctionGraph {
     let mut lg = FunctionGraph::new(g.name.clone(), g.func, g.span, &[]);
     lg.concretetype = vec![LlType::VOID; lg.vars.len()];
     lg
+}
+
+impl RTyper<'_> {
+    /// A diagnostic located inside rpy-lsp's bundled models (the `os` model, say) moved to
+    /// the user's call that led there, with a label at the original place: the user's line
+    /// is what they can change.
+    fn at_user_site(&self, g: u32, d: Diagnostic) -> Diagnostic {
+        let bundled: std::collections::HashSet<crate::syntax::FileId> = (0..self.objheap.len()
+            as u32)
+            .filter_map(|i| match self.objheap.get(ObjId(i)) {
+                crate::objspace::object::Object::Module(m) if m.bundled => m.file,
+                _ => None,
+            })
+            .collect();
+        if !bundled.contains(&d.span.file) {
+            return d;
+        }
+        // callers of each graph, from the call table
+        let mut callers: HashMap<u32, Vec<Position>> = HashMap::new();
+        for (pos, targets) in &self.ann.call_targets {
+            for &t in targets.iter() {
+                callers.entry(t).or_default().push(*pos);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::from([g]);
+        while let Some(h) = queue.pop_front() {
+            if !seen.insert(h) {
+                continue;
+            }
+            let mut sites = callers.get(&h).cloned().unwrap_or_default();
+            sites.sort_by_key(|p| (p.graph, p.block, p.op));
+            for p in sites {
+                let span = self.ann.graphs[p.graph as usize].blocks[p.block as usize].operations
+                    [p.op as usize]
+                    .span;
+                if !bundled.contains(&span.file) {
+                    let label = d.span;
+                    let mut moved = Diagnostic::new(d.code, span, d.message.clone());
+                    moved.severity = d.severity;
+                    return moved.with_label(label, "inside the bundled model of the library");
+                }
+                queue.push_back(p.graph);
+            }
+        }
+        d
+    }
 }
 
 impl TyperError {
