@@ -19,35 +19,37 @@ OBJECT = GcStruct('object')
 
 
 @specialize.ll()
-def ll_upper(s):
+def _case(s, upper):
+    # a copy with the ASCII letters of the other case changed (others kept)
     n = len(s.chars)
     result = malloc(typeOf(s).TO, n)
     i = 0
     while i < n:
         c = ord(s.chars[i])
-        if 97 <= c <= 122:
+        if upper and 97 <= c <= 122:
             c -= 32
-        result.chars[i] = chr(c) if c < 128 else s.chars[i]
-        i += 1
-    return result
-
-
-@specialize.ll()
-def ll_lower(s):
-    n = len(s.chars)
-    result = malloc(typeOf(s).TO, n)
-    i = 0
-    while i < n:
-        c = ord(s.chars[i])
-        if 65 <= c <= 90:
+        elif not upper and 65 <= c <= 90:
             c += 32
         result.chars[i] = chr(c) if c < 128 else s.chars[i]
         i += 1
     return result
 
 
-def _isdigit(c):
-    return 48 <= c <= 57
+@specialize.ll()
+def ll_upper(s):
+    return _case(s, True)
+
+
+@specialize.ll()
+def ll_lower(s):
+    return _case(s, False)
+
+
+# character classes (ASCII, as the reference's str methods)
+DIGIT = 0
+ALPHA = 1
+ALNUM = 2
+SPACE = 3
 
 
 def _isupper(c):
@@ -58,123 +60,92 @@ def _islower(c):
     return 97 <= c <= 122
 
 
-def _isalpha(c):
-    return _isupper(c) or _islower(c)
-
-
 def _isspace(c):
     return c == 32 or 9 <= c <= 13
 
 
+def _char_is(c, kind):
+    digit = 48 <= c <= 57
+    alpha = _isupper(c) or _islower(c)
+    if kind == DIGIT:
+        return digit
+    if kind == ALPHA:
+        return alpha
+    if kind == ALNUM:
+        return alpha or digit
+    return _isspace(c)
+
+
 @specialize.ll()
-def ll_isdigit(s):
+def _all_of(s, kind):
+    # non-empty, and every character of the class
     n = len(s.chars)
     if n == 0:
         return False
     i = 0
     while i < n:
-        if not _isdigit(ord(s.chars[i])):
+        if not _char_is(ord(s.chars[i]), kind):
             return False
         i += 1
     return True
+
+
+@specialize.ll()
+def ll_isdigit(s):
+    return _all_of(s, DIGIT)
 
 
 @specialize.ll()
 def ll_isalpha(s):
-    n = len(s.chars)
-    if n == 0:
-        return False
-    i = 0
-    while i < n:
-        if not _isalpha(ord(s.chars[i])):
-            return False
-        i += 1
-    return True
+    return _all_of(s, ALPHA)
 
 
 @specialize.ll()
 def ll_isalnum(s):
-    n = len(s.chars)
-    if n == 0:
-        return False
-    i = 0
-    while i < n:
-        c = ord(s.chars[i])
-        if not (_isalpha(c) or _isdigit(c)):
-            return False
-        i += 1
-    return True
+    return _all_of(s, ALNUM)
 
 
 @specialize.ll()
 def ll_isspace(s):
-    n = len(s.chars)
-    if n == 0:
-        return False
+    return _all_of(s, SPACE)
+
+
+@specialize.ll()
+def _is_cased(s, upper):
+    # at least one letter of the case, and none of the other
+    found = False
     i = 0
+    n = len(s.chars)
     while i < n:
-        if not _isspace(ord(s.chars[i])):
+        c = ord(s.chars[i])
+        if (_islower(c) if upper else _isupper(c)):
             return False
+        if (_isupper(c) if upper else _islower(c)):
+            found = True
         i += 1
-    return True
+    return found
 
 
 @specialize.ll()
 def ll_isupper(s):
-    # at least one cased character, and none lower-case
-    found = False
-    i = 0
-    n = len(s.chars)
-    while i < n:
-        c = ord(s.chars[i])
-        if _islower(c):
-            return False
-        if _isupper(c):
-            found = True
-        i += 1
-    return found
+    return _is_cased(s, True)
 
 
 @specialize.ll()
 def ll_islower(s):
-    found = False
-    i = 0
-    n = len(s.chars)
-    while i < n:
-        c = ord(s.chars[i])
-        if _isupper(c):
-            return False
-        if _islower(c):
-            found = True
-        i += 1
-    return found
+    return _is_cased(s, False)
 
 
 @specialize.ll()
 def ll_startswith(s, prefix):
     n = len(prefix.chars)
-    if n > len(s.chars):
-        return False
-    i = 0
-    while i < n:
-        if s.chars[i] != prefix.chars[i]:
-            return False
-        i += 1
-    return True
+    return n <= len(s.chars) and _match_at(s, 0, prefix)
 
 
 @specialize.ll()
 def ll_endswith(s, suffix):
-    n = len(suffix.chars)
-    start = len(s.chars) - n
-    if start < 0:
-        return False
-    i = 0
-    while i < n:
-        if s.chars[start + i] != suffix.chars[i]:
-            return False
-        i += 1
-    return True
+    start = len(s.chars) - len(suffix.chars)
+    return start >= 0 and _match_at(s, start, suffix)
 
 
 def _clamp(x, n):
