@@ -499,18 +499,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
             ListExtend | ListConcat | ListSlice | ListMul | ListSetSlice | ListDelSlice => {
                 return self.list_bulk(rf, args, ret);
             }
-            ListReverse => {
-                let l = db.list_t(a0)?;
-                if l.item == LlType::VOID {
-                    return Some(String::new());
-                }
-                let items = db.items_of(&l, "a0");
-                let _ = writeln!(
-                    b,
-                    "    long i = 0, j = a0->length - 1;\n    while (i < j) {{ {} t = {}[i]; {}[i] = {}[j]; {}[j] = t; i++; j--; }}",
-                    self.ctype(l.item), items, items, items, items
-                );
-            }
             ListSort => {
                 let l = db.list_t(a0)?;
                 if l.item == LlType::VOID {

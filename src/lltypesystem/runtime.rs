@@ -114,7 +114,6 @@ runtime_fns! {
     ListInsert = "ll_list_insert", NONE, ALLOC;
     ListExtend = "ll_list_extend", NONE, ALLOC;
     ListDelItem = "ll_list_delitem", &["IndexError"], ALLOC;
-    ListReverse = "ll_list_reverse", NONE, NO_ALLOC;
     ListSlice = "ll_list_slice", NONE, ALLOC;
     ListIndex = "ll_list_index", &["ValueError"], NO_ALLOC;
     ListRemove = "ll_list_remove", &["ValueError"], ALLOC;

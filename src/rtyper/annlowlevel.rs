@@ -20,7 +20,11 @@ use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own
 /// (global name → which of the structures handed to `Helpers::load`).
-const MODULES: &[&str] = &["__rpy_ll__.ll_str", "__rpy_ll__.ll_os"];
+const MODULES: &[&str] = &[
+    "__rpy_ll__.ll_str",
+    "__rpy_ll__.ll_os",
+    "__rpy_ll__.ll_list",
+];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 
 /// A helper to annotate: the function, its argument annotations, the function index the

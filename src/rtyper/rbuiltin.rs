@@ -1037,7 +1037,29 @@ impl RTyper<'_> {
             }
         };
         match self.repr(sr).clone() {
-            Repr::List { item, .. } => {
+            Repr::List { item, fixed } => {
+                if name == "reverse" {
+                    // a low-level helper over the items array and the length (ll_list.py)
+                    if self.lltype(item) == LlType::VOID {
+                        return Ok((cvoid(), void));
+                    }
+                    let tl = self.lltype(sr);
+                    let (items, n) = if fixed {
+                        (
+                            sv,
+                            llops.genop(LlOp::GetArraySize, vec![sv], LlType::SIGNED),
+                        )
+                    } else {
+                        let st = self.types.pointee(tl).unwrap_or(tl);
+                        let ta = self.types.field_type(st, "items").unwrap_or(LlType::VOID);
+                        (
+                            llops.genop(LlOp::GetField, vec![sv, cfield("items")], ta),
+                            llops.genop(LlOp::GetField, vec![sv, cfield("length")], LlType::SIGNED),
+                        )
+                    };
+                    self.gendirectcall(llops, "ll_reverse", vec![items, n], LlType::VOID)?;
+                    return Ok((cvoid(), void));
+                }
                 let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
                     "append" => (
                         RuntimeFn::ListAppend,
@@ -1081,7 +1103,6 @@ impl RTyper<'_> {
                         vec![self.inputarg(llops, hop, 0, item)?],
                         (LlType::SIGNED, si),
                     ),
-                    "reverse" => (RuntimeFn::ListReverse, vec![], (LlType::VOID, void)),
                     "sort" => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
                     _ => {
                         return Err(TyperError::new(format!(

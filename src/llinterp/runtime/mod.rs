@@ -392,13 +392,6 @@ impl<'p> LlInterpreter<'p> {
                 self.list_set_items(p, t, &items)?;
                 LlValue::Void
             }
-            ListReverse => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                items.reverse();
-                self.list_store_in_place(p, t, &items, span)?;
-                LlValue::Void
-            }
             ListSort => {
                 let (p, t) = (a[0].as_ptr(), ty(0));
                 let mut items = self.list_items(p, t)?;
