@@ -25,6 +25,8 @@ pub struct Program {
     pub entry_types: Option<Vec<Option<String>>>,
     /// The flow space's diagnostics of each graph of `graphs` (same order).
     graph_diagnostics: Vec<Vec<Diagnostic>>,
+    /// The graphs of each file, built on the first query (`types::GraphsByFile`).
+    pub(super) graphs_by_file: super::types::GraphsByFile,
 }
 
 impl Program {
@@ -48,6 +50,7 @@ impl Program {
             diagnostics,
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            graphs_by_file: Default::default(),
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -66,6 +69,7 @@ impl Program {
             diagnostics: Vec::new(),
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            graphs_by_file: Default::default(),
         }
     }
 
@@ -89,6 +93,7 @@ impl Program {
             diagnostics,
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            graphs_by_file: Default::default(),
         }
     }
 
