@@ -21,16 +21,15 @@ fn key(d: &Rc<[DescId]>) -> usize {
     Rc::as_ptr(d) as *const DescId as usize
 }
 
-/// A set of descriptions, memoized by the identity of its `Rc`.
-type Descs = Rc<[DescId]>;
+/// A set kept alive while its address is a key.
+type Set = Rc<[DescId]>;
 
 #[derive(Default)]
 pub struct PbcMemo {
-    /// (set, set) → their union's set (`simplify_methods` included); the two operands are
-    /// kept so that their addresses stay theirs.
-    unions: HashMap<(usize, usize), (Descs, Descs, Descs), IdBuild>,
+    /// (set, set) → their union's set (`simplify_methods` included).
+    unions: HashMap<(usize, usize), [Set; 3], IdBuild>,
     /// (class, set, can be None) → the attribute as seen on an instance of the class.
-    filters: HashMap<(ClassDefId, usize, bool), (Descs, SomeValue), IdBuild>,
+    filters: HashMap<(ClassDefId, usize, bool), (Set, SomeValue), IdBuild>,
     /// set → its unbound methods by the class defining them (`lookup_filter`).
     origins: HashMap<usize, (Rc<[DescId]>, OriginIndex), IdBuild>,
 }
@@ -47,7 +46,7 @@ impl PbcMemo {
         if a.len() < MIN_LEN && b.len() < MIN_LEN {
             return None;
         }
-        self.unions.get(&(key(a), key(b))).map(|e| e.2.clone())
+        self.unions.get(&(key(a), key(b))).map(|e| e[2].clone())
     }
     pub fn set_union(&mut self, a: &Rc<[DescId]>, b: &Rc<[DescId]>, r: &Rc<[DescId]>) {
         if a.len() < MIN_LEN && b.len() < MIN_LEN {
@@ -57,7 +56,7 @@ impl PbcMemo {
             self.unions.clear();
         }
         self.unions
-            .insert((key(a), key(b)), (a.clone(), b.clone(), r.clone()));
+            .insert((key(a), key(b)), [a.clone(), b.clone(), r.clone()]);
     }
     pub fn filter(&self, cd: ClassDefId, d: &Rc<[DescId]>, none: bool) -> Option<SomeValue> {
         if d.len() < MIN_LEN {

@@ -155,6 +155,8 @@ impl Analysis {
                 text: "",
                 ann: Some(ann),
                 graphs: &ann.graphs,
+                // every graph is looked up by index here, not by file
+                in_file: &[],
             };
             let mut positions: Vec<_> = ann
                 .call_targets

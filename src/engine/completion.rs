@@ -482,6 +482,8 @@ impl Analysis {
             text: "",
             ann: Some(ann),
             graphs: &ann.graphs,
+            // every graph is looked up by index here, not by file
+            in_file: &[],
         });
         let mut params = Vec::new();
         for (name, shown) in names {

@@ -30,6 +30,8 @@ pub struct Program {
     pub translate_check: bool,
     /// The RTyper's diagnostics (warnings: the reference may accept the program).
     translation: Vec<Diagnostic>,
+    /// The graphs of each file, built on the first query (`types::GraphsByFile`).
+    pub(super) graphs_by_file: super::types::GraphsByFile,
 }
 
 impl Program {
@@ -55,6 +57,7 @@ impl Program {
             graph_diagnostics: Vec::new(),
             translate_check: false,
             translation: Vec::new(),
+            graphs_by_file: Default::default(),
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -75,6 +78,7 @@ impl Program {
             graph_diagnostics: Vec::new(),
             translate_check: false,
             translation: Vec::new(),
+            graphs_by_file: Default::default(),
         }
     }
 
@@ -100,6 +104,7 @@ impl Program {
             graph_diagnostics: Vec::new(),
             translate_check: false,
             translation: Vec::new(),
+            graphs_by_file: Default::default(),
         }
     }
 

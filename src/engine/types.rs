@@ -31,6 +31,24 @@ pub(super) struct View<'a> {
     /// The annotator's result; `None` for the flow-only graphs of a program.
     pub(super) ann: Option<&'a AnnotatedProgram>,
     pub(super) graphs: &'a [FunctionGraph],
+    /// The indexes of the graphs defined in `file`.
+    pub(super) in_file: &'a [usize],
+}
+
+/// Per program, the indexes of its annotated and flow-only graphs by file: a hover looks at
+/// the graphs of its file only, whatever the size of the program.
+#[derive(Default)]
+pub struct GraphsByFile {
+    annotated: std::cell::OnceCell<HashMap<FileId, Vec<usize>>>,
+    flow_only: std::cell::OnceCell<HashMap<FileId, Vec<usize>>>,
+}
+
+fn index_by_file(graphs: &[FunctionGraph]) -> HashMap<FileId, Vec<usize>> {
+    let mut out: HashMap<FileId, Vec<usize>> = HashMap::new();
+    for (i, g) in graphs.iter().enumerate() {
+        out.entry(g.span.file).or_default().push(i);
+    }
+    out
 }
 
 /// The graphs of one function (its specializations), by index into the view's graphs.
@@ -56,10 +74,8 @@ impl View<'_> {
     pub(super) fn groups(&self) -> Vec<Group> {
         let mut by_span: HashMap<(u32, u32), usize> = HashMap::new();
         let mut out: Vec<Group> = Vec::new();
-        for (i, g) in self.graphs.iter().enumerate() {
-            if g.span.file != self.file {
-                continue;
-            }
+        for &i in self.in_file {
+            let g = &self.graphs[i];
             let Some(code) = self.code(i) else { continue };
             match by_span.get(&(g.span.start, g.span.end)) {
                 Some(&k) => out[k].graphs.push(i),
@@ -332,7 +348,7 @@ fn is_binding_statement(text: &str, offset: usize) -> bool {
 
 impl Analysis {
     /// Every program's view of a file: the annotated graphs first, then the flow-only ones.
-    pub(super) fn views(&self, path: &Path) -> Vec<View<'_>> {
+    pub(super) fn views<'a>(&'a self, path: &Path) -> Vec<View<'a>> {
         let mut annotated = Vec::new();
         let mut flow_only = Vec::new();
         for (pi, p) in self.programs.iter().enumerate() {
@@ -340,6 +356,14 @@ impl Analysis {
                 continue;
             };
             let text = p.space.sources.get(file).text.as_str();
+            let in_file = |index: &'a std::cell::OnceCell<HashMap<FileId, Vec<usize>>>,
+                           graphs: &[FunctionGraph]|
+             -> &'a [usize] {
+                index
+                    .get_or_init(|| index_by_file(graphs))
+                    .get(&file)
+                    .map_or(&[], |v| &v[..])
+            };
             if let Some(ann) = &p.annotated {
                 annotated.push(View {
                     pi,
@@ -348,6 +372,7 @@ impl Analysis {
                     text,
                     ann: Some(ann),
                     graphs: &ann.graphs,
+                    in_file: in_file(&p.graphs_by_file.annotated, &ann.graphs),
                 });
             }
             flow_only.push(View {
@@ -357,6 +382,7 @@ impl Analysis {
                 text,
                 ann: None,
                 graphs: &p.graphs,
+                in_file: in_file(&p.graphs_by_file.flow_only, &p.graphs),
             });
         }
         annotated.extend(flow_only);
@@ -479,6 +505,8 @@ impl Analysis {
             text: "",
             ann: Some(ann),
             graphs: &ann.graphs,
+            // (no file: only `graphs` below are read)
+            in_file: &[],
         };
         signature(&view, &graphs)
     }
