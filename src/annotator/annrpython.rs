@@ -1278,6 +1278,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             memo_results,
             raising_unpacks,
             families,
+            names_read_on_unknown,
+            call_shapes,
         } = *st;
         for (i, b) in info.iter_mut().zip(ann.bindings) {
             i.bindings = b;
@@ -1295,6 +1297,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.memo_results = memo_results;
         me.raising_unpacks = raising_unpacks;
         me.families = families;
+        me.names_read_on_unknown = names_read_on_unknown;
+        me.call_shapes = call_shapes;
         me
     }
 
@@ -1356,6 +1360,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             memo_results: self.memo_results,
             raising_unpacks: self.raising_unpacks,
             families: self.families,
+            names_read_on_unknown: self.names_read_on_unknown,
+            call_shapes: self.call_shapes,
         });
         AnnotatedProgram {
             graphs: self.graphs,
@@ -1383,6 +1389,8 @@ pub struct ResumeState {
     memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     raising_unpacks: Vec<(Position, Span, String)>,
     families: super::callfamily::CallFamilies,
+    names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    call_shapes: super::callshapes::CallShapes,
 }
 
 /// The span of the last operation executed before leaving `block`: its own last one, or,

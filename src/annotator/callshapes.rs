@@ -18,12 +18,20 @@ use std::rc::Rc;
 /// A call's shape: positional arguments (with `self` for a method) and keyword names.
 type Shape = (usize, Vec<Rc<str>>);
 
+/// What a set of callables contributes to the families: its first function and whether
+/// its members are bound methods (`None`: not a set of functions and methods).
+type SetInfo = Option<(DescId, bool)>;
+
 /// The families seen so far (a union-find over function descriptions) and their shapes.
 #[derive(Default, Debug)]
 pub struct CallShapes {
     parent: HashMap<DescId, DescId>,
     /// Per family root: each shape with the first call that had it.
     shapes: HashMap<DescId, Vec<(Shape, Span)>>,
+    /// The sets of callables already merged into the families, by the address of their
+    /// `Rc` (kept alive so the address stays theirs): a call site is re-flowed many times
+    /// and a family can have thousands of members, so each set is merged once.
+    merged: HashMap<usize, (Rc<[DescId]>, SetInfo)>,
 }
 
 impl CallShapes {
@@ -54,7 +62,32 @@ impl CallShapes {
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Records a call of the functions or methods `descs` with `args` at `span`.
-    pub(super) fn record_call_shape(&mut self, descs: &[DescId], args: &ArgsS, span: Span) {
+    pub(super) fn record_call_shape(&mut self, descs: &Rc<[DescId]>, args: &ArgsS, span: Span) {
+        let key = Rc::as_ptr(descs) as *const DescId as usize;
+        let info = match self.call_shapes.merged.get(&key) {
+            Some((_, info)) => *info,
+            None => {
+                let info = self.merge_call_set(descs);
+                self.call_shapes.merged.insert(key, (descs.clone(), info));
+                info
+            }
+        };
+        let Some((first, bound)) = info else {
+            return;
+        };
+        let shape: Shape = (
+            args.positional.len() + usize::from(bound),
+            args.keywords.iter().map(|(k, _)| k.clone()).collect(),
+        );
+        let root = self.call_shapes.find(first);
+        let list = self.call_shapes.shapes.entry(root).or_default();
+        if !list.iter().any(|(s, _)| *s == shape) {
+            list.push((shape, span));
+        }
+    }
+
+    /// Merges the functions of a set of callables into one family.
+    fn merge_call_set(&mut self, descs: &[DescId]) -> SetInfo {
         let mut funcs = Vec::new();
         let mut bound = false;
         for &d in descs {
@@ -68,24 +101,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     funcs.push(*func);
                     bound = true;
                 }
-                _ => return,
+                _ => return None,
             }
         }
-        let Some(&first) = funcs.first() else {
-            return;
-        };
-        let shape: Shape = (
-            args.positional.len() + usize::from(bound),
-            args.keywords.iter().map(|(k, _)| k.clone()).collect(),
-        );
+        let &first = funcs.first()?;
         for &f in &funcs[1..] {
             self.call_shapes.union(first, f);
         }
-        let root = self.call_shapes.find(first);
-        let list = self.call_shapes.shapes.entry(root).or_default();
-        if !list.iter().any(|(s, _)| *s == shape) {
-            list.push((shape, span));
-        }
+        Some((first, bound))
     }
 
     /// Reports each family called with several shapes whose functions cannot share one.
