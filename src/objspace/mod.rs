@@ -2,7 +2,7 @@
 //!
 //! [`ObjSpace`] implements [`crate::interpreter::Space`] with Python 2.7 semantics over the
 //! concrete [`object::Heap`]. The loader (`loader.rs`) finds, parses, compiles and runs
-//! modules; the builtin registry (`builtins.rs`) holds every function implemented in Rust,
+//! modules; the builtin registry (`builtins/`) holds every function implemented in Rust,
 //! identified by its qualified name; the bundled models (`bundled/*.py`) are RPython-style
 //! sources for `os`, `sys`, `math`, `time` and `rpython.rlib.*`.
 

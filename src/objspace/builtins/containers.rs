@@ -1,0 +1,553 @@
+//! Containers: the `tuple`, `list`, `dict`, `set`/`frozenset` and `slice` constructors,
+//! `dict.update`'s merge (shared with the `dict` constructor and the bundled models), and
+//! the modelled methods of lists, tuples, dicts and sets, including their unbound slot
+//! methods (`dict.__setitem__(d, k, v)`). Separate because it is the largest group and works
+//! on the heap's container objects directly.
+
+use super::BArgs;
+use crate::objspace::dict::DictOps;
+use crate::objspace::object::{Dict, ObjId, Object, Value};
+use crate::objspace::{ObjSpace, R};
+
+pub(super) fn c_tuple(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    match a.args.first() {
+        Some(&v) => {
+            if matches!(v, Value::Obj(id) if matches!(sp.heap.get(id), Object::Tuple(_))) {
+                return Ok(v);
+            }
+            let items = sp.iterate(v)?;
+            Ok(sp.new_tuple(items))
+        }
+        None => Ok(sp.new_tuple(vec![])),
+    }
+}
+
+pub(super) fn c_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    match a.args.first() {
+        Some(&v) => {
+            let items = sp.iterate(v)?;
+            Ok(sp.new_list(items))
+        }
+        None => Ok(sp.new_list(vec![])),
+    }
+}
+
+impl ObjSpace {
+    /// The items of a `dict` value (KeyError-free snapshot).
+    fn dict_entries(&self, v: Value) -> Option<Vec<(Value, Value)>> {
+        match v {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Dict(d) => Some(d.entries.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `d.update(other)` with a mapping or an iterable of pairs.
+    pub(crate) fn dict_update(&mut self, d: Value, other: Value) -> R<()> {
+        if let Some(entries) = self.dict_entries(other) {
+            for (k, v) in entries {
+                self.setitem(d, k, v)?;
+            }
+            return Ok(());
+        }
+        if matches!(other, Value::Obj(id) if matches!(self.heap.get(id), Object::Instance(_)))
+            && self.special_method(other, "keys").is_some()
+        {
+            let keys = self.call_method(other, "keys", vec![])?;
+            for k in self.iterate(keys)? {
+                let v = self.getitem(other, k)?;
+                self.setitem(d, k, v)?;
+            }
+            return Ok(());
+        }
+        for item in self.iterate(other)? {
+            let kv = self.iterate(item)?;
+            if kv.len() != 2 {
+                let n = kv.len();
+                return self.value_error(format!(
+                    "dictionary update sequence element has length {n}; 2 is required"
+                ));
+            }
+            self.setitem(d, kv[0], kv[1])?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn c_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1 + a.kwargs.len())?;
+    let d = sp.new_dict();
+    if let Some(&src) = a.args.first() {
+        sp.dict_update(d, src)?;
+    }
+    for (k, v) in a.kwargs.clone() {
+        let key = sp.intern(&k);
+        sp.setitem(d, key, v)?;
+    }
+    Ok(d)
+}
+
+pub(super) fn c_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 1)?;
+    let s = sp.alloc(Object::Set(Dict::default()));
+    if let Some(&src) = a.args.first() {
+        for x in sp.iterate(src)? {
+            sp.set_add(s, x)?;
+        }
+    }
+    Ok(s)
+}
+
+pub(super) fn c_slice(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 3)?;
+    let (x, y, z) = match a.args.len() {
+        1 => (Value::None, a.args[0], Value::None),
+        2 => (a.args[0], a.args[1], Value::None),
+        _ => (a.args[0], a.args[1], a.args[2]),
+    };
+    Ok(sp.alloc(Object::Slice(x, y, z)))
+}
+
+fn list_of(sp: &ObjSpace, v: Value) -> Option<ObjId> {
+    match v {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::List(_) | Object::Tuple(_)) => Some(id),
+        _ => None,
+    }
+}
+
+pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let this = a.take_self(sp)?;
+    let Some(id) = list_of(sp, this) else {
+        let tn = sp.type_name(this);
+        return sp.type_error(format!(
+            "descriptor '{meth}' requires a 'list' object but received a '{tn}'"
+        ));
+    };
+    let items_len = match sp.heap.get(id) {
+        Object::List(l) | Object::Tuple(l) => l.len(),
+        _ => 0,
+    };
+    macro_rules! list_mut {
+        () => {
+            match sp.heap.get_mut(id) {
+                Object::List(l) => l,
+                _ => unreachable!(),
+            }
+        };
+    }
+    match meth.as_str() {
+        "append" => {
+            a.arity(sp, 1, 1)?;
+            list_mut!().push(a.args[0]);
+            Ok(Value::None)
+        }
+        "extend" => {
+            a.arity(sp, 1, 1)?;
+            let items = sp.iterate(a.args[0])?;
+            list_mut!().extend(items);
+            Ok(Value::None)
+        }
+        "pop" => {
+            a.arity(sp, 0, 1)?;
+            if items_len == 0 {
+                return Err(sp.err("IndexError", "pop from empty list"));
+            }
+            let i = match a.args.first() {
+                Some(&v) => sp.int_arg(v, "pop()")? as i64,
+                None => -1,
+            };
+            let j = if i < 0 { i + items_len as i64 } else { i };
+            if j < 0 || j >= items_len as i64 {
+                return Err(sp.err("IndexError", "pop index out of range"));
+            }
+            Ok(list_mut!().remove(j as usize))
+        }
+        "insert" => {
+            a.arity(sp, 2, 2)?;
+            let i = sp.int_arg(a.args[0], "insert()")? as i64;
+            let n = items_len as i64;
+            let j = if i < 0 { (i + n).max(0) } else { i.min(n) };
+            list_mut!().insert(j as usize, a.args[1]);
+            Ok(Value::None)
+        }
+        "remove" | "index" | "count" | "__contains__" => {
+            a.arity(sp, 1, 3)?;
+            let items = match sp.heap.get(id) {
+                Object::List(l) | Object::Tuple(l) => l.clone(),
+                _ => vec![],
+            };
+            let x = a.args[0];
+            let (start, end) = if meth == "index" {
+                let s = match a.args.get(1) {
+                    Some(&v) => sp.int_arg(v, "index()")? as i64,
+                    None => 0,
+                };
+                let e = match a.args.get(2) {
+                    Some(&v) => sp.int_arg(v, "index()")? as i64,
+                    None => items.len() as i64,
+                };
+                let n = items.len() as i64;
+                let fix = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) } as usize;
+                (fix(s), fix(e))
+            } else {
+                (0, items.len())
+            };
+            let mut count = 0;
+            for (i, &y) in items.iter().enumerate().take(end).skip(start) {
+                if sp.eq(y, x)? {
+                    match meth.as_str() {
+                        "remove" => {
+                            list_mut!().remove(i);
+                            return Ok(Value::None);
+                        }
+                        "index" => return Ok(Value::Int(i as i64)),
+                        "__contains__" => return Ok(Value::Bool(true)),
+                        _ => count += 1,
+                    }
+                }
+            }
+            match meth.as_str() {
+                "count" => Ok(Value::Int(count)),
+                "__contains__" => Ok(Value::Bool(false)),
+                "remove" => sp.value_error("list.remove(x): x not in list"),
+                _ => {
+                    let r = String::from_utf8_lossy(&sp.repr_value(x)?).into_owned();
+                    sp.value_error(format!("{r} is not in list"))
+                }
+            }
+        }
+        "reverse" => {
+            a.arity(sp, 0, 0)?;
+            list_mut!().reverse();
+            Ok(Value::None)
+        }
+        "sort" => {
+            a.arity(sp, 0, 3)?;
+            let items = match sp.heap.get(id) {
+                Object::List(l) => l.clone(),
+                _ => vec![],
+            };
+            let cmp = a.get(0, "cmp");
+            let key = a.get(1, "key");
+            let reverse = match a.get(2, "reverse") {
+                Some(v) => sp.truth(v)?,
+                None => false,
+            };
+            let sorted = sp.sort_values(items, key, cmp, reverse)?;
+            *list_mut!() = sorted;
+            Ok(Value::None)
+        }
+        "__len__" => Ok(Value::Int(items_len as i64)),
+        "__getitem__" => {
+            a.arity(sp, 1, 1)?;
+            sp.getitem(this, a.args[0])
+        }
+        "__setitem__" => {
+            a.arity(sp, 2, 2)?;
+            sp.setitem(this, a.args[0], a.args[1])?;
+            Ok(Value::None)
+        }
+        _ => Err(sp.unsupported(format!("list.{meth} is not modelled"))),
+    }
+}
+
+/// Unbound slot methods of dicts and lists (`dict.__delitem__(d, k)`), as Python's.
+pub(super) fn m_slot_item(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let this = a.take_self(sp)?;
+    let n = if meth == "__setitem__" { 2 } else { 1 };
+    a.arity(sp, n, n)?;
+    match meth.as_str() {
+        "__getitem__" => sp.getitem(this, a.args[0]),
+        "__setitem__" => sp.setitem(this, a.args[0], a.args[1]).map(|_| Value::None),
+        "__delitem__" => sp.delitem(this, a.args[0]).map(|_| Value::None),
+        _ => sp.contains(this, a.args[0]).map(Value::Bool),
+    }
+}
+
+pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    if meth == "fromkeys" {
+        // Class method: dict.fromkeys(seq[, value]).
+        if matches!(a.this, Some(Value::Obj(id)) if matches!(sp.heap.get(id), Object::Dict(_))) {
+            a.this = None;
+        }
+        let seq = a.args.first().copied().unwrap_or(Value::None);
+        let v = a.args.get(1).copied().unwrap_or(Value::None);
+        let d = sp.new_dict();
+        for (i, k) in sp.iterate(seq)?.into_iter().enumerate() {
+            if i % 4096 == 0 {
+                sp.check_memory()?;
+            }
+            sp.setitem(d, k, v)?;
+        }
+        return Ok(d);
+    }
+    let this = a.take_self(sp)?;
+    let id = match this {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::Dict(_)) => id,
+        _ => {
+            let tn = sp.type_name(this);
+            return sp.type_error(format!(
+                "descriptor '{meth}' requires a 'dict' object but received a '{tn}'"
+            ));
+        }
+    };
+    let entries = |sp: &ObjSpace| match sp.heap.get(id) {
+        Object::Dict(d) => d.entries.clone(),
+        _ => vec![],
+    };
+    match meth.as_str() {
+        "get" | "__getitem__" => {
+            a.arity(sp, 1, 2)?;
+            let hk = sp.key_of(a.args[0])?;
+            let found = match sp.heap.get(id) {
+                Object::Dict(d) => d.lookup(&hk),
+                _ => None,
+            };
+            match found {
+                Some(v) => Ok(v),
+                None if meth == "get" => Ok(a.args.get(1).copied().unwrap_or(Value::None)),
+                None => Err(sp.err_value("KeyError", a.args[0])),
+            }
+        }
+        "has_key" | "__contains__" => {
+            a.arity(sp, 1, 1)?;
+            let hk = sp.key_of(a.args[0])?;
+            Ok(Value::Bool(
+                matches!(sp.heap.get(id), Object::Dict(d) if d.contains_key(&hk)),
+            ))
+        }
+        "__setitem__" => {
+            a.arity(sp, 2, 2)?;
+            sp.setitem(this, a.args[0], a.args[1])?;
+            Ok(Value::None)
+        }
+        "__len__" => Ok(Value::Int(entries(sp).len() as i64)),
+        "keys" | "values" | "items" | "iterkeys" | "itervalues" | "iteritems" => {
+            a.arity(sp, 0, 0)?;
+            let es = entries(sp);
+            let items: Vec<Value> = match meth.trim_start_matches("iter") {
+                "keys" => es.iter().map(|e| e.0).collect(),
+                "values" => es.iter().map(|e| e.1).collect(),
+                _ => es.iter().map(|&(k, v)| sp.new_tuple(vec![k, v])).collect(),
+            };
+            if meth.starts_with("iter") {
+                Ok(sp.new_iter(items))
+            } else {
+                Ok(sp.new_list(items))
+            }
+        }
+        "setdefault" => {
+            a.arity(sp, 1, 2)?;
+            let hk = sp.key_of(a.args[0])?;
+            let found = match sp.heap.get(id) {
+                Object::Dict(d) => d.lookup(&hk),
+                _ => None,
+            };
+            match found {
+                Some(v) => Ok(v),
+                None => {
+                    let v = a.args.get(1).copied().unwrap_or(Value::None);
+                    if let Object::Dict(d) = sp.heap.get_mut(id) {
+                        d.insert(hk, a.args[0], v);
+                    }
+                    Ok(v)
+                }
+            }
+        }
+        "update" => {
+            a.arity(sp, 0, 1 + a.kwargs.len())?;
+            if let Some(&o) = a.args.first() {
+                sp.dict_update(this, o)?;
+            }
+            for (k, v) in a.kwargs.clone() {
+                let key = sp.intern(&k);
+                sp.setitem(this, key, v)?;
+            }
+            Ok(Value::None)
+        }
+        "pop" => {
+            a.arity(sp, 1, 2)?;
+            let hk = sp.key_of(a.args[0])?;
+            let removed = match sp.heap.get_mut(id) {
+                Object::Dict(d) => d.remove_key(&hk),
+                _ => None,
+            };
+            match removed {
+                Some((_, v)) => Ok(v),
+                None => match a.args.get(1) {
+                    Some(&d) => Ok(d),
+                    None => Err(sp.err_value("KeyError", a.args[0])),
+                },
+            }
+        }
+        "popitem" => {
+            a.arity(sp, 0, 0)?;
+            let last = match sp.heap.get(id) {
+                Object::Dict(d) => d.entries.last().copied(),
+                _ => None,
+            };
+            let Some((k, v)) = last else {
+                return Err(sp.err("KeyError", "popitem(): dictionary is empty"));
+            };
+            let hk = sp.key_of(k)?;
+            if let Object::Dict(d) = sp.heap.get_mut(id) {
+                d.remove_key(&hk);
+            }
+            Ok(sp.new_tuple(vec![k, v]))
+        }
+        "copy" => {
+            a.arity(sp, 0, 0)?;
+            let d = match sp.heap.get(id) {
+                Object::Dict(d) => d.clone(),
+                _ => Dict::default(),
+            };
+            Ok(sp.alloc(Object::Dict(d)))
+        }
+        "clear" => {
+            a.arity(sp, 0, 0)?;
+            if let Object::Dict(d) = sp.heap.get_mut(id) {
+                d.clear();
+            }
+            Ok(Value::None)
+        }
+        _ => Err(sp.unsupported(format!("dict.{meth} is not modelled"))),
+    }
+}
+
+pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let this = a.take_self(sp)?;
+    let id = match this {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::Set(_)) => id,
+        _ => {
+            let tn = sp.type_name(this);
+            return sp.type_error(format!(
+                "descriptor '{meth}' requires a 'set' object but received a '{tn}'"
+            ));
+        }
+    };
+    let keys = |sp: &ObjSpace| match sp.heap.get(id) {
+        Object::Set(d) => d.keys(),
+        _ => vec![],
+    };
+    match meth.as_str() {
+        "add" => {
+            a.arity(sp, 1, 1)?;
+            sp.set_add(this, a.args[0])?;
+            Ok(Value::None)
+        }
+        "remove" | "discard" => {
+            a.arity(sp, 1, 1)?;
+            let hk = sp.key_of(a.args[0])?;
+            let removed = match sp.heap.get_mut(id) {
+                Object::Set(d) => d.remove_key(&hk).is_some(),
+                _ => false,
+            };
+            if !removed && meth == "remove" {
+                return Err(sp.err_value("KeyError", a.args[0]));
+            }
+            Ok(Value::None)
+        }
+        "pop" => {
+            let first = keys(sp).first().copied();
+            let Some(k) = first else {
+                return Err(sp.err("KeyError", "pop from an empty set"));
+            };
+            let hk = sp.key_of(k)?;
+            if let Object::Set(d) = sp.heap.get_mut(id) {
+                d.remove_key(&hk);
+            }
+            Ok(k)
+        }
+        "update" => {
+            for &o in &a.args.clone() {
+                for x in sp.iterate(o)? {
+                    sp.set_add(this, x)?;
+                }
+            }
+            Ok(Value::None)
+        }
+        "union" | "intersection" | "difference" => {
+            let mut result = match sp.heap.get(id) {
+                Object::Set(d) => d.clone(),
+                _ => Dict::default(),
+            };
+            for &o in &a.args.clone() {
+                let other = sp.iterate(o)?;
+                let mut other_keys = Vec::with_capacity(other.len());
+                for &x in &other {
+                    other_keys.push(sp.key_of(x)?);
+                }
+                match meth.as_str() {
+                    "union" => {
+                        for (x, hk) in other.into_iter().zip(other_keys) {
+                            result.insert(hk, x, Value::None);
+                        }
+                    }
+                    "intersection" => {
+                        let keep: std::collections::HashSet<_> = other_keys.into_iter().collect();
+                        let mut r = Dict::default();
+                        for (k, v) in result.entries.clone() {
+                            let hk = sp.key_of(k)?;
+                            if keep.contains(&hk) {
+                                r.insert(hk, k, v);
+                            }
+                        }
+                        result = r;
+                    }
+                    _ => {
+                        for hk in other_keys {
+                            result.remove_key(&hk);
+                        }
+                    }
+                }
+            }
+            Ok(sp.alloc(Object::Set(result)))
+        }
+        "issubset" | "issuperset" => {
+            a.arity(sp, 1, 1)?;
+            let other = sp.iterate(a.args[0])?;
+            let mut other_keys = std::collections::HashSet::new();
+            for x in other {
+                other_keys.insert(sp.key_of(x)?);
+            }
+            let mine: Vec<_> = match sp.heap.get(id) {
+                Object::Set(d) => d.index.keys().cloned().collect(),
+                _ => vec![],
+            };
+            let r = if meth == "issubset" {
+                mine.iter().all(|k| other_keys.contains(k))
+            } else {
+                other_keys.iter().all(|k| mine.contains(k))
+            };
+            Ok(Value::Bool(r))
+        }
+        "copy" => {
+            let d = match sp.heap.get(id) {
+                Object::Set(d) => d.clone(),
+                _ => Dict::default(),
+            };
+            Ok(sp.alloc(Object::Set(d)))
+        }
+        "clear" => {
+            if let Object::Set(d) = sp.heap.get_mut(id) {
+                d.clear();
+            }
+            Ok(Value::None)
+        }
+        "__len__" => Ok(Value::Int(keys(sp).len() as i64)),
+        "__contains__" => {
+            a.arity(sp, 1, 1)?;
+            let r = sp.contains(this, a.args[0])?;
+            Ok(Value::Bool(r))
+        }
+        _ => Err(sp.unsupported(format!("set.{meth} is not modelled"))),
+    }
+}
