@@ -8,8 +8,9 @@
 //! - `bookkeeper`: descriptions, class, list and dict definitions, prebuilt values;
 //! - `classdef`, `description`: classes and their attributes; functions, methods, frozen
 //!   objects and specialization;
-//! - `annrpython`: the fixpoint over blocks; `call`: calls, argument binding, graphs per
-//!   specialization;
+//! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
+//!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
+//!   final annotations; `call`: calls, argument binding, graphs per specialization;
 //! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces.
 
 mod annrpython;
@@ -19,12 +20,14 @@ mod builtin;
 mod call;
 mod callfamily;
 mod callshapes;
+mod checks;
 pub mod classdef;
 mod describe;
 pub mod description;
 pub mod llannotation;
 pub mod model;
 mod pbcmemo;
+mod provenance;
 mod query;
 mod simplify;
 mod unaryop;

@@ -1,0 +1,289 @@
+//! The checks made once the fixpoint is reached, on the final annotations: limits of the
+//! RPython typer the annotator accepts but the reference's RTyper refuses, blocks that
+//! could never be annotated (and why), and the standalone entry point's int result.
+//! Separate from the fixpoint (annrpython.rs), which they only read.
+
+use super::annrpython::*;
+use super::model::*;
+use super::AnnError;
+use crate::flowspace::{Hlvalue, SpaceOperation};
+use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::{ObjId, Object};
+use crate::syntax::Span;
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// Uses the annotator accepts but the RPython typer cannot translate, which depend on
+    /// the final annotations (a list stays a `range()` list only if nothing mutates it).
+    pub(super) fn check_typer_limits(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    let Some(SomeValue::Iterator {
+                        container,
+                        variant: IterVariant::Reversed,
+                    }) = &self.info[g].bindings[op.result.0 as usize]
+                    else {
+                        continue;
+                    };
+                    if let SomeValue::List { def, .. } = **container {
+                        let it = self.bk.item(self.bk.list_item(def));
+                        if it.range_step.is_some() && !it.mutated && !it.resized {
+                            found.push(op.span);
+                        }
+                    }
+                }
+            }
+        }
+        for span in found {
+            self.report(
+                AnnError::new(
+                    "RPY210",
+                    "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
+                ),
+                span,
+            );
+        }
+        for (def, span) in std::mem::take(&mut self.lists_of_chars) {
+            let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
+            if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
+                let what = self.bk.describe_type(self.heap(), &s);
+                self.report(
+                    AnnError::new(
+                        "RPY210",
+                        format!(
+                            "list() of a string makes a list of single characters, but this list also receives {}: build the list with a comprehension or a loop instead",
+                            what
+                        ),
+                    ),
+                    span,
+                );
+            }
+        }
+    }
+
+    /// Operations that can never succeed with the final annotations.
+    pub(super) fn report_blocked(&mut self) {
+        for p in std::mem::take(&mut self.none_calls) {
+            let op = self.graphs[p.graph as usize].blocks[p.block as usize].operations
+                [p.op as usize]
+                .clone();
+            if let SomeValue::None = self.annotation(p.graph, op.args[0]) {
+                let what = match op.args[0] {
+                    Hlvalue::Var(v) => self.graphs[p.graph as usize]
+                        .var(v)
+                        .name_hint
+                        .as_ref()
+                        .map(|n| format!("`{}`", n)),
+                    _ => None,
+                };
+                let msg = match what {
+                    Some(w) => format!("this calls {}, which is always None here", w),
+                    None => "this calls None: the called value is always None here".to_string(),
+                };
+                self.report(AnnError::new("RPY207", msg), op.span);
+            }
+        }
+        for g in 0..self.graphs.len() {
+            for b in 0..self.graphs[g].blocks.len() {
+                if let BlockState::Blocked(i) = self.info[g].state[b] {
+                    let here = Position {
+                        graph: g as u32,
+                        block: b as u32,
+                        op: i,
+                    };
+                    if self.raising_unpacks.iter().any(|(p, _, _)| *p == here) {
+                        // An unpacking that always raises: the path ends by design.
+                        continue;
+                    }
+
+                    let op = self.graphs[g].blocks[b].operations[i as usize].clone();
+                    self.bk.position = Position {
+                        graph: g as u32,
+                        block: b as u32,
+                        op: i,
+                    };
+                    self.bk.span = op.span;
+                    let e = self.explain_blocked(g as u32, &op);
+                    self.report(e, op.span);
+                }
+            }
+        }
+    }
+
+    fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {
+        let args: Vec<SomeValue> = op.args.iter().map(|&a| self.annotation(g, a)).collect();
+        if let Some(i) = args.iter().position(|s| s.is_impossible()) {
+            let what = match op.args[i] {
+                Hlvalue::Var(v) => self.graphs[g as usize]
+                    .var(v)
+                    .name_hint
+                    .as_ref()
+                    .map(|n| format!("`{}`", n)),
+                _ => None,
+            };
+            return AnnError::new(
+                "RPY216",
+                format!(
+                    "this `{}` operation can never run: {} has no possible value here",
+                    op.opname.name().trim_end_matches('_'),
+                    what.unwrap_or_else(|| "one of its operands".to_string())
+                ),
+            );
+        }
+        // An operand that is always None (a value that is never anything else).
+        if let Some(i) = args.iter().position(|s| matches!(s, SomeValue::None)) {
+            let what = match op.args[i] {
+                Hlvalue::Var(v) => self.graphs[g as usize]
+                    .var(v)
+                    .name_hint
+                    .as_ref()
+                    .map(|n| format!("`{}`", n)),
+                _ => None,
+            };
+            let doing = match op.opname {
+                Op::GetAttr => "reading an attribute of it".to_string(),
+                Op::SetAttr => "setting an attribute on it".to_string(),
+                Op::GetItem | Op::SetItem => "indexing it".to_string(),
+                other => format!("this `{}`", other.name().trim_end_matches('_')),
+            };
+            let position = match (op.opname, i) {
+                (Op::GetAttr | Op::SetAttr | Op::GetItem | Op::SetItem, 0) => "the object",
+                (_, 0) if op.args.len() == 2 => "the left operand",
+                (_, 1) if op.args.len() == 2 => "the right operand",
+                _ => "an operand",
+            };
+            return AnnError::new(
+                "RPY216",
+                format!(
+                    "{} is always None here, so {} can never succeed: check where the value comes from (a function that only returns None?)",
+                    what.unwrap_or_else(|| position.to_string()),
+                    doing
+                ),
+            );
+        }
+        let heap = self.space.heap();
+        match (op.opname, args.first()) {
+            (Op::GetAttr, Some(SomeValue::Instance { classdef, .. })) => {
+                let name = op
+                    .args
+                    .get(1)
+                    .and_then(|a| a.constant())
+                    .and_then(|c| heap.str_value(c))
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+                    .unwrap_or_default();
+                let cname = self.bk.classdef(*classdef).name.clone();
+                let mut e = AnnError::new(
+                    "RPY204",
+                    if name == "__enter__" || name == "__exit__" {
+                        format!("`with` needs `{}` to define __enter__ and __exit__", cname)
+                    } else {
+                        format!(
+                            "instances of `{}` have no attribute `{}`: it is never assigned on `{}` or on a class it is read through",
+                            cname, name, cname
+                        )
+                    },
+                );
+                // A subclass that does define it explains the usual mistake.
+                let cls = self
+                    .bk
+                    .class_desc(self.bk.classdef(*classdef).desc)
+                    .map(|c| c.cls);
+                let sub = cls.and_then(|cls| {
+                    (0..heap.len() as u32).map(ObjId).find(|&k| {
+                        k != cls
+                            && heap
+                                .class(k)
+                                .is_some_and(|c| c.mro.contains(&cls) && c.dict.contains(&name))
+                    })
+                });
+                if let Some(k) = sub {
+                    let c = heap.class(k).expect("class");
+                    e.msg = format!(
+                        "`{}` is only defined on the subclass `{}`, but it is read on an instance of `{}`",
+                        name, c.name, cname
+                    );
+                    if let Some(sp) = c.name_span {
+                        e = e.label(sp, format!("`{}` defines `{}`", c.name, name));
+                    }
+                } else if cls
+                    .and_then(|k| heap.class(k))
+                    .is_some_and(|c| c.builtin.is_some())
+                {
+                    e.msg = format!(
+                        "instances of the built-in exception `{}` have no attribute `{}` in RPython: raise an exception class of your own that stores what you need in `__init__`",
+                        cname, name
+                    );
+                }
+                e
+            }
+            (Op::GetItem, Some(SomeValue::List { .. })) => AnnError::new(
+                "RPY216",
+                "this list is always empty, so reading an item from it can never succeed"
+                    .to_string(),
+            ),
+            (Op::GetItem, Some(SomeValue::Dict { .. })) => AnnError::new(
+                "RPY216",
+                "this dict is always empty, so reading an item from it can never succeed"
+                    .to_string(),
+            ),
+            (Op::GetItem, Some(SomeValue::Tuple(_))) => {
+                AnnError::new("RPY216", "tuple index out of range".to_string())
+            }
+            _ => AnnError::new(
+                "RPY216",
+                format!(
+                    "this `{}` operation can never succeed with these operands",
+                    op.opname.name().trim_end_matches('_')
+                ),
+            ),
+        }
+    }
+
+    pub(super) fn check_standalone_return(&mut self) {
+        let Some(g) = self.entry_graph else { return };
+        let graph = &self.graphs[g];
+        let rv = graph.block(graph.returnblock).inputargs[0];
+        let s = self.binding(g as u32, rv);
+        if s.is_impossible() {
+            if !self.diagnostics.iter().any(|d| d.is_error()) {
+                let span = match self.heap().get(graph.func.expect("entry function")) {
+                    Object::Function(f) => f.code.name_span,
+                    _ => graph.span,
+                };
+                let msg = format!(
+                    "`{}` never returns an int: every path raises an exception or never returns",
+                    graph.name
+                );
+                let mut e = AnnError::new("RPY215", msg);
+                for (_, at, why) in self.raising_unpacks.clone() {
+                    e = e.label(at, why);
+                }
+                self.report(e, span);
+            }
+            return;
+        }
+        if s.is_int_like() || s.is_error() {
+            return;
+        }
+        // Point at the first return that does not give an int.
+        let mut bad: Vec<(Option<Span>, SomeValue)> = self.info[g]
+            .return_sources
+            .iter()
+            .filter(|(_, s)| !s.is_int_like() && !s.is_impossible())
+            .map(|(o, s)| (self.origin_span(g as u32, *o), s.clone()))
+            .collect();
+        bad.sort_by_key(|(o, _)| o.map(|s| (s.file, s.start)));
+        let (span, s_bad) = bad.into_iter().next().unwrap_or((None, s.clone()));
+        let msg = format!(
+            "`{}` must return an int (the exit status), but it returns {}",
+            graph.name,
+            self.bk.describe_type(self.space.heap(), &s_bad)
+        );
+        let fallback = graph.span;
+        self.report(
+            AnnError::new("RPY215", msg).at(span.unwrap_or(fallback)),
+            fallback,
+        );
+    }
+}
