@@ -407,3 +407,36 @@ fn check_reports_what_the_rtyper_cannot_translate() {
         "{stderr}"
     );
 }
+
+/// A string method is a low-level helper graph (README, "Running programs"): `graph
+/// --rtyped --function ll_upper` shows it, and the loop it calls the interior accesses of
+/// the characters.
+#[test]
+fn string_helper_is_a_low_level_graph() {
+    let prog = write_program(
+        "helper_graph",
+        "def entry_point(argv):\n    print argv[0].upper()\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, stdout, stderr) = rpy(&[
+        "graph",
+        "--rtyped",
+        "--function",
+        "ll_upper",
+        prog.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("graph ll_upper(s_0)"), "{stdout}");
+    assert!(stdout.contains("direct_call"), "{stdout}");
+    // the loop it calls: a new string, the characters read and written in place
+    let (code, stdout, stderr) = rpy(&[
+        "graph",
+        "--rtyped",
+        "--function",
+        "_case",
+        prog.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for op in ["malloc_varsize", "getinteriorfield", "setinteriorfield"] {
+        assert!(stdout.contains(op), "{op}: {stdout}");
+    }
+}

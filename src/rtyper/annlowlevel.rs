@@ -36,11 +36,15 @@ pub struct HelperRequest {
     pub name: Rc<str>,
 }
 
+/// A helper asked for: its name, its arguments' low-level types, and the types passed as
+/// constants (a Void argument naming a type specializes the helper).
+type HelperKey = (Rc<str>, Vec<LlType>, Vec<Option<LlType>>);
+
 #[derive(Default)]
 pub struct Helpers {
     funcs: HashMap<Rc<str>, ObjId>,
     /// Function index of each helper already asked for, by name and argument types.
-    called: HashMap<(Rc<str>, Vec<LlType>), u32>,
+    called: HashMap<HelperKey, u32>,
     pending: Vec<HelperRequest>,
     /// Why the helper modules could not be loaded (an internal error).
     load_error: Option<String>,
@@ -97,19 +101,17 @@ impl RTyper<'_> {
             .iter()
             .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
             .collect();
-        let key_tys: Vec<LlType> = args
+        let type_args: Vec<Option<LlType>> = args
             .iter()
-            .zip(&tys)
-            .map(|(a, &t)| match a {
-                // a type argument specializes the helper (its own key entry)
+            .map(|a| match a {
                 Hlvalue::Ll(LlConstant {
                     value: LlValue::Type(k),
                     ..
-                }) => LlType(u32::MAX - k.0),
-                _ => t,
+                }) => Some(*k),
+                _ => None,
             })
             .collect();
-        let key: (Rc<str>, Vec<LlType>) = (Rc::from(name), key_tys);
+        let key: HelperKey = (Rc::from(name), tys.clone(), type_args.clone());
         let function = match self.helpers.called.get(&key) {
             Some(&f) => f,
             None => {
@@ -125,15 +127,12 @@ impl RTyper<'_> {
                     )));
                 };
                 // a Void constant naming a type (the result's type, say) is that type
-                let s_args = args
+                let s_args = type_args
                     .iter()
                     .zip(&tys)
-                    .map(|(a, &t)| match a {
-                        Hlvalue::Ll(LlConstant {
-                            value: LlValue::Type(k),
-                            ..
-                        }) => SomeValue::LlType(*k),
-                        _ => ll_to_annotation(&self.types, t),
+                    .map(|(k, &t)| match k {
+                        Some(k) => SomeValue::LlType(*k),
+                        None => ll_to_annotation(&self.types, t),
                     })
                     .collect();
                 // a graph id is known once annotated: until then the entry is a

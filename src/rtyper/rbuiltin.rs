@@ -574,13 +574,7 @@ impl RTyper<'_> {
                 // space folds it at translation time)
                 let s = match hop.op.args[0] {
                     Hlvalue::Const(c) => match self.const_str(c) {
-                        Some(text) => {
-                            let p = self.prebuilt_str(text.as_bytes());
-                            Hlvalue::Ll(LlConstant {
-                                ty: self.str_ptr,
-                                value: LlValue::Ptr(p),
-                            })
-                        }
+                        Some(text) => self.str_constant(text.as_bytes()),
                         None => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
                     },
                     _ => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
@@ -862,21 +856,13 @@ impl RTyper<'_> {
                     return Ok((self.inputarg(llops, hop, 0, rr)?, rr));
                 }
                 let s = self.inputarg(llops, hop, 0, rs)?;
-                let ascii = self.prebuilt_str(b"ascii");
-                let codec = Hlvalue::Ll(LlConstant {
-                    ty: self.str_ptr,
-                    value: LlValue::Ptr(ascii),
-                });
                 if self.has_implicit_exception(hop, "UnicodeDecodeError")
                     || self.has_implicit_exception(hop, "UnicodeError")
                     || self.has_implicit_exception(hop, "ValueError")
                 {
                     hop.exception_is_here(llops);
                 }
-                Ok((
-                    self.rt_call(llops, RuntimeFn::StrDecode, vec![s, codec], tr),
-                    rr,
-                ))
+                Ok((self.decode_ascii(llops, s), rr))
             }
             "bool" => {
                 let v =

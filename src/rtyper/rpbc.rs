@@ -198,6 +198,15 @@ impl RTyper<'_> {
         p
     }
 
+    /// A prebuilt `rpy_string` as a constant operand.
+    pub fn str_constant(&mut self, bytes: &[u8]) -> Hlvalue {
+        let p = self.prebuilt_str(bytes);
+        Hlvalue::Ll(LlConstant {
+            ty: self.str_ptr,
+            value: LlValue::Ptr(p),
+        })
+    }
+
     /// A prebuilt `rpy_unicode` holding the code points `chars`.
     pub fn prebuilt_unicode(&mut self, chars: &[u32]) -> LlPtr {
         let st = self.types.pointee(self.unicode_ptr).unwrap();

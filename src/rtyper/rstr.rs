@@ -68,13 +68,7 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_instance_str", vec![obj], t)?
             }
             Repr::Unicode if !repr => self.gendirectcall(llops, "ll_unicode_str", vec![v], t)?,
-            Repr::Void => {
-                let p = self.prebuilt_str(b"None");
-                Hlvalue::Ll(LlConstant {
-                    ty: t,
-                    value: LlValue::Ptr(p),
-                })
-            }
+            Repr::Void => self.str_constant(b"None"),
             _ => {
                 return Err(TyperError::new(format!(
                     "str() of {} is not supported by `run` yet",
@@ -224,15 +218,9 @@ impl RTyper<'_> {
                     )))
                 }
             };
+            // an ASCII piece of a unicode result
             let piece = if uni {
-                // an ASCII piece of a unicode result
-                let ascii = self.prebuilt_str(b"ascii");
-                let codec = Hlvalue::Ll(LlConstant {
-                    ty: t,
-                    value: LlValue::Ptr(ascii),
-                });
-                let fp = self.runtime(RuntimeFn::StrDecode, &[t, t], tu);
-                llops.genop(LlOp::DirectCall, vec![fp, piece, codec], tu)
+                self.decode_ascii(llops, piece)
             } else {
                 piece
             };
@@ -259,10 +247,15 @@ impl RTyper<'_> {
             });
         }
         let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
-        let p = self.prebuilt_str(&bytes);
-        Hlvalue::Ll(LlConstant {
-            ty: self.str_ptr,
-            value: LlValue::Ptr(p),
-        })
+        self.str_constant(&bytes)
+    }
+
+    /// A str as unicode, decoded as ASCII (UnicodeDecodeError otherwise): `unicode(s)`
+    /// and the pieces of a unicode format.
+    pub(super) fn decode_ascii(&mut self, llops: &mut LlOps, s: Hlvalue) -> Hlvalue {
+        let (t, tu) = (self.str_ptr, self.unicode_ptr);
+        let codec = self.str_constant(b"ascii");
+        let fp = self.runtime(RuntimeFn::StrDecode, &[t, t], tu);
+        llops.genop(LlOp::DirectCall, vec![fp, s, codec], tu)
     }
 }
