@@ -541,7 +541,7 @@ impl Bookkeeper {
         if item.prebuilt.is_some() {
             let what = if resize { "resizes" } else { "modifies" };
             let msg = format!(
-                "this {} a prebuilt list ({}): module-level lists are constants, the change is not seen consistently after translation",
+                "this {} a prebuilt list ({}): module-level lists are prebuilt, so the translated program starts from their import-time contents and shares one list between all callers; state is clearer on an instance",
                 what,
                 self.describe_type(heap, &SomeValue::List { def, konst: None })
             );
@@ -553,7 +553,7 @@ impl Bookkeeper {
         let span = self.span;
         if self.items[k.index()].prebuilt.is_some() {
             let msg = format!(
-                "this modifies a prebuilt dict ({}): module-level dicts are constants, the change is not seen consistently after translation",
+                "this modifies a prebuilt dict ({}): module-level dicts are prebuilt, so the translated program starts from their import-time contents and shares one dict between all callers; state is clearer on an instance",
                 self.describe_type(heap, &SomeValue::Dict { def, konst: None })
             );
             self.warn("RPY212", span, msg, Vec::new());

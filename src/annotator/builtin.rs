@@ -544,6 +544,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             "os.listdir_raw" => Ok(SomeValue::string0(false)),
             "os.loadavg_item" => Ok(SomeValue::float()),
+            "os.stat_int" => Ok(SomeValue::int()),
+            "os.stat_float" => Ok(SomeValue::float()),
             "os.listdir" => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
             "os.environ_snapshot" => {
                 let def = self.bk.dictdef_here(0);
@@ -935,6 +937,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             "insert" => {
                 self.arity(&full, args, 2, 2)?;
                 self.check_int("list.insert", "the index", &p[0])?;
+                // the RPython typer inserts only at an index known not to count from the
+                // end (ll_insert_nonneg)
+                if p[0].is_int_like() && !p[0].is_nonneg() {
+                    return Err(AnnError::new(
+                        "RPY209",
+                        "list.insert(): the index is not proven non-negative; RPython inserts only at an index >= 0 (check it with `assert i >= 0` first)".to_string(),
+                    ));
+                }
                 self.bk.mutate_list(self.space.heap(), def, true);
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[1].not_const())?;

@@ -36,6 +36,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("gc.c", include_str!("runtime/gc.c")),
     ("text.c", include_str!("runtime/text.c")),
     ("containers.c", include_str!("runtime/containers.c")),
+    ("os.c", include_str!("runtime/os.c")),
 ];
 
 /// The generated sources of a program.

@@ -67,6 +67,28 @@ runtime_fns! {
     OsLoadavgItem = "ll_os_loadavg_item", &["OSError"], NO_ALLOC;
     /// `os.lseek(fd, pos, how) -> Signed`
     OsLseek = "ll_os_lseek", &["OSError"], NO_ALLOC;
+    /// the other `os` functions (`rtyper::rexternal` lists their signatures)
+    OsUnlink = "ll_os_unlink", &["OSError"], NO_ALLOC;
+    OsRmdir = "ll_os_rmdir", &["OSError"], NO_ALLOC;
+    OsMkdir = "ll_os_mkdir", &["OSError"], NO_ALLOC;
+    OsRename = "ll_os_rename", &["OSError"], NO_ALLOC;
+    OsChdir = "ll_os_chdir", &["OSError"], NO_ALLOC;
+    OsGetpid = "ll_os_getpid", NONE, NO_ALLOC;
+    OsGetcwd = "ll_os_getcwd", &["OSError"], ALLOC;
+    OsGetenv = "ll_os_getenv", NONE, ALLOC;
+    OsStrerror = "ll_os_strerror", NONE, ALLOC;
+    OsIsatty = "ll_os_isatty", NONE, NO_ALLOC;
+    OsDup = "ll_os_dup", &["OSError"], NO_ALLOC;
+    OsFsync = "ll_os_fsync", &["OSError"], NO_ALLOC;
+    OsAccess = "ll_os_access", NONE, NO_ALLOC;
+    /// `os.path.exists`/`isdir`/`isfile`
+    OsPathExists = "ll_os_path_exists", NONE, NO_ALLOC;
+    OsPathIsdir = "ll_os_path_isdir", NONE, NO_ALLOC;
+    OsPathIsfile = "ll_os_path_isfile", NONE, NO_ALLOC;
+    /// field `i` of `os.stat(path)`: the integer fields (mode, ino, dev, nlink, uid, gid,
+    /// size) and the times (atime, mtime, ctime, as floats); ll_os.py builds the tuple
+    OsStatInt = "ll_os_stat_int", &["OSError"], NO_ALLOC;
+    OsStatFloat = "ll_os_stat_float", &["OSError"], NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;

@@ -42,6 +42,8 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("annlowlevel.llstr", os_not_at_import),
     ("os.listdir_raw", os_not_at_import),
     ("os.loadavg_item", os_not_at_import),
+    ("os.stat_int", os_not_at_import),
+    ("os.stat_float", os_not_at_import),
     ("annlowlevel.hlstr", os_not_at_import),
     ("annlowlevel.llunicode", os_not_at_import),
     ("annlowlevel.hlunicode", os_not_at_import),

@@ -16,6 +16,7 @@ mod normalizecalls;
 mod rbuiltin;
 mod rclass;
 mod rcontainers;
+mod rexternal;
 mod rgenerator;
 mod rinstance;
 pub mod rmodel;

@@ -541,7 +541,7 @@ impl RTyper<'_> {
         Ok((p, ri))
     }
 
-    fn rt_call(
+    pub(super) fn rt_call(
         &mut self,
         llops: &mut LlOps,
         f: RuntimeFn,
@@ -560,6 +560,9 @@ impl RTyper<'_> {
 
     fn call_builtin(&mut self, hop: &mut Hop, llops: &mut LlOps, name: &str) -> R {
         if let Some(r) = self.rtype_ll_builtin(hop, llops, name) {
+            return r;
+        }
+        if let Some(r) = self.rtype_external(hop, llops, name) {
             return r;
         }
         let void = self.intern_repr(Repr::Void);
@@ -642,6 +645,16 @@ impl RTyper<'_> {
                     hop.exception_is_here(llops);
                 }
                 Ok((self.gendirectcall(llops, helper, args, tr)?, rr))
+            }
+            "os.stat_fields" => {
+                let p = self.inputarg(llops, hop, 0, rs)?;
+                if self.has_implicit_exception(hop, "OSError") {
+                    hop.exception_is_here(llops);
+                }
+                Ok((
+                    self.gendirectcall(llops, "ll_stat_fields", vec![ctype(tr), p], tr)?,
+                    rr,
+                ))
             }
             "os.listdir_raw" => {
                 let p = self.inputarg(llops, hop, 0, rs)?;
@@ -1023,6 +1036,7 @@ impl RTyper<'_> {
             }
         };
         match self.repr(sr).clone() {
+            Repr::Generator(gg) if name == "next" => self.generator_next(hop, llops, gg, sv, sr),
             Repr::List { item, fixed } => {
                 if name == "reverse" {
                     // a low-level helper over the items array and the length (ll_list.py)

@@ -154,22 +154,8 @@ impl RTyper<'_> {
                 let Repr::Generator(gg) = self.repr(hop.args_r[0]).clone() else {
                     unreachable!()
                 };
-                let yr = self.yield_repr(gg)?;
-                let yt = self.lltype(yr);
-                let f = self.gen_next_func(gg);
-                let ft = self.types.func(vec![self.lltype(hop.args_r[0])], yt);
-                let fpt = self.types.ptr(ft);
-                let fp = Hlvalue::Ll(LlConstant {
-                    ty: fpt,
-                    value: LlValue::Ptr(crate::lltypesystem::LlPtr::Func(f)),
-                });
-                if self.has_implicit_exception(hop, "StopIteration") {
-                    hop.exception_is_here(llops);
-                }
-                Ok((
-                    llops.genop(LlOp::DirectCall, vec![fp, hop.args_v[0]], yt),
-                    yr,
-                ))
+                let (g, gr) = (hop.args_v[0], hop.args_r[0]);
+                self.generator_next(hop, llops, gg, g, gr)
             }
             Op::YieldValue => {
                 let yr = self.yield_repr(hop.g)?;
@@ -795,5 +781,32 @@ impl RTyper<'_> {
             }
         };
         Ok((out, rr))
+    }
+}
+
+impl RTyper<'_> {
+    /// `next(g)` or `g.next()` of a generator: a direct call of the generator's `next`
+    /// function (rgenerator.rs), which raises StopIteration when the generator is done.
+    pub(super) fn generator_next(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        gg: u32,
+        g: Hlvalue,
+        gr: ReprId,
+    ) -> R {
+        let yr = self.yield_repr(gg)?;
+        let yt = self.lltype(yr);
+        let f = self.gen_next_func(gg);
+        let ft = self.types.func(vec![self.lltype(gr)], yt);
+        let fpt = self.types.ptr(ft);
+        let fp = Hlvalue::Ll(LlConstant {
+            ty: fpt,
+            value: LlValue::Ptr(crate::lltypesystem::LlPtr::Func(f)),
+        });
+        if self.has_implicit_exception(hop, "StopIteration") {
+            hop.exception_is_here(llops);
+        }
+        Ok((llops.genop(LlOp::DirectCall, vec![fp, g], yt), yr))
     }
 }

@@ -1478,3 +1478,6 @@ struct rpy_unicode *RPyRT_ll_str_decode_u(struct rpy_string *s, struct rpy_strin
 struct rpy_string *RPyRT_ll_str_decode(struct rpy_string *s, struct rpy_string *codec) {
     return text_decode(s, codec, 1);
 }
+
+struct rpy_string *rpy_mkstr(const char *buf, long n) { return mkstr(buf, n); }
+char *rpy_cpath(struct rpy_string *path) { return cpath(path); }

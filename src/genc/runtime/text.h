@@ -27,6 +27,29 @@ void RPyRT_ll_os_close(long fd);
 long RPyRT_ll_os_lseek(long fd, long pos, long how);
 struct rpy_string *RPyRT_ll_os_listdir_raw(struct rpy_string *path);
 double RPyRT_ll_os_loadavg_item(long i);
+/* os.c */
+void RPyRT_ll_os_unlink(struct rpy_string *path);
+void RPyRT_ll_os_rmdir(struct rpy_string *path);
+void RPyRT_ll_os_mkdir(struct rpy_string *path, long mode);
+void RPyRT_ll_os_rename(struct rpy_string *from, struct rpy_string *to);
+void RPyRT_ll_os_chdir(struct rpy_string *path);
+long RPyRT_ll_os_getpid(void);
+struct rpy_string *RPyRT_ll_os_getcwd(void);
+struct rpy_string *RPyRT_ll_os_getenv(struct rpy_string *name);
+struct rpy_string *RPyRT_ll_os_strerror(long e);
+bool RPyRT_ll_os_isatty(long fd);
+long RPyRT_ll_os_dup(long fd);
+void RPyRT_ll_os_fsync(long fd);
+bool RPyRT_ll_os_access(struct rpy_string *path, long mode);
+bool RPyRT_ll_os_path_exists(struct rpy_string *path);
+bool RPyRT_ll_os_path_isdir(struct rpy_string *path);
+bool RPyRT_ll_os_path_isfile(struct rpy_string *path);
+long RPyRT_ll_os_stat_int(struct rpy_string *path, long i);
+double RPyRT_ll_os_stat_float(struct rpy_string *path, long i);
+/* text.c's own helpers, for os.c: a str copied from a C buffer; a path as a malloc'ed C
+ * string (NULL with OSError set when it holds a NUL) */
+struct rpy_string *rpy_mkstr(const char *buf, long n);
+char *rpy_cpath(struct rpy_string *path);
 double RPyRT_ll_time_time(void);
 double RPyRT_ll_time_clock(void);
 void RPyRT_ll_print_item(struct rpy_string *s);

@@ -5,6 +5,7 @@
 //! which is how the generic list and dict helpers know their layouts.
 
 mod containers;
+mod os;
 mod text;
 
 use super::{LlInterpreter, Unwind};
@@ -55,6 +56,9 @@ impl<'p> LlInterpreter<'p> {
             }
         }
         Ok(match f {
+            OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd | OsGetenv
+            | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
+            | OsPathIsfile | OsStatInt | OsStatFloat => return self.call_os(f, a, rty, span),
             OsWrite => {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {
@@ -90,6 +94,8 @@ impl<'p> LlInterpreter<'p> {
                     _ => o.read(true).write(true),
                 };
                 o.append(flags & 0o2000 != 0).truncate(flags & 0o1000 != 0);
+                // the permissions of a created file, less the umask (as open(2))
+                std::os::unix::fs::OpenOptionsExt::mode(&mut o, int(2) as u32);
                 if flags & 0o100 != 0 {
                     if flags & 0o200 != 0 {
                         o.create_new(true);

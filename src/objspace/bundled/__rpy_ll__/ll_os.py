@@ -2,7 +2,7 @@
 functions give flat values (a NUL-separated string of names, one load average), these
 helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
 pointer types of the result, passed by the RTyper as constants."""
-from __rpy__ import os_listdir_raw, os_loadavg_item
+from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
@@ -55,4 +55,23 @@ def ll_getloadavg(TUPLE):
     t.item0 = os_loadavg_item(0)
     t.item1 = os_loadavg_item(1)
     t.item2 = os_loadavg_item(2)
+    return t
+
+
+@specialize.ll()
+def ll_stat_fields(TUPLE, path):
+    """`os.stat(path)` as the tuple `stat_result` is built from: seven integer fields,
+    then the three times."""
+    p = hlstr(path)
+    t = malloc(TUPLE.TO)
+    t.item0 = os_stat_int(p, 0)
+    t.item1 = os_stat_int(p, 1)
+    t.item2 = os_stat_int(p, 2)
+    t.item3 = os_stat_int(p, 3)
+    t.item4 = os_stat_int(p, 4)
+    t.item5 = os_stat_int(p, 5)
+    t.item6 = os_stat_int(p, 6)
+    t.item7 = os_stat_float(p, 7)
+    t.item8 = os_stat_float(p, 8)
+    t.item9 = os_stat_float(p, 9)
     return t

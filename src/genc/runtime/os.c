@@ -1,0 +1,167 @@
+/* os.c: the os externals of src/rtyper/rexternal.rs (declared in text.h). The
+ * LLInterpreter's src/llinterp/runtime/os.rs is the specification of each; a failing
+ * call raises OSError. */
+#include "text.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* a path as a C string (malloc'ed), or NULL with the exception set */
+#define WITH_PATH(p, path, fail)                                                             \
+    char *p = rpy_cpath(path);                                                               \
+    if (!p)                                                                                  \
+        return fail;
+
+static void check(int r) {
+    if (r < 0)
+        rpy_raise_std(RPY_EXC_OSError);
+}
+
+void RPyRT_ll_os_unlink(struct rpy_string *path) {
+    WITH_PATH(p, path, )
+    check(unlink(p));
+    free(p);
+}
+
+void RPyRT_ll_os_rmdir(struct rpy_string *path) {
+    WITH_PATH(p, path, )
+    check(rmdir(p));
+    free(p);
+}
+
+void RPyRT_ll_os_mkdir(struct rpy_string *path, long mode) {
+    WITH_PATH(p, path, )
+    check(mkdir(p, (mode_t)mode));
+    free(p);
+}
+
+void RPyRT_ll_os_chdir(struct rpy_string *path) {
+    WITH_PATH(p, path, )
+    check(chdir(p));
+    free(p);
+}
+
+void RPyRT_ll_os_rename(struct rpy_string *from, struct rpy_string *to) {
+    WITH_PATH(p, from, )
+    char *q = rpy_cpath(to);
+    if (q) {
+        check(rename(p, q));
+        free(q);
+    }
+    free(p);
+}
+
+long RPyRT_ll_os_getpid(void) { return (long)getpid(); }
+
+struct rpy_string *RPyRT_ll_os_getcwd(void) {
+    char buf[4096];
+    if (!getcwd(buf, sizeof buf)) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return NULL;
+    }
+    return rpy_mkstr(buf, (long)strlen(buf));
+}
+
+struct rpy_string *RPyRT_ll_os_getenv(struct rpy_string *name) {
+    /* a name holding a NUL names no variable */
+    if (memchr(name->items, 0, (size_t)name->length))
+        return NULL;
+    char *n = malloc((size_t)name->length + 1);
+    if (!n) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return NULL;
+    }
+    memcpy(n, name->items, (size_t)name->length);
+    n[name->length] = 0;
+    const char *v = getenv(n);
+    free(n);
+    return v ? rpy_mkstr(v, (long)strlen(v)) : NULL;
+}
+
+struct rpy_string *RPyRT_ll_os_strerror(long e) {
+    const char *t = strerror((int)e);
+    return rpy_mkstr(t, (long)strlen(t));
+}
+
+bool RPyRT_ll_os_isatty(long fd) { return isatty((int)fd) == 1; }
+
+long RPyRT_ll_os_dup(long fd) {
+    int r = dup((int)fd);
+    check(r);
+    return r;
+}
+
+void RPyRT_ll_os_fsync(long fd) { check(fsync((int)fd)); }
+
+/* the tests that answer False for a path that cannot name a file */
+static bool stat_of(struct rpy_string *path, struct stat *st) {
+    if (memchr(path->items, 0, (size_t)path->length))
+        return false;
+    char *p = rpy_cpath(path);
+    if (!p)
+        return false;
+    int r = stat(p, st);
+    free(p);
+    return r == 0;
+}
+
+bool RPyRT_ll_os_access(struct rpy_string *path, long mode) {
+    if (memchr(path->items, 0, (size_t)path->length))
+        return false;
+    WITH_PATH(p, path, false)
+    int r = access(p, (int)mode);
+    free(p);
+    return r == 0;
+}
+
+bool RPyRT_ll_os_path_exists(struct rpy_string *path) {
+    struct stat st;
+    return stat_of(path, &st);
+}
+
+bool RPyRT_ll_os_path_isdir(struct rpy_string *path) {
+    struct stat st;
+    return stat_of(path, &st) && S_ISDIR(st.st_mode);
+}
+
+bool RPyRT_ll_os_path_isfile(struct rpy_string *path) {
+    struct stat st;
+    return stat_of(path, &st) && S_ISREG(st.st_mode);
+}
+
+static bool stat_or_raise(struct rpy_string *path, struct stat *st) {
+    WITH_PATH(p, path, false)
+    int r = stat(p, st);
+    free(p);
+    if (r < 0) {
+        rpy_raise_std(RPY_EXC_OSError);
+        return false;
+    }
+    return true;
+}
+
+long RPyRT_ll_os_stat_int(struct rpy_string *path, long i) {
+    struct stat st;
+    if (!stat_or_raise(path, &st))
+        return 0;
+    switch (i) {
+    case 0: return (long)st.st_mode;
+    case 1: return (long)st.st_ino;
+    case 2: return (long)st.st_dev;
+    case 3: return (long)st.st_nlink;
+    case 4: return (long)st.st_uid;
+    case 5: return (long)st.st_gid;
+    default: return (long)st.st_size;
+    }
+}
+
+double RPyRT_ll_os_stat_float(struct rpy_string *path, long i) {
+    struct stat st;
+    if (!stat_or_raise(path, &st))
+        return 0.0;
+    struct timespec t = i == 7 ? st.st_atim : i == 8 ? st.st_mtim : st.st_ctim;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}

@@ -1,0 +1,124 @@
+//! Calls of the external functions of the `os` model whose arguments and result are
+//! plain values (ints, strings, floats): one table row per built-in gives the runtime
+//! function it becomes and its argument kinds, so the RTyper, the LLInterpreter
+//! (`llinterp::runtime::os`) and GenC (`runtime/os.c`) agree on one signature. Externals
+//! that build containers go through the helpers of `ll_os.py` instead (`os.listdir`,
+//! `os.getloadavg`, `os.stat`).
+
+use super::hop::{cint, cvoid, Hop, LlOps};
+use super::rmodel::Repr;
+use super::rmodel::ReprId;
+use super::{RTyper, TyperError};
+use crate::flowspace::Hlvalue;
+use crate::lltypesystem::runtime::RuntimeFn;
+use crate::lltypesystem::LlType;
+use crate::objspace::object::IntKind;
+
+type R = Result<(Hlvalue, ReprId), TyperError>;
+
+/// The kind of an argument: the Repr it is converted to before the call.
+#[derive(Clone, Copy)]
+enum Arg {
+    Int,
+    Str,
+    /// an int argument the caller may leave out, with its default
+    IntOr(i64),
+}
+
+/// One external: the built-in's qualified name, the runtime function, its arguments, and
+/// whether its result is the call's value (`false`: the call returns None).
+struct External {
+    name: &'static str,
+    f: RuntimeFn,
+    args: &'static [Arg],
+    returns: bool,
+}
+
+const fn ext(name: &'static str, f: RuntimeFn, args: &'static [Arg], returns: bool) -> External {
+    External {
+        name,
+        f,
+        args,
+        returns,
+    }
+}
+
+use Arg::{Int, IntOr, Str};
+const EXTERNALS: &[External] = &[
+    ext("os.unlink", RuntimeFn::OsUnlink, &[Str], false),
+    ext("os.remove", RuntimeFn::OsUnlink, &[Str], false),
+    ext("os.rmdir", RuntimeFn::OsRmdir, &[Str], false),
+    ext("os.mkdir", RuntimeFn::OsMkdir, &[Str, IntOr(0o777)], false),
+    ext("os.rename", RuntimeFn::OsRename, &[Str, Str], false),
+    ext("os.chdir", RuntimeFn::OsChdir, &[Str], false),
+    ext("os.getpid", RuntimeFn::OsGetpid, &[], true),
+    ext("os.getcwd", RuntimeFn::OsGetcwd, &[], true),
+    ext("os.getenv", RuntimeFn::OsGetenv, &[Str], true),
+    ext("os.strerror", RuntimeFn::OsStrerror, &[Int], true),
+    ext("os.isatty", RuntimeFn::OsIsatty, &[Int], true),
+    ext("os.dup", RuntimeFn::OsDup, &[Int], true),
+    ext("os.fsync", RuntimeFn::OsFsync, &[Int], false),
+    ext("os.access", RuntimeFn::OsAccess, &[Str, Int], true),
+    ext("os.path.exists", RuntimeFn::OsPathExists, &[Str], true),
+    ext("os.path.isdir", RuntimeFn::OsPathIsdir, &[Str], true),
+    ext("os.path.isfile", RuntimeFn::OsPathIsfile, &[Str], true),
+    ext("os.stat_int", RuntimeFn::OsStatInt, &[Str, Int], true),
+    ext("os.stat_float", RuntimeFn::OsStatFloat, &[Str, Int], true),
+];
+
+impl RTyper<'_> {
+    /// The call of built-in `name` when it is one of the table's externals; `None`
+    /// otherwise.
+    pub(super) fn rtype_external(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        name: &str,
+    ) -> Option<R> {
+        let e = EXTERNALS.iter().find(|e| e.name == name)?;
+        Some(self.call_external(hop, llops, e))
+    }
+
+    fn call_external(&mut self, hop: &mut Hop, llops: &mut LlOps, e: &External) -> R {
+        let si = self.intern_repr(Repr::Int(IntKind::Signed));
+        let rs = self.intern_repr(Repr::Str);
+        let mut args = Vec::with_capacity(e.args.len());
+        for (i, a) in e.args.iter().enumerate() {
+            args.push(match a {
+                Arg::Int => self.inputarg(llops, hop, i, si)?,
+                Arg::Str => self.inputarg(llops, hop, i, rs)?,
+                Arg::IntOr(d) if i >= hop.nargs() => cint(*d),
+                Arg::IntOr(_) => self.inputarg(llops, hop, i, si)?,
+            });
+        }
+        if e.f
+            .raises()
+            .iter()
+            .any(|x| self.has_implicit_exception(hop, x))
+        {
+            hop.exception_is_here(llops);
+        }
+        if e.returns {
+            let rr = hop.r_result;
+            let tr = self.lltype(rr);
+            Ok((self.rt_call(llops, e.f, args, tr), rr))
+        } else {
+            self.rt_call(llops, e.f, args, LlType::VOID);
+            let void = self.intern_repr(Repr::Void);
+            Ok((cvoid(), void))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EXTERNALS;
+
+    #[test]
+    fn one_row_per_builtin() {
+        let mut seen = std::collections::HashSet::new();
+        for e in EXTERNALS {
+            assert!(seen.insert(e.name), "{} twice", e.name);
+        }
+    }
+}
