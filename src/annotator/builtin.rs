@@ -1327,6 +1327,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => SomeValue::string(),
                 })
             }
+            // the typer has these three for single characters only; a method of a
+            // constant string reaches here without `getattr`'s check (unaryop.rs)
+            "isspace" | "islower" | "isupper" if !uni && !matches!(s, S::Char { .. }) => {
+                Err(self.no_method(tname, meth))
+            }
             "isdigit" | "isalpha" | "isalnum" | "isspace" | "islower" | "isupper" if !uni => {
                 self.arity(&full, args, 0, 0)?;
                 Ok(SomeValue::bool())

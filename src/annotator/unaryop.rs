@@ -541,7 +541,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn no_method(&self, tname: &str, name: &str) -> AnnError {
+    pub(super) fn no_method(&self, tname: &str, name: &str) -> AnnError {
         let hint = match (tname, name) {
             ("list", "sort") => ": use rpython.rlib.listsort.TimSort",
             (_, "format") => ": use % formatting",
