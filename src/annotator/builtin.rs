@@ -532,7 +532,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::None)
             }
             "os.lseek" => Ok(SomeValue::int()),
-            "os.getenv" => Ok(S::Str { can_be_none: true, no_nul: true, konst: None }),
+            // CPython's os.getenv, which the reference analyses, calls
+            // environ.get(key, default): two arguments, which RPython's dict.get of
+            // os.environ does not take
+            "os.getenv" => Err(AnnError::new(
+                "RPY210",
+                "os.getenv() is not supported by RPython (it calls os.environ.get(key, default)): use os.environ.get(key), which gives None for a missing variable".to_string(),
+            )),
             "os.getpid" | "os.system" => Ok(SomeValue::int()),
             "os.isatty" | "os.path.exists" | "os.path.isdir" | "os.path.isfile" => Ok(SomeValue::bool()),
             "os.getcwd" | "os.strerror" => Ok(SomeValue::string0(true)),

@@ -75,7 +75,6 @@ runtime_fns! {
     OsChdir = "ll_os_chdir", &["OSError"], NO_ALLOC;
     OsGetpid = "ll_os_getpid", NONE, NO_ALLOC;
     OsGetcwd = "ll_os_getcwd", &["OSError"], ALLOC;
-    OsGetenv = "ll_os_getenv", NONE, ALLOC;
     OsStrerror = "ll_os_strerror", NONE, ALLOC;
     OsIsatty = "ll_os_isatty", NONE, NO_ALLOC;
     OsDup = "ll_os_dup", &["OSError"], NO_ALLOC;

@@ -53,7 +53,6 @@ const EXTERNALS: &[External] = &[
     ext("os.chdir", RuntimeFn::OsChdir, &[Str], false),
     ext("os.getpid", RuntimeFn::OsGetpid, &[], true),
     ext("os.getcwd", RuntimeFn::OsGetcwd, &[], true),
-    ext("os.getenv", RuntimeFn::OsGetenv, &[Str], true),
     ext("os.strerror", RuntimeFn::OsStrerror, &[Int], true),
     ext("os.isatty", RuntimeFn::OsIsatty, &[Int], true),
     ext("os.dup", RuntimeFn::OsDup, &[Int], true),

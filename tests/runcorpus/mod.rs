@@ -80,15 +80,19 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // a guard against hangs, not a speed test (benches/ measures speed): generous, because
-    // the LLInterpreter runs as a debug build here and CI machines may be shared
-    let limit = Duration::from_secs(180);
+    // a guard against hangs, not a speed test (benches/ measures speed): the program's own
+    // CPU time, generous because the LLInterpreter runs as a debug build here, so a busy
+    // shared machine does not make a slow program look hung; wall-clock time as a last
+    // resort
+    let cpu_limit = 180.0;
+    let wall_limit = Duration::from_secs(1200);
     let start = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break Some(s);
         }
-        if start.elapsed() > limit {
+        let cpu = cpu_seconds(child.id()).unwrap_or(0.0);
+        if cpu > cpu_limit || start.elapsed() > wall_limit {
             let _ = child.kill();
             break None;
         }
@@ -97,7 +101,11 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
     let out = child.wait_with_output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let Some(status) = status else {
-        return Err(format!("timed out after {} s", limit.as_secs()));
+        return Err(format!(
+            "timed out after {:.0} s of CPU time ({:.0} s elapsed)",
+            cpu_limit,
+            start.elapsed().as_secs_f64()
+        ));
     };
     let want_out = std::fs::read(case.base.with_extension("stdout")).unwrap_or_default();
     let want_err = std::fs::read(case.base.with_extension("stderr")).unwrap_or_default();
@@ -207,4 +215,17 @@ pub fn assess(what: &str, results: &[(String, Result<(), String>)], gaps: &[Stri
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     passed
+}
+
+/// The CPU time (user + system) process `pid` has used so far, from Linux's
+/// `/proc/PID/stat` (fields 14 and 15, in clock ticks).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let text = std::fs::read_to_string(format!("/proc/{}/stat", pid)).ok()?;
+    // the fields after the command name, which is in parentheses and may hold spaces
+    let rest = &text[text.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf has no preconditions
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    Some(ticks / if hz > 0.0 { hz } else { 100.0 })
 }

@@ -65,22 +65,6 @@ struct rpy_string *RPyRT_ll_os_getcwd(void) {
     return rpy_mkstr(buf, (long)strlen(buf));
 }
 
-struct rpy_string *RPyRT_ll_os_getenv(struct rpy_string *name) {
-    /* a name holding a NUL names no variable */
-    if (memchr(name->items, 0, (size_t)name->length))
-        return NULL;
-    char *n = malloc((size_t)name->length + 1);
-    if (!n) {
-        rpy_raise_std(RPY_EXC_MemoryError);
-        return NULL;
-    }
-    memcpy(n, name->items, (size_t)name->length);
-    n[name->length] = 0;
-    const char *v = getenv(n);
-    free(n);
-    return v ? rpy_mkstr(v, (long)strlen(v)) : NULL;
-}
-
 struct rpy_string *RPyRT_ll_os_strerror(long e) {
     const char *t = strerror((int)e);
     return rpy_mkstr(t, (long)strlen(t));

@@ -35,7 +35,6 @@ void RPyRT_ll_os_rename(struct rpy_string *from, struct rpy_string *to);
 void RPyRT_ll_os_chdir(struct rpy_string *path);
 long RPyRT_ll_os_getpid(void);
 struct rpy_string *RPyRT_ll_os_getcwd(void);
-struct rpy_string *RPyRT_ll_os_getenv(struct rpy_string *name);
 struct rpy_string *RPyRT_ll_os_strerror(long e);
 bool RPyRT_ll_os_isatty(long fd);
 long RPyRT_ll_os_dup(long fd);

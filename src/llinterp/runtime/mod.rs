@@ -56,7 +56,7 @@ impl<'p> LlInterpreter<'p> {
             }
         }
         Ok(match f {
-            OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd | OsGetenv
+            OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
             | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
             | OsPathIsfile | OsStatInt | OsStatFloat => return self.call_os(f, a, rty, span),
             OsWrite => {

@@ -5,7 +5,7 @@
 
 use super::super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
-use crate::lltypesystem::{LlPtr, LlType, LlValue};
+use crate::lltypesystem::{LlType, LlValue};
 use crate::syntax::Span;
 use std::io::IsTerminal;
 use std::os::unix::fs::MetadataExt;
@@ -66,14 +66,6 @@ impl LlInterpreter<'_> {
                 }
                 Err(_) => return Err(self.raise_std("OSError")),
             },
-            OsGetenv => {
-                use std::os::unix::ffi::OsStrExt;
-                let name = self.s(a[0], span)?;
-                match std::env::var_os(std::ffi::OsStr::from_bytes(&name)) {
-                    Some(v) => self.strv(v.as_bytes()),
-                    None => LlValue::Ptr(LlPtr::Null),
-                }
-            }
             OsStrerror => {
                 // the C library's text, without the " (os error N)" Rust appends
                 let text = std::io::Error::from_raw_os_error(int(0) as i32).to_string();
