@@ -83,6 +83,21 @@ pub fn thread_bytes() -> i64 {
     THREAD_BYTES.try_with(|b| b.get()).unwrap_or(0)
 }
 
+/// CPU time the current thread has used: what the import-time budget counts, so that a
+/// busy machine does not stop an analysis that would finish in time on its own.
+pub fn thread_cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write into
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if r != 0 {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 /// What import-time code may see of the machine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {

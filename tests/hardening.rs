@@ -636,7 +636,9 @@ fn endless_import_time_loops_stop_within_seconds() {
         m.contains("RPY004:4:") && m.contains("stopped after"),
         "{m}"
     );
-    assert!(start.elapsed() < Duration::from_secs(30));
+    // the budget is 5 s of CPU time; wall-clock time only guards against a hang (a shared
+    // machine may give the check a fraction of a core)
+    assert!(start.elapsed() < Duration::from_secs(120));
 }
 
 /// Built-ins and operators with extreme arguments: an exception or a diagnostic, never a

@@ -100,6 +100,12 @@ pub fn build_flow<C: ConcreteSpace>(
         graph, diagnostics, ..
     } = ctx;
     let mut graph = graph;
+    super::transform::join_ovfcheck(&mut graph, |v| {
+        matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
+            objspace.heap().get(*id),
+            Object::Builtin { name, bound_self: None } if &**name == "rarithmetic.ovfcheck"
+        ))
+    });
     super::transform::remove_dead_blocks(&mut graph);
     Ok((graph, diagnostics))
 }

@@ -1,4 +1,5 @@
-//! Graph clean-ups after flowing: dropping the blocks that merging made unreachable.
+//! Graph clean-ups after flowing: an `ovfcheck()` joined to the operation it checks, and
+//! dropping the blocks that merging made unreachable.
 
 use super::model::*;
 use std::collections::HashMap;
@@ -43,4 +44,85 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
         }
         None => false,
     });
+}
+
+/// `ovfcheck(x << y)`, `ovfcheck(x // y)`…: an operation that can raise (ValueError,
+/// ZeroDivisionError) ends its block, so the `ovfcheck()` call that must follow it directly
+/// opens the next one. As the reference's simplification does, the operation's own
+/// exception exits are dropped (the handlers around the `ovfcheck()` call cover them) and
+/// the two blocks become one, so the typer sees the operation and its check side by side.
+/// `is_ovfcheck` tells the `ovfcheck` function constant.
+pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -> bool) {
+    loop {
+        let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::new();
+        for b in graph.iterblocks() {
+            for &l in &graph.block(b).exits {
+                incoming.entry(graph.link(l).target).or_default().push(l);
+            }
+        }
+        let found = graph.iterblocks().into_iter().find_map(|b| {
+            let first = graph.block(b).operations.first()?;
+            if first.opname != crate::interpreter::Op::SimpleCall || !is_ovfcheck(&first.args[0]) {
+                return None;
+            }
+            let [l] = incoming.get(&b)?.as_slice() else {
+                return None;
+            };
+            let prev = graph.link(*l).prevblock;
+            let pb = graph.block(prev);
+            let joinable = matches!(pb.exitswitch, ExitSwitch::LastException)
+                && pb.exits.first() == Some(l)
+                && !pb.operations.is_empty()
+                && prev != b;
+            joinable.then_some((prev, b, *l))
+        });
+        let Some((prev, b, l)) = found else {
+            return;
+        };
+        // the block's input variables are the link's values
+        let subst: HashMap<VarId, Hlvalue> = graph
+            .block(b)
+            .inputargs
+            .iter()
+            .copied()
+            .zip(graph.link(l).args.iter().copied())
+            .collect();
+        let sub = |v: &mut Hlvalue| {
+            if let Hlvalue::Var(x) = v {
+                if let Some(n) = subst.get(x) {
+                    *v = *n;
+                }
+            }
+        };
+        let mut block = std::mem::replace(
+            graph.block_mut(b),
+            Block {
+                inputargs: Vec::new(),
+                operations: Vec::new(),
+                exitswitch: ExitSwitch::None,
+                exits: Vec::new(),
+            },
+        );
+        for op in &mut block.operations {
+            op.args.iter_mut().for_each(sub);
+        }
+        if let ExitSwitch::Value(v) = &mut block.exitswitch {
+            sub(v);
+        }
+        for &e in &block.exits {
+            let link = graph.link_mut(e);
+            link.prevblock = prev;
+            link.args.iter_mut().for_each(sub);
+        }
+        for r in &mut graph.local_refs {
+            if r.block == b {
+                r.block = prev;
+                sub(&mut r.value);
+            }
+        }
+        let pb = graph.block_mut(prev);
+        pb.operations.extend(block.operations);
+        pb.exitswitch = block.exitswitch;
+        pb.exits = block.exits;
+    }
 }

@@ -12,7 +12,7 @@ type R = Result<LlValue, Unwind>;
 
 fn floordiv(a: i64, b: i64) -> i64 {
     let q = a.wrapping_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
+    if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
         q - 1
     } else {
         q
@@ -33,6 +33,15 @@ impl<'p> LlInterpreter<'p> {
             msg: msg.into(),
             span: op.span,
         }
+    }
+
+    /// The most negative integer divided by -1: the quotient does not fit, and the C
+    /// division traps; only `ovfcheck()` makes it an OverflowError.
+    fn division_overflow(&self, op: &SpaceOperation) -> Unwind {
+        self.fatal(
+            op,
+            "integer overflow: the most negative int divided by -1 (without ovfcheck(): undefined in RPython)",
+        )
     }
 
     fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
@@ -76,6 +85,9 @@ impl<'p> LlInterpreter<'p> {
                         "division by zero (no ZeroDivisionError handler: undefined in RPython)",
                     ));
                 }
+                if x == i64::MIN && y == -1 {
+                    return Err(self.division_overflow(op));
+                }
                 LlValue::Int(match o {
                     IntFloorDiv => x.wrapping_div(y),
                     IntMod => x.wrapping_rem(y),
@@ -89,8 +101,11 @@ impl<'p> LlInterpreter<'p> {
                 if y == 0 {
                     return Err(self.raise_std("ZeroDivisionError"));
                 }
-                if matches!(o, IntPyDivOvfZer | IntPyModOvfZer) && x == i64::MIN && y == -1 {
-                    return Err(self.raise_std("OverflowError"));
+                if x == i64::MIN && y == -1 {
+                    if matches!(o, IntPyDivOvfZer | IntPyModOvfZer) {
+                        return Err(self.raise_std("OverflowError"));
+                    }
+                    return Err(self.division_overflow(op));
                 }
                 LlValue::Int(
                     if matches!(o, IntPyDivZer | LlongPyDivZer | IntPyDivOvfZer) {
