@@ -100,13 +100,22 @@ pub fn build_flow<C: ConcreteSpace>(
         graph, diagnostics, ..
     } = ctx;
     let mut graph = graph;
-    super::transform::join_ovfcheck(&mut graph, |v| {
+    let mut diagnostics = diagnostics;
+    let is_ovfcheck = |v: &Hlvalue| {
         matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
             objspace.heap().get(*id),
             Object::Builtin { name, bound_self: None } if &**name == "rarithmetic.ovfcheck"
         ))
-    });
+    };
+    super::transform::join_ovfcheck(&mut graph, is_ovfcheck);
     super::transform::remove_dead_blocks(&mut graph);
+    for (span, what) in super::transform::misplaced_ovfchecks(&graph, is_ovfcheck) {
+        diagnostics.push(Diagnostic::new(
+            "RPY218",
+            span,
+            format!("ovfcheck() must directly take the result of an arithmetic operation that can overflow (+, -, *, //, %, <<, unary -, abs), as in ovfcheck(x + y); here it takes {}", what),
+        ));
+    }
     Ok((graph, diagnostics))
 }
 

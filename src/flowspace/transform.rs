@@ -126,3 +126,53 @@ pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -
         pb.exits = block.exits;
     }
 }
+
+/// The `ovfcheck()` calls that do not directly check an operation that can overflow (the
+/// typer turns `x + y` into `int_add_ovf` only when `ovfcheck` takes its result at once):
+/// the span of each, and what its argument is instead. Run after `join_ovfcheck`.
+pub fn misplaced_ovfchecks(
+    graph: &FunctionGraph,
+    is_ovfcheck: impl Fn(&Hlvalue) -> bool,
+) -> Vec<(crate::syntax::Span, String)> {
+    use crate::interpreter::Op;
+    let mut out = Vec::new();
+    for b in graph.iterblocks() {
+        let ops = &graph.block(b).operations;
+        for (i, op) in ops.iter().enumerate() {
+            if op.opname != Op::SimpleCall || !is_ovfcheck(&op.args[0]) || op.args.len() != 2 {
+                continue;
+            }
+            let prev = i.checked_sub(1).map(|j| &ops[j]);
+            let checked = prev.is_some_and(|p| {
+                Hlvalue::Var(p.result) == op.args[1]
+                    && matches!(
+                        p.opname,
+                        Op::Add
+                            | Op::Sub
+                            | Op::Mul
+                            | Op::FloorDiv
+                            | Op::Div
+                            | Op::Mod
+                            | Op::LShift
+                            | Op::Neg
+                            | Op::Abs
+                    )
+            });
+            if checked {
+                continue;
+            }
+            let what = match (op.args[1], prev) {
+                (Hlvalue::Const(_), _) => {
+                    "a constant (the operation was computed when the program was analysed)"
+                        .to_string()
+                }
+                (Hlvalue::Var(v), Some(p)) if p.result == v => {
+                    format!("the result of `{}`", p.opname.name())
+                }
+                _ => "a value computed earlier".to_string(),
+            };
+            out.push((op.span, what));
+        }
+    }
+    out
+}
