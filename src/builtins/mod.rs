@@ -19,9 +19,9 @@
 
 mod table;
 
-pub use table::BuiltinId;
 use std::collections::HashMap;
 use std::sync::OnceLock;
+pub use table::BuiltinId;
 
 /// Declares [`BuiltinId`]: first the built-ins one by one (`Variant = "name"`, then
 /// `=> Op / arity` when a call with that many positional arguments is that flow-space
@@ -65,6 +65,15 @@ macro_rules! builtins {
                 }
             }
 
+            /// The built-in whose call a flow-space operation is (the inverse of
+            /// [`BuiltinId::flow_op`]): `abs` of the operation `abs`.
+            pub fn for_flow_op(op: $crate::interpreter::Op) -> Option<BuiltinId> {
+                match op {
+                    $($($crate::interpreter::Op::$op => Some(BuiltinId::$v),)?)*
+                    _ => None,
+                }
+            }
+
             /// The `str` method of a string method (`unicode.split` → `str.split`, itself
             /// for a `str` method): string methods behave alike on both types.
             pub fn str_method(self) -> Option<BuiltinId> {
@@ -98,6 +107,45 @@ impl BuiltinId {
     pub fn class_method(self) -> Option<(&'static str, &'static str)> {
         let (cls, meth) = self.name().split_once('.')?;
         (!meth.contains('.')).then_some((cls, meth))
+    }
+
+    /// Whether it is a function of the `math` module.
+    pub fn is_math(self) -> bool {
+        use BuiltinId::*;
+        matches!(
+            self,
+            MathSqrt
+                | MathFloor
+                | MathCeil
+                | MathFabs
+                | MathExp
+                | MathLog10
+                | MathLog1p
+                | MathSin
+                | MathCos
+                | MathTan
+                | MathAsin
+                | MathAcos
+                | MathAtan
+                | MathSinh
+                | MathCosh
+                | MathTanh
+                | MathDegrees
+                | MathRadians
+                | MathTrunc
+                | MathIsnan
+                | MathIsinf
+                | MathLog
+                | MathFmod
+                | MathPow
+                | MathAtan2
+                | MathHypot
+                | MathCopysign
+                | MathLdexp
+                | MathFrexp
+                | MathModf
+                | MathFactorial
+        )
     }
 
     /// The built-in of a qualified name. Only import-time binding needs this (the object
@@ -150,13 +198,19 @@ mod tests {
     fn flow_ops_are_one_to_one() {
         let mut seen = HashSet::new();
         for &b in BuiltinId::ALL {
-            let ops: Vec<_> = (0..5).filter_map(|n| b.flow_op(n).map(|op| (op, n))).collect();
+            let ops: Vec<_> = (0..5)
+                .filter_map(|n| b.flow_op(n).map(|op| (op, n)))
+                .collect();
             assert!(ops.len() <= 1, "{b} becomes several operations");
             for (op, _) in ops {
                 assert!(seen.insert(op), "{op:?} comes from two built-ins");
+                assert_eq!(BuiltinId::for_flow_op(op), Some(b));
             }
         }
-        assert_eq!(BuiltinId::Len.flow_op(1).map(|o| format!("{o:?}")), Some("Len".into()));
+        assert_eq!(
+            BuiltinId::Len.flow_op(1).map(|o| format!("{o:?}")),
+            Some("Len".into())
+        );
         assert_eq!(BuiltinId::Getattr.flow_op(3), None);
     }
 }

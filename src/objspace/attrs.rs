@@ -51,7 +51,8 @@ impl ObjSpace {
     }
 
     /// Is this builtin (by qualified name) a method that binds to the instance?
-    pub(crate) fn is_method_builtin(&self, name: &str) -> bool {
+    pub(crate) fn is_method_builtin(&self, id: crate::builtins::BuiltinId) -> bool {
+        let name = id.name();
         let Some((prefix, _)) = name.rsplit_once('.') else {
             return false;
         };
@@ -71,12 +72,12 @@ impl ObjSpace {
                 self_value: obj,
             })),
             Object::Builtin {
-                name,
+                id,
                 bound_self: None,
-            } if self.is_method_builtin(name) => {
-                let name = name.clone();
+            } if self.is_method_builtin(*id) => {
+                let id = *id;
                 Ok(self.alloc(Object::Builtin {
-                    name,
+                    id,
                     bound_self: Some(obj),
                 }))
             }
@@ -355,15 +356,12 @@ impl ObjSpace {
                 }
             }
             Object::Builtin {
-                name: bname,
+                id: bid,
                 bound_self,
             } => {
-                let (bname, bs) = (bname.clone(), *bound_self);
+                let (bid, bname, bs) = (*bid, bid.name(), *bound_self);
                 match &**name {
-                    "__name__" => {
-                        let short = bname.rsplit('.').next().unwrap_or(&bname).to_string();
-                        Ok(Some(self.new_str(short.as_bytes())))
-                    }
+                    "__name__" => Ok(Some(self.new_str(bid.short_name().as_bytes()))),
                     "__self__" => Ok(Some(bs.unwrap_or(Value::None))),
                     "__module__" => {
                         let m = match bname.rsplit_once('.') {
@@ -871,6 +869,7 @@ impl ObjSpace {
             span: spans.0,
             name_span: spans.1,
             builtin: None,
+            constructor: None,
             attr_spans,
         }));
         let mro = self.compute_mro(id, &base_ids);

@@ -5,55 +5,6 @@ use super::builtins::BArgs;
 use super::object::{Object, Value};
 use super::{ObjSpace, R};
 
-/// Methods registered as both `str.<name>` and `unicode.<name>`.
-pub const STR_METHODS: &[&str] = &[
-    "join",
-    "split",
-    "rsplit",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "startswith",
-    "endswith",
-    "find",
-    "rfind",
-    "index",
-    "rindex",
-    "count",
-    "lower",
-    "upper",
-    "swapcase",
-    "capitalize",
-    "title",
-    "isdigit",
-    "isalpha",
-    "isspace",
-    "isalnum",
-    "isupper",
-    "islower",
-    "istitle",
-    "isdecimal",
-    "isnumeric",
-    "ljust",
-    "rjust",
-    "center",
-    "zfill",
-    "splitlines",
-    "partition",
-    "rpartition",
-    "encode",
-    "decode",
-    "format",
-    "expandtabs",
-    "__getitem__",
-    "__len__",
-    "__contains__",
-    "__add__",
-    "__mul__",
-    "__mod__",
-];
-
 /// A classification of a code point (`unicode` tells which rules apply).
 type CharPred = fn(u32, bool) -> bool;
 
@@ -244,7 +195,7 @@ impl ObjSpace {
 
     /// Every `str.*` and `unicode.*` method.
     pub(crate) fn string_method(&mut self, a: &mut BArgs) -> R {
-        let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+        let meth = a.id.short_name().to_string();
         let this = a.take_self(self)?;
         let Some(mut s) = self.txt(this) else {
             let tn = self.type_name(this);

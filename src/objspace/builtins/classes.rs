@@ -135,7 +135,7 @@ pub(super) fn m_exc_repr(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_property(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     let this = a.take_self(sp)?;
     let (fget, fset) = match this {
         Value::Obj(id) => match sp.heap.get(id) {

@@ -120,7 +120,7 @@ fn list_of(sp: &ObjSpace, v: Value) -> Option<ObjId> {
 }
 
 pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     let this = a.take_self(sp)?;
     let Some(id) = list_of(sp, this) else {
         let tn = sp.type_name(this);
@@ -258,7 +258,7 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 /// Unbound slot methods of dicts and lists (`dict.__delitem__(d, k)`), as Python's.
 pub(super) fn m_slot_item(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     let this = a.take_self(sp)?;
     let n = if meth == "__setitem__" { 2 } else { 1 };
     a.arity(sp, n, n)?;
@@ -271,7 +271,7 @@ pub(super) fn m_slot_item(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     if meth == "fromkeys" {
         // Class method: dict.fromkeys(seq[, value]).
         if matches!(a.this, Some(Value::Obj(id)) if matches!(sp.heap.get(id), Object::Dict(_))) {
@@ -422,7 +422,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     let this = a.take_self(sp)?;
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Set(_)) => id,

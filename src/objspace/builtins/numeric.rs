@@ -336,7 +336,7 @@ pub(super) fn c_bool(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_number(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let meth = a.id.short_name().to_string();
     let this = a.take_self(sp)?;
     let other = a.args.first().copied().unwrap_or(Value::None);
     match meth.as_str() {
@@ -353,7 +353,7 @@ pub(super) fn m_number(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         "is_integer" => Ok(Value::Bool(
             sp.float_of(this).is_some_and(|f| f.fract() == 0.0),
         )),
-        _ => Err(sp.unsupported(format!("{} is not modelled", a.name))),
+        _ => Err(sp.unsupported(format!("{} is not modelled", a.id.name()))),
     }
 }
 
