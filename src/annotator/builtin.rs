@@ -170,7 +170,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     ) -> Result<SomeValue, AnnError> {
         let name = id.name();
         if let Some((_, hint)) = NOT_RPYTHON.iter().find(|(n, _)| *n == id) {
-            let short = name.rsplit('.').next().unwrap_or(name);
+            let short = id.short_name();
             let hint = if hint.is_empty() {
                 String::new()
             } else {
@@ -863,8 +863,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if s_self.is_error() {
             return Ok(S::Error);
         }
-        let (tname, _) = name.rsplit_once('.').unwrap_or(("", name));
-        let tname = tname.rsplit('.').next().unwrap_or(tname);
+        let tname = id.owner().unwrap_or("");
         match (tname, s_self) {
             ("list", S::List { def, .. }) => self.list_method(*def, id, args),
             ("dict", S::Dict { def, .. }) => self.dict_method(*def, s_self, id, args),

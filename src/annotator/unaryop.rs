@@ -1252,3 +1252,28 @@ pub(super) fn lookup_class_attr(heap: &Heap, cls: ObjId, name: &str) -> Option<V
         .iter()
         .find_map(|&k| heap.class(k).and_then(|c| c.dict.get(name)))
 }
+
+#[cfg(test)]
+mod method_table_tests {
+    use super::{CHAR_METHODS, DICT_METHODS, LIST_METHODS, STR_METHODS, UNICODE_METHODS};
+    use crate::builtins::GRAPH_ONLY;
+
+    /// The methods `getattr` finds on a built-in type are methods of that type in the
+    /// registry, each once, and exist at import time too.
+    #[test]
+    fn method_tables_are_methods_of_their_type() {
+        for (cls, table) in [
+            ("str", STR_METHODS),
+            ("str", CHAR_METHODS),
+            ("unicode", UNICODE_METHODS),
+            ("list", LIST_METHODS),
+            ("dict", DICT_METHODS),
+        ] {
+            for (i, &b) in table.iter().enumerate() {
+                assert_eq!(b.class_method().map(|(c, _)| c), Some(cls), "{b}");
+                assert!(!GRAPH_ONLY.contains(&b), "{b}");
+                assert!(!table[..i].contains(&b), "{b} twice");
+            }
+        }
+    }
+}

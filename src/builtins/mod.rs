@@ -87,6 +87,10 @@ macro_rules! builtins {
 }
 pub(crate) use builtins;
 
+/// The built-ins that exist only in flow graphs: the object space has no implementation
+/// of them (the flow space calls them for `print` statements).
+pub const GRAPH_ONLY: &[BuiltinId] = &[BuiltinId::RpythonPrintItem, BuiltinId::RpythonPrintNewline];
+
 impl BuiltinId {
     /// The number of built-ins (ids are `0..COUNT` through [`BuiltinId::index`]).
     pub const COUNT: usize = BuiltinId::ALL.len();
@@ -103,10 +107,24 @@ impl BuiltinId {
         n.rsplit('.').next().unwrap_or(n)
     }
 
+    /// The last part of the name before the short name: the class of a method
+    /// (`list` of `list.append`, `JitDriver` of `jit.JitDriver.jit_merge_point`) or the
+    /// module of a function (`os` of `os.write`); `None` for `__builtin__` functions.
+    pub fn owner(self) -> Option<&'static str> {
+        let (prefix, _) = self.name().rsplit_once('.')?;
+        prefix.rsplit('.').next()
+    }
+
     /// For a method of a built-in class (`list.append`): the class name and the method name.
     pub fn class_method(self) -> Option<(&'static str, &'static str)> {
         let (cls, meth) = self.name().split_once('.')?;
         (!meth.contains('.')).then_some((cls, meth))
+    }
+
+    /// Whether it is a `__builtin__` function or the constructor of a built-in class (its
+    /// name has no dot).
+    pub fn is_unqualified(self) -> bool {
+        !self.name().contains('.')
     }
 
     /// Whether it is a function of the `math` module.

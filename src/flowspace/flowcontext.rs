@@ -737,7 +737,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 Object::Builtin {
                     id,
                     bound_self: None,
-                } => !id.name().contains('.'),
+                } => id.is_unqualified(),
                 Object::Class(c) => c.builtin.is_some(),
                 _ => false,
             },

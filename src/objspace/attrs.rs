@@ -50,13 +50,11 @@ impl ObjSpace {
         None
     }
 
-    /// Is this builtin (by qualified name) a method that binds to the instance?
+    /// Is this builtin a method that binds to the instance (its owner is a class)?
     pub(crate) fn is_method_builtin(&self, id: crate::builtins::BuiltinId) -> bool {
-        let name = id.name();
-        let Some((prefix, _)) = name.rsplit_once('.') else {
+        let Some(owner) = id.owner() else {
             return false;
         };
-        let owner = prefix.rsplit('.').next().unwrap_or(prefix);
         self.types.by_name.contains_key(owner)
             || owner.starts_with(|c: char| c.is_ascii_uppercase())
     }

@@ -333,7 +333,7 @@ impl ObjSpace {
             entries.push((name, Value::Obj(id)));
         }
         let mut fnames: Vec<B> = builtins::implemented()
-            .filter(|b| !b.name().contains('.') && !self.types.by_name.contains_key(b.name()))
+            .filter(|b| b.is_unqualified() && !self.types.by_name.contains_key(b.name()))
             .collect();
         fnames.sort_by_key(|b| b.name());
         for id in fnames {
@@ -368,7 +368,7 @@ impl ObjSpace {
     pub(crate) fn setup_rpy_module(&mut self) {
         let mut dict = AttrMap::default();
         let mut ids: Vec<B> = builtins::implemented()
-            .filter(|b| b.name().contains('.'))
+            .filter(|b| !b.is_unqualified())
             .collect();
         ids.sort_by_key(|b| b.name());
         let ctor_classes: HashMap<B, ObjId> = CTORS

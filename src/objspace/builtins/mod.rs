@@ -351,3 +351,40 @@ fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         "`{n}()` cannot be evaluated at import time by rpy-lsp"
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{all_builtins, BUILTINS};
+    use crate::builtins::{BuiltinId as B, GRAPH_ONLY};
+
+    /// Every built-in of the registry has exactly one implementation here (the string
+    /// methods one shared implementation), except those that only exist in flow graphs.
+    #[test]
+    fn every_builtin_is_bound_once() {
+        let mut count = [0usize; B::COUNT];
+        let tables = [
+            BUILTINS,
+            super::super::generators::GEN_BUILTINS,
+            super::super::libs::LIB_BUILTINS,
+        ];
+        for &(b, _) in tables.into_iter().flatten() {
+            count[b.index()] += 1;
+        }
+        for &b in B::ALL {
+            if b.str_method().is_some() {
+                assert_eq!(count[b.index()], 0, "{b} is a string method bound twice");
+                count[b.index()] = 1;
+            }
+        }
+        for &b in B::ALL {
+            let want = usize::from(!GRAPH_ONLY.contains(&b));
+            assert_eq!(
+                count[b.index()],
+                want,
+                "{b} is bound {} times",
+                count[b.index()]
+            );
+            assert_eq!(all_builtins()[b.index()].is_some(), want == 1, "{b}");
+        }
+    }
+}
