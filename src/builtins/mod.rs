@@ -8,7 +8,8 @@
 //! builds the `__builtin__`, `__rpy__` and built-in class namespaces from the names); the
 //! flow space folds calls into operations with [`BuiltinId::flow_op`]; the annotator and
 //! the RTyper dispatch with `match id { BuiltinId::Len => … }`. Names are for messages and
-//! for binding the namespaces at import time; no stage identifies a built-in by its name.
+//! for building the namespaces at import time (`__builtin__`, `__rpy__`, the dicts of the
+//! built-in classes, all from [`BuiltinId::ALL`]); no stage looks a built-in up by name.
 //!
 //! Naming: names without a dot are `__builtin__` functions and the constructors of the
 //! built-in classes; `type.method` names are methods of built-in classes (found through the
@@ -19,8 +20,6 @@
 
 mod table;
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
 pub use table::BuiltinId;
 
 /// Declares [`BuiltinId`]: first the built-ins one by one (`Variant = "name"`, then
@@ -166,9 +165,13 @@ impl BuiltinId {
         )
     }
 
-    /// The built-in of a qualified name. Only import-time binding needs this (the object
-    /// space's namespaces, and the tests): later stages carry ids.
-    pub fn from_name(name: &str) -> Option<BuiltinId> {
+    /// The built-in of a qualified name, for the tests only: the object space builds its
+    /// namespaces from [`BuiltinId::ALL`] and every later stage carries ids, so nothing
+    /// identifies a built-in by its name.
+    #[cfg(test)]
+    pub(crate) fn from_name(name: &str) -> Option<BuiltinId> {
+        use std::collections::HashMap;
+        use std::sync::OnceLock;
         static BY_NAME: OnceLock<HashMap<&'static str, BuiltinId>> = OnceLock::new();
         BY_NAME
             .get_or_init(|| BuiltinId::ALL.iter().map(|&b| (b.name(), b)).collect())

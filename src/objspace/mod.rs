@@ -2,8 +2,8 @@
 //!
 //! [`ObjSpace`] implements [`crate::interpreter::Space`] with Python 2.7 semantics over the
 //! concrete [`object::Heap`]. The loader (`loader.rs`) finds, parses, compiles and runs
-//! modules; the builtin registry (`builtins/`) holds every function implemented in Rust,
-//! identified by its qualified name; the bundled models (`bundled/*.py`) are RPython-style
+//! modules; `builtins/` binds an implementation in Rust to each entry of the registry of
+//! built-ins (`crate::builtins`) and builds the namespaces from it; the bundled models (`bundled/*.py`) are RPython-style
 //! sources for `os`, `sys`, `math`, `time` and `rpython.rlib.*`.
 
 // `Unwind` carries frame states for the flow space; the concrete space only passes it on.

@@ -1,16 +1,12 @@
-//! The builtin registry: every function implemented in Rust, by qualified name (`"len"`,
-//! `"list.append"`, `"os.write"`, `"rarithmetic.intmask"`…). Later stages (flow space,
-//! annotator) identify builtins by that name.
+//! The import-time implementations of the built-ins: each entry of the registry of
+//! built-ins (`crate::builtins::BuiltinId`: `len`, `list.append`, `os.write`,
+//! `rarithmetic.intmask`…) bound to a function in Rust. Where each one appears (the
+//! `__builtin__` module, the dict of a built-in class, `__rpy__` for the bundled models)
+//! follows from its name; see `crate::builtins`.
 //!
-//! Names without a dot are the `__builtin__` functions and the constructors of the built-in
-//! classes; `type.method` names are methods of built-in classes (found through the class
-//! dict, bound to the receiver); other dotted names are primitives of the bundled models,
-//! reachable from bundled sources through the internal module `__rpy__` (`os.write` is
-//! `__rpy__.os_write`).
-//!
-//! This file holds the registry itself (one table, `BUILTINS`, plus the tables of
-//! `generators` and `libs` and the string methods of `strings`) and the argument type every
-//! builtin takes ([`BArgs`]). The implementations of the `__builtin__` functions and of the
+//! This file holds the binding (one table, `BUILTINS`, plus the tables of `generators` and
+//! `libs`; the string methods all share one implementation in `strings`) and the argument
+//! type every builtin takes ([`BArgs`]). The implementations of the `__builtin__` functions and of the
 //! built-in classes are in submodules, by what they work on:
 //! - `iteration`: sequences and iteration (`len`, `range`/`xrange`, `map`, `sorted`,
 //!   `min`/`max`, `iter`/`next`…, iterator methods);
