@@ -414,66 +414,66 @@ impl ObjSpace {
 fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let x = sp.float_arg(a.args[0])?;
-    let name = a.id.short_name().to_string();
+    let name = a.id.short_name();
     let domain = |sp: &mut ObjSpace| Err(sp.err("ValueError", "math domain error"));
-    let r = match name.as_str() {
-        "sqrt" => {
+    let r = match a.id {
+        B::MathSqrt => {
             if x < 0.0 {
                 return domain(sp);
             }
             x.sqrt()
         }
-        "floor" => x.floor(),
-        "ceil" => x.ceil(),
-        "fabs" => x.abs(),
-        "exp" => {
+        B::MathFloor => x.floor(),
+        B::MathCeil => x.ceil(),
+        B::MathFabs => x.abs(),
+        B::MathExp => {
             let r = x.exp();
             if r.is_infinite() && x.is_finite() {
                 return Err(sp.err("OverflowError", "math range error"));
             }
             r
         }
-        "log10" => {
+        B::MathLog10 => {
             if x <= 0.0 {
                 return domain(sp);
             }
             x.log10()
         }
-        "log1p" => {
+        B::MathLog1p => {
             if x <= -1.0 {
                 return domain(sp);
             }
             x.ln_1p()
         }
-        "sin" => x.sin(),
-        "cos" => x.cos(),
-        "tan" => x.tan(),
-        "asin" => {
+        B::MathSin => x.sin(),
+        B::MathCos => x.cos(),
+        B::MathTan => x.tan(),
+        B::MathAsin => {
             if !(-1.0..=1.0).contains(&x) {
                 return domain(sp);
             }
             x.asin()
         }
-        "acos" => {
+        B::MathAcos => {
             if !(-1.0..=1.0).contains(&x) {
                 return domain(sp);
             }
             x.acos()
         }
-        "atan" => x.atan(),
-        "sinh" => x.sinh(),
-        "cosh" => x.cosh(),
-        "tanh" => x.tanh(),
-        "degrees" => x.to_degrees(),
-        "radians" => x.to_radians(),
-        "trunc" => {
+        B::MathAtan => x.atan(),
+        B::MathSinh => x.sinh(),
+        B::MathCosh => x.cosh(),
+        B::MathTanh => x.tanh(),
+        B::MathDegrees => x.to_degrees(),
+        B::MathRadians => x.to_radians(),
+        B::MathTrunc => {
             if !x.is_finite() {
                 return Err(sp.err("OverflowError", "cannot convert float infinity to integer"));
             }
             return Ok(sp.new_int(x.trunc() as i128));
         }
-        "isnan" => return Ok(Value::Bool(x.is_nan())),
-        "isinf" => return Ok(Value::Bool(x.is_infinite())),
+        B::MathIsnan => return Ok(Value::Bool(x.is_nan())),
+        B::MathIsinf => return Ok(Value::Bool(x.is_infinite())),
         _ => return Err(sp.unsupported(format!("math.{name} is not modelled"))),
     };
     Ok(Value::Float(r))
@@ -511,22 +511,21 @@ fn math_fn2(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
     let x = sp.float_arg(a.args[0])?;
     let y = sp.float_arg(a.args[1])?;
-    let name = a.id.short_name().to_string();
-    let r = match name.as_str() {
-        "fmod" => {
+    let r = match a.id {
+        B::MathFmod => {
             if y == 0.0 {
                 return Err(sp.err("ValueError", "math domain error"));
             }
             x % y
         }
-        "pow" => {
+        B::MathPow => {
             if x < 0.0 && y.fract() != 0.0 {
                 return Err(sp.err("ValueError", "math domain error"));
             }
             x.powf(y)
         }
-        "atan2" => x.atan2(y),
-        "hypot" => x.hypot(y),
+        B::MathAtan2 => x.atan2(y),
+        B::MathHypot => x.hypot(y),
         _ => x.copysign(y),
     };
     Ok(Value::Float(r))
