@@ -324,6 +324,8 @@ builtins! {
     RpythonPrintItem = "rpython_print_item";
     RpythonPrintNewline = "rpython_print_newline";
     ;;
+    // the methods of str and unicode, declared once for both (`StrJoin` is `str.join`,
+    // `UnicodeJoin` is `unicode.join`)
     StrJoin, UnicodeJoin = "join";
     StrSplit, UnicodeSplit = "split";
     StrRsplit, UnicodeRsplit = "rsplit";
