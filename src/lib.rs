@@ -3,10 +3,11 @@
 //! The crate is laid out by pipeline stage; a program flows through it in this order:
 //! `syntax` → `compiler` → `interpreter` over `objspace` (import time) → `interpreter`
 //! over `flowspace` (flow graphs) → `annotator` → front ends (`cli`, `lsp`).
-//! `diagnostics` is shared by every stage; `sandbox` says what the analysed program may see
-//! of the machine.
+//! `diagnostics` and `builtins` (the registry of built-in functions and methods) are
+//! shared by every stage; `sandbox` says what the analysed program may see of the machine.
 
 pub mod annotator;
+pub mod builtins;
 pub mod cli;
 pub mod compiler;
 pub mod diagnostics;

@@ -895,20 +895,20 @@ impl Bookkeeper {
             }
             Object::Function(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
             Object::Builtin {
-                name,
+                id,
                 bound_self: None,
             } => SomeValue::Builtin {
-                name: name.clone(),
+                id: *id,
                 s_self: None,
             },
             Object::Builtin {
-                name,
+                id,
                 bound_self: Some(s),
             } => {
-                let (name, s) = (name.clone(), *s);
+                let (id, s) = (*id, *s);
                 let s_self = self.immutablevalue(heap, s)?;
                 SomeValue::BuiltinMethod {
-                    name,
+                    id,
                     s_self: Rc::new(s_self),
                 }
             }

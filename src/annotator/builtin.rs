@@ -1,11 +1,12 @@
-//! Built-in functions (by the object space's qualified names: "len", "os.write",
-//! "rarithmetic.intmask"…) and the methods of built-in types ("list.append", "str.join").
+//! Built-in functions (`len`, `os.write`, `rarithmetic.intmask`…) and the methods of
+//! built-in types (`list.append`, `str.join`), by their entry in the registry of built-ins.
 
 use super::annrpython::Annotator;
 use super::call::ArgsS;
 use super::description::Desc;
 use super::model::*;
 use super::AnnError;
+use crate::builtins::BuiltinId as B;
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{IntKind, Object, Value};
 use std::rc::Rc;
@@ -13,50 +14,50 @@ use std::rc::Rc;
 use SomeValue as S;
 
 /// Builtins that exist in Python but not in RPython, with what to use instead.
-const NOT_RPYTHON: &[(&str, &str)] = &[
-    ("sorted", "sort a copy with rpython.rlib.listsort.TimSort"),
-    ("sum", "add the items in a loop"),
-    ("map", "use a list comprehension"),
-    ("filter", "use a list comprehension with a condition"),
-    ("reduce", "use a loop"),
-    ("any", "use a loop"),
-    ("all", "use a loop"),
-    ("zip", "iterate over indexes"),
-    ("round", "use math.floor"),
-    ("divmod", "compute `a // b` and `a % b`"),
-    ("sys.exit", "return the exit status from entry_point"),
-    ("bin", "format the bits in a loop"),
-    ("format", "use % formatting"),
-    ("pow", "multiply, or use math.pow for floats"),
+const NOT_RPYTHON: &[(B, &str)] = &[
+    (B::Sorted, "sort a copy with rpython.rlib.listsort.TimSort"),
+    (B::Sum, "add the items in a loop"),
+    (B::Map, "use a list comprehension"),
+    (B::Filter, "use a list comprehension with a condition"),
+    (B::Reduce, "use a loop"),
+    (B::Any, "use a loop"),
+    (B::All, "use a loop"),
+    (B::Zip, "iterate over indexes"),
+    (B::Round, "use math.floor"),
+    (B::Divmod, "compute `a // b` and `a % b`"),
+    (B::SysExit, "return the exit status from entry_point"),
+    (B::Bin, "format the bits in a loop"),
+    (B::Format, "use % formatting"),
+    (B::Pow, "multiply, or use math.pow for floats"),
     (
-        "super",
+        B::Super,
         "call the base class method explicitly: Base.method(self, ...)",
     ),
-    ("globals", "keep state in a prebuilt instance"),
-    ("locals", "pass values explicitly"),
-    ("vars", "pass values explicitly"),
-    ("dir", ""),
-    ("eval", ""),
-    ("compile", ""),
-    ("execfile", ""),
-    ("input", "read from file descriptor 0 with os.read"),
-    ("raw_input", "read from file descriptor 0 with os.read"),
-    ("file", "use os.open / os.read / os.write"),
-    ("reload", ""),
-    ("__import__", "import at module level"),
-    ("callable", ""),
-    ("delattr", ""),
-    ("staticmethod", "use @staticmethod in a class body"),
-    ("classmethod", "classmethods are not supported"),
-    ("property", "define properties in a class body"),
-    ("slice", "use lst[a:b]"),
-    ("object", "define a class"),
-    ("long", "use rarithmetic.r_longlong"),
+    (B::Globals, "keep state in a prebuilt instance"),
+    (B::Locals, "pass values explicitly"),
+    (B::Vars, "pass values explicitly"),
+    (B::Dir, ""),
+    (B::Eval, ""),
+    (B::Compile, ""),
+    (B::Execfile, ""),
+    (B::Input, "read from file descriptor 0 with os.read"),
+    (B::RawInput, "read from file descriptor 0 with os.read"),
+    (B::File, "use os.open / os.read / os.write"),
+    (B::Reload, ""),
+    (B::DunderImport, "import at module level"),
+    (B::Callable, ""),
+    (B::Delattr, ""),
+    (B::Staticmethod, "use @staticmethod in a class body"),
+    (B::Classmethod, "classmethods are not supported"),
+    (B::Property, "define properties in a class body"),
+    (B::Slice, "use lst[a:b]"),
+    (B::Object, "define a class"),
+    (B::Long, "use rarithmetic.r_longlong"),
     (
-        "objectmodel.import_from_mixin",
+        B::ObjectmodelImportFromMixin,
         "call it in a class body at import time",
     ),
-    ("objectmodel.func_with_new_name", "call it at import time"),
+    (B::ObjectmodelFuncWithNewName, "call it at import time"),
 ];
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
@@ -163,12 +164,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Calls a built-in function (or the constructor of a built-in type) by name.
     pub fn call_builtin(
         &mut self,
-        name: &str,
+        id: B,
         s_self: Option<&SomeValue>,
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
-        if let Some((_, hint)) = NOT_RPYTHON.iter().find(|(n, _)| *n == name) {
-            let short = name.rsplit('.').next().unwrap_or(name);
+        let name = id.name();
+        if let Some((_, hint)) = NOT_RPYTHON.iter().find(|(n, _)| *n == id) {
+            let short = id.short_name();
             let hint = if hint.is_empty() {
                 String::new()
             } else {
@@ -179,30 +181,30 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!("`{}()` is not supported by RPython{}", short, hint),
             ));
         }
-        if let Some(r) = self.call_ll_builtin(name, args) {
+        if let Some(r) = self.call_ll_builtin(id, args) {
             return r;
         }
         let p = &args.positional;
         let arg = |i: usize| p.get(i).cloned().unwrap_or(S::Impossible);
-        match name {
-            "len" => {
+        match id {
+            B::Len => {
                 self.arity(name, args, 1, 1)?;
                 self.op_len(&p[0])
             }
-            "range" | "xrange" => self.builtin_range(args),
-            "enumerate" => {
+            B::Range | B::Xrange => self.builtin_range(args),
+            B::Enumerate => {
                 self.arity(name, args, 1, 1)?;
                 self.op_iter(&p[0])?;
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Enumerate })
             }
-            "reversed" => {
+            B::Reversed => {
                 self.arity(name, args, 1, 1)?;
                 if !matches!(p[0], S::List { .. }) {
                     return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))));
                 }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Reversed })
             }
-            "min" | "max" => {
+            B::Min | B::Max => {
                 if p.is_empty() || !args.keywords.is_empty() {
                     return Err(AnnError::new("RPY206", format!("{}() takes positional arguments only", name)));
                 }
@@ -231,11 +233,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "{}() of {} is not supported by the RPython typer (it only compares numbers and single characters): write the comparison, `a if a {} b else b`",
                             name,
                             self.bk.describe_type(self.space.heap(), &u),
-                            if name == "min" { "<" } else { ">" }
+                            if id == B::Min { "<" } else { ">" }
                         ),
                     ));
                 }
-                if name == "max" {
+                if id == B::Max {
                     if let S::Integer { nonneg: false, kind, .. } = u {
                         if p.iter().any(|s| s.is_nonneg()) {
                             u = SomeValue::int_of_kind(kind, true);
@@ -244,39 +246,39 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(u)
             }
-            "abs" => {
+            B::Abs => {
                 self.arity(name, args, 1, 1)?;
                 self.dispatch_unary(Op::Abs, &p[0])
             }
-            "ord" => {
+            B::Ord => {
                 self.arity(name, args, 1, 1)?;
                 self.dispatch_unary(Op::Ord, &p[0])
             }
-            "chr" => {
+            B::Chr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("chr", "the argument", &p[0])?;
                 Ok(SomeValue::char(false))
             }
-            "unichr" => {
+            B::Unichr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("unichr", "the argument", &p[0])?;
                 Ok(SomeValue::unichar(false))
             }
-            "repr" | "str" => {
-                if name == "str" && p.is_empty() {
+            B::Repr | B::Str => {
+                if id == B::Str && p.is_empty() {
                     return Ok(SomeValue::string0(true));
                 }
                 self.arity(name, args, 1, 1)?;
-                self.dispatch_unary(if name == "repr" { Op::Repr } else { Op::Str }, &p[0])
+                self.dispatch_unary(if id == B::Repr { Op::Repr } else { Op::Str }, &p[0])
             }
-            "hash" => Err(AnnError::new("RPY210", "hash() is not RPython: use objectmodel.compute_hash()".into())),
-            "id" => Err(AnnError::new("RPY210", "id() is not RPython: use objectmodel.compute_unique_id()".into())),
-            "isinstance" => {
+            B::Hash => Err(AnnError::new("RPY210", "hash() is not RPython: use objectmodel.compute_hash()".into())),
+            B::Id => Err(AnnError::new("RPY210", "id() is not RPython: use objectmodel.compute_unique_id()".into())),
+            B::Isinstance => {
                 self.arity(name, args, 2, 2)?;
                 self.s_isinstance(&p[0], &p[1], &[])
             }
-            "issubclass" => Ok(SomeValue::bool()),
-            "hasattr" => {
+            B::Issubclass => Ok(SomeValue::bool()),
+            B::Hasattr => {
                 self.arity(name, args, 2, 2)?;
                 self.attr_name(&p[1], "hasattr")?;
                 // Only answers known during translation (prebuilt objects) can be typed.
@@ -292,65 +294,65 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ))
                 }
             }
-            "getattr" => {
+            B::Getattr => {
                 self.arity(name, args, 2, 2)?;
                 let n = self.attr_name(&p[1], "getattr")?;
                 self.getattr_value(&p[0], &n)
             }
-            "setattr" => {
+            B::Setattr => {
                 self.arity(name, args, 3, 3)?;
                 self.dispatch_binary_like(Op::SetAttr, p)
             }
-            "iter" => {
+            B::Iter => {
                 self.arity(name, args, 1, 1)?;
                 self.op_iter(&p[0])
             }
-            "next" => {
+            B::Next => {
                 self.arity(name, args, 1, 1)?;
                 self.op_next(&p[0])
             }
-            "hex" | "oct" => {
+            B::Hex | B::Oct => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the argument", &p[0])?;
                 Ok(SomeValue::string0(true))
             }
-            "cmp" => Ok(SomeValue::int()),
-            "intern" => {
+            B::Cmp => Ok(SomeValue::int()),
+            B::Intern => {
                 self.arity(name, args, 1, 1)?;
                 self.check_str(name, "the argument", &p[0])?;
                 Ok(p[0].not_const())
             }
-            "print" => Err(AnnError::new(
+            B::Print => Err(AnnError::new(
                 "RPY210",
                 "the print() function is not supported by RPython: use the print statement (without `from __future__ import print_function`) or os.write()".into(),
             )),
-            "print_item" | "rpython_print_item" => {
+            B::PrintItem | B::RpythonPrintItem => {
                 if let Some(s) = p.first() {
                     self.check_printable(s)?;
                 }
                 Ok(S::None)
             }
-            "print_newline" | "rpython_print_newline" => Ok(S::None),
+            B::PrintNewline | B::RpythonPrintNewline => Ok(S::None),
             // constructors of built-in types
-            "int" => {
+            B::Int => {
                 self.arity(name, args, 1, 2)?;
                 self.builtin_int(&p[0], p.get(1))
             }
-            "float" => {
+            B::Float => {
                 if p.is_empty() {
                     return Ok(SomeValue::float());
                 }
                 self.arity(name, args, 1, 1)?;
                 self.builtin_float(&p[0])
             }
-            "bool" => {
+            B::Bool => {
                 if p.is_empty() {
                     return Ok(SomeValue::const_bool(false));
                 }
                 self.arity(name, args, 1, 1)?;
                 self.dispatch_unary(Op::Bool, &p[0])
             }
-            "unicode" => {
+            B::Unicode => {
                 if p.is_empty() {
                     return Ok(SomeValue::unicode(true));
                 }
@@ -359,7 +361,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
                 }
             }
-            "tuple" => {
+            B::Tuple => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
                     S::Tuple(_) => Ok(p[0].clone()),
@@ -372,7 +374,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                 }
             }
-            "list" => {
+            B::List => {
                 if p.is_empty() {
                     return self.bk.newlist(self.space.heap(), 0, &[], None);
                 }
@@ -403,28 +405,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             // The reference annotator has no model of calling the dict type (it crashes).
-            "dict" => Err(AnnError::new(
+            B::Dict => Err(AnnError::new(
                 "RPY210",
                 "dict() is not supported by RPython: write `{}` and add the items one by one".into(),
             )),
             // The reference annotates OrderedDict() as an empty (ordered) dict.
-            "collections.OrderedDict" => {
+            B::CollectionsOrderedDict => {
                 self.arity(name, args, 0, 0)?;
                 let def = self.bk.dictdef_here(0);
                 Ok(S::Dict { def, konst: None })
             }
-            "set" | "frozenset" => Err(AnnError::new("RPY217", format!("{}() is not RPython: use a dict with None values", name))),
-            "type" => {
+            B::Set | B::Frozenset => Err(AnnError::new("RPY217", format!("{}() is not RPython: use a dict with None values", name))),
+            B::Type => {
                 self.arity(name, args, 1, 1)?;
                 Ok(S::Type { konst: None, of: None })
             }
             // rarithmetic
-            "r_uint" | "rarithmetic.r_uint" => self.machine_int(name, args, IntKind::Unsigned),
-            "r_longlong" | "rarithmetic.r_longlong" => self.machine_int(name, args, IntKind::LongLong),
-            "r_ulonglong" | "rarithmetic.r_ulonglong" => self.machine_int(name, args, IntKind::ULongLong),
-            "r_int" | "rarithmetic.r_int" => self.machine_int(name, args, IntKind::Signed),
-            "r_singlefloat" | "rarithmetic.r_singlefloat" => Ok(SomeValue::float()),
-            "rarithmetic.intmask" => {
+            B::RarithmeticRUint => self.machine_int(name, args, IntKind::Unsigned),
+            B::RarithmeticRLonglong => self.machine_int(name, args, IntKind::LongLong),
+            B::RarithmeticRUlonglong => self.machine_int(name, args, IntKind::ULongLong),
+            B::RarithmeticRInt => self.machine_int(name, args, IntKind::Signed),
+            B::RarithmeticRSinglefloat => Ok(SomeValue::float()),
+            B::RarithmeticIntmask => {
                 self.arity(name, args, 1, 1)?;
                 if !p[0].is_number() && !p[0].is_error() {
                     return Err(AnnError::new(
@@ -434,14 +436,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::int())
             }
-            "rarithmetic.longlongmask" => Ok(SomeValue::int_of_kind(IntKind::LongLong, false)),
-            "rarithmetic.widen" => {
+            B::RarithmeticLonglongmask => Ok(SomeValue::int_of_kind(IntKind::LongLong, false)),
+            B::RarithmeticWiden => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("widen", "the argument", &p[0])?;
                 Ok(SomeValue::int_of_kind(IntKind::Signed, p[0].is_nonneg() && !p[0].is_unsigned()))
             }
-            "rarithmetic.is_valid_int" => Ok(SomeValue::bool()),
-            "rarithmetic.ovfcheck" => {
+            B::RarithmeticIsValidInt => Ok(SomeValue::bool()),
+            B::RarithmeticOvfcheck => {
                 self.arity(name, args, 1, 1)?;
                 if !p[0].is_int_like() && !p[0].is_error() {
                     return Err(AnnError::new("RPY218", "ovfcheck() must be applied to an integer operation, e.g. ovfcheck(x + y)".into()));
@@ -449,15 +451,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(p[0].not_const())
             }
             // objectmodel
-            "objectmodel.we_are_translated" => Ok(SomeValue::const_bool(true)),
-            "objectmodel.compute_hash" | "objectmodel.compute_identity_hash" | "objectmodel.compute_unique_id" | "objectmodel.current_object_addr_as_int" => {
+            B::ObjectmodelWeAreTranslated => Ok(SomeValue::const_bool(true)),
+            B::ObjectmodelComputeHash | B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId | B::ObjectmodelCurrentObjectAddrAsInt => {
                 self.arity(name, args, 1, 1)?;
-                if matches!(p[0], S::List { .. } | S::Dict { .. }) && name == "objectmodel.compute_hash" {
+                if matches!(p[0], S::List { .. } | S::Dict { .. }) && id == B::ObjectmodelComputeHash {
                     return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()));
                 }
                 Ok(SomeValue::int())
             }
-            "objectmodel.instantiate" => {
+            B::ObjectmodelInstantiate => {
                 let S::Pbc { descs, .. } = arg(0) else {
                     return Err(AnnError::new("RPY218", "instantiate() needs a class".into()));
                 };
@@ -471,176 +473,177 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(result)
             }
-            "objectmodel.newlist_hint" => {
+            B::ObjectmodelNewlistHint => {
                 let s = self.bk.newlist(self.space.heap(), 0, &[], None)?;
                 if let S::List { def, .. } = s {
                     self.bk.mutate_list(self.space.heap(), def, true);
                 }
                 Ok(s)
             }
-            "objectmodel.keepalive_until_here" | "objectmodel.resizelist_hint" => Ok(S::None),
+            B::ObjectmodelKeepaliveUntilHere | B::ObjectmodelResizelistHint => Ok(S::None),
             // rerased: the reference's erase_int asserts the taggedpointers option, off in the
             // default configuration `check` assumes.
-            "rerased.requires_taggedpointers" => Err(AnnError::new(
+            B::RerasedRequiresTaggedpointers => Err(AnnError::new(
                 "RPY210",
                 "erase_int() needs tagged pointers, and the translation option `taggedpointers` is off by default"
                     .into(),
             )),
             // jit hints
-            "jit.promote" | "jit.promote_string" | "jit.promote_unicode" | "jit.hint" => Ok(arg(0)),
-            "jit.we_are_jitted" | "jit.isconstant" | "jit.isvirtual" => Ok(SomeValue::bool()),
-            "jit.current_trace_length" => Ok(SomeValue::int()),
-            "jit.assert_green" | "jit.set_param" | "jit.set_user_param" | "jit.record_known_class" | "jit.record_exact_class"
-            | "jit.jit_debug" => Ok(S::None),
-            "jit.conditional_call" => {
+            B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => Ok(arg(0)),
+            B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
+            B::JitCurrentTraceLength => Ok(SomeValue::int()),
+            B::JitAssertGreen | B::JitSetParam | B::JitSetUserParam | B::JitRecordKnownClass | B::JitRecordExactClass
+            | B::JitJitDebug => Ok(S::None),
+            B::JitConditionalCall => {
                 if p.len() < 2 {
                     return Err(AnnError::new("RPY206", "conditional_call() takes at least 2 arguments".into()));
                 }
                 self.call_value(&p[1], &ArgsS::simple(p[2..].to_vec()))?;
                 Ok(S::None)
             }
-            "jit.JitDriver.jit_merge_point" | "jit.JitDriver.can_enter_jit" | "jit.JitDriver.loop_header" => {
+            B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {
                 self.check_jit_driver_call(name, s_self, args)?;
                 Ok(S::None)
             }
             // debug
-            "debug.debug_print" | "debug.debug_start" | "debug.debug_stop" | "debug.debug_flush" | "debug.fatalerror" => Ok(S::None),
-            "debug.have_debug_prints" => Ok(SomeValue::bool()),
-            "debug.debug_offset" => Ok(SomeValue::int()),
+            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush | B::DebugFatalerror => Ok(S::None),
+            B::DebugHaveDebugPrints => Ok(SomeValue::bool()),
+            B::DebugDebugOffset => Ok(SomeValue::int()),
             // os
-            "os.write" => {
+            B::OsWrite => {
                 self.arity(name, args, 2, 2)?;
                 self.check_int("os.write", "the file descriptor (argument 1)", &p[0])?;
                 self.check_str("os.write", "the data (argument 2)", &p[1])?;
                 Ok(SomeValue::nonneg_int())
             }
-            "os.read" => {
+            B::OsRead => {
                 self.arity(name, args, 2, 2)?;
                 self.check_int("os.read", "the file descriptor", &p[0])?;
                 self.check_int("os.read", "the size", &p[1])?;
                 Ok(SomeValue::string())
             }
-            "os.open" => {
+            B::OsOpen => {
                 self.arity(name, args, 2, 3)?;
                 self.check_str("os.open", "the path", &p[0])?;
                 self.check_int("os.open", "the flags", &p[1])?;
                 Ok(SomeValue::int())
             }
-            "os.close" => {
+            B::OsClose => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("os.close", "the file descriptor", &p[0])?;
                 Ok(S::None)
             }
-            "os.lseek" => Ok(SomeValue::int()),
+            B::OsLseek => Ok(SomeValue::int()),
             // CPython's os.getenv, which the reference analyses, calls
             // environ.get(key, default): two arguments, which RPython's dict.get of
             // os.environ does not take
-            "os.getenv" => Err(AnnError::new(
+            B::OsGetenv => Err(AnnError::new(
                 "RPY210",
                 "os.getenv() is not supported by RPython (it calls os.environ.get(key, default)): use os.environ.get(key), which gives None for a missing variable".to_string(),
             )),
-            "os.getpid" | "os.system" => Ok(SomeValue::int()),
-            "os.isatty" | "os.path.exists" | "os.path.isdir" | "os.path.isfile" => Ok(SomeValue::bool()),
-            "os.getcwd" | "os.strerror" => Ok(SomeValue::string0(true)),
-            "os.stat_fields" => {
+            B::OsGetpid | B::OsSystem => Ok(SomeValue::int()),
+            B::OsIsatty | B::OsPathExists | B::OsPathIsdir | B::OsPathIsfile => Ok(SomeValue::bool()),
+            B::OsGetcwd | B::OsStrerror => Ok(SomeValue::string0(true)),
+            B::OsStatFields => {
                 let mut items = vec![SomeValue::int(); 7];
                 items.extend([SomeValue::float(), SomeValue::float(), SomeValue::float()]);
                 Ok(S::Tuple(items.into()))
             }
             // externals of rpy-lsp's low-level helpers (ll_os.py)
-            "os.listdir_raw" => Ok(SomeValue::string0(false)),
-            "os.loadavg_item" => Ok(SomeValue::float()),
-            "os.stat_int" => Ok(SomeValue::int()),
-            "os.stat_float" => Ok(SomeValue::float()),
-            "os.listdir" => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
-            "os.environ_snapshot" => {
+            B::OsListdirRaw => Ok(SomeValue::string0(false)),
+            B::OsLoadavgItem => Ok(SomeValue::float()),
+            B::OsStatInt => Ok(SomeValue::int()),
+            B::OsStatFloat => Ok(SomeValue::float()),
+            B::OsListdir => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
+            B::OsEnvironSnapshot => {
                 let def = self.bk.dictdef_here(0);
                 self.bk.generalize_key(self.space.heap(), def, &SomeValue::string0(true))?;
                 self.bk.generalize_value(self.space.heap(), def, &SomeValue::string0(true))?;
                 Ok(S::Dict { def, konst: None })
             }
-            "os.unlink" | "os.remove" | "os.rename" | "os.mkdir" | "os.rmdir" | "os._exit" => Ok(S::None),
-            "os.getppid" | "os.getpgrp" | "os.fork" | "os.setsid" => {
+            B::OsUnlink | B::OsRemove | B::OsRename | B::OsMkdir | B::OsRmdir | B::OsExit => Ok(S::None),
+            B::OsGetppid | B::OsGetpgrp | B::OsFork | B::OsSetsid => {
                 self.arity(name, args, 0, 0)?;
                 Ok(SomeValue::int())
             }
             // uid_t and gid_t are unsigned: rposix widens them to r_uint
-            "os.getuid" | "os.geteuid" | "os.getgid" | "os.getegid" => {
+            B::OsGetuid | B::OsGeteuid | B::OsGetgid | B::OsGetegid => {
                 self.arity(name, args, 0, 0)?;
                 Ok(S::Integer { nonneg: true, kind: IntKind::Unsigned, konst: None })
             }
-            "os.dup" | "os.umask" | "os.nice" => {
+            B::OsDup | B::OsUmask | B::OsNice => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the argument", &p[0])?;
                 Ok(SomeValue::int())
             }
-            "os.kill" | "os.dup2" | "os.ftruncate" => {
+            B::OsKill | B::OsDup2 | B::OsFtruncate => {
                 self.arity(name, args, 2, 2)?;
                 self.check_int(name, "argument 1", &p[0])?;
                 self.check_int(name, "argument 2", &p[1])?;
                 Ok(S::None)
             }
-            "os.fsync" => {
+            B::OsFsync => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the file descriptor", &p[0])?;
                 Ok(S::None)
             }
-            "os.chdir" => {
+            B::OsChdir => {
                 self.arity(name, args, 1, 1)?;
                 self.check_str(name, "the path", &p[0])?;
                 Ok(S::None)
             }
-            "os.chmod" | "os.access" => {
+            B::OsChmod | B::OsAccess => {
                 self.arity(name, args, 2, 2)?;
                 self.check_str(name, "the path", &p[0])?;
                 self.check_int(name, "the mode", &p[1])?;
-                Ok(if name == "os.access" { SomeValue::bool() } else { S::None })
+                Ok(if id == B::OsAccess { SomeValue::bool() } else { S::None })
             }
-            "os.symlink" | "os.link" => {
+            B::OsSymlink | B::OsLink => {
                 self.arity(name, args, 2, 2)?;
                 self.check_str(name, "the source path", &p[0])?;
                 self.check_str(name, "the destination path", &p[1])?;
                 Ok(S::None)
             }
-            "os.readlink" => {
+            B::OsReadlink => {
                 self.arity(name, args, 1, 1)?;
                 self.check_str(name, "the path", &p[0])?;
                 Ok(SomeValue::string0(true))
             }
-            "os.getlogin" => {
+            B::OsGetlogin => {
                 self.arity(name, args, 0, 0)?;
                 Ok(SomeValue::string0(true))
             }
-            "os.ttyname" => {
+            B::OsTtyname => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the file descriptor", &p[0])?;
                 Ok(SomeValue::string0(true))
             }
-            "os.pipe" => {
+            B::OsPipe => {
                 self.arity(name, args, 0, 0)?;
                 Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
             }
-            "os.waitpid" => {
+            B::OsWaitpid => {
                 self.arity(name, args, 2, 2)?;
                 self.check_int(name, "the pid", &p[0])?;
                 self.check_int(name, "the options", &p[1])?;
                 Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
             }
-            "os.getloadavg" => {
+            B::OsGetloadavg => {
                 self.arity(name, args, 0, 0)?;
                 Ok(SomeValue::tuple(vec![SomeValue::float(); 3]))
             }
-            "os.times" => {
+            B::OsTimes => {
                 self.arity(name, args, 0, 0)?;
                 Ok(SomeValue::tuple(vec![SomeValue::float(); 5]))
             }
             // math and time
-            "math.isnan" | "math.isinf" => Ok(SomeValue::bool()),
-            "rfloat.formatd" => Ok(SomeValue::string0(true)),
-            "math.frexp" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
-            "math.modf" => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
-            "math.factorial" => Ok(SomeValue::int()),
-            n if n.starts_with("math.") => {
+            B::MathIsnan | B::MathIsinf => Ok(SomeValue::bool()),
+            B::RfloatFormatd => Ok(SomeValue::string0(true)),
+            B::MathFrexp => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
+            B::MathModf => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
+            B::MathFactorial => Ok(SomeValue::int()),
+            _ if id.is_math() => {
+                let n = name;
                 for s in p {
                     if !s.is_number() && !s.is_error() {
                         return Err(AnnError::new(
@@ -651,8 +654,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::float())
             }
-            "time.time" | "time.clock" => Ok(SomeValue::float()),
-            "time.sleep" => Ok(S::None),
+            B::TimeTime | B::TimeClock => Ok(SomeValue::float()),
+            B::TimeSleep => Ok(S::None),
             _ => Err(AnnError::new("RPY210", format!("the built-in `{}` is not supported by rpy-lsp's annotator", name))),
         }
     }
@@ -860,26 +863,27 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Calls a method of a built-in type ("list.append") on `s_self`.
     pub fn call_method(
         &mut self,
-        name: &str,
+        id: B,
         s_self: &SomeValue,
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
+        let name = id.name();
         if s_self.is_error() {
             return Ok(S::Error);
         }
-        let (tname, meth) = name.rsplit_once('.').unwrap_or(("", name));
-        let tname = tname.rsplit('.').next().unwrap_or(tname);
+        let tname = id.owner().unwrap_or("");
         match (tname, s_self) {
-            ("list", S::List { def, .. }) => self.list_method(*def, meth, args),
-            ("dict", S::Dict { def, .. }) => self.dict_method(*def, s_self, meth, args),
+            ("list", S::List { def, .. }) => self.list_method(*def, id, args),
+            ("dict", S::Dict { def, .. }) => self.dict_method(*def, s_self, id, args),
             ("str" | "unicode", s) if s.is_str_like() || s.is_unicode_like() => {
-                self.str_method(s, meth, args)
+                // the receiver says str or unicode: both have the same methods
+                self.str_method(s, id.str_method().unwrap_or(id), args)
             }
             ("iterator", s) => {
                 self.arity(name, args, 0, 0)?;
                 self.op_next(s)
             }
-            ("JitDriver", _) => self.call_builtin(name, Some(s_self), args),
+            ("JitDriver", _) => self.call_builtin(id, Some(s_self), args),
             (_, S::None) => Ok(S::Impossible),
             _ => {
                 // A built-in bound to something else: a builtin of the bundled models.
@@ -889,7 +893,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "list" | "dict" | "str" | "unicode" | "set" | "tuple" | "int"
                     )
                 {
-                    return self.call_builtin(name, Some(s_self), args);
+                    return self.call_builtin(id, Some(s_self), args);
                 }
                 Err(AnnError::new(
                     "RPY210",
@@ -903,23 +907,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn list_method(
-        &mut self,
-        def: ListDefId,
-        meth: &str,
-        args: &ArgsS,
-    ) -> Result<SomeValue, AnnError> {
+    fn list_method(&mut self, def: ListDefId, id: B, args: &ArgsS) -> Result<SomeValue, AnnError> {
         let p = &args.positional;
+        let meth = id.short_name();
         let full = format!("list.{}", meth);
-        match meth {
-            "append" => {
+        match id {
+            B::ListAppend => {
                 self.arity(&full, args, 1, 1)?;
                 self.bk.mutate_list(self.space.heap(), def, true);
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)
             }
-            "extend" => {
+            B::ListExtend => {
                 self.arity(&full, args, 1, 1)?;
                 self.bk.mutate_list(self.space.heap(), def, true);
                 match &p[0] {
@@ -935,12 +935,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(S::None)
             }
-            "reverse" => {
+            B::ListReverse => {
                 self.arity(&full, args, 0, 0)?;
                 self.bk.mutate_list(self.space.heap(), def, false);
                 Ok(S::None)
             }
-            "insert" => {
+            B::ListInsert => {
                 self.arity(&full, args, 2, 2)?;
                 self.check_int("list.insert", "the index", &p[0])?;
                 // the RPython typer inserts only at an index known not to count from the
@@ -956,14 +956,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .generalize_list(self.space.heap(), def, &p[1].not_const())?;
                 Ok(S::None)
             }
-            "remove" => {
+            B::ListRemove => {
                 self.arity(&full, args, 1, 1)?;
                 self.bk.mutate_list(self.space.heap(), def, true);
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)
             }
-            "pop" => {
+            B::ListPop => {
                 self.arity(&full, args, 0, 1)?;
                 if let Some(i) = p.first() {
                     self.check_int("list.pop", "the index", i)?;
@@ -971,7 +971,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.mutate_list(self.space.heap(), def, true);
                 Ok(self.bk.read_list_item(def))
             }
-            "index" => {
+            B::ListIndex => {
                 self.arity(&full, args, 1, 1)?;
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
@@ -1004,13 +1004,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         &mut self,
         def: DictDefId,
         s_self: &SomeValue,
-        meth: &str,
+        id: B,
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
         let p = &args.positional;
+        let meth = id.short_name();
         let full = format!("dict.{}", meth);
-        match meth {
-            "get" | "setdefault" => {
+        match id {
+            B::DictGet | B::DictSetdefault => {
                 let prebuilt = matches!(s_self, S::Dict { konst: Some(_), .. });
                 // `os.environ` is not a dict after translation: its `get` takes the key only.
                 if let S::Dict {
@@ -1018,14 +1019,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ..
                 } = s_self
                 {
-                    if meth == "get" && p.len() != 1 && self.is_os_environ(*d) {
+                    if id == B::DictGet && p.len() != 1 && self.is_os_environ(*d) {
                         return Err(AnnError::new(
                             "RPY206",
                             "os.environ.get() takes exactly one argument in RPython (no default): use `os.environ.get(key)` and test for None".into(),
                         ));
                     }
                 }
-                if meth == "get" && p.len() == 1 && prebuilt {
+                if id == B::DictGet && p.len() == 1 && prebuilt {
                     self.dict_key(def, &p[0])?;
                     let v = self.bk.read_dict_value(def);
                     return self.bk.noneify(self.space.heap(), &v).or(Ok(v));
@@ -1037,7 +1038,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ));
                 }
                 self.arity(&full, args, 2, 2)?;
-                if meth == "setdefault" {
+                if id == B::DictSetdefault {
                     self.bk.mutate_dict(self.space.heap(), def);
                 }
                 self.dict_key(def, &p[0])?;
@@ -1045,11 +1046,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .generalize_value(self.space.heap(), def, &p[1].not_const())?;
                 Ok(self.bk.read_dict_value(def))
             }
-            "copy" => {
+            B::DictCopy => {
                 self.arity(&full, args, 0, 0)?;
                 Ok(S::Dict { def, konst: None })
             }
-            "update" => {
+            B::DictUpdate => {
                 self.arity(&full, args, 1, 1)?;
                 match &p[0] {
                     S::Dict { def: d2, .. } => {
@@ -1067,26 +1068,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                 }
             }
-            "keys" => {
+            B::DictKeys => {
                 self.arity(&full, args, 0, 0)?;
                 let k = self.bk.read_dict_key(def);
                 self.bk.newlist(self.space.heap(), 0, &[k], None)
             }
-            "values" => {
+            B::DictValues => {
                 self.arity(&full, args, 0, 0)?;
                 let v = self.bk.read_dict_value(def);
                 self.bk.newlist(self.space.heap(), 0, &[v], None)
             }
-            "items" => {
+            B::DictItems => {
                 self.arity(&full, args, 0, 0)?;
                 let item = self.getanyitem(s_self, IterVariant::Items)?;
                 self.bk.newlist(self.space.heap(), 0, &[item], None)
             }
-            "iterkeys" | "itervalues" | "iteritems" => {
+            B::DictIterkeys | B::DictItervalues | B::DictIteritems => {
                 self.arity(&full, args, 0, 0)?;
-                let variant = match meth {
-                    "iterkeys" => IterVariant::Keys,
-                    "itervalues" => IterVariant::Values,
+                let variant = match id {
+                    B::DictIterkeys => IterVariant::Keys,
+                    B::DictItervalues => IterVariant::Values,
                     _ => IterVariant::Items,
                 };
                 Ok(S::Iterator {
@@ -1094,17 +1095,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     variant,
                 })
             }
-            "clear" => {
+            B::DictClear => {
                 self.arity(&full, args, 0, 0)?;
                 self.bk.mutate_dict(self.space.heap(), def);
                 Ok(S::None)
             }
-            "popitem" => {
+            B::DictPopitem => {
                 self.arity(&full, args, 0, 0)?;
                 self.bk.mutate_dict(self.space.heap(), def);
                 self.getanyitem(s_self, IterVariant::Items)
             }
-            "pop" => {
+            B::DictPop => {
                 self.arity(&full, args, 1, 2)?;
                 self.bk.mutate_dict(self.space.heap(), def);
                 self.dict_key(def, &p[0])?;
@@ -1121,13 +1122,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn str_method(
-        &mut self,
-        s: &SomeValue,
-        meth: &str,
-        args: &ArgsS,
-    ) -> Result<SomeValue, AnnError> {
+    fn str_method(&mut self, s: &SomeValue, id: B, args: &ArgsS) -> Result<SomeValue, AnnError> {
         let p = &args.positional;
+        let meth = id.short_name();
         let uni = s.is_unicode_like();
         let tname = if uni { "unicode" } else { "str" };
         let full = format!("{}.{}", tname, meth);
@@ -1147,8 +1144,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         let no_nul = s.no_nul();
         let is_char = |x: &SomeValue| matches!(x, S::Char { .. } | S::UnicodeCodePoint { .. });
-        match meth {
-            "join" => {
+        match id {
+            B::StrJoin => {
                 self.arity(&full, args, 1, 1)?;
                 match &p[0] {
                     S::List { def, .. } => {
@@ -1200,7 +1197,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                 }
             }
-            "split" | "rsplit" => {
+            B::StrSplit | B::StrRsplit => {
                 if p.is_empty() {
                     return Err(AnnError::new(
                         "RPY210",
@@ -1230,7 +1227,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk
                     .newlist(self.space.heap(), 0, &[string(no_nul)], None)
             }
-            "strip" | "lstrip" | "rstrip" => {
+            B::StrStrip | B::StrLstrip | B::StrRstrip => {
                 self.arity(&full, args, 0, 1)?;
                 match p.first() {
                     None if uni => Err(AnnError::new(
@@ -1250,7 +1247,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                 }
             }
-            "replace" => {
+            B::StrReplace => {
                 self.arity(&full, args, 2, 2)?;
                 // Characters of the receiver's own kind (the typer compares the reprs).
                 let own_char = |x: &SomeValue| is_char(x) && same_kind(x);
@@ -1262,7 +1259,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(string(no_nul && p[1].no_nul()))
             }
-            "startswith" | "endswith" => {
+            B::StrStartswith | B::StrEndswith => {
                 self.arity(&full, args, 1, 1)?;
                 // A unicode string can be tested against a str prefix (compared char by char).
                 let ok = same_kind(&p[0]) || (uni && p[0].is_str_like());
@@ -1279,7 +1276,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s.konst().and_then(|v| heap.str_value(v)),
                     p[0].konst().and_then(|v| heap.str_value(v)),
                 ) {
-                    let r = if meth == "startswith" {
+                    let r = if id == B::StrStartswith {
                         a.starts_with(b)
                     } else {
                         a.ends_with(b)
@@ -1288,7 +1285,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::bool())
             }
-            "find" | "rfind" | "count" => {
+            B::StrFind | B::StrRfind | B::StrCount => {
                 self.arity(&full, args, 1, 3)?;
                 // A one-character str converts to a unicode string; a longer one does not.
                 let ok = same_kind(&p[0]) || (uni && matches!(p[0], S::Char { .. }));
@@ -1320,13 +1317,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ));
                     }
                 }
-                Ok(if meth == "count" {
+                Ok(if id == B::StrCount {
                     SomeValue::nonneg_int()
                 } else {
                     SomeValue::int()
                 })
             }
-            "lower" | "upper" if !uni => {
+            B::StrLower | B::StrUpper if !uni => {
                 self.arity(&full, args, 0, 0)?;
                 Ok(match s {
                     S::Char { no_nul, .. } => SomeValue::char(*no_nul),
@@ -1335,14 +1332,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // the typer has these three for single characters only; a method of a
             // constant string reaches here without `getattr`'s check (unaryop.rs)
-            "isspace" | "islower" | "isupper" if !uni && !matches!(s, S::Char { .. }) => {
+            B::StrIsspace | B::StrIslower | B::StrIsupper
+                if !uni && !matches!(s, S::Char { .. }) =>
+            {
                 Err(self.no_method(tname, meth))
             }
-            "isdigit" | "isalpha" | "isalnum" | "isspace" | "islower" | "isupper" if !uni => {
+            B::StrIsdigit
+            | B::StrIsalpha
+            | B::StrIsalnum
+            | B::StrIsspace
+            | B::StrIslower
+            | B::StrIsupper
+                if !uni =>
+            {
                 self.arity(&full, args, 0, 0)?;
                 Ok(SomeValue::bool())
             }
-            "splitlines" if !uni => {
+            B::StrSplitlines if !uni => {
                 self.arity(&full, args, 0, 1)?;
                 let l = self
                     .bk
@@ -1352,7 +1358,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(l)
             }
-            "decode" | "encode" => {
+            B::StrDecode | B::StrEncode => {
                 self.arity(&full, args, 1, 1)?;
                 let enc = p[0]
                     .konst()
@@ -1376,19 +1382,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ))
                     }
                 }
-                if meth == "decode" && s.konst().is_some() && enc.as_deref() == Some("utf-8") {
+                if id == B::StrDecode && s.konst().is_some() && enc.as_deref() == Some("utf-8") {
                     return Err(AnnError::new(
                         "RPY210",
                         "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
                     ));
                 }
-                Ok(if meth == "decode" {
+                Ok(if id == B::StrDecode {
                     SomeValue::unicode(no_nul)
                 } else {
                     SomeValue::string0(no_nul)
                 })
             }
-            "format" => Err(AnnError::new(
+            B::StrFormat => Err(AnnError::new(
                 "RPY210",
                 format!("{}.format() is not RPython: use % formatting", tname),
             )),

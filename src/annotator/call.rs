@@ -717,13 +717,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .cloned()
                     .unwrap_or(SomeValue::Error))
             }
-            SomeValue::Builtin { name, s_self } => {
-                let (name, s_self) = (name.clone(), s_self.clone());
-                self.call_builtin(&name, s_self.as_deref(), args)
+            SomeValue::Builtin { id, s_self } => {
+                let (id, s_self) = (*id, s_self.clone());
+                self.call_builtin(id, s_self.as_deref(), args)
             }
-            SomeValue::BuiltinMethod { name, s_self } => {
-                let (name, s_self) = (name.clone(), s_self.clone());
-                self.call_method(&name, &s_self, args)
+            SomeValue::BuiltinMethod { id, s_self } => {
+                let (id, s_self) = (*id, s_self.clone());
+                self.call_method(id, &s_self, args)
             }
             SomeValue::Type {
                 konst: Some(Value::Obj(cls)),
@@ -866,8 +866,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Calls a built-in type: conversions and constructors.
     fn call_type(&mut self, cls: ObjId, args: &ArgsS) -> Result<SomeValue, AnnError> {
-        let name = super::Bookkeeper::class_name(self.heap(), cls);
-        self.call_builtin(&name, None, args)
+        match self.heap().class(cls).and_then(|c| c.constructor) {
+            Some(id) => self.call_builtin(id, None, args),
+            None => {
+                let name = super::Bookkeeper::class_name(self.heap(), cls);
+                Err(AnnError::new(
+                    "RPY210",
+                    format!(
+                        "the built-in `{}` is not supported by rpy-lsp's annotator",
+                        name
+                    ),
+                ))
+            }
+        }
     }
 }
 

@@ -22,7 +22,7 @@ fn const_repr(heap: &Heap, v: Value) -> String {
             Object::Function(f) => format!("<function {}>", f.name),
             Object::Class(c) => format!("<class {}>", c.name),
             Object::Module(m) => format!("<module {}>", m.name),
-            Object::Builtin { name, .. } => format!("<built-in {}>", name),
+            Object::Builtin { id, .. } => format!("<built-in {}>", id.name()),
             Object::List(_) => "<prebuilt list>".into(),
             Object::Dict(_) => "<prebuilt dict>".into(),
             Object::Instance(i) => format!(
@@ -186,10 +186,9 @@ impl Bookkeeper {
                     None => "generator".into(),
                 }
             }
-            S::Builtin { name, .. } => format!("built-in function `{}`", name),
-            S::BuiltinMethod { name, s_self } => {
-                let short = name.rsplit('.').next().unwrap_or(name);
-                format!("method `{}` of {}", short, inner(s_self))
+            S::Builtin { id, .. } => format!("built-in function `{}`", id.name()),
+            S::BuiltinMethod { id, s_self } => {
+                format!("method `{}` of {}", id.short_name(), inner(s_self))
             }
             S::Type { konst: Some(v), .. } => format!(
                 "type `{}`",
@@ -322,12 +321,9 @@ impl Bookkeeper {
                     fields.push(format!("variant=('{}',)", variant.name()));
                 }
             }
-            S::Builtin { name, .. } => fields.push(format!("methodname={}", name)),
-            S::BuiltinMethod { name, s_self } => {
-                fields.push(format!(
-                    "methodname={}",
-                    name.rsplit('.').next().unwrap_or(name)
-                ));
+            S::Builtin { id, .. } => fields.push(format!("methodname={}", id.name())),
+            S::BuiltinMethod { id, s_self } => {
+                fields.push(format!("methodname={}", id.short_name()));
                 fields.push(format!("s_self={}", inner(s_self)));
             }
             S::Type { konst: c, .. } => konst(&mut fields, *c),

@@ -12,6 +12,7 @@ use super::annrpython::Annotator;
 use super::call::ArgsS;
 use super::model::*;
 use super::AnnError;
+use crate::builtins::BuiltinId;
 use crate::flowspace::SpaceOperation;
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::lltypesystem::{LlType, LlTypes, TypeDef};
@@ -273,9 +274,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// The `lltype` primitives: `malloc(T[, n])`, `nullptr(T)`, `typeOf(x)`.
     pub(super) fn call_ll_builtin(
         &mut self,
-        name: &str,
+        id: BuiltinId,
         args: &ArgsS,
     ) -> Option<Result<SomeValue, AnnError>> {
+        use BuiltinId as B;
+        let name = id.name();
         let p = &args.positional;
         let ty = |i: usize| match p.get(i) {
             Some(S::LlType(t)) => Ok(*t),
@@ -284,15 +287,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 format!("`{}()` needs a low-level type as its first argument", name),
             )),
         };
-        Some(match name {
-            "lltype.malloc" => ty(0).map(|t| {
+        Some(match id {
+            B::LltypeMalloc => ty(0).map(|t| {
                 let types = &mut self.bk.lltypes;
                 S::Ptr(types.ptr(t))
             }),
-            "lltype.nullptr" => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
-            "annlowlevel.llstr" | "annlowlevel.llunicode" => {
+            B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            B::AnnlowlevelLlstr | B::AnnlowlevelLlunicode => {
                 let (st, ut) = self.bk.string_types();
-                let uni = name == "annlowlevel.llunicode";
+                let uni = id == B::AnnlowlevelLlunicode;
                 match p.first() {
                     Some(s) if (!uni && s.is_str_like()) || (uni && s.is_unicode_like()) => {
                         Ok(S::Ptr(self.bk.lltypes.ptr(if uni { ut } else { st })))
@@ -307,8 +310,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                 }
             }
-            "annlowlevel.hlstr" | "annlowlevel.hlunicode" => {
-                let uni = name == "annlowlevel.hlunicode";
+            B::AnnlowlevelHlstr | B::AnnlowlevelHlunicode => {
+                let uni = id == B::AnnlowlevelHlunicode;
                 Ok(if uni {
                     S::Unicode {
                         can_be_none: true,
@@ -323,7 +326,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
                 })
             }
-            "lltype.typeOf" => match p.first() {
+            B::LltypeTypeOf => match p.first() {
                 Some(S::Ptr(t)) => Ok(S::LlType(*t)),
                 Some(s) if s.is_int_like() => Ok(S::LlType(LlType::SIGNED)),
                 Some(S::Char { .. }) => Ok(S::LlType(LlType::CHAR)),

@@ -6,6 +6,7 @@
 //! The enum is meant to grow: later stages add low-level variants (pointers, lltype
 //! annotations) next to the RPython-level ones.
 
+use crate::builtins::BuiltinId;
 use crate::flowspace::VarId;
 use crate::lltypesystem::LlType;
 use crate::objspace::object::{IntKind, Value};
@@ -138,15 +139,15 @@ pub enum SomeValue {
     Generator {
         graph: u32,
     },
-    /// A built-in function, by qualified name ("len", "os.write"); `s_self` for the few
-    /// built-ins bound to a value.
+    /// A built-in function (`len`, `os.write`); `s_self` for the few built-ins bound to a
+    /// value.
     Builtin {
-        name: Rc<str>,
+        id: BuiltinId,
         s_self: Option<Rc<SomeValue>>,
     },
-    /// A method of a built-in type bound to its receiver ("append" of a list).
+    /// A method of a built-in type bound to its receiver (`list.append` of a list).
     BuiltinMethod {
-        name: Rc<str>,
+        id: BuiltinId,
         s_self: Rc<SomeValue>,
     },
     /// A type object (built-in types like `int` as values, `type(x)`, the class of a caught

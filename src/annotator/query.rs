@@ -86,10 +86,10 @@ impl Bookkeeper {
                     .into(),
             ),
             Object::Builtin {
-                name,
+                id,
                 bound_self: None,
             } => S::Builtin {
-                name: name.clone(),
+                id: *id,
                 s_self: None,
             },
             Object::Class(_) if Self::is_builtin_type(heap, id) => S::Type {
@@ -192,10 +192,8 @@ impl Bookkeeper {
                 let kind = self.desc(descs[0]).kind();
                 or_none(format!("one of {} {}s", descs.len(), kind), *can_be_none)
             }
-            S::Builtin { name, .. } => format!("built-in {}", name),
-            S::BuiltinMethod { name, .. } => {
-                format!("method {}", name.rsplit('.').next().unwrap_or(name))
-            }
+            S::Builtin { id, .. } => format!("built-in {}", id.name()),
+            S::BuiltinMethod { id, .. } => format!("method {}", id.short_name()),
             _ => self.describe_type(heap, s),
         }
     }

@@ -19,6 +19,7 @@ fn class(heap: &mut Heap, name: &str, base: Option<ObjId>, builtin: Option<Built
         span: None,
         name_span: None,
         builtin,
+        constructor: None,
         attr_spans: Vec::new(),
     }));
     let mut mro = vec![id];

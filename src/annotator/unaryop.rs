@@ -7,6 +7,7 @@ use super::classdef::ClassDesc;
 use super::description::Desc;
 use super::model::*;
 use super::AnnError;
+use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, SpaceOperation};
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
@@ -14,69 +15,83 @@ use std::rc::Rc;
 
 use SomeValue as S;
 
-/// Methods of built-in types RPython supports (the reference annotator's `method_*`).
-const STR_METHODS: &[&str] = &[
-    "join",
-    "split",
-    "rsplit",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "startswith",
-    "endswith",
-    "find",
-    "rfind",
-    "count",
-    "lower",
-    "upper",
-    "isdigit",
-    "isalpha",
-    "isalnum",
-    "splitlines",
-    "decode",
-    "format",
+/// Methods of built-in types RPython supports (the reference annotator's `method_*`), by
+/// their entry in the registry of built-ins.
+const STR_METHODS: &[B] = &[
+    B::StrJoin,
+    B::StrSplit,
+    B::StrRsplit,
+    B::StrStrip,
+    B::StrLstrip,
+    B::StrRstrip,
+    B::StrReplace,
+    B::StrStartswith,
+    B::StrEndswith,
+    B::StrFind,
+    B::StrRfind,
+    B::StrCount,
+    B::StrLower,
+    B::StrUpper,
+    B::StrIsdigit,
+    B::StrIsalpha,
+    B::StrIsalnum,
+    B::StrSplitlines,
+    B::StrDecode,
+    B::StrFormat,
 ];
-const CHAR_METHODS: &[&str] = &["isspace", "isalnum", "islower", "isupper", "lower", "upper"];
-const UNICODE_METHODS: &[&str] = &[
-    "join",
-    "split",
-    "rsplit",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "startswith",
-    "endswith",
-    "find",
-    "rfind",
-    "count",
-    "encode",
-    "format",
+const CHAR_METHODS: &[B] = &[
+    B::StrIsspace,
+    B::StrIsalnum,
+    B::StrIslower,
+    B::StrIsupper,
+    B::StrLower,
+    B::StrUpper,
 ];
-const LIST_METHODS: &[&str] = &[
-    "append", "extend", "reverse", "insert", "remove", "pop", "index",
+const UNICODE_METHODS: &[B] = &[
+    B::UnicodeJoin,
+    B::UnicodeSplit,
+    B::UnicodeRsplit,
+    B::UnicodeStrip,
+    B::UnicodeLstrip,
+    B::UnicodeRstrip,
+    B::UnicodeReplace,
+    B::UnicodeStartswith,
+    B::UnicodeEndswith,
+    B::UnicodeFind,
+    B::UnicodeRfind,
+    B::UnicodeCount,
+    B::UnicodeEncode,
+    B::UnicodeFormat,
 ];
-const DICT_METHODS: &[&str] = &[
-    "get",
-    "setdefault",
-    "copy",
-    "update",
-    "keys",
-    "values",
-    "items",
-    "iterkeys",
-    "itervalues",
-    "iteritems",
-    "clear",
-    "popitem",
-    "pop",
+const LIST_METHODS: &[B] = &[
+    B::ListAppend,
+    B::ListExtend,
+    B::ListReverse,
+    B::ListInsert,
+    B::ListRemove,
+    B::ListPop,
+    B::ListIndex,
+];
+const DICT_METHODS: &[B] = &[
+    B::DictGet,
+    B::DictSetdefault,
+    B::DictCopy,
+    B::DictUpdate,
+    B::DictKeys,
+    B::DictValues,
+    B::DictItems,
+    B::DictIterkeys,
+    B::DictItervalues,
+    B::DictIteritems,
+    B::DictClear,
+    B::DictPopitem,
+    B::DictPop,
 ];
 
 /// The methods of the built-in type of `s` RPython supports (for a char, those a char has
 /// of its own; it has the str ones too), with the type's name; `None` for other values.
 /// Completion lists them from here.
-pub fn builtin_methods(s: &SomeValue) -> Option<(&'static str, &'static [&'static str])> {
+pub fn builtin_methods(s: &SomeValue) -> Option<(&'static str, &'static [B])> {
     Some(match s {
         S::Char { .. } | S::Str { .. } => ("str", STR_METHODS),
         S::UnicodeCodePoint { .. } | S::Unicode { .. } => ("unicode", UNICODE_METHODS),
@@ -512,13 +527,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Unicode { .. }
             | S::List { .. }
             | S::Dict { .. } => {
-                let (tname, table): (&str, &[&str]) = match obj {
-                    S::Char { .. } if CHAR_METHODS.contains(&name) => ("str", CHAR_METHODS),
+                let method = |table: &[B]| table.iter().copied().find(|b| b.short_name() == name);
+                let (tname, table): (&str, &[B]) = match obj {
+                    S::Char { .. } if method(CHAR_METHODS).is_some() => ("str", CHAR_METHODS),
                     _ => builtin_methods(obj).unwrap_or(("dict", DICT_METHODS)),
                 };
-                if table.contains(&name) {
+                if let Some(id) = method(table) {
                     Ok(S::BuiltinMethod {
-                        name: Rc::from(format!("{}.{}", tname, name)),
+                        id,
                         s_self: Rc::new(obj.clone()),
                     })
                 } else {
@@ -526,7 +542,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             S::Iterator { .. } | S::Generator { .. } if name == "next" => Ok(S::BuiltinMethod {
-                name: Rc::from("iterator.next"),
+                id: B::IteratorNext,
                 s_self: Rc::new(obj.clone()),
             }),
             S::Type { konst: Some(_), .. } if name == "__name__" => Ok(SomeValue::string()),
@@ -1235,4 +1251,29 @@ pub(super) fn lookup_class_attr(heap: &Heap, cls: ObjId, name: &str) -> Option<V
         .mro
         .iter()
         .find_map(|&k| heap.class(k).and_then(|c| c.dict.get(name)))
+}
+
+#[cfg(test)]
+mod method_table_tests {
+    use super::{CHAR_METHODS, DICT_METHODS, LIST_METHODS, STR_METHODS, UNICODE_METHODS};
+    use crate::builtins::GRAPH_ONLY;
+
+    /// The methods `getattr` finds on a built-in type are methods of that type in the
+    /// registry, each once, and exist at import time too.
+    #[test]
+    fn method_tables_are_methods_of_their_type() {
+        for (cls, table) in [
+            ("str", STR_METHODS),
+            ("str", CHAR_METHODS),
+            ("unicode", UNICODE_METHODS),
+            ("list", LIST_METHODS),
+            ("dict", DICT_METHODS),
+        ] {
+            for (i, &b) in table.iter().enumerate() {
+                assert_eq!(b.class_method().map(|(c, _)| c), Some(cls), "{b}");
+                assert!(!GRAPH_ONLY.contains(&b), "{b}");
+                assert!(!table[..i].contains(&b), "{b} twice");
+            }
+        }
+    }
 }

@@ -162,16 +162,7 @@ impl Bookkeeper {
                 },
             ) => v1 == v2 && self.eq(heap, c1, c2),
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
-            (
-                S::Builtin {
-                    name: n1,
-                    s_self: s1,
-                },
-                S::Builtin {
-                    name: n2,
-                    s_self: s2,
-                },
-            ) => {
+            (S::Builtin { id: n1, s_self: s1 }, S::Builtin { id: n2, s_self: s2 }) => {
                 n1 == n2
                     && match (s1, s2) {
                         (None, None) => true,
@@ -179,16 +170,9 @@ impl Bookkeeper {
                         _ => false,
                     }
             }
-            (
-                S::BuiltinMethod {
-                    name: n1,
-                    s_self: s1,
-                },
-                S::BuiltinMethod {
-                    name: n2,
-                    s_self: s2,
-                },
-            ) => n1 == n2 && self.eq(heap, s1, s2),
+            (S::BuiltinMethod { id: n1, s_self: s1 }, S::BuiltinMethod { id: n2, s_self: s2 }) => {
+                n1 == n2 && self.eq(heap, s1, s2)
+            }
             (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => c1 == c2 && o1 == o2,
             (S::None, S::None)
             | (S::Impossible, S::Impossible)
@@ -449,19 +433,12 @@ impl Bookkeeper {
                     "two different generators cannot be merged at one point of the program",
                 ))
             }
-            (
-                S::BuiltinMethod {
-                    name: n1,
-                    s_self: s1,
-                },
-                S::BuiltinMethod {
-                    name: n2,
-                    s_self: s2,
-                },
-            ) if n1 == n2 => {
+            (S::BuiltinMethod { id: n1, s_self: s1 }, S::BuiltinMethod { id: n2, s_self: s2 })
+                if n1 == n2 =>
+            {
                 let s = self.union_impl(heap, s1, s2, pure)?;
                 S::BuiltinMethod {
-                    name: n1.clone(),
+                    id: *n1,
                     s_self: Rc::new(s),
                 }
             }

@@ -358,7 +358,7 @@ impl Analysis {
                     } else if let Some((tname, methods)) = crate::annotator::builtin_methods(s) {
                         for m in methods {
                             push(Completion {
-                                label: m.to_string(),
+                                label: m.short_name().to_string(),
                                 kind: CompletionKind::Method,
                                 detail: format!("method of {tname}"),
                             });

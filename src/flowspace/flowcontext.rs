@@ -9,6 +9,7 @@
 //! join point become Variables, so loops converge.
 
 use super::model::*;
+use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
 use crate::compiler::{CodeObject, Const};
 use crate::diagnostics::Diagnostic;
@@ -104,7 +105,7 @@ pub fn build_flow<C: ConcreteSpace>(
     let is_ovfcheck = |v: &Hlvalue| {
         matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
             objspace.heap().get(*id),
-            Object::Builtin { name, bound_self: None } if &**name == "rarithmetic.ovfcheck"
+            Object::Builtin { id: crate::builtins::BuiltinId::RarithmeticOvfcheck, bound_self: None }
         ))
     };
     super::transform::join_ovfcheck(&mut graph, is_ovfcheck);
@@ -727,24 +728,42 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Ok(Hlvalue::Const(m))
     }
 
-    fn builtin_name(&self, v: Hlvalue) -> Option<Rc<str>> {
+    /// The built-in a constant callee is: an unbound built-in function, or the constructor
+    /// of a built-in class.
+    fn builtin_id(&self, v: Hlvalue) -> Option<BuiltinId> {
         match v {
             Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
                 Object::Builtin {
-                    name,
+                    id,
                     bound_self: None,
-                } => Some(name.clone()),
-                Object::Class(c) if c.builtin.is_some() => Some(c.name.clone()),
+                } => Some(*id),
+                Object::Class(c) if c.builtin.is_some() => c.constructor,
                 _ => None,
             },
             _ => None,
         }
     }
 
+    /// Whether `v` is a constant `__builtin__` function or built-in class (whose calls
+    /// cannot raise arbitrary exceptions).
+    fn is_builtin_callable(&self, v: Hlvalue) -> bool {
+        match v {
+            Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
+                Object::Builtin {
+                    id,
+                    bound_self: None,
+                } => id.is_unqualified(),
+                Object::Class(c) => c.builtin.is_some(),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// The built-in helper a `print` statement calls in graphs.
-    fn print_helper(&mut self, name: &str) -> Value {
+    fn print_helper(&mut self, id: BuiltinId) -> Value {
         Value::Obj(self.objspace.heap_mut().alloc(Object::Builtin {
-            name: name.into(),
+            id,
             bound_self: None,
         }))
     }
@@ -774,7 +793,7 @@ fn args_first_const_builtin<C: ConcreteSpace>(ctx: &FlowContext<C>, block: Block
         .operations
         .last()
         .expect("just recorded");
-    matches!(op.args.first(), Some(&v) if ctx.builtin_name(v).is_some_and(|n| !n.contains('.')))
+    matches!(op.args.first(), Some(&v) if ctx.is_builtin_callable(v))
 }
 
 /// Whether two states at one position can be merged. A local defined on one path only
@@ -1036,24 +1055,26 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             ));
         }
         // As in the reference flow space: open() becomes rlib.rfile.create_file().
-        let func = match self.builtin_name(func).as_deref() {
-            Some("open") => self.library_function("rpython.rlib.rfile", "create_file")?,
+        let func = match self.builtin_id(func) {
+            Some(BuiltinId::Open) => self.library_function("rpython.rlib.rfile", "create_file")?,
             _ => func,
         };
-        if let Some(name) = self.builtin_name(func) {
-            match &*name {
-                "objectmodel.we_are_translated" => return Ok(Hlvalue::Const(Value::Bool(true))),
-                "getattr" if args.positional.len() == 3 => {
+        if let Some(id) = self.builtin_id(func) {
+            use BuiltinId as B;
+            let name = id.name();
+            match id {
+                B::ObjectmodelWeAreTranslated => return Ok(Hlvalue::Const(Value::Bool(true))),
+                B::Getattr if args.positional.len() == 3 => {
                     return Err(
                         self.error("RPY109", "getattr() with three arguments is not supported")
                     )
                 }
-                "locals" | "globals" | "vars" | "eval" | "compile" => {
+                B::Locals | B::Globals | B::Vars | B::Eval | B::Compile => {
                     return Err(self.error("RPY109", format!("{}() is not RPython", name)))
                 }
                 _ => {}
             }
-            if let Some(op) = Op::for_builtin_call(&name, args.positional.len()) {
+            if let Some(op) = id.flow_op(args.positional.len()) {
                 if !args.is_simple() {
                     return Err(self.error(
                         "RPY109",
@@ -1372,7 +1393,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             ));
         }
         // As the reference: print becomes a call of an internal helper with the item.
-        let helper = self.print_helper("rpython_print_item");
+        let helper = self.print_helper(BuiltinId::RpythonPrintItem);
         self.record(Op::SimpleCall, vec![Hlvalue::Const(helper), v])?;
         Ok(())
     }
@@ -1383,7 +1404,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 "`print >>f` is not RPython: only printing to stdout is supported",
             ));
         }
-        let helper = self.print_helper("rpython_print_newline");
+        let helper = self.print_helper(BuiltinId::RpythonPrintNewline);
         self.record(Op::SimpleCall, vec![Hlvalue::Const(helper)])?;
         Ok(())
     }

@@ -43,7 +43,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             Object::Dict(d) => format!("<prebuilt dict of {}>", d.entries.len()),
             Object::Set(_) => "<prebuilt set>".into(),
             Object::Function(f) => format!("<function {}>", f.name),
-            Object::Builtin { name, .. } => format!("<builtin {}>", name),
+            Object::Builtin { id, .. } => format!("<builtin {}>", id.name()),
             Object::Class(c) => format!("<class {}>", c.name),
             Object::Instance(i) => match heap.class(i.class) {
                 Some(c) => format!("<{} instance>", c.name),

@@ -240,38 +240,3 @@ impl Op {
         }
     }
 }
-
-impl Op {
-    /// The operation a call of the built-in function `name` (a qualified builtin name of the
-    /// object space) becomes in flow graphs, when it takes `nargs` arguments.
-    pub fn for_builtin_call(name: &str, nargs: usize) -> Option<Op> {
-        use Op::*;
-        Some(match (name, nargs) {
-            ("len", 1) => Len,
-            ("id", 1) => Id,
-            ("type", 1) => Type,
-            ("issubclass", 2) => IsSubtype,
-            ("isinstance", 2) => IsInstance,
-            ("repr", 1) => Repr,
-            ("str", 1) => Str,
-            ("hash", 1) => Hash,
-            ("setattr", 3) => SetAttr,
-            ("delattr", 2) => DelAttr,
-            ("getattr", 2) => GetAttr,
-            ("hex", 1) => Hex,
-            ("oct", 1) => Oct,
-            ("ord", 1) => Ord,
-            ("bool", 1) => Bool,
-            ("abs", 1) => Abs,
-            ("int", 1) => Int,
-            ("float", 1) => Float,
-            ("long", 1) => Long,
-            ("divmod", 2) => Divmod,
-            ("cmp", 2) => Cmp,
-            ("iter", 1) => Iter,
-            ("next", 1) => Next,
-            ("pow", 2) => Pow,
-            _ => return None,
-        })
-    }
-}

@@ -50,12 +50,11 @@ impl ObjSpace {
         None
     }
 
-    /// Is this builtin (by qualified name) a method that binds to the instance?
-    pub(crate) fn is_method_builtin(&self, name: &str) -> bool {
-        let Some((prefix, _)) = name.rsplit_once('.') else {
+    /// Is this builtin a method that binds to the instance (its owner is a class)?
+    pub(crate) fn is_method_builtin(&self, id: crate::builtins::BuiltinId) -> bool {
+        let Some(owner) = id.owner() else {
             return false;
         };
-        let owner = prefix.rsplit('.').next().unwrap_or(prefix);
         self.types.by_name.contains_key(owner)
             || owner.starts_with(|c: char| c.is_ascii_uppercase())
     }
@@ -71,12 +70,12 @@ impl ObjSpace {
                 self_value: obj,
             })),
             Object::Builtin {
-                name,
+                id,
                 bound_self: None,
-            } if self.is_method_builtin(name) => {
-                let name = name.clone();
+            } if self.is_method_builtin(*id) => {
+                let id = *id;
                 Ok(self.alloc(Object::Builtin {
-                    name,
+                    id,
                     bound_self: Some(obj),
                 }))
             }
@@ -355,15 +354,12 @@ impl ObjSpace {
                 }
             }
             Object::Builtin {
-                name: bname,
+                id: bid,
                 bound_self,
             } => {
-                let (bname, bs) = (bname.clone(), *bound_self);
+                let (bid, bname, bs) = (*bid, bid.name(), *bound_self);
                 match &**name {
-                    "__name__" => {
-                        let short = bname.rsplit('.').next().unwrap_or(&bname).to_string();
-                        Ok(Some(self.new_str(short.as_bytes())))
-                    }
+                    "__name__" => Ok(Some(self.new_str(bid.short_name().as_bytes()))),
                     "__self__" => Ok(Some(bs.unwrap_or(Value::None))),
                     "__module__" => {
                         let m = match bname.rsplit_once('.') {
@@ -871,6 +867,7 @@ impl ObjSpace {
             span: spans.0,
             name_span: spans.1,
             builtin: None,
+            constructor: None,
             attr_spans,
         }));
         let mro = self.compute_mro(id, &base_ids);

@@ -71,13 +71,13 @@ impl ObjSpace {
                 args.insert(0, s);
                 self.call_value(f, args, kwargs)
             }
-            Object::Builtin { name, bound_self } => {
-                let (name, this) = (name.clone(), *bound_self);
+            Object::Builtin { id: b, bound_self } => {
+                let (b, this) = (*b, *bound_self);
                 let unknown = self.first_unknown(&args).or_else(|| {
                     let kw: Vec<Value> = kwargs.iter().map(|(_, v)| *v).collect();
                     self.first_unknown(&kw)
                 });
-                match self.call_builtin(&name, this, args, kwargs) {
+                match self.call_builtin(b, this, args, kwargs) {
                     // A built-in that cannot work on an unknown gives an unknown.
                     Err(Unwind::Raise { .. }) if unknown.is_some() => Ok(unknown.unwrap()),
                     r => r,
@@ -106,18 +106,16 @@ impl ObjSpace {
 
     pub(crate) fn call_builtin(
         &mut self,
-        name: &Rc<str>,
+        id: crate::builtins::BuiltinId,
         this: Option<Value>,
         args: Vec<Value>,
         kwargs: Vec<(Rc<str>, Value)>,
     ) -> R {
-        let Some(&f) = self.registry.get(&**name) else {
-            return Err(
-                self.unsupported(format!("builtin `{name}` is not modelled at import time"))
-            );
+        let Some(f) = self.registry[id.index()] else {
+            return Err(self.unsupported(format!("builtin `{id}` is not modelled at import time")));
         };
         let mut a = BArgs {
-            name: name.clone(),
+            id,
             this,
             args,
             kwargs,
@@ -253,15 +251,15 @@ impl ObjSpace {
         args: Vec<Value>,
         kwargs: Vec<(Rc<str>, Value)>,
     ) -> R {
-        if let Some(&ctor) = self.ctors.get(&cls) {
-            return self.call_builtin(&Rc::from(ctor), Some(Value::Obj(cls)), args, kwargs);
+        if let Some(ctor) = self.heap.class(cls).and_then(|c| c.constructor) {
+            return self.call_builtin(ctor, Some(Value::Obj(cls)), args, kwargs);
         }
         let base = self.builtin_base(cls);
         let is_exc = self.is_exception_class(cls);
         if let Some(b) = base {
             if !is_exc && b != self.types.object {
                 // A user subclass of a built-in type other than object.
-                if let Some(&ctor) = self.ctors.get(&b) {
+                if let Some(ctor) = self.heap.class(b).and_then(|c| c.constructor) {
                     let bname = self
                         .heap
                         .class(b)
@@ -285,8 +283,8 @@ impl ObjSpace {
         match self.lookup_class_attr(cls, "__init__") {
             Some(init) => {
                 if let Value::Obj(fid) = init {
-                    if let Object::Builtin { name, .. } = self.heap.get(fid) {
-                        if &**name == "object.__init__" {
+                    if let Object::Builtin { id, .. } = self.heap.get(fid) {
+                        if *id == crate::builtins::BuiltinId::ObjectDunderInit {
                             if !args.is_empty() || !kwargs.is_empty() {
                                 return self.type_error("object() takes no parameters");
                             }

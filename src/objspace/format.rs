@@ -445,18 +445,15 @@ impl ObjSpace {
             }
             Object::Function(f) => format!("<function {} at 0x{:x}>", f.name, addr),
             Object::Builtin {
-                name,
+                id,
                 bound_self: None,
-            } => format!(
-                "<built-in function {}>",
-                name.rsplit('.').next().unwrap_or(name)
-            ),
+            } => format!("<built-in function {}>", id.short_name()),
             Object::Builtin {
-                name,
+                id,
                 bound_self: Some(s),
             } => {
                 let s = *s;
-                let short = name.rsplit('.').next().unwrap_or(name).to_string();
+                let short = id.short_name();
                 format!(
                     "<built-in method {short} of {} object at 0x{:x}>",
                     self.type_name(s),

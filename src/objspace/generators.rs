@@ -5,6 +5,7 @@
 use super::builtins::{BArgs, BuiltinFn};
 use super::object::{AttrMap, Instance, ObjId, Object, Value};
 use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
 use crate::interpreter::{eval, Frame, Unwind};
 
 /// A generator's frame and progress.
@@ -15,12 +16,12 @@ pub(crate) struct GenState {
     finished: bool,
 }
 
-pub(crate) const GEN_BUILTINS: &[(&str, BuiltinFn)] = &[
-    ("generator.next", gen_next),
-    ("generator.__next__", gen_next),
-    ("generator.send", gen_send),
-    ("generator.close", gen_close),
-    ("generator.__iter__", gen_iter),
+pub(crate) const GEN_BUILTINS: &[(B, BuiltinFn)] = &[
+    (B::GeneratorNext, gen_next),
+    (B::GeneratorDunderNext, gen_next),
+    (B::GeneratorSend, gen_send),
+    (B::GeneratorClose, gen_close),
+    (B::GeneratorDunderIter, gen_iter),
 ];
 
 impl ObjSpace {

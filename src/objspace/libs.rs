@@ -6,165 +6,166 @@ use super::builtins::{make_rint, BArgs, BuiltinFn};
 use super::object::{AttrMap, Function, Instance, IntKind, Object, Value};
 use super::ops::{frexp, Num};
 use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
 use std::rc::Rc;
 
-pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
+pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     // os
-    ("os.write", os_write),
-    ("os.read", os_read),
-    ("os.open", os_open),
-    ("os.close", os_close),
-    ("os.lseek", os_lseek),
-    ("os.getenv", os_getenv),
-    ("os.environ_snapshot", os_environ_snapshot),
-    ("os.getpid", os_getpid),
-    ("os.unlink", os_refuse_write),
-    ("os.remove", os_refuse_write),
-    ("os.rename", os_refuse_write),
-    ("os.mkdir", os_refuse_write),
-    ("os.rmdir", os_refuse_write),
-    ("os.system", os_refuse_write),
-    ("os._exit", os_refuse_write),
-    ("os.isatty", os_isatty),
-    ("os.getcwd", os_getcwd),
-    ("os.strerror", os_strerror),
-    ("os.listdir", os_listdir),
-    ("os.stat_fields", os_stat_fields),
-    ("os.path.exists", os_path_exists),
-    ("os.path.isdir", os_path_exists),
-    ("os.path.isfile", os_path_exists),
+    (B::OsWrite, os_write),
+    (B::OsRead, os_read),
+    (B::OsOpen, os_open),
+    (B::OsClose, os_close),
+    (B::OsLseek, os_lseek),
+    (B::OsGetenv, os_getenv),
+    (B::OsEnvironSnapshot, os_environ_snapshot),
+    (B::OsGetpid, os_getpid),
+    (B::OsUnlink, os_refuse_write),
+    (B::OsRemove, os_refuse_write),
+    (B::OsRename, os_refuse_write),
+    (B::OsMkdir, os_refuse_write),
+    (B::OsRmdir, os_refuse_write),
+    (B::OsSystem, os_refuse_write),
+    (B::OsExit, os_refuse_write),
+    (B::OsIsatty, os_isatty),
+    (B::OsGetcwd, os_getcwd),
+    (B::OsStrerror, os_strerror),
+    (B::OsListdir, os_listdir),
+    (B::OsStatFields, os_stat_fields),
+    (B::OsPathExists, os_path_exists),
+    (B::OsPathIsdir, os_path_exists),
+    (B::OsPathIsfile, os_path_exists),
     // process and file-descriptor functions of rposix: translated, not run at import time
-    ("os.getppid", os_not_at_import),
+    (B::OsGetppid, os_not_at_import),
     // lltype: pointers exist only in translated code
-    ("lltype.malloc", os_not_at_import),
-    ("lltype.nullptr", os_not_at_import),
-    ("lltype.typeOf", os_not_at_import),
-    ("annlowlevel.llstr", os_not_at_import),
-    ("os.listdir_raw", os_not_at_import),
-    ("os.loadavg_item", os_not_at_import),
-    ("os.stat_int", os_not_at_import),
-    ("os.stat_float", os_not_at_import),
-    ("annlowlevel.hlstr", os_not_at_import),
-    ("annlowlevel.llunicode", os_not_at_import),
-    ("annlowlevel.hlunicode", os_not_at_import),
-    ("os.getuid", os_not_at_import),
-    ("os.geteuid", os_not_at_import),
-    ("os.getgid", os_not_at_import),
-    ("os.getegid", os_not_at_import),
-    ("os.getpgrp", os_not_at_import),
-    ("os.fork", os_not_at_import),
-    ("os.setsid", os_not_at_import),
-    ("os.getloadavg", os_not_at_import),
-    ("os.getlogin", os_not_at_import),
-    ("os.kill", os_not_at_import),
-    ("os.dup", os_not_at_import),
-    ("os.dup2", os_not_at_import),
-    ("os.fsync", os_not_at_import),
-    ("os.pipe", os_not_at_import),
-    ("os.chdir", os_not_at_import),
-    ("os.chmod", os_not_at_import),
-    ("os.access", os_not_at_import),
-    ("os.umask", os_not_at_import),
-    ("os.times", os_not_at_import),
-    ("os.waitpid", os_not_at_import),
-    ("os.ttyname", os_not_at_import),
-    ("os.readlink", os_not_at_import),
-    ("os.symlink", os_not_at_import),
-    ("os.link", os_not_at_import),
-    ("os.ftruncate", os_not_at_import),
-    ("os.nice", os_not_at_import),
+    (B::LltypeMalloc, os_not_at_import),
+    (B::LltypeNullptr, os_not_at_import),
+    (B::LltypeTypeOf, os_not_at_import),
+    (B::AnnlowlevelLlstr, os_not_at_import),
+    (B::OsListdirRaw, os_not_at_import),
+    (B::OsLoadavgItem, os_not_at_import),
+    (B::OsStatInt, os_not_at_import),
+    (B::OsStatFloat, os_not_at_import),
+    (B::AnnlowlevelHlstr, os_not_at_import),
+    (B::AnnlowlevelLlunicode, os_not_at_import),
+    (B::AnnlowlevelHlunicode, os_not_at_import),
+    (B::OsGetuid, os_not_at_import),
+    (B::OsGeteuid, os_not_at_import),
+    (B::OsGetgid, os_not_at_import),
+    (B::OsGetegid, os_not_at_import),
+    (B::OsGetpgrp, os_not_at_import),
+    (B::OsFork, os_not_at_import),
+    (B::OsSetsid, os_not_at_import),
+    (B::OsGetloadavg, os_not_at_import),
+    (B::OsGetlogin, os_not_at_import),
+    (B::OsKill, os_not_at_import),
+    (B::OsDup, os_not_at_import),
+    (B::OsDup2, os_not_at_import),
+    (B::OsFsync, os_not_at_import),
+    (B::OsPipe, os_not_at_import),
+    (B::OsChdir, os_not_at_import),
+    (B::OsChmod, os_not_at_import),
+    (B::OsAccess, os_not_at_import),
+    (B::OsUmask, os_not_at_import),
+    (B::OsTimes, os_not_at_import),
+    (B::OsWaitpid, os_not_at_import),
+    (B::OsTtyname, os_not_at_import),
+    (B::OsReadlink, os_not_at_import),
+    (B::OsSymlink, os_not_at_import),
+    (B::OsLink, os_not_at_import),
+    (B::OsFtruncate, os_not_at_import),
+    (B::OsNice, os_not_at_import),
     // sys
-    ("sys.exit", sys_exit),
+    (B::SysExit, sys_exit),
     // math
-    ("rfloat.formatd", rfloat_formatd),
-    ("math.sqrt", math_fn),
-    ("math.floor", math_fn),
-    ("math.ceil", math_fn),
-    ("math.fabs", math_fn),
-    ("math.exp", math_fn),
-    ("math.log10", math_fn),
-    ("math.log1p", math_fn),
-    ("math.sin", math_fn),
-    ("math.cos", math_fn),
-    ("math.tan", math_fn),
-    ("math.asin", math_fn),
-    ("math.acos", math_fn),
-    ("math.atan", math_fn),
-    ("math.sinh", math_fn),
-    ("math.cosh", math_fn),
-    ("math.tanh", math_fn),
-    ("math.degrees", math_fn),
-    ("math.radians", math_fn),
-    ("math.trunc", math_fn),
-    ("math.isnan", math_fn),
-    ("math.isinf", math_fn),
-    ("math.log", math_log),
-    ("math.fmod", math_fn2),
-    ("math.pow", math_fn2),
-    ("math.atan2", math_fn2),
-    ("math.hypot", math_fn2),
-    ("math.copysign", math_fn2),
-    ("math.ldexp", math_ldexp),
-    ("math.frexp", math_frexp),
-    ("math.modf", math_modf),
-    ("math.factorial", math_factorial),
+    (B::RfloatFormatd, rfloat_formatd),
+    (B::MathSqrt, math_fn),
+    (B::MathFloor, math_fn),
+    (B::MathCeil, math_fn),
+    (B::MathFabs, math_fn),
+    (B::MathExp, math_fn),
+    (B::MathLog10, math_fn),
+    (B::MathLog1p, math_fn),
+    (B::MathSin, math_fn),
+    (B::MathCos, math_fn),
+    (B::MathTan, math_fn),
+    (B::MathAsin, math_fn),
+    (B::MathAcos, math_fn),
+    (B::MathAtan, math_fn),
+    (B::MathSinh, math_fn),
+    (B::MathCosh, math_fn),
+    (B::MathTanh, math_fn),
+    (B::MathDegrees, math_fn),
+    (B::MathRadians, math_fn),
+    (B::MathTrunc, math_fn),
+    (B::MathIsnan, math_fn),
+    (B::MathIsinf, math_fn),
+    (B::MathLog, math_log),
+    (B::MathFmod, math_fn2),
+    (B::MathPow, math_fn2),
+    (B::MathAtan2, math_fn2),
+    (B::MathHypot, math_fn2),
+    (B::MathCopysign, math_fn2),
+    (B::MathLdexp, math_ldexp),
+    (B::MathFrexp, math_frexp),
+    (B::MathModf, math_modf),
+    (B::MathFactorial, math_factorial),
     // time
-    ("time.time", time_time),
-    ("time.clock", time_clock),
-    ("time.sleep", time_sleep),
+    (B::TimeTime, time_time),
+    (B::TimeClock, time_clock),
+    (B::TimeSleep, time_sleep),
     // rarithmetic
-    ("rarithmetic.intmask", ra_intmask),
-    ("rarithmetic.ovfcheck", ra_ovfcheck),
-    ("rarithmetic.widen", ra_widen),
-    ("rarithmetic.is_valid_int", ra_is_valid_int),
-    ("rarithmetic.longlongmask", ra_longlongmask),
-    ("rarithmetic.r_uint", ra_r_uint),
-    ("rarithmetic.r_longlong", ra_r_longlong),
-    ("rarithmetic.r_ulonglong", ra_r_ulonglong),
-    ("rarithmetic.r_int", ra_r_int),
-    ("rarithmetic.r_singlefloat", ra_r_singlefloat),
+    (B::RarithmeticIntmask, ra_intmask),
+    (B::RarithmeticOvfcheck, ra_ovfcheck),
+    (B::RarithmeticWiden, ra_widen),
+    (B::RarithmeticIsValidInt, ra_is_valid_int),
+    (B::RarithmeticLonglongmask, ra_longlongmask),
+    (B::RarithmeticRUint, ra_r_uint),
+    (B::RarithmeticRLonglong, ra_r_longlong),
+    (B::RarithmeticRUlonglong, ra_r_ulonglong),
+    (B::RarithmeticRInt, ra_r_int),
+    (B::RarithmeticRSinglefloat, ra_r_singlefloat),
     // objectmodel
-    ("objectmodel.we_are_translated", om_false),
-    ("objectmodel.compute_hash", om_compute_hash),
-    ("objectmodel.compute_identity_hash", om_identity),
-    ("objectmodel.compute_unique_id", om_identity),
-    ("objectmodel.current_object_addr_as_int", om_identity),
-    ("objectmodel.instantiate", om_instantiate),
-    ("objectmodel.import_from_mixin", om_import_from_mixin),
-    ("objectmodel.newlist_hint", om_newlist_hint),
-    ("collections.OrderedDict", collections_ordered_dict),
-    ("module.__init__", module_init),
-    ("objectmodel.keepalive_until_here", om_none),
-    ("objectmodel.resizelist_hint", om_none),
-    ("objectmodel.func_with_new_name", om_func_with_new_name),
+    (B::ObjectmodelWeAreTranslated, om_false),
+    (B::ObjectmodelComputeHash, om_compute_hash),
+    (B::ObjectmodelComputeIdentityHash, om_identity),
+    (B::ObjectmodelComputeUniqueId, om_identity),
+    (B::ObjectmodelCurrentObjectAddrAsInt, om_identity),
+    (B::ObjectmodelInstantiate, om_instantiate),
+    (B::ObjectmodelImportFromMixin, om_import_from_mixin),
+    (B::ObjectmodelNewlistHint, om_newlist_hint),
+    (B::CollectionsOrderedDict, collections_ordered_dict),
+    (B::ModuleDunderInit, module_init),
+    (B::ObjectmodelKeepaliveUntilHere, om_none),
+    (B::ObjectmodelResizelistHint, om_none),
+    (B::ObjectmodelFuncWithNewName, om_func_with_new_name),
     // jit
-    ("jit.promote", jit_identity),
-    ("jit.promote_string", jit_identity),
-    ("jit.promote_unicode", jit_identity),
-    ("jit.hint", jit_identity),
-    ("jit.we_are_jitted", om_false),
-    ("jit.isconstant", om_false),
-    ("jit.isvirtual", om_false),
-    ("jit.assert_green", om_none),
-    ("jit.set_param", om_none),
-    ("jit.set_user_param", om_none),
-    ("jit.record_known_class", om_none),
-    ("jit.record_exact_class", om_none),
-    ("jit.jit_debug", om_none),
-    ("jit.current_trace_length", jit_trace_length),
-    ("jit.conditional_call", jit_conditional_call),
-    ("jit.JitDriver.jit_merge_point", om_none),
-    ("jit.JitDriver.can_enter_jit", om_none),
-    ("jit.JitDriver.loop_header", om_none),
+    (B::JitPromote, jit_identity),
+    (B::JitPromoteString, jit_identity),
+    (B::JitPromoteUnicode, jit_identity),
+    (B::JitHint, jit_identity),
+    (B::JitWeAreJitted, om_false),
+    (B::JitIsconstant, om_false),
+    (B::JitIsvirtual, om_false),
+    (B::JitAssertGreen, om_none),
+    (B::JitSetParam, om_none),
+    (B::JitSetUserParam, om_none),
+    (B::JitRecordKnownClass, om_none),
+    (B::JitRecordExactClass, om_none),
+    (B::JitJitDebug, om_none),
+    (B::JitCurrentTraceLength, jit_trace_length),
+    (B::JitConditionalCall, jit_conditional_call),
+    (B::JitJitDriverJitMergePoint, om_none),
+    (B::JitJitDriverCanEnterJit, om_none),
+    (B::JitJitDriverLoopHeader, om_none),
     // debug
-    ("debug.debug_print", debug_print),
-    ("debug.debug_start", om_none),
-    ("debug.debug_stop", om_none),
-    ("debug.debug_flush", om_none),
-    ("debug.have_debug_prints", om_false),
-    ("debug.debug_offset", jit_trace_length),
-    ("debug.fatalerror", debug_fatalerror),
-    ("rerased.requires_taggedpointers", om_none),
+    (B::DebugDebugPrint, debug_print),
+    (B::DebugDebugStart, om_none),
+    (B::DebugDebugStop, om_none),
+    (B::DebugDebugFlush, om_none),
+    (B::DebugHaveDebugPrints, om_false),
+    (B::DebugDebugOffset, jit_trace_length),
+    (B::DebugFatalerror, debug_fatalerror),
+    (B::RerasedRequiresTaggedpointers, om_none),
 ];
 
 // ----- os -----
@@ -294,14 +295,14 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let n = a.name.clone();
+    let n = a.id.name();
     Err(sp.unsupported(format!(
         "`{n}()` is not evaluated by rpy-lsp at import time (it is fine in translated code)"
     )))
 }
 
 fn os_refuse_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let n = a.name.clone();
+    let n = a.id.name();
     Err(sp.unsupported(format!(
         "`{n}()` has side effects rpy-lsp does not perform at import time"
     )))
@@ -383,9 +384,9 @@ fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if !overlay && !sp.config.policy.may_read(&path) {
         return Ok(Value::Bool(false));
     }
-    let r = match a.name.as_ref() {
-        "os.path.isdir" => path.is_dir(),
-        "os.path.isfile" => overlay || path.is_file(),
+    let r = match a.id {
+        B::OsPathIsdir => path.is_dir(),
+        B::OsPathIsfile => overlay || path.is_file(),
         _ => overlay || path.exists(),
     };
     Ok(Value::Bool(r))
@@ -415,66 +416,66 @@ impl ObjSpace {
 fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let x = sp.float_arg(a.args[0])?;
-    let name = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let name = a.id.short_name();
     let domain = |sp: &mut ObjSpace| Err(sp.err("ValueError", "math domain error"));
-    let r = match name.as_str() {
-        "sqrt" => {
+    let r = match a.id {
+        B::MathSqrt => {
             if x < 0.0 {
                 return domain(sp);
             }
             x.sqrt()
         }
-        "floor" => x.floor(),
-        "ceil" => x.ceil(),
-        "fabs" => x.abs(),
-        "exp" => {
+        B::MathFloor => x.floor(),
+        B::MathCeil => x.ceil(),
+        B::MathFabs => x.abs(),
+        B::MathExp => {
             let r = x.exp();
             if r.is_infinite() && x.is_finite() {
                 return Err(sp.err("OverflowError", "math range error"));
             }
             r
         }
-        "log10" => {
+        B::MathLog10 => {
             if x <= 0.0 {
                 return domain(sp);
             }
             x.log10()
         }
-        "log1p" => {
+        B::MathLog1p => {
             if x <= -1.0 {
                 return domain(sp);
             }
             x.ln_1p()
         }
-        "sin" => x.sin(),
-        "cos" => x.cos(),
-        "tan" => x.tan(),
-        "asin" => {
+        B::MathSin => x.sin(),
+        B::MathCos => x.cos(),
+        B::MathTan => x.tan(),
+        B::MathAsin => {
             if !(-1.0..=1.0).contains(&x) {
                 return domain(sp);
             }
             x.asin()
         }
-        "acos" => {
+        B::MathAcos => {
             if !(-1.0..=1.0).contains(&x) {
                 return domain(sp);
             }
             x.acos()
         }
-        "atan" => x.atan(),
-        "sinh" => x.sinh(),
-        "cosh" => x.cosh(),
-        "tanh" => x.tanh(),
-        "degrees" => x.to_degrees(),
-        "radians" => x.to_radians(),
-        "trunc" => {
+        B::MathAtan => x.atan(),
+        B::MathSinh => x.sinh(),
+        B::MathCosh => x.cosh(),
+        B::MathTanh => x.tanh(),
+        B::MathDegrees => x.to_degrees(),
+        B::MathRadians => x.to_radians(),
+        B::MathTrunc => {
             if !x.is_finite() {
                 return Err(sp.err("OverflowError", "cannot convert float infinity to integer"));
             }
             return Ok(sp.new_int(x.trunc() as i128));
         }
-        "isnan" => return Ok(Value::Bool(x.is_nan())),
-        "isinf" => return Ok(Value::Bool(x.is_infinite())),
+        B::MathIsnan => return Ok(Value::Bool(x.is_nan())),
+        B::MathIsinf => return Ok(Value::Bool(x.is_infinite())),
         _ => return Err(sp.unsupported(format!("math.{name} is not modelled"))),
     };
     Ok(Value::Float(r))
@@ -512,22 +513,21 @@ fn math_fn2(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
     let x = sp.float_arg(a.args[0])?;
     let y = sp.float_arg(a.args[1])?;
-    let name = a.name.rsplit('.').next().unwrap_or("").to_string();
-    let r = match name.as_str() {
-        "fmod" => {
+    let r = match a.id {
+        B::MathFmod => {
             if y == 0.0 {
                 return Err(sp.err("ValueError", "math domain error"));
             }
             x % y
         }
-        "pow" => {
+        B::MathPow => {
             if x < 0.0 && y.fract() != 0.0 {
                 return Err(sp.err("ValueError", "math domain error"));
             }
             x.powf(y)
         }
-        "atan2" => x.atan2(y),
-        "hypot" => x.hypot(y),
+        B::MathAtan2 => x.atan2(y),
+        B::MathHypot => x.hypot(y),
         _ => x.copysign(y),
     };
     Ok(Value::Float(r))
@@ -865,7 +865,7 @@ fn om_import_from_mixin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn jit_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if a.args.is_empty() {
-        let n = a.name.clone();
+        let n = a.id.name();
         return sp.type_error(format!("{n}() takes at least 1 argument (0 given)"));
     }
     Ok(a.args[0])

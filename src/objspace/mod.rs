@@ -2,8 +2,8 @@
 //!
 //! [`ObjSpace`] implements [`crate::interpreter::Space`] with Python 2.7 semantics over the
 //! concrete [`object::Heap`]. The loader (`loader.rs`) finds, parses, compiles and runs
-//! modules; the builtin registry (`builtins/`) holds every function implemented in Rust,
-//! identified by its qualified name; the bundled models (`bundled/*.py`) are RPython-style
+//! modules; `builtins/` binds an implementation in Rust to each entry of the registry of
+//! built-ins (`crate::builtins`) and builds the namespaces from it; the bundled models (`bundled/*.py`) are RPython-style
 //! sources for `os`, `sys`, `math`, `time` and `rpython.rlib.*`.
 
 // `Unwind` carries frame states for the flow space; the concrete space only passes it on.
@@ -110,7 +110,7 @@ pub struct ObjSpace {
     /// The target module once `import_main` created it.
     pub main_module: Option<ObjId>,
 
-    pub(crate) registry: &'static HashMap<&'static str, builtins::BuiltinFn>,
+    pub(crate) registry: &'static builtins::Impls,
     /// Active frames: (globals module, class-body namespace).
     pub(crate) frames: Vec<(ObjId, Option<ObjId>)>,
     interned: HashMap<Rc<str>, ObjId>,
@@ -118,8 +118,6 @@ pub struct ObjSpace {
     str_consts: HashMap<Rc<[u8]>, ObjId>,
     char_cache: Vec<Option<ObjId>>,
     sig_cache: HashMap<*const CodeObject, (Rc<CodeObject>, Rc<Signature>)>,
-    /// Constructor builtin of each built-in class.
-    pub(crate) ctors: HashMap<ObjId, &'static str>,
     /// Current source position (from `set_span`).
     pub(crate) span: Span,
     /// Call-site spans of the active calls.
@@ -202,7 +200,6 @@ impl ObjSpace {
             str_consts: HashMap::new(),
             char_cache: vec![None; 256],
             sig_cache: HashMap::new(),
-            ctors: HashMap::new(),
             span: Span::default(),
             span_stack: Vec::new(),
             raise_spans: HashMap::new(),
@@ -452,7 +449,7 @@ impl ObjSpace {
             return v;
         }
         let v = self.alloc(Object::Builtin {
-            name: Rc::from("print_item"),
+            id: crate::builtins::BuiltinId::PrintItem,
             bound_self: None,
         });
         self.print_item_fn = Some(v);
@@ -465,7 +462,7 @@ impl ObjSpace {
             return v;
         }
         let v = self.alloc(Object::Builtin {
-            name: Rc::from("print_newline"),
+            id: crate::builtins::BuiltinId::PrintNewline,
             bound_self: None,
         });
         self.print_newline_fn = Some(v);
@@ -473,13 +470,13 @@ impl ObjSpace {
     }
 
     /// A builtin function object of the registry.
-    pub fn builtin(&mut self, name: &'static str) -> Value {
+    pub fn builtin(&mut self, id: crate::builtins::BuiltinId) -> Value {
         debug_assert!(
-            self.registry.contains_key(name),
-            "unregistered builtin {name}"
+            self.registry[id.index()].is_some(),
+            "builtin {id} has no implementation"
         );
         self.alloc(Object::Builtin {
-            name: Rc::from(name),
+            id,
             bound_self: None,
         })
     }

@@ -146,6 +146,9 @@ pub struct Class {
     pub span: Option<Span>,
     pub name_span: Option<Span>,
     pub builtin: Option<BuiltinType>,
+    /// The built-in that a call of this built-in class is (`int` of `int`,
+    /// `rarithmetic.r_uint` of `r_uint`); `None` for other classes.
+    pub constructor: Option<crate::builtins::BuiltinId>,
     /// Where the class body assigned each name (the last assignment), for messages.
     pub attr_spans: Vec<(Rc<str>, Span)>,
 }
@@ -206,10 +209,10 @@ pub enum Object {
     Dict(Dict),
     Set(Dict),
     Function(Function),
-    /// A function implemented by rpy-lsp; `name` is its qualified name (e.g. "os.write",
-    /// "len") and identifies it for the flow space and the annotator.
+    /// A function implemented by rpy-lsp, by its entry in the registry of built-ins
+    /// (`crate::builtins`), which identifies it for every later stage.
     Builtin {
-        name: Rc<str>,
+        id: crate::builtins::BuiltinId,
         bound_self: Option<Value>,
     },
     Class(Class),

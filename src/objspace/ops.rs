@@ -309,8 +309,11 @@ impl ObjSpace {
             Hint => Ok(a),
             Ll(op) => self.type_error(format!("low-level operation {} at import time", op.name())),
             Abs | Hex | Oct | Ord | Int | Float | Long | Divmod | Cmp => {
-                let name: Rc<str> = Rc::from(op.name());
-                self.call_builtin(&name, None, args.to_vec(), Vec::new())
+                // the operation is a call of the built-in of the same name
+                match crate::builtins::BuiltinId::for_flow_op(op) {
+                    Some(b) => self.call_builtin(b, None, args.to_vec(), Vec::new()),
+                    None => Err(self.unsupported(format!("{} at import time", op.name()))),
+                }
             }
         }
     }

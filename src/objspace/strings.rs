@@ -4,55 +4,7 @@
 use super::builtins::BArgs;
 use super::object::{Object, Value};
 use super::{ObjSpace, R};
-
-/// Methods registered as both `str.<name>` and `unicode.<name>`.
-pub const STR_METHODS: &[&str] = &[
-    "join",
-    "split",
-    "rsplit",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "startswith",
-    "endswith",
-    "find",
-    "rfind",
-    "index",
-    "rindex",
-    "count",
-    "lower",
-    "upper",
-    "swapcase",
-    "capitalize",
-    "title",
-    "isdigit",
-    "isalpha",
-    "isspace",
-    "isalnum",
-    "isupper",
-    "islower",
-    "istitle",
-    "isdecimal",
-    "isnumeric",
-    "ljust",
-    "rjust",
-    "center",
-    "zfill",
-    "splitlines",
-    "partition",
-    "rpartition",
-    "encode",
-    "decode",
-    "format",
-    "expandtabs",
-    "__getitem__",
-    "__len__",
-    "__contains__",
-    "__add__",
-    "__mul__",
-    "__mod__",
-];
+use crate::builtins::BuiltinId as B;
 
 /// A classification of a code point (`unicode` tells which rules apply).
 type CharPred = fn(u32, bool) -> bool;
@@ -244,7 +196,9 @@ impl ObjSpace {
 
     /// Every `str.*` and `unicode.*` method.
     pub(crate) fn string_method(&mut self, a: &mut BArgs) -> R {
-        let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+        // str and unicode share the methods: the receiver says which applies
+        let id = a.id.str_method().unwrap_or(a.id);
+        let meth = id.short_name();
         let this = a.take_self(self)?;
         let Some(mut s) = self.txt(this) else {
             let tn = self.type_name(this);
@@ -255,13 +209,18 @@ impl ObjSpace {
         // Mixing with unicode arguments promotes a str receiver to unicode.
         if !s.unicode
             && !matches!(
-                meth.as_str(),
-                "decode" | "encode" | "format" | "__mod__" | "__mul__" | "__getitem__"
+                id,
+                B::StrDecode
+                    | B::StrEncode
+                    | B::StrFormat
+                    | B::StrDunderMod
+                    | B::StrDunderMul
+                    | B::StrDunderGetitem
             )
         {
             let any_unicode = a.args.iter().any(
                 |&v| matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Unicode(_))),
-            ) || (meth == "join"
+            ) || (matches!(id, B::StrJoin)
                 && {
                     let items = a
                         .args
@@ -278,8 +237,8 @@ impl ObjSpace {
         }
         let u = s.unicode;
         let arg = |a: &BArgs, i: usize, name: &str| a.get(i, name);
-        match meth.as_str() {
-            "join" => {
+        match id {
+            B::StrJoin => {
                 a.arity(self, 1, 1)?;
                 let items = self.iterate(a.args[0])?;
                 let mut out: Vec<u32> = Vec::new();
@@ -303,7 +262,7 @@ impl ObjSpace {
                 }
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "split" | "rsplit" => {
+            B::StrSplit | B::StrRsplit => {
                 a.arity(self, 0, 2)?;
                 let sep = arg(a, 0, "sep").filter(|v| *v != Value::None);
                 let maxsplit = match arg(a, 1, "maxsplit") {
@@ -311,14 +270,14 @@ impl ObjSpace {
                     None => -1,
                 };
                 let parts: Vec<Vec<u32>> = match sep {
-                    None => split_whitespace(&s.c, u, maxsplit, meth == "rsplit"),
+                    None => split_whitespace(&s.c, u, maxsplit, matches!(id, B::StrRsplit)),
                     Some(sv) => {
-                        let sep = self.txt_arg(sv, &meth)?;
+                        let sep = self.txt_arg(sv, meth)?;
                         let sep = if u { self.promote_txt(sep)? } else { sep };
                         if sep.c.is_empty() {
                             return self.value_error("empty separator");
                         }
-                        split_sep(&s.c, &sep.c, maxsplit, meth == "rsplit")
+                        split_sep(&s.c, &sep.c, maxsplit, matches!(id, B::StrRsplit))
                     }
                 };
                 let items: Vec<Value> = parts
@@ -327,10 +286,10 @@ impl ObjSpace {
                     .collect();
                 Ok(self.new_list(items))
             }
-            "strip" | "lstrip" | "rstrip" => {
+            B::StrStrip | B::StrLstrip | B::StrRstrip => {
                 a.arity(self, 0, 1)?;
                 let chars = match arg(a, 0, "chars").filter(|v| *v != Value::None) {
-                    Some(v) => Some(self.txt_arg(v, &meth)?.c),
+                    Some(v) => Some(self.txt_arg(v, meth)?.c),
                     None => None,
                 };
                 let keep = |c: u32| match &chars {
@@ -339,12 +298,12 @@ impl ObjSpace {
                 };
                 let mut start = 0;
                 let mut end = s.c.len();
-                if meth != "rstrip" {
+                if !matches!(id, B::StrRstrip) {
                     while start < end && !keep(s.c[start]) {
                         start += 1;
                     }
                 }
-                if meth != "lstrip" {
+                if !matches!(id, B::StrLstrip) {
                     while end > start && !keep(s.c[end - 1]) {
                         end -= 1;
                     }
@@ -357,10 +316,10 @@ impl ObjSpace {
                     c: s.c[start..end].to_vec(),
                 }))
             }
-            "replace" => {
+            B::StrReplace => {
                 a.arity(self, 2, 3)?;
-                let old = self.txt_arg(a.args[0], &meth)?;
-                let new = self.txt_arg(a.args[1], &meth)?;
+                let old = self.txt_arg(a.args[0], meth)?;
+                let new = self.txt_arg(a.args[1], meth)?;
                 let count = match a.args.get(2) {
                     Some(&v) => self.int_of(v).unwrap_or(-1) as i64,
                     None => -1,
@@ -395,7 +354,7 @@ impl ObjSpace {
                 }
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "startswith" | "endswith" => {
+            B::StrStartswith | B::StrEndswith => {
                 a.arity(self, 1, 3)?;
                 let start = self.opt_index(a.args.get(1).copied())?;
                 let end = self.opt_index(a.args.get(2).copied())?;
@@ -408,12 +367,12 @@ impl ObjSpace {
                     v => vec![v],
                 };
                 for p in prefixes {
-                    let p = self.txt_arg(p, &meth)?;
+                    let p = self.txt_arg(p, meth)?;
                     if st > en {
                         continue;
                     }
                     let window = &s.c[st..en];
-                    let ok = if meth == "startswith" {
+                    let ok = if matches!(id, B::StrStartswith) {
                         window.starts_with(&p.c)
                     } else {
                         window.ends_with(&p.c)
@@ -424,13 +383,13 @@ impl ObjSpace {
                 }
                 Ok(Value::Bool(false))
             }
-            "find" | "rfind" | "index" | "rindex" | "count" => {
+            B::StrFind | B::StrRfind | B::StrIndex | B::StrRindex | B::StrCount => {
                 a.arity(self, 1, 3)?;
-                let sub = self.txt_arg(a.args[0], &meth)?;
+                let sub = self.txt_arg(a.args[0], meth)?;
                 let start = self.opt_index(a.args.get(1).copied())?;
                 let end = self.opt_index(a.args.get(2).copied())?;
                 let (st, en) = norm_range(s.c.len(), start, end);
-                if meth == "count" {
+                if matches!(id, B::StrCount) {
                     if st > en {
                         return Ok(Value::Int(0));
                     }
@@ -445,33 +404,35 @@ impl ObjSpace {
                     }
                     return Ok(Value::Int(n));
                 }
-                let r = if meth.starts_with('r') {
+                let r = if matches!(id, B::StrRfind | B::StrRindex) {
                     rfind_sub(&s.c, &sub.c, st, en)
                 } else {
                     find_sub(&s.c, &sub.c, st, en)
                 };
                 match r {
                     Some(p) => Ok(Value::Int(p as i64)),
-                    None if meth.contains("index") => self.value_error("substring not found"),
+                    None if matches!(id, B::StrIndex | B::StrRindex) => {
+                        self.value_error("substring not found")
+                    }
                     None => Ok(Value::Int(-1)),
                 }
             }
-            "lower" | "upper" | "swapcase" | "capitalize" | "title" => {
+            B::StrLower | B::StrUpper | B::StrSwapcase | B::StrCapitalize | B::StrTitle => {
                 a.arity(self, 0, 0)?;
                 let mut out = Vec::with_capacity(s.c.len());
                 let mut prev_cased = false;
                 for (i, &c) in s.c.iter().enumerate() {
-                    match meth.as_str() {
-                        "lower" => to_lower(c, u, &mut out),
-                        "upper" => to_upper(c, u, &mut out),
-                        "swapcase" => {
+                    match id {
+                        B::StrLower => to_lower(c, u, &mut out),
+                        B::StrUpper => to_upper(c, u, &mut out),
+                        B::StrSwapcase => {
                             if is_upper(c, u) {
                                 to_lower(c, u, &mut out)
                             } else {
                                 to_upper(c, u, &mut out)
                             }
                         }
-                        "capitalize" => {
+                        B::StrCapitalize => {
                             if i == 0 {
                                 to_upper(c, u, &mut out)
                             } else {
@@ -490,22 +451,27 @@ impl ObjSpace {
                 }
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "isdigit" | "isalpha" | "isspace" | "isalnum" | "isdecimal" | "isnumeric" => {
+            B::StrIsdigit
+            | B::StrIsalpha
+            | B::StrIsspace
+            | B::StrIsalnum
+            | B::StrIsdecimal
+            | B::StrIsnumeric => {
                 a.arity(self, 0, 0)?;
                 if s.c.is_empty() {
                     return Ok(Value::Bool(false));
                 }
-                let f = |c: u32| match meth.as_str() {
-                    "isdigit" | "isdecimal" | "isnumeric" => is_digit(c, u),
-                    "isalpha" => is_alpha(c, u),
-                    "isspace" => is_space(c, u),
+                let f = |c: u32| match id {
+                    B::StrIsdigit | B::StrIsdecimal | B::StrIsnumeric => is_digit(c, u),
+                    B::StrIsalpha => is_alpha(c, u),
+                    B::StrIsspace => is_space(c, u),
                     _ => is_alpha(c, u) || is_digit(c, u),
                 };
                 Ok(Value::Bool(s.c.iter().all(|&c| f(c))))
             }
-            "isupper" | "islower" => {
+            B::StrIsupper | B::StrIslower => {
                 a.arity(self, 0, 0)?;
-                let (want, other): (CharPred, CharPred) = if meth == "isupper" {
+                let (want, other): (CharPred, CharPred) = if matches!(id, B::StrIsupper) {
                     (is_upper, is_lower)
                 } else {
                     (is_lower, is_upper)
@@ -514,7 +480,7 @@ impl ObjSpace {
                 let none_other = !s.c.iter().any(|&c| other(c, u));
                 Ok(Value::Bool(any && none_other))
             }
-            "istitle" => {
+            B::StrIstitle => {
                 a.arity(self, 0, 0)?;
                 let mut prev_cased = false;
                 let mut cased = false;
@@ -537,14 +503,14 @@ impl ObjSpace {
                 }
                 Ok(Value::Bool(cased))
             }
-            "ljust" | "rjust" | "center" => {
+            B::StrLjust | B::StrRjust | B::StrCenter => {
                 a.arity(self, 1, 2)?;
                 let Some(width) = self.int_of(a.args[0]) else {
                     return self.type_error("an integer is required");
                 };
                 let fill = match a.args.get(1) {
                     Some(&f) => {
-                        let t = self.txt_arg(f, &meth)?;
+                        let t = self.txt_arg(f, meth)?;
                         if t.c.len() != 1 {
                             return self
                                 .type_error(format!("{meth}() argument 2 must be char, not str"));
@@ -563,9 +529,9 @@ impl ObjSpace {
                     return Ok(this);
                 }
                 let pad = w - s.c.len();
-                let (l, r) = match meth.as_str() {
-                    "ljust" => (0, pad),
-                    "rjust" => (pad, 0),
+                let (l, r) = match id {
+                    B::StrLjust => (0, pad),
+                    B::StrRjust => (pad, 0),
                     _ => {
                         let left = pad / 2 + (pad & w & 1);
                         (left, pad - left)
@@ -576,7 +542,7 @@ impl ObjSpace {
                 out.extend(std::iter::repeat_n(fill, r));
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "zfill" => {
+            B::StrZfill => {
                 a.arity(self, 1, 1)?;
                 let w = self
                     .int_of(a.args[0])
@@ -603,7 +569,7 @@ impl ObjSpace {
                 out.extend_from_slice(rest);
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "splitlines" => {
+            B::StrSplitlines => {
                 a.arity(self, 0, 1)?;
                 let keep = match arg(a, 0, "keepends") {
                     Some(v) => self.truth(v)?,
@@ -636,13 +602,13 @@ impl ObjSpace {
                     .collect();
                 Ok(self.new_list(items))
             }
-            "partition" | "rpartition" => {
+            B::StrPartition | B::StrRpartition => {
                 a.arity(self, 1, 1)?;
-                let sep = self.txt_arg(a.args[0], &meth)?;
+                let sep = self.txt_arg(a.args[0], meth)?;
                 if sep.c.is_empty() {
                     return self.value_error("empty separator");
                 }
-                let pos = if meth == "partition" {
+                let pos = if matches!(id, B::StrPartition) {
                     find_sub(&s.c, &sep.c, 0, s.c.len())
                 } else {
                     rfind_sub(&s.c, &sep.c, 0, s.c.len())
@@ -666,13 +632,13 @@ impl ObjSpace {
                             c: s.c[p + sep.c.len()..].to_vec(),
                         },
                     ],
-                    None if meth == "partition" => vec![s.clone(), empty.clone(), empty],
+                    None if matches!(id, B::StrPartition) => vec![s.clone(), empty.clone(), empty],
                     None => vec![empty.clone(), empty, s.clone()],
                 };
                 let items: Vec<Value> = parts.into_iter().map(|t| self.txt_value(t)).collect();
                 Ok(self.new_tuple(items))
             }
-            "expandtabs" => {
+            B::StrExpandtabs => {
                 a.arity(self, 0, 1)?;
                 let ts = match a.args.first() {
                     Some(&v) => self.int_of(v).unwrap_or(8).max(0) as usize,
@@ -695,7 +661,7 @@ impl ObjSpace {
                 }
                 Ok(self.txt_value(Txt { unicode: u, c: out }))
             }
-            "encode" | "decode" => {
+            B::StrEncode | B::StrDecode => {
                 a.arity(self, 0, 2)?;
                 let enc = match arg(a, 0, "encoding") {
                     Some(v) => self.text_of(v).unwrap_or_default(),
@@ -706,7 +672,7 @@ impl ObjSpace {
                     None => "strict".into(),
                 };
                 let enc = enc.to_ascii_lowercase().replace('_', "-");
-                if meth == "decode" {
+                if matches!(id, B::StrDecode) {
                     let bytes: Vec<u8> = if u {
                         // unicode.decode: encode with ascii first (Python 2).
                         self.ascii_bytes_of(&s.c, &errors)?
@@ -726,30 +692,30 @@ impl ObjSpace {
                     Ok(self.new_str_vec(out))
                 }
             }
-            "format" => {
+            B::StrFormat => {
                 let args = a.args.clone();
                 let kwargs = a.kwargs.clone();
                 self.str_format(this, &args, &kwargs)
             }
-            "__getitem__" => {
+            B::StrDunderGetitem => {
                 a.arity(self, 1, 1)?;
                 self.getitem(this, a.args[0])
             }
-            "__len__" => Ok(Value::Int(s.c.len() as i64)),
-            "__contains__" => {
+            B::StrDunderLen => Ok(Value::Int(s.c.len() as i64)),
+            B::StrDunderContains => {
                 a.arity(self, 1, 1)?;
                 let r = self.contains(this, a.args[0])?;
                 Ok(Value::Bool(r))
             }
-            "__add__" => {
+            B::StrDunderAdd => {
                 a.arity(self, 1, 1)?;
                 self.binary(crate::interpreter::Op::Add, this, a.args[0])
             }
-            "__mul__" => {
+            B::StrDunderMul => {
                 a.arity(self, 1, 1)?;
                 self.binary(crate::interpreter::Op::Mul, this, a.args[0])
             }
-            "__mod__" => {
+            B::StrDunderMod => {
                 a.arity(self, 1, 1)?;
                 self.percent_format(this, a.args[0])
             }

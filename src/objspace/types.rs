@@ -2,7 +2,8 @@
 //! the heap (so `isinstance`, subclassing and `except` matching work uniformly).
 
 use super::object::{AttrMap, BuiltinType, Class, Heap, IntKind, ObjId, Object, Value};
-use super::ObjSpace;
+use super::{builtins, ObjSpace};
+use crate::builtins::BuiltinId as B;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -114,6 +115,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
         span: None,
         name_span: None,
         builtin: Some(kind),
+        constructor: None,
         attr_spans: Vec::new(),
     }));
     mro.insert(0, id);
@@ -245,32 +247,32 @@ impl Types {
     }
 }
 
-/// Constructor builtin (registry name) of the built-in classes that have one.
-const CTORS: &[(&str, &str)] = &[
-    ("object", "object"),
-    ("type", "type"),
-    ("int", "int"),
-    ("long", "long"),
-    ("bool", "bool"),
-    ("float", "float"),
-    ("str", "str"),
-    ("unicode", "unicode"),
-    ("tuple", "tuple"),
-    ("list", "list"),
-    ("dict", "dict"),
-    ("set", "set"),
-    ("frozenset", "frozenset"),
-    ("staticmethod", "staticmethod"),
-    ("classmethod", "classmethod"),
-    ("property", "property"),
-    ("super", "super"),
-    ("xrange", "xrange"),
-    ("slice", "slice"),
-    ("r_uint", "rarithmetic.r_uint"),
-    ("r_longlong", "rarithmetic.r_longlong"),
-    ("r_ulonglong", "rarithmetic.r_ulonglong"),
-    ("r_int", "rarithmetic.r_int"),
-    ("r_singlefloat", "rarithmetic.r_singlefloat"),
+/// Constructor builtin (its entry in the registry of built-ins) of the built-in classes that have one.
+const CTORS: &[(&str, B)] = &[
+    ("object", B::Object),
+    ("type", B::Type),
+    ("int", B::Int),
+    ("long", B::Long),
+    ("bool", B::Bool),
+    ("float", B::Float),
+    ("str", B::Str),
+    ("unicode", B::Unicode),
+    ("tuple", B::Tuple),
+    ("list", B::List),
+    ("dict", B::Dict),
+    ("set", B::Set),
+    ("frozenset", B::Frozenset),
+    ("staticmethod", B::Staticmethod),
+    ("classmethod", B::Classmethod),
+    ("property", B::Property),
+    ("super", B::Super),
+    ("xrange", B::Xrange),
+    ("slice", B::Slice),
+    ("r_uint", B::RarithmeticRUint),
+    ("r_longlong", B::RarithmeticRLonglong),
+    ("r_ulonglong", B::RarithmeticRUlonglong),
+    ("r_int", B::RarithmeticRInt),
+    ("r_singlefloat", B::RarithmeticRSinglefloat),
 ];
 
 impl ObjSpace {
@@ -279,22 +281,21 @@ impl ObjSpace {
     pub(crate) fn setup_types(&mut self) {
         for &(cls, ctor) in CTORS {
             let id = self.types.by_name[cls];
-            self.ctors.insert(id, ctor);
+            if let Object::Class(c) = self.heap.get_mut(id) {
+                c.constructor = Some(ctor);
+            }
         }
-        let mut names: Vec<&'static str> = self.registry.keys().copied().collect();
-        names.sort();
-        for name in names {
-            let Some((tname, meth)) = name.split_once('.') else {
+        let mut ids: Vec<B> = builtins::implemented().collect();
+        ids.sort_by_key(|b| b.name());
+        for id in ids {
+            let Some((tname, meth)) = id.class_method() else {
                 continue;
             };
-            if meth.contains('.') {
-                continue;
-            }
             let Some(&cls) = self.types.by_name.get(tname) else {
                 continue;
             };
             let f = self.alloc(Object::Builtin {
-                name: Rc::from(name),
+                id,
                 bound_self: None,
             });
             if let Object::Class(c) = self.heap.get_mut(cls) {
@@ -331,22 +332,19 @@ impl ObjSpace {
             }
             entries.push((name, Value::Obj(id)));
         }
-        let mut fnames: Vec<&'static str> = self
-            .registry
-            .keys()
-            .copied()
-            .filter(|n| !n.contains('.') && !self.types.by_name.contains_key(n))
+        let mut fnames: Vec<B> = builtins::implemented()
+            .filter(|b| b.is_unqualified() && !self.types.by_name.contains_key(b.name()))
             .collect();
-        fnames.sort();
-        for name in fnames {
-            if matches!(name, "print_item" | "print_newline") {
+        fnames.sort_by_key(|b| b.name());
+        for id in fnames {
+            if matches!(id, B::PrintItem | B::PrintNewline) {
                 continue;
             }
             let f = self.alloc(Object::Builtin {
-                name: Rc::from(name),
+                id,
                 bound_self: None,
             });
-            entries.push((name, f));
+            entries.push((id.name(), f));
         }
         let ni = self.alloc(Object::NotImplemented);
         let el = self.alloc(Object::Ellipsis);
@@ -369,21 +367,20 @@ impl ObjSpace {
     /// replaced by `_` (`os.write` → `__rpy__.os_write`), and the machine-integer classes.
     pub(crate) fn setup_rpy_module(&mut self) {
         let mut dict = AttrMap::default();
-        let mut names: Vec<&'static str> = self
-            .registry
-            .keys()
-            .copied()
-            .filter(|n| n.contains('.'))
+        let mut ids: Vec<B> = builtins::implemented()
+            .filter(|b| !b.is_unqualified())
             .collect();
-        names.sort();
-        let ctor_classes: HashMap<&'static str, ObjId> =
-            self.ctors.iter().map(|(k, v)| (*v, *k)).collect();
-        for name in names {
-            let attr = name.replace('.', "_");
-            let v = match ctor_classes.get(name) {
+        ids.sort_by_key(|b| b.name());
+        let ctor_classes: HashMap<B, ObjId> = CTORS
+            .iter()
+            .map(|&(cls, ctor)| (ctor, self.types.by_name[cls]))
+            .collect();
+        for id in ids {
+            let attr = id.name().replace('.', "_");
+            let v = match ctor_classes.get(&id) {
                 Some(&cls) => Value::Obj(cls),
                 None => self.alloc(Object::Builtin {
-                    name: Rc::from(name),
+                    id,
                     bound_self: None,
                 }),
             };

@@ -9,6 +9,7 @@ use super::rclass::{cls_field, inst_field, ClassSlot};
 use super::rmodel::{int_lltype, Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
+use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
@@ -26,10 +27,9 @@ impl RTyper<'_> {
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_method(hop, llops, sv, self_repr, &name)
             }
-            Repr::BuiltinMethod { name, self_repr } => {
+            Repr::BuiltinMethod { id, self_repr } => {
                 let (sv, _, ss) = hop.r_s_popfirstarg();
-                let short = name.rsplit('.').next().unwrap_or(&name).to_string();
-                self.call_builtin_method(hop, llops, sv, self_repr, &ss, &short)
+                self.call_builtin_method(hop, llops, sv, self_repr, &ss, id)
             }
             Repr::Class(Some(common)) => {
                 // a class chosen at run time: allocate through its vtable, then its __init__
@@ -74,11 +74,11 @@ impl RTyper<'_> {
                 };
                 match self.objheap.get(id) {
                     Object::Builtin {
-                        name,
+                        id: bid,
                         bound_self: Some(s),
                     } => {
                         // a method bound to a prebuilt value (`", ".join`)
-                        let (name, s) = (name.clone(), *s);
+                        let (bid, s) = (*bid, *s);
                         hop.r_s_popfirstarg();
                         let ss = self
                             .ann
@@ -87,13 +87,12 @@ impl RTyper<'_> {
                             .unwrap_or(SomeValue::Impossible);
                         let sr = self.getrepr(&ss)?;
                         let sv = Hlvalue::Ll(self.const_value(s, sr)?);
-                        let short = name.rsplit('.').next().unwrap_or(&name).to_string();
-                        self.call_builtin_method(hop, llops, sv, sr, &ss, &short)
+                        self.call_builtin_method(hop, llops, sv, sr, &ss, bid)
                     }
-                    Object::Builtin { name, .. } => {
-                        let name = name.clone();
+                    Object::Builtin { id: bid, .. } => {
+                        let bid = *bid;
                         hop.r_s_popfirstarg();
-                        self.call_builtin(hop, llops, &name)
+                        self.call_builtin(hop, llops, bid)
                     }
                     Object::Class(_) => {
                         hop.r_s_popfirstarg();
@@ -482,8 +481,16 @@ impl RTyper<'_> {
         }
         let Some(cd) = self.classdef_of_class(cls) else {
             // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
-            let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
-            return self.call_builtin(hop, llops, &name);
+            return match self.objheap.class(cls).and_then(|c| c.constructor) {
+                Some(id) => self.call_builtin(hop, llops, id),
+                None => {
+                    let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+                    Err(TyperError::new(format!(
+                        "the built-in `{}` is not supported by `run` yet",
+                        name
+                    )))
+                }
+            };
         };
         let ri = self.intern_repr(Repr::Instance(cd));
         let ti = self.lltype(ri);
@@ -558,11 +565,12 @@ impl RTyper<'_> {
         llops.genop(LlOp::DirectCall, all, result)
     }
 
-    fn call_builtin(&mut self, hop: &mut Hop, llops: &mut LlOps, name: &str) -> R {
-        if let Some(r) = self.rtype_ll_builtin(hop, llops, name) {
+    fn call_builtin(&mut self, hop: &mut Hop, llops: &mut LlOps, id: B) -> R {
+        let name = id.name();
+        if let Some(r) = self.rtype_ll_builtin(hop, llops, id) {
             return r;
         }
-        if let Some(r) = self.rtype_external(hop, llops, name) {
+        if let Some(r) = self.rtype_external(hop, llops, id) {
             return r;
         }
         let void = self.intern_repr(Repr::Void);
@@ -570,9 +578,9 @@ impl RTyper<'_> {
         let tr = self.lltype(rr);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let rs = self.intern_repr(Repr::Str);
-        let short = name.rsplit('.').next().unwrap_or(name);
-        match name {
-            "rpython_print_item" => {
+        let short = id.short_name();
+        match id {
+            B::RpythonPrintItem => {
                 // a constant is printed as CPython's str() shows it (the reference's flow
                 // space folds it at translation time)
                 let s = match hop.op.args[0] {
@@ -585,11 +593,11 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            "rpython_print_newline" => {
+            B::RpythonPrintNewline => {
                 self.rt_call(llops, RuntimeFn::PrintNewline, vec![], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            "os.write" => {
+            B::OsWrite => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let s = self.inputarg(llops, hop, 1, rs)?;
                 if self.has_implicit_exception(hop, "OSError") {
@@ -600,7 +608,7 @@ impl RTyper<'_> {
                     si,
                 ))
             }
-            "os.open" => {
+            B::OsOpen => {
                 let path = self.inputarg(llops, hop, 0, rs)?;
                 let flags = self.inputarg(llops, hop, 1, si)?;
                 let mode = if hop.nargs() > 2 {
@@ -621,7 +629,7 @@ impl RTyper<'_> {
                     si,
                 ))
             }
-            "os.close" => {
+            B::OsClose => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
@@ -629,11 +637,11 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            "os.listdir" | "os.getloadavg" => {
+            B::OsListdir | B::OsGetloadavg => {
                 // the helpers of ll_os.py build the result, of the result's type
                 let raises = self.has_implicit_exception(hop, "OSError");
                 let mut args = vec![ctype(tr)];
-                if name == "os.listdir" {
+                if id == B::OsListdir {
                     args.push(self.inputarg(llops, hop, 0, rs)?);
                 }
                 let helper = match self.repr(rr) {
@@ -646,7 +654,7 @@ impl RTyper<'_> {
                 }
                 Ok((self.gendirectcall(llops, helper, args, tr)?, rr))
             }
-            "os.stat_fields" => {
+            B::OsStatFields => {
                 let p = self.inputarg(llops, hop, 0, rs)?;
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
@@ -656,21 +664,21 @@ impl RTyper<'_> {
                     rr,
                 ))
             }
-            "os.listdir_raw" => {
+            B::OsListdirRaw => {
                 let p = self.inputarg(llops, hop, 0, rs)?;
                 Ok((
                     self.rt_call(llops, RuntimeFn::OsListdirRaw, vec![p], tr),
                     rr,
                 ))
             }
-            "os.loadavg_item" => {
+            B::OsLoadavgItem => {
                 let i = self.inputarg(llops, hop, 0, si)?;
                 Ok((
                     self.rt_call(llops, RuntimeFn::OsLoadavgItem, vec![i], tr),
                     rr,
                 ))
             }
-            "os.lseek" => {
+            B::OsLseek => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let pos = self.inputarg(llops, hop, 1, si)?;
                 let how = self.inputarg(llops, hop, 2, si)?;
@@ -687,7 +695,7 @@ impl RTyper<'_> {
                     si,
                 ))
             }
-            "os.read" => {
+            B::OsRead => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let n = self.inputarg(llops, hop, 1, si)?;
                 if self.has_implicit_exception(hop, "OSError") {
@@ -698,15 +706,15 @@ impl RTyper<'_> {
                     rs,
                 ))
             }
-            "time.time" | "time.clock" => {
-                let f = if name == "time.time" {
+            B::TimeTime | B::TimeClock => {
+                let f = if id == B::TimeTime {
                     RuntimeFn::TimeTime
                 } else {
                     RuntimeFn::TimeClock
                 };
                 Ok((self.rt_call(llops, f, vec![], LlType::FLOAT), rr))
             }
-            "range" | "xrange" => {
+            B::Range | B::Xrange => {
                 let n = hop.nargs();
                 let mut a = Vec::new();
                 for i in 0..n {
@@ -733,7 +741,7 @@ impl RTyper<'_> {
                     rr,
                 ))
             }
-            "rarithmetic.ovfcheck" => {
+            B::RarithmeticOvfcheck => {
                 let Hlvalue::Var(v) = hop.op.args[0] else {
                     return Ok((hop.args_v[0], hop.args_r[0]));
                 };
@@ -747,36 +755,34 @@ impl RTyper<'_> {
                     None => Ok((hop.args_v[0], hop.args_r[0])),
                 }
             }
-            "rarithmetic.intmask" | "rarithmetic.widen" => {
+            B::RarithmeticIntmask | B::RarithmeticWiden => {
                 Ok((self.inputarg(llops, hop, 0, si)?, si))
             }
-            "rarithmetic.longlongmask" => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             // hints for the JIT generator: nothing happens at run time without a JIT
-            "jit.promote" | "jit.promote_string" | "jit.promote_unicode" | "jit.hint" => {
+            B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => {
                 Ok((self.inputarg(llops, hop, 0, rr)?, rr))
             }
-            "jit.we_are_jitted" | "jit.isconstant" | "jit.isvirtual" => {
+            B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }
-            "jit.current_trace_length" => Ok((cint(-1), si)),
-            "jit.record_known_class"
-            | "jit.record_exact_class"
-            | "jit.assert_green"
-            | "jit.set_param"
-            | "jit.set_user_param"
-            | "jit.jit_debug"
-            | "jit.record_known_result"
-            | "jit.jit_callback"
-            | "jit.virtual_ref_finish" => Ok((cvoid(), void)),
+            B::JitCurrentTraceLength => Ok((cint(-1), si)),
+            B::JitRecordKnownClass
+            | B::JitRecordExactClass
+            | B::JitAssertGreen
+            | B::JitSetParam
+            | B::JitSetUserParam
+            | B::JitJitDebug => Ok((cvoid(), void)),
             // debug logging: a compiled program logs only when PYPYLOG is set (rpy-lsp's
             // runtime has no log), so these do nothing
-            "debug.debug_print" | "debug.debug_start" | "debug.debug_stop"
-            | "debug.debug_flush" => Ok((cvoid(), void)),
-            "collections.OrderedDict" if hop.nargs() == 0 => {
+            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush => {
+                Ok((cvoid(), void))
+            }
+            B::CollectionsOrderedDict if hop.nargs() == 0 => {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
                 Ok((self.rt_call(llops, RuntimeFn::DictNew, vec![], tr), rr))
             }
-            "objectmodel.instantiate" => {
+            B::ObjectmodelInstantiate => {
                 // a new instance of the class given (chosen at run time), without __init__
                 let cr = self.intern_repr(Repr::Class(None));
                 let vt = self.inputarg(llops, hop, 0, cr)?;
@@ -785,9 +791,9 @@ impl RTyper<'_> {
                     rr,
                 ))
             }
-            "debug.have_debug_prints" => Ok((cbool(false), self.intern_repr(Repr::Bool))),
-            "debug.debug_offset" => Ok((cint(-1), si)),
-            "rfloat.formatd" => {
+            B::DebugHaveDebugPrints => Ok((cbool(false), self.intern_repr(Repr::Bool))),
+            B::DebugDebugOffset => Ok((cint(-1), si)),
+            B::RfloatFormatd => {
                 let rf = self.intern_repr(Repr::Float);
                 let rc = self.intern_repr(Repr::Char);
                 let x = self.inputarg(llops, hop, 0, rf)?;
@@ -808,25 +814,25 @@ impl RTyper<'_> {
                     rs,
                 ))
             }
-            "objectmodel.we_are_translated" => Ok((cbool(true), self.intern_repr(Repr::Bool))),
+            B::ObjectmodelWeAreTranslated => Ok((cbool(true), self.intern_repr(Repr::Bool))),
             // hints about a list's allocation only: an empty list; nothing
-            "objectmodel.newlist_hint" => {
+            B::ObjectmodelNewlistHint => {
                 let Repr::List { item, fixed } = self.repr(rr).clone() else {
                     return Err(TyperError::new("newlist_hint of a non-list"));
                 };
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
-            "objectmodel.resizelist_hint" => Ok((cvoid(), self.intern_repr(Repr::Void))),
-            "objectmodel.compute_hash"
-            | "objectmodel.compute_identity_hash"
-            | "objectmodel.compute_unique_id" => {
+            B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
+            B::ObjectmodelComputeHash
+            | B::ObjectmodelComputeIdentityHash
+            | B::ObjectmodelComputeUniqueId => {
                 let x = hop.args_v[0];
                 Ok((
                     self.rt_call(llops, RuntimeFn::ComputeHash, vec![x], LlType::SIGNED),
                     si,
                 ))
             }
-            "list" => {
+            B::List => {
                 // a new list with the items of a list or the characters of a string
                 let Repr::List { item, fixed } = self.repr(rr).clone() else {
                     return Err(TyperError::new("list() of a non-list"));
@@ -837,7 +843,7 @@ impl RTyper<'_> {
                 let args = vec![hop.args_v[0], cint(0), cint(i64::MAX)];
                 Ok((self.rt_call(llops, RuntimeFn::ListSlice, args, tr), rr))
             }
-            "enumerate" | "reversed" => {
+            B::Enumerate | B::Reversed => {
                 let st = self.types.pointee(tr).unwrap();
                 let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
                 let Repr::Iter { container, .. } = self.repr(rr).clone() else {
@@ -851,18 +857,18 @@ impl RTyper<'_> {
                 );
                 Ok((it, rr))
             }
-            "chr" => {
+            B::Chr => {
                 let i = self.inputarg(llops, hop, 0, si)?;
                 Ok((llops.genop(LlOp::CastIntToChar, vec![i], LlType::CHAR), rr))
             }
-            "unichr" => {
+            B::Unichr => {
                 let i = self.inputarg(llops, hop, 0, si)?;
                 Ok((
                     llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR),
                     rr,
                 ))
             }
-            "unicode" if hop.nargs() == 1 => {
+            B::Unicode if hop.nargs() == 1 => {
                 // unicode(s): a str decoded as ASCII (UnicodeDecodeError otherwise); a
                 // unicode string or character as itself
                 if matches!(self.repr(hop.args_r[0]), Repr::Unicode | Repr::UniChar) {
@@ -877,21 +883,21 @@ impl RTyper<'_> {
                 }
                 Ok((self.decode_ascii(llops, s), rr))
             }
-            "bool" => {
+            B::Bool => {
                 let v =
                     self.is_true(llops, hop.args_v[0], hop.args_r[0], &hop.args_s[0].clone())?;
                 Ok((v, self.intern_repr(Repr::Bool)))
             }
-            "min" | "max" if hop.nargs() == 2 => {
+            B::Min | B::Max if hop.nargs() == 2 => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let b = self.inputarg(llops, hop, 1, rr)?;
-                let m = cbool(name == "max");
+                let m = cbool(id == B::Max);
                 Ok((
                     self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr),
                     rr,
                 ))
             }
-            "abs" => {
+            B::Abs => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let o = match self.repr(rr) {
                     Repr::Float => LlOp::FloatAbs,
@@ -899,7 +905,13 @@ impl RTyper<'_> {
                 };
                 Ok((llops.genop(o, vec![a], tr), rr))
             }
-            _ if short.starts_with("r_") || name == "int" || name == "float" => {
+            B::RarithmeticRUint
+            | B::RarithmeticRLonglong
+            | B::RarithmeticRUlonglong
+            | B::RarithmeticRInt
+            | B::RarithmeticRSinglefloat
+            | B::Int
+            | B::Float => {
                 // r_uint(x), r_longlong(x)…: a cast to the result's integer type
                 if hop.nargs() == 0 {
                     let k = self
@@ -908,7 +920,7 @@ impl RTyper<'_> {
                     return Ok((Hlvalue::Ll(k), rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
-                    let f = if name == "float" {
+                    let f = if id == B::Float {
                         RuntimeFn::StrToFloat
                     } else {
                         RuntimeFn::StrToInt
@@ -924,13 +936,13 @@ impl RTyper<'_> {
                     }
                     return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
                 }
-                if matches!(self.repr(hop.args_r[0]), Repr::Float) && name != "float" {
+                if matches!(self.repr(hop.args_r[0]), Repr::Float) && id != B::Float {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
                 Ok((self.inputarg(llops, hop, 0, rr)?, rr))
             }
-            _ if name.starts_with("math.") => {
+            _ if id.is_math() => {
                 let rf = self.intern_repr(Repr::Float);
                 let mut args = vec![Hlvalue::Ll(LlConstant {
                     ty: LlType::VOID,
@@ -1022,8 +1034,11 @@ impl RTyper<'_> {
         sv: Hlvalue,
         sr: ReprId,
         ss: &SomeValue,
-        name: &str,
+        id: B,
     ) -> R {
+        // string methods are the same on str and unicode: the receiver's repr says which
+        let id = id.str_method().unwrap_or(id);
+        let name = id.short_name();
         let rr = hop.r_result;
         let tr = self.lltype(rr);
         let void = self.intern_repr(Repr::Void);
@@ -1038,7 +1053,7 @@ impl RTyper<'_> {
         match self.repr(sr).clone() {
             Repr::Generator(gg) if name == "next" => self.generator_next(hop, llops, gg, sv, sr),
             Repr::List { item, fixed } => {
-                if name == "reverse" {
+                if id == B::ListReverse {
                     // a low-level helper over the items array and the length (ll_list.py)
                     if self.lltype(item) == LlType::VOID {
                         return Ok((cvoid(), void));
@@ -1060,13 +1075,13 @@ impl RTyper<'_> {
                     self.gendirectcall(llops, "ll_reverse", vec![items, n], LlType::VOID)?;
                     return Ok((cvoid(), void));
                 }
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
-                    "append" => (
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                    B::ListAppend => (
                         RuntimeFn::ListAppend,
                         vec![self.inputarg(llops, hop, 0, item)?],
                         (LlType::VOID, void),
                     ),
-                    "pop" => {
+                    B::ListPop => {
                         let i = if hop.nargs() > 0 {
                             self.inputarg(llops, hop, 0, si)?
                         } else {
@@ -1075,7 +1090,7 @@ impl RTyper<'_> {
                         raise_here(self, hop, llops, "IndexError");
                         (RuntimeFn::ListPop, vec![i], (self.lltype(item), item))
                     }
-                    "insert" => (
+                    B::ListInsert => (
                         RuntimeFn::ListInsert,
                         vec![
                             self.inputarg(llops, hop, 0, si)?,
@@ -1083,27 +1098,27 @@ impl RTyper<'_> {
                         ],
                         (LlType::VOID, void),
                     ),
-                    "extend" => (
+                    B::ListExtend => (
                         RuntimeFn::ListExtend,
                         vec![hop.args_v[0]],
                         (LlType::VOID, void),
                     ),
-                    "remove" => {
+                    B::ListRemove => {
                         let x = self.inputarg(llops, hop, 0, item)?;
                         raise_here(self, hop, llops, "ValueError");
                         (RuntimeFn::ListRemove, vec![x], (LlType::VOID, void))
                     }
-                    "index" => {
+                    B::ListIndex => {
                         let x = self.inputarg(llops, hop, 0, item)?;
                         raise_here(self, hop, llops, "ValueError");
                         (RuntimeFn::ListIndex, vec![x], (LlType::SIGNED, si))
                     }
-                    "count" => (
+                    B::ListCount => (
                         RuntimeFn::ListCount,
                         vec![self.inputarg(llops, hop, 0, item)?],
                         (LlType::SIGNED, si),
                     ),
-                    "sort" => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
+                    B::ListSort => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
                     _ => {
                         return Err(TyperError::new(format!(
                             "list.{}() is not supported by `run` yet",
@@ -1116,10 +1131,10 @@ impl RTyper<'_> {
             Repr::Str | Repr::Unicode => {
                 // the receiver's kind of string (str or unicode)
                 let (rs, ts) = (sr, self.lltype(sr));
-                if name == "encode" || name == "decode" {
+                if id == B::StrEncode || id == B::StrDecode {
                     let rstr = self.intern_repr(Repr::Str);
                     let codec = self.inputarg(llops, hop, 0, rstr)?;
-                    let f = if name == "encode" {
+                    let f = if id == B::StrEncode {
                         RuntimeFn::UniEncode
                     } else {
                         RuntimeFn::StrDecode
@@ -1135,11 +1150,17 @@ impl RTyper<'_> {
                     rt.inputarg(llops, hop, i, rs)
                 };
                 // the methods written as low-level helpers (ll_str.py)
-                let helper = match name {
-                    "upper" | "lower" | "isdigit" | "isalpha" | "isspace" | "isalnum"
-                    | "isupper" | "islower" | "startswith" | "endswith" => {
-                        Some(format!("ll_{}", name))
-                    }
+                let helper = match id {
+                    B::StrUpper
+                    | B::StrLower
+                    | B::StrIsdigit
+                    | B::StrIsalpha
+                    | B::StrIsspace
+                    | B::StrIsalnum
+                    | B::StrIsupper
+                    | B::StrIslower
+                    | B::StrStartswith
+                    | B::StrEndswith => Some(format!("ll_{}", name)),
                     _ => None,
                 };
                 if let Some(helper) = helper {
@@ -1147,15 +1168,15 @@ impl RTyper<'_> {
                     for i in 0..hop.nargs() {
                         args.push(sarg(self, llops, hop, i)?);
                     }
-                    let (ty, repr) = if name == "upper" || name == "lower" {
+                    let (ty, repr) = if id == B::StrUpper || id == B::StrLower {
                         (ts, rs)
                     } else {
                         (LlType::BOOL, self.intern_repr(Repr::Bool))
                     };
                     return Ok((self.gendirectcall(llops, &helper, args, ty)?, repr));
                 }
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
-                    "find" | "rfind" | "count" | "index" | "rindex" => {
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                    B::StrFind | B::StrRfind | B::StrCount | B::StrIndex | B::StrRindex => {
                         let sub = sarg(self, llops, hop, 0)?;
                         let start = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, si)?
@@ -1167,9 +1188,9 @@ impl RTyper<'_> {
                         } else {
                             cint(i64::MAX)
                         };
-                        let helper = match name {
-                            "find" | "index" => "ll_find",
-                            "count" => "ll_count",
+                        let helper = match id {
+                            B::StrFind | B::StrIndex => "ll_find",
+                            B::StrCount => "ll_count",
                             _ => "ll_rfind",
                         };
                         let res = self.gendirectcall(
@@ -1180,7 +1201,7 @@ impl RTyper<'_> {
                         )?;
                         return Ok((res, si));
                     }
-                    "strip" | "lstrip" | "rstrip" => {
+                    B::StrStrip | B::StrLstrip | B::StrRstrip => {
                         let chars = if hop.nargs() > 0 {
                             sarg(self, llops, hop, 0)?
                         } else {
@@ -1189,9 +1210,9 @@ impl RTyper<'_> {
                                 value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
                             })
                         };
-                        let which = match name {
-                            "strip" => 0,
-                            "lstrip" => 1,
+                        let which = match id {
+                            B::StrStrip => 0,
+                            B::StrLstrip => 1,
                             _ => 2,
                         };
                         let res = self.gendirectcall(
@@ -1202,12 +1223,12 @@ impl RTyper<'_> {
                         )?;
                         return Ok((res, rs));
                     }
-                    "replace" => (
+                    B::StrReplace => (
                         RuntimeFn::StrReplace,
                         vec![sarg(self, llops, hop, 0)?, sarg(self, llops, hop, 1)?],
                         (ts, rs),
                     ),
-                    "split" | "rsplit" => {
+                    B::StrSplit | B::StrRsplit => {
                         let sep = if hop.nargs() > 0 && !matches!(hop.args_s[0], SomeValue::None) {
                             sarg(self, llops, hop, 0)?
                         } else {
@@ -1221,15 +1242,15 @@ impl RTyper<'_> {
                         } else {
                             cint(-1)
                         };
-                        let f = if name == "split" {
+                        let f = if id == B::StrSplit {
                             RuntimeFn::StrSplit
                         } else {
                             RuntimeFn::StrRSplit
                         };
                         (f, vec![sep, max], (tr, rr))
                     }
-                    "join" => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
-                    "splitlines" => {
+                    B::StrJoin => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
+                    B::StrSplitlines => {
                         let keep = if hop.nargs() > 0 {
                             let rb = self.intern_repr(Repr::Bool);
                             self.inputarg(llops, hop, 0, rb)?
@@ -1250,13 +1271,13 @@ impl RTyper<'_> {
             Repr::UniChar => {
                 let ru = self.intern_repr(Repr::Unicode);
                 let s = self.convertvar(llops, sv, sr, ru)?;
-                self.call_builtin_method(hop, llops, s, ru, ss, name)
+                self.call_builtin_method(hop, llops, s, ru, ss, id)
             }
             Repr::Char => {
                 // methods of a one-character string: as a string (a char again when the
                 // annotator says the result is one: `c.upper()`)
                 let s = self.convertvar(llops, sv, sr, rs)?;
-                let (v, r) = self.call_builtin_method(hop, llops, s, rs, ss, name)?;
+                let (v, r) = self.call_builtin_method(hop, llops, s, rs, ss, id)?;
                 if matches!(self.repr(rr), Repr::Char) && r == rs {
                     let c = llops.genop(
                         LlOp::GetInteriorField,
@@ -1268,8 +1289,8 @@ impl RTyper<'_> {
                 Ok((v, r))
             }
             Repr::Dict { key, value, .. } => {
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match name {
-                    "get" => {
+                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                    B::DictGet => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         let d = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, value)?
@@ -1281,7 +1302,7 @@ impl RTyper<'_> {
                         };
                         (RuntimeFn::DictGet, vec![k, d], (self.lltype(value), value))
                     }
-                    "setdefault" => {
+                    B::DictSetdefault => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         let d = self.inputarg(llops, hop, 1, value)?;
                         (
@@ -1290,7 +1311,7 @@ impl RTyper<'_> {
                             (self.lltype(value), value),
                         )
                     }
-                    "pop" => {
+                    B::DictPop => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         if hop.nargs() > 1 {
                             let d = self.inputarg(llops, hop, 1, value)?;
@@ -1304,21 +1325,21 @@ impl RTyper<'_> {
                             (RuntimeFn::DictPop, vec![k], (self.lltype(value), value))
                         }
                     }
-                    "clear" => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
-                    "popitem" => {
+                    B::DictClear => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
+                    B::DictPopitem => {
                         raise_here(self, hop, llops, "KeyError");
                         (RuntimeFn::DictPopItem, vec![], (tr, rr))
                     }
-                    "copy" => (RuntimeFn::DictCopy, vec![], (tr, rr)),
-                    "update" => (
+                    B::DictCopy => (RuntimeFn::DictCopy, vec![], (tr, rr)),
+                    B::DictUpdate => (
                         RuntimeFn::DictUpdate,
                         vec![hop.args_v[0]],
                         (LlType::VOID, void),
                     ),
-                    "keys" => (RuntimeFn::DictKeys, vec![], (tr, rr)),
-                    "values" => (RuntimeFn::DictValues, vec![], (tr, rr)),
-                    "items" => (RuntimeFn::DictItems, vec![], (tr, rr)),
-                    "iterkeys" | "itervalues" | "iteritems" => {
+                    B::DictKeys => (RuntimeFn::DictKeys, vec![], (tr, rr)),
+                    B::DictValues => (RuntimeFn::DictValues, vec![], (tr, rr)),
+                    B::DictItems => (RuntimeFn::DictItems, vec![], (tr, rr)),
+                    B::DictIterkeys | B::DictItervalues | B::DictIteritems => {
                         let st = self.types.pointee(tr).unwrap();
                         let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
                         llops.genop(
@@ -1339,8 +1360,10 @@ impl RTyper<'_> {
             }
             // the JitDriver's markers: nothing happens at run time without a JIT
             _ if matches!(
-                name,
-                "jit_merge_point" | "can_enter_jit" | "loop_header" | "set_param"
+                id,
+                B::JitJitDriverJitMergePoint
+                    | B::JitJitDriverCanEnterJit
+                    | B::JitJitDriverLoopHeader
             ) =>
             {
                 Ok((cvoid(), void))

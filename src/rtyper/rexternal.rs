@@ -9,6 +9,7 @@ use super::hop::{cint, cvoid, Hop, LlOps};
 use super::rmodel::Repr;
 use super::rmodel::ReprId;
 use super::{RTyper, TyperError};
+use crate::builtins::BuiltinId as B;
 use crate::flowspace::Hlvalue;
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::LlType;
@@ -25,18 +26,18 @@ enum Arg {
     IntOr(i64),
 }
 
-/// One external: the built-in's qualified name, the runtime function, its arguments, and
+/// One external: the built-in, the runtime function, its arguments, and
 /// whether its result is the call's value (`false`: the call returns None).
 struct External {
-    name: &'static str,
+    id: B,
     f: RuntimeFn,
     args: &'static [Arg],
     returns: bool,
 }
 
-const fn ext(name: &'static str, f: RuntimeFn, args: &'static [Arg], returns: bool) -> External {
+const fn ext(id: B, f: RuntimeFn, args: &'static [Arg], returns: bool) -> External {
     External {
-        name,
+        id,
         f,
         args,
         returns,
@@ -45,36 +46,31 @@ const fn ext(name: &'static str, f: RuntimeFn, args: &'static [Arg], returns: bo
 
 use Arg::{Int, IntOr, Str};
 const EXTERNALS: &[External] = &[
-    ext("os.unlink", RuntimeFn::OsUnlink, &[Str], false),
-    ext("os.remove", RuntimeFn::OsUnlink, &[Str], false),
-    ext("os.rmdir", RuntimeFn::OsRmdir, &[Str], false),
-    ext("os.mkdir", RuntimeFn::OsMkdir, &[Str, IntOr(0o777)], false),
-    ext("os.rename", RuntimeFn::OsRename, &[Str, Str], false),
-    ext("os.chdir", RuntimeFn::OsChdir, &[Str], false),
-    ext("os.getpid", RuntimeFn::OsGetpid, &[], true),
-    ext("os.getcwd", RuntimeFn::OsGetcwd, &[], true),
-    ext("os.strerror", RuntimeFn::OsStrerror, &[Int], true),
-    ext("os.isatty", RuntimeFn::OsIsatty, &[Int], true),
-    ext("os.dup", RuntimeFn::OsDup, &[Int], true),
-    ext("os.fsync", RuntimeFn::OsFsync, &[Int], false),
-    ext("os.access", RuntimeFn::OsAccess, &[Str, Int], true),
-    ext("os.path.exists", RuntimeFn::OsPathExists, &[Str], true),
-    ext("os.path.isdir", RuntimeFn::OsPathIsdir, &[Str], true),
-    ext("os.path.isfile", RuntimeFn::OsPathIsfile, &[Str], true),
-    ext("os.stat_int", RuntimeFn::OsStatInt, &[Str, Int], true),
-    ext("os.stat_float", RuntimeFn::OsStatFloat, &[Str, Int], true),
+    ext(B::OsUnlink, RuntimeFn::OsUnlink, &[Str], false),
+    ext(B::OsRemove, RuntimeFn::OsUnlink, &[Str], false),
+    ext(B::OsRmdir, RuntimeFn::OsRmdir, &[Str], false),
+    ext(B::OsMkdir, RuntimeFn::OsMkdir, &[Str, IntOr(0o777)], false),
+    ext(B::OsRename, RuntimeFn::OsRename, &[Str, Str], false),
+    ext(B::OsChdir, RuntimeFn::OsChdir, &[Str], false),
+    ext(B::OsGetpid, RuntimeFn::OsGetpid, &[], true),
+    ext(B::OsGetcwd, RuntimeFn::OsGetcwd, &[], true),
+    ext(B::OsStrerror, RuntimeFn::OsStrerror, &[Int], true),
+    ext(B::OsIsatty, RuntimeFn::OsIsatty, &[Int], true),
+    ext(B::OsDup, RuntimeFn::OsDup, &[Int], true),
+    ext(B::OsFsync, RuntimeFn::OsFsync, &[Int], false),
+    ext(B::OsAccess, RuntimeFn::OsAccess, &[Str, Int], true),
+    ext(B::OsPathExists, RuntimeFn::OsPathExists, &[Str], true),
+    ext(B::OsPathIsdir, RuntimeFn::OsPathIsdir, &[Str], true),
+    ext(B::OsPathIsfile, RuntimeFn::OsPathIsfile, &[Str], true),
+    ext(B::OsStatInt, RuntimeFn::OsStatInt, &[Str, Int], true),
+    ext(B::OsStatFloat, RuntimeFn::OsStatFloat, &[Str, Int], true),
 ];
 
 impl RTyper<'_> {
-    /// The call of built-in `name` when it is one of the table's externals; `None`
+    /// The call of built-in `id` when it is one of the table's externals; `None`
     /// otherwise.
-    pub(super) fn rtype_external(
-        &mut self,
-        hop: &mut Hop,
-        llops: &mut LlOps,
-        name: &str,
-    ) -> Option<R> {
-        let e = EXTERNALS.iter().find(|e| e.name == name)?;
+    pub(super) fn rtype_external(&mut self, hop: &mut Hop, llops: &mut LlOps, id: B) -> Option<R> {
+        let e = EXTERNALS.iter().find(|e| e.id == id)?;
         Some(self.call_external(hop, llops, e))
     }
 
@@ -117,7 +113,7 @@ mod tests {
     fn one_row_per_builtin() {
         let mut seen = std::collections::HashSet::new();
         for e in EXTERNALS {
-            assert!(seen.insert(e.name), "{} twice", e.name);
+            assert!(seen.insert(e.id), "{} twice", e.id.name());
         }
     }
 }

@@ -58,7 +58,7 @@ pub enum Repr {
     /// A built-in method bound to a value (`lst.append`): represented by the value.
     BuiltinMethod {
         self_repr: ReprId,
-        name: std::rc::Rc<str>,
+        id: crate::builtins::BuiltinId,
     },
     /// Iterators: a small GcStruct with the container and a position.
     Iter {
@@ -312,14 +312,11 @@ impl RTyper<'_> {
             SomeValue::Builtin { s_self: None, .. } => Repr::Void,
             SomeValue::Builtin {
                 s_self: Some(s),
-                name,
+                id,
             }
-            | SomeValue::BuiltinMethod { s_self: s, name } => {
+            | SomeValue::BuiltinMethod { s_self: s, id } => {
                 let self_repr = self.getrepr(s)?;
-                Repr::BuiltinMethod {
-                    self_repr,
-                    name: name.clone(),
-                }
+                Repr::BuiltinMethod { self_repr, id: *id }
             }
             SomeValue::Generator { graph } => Repr::Generator(*graph),
             SomeValue::Ptr(t) => Repr::Ptr(*t),

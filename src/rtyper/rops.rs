@@ -7,6 +7,7 @@ use super::hop::{cbool, cfield, cint, cvoid, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
+use crate::builtins::BuiltinId;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::interpreter::Op;
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -461,15 +462,15 @@ impl RTyper<'_> {
             .any(|o| {
                 o.opname == Op::SimpleCall
                     && o.args.get(1) == Some(&Hlvalue::Var(hop.op.result))
-                    && self.builtin_name(o.args[0]).as_deref() == Some("rarithmetic.ovfcheck")
+                    && self.builtin_id(o.args[0]) == Some(BuiltinId::RarithmeticOvfcheck)
             })
     }
 
-    /// The name of a built-in function constant.
-    pub fn builtin_name(&self, v: Hlvalue) -> Option<std::rc::Rc<str>> {
+    /// The built-in a constant is.
+    pub fn builtin_id(&self, v: Hlvalue) -> Option<BuiltinId> {
         match v {
             Hlvalue::Const(Value::Obj(id)) => match self.objheap.get(id) {
-                Object::Builtin { name, .. } => Some(name.clone()),
+                Object::Builtin { id, .. } => Some(*id),
                 _ => None,
             },
             _ => None,

@@ -219,8 +219,10 @@ impl RTyper<'_> {
         &mut self,
         hop: &Hop,
         llops: &mut LlOps,
-        name: &str,
+        id: crate::builtins::BuiltinId,
     ) -> Option<R> {
+        use crate::builtins::BuiltinId as B;
+        let name = id.name();
         let ty = |i: usize| match hop.args_s.get(i) {
             Some(SomeValue::LlType(t)) => Ok(*t),
             _ => Err(TyperError::new(format!(
@@ -228,8 +230,8 @@ impl RTyper<'_> {
                 name
             ))),
         };
-        Some(match name {
-            "lltype.malloc" => ty(0).and_then(|t| {
+        Some(match id {
+            B::LltypeMalloc => ty(0).and_then(|t| {
                 let pt = self.lltype(hop.r_result);
                 let res = if hop.nargs() > 1 {
                     let si = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
@@ -240,7 +242,7 @@ impl RTyper<'_> {
                 };
                 Ok((res, hop.r_result))
             }),
-            "lltype.nullptr" => {
+            B::LltypeNullptr => {
                 let pt = self.lltype(hop.r_result);
                 Ok((
                     Hlvalue::Ll(LlConstant {
@@ -250,12 +252,12 @@ impl RTyper<'_> {
                     hop.r_result,
                 ))
             }
-            "lltype.typeOf" => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
+            B::LltypeTypeOf => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
             // the same pointer, seen as a high-level string or as a low-level pointer
-            "annlowlevel.llstr"
-            | "annlowlevel.hlstr"
-            | "annlowlevel.llunicode"
-            | "annlowlevel.hlunicode" => Ok((hop.args_v[0], hop.r_result)),
+            B::AnnlowlevelLlstr
+            | B::AnnlowlevelHlstr
+            | B::AnnlowlevelLlunicode
+            | B::AnnlowlevelHlunicode => Ok((hop.args_v[0], hop.r_result)),
             _ => return None,
         })
     }

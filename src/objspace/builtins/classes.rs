@@ -7,6 +7,7 @@
 
 use super::objects::attr_name_arg;
 use super::BArgs;
+use crate::builtins::BuiltinId as B;
 use crate::objspace::object::{Instance, Object, Value};
 use crate::objspace::{ObjSpace, R};
 
@@ -135,7 +136,7 @@ pub(super) fn m_exc_repr(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_property(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let id = a.id;
     let this = a.take_self(sp)?;
     let (fget, fset) = match this {
         Value::Obj(id) => match sp.heap.get(id) {
@@ -146,10 +147,10 @@ pub(super) fn m_property(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     };
     a.arity(sp, 1, 2)?;
     let f = a.args[0];
-    match meth.as_str() {
-        "setter" => Ok(sp.alloc(Object::Property { fget, fset: f })),
-        "getter" => Ok(sp.alloc(Object::Property { fget: f, fset })),
-        "deleter" => Ok(sp.alloc(Object::Property { fget, fset })),
+    match id {
+        B::PropertySetter => Ok(sp.alloc(Object::Property { fget, fset: f })),
+        B::PropertyGetter => Ok(sp.alloc(Object::Property { fget: f, fset })),
+        B::PropertyDeleter => Ok(sp.alloc(Object::Property { fget, fset })),
         _ => {
             // __get__(obj, type)
             if f == Value::None {

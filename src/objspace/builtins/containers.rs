@@ -5,6 +5,7 @@
 //! on the heap's container objects directly.
 
 use super::BArgs;
+use crate::builtins::BuiltinId as B;
 use crate::objspace::dict::DictOps;
 use crate::objspace::object::{Dict, ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
@@ -120,7 +121,8 @@ fn list_of(sp: &ObjSpace, v: Value) -> Option<ObjId> {
 }
 
 pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let bid = a.id;
+    let meth = bid.short_name();
     let this = a.take_self(sp)?;
     let Some(id) = list_of(sp, this) else {
         let tn = sp.type_name(this);
@@ -140,19 +142,19 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
         };
     }
-    match meth.as_str() {
-        "append" => {
+    match bid {
+        B::ListAppend => {
             a.arity(sp, 1, 1)?;
             list_mut!().push(a.args[0]);
             Ok(Value::None)
         }
-        "extend" => {
+        B::ListExtend => {
             a.arity(sp, 1, 1)?;
             let items = sp.iterate(a.args[0])?;
             list_mut!().extend(items);
             Ok(Value::None)
         }
-        "pop" => {
+        B::ListPop => {
             a.arity(sp, 0, 1)?;
             if items_len == 0 {
                 return Err(sp.err("IndexError", "pop from empty list"));
@@ -167,7 +169,7 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(list_mut!().remove(j as usize))
         }
-        "insert" => {
+        B::ListInsert => {
             a.arity(sp, 2, 2)?;
             let i = sp.int_arg(a.args[0], "insert()")? as i64;
             let n = items_len as i64;
@@ -175,14 +177,19 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             list_mut!().insert(j as usize, a.args[1]);
             Ok(Value::None)
         }
-        "remove" | "index" | "count" | "__contains__" => {
+        B::ListRemove
+        | B::ListIndex
+        | B::TupleIndex
+        | B::ListCount
+        | B::TupleCount
+        | B::ListDunderContains => {
             a.arity(sp, 1, 3)?;
             let items = match sp.heap.get(id) {
                 Object::List(l) | Object::Tuple(l) => l.clone(),
                 _ => vec![],
             };
             let x = a.args[0];
-            let (start, end) = if meth == "index" {
+            let (start, end) = if matches!(bid, B::ListIndex | B::TupleIndex) {
                 let s = match a.args.get(1) {
                     Some(&v) => sp.int_arg(v, "index()")? as i64,
                     None => 0,
@@ -200,33 +207,33 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             let mut count = 0;
             for (i, &y) in items.iter().enumerate().take(end).skip(start) {
                 if sp.eq(y, x)? {
-                    match meth.as_str() {
-                        "remove" => {
+                    match bid {
+                        B::ListRemove => {
                             list_mut!().remove(i);
                             return Ok(Value::None);
                         }
-                        "index" => return Ok(Value::Int(i as i64)),
-                        "__contains__" => return Ok(Value::Bool(true)),
+                        B::ListIndex | B::TupleIndex => return Ok(Value::Int(i as i64)),
+                        B::ListDunderContains => return Ok(Value::Bool(true)),
                         _ => count += 1,
                     }
                 }
             }
-            match meth.as_str() {
-                "count" => Ok(Value::Int(count)),
-                "__contains__" => Ok(Value::Bool(false)),
-                "remove" => sp.value_error("list.remove(x): x not in list"),
+            match bid {
+                B::ListCount | B::TupleCount => Ok(Value::Int(count)),
+                B::ListDunderContains => Ok(Value::Bool(false)),
+                B::ListRemove => sp.value_error("list.remove(x): x not in list"),
                 _ => {
                     let r = String::from_utf8_lossy(&sp.repr_value(x)?).into_owned();
                     sp.value_error(format!("{r} is not in list"))
                 }
             }
         }
-        "reverse" => {
+        B::ListReverse => {
             a.arity(sp, 0, 0)?;
             list_mut!().reverse();
             Ok(Value::None)
         }
-        "sort" => {
+        B::ListSort => {
             a.arity(sp, 0, 3)?;
             let items = match sp.heap.get(id) {
                 Object::List(l) => l.clone(),
@@ -242,12 +249,12 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             *list_mut!() = sorted;
             Ok(Value::None)
         }
-        "__len__" => Ok(Value::Int(items_len as i64)),
-        "__getitem__" => {
+        B::ListDunderLen | B::TupleDunderLen => Ok(Value::Int(items_len as i64)),
+        B::ListDunderGetitem | B::TupleDunderGetitem => {
             a.arity(sp, 1, 1)?;
             sp.getitem(this, a.args[0])
         }
-        "__setitem__" => {
+        B::ListDunderSetitem => {
             a.arity(sp, 2, 2)?;
             sp.setitem(this, a.args[0], a.args[1])?;
             Ok(Value::None)
@@ -258,21 +265,30 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 /// Unbound slot methods of dicts and lists (`dict.__delitem__(d, k)`), as Python's.
 pub(super) fn m_slot_item(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let bid = a.id;
     let this = a.take_self(sp)?;
-    let n = if meth == "__setitem__" { 2 } else { 1 };
+    let n = if matches!(bid, B::ListDunderSetitem | B::DictDunderSetitem) {
+        2
+    } else {
+        1
+    };
     a.arity(sp, n, n)?;
-    match meth.as_str() {
-        "__getitem__" => sp.getitem(this, a.args[0]),
-        "__setitem__" => sp.setitem(this, a.args[0], a.args[1]).map(|_| Value::None),
-        "__delitem__" => sp.delitem(this, a.args[0]).map(|_| Value::None),
+    match bid {
+        B::ListDunderGetitem | B::DictDunderGetitem => sp.getitem(this, a.args[0]),
+        B::ListDunderSetitem | B::DictDunderSetitem => {
+            sp.setitem(this, a.args[0], a.args[1]).map(|_| Value::None)
+        }
+        B::ListDunderDelitem | B::DictDunderDelitem => {
+            sp.delitem(this, a.args[0]).map(|_| Value::None)
+        }
         _ => sp.contains(this, a.args[0]).map(Value::Bool),
     }
 }
 
 pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
-    if meth == "fromkeys" {
+    let bid = a.id;
+    let meth = bid.short_name();
+    if matches!(bid, B::DictFromkeys) {
         // Class method: dict.fromkeys(seq[, value]).
         if matches!(a.this, Some(Value::Obj(id)) if matches!(sp.heap.get(id), Object::Dict(_))) {
             a.this = None;
@@ -302,8 +318,8 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         Object::Dict(d) => d.entries.clone(),
         _ => vec![],
     };
-    match meth.as_str() {
-        "get" | "__getitem__" => {
+    match bid {
+        B::DictGet | B::DictDunderGetitem => {
             a.arity(sp, 1, 2)?;
             let hk = sp.key_of(a.args[0])?;
             let found = match sp.heap.get(id) {
@@ -312,38 +328,45 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             };
             match found {
                 Some(v) => Ok(v),
-                None if meth == "get" => Ok(a.args.get(1).copied().unwrap_or(Value::None)),
+                None if matches!(bid, B::DictGet) => {
+                    Ok(a.args.get(1).copied().unwrap_or(Value::None))
+                }
                 None => Err(sp.err_value("KeyError", a.args[0])),
             }
         }
-        "has_key" | "__contains__" => {
+        B::DictHasKey | B::DictDunderContains => {
             a.arity(sp, 1, 1)?;
             let hk = sp.key_of(a.args[0])?;
             Ok(Value::Bool(
                 matches!(sp.heap.get(id), Object::Dict(d) if d.contains_key(&hk)),
             ))
         }
-        "__setitem__" => {
+        B::DictDunderSetitem => {
             a.arity(sp, 2, 2)?;
             sp.setitem(this, a.args[0], a.args[1])?;
             Ok(Value::None)
         }
-        "__len__" => Ok(Value::Int(entries(sp).len() as i64)),
-        "keys" | "values" | "items" | "iterkeys" | "itervalues" | "iteritems" => {
+        B::DictDunderLen => Ok(Value::Int(entries(sp).len() as i64)),
+        B::DictKeys
+        | B::DictValues
+        | B::DictItems
+        | B::DictIterkeys
+        | B::DictItervalues
+        | B::DictIteritems => {
             a.arity(sp, 0, 0)?;
             let es = entries(sp);
-            let items: Vec<Value> = match meth.trim_start_matches("iter") {
-                "keys" => es.iter().map(|e| e.0).collect(),
-                "values" => es.iter().map(|e| e.1).collect(),
+            let items: Vec<Value> = match bid {
+                B::DictKeys | B::DictIterkeys => es.iter().map(|e| e.0).collect(),
+                B::DictValues | B::DictItervalues => es.iter().map(|e| e.1).collect(),
                 _ => es.iter().map(|&(k, v)| sp.new_tuple(vec![k, v])).collect(),
             };
-            if meth.starts_with("iter") {
+            if matches!(bid, B::DictIterkeys | B::DictItervalues | B::DictIteritems) {
                 Ok(sp.new_iter(items))
             } else {
                 Ok(sp.new_list(items))
             }
         }
-        "setdefault" => {
+        B::DictSetdefault => {
             a.arity(sp, 1, 2)?;
             let hk = sp.key_of(a.args[0])?;
             let found = match sp.heap.get(id) {
@@ -361,7 +384,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 }
             }
         }
-        "update" => {
+        B::DictUpdate => {
             a.arity(sp, 0, 1 + a.kwargs.len())?;
             if let Some(&o) = a.args.first() {
                 sp.dict_update(this, o)?;
@@ -372,7 +395,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(Value::None)
         }
-        "pop" => {
+        B::DictPop => {
             a.arity(sp, 1, 2)?;
             let hk = sp.key_of(a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
@@ -387,7 +410,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 },
             }
         }
-        "popitem" => {
+        B::DictPopitem => {
             a.arity(sp, 0, 0)?;
             let last = match sp.heap.get(id) {
                 Object::Dict(d) => d.entries.last().copied(),
@@ -402,7 +425,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(sp.new_tuple(vec![k, v]))
         }
-        "copy" => {
+        B::DictCopy => {
             a.arity(sp, 0, 0)?;
             let d = match sp.heap.get(id) {
                 Object::Dict(d) => d.clone(),
@@ -410,7 +433,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             };
             Ok(sp.alloc(Object::Dict(d)))
         }
-        "clear" => {
+        B::DictClear => {
             a.arity(sp, 0, 0)?;
             if let Object::Dict(d) = sp.heap.get_mut(id) {
                 d.clear();
@@ -422,7 +445,8 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let bid = a.id;
+    let meth = bid.short_name();
     let this = a.take_self(sp)?;
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Set(_)) => id,
@@ -437,25 +461,25 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         Object::Set(d) => d.keys(),
         _ => vec![],
     };
-    match meth.as_str() {
-        "add" => {
+    match bid {
+        B::SetAdd => {
             a.arity(sp, 1, 1)?;
             sp.set_add(this, a.args[0])?;
             Ok(Value::None)
         }
-        "remove" | "discard" => {
+        B::SetRemove | B::SetDiscard => {
             a.arity(sp, 1, 1)?;
             let hk = sp.key_of(a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
                 Object::Set(d) => d.remove_key(&hk).is_some(),
                 _ => false,
             };
-            if !removed && meth == "remove" {
+            if !removed && matches!(bid, B::SetRemove) {
                 return Err(sp.err_value("KeyError", a.args[0]));
             }
             Ok(Value::None)
         }
-        "pop" => {
+        B::SetPop => {
             let first = keys(sp).first().copied();
             let Some(k) = first else {
                 return Err(sp.err("KeyError", "pop from an empty set"));
@@ -466,7 +490,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(k)
         }
-        "update" => {
+        B::SetUpdate => {
             for &o in &a.args.clone() {
                 for x in sp.iterate(o)? {
                     sp.set_add(this, x)?;
@@ -474,7 +498,12 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(Value::None)
         }
-        "union" | "intersection" | "difference" => {
+        B::SetUnion
+        | B::FrozensetUnion
+        | B::SetIntersection
+        | B::FrozensetIntersection
+        | B::SetDifference
+        | B::FrozensetDifference => {
             let mut result = match sp.heap.get(id) {
                 Object::Set(d) => d.clone(),
                 _ => Dict::default(),
@@ -485,13 +514,13 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 for &x in &other {
                     other_keys.push(sp.key_of(x)?);
                 }
-                match meth.as_str() {
-                    "union" => {
+                match bid {
+                    B::SetUnion | B::FrozensetUnion => {
                         for (x, hk) in other.into_iter().zip(other_keys) {
                             result.insert(hk, x, Value::None);
                         }
                     }
-                    "intersection" => {
+                    B::SetIntersection | B::FrozensetIntersection => {
                         let keep: std::collections::HashSet<_> = other_keys.into_iter().collect();
                         let mut r = Dict::default();
                         for (k, v) in result.entries.clone() {
@@ -511,7 +540,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             }
             Ok(sp.alloc(Object::Set(result)))
         }
-        "issubset" | "issuperset" => {
+        B::SetIssubset | B::FrozensetIssubset | B::SetIssuperset => {
             a.arity(sp, 1, 1)?;
             let other = sp.iterate(a.args[0])?;
             let mut other_keys = std::collections::HashSet::new();
@@ -522,28 +551,28 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 Object::Set(d) => d.index.keys().cloned().collect(),
                 _ => vec![],
             };
-            let r = if meth == "issubset" {
+            let r = if matches!(bid, B::SetIssubset | B::FrozensetIssubset) {
                 mine.iter().all(|k| other_keys.contains(k))
             } else {
                 other_keys.iter().all(|k| mine.contains(k))
             };
             Ok(Value::Bool(r))
         }
-        "copy" => {
+        B::SetCopy | B::FrozensetCopy => {
             let d = match sp.heap.get(id) {
                 Object::Set(d) => d.clone(),
                 _ => Dict::default(),
             };
             Ok(sp.alloc(Object::Set(d)))
         }
-        "clear" => {
+        B::SetClear => {
             if let Object::Set(d) = sp.heap.get_mut(id) {
                 d.clear();
             }
             Ok(Value::None)
         }
-        "__len__" => Ok(Value::Int(keys(sp).len() as i64)),
-        "__contains__" => {
+        B::SetDunderLen => Ok(Value::Int(keys(sp).len() as i64)),
+        B::SetDunderContains => {
             a.arity(sp, 1, 1)?;
             let r = sp.contains(this, a.args[0])?;
             Ok(Value::Bool(r))

@@ -294,13 +294,13 @@ pub(super) fn b_reversed(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn b_minmax(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let is_max = &*a.name == "max";
+    let is_max = a.id == crate::builtins::BuiltinId::Max;
     let key = a.kw("key");
     let default = a.kw("default");
     let items = if a.args.len() == 1 {
         sp.iterate(a.args[0])?
     } else if a.args.is_empty() {
-        let n = a.name.clone();
+        let n = a.id.name();
         return sp.type_error(format!("{n} expected 1 arguments, got 0"));
     } else {
         a.args.clone()
@@ -309,7 +309,7 @@ pub(super) fn b_minmax(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         if let Some(d) = default {
             return Ok(d);
         }
-        let n = a.name.clone();
+        let n = a.id.name();
         return sp.value_error(format!("{n}() arg is an empty sequence"));
     }
     let mut best = items[0];
@@ -350,7 +350,7 @@ pub(super) fn b_sum(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 pub(super) fn b_anyall(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
-    let want = &*a.name == "any";
+    let want = a.id == crate::builtins::BuiltinId::Any;
     let items = sp.iterate(a.args[0])?;
     for x in items {
         if sp.truth(x)? == want {

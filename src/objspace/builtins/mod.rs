@@ -1,16 +1,12 @@
-//! The builtin registry: every function implemented in Rust, by qualified name (`"len"`,
-//! `"list.append"`, `"os.write"`, `"rarithmetic.intmask"`…). Later stages (flow space,
-//! annotator) identify builtins by that name.
+//! The import-time implementations of the built-ins: each entry of the registry of
+//! built-ins (`crate::builtins::BuiltinId`: `len`, `list.append`, `os.write`,
+//! `rarithmetic.intmask`…) bound to a function in Rust. Where each one appears (the
+//! `__builtin__` module, the dict of a built-in class, `__rpy__` for the bundled models)
+//! follows from its name; see `crate::builtins`.
 //!
-//! Names without a dot are the `__builtin__` functions and the constructors of the built-in
-//! classes; `type.method` names are methods of built-in classes (found through the class
-//! dict, bound to the receiver); other dotted names are primitives of the bundled models,
-//! reachable from bundled sources through the internal module `__rpy__` (`os.write` is
-//! `__rpy__.os_write`).
-//!
-//! This file holds the registry itself (one table, `BUILTINS`, plus the tables of
-//! `generators` and `libs` and the string methods of `strings`) and the argument type every
-//! builtin takes ([`BArgs`]). The implementations of the `__builtin__` functions and of the
+//! This file holds the binding (one table, `BUILTINS`, plus the tables of `generators` and
+//! `libs`; the string methods all share one implementation in `strings`) and the argument
+//! type every builtin takes ([`BArgs`]). The implementations of the `__builtin__` functions and of the
 //! built-in classes are in submodules, by what they work on:
 //! - `iteration`: sequences and iteration (`len`, `range`/`xrange`, `map`, `sorted`,
 //!   `min`/`max`, `iter`/`next`…, iterator methods);
@@ -33,8 +29,8 @@ mod text;
 pub(crate) use numeric::make_rint;
 
 use super::object::Value;
-use super::strings::STR_METHODS;
 use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
 use classes::{
     c_classmethod, c_object, c_property, c_staticmethod, c_super, c_type, m_exc_init, m_exc_repr,
     m_exc_str, m_function_get, m_object_getattribute, m_object_init, m_object_setattr, m_property,
@@ -53,7 +49,6 @@ use objects::{
     b_isinstance, b_issubclass, b_locals, b_setattr, b_vars,
 };
 use print::{b_print, b_print_item, b_print_newline};
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
 use text::{b_chr, b_format, b_intern, b_ord, b_repr, b_unichr, c_str, c_unicode};
@@ -61,8 +56,8 @@ use text::{b_chr, b_format, b_intern, b_ord, b_repr, b_unichr, c_str, c_unicode}
 /// Arguments of a builtin call.
 #[derive(Debug)]
 pub struct BArgs {
-    /// Qualified name of the builtin being called.
-    pub name: Rc<str>,
+    /// The builtin being called.
+    pub id: B,
     /// The receiver of a bound method, or the class for constructors.
     pub this: Option<Value>,
     pub args: Vec<Value>,
@@ -76,7 +71,7 @@ impl BArgs {
             return Ok(t);
         }
         if self.args.is_empty() {
-            let n = self.name.clone();
+            let n = self.id.name();
             return sp.type_error(format!("descriptor '{n}' needs an argument"));
         }
         Ok(self.args.remove(0))
@@ -86,12 +81,7 @@ impl BArgs {
     pub fn arity(&self, sp: &mut ObjSpace, min: usize, max: usize) -> R<()> {
         let n = self.args.len() + self.kwargs.len();
         if n < min || self.args.len() > max || n > max {
-            let short = self
-                .name
-                .rsplit('.')
-                .next()
-                .unwrap_or(&self.name)
-                .to_string();
+            let short = self.id.short_name();
             let msg = if min == max {
                 format!(
                     "{short}() takes exactly {min} argument{} ({n} given)",
@@ -128,12 +118,7 @@ impl BArgs {
     /// Rejects keyword arguments.
     pub fn no_kwargs(&self, sp: &mut ObjSpace) -> R<()> {
         if let Some((k, _)) = self.kwargs.first() {
-            let short = self
-                .name
-                .rsplit('.')
-                .next()
-                .unwrap_or(&self.name)
-                .to_string();
+            let short = self.id.short_name();
             return sp.type_error(format!(
                 "{short}() got an unexpected keyword argument '{k}'"
             ));
@@ -146,203 +131,208 @@ impl BArgs {
 pub type BuiltinFn = fn(&mut ObjSpace, &mut BArgs) -> R;
 
 /// The static part of the registry.
-const BUILTINS: &[(&str, BuiltinFn)] = &[
+const BUILTINS: &[(B, BuiltinFn)] = &[
     // __builtin__ functions
-    ("len", b_len),
-    ("range", b_range),
-    ("enumerate", b_enumerate),
-    ("zip", b_zip),
-    ("map", b_map),
-    ("filter", b_filter),
-    ("reduce", b_reduce),
-    ("sorted", b_sorted),
-    ("reversed", b_reversed),
-    ("min", b_minmax),
-    ("max", b_minmax),
-    ("abs", b_abs),
-    ("sum", b_sum),
-    ("any", b_anyall),
-    ("all", b_anyall),
-    ("ord", b_ord),
-    ("chr", b_chr),
-    ("unichr", b_unichr),
-    ("repr", b_repr),
-    ("hash", b_hash),
-    ("id", b_id),
-    ("isinstance", b_isinstance),
-    ("issubclass", b_issubclass),
-    ("hasattr", b_hasattr),
-    ("getattr", b_getattr),
-    ("setattr", b_setattr),
-    ("delattr", b_delattr),
-    ("iter", b_iter),
-    ("next", b_next),
-    ("callable", b_callable),
-    ("globals", b_globals),
-    ("locals", b_locals),
-    ("vars", b_vars),
-    ("dir", b_dir),
-    ("divmod", b_divmod),
-    ("pow", b_pow),
-    ("round", b_round),
-    ("hex", b_hex),
-    ("oct", b_oct),
-    ("bin", b_bin),
-    ("cmp", b_cmp),
-    ("intern", b_intern),
-    ("format", b_format),
-    ("print", b_print),
-    ("print_item", b_print_item),
-    ("print_newline", b_print_newline),
-    ("__import__", b_import),
-    ("eval", b_unsupported),
-    ("compile", b_unsupported),
-    ("execfile", b_unsupported),
-    ("input", b_unsupported),
-    ("raw_input", b_unsupported),
-    ("open", b_unsupported),
-    ("file", b_unsupported),
-    ("reload", b_unsupported),
+    (B::Len, b_len),
+    (B::Range, b_range),
+    (B::Enumerate, b_enumerate),
+    (B::Zip, b_zip),
+    (B::Map, b_map),
+    (B::Filter, b_filter),
+    (B::Reduce, b_reduce),
+    (B::Sorted, b_sorted),
+    (B::Reversed, b_reversed),
+    (B::Min, b_minmax),
+    (B::Max, b_minmax),
+    (B::Abs, b_abs),
+    (B::Sum, b_sum),
+    (B::Any, b_anyall),
+    (B::All, b_anyall),
+    (B::Ord, b_ord),
+    (B::Chr, b_chr),
+    (B::Unichr, b_unichr),
+    (B::Repr, b_repr),
+    (B::Hash, b_hash),
+    (B::Id, b_id),
+    (B::Isinstance, b_isinstance),
+    (B::Issubclass, b_issubclass),
+    (B::Hasattr, b_hasattr),
+    (B::Getattr, b_getattr),
+    (B::Setattr, b_setattr),
+    (B::Delattr, b_delattr),
+    (B::Iter, b_iter),
+    (B::Next, b_next),
+    (B::Callable, b_callable),
+    (B::Globals, b_globals),
+    (B::Locals, b_locals),
+    (B::Vars, b_vars),
+    (B::Dir, b_dir),
+    (B::Divmod, b_divmod),
+    (B::Pow, b_pow),
+    (B::Round, b_round),
+    (B::Hex, b_hex),
+    (B::Oct, b_oct),
+    (B::Bin, b_bin),
+    (B::Cmp, b_cmp),
+    (B::Intern, b_intern),
+    (B::Format, b_format),
+    (B::Print, b_print),
+    (B::PrintItem, b_print_item),
+    (B::PrintNewline, b_print_newline),
+    (B::DunderImport, b_import),
+    (B::Eval, b_unsupported),
+    (B::Compile, b_unsupported),
+    (B::Execfile, b_unsupported),
+    (B::Input, b_unsupported),
+    (B::RawInput, b_unsupported),
+    (B::Open, b_unsupported),
+    (B::File, b_unsupported),
+    (B::Reload, b_unsupported),
     // constructors of built-in classes
-    ("object", c_object),
-    ("type", c_type),
-    ("int", c_int),
-    ("long", c_long),
-    ("float", c_float),
-    ("bool", c_bool),
-    ("str", c_str),
-    ("unicode", c_unicode),
-    ("tuple", c_tuple),
-    ("list", c_list),
-    ("dict", c_dict),
-    ("set", c_set),
-    ("frozenset", c_set),
-    ("staticmethod", c_staticmethod),
-    ("classmethod", c_classmethod),
-    ("property", c_property),
-    ("super", c_super),
-    ("xrange", c_xrange),
-    ("slice", c_slice),
+    (B::Object, c_object),
+    (B::Type, c_type),
+    (B::Int, c_int),
+    (B::Long, c_long),
+    (B::Float, c_float),
+    (B::Bool, c_bool),
+    (B::Str, c_str),
+    (B::Unicode, c_unicode),
+    (B::Tuple, c_tuple),
+    (B::List, c_list),
+    (B::Dict, c_dict),
+    (B::Set, c_set),
+    (B::Frozenset, c_set),
+    (B::Staticmethod, c_staticmethod),
+    (B::Classmethod, c_classmethod),
+    (B::Property, c_property),
+    (B::Super, c_super),
+    (B::Xrange, c_xrange),
+    (B::Slice, c_slice),
     // methods of built-in classes
-    ("object.__init__", m_object_init),
-    ("type.__new__", m_type_new),
-    ("object.__setattr__", m_object_setattr),
-    ("object.__getattribute__", m_object_getattribute),
-    ("BaseException.__init__", m_exc_init),
-    ("BaseException.__str__", m_exc_str),
-    ("BaseException.__repr__", m_exc_repr),
-    ("list.append", m_list),
-    ("list.extend", m_list),
-    ("list.pop", m_list),
-    ("list.insert", m_list),
-    ("list.remove", m_list),
-    ("list.index", m_list),
-    ("list.count", m_list),
-    ("list.reverse", m_list),
-    ("list.sort", m_list),
-    ("list.__len__", m_list),
-    ("list.__getitem__", m_list),
-    ("list.__setitem__", m_list),
-    ("list.__contains__", m_list),
-    ("tuple.index", m_list),
-    ("tuple.count", m_list),
-    ("tuple.__len__", m_list),
-    ("tuple.__getitem__", m_list),
-    ("dict.get", m_dict),
-    ("dict.__getitem__", m_slot_item),
-    ("dict.__setitem__", m_slot_item),
-    ("dict.__delitem__", m_slot_item),
-    ("dict.__contains__", m_slot_item),
-    ("list.__getitem__", m_slot_item),
-    ("list.__setitem__", m_slot_item),
-    ("list.__delitem__", m_slot_item),
-    ("dict.keys", m_dict),
-    ("dict.values", m_dict),
-    ("dict.items", m_dict),
-    ("dict.iterkeys", m_dict),
-    ("dict.itervalues", m_dict),
-    ("dict.iteritems", m_dict),
-    ("dict.setdefault", m_dict),
-    ("dict.update", m_dict),
-    ("dict.pop", m_dict),
-    ("dict.popitem", m_dict),
-    ("dict.has_key", m_dict),
-    ("dict.copy", m_dict),
-    ("dict.clear", m_dict),
-    ("dict.fromkeys", m_dict),
-    ("dict.__len__", m_dict),
-    ("dict.__getitem__", m_dict),
-    ("dict.__setitem__", m_dict),
-    ("dict.__contains__", m_dict),
-    ("set.add", m_set),
-    ("set.remove", m_set),
-    ("set.discard", m_set),
-    ("set.pop", m_set),
-    ("set.update", m_set),
-    ("set.union", m_set),
-    ("set.intersection", m_set),
-    ("set.difference", m_set),
-    ("set.issubset", m_set),
-    ("set.issuperset", m_set),
-    ("set.copy", m_set),
-    ("set.clear", m_set),
-    ("set.__len__", m_set),
-    ("set.__contains__", m_set),
-    ("frozenset.union", m_set),
-    ("frozenset.intersection", m_set),
-    ("frozenset.difference", m_set),
-    ("frozenset.issubset", m_set),
-    ("frozenset.copy", m_set),
-    ("property.setter", m_property),
-    ("property.getter", m_property),
-    ("property.deleter", m_property),
-    ("property.__get__", m_property),
-    ("iterator.next", m_iterator_next),
-    ("iterator.__iter__", m_iterator_iter),
-    ("iterator.__next__", m_iterator_next),
-    ("int.__add__", m_number),
-    ("int.__sub__", m_number),
-    ("int.__mul__", m_number),
-    ("int.__eq__", m_number),
-    ("int.__lt__", m_number),
-    ("int.__hash__", m_number),
-    ("int.bit_length", m_number),
-    ("long.bit_length", m_number),
-    ("float.is_integer", m_number),
-    ("function.__get__", m_function_get),
+    (B::ObjectDunderInit, m_object_init),
+    (B::TypeDunderNew, m_type_new),
+    (B::ObjectDunderSetattr, m_object_setattr),
+    (B::ObjectDunderGetattribute, m_object_getattribute),
+    (B::BaseExceptionDunderInit, m_exc_init),
+    (B::BaseExceptionDunderStr, m_exc_str),
+    (B::BaseExceptionDunderRepr, m_exc_repr),
+    (B::ListAppend, m_list),
+    (B::ListExtend, m_list),
+    (B::ListPop, m_list),
+    (B::ListInsert, m_list),
+    (B::ListRemove, m_list),
+    (B::ListIndex, m_list),
+    (B::ListCount, m_list),
+    (B::ListReverse, m_list),
+    (B::ListSort, m_list),
+    (B::ListDunderLen, m_list),
+    (B::ListDunderContains, m_list),
+    (B::TupleIndex, m_list),
+    (B::TupleCount, m_list),
+    (B::TupleDunderLen, m_list),
+    (B::TupleDunderGetitem, m_list),
+    (B::DictGet, m_dict),
+    (B::DictDunderDelitem, m_slot_item),
+    (B::ListDunderGetitem, m_slot_item),
+    (B::ListDunderSetitem, m_slot_item),
+    (B::ListDunderDelitem, m_slot_item),
+    (B::DictKeys, m_dict),
+    (B::DictValues, m_dict),
+    (B::DictItems, m_dict),
+    (B::DictIterkeys, m_dict),
+    (B::DictItervalues, m_dict),
+    (B::DictIteritems, m_dict),
+    (B::DictSetdefault, m_dict),
+    (B::DictUpdate, m_dict),
+    (B::DictPop, m_dict),
+    (B::DictPopitem, m_dict),
+    (B::DictHasKey, m_dict),
+    (B::DictCopy, m_dict),
+    (B::DictClear, m_dict),
+    (B::DictFromkeys, m_dict),
+    (B::DictDunderLen, m_dict),
+    (B::DictDunderGetitem, m_dict),
+    (B::DictDunderSetitem, m_dict),
+    (B::DictDunderContains, m_dict),
+    (B::SetAdd, m_set),
+    (B::SetRemove, m_set),
+    (B::SetDiscard, m_set),
+    (B::SetPop, m_set),
+    (B::SetUpdate, m_set),
+    (B::SetUnion, m_set),
+    (B::SetIntersection, m_set),
+    (B::SetDifference, m_set),
+    (B::SetIssubset, m_set),
+    (B::SetIssuperset, m_set),
+    (B::SetCopy, m_set),
+    (B::SetClear, m_set),
+    (B::SetDunderLen, m_set),
+    (B::SetDunderContains, m_set),
+    (B::FrozensetUnion, m_set),
+    (B::FrozensetIntersection, m_set),
+    (B::FrozensetDifference, m_set),
+    (B::FrozensetIssubset, m_set),
+    (B::FrozensetCopy, m_set),
+    (B::PropertySetter, m_property),
+    (B::PropertyGetter, m_property),
+    (B::PropertyDeleter, m_property),
+    (B::PropertyDunderGet, m_property),
+    (B::IteratorNext, m_iterator_next),
+    (B::IteratorDunderIter, m_iterator_iter),
+    (B::IteratorDunderNext, m_iterator_next),
+    (B::IntDunderAdd, m_number),
+    (B::IntDunderSub, m_number),
+    (B::IntDunderMul, m_number),
+    (B::IntDunderEq, m_number),
+    (B::IntDunderLt, m_number),
+    (B::IntDunderHash, m_number),
+    (B::IntBitLength, m_number),
+    (B::LongBitLength, m_number),
+    (B::FloatIsInteger, m_number),
+    (B::FunctionDunderGet, m_function_get),
 ];
 
-fn all_builtins() -> &'static HashMap<&'static str, BuiltinFn> {
-    static REG: OnceLock<HashMap<&'static str, BuiltinFn>> = OnceLock::new();
+/// The implementations, indexed by [`BuiltinId::index`]: `None` for the built-ins that
+/// only exist in flow graphs (the `print` helpers the flow space calls).
+pub(crate) type Impls = [Option<BuiltinFn>; B::COUNT];
+
+fn all_builtins() -> &'static Impls {
+    static REG: OnceLock<Impls> = OnceLock::new();
     REG.get_or_init(|| {
-        let mut m: HashMap<&'static str, BuiltinFn> = HashMap::new();
-        for &(n, f) in BUILTINS {
-            m.insert(n, f);
+        let mut m: Impls = [None; B::COUNT];
+        let tables = [
+            BUILTINS,
+            super::generators::GEN_BUILTINS,
+            super::libs::LIB_BUILTINS,
+        ];
+        for &(b, f) in tables.into_iter().flatten() {
+            m[b.index()] = Some(f);
         }
-        for &(n, f) in super::generators::GEN_BUILTINS {
-            m.insert(n, f);
-        }
-        for &(n, f) in super::libs::LIB_BUILTINS {
-            m.insert(n, f);
-        }
-        for meth in STR_METHODS {
-            for ty in ["str", "unicode"] {
-                let name: &'static str = Box::leak(format!("{ty}.{meth}").into_boxed_str());
-                m.insert(name, m_string);
+        for &b in B::ALL {
+            if b.str_method().is_some() {
+                m[b.index()] = Some(m_string);
             }
         }
         m
     })
 }
 
-/// The registry: qualified name → implementation.
-pub(crate) fn registry() -> &'static HashMap<&'static str, BuiltinFn> {
+/// The registry: the import-time implementation of each built-in.
+pub(crate) fn registry() -> &'static Impls {
     all_builtins()
 }
 
-/// Every registered builtin's qualified name, sorted.
+/// The built-ins that have an import-time implementation, in the order of the table.
+pub fn implemented() -> impl Iterator<Item = B> {
+    B::ALL
+        .iter()
+        .copied()
+        .filter(|b| all_builtins()[b.index()].is_some())
+}
+
+/// Every implemented builtin's qualified name, sorted.
 pub fn builtin_names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = all_builtins().keys().copied().collect();
+    let mut v: Vec<&'static str> = implemented().map(B::name).collect();
     v.sort_unstable();
     v
 }
@@ -352,8 +342,45 @@ fn m_string(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let n = a.name.clone();
+    let n = a.id.name();
     Err(sp.unsupported(format!(
         "`{n}()` cannot be evaluated at import time by rpy-lsp"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{all_builtins, BUILTINS};
+    use crate::builtins::{BuiltinId as B, GRAPH_ONLY};
+
+    /// Every built-in of the registry has exactly one implementation here (the string
+    /// methods one shared implementation), except those that only exist in flow graphs.
+    #[test]
+    fn every_builtin_is_bound_once() {
+        let mut count = [0usize; B::COUNT];
+        let tables = [
+            BUILTINS,
+            super::super::generators::GEN_BUILTINS,
+            super::super::libs::LIB_BUILTINS,
+        ];
+        for &(b, _) in tables.into_iter().flatten() {
+            count[b.index()] += 1;
+        }
+        for &b in B::ALL {
+            if b.str_method().is_some() {
+                assert_eq!(count[b.index()], 0, "{b} is a string method bound twice");
+                count[b.index()] = 1;
+            }
+        }
+        for &b in B::ALL {
+            let want = usize::from(!GRAPH_ONLY.contains(&b));
+            assert_eq!(
+                count[b.index()],
+                want,
+                "{b} is bound {} times",
+                count[b.index()]
+            );
+            assert_eq!(all_builtins()[b.index()].is_some(), want == 1, "{b}");
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! share the numeric view of values (`Num`) and its overflow rules.
 
 use super::BArgs;
+use crate::builtins::BuiltinId as B;
 use crate::interpreter::Op;
 use crate::objspace::object::{IntKind, Object, Value};
 use crate::objspace::ops::{wrap_rint, Num};
@@ -336,24 +337,24 @@ pub(super) fn c_bool(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn m_number(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let meth = a.name.rsplit('.').next().unwrap_or("").to_string();
+    let id = a.id;
     let this = a.take_self(sp)?;
     let other = a.args.first().copied().unwrap_or(Value::None);
-    match meth.as_str() {
-        "__add__" => sp.binary(Op::Add, this, other),
-        "__sub__" => sp.binary(Op::Sub, this, other),
-        "__mul__" => sp.binary(Op::Mul, this, other),
-        "__eq__" => sp.compare(Op::Eq, this, other),
-        "__lt__" => sp.compare(Op::Lt, this, other),
-        "__hash__" => Ok(Value::Int(sp.hash_value(this)?)),
-        "bit_length" => {
+    match id {
+        B::IntDunderAdd => sp.binary(Op::Add, this, other),
+        B::IntDunderSub => sp.binary(Op::Sub, this, other),
+        B::IntDunderMul => sp.binary(Op::Mul, this, other),
+        B::IntDunderEq => sp.compare(Op::Eq, this, other),
+        B::IntDunderLt => sp.compare(Op::Lt, this, other),
+        B::IntDunderHash => Ok(Value::Int(sp.hash_value(this)?)),
+        B::IntBitLength | B::LongBitLength => {
             let i = sp.int_of(this).unwrap_or(0);
             Ok(Value::Int(128 - i.unsigned_abs().leading_zeros() as i64))
         }
-        "is_integer" => Ok(Value::Bool(
+        B::FloatIsInteger => Ok(Value::Bool(
             sp.float_of(this).is_some_and(|f| f.fract() == 0.0),
         )),
-        _ => Err(sp.unsupported(format!("{} is not modelled", a.name))),
+        _ => Err(sp.unsupported(format!("{} is not modelled", a.id.name()))),
     }
 }
 

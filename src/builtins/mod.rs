@@ -1,0 +1,237 @@
+//! The registry of built-ins: one [`BuiltinId`] per function or method rpy-lsp implements
+//! itself (`len`, `list.append`, `os.write`, `rarithmetic.intmask`, `str.split`…), with
+//! the facts every stage shares about it: its qualified name and the flow-space operation
+//! a call of it becomes (at which arity).
+//!
+//! It sits at the top of the crate, beside `diagnostics`, because every stage needs it and
+//! none owns it: the object space binds an import-time implementation to each id (and
+//! builds the `__builtin__`, `__rpy__` and built-in class namespaces from the names); the
+//! flow space folds calls into operations with [`BuiltinId::flow_op`]; the annotator and
+//! the RTyper dispatch with `match id { BuiltinId::Len => … }`. Names are for messages and
+//! for building the namespaces at import time (`__builtin__`, `__rpy__`, the dicts of the
+//! built-in classes, all from [`BuiltinId::ALL`]); no stage looks a built-in up by name.
+//!
+//! Naming: names without a dot are `__builtin__` functions and the constructors of the
+//! built-in classes; `type.method` names are methods of built-in classes (found through the
+//! class dict, bound to the receiver); other dotted names are primitives of the bundled
+//! models, reached from bundled sources through the internal module `__rpy__` (`os.write`
+//! is `__rpy__.os_write`). The string methods are declared once for `str` and `unicode`.
+//! The table itself is in `table.rs`.
+
+mod table;
+
+pub use table::BuiltinId;
+
+/// Declares [`BuiltinId`]: first the built-ins one by one (`Variant = "name"`, then
+/// `=> Op / arity` when a call with that many positional arguments is that flow-space
+/// operation), then, after `;;`, the string methods (`StrVariant, UnicodeVariant =
+/// "method"`), which exist on both `str` and `unicode`.
+macro_rules! builtins {
+    (
+        $( $(#[$m:meta])* $v:ident = $name:literal $(=> $op:ident / $n:literal)? ;)*
+        ;;
+        $( $sv:ident, $uv:ident = $meth:literal ;)*
+    ) => {
+        /// A built-in function or method (see the module doc).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum BuiltinId {
+            $($(#[$m])* $v,)*
+            $($sv,)*
+            $($uv,)*
+        }
+
+        impl BuiltinId {
+            /// Every built-in, in the order of the table.
+            pub const ALL: &'static [BuiltinId] = &[
+                $(BuiltinId::$v,)* $(BuiltinId::$sv,)* $(BuiltinId::$uv,)*
+            ];
+
+            /// The qualified name (`"len"`, `"list.append"`, `"os.write"`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(BuiltinId::$v => $name,)*
+                    $(BuiltinId::$sv => concat!("str.", $meth),)*
+                    $(BuiltinId::$uv => concat!("unicode.", $meth),)*
+                }
+            }
+
+            /// The operation a call with `nargs` positional arguments becomes in flow
+            /// graphs (`len(x)` is `len`), if any.
+            pub fn flow_op(self, nargs: usize) -> Option<$crate::interpreter::Op> {
+                match self {
+                    $($(BuiltinId::$v if nargs == $n => Some($crate::interpreter::Op::$op),)?)*
+                    _ => None,
+                }
+            }
+
+            /// The built-in whose call a flow-space operation is (the inverse of
+            /// [`BuiltinId::flow_op`]): `abs` of the operation `abs`.
+            pub fn for_flow_op(op: $crate::interpreter::Op) -> Option<BuiltinId> {
+                match op {
+                    $($($crate::interpreter::Op::$op => Some(BuiltinId::$v),)?)*
+                    _ => None,
+                }
+            }
+
+            /// The `str` method of a string method (`unicode.split` → `str.split`, itself
+            /// for a `str` method): string methods behave alike on both types.
+            pub fn str_method(self) -> Option<BuiltinId> {
+                match self {
+                    $(BuiltinId::$sv | BuiltinId::$uv => Some(BuiltinId::$sv),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use builtins;
+
+/// The built-ins that exist only in flow graphs: the object space has no implementation
+/// of them (the flow space calls them for `print` statements).
+pub const GRAPH_ONLY: &[BuiltinId] = &[BuiltinId::RpythonPrintItem, BuiltinId::RpythonPrintNewline];
+
+impl BuiltinId {
+    /// The number of built-ins (ids are `0..COUNT` through [`BuiltinId::index`]).
+    pub const COUNT: usize = BuiltinId::ALL.len();
+
+    /// A dense index, for tables indexed by built-in.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The last part of the name (`append` of `list.append`, `write` of `os.write`): what
+    /// messages call it.
+    pub fn short_name(self) -> &'static str {
+        let n = self.name();
+        n.rsplit('.').next().unwrap_or(n)
+    }
+
+    /// The last part of the name before the short name: the class of a method
+    /// (`list` of `list.append`, `JitDriver` of `jit.JitDriver.jit_merge_point`) or the
+    /// module of a function (`os` of `os.write`); `None` for `__builtin__` functions.
+    pub fn owner(self) -> Option<&'static str> {
+        let (prefix, _) = self.name().rsplit_once('.')?;
+        prefix.rsplit('.').next()
+    }
+
+    /// For a method of a built-in class (`list.append`): the class name and the method name.
+    pub fn class_method(self) -> Option<(&'static str, &'static str)> {
+        let (cls, meth) = self.name().split_once('.')?;
+        (!meth.contains('.')).then_some((cls, meth))
+    }
+
+    /// Whether it is a `__builtin__` function or the constructor of a built-in class (its
+    /// name has no dot).
+    pub fn is_unqualified(self) -> bool {
+        !self.name().contains('.')
+    }
+
+    /// Whether it is a function of the `math` module.
+    pub fn is_math(self) -> bool {
+        use BuiltinId::*;
+        matches!(
+            self,
+            MathSqrt
+                | MathFloor
+                | MathCeil
+                | MathFabs
+                | MathExp
+                | MathLog10
+                | MathLog1p
+                | MathSin
+                | MathCos
+                | MathTan
+                | MathAsin
+                | MathAcos
+                | MathAtan
+                | MathSinh
+                | MathCosh
+                | MathTanh
+                | MathDegrees
+                | MathRadians
+                | MathTrunc
+                | MathIsnan
+                | MathIsinf
+                | MathLog
+                | MathFmod
+                | MathPow
+                | MathAtan2
+                | MathHypot
+                | MathCopysign
+                | MathLdexp
+                | MathFrexp
+                | MathModf
+                | MathFactorial
+        )
+    }
+
+    /// The built-in of a qualified name, for the tests only: the object space builds its
+    /// namespaces from [`BuiltinId::ALL`] and every later stage carries ids, so nothing
+    /// identifies a built-in by its name.
+    #[cfg(test)]
+    pub(crate) fn from_name(name: &str) -> Option<BuiltinId> {
+        use std::collections::HashMap;
+        use std::sync::OnceLock;
+        static BY_NAME: OnceLock<HashMap<&'static str, BuiltinId>> = OnceLock::new();
+        BY_NAME
+            .get_or_init(|| BuiltinId::ALL.iter().map(|&b| (b.name(), b)).collect())
+            .get(name)
+            .copied()
+    }
+}
+
+impl std::fmt::Display for BuiltinId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BuiltinId;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        let mut seen = HashSet::new();
+        for &b in BuiltinId::ALL {
+            assert!(seen.insert(b.name()), "duplicate name {}", b.name());
+            assert_eq!(BuiltinId::from_name(b.name()), Some(b));
+            assert_eq!(BuiltinId::ALL[b.index()], b);
+        }
+        assert_eq!(seen.len(), BuiltinId::COUNT);
+    }
+
+    #[test]
+    fn string_methods_pair_up() {
+        for &b in BuiltinId::ALL {
+            let Some(s) = b.str_method() else { continue };
+            let (cls, meth) = b.class_method().unwrap();
+            assert!(cls == "str" || cls == "unicode", "{b}");
+            assert_eq!(s.name(), format!("str.{meth}"));
+            let u = BuiltinId::from_name(&format!("unicode.{meth}")).unwrap();
+            assert_eq!(u.str_method(), Some(s));
+        }
+    }
+
+    /// Each flow-space operation comes from one built-in at one arity, and only there.
+    #[test]
+    fn flow_ops_are_one_to_one() {
+        let mut seen = HashSet::new();
+        for &b in BuiltinId::ALL {
+            let ops: Vec<_> = (0..5)
+                .filter_map(|n| b.flow_op(n).map(|op| (op, n)))
+                .collect();
+            assert!(ops.len() <= 1, "{b} becomes several operations");
+            for (op, _) in ops {
+                assert!(seen.insert(op), "{op:?} comes from two built-ins");
+                assert_eq!(BuiltinId::for_flow_op(op), Some(b));
+            }
+        }
+        assert_eq!(
+            BuiltinId::Len.flow_op(1).map(|o| format!("{o:?}")),
+            Some("Len".into())
+        );
+        assert_eq!(BuiltinId::Getattr.flow_op(3), None);
+    }
+}
