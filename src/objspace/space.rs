@@ -92,7 +92,7 @@ impl Space for ObjSpace {
                 "RPY004",
                 self.user_span(),
                 format!(
-                    "import-time evaluation stopped after {} seconds (endless loop at import time?)",
+                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time?)",
                     self.max_time.as_secs()
                 ),
             ))));
