@@ -21,6 +21,13 @@
 #     figures are near the 10 ms resolution of GNU time)
 #   serve (benches/lsp_latency.sh, 30 edits): 10k lines edit->diagnostics p50 87 / p95 105 ms,
 #     hover p95 1.9 ms; 50k lines p50 238 / p95 284 ms (issue: 708 / 753 ms), hover p95 2.6 ms
+#   session 6 (load average 6-13 from other developers' builds: wall figures are not
+#     comparable, CPU times are): serve 50k lines, server CPU time per edit (lsp_latency.py,
+#     16 edits, same binary) 211 ms with mimalloc's default purging, 179 ms with freed pages
+#     kept (now the server's setting, sandbox::keep_freed_memory); check at 20k -> 200k
+#     lines, user time: shared 0.21 -> 2.98 s (slope 1.15, 771 MB), local 0.20 -> 2.22 s
+#     (slope 1.05, 649 MB), wall 14.7 / 13.1 s under that load. Under load a 200k-line
+#     check can hit import time's 5 s wall-clock limit (objspace DEFAULT_MAX_TIME) and fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="5000 20000 50000 200000"

@@ -47,6 +47,8 @@ pub struct Analysis {
     pub programs: Vec<Program>,
     /// Per program, its FileIds → unified FileIds.
     file_maps: Vec<Vec<FileId>>,
+    /// Every diagnostic added by `push_new` (before suppressions), for its deduplication.
+    merged: std::collections::HashSet<Diagnostic>,
 }
 
 /// Analyses every program of the workspace. `overlays` are unsaved editor buffers.
@@ -56,6 +58,7 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
         diagnostics: Vec::new(),
         programs: Vec::new(),
         file_maps: Vec::new(),
+        merged: Default::default(),
     };
     if config.only_rpython && detect::evidence(config, overlays).is_none() {
         // Not an RPython workspace: nothing to say about its Python.
@@ -227,6 +230,7 @@ pub fn analyze_target_opts(
         diagnostics: Vec::new(),
         programs: Vec::new(),
         file_maps: Vec::new(),
+        merged: Default::default(),
     };
     let program = guarded(path, || {
         let mut program = Program::load(path, loader);
@@ -273,12 +277,12 @@ impl Analysis {
             };
             map.push(id);
         }
-        for d in &program.all_diagnostics() {
+        for d in program.all_diagnostics() {
             let remap = |s: Span| Span {
                 file: map.get(s.file.0 as usize).copied().unwrap_or(s.file),
                 ..s
             };
-            let mut d = d.clone();
+            let mut d = d;
             d.span = remap(d.span);
             d.labels = d
                 .labels
@@ -288,9 +292,7 @@ impl Analysis {
                     message: l.message,
                 })
                 .collect();
-            if !self.diagnostics.contains(&d) {
-                self.diagnostics.push(d);
-            }
+            self.push_new(d);
         }
         self.file_maps.push(map);
         self.programs.push(program);
@@ -305,8 +307,14 @@ impl Analysis {
                 self.sources.add(path.to_path_buf(), text)
             }
         };
-        let d = Diagnostic::new(code, Span::new(file, 0, 0), message);
-        if !self.diagnostics.contains(&d) {
+        self.push_new(Diagnostic::new(code, Span::new(file, 0, 0), message));
+    }
+
+    /// Adds a diagnostic unless an equal one is already there (a program's files are often
+    /// another's too). The set keeps this linear in the number of diagnostics.
+    fn push_new(&mut self, d: Diagnostic) {
+        if !self.merged.contains(&d) {
+            self.merged.insert(d.clone());
             self.diagnostics.push(d);
         }
     }
@@ -432,3 +440,5 @@ pub fn translate(analysis: &mut Analysis) -> Result<crate::rtyper::LlProgram, Ve
 
 #[cfg(test)]
 mod editor_tests;
+#[cfg(test)]
+mod incremental_tests;

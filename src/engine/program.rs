@@ -177,6 +177,9 @@ impl Program {
     /// out (errors there are reported at the user's call with a label).
     pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
         let mut all: Vec<Diagnostic> = Vec::new();
+        // A set, not `all.contains`: a program with thousands of diagnostics made this
+        // quadratic.
+        let mut seen: HashSet<&Diagnostic> = HashSet::new();
         for d in self
             .space
             .diagnostics
@@ -188,7 +191,7 @@ impl Program {
             if !d.is_error() && self.space.is_bundled_file(d.span.file) {
                 continue;
             }
-            if !all.contains(d) {
+            if seen.insert(d) {
                 all.push(d.clone());
             }
         }

@@ -118,6 +118,7 @@ impl Worker {
     fn run(&self, cache: Arc<Cache>) {
         // Files an edit did not change are not parsed and compiled again.
         crate::compiler::cache::enable();
+        crate::sandbox::keep_freed_memory();
         let mut current: Option<Snapshot> = None;
         let mut retiring: Option<Retiring> = None;
         loop {

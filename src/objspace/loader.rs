@@ -692,7 +692,7 @@ impl ObjSpace {
         };
         self.steps = 0;
         self.memory_base = crate::sandbox::thread_bytes();
-        self.started = crate::sandbox::thread_cpu_time();
+        self.started = crate::sandbox::CpuClock::start();
         let before = self.diagnostics.len();
         match self.exec_source(&stem, path.to_path_buf(), text, false, false) {
             Ok(m) => {

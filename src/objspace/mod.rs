@@ -50,7 +50,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 1000;
 pub const DEFAULT_MAX_STACK_BYTES: usize = 1_536 * 1024;
 /// Default limit of executed instructions for one `import_main` (endless loops).
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
-/// Default limit of the CPU time import-time evaluation takes (an analysis answers within
+/// Default limit of CPU time for import-time evaluation (an analysis answers within
 /// seconds, whatever the program does at import time).
 pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 /// Largest container or string the import-time model builds (items or bytes).
@@ -100,11 +100,11 @@ pub struct ObjSpace {
     pub max_memory: i64,
     /// `sandbox::thread_bytes()` when `import_main` started.
     pub(crate) memory_base: i64,
-    /// Longest import-time evaluation (wall clock), besides `max_steps`.
+    /// Longest import-time evaluation (CPU time of the analysing thread), besides
+    /// `max_steps`.
     pub max_time: std::time::Duration,
     /// When `import_main` started.
-    /// The thread's CPU time when import-time evaluation started.
-    pub(crate) started: std::time::Duration,
+    pub(crate) started: crate::sandbox::CpuClock,
     /// Directory of the target file (first search root).
     pub main_dir: Option<PathBuf>,
     /// The target module once `import_main` created it.
@@ -190,7 +190,7 @@ impl ObjSpace {
             max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
             memory_base: crate::sandbox::thread_bytes(),
             max_time: DEFAULT_MAX_TIME,
-            started: crate::sandbox::thread_cpu_time(),
+            started: crate::sandbox::CpuClock::start(),
             main_dir: None,
             main_module: None,
             registry: builtins::registry(),
