@@ -100,8 +100,6 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
     /// The shapes of the calls of each function family.
     pub call_shapes: super::callshapes::CallShapes,
-    /// The `environ` dict of the bundled `os` model, once looked up.
-    pub os_environ: std::cell::OnceCell<Option<ObjId>>,
     /// Call families and their cached results (`callfamily`).
     pub families: super::callfamily::CallFamilies,
 }
@@ -133,7 +131,6 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,
-            os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
             families: Default::default(),
             names_read_on_unknown: Default::default(),

@@ -314,7 +314,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.check_int(name, "the argument", &p[0])?;
                 Ok(SomeValue::string0(true))
             }
-            "cmp" => Ok(SomeValue::int()),
+            // The reference annotates cmp() but its typer has no rule for it on any type.
+            "cmp" => Err(AnnError::new(
+                "RPY205",
+                "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
+            )),
             "intern" => {
                 self.arity(name, args, 1, 1)?;
                 self.check_str(name, "the argument", &p[0])?;
@@ -968,22 +972,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// Whether a prebuilt dict is the `environ` of the bundled `os` model.
-    fn is_os_environ(&self, d: crate::objspace::object::ObjId) -> bool {
-        use crate::objspace::object::ObjId;
-        let environ = *self.os_environ.get_or_init(|| {
-            let heap = self.space.heap();
-            (0..heap.len() as u32).find_map(|i| match heap.get(ObjId(i)) {
-                Object::Module(m) if m.bundled && &*m.name == "os" => match m.dict.get("environ") {
-                    Some(Value::Obj(e)) => Some(e),
-                    _ => None,
-                },
-                _ => None,
-            })
-        });
-        environ == Some(d)
-    }
-
     fn dict_method(
         &mut self,
         def: DictDefId,
@@ -1002,7 +990,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ..
                 } = s_self
                 {
-                    if meth == "get" && p.len() != 1 && self.is_os_environ(*d) {
+                    if meth == "get" && p.len() != 1 && self.space.is_os_environ(*d) {
                         return Err(AnnError::new(
                             "RPY206",
                             "os.environ.get() takes exactly one argument in RPython (no default): use `os.environ.get(key)` and test for None".into(),
@@ -1274,8 +1262,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             "find" | "rfind" | "count" => {
                 self.arity(&full, args, 1, 3)?;
-                // A one-character str converts to a unicode string; a longer one does not.
-                let ok = same_kind(&p[0]) || (uni && matches!(p[0], S::Char { .. }));
+                // A one-character str converts to a unicode string, and so does a constant
+                // ASCII str (the typer converts constants); a longer variable one does not.
+                let ascii_const = p[0]
+                    .konst()
+                    .and_then(|v| self.space.heap().str_value(v))
+                    .is_some_and(|b| b.is_ascii());
+                let ok = same_kind(&p[0])
+                    || (uni
+                        && (matches!(p[0], S::Char { .. }) || (p[0].is_str_like() && ascii_const)));
                 if !ok && !p[0].is_error() {
                     return Err(AnnError::new(
                         "RPY218",

@@ -131,6 +131,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Op::SetAttr | Op::SetItem => args[..2].iter().any(|a| a.is_error()),
             _ => args.iter().any(|a| a.is_error()),
         };
+        if op.opname == Op::IsSubtype && !args[0].is_error() && matches!(args[1], S::Unknown(_)) {
+            return self.issubtype_of_unknown(&args[0], &args[1]);
+        }
         if poisoned {
             if let (Op::GetAttr, Some(S::Unknown(_))) = (op.opname, args.first()) {
                 if let Some(name) = args
@@ -163,6 +166,45 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         self.annotate_pending_del();
         result
+    }
+
+    /// `except Unmodelled as e:` (`issubtype(etype, Unmodelled)`): the handler sees an
+    /// instance of a class rpy-lsp does not model, so on the true branch the exception value
+    /// is unknown. Once handlers merge, the type no longer says which variable it is the
+    /// type of: then every exception instance entering the block is narrowed.
+    fn issubtype_of_unknown(&mut self, s_etype: &SomeValue, s_cls: &SomeValue) -> SomeValue {
+        let vars: Vec<crate::flowspace::VarId> = match s_etype {
+            S::Type { of: Some(of), .. } => of.to_vec(),
+            _ => {
+                let pos = self.bk.position;
+                let block = &self.graphs[pos.graph as usize].blocks[pos.block as usize];
+                block
+                    .inputargs
+                    .iter()
+                    .copied()
+                    .filter(|&v| match self.binding(pos.graph, v) {
+                        S::Instance { classdef, .. } => self
+                            .bk
+                            .class_desc(self.bk.classdef(classdef).desc)
+                            .is_some_and(|c| {
+                                crate::annotator::bookkeeper::Bookkeeper::is_exception_class(
+                                    self.space.heap(),
+                                    c.cls,
+                                )
+                            }),
+                        _ => false,
+                    })
+                    .collect()
+            }
+        };
+        let ktd = (!vars.is_empty()).then(|| {
+            Rc::new(
+                vars.iter()
+                    .map(|&v| (true, v, s_cls.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+        S::Bool { konst: None, ktd }
     }
 
     /// `inst.attr` where the instance's class derives from a class rpy-lsp does not model
@@ -862,6 +904,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "isinstance() with a tuple of classes is not supported by RPython: write isinstance(x, A) or isinstance(x, B)".into(),
                 ));
             }
+        }
+        if let S::Unknown(_) = s_type {
+            // `except Unmodelled as e:` or `isinstance(x, Unmodelled)`: on the true branch
+            // the value is an instance of an unknown class, so unknown (never a false error).
+            let ktd = (!vars.is_empty()).then(|| {
+                Rc::new(
+                    vars.iter()
+                        .map(|&v| (true, v, s_type.clone()))
+                        .collect::<Vec<_>>(),
+                )
+            });
+            return Ok(S::Bool { konst: None, ktd });
         }
         let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
             return Ok(SomeValue::bool());

@@ -609,6 +609,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),
                 Object::Iterator(_) | Object::Cell(_) => false,
+                // `os.environ[k]` reads the environment of the running program
+                Object::Dict(_) => !self.objspace.is_os_environ(id),
                 _ => true,
             },
             _ => true,

@@ -91,6 +91,10 @@ pub(crate) const LIB_BUILTINS: &[(&str, BuiltinFn)] = &[
     ("math.sinh", math_fn),
     ("math.cosh", math_fn),
     ("math.tanh", math_fn),
+    ("math.asinh", math_fn),
+    ("math.acosh", math_fn),
+    ("math.atanh", math_fn),
+    ("math.expm1", math_fn),
     ("math.degrees", math_fn),
     ("math.radians", math_fn),
     ("math.trunc", math_fn),
@@ -274,6 +278,9 @@ fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let kv = sp.new_str(k.as_bytes());
         let vv = sp.new_str(v.as_bytes());
         sp.setitem(d, kv, vv)?;
+    }
+    if let Value::Obj(id) = d {
+        sp.os_environ = Some(id);
     }
     Ok(d)
 }
@@ -463,6 +470,26 @@ fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         "sinh" => x.sinh(),
         "cosh" => x.cosh(),
         "tanh" => x.tanh(),
+        "asinh" => x.asinh(),
+        "acosh" => {
+            if x < 1.0 {
+                return domain(sp);
+            }
+            x.acosh()
+        }
+        "atanh" => {
+            if x <= -1.0 || x >= 1.0 {
+                return domain(sp);
+            }
+            x.atanh()
+        }
+        "expm1" => {
+            let r = x.exp_m1();
+            if r.is_infinite() && x.is_finite() {
+                return Err(sp.err("OverflowError", "math range error"));
+            }
+            r
+        }
         "degrees" => x.to_degrees(),
         "radians" => x.to_radians(),
         "trunc" => {

@@ -108,6 +108,9 @@ pub struct ObjSpace {
     pub main_dir: Option<PathBuf>,
     /// The target module once `import_main` created it.
     pub main_module: Option<ObjId>,
+    /// The dict the bundled `os` model made for `os.environ`: after translation it is the
+    /// process's environment, read at run time (never folded, `get` takes one argument).
+    pub os_environ: Option<ObjId>,
 
     pub(crate) registry: &'static HashMap<&'static str, builtins::BuiltinFn>,
     /// Active frames: (globals module, class-body namespace).
@@ -194,6 +197,7 @@ impl ObjSpace {
             started: std::time::Instant::now(),
             main_dir: None,
             main_module: None,
+            os_environ: None,
             registry: builtins::registry(),
             frames: Vec::new(),
             interned: HashMap::new(),
