@@ -247,10 +247,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 return;
             }
         };
-        let call = super::call::ArgsS {
-            positional: args,
-            keywords: Vec::new(),
-        };
+        let call = super::call::ArgsS::simple(args);
         match self.entry_call(desc, call) {
             Ok(g) => self.entry_graph = Some(g as usize),
             Err(e) => {
@@ -584,6 +581,43 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 let inputs = (0..n).map(|_| SomeValue::Impossible).collect();
                 self.addpendingblock(g as u32, start, inputs, Incoming::Entry);
             }
+        }
+        self.call_methods_unknown_code_may_call(&name);
+    }
+
+    /// The methods called `name` of the classes seen so far, which no known call reaches
+    /// yet: unknown code may call them on any instance (naulang's frames get their
+    /// enclosing frame through a method only unknown code calls), so each is annotated as
+    /// called with unknown arguments, and what it stores is seen.
+    fn call_methods_unknown_code_may_call(&mut self, name: &Rc<str>) {
+        if name.starts_with("__") {
+            return;
+        }
+        let what: Rc<str> = Rc::from(format!(
+            "an argument of `{name}`, which code rpy-lsp does not model may call"
+        ));
+        for i in 0..self.bk.classdefs.len() {
+            let cd = ClassDefId(i as u32);
+            let defines = self
+                .bk
+                .class_desc(self.bk.classdef(cd).desc)
+                .and_then(|c| self.space.heap().class(c.cls))
+                .is_some_and(|c| {
+                    matches!(c.dict.get(name), Some(Value::Obj(f)) if matches!(self.space.heap().get(f), Object::Function(_)))
+                });
+            if !defines {
+                continue;
+            }
+            let Ok(s_meth) = self.bk.s_getattr(self.space.heap(), cd, name) else {
+                continue;
+            };
+            let u = SomeValue::Unknown(what.clone());
+            let args = super::call::ArgsS {
+                positional: vec![u.clone()],
+                keywords: Vec::new(),
+                star_unknown: Some(u),
+            };
+            let _ = self.call_value(&s_meth, &args);
         }
     }
 

@@ -298,11 +298,13 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Err(sp.raise_instance(inst))
 }
 
+/// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):
+/// its result is unknown, with one warning (it is fine in translated code).
 fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let n = a.name.clone();
-    Err(sp.unsupported(format!(
-        "`{n}()` is not evaluated by rpy-lsp at import time (it is fine in translated code)"
-    )))
+    let what = format!("{n}()");
+    sp.warn_unknown(&what, "the result of");
+    Ok(sp.new_unknown(&what))
 }
 
 fn os_refuse_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
