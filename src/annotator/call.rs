@@ -202,7 +202,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .iter()
                     .filter(|(k, _)| sig.argnames.iter().any(|a| a == k))
                     .count();
-            let needed = sig.argnames.len().saturating_sub(filled);
+            // parameters with defaults keep them (the call shape most callers use)
+            let required = sig.argnames.len().saturating_sub(defaults_s.len());
+            let needed = required.saturating_sub(filled);
             positional.extend(std::iter::repeat_n(u.clone(), needed));
         }
         let (mut inputs, extra) = match bind(
