@@ -383,6 +383,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
                     S::List { def, .. } => self.bk.offspring(self.space.heap(), &[*def]),
+                    // The typer builds the list from the tuple's fields (`list(args)` of a
+                    // `*args` tuple), unlike a loop over the tuple: its items must agree.
+                    S::Tuple(items) => {
+                        let mut item = SomeValue::Impossible;
+                        for s in items.iter() {
+                            item = self.bk.union(self.space.heap(), &item, &s.not_const()).map_err(|e| {
+                                AnnError::new(
+                                    "RPY202",
+                                    format!("list() of a tuple whose items have different types{}", e.detail_suffix()),
+                                )
+                            })?;
+                        }
+                        let init: Vec<SomeValue> = if item.is_impossible() { Vec::new() } else { vec![item] };
+                        self.bk.newlist(self.space.heap(), 0, &init, None)
+                    }
                     S::Generator { .. } => Err(AnnError::new(
                         "RPY210",
                         "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),

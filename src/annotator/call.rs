@@ -733,8 +733,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Builtin { .. }
             | SomeValue::BuiltinMethod { .. }
             | SomeValue::Type { .. }
-                if args.positional.iter().any(|a| a.is_error())
-                    || args.keywords.iter().any(|(_, a)| a.is_error()) =>
+                if (args.positional.iter().any(|a| a.is_error())
+                    || args.keywords.iter().any(|(_, a)| a.is_error()))
+                    && !stores_unknown_item(s_func, args) =>
             {
                 Ok(args
                     .positional
@@ -1090,4 +1091,26 @@ fn args_eq(
             .iter()
             .zip(&b.keywords)
             .all(|((n, x), (m, y))| n == m && bk.eq(heap, x, y))
+}
+
+/// `lst.append(x)`, `lst.insert(i, x)`, `d.setdefault(k, x)`… with `x` unknown (and
+/// nothing erroneous): the container's items become unknown, so the call is made (a
+/// list filled from unmodelled code is not "always empty").
+fn stores_unknown_item(s_func: &SomeValue, args: &ArgsS) -> bool {
+    let SomeValue::BuiltinMethod { name, s_self } = s_func else {
+        return false;
+    };
+    let container = matches!(
+        s_self.as_ref(),
+        SomeValue::List { .. } | SomeValue::Dict { .. }
+    );
+    let meth = name.rsplit('.').next().unwrap_or(name);
+    let stores = matches!(meth, "append" | "insert" | "setdefault");
+    container
+        && stores
+        && args.keywords.is_empty()
+        && args
+            .positional
+            .iter()
+            .all(|a| !a.is_error() || a.is_unknown())
 }

@@ -1060,8 +1060,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             S::Instance { classdef, .. } => {
-                let desc = self.bk.classdef(*classdef).desc;
-                if ClassDesc::lookup(&self.bk, desc, "__len__").is_none() {
+                // As an attribute read: a __len__ that only subclasses define is found
+                // there (mal's `len(ast)` on its base MalType).
+                let mut stack = vec![*classdef];
+                let mut defined = false;
+                while let Some(cd) = stack.pop() {
+                    let desc = self.bk.classdef(cd).desc;
+                    if ClassDesc::lookup(&self.bk, desc, "__len__").is_some() {
+                        defined = true;
+                        break;
+                    }
+                    stack.extend(self.bk.classdef(cd).subdefs.iter().copied());
+                }
+                if !defined {
                     return Err(AnnError::new(
                         "RPY205",
                         format!(
