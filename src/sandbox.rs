@@ -83,6 +83,42 @@ pub fn thread_bytes() -> i64 {
     THREAD_BYTES.try_with(|b| b.get()).unwrap_or(0)
 }
 
+/// CPU time the current thread has used. Import-time evaluation is budgeted in it, not in
+/// wall-clock time: on a loaded machine (CI runners, many builds on few cores) a program
+/// whose import takes half a second of CPU can take many seconds of wall clock.
+#[cfg(target_os = "linux")]
+pub fn thread_cpu_time() -> std::time::Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one Timespec (two longs on 64-bit Linux) into `ts`.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// Elsewhere, the time since the first call (wall clock).
+#[cfg(not(target_os = "linux"))]
+pub fn thread_cpu_time() -> std::time::Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
 /// What import-time code may see of the machine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {

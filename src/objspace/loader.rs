@@ -712,7 +712,7 @@ impl ObjSpace {
         };
         self.steps = 0;
         self.memory_base = crate::sandbox::thread_bytes();
-        self.started = std::time::Instant::now();
+        self.started = crate::sandbox::thread_cpu_time();
         let before = self.diagnostics.len();
         match self.exec_source(&stem, path.to_path_buf(), text, false, false) {
             Ok(m) => {

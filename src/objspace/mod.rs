@@ -100,10 +100,10 @@ pub struct ObjSpace {
     pub max_memory: i64,
     /// `sandbox::thread_bytes()` when `import_main` started.
     pub(crate) memory_base: i64,
-    /// Longest import-time evaluation (wall clock), besides `max_steps`.
+    /// Longest import-time evaluation (CPU time of the thread), besides `max_steps`.
     pub max_time: std::time::Duration,
-    /// When `import_main` started.
-    pub(crate) started: std::time::Instant,
+    /// The thread's CPU time when `import_main` started (the budget is CPU time).
+    pub(crate) started: std::time::Duration,
     /// Directory of the target file (first search root).
     pub main_dir: Option<PathBuf>,
     /// The target module once `import_main` created it.
@@ -194,7 +194,7 @@ impl ObjSpace {
             max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
             memory_base: crate::sandbox::thread_bytes(),
             max_time: DEFAULT_MAX_TIME,
-            started: std::time::Instant::now(),
+            started: crate::sandbox::thread_cpu_time(),
             main_dir: None,
             main_module: None,
             os_environ: None,

@@ -87,12 +87,14 @@ impl Space for ObjSpace {
         if crate::sandbox::thread_bytes() - self.memory_base > self.max_memory {
             return Err(self.out_of_memory());
         }
-        if self.steps.is_multiple_of(4096) && self.started.elapsed() > self.max_time {
+        if self.steps.is_multiple_of(4096)
+            && crate::sandbox::thread_cpu_time().saturating_sub(self.started) > self.max_time
+        {
             return Err(Unwind::Error(Box::new(Diagnostic::new(
                 "RPY004",
                 self.user_span(),
                 format!(
-                    "import-time evaluation stopped after {} seconds (endless loop at import time?)",
+                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time?)",
                     self.max_time.as_secs()
                 ),
             ))));
