@@ -314,11 +314,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.check_int(name, "the argument", &p[0])?;
                 Ok(SomeValue::string0(true))
             }
-            // The reference annotates cmp() but its typer has no rule for it on any type.
-            "cmp" => Err(AnnError::new(
-                "RPY205",
-                "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
-            )),
+            "cmp" => Ok(SomeValue::int()),
             "intern" => {
                 self.arity(name, args, 1, 1)?;
                 self.check_str(name, "the argument", &p[0])?;

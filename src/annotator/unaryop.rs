@@ -358,7 +358,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY210",
                 "`divmod()` is not supported by RPython (only its constant-folded form is): compute `a // b` and `a % b`".into(),
             )),
-            Cmp => Ok(SomeValue::int()),
+            // The reference annotates cmp() but its typer has no rule for it on any type.
+            Cmp => Err(AnnError::new(
+                "RPY205",
+                "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
+            )),
             Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
             | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv
             | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
