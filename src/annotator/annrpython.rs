@@ -98,6 +98,9 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Attribute names read on unknown values: unknown code may call any method of these
     /// names, with arguments the annotator does not see.
     pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    /// Graphs annotated only because unknown code may call them (no known call reached
+    /// them): what is wrong inside them is not reported, the reference may never reach them.
+    pub speculative: std::collections::HashSet<u32>,
     /// The shapes of the calls of each function family.
     pub call_shapes: super::callshapes::CallShapes,
     /// Call families and their cached results (`callfamily`).
@@ -134,6 +137,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             raising_unpacks: Vec::new(),
             families: Default::default(),
             names_read_on_unknown: Default::default(),
+            speculative: Default::default(),
             call_shapes: Default::default(),
         }
     }
@@ -154,6 +158,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     // ----- diagnostics -----
 
     pub fn report(&mut self, e: AnnError, default_span: Span) {
+        if self.speculative.contains(&self.bk.position.graph) {
+            return;
+        }
         let mut span = e.span.unwrap_or(default_span);
         let mut labels = e.labels;
         if self.bundled_files.contains(&span.file) {
@@ -623,7 +630,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             // only if the unknown code really calls it (RPySOM has a broken strategy method
             // nothing calls); once a known call reaches it, its problems are reported.
             let before = self.diagnostics.len();
+            let graphs_before = self.graphs.len() as u32;
             let _ = self.call_value(&s_meth, &args);
+            self.speculative
+                .extend(graphs_before..self.graphs.len() as u32);
             for d in self.diagnostics.split_off(before) {
                 self.seen.remove(&(d.code, d.span, d.message.clone()));
             }
@@ -740,6 +750,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             raising_unpacks,
             families,
             names_read_on_unknown,
+            speculative,
             call_shapes,
         } = *st;
         for (i, b) in info.iter_mut().zip(ann.bindings) {
@@ -759,6 +770,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.raising_unpacks = raising_unpacks;
         me.families = families;
         me.names_read_on_unknown = names_read_on_unknown;
+        me.speculative = speculative;
         me.call_shapes = call_shapes;
         me
     }
@@ -822,6 +834,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             raising_unpacks: self.raising_unpacks,
             families: self.families,
             names_read_on_unknown: self.names_read_on_unknown,
+            speculative: self.speculative,
             call_shapes: self.call_shapes,
         });
         AnnotatedProgram {
@@ -851,6 +864,7 @@ pub struct ResumeState {
     raising_unpacks: Vec<(Position, Span, String)>,
     families: super::callfamily::CallFamilies,
     names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    speculative: std::collections::HashSet<u32>,
     call_shapes: super::callshapes::CallShapes,
 }
 
