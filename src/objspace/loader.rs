@@ -325,26 +325,6 @@ impl ObjSpace {
         filename: &str,
         text: &str,
     ) -> R<crate::compiler::Compiled> {
-        if !self.bundled_files.contains(&file) {
-            if let Some(off) = undeclared_non_ascii(text) {
-                let byte = text.as_bytes()[off];
-                let msg = format!("Non-ASCII character '\\x{byte:02x}', but no encoding declared: Python 2 (and so the RPython toolchain) refuses the file; add `# -*- coding: utf-8 -*-` as its first or second line");
-                let ch = text[off..].chars().next().map_or(1, |c| c.len_utf8());
-                let span = crate::syntax::Span::new(file, off as u32, (off + ch) as u32);
-                self.diagnostics
-                    .push(Diagnostic::new("RPY001", span, msg.clone()));
-                let u = self.err("SyntaxError", msg);
-                if let Unwind::Raise {
-                    evalue: Value::Obj(id),
-                    ..
-                } = &u
-                {
-                    self.reported_errors.insert(*id);
-                    self.raise_spans.insert(*id, span);
-                }
-                return Err(u);
-            }
-        }
         let parsed = match crate::syntax::parse_module(file, text) {
             Ok(p) => p,
             Err(e) => {
@@ -854,54 +834,5 @@ impl ObjSpace {
             Some(m) => self.setitem(d, k, Value::Obj(m)),
             None => self.delitem(d, k),
         };
-    }
-}
-
-/// PEP 263 as Python 2 applies it: a source file with a non-ASCII byte needs an encoding
-/// declaration (`coding[:=]name` in a comment on line 1 or 2) or a UTF-8 byte-order mark.
-/// Gives the offset of the first non-ASCII character otherwise.
-fn undeclared_non_ascii(text: &str) -> Option<usize> {
-    let off = text.bytes().position(|b| !b.is_ascii())?;
-    if text.starts_with('\u{feff}') {
-        return None;
-    }
-    let declares = |line: &str| {
-        let t = line.trim_start_matches([' ', '\t', '\x0c']);
-        t.starts_with('#')
-            && t.find("coding").is_some_and(|i| {
-                let rest = &t[i + 6..];
-                rest.starts_with(':') || rest.starts_with('=')
-            })
-    };
-    if text.lines().take(2).any(declares) {
-        return None;
-    }
-    Some(off)
-}
-
-#[cfg(test)]
-mod pep263_tests {
-    use super::undeclared_non_ascii;
-
-    #[test]
-    fn non_ascii_needs_a_declaration_on_line_one_or_two() {
-        assert_eq!(undeclared_non_ascii("x = 1\n"), None);
-        assert_eq!(undeclared_non_ascii("\"\"\"caf\u{e9}\"\"\"\n"), Some(6));
-        assert_eq!(
-            undeclared_non_ascii("# -*- coding: utf-8 -*-\ns = 'caf\u{e9}'\n"),
-            None
-        );
-        assert_eq!(
-            undeclared_non_ascii(
-                "#!/usr/bin/env python\n# vim: set fileencoding=utf-8 :\ns = '\u{e9}'\n"
-            ),
-            None
-        );
-        // a declaration on line 3 is too late, as in Python 2
-        assert_eq!(
-            undeclared_non_ascii("\n\n# coding: utf-8\ns = '\u{e9}'\n"),
-            Some(23)
-        );
-        assert_eq!(undeclared_non_ascii("\u{feff}s = '\u{e9}'\n"), None);
     }
 }
