@@ -701,10 +701,10 @@ code <module>.f argcount=3 flags=OPTIMIZED|NEWLOCALS line=1
       11 Jump 13
   >>  12 LoadConst 2 (False)
   >>  13 LoadFast 0 (a)
-      14 JumpIfFalseOrPop 16
+      14 PopJumpIfFalse 17
       15 LoadFast 1 (b)
-  >>  16 JumpIfTrueOrPop 18
-      17 LoadFast 2 (c)
+      16 JumpIfTrueOrPop 18
+  >>  17 LoadFast 2 (c)
   >>  18 BuildTuple 2
       19 ReturnValue
       20 LoadConst 3 (None)

@@ -98,10 +98,11 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Attribute names read on unknown values: unknown code may call any method of these
     /// names, with arguments the annotator does not see.
     pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    /// Graphs annotated only because unknown code may call them (no known call reached
+    /// them): what is wrong inside them is not reported, the reference may never reach them.
+    pub speculative: std::collections::HashSet<u32>,
     /// The shapes of the calls of each function family.
     pub call_shapes: super::callshapes::CallShapes,
-    /// The `environ` dict of the bundled `os` model, once looked up.
-    pub os_environ: std::cell::OnceCell<Option<ObjId>>,
     /// Call families and their cached results (`callfamily`).
     pub families: super::callfamily::CallFamilies,
 }
@@ -133,10 +134,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             lists_of_chars: Vec::new(),
             memo_results: HashMap::new(),
             bundled_files,
-            os_environ: std::cell::OnceCell::new(),
             raising_unpacks: Vec::new(),
             families: Default::default(),
             names_read_on_unknown: Default::default(),
+            speculative: Default::default(),
             call_shapes: Default::default(),
         }
     }
@@ -157,6 +158,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     // ----- diagnostics -----
 
     pub fn report(&mut self, e: AnnError, default_span: Span) {
+        if self.speculative.contains(&self.bk.position.graph) {
+            return;
+        }
         let mut span = e.span.unwrap_or(default_span);
         let mut labels = e.labels;
         if self.bundled_files.contains(&span.file) {
@@ -250,10 +254,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 return;
             }
         };
-        let call = super::call::ArgsS {
-            positional: args,
-            keywords: Vec::new(),
-        };
+        let call = super::call::ArgsS::simple(args);
         match self.entry_call(desc, call) {
             Ok(g) => self.entry_graph = Some(g as usize),
             Err(e) => {
@@ -588,6 +589,55 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 self.addpendingblock(g as u32, start, inputs, Incoming::Entry);
             }
         }
+        self.call_methods_unknown_code_may_call(&name);
+    }
+
+    /// The methods called `name` of the classes seen so far, which no known call reaches
+    /// yet: unknown code may call them on any instance (naulang's frames get their
+    /// enclosing frame through a method only unknown code calls), so each is annotated as
+    /// called with unknown arguments, and what it stores is seen.
+    fn call_methods_unknown_code_may_call(&mut self, name: &Rc<str>) {
+        // Methods some known call already reached are re-flowed with unknown arguments
+        // (`addpendingblock`); only those no graph exists for are called here.
+        if name.starts_with("__") || self.graphs.iter().any(|g| g.name == *name) {
+            return;
+        }
+        let what: Rc<str> = Rc::from(format!(
+            "an argument of `{name}`, which code rpy-lsp does not model may call"
+        ));
+        for i in 0..self.bk.classdefs.len() {
+            let cd = ClassDefId(i as u32);
+            let defines = self
+                .bk
+                .class_desc(self.bk.classdef(cd).desc)
+                .and_then(|c| self.space.heap().class(c.cls))
+                .is_some_and(|c| {
+                    matches!(c.dict.get(name), Some(Value::Obj(f)) if matches!(self.space.heap().get(f), Object::Function(_)))
+                });
+            if !defines {
+                continue;
+            }
+            let Ok(s_meth) = self.bk.s_getattr(self.space.heap(), cd, name) else {
+                continue;
+            };
+            let u = SomeValue::Unknown(what.clone());
+            let args = super::call::ArgsS {
+                positional: vec![u.clone()],
+                keywords: Vec::new(),
+                star_unknown: Some(u),
+            };
+            // What building such a graph reports is not reported: the reference reaches it
+            // only if the unknown code really calls it (RPySOM has a broken strategy method
+            // nothing calls); once a known call reaches it, its problems are reported.
+            let before = self.diagnostics.len();
+            let graphs_before = self.graphs.len() as u32;
+            let _ = self.call_value(&s_meth, &args);
+            self.speculative
+                .extend(graphs_before..self.graphs.len() as u32);
+            for d in self.diagnostics.split_off(before) {
+                self.seen.remove(&(d.code, d.span, d.message.clone()));
+            }
+        }
     }
 
     pub fn addpendingblock(&mut self, g: u32, b: u32, inputs: Vec<SomeValue>, from: Incoming) {
@@ -700,6 +750,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             raising_unpacks,
             families,
             names_read_on_unknown,
+            speculative,
             call_shapes,
         } = *st;
         for (i, b) in info.iter_mut().zip(ann.bindings) {
@@ -719,6 +770,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.raising_unpacks = raising_unpacks;
         me.families = families;
         me.names_read_on_unknown = names_read_on_unknown;
+        me.speculative = speculative;
         me.call_shapes = call_shapes;
         me
     }
@@ -782,6 +834,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             raising_unpacks: self.raising_unpacks,
             families: self.families,
             names_read_on_unknown: self.names_read_on_unknown,
+            speculative: self.speculative,
             call_shapes: self.call_shapes,
         });
         AnnotatedProgram {
@@ -811,6 +864,7 @@ pub struct ResumeState {
     raising_unpacks: Vec<(Position, Span, String)>,
     families: super::callfamily::CallFamilies,
     names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    speculative: std::collections::HashSet<u32>,
     call_shapes: super::callshapes::CallShapes,
 }
 

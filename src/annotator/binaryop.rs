@@ -516,8 +516,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::bool())
             }
-            S::Tuple(_) => {
-                if container.is_immutable_constant() {
+            S::Tuple(items) => {
+                // As the reference: a tuple of constants (prebuilt instances too) is a
+                // constant, whose items the typer compares one by one.
+                let constant = items
+                    .iter()
+                    .all(|s| s.is_immutable_constant() || s.konst().is_some() || self.bk.pbc_const(s).is_some());
+                if constant {
                     Ok(SomeValue::bool())
                 } else {
                     Err(AnnError::new("RPY205", "`in` a tuple that is not a constant is not supported".into()))

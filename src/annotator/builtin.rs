@@ -381,6 +381,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
                     S::List { def, .. } => self.bk.offspring(self.space.heap(), &[*def]),
+                    // The typer builds the list from the tuple's fields (`list(args)` of a
+                    // `*args` tuple), unlike a loop over the tuple: its items must agree.
+                    S::Tuple(items) => {
+                        let mut item = SomeValue::Impossible;
+                        for s in items.iter() {
+                            item = self.bk.union(self.space.heap(), &item, &s.not_const()).map_err(|e| {
+                                AnnError::new(
+                                    "RPY202",
+                                    format!("list() of a tuple whose items have different types{}", e.detail_suffix()),
+                                )
+                            })?;
+                        }
+                        let init: Vec<SomeValue> = if item.is_impossible() { Vec::new() } else { vec![item] };
+                        self.bk.newlist(self.space.heap(), 0, &init, None)
+                    }
                     S::Generator { .. } => Err(AnnError::new(
                         "RPY210",
                         "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),
@@ -984,22 +999,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// Whether a prebuilt dict is the `environ` of the bundled `os` model.
-    fn is_os_environ(&self, d: crate::objspace::object::ObjId) -> bool {
-        use crate::objspace::object::ObjId;
-        let environ = *self.os_environ.get_or_init(|| {
-            let heap = self.space.heap();
-            (0..heap.len() as u32).find_map(|i| match heap.get(ObjId(i)) {
-                Object::Module(m) if m.bundled && &*m.name == "os" => match m.dict.get("environ") {
-                    Some(Value::Obj(e)) => Some(e),
-                    _ => None,
-                },
-                _ => None,
-            })
-        });
-        environ == Some(d)
-    }
-
     fn dict_method(
         &mut self,
         def: DictDefId,
@@ -1019,7 +1018,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ..
                 } = s_self
                 {
-                    if id == B::DictGet && p.len() != 1 && self.is_os_environ(*d) {
+                    if id == B::DictGet && p.len() != 1 && self.space.is_os_environ(*d) {
                         return Err(AnnError::new(
                             "RPY206",
                             "os.environ.get() takes exactly one argument in RPython (no default): use `os.environ.get(key)` and test for None".into(),
@@ -1287,8 +1286,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::StrFind | B::StrRfind | B::StrCount => {
                 self.arity(&full, args, 1, 3)?;
-                // A one-character str converts to a unicode string; a longer one does not.
-                let ok = same_kind(&p[0]) || (uni && matches!(p[0], S::Char { .. }));
+                // A one-character str converts to a unicode string, and so does a constant
+                // ASCII str (the typer converts constants); a longer variable one does not.
+                let ascii_const = p[0]
+                    .konst()
+                    .and_then(|v| self.space.heap().str_value(v))
+                    .is_some_and(|b| b.is_ascii());
+                let ok = same_kind(&p[0])
+                    || (uni
+                        && (matches!(p[0], S::Char { .. }) || (p[0].is_str_like() && ascii_const)));
                 if !ok && !p[0].is_error() {
                     return Err(AnnError::new(
                         "RPY218",

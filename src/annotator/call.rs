@@ -20,6 +20,9 @@ use std::rc::Rc;
 pub struct ArgsS {
     pub positional: Vec<SomeValue>,
     pub keywords: Vec<(Rc<str>, SomeValue)>,
+    /// `f(a, *rest)` with `rest` unknown: how many arguments it holds is unknown, so the
+    /// parameters the others leave unfilled get this unknown value (never an arity error).
+    pub star_unknown: Option<SomeValue>,
 }
 
 impl ArgsS {
@@ -27,6 +30,7 @@ impl ArgsS {
         ArgsS {
             positional,
             keywords: Vec::new(),
+            star_unknown: None,
         }
     }
     pub fn prepend(&self, s: SomeValue) -> ArgsS {
@@ -36,6 +40,7 @@ impl ArgsS {
         ArgsS {
             positional,
             keywords: self.keywords.clone(),
+            star_unknown: self.star_unknown.clone(),
         }
     }
     pub fn len(&self) -> usize {
@@ -111,11 +116,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .cloned()
             .zip(data[npos.min(data.len())..].iter().cloned())
             .collect();
+        let mut star_unknown = None;
         if star {
             let s_star = data.last().cloned().unwrap_or(SomeValue::Impossible);
             match s_star {
                 SomeValue::Tuple(items) => positional.extend(items.iter().cloned()),
-                s @ (SomeValue::Error | SomeValue::Unknown(_)) => positional.push(s),
+                s @ SomeValue::Unknown(_) => {
+                    // kept as one argument for built-in callees; functions pad with it
+                    positional.push(s.clone());
+                    star_unknown = Some(s);
+                }
+                s @ SomeValue::Error => positional.push(s),
                 other => {
                     return Err(AnnError::new(
                         "RPY206",
@@ -130,6 +141,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(ArgsS {
             positional,
             keywords,
+            star_unknown,
         })
     }
 
@@ -180,11 +192,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             self.bk.mark_prebuilt(&s);
             defaults_s.push(s);
         }
+        let mut positional = args.positional.clone();
+        if let Some(u) = &args.star_unknown {
+            positional.pop();
+            // the unknown `*rest` fills every parameter the other arguments leave
+            let filled = positional.len()
+                + args
+                    .keywords
+                    .iter()
+                    .filter(|(k, _)| sig.argnames.iter().any(|a| a == k))
+                    .count();
+            // parameters with defaults keep them (the call shape most callers use)
+            let required = sig.argnames.len().saturating_sub(defaults_s.len());
+            let needed = required.saturating_sub(filled);
+            positional.extend(std::iter::repeat_n(u.clone(), needed));
+        }
         let (mut inputs, extra) = match bind(
             &name,
             &sig,
             &defaults_s,
-            args.positional.clone(),
+            positional,
             args.keywords.clone(),
         ) {
             Ok(r) => r,
@@ -706,8 +733,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Builtin { .. }
             | SomeValue::BuiltinMethod { .. }
             | SomeValue::Type { .. }
-                if args.positional.iter().any(|a| a.is_error())
-                    || args.keywords.iter().any(|(_, a)| a.is_error()) =>
+                if (args.positional.iter().any(|a| a.is_error())
+                    || args.keywords.iter().any(|(_, a)| a.is_error()))
+                    && !stores_unknown_item(s_func, args) =>
             {
                 Ok(args
                     .positional
@@ -1074,4 +1102,26 @@ fn args_eq(
             .iter()
             .zip(&b.keywords)
             .all(|((n, x), (m, y))| n == m && bk.eq(heap, x, y))
+}
+
+/// `lst.append(x)`, `lst.insert(i, x)`, `d.setdefault(k, x)`… with `x` unknown (and
+/// nothing erroneous): the container's items become unknown, so the call is made (a
+/// list filled from unmodelled code is not "always empty").
+fn stores_unknown_item(s_func: &SomeValue, args: &ArgsS) -> bool {
+    use crate::builtins::BuiltinId as B;
+    let SomeValue::BuiltinMethod { id, s_self } = s_func else {
+        return false;
+    };
+    let container = matches!(
+        s_self.as_ref(),
+        SomeValue::List { .. } | SomeValue::Dict { .. }
+    );
+    let stores = matches!(id, B::ListAppend | B::ListInsert | B::DictSetdefault);
+    container
+        && stores
+        && args.keywords.is_empty()
+        && args
+            .positional
+            .iter()
+            .all(|a| !a.is_error() || a.is_unknown())
 }

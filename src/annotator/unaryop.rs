@@ -146,6 +146,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Op::SetAttr | Op::SetItem => args[..2].iter().any(|a| a.is_error()),
             _ => args.iter().any(|a| a.is_error()),
         };
+        if op.opname == Op::IsSubtype && !args[0].is_error() && matches!(args[1], S::Unknown(_)) {
+            return self.issubtype_of_unknown(&args[0], &args[1]);
+        }
         if poisoned {
             if let (Op::GetAttr, Some(S::Unknown(_))) = (op.opname, args.first()) {
                 if let Some(name) = args
@@ -178,6 +181,45 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         self.annotate_pending_del();
         result
+    }
+
+    /// `except Unmodelled as e:` (`issubtype(etype, Unmodelled)`): the handler sees an
+    /// instance of a class rpy-lsp does not model, so on the true branch the exception value
+    /// is unknown. Once handlers merge, the type no longer says which variable it is the
+    /// type of: then every exception instance entering the block is narrowed.
+    fn issubtype_of_unknown(&mut self, s_etype: &SomeValue, s_cls: &SomeValue) -> SomeValue {
+        let vars: Vec<crate::flowspace::VarId> = match s_etype {
+            S::Type { of: Some(of), .. } => of.to_vec(),
+            _ => {
+                let pos = self.bk.position;
+                let block = &self.graphs[pos.graph as usize].blocks[pos.block as usize];
+                block
+                    .inputargs
+                    .iter()
+                    .copied()
+                    .filter(|&v| match self.binding(pos.graph, v) {
+                        S::Instance { classdef, .. } => self
+                            .bk
+                            .class_desc(self.bk.classdef(classdef).desc)
+                            .is_some_and(|c| {
+                                crate::annotator::bookkeeper::Bookkeeper::is_exception_class(
+                                    self.space.heap(),
+                                    c.cls,
+                                )
+                            }),
+                        _ => false,
+                    })
+                    .collect()
+            }
+        };
+        let ktd = (!vars.is_empty()).then(|| {
+            Rc::new(
+                vars.iter()
+                    .map(|&v| (true, v, s_cls.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+        S::Bool { konst: None, ktd }
     }
 
     /// `inst.attr` where the instance's class derives from a class rpy-lsp does not model
@@ -331,7 +373,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY210",
                 "`divmod()` is not supported by RPython (only its constant-folded form is): compute `a // b` and `a % b`".into(),
             )),
-            Cmp => Ok(SomeValue::int()),
+            // The reference annotates cmp() but its typer has no rule for it on any type.
+            Cmp => Err(AnnError::new(
+                "RPY205",
+                "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
+            )),
             Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
             | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv
             | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
@@ -879,6 +925,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ));
             }
         }
+        if let S::Unknown(_) = s_type {
+            // `except Unmodelled as e:` or `isinstance(x, Unmodelled)`: on the true branch
+            // the value is an instance of an unknown class, so unknown (never a false error).
+            let ktd = (!vars.is_empty()).then(|| {
+                Rc::new(
+                    vars.iter()
+                        .map(|&v| (true, v, s_type.clone()))
+                        .collect::<Vec<_>>(),
+                )
+            });
+            return Ok(S::Bool { konst: None, ktd });
+        }
         let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
             return Ok(SomeValue::bool());
         };
@@ -1022,8 +1080,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             S::Instance { classdef, .. } => {
-                let desc = self.bk.classdef(*classdef).desc;
-                if ClassDesc::lookup(&self.bk, desc, "__len__").is_none() {
+                // As an attribute read: a __len__ that only subclasses define is found
+                // there (mal's `len(ast)` on its base MalType).
+                let mut stack = vec![*classdef];
+                let mut defined = false;
+                while let Some(cd) = stack.pop() {
+                    let desc = self.bk.classdef(cd).desc;
+                    if ClassDesc::lookup(&self.bk, desc, "__len__").is_some() {
+                        defined = true;
+                        break;
+                    }
+                    stack.extend(self.bk.classdef(cd).subdefs.iter().copied());
+                }
+                if !defined {
                     return Err(AnnError::new(
                         "RPY205",
                         format!(

@@ -632,6 +632,8 @@ impl Bookkeeper {
         match (obj, imp) {
             (S::Error, _) => S::Error,
             (S::Unknown(_), _) => obj.clone(),
+            // narrowed to instances of a class rpy-lsp does not model: unknown from there on
+            (_, S::Unknown(_)) => imp.clone(),
             (
                 S::Instance {
                     classdef: c1,

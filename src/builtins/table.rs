@@ -253,6 +253,10 @@ builtins! {
     MathDegrees = "math.degrees";
     MathRadians = "math.radians";
     MathTrunc = "math.trunc";
+    MathAsinh = "math.asinh";
+    MathAcosh = "math.acosh";
+    MathAtanh = "math.atanh";
+    MathExpm1 = "math.expm1";
     MathIsnan = "math.isnan";
     MathIsinf = "math.isinf";
     MathLog = "math.log";

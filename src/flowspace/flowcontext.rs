@@ -625,6 +625,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),
                 Object::Iterator(_) | Object::Cell(_) => false,
+                // `os.environ[k]` reads the environment of the running program
+                Object::Dict(_) => !self.objspace.is_os_environ(id),
                 _ => true,
             },
             _ => true,
@@ -1251,6 +1253,18 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Hlvalue> {
         match Space::load_global(self.objspace, globals, name) {
+            Ok(v @ Value::Obj(id))
+                if matches!(self.objspace.heap().get(id), Object::Unknown { .. }) =>
+            {
+                // A builtin rpy-lsp does not model (`bytearray`): one warning at each use.
+                let own = matches!(self.objspace.heap().get(globals), Object::Module(m) if m.dict.get(name).is_some());
+                if !own {
+                    let msg = format!("the builtin `{name}` is not modelled by rpy-lsp: what comes from it is unknown, and the code using it is not checked");
+                    self.diagnostics
+                        .push(Diagnostic::new("RPY007", self.span, msg));
+                }
+                Ok(Hlvalue::Const(v))
+            }
             Ok(v) => Ok(Hlvalue::Const(v)),
             Err(_) => Err(self.error("RPY110", format!("global name `{}` is not defined", name))),
         }

@@ -205,4 +205,9 @@ pub trait Space: Sized {
 pub trait ConcreteSpace: Space<Value = Value> {
     fn heap(&self) -> &crate::objspace::object::Heap;
     fn heap_mut(&mut self) -> &mut crate::objspace::object::Heap;
+    /// Whether `id` is the dict standing for `os.environ` (the process's environment after
+    /// translation, so never a constant to fold).
+    fn is_os_environ(&self, _id: crate::objspace::object::ObjId) -> bool {
+        false
+    }
 }

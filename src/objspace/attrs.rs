@@ -270,12 +270,12 @@ impl ObjSpace {
                     return Ok(Some(self.dict_of_attrs(&attrs)));
                 }
                 // A name a bundled model (not a package: its submodules are imported) lacks
-                // is unknown; the caller warns at the user's line.
+                // is unknown; the caller warns at the user's line. `os` is a package only
+                // in the bundle (to hold `os.path`): in Python it is a module.
                 let full = format!("{}.{}", m.name, name);
-                if self.is_bundled_module(obj)
-                    && !name.starts_with("__")
-                    && !self.module_info.get(&id).is_some_and(|i| i.is_package)
-                {
+                let package =
+                    &*m.name != "os" && self.module_info.get(&id).is_some_and(|i| i.is_package);
+                if self.is_bundled_module(obj) && !name.starts_with("__") && !package {
                     return Ok(Some(self.new_unknown(&full)));
                 }
                 Ok(None)

@@ -4,6 +4,7 @@
 use super::builtins::BArgs;
 use super::object::{AttrMap, Instance, ObjId, Object, Value};
 use super::{ObjSpace, R};
+use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
 use crate::interpreter::arguments::bind;
 use crate::interpreter::{eval, CallArgs, Frame, Unwind};
@@ -77,6 +78,19 @@ impl ObjSpace {
                     let kw: Vec<Value> = kwargs.iter().map(|(_, v)| *v).collect();
                     self.first_unknown(&kw)
                 });
+                // A question about an unknown value has an unknown answer (not False:
+                // `assert isinstance(name, str)` on an unknown name must not fail).
+                if let Some(u) = unknown {
+                    if matches!(
+                        b,
+                        BuiltinId::Isinstance
+                            | BuiltinId::Issubclass
+                            | BuiltinId::Callable
+                            | BuiltinId::Hasattr
+                    ) {
+                        return Ok(u);
+                    }
+                }
                 match self.call_builtin(b, this, args, kwargs) {
                     // A built-in that cannot work on an unknown gives an unknown.
                     Err(Unwind::Raise { .. }) if unknown.is_some() => Ok(unknown.unwrap()),

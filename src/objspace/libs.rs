@@ -94,6 +94,10 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::MathSinh, math_fn),
     (B::MathCosh, math_fn),
     (B::MathTanh, math_fn),
+    (B::MathAsinh, math_fn),
+    (B::MathAcosh, math_fn),
+    (B::MathAtanh, math_fn),
+    (B::MathExpm1, math_fn),
     (B::MathDegrees, math_fn),
     (B::MathRadians, math_fn),
     (B::MathTrunc, math_fn),
@@ -278,6 +282,9 @@ fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let vv = sp.new_str(v.as_bytes());
         sp.setitem(d, kv, vv)?;
     }
+    if let Value::Obj(id) = d {
+        sp.os_environ = Some(id);
+    }
     Ok(d)
 }
 
@@ -294,11 +301,13 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Err(sp.raise_instance(inst))
 }
 
+/// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):
+/// its result is unknown, with one warning (it is fine in translated code).
 fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let n = a.id.name();
-    Err(sp.unsupported(format!(
-        "`{n}()` is not evaluated by rpy-lsp at import time (it is fine in translated code)"
-    )))
+    let what = format!("{n}()");
+    sp.warn_unknown(&what, "the result of");
+    Ok(sp.new_unknown(&what))
 }
 
 fn os_refuse_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -466,6 +475,26 @@ fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         B::MathSinh => x.sinh(),
         B::MathCosh => x.cosh(),
         B::MathTanh => x.tanh(),
+        B::MathAsinh => x.asinh(),
+        B::MathAcosh => {
+            if x < 1.0 {
+                return domain(sp);
+            }
+            x.acosh()
+        }
+        B::MathAtanh => {
+            if x <= -1.0 || x >= 1.0 {
+                return domain(sp);
+            }
+            x.atanh()
+        }
+        B::MathExpm1 => {
+            let r = x.exp_m1();
+            if r.is_infinite() && x.is_finite() {
+                return Err(sp.err("OverflowError", "math range error"));
+            }
+            r
+        }
         B::MathDegrees => x.to_degrees(),
         B::MathRadians => x.to_radians(),
         B::MathTrunc => {

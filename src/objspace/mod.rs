@@ -109,6 +109,9 @@ pub struct ObjSpace {
     pub main_dir: Option<PathBuf>,
     /// The target module once `import_main` created it.
     pub main_module: Option<ObjId>,
+    /// The dict the bundled `os` model made for `os.environ`: after translation it is the
+    /// process's environment, read at run time (never folded, `get` takes one argument).
+    pub os_environ: Option<ObjId>,
 
     pub(crate) registry: &'static builtins::Impls,
     /// Active frames: (globals module, class-body namespace).
@@ -193,6 +196,7 @@ impl ObjSpace {
             started: crate::sandbox::CpuClock::start(),
             main_dir: None,
             main_module: None,
+            os_environ: None,
             registry: builtins::registry(),
             frames: Vec::new(),
             interned: HashMap::new(),

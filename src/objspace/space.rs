@@ -418,4 +418,7 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn heap_mut(&mut self) -> &mut super::object::Heap {
         &mut self.heap
     }
+    fn is_os_environ(&self, id: ObjId) -> bool {
+        self.os_environ == Some(id)
+    }
 }

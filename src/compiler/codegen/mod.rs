@@ -178,6 +178,51 @@ fn with_target(i: Instr, t: u32) -> Instr {
     }
 }
 
+/// Whether a conditional jump is taken when its value is true.
+fn jumps_on_true(i: Instr) -> Option<bool> {
+    match i {
+        Instr::PopJumpIfTrue(_) | Instr::JumpIfTrueOrPop(_) => Some(true),
+        Instr::PopJumpIfFalse(_) | Instr::JumpIfFalseOrPop(_) => Some(false),
+        _ => None,
+    }
+}
+
+/// CPython 2.7's peephole step for `a and b or c`: a JUMP_IF_FALSE_OR_POP (or
+/// JUMP_IF_TRUE_OR_POP) whose target is another conditional jump is threaded through it,
+/// since its outcome is then known. The falsy `a` never reaches the `or` (so a str `a`
+/// and an int `c` never merge), which the reference's flow space sees in the bytecode.
+fn thread_conditional_jumps(code: &mut [Instr]) {
+    for i in 0..code.len() {
+        // each rewrite moves the target strictly forward, so this ends
+        for _ in 0..code.len() {
+            let (own, t) = match code[i] {
+                Instr::JumpIfFalseOrPop(t) => (false, t),
+                Instr::JumpIfTrueOrPop(t) => (true, t),
+                _ => break,
+            };
+            let Some(&next) = code.get(t as usize) else {
+                break;
+            };
+            let Some(theirs) = jumps_on_true(next) else {
+                break;
+            };
+            let Some(tt) = next.jump_target() else { break };
+            if tt <= t {
+                break;
+            }
+            code[i] = if theirs == own {
+                // the second jump is taken exactly when the first is
+                with_target(next, tt)
+            } else if own {
+                // the second is not taken: jump past it, popping the value
+                Instr::PopJumpIfTrue(t + 1)
+            } else {
+                Instr::PopJumpIfFalse(t + 1)
+            };
+        }
+    }
+}
+
 impl<'a> Codegen<'a> {
     pub fn new(
         file: FileId,
@@ -360,7 +405,7 @@ impl<'a> Codegen<'a> {
             co_flags |= flags::TRUE_DIVISION;
         }
         let end = u.code.len() as u32;
-        let code = u
+        let mut code: Vec<Instr> = u
             .code
             .iter()
             .map(|&i| match i.jump_target() {
@@ -368,6 +413,7 @@ impl<'a> Codegen<'a> {
                 None => i,
             })
             .collect();
+        thread_conditional_jumps(&mut code);
         Rc::new(CodeObject {
             co_name: u.name,
             co_filename: self.filename.clone(),

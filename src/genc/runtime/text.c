@@ -781,6 +781,10 @@ double RPyRT_ll_math__atan2(double y, double x) { return atan2(y, x); }
 double RPyRT_ll_math__sinh(double x) { return sinh(x); }
 double RPyRT_ll_math__cosh(double x) { return cosh(x); }
 double RPyRT_ll_math__tanh(double x) { return tanh(x); }
+double RPyRT_ll_math__asinh(double x) { return asinh(x); }
+double RPyRT_ll_math__acosh(double x) { return acosh(x); }
+double RPyRT_ll_math__atanh(double x) { return atanh(x); }
+double RPyRT_ll_math__expm1(double x) { return expm1(x); }
 double RPyRT_ll_math__floor(double x) { return floor(x); }
 double RPyRT_ll_math__ceil(double x) { return ceil(x); }
 double RPyRT_ll_math__fabs(double x) { return fabs(x); }

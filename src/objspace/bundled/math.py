@@ -5,6 +5,7 @@ from __rpy__ import math_tan, math_asin, math_acos, math_atan, math_atan2, math_
 from __rpy__ import math_cosh, math_tanh, math_isnan, math_isinf, math_hypot
 from __rpy__ import math_frexp, math_ldexp, math_modf, math_copysign, math_degrees
 from __rpy__ import math_radians, math_trunc, math_factorial
+from __rpy__ import math_asinh, math_acosh, math_atanh, math_expm1
 
 pi = 3.141592653589793
 e = 2.718281828459045
@@ -29,6 +30,10 @@ atan2 = math_atan2
 sinh = math_sinh
 cosh = math_cosh
 tanh = math_tanh
+asinh = math_asinh
+acosh = math_acosh
+atanh = math_atanh
+expm1 = math_expm1
 isnan = math_isnan
 isinf = math_isinf
 hypot = math_hypot
