@@ -26,8 +26,9 @@
 #     16 edits, same binary) 211 ms with mimalloc's default purging, 179 ms with freed pages
 #     kept (now the server's setting, sandbox::keep_freed_memory); check at 20k -> 200k
 #     lines, user time: shared 0.21 -> 2.98 s (slope 1.15, 771 MB), local 0.20 -> 2.22 s
-#     (slope 1.05, 649 MB), wall 14.7 / 13.1 s under that load. Under load a 200k-line
-#     check can hit import time's 5 s wall-clock limit (objspace DEFAULT_MAX_TIME) and fail.
+#     (slope 1.05, 649 MB), wall 14.7 / 13.1 s under that load. Three concurrent checks of
+#     local 200k at load 10 all failed with a false RPY004 (import time's 5 s limit was wall
+#     clock); since it is the thread's CPU time (sandbox::CpuClock) all three pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="5000 20000 50000 200000"
