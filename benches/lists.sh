@@ -27,7 +27,7 @@ measure() {
     ops+=($(sed -E 's/.*\(([0-9.]+) million\/s\).*/\1/' <<< "$line"))
   done
   echo "$label run (${RUN_ROUNDS:-300} rounds): best $(printf '%s\n' "${t[@]}" | best) ms, $(printf '%s\n' "${ops[@]}" | sort -rn | head -1) million low-level operations/s"
-  "$bin" build "$prog" -o "$tmp/$label.bin" > /dev/null
+  "$bin" build "$prog" -o "$tmp/$label.bin" > /dev/null 2>&1
   t=()
   for _ in 1 2 3 4 5; do
     local start end
