@@ -281,6 +281,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         SomeValue::InteriorPtr { base, field } => {
                             format!("ll{}.{}", base.0, field)
                         }
+                        // a function passed as a constant (a helper's item equality):
+                        // one graph per function
+                        SomeValue::Pbc { descs, .. } if descs.len() == 1 => {
+                            format!("pbc{}", descs[0].0)
+                        }
                         s => knowntype_key(&self.bk, s),
                     }));
                 }

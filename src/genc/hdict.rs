@@ -229,7 +229,6 @@ impl Helpers<'_, '_> {
             DictNew => {
                 let _ = writeln!(b, "    return rpy_dict_new{}();", sfx);
             }
-            DictLen => b.push_str("    return a0->num_live;\n"),
             DictContains => {
                 let _ = writeln!(b, "    {}\n    return e >= 0;", lookup);
             }

@@ -370,199 +370,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
         let a0 = args.first().copied().unwrap_or(LlType::VOID);
         let mut b = String::new();
         match rf {
-            ListGetItem | ListSetItem => {
-                let l = db.list_t(a0)?;
-                let items = db.items_of(&l, "a0");
-                let _ = writeln!(
-                    b,
-                    "    long n = a0->length;\n    if (a1 < 0) a1 += n;\n    if ((unsigned long)a1 >= (unsigned long)n) {{ rpy_raise_std(RPY_EXC_IndexError); return{}; }}",
-                    if rf == ListGetItem { format!(" ({})0", self.ctype(ret)) } else { String::new() }
-                );
-                if rf == ListGetItem {
-                    if l.item == LlType::VOID {
-                        return None;
-                    }
-                    let _ = writeln!(b, "    return {}[a1];", items);
-                } else if l.item != LlType::VOID {
-                    let wb = if db.types().is_gc_ptr(l.item) {
-                        format!(
-                            "    RPY_WB({});\n",
-                            if l.fixed { "a0" } else { "a0->items" }
-                        )
-                    } else {
-                        String::new()
-                    };
-                    let _ = writeln!(b, "{}    {}[a1] = a2;", wb, items);
-                }
-            }
-            ListAppend => {
-                let l = db.list_t(a0)?;
-                if l.fixed {
-                    return None;
-                }
-                let gc_item = db.types().is_gc_ptr(l.item);
-                let _ = writeln!(b, "    long n = a0->length;");
-                if l.item == LlType::VOID {
-                    let _ = writeln!(
-                        b,
-                        "    rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
-                        db.tid(l.arr)
-                    );
-                    return Some(b);
-                }
-                let _ = writeln!(b, "    if (n >= a0->items->length) {{");
-                let _ = writeln!(b, "        RPY_PUSH_ROOT(a0);");
-                if gc_item {
-                    let _ = writeln!(b, "        RPY_PUSH_ROOT(a1);");
-                }
-                let _ = writeln!(
-                    b,
-                    "        rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
-                    db.tid(l.arr)
-                );
-                if gc_item {
-                    let _ = writeln!(b, "        RPY_POP_ROOT(a1);");
-                }
-                let _ = writeln!(
-                    b,
-                    "        RPY_POP_ROOT(a0);\n    }} else a0->length = n + 1;"
-                );
-                if gc_item {
-                    let _ = writeln!(b, "    RPY_WB(a0->items);");
-                }
-                let _ = writeln!(b, "    a0->items->items[n] = a1;");
-            }
-            ListPop | ListDelItem => {
-                let l = db.list_t(a0)?;
-                if l.fixed {
-                    return None;
-                }
-                let has_index = args.len() > 1;
-                let _ = writeln!(b, "    long n = a0->length;");
-                let _ = writeln!(
-                    b,
-                    "    long i = {};\n    if (i < 0) i += n;",
-                    if has_index { "a1" } else { "n - 1" }
-                );
-                let zero = if ret == LlType::VOID {
-                    String::new()
-                } else {
-                    format!(" ({})0", self.ctype(ret))
-                };
-                let _ = writeln!(
-                    b,
-                    "    if (i < 0 || i >= n) {{ rpy_raise_std(RPY_EXC_IndexError); return{}; }}",
-                    zero
-                );
-                if ret != LlType::VOID {
-                    let _ = writeln!(b, "    {} = a0->items->items[i];", db.decl(ret, "r"));
-                }
-                let _ = writeln!(
-                    b,
-                    "    rpy_list_delete_range((struct rpy_list *)a0, i, i + 1);"
-                );
-                if ret != LlType::VOID {
-                    let _ = writeln!(b, "    return r;");
-                }
-            }
-            ListInsert => {
-                let l = db.list_t(a0)?;
-                if l.fixed || l.item == LlType::VOID {
-                    return None;
-                }
-                let gc_item = db.types().is_gc_ptr(l.item);
-                let _ = writeln!(b, "    long n = a0->length;\n    if (a1 < 0) {{ a1 += n; if (a1 < 0) a1 = 0; }}\n    if (a1 > n) a1 = n;");
-                let _ = writeln!(b, "    RPY_PUSH_ROOT(a0);");
-                if gc_item {
-                    let _ = writeln!(b, "    RPY_PUSH_ROOT(a2);");
-                }
-                let _ = writeln!(
-                    b,
-                    "    rpy_list_resize((struct rpy_list *)a0, n + 1, {});",
-                    db.tid(l.arr)
-                );
-                if gc_item {
-                    let _ = writeln!(b, "    RPY_POP_ROOT(a2);");
-                }
-                let _ = writeln!(b, "    RPY_POP_ROOT(a0);");
-                let it = self.ctype(l.item);
-                let _ = writeln!(
-                    b,
-                    "    memmove(&a0->items->items[a1 + 1], &a0->items->items[a1], (n - a1) * sizeof({}));",
-                    it
-                );
-                if gc_item {
-                    let _ = writeln!(b, "    RPY_WB(a0->items);");
-                }
-                let _ = writeln!(b, "    a0->items->items[a1] = a2;");
-            }
-            ListExtend | ListConcat | ListSlice | ListMul | ListSetSlice | ListDelSlice => {
-                return self.list_bulk(rf, args, ret);
-            }
-            ListSort => {
-                let l = db.list_t(a0)?;
-                if l.item == LlType::VOID {
-                    return Some(String::new());
-                }
-                let cmp = self.cmp_fn(l.item)?;
-                let items = db.items_of(&l, "a0");
-                let _ = writeln!(
-                    b,
-                    "    qsort({}, a0->length, sizeof({}), {});",
-                    items,
-                    self.ctype(l.item),
-                    cmp
-                );
-            }
-            ListIndex | ListRemove | ListContains | ListCount => {
-                let l = db.list_t(a0)?;
-                let eq = self.eq_fn(l.item)?;
-                let items = db.items_of(&l, "a0");
-                let _ = writeln!(b, "    long i, n = a0->length, c = 0;");
-                let _ = writeln!(
-                    b,
-                    "    for (i = 0; i < n; i++) if ({}({}[i], a1)) {{",
-                    eq, items
-                );
-                match rf {
-                    ListContains => b.push_str("        return 1;\n    }\n    return 0;\n"),
-                    ListCount => b.push_str("        c++;\n    }\n    return c;\n"),
-                    ListIndex => b.push_str(
-                        "        return i;\n    }\n    rpy_raise_std(RPY_EXC_ValueError);\n    return 0;\n",
-                    ),
-                    _ => {
-                        if l.fixed {
-                            return None;
-                        }
-                        b.push_str("        rpy_list_delete_range((struct rpy_list *)a0, i, i + 1);\n        return;\n    }\n    rpy_raise_std(RPY_EXC_ValueError);\n");
-                    }
-                }
-            }
-            ListEq => {
-                let l = db.list_t(a0)?;
-                let l1 = db.list_t(args[1])?;
-                if l.item == LlType::VOID {
-                    b.push_str(
-                        "    return a0 == (void *)a1 || (a0 && a1 && a0->length == a1->length);\n",
-                    );
-                    return Some(b);
-                }
-                let eq = self.eq_fn(l.item)?;
-                let (x, y) = (db.items_of(&l, "a0"), db.items_of(&l1, "a1"));
-                let _ = writeln!(
-                    b,
-                    "    long i, n = a0->length;\n    if (a0 == (void *)a1) return 1;\n    if (n != a1->length) return 0;\n    for (i = 0; i < n; i++) if (!{}({}[i], {}[i])) return 0;\n    return 1;",
-                    eq, x, y
-                );
-            }
-            ListIsTrue => {
-                if db.is_dict(a0) {
-                    b.push_str("    return a0 != NULL && a0->num_live > 0;\n");
-                } else {
-                    db.list_t(a0)?;
-                    b.push_str("    return a0 != NULL && a0->length > 0;\n");
-                }
-            }
             ListStr => return self.list_str(a0),
             IsInstance => {
                 let vt = db.struct_name(db.prog.object_vtable);
@@ -579,56 +386,9 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     "    if (a2) return (a0 < a1) ? a1 : a0;\n    return (a1 < a0) ? a1 : a0;"
                 );
             }
-            TupleEq => {
-                let eq = self.eq_fn(a0)?;
-                let _ = writeln!(b, "    return {}(a0, a1);", eq);
-            }
-            TupleContains => {
-                let types = db.types();
-                let st = types.pointee(a0)?;
-                let x = args[1];
-                let _ = writeln!(b, "    if (a0 == NULL) return 0;");
-                for (f, ft) in types.fields(st).to_vec() {
-                    if ft == x {
-                        let eq = self.eq_fn(ft)?;
-                        let _ = writeln!(
-                            b,
-                            "    if ({}(a0->{}, a1)) return 1;",
-                            eq,
-                            super::database::field_name(&f)
-                        );
-                    }
-                }
-                b.push_str("    return 0;\n");
-            }
             ComputeHash => {
                 let h = self.hash_fn(a0)?;
                 let _ = writeln!(b, "    return {}(a0);", h);
-            }
-            RangeList => {
-                let l = db.list_t(ret)?;
-                let _ = writeln!(
-                    b,
-                    "    if (a2 == 0) {{ rpy_raise_std(RPY_EXC_ValueError); return NULL; }}\n    long n = 0;\n    if (a2 > 0 && a0 < a1) n = (a1 - a0 - 1) / a2 + 1;\n    else if (a2 < 0 && a0 > a1) n = (a0 - a1 - 1) / (-a2) + 1;"
-                );
-                if l.item == LlType::VOID {
-                    let _ = writeln!(
-                        b,
-                        "    return ({})rpy_list_new(&{}, n);",
-                        self.ctype(ret),
-                        self.listdesc(ret)
-                    );
-                    return Some(b);
-                }
-                let _ = writeln!(
-                    b,
-                    "    {} = ({})rpy_list_new(&{}, n);\n    {} *it = {};\n    for (long i = 0; i < n; i++) it[i] = a0 + i * a2;\n    return r;",
-                    db.decl(ret, "r"),
-                    self.ctype(ret),
-                    self.listdesc(ret),
-                    self.ctype(l.item),
-                    db.items_of(&l, "r")
-                );
             }
             IterNext => return self.iter_next(a0, ret),
             RangeIterNext => {
@@ -645,9 +405,9 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     db.tid(st)
                 );
             }
-            DictNew | DictLen | DictGetItem | DictContains | DictGet | DictSetItem
-            | DictDelItem | DictSetDefault | DictPop | DictPopDefault | DictClear | DictKeys
-            | DictValues | DictItems | DictCopy | DictUpdate | DictPopItem => {
+            DictNew | DictGetItem | DictContains | DictGet | DictSetItem | DictDelItem
+            | DictSetDefault | DictPop | DictPopDefault | DictClear | DictKeys | DictValues
+            | DictItems | DictCopy | DictUpdate | DictPopItem => {
                 return self.dict_helper(rf, args, ret);
             }
             Instantiate => return self.instantiate(ret),
@@ -757,31 +517,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
             "    return (long)a;\n".to_string()
         };
         self.add_fn(format!("static long {}({} a)", name, ct), body);
-        Some(name)
-    }
-
-    /// A qsort comparison function for items of type `t` (numbers, chars, strings).
-    fn cmp_fn(&mut self, t: LlType) -> Option<String> {
-        let db = self.db;
-        let name = format!("rpy_cmp{}", t.0);
-        if !self.mark_done("cmp", t) {
-            return Some(name);
-        }
-        let ct = self.ctype(t);
-        let body = if db.is_str(t) {
-            "    return (int)RPyRT_ll_strcmp(*(void *const *)a, *(void *const *)b);\n".to_string()
-        } else if db.types().is_ptr(t) || t == LlType::VOID {
-            return None;
-        } else {
-            format!(
-                "    {} x = *(const {} *)a, y = *(const {} *)b;\n    return (x > y) - (x < y);\n",
-                ct, ct, ct
-            )
-        };
-        self.add_fn(
-            format!("static int {}(const void *a, const void *b)", name),
-            body,
-        );
         Some(name)
     }
 }

@@ -1,9 +1,8 @@
-//! Generated helpers of lists (bulk operations, `str()`), iterators and classes chosen at
+//! Generated helpers of lists (`str()`), iterators and classes chosen at
 //! run time (`instantiate`, `__init__` through the vtable).
 
 use super::database::field_name;
 use super::helpers::Helpers;
-use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::rtyper::LlFunction;
 use std::fmt::Write;
@@ -20,134 +19,6 @@ impl Helpers<'_, '_> {
         }
         let l = db.list_t(t)?;
         Some((format!("{}->length", v), db.items_of(&l, v)))
-    }
-
-    pub(super) fn list_bulk(
-        &mut self,
-        rf: RuntimeFn,
-        args: &[LlType],
-        ret: LlType,
-    ) -> Option<String> {
-        use RuntimeFn::*;
-        let db = self.db();
-        let a0 = args[0];
-        let mut b = String::new();
-        match rf {
-            ListExtend => {
-                let l = db.list_t(a0)?;
-                if l.fixed || l.item == LlType::VOID {
-                    return None;
-                }
-                let (n1, _) = self.seq(args[1], "a1")?;
-                let (_, it1) = self.seq(args[1], "a1")?;
-                let _ = writeln!(
-                    b,
-                    "    long n = a0->length, m = {};\n    RPY_PUSH_ROOT(a0); RPY_PUSH_ROOT(a1);\n    rpy_list_resize((struct rpy_list *)a0, n + m, {});\n    RPY_POP_ROOT(a1); RPY_POP_ROOT(a0);",
-                    n1,
-                    db.tid(l.arr)
-                );
-                let _ = writeln!(
-                    b,
-                    "    for (long i = 0; i < m; i++) a0->items->items[n + i] = {}[i];",
-                    it1
-                );
-                if db.types().is_gc_ptr(l.item) {
-                    b.push_str("    RPY_WB(a0->items);\n");
-                }
-            }
-            ListConcat | ListMul | ListSlice => {
-                let l = db.list_t(ret)?;
-                let ld = self.listdesc(ret);
-                let (n0, it0) = self.seq(a0, "a0")?;
-                let ritems = db.items_of(&l, "r");
-                let decl = db.decl(ret, "r");
-                let cty = db.ctype(ret);
-                match rf {
-                    ListConcat => {
-                        let (n1, it1) = self.seq(args[1], "a1")?;
-                        let _ = writeln!(
-                            b,
-                            "    long n = {}, m = {};\n    RPY_PUSH_ROOT(a0); RPY_PUSH_ROOT(a1);\n    {} = ({})rpy_list_new(&{}, n + m);\n    RPY_POP_ROOT(a1); RPY_POP_ROOT(a0);",
-                            n0, n1, decl, cty, ld
-                        );
-                        if l.item != LlType::VOID {
-                            let _ = writeln!(
-                                b,
-                                "    for (long i = 0; i < n; i++) {}[i] = {}[i];\n    for (long i = 0; i < m; i++) {}[n + i] = {}[i];",
-                                ritems, it0, ritems, it1
-                            );
-                        }
-                    }
-                    ListMul => {
-                        let _ = writeln!(
-                            b,
-                            "    long n = {}, k = a1 < 0 ? 0 : a1;\n    RPY_PUSH_ROOT(a0);\n    {} = ({})rpy_list_new(&{}, n * k);\n    RPY_POP_ROOT(a0);",
-                            n0, decl, cty, ld
-                        );
-                        if l.item != LlType::VOID {
-                            let _ = writeln!(
-                                b,
-                                "    for (long j = 0; j < k; j++) for (long i = 0; i < n; i++) {}[j * n + i] = {}[i];",
-                                ritems, it0
-                            );
-                        }
-                    }
-                    _ => {
-                        let _ = writeln!(
-                            b,
-                            "    long s = a1, e = a2;\n    rpy_clamp_slice(&s, &e, {});\n    RPY_PUSH_ROOT(a0);\n    {} = ({})rpy_list_new(&{}, e - s);\n    RPY_POP_ROOT(a0);",
-                            n0, decl, cty, ld
-                        );
-                        if l.item != LlType::VOID {
-                            let _ = writeln!(
-                                b,
-                                "    for (long i = s; i < e; i++) {}[i - s] = {}[i];",
-                                ritems, it0
-                            );
-                        }
-                    }
-                }
-                if db.types().is_gc_ptr(l.item) {
-                    let _ = writeln!(b, "    RPY_WB({});", if l.fixed { "r" } else { "r->items" });
-                }
-                b.push_str("    return r;\n");
-            }
-            ListDelSlice => {
-                let l = db.list_t(a0)?;
-                if l.fixed {
-                    return None;
-                }
-                b.push_str("    long s = a1, e = a2;\n    rpy_clamp_slice(&s, &e, a0->length);\n    rpy_list_delete_range((struct rpy_list *)a0, s, e);\n");
-            }
-            ListSetSlice => {
-                let l = db.list_t(a0)?;
-                if l.fixed || l.item == LlType::VOID {
-                    return None;
-                }
-                let (n3, it3) = self.seq(args[3], "a3")?;
-                let it = db.ctype(l.item);
-                let _ = writeln!(
-                    b,
-                    "    long s = a1, e = a2, n = a0->length, m = {};\n    rpy_clamp_slice(&s, &e, n);\n    {} *tmp = malloc((size_t)(m + 1) * sizeof({}));\n    if (!tmp) rpy_fatal(\"MemoryError\");\n    for (long i = 0; i < m; i++) tmp[i] = {}[i];",
-                    n3, it, it, it3
-                );
-                let _ = writeln!(
-                    b,
-                    "    long newlen = n - (e - s) + m;\n    if (newlen > n) {{\n        RPY_PUSH_ROOT(a0);\n        rpy_list_resize((struct rpy_list *)a0, newlen, {});\n        RPY_POP_ROOT(a0);\n    }}",
-                    db.tid(l.arr)
-                );
-                let _ = writeln!(
-                    b,
-                    "    memmove(&a0->items->items[s + m], &a0->items->items[e], (size_t)(n - e) * sizeof({}));\n    for (long i = 0; i < m; i++) a0->items->items[s + i] = tmp[i];\n    free(tmp);\n    if (newlen < n) {{ memset(&a0->items->items[newlen], 0, (size_t)(n - newlen) * sizeof({})); a0->length = newlen; }}",
-                    it, it
-                );
-                if db.types().is_gc_ptr(l.item) {
-                    b.push_str("    RPY_WB(a0->items);\n");
-                }
-            }
-            _ => return None,
-        }
-        Some(b)
     }
 
     /// A function appending `str()` of a value of type `t` to a raw buffer; values that

@@ -1,6 +1,6 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the low-level helpers of strings and lists that are not yet written as
+//! formatting) and the low-level helpers of strings and dicts that are not yet written as
 //! low-level RPython graphs (those that are live in the bundled `ll_*.py` modules, see
 //! `rtyper::annlowlevel`). The RTyper calls them with `direct_call` through a function
 //! pointer; the LLInterpreter implements them (GenC will too). One entry per function: its
@@ -112,8 +112,6 @@ runtime_fns! {
     CharToStr = "ll_char_str", NONE, ALLOC;
     /// string operations
     StrConcat = "ll_strconcat", NONE, ALLOC;
-    StrEq = "ll_streq", NONE, NO_ALLOC;
-    StrCmp = "ll_strcmp", NONE, NO_ALLOC;
     StrHash = "ll_strhash", NONE, NO_ALLOC;
     /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
     /// `ll_strhash`, tuples item by item, instances by identity
@@ -129,23 +127,6 @@ runtime_fns! {
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
     UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
     StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
-    /// list operations (on the resizable `list` structure)
-    ListAppend = "ll_list_append", NONE, ALLOC;
-    ListPop = "ll_list_pop", &["IndexError"], ALLOC;
-    ListInsert = "ll_list_insert", NONE, ALLOC;
-    ListExtend = "ll_list_extend", NONE, ALLOC;
-    ListDelItem = "ll_list_delitem", &["IndexError"], ALLOC;
-    ListSlice = "ll_list_slice", NONE, ALLOC;
-    ListIndex = "ll_list_index", &["ValueError"], NO_ALLOC;
-    ListRemove = "ll_list_remove", &["ValueError"], ALLOC;
-    ListContains = "ll_list_contains", NONE, NO_ALLOC;
-    ListCount = "ll_list_count", NONE, NO_ALLOC;
-    ListSort = "ll_list_sort", NONE, NO_ALLOC;
-    ListEq = "ll_list_eq", NONE, NO_ALLOC;
-    ListConcat = "ll_list_concat", NONE, ALLOC;
-    ListMul = "ll_list_mul", NONE, ALLOC;
-    ListSetSlice = "ll_list_setslice", NONE, ALLOC;
-    ListDelSlice = "ll_list_delslice", NONE, ALLOC;
     /// `isinstance` on a pointer that may be NULL: (instance, min, max) -> Bool
     IsInstance = "ll_isinstance", NONE, NO_ALLOC;
     /// `math.*` of one or two floats
@@ -167,7 +148,6 @@ runtime_fns! {
     DictKeys = "ll_dict_keys", NONE, ALLOC;
     DictValues = "ll_dict_values", NONE, ALLOC;
     DictItems = "ll_dict_items", NONE, ALLOC;
-    DictLen = "ll_dict_len", NONE, NO_ALLOC;
     /// Iteration over a dict: (dict, position) -> next live position or -1
     DictNextPos = "ll_dict_next_pos", NONE, ALLOC;
     DictKeyAt = "ll_dict_key_at", NONE, ALLOC;
@@ -181,24 +161,11 @@ runtime_fns! {
     RangeIterNext = "ll_rangeiter_next", &["StopIteration"], NO_ALLOC;
     /// a range iterator over a `range()` list (never mutated): (list, step)
     RangeIterOfList = "ll_rangeiter_of_list", NONE, ALLOC;
-    /// `range(start, stop, step)` as a list (fixed-size or resizable, per the result type)
-    RangeList = "ll_range_list", &["ValueError"], ALLOC;
     /// `newdict()` of the result type
     DictNew = "ll_dict_new", NONE, ALLOC;
-    /// truth of a str or list that may be None
-    StrIsTrue = "ll_str_is_true", NONE, NO_ALLOC;
-    ListIsTrue = "ll_list_is_true", NONE, NO_ALLOC;
     BoolToStr = "ll_bool_str", NONE, ALLOC;
     /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
     ListStr = "ll_list_str", NONE, ALLOC;
-    /// indexing with negative indices and, when handled, bounds checks
-    ListGetItem = "ll_list_getitem", &["IndexError"], NO_ALLOC;
-    ListSetItem = "ll_list_setitem", &["IndexError"], NO_ALLOC;
-    StrGetItem = "ll_str_getitem", &["IndexError"], NO_ALLOC;
-    /// equality and hash of tuples, item by item
-    TupleEq = "ll_tuple_eq", NONE, NO_ALLOC;
-    /// `x in tuple`: equality with each item, by value
-    TupleContains = "ll_tuple_contains", NONE, NO_ALLOC;
     /// `str(instance)`: `<Name object>`-like text is not RPython; kept for print of None
     NoneToStr = "ll_none_str", NONE, ALLOC;
     /// `float ** float`, `math.floor` of a division

@@ -78,6 +78,7 @@ bundled! {
     "__rpy_ll__.ll_str" => "__rpy_ll__/ll_str.py", false;
     "__rpy_ll__.ll_os" => "__rpy_ll__/ll_os.py", false;
     "__rpy_ll__.ll_list" => "__rpy_ll__/ll_list.py", false;
+    "__rpy_ll__.ll_dict" => "__rpy_ll__/ll_dict.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

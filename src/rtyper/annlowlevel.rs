@@ -7,6 +7,19 @@
 //!
 //! The helpers live in bundled modules (`__rpy_ll__/ll_*.py`), imported
 //! into the program's object space when a translation starts.
+//!
+//! A helper is specialized (`@specialize.ll()`) on the low-level types of its arguments
+//! and on its constant arguments, which are Void at run time:
+//! - a type (`LlValue::Type`): the type of a result to allocate (`LIST`, `ARRAY`);
+//! - an item equality (`EqSpec`, passed with `gendirectcall_eq`): how the operations that
+//!   compare items (`in`, `index`, `remove`, `==`) compare them, as the reference passes
+//!   `eqfn` to its list helpers. None compares with `==` (numbers, characters, instances
+//!   by identity); otherwise a function: `ll_streq` for strings, and for tuples and lists
+//!   a function made by `make_tuple_eq` / `make_list_eq` of ll_list.py (called in the
+//!   object space between translation rounds, once per equality, from the equalities of
+//!   the items: the same unrolled closure the reference generates per tuple type). The
+//!   helper says `_eq(a, b, eq)`; the annotator keeps one branch of it, so each
+//!   specialization calls its equality directly.
 
 use super::hop::LlOps;
 use super::{LlFunction, RTyper, TyperError};
@@ -24,21 +37,45 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_str",
     "__rpy_ll__.ll_os",
     "__rpy_ll__.ll_list",
+    "__rpy_ll__.ll_dict",
 ];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 
 /// A helper to annotate: the function, its argument annotations, the function index the
-/// RTyper already handed out for it.
+/// RTyper already handed out for it. `eqs` are the arguments that are item equalities (by
+/// position): their functions are made, and annotated, just before the helper is
+/// (`Helpers::annotations`).
 pub struct HelperRequest {
     pub func: ObjId,
     pub args: Vec<SomeValue>,
+    eqs: Vec<(usize, EqSpec)>,
     pub function: u32,
     pub name: Rc<str>,
 }
 
-/// A helper asked for: its name, its arguments' low-level types, and the types passed as
-/// constants (a Void argument naming a type specializes the helper).
-type HelperKey = (Rc<str>, Vec<LlType>, Vec<Option<LlType>>);
+/// How items are compared (see the module's documentation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EqSpec {
+    /// `==` of the low-level values.
+    Prim,
+    /// A bundled helper (`ll_streq`).
+    Helper(&'static str),
+    /// A tuple, item by item.
+    Tuple(Vec<EqSpec>),
+    /// A list (that may be None), item by item; `fixed` when it is an array.
+    List { fixed: bool, item: Box<EqSpec> },
+}
+
+/// A constant argument of a helper (Void at run time): a type or an item equality.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum HelperConst {
+    Type(LlType),
+    Eq(EqSpec),
+}
+
+/// A helper asked for: its name, its arguments' low-level types, and its constant
+/// arguments (each specializes the helper).
+type HelperKey = (Rc<str>, Vec<LlType>, Vec<Option<HelperConst>>);
 
 #[derive(Default)]
 pub struct Helpers {
@@ -48,6 +85,8 @@ pub struct Helpers {
     pending: Vec<HelperRequest>,
     /// Why the helper modules could not be loaded (an internal error).
     load_error: Option<String>,
+    /// The function made for each item equality (None for `==`).
+    eq_funcs: HashMap<EqSpec, Value>,
 }
 
 impl Helpers {
@@ -84,6 +123,61 @@ impl Helpers {
     pub fn take_requests(&mut self) -> Vec<HelperRequest> {
         std::mem::take(&mut self.pending)
     }
+
+    /// The arguments' annotations of a request, its item equalities made in `space`.
+    pub fn annotations(
+        &mut self,
+        req: &HelperRequest,
+        ann: &mut AnnotatedProgram,
+        space: &mut ObjSpace,
+    ) -> Result<Vec<SomeValue>, String> {
+        let mut args = req.args.clone();
+        for (i, spec) in &req.eqs {
+            let f = self.eq_func(spec, space)?;
+            args[*i] = ann
+                .bookkeeper
+                .immutablevalue(&space.heap, f)
+                .map_err(|e| e.msg)?;
+        }
+        Ok(args)
+    }
+
+    /// The function (or None) of an item equality, made once.
+    fn eq_func(&mut self, spec: &EqSpec, space: &mut ObjSpace) -> Result<Value, String> {
+        if let Some(&f) = self.eq_funcs.get(spec) {
+            return Ok(f);
+        }
+        let helper = |h: &Self, name: &str| {
+            h.funcs
+                .get(name)
+                .map(|&f| Value::Obj(f))
+                .ok_or_else(|| format!("no low-level helper {}", name))
+        };
+        let f = match spec {
+            EqSpec::Prim => Value::None,
+            EqSpec::Helper(name) => helper(self, name)?,
+            EqSpec::Tuple(items) => {
+                let mut eqs = Vec::new();
+                for it in items {
+                    eqs.push(self.eq_func(it, space)?);
+                }
+                let make = helper(self, "make_tuple_eq")?;
+                let t = space.new_tuple(eqs);
+                space
+                    .call(make, vec![t])
+                    .map_err(|_| "make_tuple_eq failed".to_string())?
+            }
+            EqSpec::List { fixed, item } => {
+                let eq = self.eq_func(item, space)?;
+                let make = helper(self, "make_list_eq")?;
+                space
+                    .call(make, vec![Value::Bool(*fixed), eq])
+                    .map_err(|_| "make_list_eq failed".to_string())?
+            }
+        };
+        self.eq_funcs.insert(spec.clone(), f);
+        Ok(f)
+    }
 }
 
 impl RTyper<'_> {
@@ -97,21 +191,48 @@ impl RTyper<'_> {
         args: Vec<Hlvalue>,
         result: LlType,
     ) -> Result<Hlvalue, TyperError> {
-        let tys: Vec<LlType> = args
-            .iter()
-            .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
-            .collect();
-        let type_args: Vec<Option<LlType>> = args
+        self.gendirectcall_with(llops, name, args, None, result)
+    }
+
+    /// `gendirectcall` with an item equality as the last argument.
+    pub fn gendirectcall_eq(
+        &mut self,
+        llops: &mut LlOps,
+        name: &str,
+        args: Vec<Hlvalue>,
+        eq: EqSpec,
+        result: LlType,
+    ) -> Result<Hlvalue, TyperError> {
+        self.gendirectcall_with(llops, name, args, Some(eq), result)
+    }
+
+    fn gendirectcall_with(
+        &mut self,
+        llops: &mut LlOps,
+        name: &str,
+        mut args: Vec<Hlvalue>,
+        eq: Option<EqSpec>,
+        result: LlType,
+    ) -> Result<Hlvalue, TyperError> {
+        let mut consts: Vec<Option<HelperConst>> = args
             .iter()
             .map(|a| match a {
                 Hlvalue::Ll(LlConstant {
                     value: LlValue::Type(k),
                     ..
-                }) => Some(*k),
+                }) => Some(HelperConst::Type(*k)),
                 _ => None,
             })
             .collect();
-        let key: HelperKey = (Rc::from(name), tys.clone(), type_args.clone());
+        if let Some(eq) = eq {
+            args.push(super::hop::cvoid());
+            consts.push(Some(HelperConst::Eq(eq)));
+        }
+        let tys: Vec<LlType> = args
+            .iter()
+            .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
+            .collect();
+        let key: HelperKey = (Rc::from(name), tys.clone(), consts.clone());
         let function = match self.helpers.called.get(&key) {
             Some(&f) => f,
             None => {
@@ -126,13 +247,23 @@ impl RTyper<'_> {
                             .unwrap_or_default()
                     )));
                 };
-                // a Void constant naming a type (the result's type, say) is that type
-                let s_args = type_args
+                // a Void constant naming a type (the result's type, say) is that type; an
+                // equality's annotation is made with its function
+                let s_args = consts
                     .iter()
                     .zip(&tys)
                     .map(|(k, &t)| match k {
-                        Some(k) => SomeValue::LlType(*k),
+                        Some(HelperConst::Type(k)) => SomeValue::LlType(*k),
+                        Some(HelperConst::Eq(_)) => SomeValue::None,
                         None => ll_to_annotation(&self.types, t),
+                    })
+                    .collect();
+                let eqs = consts
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, k)| match k {
+                        Some(HelperConst::Eq(e)) => Some((i, e.clone())),
+                        _ => None,
                     })
                     .collect();
                 // a graph id is known once annotated: until then the entry is a
@@ -146,6 +277,7 @@ impl RTyper<'_> {
                 self.helpers.pending.push(HelperRequest {
                     func,
                     args: s_args,
+                    eqs,
                     function: f,
                     name: key.0,
                 });

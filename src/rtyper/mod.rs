@@ -19,6 +19,7 @@ mod rcontainers;
 mod rexternal;
 mod rgenerator;
 mod rinstance;
+mod rlist;
 pub mod rmodel;
 mod rops;
 mod rpbc;
@@ -319,14 +320,23 @@ pub fn rtype(
             .iter()
             .map(|d| (d.span, d.message.clone()))
             .collect();
-        let results = crate::annotator::annotate_helpers(
-            space,
-            ann,
-            &requests
-                .iter()
-                .map(|r| (r.func, r.args.clone()))
-                .collect::<Vec<_>>(),
-        );
+        let mut calls = Vec::new();
+        for r in &requests {
+            match st.helpers.annotations(r, ann, space) {
+                Ok(args) => calls.push((r.func, args)),
+                Err(e) => diags.push(
+                    TyperError::new(format!(
+                        "internal error, the arguments of the low-level helper {}: {}",
+                        r.name, e
+                    ))
+                    .into_diagnostic(entry_span),
+                ),
+            }
+        }
+        if !diags.is_empty() {
+            break;
+        }
+        let results = crate::annotator::annotate_helpers(space, ann, &calls);
         st.types = std::mem::take(&mut ann.bookkeeper.lltypes);
         // a helper that does not annotate is rpy-lsp's bug, never the program's
         for d in &ann.diagnostics {
@@ -1079,7 +1089,11 @@ impl<'a> RTyper<'a> {
     pub fn classdef_of_class(&self, cls: ObjId) -> Option<ClassDefId> {
         let bk = &self.ann.bookkeeper;
         let d = *bk.desc_of_obj.get(&cls)?;
-        bk.class_desc(d)?.classdef
+        let cd = bk.class_desc(d)?.classdef?;
+        match self.classes.laid_out {
+            Some(n) if cd.index() >= n => None,
+            _ => Some(cd),
+        }
     }
 
     /// The vtables of the built-in exceptions the low-level operations and runtime
@@ -1094,7 +1108,8 @@ impl<'a> RTyper<'a> {
                 .iter()
                 .enumerate()
                 .find(|(_, c)| &*c.name == name)
-                .map(|(i, _)| ClassDefId(i as u32));
+                .map(|(i, _)| ClassDefId(i as u32))
+                .filter(|cd| self.classes.vtable_ptr.contains_key(cd));
             let entry = match found {
                 Some(cd) => (self.classes.vtable_ptr[&cd], self.classes.inst[&cd]),
                 None => (self.extra_vtable(name), self.classes.object),

@@ -479,6 +479,9 @@ impl RTyper<'_> {
             }
             return Ok((d, rr));
         }
+        if let Some(r) = self.new_builtin_exception(hop, llops, cls) {
+            return r;
+        }
         let Some(cd) = self.classdef_of_class(cls) else {
             // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
             return match self.objheap.class(cls).and_then(|c| c.constructor) {
@@ -737,7 +740,7 @@ impl RTyper<'_> {
                     ));
                 }
                 Ok((
-                    self.rt_call(llops, RuntimeFn::RangeList, vec![start, stop, step], tr),
+                    self.new_list_call(llops, "ll_range", rr, vec![start, stop, step])?,
                     rr,
                 ))
             }
@@ -840,8 +843,27 @@ impl RTyper<'_> {
                 if hop.nargs() == 0 {
                     return Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr));
                 }
-                let args = vec![hop.args_v[0], cint(0), cint(i64::MAX)];
-                Ok((self.rt_call(llops, RuntimeFn::ListSlice, args, tr), rr))
+                let (v, r) = (hop.args_v[0], hop.args_r[0]);
+                if matches!(self.repr(r), Repr::Str | Repr::Unicode) {
+                    return Ok((
+                        self.new_list_call(llops, "ll_list_of_chars", rr, vec![v])?,
+                        rr,
+                    ));
+                }
+                if let Repr::Tuple(fields) = self.repr(r).clone() {
+                    // list(t) of a tuple (`list(args)` of a *args tuple): its fields, in order
+                    let mut vals = Vec::with_capacity(fields.len());
+                    for (i, fr) in fields.iter().enumerate() {
+                        let ft = self.lltype(*fr);
+                        let f =
+                            llops.genop(LlOp::GetField, vec![v, cfield(&format!("item{}", i))], ft);
+                        vals.push(self.convertvar(llops, f, *fr, item)?);
+                    }
+                    return Ok((self.build_list(llops, rr, item, fixed, vals), rr));
+                }
+                let (items, n) = self.list_parts(llops, v, r);
+                let args = vec![items, n, cint(0), n];
+                Ok((self.new_list_call(llops, "ll_slice", rr, args)?, rr))
             }
             B::Enumerate | B::Reversed => {
                 let st = self.types.pointee(tr).unwrap();
@@ -1052,35 +1074,18 @@ impl RTyper<'_> {
         };
         match self.repr(sr).clone() {
             Repr::Generator(gg) if name == "next" => self.generator_next(hop, llops, gg, sv, sr),
-            Repr::List { item, fixed } => {
-                if id == B::ListReverse {
-                    // a low-level helper over the items array and the length (ll_list.py)
-                    if self.lltype(item) == LlType::VOID {
-                        return Ok((cvoid(), void));
+            Repr::List { item, .. } => {
+                // low-level helpers (ll_list.py); `sv` is the list
+                let it = self.lltype(item);
+                let (helper, args, res): (&str, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                    B::ListReverse => {
+                        let (items, n) = self.list_parts(llops, sv, sr);
+                        ("ll_reverse", vec![items, n], (LlType::VOID, void))
                     }
-                    let tl = self.lltype(sr);
-                    let (items, n) = if fixed {
-                        (
-                            sv,
-                            llops.genop(LlOp::GetArraySize, vec![sv], LlType::SIGNED),
-                        )
-                    } else {
-                        let st = self.types.pointee(tl).unwrap_or(tl);
-                        let ta = self.types.field_type(st, "items").unwrap_or(LlType::VOID);
-                        (
-                            llops.genop(LlOp::GetField, vec![sv, cfield("items")], ta),
-                            llops.genop(LlOp::GetField, vec![sv, cfield("length")], LlType::SIGNED),
-                        )
-                    };
-                    self.gendirectcall(llops, "ll_reverse", vec![items, n], LlType::VOID)?;
-                    return Ok((cvoid(), void));
-                }
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
-                    B::ListAppend => (
-                        RuntimeFn::ListAppend,
-                        vec![self.inputarg(llops, hop, 0, item)?],
-                        (LlType::VOID, void),
-                    ),
+                    B::ListAppend => {
+                        let x = self.inputarg(llops, hop, 0, item)?;
+                        ("ll_append", vec![sv, x], (LlType::VOID, void))
+                    }
                     B::ListPop => {
                         let i = if hop.nargs() > 0 {
                             self.inputarg(llops, hop, 0, si)?
@@ -1088,37 +1093,39 @@ impl RTyper<'_> {
                             cint(-1)
                         };
                         raise_here(self, hop, llops, "IndexError");
-                        (RuntimeFn::ListPop, vec![i], (self.lltype(item), item))
+                        ("ll_pop", vec![sv, i], (it, item))
                     }
-                    B::ListInsert => (
-                        RuntimeFn::ListInsert,
-                        vec![
-                            self.inputarg(llops, hop, 0, si)?,
-                            self.inputarg(llops, hop, 1, item)?,
-                        ],
-                        (LlType::VOID, void),
-                    ),
-                    B::ListExtend => (
-                        RuntimeFn::ListExtend,
-                        vec![hop.args_v[0]],
-                        (LlType::VOID, void),
-                    ),
+                    B::ListInsert => {
+                        let i = self.inputarg(llops, hop, 0, si)?;
+                        let x = self.inputarg(llops, hop, 1, item)?;
+                        ("ll_insert", vec![sv, i, x], (LlType::VOID, void))
+                    }
+                    B::ListExtend => {
+                        let (o, ro) = (hop.args_v[0], hop.args_r[0]);
+                        if matches!(self.repr(ro), Repr::Str | Repr::Unicode) {
+                            ("ll_extend_chars", vec![sv, o], (LlType::VOID, void))
+                        } else {
+                            let (items, n) = self.list_parts(llops, o, ro);
+                            ("ll_extend", vec![sv, items, n], (LlType::VOID, void))
+                        }
+                    }
                     B::ListRemove => {
                         let x = self.inputarg(llops, hop, 0, item)?;
+                        let eq = self.item_eq(item)?;
                         raise_here(self, hop, llops, "ValueError");
-                        (RuntimeFn::ListRemove, vec![x], (LlType::VOID, void))
+                        self.gendirectcall_eq(llops, "ll_remove", vec![sv, x], eq, LlType::VOID)?;
+                        return Ok((cvoid(), void));
                     }
                     B::ListIndex => {
                         let x = self.inputarg(llops, hop, 0, item)?;
+                        let eq = self.item_eq(item)?;
+                        let (items, n) = self.list_parts(llops, sv, sr);
                         raise_here(self, hop, llops, "ValueError");
-                        (RuntimeFn::ListIndex, vec![x], (LlType::SIGNED, si))
+                        let args = vec![items, n, x];
+                        let i =
+                            self.gendirectcall_eq(llops, "ll_index", args, eq, LlType::SIGNED)?;
+                        return Ok((i, si));
                     }
-                    B::ListCount => (
-                        RuntimeFn::ListCount,
-                        vec![self.inputarg(llops, hop, 0, item)?],
-                        (LlType::SIGNED, si),
-                    ),
-                    B::ListSort => (RuntimeFn::ListSort, vec![], (LlType::VOID, void)),
                     _ => {
                         return Err(TyperError::new(format!(
                             "list.{}() is not supported by `run` yet",
@@ -1126,7 +1133,8 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                self.call_runtime_method(llops, f, sv, args, res)
+                let out = self.gendirectcall(llops, helper, args, res.0)?;
+                Ok((out, res.1))
             }
             Repr::Str | Repr::Unicode => {
                 // the receiver's kind of string (str or unicode)

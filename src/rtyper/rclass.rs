@@ -45,6 +45,10 @@ pub struct ClassLayouts {
     pub extra_children: HashMap<ClassDefId, Vec<Rc<str>>>,
     pub extra_ranges: HashMap<Rc<str>, (i64, i64)>,
     pub extra_vtable: HashMap<Rc<str>, LlPtr>,
+    /// How many class definitions were laid out: those the annotator makes later, for a
+    /// built-in exception a low-level helper raises, have no layout (the built-in's own
+    /// vtable serves, see `classdef_of_class`).
+    pub laid_out: Option<usize>,
 }
 
 impl ClassLayouts {
@@ -212,6 +216,7 @@ impl RTyper<'_> {
         for i in 0..n {
             self.fill_vtable(ClassDefId(i as u32))?;
         }
+        self.classes.laid_out = Some(n);
         Ok(())
     }
 
@@ -345,7 +350,11 @@ impl RTyper<'_> {
     /// The instance structure, field defaults and `__init__` of every class, by vtable.
     pub(super) fn class_infos(&mut self) -> std::collections::HashMap<LlPtr, super::ClassInfo> {
         let mut out = std::collections::HashMap::new();
-        for i in 0..self.ann.bookkeeper.classdefs.len() {
+        let n = self
+            .classes
+            .laid_out
+            .unwrap_or(self.ann.bookkeeper.classdefs.len());
+        for i in 0..n {
             let cd = ClassDefId(i as u32);
             let inst = self.classes.inst[&cd];
             let mut defaults = Vec::new();

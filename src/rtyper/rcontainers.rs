@@ -30,7 +30,6 @@ impl RTyper<'_> {
     pub(super) fn rtype_len(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        let ty = self.lltype(r);
         let out = match self.repr(r).clone() {
             Repr::Str | Repr::Unicode => llops.genop(
                 LlOp::GetInteriorArraySize,
@@ -46,8 +45,7 @@ impl RTyper<'_> {
             }
             Repr::Tuple(items) => cint(items.len() as i64),
             Repr::Dict { .. } => {
-                let f = self.runtime(RuntimeFn::DictLen, &[ty], LlType::SIGNED);
-                llops.genop(LlOp::DirectCall, vec![f, v], LlType::SIGNED)
+                llops.genop(LlOp::GetField, vec![v, cfield("num_live")], LlType::SIGNED)
             }
             _ => {
                 return Err(TyperError::new(
@@ -123,11 +121,10 @@ impl RTyper<'_> {
                     return Ok((llops.genop(LlOp::GetArrayItem, vec![arr, idx], it), item));
                 }
                 let it = self.lltype(item);
-                let f = self.runtime(RuntimeFn::ListGetItem, &[ty, LlType::SIGNED], it);
-                if handled {
-                    hop.exception_is_here(llops);
-                }
-                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], it), item))
+                let (items, n) = self.list_parts(llops, v, r);
+                hop.exception_is_here(llops);
+                let x = self.gendirectcall(llops, "ll_getitem_checked", vec![items, n, i], it)?;
+                Ok((x, item))
             }
             Repr::Str | Repr::Unicode => {
                 let i = self.inputarg(llops, hop, 1, si)?;
@@ -141,11 +138,11 @@ impl RTyper<'_> {
                         rc,
                     ));
                 }
-                let f = self.runtime(RuntimeFn::StrGetItem, &[ty, LlType::SIGNED], ct);
                 if handled {
                     hop.exception_is_here(llops);
                 }
-                Ok((llops.genop(LlOp::DirectCall, vec![f, v, i], ct), rc))
+                let c = self.gendirectcall(llops, "ll_str_getitem_checked", vec![v, i], ct)?;
+                Ok((c, rc))
             }
             Repr::Tuple(items) => {
                 let Some(Value::Int(mut k)) = hop.args_s[1].konst() else {
@@ -202,16 +199,10 @@ impl RTyper<'_> {
                     llops.genop(LlOp::SetArrayItem, vec![arr, idx, x], LlType::VOID);
                     return Ok((cvoid(), void));
                 }
-                let it = self.lltype(item);
-                let f = self.runtime(
-                    RuntimeFn::ListSetItem,
-                    &[ty, LlType::SIGNED, it],
-                    LlType::VOID,
-                );
-                if handled {
-                    hop.exception_is_here(llops);
-                }
-                llops.genop(LlOp::DirectCall, vec![f, v, i, x], LlType::VOID);
+                let (items, n) = self.list_parts(llops, v, r);
+                hop.exception_is_here(llops);
+                let args = vec![items, n, i, x];
+                self.gendirectcall(llops, "ll_setitem_checked", args, LlType::VOID)?;
                 Ok((cvoid(), void))
             }
             Repr::Dict { key, value, .. } => {
@@ -236,10 +227,11 @@ impl RTyper<'_> {
         let (f, k) = match self.repr(r).clone() {
             Repr::List { .. } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
-                (
-                    self.runtime(RuntimeFn::ListDelItem, &[ty, LlType::SIGNED], LlType::VOID),
-                    i,
-                )
+                if self.has_implicit_exception(hop, "IndexError") {
+                    hop.exception_is_here(llops);
+                }
+                self.gendirectcall(llops, "ll_delitem", vec![v, i], LlType::VOID)?;
+                return Ok((cvoid(), void));
             }
             Repr::Dict { key, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
@@ -320,19 +312,24 @@ impl RTyper<'_> {
         let a = self.slice_bound(llops, hop, 1, 0)?;
         let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        let ty = self.lltype(r);
-        let tr = self.lltype(rr);
-        let f = match self.repr(r) {
-            Repr::Str | Repr::Unicode => RuntimeFn::StrSlice,
-            Repr::List { .. } => RuntimeFn::ListSlice,
-            _ => {
-                return Err(TyperError::new(
-                    "slicing this value is not supported by `run` yet",
-                ))
+        match self.repr(r) {
+            Repr::Str | Repr::Unicode => {
+                // a bulk copy: native in the runtime until there is a low-level copy
+                // operation for the helpers
+                let (ty, tr) = (self.lltype(r), self.lltype(rr));
+                let sig = [ty, LlType::SIGNED, LlType::SIGNED];
+                let fp = self.runtime(RuntimeFn::StrSlice, &sig, tr);
+                Ok((llops.genop(LlOp::DirectCall, vec![fp, v, a, b], tr), rr))
             }
-        };
-        let fp = self.runtime(f, &[ty, LlType::SIGNED, LlType::SIGNED], tr);
-        Ok((llops.genop(LlOp::DirectCall, vec![fp, v, a, b], tr), rr))
+            Repr::List { .. } => {
+                let (items, n) = self.list_parts(llops, v, r);
+                let args = vec![items, n, a, b];
+                Ok((self.new_list_call(llops, "ll_slice", rr, args)?, rr))
+            }
+            _ => Err(TyperError::new(
+                "slicing this value is not supported by `run` yet",
+            )),
+        }
     }
 
     pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
@@ -356,7 +353,12 @@ impl RTyper<'_> {
         let (f, x, tx) = match self.repr(r).clone() {
             Repr::List { item, .. } => {
                 let x = self.inputarg(llops, hop, 1, item)?;
-                (RuntimeFn::ListContains, x, self.lltype(item))
+                let eq = self.item_eq(item)?;
+                let (items, n) = self.list_parts(llops, v, r);
+                let args = vec![items, n, x];
+                let res =
+                    self.gendirectcall_eq(llops, "ll_list_contains", args, eq, LlType::BOOL)?;
+                return Ok((res, rb));
             }
             Repr::Dict { key, .. } => {
                 let x = self.inputarg(llops, hop, 1, key)?;
@@ -369,42 +371,28 @@ impl RTyper<'_> {
                     rb,
                 ));
             }
-            Repr::Tuple(items)
-                if matches!(self.repr(hop.args_r[1]), Repr::Str)
-                    && !items.is_empty()
-                    && items.iter().all(|r| matches!(self.repr(*r), Repr::Char)) =>
-            {
-                // `tok in ("+", "-")`: a string among one-character strings, compared as
-                // strings (any of the equalities)
-                let rs = hop.args_r[1];
-                let x = hop.args_v[1];
-                let t = self.lltype(rs);
-                let eq = self.runtime(RuntimeFn::StrEq, &[t, t], LlType::BOOL);
+            Repr::Tuple(items) => {
+                // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
+                // ("+", "-")`: the characters as strings), any of the equalities
+                let (x, rx) = (hop.args_v[1], hop.args_r[1]);
                 let mut acc = cint(0);
                 for (i, &ri) in items.iter().enumerate() {
-                    let c = llops.genop(
+                    let Some(rt) = self.common_repr(ri, rx) else {
+                        continue;
+                    };
+                    let it = llops.genop(
                         LlOp::GetField,
                         vec![v, cfield(&format!("item{}", i))],
                         self.lltype(ri),
                     );
-                    let cs = self.convertvar(llops, c, ri, rs)?;
-                    let e = llops.genop(LlOp::DirectCall, vec![eq, x, cs], LlType::BOOL);
+                    let it = self.convertvar(llops, it, ri, rt)?;
+                    let xt = self.convertvar(llops, x, rx, rt)?;
+                    let e = self.value_eq(llops, it, xt, rt)?;
                     let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
                     acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
                 }
                 let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
                 return Ok((res, rb));
-            }
-            Repr::Tuple(items) => {
-                // `x in (a, b, c)`: compared with each item, as the item's own Repr
-                let x = match items.first() {
-                    Some(&r0) if items.iter().all(|r| *r == r0) => {
-                        self.inputarg(llops, hop, 1, r0)?
-                    }
-                    _ => hop.args_v[1],
-                };
-                let tx = llops.graph.concretetype_of(x).unwrap_or(LlType::VOID);
-                (RuntimeFn::TupleContains, x, tx)
             }
             _ => {
                 return Err(TyperError::new(
@@ -417,6 +405,28 @@ impl RTyper<'_> {
             llops.genop(LlOp::DirectCall, vec![fp, v, x], LlType::BOOL),
             rb,
         ))
+    }
+
+    /// The Repr to compare values of Reprs `a` and `b` as, if they can be compared with
+    /// `==`: the same Repr, the wider of two numbers, a string for a character and a string.
+    fn common_repr(&self, a: ReprId, b: ReprId) -> Option<ReprId> {
+        let rank = |r: &Repr| match r {
+            Repr::Bool => Some((0, 0)),
+            Repr::Int(_) => Some((0, 1)),
+            Repr::Float => Some((0, 2)),
+            Repr::Char => Some((1, 0)),
+            Repr::Str => Some((1, 1)),
+            Repr::UniChar => Some((2, 0)),
+            Repr::Unicode => Some((2, 1)),
+            _ => None,
+        };
+        if a == b {
+            return Some(a);
+        }
+        match (rank(self.repr(a))?, rank(self.repr(b))?) {
+            ((ka, x), (kb, y)) if ka == kb => Some(if x >= y { a } else { b }),
+            _ => None,
+        }
     }
 
     pub(super) fn rtype_iter(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {

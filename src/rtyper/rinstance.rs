@@ -13,6 +13,44 @@ use crate::objspace::object::{Object, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// `IndexError()` and the like raised by a low-level helper, when the program itself
+    /// never made the class (its class definition came after the classes were laid out):
+    /// a bare instance header with the built-in's own vtable, as the operations that raise
+    /// it make. None for any other class.
+    pub(super) fn new_builtin_exception(
+        &mut self,
+        hop: &Hop,
+        llops: &mut LlOps,
+        cls: crate::objspace::object::ObjId,
+    ) -> Option<R> {
+        if self.classdef_of_class(cls).is_some()
+            || !crate::annotator::Bookkeeper::is_exception_class(self.objheap, cls)
+        {
+            return None;
+        }
+        let name = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
+        let &vt = self.classes.extra_vtable.get(&*name)?;
+        let or = self.intern_repr(Repr::Object);
+        let to = self.lltype(or);
+        let p = llops.genop(
+            LlOp::Malloc,
+            vec![super::hop::ctype(self.classes.object)],
+            to,
+        );
+        let cr = self.intern_repr(Repr::Class(None));
+        let vtc = Hlvalue::Ll(crate::flowspace::LlConstant {
+            ty: self.lltype(cr),
+            value: crate::lltypesystem::LlValue::Ptr(vt),
+        });
+        llops.genop(
+            LlOp::SetField,
+            vec![p, cfield("typeptr"), vtc],
+            LlType::VOID,
+        );
+        let rr = hop.r_result;
+        Some(self.convertvar(llops, p, or, rr).map(|v| (v, rr)))
+    }
+
     /// The vtable pointer of an instance.
     pub fn typeptr(
         &mut self,

@@ -126,26 +126,12 @@ impl RTyper<'_> {
                 }
                 let a = self.slice_bound(llops, hop, 1, 0)?;
                 let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
-                let ty = self.lltype(r);
                 if op == Op::SetSlice {
-                    let tv = self.lltype(hop.args_r[3]);
-                    let f = self.runtime(
-                        RuntimeFn::ListSetSlice,
-                        &[ty, LlType::SIGNED, LlType::SIGNED, tv],
-                        LlType::VOID,
-                    );
-                    llops.genop(
-                        LlOp::DirectCall,
-                        vec![f, v, a, b, hop.args_v[3]],
-                        LlType::VOID,
-                    );
+                    let (items, n) = self.list_parts(llops, hop.args_v[3], hop.args_r[3]);
+                    let args = vec![v, a, b, items, n];
+                    self.gendirectcall(llops, "ll_setslice", args, LlType::VOID)?;
                 } else {
-                    let f = self.runtime(
-                        RuntimeFn::ListDelSlice,
-                        &[ty, LlType::SIGNED, LlType::SIGNED],
-                        LlType::VOID,
-                    );
-                    llops.genop(LlOp::DirectCall, vec![f, v, a, b], LlType::VOID);
+                    self.gendirectcall(llops, "ll_delslice", vec![v, a, b], LlType::VOID)?;
                 }
                 Ok((cvoid(), void))
             }
@@ -379,46 +365,39 @@ impl RTyper<'_> {
                     _ => Err(TyperError::new(format!("`{}` of strings", op.name()))),
                 }
             }
-            Repr::List { .. } => {
-                let tl = self.lltype(rr);
-                match (op, base) {
-                    (Op::InplaceAdd, _) => {
-                        let a = self.inputarg(llops, hop, 0, rr)?;
-                        let tb = self.lltype(hop.args_r[1]);
-                        let f = self.runtime(RuntimeFn::ListExtend, &[tl, tb], LlType::VOID);
-                        llops.genop(LlOp::DirectCall, vec![f, a, hop.args_v[1]], LlType::VOID);
-                        Ok((a, rr))
+            Repr::List { .. } => match (op, base) {
+                (Op::InplaceAdd, _) => {
+                    let a = self.inputarg(llops, hop, 0, rr)?;
+                    let (o, ro) = (hop.args_v[1], hop.args_r[1]);
+                    if matches!(self.repr(ro), Repr::Str | Repr::Unicode) {
+                        self.gendirectcall(llops, "ll_extend_chars", vec![a, o], LlType::VOID)?;
+                    } else {
+                        let (items, n) = self.list_parts(llops, o, ro);
+                        let args = vec![a, items, n];
+                        self.gendirectcall(llops, "ll_extend", args, LlType::VOID)?;
                     }
-                    (_, Op::Add) => {
-                        let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
-                        let f = self.runtime(RuntimeFn::ListConcat, &[ta, tb], tl);
-                        Ok((
-                            llops.genop(
-                                LlOp::DirectCall,
-                                vec![f, hop.args_v[0], hop.args_v[1]],
-                                tl,
-                            ),
-                            rr,
-                        ))
-                    }
-                    (_, Op::Mul) => {
-                        let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                        let (li, ni) = if matches!(self.repr(hop.args_r[0]), Repr::List { .. }) {
-                            (0, 1)
-                        } else {
-                            (1, 0)
-                        };
-                        let n = self.inputarg(llops, hop, ni, si)?;
-                        let tlist = self.lltype(hop.args_r[li]);
-                        let f = self.runtime(RuntimeFn::ListMul, &[tlist, LlType::SIGNED], tl);
-                        Ok((
-                            llops.genop(LlOp::DirectCall, vec![f, hop.args_v[li], n], tl),
-                            rr,
-                        ))
-                    }
-                    _ => Err(TyperError::new(format!("`{}` of lists", op.name()))),
+                    Ok((a, rr))
                 }
-            }
+                (_, Op::Add) => {
+                    let (xa, na) = self.list_parts(llops, hop.args_v[0], hop.args_r[0]);
+                    let (xb, nb) = self.list_parts(llops, hop.args_v[1], hop.args_r[1]);
+                    let args = vec![xa, na, xb, nb];
+                    Ok((self.new_list_call(llops, "ll_concat", rr, args)?, rr))
+                }
+                (_, Op::Mul) => {
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    let (li, ni) = if matches!(self.repr(hop.args_r[0]), Repr::List { .. }) {
+                        (0, 1)
+                    } else {
+                        (1, 0)
+                    };
+                    let times = self.inputarg(llops, hop, ni, si)?;
+                    let (items, n) = self.list_parts(llops, hop.args_v[li], hop.args_r[li]);
+                    let args = vec![items, n, times];
+                    Ok((self.new_list_call(llops, "ll_mul", rr, args)?, rr))
+                }
+                _ => Err(TyperError::new(format!("`{}` of lists", op.name()))),
+            },
             Repr::Tuple(items) if base == Op::Add => {
                 let mut vals = Vec::new();
                 for i in 0..2 {
@@ -529,13 +508,11 @@ impl RTyper<'_> {
                 };
                 let a = self.inputarg(llops, hop, 0, rs)?;
                 let b = self.inputarg(llops, hop, 1, rs)?;
-                let t = self.lltype(rs);
                 if matches!(op, Op::Is) {
                     return Ok((llops.genop(LlOp::PtrEq, vec![a, b], LlType::BOOL), rb));
                 }
                 if matches!(op, Op::Eq | Op::Ne) {
-                    let f = self.runtime(RuntimeFn::StrEq, &[t, t], LlType::BOOL);
-                    let e = llops.genop(LlOp::DirectCall, vec![f, a, b], LlType::BOOL);
+                    let e = self.gendirectcall(llops, "ll_streq", vec![a, b], LlType::BOOL)?;
                     if op == Op::Eq {
                         return Ok((e, rb));
                     }
@@ -545,8 +522,7 @@ impl RTyper<'_> {
                         rb,
                     ));
                 }
-                let f = self.runtime(RuntimeFn::StrCmp, &[t, t], LlType::SIGNED);
-                let c = llops.genop(LlOp::DirectCall, vec![f, a, b], LlType::SIGNED);
+                let c = self.gendirectcall(llops, "ll_strcmp", vec![a, b], LlType::SIGNED)?;
                 let o = llop(&format!("int_{}", suffix))?;
                 Ok((llops.genop(o, vec![c, cint(0)], LlType::BOOL), rb))
             }
@@ -575,23 +551,13 @@ impl RTyper<'_> {
                 Ok((llops.genop(o, vec![v], LlType::BOOL), rb))
             }
             (Repr::Tuple(_), Repr::Tuple(_)) if matches!(op, Op::Eq | Op::Ne) => {
-                let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
-                let f = self.runtime(RuntimeFn::TupleEq, &[ta, tb], LlType::BOOL);
-                let e = llops.genop(
-                    LlOp::DirectCall,
-                    vec![f, hop.args_v[0], hop.args_v[1]],
-                    LlType::BOOL,
-                );
+                let e = self.tuple_eq(llops, hop)?;
                 self.negate_if(llops, e, op == Op::Ne, rb)
             }
             (Repr::List { .. }, Repr::List { .. }) if matches!(op, Op::Eq | Op::Ne) => {
-                let (ta, tb) = (self.lltype(hop.args_r[0]), self.lltype(hop.args_r[1]));
-                let f = self.runtime(RuntimeFn::ListEq, &[ta, tb], LlType::BOOL);
-                let e = llops.genop(
-                    LlOp::DirectCall,
-                    vec![f, hop.args_v[0], hop.args_v[1]],
-                    LlType::BOOL,
-                );
+                let a = (hop.args_v[0], hop.args_r[0]);
+                let b = (hop.args_v[1], hop.args_r[1]);
+                let e = self.list_eq(llops, a, b)?;
                 self.negate_if(llops, e, op == Op::Ne, rb)
             }
             _ if self.types.is_ptr(self.lltype(hop.args_r[0]))
@@ -719,12 +685,18 @@ impl RTyper<'_> {
                 llops.genop(LlOp::CharNe, vec![v, z], LlType::BOOL)
             }
             Repr::Str | Repr::Unicode => {
-                let f = self.runtime(RuntimeFn::StrIsTrue, &[ty], LlType::BOOL);
-                llops.genop(LlOp::DirectCall, vec![f, v], LlType::BOOL)
+                self.gendirectcall(llops, "ll_str_is_true", vec![v], LlType::BOOL)?
             }
-            Repr::List { .. } | Repr::Dict { .. } => {
-                let f = self.runtime(RuntimeFn::ListIsTrue, &[ty], LlType::BOOL);
-                llops.genop(LlOp::DirectCall, vec![f, v], LlType::BOOL)
+            Repr::List { fixed, .. } => {
+                let helper = if fixed {
+                    "ll_array_is_true"
+                } else {
+                    "ll_list_is_true"
+                };
+                self.gendirectcall(llops, helper, vec![v], LlType::BOOL)?
+            }
+            Repr::Dict { .. } => {
+                self.gendirectcall(llops, "ll_dict_is_true", vec![v], LlType::BOOL)?
             }
             Repr::Void => cbool(!matches!(s, SomeValue::None)),
             _ if self.types.is_ptr(ty) => llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL),

@@ -170,9 +170,6 @@ struct rpy_listdesc {
 
 /* containers.c */
 void *rpy_list_new(const struct rpy_listdesc *desc, long length);
-void rpy_list_resize(struct rpy_list *l, long newlen, uint32_t array_tid);
-void rpy_list_delete_range(struct rpy_list *l, long i, long j);
-void rpy_clamp_slice(long *start, long *stop, long n);
 struct rpy_buf { char *data; long len, cap; };
 void rpy_buf_add(struct rpy_buf *b, const void *p, long n);
 void rpy_buf_add_str(struct rpy_buf *b, struct rpy_string *s);

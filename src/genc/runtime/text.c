@@ -811,18 +811,6 @@ bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b) { return text_eq
 bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_eq(a, b, 4); }
 
 /* -1, 0 or 1: code point by code point, then the shorter first */
-static long text_cmp(const void *a, const void *b, int w) {
-    long na = tlen(a), nb = tlen(b), n = na < nb ? na : nb;
-    for (long i = 0; i < n; i++) {
-        uint32_t x = tat(a, w, i), y = tat(b, w, i);
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return na < nb ? -1 : na > nb ? 1 : 0;
-}
-long RPyRT_ll_strcmp(struct rpy_string *a, struct rpy_string *b) { return text_cmp(a, b, 1); }
-long RPyRT_ll_strcmp_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_cmp(a, b, 4); }
-
 /* RPython's string hash (CPython 2's): cached in the object; 0 means "not computed", so
  * the hash of "" (0) is recomputed each time -- and a prebuilt string in read-only memory
  * is never written to unless its hash was left 0 and is not 0 */
@@ -847,24 +835,6 @@ static long text_hash(void *s, int w) {
 }
 long RPyRT_ll_strhash(struct rpy_string *s) { return text_hash(s, 1); }
 long RPyRT_ll_strhash_u(struct rpy_unicode *s) { return text_hash(s, 4); }
-
-bool RPyRT_ll_str_is_true(struct rpy_string *s) { return s && s->length > 0; }
-bool RPyRT_ll_str_is_true_u(struct rpy_unicode *s) { return s && s->length > 0; }
-
-static uint32_t text_getitem(const void *s, long i, int w) {
-    long n = tlen(s);
-    if (i < 0)
-        i += n;
-    if (i < 0 || i >= n) {
-        rpy_raise_std(RPY_EXC_IndexError);
-        return 0;
-    }
-    return tat(s, w, i);
-}
-unsigned char RPyRT_ll_str_getitem(struct rpy_string *s, long i) {
-    return (unsigned char)text_getitem(s, i, 1);
-}
-uint32_t RPyRT_ll_str_getitem_u(struct rpy_unicode *s, long i) { return text_getitem(s, i, 4); }
 
 /* ---- building text from pieces ---------------------------------------------------------- */
 

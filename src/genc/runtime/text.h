@@ -119,8 +119,6 @@ struct rpy_string *RPyRT_ll_strconcat(struct rpy_string *a, struct rpy_string *b
 struct rpy_unicode *RPyRT_ll_strconcat_u(struct rpy_unicode *a, struct rpy_unicode *b);
 bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
 bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
-long RPyRT_ll_strcmp(struct rpy_string *a, struct rpy_string *b);
-long RPyRT_ll_strcmp_u(struct rpy_unicode *a, struct rpy_unicode *b);
 long RPyRT_ll_strhash(struct rpy_string *s);
 long RPyRT_ll_strhash_u(struct rpy_unicode *s);
 struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long stop);
@@ -148,10 +146,6 @@ struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
 void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
                               const struct rpy_listdesc *d);
 struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s);
-unsigned char RPyRT_ll_str_getitem(struct rpy_string *s, long i);
-uint32_t RPyRT_ll_str_getitem_u(struct rpy_unicode *s, long i);
-bool RPyRT_ll_str_is_true(struct rpy_string *s);
-bool RPyRT_ll_str_is_true_u(struct rpy_unicode *s);
 
 /* ---- codecs (utf-8, latin-1, ascii) ----------------------------------------------------- */
 struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec);

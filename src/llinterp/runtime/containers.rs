@@ -114,80 +114,6 @@ impl<'p> LlInterpreter<'p> {
         p
     }
 
-    /// Replaces the items of a resizable list (the items array grows with some room, as
-    /// RPython's lists overallocate).
-    pub(super) fn list_set_items(
-        &mut self,
-        p: LlPtr,
-        ty: LlType,
-        items: &[LlValue],
-    ) -> Result<(), Unwind> {
-        let lay = self
-            .list_layout(ty)
-            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
-        if lay.fixed {
-            return Err(self.fatal_at(Span::default(), "resizing a fixed-size list"));
-        }
-        let st = self.prog.types.pointee(ty).unwrap();
-        let (arr, _) = self.list_arr_len(p, ty, &lay)?;
-        let cap = self.heap.len(arr).unwrap_or(0);
-        let arr = if items.len() > cap {
-            let newcap = items.len() + (items.len() >> 3) + if items.len() < 9 { 3 } else { 6 };
-            let a = self.heap.malloc(&self.prog.types, lay.array, newcap);
-            let types = &self.prog.types;
-            let _ = self.heap.setfield(types, p, st, "items", LlValue::Ptr(a));
-            a
-        } else {
-            arr
-        };
-        for (i, v) in items.iter().enumerate() {
-            let _ = self.heap.setitem(arr, i as i64, *v);
-        }
-        let types = &self.prog.types;
-        let _ = self
-            .heap
-            .setfield(types, p, st, "length", LlValue::Int(items.len() as i64));
-        Ok(())
-    }
-
-    /// Writes `items` over a list's items, same length (reverse, sort).
-    pub(super) fn list_store_in_place(
-        &mut self,
-        p: LlPtr,
-        ty: LlType,
-        items: &[LlValue],
-        span: Span,
-    ) -> Result<(), Unwind> {
-        let lay = self
-            .list_layout(ty)
-            .ok_or_else(|| self.fatal_at(span, "not a list"))?;
-        let (arr, _) = self.list_arr_len(p, ty, &lay)?;
-        for (i, v) in items.iter().enumerate() {
-            let _ = self.heap.setitem(arr, i as i64, *v);
-        }
-        Ok(())
-    }
-
-    pub(super) fn list_push(&mut self, p: LlPtr, ty: LlType, v: LlValue) -> Result<(), Unwind> {
-        let lay = self
-            .list_layout(ty)
-            .ok_or_else(|| self.fatal_at(Span::default(), "not a list"))?;
-        let (arr, n) = self.list_arr_len(p, ty, &lay)?;
-        let cap = self.heap.len(arr).unwrap_or(0);
-        if n < cap {
-            let _ = self.heap.setitem(arr, n as i64, v);
-            let st = self.prog.types.pointee(ty).unwrap();
-            let types = &self.prog.types;
-            let _ = self
-                .heap
-                .setfield(types, p, st, "length", LlValue::Int(n as i64 + 1));
-            return Ok(());
-        }
-        let mut items = self.list_items(p, ty)?;
-        items.push(v);
-        self.list_set_items(p, ty, &items)
-    }
-
     /// The hashable identity of a value of type `ty`.
     pub(super) fn hkey(&self, v: LlValue, ty: LlType) -> HKey {
         match v {
@@ -485,22 +411,6 @@ impl<'p> LlInterpreter<'p> {
                 .setfield(&self.prog.types, p, st, &format!("item{}", i), *v);
         }
         LlValue::Ptr(p)
-    }
-
-    /// `==` of two values of type `ty`: lists item by item (recursively), everything else
-    /// by value as dict keys compare.
-    pub(super) fn values_eq(&self, a: LlValue, b: LlValue, ty: LlType) -> bool {
-        let (pa, pb) = (a.as_ptr(), b.as_ptr());
-        if pa != LlPtr::Null && pb != LlPtr::Null && self.list_layout(ty).is_some() {
-            let it = self.list_item_type(ty);
-            return match (self.list_items(pa, ty), self.list_items(pb, ty)) {
-                (Ok(x), Ok(y)) => {
-                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it))
-                }
-                _ => false,
-            };
-        }
-        self.hkey(a, ty) == self.hkey(b, ty)
     }
 
     pub(super) fn list_item_type(&self, ty: LlType) -> LlType {

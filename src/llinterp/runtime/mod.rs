@@ -13,7 +13,7 @@ use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
 pub use containers::HKey;
-use text::{clamp_slice, format_f, parse_int, split_sep, split_whitespace};
+use text::{format_f, parse_int, split_sep, split_whitespace};
 
 type R = Result<LlValue, Unwind>;
 
@@ -39,16 +39,7 @@ impl<'p> LlInterpreter<'p> {
         // the text functions are one implementation over code points (str and unicode)
         let generic_text = matches!(
             f,
-            StrConcat
-                | StrEq
-                | StrCmp
-                | StrSlice
-                | StrMul
-                | StrJoin
-                | StrReplace
-                | StrGetItem
-                | UniEncode
-                | StrDecode
+            StrConcat | StrSlice | StrMul | StrJoin | StrReplace | UniEncode | StrDecode
         );
         if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
             if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
@@ -254,8 +245,7 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
-            StrConcat | StrEq | StrCmp | StrSlice | StrMul | StrReplace | StrGetItem | StrJoin
-            | UniEncode | StrDecode => {
+            StrConcat | StrSlice | StrMul | StrReplace | StrJoin | UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
             StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
@@ -303,200 +293,6 @@ impl<'p> LlInterpreter<'p> {
                 let r = crate::objspace::format::repr_bytes(&s);
                 self.strv(&r)
             }
-            StrIsTrue => LlValue::Bool(match a[0].as_ptr() {
-                LlPtr::Null => false,
-                p => self.heap.len(p).unwrap_or(0) > 0,
-            }),
-            ListIsTrue => LlValue::Bool(match a[0].as_ptr() {
-                LlPtr::Null => false,
-                p => {
-                    let t = ty(0);
-                    let is_dict = self
-                        .prog
-                        .types
-                        .pointee(t)
-                        .and_then(|s| self.prog.types.struct_name(s))
-                        .is_some_and(|n| &**n == "dict");
-                    if is_dict {
-                        self.dict_counts(p, t).0 > 0
-                    } else {
-                        let lay = self
-                            .list_layout(t)
-                            .ok_or_else(|| self.fatal_at(span, "not a list"))?;
-                        self.list_arr_len(p, t, &lay)?.1 > 0
-                    }
-                }
-            }),
-            ListGetItem | ListSetItem => {
-                let t = ty(0);
-                let lay = self
-                    .list_layout(t)
-                    .ok_or_else(|| self.fatal_at(span, "not a list"))?;
-                let (arr, n) = self.list_arr_len(a[0].as_ptr(), t, &lay)?;
-                let mut i = int(1);
-                if i < 0 {
-                    i += n as i64;
-                }
-                if i < 0 || i as usize >= n {
-                    return Err(self.raise_std("IndexError"));
-                }
-                if f == ListGetItem {
-                    self.heap
-                        .getitem(arr, i)
-                        .map_err(|e| self.fatal_at(span, e.to_string()))?
-                } else {
-                    self.heap
-                        .setitem(arr, i, a[2])
-                        .map_err(|e| self.fatal_at(span, e.to_string()))?;
-                    LlValue::Void
-                }
-            }
-            ListAppend => {
-                self.list_push(a[0].as_ptr(), ty(0), a[1])?;
-                LlValue::Void
-            }
-            ListPop | ListDelItem => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                let mut i = int(1);
-                if i < 0 {
-                    i += items.len() as i64;
-                }
-                if i < 0 || i as usize >= items.len() {
-                    return Err(self.raise_std("IndexError"));
-                }
-                let x = items.remove(i as usize);
-                self.list_set_items(p, t, &items)?;
-                if f == ListPop {
-                    x
-                } else {
-                    LlValue::Void
-                }
-            }
-            ListInsert => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                let n = items.len() as i64;
-                let mut i = int(1);
-                if i < 0 {
-                    i = (i + n).max(0);
-                }
-                items.insert(i.min(n) as usize, a[2]);
-                self.list_set_items(p, t, &items)?;
-                LlValue::Void
-            }
-            ListExtend => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                let other_t = ty(1);
-                let other = if other_t == self.prog.str_ptr {
-                    self.s(a[1], span)?.into_iter().map(LlValue::Char).collect()
-                } else {
-                    self.list_items(a[1].as_ptr(), other_t)?
-                };
-                items.extend(other);
-                self.list_set_items(p, t, &items)?;
-                LlValue::Void
-            }
-            ListSort => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                let it = self.list_item_type(t);
-                if it == self.prog.str_ptr {
-                    let mut keyed: Vec<(Vec<u8>, LlValue)> = items
-                        .iter()
-                        .map(|v| (self.sbytes(*v).unwrap_or_default(), *v))
-                        .collect();
-                    keyed.sort_by(|x, y| x.0.cmp(&y.0));
-                    items = keyed.into_iter().map(|x| x.1).collect();
-                } else if self.prog.types.is_ptr(it) {
-                    return Err(self.fatal_at(
-                        span,
-                        "sort() of a list of objects is not supported by `run` yet",
-                    ));
-                } else {
-                    items.sort_by(|x, y| match (x, y) {
-                        (LlValue::Float(a), LlValue::Float(b)) => {
-                            a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
-                        }
-                        (LlValue::Uint(a), LlValue::Uint(b)) => a.cmp(b),
-                        _ => x.as_int().cmp(&y.as_int()),
-                    });
-                }
-                self.list_store_in_place(p, t, &items, span)?;
-                LlValue::Void
-            }
-            ListSlice => {
-                let items = if ty(0) == self.prog.str_ptr {
-                    self.s(a[0], span)?.into_iter().map(LlValue::Char).collect()
-                } else {
-                    self.list_items(a[0].as_ptr(), ty(0))?
-                };
-                let (start, stop) = clamp_slice(int(1), int(2), items.len());
-                let piece = items[start..stop.max(start)].to_vec();
-                LlValue::Ptr(self.list_new(rty, piece))
-            }
-            ListIndex | ListRemove | ListContains | ListCount => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let items = self.list_items(p, t)?;
-                let it = self.list_item_type(t);
-                let pos = items.iter().position(|x| self.values_eq(*x, a[1], it));
-                match f {
-                    ListContains => LlValue::Bool(pos.is_some()),
-                    ListCount => LlValue::Int(
-                        items
-                            .iter()
-                            .filter(|x| self.values_eq(**x, a[1], it))
-                            .count() as i64,
-                    ),
-                    ListIndex => match pos {
-                        Some(i) => LlValue::Int(i as i64),
-                        None => return Err(self.raise_std("ValueError")),
-                    },
-                    _ => match pos {
-                        Some(i) => {
-                            let mut items = items;
-                            items.remove(i);
-                            self.list_set_items(p, t, &items)?;
-                            LlValue::Void
-                        }
-                        None => return Err(self.raise_std("ValueError")),
-                    },
-                }
-            }
-            ListEq => {
-                let (x, y) = (
-                    self.list_items(a[0].as_ptr(), ty(0))?,
-                    self.list_items(a[1].as_ptr(), ty(1))?,
-                );
-                let it = self.list_item_type(ty(0));
-                LlValue::Bool(
-                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| self.values_eq(*p, *q, it)),
-                )
-            }
-            ListConcat => {
-                let mut x = self.list_items(a[0].as_ptr(), ty(0))?;
-                x.extend(self.list_items(a[1].as_ptr(), ty(1))?);
-                LlValue::Ptr(self.list_new(rty, x))
-            }
-            ListMul => {
-                let x = self.list_items(a[0].as_ptr(), ty(0))?;
-                let n = int(1).max(0) as usize;
-                LlValue::Ptr(self.list_new(rty, x.repeat(n)))
-            }
-            ListSetSlice | ListDelSlice => {
-                let (p, t) = (a[0].as_ptr(), ty(0));
-                let mut items = self.list_items(p, t)?;
-                let (start, stop) = clamp_slice(int(1), int(2), items.len());
-                let new = if f == ListSetSlice {
-                    self.list_items(a[3].as_ptr(), ty(3))?
-                } else {
-                    Vec::new()
-                };
-                items.splice(start..stop.max(start), new);
-                self.list_set_items(p, t, &items)?;
-                LlValue::Void
-            }
             DictPopItem => {
                 let (d, t) = (a[0].as_ptr(), ty(0));
                 let Some(&i) = self.dict_live_entries(d, t).last() else {
@@ -506,29 +302,6 @@ impl<'p> LlInterpreter<'p> {
                 let v = self.entry_get(d, t, i, "value");
                 self.dict_del(d, t, i);
                 self.new_tuple(rty, &[k, v])
-            }
-            TupleContains => {
-                let types = &self.prog.types;
-                let to = types.pointee(ty(0)).unwrap_or(LlType::VOID);
-                let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
-                let x = self.hkey(a[1], ty(1));
-                let p = a[0].as_ptr();
-                let mut found = false;
-                for (f, ft) in fields {
-                    let item = self
-                        .heap
-                        .getfield(&self.prog.types, p, to, &f)
-                        .unwrap_or(LlValue::Void);
-                    if self.hkey(item, ft) == x {
-                        found = true;
-                        break;
-                    }
-                }
-                LlValue::Bool(found)
-            }
-            TupleEq => {
-                let (x, y) = (a[0], a[1]);
-                LlValue::Bool(self.hkey(x, ty(0)) == self.hkey(y, ty(1)))
             }
             IsInstance => match a[0].as_ptr() {
                 LlPtr::Null => LlValue::Bool(false),
@@ -691,22 +464,6 @@ impl<'p> LlInterpreter<'p> {
                     }
                 })
             }
-            RangeList => {
-                let (start, stop, step) = (int(0), int(1), int(2));
-                if step == 0 {
-                    return Err(self.raise_std("ValueError"));
-                }
-                let mut items = Vec::new();
-                let mut i = start;
-                while (step > 0 && i < stop) || (step < 0 && i > stop) {
-                    items.push(LlValue::Int(i));
-                    i += step;
-                    if items.len() > 100_000_000 {
-                        return Err(self.fatal_at(span, "range() too large"));
-                    }
-                }
-                LlValue::Ptr(self.list_new(rty, items))
-            }
             IterNext => self.iter_next(a[0].as_ptr(), ty(0), rty, span)?,
             RangeIterNext => {
                 let (it, st) = (a[0].as_ptr(), self.prog.types.pointee(ty(0)));
@@ -748,7 +505,6 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Ptr(p)
             }
             DictNew => LlValue::Ptr(self.dict_new(rty)),
-            DictLen => LlValue::Int(self.dict_counts(a[0].as_ptr(), ty(0)).0),
             DictGetItem | DictContains | DictGet | DictPop | DictPopDefault | DictSetDefault => {
                 let (d, t) = (a[0].as_ptr(), ty(0));
                 let pos = self.dict_lookup(d, t, a[1], span)?;

@@ -150,35 +150,11 @@ impl<'p> LlInterpreter<'p> {
                 x.extend(self.text(a[1], ty(1), span)?);
                 self.mktext(&x, rty)
             }
-            StrEq => LlValue::Bool(match (a[0].as_ptr(), a[1].as_ptr()) {
-                (LlPtr::Null, LlPtr::Null) => true,
-                (LlPtr::Null, _) | (_, LlPtr::Null) => false,
-                _ => self.text(a[0], ty(0), span)? == self.text(a[1], ty(1), span)?,
-            }),
-            StrCmp => {
-                let (x, y) = (self.text(a[0], ty(0), span)?, self.text(a[1], ty(1), span)?);
-                LlValue::Int(x.cmp(&y) as i64)
-            }
             StrSlice => {
                 let t = self.text(a[0], ty(0), span)?;
                 let (start, stop) = clamp_slice(int(1), int(2), t.len());
                 let piece = t[start..stop.max(start)].to_vec();
                 self.mktext(&piece, rty)
-            }
-            StrGetItem => {
-                let t = self.text(a[0], ty(0), span)?;
-                let mut i = int(1);
-                if i < 0 {
-                    i += t.len() as i64;
-                }
-                if i < 0 || i as usize >= t.len() {
-                    return Err(self.raise_std("IndexError"));
-                }
-                if rty == LlType::CHAR {
-                    LlValue::Char(t[i as usize] as u8)
-                } else {
-                    LlValue::UniChar(t[i as usize])
-                }
             }
             CharToStr => self.mktext(&[a[0].as_int() as u32], rty),
             StrMul => {

@@ -1,7 +1,18 @@
-"""rpy-lsp's low-level helpers of lists (see ll_str.py for how they are used): they work
-on the items array of a list and its length, so one helper serves resizable lists (whose
-structure holds the array and the length) and fixed-size ones (which are the array)."""
+"""rpy-lsp's low-level helpers of lists (see ll_str.py for how they are used).
+
+Two layouts: a resizable list is `list {length, items}` (`items` a GcArray with room to
+grow, overallocated as RPython's lists are), a list never resized is the GcArray itself.
+The helpers that only read a list take its items array and its length (`items, n`), so
+one helper serves both layouts; those that change the length take the resizable list.
+Those that make a new list take its type (`LIST`, a pointer type, as a constant) and come
+in two kinds, `ll_x` for a resizable result and `ll_x_fixed` for an array.
+
+The item equality of `index`, `remove`, `in` and `==` is the constant `eq` (see
+rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
+"""
+from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, Float
 from rpython.rlib.objectmodel import specialize
+from rpython.rlib.unroll import unrolling_iterable
 
 
 @specialize.ll()
@@ -14,3 +25,429 @@ def ll_reverse(items, n):
         items[j] = t
         i += 1
         j -= 1
+
+
+@specialize.ll()
+def _copy(src, i, dst, j, n):
+    # n items from src[i:] to dst[j:], front to back (callers never overlap backwards)
+    k = 0
+    while k < n:
+        dst[j + k] = src[i + k]
+        k += 1
+
+
+@specialize.ll()
+def _eq(a, b, eq):
+    if eq is None:
+        return a == b
+    return eq(a, b)
+
+
+def _clamp(x, n):
+    # a slice bound as Python's: negative from the end, then within [0, n]
+    if x < 0:
+        x += n
+        if x < 0:
+            x = 0
+    if x > n:
+        x = n
+    return x
+
+
+# ---- resizing (resizable lists)
+
+@specialize.ll()
+def _resize_ge(l, newsize):
+    # room for newsize items: a bigger array, with as much spare room as the
+    # reference's lists get (newsize / 8, plus 3 or 6)
+    items = l.items
+    if newsize <= len(items):
+        return
+    if newsize < 9:
+        cap = newsize + (newsize >> 3) + 3
+    else:
+        cap = newsize + (newsize >> 3) + 6
+    new = malloc(typeOf(l).TO.items.TO, cap)
+    _copy(items, 0, new, 0, l.length)
+    l.items = new
+
+
+@specialize.ll()
+def _shrink(l, newsize):
+    # the length becomes newsize; the array shrinks when less than half of it is used
+    items = l.items
+    if newsize < (len(items) >> 1) - 5:
+        new = malloc(typeOf(l).TO.items.TO, newsize + (newsize >> 3) + 3)
+        _copy(items, 0, new, 0, newsize)
+        l.items = new
+    l.length = newsize
+
+
+@specialize.ll()
+def ll_append(l, x):
+    n = l.length
+    if n >= len(l.items):
+        _resize_ge(l, n + 1)
+    l.length = n + 1
+    l.items[n] = x
+
+
+@specialize.ll()
+def ll_pop(l, index):
+    n = l.length
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError
+    items = l.items
+    x = items[index]
+    _copy(items, index + 1, items, index, n - index - 1)
+    _shrink(l, n - 1)
+    return x
+
+
+@specialize.ll()
+def ll_delitem(l, index):
+    n = l.length
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError
+    items = l.items
+    _copy(items, index + 1, items, index, n - index - 1)
+    _shrink(l, n - 1)
+
+
+@specialize.ll()
+def ll_insert(l, index, x):
+    n = l.length
+    index = _clamp(index, n)
+    _resize_ge(l, n + 1)
+    l.length = n + 1
+    items = l.items
+    i = n
+    while i > index:
+        items[i] = items[i - 1]
+        i -= 1
+    items[index] = x
+
+
+@specialize.ll()
+def ll_extend(l, items2, n2):
+    # items2 may be l's own array (l.extend(l)): read before l grows, never overlapping
+    n = l.length
+    _resize_ge(l, n + n2)
+    _copy(items2, 0, l.items, n, n2)
+    l.length = n + n2
+
+
+@specialize.ll()
+def ll_extend_chars(l, s):
+    # lst.extend(a string) on a list of characters
+    n = l.length
+    m = len(s.chars)
+    _resize_ge(l, n + m)
+    items = l.items
+    i = 0
+    while i < m:
+        items[n + i] = s.chars[i]
+        i += 1
+    l.length = n + m
+
+
+@specialize.ll()
+def ll_setslice(l, start, stop, items2, n2):
+    # l[start:stop] = other: the items between replaced by other's, which may be l's
+    n = l.length
+    start = _clamp(start, n)
+    stop = _clamp(stop, n)
+    if stop < start:
+        stop = start
+    tail = n - stop
+    newlen = start + n2 + tail
+    src = items2
+    if items2 == l.items:
+        # a copy first: the move below would overwrite what is read
+        src = malloc(typeOf(items2).TO, n2)
+        _copy(items2, 0, src, 0, n2)
+    if newlen > n:
+        _resize_ge(l, newlen)
+    items = l.items
+    if start + n2 > stop:
+        i = tail - 1
+        while i >= 0:
+            items[start + n2 + i] = items[stop + i]
+            i -= 1
+    else:
+        _copy(items, stop, items, start + n2, tail)
+    _copy(src, 0, items, start, n2)
+    if newlen < n:
+        _shrink(l, newlen)
+    else:
+        l.length = newlen
+
+
+@specialize.ll()
+def ll_delslice(l, start, stop):
+    n = l.length
+    start = _clamp(start, n)
+    stop = _clamp(stop, n)
+    if stop <= start:
+        return
+    items = l.items
+    _copy(items, stop, items, start, n - stop)
+    _shrink(l, n - (stop - start))
+
+
+# ---- indexing with checks (an IndexError handler is around the operation)
+
+@specialize.ll()
+def ll_getitem_checked(items, n, index):
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError
+    return items[index]
+
+
+@specialize.ll()
+def ll_setitem_checked(items, n, index, x):
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError
+    items[index] = x
+
+
+# ---- new lists
+
+@specialize.ll()
+def _newlist(LIST, n):
+    l = malloc(LIST.TO)
+    l.length = n
+    l.items = malloc(LIST.TO.items.TO, n)
+    return l
+
+
+@specialize.ll()
+def ll_slice(LIST, items, n, start, stop):
+    start = _clamp(start, n)
+    stop = _clamp(stop, n)
+    if stop < start:
+        stop = start
+    l = _newlist(LIST, stop - start)
+    _copy(items, start, l.items, 0, stop - start)
+    return l
+
+
+@specialize.ll()
+def ll_slice_fixed(ARRAY, items, n, start, stop):
+    start = _clamp(start, n)
+    stop = _clamp(stop, n)
+    if stop < start:
+        stop = start
+    a = malloc(ARRAY.TO, stop - start)
+    _copy(items, start, a, 0, stop - start)
+    return a
+
+
+@specialize.ll()
+def _chars_into(dst, s):
+    i = 0
+    n = len(s.chars)
+    while i < n:
+        dst[i] = s.chars[i]
+        i += 1
+
+
+@specialize.ll()
+def ll_list_of_chars(LIST, s):
+    # list(a string)
+    l = _newlist(LIST, len(s.chars))
+    _chars_into(l.items, s)
+    return l
+
+
+@specialize.ll()
+def ll_list_of_chars_fixed(ARRAY, s):
+    a = malloc(ARRAY.TO, len(s.chars))
+    _chars_into(a, s)
+    return a
+
+
+@specialize.ll()
+def ll_concat(LIST, items1, n1, items2, n2):
+    l = _newlist(LIST, n1 + n2)
+    _copy(items1, 0, l.items, 0, n1)
+    _copy(items2, 0, l.items, n1, n2)
+    return l
+
+
+@specialize.ll()
+def ll_concat_fixed(ARRAY, items1, n1, items2, n2):
+    a = malloc(ARRAY.TO, n1 + n2)
+    _copy(items1, 0, a, 0, n1)
+    _copy(items2, 0, a, n1, n2)
+    return a
+
+
+@specialize.ll()
+def _repeat_into(dst, items, n, times):
+    if n == 1:
+        # `[x] * n`, the usual case: one store per item, none when x is the zero the new
+        # array already holds (not for floats, where -0.0 == 0.0)
+        x = items[0]
+        if times > 0 and x == dst[0] and typeOf(dst).TO.OF != Float:
+            return
+        k = 0
+        while k < times:
+            dst[k] = x
+            k += 1
+        return
+    k = 0
+    while k < times:
+        _copy(items, 0, dst, k * n, n)
+        k += 1
+
+
+@specialize.ll()
+def ll_mul(LIST, items, n, times):
+    if times < 0:
+        times = 0
+    l = _newlist(LIST, n * times)
+    _repeat_into(l.items, items, n, times)
+    return l
+
+
+@specialize.ll()
+def ll_mul_fixed(ARRAY, items, n, times):
+    if times < 0:
+        times = 0
+    a = malloc(ARRAY.TO, n * times)
+    _repeat_into(a, items, n, times)
+    return a
+
+
+def _range_len(start, stop, step):
+    if step == 0:
+        raise ValueError
+    if step > 0 and start < stop:
+        return (stop - start - 1) // step + 1
+    if step < 0 and start > stop:
+        return (start - stop - 1) // (-step) + 1
+    return 0
+
+
+@specialize.ll()
+def _range_into(dst, start, step, n):
+    i = 0
+    while i < n:
+        dst[i] = start + i * step
+        i += 1
+
+
+@specialize.ll()
+def ll_range(LIST, start, stop, step):
+    n = _range_len(start, stop, step)
+    l = _newlist(LIST, n)
+    _range_into(l.items, start, step, n)
+    return l
+
+
+@specialize.ll()
+def ll_range_fixed(ARRAY, start, stop, step):
+    n = _range_len(start, stop, step)
+    a = malloc(ARRAY.TO, n)
+    _range_into(a, start, step, n)
+    return a
+
+
+# ---- truth
+
+@specialize.ll()
+def ll_list_is_true(l):
+    return bool(l) and l.length > 0
+
+
+@specialize.ll()
+def ll_array_is_true(a):
+    return bool(a) and len(a) > 0
+
+
+# ---- item equality
+
+@specialize.ll()
+def ll_index(items, n, x, eq):
+    i = 0
+    while i < n:
+        if _eq(items[i], x, eq):
+            return i
+        i += 1
+    raise ValueError
+
+
+@specialize.ll()
+def ll_list_contains(items, n, x, eq):
+    i = 0
+    while i < n:
+        if _eq(items[i], x, eq):
+            return True
+        i += 1
+    return False
+
+
+@specialize.ll()
+def ll_remove(l, x, eq):
+    ll_delitem(l, ll_index(l.items, l.length, x, eq))
+
+
+@specialize.ll()
+def ll_list_eq(items1, n1, items2, n2, eq):
+    if n1 != n2:
+        return False
+    i = 0
+    while i < n1:
+        if not _eq(items1[i], items2[i], eq):
+            return False
+        i += 1
+    return True
+
+
+@specialize.ll()
+def ll_eq(a, b, eq):
+    # `a == b` of two values (tuples, say) with the equality of their type
+    return _eq(a, b, eq)
+
+
+def make_tuple_eq(eqs):
+    """The equality of tuples whose items compare with `eqs` (one per item), made when
+    the RTyper first needs it: the loop over the items is unrolled, so the function reads
+    each field by its name."""
+    fields = unrolling_iterable([('item%d' % i, eqs[i]) for i in range(len(eqs))])
+
+    @specialize.ll()
+    def ll_tuple_eq(a, b):
+        for name, eq in fields:
+            if not _eq(getattr(a, name), getattr(b, name), eq):
+                return False
+        return True
+    return ll_tuple_eq
+
+
+def make_list_eq(fixed, eq):
+    """The equality of lists (which may be None) whose items compare with `eq`; `fixed`
+    for lists that are arrays."""
+    if fixed:
+        @specialize.ll()
+        def ll_arrays_eq(a, b):
+            if not a or not b:
+                return a == b
+            return ll_list_eq(a, len(a), b, len(b), eq)
+        return ll_arrays_eq
+
+    @specialize.ll()
+    def ll_lists_eq(a, b):
+        if not a or not b:
+            return a == b
+        return ll_list_eq(a.items, a.length, b.items, b.length, eq)
+    return ll_lists_eq

@@ -171,6 +171,56 @@ def _match_at(s, i, sub):
 
 
 @specialize.ll()
+def ll_str_getitem_checked(s, index):
+    n = len(s.chars)
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        raise IndexError
+    return s.chars[index]
+
+
+@specialize.ll()
+def ll_str_is_true(s):
+    return bool(s) and len(s.chars) > 0
+
+
+@specialize.ll()
+def ll_strcmp(s1, s2):
+    """-1, 0 or 1 as s1 sorts before, with or after s2 (by character codes)."""
+    n1 = len(s1.chars)
+    n2 = len(s2.chars)
+    m = n1
+    if n2 < m:
+        m = n2
+    i = 0
+    while i < m:
+        c1 = s1.chars[i]
+        c2 = s2.chars[i]
+        if c1 != c2:
+            if c1 < c2:
+                return -1
+            return 1
+        i += 1
+    if n1 < n2:
+        return -1
+    if n1 > n2:
+        return 1
+    return 0
+
+
+@specialize.ll()
+def ll_streq(s1, s2):
+    """`==` of two strings (either may be None)."""
+    if s1 == s2:
+        return True
+    if not s1 or not s2:
+        return False
+    n = len(s1.chars)
+    return n == len(s2.chars) and _match_at(s1, 0, s2)
+
+
+@specialize.ll()
 def ll_find(s, sub, start, end):
     n = len(s.chars)
     start = _clamp(start, n)
