@@ -231,6 +231,37 @@ impl RTyper<'_> {
             return Ok((res, rb));
         }
         if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object) {
+            // a number or a character: its type is known statically (`assert
+            // isinstance(value, int)` on an int), as the typer folds it
+            let builtin = |c: crate::objspace::object::ObjId| match self.objheap.get(c) {
+                Object::Class(k) if k.builtin.is_some() => Some(k.name.clone()),
+                _ => None,
+            };
+            let names: Vec<Option<std::rc::Rc<str>>> = match self.objheap.get(cls) {
+                Object::Tuple(items) => items
+                    .iter()
+                    .map(|c| match c {
+                        Value::Obj(id) => builtin(*id),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![builtin(cls)],
+            };
+            let is = |n: &str| match self.repr(r) {
+                Repr::Int(crate::objspace::object::IntKind::Signed) => {
+                    matches!(n, "int" | "object")
+                }
+                Repr::Int(_) => n == "object",
+                Repr::Bool => matches!(n, "bool" | "int" | "object"),
+                Repr::Float => matches!(n, "float" | "object"),
+                _ => false,
+            };
+            if matches!(self.repr(r), Repr::Int(_) | Repr::Bool | Repr::Float)
+                && names.iter().all(|n| n.is_some())
+            {
+                let yes = names.iter().flatten().any(|n| is(n));
+                return Ok((cbool(yes), rb));
+            }
             return Err(TyperError::new(
                 "isinstance() of a non-instance is not supported by `run` yet",
             ));
