@@ -144,19 +144,7 @@ pub fn misplaced_ovfchecks(
             }
             let prev = i.checked_sub(1).map(|j| &ops[j]);
             let checked = prev.is_some_and(|p| {
-                Hlvalue::Var(p.result) == op.args[1]
-                    && matches!(
-                        p.opname,
-                        Op::Add
-                            | Op::Sub
-                            | Op::Mul
-                            | Op::FloorDiv
-                            | Op::Div
-                            | Op::Mod
-                            | Op::LShift
-                            | Op::Neg
-                            | Op::Abs
-                    )
+                Hlvalue::Var(p.result) == op.args[1] && p.opname.has_ovf_variant()
             });
             if checked {
                 continue;

@@ -170,6 +170,16 @@ impl Op {
         })
     }
 
+    /// The operations with an overflow-checking variant: those `ovfcheck()` may wrap
+    /// directly (the typer turns `ovfcheck(x + y)` into `int_add_ovf`).
+    pub fn has_ovf_variant(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Add | Sub | Mul | FloorDiv | Div | Mod | LShift | Neg | Abs
+        )
+    }
+
     /// Operations without side effects whose result depends only on their arguments: the
     /// flow space folds them when all arguments are constants. Not `Int`, `Float` and
     /// `Long`: they come from calls of the built-in types, which the reference's flow

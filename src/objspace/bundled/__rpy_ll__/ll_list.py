@@ -13,6 +13,7 @@ rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, Float
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
+from __rpy_ll__.ll_str import _clamp
 
 
 @specialize.ll()
@@ -41,17 +42,6 @@ def _eq(a, b, eq):
     if eq is None:
         return a == b
     return eq(a, b)
-
-
-def _clamp(x, n):
-    # a slice bound as Python's: negative from the end, then within [0, n]
-    if x < 0:
-        x += n
-        if x < 0:
-            x = 0
-    if x > n:
-        x = n
-    return x
 
 
 # ---- resizing (resizable lists)
@@ -377,23 +367,27 @@ def ll_array_is_true(a):
 # ---- item equality
 
 @specialize.ll()
-def ll_index(items, n, x, eq):
+def _find(items, n, x, eq):
+    # the position of the first item equal to x, or -1
     i = 0
     while i < n:
         if _eq(items[i], x, eq):
             return i
         i += 1
-    raise ValueError
+    return -1
+
+
+@specialize.ll()
+def ll_index(items, n, x, eq):
+    i = _find(items, n, x, eq)
+    if i < 0:
+        raise ValueError
+    return i
 
 
 @specialize.ll()
 def ll_list_contains(items, n, x, eq):
-    i = 0
-    while i < n:
-        if _eq(items[i], x, eq):
-            return True
-        i += 1
-    return False
+    return _find(items, n, x, eq) >= 0
 
 
 @specialize.ll()
