@@ -109,6 +109,9 @@ pub struct RTyper<'a> {
     pub heap: LlHeap,
     reprs: Vec<(Repr, LlType)>,
     repr_cache: HashMap<Repr, ReprId>,
+    /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
+    /// `getrepr`).
+    pbc_reprs: rpbc::PbcReprs,
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
@@ -144,6 +147,9 @@ struct RtState {
     pub heap: LlHeap,
     reprs: Vec<(Repr, LlType)>,
     repr_cache: HashMap<Repr, ReprId>,
+    /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
+    /// `getrepr`).
+    pbc_reprs: rpbc::PbcReprs,
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
@@ -182,6 +188,7 @@ impl<'a> RTyper<'a> {
             heap: st.heap,
             reprs: st.reprs,
             repr_cache: st.repr_cache,
+            pbc_reprs: st.pbc_reprs,
             classes: st.classes,
             str_ptr: st.str_ptr,
             unicode_ptr: st.unicode_ptr,
@@ -208,6 +215,7 @@ impl<'a> RTyper<'a> {
             heap: self.heap,
             reprs: self.reprs,
             repr_cache: self.repr_cache,
+            pbc_reprs: self.pbc_reprs,
             classes: self.classes,
             str_ptr: self.str_ptr,
             unicode_ptr: self.unicode_ptr,
@@ -276,6 +284,7 @@ pub fn rtype(
         heap: LlHeap::new(),
         reprs: Vec::new(),
         repr_cache: HashMap::new(),
+        pbc_reprs: Default::default(),
         classes,
         str_ptr,
         unicode_ptr,

@@ -295,7 +295,17 @@ impl RTyper<'_> {
                 Repr::Dict { key, value, custom }
             }
             SomeValue::Instance { classdef, .. } => Repr::Instance(*classdef),
-            SomeValue::Pbc { descs, can_be_none } => return self.pbc_repr(descs, *can_be_none),
+            SomeValue::Pbc { descs, can_be_none } => {
+                // Every call site of a method family holds the family's whole set (often the
+                // same `Rc`, thousands of methods in a VM): computing its Repr once per set
+                // keeps the RTyper linear in the program.
+                if let Some(id) = self.pbc_reprs.get(descs, *can_be_none) {
+                    return Ok(id);
+                }
+                let id = self.pbc_repr(descs, *can_be_none)?;
+                self.pbc_reprs.insert(descs, *can_be_none, id);
+                return Ok(id);
+            }
             SomeValue::Type { .. } => Repr::Class(None),
             SomeValue::Iterator { container, variant } => {
                 if *variant == IterVariant::Plain {

@@ -13,6 +13,24 @@ use crate::annotator::model::DescId;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
 use crate::objspace::object::{Object, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared
+/// set. The set is kept alive here, so that address cannot be reused by another set.
+#[derive(Default)]
+pub(super) struct PbcReprs(HashMap<(*const DescId, bool), (Rc<[DescId]>, ReprId)>);
+
+impl PbcReprs {
+    pub(super) fn get(&self, descs: &Rc<[DescId]>, can_be_none: bool) -> Option<ReprId> {
+        self.0.get(&(descs.as_ptr(), can_be_none)).map(|(_, id)| *id)
+    }
+
+    pub(super) fn insert(&mut self, descs: &Rc<[DescId]>, can_be_none: bool, id: ReprId) {
+        self.0
+            .insert((descs.as_ptr(), can_be_none), (descs.clone(), id));
+    }
+}
 
 impl RTyper<'_> {
     pub(super) fn pbc_repr(
