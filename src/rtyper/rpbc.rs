@@ -23,7 +23,9 @@ pub(super) struct PbcReprs(HashMap<(*const DescId, bool), (Rc<[DescId]>, ReprId)
 
 impl PbcReprs {
     pub(super) fn get(&self, descs: &Rc<[DescId]>, can_be_none: bool) -> Option<ReprId> {
-        self.0.get(&(descs.as_ptr(), can_be_none)).map(|(_, id)| *id)
+        self.0
+            .get(&(descs.as_ptr(), can_be_none))
+            .map(|(_, id)| *id)
     }
 
     pub(super) fn insert(&mut self, descs: &Rc<[DescId]>, can_be_none: bool, id: ReprId) {

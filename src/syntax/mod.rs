@@ -20,6 +20,7 @@ mod fastlex;
 mod offsets;
 mod parse;
 mod py2;
+mod py2_literals;
 mod span;
 mod strings;
 mod tokenize;
