@@ -1,7 +1,8 @@
 //! The language server's invariant: a sequence of edits analysed one after the other on one
 //! thread, with what that thread keeps from one analysis to the next (compiled modules by
-//! content, `compiler::cache`), gives after each edit exactly the diagnostics of a fresh
-//! analysis of the same texts on a thread that keeps nothing.
+//! content, `compiler::cache`; flow graphs, `engine::flowcache`), gives after each edit
+//! exactly the diagnostics of a fresh analysis of the same texts on a thread that keeps
+//! nothing.
 //!
 //! The edits are the kinds an editor session makes: change a module-level constant a
 //! function's graph folded, rename a function (breaking its caller) and rename it back, add
@@ -77,21 +78,23 @@ fn seen(a: &super::Analysis, d: &Diagnostic) -> Seen {
 }
 
 /// Each step: the file edited (`main` or `helper`), the text replaced and its replacement,
-/// and whether the program has errors after it.
-const EDITS: &[(&str, &str, &str, bool)] = &[
+/// whether the program has errors after it, and whether flow graphs of the previous analysis
+/// are reused (only an edit inside function bodies leaves the import-time heap as it was).
+const EDITS: &[(&str, &str, &str, bool, bool)] = &[
     // A constant the flow graph of `scaled` folds.
-    ("main", "SCALE = 3", "SCALE = 4", false),
+    ("main", "SCALE = 3", "SCALE = 4", false, false),
     // The constant becomes a string: `n * SCALE` is now int * str.
-    ("main", "SCALE = 4", "SCALE = 'x'", true),
-    ("main", "SCALE = 'x'", "SCALE = 5", false),
+    ("main", "SCALE = 4", "SCALE = 'x'", true, false),
+    ("main", "SCALE = 'x'", "SCALE = 5", false, false),
     // Rename a function: its caller reads a missing global.
-    ("main", "def scaled(n):", "def scale_by(n):", true),
-    ("main", "def scale_by(n):", "def scaled(n):", false),
+    ("main", "def scaled(n):", "def scale_by(n):", true, false),
+    ("main", "def scale_by(n):", "def scaled(n):", false, false),
     // A new class, used.
     (
         "main",
         "def entry_point(argv):\n",
         "class Extra(object):\n    def size(self):\n        return 2\n\n\ndef entry_point(argv):\n    extra = Extra().size()\n",
+        false,
         false,
     ),
     // Break a type in a local variable, then fix it.
@@ -100,20 +103,23 @@ const EDITS: &[(&str, &str, &str, bool)] = &[
         "    return total\n",
         "    if total > 3:\n        total = 'many'\n    return total\n",
         true,
+        true,
     ),
     (
         "main",
         "        total = 'many'\n",
         "        total = 0\n",
         false,
+        true,
     ),
     // An imported module: its constant, a method the program calls, then back.
-    ("helper", "LIMIT = 10", "LIMIT = 'ten'", true),
-    ("helper", "LIMIT = 'ten'", "LIMIT = 11", false),
+    ("helper", "LIMIT = 10", "LIMIT = 'ten'", true, false),
+    ("helper", "LIMIT = 'ten'", "LIMIT = 11", false, false),
     (
         "helper",
         "        return double(self.value)",
         "        return double(self.missing)",
+        true,
         true,
     ),
     (
@@ -121,10 +127,11 @@ const EDITS: &[(&str, &str, &str, bool)] = &[
         "        return double(self.missing)",
         "        return double(self.value)",
         false,
+        true,
     ),
     // A line being typed (a syntax error in the buffer), then finished.
-    ("main", "    extra = Extra().size()\n", "    extra = Extra(.size()\n", true),
-    ("main", "    extra = Extra(.size()\n", "    extra = Extra().size()\n", false),
+    ("main", "    extra = Extra().size()\n", "    extra = Extra(.size()\n", true, true),
+    ("main", "    extra = Extra(.size()\n", "    extra = Extra().size()\n", false, true),
 ];
 
 #[test]
@@ -144,15 +151,19 @@ fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
     // This thread plays the server's engine thread: it keeps compiled modules.
     crate::compiler::cache::enable();
     crate::compiler::cache::new_generation();
+    super::flowcache::enable();
+    super::flowcache::new_generation();
     let first = analyze(&config, &texts);
     assert!(first.diagnostics.is_empty(), "{:?}", first.diagnostics);
-    for (step, &(file, from, to, errors)) in EDITS.iter().enumerate() {
+    for (step, &(file, from, to, errors, reuse)) in EDITS.iter().enumerate() {
         let path = if file == "main" { &main } else { &helper };
         let text = texts.get_mut(path).unwrap();
         assert!(text.contains(from), "step {step}: {from:?} not in {file}");
         *text = text.replacen(from, to, 1);
         crate::compiler::cache::new_generation();
+        super::flowcache::new_generation();
         let incremental = analyze(&config, &texts);
+        let reused: usize = incremental.programs.iter().map(|p| p.reused_graphs).sum();
         let got: Vec<Seen> = incremental
             .diagnostics
             .iter()
@@ -177,6 +188,11 @@ fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
         assert_eq!(
             has_errors, errors,
             "step {step}: {file}: {from:?} -> {to:?}: {got:?}"
+        );
+        assert_eq!(
+            reused > 0,
+            reuse,
+            "step {step}: {file}: {from:?} -> {to:?}: {reused} graphs reused"
         );
     }
 }

@@ -7,6 +7,7 @@ mod calls;
 mod completion;
 pub mod config;
 pub mod detect;
+pub mod flowcache;
 mod known;
 pub mod program;
 mod queries;

@@ -8,7 +8,7 @@ use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::{LoaderConfig, ObjSpace};
 use crate::syntax::Span;
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub struct Program {
     pub space: ObjSpace,
@@ -32,6 +32,10 @@ pub struct Program {
     translation: Vec<Diagnostic>,
     /// The graphs of each file, built on the first query (`types::GraphsByFile`).
     pub(super) graphs_by_file: super::types::GraphsByFile,
+    /// The target file (for `flowcache`: graphs kept from the previous analysis of it).
+    target: Option<PathBuf>,
+    /// How many flow graphs came from the previous analysis (`flowcache`).
+    pub reused_graphs: usize,
 }
 
 impl Program {
@@ -58,6 +62,8 @@ impl Program {
             translate_check: false,
             translation: Vec::new(),
             graphs_by_file: Default::default(),
+            target: Some(path.to_path_buf()),
+            reused_graphs: 0,
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -79,6 +85,8 @@ impl Program {
             translate_check: false,
             translation: Vec::new(),
             graphs_by_file: Default::default(),
+            target: None,
+            reused_graphs: 0,
         }
     }
 
@@ -105,6 +113,8 @@ impl Program {
             translate_check: false,
             translation: Vec::new(),
             graphs_by_file: Default::default(),
+            target: None,
+            reused_graphs: 0,
         }
     }
 
@@ -382,15 +392,41 @@ impl Program {
         let mut seen_consts: HashSet<ObjId> = HashSet::new();
         queue.push_back(entry);
         seen.insert(entry);
+        let mut cache = self
+            .target
+            .as_deref()
+            .and_then(|t| super::flowcache::Session::start(t, &self.space.heap));
         while let Some(f) = queue.pop_front() {
             if !self.is_user_function(f) {
                 continue;
             }
-            let (graph, diags) = match build_flow(&mut self.space, f) {
-                Ok(r) => r,
-                Err(d) => {
-                    self.diagnostics.push(d);
-                    continue;
+            let (graph, diags) = match cache.as_mut().and_then(|c| c.take(f, &mut self.space)) {
+                Some((graph, diags)) => {
+                    if let Some(c) = cache.as_mut() {
+                        c.keep(f, &graph, &diags, &self.space, true);
+                    }
+                    (graph, diags)
+                }
+                None => {
+                    let before = (self.space.heap.len(), self.space.diagnostics.len());
+                    let (graph, diags) = match build_flow(&mut self.space, f) {
+                        Ok(r) => r,
+                        Err(d) => {
+                            self.diagnostics.push(d);
+                            continue;
+                        }
+                    };
+                    // A graph whose flowing made objects other than `str` constants, or
+                    // reported elsewhere, depends on more than the heap the next analysis
+                    // compares: not kept.
+                    if let Some(c) = cache.as_mut() {
+                        let only_strings = (before.0..self.space.heap.len()).all(|i| {
+                            matches!(self.space.heap.get(ObjId(i as u32)), Object::Str(_))
+                        });
+                        let clean = only_strings && before.1 == self.space.diagnostics.len();
+                        c.keep(f, &graph, &diags, &self.space, clean);
+                    }
+                    (graph, diags)
                 }
             };
             self.diagnostics.extend(diags.iter().cloned());
@@ -419,6 +455,10 @@ impl Program {
                 }
             }
             self.graphs.push(graph);
+        }
+        if let Some(c) = cache {
+            self.reused_graphs = c.reused;
+            c.finish();
         }
     }
 

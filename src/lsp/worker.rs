@@ -118,6 +118,8 @@ impl Worker {
     fn run(&self, cache: Arc<Cache>) {
         // Files an edit did not change are not parsed and compiled again.
         crate::compiler::cache::enable();
+        // Nor are the functions whose flow graphs they cannot change flowed again.
+        engine::flowcache::enable();
         crate::sandbox::keep_freed_memory();
         let mut current: Option<Snapshot> = None;
         let mut retiring: Option<Retiring> = None;
@@ -155,6 +157,7 @@ impl Worker {
                 uris,
             } = job.input;
             crate::compiler::cache::new_generation();
+            engine::flowcache::new_generation();
             let analysis = catch_unwind(AssertUnwindSafe(|| {
                 let config = settings.engine_config(&root);
                 engine::analyze(&config, &overlays)

@@ -380,6 +380,11 @@ impl ObjSpace {
         Value::Obj(id)
     }
 
+    /// Whether `id` is the interned `str` of a name (`intern`).
+    pub fn is_interned(&self, id: ObjId) -> bool {
+        self.interned_rev.contains_key(&id)
+    }
+
     /// A `str` constant, shared between equal constants.
     pub(crate) fn str_const(&mut self, s: &Rc<[u8]>) -> Value {
         if s.len() == 1 {

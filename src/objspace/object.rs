@@ -47,7 +47,7 @@ pub enum HashKey {
 }
 
 /// An insertion-ordered string-keyed map: module, class and instance namespaces.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AttrMap {
     entries: Vec<(Rc<str>, Value)>,
     index: HashMap<Rc<str>, usize>,
@@ -89,7 +89,7 @@ impl AttrMap {
 }
 
 /// A dict with arbitrary hashable keys, in insertion order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dict {
     pub entries: Vec<(Value, Value)>,
     pub index: HashMap<HashKey, usize>,
@@ -133,7 +133,7 @@ pub enum BuiltinType {
     Other,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Class {
     pub name: Rc<str>,
     pub bases: Vec<ObjId>,
@@ -164,13 +164,13 @@ impl Class {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Instance {
     pub class: ObjId,
     pub dict: AttrMap,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Module {
     pub name: Rc<str>,
     pub dict: AttrMap,
@@ -181,7 +181,7 @@ pub struct Module {
 }
 
 /// Iteration state of an import-time iterator.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IterState {
     /// Over the items of a sequence object (tuple, list, str, dict keys…) snapshotted.
     Seq {
@@ -247,7 +247,7 @@ pub enum Object {
 /// Deepest tuple nesting used as a dict key or set item.
 pub const MAX_HASH_DEPTH: usize = 1_000;
 
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Heap {
     objects: Vec<Object>,
 }

@@ -1,0 +1,371 @@
+//! Flow graphs kept from one analysis to the next, for a long-lived thread that analyses the
+//! same program again and again (the language server's engine thread). Takes the heap a
+//! target's import left and the graphs its flow stage built; gives the next analysis of the
+//! same target the graphs it may use again instead of flowing their functions.
+//!
+//! A flow graph is a function of its code object and of the import-time heap it reads
+//! (globals, class and module attributes, closures, defaults). The flow stage reads the heap
+//! directly, so what a graph read is not recorded; instead the whole heap is compared. Import
+//! is deterministic, so an edit inside one module's function bodies leaves every object at the
+//! same id, and the objects that differ are that module's functions (new code objects: their
+//! spans moved) and classes (spans). Then:
+//! - a graph whose function's code object is the same one (`compiler::cache` gives the same
+//!   code object for an unchanged file) and that mentions no changed object is the graph
+//!   flowing would build again;
+//! - any other difference (a constant, a new function, a different number of objects) may
+//!   change what any graph folded: nothing is reused.
+//!
+//! Only graphs whose flowing left no trace elsewhere are kept: none that added to the space's
+//! diagnostics or allocated objects other than `str` constants. Those (names and literals,
+//! shared: the first graph that needs one creates it) are found or made again in the new
+//! heap and the reused graph is pointed at them. Graphs with diagnostics are not reused when
+//! a class changed, since a message may point at it.
+//!
+//! Off unless the thread enables it, as `compiler::cache`; targets not analysed in the
+//! previous generation are forgotten when the next one starts.
+
+use crate::diagnostics::Diagnostic;
+use crate::flowspace::{ExitCase, ExitSwitch};
+use crate::flowspace::{FunctionGraph, Hlvalue};
+use crate::objspace::object::{Heap, ObjId, Object, Value};
+use crate::objspace::ObjSpace;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// A flow graph with the flow stage's diagnostics of it.
+pub type Flowed = (FunctionGraph, Vec<Diagnostic>);
+
+/// A graph kept for the next analysis, with the `str` constants it mentions that flowing
+/// created: their id in the analysis that kept it, their bytes, and whether they were
+/// interned as names.
+struct Kept {
+    flowed: Flowed,
+    strings: Vec<(ObjId, Rc<[u8]>, bool)>,
+}
+
+struct Entry {
+    /// The heap as import left it, before flowing.
+    heap: Heap,
+    graphs: HashMap<ObjId, Kept>,
+    generation: u64,
+}
+
+#[derive(Default)]
+struct Store {
+    entries: HashMap<PathBuf, Entry>,
+    generation: u64,
+}
+
+thread_local! {
+    static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
+}
+
+/// Turns the cache on for the current thread.
+pub fn enable() {
+    STORE.with(|s| {
+        s.borrow_mut().get_or_insert_with(Store::default);
+    });
+}
+
+/// Starts a new analysis: forgets the targets the previous one did not analyse.
+pub fn new_generation() {
+    STORE.with(|s| {
+        if let Some(store) = s.borrow_mut().as_mut() {
+            let last = store.generation;
+            store.entries.retain(|_, e| e.generation >= last);
+            store.generation += 1;
+        }
+    });
+}
+
+/// What one analysis of a target takes from the previous one and gives to the next.
+pub struct Session {
+    target: PathBuf,
+    /// The heap after import, kept for the next analysis.
+    heap: Heap,
+    /// Graphs of the previous analysis that are still right, by function.
+    reusable: HashMap<ObjId, Kept>,
+    /// Graphs of this analysis that the next one may reuse.
+    kept: HashMap<ObjId, Kept>,
+    pub reused: usize,
+}
+
+impl Session {
+    /// Starts the flow stage of `target` whose import left `heap`; `None` when the thread
+    /// keeps nothing.
+    pub fn start(target: &Path, heap: &Heap) -> Option<Session> {
+        STORE.with(|s| {
+            let mut s = s.borrow_mut();
+            let store = s.as_mut()?;
+            let reusable = match store.entries.remove(target) {
+                Some(old) => reusable(old, heap),
+                None => HashMap::new(),
+            };
+            Some(Session {
+                target: target.to_path_buf(),
+                heap: heap.clone(),
+                reusable,
+                kept: HashMap::new(),
+                reused: 0,
+            })
+        })
+    }
+
+    /// The graph of `func` from the previous analysis, when it is still right; the `str`
+    /// constants it mentions are found or made in `space`.
+    pub fn take(&mut self, func: ObjId, space: &mut ObjSpace) -> Option<Flowed> {
+        let Kept {
+            flowed: (mut graph, diags),
+            strings,
+        } = self.reusable.remove(&func)?;
+        if !strings.is_empty() {
+            let mut map: HashMap<ObjId, Value> = HashMap::new();
+            for (old, bytes, interned) in strings {
+                let new = match std::str::from_utf8(&bytes) {
+                    Ok(name) if interned => space.intern(name),
+                    _ => space.str_const(&bytes),
+                };
+                map.insert(old, new);
+            }
+            for_each_constant(&mut graph, &mut |v| {
+                if let Value::Obj(id) = v {
+                    if let Some(&new) = map.get(id) {
+                        *v = new;
+                    }
+                }
+            });
+        }
+        self.reused += 1;
+        Some((graph, diags))
+    }
+
+    /// Keeps a graph for the next analysis; `clean` says its flowing changed nothing else
+    /// than making `str` constants.
+    pub fn keep(
+        &mut self,
+        func: ObjId,
+        graph: &FunctionGraph,
+        diags: &[Diagnostic],
+        space: &ObjSpace,
+        clean: bool,
+    ) {
+        if !clean {
+            return;
+        }
+        let import_len = self.heap.len() as u32;
+        let mut graph = graph.clone();
+        let mut strings: Vec<(ObjId, Rc<[u8]>, bool)> = Vec::new();
+        let mut other = false;
+        for_each_constant(&mut graph, &mut |v| match v {
+            Value::Obj(id) if id.0 >= import_len => match space.heap.get(*id) {
+                Object::Str(bytes) => {
+                    if !strings.iter().any(|(s, _, _)| s == id) {
+                        strings.push((*id, bytes.clone(), space.is_interned(*id)));
+                    }
+                }
+                _ => other = true,
+            },
+            _ => {}
+        });
+        if !other {
+            let flowed = (graph, diags.to_vec());
+            self.kept.insert(func, Kept { flowed, strings });
+        }
+    }
+
+    /// Hands what this analysis kept to the next one.
+    pub fn finish(self) {
+        STORE.with(|s| {
+            if let Some(store) = s.borrow_mut().as_mut() {
+                let generation = store.generation;
+                store.entries.insert(
+                    self.target,
+                    Entry {
+                        heap: self.heap,
+                        graphs: self.kept,
+                        generation,
+                    },
+                );
+            }
+        });
+    }
+}
+
+/// How an object of the new heap compares with the object at the same id in the old one.
+#[derive(PartialEq)]
+enum Change {
+    Same,
+    /// A function with another code object, a class whose spans moved: graphs of other
+    /// functions are right unless they mention it.
+    Moved,
+    Different,
+}
+
+fn compare(new: &Object, old: &Object) -> Change {
+    use Object as O;
+    let same = |b: bool| if b { Change::Same } else { Change::Different };
+    match (new, old) {
+        (O::Function(a), O::Function(b)) => {
+            if a.name != b.name
+                || a.globals != b.globals
+                || a.defaults != b.defaults
+                || a.closure != b.closure
+                || a.attrs != b.attrs
+            {
+                Change::Different
+            } else if Rc::ptr_eq(&a.code, &b.code) {
+                Change::Same
+            } else {
+                Change::Moved
+            }
+        }
+        (O::Class(a), O::Class(b)) => {
+            if a == b {
+                Change::Same
+            } else if a.name == b.name
+                && a.bases == b.bases
+                && a.mro == b.mro
+                && a.dict == b.dict
+                && a.module == b.module
+                && a.builtin == b.builtin
+                && a.constructor == b.constructor
+                && a.attr_spans.len() == b.attr_spans.len()
+                && a.attr_spans
+                    .iter()
+                    .zip(&b.attr_spans)
+                    .all(|(x, y)| x.0 == y.0)
+            {
+                Change::Moved
+            } else {
+                Change::Different
+            }
+        }
+        (O::Code(a), O::Code(b)) => {
+            if Rc::ptr_eq(a, b) {
+                Change::Same
+            } else {
+                Change::Moved
+            }
+        }
+        (O::Str(a), O::Str(b)) => same(a == b),
+        (O::Unicode(a), O::Unicode(b)) => same(a == b),
+        (O::Long(a), O::Long(b)) => same(a == b),
+        (
+            O::RInt { kind: k, value: v },
+            O::RInt {
+                kind: k2,
+                value: v2,
+            },
+        ) => same(k == k2 && v == v2),
+        (O::Tuple(a), O::Tuple(b)) | (O::List(a), O::List(b)) => same(a == b),
+        (O::Dict(a), O::Dict(b)) | (O::Set(a), O::Set(b)) => same(a == b),
+        (
+            O::Builtin {
+                id: a,
+                bound_self: x,
+            },
+            O::Builtin {
+                id: b,
+                bound_self: y,
+            },
+        ) => same(a == b && x == y),
+        (O::Instance(a), O::Instance(b)) => same(a == b),
+        (O::Module(a), O::Module(b)) => same(a == b),
+        (
+            O::BoundMethod {
+                func: a,
+                self_value: x,
+            },
+            O::BoundMethod {
+                func: b,
+                self_value: y,
+            },
+        ) => same(a == b && x == y),
+        (O::StaticMethod(a), O::StaticMethod(b)) | (O::ClassMethod(a), O::ClassMethod(b)) => {
+            same(a == b)
+        }
+        (O::Property { fget: a, fset: x }, O::Property { fget: b, fset: y }) => {
+            same(a == b && x == y)
+        }
+        (O::Cell(a), O::Cell(b)) => same(a == b),
+        (O::Iterator(a), O::Iterator(b)) => same(a == b),
+        (O::Slice(a, b, c), O::Slice(x, y, z)) => same(a == x && b == y && c == z),
+        (O::Ellipsis, O::Ellipsis) | (O::NotImplemented, O::NotImplemented) => Change::Same,
+        (O::Unknown { name: a }, O::Unknown { name: b }) => same(a == b),
+        _ => Change::Different,
+    }
+}
+
+/// The graphs of `old` that flowing over `heap` would build again (see the module doc).
+fn reusable(old: Entry, heap: &Heap) -> HashMap<ObjId, Kept> {
+    if old.heap.len() != heap.len() || old.graphs.is_empty() {
+        return HashMap::new();
+    }
+    let mut moved: HashSet<ObjId> = HashSet::new();
+    let mut class_moved = false;
+    for i in 0..heap.len() {
+        let id = ObjId(i as u32);
+        let (new, was) = (heap.get(id), old.heap.get(id));
+        match compare(new, was) {
+            Change::Same => {}
+            Change::Moved => {
+                class_moved |= matches!(new, Object::Class(_));
+                moved.insert(id);
+            }
+            Change::Different => return HashMap::new(),
+        }
+    }
+    old.graphs
+        .into_iter()
+        .filter_map(|(func, mut kept)| {
+            let (graph, diags) = &mut kept.flowed;
+            if moved.contains(&func) || (class_moved && !diags.is_empty()) {
+                return None;
+            }
+            let mut mentions_moved = false;
+            for_each_constant(graph, &mut |v| {
+                if let Value::Obj(id) = v {
+                    mentions_moved |= moved.contains(id);
+                }
+            });
+            (!mentions_moved).then_some((func, kept))
+        })
+        .collect()
+}
+
+/// Calls `f` on every constant of a graph (operation and link arguments, switches, exit
+/// cases, the values of local variable references).
+fn for_each_constant(g: &mut FunctionGraph, f: &mut impl FnMut(&mut Value)) {
+    fn on(h: &mut Hlvalue, f: &mut impl FnMut(&mut Value)) {
+        if let Hlvalue::Const(v) = h {
+            f(v)
+        }
+    }
+    for r in &mut g.local_refs {
+        on(&mut r.value, f);
+    }
+    for b in &mut g.blocks {
+        for op in &mut b.operations {
+            op.args.iter_mut().for_each(|h| on(h, f));
+        }
+        if let ExitSwitch::Value(h) = &mut b.exitswitch {
+            on(h, f);
+        }
+    }
+    for l in &mut g.links {
+        l.args.iter_mut().for_each(|h| on(h, f));
+        match &mut l.exitcase {
+            ExitCase::Value(v) => f(v),
+            ExitCase::Exception(id) => {
+                let mut v = Value::Obj(*id);
+                f(&mut v);
+                if let Value::Obj(new) = v {
+                    *id = new;
+                }
+            }
+            _ => {}
+        }
+    }
+}
