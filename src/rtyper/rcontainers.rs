@@ -332,6 +332,36 @@ impl RTyper<'_> {
         }
     }
 
+    /// The constant items of the list `x in l` tests, when `l` is the result of a `newlist`
+    /// earlier in the same block whose items the annotator knows as immutable constants (the
+    /// reference's `transform_list_contains`).
+    fn newlist_constants(&self, hop: &Hop) -> Option<Vec<Value>> {
+        let Hlvalue::Var(list) = hop.op.args[0] else {
+            return None;
+        };
+        let hl = &self.ann.graphs[hop.g as usize];
+        let block = hl.block(crate::flowspace::BlockId(hop.position.block));
+        let newlist = block.operations[..hop.position.op as usize]
+            .iter()
+            .find(|op| op.result == list && op.opname == crate::interpreter::Op::NewList)?;
+        newlist
+            .args
+            .iter()
+            .map(|&a| {
+                let c = self.annotation(hop.g, a).konst()?;
+                let immutable = match c {
+                    Value::Obj(id) => matches!(
+                        self.objheap.get(id),
+                        crate::objspace::object::Object::Str(_)
+                            | crate::objspace::object::Object::Unicode(_)
+                    ),
+                    _ => true,
+                };
+                immutable.then_some(c)
+            })
+            .collect()
+    }
+
     pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rb = self.intern_repr(Repr::Bool);
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -353,6 +383,21 @@ impl RTyper<'_> {
         let (f, x, tx) = match self.repr(r).clone() {
             Repr::List { item, .. } => {
                 let x = self.inputarg(llops, hop, 1, item)?;
+                if let Some(items) = self.newlist_constants(hop) {
+                    // The reference rewrites `x in l`, where `l` was built from constants by a
+                    // `newlist` earlier in the same block, into a test against those constants
+                    // (it is meant for `x in [2, 3]`), even when the list was changed in
+                    // between: its binaries answer as if it were not. So do we.
+                    let mut acc = cint(0);
+                    for c in items {
+                        let c = Hlvalue::Ll(self.const_value(c, item)?);
+                        let e = self.value_eq(llops, c, x, item)?;
+                        let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
+                        acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
+                    }
+                    let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
+                    return Ok((res, rb));
+                }
                 let eq = self.item_eq(item)?;
                 let (items, n) = self.list_parts(llops, v, r);
                 let args = vec![items, n, x];
