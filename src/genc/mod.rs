@@ -223,6 +223,20 @@ fn emit_support(db: &Database, out: &mut String) {
         "    default: break;\n    }}\n    if (vt == NULL) rpy_fatal(rpy_std_exc_names[which]);\n    /* a prebuilt instance: raising allocates nothing, so the callers of an\n       operation that raises need not keep their GC pointers on the shadow stack */\n    {} *p = (void *)&rpy_std_exc_inst[which];\n    p->hdr.tid = tid;\n    p->hdr.gcflags = RPY_GCFLAG_STATIC;\n    p->typeptr = vt;\n    rpy_exc_type = vt;\n    rpy_exc_value = p;\n}}\n",
         ob
     );
+    // OSError's errno attribute, wherever its structure keeps it (a parent's field)
+    let errno_path = prog.std_exceptions.get("OSError").and_then(|(_, st)| {
+        db.flat_paths(*st)
+            .into_iter()
+            .find(|(path, _)| path.rsplit('.').next() == Some("inst_errno"))
+            .map(|(path, _)| (db.struct_name(*st), path))
+    });
+    out.push_str("void rpy_raise_oserror(long e) {\n    rpy_raise_std(RPY_EXC_OSError);\n");
+    match errno_path {
+        Some((sn, path)) => {
+            let _ = writeln!(out, "    (({} *)rpy_exc_value)->{} = e;\n}}\n", sn, path);
+        }
+        None => out.push_str("    (void)e;\n}\n\n"),
+    }
     // the C stack's limit for the stack checks of recursive functions: what getrlimit
     // allows (8 MiB when unlimited), less a margin for the non-recursive callees
     out.push_str("static void rpy_stack_init(void) {\n    struct rlimit rl;\n    size_t size = 8u << 20;\n    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > (1u << 20))\n        size = (size_t)rl.rlim_cur;\n    rpy_stack_limit = (char *)__builtin_frame_address(0) - (size - (512u << 10));\n}\n\n");

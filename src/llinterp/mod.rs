@@ -306,6 +306,25 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// Raises a built-in exception (from an operation or a runtime function).
+    /// `OSError` carrying the C `errno` of the call that failed in its `errno` attribute, as
+    /// the reference's external functions raise it (`except OSError as e: e.errno`).
+    pub(crate) fn raise_oserror(&mut self, errno: i32) -> Unwind {
+        let u = self.raise_std("OSError");
+        if let Unwind::Raise { evalue, .. } = &u {
+            let types = &self.prog.types;
+            let mut s = self.prog.std_exceptions.get("OSError").map(|e| e.1);
+            while let Some(st) = s {
+                if types.field_type(st, "inst_errno").is_some() {
+                    let e = LlValue::Int(errno as i64);
+                    let _ = self.heap.setfield(types, *evalue, st, "inst_errno", e);
+                    break;
+                }
+                s = types.parent(st);
+            }
+        }
+        u
+    }
+
     pub(crate) fn raise_std(&mut self, name: &str) -> Unwind {
         let (vt, st) = match self.prog.std_exceptions.get(name) {
             Some(e) => *e,

@@ -17,7 +17,7 @@
 
 static void check(int r) {
     if (r < 0)
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(errno);
 }
 
 void RPyRT_ll_os_unlink(struct rpy_string *path) {
@@ -59,7 +59,7 @@ long RPyRT_ll_os_getpid(void) { return (long)getpid(); }
 struct rpy_string *RPyRT_ll_os_getcwd(void) {
     char buf[4096];
     if (!getcwd(buf, sizeof buf)) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(errno);
         return NULL;
     }
     return rpy_mkstr(buf, (long)strlen(buf));
@@ -119,9 +119,10 @@ bool RPyRT_ll_os_path_isfile(struct rpy_string *path) {
 static bool stat_or_raise(struct rpy_string *path, struct stat *st) {
     WITH_PATH(p, path, false)
     int r = stat(p, st);
+    int e = errno;
     free(p);
     if (r < 0) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(e);
         return false;
     }
     return true;

@@ -125,6 +125,8 @@ enum rpy_std_exc {
 };
 /* generated: allocates an instance of that class and sets the exception state */
 void rpy_raise_std(enum rpy_std_exc which);
+/* OSError with `e` (the C errno of the call that failed) as its errno attribute (generated) */
+void rpy_raise_oserror(long e);
 /* the stack check of the functions in a cycle of the call graph (GenC): too deep when
  * the current frame is below the limit main() computed */
 extern char *rpy_stack_limit;

@@ -116,7 +116,7 @@ long RPyRT_ll_os_write(long fd, struct rpy_string *s) {
      * pointer across a system call is simplest to reason about */
     long n = s->length;
     if (!write_all((int)fd, s->items, (size_t)n)) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(errno);
         return 0;
     }
     return n;
@@ -136,8 +136,9 @@ struct rpy_string *RPyRT_ll_os_read(long fd, long n) {
         got = read((int)fd, buf, (size_t)n);
     } while (got < 0 && errno == EINTR);
     if (got < 0) {
+        int e = errno;
         free(buf);
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(e);
         return NULL;
     }
     struct rpy_string *r = mkstr((const char *)buf, (long)got);
@@ -150,7 +151,7 @@ struct rpy_string *RPyRT_ll_os_read(long fd, long n) {
 static char *cpath(struct rpy_string *path) {
     long n = path->length;
     if (memchr(path->items, 0, (size_t)n)) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(0);
         return NULL;
     }
     char *p = malloc((size_t)n + 1);
@@ -171,9 +172,10 @@ long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
     do {
         fd = open(p, (int)flags, (mode_t)mode);
     } while (fd < 0 && errno == EINTR);
+    int e = errno;
     free(p);
     if (fd < 0) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(e);
         return 0;
     }
     return fd;
@@ -181,7 +183,7 @@ long RPyRT_ll_os_open(struct rpy_string *path, long flags, long mode) {
 
 void RPyRT_ll_os_close(long fd) {
     if (close((int)fd) < 0)
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(errno);
 }
 
 /* the names of a directory (not . and ..), each followed by a NUL */
@@ -190,9 +192,10 @@ struct rpy_string *RPyRT_ll_os_listdir_raw(struct rpy_string *path) {
     if (!p)
         return NULL;
     DIR *d = opendir(p);
+    int err = errno;
     free(p);
     if (!d) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(err);
         return NULL;
     }
     size_t cap = 256, len = 0;
@@ -229,7 +232,7 @@ struct rpy_string *RPyRT_ll_os_listdir_raw(struct rpy_string *path) {
 double RPyRT_ll_os_loadavg_item(long i) {
     double l[3];
     if (getloadavg(l, 3) != 3 || i < 0 || i > 2) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(0);
         return 0.0;
     }
     return l[i];
@@ -238,7 +241,7 @@ double RPyRT_ll_os_loadavg_item(long i) {
 long RPyRT_ll_os_lseek(long fd, long pos, long how) {
     off_t r = lseek((int)fd, (off_t)pos, (int)how);
     if (r < 0) {
-        rpy_raise_std(RPY_EXC_OSError);
+        rpy_raise_oserror(errno);
         return 0;
     }
     return (long)r;

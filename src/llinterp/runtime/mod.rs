@@ -54,7 +54,7 @@ impl<'p> LlInterpreter<'p> {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {
                     Ok(n) => LlValue::Int(n as i64),
-                    Err(_) => return Err(self.raise_std("OSError")),
+                    Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 }
             }
             OsRead => {
@@ -66,10 +66,10 @@ impl<'p> LlInterpreter<'p> {
                 } else {
                     match self.files.get_mut(&fd) {
                         Some(f) => f.read(&mut buf),
-                        None => return Err(self.raise_std("OSError")),
+                        None => return Err(self.raise_oserror(libc::EBADF)),
                     }
                 };
-                let got = got.map_err(|_| self.raise_std("OSError"))?;
+                let got = got.map_err(|e| self.raise_oserror(e.raw_os_error().unwrap_or(0)))?;
                 buf.truncate(got);
                 self.strv(&buf)
             }
@@ -101,20 +101,21 @@ impl<'p> LlInterpreter<'p> {
                         self.files.insert(fd, f);
                         LlValue::Int(fd)
                     }
-                    Err(_) => return Err(self.raise_std("OSError")),
+                    Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 }
             }
             OsClose => {
                 let fd = int(0);
                 if self.files.remove(&fd).is_none() && !(0..=2).contains(&fd) {
-                    return Err(self.raise_std("OSError"));
+                    return Err(self.raise_oserror(libc::EBADF));
                 }
                 LlValue::Void
             }
             OsListdirRaw => {
                 let path = String::from_utf8_lossy(&self.s(a[0], span)?).into_owned();
-                let Ok(entries) = std::fs::read_dir(&path) else {
-                    return Err(self.raise_std("OSError"));
+                let entries = match std::fs::read_dir(&path) {
+                    Ok(entries) => entries,
+                    Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 };
                 let mut raw = Vec::new();
                 for e in entries.flatten() {
@@ -143,11 +144,12 @@ impl<'p> LlInterpreter<'p> {
                     0 if pos >= 0 => SeekFrom::Start(pos as u64),
                     1 => SeekFrom::Current(pos),
                     2 => SeekFrom::End(pos),
-                    _ => return Err(self.raise_std("OSError")),
+                    _ => return Err(self.raise_oserror(libc::EINVAL)),
                 };
                 match self.files.get_mut(&fd).map(|f| f.seek(whence)) {
                     Some(Ok(p)) => LlValue::Int(p as i64),
-                    _ => return Err(self.raise_std("OSError")),
+                    Some(Err(e)) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
+                    None => return Err(self.raise_oserror(libc::EBADF)),
                 }
             }
             TimeTime => LlValue::Float(

@@ -25,7 +25,7 @@ impl LlInterpreter<'_> {
         let int = |i: usize| a[i].as_int();
         let ok_or_oserror = |me: &mut Self, r: std::io::Result<()>| match r {
             Ok(()) => Ok(LlValue::Void),
-            Err(_) => Err(me.raise_std("OSError")),
+            Err(e) => Err(me.raise_oserror(e.raw_os_error().unwrap_or(0))),
         };
         // a Bool result, or 0/1 when the RTyper asked for an int
         let truth = |b: bool| {
@@ -64,7 +64,7 @@ impl LlInterpreter<'_> {
                     use std::os::unix::ffi::OsStrExt;
                     self.strv(p.as_os_str().as_bytes())
                 }
-                Err(_) => return Err(self.raise_std("OSError")),
+                Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
             },
             OsStrerror => {
                 // the C library's text, without the " (os error N)" Rust appends
@@ -88,7 +88,7 @@ impl LlInterpreter<'_> {
             OsDup => {
                 let fd = int(0);
                 let Some(copy) = self.files.get(&fd).and_then(|f| f.try_clone().ok()) else {
-                    return Err(self.raise_std("OSError"));
+                    return Err(self.raise_oserror(libc::EBADF));
                 };
                 let new = (3..).find(|k| !self.files.contains_key(k)).unwrap_or(3);
                 self.files.insert(new, copy);
@@ -121,8 +121,9 @@ impl LlInterpreter<'_> {
             }
             OsStatInt | OsStatFloat => {
                 let p = self.path_arg(a[0], span)?;
-                let Ok(m) = std::fs::metadata(p) else {
-                    return Err(self.raise_std("OSError"));
+                let m = match std::fs::metadata(p) {
+                    Ok(m) => m,
+                    Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 };
                 let time = |s: i64, ns: i64| s as f64 + ns as f64 * 1e-9;
                 match int(1) {
