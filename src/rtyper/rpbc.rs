@@ -19,7 +19,10 @@ use std::rc::Rc;
 /// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared
 /// set. The set is kept alive here, so that address cannot be reused by another set.
 #[derive(Default)]
-pub(super) struct PbcReprs(HashMap<(*const DescId, bool), (Rc<[DescId]>, ReprId)>);
+pub(super) struct PbcReprs(HashMap<PbcKey, (Rc<[DescId]>, ReprId)>);
+
+/// The address of a shared set of descriptions, and whether the value may also be None.
+type PbcKey = (*const DescId, bool);
 
 impl PbcReprs {
     pub(super) fn get(&self, descs: &Rc<[DescId]>, can_be_none: bool) -> Option<ReprId> {
