@@ -810,7 +810,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         });
         let mut konst = None;
-        if let Some(k2) = c2 {
+        // a low-level type (a constant) is never another kind of constant: `TYPE is Signed`
+        // in a function specialized on TYPE is decided for each TYPE
+        let is_ll = |s: &SomeValue| matches!(s, S::LlType(_));
+        if (is_ll(s1) && c2.is_some()) || (is_ll(s2) && c1.is_some()) {
+            konst = Some(false);
+        } else if let Some(k2) = c2 {
             if let Some(k1) = c1 {
                 konst = Some(
                     k1 == k2
