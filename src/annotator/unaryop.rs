@@ -559,6 +559,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             S::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                if descs.len() > 1 {
+                    // an attribute read through a variable holding one of several classes is
+                    // a slot of their vtables: each class needs its class definition
+                    let classes: Vec<ObjId> = descs
+                        .iter()
+                        .filter_map(|d| match self.bk.desc(*d) {
+                            Desc::Class(c) => Some(c.cls),
+                            _ => None,
+                        })
+                        .collect();
+                    if classes.len() == descs.len() {
+                        for cls in classes {
+                            self.bk.getuniqueclassdef(self.space.heap(), cls)?;
+                        }
+                    }
+                }
                 let mut result = SomeValue::Impossible;
                 for &d in descs.iter() {
                     let s = self.desc_getattr(d, &rname)?;
