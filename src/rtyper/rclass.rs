@@ -295,7 +295,9 @@ impl RTyper<'_> {
                     let SomeValue::Pbc { descs, .. } = self.annotation(g as u32, op.args[0]) else {
                         continue;
                     };
-                    if descs.len() < 2 || !descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_))) {
+                    if descs.len() < 2
+                        || !descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_)))
+                    {
                         continue;
                     }
                     let s = self.annotation(g as u32, crate::flowspace::Hlvalue::Var(op.result));
@@ -488,10 +490,12 @@ impl RTyper<'_> {
                         Some(ClassAttr::Const(v)) => {
                             // a staticmethod read through the class is its function
                             let v = match v {
-                                crate::objspace::object::Value::Obj(id) => match self.objheap.get(id) {
-                                    crate::objspace::object::Object::StaticMethod(f) => *f,
-                                    _ => v,
-                                },
+                                crate::objspace::object::Value::Obj(id) => {
+                                    match self.objheap.get(id) {
+                                        crate::objspace::object::Object::StaticMethod(f) => *f,
+                                        _ => v,
+                                    }
+                                }
                                 _ => v,
                             };
                             let k = self.const_value(v, repr)?;

@@ -172,7 +172,10 @@ impl RTyper<'_> {
                             .iter()
                             .find(|(n, _)| **n == *name)
                             .map(|(_, s)| s.clone());
-                        if let Some(ClassSlot::Method { repr: sr } | ClassSlot::Constant { repr: sr }) = slot {
+                        if let Some(
+                            ClassSlot::Method { repr: sr } | ClassSlot::Constant { repr: sr },
+                        ) = slot
+                        {
                             let vtp = self.types.ptr(self.classes.vtable[&owner]);
                             let vv = llops.genop(LlOp::CastPointer, vec![v], vtp);
                             let t = self.lltype(sr);
