@@ -249,6 +249,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Specializer::ArgValue(idx) | Specializer::ArgOrVar(idx) => {
                 for &i in idx {
                     let Some(s) = inputs.get(i) else { continue };
+                    // a low-level type is a constant of its own kind (`rffi.cast(Signed, x)`)
+                    if let SomeValue::LlType(t) = s {
+                        key.push(KeyPart::Type(format!("ll{}", t.0)));
+                        continue;
+                    }
                     let c = self.bk.pbc_const(s).or_else(|| {
                         if s.is_immutable_constant() {
                             s.konst()

@@ -559,6 +559,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             S::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                if descs.len() > 1 {
+                    // an attribute read through a variable holding one of several classes is
+                    // a slot of their vtables: each class needs its class definition
+                    let classes: Vec<ObjId> = descs
+                        .iter()
+                        .filter_map(|d| match self.bk.desc(*d) {
+                            Desc::Class(c) => Some(c.cls),
+                            _ => None,
+                        })
+                        .collect();
+                    if classes.len() == descs.len() {
+                        for cls in classes {
+                            self.bk.getuniqueclassdef(self.space.heap(), cls)?;
+                        }
+                    }
+                }
                 let mut result = SomeValue::Impossible;
                 for &d in descs.iter() {
                     let s = self.desc_getattr(d, &rname)?;
@@ -810,7 +826,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         });
         let mut konst = None;
-        if let Some(k2) = c2 {
+        // a low-level type (a constant) is never another kind of constant: `TYPE is Signed`
+        // in a function specialized on TYPE is decided for each TYPE
+        let is_ll = |s: &SomeValue| matches!(s, S::LlType(_));
+        if (is_ll(s1) && c2.is_some()) || (is_ll(s2) && c1.is_some()) {
+            konst = Some(false);
+        } else if let Some(k2) = c2 {
             if let Some(k1) = c1 {
                 konst = Some(
                     k1 == k2

@@ -70,7 +70,21 @@ impl Bookkeeper {
                     konst: c2,
                 },
             ) => n1 == n2 && k1 == k2 && same_const(heap, *c1, *c2),
-            (S::Bool { konst: c1, .. }, S::Bool { konst: c2, .. }) => c1 == c2,
+            // what a test tells about other variables is part of it: a re-annotated
+            // `x is not None` whose x was generalized must replace the narrowed x
+            (S::Bool { konst: c1, ktd: k1 }, S::Bool { konst: c2, ktd: k2 }) => {
+                c1 == c2
+                    && match (k1, k2) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => {
+                            x.len() == y.len()
+                                && x.iter().zip(y.iter()).all(|((t1, v1, s1), (t2, v2, s2))| {
+                                    t1 == t2 && v1 == v2 && self.eq(heap, s1, s2)
+                                })
+                        }
+                        _ => false,
+                    }
+            }
             (S::Float { konst: c1 }, S::Float { konst: c2 }) => same_const(heap, *c1, *c2),
             (
                 S::Char {

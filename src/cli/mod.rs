@@ -759,7 +759,16 @@ fn graph(
             return 2;
         }
     };
-    let mut analysis = engine::analyze_target(&target, &search_paths);
+    // the low-level graphs are those `run` translates: import-time code sees the machine
+    let mut analysis = if rtyped {
+        engine::analyze_target_with(
+            &target,
+            &search_paths,
+            crate::sandbox::Policy::unrestricted(),
+        )
+    } else {
+        engine::analyze_target(&target, &search_paths)
+    };
     if analysis.programs.is_empty() {
         return 2;
     }

@@ -9,6 +9,7 @@ use super::rmodel::{Repr, ReprId};
 use super::RTyper;
 use crate::annotator::description::Desc;
 use crate::annotator::model::{ClassDefId, SomeValue};
+use crate::interpreter::Op;
 use crate::objspace::object::IntKind;
 
 impl RTyper<'_> {
@@ -53,9 +54,25 @@ impl RTyper<'_> {
                 }
             }
         }
-        // the __init__ of classes instantiated through a variable holding one of them
-        for binding in &self.ann.bindings {
-            for s in binding.iter().flatten() {
+        // the __init__ of classes instantiated through a variable holding one of them (only
+        // called ones: a list of classes whose attributes are read is no instantiation)
+        let mut called_classes: Vec<SomeValue> = Vec::new();
+        for (g, graph) in self.ann.graphs.iter().enumerate() {
+            for block in &graph.blocks {
+                for op in &block.operations {
+                    if !matches!(op.opname, Op::SimpleCall | Op::CallArgs) {
+                        continue;
+                    }
+                    if let crate::flowspace::Hlvalue::Var(v) = op.args[0] {
+                        if let Some(Some(s)) = self.ann.bindings[g].get(v.0 as usize) {
+                            called_classes.push(s.clone());
+                        }
+                    }
+                }
+            }
+        }
+        {
+            for s in &called_classes {
                 if let SomeValue::Pbc { descs, .. } = s {
                     if descs.len() > 1
                         && descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_)))

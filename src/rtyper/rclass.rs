@@ -100,6 +100,7 @@ impl RTyper<'_> {
             self.class_structs(cd);
         }
         self.normalize_call_families();
+        let mut pbc_reads = self.class_pbc_reads();
         // fields, in a deterministic order
         for i in 0..n {
             let cd = ClassDefId(i as u32);
@@ -129,6 +130,15 @@ impl RTyper<'_> {
                     let repr = self.getrepr(&s)?;
                     fields.push((name, repr));
                 }
+            }
+            // attributes read through a variable holding one of several classes: a slot of
+            // the classes' common base, each class's vtable holding its own value
+            for (name, s) in pbc_reads.remove(&cd).unwrap_or_default() {
+                if slots.iter().any(|(n, _)| *n == name) || fields.iter().any(|(n, _)| *n == name) {
+                    continue;
+                }
+                let repr = self.getrepr(&s)?;
+                slots.push((name, ClassSlot::Constant { repr }));
             }
             let inst = self.classes.inst[&cd];
             let mut f: Vec<(Rc<str>, LlType)> = self.types.fields(inst).to_vec();
@@ -268,6 +278,61 @@ impl RTyper<'_> {
             *counter += 1;
         }
         self.classes.ranges.insert(cd, (min, *counter));
+    }
+
+    /// The attributes read (`getattr` with a non-constant result) through a variable that
+    /// holds one of several classes, by the classes' common base, sorted by name, with the
+    /// annotation of what is read.
+    fn class_pbc_reads(&self) -> HashMap<ClassDefId, Vec<(Rc<str>, SomeValue)>> {
+        let bk = &self.ann.bookkeeper;
+        let mut out: HashMap<ClassDefId, Vec<(Rc<str>, SomeValue)>> = HashMap::new();
+        for (g, graph) in self.ann.graphs.iter().enumerate() {
+            for block in &graph.blocks {
+                for op in &block.operations {
+                    if op.opname != crate::interpreter::Op::GetAttr {
+                        continue;
+                    }
+                    let SomeValue::Pbc { descs, .. } = self.annotation(g as u32, op.args[0]) else {
+                        continue;
+                    };
+                    if descs.len() < 2
+                        || !descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_)))
+                    {
+                        continue;
+                    }
+                    let s = self.annotation(g as u32, crate::flowspace::Hlvalue::Var(op.result));
+                    if s.konst().is_some() || s.is_impossible() {
+                        continue;
+                    }
+                    let Some(name) = op.args[1]
+                        .constant()
+                        .and_then(|c| self.objheap.str_value(c))
+                        .map(|b| Rc::<str>::from(String::from_utf8_lossy(b).as_ref()))
+                    else {
+                        continue;
+                    };
+                    let mut common = None;
+                    for d in descs.iter() {
+                        if let Some(cd) = bk.class_desc(*d).and_then(|c| c.classdef) {
+                            common = Some(match common {
+                                None => cd,
+                                Some(p) => bk.commonbase(p, cd).unwrap_or(p),
+                            });
+                        }
+                    }
+                    let Some(cd) = common else { continue };
+                    let reads = out.entry(cd).or_default();
+                    // one slot per name: later reads convert from the first one's Repr
+                    if !reads.iter().any(|(n, _)| *n == name) {
+                        reads.push((name, s));
+                    }
+                }
+            }
+        }
+        for reads in out.values_mut() {
+            reads.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        out
     }
 
     /// Whether some prebuilt instance or instance write gives the attribute per instance.
@@ -423,8 +488,24 @@ impl RTyper<'_> {
                     },
                     ClassSlot::Constant { repr } => match self.lookup_class_attr(cd, &attr) {
                         Some(ClassAttr::Const(v)) => {
+                            // a staticmethod read through the class is its function
+                            let v = match v {
+                                crate::objspace::object::Value::Obj(id) => {
+                                    match self.objheap.get(id) {
+                                        crate::objspace::object::Object::StaticMethod(f) => *f,
+                                        _ => v,
+                                    }
+                                }
+                                _ => v,
+                            };
                             let k = self.const_value(v, repr)?;
                             k.value
+                        }
+                        Some(ClassAttr::Desc(d)) if matches!(self.repr(repr), Repr::FuncPtr(_)) => {
+                            match self.single_graph_of(d) {
+                                Some(g) => LlValue::Ptr(self.graph_funcptr(g)),
+                                None => LlValue::Ptr(LlPtr::Null),
+                            }
                         }
                         _ => LlValue::zero(&self.types, self.lltype(repr)),
                     },

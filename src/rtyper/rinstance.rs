@@ -164,6 +164,28 @@ impl RTyper<'_> {
                 if let Some(k) = hop.s_result.konst() {
                     return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                 }
+                if let Repr::Class(Some(cd)) = self.repr(r).clone() {
+                    // one of several classes: the slot of the common base (or an ancestor)
+                    let mut c = Some(cd);
+                    while let Some(owner) = c {
+                        let slot = self.classes.slots[&owner]
+                            .iter()
+                            .find(|(n, _)| **n == *name)
+                            .map(|(_, s)| s.clone());
+                        if let Some(
+                            ClassSlot::Method { repr: sr } | ClassSlot::Constant { repr: sr },
+                        ) = slot
+                        {
+                            let vtp = self.types.ptr(self.classes.vtable[&owner]);
+                            let vv = llops.genop(LlOp::CastPointer, vec![v], vtp);
+                            let t = self.lltype(sr);
+                            let out =
+                                llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(&name))], t);
+                            return Ok((self.convertvar(llops, out, sr, rr)?, rr));
+                        }
+                        c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
+                    }
+                }
                 Err(TyperError::new(format!(
                     "attribute `{}` of {} is not supported by `run` yet",
                     name,

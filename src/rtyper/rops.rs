@@ -534,15 +534,33 @@ impl RTyper<'_> {
                 Ok((cbool(r), rb))
             }
             (Repr::Void, _) | (_, Repr::Void) => {
-                // comparison with None
-                let (v, r) = if r0 == Repr::Void {
-                    (hop.args_v[1], hop.args_r[1])
+                let (v, r, s_void) = if r0 == Repr::Void {
+                    (hop.args_v[1], hop.args_r[1], hop.args_s[0].clone())
                 } else {
-                    (hop.args_v[0], hop.args_r[0])
+                    (hop.args_v[0], hop.args_r[0], hop.args_s[1].clone())
                 };
                 if !self.types.is_ptr(self.lltype(r)) {
                     return Ok((cbool(matches!(op, Op::Ne)), rb));
                 }
+                // a prebuilt object (`spec_class is Integer`, a class among several): its
+                // pointer in the other side's Repr
+                let prebuilt = match self.ann.bookkeeper.pbc_const(&s_void) {
+                    Some(Value::None) | None => None,
+                    Some(k) => Some(k),
+                };
+                if let Some(k) = prebuilt {
+                    let Ok(c) = self.const_value(k, r) else {
+                        // not one of the values the other side can hold
+                        return Ok((cbool(matches!(op, Op::Ne)), rb));
+                    };
+                    let o = if matches!(op, Op::Ne) {
+                        LlOp::PtrNe
+                    } else {
+                        LlOp::PtrEq
+                    };
+                    return Ok((llops.genop(o, vec![v, Hlvalue::Ll(c)], LlType::BOOL), rb));
+                }
+                // comparison with None
                 let o = if matches!(op, Op::Ne) {
                     LlOp::PtrNonZero
                 } else {

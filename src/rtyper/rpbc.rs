@@ -398,9 +398,13 @@ impl RTyper<'_> {
                 });
                 match g {
                     Some(g) => k(LlValue::Ptr(self.graph_funcptr(g))),
-                    None => Err(TyperError::new(
-                        "a function that is never called has no graph to point to",
-                    )),
+                    None => Err(TyperError::new(format!(
+                        "function `{}` is never called: it has no graph to point to",
+                        match self.objheap.get(id) {
+                            Object::Function(f) => f.name.to_string(),
+                            other => format!("{:?}", std::mem::discriminant(other)),
+                        }
+                    ))),
                 }
             }
             (Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. }, _) => {

@@ -1,8 +1,8 @@
 """rpy-lsp's model of `rpython.rlib.longlong2float`, written in RPython: the bits of a
 float as a signed 64-bit integer and back, computed from the IEEE 754 layout with frexp and
-ldexp instead of the reference's memory casts."""
+ldexp instead of the reference's memory casts. The integer side is `r_int64`, which on a
+64-bit machine is `int` (Signed), as in the reference."""
 import math
-from rpython.rlib.rarithmetic import r_longlong
 
 _MANT_BITS = 52
 _MANT_MASK = (1 << _MANT_BITS) - 1
@@ -13,7 +13,7 @@ _MAXINT = 9223372036854775807
 
 def float2longlong(floatval):
     if math.isnan(floatval):
-        return r_longlong(0x7ff8000000000000)
+        return 0x7ff8000000000000
     negative = floatval < 0.0 or (floatval == 0.0 and math.copysign(1.0, floatval) < 0.0)
     ax = abs(floatval)
     if math.isinf(ax):
@@ -29,7 +29,7 @@ def float2longlong(floatval):
             bits = (exponent << _MANT_BITS) | int(math.ldexp(m * 2.0 - 1.0, _MANT_BITS))
     if negative:
         bits += _MININT
-    return r_longlong(bits)
+    return bits
 
 
 def longlong2float(llval):
@@ -61,7 +61,7 @@ def singlefloat2uint_emulator(singlefloatval):
 
 
 def encode_int32_into_longlong_nan(value):
-    return (r_longlong(0x7ff80000) << 32) | r_longlong(value & 0xffffffff)
+    return (0x7ff80000 << 32) | (value & 0xffffffff)
 
 
 def decode_int32_from_longlong_nan(value):

@@ -34,8 +34,8 @@ r_uint = rarithmetic_r_uint
 r_int = rarithmetic_r_int
 r_longlong = rarithmetic_r_longlong
 r_ulonglong = rarithmetic_r_ulonglong
-r_int64 = rarithmetic_r_longlong
-r_uint64 = rarithmetic_r_ulonglong
+r_int64 = int  # on a 64-bit machine, as the reference
+r_uint64 = rarithmetic_r_uint
 r_singlefloat = rarithmetic_r_singlefloat
 r_longfloat = float
 

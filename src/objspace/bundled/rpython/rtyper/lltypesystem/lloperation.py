@@ -1,0 +1,34 @@
+"""rpy-lsp's model of `rpython.rtyper.lltypesystem.lloperation`: `llop`.
+
+`llop.NAME(RESULTTYPE, args...)` emits one low-level operation directly. Interpreters use
+the integer ones for C semantics (`llop.int_mod`: the remainder has the sign of the
+dividend, as C's `%`). Each is written here in RPython with the same result; `llop` is a
+frozen object, so `int_mod = llop.int_mod` at import time is a method bound to it.
+Operations not written here are simply absent (the program then uses what rpy-lsp does
+not model).
+"""
+from rpython.rlib.objectmodel import specialize
+
+
+class _LLOp(object):
+    def _freeze_(self):
+        return True
+
+    @specialize.ll()
+    def int_mod(self, RESULTTYPE, x, y):
+        # Python's % has the sign of the divisor; C's that of the dividend
+        r = x % y
+        if r != 0 and (x < 0) != (y < 0):
+            r -= y
+        return r
+
+    @specialize.ll()
+    def int_floordiv(self, RESULTTYPE, x, y):
+        # C division truncates toward zero
+        q = x // y
+        if q < 0 and q * y != x:
+            q += 1
+        return q
+
+
+llop = _LLOp()
