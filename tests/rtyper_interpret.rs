@@ -290,3 +290,43 @@ def show(n):
     let (_, out) = interpret(src, "show", &[2]).unwrap();
     assert_eq!(out, "b\na 2 5.000000\n");
 }
+
+#[test]
+fn fields_of_structures_inside_arrays() {
+    // low-level code reads and writes `a[i].field` (a dict's entries, say): interior
+    // operations on the array and the index
+    let src = "
+from rpython.rtyper.lltypesystem.lltype import GcArray, Struct, GcStruct, Signed, Bool
+from rpython.rtyper.lltypesystem.lltype import malloc, Ptr
+ENTRY = Struct('entry', ('key', Signed), ('live', Bool))
+ENTRIES = GcArray(ENTRY)
+HOLDER = GcStruct('holder', ('entries', Ptr(ENTRIES)))
+def total(n):
+    h = malloc(HOLDER)
+    h.entries = malloc(ENTRIES, n)
+    i = 0
+    while i < n:
+        h.entries[i].key = i * i
+        h.entries[i].live = (i % 2) == 0
+        i += 1
+    s = 0
+    i = 0
+    while i < len(h.entries):
+        if h.entries[i].live:
+            s += h.entries[i].key
+        i += 1
+    return s
+def kept(n):
+    a = malloc(ENTRIES, 2)
+    e = a[1]
+    if n:
+        e.key = n
+    return a[1].key
+";
+    assert_eq!(int(src, "total", &[7]), 56);
+    assert_eq!(int(src, "total", &[0]), 0);
+    match interpret(src, "kept", &[3]) {
+        Err(e) => assert!(format!("{:?}", e).contains("another block"), "{:?}", e),
+        other => panic!("an item kept across blocks was accepted: {:?}", other),
+    }
+}

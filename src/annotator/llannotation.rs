@@ -6,7 +6,8 @@
 //!
 //! The annotations are `SomeValue::Ptr(P)` (P a `Ptr` type), `SomeValue::InteriorPtr` (an
 //! inlined array of a GC structure, `s.chars`) and `SomeValue::LlType(T)` (a type as a
-//! constant value).
+//! constant value), and `SomeValue::ArrayItem` (a structure inlined in a GC array,
+//! `d.entries[i]`, whose fields are then read and written).
 
 use super::annrpython::Annotator;
 use super::call::ArgsS;
@@ -166,7 +167,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         a: &[SomeValue],
     ) -> Option<Result<SomeValue, AnnError>> {
         let recv = a.first()?;
-        if !matches!(recv, S::Ptr(_) | S::InteriorPtr { .. } | S::LlType(_)) {
+        if !matches!(
+            recv,
+            S::Ptr(_) | S::InteriorPtr { .. } | S::ArrayItem { .. } | S::LlType(_)
+        ) {
             return None;
         }
         let name = || {
@@ -192,7 +196,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
             },
             Op::GetItem => self.ll_array_item(recv),
-            Op::SetItem => self.ll_array_item(recv).map(|_| S::None),
+            Op::SetItem => match self.ll_array_item(recv) {
+                Ok(S::ArrayItem { .. }) => Err(AnnError::new(
+                    "RPY205",
+                    "an item of an array of structures is set field by field".into(),
+                )),
+                r => r.map(|_| S::None),
+            },
             Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
             Op::Bool => Ok(SomeValue::bool()),
             Op::Eq | Op::Ne | Op::Is => match (recv, a.get(1)) {
@@ -245,6 +255,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 };
                 r.map(S::LlType).ok_or_else(|| missing(types, t))
             }
+            S::ArrayItem { array } => {
+                let item = types
+                    .pointee(array)
+                    .and_then(|a| types.array_item(a))
+                    .unwrap_or(LlType::VOID);
+                match types.field_type(item, name) {
+                    Some(ft) if types.is_ptr(ft) || ft.is_primitive() => {
+                        Ok(ll_to_annotation(types, ft))
+                    }
+                    Some(_) => Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "field `{}` of an array item is not a primitive or a pointer",
+                            name
+                        ),
+                    )),
+                    None => Err(missing(types, item)),
+                }
+            }
             _ => Err(missing(types, LlType::VOID)),
         }
     }
@@ -260,6 +289,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => None,
         };
         match arr.and_then(|a| types.array_item(a)) {
+            // a structure inside a GC array: an interior pointer to it
+            Some(item) if matches!(types.def(item), TypeDef::Struct { .. }) => match recv {
+                S::Ptr(p) => Ok(S::ArrayItem { array: *p }),
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "a structure inside an inlined array is not supported".into(),
+                )),
+            },
             Some(item) => Ok(ll_to_annotation(types, item)),
             None => Err(AnnError::new(
                 "RPY205",
