@@ -205,6 +205,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             },
             Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
             Op::Bool => Ok(SomeValue::bool()),
+            // a call through a function pointer (an r_dict's `d.fnhash(key)`)
+            Op::SimpleCall => match recv {
+                S::Ptr(p) => match self
+                    .bk
+                    .lltypes
+                    .pointee(*p)
+                    .map(|f| self.bk.lltypes.def(f).clone())
+                {
+                    Some(TypeDef::Func { args, result }) if args.len() + 1 == a.len() => {
+                        Ok(ll_to_annotation(&self.bk.lltypes, result))
+                    }
+                    _ => Err(AnnError::new(
+                        "RPY205",
+                        "a call of a low-level pointer that is not a function of these arguments"
+                            .into(),
+                    )),
+                },
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "a call of a low-level value that is not a function pointer".into(),
+                )),
+            },
             Op::Eq | Op::Ne | Op::Is => match (recv, a.get(1)) {
                 // types are constants: `typeOf(s) == UNICODE_PTR` is decided here
                 (S::LlType(x), Some(S::LlType(y))) => {

@@ -16,6 +16,7 @@ mod normalizecalls;
 mod rbuiltin;
 mod rclass;
 mod rcontainers;
+mod rdict;
 mod rexternal;
 mod rgenerator;
 mod rinstance;

@@ -82,6 +82,7 @@ impl RTyper<'_> {
                 };
                 self.ll_result(llops, res, LlType::SIGNED, hop.r_result)
             }
+            (Op::SimpleCall, None) => self.ll_indirect_call(hop, llops, v, p),
             (Op::Bool, None) => {
                 let res = llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL);
                 Ok((res, self.intern_repr(Repr::Bool)))
@@ -142,6 +143,26 @@ impl RTyper<'_> {
                 op.name()
             ))),
         }
+    }
+
+    /// `f(args…)` of a function pointer: an `indirect_call`, each argument as the
+    /// function's parameter type.
+    fn ll_indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, f: Hlvalue, p: LlType) -> R {
+        let ft = self.types.pointee(p).unwrap_or(p);
+        let TypeDef::Func { args, result } = self.types.def(ft).clone() else {
+            return Err(TyperError::new(
+                "a call of a pointer that is not a function",
+            ));
+        };
+        let mut vals = vec![f];
+        for (i, &t) in args.iter().enumerate() {
+            vals.push(self.ll_cast(llops, hop.args_v[i + 1], hop.args_r[i + 1], t)?);
+        }
+        let res = llops.genop(LlOp::IndirectCall, vals, result);
+        if hop.exc_handled {
+            hop.raising_index = Some(llops.ops.len() - 1);
+        }
+        self.ll_result(llops, res, result, hop.r_result)
     }
 
     /// `p.field`: the field's value, or the pointer itself for an inlined structure or
