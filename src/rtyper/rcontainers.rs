@@ -345,19 +345,19 @@ impl RTyper<'_> {
                 let args = vec![items, n, x];
                 let res =
                     self.gendirectcall_eq(llops, "ll_list_contains", args, eq, LlType::BOOL)?;
-                return Ok((res, rb));
+                Ok((res, rb))
             }
             Repr::Dict { key, .. } => {
                 let x = self.inputarg(llops, hop, 1, key)?;
                 let res = self.dict_call(llops, "ll_dict_contains", r, vec![v, x], LlType::BOOL)?;
-                return Ok((res, rb));
+                Ok((res, rb))
             }
             Repr::Str | Repr::Unicode => {
                 let x = self.inputarg(llops, hop, 1, r)?;
-                return Ok((
+                Ok((
                     self.gendirectcall(llops, "ll_contains", vec![v, x], LlType::BOOL)?,
                     rb,
-                ));
+                ))
             }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
@@ -380,13 +380,11 @@ impl RTyper<'_> {
                     acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
                 }
                 let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
-                return Ok((res, rb));
+                Ok((res, rb))
             }
-            _ => {
-                return Err(TyperError::new(
-                    "`in` of this value is not supported by `run` yet",
-                ))
-            }
+            _ => Err(TyperError::new(
+                "`in` of this value is not supported by `run` yet",
+            )),
         }
     }
 
