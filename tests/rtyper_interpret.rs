@@ -290,3 +290,100 @@ def show(n):
     let (_, out) = interpret(src, "show", &[2]).unwrap();
     assert_eq!(out, "b\na 2 5.000000\n");
 }
+
+#[test]
+fn fields_of_structures_inside_arrays() {
+    // low-level code reads and writes `a[i].field` (a dict's entries, say): interior
+    // operations on the array and the index
+    let src = "
+from rpython.rtyper.lltypesystem.lltype import GcArray, Struct, GcStruct, Signed, Bool
+from rpython.rtyper.lltypesystem.lltype import malloc, Ptr
+ENTRY = Struct('entry', ('key', Signed), ('live', Bool))
+ENTRIES = GcArray(ENTRY)
+HOLDER = GcStruct('holder', ('entries', Ptr(ENTRIES)))
+def total(n):
+    h = malloc(HOLDER)
+    h.entries = malloc(ENTRIES, n)
+    i = 0
+    while i < n:
+        h.entries[i].key = i * i
+        h.entries[i].live = (i % 2) == 0
+        i += 1
+    s = 0
+    i = 0
+    while i < len(h.entries):
+        if h.entries[i].live:
+            s += h.entries[i].key
+        i += 1
+    return s
+def kept(n):
+    a = malloc(ENTRIES, 2)
+    e = a[1]
+    if n:
+        e.key = n
+    return a[1].key
+";
+    assert_eq!(int(src, "total", &[7]), 56);
+    assert_eq!(int(src, "total", &[0]), 0);
+    match interpret(src, "kept", &[3]) {
+        Err(e) => assert!(format!("{:?}", e).contains("another block"), "{:?}", e),
+        other => panic!("an item kept across blocks was accepted: {:?}", other),
+    }
+}
+
+#[test]
+fn dict_helpers_resize_reuse_deleted_entries_and_use_r_dict_functions() {
+    // the low-level dict of ll_dict.py: many deletes and inserts (compaction when the
+    // entries array is full, tombstones in the index), popitem() to empty, update() from
+    // itself, a prebuilt dict, and an r_dict's own equality and hash
+    let src = "
+from rpython.rlib.objectmodel import r_dict
+PREBUILT = {'x': 1, 'y': 2, 'z': 3}
+def churn(n):
+    d = {}
+    i = 0
+    while i < n:
+        d[i] = i * 2
+        if i >= 3:
+            del d[i - 3]
+        i += 1
+    s = 0
+    for k, v in d.items():
+        s = s * 100 + k + v
+    return s * 10 + len(d)
+def popall(n):
+    d = {}
+    for i in range(n):
+        d[str(i)] = i
+    out = 0
+    while d:
+        k, v = d.popitem()
+        out = out * 10 + v
+    d['a'] = 5
+    d.update(d)
+    return out * 100 + len(d) * 10 + d['a']
+def prebuilt(n):
+    return PREBUILT['y'] * 10 + PREBUILT.get('w', n) + ('z' in PREBUILT)
+def eq_mod(a, b):
+    return a % 10 == b % 10
+def hash_mod(a):
+    return a % 10
+def custom(n):
+    r = r_dict(eq_mod, hash_mod)
+    for i in range(n):
+        r[i] = i
+    c = r.copy()
+    del c[13]
+    return len(r) * 1000 + r[25] * 10 + len(c) + (33 in c)
+";
+    // keys n-3, n-2, n-1 with values twice them, in insertion order
+    assert_eq!(
+        int(src, "churn", &[1000]),
+        (((997 * 3) * 100 + 998 * 3) * 100 + 999 * 3) * 10 + 3
+    );
+    assert_eq!(int(src, "churn", &[2]), 32);
+    assert_eq!(int(src, "popall", &[5]), 43210 * 100 + 10 + 5);
+    assert_eq!(int(src, "prebuilt", &[7]), 28);
+    // keys 0..9 (later keys replace the values of their equals), then 3 deleted
+    assert_eq!(int(src, "custom", &[30]), 10 * 1000 + 25 * 10 + 9);
+}

@@ -286,6 +286,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         SomeValue::InteriorPtr { base, field } => {
                             format!("ll{}.{}", base.0, field)
                         }
+                        SomeValue::ArrayItem { array } => format!("ll{}[]", array.0),
                         // a function passed as a constant (a helper's item equality):
                         // one graph per function
                         SomeValue::Pbc { descs, .. } if descs.len() == 1 => {

@@ -156,6 +156,12 @@ impl Bookkeeper {
                     self.lltypes.name(*base)
                 )
             }
+            S::ArrayItem { array } => {
+                format!(
+                    "interior pointer to an item of {}",
+                    self.lltypes.name(*array)
+                )
+            }
             S::LlType(t) => format!("the low-level type {}", self.lltypes.name(*t)),
             S::Pbc { descs, can_be_none } => {
                 let t = if descs.len() == 1 {

@@ -6,7 +6,8 @@
 //!
 //! The annotations are `SomeValue::Ptr(P)` (P a `Ptr` type), `SomeValue::InteriorPtr` (an
 //! inlined array of a GC structure, `s.chars`) and `SomeValue::LlType(T)` (a type as a
-//! constant value).
+//! constant value), and `SomeValue::ArrayItem` (a structure inlined in a GC array,
+//! `d.entries[i]`, whose fields are then read and written).
 
 use super::annrpython::Annotator;
 use super::call::ArgsS;
@@ -166,7 +167,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         a: &[SomeValue],
     ) -> Option<Result<SomeValue, AnnError>> {
         let recv = a.first()?;
-        if !matches!(recv, S::Ptr(_) | S::InteriorPtr { .. } | S::LlType(_)) {
+        if !matches!(
+            recv,
+            S::Ptr(_) | S::InteriorPtr { .. } | S::ArrayItem { .. } | S::LlType(_)
+        ) {
             return None;
         }
         let name = || {
@@ -192,9 +196,37 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
             },
             Op::GetItem => self.ll_array_item(recv),
-            Op::SetItem => self.ll_array_item(recv).map(|_| S::None),
+            Op::SetItem => match self.ll_array_item(recv) {
+                Ok(S::ArrayItem { .. }) => Err(AnnError::new(
+                    "RPY205",
+                    "an item of an array of structures is set field by field".into(),
+                )),
+                r => r.map(|_| S::None),
+            },
             Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
             Op::Bool => Ok(SomeValue::bool()),
+            // a call through a function pointer (an r_dict's `d.fnhash(key)`)
+            Op::SimpleCall => match recv {
+                S::Ptr(p) => match self
+                    .bk
+                    .lltypes
+                    .pointee(*p)
+                    .map(|f| self.bk.lltypes.def(f).clone())
+                {
+                    Some(TypeDef::Func { args, result }) if args.len() + 1 == a.len() => {
+                        Ok(ll_to_annotation(&self.bk.lltypes, result))
+                    }
+                    _ => Err(AnnError::new(
+                        "RPY205",
+                        "a call of a low-level pointer that is not a function of these arguments"
+                            .into(),
+                    )),
+                },
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "a call of a low-level value that is not a function pointer".into(),
+                )),
+            },
             Op::Eq | Op::Ne | Op::Is => match (recv, a.get(1)) {
                 // types are constants: `typeOf(s) == UNICODE_PTR` is decided here
                 (S::LlType(x), Some(S::LlType(y))) => {
@@ -245,6 +277,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 };
                 r.map(S::LlType).ok_or_else(|| missing(types, t))
             }
+            S::ArrayItem { array } => {
+                let item = types
+                    .pointee(array)
+                    .and_then(|a| types.array_item(a))
+                    .unwrap_or(LlType::VOID);
+                match types.field_type(item, name) {
+                    Some(ft) if types.is_ptr(ft) || ft.is_primitive() => {
+                        Ok(ll_to_annotation(types, ft))
+                    }
+                    Some(_) => Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "field `{}` of an array item is not a primitive or a pointer",
+                            name
+                        ),
+                    )),
+                    None => Err(missing(types, item)),
+                }
+            }
             _ => Err(missing(types, LlType::VOID)),
         }
     }
@@ -260,6 +311,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => None,
         };
         match arr.and_then(|a| types.array_item(a)) {
+            // a structure inside a GC array: an interior pointer to it
+            Some(item) if matches!(types.def(item), TypeDef::Struct { .. }) => match recv {
+                S::Ptr(p) => Ok(S::ArrayItem { array: *p }),
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "a structure inside an inlined array is not supported".into(),
+                )),
+            },
             Some(item) => Ok(ll_to_annotation(types, item)),
             None => Err(AnnError::new(
                 "RPY205",

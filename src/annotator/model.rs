@@ -177,6 +177,12 @@ pub enum SomeValue {
         base: LlType,
         field: Rc<str>,
     },
+    /// A structure inlined in a GC array, reached by indexing it (`d.entries[i]`, the
+    /// reference's `SomeInteriorPtr` with an index offset): only its fields are read and
+    /// written (`d.entries[i].key`). `array` is the `Ptr` type of the array.
+    ArrayItem {
+        array: LlType,
+    },
     /// A low-level type used as a value (`Signed`, `STR`, `typeOf(p).TO`): a constant.
     LlType(LlType),
 }
@@ -468,7 +474,7 @@ impl SomeValue {
             S::Error => "SomeImpossibleValue",
             S::Unknown(_) => "SomeObject",
             S::Ptr(_) => "SomePtr",
-            S::InteriorPtr { .. } => "SomeInteriorPtr",
+            S::InteriorPtr { .. } | S::ArrayItem { .. } => "SomeInteriorPtr",
             S::LlType(_) => "SomeLLType",
         }
     }

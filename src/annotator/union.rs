@@ -134,6 +134,7 @@ impl Bookkeeper {
                 x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.eq(heap, p, q))
             }
             (S::Ptr(x), S::Ptr(y)) | (S::LlType(x), S::LlType(y)) => x == y,
+            (S::ArrayItem { array: x }, S::ArrayItem { array: y }) => x == y,
             (S::InteriorPtr { base: x, field: f }, S::InteriorPtr { base: y, field: g }) => {
                 x == y && f == g
             }

@@ -15,8 +15,7 @@ use std::fmt::Write;
 
 /// Whether a call of a runtime function with this signature may allocate (and so
 /// collect): the registry's `allocates`, refined by the signature (the iterators and
-/// math functions that give tuples allocate, the others do not; the dict operations of an
-/// r_dict call the program's equality, which may collect).
+/// math functions that give tuples allocate, the others do not).
 pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
     let types = db.types();
     let TypeDef::Func { args, .. } = types.def(fty) else {
@@ -34,12 +33,7 @@ pub fn may_collect_call(db: &Database, rf: RuntimeFn, fty: LlType) -> bool {
             .and_then(|st| types.struct_name(st))
             .is_none_or(|n| matches!(&**n, "iter_enumerate" | "iter_items"));
     }
-    if rf.allocates() {
-        return true;
-    }
-    args.first()
-        .and_then(|t| types.pointee(*t))
-        .is_some_and(|st| types.field_type(st, "fneq").is_some())
+    rf.allocates()
 }
 
 /// The functions of the fixed C runtime (`RPyRT_<name>`, called with generic layouts):
@@ -68,22 +62,6 @@ pub fn declared_in_text_runtime(name: &str) -> bool {
             out
         })
         .contains(name)
-}
-
-/// The C that keeps the GC pointers named (those flagged) on the shadow stack across an
-/// allocation, and the C that reads them back: (push, pop).
-pub fn roots(vars: &[(&str, bool)]) -> (String, String) {
-    let kept: Vec<&str> = vars.iter().filter(|(_, gc)| *gc).map(|(v, _)| *v).collect();
-    let push: Vec<String> = kept
-        .iter()
-        .map(|v| format!("RPY_PUSH_ROOT({});", v))
-        .collect();
-    let pop: Vec<String> = kept
-        .iter()
-        .rev()
-        .map(|v| format!("RPY_POP_ROOT({});", v))
-        .collect();
-    (push.join(" "), pop.join(" "))
 }
 
 /// A specialisation's C name.
@@ -194,15 +172,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
     /// Marks a per-type helper as emitted; false if it already was.
     pub(super) fn mark_done(&mut self, what: &str, t: LlType) -> bool {
         self.done.insert((what.to_string(), t))
-    }
-
-    /// The types a per-type helper was emitted for.
-    pub(super) fn done_types(&self, what: &str) -> Vec<LlType> {
-        self.done
-            .iter()
-            .filter(|(w, _)| w == what)
-            .map(|(_, t)| *t)
-            .collect()
     }
 
     /// Adds a helper function: its prototype among the prototypes, its definition.
@@ -405,63 +374,11 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     db.tid(st)
                 );
             }
-            DictNew | DictGetItem | DictContains | DictGet | DictSetItem | DictDelItem
-            | DictSetDefault | DictPop | DictPopDefault | DictClear | DictKeys | DictValues
-            | DictItems | DictCopy | DictUpdate | DictPopItem => {
-                return self.dict_helper(rf, args, ret);
-            }
             Instantiate => return self.instantiate(ret),
             CallInit => return self.call_init(args),
             _ => return None,
         }
         Some(b)
-    }
-
-    /// An equality function for values of type `t` (by value as dict keys compare).
-    pub(super) fn eq_fn(&mut self, t: LlType) -> Option<String> {
-        let db = self.db;
-        let name = format!("rpy_eq{}", t.0);
-        if !self.mark_done("eq", t) {
-            return Some(name);
-        }
-        let ct = self.ctype(t);
-        let body = if db.is_str(t) {
-            "    return RPyRT_ll_streq((void *)a, (void *)b);\n".to_string()
-        } else if db.is_unicode(t) {
-            "    return RPyRT_ll_streq_u((void *)a, (void *)b);\n".to_string()
-        } else if db.is_tuple(t) {
-            let types = db.types();
-            let st = types.pointee(t)?;
-            let mut s = String::from(
-                "    if (a == b) return 1;\n    if (a == NULL || b == NULL) return 0;\n",
-            );
-            for (f, ft) in types.fields(st).to_vec() {
-                if ft == LlType::VOID {
-                    continue;
-                }
-                let e = self.eq_fn(ft)?;
-                let fname = super::database::field_name(&f);
-                let _ = writeln!(s, "    if (!{}(a->{}, b->{})) return 0;", e, fname, fname);
-            }
-            s.push_str("    return 1;\n");
-            s
-        } else if let Some(l) = db.list_t(t) {
-            let e = self.eq_fn(l.item)?;
-            format!(
-                "    if (a == b) return 1;\n    if (a == NULL || b == NULL || a->length != b->length) return 0;\n    for (long i = 0; i < a->length; i++) if (!{}({}[i], {}[i])) return 0;\n    return 1;\n",
-                e,
-                db.items_of(&l, "a"),
-                db.items_of(&l, "b")
-            )
-        } else if t == LlType::VOID {
-            return None;
-        } else if db.types().is_ptr(t) {
-            "    return (void *)a == (void *)b;\n".to_string()
-        } else {
-            "    return a == b;\n".to_string()
-        };
-        self.add_fn(format!("static bool {}({} a, {} b)", name, ct, ct), body);
-        Some(name)
     }
 
     /// A hash function for values of type `t` (RPython's `compute_hash` values).

@@ -5,7 +5,7 @@
 //! Layout: `database` (names of types, functions and constants; the GC's type table),
 //! `constants` (prebuilt data as static initialised C data), `funcgen` (one C function
 //! per graph, with the exception and GC-root transforms applied as it is written),
-//! `helpers`/`hlist`/`hdict` (the runtime functions specialised per type), `cc` (the C
+//! `helpers`/`hlist` (the runtime functions specialised per type), `cc` (the C
 //! compiler), and `runtime/` (the C runtime: GC, text and number functions, lists).
 
 mod cc;
@@ -13,7 +13,6 @@ mod constants;
 pub mod database;
 mod effects;
 pub mod funcgen;
-mod hdict;
 mod helpers;
 mod hlist;
 
@@ -141,19 +140,7 @@ pub fn generate(prog: &LlProgram, lines: Option<&SourceMap>) -> Result<CSources,
     out.push('\n');
     out.push_str(&helpers.out);
     out.push_str(&bodies);
-    // prebuilt dicts get their hash index before the program starts
-    let mut init = String::new();
-    for (i, c) in prog.heap.containers.iter().enumerate() {
-        if let Some(sfx) = helpers.indexed_dict(c.ty) {
-            let _ = writeln!(
-                init,
-                "    rpy_dict_reindex{}((void *)&{});",
-                sfx,
-                Database::const_name(i as u32)
-            );
-        }
-    }
-    emit_main(&db, argv_ty, &argv_ld, &init, &mut out);
+    emit_main(&db, argv_ty, &argv_ld, &mut out);
 
     let mut files = vec![("program.c".to_string(), out)];
     for (name, text) in RUNTIME_FILES {
@@ -248,7 +235,7 @@ fn emit_support(db: &Database, out: &mut String) {
     );
 }
 
-fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, init: &str, out: &mut String) {
+fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, out: &mut String) {
     let prog = db.prog;
     let entry = &db.func_names[prog.entry as usize];
     let l = db.ctype(argv_ty);
@@ -265,9 +252,8 @@ fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, init: &str, out: &mu
     };
     let _ = writeln!(
         out,
-        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n    rpy_stack_init();\n{init}    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
+        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n    rpy_stack_init();\n    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
         l = l,
-        init = init,
         ld = argv_ld,
         arr = items.1,
         items = items.0,

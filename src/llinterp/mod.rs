@@ -50,8 +50,6 @@ pub struct LlInterpreter<'p> {
     print_buf: Vec<u8>,
     /// Files the program opened with `os.open`, by file descriptor (from 3 on).
     pub(crate) files: HashMap<i64, std::fs::File>,
-    /// Per dict object, the index of its live keys (the heap holds the entries in order).
-    dict_index: HashMap<u32, HashMap<runtime::HKey, usize>>,
     depth: usize,
     /// Flattened slot of each (pointer type, field name) already accessed.
     slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize, FastHash>,
@@ -71,7 +69,6 @@ impl<'p> LlInterpreter<'p> {
             out,
             print_buf: Vec::new(),
             files: HashMap::new(),
-            dict_index: HashMap::new(),
             depth: 0,
             slot_cache: HashMap::default(),
             steps: 0,

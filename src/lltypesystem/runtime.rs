@@ -1,6 +1,6 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the low-level helpers of strings and dicts that are not yet written as
+//! formatting) and the low-level helpers of strings that are not yet written as
 //! low-level RPython graphs (those that are live in the bundled `ll_*.py` modules, see
 //! `rtyper::annlowlevel`). The RTyper calls them with `direct_call` through a function
 //! pointer; the LLInterpreter implements them (GenC will too). One entry per function: its
@@ -131,29 +131,6 @@ runtime_fns! {
     IsInstance = "ll_isinstance", NONE, NO_ALLOC;
     /// `math.*` of one or two floats
     MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
-    /// dict operations (on the ordered `dict` structure)
-    DictGetItem = "ll_dict_getitem", &["KeyError"], NO_ALLOC;
-    DictSetItem = "ll_dict_setitem", NONE, ALLOC;
-    DictDelItem = "ll_dict_delitem", &["KeyError"], ALLOC;
-    DictContains = "ll_dict_contains", NONE, NO_ALLOC;
-    DictGet = "ll_dict_get", NONE, NO_ALLOC;
-    DictSetDefault = "ll_dict_setdefault", NONE, ALLOC;
-    DictPop = "ll_dict_pop", &["KeyError"], ALLOC;
-    DictPopDefault = "ll_dict_pop_default", NONE, ALLOC;
-    DictClear = "ll_dict_clear", NONE, ALLOC;
-    /// `d.popitem()`: the last inserted entry, as a tuple
-    DictPopItem = "ll_dict_popitem", &["KeyError"], ALLOC;
-    DictCopy = "ll_dict_copy", NONE, ALLOC;
-    DictUpdate = "ll_dict_update", NONE, ALLOC;
-    DictKeys = "ll_dict_keys", NONE, ALLOC;
-    DictValues = "ll_dict_values", NONE, ALLOC;
-    DictItems = "ll_dict_items", NONE, ALLOC;
-    /// Iteration over a dict: (dict, position) -> next live position or -1
-    DictNextPos = "ll_dict_next_pos", NONE, ALLOC;
-    DictKeyAt = "ll_dict_key_at", NONE, ALLOC;
-    DictValueAt = "ll_dict_value_at", NONE, ALLOC;
-    /// `x in dict` etc. for any key kind is by value: hash and equality follow the key's
-    /// low-level type (strings by content, tuples item by item, pointers by identity).
     /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type
     /// is the function's result type.
     IterNext = "ll_iter_next", &["StopIteration"], ALLOC;
@@ -161,8 +138,6 @@ runtime_fns! {
     RangeIterNext = "ll_rangeiter_next", &["StopIteration"], NO_ALLOC;
     /// a range iterator over a `range()` list (never mutated): (list, step)
     RangeIterOfList = "ll_rangeiter_of_list", NONE, ALLOC;
-    /// `newdict()` of the result type
-    DictNew = "ll_dict_new", NONE, ALLOC;
     BoolToStr = "ll_bool_str", NONE, ALLOC;
     /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
     ListStr = "ll_list_str", NONE, ALLOC;

@@ -16,6 +16,7 @@ mod normalizecalls;
 mod rbuiltin;
 mod rclass;
 mod rcontainers;
+mod rdict;
 mod rexternal;
 mod rgenerator;
 mod rinstance;
@@ -129,6 +130,11 @@ pub struct RTyper<'a> {
     /// range(n)`): no list is built; the `iter` makes a range iterator of these
     /// (start, stop, step) values. Keyed by the high-level result Variable.
     lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
+    /// Items of arrays of structures read in low-level code (`d.entries[i]`, an
+    /// `ArrayItem`): no value is made; the accesses to their fields, in the same block,
+    /// become interior operations on the (array, index) kept here. Keyed by the
+    /// high-level result Variable.
+    array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
     /// graph slot of its `next`, and the `next` graphs once built (by slot).
     gen_frames: HashMap<u32, LlType>,
@@ -167,6 +173,11 @@ struct RtState {
     /// range(n)`): no list is built; the `iter` makes a range iterator of these
     /// (start, stop, step) values. Keyed by the high-level result Variable.
     lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
+    /// Items of arrays of structures read in low-level code (`d.entries[i]`, an
+    /// `ArrayItem`): no value is made; the accesses to their fields, in the same block,
+    /// become interior operations on the (array, index) kept here. Keyed by the
+    /// high-level result Variable.
+    array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
     /// graph slot of its `next`, and the `next` graphs once built (by slot).
     gen_frames: HashMap<u32, LlType>,
@@ -200,6 +211,7 @@ impl<'a> RTyper<'a> {
             var_reprs: st.var_reprs,
             pending_ovf: st.pending_ovf,
             lazy_ranges: st.lazy_ranges,
+            array_items: st.array_items,
             gen_frames: st.gen_frames,
             gen_next: st.gen_next,
             gen_next_slot: st.gen_next_slot,
@@ -227,6 +239,7 @@ impl<'a> RTyper<'a> {
             var_reprs: self.var_reprs,
             pending_ovf: self.pending_ovf,
             lazy_ranges: self.lazy_ranges,
+            array_items: self.array_items,
             gen_frames: self.gen_frames,
             gen_next: self.gen_next,
             gen_next_slot: self.gen_next_slot,
@@ -296,6 +309,7 @@ pub fn rtype(
         var_reprs: HashMap::new(),
         pending_ovf: HashMap::new(),
         lazy_ranges: HashMap::new(),
+        array_items: HashMap::new(),
         gen_frames: HashMap::new(),
         gen_next: HashMap::new(),
         gen_next_slot: HashMap::new(),

@@ -466,8 +466,7 @@ impl RTyper<'_> {
         {
             // r_dict(eq, hash): a dict holding its two functions
             let rr = hop.r_result;
-            let tr = self.lltype(rr);
-            let d = self.rt_call(llops, RuntimeFn::DictNew, vec![], tr);
+            let d = self.new_dict(llops, rr)?;
             for (field, g) in [("fneq", eq), ("fnhash", hash)] {
                 let fp = self.graph_funcptr(g);
                 let ft = self.funcptr_type(g);
@@ -783,7 +782,7 @@ impl RTyper<'_> {
             }
             B::CollectionsOrderedDict if hop.nargs() == 0 => {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
-                Ok((self.rt_call(llops, RuntimeFn::DictNew, vec![], tr), rr))
+                Ok((self.new_dict(llops, rr)?, rr))
             }
             B::ObjectmodelInstantiate => {
                 // a new instance of the class given (chosen at run time), without __init__
@@ -1297,56 +1296,60 @@ impl RTyper<'_> {
                 Ok((v, r))
             }
             Repr::Dict { key, value, .. } => {
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                // low-level helpers (ll_dict.py); `sv` is the dict
+                let tv = self.lltype(value);
+                let (helper, args, res): (&str, Vec<Hlvalue>, (LlType, ReprId)) = match id {
                     B::DictGet => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         let d = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, value)?
                         } else {
                             Hlvalue::Ll(LlConstant {
-                                ty: self.lltype(value),
-                                value: LlValue::zero(&self.types, self.lltype(value)),
+                                ty: tv,
+                                value: LlValue::zero(&self.types, tv),
                             })
                         };
-                        (RuntimeFn::DictGet, vec![k, d], (self.lltype(value), value))
+                        ("ll_dict_get", vec![sv, k, d], (tv, value))
                     }
                     B::DictSetdefault => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         let d = self.inputarg(llops, hop, 1, value)?;
-                        (
-                            RuntimeFn::DictSetDefault,
-                            vec![k, d],
-                            (self.lltype(value), value),
-                        )
+                        ("ll_dict_setdefault", vec![sv, k, d], (tv, value))
                     }
                     B::DictPop => {
                         let k = self.inputarg(llops, hop, 0, key)?;
                         if hop.nargs() > 1 {
                             let d = self.inputarg(llops, hop, 1, value)?;
-                            (
-                                RuntimeFn::DictPopDefault,
-                                vec![k, d],
-                                (self.lltype(value), value),
-                            )
+                            ("ll_dict_pop_default", vec![sv, k, d], (tv, value))
                         } else {
                             raise_here(self, hop, llops, "KeyError");
-                            (RuntimeFn::DictPop, vec![k], (self.lltype(value), value))
+                            ("ll_dict_pop", vec![sv, k], (tv, value))
                         }
                     }
-                    B::DictClear => (RuntimeFn::DictClear, vec![], (LlType::VOID, void)),
+                    B::DictClear => {
+                        let v =
+                            self.gendirectcall(llops, "ll_dict_clear", vec![sv], LlType::VOID)?;
+                        return Ok((v, void));
+                    }
                     B::DictPopitem => {
                         raise_here(self, hop, llops, "KeyError");
-                        (RuntimeFn::DictPopItem, vec![], (tr, rr))
+                        let args = vec![ctype(tr), sv];
+                        return Ok((self.gendirectcall(llops, "ll_dict_popitem", args, tr)?, rr));
                     }
-                    B::DictCopy => (RuntimeFn::DictCopy, vec![], (tr, rr)),
+                    B::DictCopy => ("ll_dict_copy", vec![sv], (tr, rr)),
                     B::DictUpdate => (
-                        RuntimeFn::DictUpdate,
-                        vec![hop.args_v[0]],
+                        "ll_dict_update",
+                        vec![sv, hop.args_v[0]],
                         (LlType::VOID, void),
                     ),
-                    B::DictKeys => (RuntimeFn::DictKeys, vec![], (tr, rr)),
-                    B::DictValues => (RuntimeFn::DictValues, vec![], (tr, rr)),
-                    B::DictItems => (RuntimeFn::DictItems, vec![], (tr, rr)),
+                    B::DictKeys | B::DictValues | B::DictItems => {
+                        let base = match id {
+                            B::DictKeys => "ll_dict_keys",
+                            B::DictValues => "ll_dict_values",
+                            _ => "ll_dict_items",
+                        };
+                        return Ok((self.new_list_call(llops, base, rr, vec![sv])?, rr));
+                    }
                     B::DictIterkeys | B::DictItervalues | B::DictIteritems => {
                         let st = self.types.pointee(tr).unwrap();
                         let it = llops.genop(LlOp::Malloc, vec![ctype(st)], tr);
@@ -1364,7 +1367,8 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                self.call_runtime_method(llops, f, sv, args, res)
+                let (ty, repr) = res;
+                Ok((self.dict_call(llops, helper, sr, args, ty)?, repr))
             }
             // the JitDriver's markers: nothing happens at run time without a JIT
             _ if matches!(

@@ -160,13 +160,12 @@ impl RTyper<'_> {
             }
             Repr::Dict { key, value, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                let tk = self.lltype(key);
-                let f = self.runtime(RuntimeFn::DictGetItem, &[ty, tk], self.lltype(value));
                 if self.has_implicit_exception(hop, "KeyError") {
                     hop.exception_is_here(llops);
                 }
+                let tv = self.lltype(value);
                 Ok((
-                    llops.genop(LlOp::DirectCall, vec![f, v, k], self.lltype(value)),
+                    self.dict_call(llops, "ll_dict_getitem", r, vec![v, k], tv)?,
                     value,
                 ))
             }
@@ -208,9 +207,7 @@ impl RTyper<'_> {
             Repr::Dict { key, value, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
                 let x = self.inputarg(llops, hop, 2, value)?;
-                let (tk, tv) = (self.lltype(key), self.lltype(value));
-                let f = self.runtime(RuntimeFn::DictSetItem, &[ty, tk, tv], LlType::VOID);
-                llops.genop(LlOp::DirectCall, vec![f, v, k, x], LlType::VOID);
+                self.dict_call(llops, "ll_dict_setitem", r, vec![v, k, x], LlType::VOID)?;
                 Ok((cvoid(), void))
             }
             _ => Err(TyperError::new(
@@ -223,36 +220,27 @@ impl RTyper<'_> {
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        let ty = self.lltype(r);
-        let (f, k) = match self.repr(r).clone() {
+        match self.repr(r).clone() {
             Repr::List { .. } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
                 if self.has_implicit_exception(hop, "IndexError") {
                     hop.exception_is_here(llops);
                 }
                 self.gendirectcall(llops, "ll_delitem", vec![v, i], LlType::VOID)?;
-                return Ok((cvoid(), void));
             }
             Repr::Dict { key, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                let tk = self.lltype(key);
-                (
-                    self.runtime(RuntimeFn::DictDelItem, &[ty, tk], LlType::VOID),
-                    k,
-                )
+                if self.has_implicit_exception(hop, "KeyError") {
+                    hop.exception_is_here(llops);
+                }
+                self.dict_call(llops, "ll_dict_delitem", r, vec![v, k], LlType::VOID)?;
             }
             _ => {
                 return Err(TyperError::new(
                     "del of an item of this value is not supported by `run` yet",
                 ))
             }
-        };
-        if self.has_implicit_exception(hop, "IndexError")
-            || self.has_implicit_exception(hop, "KeyError")
-        {
-            hop.exception_is_here(llops);
         }
-        llops.genop(LlOp::DirectCall, vec![f, v, k], LlType::VOID);
         Ok((cvoid(), void))
     }
 
@@ -365,7 +353,6 @@ impl RTyper<'_> {
     pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rb = self.intern_repr(Repr::Bool);
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        let ty = self.lltype(r);
         if matches!(self.repr(r), Repr::Char | Repr::UniChar) {
             // `x in c` of a one-character string: as a string
             let rs = self.intern_repr(if matches!(self.repr(r), Repr::Char) {
@@ -380,7 +367,7 @@ impl RTyper<'_> {
                 rb,
             ));
         }
-        let (f, x, tx) = match self.repr(r).clone() {
+        match self.repr(r).clone() {
             Repr::List { item, .. } => {
                 let x = self.inputarg(llops, hop, 1, item)?;
                 if let Some(items) = self.newlist_constants(hop) {
@@ -403,18 +390,19 @@ impl RTyper<'_> {
                 let args = vec![items, n, x];
                 let res =
                     self.gendirectcall_eq(llops, "ll_list_contains", args, eq, LlType::BOOL)?;
-                return Ok((res, rb));
+                Ok((res, rb))
             }
             Repr::Dict { key, .. } => {
                 let x = self.inputarg(llops, hop, 1, key)?;
-                (RuntimeFn::DictContains, x, self.lltype(key))
+                let res = self.dict_call(llops, "ll_dict_contains", r, vec![v, x], LlType::BOOL)?;
+                Ok((res, rb))
             }
             Repr::Str | Repr::Unicode => {
                 let x = self.inputarg(llops, hop, 1, r)?;
-                return Ok((
+                Ok((
                     self.gendirectcall(llops, "ll_contains", vec![v, x], LlType::BOOL)?,
                     rb,
-                ));
+                ))
             }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
@@ -437,19 +425,12 @@ impl RTyper<'_> {
                     acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
                 }
                 let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
-                return Ok((res, rb));
+                Ok((res, rb))
             }
-            _ => {
-                return Err(TyperError::new(
-                    "`in` of this value is not supported by `run` yet",
-                ))
-            }
-        };
-        let fp = self.runtime(f, &[ty, tx], LlType::BOOL);
-        Ok((
-            llops.genop(LlOp::DirectCall, vec![fp, v, x], LlType::BOOL),
-            rb,
-        ))
+            _ => Err(TyperError::new(
+                "`in` of this value is not supported by `run` yet",
+            )),
+        }
     }
 
     /// The Repr to compare values of Reprs `a` and `b` as, if they can be compared with

@@ -77,6 +77,11 @@ pub enum Repr {
         base: LlType,
         field: std::rc::Rc<str>,
     },
+    /// A structure inside a GC array (`d.entries[i]`): no value of its own (Void); its
+    /// field accesses use the array and index it was read with (see `rptr`).
+    ArrayItem {
+        array: LlType,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,7 +138,7 @@ impl RTyper<'_> {
 
     fn make_lltype(&mut self, repr: &Repr) -> LlType {
         match repr {
-            Repr::Void => LlType::VOID,
+            Repr::Void | Repr::ArrayItem { .. } => LlType::VOID,
             Repr::Bool => LlType::BOOL,
             Repr::Int(k) => int_lltype(*k),
             Repr::Float => LlType::FLOAT,
@@ -334,6 +339,7 @@ impl RTyper<'_> {
                 base: *base,
                 field: field.clone(),
             },
+            SomeValue::ArrayItem { array } => Repr::ArrayItem { array: *array },
             SomeValue::LlType(_) => Repr::Void,
             SomeValue::Unknown(what) => {
                 return Err(TyperError::new(format!(

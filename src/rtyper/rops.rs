@@ -186,16 +186,12 @@ impl RTyper<'_> {
             }
             Op::NewDict => {
                 let rr = hop.r_result;
-                let tr = self.lltype(rr);
-                let f = self.runtime(RuntimeFn::DictNew, &[], tr);
-                let d = llops.genop(LlOp::DirectCall, vec![f], tr);
+                let d = self.new_dict(llops, rr)?;
                 if let Repr::Dict { key, value, .. } = self.repr(rr).clone() {
                     for i in (0..hop.nargs()).step_by(2) {
                         let k = self.inputarg(llops, hop, i, key)?;
                         let v = self.inputarg(llops, hop, i + 1, value)?;
-                        let (tk, tv) = (self.lltype(key), self.lltype(value));
-                        let f = self.runtime(RuntimeFn::DictSetItem, &[tr, tk, tv], LlType::VOID);
-                        llops.genop(LlOp::DirectCall, vec![f, d, k, v], LlType::VOID);
+                        self.dict_call(llops, "ll_dict_setitem", rr, vec![d, k, v], LlType::VOID)?;
                     }
                 }
                 Ok((d, rr))

@@ -2,7 +2,10 @@
 //! operations of low-level helpers and of user code written with `lltype` become the
 //! low-level operations themselves. A pointer (`Repr::Ptr`) is its own representation;
 //! an interior pointer (`s.chars`, `Repr::InteriorPtr`) is represented by the pointer to
-//! its structure, and its item accesses become interior operations on that.
+//! its structure, and its item accesses become interior operations on that. A structure
+//! inside a GC array (`d.entries[i]`, `Repr::ArrayItem`) has no value: the array and the
+//! index it was read with are kept (`RTyper::array_items`) and its field accesses become
+//! `getinteriorfield(array, index, field)` and `setinteriorfield`.
 
 use super::hop::{cfield, ctype, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
@@ -28,6 +31,7 @@ impl RTyper<'_> {
             }));
         }
         let (p, field) = match self.repr(r0) {
+            Repr::ArrayItem { .. } => return Some(self.rtype_array_item_op(hop, llops)),
             Repr::Ptr(p) => (*p, None),
             Repr::InteriorPtr { base, field } => (*base, Some(field.clone())),
             _ => return None,
@@ -36,6 +40,11 @@ impl RTyper<'_> {
         Some(match (hop.op.opname, field) {
             (Op::GetAttr, None) => self.ll_getattr(hop, llops, v, p),
             (Op::SetAttr, None) => self.ll_setattr(hop, llops, v, p),
+            (Op::GetItem, None) if matches!(self.repr(hop.r_result), Repr::ArrayItem { .. }) => {
+                self.array_items
+                    .insert((hop.g, hop.op.result), (v, hop.args_v[1]));
+                Ok((super::hop::cvoid(), hop.r_result))
+            }
             (Op::GetItem, f) => {
                 let item = self.ll_item_type(p, f.as_deref());
                 let i = hop.args_v[1];
@@ -73,6 +82,7 @@ impl RTyper<'_> {
                 };
                 self.ll_result(llops, res, LlType::SIGNED, hop.r_result)
             }
+            (Op::SimpleCall, None) => self.ll_indirect_call(hop, llops, v, p),
             (Op::Bool, None) => {
                 let res = llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL);
                 Ok((res, self.intern_repr(Repr::Bool)))
@@ -91,6 +101,68 @@ impl RTyper<'_> {
                 op.name()
             ))),
         })
+    }
+
+    /// `item.field` and `item.field = x` of a structure inside a GC array, through the
+    /// array and index the item was read with, in the same block.
+    fn rtype_array_item_op(&mut self, hop: &Hop, llops: &mut LlOps) -> R {
+        let Repr::ArrayItem { array } = *self.repr(hop.args_r[0]) else {
+            return Err(TyperError::new("not an array item"));
+        };
+        let place = match hop.op.args[0] {
+            Hlvalue::Var(v) => self.array_items.get(&(hop.g, v)).copied(),
+            _ => None,
+        };
+        let Some((arr, index)) = place else {
+            return Err(TyperError::new(
+                "an item of an array of structures is used in another block than where it \
+                 is read: write `a[i].field` where the field is used",
+            ));
+        };
+        let name = self.ll_field_name(hop)?;
+        let item = self.ll_item_type(array, None);
+        let ft = self.types.field_type(item, &name).ok_or_else(|| {
+            TyperError::new(format!("no field {} in {}", name, self.types.name(item)))
+        })?;
+        match hop.op.opname {
+            Op::GetAttr => {
+                let res = llops.genop(LlOp::GetInteriorField, vec![arr, index, cfield(&name)], ft);
+                self.ll_result(llops, res, ft, hop.r_result)
+            }
+            Op::SetAttr => {
+                let val = self.ll_cast(llops, hop.args_v[2], hop.args_r[2], ft)?;
+                llops.genop(
+                    LlOp::SetInteriorField,
+                    vec![arr, index, cfield(&name), val],
+                    LlType::VOID,
+                );
+                Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
+            }
+            op => Err(TyperError::new(format!(
+                "`{}` of an item of an array of structures",
+                op.name()
+            ))),
+        }
+    }
+
+    /// `f(args…)` of a function pointer: an `indirect_call`, each argument as the
+    /// function's parameter type.
+    fn ll_indirect_call(&mut self, hop: &mut Hop, llops: &mut LlOps, f: Hlvalue, p: LlType) -> R {
+        let ft = self.types.pointee(p).unwrap_or(p);
+        let TypeDef::Func { args, result } = self.types.def(ft).clone() else {
+            return Err(TyperError::new(
+                "a call of a pointer that is not a function",
+            ));
+        };
+        let mut vals = vec![f];
+        for (i, &t) in args.iter().enumerate() {
+            vals.push(self.ll_cast(llops, hop.args_v[i + 1], hop.args_r[i + 1], t)?);
+        }
+        let res = llops.genop(LlOp::IndirectCall, vals, result);
+        if hop.exc_handled {
+            hop.raising_index = Some(llops.ops.len() - 1);
+        }
+        self.ll_result(llops, res, result, hop.r_result)
     }
 
     /// `p.field`: the field's value, or the pointer itself for an inlined structure or

@@ -1,7 +1,7 @@
 /* containers.c: the type-independent part of lists: making a new list of a given type
  * (the list operations are low-level helper graphs, __rpy_ll__/ll_list.py); a byte
- * buffer for str() of containers. The typed parts (equality, hashing, dicts) are
- * generated per type by GenC. */
+ * buffer for str() of containers. The typed parts (hashing) are generated per type by
+ * GenC; dicts are low-level helper graphs too (__rpy_ll__/ll_dict.py). */
 #include "rpy.h"
 
 /* A new list of `desc`'s type with `length` zeroed items. */

@@ -1,6 +1,6 @@
 //! Lists, dicts and tuples in the runtime: the list layouts (fixed-size GcArray or
-//! resizable `list {length, items}`), the ordered dict with its key index (or the
-//! program's eq/hash functions for an r_dict), iteration, `str()` of containers and
+//! resizable `list {length, items}`), the entries of the ordered dict (its operations are
+//! low-level helpers, `__rpy_ll__/ll_dict.py`), iteration, `str()` of containers and
 //! RPython's `compute_hash`.
 
 use super::super::{LlInterpreter, Unwind};
@@ -9,18 +9,6 @@ use crate::lltypesystem::{LlPtr, LlType, LlValue, Offset, TypeDef};
 use crate::syntax::Span;
 
 type R = Result<LlValue, Unwind>;
-
-/// A dict key by value: strings by content, pointers by identity, tuples item by item.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum HKey {
-    Null,
-    I(i64),
-    F(u64),
-    Bytes(Vec<u8>),
-    Uni(Vec<u32>),
-    Ptr(u32),
-    Tuple(Vec<HKey>),
-}
 
 /// Layout of a list type: fixed-size (a GcArray) or resizable (`list {length, items}`).
 pub(super) struct ListLayout {
@@ -114,71 +102,8 @@ impl<'p> LlInterpreter<'p> {
         p
     }
 
-    /// The hashable identity of a value of type `ty`.
-    pub(super) fn hkey(&self, v: LlValue, ty: LlType) -> HKey {
-        match v {
-            LlValue::Int(i) => HKey::I(i),
-            LlValue::Uint(u) => HKey::I(u as i64),
-            LlValue::Bool(b) => HKey::I(b as i64),
-            LlValue::Char(c) => HKey::I(c as i64),
-            LlValue::UniChar(c) => HKey::I(c as i64),
-            LlValue::Float(f) => HKey::F(if f == 0.0 { 0 } else { f.to_bits() }),
-            LlValue::Ptr(LlPtr::Null) => HKey::Null,
-            LlValue::Ptr(p @ LlPtr::Obj { obj, .. }) => {
-                let types = &self.prog.types;
-                if ty == self.prog.str_ptr {
-                    return HKey::Bytes(self.heap.bytes(p).unwrap_or(&[]).to_vec());
-                }
-                let to = types.pointee(ty);
-                if let Some(to) = to {
-                    if types.struct_name(to).is_some_and(|n| &**n == "rpy_unicode") {
-                        let n = self.heap.len(p).unwrap_or(0);
-                        let mut out = Vec::new();
-                        for i in 0..n {
-                            out.push(
-                                self.heap
-                                    .getinterior(
-                                        types,
-                                        p,
-                                        to,
-                                        &[
-                                            crate::lltypesystem::Offset::Field("chars".into()),
-                                            crate::lltypesystem::Offset::Index(i as i64),
-                                        ],
-                                    )
-                                    .map(|c| c.as_int() as u32)
-                                    .unwrap_or(0),
-                            );
-                        }
-                        return HKey::Uni(out);
-                    }
-                    if types
-                        .struct_name(to)
-                        .is_some_and(|n| n.starts_with("tuple"))
-                    {
-                        let fields: Vec<(std::rc::Rc<str>, LlType)> = types.fields(to).to_vec();
-                        return HKey::Tuple(
-                            fields
-                                .iter()
-                                .map(|(f, ft)| {
-                                    let x = self
-                                        .heap
-                                        .getfield(types, p, to, f)
-                                        .unwrap_or(LlValue::Void);
-                                    self.hkey(x, *ft)
-                                })
-                                .collect(),
-                        );
-                    }
-                }
-                HKey::Ptr(obj)
-            }
-            LlValue::Ptr(LlPtr::Func(f)) => HKey::Ptr(u32::MAX - f),
-            _ => HKey::Null,
-        }
-    }
-
-    // ---- dicts: `dict {num_live, num_used, entries: Ptr(GcArray(entry{key, value, live}))}`
+    // ---- dicts (read by iteration): `dict {num_live, num_used, entries: Ptr(GcArray(entry
+    // {key, value, live})), …}`
 
     pub(super) fn dict_types(&self, ty: LlType) -> (LlType, LlType, LlType, LlType) {
         let types = &self.prog.types;
@@ -188,26 +113,6 @@ impl<'p> LlInterpreter<'p> {
         let entry = types.array_item(arr).unwrap_or(LlType::VOID);
         let kt = types.field_type(entry, "key").unwrap_or(LlType::VOID);
         (st, arr, entry, kt)
-    }
-
-    pub(super) fn dict_new(&mut self, ty: LlType) -> LlPtr {
-        let (st, arr, _, _) = self.dict_types(ty);
-        let p = self.heap.malloc(&self.prog.types, st, 0);
-        let e = self.heap.malloc(&self.prog.types, arr, 8);
-        let _ = self
-            .heap
-            .setfield(&self.prog.types, p, st, "entries", LlValue::Ptr(e));
-        if let LlPtr::Obj { obj, .. } = p {
-            self.dict_index.insert(obj, Default::default());
-        }
-        p
-    }
-
-    pub(super) fn dict_obj(&self, d: LlPtr, span: Span) -> Result<u32, Unwind> {
-        match d {
-            LlPtr::Obj { obj, .. } => Ok(obj),
-            _ => Err(self.fatal_at(span, "dereference of None (a null dict)")),
-        }
     }
 
     /// The entries array of a dict and the path to field `field` of entry `i`.
@@ -238,11 +143,7 @@ impl<'p> LlInterpreter<'p> {
             .unwrap_or(LlValue::Void)
     }
 
-    pub(super) fn entry_set(&mut self, d: LlPtr, ty: LlType, i: usize, field: &str, v: LlValue) {
-        let (e, arr, path) = self.entry_place(d, ty, i, field);
-        let _ = self.heap.setinterior(&self.prog.types, e, arr, &path, v);
-    }
-
+    /// A dict's live and used entry counts.
     pub(super) fn dict_counts(&self, d: LlPtr, ty: LlType) -> (i64, i64) {
         let (st, ..) = self.dict_types(ty);
         let types = &self.prog.types;
@@ -257,149 +158,6 @@ impl<'p> LlInterpreter<'p> {
             .map(|v| v.as_int())
             .unwrap_or(0);
         (live, used)
-    }
-    pub(super) fn dict_set_counts(&mut self, d: LlPtr, ty: LlType, live: i64, used: i64) {
-        let (st, ..) = self.dict_types(ty);
-        let types = &self.prog.types;
-        let _ = self
-            .heap
-            .setfield(types, d, st, "num_live", LlValue::Int(live));
-        let _ = self
-            .heap
-            .setfield(types, d, st, "num_used", LlValue::Int(used));
-    }
-
-    pub(super) fn dict_lookup(
-        &mut self,
-        d: LlPtr,
-        ty: LlType,
-        k: LlValue,
-        span: Span,
-    ) -> Result<Option<usize>, Unwind> {
-        let obj = self.dict_obj(d, span)?;
-        let (st, _, _, kt) = self.dict_types(ty);
-        if self.prog.types.field_type(st, "fneq").is_some() {
-            // an r_dict: the key's hash and equality are the program's functions
-            let types = &self.prog.types;
-            let fneq = self
-                .heap
-                .getfield(types, d, st, "fneq")
-                .map(|v| v.as_ptr())
-                .unwrap_or(LlPtr::Null);
-            let fnhash = self
-                .heap
-                .getfield(types, d, st, "fnhash")
-                .map(|v| v.as_ptr())
-                .unwrap_or(LlPtr::Null);
-            let (LlPtr::Func(eq), LlPtr::Func(hash)) = (fneq, fnhash) else {
-                return Err(self.fatal_at(span, "an r_dict without its functions"));
-            };
-            self.call_function(hash, &[k], span)?;
-            for i in self.dict_live_entries(d, ty) {
-                let ek = self.entry_get(d, ty, i, "key");
-                if self.call_function(eq, &[ek, k], span)?.as_bool() {
-                    return Ok(Some(i));
-                }
-            }
-            return Ok(None);
-        }
-        let key = self.hkey(k, kt);
-        if !self.dict_index.contains_key(&obj) {
-            self.rebuild_index(d, ty);
-        }
-        Ok(self.dict_index[&obj].get(&key).copied())
-    }
-
-    pub(super) fn rebuild_index(&mut self, d: LlPtr, ty: LlType) {
-        let LlPtr::Obj { obj, .. } = d else { return };
-        let (_, used) = self.dict_counts(d, ty);
-        let (.., kt) = self.dict_types(ty);
-        let mut idx = std::collections::HashMap::new();
-        for i in 0..used as usize {
-            if self.entry_get(d, ty, i, "live").as_bool() {
-                let k = self.entry_get(d, ty, i, "key");
-                idx.insert(self.hkey(k, kt), i);
-            }
-        }
-        self.dict_index.insert(obj, idx);
-    }
-
-    pub(super) fn dict_set(
-        &mut self,
-        d: LlPtr,
-        ty: LlType,
-        k: LlValue,
-        v: LlValue,
-        span: Span,
-    ) -> Result<(), Unwind> {
-        if let Some(i) = self.dict_lookup(d, ty, k, span)? {
-            self.entry_set(d, ty, i, "value", v);
-            return Ok(());
-        }
-        let (st, arr, _, kt) = self.dict_types(ty);
-        let (live, used) = self.dict_counts(d, ty);
-        let types = &self.prog.types;
-        let e = self
-            .heap
-            .getfield(types, d, st, "entries")
-            .map(|v| v.as_ptr())
-            .unwrap_or(LlPtr::Null);
-        let cap = self.heap.len(e).unwrap_or(0);
-        if used as usize >= cap {
-            // grow the entries, keeping their order
-            let newcap = cap * 2 + 8;
-            let ne = self.heap.malloc(&self.prog.types, arr, newcap);
-            for i in 0..used as usize {
-                for f in ["key", "value", "live"] {
-                    let x = self.entry_get(d, ty, i, f);
-                    let _ = self.heap.setinterior(
-                        &self.prog.types,
-                        ne,
-                        arr,
-                        &[
-                            crate::lltypesystem::Offset::Index(i as i64),
-                            crate::lltypesystem::Offset::Field(f.into()),
-                        ],
-                        x,
-                    );
-                }
-            }
-            let _ = self
-                .heap
-                .setfield(&self.prog.types, d, st, "entries", LlValue::Ptr(ne));
-        }
-        let i = used as usize;
-        self.entry_set(d, ty, i, "key", k);
-        self.entry_set(d, ty, i, "value", v);
-        self.entry_set(d, ty, i, "live", LlValue::Bool(true));
-        self.dict_set_counts(d, ty, live + 1, used + 1);
-        let key = self.hkey(k, kt);
-        let obj = self.dict_obj(d, span)?;
-        self.dict_index.entry(obj).or_default().insert(key, i);
-        Ok(())
-    }
-
-    pub(super) fn dict_del(&mut self, d: LlPtr, ty: LlType, i: usize) {
-        let (.., kt) = self.dict_types(ty);
-        let k = self.entry_get(d, ty, i, "key");
-        self.entry_set(d, ty, i, "live", LlValue::Bool(false));
-        let zero_k = LlValue::zero(&self.prog.types, kt);
-        self.entry_set(d, ty, i, "key", zero_k);
-        let (live, used) = self.dict_counts(d, ty);
-        self.dict_set_counts(d, ty, live - 1, used);
-        let key = self.hkey(k, kt);
-        if let LlPtr::Obj { obj, .. } = d {
-            if let Some(idx) = self.dict_index.get_mut(&obj) {
-                idx.remove(&key);
-            }
-        }
-    }
-
-    pub(super) fn dict_live_entries(&self, d: LlPtr, ty: LlType) -> Vec<usize> {
-        let (_, used) = self.dict_counts(d, ty);
-        (0..used as usize)
-            .filter(|&i| self.entry_get(d, ty, i, "live").as_bool())
-            .collect()
     }
 
     pub(super) fn new_tuple(&mut self, ty: LlType, items: &[LlValue]) -> LlValue {

@@ -1,8 +1,8 @@
-//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: string,
-//! list and dict helpers over the low-level heap, number formatting, and the external
+//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: string
+//! and list helpers over the low-level heap, number formatting, and the external
 //! functions (`os.write` to the real file descriptor, the clock, `math`). Each takes its
 //! arguments' low-level types and its result type from the call's function pointer type,
-//! which is how the generic list and dict helpers know their layouts.
+//! which is how the generic list helpers know their layouts.
 
 mod containers;
 mod os;
@@ -12,7 +12,6 @@ use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-pub use containers::HKey;
 use text::{format_f, parse_int, split_sep, split_whitespace};
 
 type R = Result<LlValue, Unwind>;
@@ -295,16 +294,6 @@ impl<'p> LlInterpreter<'p> {
                 let r = crate::objspace::format::repr_bytes(&s);
                 self.strv(&r)
             }
-            DictPopItem => {
-                let (d, t) = (a[0].as_ptr(), ty(0));
-                let Some(&i) = self.dict_live_entries(d, t).last() else {
-                    return Err(self.raise_std("KeyError"));
-                };
-                let k = self.entry_get(d, t, i, "key");
-                let v = self.entry_get(d, t, i, "value");
-                self.dict_del(d, t, i);
-                self.new_tuple(rty, &[k, v])
-            }
             IsInstance => match a[0].as_ptr() {
                 LlPtr::Null => LlValue::Bool(false),
                 p => {
@@ -506,89 +495,7 @@ impl<'p> LlInterpreter<'p> {
                 }
                 LlValue::Ptr(p)
             }
-            DictNew => LlValue::Ptr(self.dict_new(rty)),
-            DictGetItem | DictContains | DictGet | DictPop | DictPopDefault | DictSetDefault => {
-                let (d, t) = (a[0].as_ptr(), ty(0));
-                let pos = self.dict_lookup(d, t, a[1], span)?;
-                match (f, pos) {
-                    (DictContains, p) => LlValue::Bool(p.is_some()),
-                    (DictGetItem | DictGet | DictSetDefault, Some(i)) => {
-                        self.entry_get(d, t, i, "value")
-                    }
-                    (DictGetItem | DictPop, None) => return Err(self.raise_std("KeyError")),
-                    (DictGet | DictPopDefault, None) => a[2],
-                    (DictSetDefault, None) => {
-                        self.dict_set(d, t, a[1], a[2], span)?;
-                        a[2]
-                    }
-                    (_, Some(i)) => {
-                        let v = self.entry_get(d, t, i, "value");
-                        self.dict_del(d, t, i);
-                        v
-                    }
-                    (_, None) => LlValue::Void,
-                }
-            }
-            DictSetItem => {
-                self.dict_set(a[0].as_ptr(), ty(0), a[1], a[2], span)?;
-                LlValue::Void
-            }
-            DictDelItem => {
-                let (d, t) = (a[0].as_ptr(), ty(0));
-                match self.dict_lookup(d, t, a[1], span)? {
-                    Some(i) => self.dict_del(d, t, i),
-                    None => return Err(self.raise_std("KeyError")),
-                }
-                LlValue::Void
-            }
-            DictClear => {
-                let (d, t) = (a[0].as_ptr(), ty(0));
-                for i in self.dict_live_entries(d, t) {
-                    self.dict_del(d, t, i);
-                }
-                self.dict_set_counts(d, t, 0, 0);
-                LlValue::Void
-            }
-            DictCopy | DictUpdate => {
-                let (src, st) = if f == DictCopy {
-                    (a[0].as_ptr(), ty(0))
-                } else {
-                    (a[1].as_ptr(), ty(1))
-                };
-                let dst = if f == DictCopy {
-                    self.dict_new(rty)
-                } else {
-                    a[0].as_ptr()
-                };
-                let dt = if f == DictCopy { rty } else { ty(0) };
-                for i in self.dict_live_entries(src, st) {
-                    let k = self.entry_get(src, st, i, "key");
-                    let v = self.entry_get(src, st, i, "value");
-                    self.dict_set(dst, dt, k, v, span)?;
-                }
-                if f == DictCopy {
-                    LlValue::Ptr(dst)
-                } else {
-                    LlValue::Void
-                }
-            }
-            DictKeys | DictValues | DictItems => {
-                let (d, t) = (a[0].as_ptr(), ty(0));
-                let mut items = Vec::new();
-                let item_t = self.list_item_type(rty);
-                for i in self.dict_live_entries(d, t) {
-                    let k = self.entry_get(d, t, i, "key");
-                    let v = self.entry_get(d, t, i, "value");
-                    items.push(match f {
-                        DictKeys => k,
-                        DictValues => v,
-                        _ => self.new_tuple(item_t, &[k, v]),
-                    });
-                }
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            DictNextPos | DictKeyAt | DictValueAt | StrBuilderNew | StrBuilderAppend
-            | StrBuilderBuild => {
+            StrBuilderNew | StrBuilderAppend | StrBuilderBuild => {
                 return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
             }
         })
