@@ -290,3 +290,55 @@ def show(n):
     let (_, out) = interpret(src, "show", &[2]).unwrap();
     assert_eq!(out, "b\na 2 5.000000\n");
 }
+
+#[test]
+fn arraycopy_moves_items_as_memmove() {
+    // rgc.ll_arraycopy on a GcArray (overlapping either way, into another array) and from
+    // a string's inlined chars: the `arraycopy` operation on the LLInterpreter
+    let src = "
+from rpython.rtyper.lltypesystem.lltype import GcArray, Signed, Char, malloc
+from rpython.rlib.rgc import ll_arraycopy
+from rpython.rtyper.annlowlevel import llstr
+A = GcArray(Signed)
+C = GcArray(Char)
+def digits(a):
+    r = 0
+    i = 0
+    while i < len(a):
+        r = r * 10 + a[i]
+        i += 1
+    return r
+def f(which):
+    a = malloc(A, 8)
+    i = 0
+    while i < 8:
+        a[i] = i + 1
+        i += 1
+    if which == 0:
+        ll_arraycopy(a, a, 0, 2, 5)
+    elif which == 1:
+        ll_arraycopy(a, a, 3, 1, 5)
+    elif which == 2:
+        b = malloc(A, 8)
+        ll_arraycopy(a, b, 6, 0, 2)
+        a = b
+    else:
+        ll_arraycopy(a, a, 0, 1, 0)
+    return digits(a)
+def g(n):
+    s = llstr(str(n) + 'xyz')
+    c = malloc(C, 4)
+    ll_arraycopy(s.chars, c, 1, 0, 4)
+    r = 0
+    i = 0
+    while i < 4:
+        r = r * 1000 + ord(c[i])
+        i += 1
+    return r
+";
+    assert_eq!(int(src, "f", &[0]), 12123458);
+    assert_eq!(int(src, "f", &[1]), 14567878);
+    assert_eq!(int(src, "f", &[2]), 78000000);
+    assert_eq!(int(src, "f", &[3]), 12345678);
+    assert_eq!(int(src, "g", &[75]), 53120121122);
+}
