@@ -342,3 +342,34 @@ def g(n):
     assert_eq!(int(src, "f", &[3]), 12345678);
     assert_eq!(int(src, "g", &[75]), 53120121122);
 }
+
+#[test]
+fn string_building_helpers() {
+    // concatenation, slicing, repetition and char -> str are low-level helpers of
+    // ll_str.py (copies with arraycopy); str and unicode share them
+    let src = "
+def concat(n):
+    return 'ab' + str(n) + '' + 'cd'
+def sl(n):
+    assert n >= 0
+    s = 'hello'
+    return s[1:3] + '|' + s[n:] + '|' + s[:n] + '|' + s[n:2] + '|' + s[0:]
+def mul(n):
+    assert n >= 0
+    return 'ab' * n + '|' + '-' * n + '|' + 'x' * (n - 10)
+def chars(n):
+    c = chr(n)
+    return str(c) + c + ('%s' % c)
+def uni(n):
+    assert n >= 0
+    u = u'h\\u20acllo'
+    v = u[1:n] + u'x' * n + unicode(unichr(n + 60))
+    return v.encode('utf-8')
+";
+    assert_eq!(string(src, "concat", &[-7]), "ab-7cd");
+    assert_eq!(string(src, "sl", &[3]), "el|lo|hel||hello");
+    assert_eq!(string(src, "sl", &[9]), "el||hello||hello");
+    assert_eq!(string(src, "mul", &[3]), "ababab|---|");
+    assert_eq!(string(src, "chars", &[65]), "AAA");
+    assert_eq!(string(src, "uni", &[3]), "\u{20ac}lxxx?");
+}

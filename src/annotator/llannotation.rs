@@ -270,8 +270,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if p.len() != 5 {
             return err("takes 5 arguments (source, dest, source_start, dest_start, length)");
         }
-        let (Some(a), Some(b)) = (self.ll_array_item_type(&p[0]), self.ll_array_item_type(&p[1]))
-        else {
+        let (Some(a), Some(b)) = (
+            self.ll_array_item_type(&p[0]),
+            self.ll_array_item_type(&p[1]),
+        ) else {
             return err("copies between low-level arrays");
         };
         if a != b {

@@ -386,8 +386,9 @@ impl LlHeap {
         };
         match (&sc.items, &mut dc.items) {
             (Items::Bytes(s), Items::Bytes(d)) => d[j..j + n].copy_from_slice(&s[i..i + n]),
-            (Items::Values(s), Items::Values(d)) => d[j * stride..(j + n) * stride]
-                .copy_from_slice(&s[i * stride..(i + n) * stride]),
+            (Items::Values(s), Items::Values(d)) => {
+                d[j * stride..(j + n) * stride].copy_from_slice(&s[i * stride..(i + n) * stride])
+            }
             _ => {}
         }
         Ok(())
