@@ -6,6 +6,11 @@
 # usage: benches/lists.sh [ROUNDS]   (default: 300 rounds under run, 20000 for the binary)
 # environment: RPY_LSP (default target/release/rpy-lsp, built by this script when unset);
 #   RPY_LSP_BEFORE, another rpy-lsp to measure the same way (the figures before a change).
+#
+# Measured 2026-11-24 on the loaded shared machine (figures vary with the load): before
+# the `arraycopy` operation (ll_list.py copying item by item) run 8003 ms (4.0 million
+# low-level operations/s), build executable 842 ms; with ll_list.py copying by
+# `arraycopy` (a memmove in C) run 2694 ms, build executable 706 ms.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${RPY_LSP:-}" ]; then

@@ -386,4 +386,85 @@ def custom(n):
     assert_eq!(int(src, "prebuilt", &[7]), 28);
     // keys 0..9 (later keys replace the values of their equals), then 3 deleted
     assert_eq!(int(src, "custom", &[30]), 10 * 1000 + 25 * 10 + 9);
+
+fn arraycopy_moves_items_as_memmove() {
+    // rgc.ll_arraycopy on a GcArray (overlapping either way, into another array) and from
+    // a string's inlined chars: the `arraycopy` operation on the LLInterpreter
+    let src = "
+from rpython.rtyper.lltypesystem.lltype import GcArray, Signed, Char, malloc
+from rpython.rlib.rgc import ll_arraycopy
+from rpython.rtyper.annlowlevel import llstr
+A = GcArray(Signed)
+C = GcArray(Char)
+def digits(a):
+    r = 0
+    i = 0
+    while i < len(a):
+        r = r * 10 + a[i]
+        i += 1
+    return r
+def f(which):
+    a = malloc(A, 8)
+    i = 0
+    while i < 8:
+        a[i] = i + 1
+        i += 1
+    if which == 0:
+        ll_arraycopy(a, a, 0, 2, 5)
+    elif which == 1:
+        ll_arraycopy(a, a, 3, 1, 5)
+    elif which == 2:
+        b = malloc(A, 8)
+        ll_arraycopy(a, b, 6, 0, 2)
+        a = b
+    else:
+        ll_arraycopy(a, a, 0, 1, 0)
+    return digits(a)
+def g(n):
+    s = llstr(str(n) + 'xyz')
+    c = malloc(C, 4)
+    ll_arraycopy(s.chars, c, 1, 0, 4)
+    r = 0
+    i = 0
+    while i < 4:
+        r = r * 1000 + ord(c[i])
+        i += 1
+    return r
+";
+    assert_eq!(int(src, "f", &[0]), 12123458);
+    assert_eq!(int(src, "f", &[1]), 14567878);
+    assert_eq!(int(src, "f", &[2]), 78000000);
+    assert_eq!(int(src, "f", &[3]), 12345678);
+    assert_eq!(int(src, "g", &[75]), 53120121122);
+}
+
+#[test]
+fn string_building_helpers() {
+    // concatenation, slicing, repetition and char -> str are low-level helpers of
+    // ll_str.py (copies with arraycopy); str and unicode share them
+    let src = "
+def concat(n):
+    return 'ab' + str(n) + '' + 'cd'
+def sl(n):
+    assert n >= 0
+    s = 'hello'
+    return s[1:3] + '|' + s[n:] + '|' + s[:n] + '|' + s[n:2] + '|' + s[0:]
+def mul(n):
+    assert n >= 0
+    return 'ab' * n + '|' + '-' * n + '|' + 'x' * (n - 10)
+def chars(n):
+    c = chr(n)
+    return str(c) + c + ('%s' % c)
+def uni(n):
+    assert n >= 0
+    u = u'h\\u20acllo'
+    v = u[1:n] + u'x' * n + unicode(unichr(n + 60))
+    return v.encode('utf-8')
+";
+    assert_eq!(string(src, "concat", &[-7]), "ab-7cd");
+    assert_eq!(string(src, "sl", &[3]), "el|lo|hel||hello");
+    assert_eq!(string(src, "sl", &[9]), "el||hello||hello");
+    assert_eq!(string(src, "mul", &[3]), "ababab|---|");
+    assert_eq!(string(src, "chars", &[65]), "AAA");
+    assert_eq!(string(src, "uni", &[3]), "\u{20ac}lxxx?");
 }

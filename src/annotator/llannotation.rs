@@ -300,8 +300,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// The item annotation of an array reached through `recv`.
-    fn ll_array_item(&mut self, recv: &SomeValue) -> Result<SomeValue, AnnError> {
+    /// The item type of the array `recv` points to (a GcArray, or an inlined array as
+    /// `s.chars`); `None` when it is not an array.
+    fn ll_array_item_type(&self, recv: &SomeValue) -> Option<LlType> {
         let types = &self.bk.lltypes;
         let arr = match recv {
             S::Ptr(p) => types.pointee(*p),
@@ -310,7 +311,35 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 .and_then(|s| types.field_type(s, field)),
             _ => None,
         };
-        match arr.and_then(|a| types.array_item(a)) {
+        arr.and_then(|a| types.array_item(a))
+    }
+
+    /// `rgc.ll_arraycopy(src, dst, src_start, dst_start, n)`: two arrays of one item type
+    /// and three integers; nothing is returned.
+    fn ll_arraycopy(&self, p: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        let err = |m: &str| Err(AnnError::new("RPY205", format!("`ll_arraycopy()` {m}")));
+        if p.len() != 5 {
+            return err("takes 5 arguments (source, dest, source_start, dest_start, length)");
+        }
+        let (Some(a), Some(b)) = (
+            self.ll_array_item_type(&p[0]),
+            self.ll_array_item_type(&p[1]),
+        ) else {
+            return err("copies between low-level arrays");
+        };
+        if a != b {
+            return err("copies between arrays of the same item type");
+        }
+        if !p[2..].iter().all(|s| s.is_int_like()) {
+            return err("takes integer positions and length");
+        }
+        Ok(S::None)
+    }
+
+    /// The item annotation of an array reached through `recv`.
+    fn ll_array_item(&mut self, recv: &SomeValue) -> Result<SomeValue, AnnError> {
+        let types = &self.bk.lltypes;
+        match self.ll_array_item_type(recv) {
             // a structure inside a GC array: an interior pointer to it
             Some(item) if matches!(types.def(item), TypeDef::Struct { .. }) => match recv {
                 S::Ptr(p) => Ok(S::ArrayItem { array: *p }),
@@ -352,6 +381,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 S::Ptr(types.ptr(t))
             }),
             B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            B::RgcLlArraycopy => self.ll_arraycopy(p),
             B::AnnlowlevelLlstr | B::AnnlowlevelLlunicode => {
                 let (st, ut) = self.bk.string_types();
                 let uni = id == B::AnnlowlevelLlunicode;

@@ -204,6 +204,8 @@ builtins! {
     AnnlowlevelHlstr = "annlowlevel.hlstr";
     AnnlowlevelLlunicode = "annlowlevel.llunicode";
     AnnlowlevelHlunicode = "annlowlevel.hlunicode";
+    /// `rgc.ll_arraycopy(src, dst, src_start, dst_start, n)`: the `arraycopy` operation
+    RgcLlArraycopy = "rgc.ll_arraycopy";
     OsGetuid = "os.getuid";
     OsGeteuid = "os.geteuid";
     OsGetgid = "os.getgid";

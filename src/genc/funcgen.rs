@@ -515,6 +515,49 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         }
     }
 
+    /// `arraycopy(src, dst, i, j, n)`: a `memmove` of the items, after the write barrier of
+    /// `dst` when they hold GC pointers (the GC must rescan `dst`, which may now point to
+    /// young objects).
+    fn arraycopy(&mut self, op: &SpaceOperation) {
+        let types = self.db.types();
+        let items = |v: Hlvalue| -> (String, LlType) {
+            let t = types.pointee(self.ty(v)).unwrap_or(LlType::VOID);
+            let arr = types.varsize_array(t).unwrap_or(LlType::VOID);
+            let item = types.array_item(arr).unwrap_or(LlType::VOID);
+            let path = match types.def(t) {
+                TypeDef::Struct { fields, .. } => match fields.last() {
+                    Some((name, _)) => format!("{}->{}.items", self.arg(v), field_name(name)),
+                    None => String::new(),
+                },
+                _ => format!("{}->items", self.arg(v)),
+            };
+            (path, item)
+        };
+        let (src, item) = items(op.args[0]);
+        let (dst, _) = items(op.args[1]);
+        if self.db.is_void(item) {
+            return;
+        }
+        let gc_items = types.is_gc_ptr(item)
+            || (matches!(types.def(item), TypeDef::Struct { .. })
+                && types
+                    .flat_fields(item)
+                    .iter()
+                    .any(|(_, ft)| types.is_gc_ptr(*ft)));
+        let (i, j, n) = (
+            self.arg(op.args[2]),
+            self.arg(op.args[3]),
+            self.arg(op.args[4]),
+        );
+        if gc_items {
+            let _ = writeln!(self.out, "    RPY_WB({});", self.arg(op.args[1]));
+        }
+        let _ = writeln!(
+            self.out,
+            "    if ({n} > 0) memmove(&{dst}[{j}], &{src}[{i}], (size_t)({n}) * sizeof({dst}[0]));"
+        );
+    }
+
     fn op(&mut self, op: &SpaceOperation) {
         let Some(o) = Self::ll_op(op) else {
             let _ = writeln!(self.out, "    rpy_fatal(\"high-level operation\");");
@@ -642,6 +685,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     self.barrier(op.args[0], op.args[2]);
                     let _ = writeln!(self.out, "    {}->items[{}] = {};", a(0), a(1), a(2));
                 }
+                None
+            }
+            ArrayCopy => {
+                self.arraycopy(op);
                 None
             }
             GetArraySize => Some(format!("{}->length", a(0))),

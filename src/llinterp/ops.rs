@@ -308,6 +308,13 @@ impl<'p> LlInterpreter<'p> {
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
+            ArrayCopy => {
+                let (i, j, n) = (a(2).as_int(), a(3).as_int(), a(4).as_int());
+                self.heap
+                    .copy_items(a(0).as_ptr(), a(1).as_ptr(), i, j, n)
+                    .map_err(|e| self.heap_err(op, e))?;
+                LlValue::Void
+            }
             GetArraySize | GetInteriorArraySize => LlValue::Int(
                 self.heap
                     .len(a(0).as_ptr())

@@ -350,6 +350,50 @@ impl LlHeap {
         Ok(())
     }
 
+    /// `arraycopy`: `n` items from the array of `src` at `i` to that of `dst` at `j`, as
+    /// `memmove` (the two may be one array, the ranges overlapping). Both ranges must be in
+    /// bounds; items of one type are assumed (the annotator checked it).
+    pub fn copy_items(&mut self, src: LlPtr, dst: LlPtr, i: i64, j: i64, n: i64) -> R<()> {
+        if n <= 0 {
+            return Ok(());
+        }
+        for (p, start) in [(src, i), (dst, j)] {
+            let length = self.len(p)?;
+            if start < 0 || (start as usize).saturating_add(n as usize) > length {
+                let index = if start < 0 { start } else { start + n - 1 };
+                return Err(HeapError::IndexOutOfBounds { index, length });
+            }
+        }
+        let (i, j, n) = (i as usize, j as usize, n as usize);
+        let (LlPtr::Obj { obj: a, .. }, LlPtr::Obj { obj: b, .. }) = (src, dst) else {
+            return Err(HeapError::NullDereference);
+        };
+        let stride = self.containers[a as usize].stride.max(1);
+        if a == b {
+            match &mut self.containers[a as usize].items {
+                Items::Bytes(v) => v.copy_within(i..i + n, j),
+                Items::Values(v) => v.copy_within(i * stride..(i + n) * stride, j * stride),
+                Items::None => {}
+            }
+            return Ok(());
+        }
+        let (sc, dc) = if a < b {
+            let (x, y) = self.containers.split_at_mut(b as usize);
+            (&x[a as usize], &mut y[0])
+        } else {
+            let (x, y) = self.containers.split_at_mut(a as usize);
+            (&y[0], &mut x[b as usize])
+        };
+        match (&sc.items, &mut dc.items) {
+            (Items::Bytes(s), Items::Bytes(d)) => d[j..j + n].copy_from_slice(&s[i..i + n]),
+            (Items::Values(s), Items::Values(d)) => {
+                d[j * stride..(j + n) * stride].copy_from_slice(&s[i * stride..(i + n) * stride])
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Resolves an interior path of field names and indices from a pointer whose static
     /// type points to `ty`.
     fn place(&self, types: &LlTypes, p: LlPtr, ty: LlType, path: &[Offset]) -> R<Place> {

@@ -237,6 +237,11 @@ llops! {
     GetArrayItem = "getarrayitem", Some(2), Given, false, Nothing, false;
     SetArrayItem = "setarrayitem", Some(3), V, false, Nothing, true;
     GetArraySize = "getarraysize", Some(1), S, false, Nothing, false;
+    /// `arraycopy(src, dst, src_start, dst_start, length)`: copies `length` items from one
+    /// array to another of the same item type, front to back as `memmove` (the ranges may
+    /// overlap). `src` and `dst` point to GcArrays or to structures whose variable-sized
+    /// part is the array (a string's `chars`). Indices are in bounds (the caller checks); a length <= 0 copies nothing.
+    ArrayCopy = "arraycopy", Some(5), V, false, Nothing, true;
     /// `getinteriorfield(ptr, offsets…)`: a value inside a container, reached through Void
     /// constant field names and Signed array indices (`s.chars[i]` is
     /// `getinteriorfield(s, 'chars', i)`, a dict entry's key `(entries, i, 'key')`).

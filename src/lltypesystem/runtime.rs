@@ -108,16 +108,11 @@ runtime_fns! {
     /// `int(str)`, `float(str)`
     StrToInt = "ll_str_to_int", &["ValueError"], ALLOC;
     StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
-    /// `chr(Signed)` as a one-char string; `str(Char)`
-    CharToStr = "ll_char_str", NONE, ALLOC;
     /// string operations
-    StrConcat = "ll_strconcat", NONE, ALLOC;
     StrHash = "ll_strhash", NONE, NO_ALLOC;
     /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
     /// `ll_strhash`, tuples item by item, instances by identity
     ComputeHash = "ll_compute_hash", NONE, ALLOC;
-    StrSlice = "ll_str_slice", NONE, ALLOC;
-    StrMul = "ll_str_mul", NONE, ALLOC;
     StrReplace = "ll_str_replace", NONE, ALLOC;
     StrSplit = "ll_str_split", NONE, ALLOC;
     StrRSplit = "ll_str_rsplit", NONE, ALLOC;

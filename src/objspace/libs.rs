@@ -48,6 +48,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::AnnlowlevelHlstr, os_not_at_import),
     (B::AnnlowlevelLlunicode, os_not_at_import),
     (B::AnnlowlevelHlunicode, os_not_at_import),
+    (B::RgcLlArraycopy, os_not_at_import),
     (B::OsGetuid, os_not_at_import),
     (B::OsGeteuid, os_not_at_import),
     (B::OsGetgid, os_not_at_import),

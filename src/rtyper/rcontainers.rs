@@ -302,12 +302,11 @@ impl RTyper<'_> {
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         match self.repr(r) {
             Repr::Str | Repr::Unicode => {
-                // a bulk copy: native in the runtime until there is a low-level copy
-                // operation for the helpers
-                let (ty, tr) = (self.lltype(r), self.lltype(rr));
-                let sig = [ty, LlType::SIGNED, LlType::SIGNED];
-                let fp = self.runtime(RuntimeFn::StrSlice, &sig, tr);
-                Ok((llops.genop(LlOp::DirectCall, vec![fp, v, a, b], tr), rr))
+                let tr = self.lltype(rr);
+                Ok((
+                    self.gendirectcall(llops, "ll_str_slice", vec![v, a, b], tr)?,
+                    rr,
+                ))
             }
             Repr::List { .. } => {
                 let (items, n) = self.list_parts(llops, v, r);

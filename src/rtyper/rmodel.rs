@@ -428,12 +428,8 @@ impl RTyper<'_> {
             (Repr::Float, Repr::Int(IntKind::Signed)) => cast(LlOp::CastFloatToInt),
             (Repr::Float, Repr::Int(_)) => cast(LlOp::CastPrimitive),
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
-                let f = self.runtime(
-                    crate::lltypesystem::runtime::RuntimeFn::CharToStr,
-                    &[tf],
-                    tt,
-                );
-                return Ok(llops.genop(LlOp::DirectCall, vec![f, v], tt));
+                let t = super::hop::ctype(tt);
+                return self.gendirectcall(llops, "ll_char_str", vec![t, v], tt);
             }
             (Repr::Void, _) if self.types.is_ptr(tt) => {
                 // None becoming a pointer

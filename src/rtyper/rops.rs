@@ -335,8 +335,10 @@ impl RTyper<'_> {
                     Op::Add => {
                         let a = self.inputarg(llops, hop, 0, rs)?;
                         let b = self.inputarg(llops, hop, 1, rs)?;
-                        let f = self.runtime(RuntimeFn::StrConcat, &[t, t], t);
-                        Ok((llops.genop(LlOp::DirectCall, vec![f, a, b], t), rs))
+                        Ok((
+                            self.gendirectcall(llops, "ll_strconcat", vec![a, b], t)?,
+                            rs,
+                        ))
                     }
                     Op::Mul => {
                         let si = self.intern_repr(Repr::Int(IntKind::Signed));
@@ -354,8 +356,7 @@ impl RTyper<'_> {
                                 self.inputarg(llops, hop, 0, si)?,
                             )
                         };
-                        let f = self.runtime(RuntimeFn::StrMul, &[t, LlType::SIGNED], t);
-                        Ok((llops.genop(LlOp::DirectCall, vec![f, a, b], t), rs))
+                        Ok((self.gendirectcall(llops, "ll_str_mul", vec![a, b], t)?, rs))
                     }
                     Op::Mod => self.rtype_format(hop, llops),
                     _ => Err(TyperError::new(format!("`{}` of strings", op.name()))),

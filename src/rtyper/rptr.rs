@@ -325,6 +325,17 @@ impl RTyper<'_> {
                 ))
             }
             B::LltypeTypeOf => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
+            B::RgcLlArraycopy => (|| {
+                // an interior pointer (`s.chars`) is its structure's pointer: the operation
+                // finds the variable-sized array of the structure it is given
+                let si = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
+                let mut args = vec![hop.args_v[0], hop.args_v[1]];
+                for i in 2..5 {
+                    args.push(self.inputarg(llops, hop, i, si)?);
+                }
+                llops.genop(LlOp::ArrayCopy, args, LlType::VOID);
+                Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
+            })(),
             // the same pointer, seen as a high-level string or as a low-level pointer
             B::AnnlowlevelLlstr
             | B::AnnlowlevelHlstr

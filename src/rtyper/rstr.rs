@@ -1,7 +1,7 @@
 //! `rtype_*` of string conversions: `str()`/`repr()` of every Repr and `%` formatting
 //! with a constant format (parsed at translation time, as the reference does).
 
-use super::hop::{cbool, cfield, cint, Hop, LlOps};
+use super::hop::{cbool, cfield, cint, ctype, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::{Hlvalue, LlConstant};
@@ -33,7 +33,7 @@ impl RTyper<'_> {
             Repr::Str if !repr => v,
             Repr::Str => call(self, llops, RuntimeFn::StrRepr, vec![v], &[t]),
             Repr::Char => {
-                let s = call(self, llops, RuntimeFn::CharToStr, vec![v], &[LlType::CHAR]);
+                let s = self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?;
                 if repr {
                     call(self, llops, RuntimeFn::StrRepr, vec![s], &[t])
                 } else {
@@ -230,9 +230,8 @@ impl RTyper<'_> {
             pieces.push(self.format_literal(&lit, uni));
         }
         let mut acc = pieces[0];
-        let f = self.runtime(RuntimeFn::StrConcat, &[tu, tu], tu);
         for p in pieces.into_iter().skip(1) {
-            acc = llops.genop(LlOp::DirectCall, vec![f, acc, p], tu);
+            acc = self.gendirectcall(llops, "ll_strconcat", vec![acc, p], tu)?;
         }
         Ok((acc, rs))
     }

@@ -82,14 +82,6 @@ static struct rpy_string *mkstr(const char *buf, long n) {
 static struct rpy_string *mkcstr(const char *buf) { return mkstr(buf, (long)strlen(buf)); }
 
 /* Python's clamping of slice bounds: negative bounds count from the end */
-static long clamp_index(long x, long n) {
-    if (x < 0) {
-        x += n;
-        if (x < 0)
-            x = 0;
-    }
-    return x > n ? n : x;
-}
 
 /* the whitespace of str.split(): ASCII whitespace and \v */
 static inline bool ascii_ws(uint32_t c) { return c == ' ' || (c >= 9 && c <= 13); }
@@ -532,14 +524,6 @@ struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long pr
 /* str(float) of the RTyper: "%.6f" */
 struct rpy_string *RPyRT_ll_float_str(double x) { return RPyRT_ll_float_format(x, 'f', 6); }
 
-struct rpy_string *RPyRT_ll_char_str(unsigned char c) { return mkstr((const char *)&c, 1); }
-
-struct rpy_unicode *RPyRT_ll_char_str_u(uint32_t c) {
-    struct rpy_unicode *r = tnew(4, 1);
-    if (r)
-        r->items[0] = c;
-    return r;
-}
 
 /* a bool computed at run time is an int to the RTyper's str() */
 struct rpy_string *RPyRT_ll_bool_str(bool b) { return mkcstr(b ? "1" : "0"); }
@@ -840,70 +824,6 @@ long RPyRT_ll_strhash(struct rpy_string *s) { return text_hash(s, 1); }
 long RPyRT_ll_strhash_u(struct rpy_unicode *s) { return text_hash(s, 4); }
 
 /* ---- building text from pieces ---------------------------------------------------------- */
-
-static void *text_concat(void *a, void *b, int w) {
-    long na = tlen(a), nb = tlen(b);
-    RPY_PUSH_ROOT(a);
-    RPY_PUSH_ROOT(b);
-    void *r = tnew(w, na + nb);
-    RPY_POP_ROOT(b);
-    RPY_POP_ROOT(a);
-    if (!r)
-        return NULL;
-    tcopy(r, 0, a, 0, na, w);
-    tcopy(r, na, b, 0, nb, w);
-    return r;
-}
-struct rpy_string *RPyRT_ll_strconcat(struct rpy_string *a, struct rpy_string *b) {
-    return text_concat(a, b, 1);
-}
-struct rpy_unicode *RPyRT_ll_strconcat_u(struct rpy_unicode *a, struct rpy_unicode *b) {
-    return text_concat(a, b, 4);
-}
-
-/* a new text of the characters [start, stop) of s (bounds already clamped) */
-static void *text_piece(void *s, long start, long stop, int w) {
-    long n = stop > start ? stop - start : 0;
-    RPY_PUSH_ROOT(s);
-    void *r = tnew(w, n);
-    RPY_POP_ROOT(s);
-    if (r)
-        tcopy(r, 0, s, start, n, w);
-    return r;
-}
-
-static void *text_slice(void *s, long start, long stop, int w) {
-    long n = tlen(s);
-    return text_piece(s, clamp_index(start, n), clamp_index(stop, n), w);
-}
-struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long stop) {
-    return text_slice(s, start, stop, 1);
-}
-struct rpy_unicode *RPyRT_ll_str_slice_u(struct rpy_unicode *s, long start, long stop) {
-    return text_slice(s, start, stop, 4);
-}
-
-static void *text_mul(void *s, long times, int w) {
-    long n = tlen(s);
-    if (times < 0)
-        times = 0;
-    if (n > 0 && times > (LONG_MAX / 8) / n) {
-        rpy_raise_std(RPY_EXC_MemoryError);
-        return NULL;
-    }
-    RPY_PUSH_ROOT(s);
-    void *r = tnew(w, n * times);
-    RPY_POP_ROOT(s);
-    if (!r)
-        return NULL;
-    for (long i = 0; i < times; i++)
-        tcopy(r, i * n, s, 0, n, w);
-    return r;
-}
-struct rpy_string *RPyRT_ll_str_mul(struct rpy_string *s, long n) { return text_mul(s, n, 1); }
-struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n) {
-    return text_mul(s, n, 4);
-}
 
 /* ---- transforming ------------------------------------------------------------------------ */
 

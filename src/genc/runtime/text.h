@@ -68,8 +68,6 @@ struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long pr
                                            long flags);
 long RPyRT_ll_str_to_int(struct rpy_string *s, long base);
 double RPyRT_ll_str_to_float(struct rpy_string *s, long base);
-struct rpy_string *RPyRT_ll_char_str(unsigned char c);
-struct rpy_unicode *RPyRT_ll_char_str_u(uint32_t c);
 struct rpy_string *RPyRT_ll_bool_str(bool b);
 struct rpy_string *RPyRT_ll_none_str(void);
 
@@ -115,16 +113,10 @@ double RPyRT_ll_math__copysign(double x, double y);
 double RPyRT_ll_math__trunc(double x);
 
 /* ---- strings (and their unicode variants) ------------------------------------------------- */
-struct rpy_string *RPyRT_ll_strconcat(struct rpy_string *a, struct rpy_string *b);
-struct rpy_unicode *RPyRT_ll_strconcat_u(struct rpy_unicode *a, struct rpy_unicode *b);
 bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
 bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
 long RPyRT_ll_strhash(struct rpy_string *s);
 long RPyRT_ll_strhash_u(struct rpy_unicode *s);
-struct rpy_string *RPyRT_ll_str_slice(struct rpy_string *s, long start, long stop);
-struct rpy_unicode *RPyRT_ll_str_slice_u(struct rpy_unicode *s, long start, long stop);
-struct rpy_string *RPyRT_ll_str_mul(struct rpy_string *s, long n);
-struct rpy_unicode *RPyRT_ll_str_mul_u(struct rpy_unicode *s, long n);
 struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
                                         struct rpy_string *new_);
 struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,

@@ -36,10 +36,7 @@ impl<'p> LlInterpreter<'p> {
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
         // the text functions are one implementation over code points (str and unicode)
-        let generic_text = matches!(
-            f,
-            StrConcat | StrSlice | StrMul | StrJoin | StrReplace | UniEncode | StrDecode
-        );
+        let generic_text = matches!(f, StrJoin | StrReplace | UniEncode | StrDecode);
         if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
             if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
                 return Ok(r);
@@ -237,7 +234,6 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.raise_std("ValueError")),
                 }
             }
-            CharToStr => self.strv(&[a[0].as_int() as u8]),
             // a bool computed at run time is an int to the RTyper's str()
             BoolToStr => self.strv(if a[0].as_bool() { b"1" } else { b"0" }),
             ListStr => {
@@ -246,7 +242,7 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
-            StrConcat | StrSlice | StrMul | StrReplace | StrJoin | UniEncode | StrDecode => {
+            StrReplace | StrJoin | UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
             StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),

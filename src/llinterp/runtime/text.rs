@@ -145,22 +145,6 @@ impl<'p> LlInterpreter<'p> {
                 };
                 self.mktext(&t, rty)
             }
-            StrConcat => {
-                let mut x = self.text(a[0], ty(0), span)?;
-                x.extend(self.text(a[1], ty(1), span)?);
-                self.mktext(&x, rty)
-            }
-            StrSlice => {
-                let t = self.text(a[0], ty(0), span)?;
-                let (start, stop) = clamp_slice(int(1), int(2), t.len());
-                let piece = t[start..stop.max(start)].to_vec();
-                self.mktext(&piece, rty)
-            }
-            CharToStr => self.mktext(&[a[0].as_int() as u32], rty),
-            StrMul => {
-                let t = self.text(a[0], ty(0), span)?;
-                self.mktext(&t.repeat(int(1).max(0) as usize), rty)
-            }
             StrSplit | StrRSplit => {
                 let t = self.text(a[0], ty(0), span)?;
                 if a[1].as_ptr() == LlPtr::Null {
@@ -244,16 +228,6 @@ pub fn format_f(x: f64, prec: usize) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     format!("{:.*}", prec, x)
-}
-
-/// Python's clamping of slice bounds (negative bounds count from the end).
-pub(super) fn clamp_slice(start: i64, stop: i64, len: usize) -> (usize, usize) {
-    let n = len as i64;
-    let fix = |x: i64| -> usize {
-        let x = if x < 0 { (x + n).max(0) } else { x };
-        x.min(n) as usize
-    };
-    (fix(start), fix(stop))
 }
 
 pub(super) fn split_whitespace(s: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {

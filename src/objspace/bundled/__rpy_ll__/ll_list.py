@@ -13,6 +13,7 @@ rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, Float
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
+from rpython.rlib.rgc import ll_arraycopy
 from __rpy_ll__.ll_str import _clamp
 
 
@@ -30,11 +31,9 @@ def ll_reverse(items, n):
 
 @specialize.ll()
 def _copy(src, i, dst, j, n):
-    # n items from src[i:] to dst[j:], front to back (callers never overlap backwards)
-    k = 0
-    while k < n:
-        dst[j + k] = src[i + k]
-        k += 1
+    # n items from src[i:] to dst[j:] (the `arraycopy` operation: a memmove, so the
+    # ranges may overlap either way)
+    ll_arraycopy(src, dst, i, j, n)
 
 
 @specialize.ll()
@@ -115,10 +114,7 @@ def ll_insert(l, index, x):
     _resize_ge(l, n + 1)
     l.length = n + 1
     items = l.items
-    i = n
-    while i > index:
-        items[i] = items[i - 1]
-        i -= 1
+    _copy(items, index, items, index + 1, n - index)
     items[index] = x
 
 
@@ -137,11 +133,7 @@ def ll_extend_chars(l, s):
     n = l.length
     m = len(s.chars)
     _resize_ge(l, n + m)
-    items = l.items
-    i = 0
-    while i < m:
-        items[n + i] = s.chars[i]
-        i += 1
+    _copy(s.chars, 0, l.items, n, m)
     l.length = n + m
 
 
@@ -163,13 +155,7 @@ def ll_setslice(l, start, stop, items2, n2):
     if newlen > n:
         _resize_ge(l, newlen)
     items = l.items
-    if start + n2 > stop:
-        i = tail - 1
-        while i >= 0:
-            items[start + n2 + i] = items[stop + i]
-            i -= 1
-    else:
-        _copy(items, stop, items, start + n2, tail)
+    _copy(items, stop, items, start + n2, tail)
     _copy(src, 0, items, start, n2)
     if newlen < n:
         _shrink(l, newlen)
@@ -243,11 +229,7 @@ def ll_slice_fixed(ARRAY, items, n, start, stop):
 
 @specialize.ll()
 def _chars_into(dst, s):
-    i = 0
-    n = len(s.chars)
-    while i < n:
-        dst[i] = s.chars[i]
-        i += 1
+    _copy(s.chars, 0, dst, 0, len(s.chars))
 
 
 @specialize.ll()

@@ -12,6 +12,7 @@ from rpython.rtyper.lltypesystem.lltype import GcStruct, Array, Signed, Char, Un
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
 from rpython.rlib.objectmodel import specialize, compute_unique_id
 from rpython.rtyper.annlowlevel import llstr, hlstr, hlunicode
+from rpython.rlib.rgc import ll_arraycopy
 
 STR = GcStruct('rpy_string', ('hash', Signed), ('chars', Array(Char)))
 UNICODE = GcStruct('rpy_unicode', ('hash', Signed), ('chars', Array(UniChar)))
@@ -168,6 +169,73 @@ def _match_at(s, i, sub):
             return False
         j += 1
     return True
+
+
+# ---- building strings (characters copied with the `arraycopy` operation)
+
+# the largest number of characters a string may have: a longer one is a MemoryError
+# (its size in bytes would not fit a Signed), as allocation fails in compiled code
+MAX_CHARS = 1152921504606846975
+
+
+@specialize.ll()
+def ll_char_str(T, c):
+    # `str(c)`, `unicode(c)`: a new one-character string of pointer type T
+    s = malloc(T.TO, 1)
+    s.chars[0] = c
+    return s
+
+
+@specialize.ll()
+def ll_strconcat(s1, s2):
+    n1 = len(s1.chars)
+    n2 = len(s2.chars)
+    r = malloc(typeOf(s1).TO, n1 + n2)
+    ll_arraycopy(s1.chars, r.chars, 0, 0, n1)
+    ll_arraycopy(s2.chars, r.chars, 0, n1, n2)
+    return r
+
+
+@specialize.ll()
+def _piece(s, start, stop):
+    # a new string of the characters [start, stop) of s (in bounds, start <= stop)
+    r = malloc(typeOf(s).TO, stop - start)
+    ll_arraycopy(s.chars, r.chars, start, 0, stop - start)
+    return r
+
+
+@specialize.ll()
+def ll_str_slice(s, start, stop):
+    n = len(s.chars)
+    start = _clamp(start, n)
+    stop = _clamp(stop, n)
+    if stop < start:
+        stop = start
+    if start == 0 and stop == n:
+        return s
+    return _piece(s, start, stop)
+
+
+@specialize.ll()
+def ll_str_mul(s, times):
+    n = len(s.chars)
+    if times < 0:
+        times = 0
+    if n > 0 and times > MAX_CHARS // n:
+        raise MemoryError
+    r = malloc(typeOf(s).TO, n * times)
+    if n == 1:
+        c = s.chars[0]
+        i = 0
+        while i < times:
+            r.chars[i] = c
+            i += 1
+        return r
+    i = 0
+    while i < times:
+        ll_arraycopy(s.chars, r.chars, 0, i * n, n)
+        i += 1
+    return r
 
 
 @specialize.ll()

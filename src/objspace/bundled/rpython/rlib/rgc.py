@@ -2,6 +2,13 @@
 program gives the garbage collector. Without a GC of its own to talk to, a model only
 needs their signatures: collections and pinning do nothing, objects never move.
 """
+from __rpy__ import rgc_ll_arraycopy
+
+# `ll_arraycopy(source, dest, source_start, dest_start, length)`: copies `length` items
+# between two low-level arrays (GcArrays, or the inlined array of a structure such as a
+# string's `chars`) of the same item type; the ranges may overlap. The `arraycopy`
+# low-level operation (a memmove with the GC's write barrier in compiled code).
+ll_arraycopy = rgc_ll_arraycopy
 
 
 def collect(*gen):
