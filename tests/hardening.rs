@@ -796,7 +796,7 @@ fn one_long_line_is_linear() {
     // deep; its thousands of blocks are rendered without quadratic lookups.
     let expr: Vec<String> = (0..6_000).map(|i| format!("(x and {i})")).collect();
     let text = format!(
-        "def f(x):\n    return {}  # caf\u{e9}\n\ndef entry_point(argv):\n    return f(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
+        "# -*- coding: utf-8 -*-\ndef f(x):\n    return {}  # caf\u{e9}\n\ndef entry_point(argv):\n    return f(len(argv))\n\ndef target(*args):\n    return entry_point, None\n",
         expr.join(" or ")
     );
     let dir = scratch("longline");

@@ -86,10 +86,15 @@ fn syntax_error_is_rpy001() {
 
 #[test]
 fn unsupported_constructs_are_rpy004() {
-    let (sp, _) = run("X = 1\nexec 'y = 2'\nZ = 3\n");
+    let (sp, _) = run("X = 1\nexec 'y = 2' in {}, {}\nZ = 3\n");
     let d = describe(&sp);
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(d[0].starts_with("RPY004 main.py:2: `exec`"), "{d:?}");
+    // Generated code runs on the model: `exec` of a string, of compile()'s code object.
+    let (sp, m) = run("exec 'y = 2'\nns = {'y': y}\nexec compile('z = y + 1', '<g>', 'exec') in ns\nZ = ns['z']\n");
+    assert!(describe(&sp).is_empty(), "{:?}", describe(&sp));
+    assert_eq!(sp.module_attr(m, "y"), Some(Value::Int(2)));
+    assert_eq!(sp.module_attr(m, "Z"), Some(Value::Int(3)));
 
     // A metaclass deriving from `type` is modelled; anything else is not.
     let (sp, m) = run("class Meta(type):\n    def __init__(cls, name, bases, d):\n        cls.y = 2\nclass A(object):\n    __metaclass__ = Meta\n    x = 1\nY = A.x + A.y\n");

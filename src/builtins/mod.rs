@@ -162,6 +162,10 @@ impl BuiltinId {
                 | MathFrexp
                 | MathModf
                 | MathFactorial
+                | MathAsinh
+                | MathAcosh
+                | MathAtanh
+                | MathExpm1
         )
     }
 

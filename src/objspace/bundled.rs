@@ -50,6 +50,8 @@ bundled! {
     "operator" => "operator.py", false;
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;
+    "py" => "py/__init__.py", true;
+    "py.code" => "py/code.py", false;
     "rpython" => "rpython/__init__.py", true;
     "rpython.rlib" => "rpython/rlib/__init__.py", true;
     "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;

@@ -101,7 +101,39 @@ impl ObjSpace {
                 roots.push(p.clone());
             }
         }
+        for p in self.sys_path_dirs() {
+            if !roots.contains(&p) {
+                roots.push(p);
+            }
+        }
         roots
+    }
+
+    /// The directories import-time code put on `sys.path` (`sys.path.insert(0, dir)`, as
+    /// simulators that import from their repository do), relative ones taken from the
+    /// process's working directory; only those the policy lets the program read.
+    fn sys_path_dirs(&self) -> Vec<PathBuf> {
+        let Some(&sys) = self.modules.get("sys") else {
+            return Vec::new();
+        };
+        let list = match self.heap.get(sys) {
+            Object::Module(m) => match m.dict.get("path") {
+                Some(Value::Obj(l)) => l,
+                _ => return Vec::new(),
+            },
+            _ => return Vec::new(),
+        };
+        let Object::List(items) = self.heap.get(list) else {
+            return Vec::new();
+        };
+        let cwd = PathBuf::from(self.config.policy.cwd());
+        items
+            .iter()
+            .filter_map(|&v| self.heap.str_value(v))
+            .map(|b| PathBuf::from(String::from_utf8_lossy(b).as_ref()))
+            .map(|p| if p.is_absolute() { p } else { cwd.join(p) })
+            .filter(|p| p.is_dir() && self.config.policy.may_read(p))
+            .collect()
     }
 
     fn find_top(&self, part: &str) -> Option<Found> {
@@ -184,7 +216,7 @@ impl ObjSpace {
         }
     }
 
-    fn new_module(
+    pub(crate) fn new_module(
         &mut self,
         fullname: &str,
         file: Option<crate::syntax::FileId>,
@@ -319,29 +351,36 @@ impl ObjSpace {
 
     /// Parses and compiles a module's text (remembered by the compile cache when it is on);
     /// a syntax error is reported and raised.
-    fn parse_and_compile(
+    pub(crate) fn parse_and_compile(
         &mut self,
         file: crate::syntax::FileId,
         filename: &str,
         text: &str,
     ) -> R<crate::compiler::Compiled> {
-        let parsed = match crate::syntax::parse_module(file, text) {
-            Ok(p) => p,
-            Err(e) => {
-                self.diagnostics
-                    .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
-                let u = self.err("SyntaxError", e.message);
-                if let Unwind::Raise {
-                    evalue: Value::Obj(id),
-                    ..
-                } = &u
-                {
-                    self.reported_errors.insert(*id);
-                    self.raise_spans.insert(*id, e.span);
-                }
-                return Err(u);
-            }
+        // Python 2 refuses an undeclared non-ASCII source before parsing it (PEP 263); our
+        // bundled models are read by no Python 2.
+        let encoding_error = match self.bundled_files.contains(&file) {
+            true => None,
+            false => crate::syntax::check_source_encoding(file, text),
         };
+        let parsed =
+            match encoding_error.map_or_else(|| crate::syntax::parse_module(file, text), Err) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.diagnostics
+                        .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
+                    let u = self.err("SyntaxError", e.message);
+                    if let Unwind::Raise {
+                        evalue: Value::Obj(id),
+                        ..
+                    } = &u
+                    {
+                        self.reported_errors.insert(*id);
+                        self.raise_spans.insert(*id, e.span);
+                    }
+                    return Err(u);
+                }
+            };
         let compiled = crate::compiler::compile_module(&parsed, filename, text);
         crate::compiler::cache::store(file, filename, text, &compiled);
         Ok(compiled)

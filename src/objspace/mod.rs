@@ -15,6 +15,7 @@ pub mod bundled;
 mod call;
 mod dict;
 mod exc;
+mod exec;
 pub mod format;
 mod generators;
 mod libs;
@@ -159,6 +160,9 @@ pub struct ObjSpace {
     pub unknown_base_classes: HashSet<ObjId>,
     /// Dicts returned by `globals()`, with their module: writes to them define globals.
     pub(crate) globals_views: HashMap<ObjId, ObjId>,
+    /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
+    /// unknown, not KeyErrors.
+    pub(crate) unknown_dicts: std::collections::HashSet<ObjId>,
     /// The metaclass of each class built by a subclass of `type`.
     pub metaclasses: HashMap<ObjId, ObjId>,
 }
@@ -227,6 +231,7 @@ impl ObjSpace {
             unknown_base_classes: HashSet::new(),
             metaclasses: HashMap::new(),
             globals_views: HashMap::new(),
+            unknown_dicts: Default::default(),
         };
         space.setup_types();
         space.setup_builtins_module();

@@ -1341,6 +1341,11 @@ impl ObjSpace {
                 };
                 match d.lookup(&hk) {
                     Some(v) => Ok(v),
+                    // What unmodelled generated code would have defined there is unknown.
+                    None if self.unknown_dicts.contains(&id) => {
+                        let n = self.name_of(key).unwrap_or_else(|| Rc::from("?"));
+                        Ok(self.new_unknown(&n))
+                    }
                     None => Err(self.err_value("KeyError", key)),
                 }
             }

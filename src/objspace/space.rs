@@ -136,7 +136,17 @@ impl Space for ObjSpace {
 
     fn op(&mut self, op: Op, args: &[Value]) -> R {
         if op == Op::GetAttr && self.is_bundled_module(args[0]) {
-            let r = self.do_op(op, args)?;
+            let r = match self.do_op(op, args) {
+                Ok(r) => r,
+                // A name the bundled model lacks (`py.path`): unknown, with one warning.
+                Err(Unwind::Raise { .. }) if args.len() > 1 && !self.frames.is_empty() => {
+                    let attr = self.const_str(&args[1]).unwrap_or_else(|| Rc::from("?"));
+                    let full = format!("{}.{}", self.module_name_of(args[0]), attr);
+                    self.warn_unknown(&full, "the name");
+                    return Ok(self.new_unknown(&full));
+                }
+                Err(e) => return Err(e),
+            };
             // At import time only (the flow space warns at its own operations).
             if let (Some(what), false) = (self.unknown_name(r), self.frames.is_empty()) {
                 self.warn_unknown(&what, "the name");
@@ -400,10 +410,8 @@ impl Space for ObjSpace {
         self.do_print_newline(dest)
     }
 
-    fn exec(&mut self, _args: Vec<Value>) -> OpResult<Value, ()> {
-        Err(self.unsupported(
-            "`exec` at import time is not supported by rpy-lsp (it never runs generated code)",
-        ))
+    fn exec(&mut self, args: Vec<Value>) -> OpResult<Value, ()> {
+        self.exec_statement(args)
     }
 
     fn yield_value(&mut self, v: Value) -> R {

@@ -16,6 +16,7 @@
 //! Python 2 byte strings are parsed as Python 3 `str` constants (`kind == None`); use
 //! [`py2_bytes_literal`] on the original literal text for their exact bytes.
 
+mod encoding;
 mod fastlex;
 mod offsets;
 mod parse;
@@ -25,6 +26,7 @@ mod span;
 mod strings;
 mod tokenize;
 
+pub use encoding::check_source_encoding;
 pub use parse::{parse_module, ParsedModule, SyntaxError};
 pub use py2::{EXEC_FUNC, PRINT_FUNC, PRINT_TO_NONE};
 pub use rustpython_parser::ast;

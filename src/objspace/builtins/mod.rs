@@ -181,7 +181,7 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::PrintNewline, b_print_newline),
     (B::DunderImport, b_import),
     (B::Eval, b_unsupported),
-    (B::Compile, b_unsupported),
+    (B::Compile, b_compile),
     (B::Execfile, b_unsupported),
     (B::Input, b_unsupported),
     (B::RawInput, b_unsupported),
@@ -339,6 +339,12 @@ pub fn builtin_names() -> Vec<&'static str> {
 
 fn m_string(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     sp.string_method(a)
+}
+
+/// `compile(source, filename, mode)`: our own compiler, see `objspace::exec`.
+fn b_compile(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 3, 5)?;
+    sp.compile_source(a.args[0], a.args[1], a.args[2])
 }
 
 fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -49,6 +49,20 @@ def getmro(cls):
     return cls.__mro__
 
 
+def getargs(co):
+    """The names of a code object's arguments: (args, varargs name, varkw name)."""
+    nargs = co.co_argcount
+    names = list(co.co_varnames[:nargs])
+    varargs = None
+    varkw = None
+    if co.co_flags & 0x4:
+        varargs = co.co_varnames[nargs]
+        nargs += 1
+    if co.co_flags & 0x8:
+        varkw = co.co_varnames[nargs]
+    return (names, varargs, varkw)
+
+
 def getargspec(func):
     if ismethod(func):
         func = func.im_func

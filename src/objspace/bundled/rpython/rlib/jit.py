@@ -10,6 +10,9 @@ from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_len
 from __rpy__ import jit_conditional_call
 from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
 from __rpy__ import jit_JitDriver_loop_header
+# names the reference's jit module re-exports from objectmodel
+from rpython.rlib.objectmodel import we_are_translated, keepalive_until_here, specialize
+from rpython.rlib.objectmodel import not_rpython, CDefinedIntSymbolic
 
 promote = jit_promote
 promote_string = jit_promote_string
@@ -109,7 +112,32 @@ PARAMETERS = {'threshold': 1039,
               'disable_unrolling': 200,
               'enable_opts': 'all',
               'max_unroll_recursion': 7,
+              'vec': 0,
+              'vec_all': 0,
+              'vec_cost': 0,
               }
+
+# One line of help for each parameter (interpreters print them for `--jit help`).
+PARAMETER_DOCS = {
+    'threshold': 'loop iterations before a loop is traced',
+    'function_threshold': 'calls before a function is traced from its start',
+    'trace_eagerness': 'guard failures before a bridge is traced',
+    'decay': 'how fast the counters of loops and functions decay',
+    'trace_limit': 'the longest trace, in operations, that is compiled',
+    'inlining': 'whether functions are inlined into traces (0 or 1)',
+    'loop_longevity': 'how long an unused compiled loop is kept',
+    'retrace_limit': 'how many times a loop may be retraced',
+    'max_retrace_guards': 'the most guards a retraced loop may have',
+    'max_unroll_loops': 'the most times a loop is unrolled',
+    'disable_unrolling': 'trace length beyond which loops are not unrolled',
+    'enable_opts': 'the optimizations that are enabled, separated by colons',
+    'max_unroll_recursion': 'how deep recursive calls are unrolled',
+    'vec': 'whether loops are vectorized (0 or 1)',
+    'vec_all': 'whether every trace is vectorized (0 or 1)',
+    'vec_cost': 'the cost threshold of vectorization',
+}
+
+ENABLE_ALL_OPTS = 'intbounds:rewrite:virtualize:string:pure:earlyforce:heap:unroll'
 
 
 class JitDriver(object):

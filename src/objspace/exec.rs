@@ -1,0 +1,141 @@
+//! Generated code at import time: the `exec` statement and the `compile()` built-in.
+//!
+//! Takes a source string or a code object (from `compile()`, often through
+//! `py.code.Source(...).compile()`) and runs it on our interpreter over the object space,
+//! exactly as a module body runs: nothing is executed natively. Interpreters such as
+//! Pyrolog build their built-in operations this way, so without it every function they
+//! generate would be missing. The generated text is registered in the SourceMap under the
+//! name it was compiled with, so diagnostics in generated functions point at it.
+
+use super::object::{Object, Value};
+use super::{ObjSpace, R};
+use crate::diagnostics::Diagnostic;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+impl ObjSpace {
+    /// `compile(source, filename, 'exec')`: parses and compiles `source` into a code object.
+    pub(crate) fn compile_source(&mut self, source: Value, filename: Value, mode: Value) -> R {
+        let text = match self.heap.str_value(source) {
+            Some(b) => String::from_utf8_lossy(b).into_owned(),
+            None => {
+                if let Value::Obj(id) = source {
+                    if let Object::Code(_) = self.heap.get(id) {
+                        return Ok(source);
+                    }
+                }
+                return self.type_error("compile() expected string without null bytes");
+            }
+        };
+        let name = match self.heap.str_value(filename) {
+            Some(b) => String::from_utf8_lossy(b).into_owned(),
+            None => return self.type_error("compile() argument 2 must be string"),
+        };
+        if self.heap.str_value(mode) != Some(b"exec".as_slice()) {
+            return Err(self.unsupported(
+                "compile() in a mode other than 'exec' is not modelled by rpy-lsp at import time",
+            ));
+        }
+        let file = self.sources.add(PathBuf::from(&name), text.clone());
+        // Text built from values rpy-lsp does not model (a `re.sub` of an unmodelled `re`)
+        // is not the program's: its syntax error is ours, so it is a warning that stops
+        // this import-time computation, not an error of the program.
+        if self.diagnostics.iter().any(|d| d.code == "RPY007")
+            && crate::syntax::parse_module(file, &text).is_err()
+        {
+            let span = self.user_span();
+            let d = Diagnostic::new(
+                "RPY007",
+                span,
+                format!(
+                    "the code generated at import time for `{name}` does not parse: it was \
+                     built from values rpy-lsp does not model, so what it defines is unknown"
+                ),
+            );
+            if !self.diagnostics.contains(&d) {
+                self.diagnostics.push(d);
+            }
+            return Ok(self.new_unknown(&name));
+        }
+        let compiled = self.parse_and_compile(file, &name, &text)?;
+        self.diagnostics.extend(compiled.diagnostics);
+        Ok(self.alloc(Object::Code(compiled.code)))
+    }
+
+    /// `exec code [in globals [, locals]]` at import time.
+    pub(crate) fn exec_statement(&mut self, args: Vec<Value>) -> R<()> {
+        let Some(&code) = args.first() else {
+            return self.type_error("exec needs code");
+        };
+        let globals = args.get(1).copied().filter(|v| !matches!(v, Value::None));
+        if let (Some(g), Some(l)) = (globals, args.get(2)) {
+            if *l != g && !matches!(l, Value::None) {
+                return Err(self.unsupported(
+                    "`exec` with separate globals and locals is not modelled by rpy-lsp",
+                ));
+            }
+        }
+        let code = if self.heap.str_value(code).is_some() {
+            let name = self.new_str(b"<string>");
+            let mode = self.new_str(b"exec");
+            self.compile_source(code, name, mode)?
+        } else {
+            code
+        };
+        if self.unknown_name(code).is_some() {
+            // Unmodelled code: what it defines in a namespace dict is unknown.
+            if let Some(Value::Obj(g)) = globals {
+                self.unknown_dicts.insert(g);
+            }
+            return Ok(());
+        }
+        let code = match code {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Code(c) => c.clone(),
+                _ => return self.type_error("exec: arg 1 must be a string, file, or code object"),
+            },
+            _ => return self.type_error("exec: arg 1 must be a string, file, or code object"),
+        };
+        let Some(g) = globals else {
+            // The current module's globals.
+            let Some(&(module, _)) = self.frames.last() else {
+                return self.type_error("exec without globals outside a frame");
+            };
+            return self.run_module_code(code, module).map(|_| ());
+        };
+        let Value::Obj(gid) = g else {
+            return self.type_error("exec: arg 2 must be a dictionary or None");
+        };
+        if let Some(&module) = self.globals_views.get(&gid) {
+            return self.run_module_code(code, module).map(|_| ());
+        }
+        let entries = match self.heap.get(gid) {
+            Object::Dict(d) => d.entries.clone(),
+            _ => return self.type_error("exec: arg 2 must be a dictionary or None"),
+        };
+        // The dict's names become the globals of a module of their own (functions defined
+        // by the code keep it as their globals), and what the code defines is copied back.
+        let name = entries
+            .iter()
+            .find(|(k, _)| self.heap.str_value(*k) == Some(b"__name__".as_slice()))
+            .and_then(|(_, v)| self.heap.str_value(*v))
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_else(|| "__exec__".to_string());
+        let module = self.new_module(&name, None, false);
+        for (k, v) in entries {
+            if let Some(n) = self.name_of(k) {
+                self.ns_set(module, &n, v)?;
+            }
+        }
+        self.run_module_code(code, module)?;
+        let defined: Vec<(Rc<str>, Value)> = match self.heap.get(module) {
+            Object::Module(m) => m.dict.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            _ => Vec::new(),
+        };
+        for (k, v) in defined {
+            let key = self.intern(&k);
+            self.setitem(g, key, v)?;
+        }
+        Ok(())
+    }
+}
