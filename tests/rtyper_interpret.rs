@@ -386,7 +386,9 @@ def custom(n):
     assert_eq!(int(src, "prebuilt", &[7]), 28);
     // keys 0..9 (later keys replace the values of their equals), then 3 deleted
     assert_eq!(int(src, "custom", &[30]), 10 * 1000 + 25 * 10 + 9);
+}
 
+#[test]
 fn arraycopy_moves_items_as_memmove() {
     // rgc.ll_arraycopy on a GcArray (overlapping either way, into another array) and from
     // a string's inlined chars: the `arraycopy` operation on the LLInterpreter
