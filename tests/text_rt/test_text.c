@@ -50,6 +50,11 @@ void rpy_raise_std(enum rpy_std_exc which) {
     last_exc = (int)which;
     rpy_exc_type = &exc_dummy;
 }
+/* the generated program sets the errno attribute; this harness has no OSError instance */
+void rpy_raise_oserror(long e) {
+    (void)e;
+    rpy_raise_std(RPY_EXC_OSError);
+}
 void rpy_fatal(const char *name) {
     fprintf(stderr, "Fatal RPython error: %s\n", name);
     exit(134);
