@@ -14,6 +14,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod flowspace;
 pub mod genc;
+pub mod generations;
 pub mod interpreter;
 pub mod llinterp;
 pub mod lltypesystem;

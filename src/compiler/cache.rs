@@ -9,21 +9,12 @@
 //! the previous generation (one analysis) are dropped when the next one starts.
 
 use super::Compiled;
+use crate::generations::Generations;
 use crate::syntax::FileId;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
-struct Entry {
-    text: String,
-    compiled: Compiled,
-    generation: u64,
-}
-
-#[derive(Default)]
-struct Store {
-    entries: HashMap<(FileId, String), Entry>,
-    generation: u64,
-}
+/// A compiled module by file and name, with the text it was compiled from.
+type Store = Generations<(FileId, String), (String, Compiled)>;
 
 thread_local! {
     static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
@@ -40,9 +31,7 @@ pub fn enable() {
 pub fn new_generation() {
     STORE.with(|s| {
         if let Some(store) = s.borrow_mut().as_mut() {
-            let last = store.generation;
-            store.entries.retain(|_, e| e.generation >= last);
-            store.generation += 1;
+            store.new_generation();
         }
     });
 }
@@ -51,14 +40,8 @@ pub fn new_generation() {
 pub fn lookup(file: FileId, filename: &str, text: &str) -> Option<Compiled> {
     STORE.with(|s| {
         let mut s = s.borrow_mut();
-        let store = s.as_mut()?;
-        let generation = store.generation;
-        let e = store.entries.get_mut(&(file, filename.to_string()))?;
-        if e.text != text {
-            return None;
-        }
-        e.generation = generation;
-        Some(e.compiled.clone())
+        let (kept, compiled) = s.as_mut()?.get_mut(&(file, filename.to_string()))?;
+        (kept == text).then(|| compiled.clone())
     })
 }
 
@@ -66,14 +49,9 @@ pub fn lookup(file: FileId, filename: &str, text: &str) -> Option<Compiled> {
 pub fn store(file: FileId, filename: &str, text: &str, compiled: &Compiled) {
     STORE.with(|s| {
         if let Some(store) = s.borrow_mut().as_mut() {
-            let generation = store.generation;
-            store.entries.insert(
+            store.insert(
                 (file, filename.to_string()),
-                Entry {
-                    text: text.to_string(),
-                    compiled: compiled.clone(),
-                    generation,
-                },
+                (text.to_string(), compiled.clone()),
             );
         }
     });

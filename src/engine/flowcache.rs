@@ -27,6 +27,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::{ExitCase, ExitSwitch};
 use crate::flowspace::{FunctionGraph, Hlvalue};
+use crate::generations::Generations;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::ObjSpace;
 use std::cell::RefCell;
@@ -49,14 +50,10 @@ struct Entry {
     /// The heap as import left it, before flowing.
     heap: Heap,
     graphs: HashMap<ObjId, Kept>,
-    generation: u64,
 }
 
-#[derive(Default)]
-struct Store {
-    entries: HashMap<PathBuf, Entry>,
-    generation: u64,
-}
+/// The last analysis of each target.
+type Store = Generations<PathBuf, Entry>;
 
 thread_local! {
     static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
@@ -73,9 +70,7 @@ pub fn enable() {
 pub fn new_generation() {
     STORE.with(|s| {
         if let Some(store) = s.borrow_mut().as_mut() {
-            let last = store.generation;
-            store.entries.retain(|_, e| e.generation >= last);
-            store.generation += 1;
+            store.new_generation();
         }
     });
 }
@@ -99,7 +94,7 @@ impl Session {
         STORE.with(|s| {
             let mut s = s.borrow_mut();
             let store = s.as_mut()?;
-            let reusable = match store.entries.remove(target) {
+            let reusable = match store.remove(&target.to_path_buf()) {
                 Some(old) => reusable(old, heap),
                 None => HashMap::new(),
             };
@@ -179,15 +174,11 @@ impl Session {
     pub fn finish(self) {
         STORE.with(|s| {
             if let Some(store) = s.borrow_mut().as_mut() {
-                let generation = store.generation;
-                store.entries.insert(
-                    self.target,
-                    Entry {
-                        heap: self.heap,
-                        graphs: self.kept,
-                        generation,
-                    },
-                );
+                let entry = Entry {
+                    heap: self.heap,
+                    graphs: self.kept,
+                };
+                store.insert(self.target, entry);
             }
         });
     }

@@ -374,15 +374,12 @@ impl RTyper<'_> {
                     // `newlist` earlier in the same block, into a test against those constants
                     // (it is meant for `x in [2, 3]`), even when the list was changed in
                     // between: its binaries answer as if it were not. So do we.
-                    let mut acc = cint(0);
+                    let mut eqs = Vec::new();
                     for c in items {
                         let c = Hlvalue::Ll(self.const_value(c, item)?);
-                        let e = self.value_eq(llops, c, x, item)?;
-                        let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
-                        acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
+                        eqs.push(self.value_eq(llops, c, x, item)?);
                     }
-                    let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
-                    return Ok((res, rb));
+                    return Ok((any_of(llops, eqs), rb));
                 }
                 let eq = self.item_eq(item)?;
                 let (items, n) = self.list_parts(llops, v, r);
@@ -407,7 +404,7 @@ impl RTyper<'_> {
                 // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
                 // ("+", "-")`: the characters as strings), any of the equalities
                 let (x, rx) = (hop.args_v[1], hop.args_r[1]);
-                let mut acc = cint(0);
+                let mut eqs = Vec::new();
                 for (i, &ri) in items.iter().enumerate() {
                     let Some(rt) = self.common_repr(ri, rx) else {
                         continue;
@@ -419,12 +416,9 @@ impl RTyper<'_> {
                     );
                     let it = self.convertvar(llops, it, ri, rt)?;
                     let xt = self.convertvar(llops, x, rx, rt)?;
-                    let e = self.value_eq(llops, it, xt, rt)?;
-                    let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
-                    acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
+                    eqs.push(self.value_eq(llops, it, xt, rt)?);
                 }
-                let res = llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL);
-                Ok((res, rb))
+                Ok((any_of(llops, eqs), rb))
             }
             _ => Err(TyperError::new(
                 "`in` of this value is not supported by `run` yet",
@@ -549,4 +543,15 @@ impl RTyper<'_> {
         llops.genop(LlOp::SetField, vec![l, cfield("items"), a], LlType::VOID);
         l
     }
+}
+
+/// Whether any of the Bool values `eqs` is true (false for none): `x in` a set of candidates
+/// compared one by one.
+fn any_of(llops: &mut LlOps, eqs: Vec<Hlvalue>) -> Hlvalue {
+    let mut acc = cint(0);
+    for e in eqs {
+        let ei = llops.genop(LlOp::CastBoolToInt, vec![e], LlType::SIGNED);
+        acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
+    }
+    llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL)
 }

@@ -19,6 +19,7 @@ The type of a new dict (`DICT`, a pointer type) is passed as a constant.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Bool
 from rpython.rlib.objectmodel import specialize, compute_hash
+from __rpy_ll__.ll_list import _newlist
 
 FREE = -1
 PERTURB_SHIFT = 5
@@ -332,16 +333,8 @@ def _fill_items(items, d):
 # `d.keys()`, `d.values()`, `d.items()`: a resizable list (LIST) or an array (ARRAY)
 
 @specialize.ll()
-def _new_list(LIST, n):
-    lst = malloc(LIST.TO)
-    lst.length = n
-    lst.items = malloc(LIST.TO.items.TO, n)
-    return lst
-
-
-@specialize.ll()
 def ll_dict_keys(LIST, d):
-    lst = _new_list(LIST, d.num_live)
+    lst = _newlist(LIST, d.num_live)
     _fill_keys(lst.items, d)
     return lst
 
@@ -355,7 +348,7 @@ def ll_dict_keys_fixed(ARRAY, d):
 
 @specialize.ll()
 def ll_dict_values(LIST, d):
-    lst = _new_list(LIST, d.num_live)
+    lst = _newlist(LIST, d.num_live)
     _fill_values(lst.items, d)
     return lst
 
@@ -369,7 +362,7 @@ def ll_dict_values_fixed(ARRAY, d):
 
 @specialize.ll()
 def ll_dict_items(LIST, d):
-    lst = _new_list(LIST, d.num_live)
+    lst = _newlist(LIST, d.num_live)
     _fill_items(lst.items, d)
     return lst
 
