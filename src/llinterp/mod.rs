@@ -6,10 +6,14 @@
 //! the source line. Runtime functions (`lltypesystem::runtime`) are implemented in
 //! `runtime`; the primitive operations in `ops`.
 
+mod code;
 mod ops;
 mod runtime;
 
-use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue};
+use code::{BlockKind, Code, Switch};
+use std::rc::Rc;
+
+use crate::flowspace::FunctionGraph;
 use crate::lltypesystem::{LlHeap, LlPtr, LlType, LlValue};
 use crate::rtyper::{LlFunction, LlProgram};
 use crate::syntax::Span;
@@ -53,6 +57,10 @@ pub struct LlInterpreter<'p> {
     depth: usize,
     /// Flattened slot of each (pointer type, field name) already accessed.
     slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize, FastHash>,
+    /// Each graph decoded for execution, the first time it is called.
+    codes: Vec<Option<Rc<Code<'p>>>>,
+    /// Frames of returned calls, reused (a call allocates none in a steady state).
+    free_frames: Vec<Vec<LlValue>>,
     /// Number of low-level operations executed.
     pub steps: u64,
     start: std::time::Instant,
@@ -71,6 +79,8 @@ impl<'p> LlInterpreter<'p> {
             files: HashMap::new(),
             depth: 0,
             slot_cache: HashMap::default(),
+            codes: Vec::new(),
+            free_frames: Vec::new(),
             steps: 0,
             start: std::time::Instant::now(),
         }
@@ -201,83 +211,143 @@ impl<'p> LlInterpreter<'p> {
                 span: graph.span,
             });
         }
-        let r = self.run_graph(graph, args);
+        let code = self.code(g);
+        let r = self.run_code(&code, graph, args);
         self.depth -= 1;
         r
     }
 
-    fn run_graph(&mut self, graph: &'p FunctionGraph, args: &[LlValue]) -> Result<LlValue, Unwind> {
-        let mut frame = vec![LlValue::Void; graph.vars.len()];
-        let mut block = graph.startblock;
-        let mut inputs: Vec<LlValue> = args.to_vec();
+    /// The decoded form of graph `g`.
+    fn code(&mut self, g: u32) -> Rc<Code<'p>> {
+        let i = g as usize;
+        if i >= self.codes.len() {
+            self.codes.resize(i + 1, None);
+        }
+        let prog: &'p LlProgram = self.prog;
+        self.codes[i]
+            .get_or_insert_with(|| Rc::new(code::decode(&prog.graphs[i], &prog.types)))
+            .clone()
+    }
+
+    fn run_code(
+        &mut self,
+        code: &Code<'p>,
+        graph: &'p FunctionGraph,
+        args: &[LlValue],
+    ) -> Result<LlValue, Unwind> {
+        let mut frame = self.free_frames.pop().unwrap_or_default();
+        frame.clear();
+        frame.resize(code.nslots, LlValue::Void);
+        let r = self.run_frame(code, graph, &mut frame, args);
+        self.free_frames.push(frame);
+        r
+    }
+
+    fn run_frame(
+        &mut self,
+        code: &Code<'p>,
+        graph: &'p FunctionGraph,
+        frame: &mut [LlValue],
+        args: &[LlValue],
+    ) -> Result<LlValue, Unwind> {
+        let mut b = &code.blocks[code.start as usize];
+        for (v, x) in b.inputargs.iter().zip(args) {
+            frame[*v as usize] = *x;
+        }
         loop {
-            if block == graph.returnblock {
-                return Ok(inputs.first().copied().unwrap_or(LlValue::Void));
+            match b.kind {
+                BlockKind::Normal => {}
+                BlockKind::Return => {
+                    return Ok(b
+                        .inputargs
+                        .first()
+                        .map(|v| frame[*v as usize])
+                        .unwrap_or(LlValue::Void));
+                }
+                BlockKind::Except => {
+                    return Err(Unwind::Raise {
+                        etype: frame[b.inputargs[0] as usize].as_ptr(),
+                        evalue: frame[b.inputargs[1] as usize].as_ptr(),
+                    });
+                }
             }
-            if block == graph.exceptblock {
-                return Err(Unwind::Raise {
-                    etype: inputs[0].as_ptr(),
-                    evalue: inputs[1].as_ptr(),
-                });
-            }
-            let b = graph.block(block);
-            for (v, x) in b.inputargs.iter().zip(inputs.iter()) {
-                frame[v.0 as usize] = *x;
-            }
-            let n = b.operations.len();
-            let catching = b.exitswitch == ExitSwitch::LastException;
+            let n = b.ops.len();
+            self.steps += n as u64;
+            let catching = matches!(b.switch, Switch::LastException);
             let mut raised = None;
-            for (i, op) in b.operations.iter().enumerate() {
-                self.steps += 1;
-                match self.eval_op(graph, &frame, op) {
-                    Ok(v) => frame[op.result.0 as usize] = v,
+            for (i, op) in b.ops.iter().enumerate() {
+                if let Some(o) = op.op {
+                    if let Some(v) = ops::pure_op(o, &op.args, frame) {
+                        frame[op.result as usize] = v;
+                        continue;
+                    }
+                }
+                if let Some(v) = ops::fast_mem_op(&mut self.heap, op, frame) {
+                    frame[op.result as usize] = v;
+                    continue;
+                }
+                match self.eval_op(graph, frame, op) {
+                    Ok(v) => frame[op.result as usize] = v,
                     Err(Unwind::Raise { etype, evalue }) if catching && i + 1 == n => {
                         raised = Some((etype, evalue));
                     }
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        self.steps -= (n - i - 1) as u64;
+                        return Err(e);
+                    }
                 }
             }
-            let link = match b.exitswitch {
-                ExitSwitch::None => b.exits[0],
-                ExitSwitch::Value(v) => {
-                    let x = arg(&frame, v);
-                    *b.exits
+            let link = match &b.switch {
+                Switch::None => &b.exits[0],
+                Switch::Value(v) => {
+                    let x = v.get(frame);
+                    b.exits
                         .iter()
-                        .find(|&&l| match graph.link(l).exitcase {
-                            ExitCase::Ll(c) => switch_matches(x, c),
-                            _ => false,
-                        })
+                        .find(|l| l.case.is_some_and(|c| switch_matches(x, c)))
                         .ok_or_else(|| Unwind::Fatal {
                             msg: format!("no exit for the switch value {}", x),
-                            span: b.operations.last().map(|o| o.span).unwrap_or(graph.span),
+                            span: b.span,
                         })?
                 }
-                ExitSwitch::LastException => match raised {
-                    None => b.exits[0],
+                Switch::LastException => match raised {
+                    None => &b.exits[0],
                     Some((etype, evalue)) => {
-                        let found = b.exits[1..].iter().copied().find(|&l| {
-                            matches!(graph.link(l).exitcase, ExitCase::Ll(LlValue::Ptr(case)) if self.exc_matches(etype, case))
+                        let found = b.exits[1..].iter().find(|l| {
+                            matches!(l.case, Some(LlValue::Ptr(case)) if self.exc_matches(etype, case))
                         });
                         match found {
-                            Some(l) => {
-                                let link = graph.link(l);
+                            Some(link) => {
                                 if let Some(t) = link.last_exception {
-                                    frame[t.0 as usize] = LlValue::Ptr(etype);
+                                    frame[t as usize] = LlValue::Ptr(etype);
                                 }
                                 if let Some(v) = link.last_exc_value {
-                                    frame[v.0 as usize] = LlValue::Ptr(evalue);
+                                    frame[v as usize] = LlValue::Ptr(evalue);
                                 }
-                                l
+                                link
                             }
                             None => return Err(Unwind::Raise { etype, evalue }),
                         }
                     }
                 },
             };
-            let link = graph.link(link);
-            inputs.clear();
-            inputs.extend(link.args.iter().map(|a| arg(&frame, *a)));
-            block = link.target;
+            let target = &code.blocks[link.target as usize];
+            // Link arguments are read before any target input is written: a link may
+            // permute variables (`a, b = b, a`).
+            let mut moved = [LlValue::Void; 8];
+            if link.args.len() <= moved.len() {
+                for (m, a) in moved.iter_mut().zip(link.args.iter()) {
+                    *m = a.get(frame);
+                }
+                for (v, x) in target.inputargs.iter().zip(moved.iter()) {
+                    frame[*v as usize] = *x;
+                }
+            } else {
+                let vals: Vec<LlValue> = link.args.iter().map(|a| a.get(frame)).collect();
+                for (v, x) in target.inputargs.iter().zip(vals) {
+                    frame[*v as usize] = x;
+                }
+            }
+            b = target;
         }
     }
 
@@ -344,15 +414,6 @@ impl<'p> LlInterpreter<'p> {
             etype: vt,
             evalue: p,
         }
-    }
-}
-
-#[inline(always)]
-pub(crate) fn arg(frame: &[LlValue], a: Hlvalue) -> LlValue {
-    match a {
-        Hlvalue::Var(v) => frame[v.0 as usize],
-        Hlvalue::Ll(c) => c.value,
-        Hlvalue::Const(_) => LlValue::Void,
     }
 }
 

@@ -1,11 +1,11 @@
 //! Evaluation of one low-level operation: integer, float, char and pointer operations,
 //! casts, memory access and calls.
 
-use super::{arg, LlInterpreter, Unwind};
+use super::code::{DecodedOp, Operand, UNRESOLVED};
+use super::{LlInterpreter, Unwind};
 use crate::flowspace::{FunctionGraph, SpaceOperation};
-use crate::interpreter::Op;
 use crate::lltypesystem::heap::HeapError;
-use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
+use crate::lltypesystem::{LlHeap, LlOp, LlPtr, LlType, LlValue, Offset};
 use crate::rtyper::LlFunction;
 
 type R = Result<LlValue, Unwind>;
@@ -52,9 +52,10 @@ impl<'p> LlInterpreter<'p> {
         &mut self,
         graph: &'p FunctionGraph,
         frame: &[LlValue],
-        op: &SpaceOperation,
+        dop: &DecodedOp<'p>,
     ) -> R {
-        let Op::Ll(o) = op.opname else {
+        let op = dop.src;
+        let Some(o) = dop.op else {
             return Err(self.fatal(
                 op,
                 format!(
@@ -63,22 +64,20 @@ impl<'p> LlInterpreter<'p> {
                 ),
             ));
         };
-        let args = &op.args;
-        let a = |i: usize| arg(frame, args[i]);
+        let args = &dop.args;
+        // a macro, not a closure: in a function this large the closure is not inlined
+        macro_rules! a {
+            ($i:expr) => {
+                args[$i].get(frame)
+            };
+        }
+        if let Some(v) = pure_op(o, args, frame) {
+            return Ok(v);
+        }
         use LlOp::*;
         Ok(match o {
-            SameAs => a(0),
-            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue => {
-                LlValue::Bool(a(0).as_int() != 0)
-            }
-            IntNeg | LlongNeg => LlValue::Int(a(0).as_int().wrapping_neg()),
-            IntAbs | LlongAbs => LlValue::Int(a(0).as_int().wrapping_abs()),
-            IntInvert | LlongInvert => LlValue::Int(!a(0).as_int()),
-            IntAdd | LlongAdd => LlValue::Int(a(0).as_int().wrapping_add(a(1).as_int())),
-            IntSub | LlongSub => LlValue::Int(a(0).as_int().wrapping_sub(a(1).as_int())),
-            IntMul | LlongMul => LlValue::Int(a(0).as_int().wrapping_mul(a(1).as_int())),
             IntFloorDiv | IntMod | IntPyDiv | IntPyMod | LlongPyDiv | LlongPyMod => {
-                let (x, y) = (a(0).as_int(), a(1).as_int());
+                let (x, y) = (a!(0).as_int(), a!(1).as_int());
                 if y == 0 {
                     return Err(self.fatal(
                         op,
@@ -97,7 +96,7 @@ impl<'p> LlInterpreter<'p> {
             }
             IntPyDivZer | IntPyModZer | LlongPyDivZer | LlongPyModZer | IntPyDivOvfZer
             | IntPyModOvfZer => {
-                let (x, y) = (a(0).as_int(), a(1).as_int());
+                let (x, y) = (a!(0).as_int(), a!(1).as_int());
                 if y == 0 {
                     return Err(self.raise_std("ZeroDivisionError"));
                 }
@@ -115,56 +114,28 @@ impl<'p> LlInterpreter<'p> {
                     },
                 )
             }
-            IntLt | LlongLt => LlValue::Bool(a(0).as_int() < a(1).as_int()),
-            IntLe | LlongLe => LlValue::Bool(a(0).as_int() <= a(1).as_int()),
-            IntEq | LlongEq => LlValue::Bool(a(0).as_int() == a(1).as_int()),
-            IntNe | LlongNe => LlValue::Bool(a(0).as_int() != a(1).as_int()),
-            IntGt | LlongGt => LlValue::Bool(a(0).as_int() > a(1).as_int()),
-            IntGe | LlongGe => LlValue::Bool(a(0).as_int() >= a(1).as_int()),
-            IntAnd | LlongAnd => LlValue::Int(a(0).as_int() & a(1).as_int()),
-            IntOr | LlongOr => LlValue::Int(a(0).as_int() | a(1).as_int()),
-            IntXor | LlongXor => LlValue::Int(a(0).as_int() ^ a(1).as_int()),
-            IntLshift | LlongLshift => {
-                let s = a(1).as_int();
-                LlValue::Int(if (0..64).contains(&s) {
-                    a(0).as_int().wrapping_shl(s as u32)
-                } else {
-                    0
-                })
-            }
-            IntRshift | LlongRshift => {
-                let s = a(1).as_int();
-                let x = a(0).as_int();
-                LlValue::Int(if (0..64).contains(&s) {
-                    x >> s
-                } else if x < 0 {
-                    -1
-                } else {
-                    0
-                })
-            }
-            IntAddOvf => match a(0).as_int().checked_add(a(1).as_int()) {
+            IntAddOvf => match a!(0).as_int().checked_add(a!(1).as_int()) {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
             },
-            IntSubOvf => match a(0).as_int().checked_sub(a(1).as_int()) {
+            IntSubOvf => match a!(0).as_int().checked_sub(a!(1).as_int()) {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
             },
-            IntMulOvf => match a(0).as_int().checked_mul(a(1).as_int()) {
+            IntMulOvf => match a!(0).as_int().checked_mul(a!(1).as_int()) {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
             },
-            IntNegOvf => match a(0).as_int().checked_neg() {
+            IntNegOvf => match a!(0).as_int().checked_neg() {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
             },
-            IntAbsOvf => match a(0).as_int().checked_abs() {
+            IntAbsOvf => match a!(0).as_int().checked_abs() {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
             },
             IntLshiftOvf => {
-                let (x, s) = (a(0).as_int(), a(1).as_int());
+                let (x, s) = (a!(0).as_int(), a!(1).as_int());
                 let r = if (0..64).contains(&s) {
                     x.wrapping_shl(s as u32)
                 } else {
@@ -175,17 +146,9 @@ impl<'p> LlInterpreter<'p> {
                 }
                 LlValue::Int(r)
             }
-            IntBetween => {
-                let b = a(1).as_int();
-                LlValue::Bool(a(0).as_int() <= b && b < a(2).as_int())
-            }
-            UintInvert | UllongInvert => LlValue::Uint(!a(0).as_uint()),
-            UintAdd | UllongAdd => LlValue::Uint(a(0).as_uint().wrapping_add(a(1).as_uint())),
-            UintSub | UllongSub => LlValue::Uint(a(0).as_uint().wrapping_sub(a(1).as_uint())),
-            UintMul | UllongMul => LlValue::Uint(a(0).as_uint().wrapping_mul(a(1).as_uint())),
             UintFloorDiv | UintMod | UllongFloorDiv | UllongMod | UintFloorDivZer | UintModZer
             | UllongFloorDivZer | UllongModZer => {
-                let (x, y) = (a(0).as_uint(), a(1).as_uint());
+                let (x, y) = (a!(0).as_uint(), a!(1).as_uint());
                 if y == 0 {
                     if matches!(
                         o,
@@ -209,90 +172,36 @@ impl<'p> LlInterpreter<'p> {
                     },
                 )
             }
-            UintLt | UllongLt => LlValue::Bool(a(0).as_uint() < a(1).as_uint()),
-            UintLe | UllongLe => LlValue::Bool(a(0).as_uint() <= a(1).as_uint()),
-            UintEq | UllongEq => LlValue::Bool(a(0).as_uint() == a(1).as_uint()),
-            UintNe | UllongNe => LlValue::Bool(a(0).as_uint() != a(1).as_uint()),
-            UintGt | UllongGt => LlValue::Bool(a(0).as_uint() > a(1).as_uint()),
-            UintGe | UllongGe => LlValue::Bool(a(0).as_uint() >= a(1).as_uint()),
-            UintAnd | UllongAnd => LlValue::Uint(a(0).as_uint() & a(1).as_uint()),
-            UintOr | UllongOr => LlValue::Uint(a(0).as_uint() | a(1).as_uint()),
-            UintXor | UllongXor => LlValue::Uint(a(0).as_uint() ^ a(1).as_uint()),
-            UintLshift | UllongLshift => {
-                let s = a(1).as_int();
-                LlValue::Uint(if (0..64).contains(&s) {
-                    a(0).as_uint() << s
-                } else {
-                    0
-                })
-            }
-            UintRshift | UllongRshift => {
-                let s = a(1).as_int();
-                LlValue::Uint(if (0..64).contains(&s) {
-                    a(0).as_uint() >> s
-                } else {
-                    0
-                })
-            }
-            FloatIsTrue => LlValue::Bool(a(0).as_float() != 0.0),
-            FloatNeg => LlValue::Float(-a(0).as_float()),
-            FloatAbs => LlValue::Float(a(0).as_float().abs()),
-            FloatAdd => LlValue::Float(a(0).as_float() + a(1).as_float()),
-            FloatSub => LlValue::Float(a(0).as_float() - a(1).as_float()),
-            FloatMul => LlValue::Float(a(0).as_float() * a(1).as_float()),
-            FloatTrueDiv => LlValue::Float(a(0).as_float() / a(1).as_float()),
-            FloatLt => LlValue::Bool(a(0).as_float() < a(1).as_float()),
-            FloatLe => LlValue::Bool(a(0).as_float() <= a(1).as_float()),
-            FloatEq => LlValue::Bool(a(0).as_float() == a(1).as_float()),
-            FloatNe => LlValue::Bool(a(0).as_float() != a(1).as_float()),
-            FloatGt => LlValue::Bool(a(0).as_float() > a(1).as_float()),
-            FloatGe => LlValue::Bool(a(0).as_float() >= a(1).as_float()),
-            CharLt | UnicharLt => LlValue::Bool(a(0).as_int() < a(1).as_int()),
-            CharLe | UnicharLe => LlValue::Bool(a(0).as_int() <= a(1).as_int()),
-            CharEq | UnicharEq => LlValue::Bool(a(0).as_int() == a(1).as_int()),
-            CharNe | UnicharNe => LlValue::Bool(a(0).as_int() != a(1).as_int()),
-            CharGt | UnicharGt => LlValue::Bool(a(0).as_int() > a(1).as_int()),
-            CharGe | UnicharGe => LlValue::Bool(a(0).as_int() >= a(1).as_int()),
-            CastBoolToInt | CastCharToInt | CastUnicharToInt => LlValue::Int(a(0).as_int()),
-            CastBoolToFloat | CastIntToFloat => LlValue::Float(a(0).as_float()),
-            CastIntToChar => LlValue::Char(a(0).as_int() as u8),
-            CastIntToUnichar => LlValue::UniChar(a(0).as_int() as u32),
-            CastFloatToInt => LlValue::Int(a(0).as_float() as i64),
             CastPrimitive => {
                 let to = graph.concretetype[op.result.0 as usize];
-                cast_primitive(a(0), to)
+                cast_primitive(a!(0), to)
             }
-            PtrEq => LlValue::Bool(a(0).as_ptr() == a(1).as_ptr()),
-            PtrNe => LlValue::Bool(a(0).as_ptr() != a(1).as_ptr()),
-            PtrIsZero => LlValue::Bool(a(0).as_ptr() == LlPtr::Null),
-            PtrNonZero => LlValue::Bool(a(0).as_ptr() != LlPtr::Null),
-            CastPointer => a(0),
             Malloc | MallocVarsize => {
-                let LlValue::Type(t) = a(0) else {
+                let LlValue::Type(t) = a!(0) else {
                     return Err(self.fatal(op, "malloc of a non-type"));
                 };
                 let n = if o == MallocVarsize {
-                    a(1).as_int().max(0) as usize
+                    a!(1).as_int().max(0) as usize
                 } else {
                     0
                 };
                 LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
             }
             GetField => {
-                let (p, slot) = self.field_args(graph, frame, op)?;
+                let (p, slot) = self.field_args(graph, frame, dop)?;
                 self.heap
                     .get_slot(p, slot)
                     .map_err(|e| self.heap_err(op, e))?
             }
             SetField => {
-                let (p, slot) = self.field_args(graph, frame, op)?;
+                let (p, slot) = self.field_args(graph, frame, dop)?;
                 self.heap
-                    .set_slot(p, slot, a(2))
+                    .set_slot(p, slot, a!(2))
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
             GetSubstruct => {
-                let p = a(0).as_ptr();
+                let p = a!(0).as_ptr();
                 match p {
                     LlPtr::Obj { obj, .. } => LlValue::Ptr(LlPtr::Obj { obj, inner: true }),
                     _ => return Err(self.heap_err(op, HeapError::NullDereference)),
@@ -300,28 +209,28 @@ impl<'p> LlInterpreter<'p> {
             }
             GetArrayItem => self
                 .heap
-                .getitem(a(0).as_ptr(), a(1).as_int())
+                .getitem(a!(0).as_ptr(), a!(1).as_int())
                 .map_err(|e| self.heap_err(op, e))?,
             SetArrayItem => {
                 self.heap
-                    .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
+                    .setitem(a!(0).as_ptr(), a!(1).as_int(), a!(2))
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
             ArrayCopy => {
-                let (i, j, n) = (a(2).as_int(), a(3).as_int(), a(4).as_int());
+                let (i, j, n) = (a!(2).as_int(), a!(3).as_int(), a!(4).as_int());
                 self.heap
-                    .copy_items(a(0).as_ptr(), a(1).as_ptr(), i, j, n)
+                    .copy_items(a!(0).as_ptr(), a!(1).as_ptr(), i, j, n)
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
             GetArraySize | GetInteriorArraySize => LlValue::Int(
                 self.heap
-                    .len(a(0).as_ptr())
+                    .len(a!(0).as_ptr())
                     .map_err(|e| self.heap_err(op, e))? as i64,
             ),
             GetInteriorField | SetInteriorField => {
-                let p = a(0).as_ptr();
+                let p = a!(0).as_ptr();
                 let ty = graph
                     .concretetype_of(op.args[0])
                     .and_then(|t| self.prog.types.pointee(t))
@@ -331,16 +240,16 @@ impl<'p> LlInterpreter<'p> {
                 } else {
                     op.args.len()
                 };
-                let path: Vec<Offset> = op.args[1..nargs]
+                let path: Vec<Offset> = args[1..nargs]
                     .iter()
-                    .map(|x| match arg(frame, *x) {
+                    .map(|x| match x.get(frame) {
                         LlValue::Name(s) => Offset::Field(s.as_str().into()),
                         v => Offset::Index(v.as_int()),
                     })
                     .collect();
                 if o == SetInteriorField {
                     self.heap
-                        .setinterior(&self.prog.types, p, ty, &path, a(nargs))
+                        .setinterior(&self.prog.types, p, ty, &path, a!(nargs))
                         .map_err(|e| self.heap_err(op, e))?;
                     LlValue::Void
                 } else {
@@ -350,12 +259,23 @@ impl<'p> LlInterpreter<'p> {
                 }
             }
             DirectCall | IndirectCall => {
-                let LlPtr::Func(f) = a(0).as_ptr() else {
+                let LlPtr::Func(f) = a!(0).as_ptr() else {
                     return Err(self.fatal(op, "call of a null function pointer"));
                 };
-                let args: Vec<LlValue> = op.args[1..].iter().map(|x| arg(frame, *x)).collect();
+                // arguments of the usual few on the stack, not in a fresh vector per call
+                let mut small = [LlValue::Void; 8];
+                let spilled: Vec<LlValue>;
+                let args: &[LlValue] = if args.len() - 1 <= small.len() {
+                    for (s, x) in small.iter_mut().zip(&args[1..]) {
+                        *s = x.get(frame);
+                    }
+                    &small[..args.len() - 1]
+                } else {
+                    spilled = args[1..].iter().map(|x| x.get(frame)).collect();
+                    &spilled
+                };
                 match &self.prog.functions[f as usize] {
-                    LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, &args, op)?,
+                    LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, args, op)?,
                     LlFunction::Runtime(rf) => {
                         let rf = *rf;
                         let argtys: Vec<LlType> = op.args[1..]
@@ -363,17 +283,19 @@ impl<'p> LlInterpreter<'p> {
                             .map(|x| graph.concretetype_of(*x).unwrap_or(LlType::VOID))
                             .collect();
                         let rty = graph.concretetype[op.result.0 as usize];
-                        self.call_runtime(rf, &args, &argtys, rty, op.span)?
+                        self.call_runtime(rf, args, &argtys, rty, op.span)?
                     }
                 }
             }
             DebugAssert => {
-                if !a(0).as_bool() {
+                if !a!(0).as_bool() {
                     return Err(self.fatal(op, "debug_assert failed"));
                 }
                 LlValue::Void
             }
             DebugFatalError => return Err(self.fatal(op, "fatal error")),
+            // evaluated by `pure_op` above
+            _ => return Err(self.fatal(op, format!("`{}` is not implemented", o.name()))),
         })
     }
 
@@ -386,19 +308,23 @@ impl<'p> LlInterpreter<'p> {
         })
     }
 
-    /// The pointer and the field's flattened slot of a getfield/setfield (slots are
-    /// cached per structure and field name).
+    /// The pointer and the field's flattened slot of a getfield/setfield (decoded ahead of
+    /// time, else looked up and cached per structure and field name).
     fn field_args(
         &mut self,
         graph: &FunctionGraph,
         frame: &[LlValue],
-        op: &SpaceOperation,
+        dop: &DecodedOp<'p>,
     ) -> Result<(LlPtr, usize), Unwind> {
-        let p = arg(frame, op.args[0]).as_ptr();
+        let op = dop.src;
+        let p = dop.args[0].get(frame).as_ptr();
         if p == LlPtr::Null {
             return Err(self.heap_err(op, HeapError::NullDereference));
         }
-        let LlValue::Name(f) = arg(frame, op.args[1]) else {
+        if dop.aux != UNRESOLVED {
+            return Ok((p, dop.aux as usize));
+        }
+        let LlValue::Name(f) = dop.args[1].get(frame) else {
             return Err(self.fatal(op, "field access without a field name"));
         };
         let ct = graph.concretetype_of(op.args[0]).unwrap_or(LlType::VOID);
@@ -411,6 +337,150 @@ impl<'p> LlInterpreter<'p> {
         };
         self.slot_cache.insert((ct, f), slot);
         Ok((p, slot))
+    }
+}
+
+/// The operations that only compute a value from their arguments (no heap, no exception, no
+/// types): evaluated inline by the interpreter loop, before the general `eval_op`.
+// Inlined in optimised builds only: in a debug build its temporaries would enlarge every
+// recursion level of the interpreter loop's frame.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<LlValue> {
+    macro_rules! a {
+        ($i:expr) => {
+            args[$i].get(frame)
+        };
+    }
+    use LlOp::*;
+    Some(match o {
+        SameAs => a!(0),
+        IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue => LlValue::Bool(a!(0).as_int() != 0),
+        IntNeg | LlongNeg => LlValue::Int(a!(0).as_int().wrapping_neg()),
+        IntAbs | LlongAbs => LlValue::Int(a!(0).as_int().wrapping_abs()),
+        IntInvert | LlongInvert => LlValue::Int(!a!(0).as_int()),
+        IntAdd | LlongAdd => LlValue::Int(a!(0).as_int().wrapping_add(a!(1).as_int())),
+        IntSub | LlongSub => LlValue::Int(a!(0).as_int().wrapping_sub(a!(1).as_int())),
+        IntMul | LlongMul => LlValue::Int(a!(0).as_int().wrapping_mul(a!(1).as_int())),
+        IntLt | LlongLt => LlValue::Bool(a!(0).as_int() < a!(1).as_int()),
+        IntLe | LlongLe => LlValue::Bool(a!(0).as_int() <= a!(1).as_int()),
+        IntEq | LlongEq => LlValue::Bool(a!(0).as_int() == a!(1).as_int()),
+        IntNe | LlongNe => LlValue::Bool(a!(0).as_int() != a!(1).as_int()),
+        IntGt | LlongGt => LlValue::Bool(a!(0).as_int() > a!(1).as_int()),
+        IntGe | LlongGe => LlValue::Bool(a!(0).as_int() >= a!(1).as_int()),
+        IntAnd | LlongAnd => LlValue::Int(a!(0).as_int() & a!(1).as_int()),
+        IntOr | LlongOr => LlValue::Int(a!(0).as_int() | a!(1).as_int()),
+        IntXor | LlongXor => LlValue::Int(a!(0).as_int() ^ a!(1).as_int()),
+        IntLshift | LlongLshift => {
+            let s = a!(1).as_int();
+            LlValue::Int(if (0..64).contains(&s) {
+                a!(0).as_int().wrapping_shl(s as u32)
+            } else {
+                0
+            })
+        }
+        IntRshift | LlongRshift => {
+            let s = a!(1).as_int();
+            let x = a!(0).as_int();
+            LlValue::Int(if (0..64).contains(&s) {
+                x >> s
+            } else if x < 0 {
+                -1
+            } else {
+                0
+            })
+        }
+        IntBetween => {
+            let b = a!(1).as_int();
+            LlValue::Bool(a!(0).as_int() <= b && b < a!(2).as_int())
+        }
+        UintInvert | UllongInvert => LlValue::Uint(!a!(0).as_uint()),
+        UintAdd | UllongAdd => LlValue::Uint(a!(0).as_uint().wrapping_add(a!(1).as_uint())),
+        UintSub | UllongSub => LlValue::Uint(a!(0).as_uint().wrapping_sub(a!(1).as_uint())),
+        UintMul | UllongMul => LlValue::Uint(a!(0).as_uint().wrapping_mul(a!(1).as_uint())),
+        UintLt | UllongLt => LlValue::Bool(a!(0).as_uint() < a!(1).as_uint()),
+        UintLe | UllongLe => LlValue::Bool(a!(0).as_uint() <= a!(1).as_uint()),
+        UintEq | UllongEq => LlValue::Bool(a!(0).as_uint() == a!(1).as_uint()),
+        UintNe | UllongNe => LlValue::Bool(a!(0).as_uint() != a!(1).as_uint()),
+        UintGt | UllongGt => LlValue::Bool(a!(0).as_uint() > a!(1).as_uint()),
+        UintGe | UllongGe => LlValue::Bool(a!(0).as_uint() >= a!(1).as_uint()),
+        UintAnd | UllongAnd => LlValue::Uint(a!(0).as_uint() & a!(1).as_uint()),
+        UintOr | UllongOr => LlValue::Uint(a!(0).as_uint() | a!(1).as_uint()),
+        UintXor | UllongXor => LlValue::Uint(a!(0).as_uint() ^ a!(1).as_uint()),
+        UintLshift | UllongLshift => {
+            let s = a!(1).as_int();
+            LlValue::Uint(if (0..64).contains(&s) {
+                a!(0).as_uint() << s
+            } else {
+                0
+            })
+        }
+        UintRshift | UllongRshift => {
+            let s = a!(1).as_int();
+            LlValue::Uint(if (0..64).contains(&s) {
+                a!(0).as_uint() >> s
+            } else {
+                0
+            })
+        }
+        FloatIsTrue => LlValue::Bool(a!(0).as_float() != 0.0),
+        FloatNeg => LlValue::Float(-a!(0).as_float()),
+        FloatAbs => LlValue::Float(a!(0).as_float().abs()),
+        FloatAdd => LlValue::Float(a!(0).as_float() + a!(1).as_float()),
+        FloatSub => LlValue::Float(a!(0).as_float() - a!(1).as_float()),
+        FloatMul => LlValue::Float(a!(0).as_float() * a!(1).as_float()),
+        FloatTrueDiv => LlValue::Float(a!(0).as_float() / a!(1).as_float()),
+        FloatLt => LlValue::Bool(a!(0).as_float() < a!(1).as_float()),
+        FloatLe => LlValue::Bool(a!(0).as_float() <= a!(1).as_float()),
+        FloatEq => LlValue::Bool(a!(0).as_float() == a!(1).as_float()),
+        FloatNe => LlValue::Bool(a!(0).as_float() != a!(1).as_float()),
+        FloatGt => LlValue::Bool(a!(0).as_float() > a!(1).as_float()),
+        FloatGe => LlValue::Bool(a!(0).as_float() >= a!(1).as_float()),
+        CharLt | UnicharLt => LlValue::Bool(a!(0).as_int() < a!(1).as_int()),
+        CharLe | UnicharLe => LlValue::Bool(a!(0).as_int() <= a!(1).as_int()),
+        CharEq | UnicharEq => LlValue::Bool(a!(0).as_int() == a!(1).as_int()),
+        CharNe | UnicharNe => LlValue::Bool(a!(0).as_int() != a!(1).as_int()),
+        CharGt | UnicharGt => LlValue::Bool(a!(0).as_int() > a!(1).as_int()),
+        CharGe | UnicharGe => LlValue::Bool(a!(0).as_int() >= a!(1).as_int()),
+        CastBoolToInt | CastCharToInt | CastUnicharToInt => LlValue::Int(a!(0).as_int()),
+        CastBoolToFloat | CastIntToFloat => LlValue::Float(a!(0).as_float()),
+        CastIntToChar => LlValue::Char(a!(0).as_int() as u8),
+        CastIntToUnichar => LlValue::UniChar(a!(0).as_int() as u32),
+        CastFloatToInt => LlValue::Int(a!(0).as_float() as i64),
+        PtrEq => LlValue::Bool(a!(0).as_ptr() == a!(1).as_ptr()),
+        PtrNe => LlValue::Bool(a!(0).as_ptr() != a!(1).as_ptr()),
+        PtrIsZero => LlValue::Bool(a!(0).as_ptr() == LlPtr::Null),
+        PtrNonZero => LlValue::Bool(a!(0).as_ptr() != LlPtr::Null),
+        CastPointer => a!(0),
+        _ => return None,
+    })
+}
+
+/// The success path of the common memory operations, inline in the interpreter loop. `None`
+/// for other operations and when the operation fails: `eval_op` then runs it again and
+/// reports why (a failing field or item access changes nothing).
+// Inlined in optimised builds only: in a debug build its temporaries would enlarge every
+// recursion level of the interpreter loop's frame.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(super) fn fast_mem_op(
+    heap: &mut LlHeap,
+    dop: &DecodedOp,
+    frame: &[LlValue],
+) -> Option<LlValue> {
+    let a = |i: usize| dop.args[i].get(frame);
+    match dop.op? {
+        LlOp::GetField if dop.aux != UNRESOLVED => {
+            heap.get_slot(a(0).as_ptr(), dop.aux as usize).ok()
+        }
+        LlOp::SetField if dop.aux != UNRESOLVED => heap
+            .set_slot(a(0).as_ptr(), dop.aux as usize, a(2))
+            .ok()
+            .map(|_| LlValue::Void),
+        LlOp::GetArrayItem => heap.getitem(a(0).as_ptr(), a(1).as_int()).ok(),
+        LlOp::SetArrayItem => heap
+            .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
+            .ok()
+            .map(|_| LlValue::Void),
+        _ => None,
     }
 }
 

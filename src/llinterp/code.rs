@@ -1,0 +1,190 @@
+//! Low-level graphs decoded for execution. Takes a low-level `FunctionGraph` of the
+//! `LlProgram`; gives the same graph in the shape the interpreter loop wants: variables are
+//! frame slots, constants are inline values, every block's exits are resolved, and what can
+//! be looked up once is (a `getfield`'s flattened slot, a direct call's function). A graph
+//! is decoded the first time it is called and kept for the run; the flow-graph model stays
+//! the one every other stage reads, and the decoded form points back at its operations for
+//! spans and types (error messages, casts, interior paths).
+
+use crate::flowspace::{BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, SpaceOperation};
+use crate::interpreter::Op;
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlTypes, LlValue};
+use crate::syntax::Span;
+
+/// Where an operation's argument comes from.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Operand {
+    Slot(u32),
+    Const(LlValue),
+}
+
+impl Operand {
+    fn of(v: Hlvalue) -> Operand {
+        match v {
+            Hlvalue::Var(v) => Operand::Slot(v.0),
+            Hlvalue::Ll(c) => Operand::Const(c.value),
+            // high-level constants never reach a low-level graph's run: Void, as before
+            Hlvalue::Const(_) => Operand::Const(LlValue::Void),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn get(self, frame: &[LlValue]) -> LlValue {
+        match self {
+            Operand::Slot(s) => frame[s as usize],
+            Operand::Const(c) => c,
+        }
+    }
+}
+
+/// No slot or function resolved ahead of time: the operation resolves (or reports) at run
+/// time.
+pub(super) const UNRESOLVED: u32 = u32::MAX;
+
+pub(super) struct DecodedOp<'p> {
+    /// `None` for a high-level operation left in a low-level graph (an error when reached).
+    pub op: Option<LlOp>,
+    pub result: u32,
+    pub args: Box<[Operand]>,
+    /// `getfield`/`setfield`: the field's flattened slot; a call of a constant function
+    /// pointer: the function's index; otherwise `UNRESOLVED`.
+    pub aux: u32,
+    pub src: &'p SpaceOperation,
+}
+
+pub(super) struct DecodedLink {
+    pub target: u32,
+    pub args: Box<[Operand]>,
+    /// The value of the switch (or the exception class) that selects this exit.
+    pub case: Option<LlValue>,
+    pub last_exception: Option<u32>,
+    pub last_exc_value: Option<u32>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum BlockKind {
+    Normal,
+    Return,
+    Except,
+}
+
+pub(super) enum Switch {
+    None,
+    Value(Operand),
+    LastException,
+}
+
+pub(super) struct DecodedBlock<'p> {
+    pub kind: BlockKind,
+    pub inputargs: Box<[u32]>,
+    pub ops: Box<[DecodedOp<'p>]>,
+    pub switch: Switch,
+    pub exits: Box<[DecodedLink]>,
+    /// Where a missing switch exit is reported.
+    pub span: Span,
+}
+
+pub(super) struct Code<'p> {
+    pub nslots: usize,
+    pub start: u32,
+    pub blocks: Box<[DecodedBlock<'p>]>,
+}
+
+/// Decodes `graph`; `types` resolves field slots.
+pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes) -> Code<'p> {
+    let blocks = graph
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let id = BlockId(i as u32);
+            let kind = if id == graph.returnblock {
+                BlockKind::Return
+            } else if id == graph.exceptblock {
+                BlockKind::Except
+            } else {
+                BlockKind::Normal
+            };
+            let ops = b
+                .operations
+                .iter()
+                .map(|op| decode_op(graph, op, types))
+                .collect();
+            let switch = match b.exitswitch {
+                ExitSwitch::None => Switch::None,
+                ExitSwitch::Value(v) => Switch::Value(Operand::of(v)),
+                ExitSwitch::LastException => Switch::LastException,
+            };
+            let exits = b
+                .exits
+                .iter()
+                .map(|&l| {
+                    let link = graph.link(l);
+                    DecodedLink {
+                        target: link.target.0,
+                        args: link.args.iter().map(|a| Operand::of(*a)).collect(),
+                        case: match link.exitcase {
+                            ExitCase::Ll(c) => Some(c),
+                            _ => None,
+                        },
+                        last_exception: link.last_exception.map(|v| v.0),
+                        last_exc_value: link.last_exc_value.map(|v| v.0),
+                    }
+                })
+                .collect();
+            DecodedBlock {
+                kind,
+                inputargs: b.inputargs.iter().map(|v| v.0).collect(),
+                ops,
+                switch,
+                exits,
+                span: b.operations.last().map(|o| o.span).unwrap_or(graph.span),
+            }
+        })
+        .collect();
+    Code {
+        nslots: graph.vars.len(),
+        start: graph.startblock.0,
+        blocks,
+    }
+}
+
+fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes) -> DecodedOp<'p> {
+    let llop = match op.opname {
+        Op::Ll(o) => Some(o),
+        _ => None,
+    };
+    let args: Box<[Operand]> = op.args.iter().map(|a| Operand::of(*a)).collect();
+    let aux = match llop {
+        Some(LlOp::GetField | LlOp::SetField) => field_slot(graph, op, types),
+        Some(LlOp::DirectCall) => match args.first() {
+            Some(Operand::Const(LlValue::Ptr(LlPtr::Func(f)))) => *f,
+            _ => UNRESOLVED,
+        },
+        _ => UNRESOLVED,
+    };
+    DecodedOp {
+        op: llop,
+        result: op.result.0,
+        args,
+        aux,
+        src: op,
+    }
+}
+
+/// The flattened slot of a `getfield`/`setfield`'s field in the structure its pointer
+/// argument points to.
+fn field_slot(graph: &FunctionGraph, op: &SpaceOperation, types: &LlTypes) -> u32 {
+    let (Some(p), Some(Hlvalue::Ll(name))) = (op.args.first(), op.args.get(1)) else {
+        return UNRESOLVED;
+    };
+    let LlValue::Name(f) = name.value else {
+        return UNRESOLVED;
+    };
+    let ct = graph.concretetype_of(*p).unwrap_or(LlType::VOID);
+    let s = types.pointee(ct).unwrap_or(LlType::VOID);
+    match types.field_slot(s, f.as_str()) {
+        Some((slot, _)) => slot as u32,
+        None => UNRESOLVED,
+    }
+}
