@@ -55,6 +55,9 @@ pub(super) struct DecodedOp<'p> {
 pub(super) struct DecodedLink {
     pub target: u32,
     pub args: Box<[Operand]>,
+    /// No argument reads a slot of the target's inputargs: the arguments can be written
+    /// straight into them (otherwise they are read first: a link may permute, `a, b = b, a`).
+    pub direct: bool,
     /// The value of the switch (or the exception class) that selects this exit.
     pub case: Option<LlValue>,
     pub last_exception: Option<u32>,
@@ -120,9 +123,15 @@ pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes) -> Code<'p> 
                 .iter()
                 .map(|&l| {
                     let link = graph.link(l);
+                    let targets = &graph.block(link.target).inputargs;
+                    let direct = !link
+                        .args
+                        .iter()
+                        .any(|a| a.var().is_some_and(|v| targets.contains(&v)));
                     DecodedLink {
                         target: link.target.0,
                         args: link.args.iter().map(|a| Operand::of(*a)).collect(),
+                        direct,
                         case: match link.exitcase {
                             ExitCase::Ll(c) => Some(c),
                             _ => None,

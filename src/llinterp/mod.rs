@@ -331,20 +331,24 @@ impl<'p> LlInterpreter<'p> {
                 },
             };
             let target = &code.blocks[link.target as usize];
-            // Link arguments are read before any target input is written: a link may
-            // permute variables (`a, b = b, a`).
-            let mut moved = [LlValue::Void; 8];
-            if link.args.len() <= moved.len() {
-                for (m, a) in moved.iter_mut().zip(link.args.iter()) {
-                    *m = a.get(frame);
-                }
-                for (v, x) in target.inputargs.iter().zip(moved.iter()) {
-                    frame[*v as usize] = *x;
+            if link.direct {
+                for (v, a) in target.inputargs.iter().zip(link.args.iter()) {
+                    frame[*v as usize] = a.get(frame);
                 }
             } else {
-                let vals: Vec<LlValue> = link.args.iter().map(|a| a.get(frame)).collect();
-                for (v, x) in target.inputargs.iter().zip(vals) {
-                    frame[*v as usize] = x;
+                let mut moved = [LlValue::Void; 16];
+                if link.args.len() <= moved.len() {
+                    for (m, a) in moved.iter_mut().zip(link.args.iter()) {
+                        *m = a.get(frame);
+                    }
+                    for (v, x) in target.inputargs.iter().zip(moved.iter()) {
+                        frame[*v as usize] = *x;
+                    }
+                } else {
+                    let vals: Vec<LlValue> = link.args.iter().map(|a| a.get(frame)).collect();
+                    for (v, x) in target.inputargs.iter().zip(vals) {
+                        frame[*v as usize] = x;
+                    }
                 }
             }
             b = target;
