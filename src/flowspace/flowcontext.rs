@@ -80,6 +80,7 @@ pub fn build_flow<C: ConcreteSpace>(
         last_locals: Vec::new(),
         instr_pc: 0,
         unroll_next: HashMap::new(),
+        unroll_head: HashMap::new(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -231,6 +232,8 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
     /// The next step of each unrolled iterator: one object per step, so that the paths of
     /// one step of an unrolled loop merge (not one copy of the rest per path).
     unroll_next: HashMap<ObjId, ObjId>,
+    /// The first step of each unrolling_iterable's iterator.
+    unroll_head: HashMap<ObjId, ObjId>,
 }
 
 /// Instructions a graph may run without recording an operation before jump targets become
@@ -766,9 +769,17 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         let consts: Option<Vec<Value>> = args.iter().map(|a| a.constant()).collect();
         if let Some(consts) = &consts {
+            let first_obj = match consts.first() {
+                Some(Value::Obj(id)) => Some(*id),
+                _ => None,
+            };
             if op == Op::Iter && self.is_unrolling(consts[0]) {
                 // unrolling_iterable: iterate at flow time, producing one copy of the loop
-                // body per item.
+                // body per item. One first step per iterable (as the reference's
+                // `get_unroller`), so that paths entering the same loop merge.
+                if let Some(&head) = first_obj.and_then(|o| self.unroll_head.get(&o)) {
+                    return Ok(Hlvalue::Const(Value::Obj(head)));
+                }
                 let mut items = Vec::new();
                 if let Ok(it) = Space::op(self.objspace, Op::Iter, consts) {
                     while let Ok(IterNext::Item(v)) = Space::next(self.objspace, &it) {
@@ -779,12 +790,11 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     .objspace
                     .heap_mut()
                     .alloc(Object::Iterator(IterState::Seq { items, pos: 0 }));
+                if let Some(o) = first_obj {
+                    self.unroll_head.insert(o, id);
+                }
                 return Ok(Hlvalue::Const(Value::Obj(id)));
             }
-            let first_obj = match consts.first() {
-                Some(Value::Obj(id)) => Some(*id),
-                _ => None,
-            };
             if op == Op::GetAttr && is_sys_module(self.objspace.heap(), first_obj) {
                 // As in the reference: only a few attributes of sys are constants.
                 let name = self

@@ -800,6 +800,7 @@ impl<'a> RTyper<'a> {
         let cannot_raise = catching && raising_index.is_none();
         // exits into blocks the annotator never reached (a switch it knew the value of)
         let reached = &self.ann.blocks_reached[g as usize];
+        let followed = self.ann.links_followed.get(g as usize);
         let live_exits: Vec<crate::flowspace::LinkId> = block
             .exits
             .iter()
@@ -808,10 +809,14 @@ impl<'a> RTyper<'a> {
             .filter(|&(i, l)| {
                 // the normal path of an operation that always raises stays (to a stop)
                 (catching && i == 0)
-                    || reached
+                    || (reached
                         .get(hl.link(l).target.0 as usize)
                         .copied()
                         .unwrap_or(true)
+                        && followed
+                            .and_then(|f| f.get(l.0 as usize))
+                            .copied()
+                            .unwrap_or(true))
             })
             .map(|(_, l)| l)
             .collect();
