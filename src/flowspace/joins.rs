@@ -67,7 +67,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             let (newblock, newstate) = self.new_block_for(&union, &[&entry_state, &state]);
             let old = self.block_at(e, &mut state);
             let list = &self.block_entries[&old];
-            let pos = list.iter().position(|&x| x == e).expect("entry of its block");
+            let pos = list
+                .iter()
+                .position(|&x| x == e)
+                .expect("entry of its block");
             let next = list.get(pos + 1).copied();
             if let Some(next) = next {
                 // Only the part of the old block up to the next join point is replaced: the
@@ -101,10 +104,13 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             );
             let list = self.joinpoints.get_mut(&pc).expect("joinpoint");
             list.retain(|&x| x != e);
-            self.block_entries.get_mut(&old).map(|l| l.retain(|&x| x != e));
+            self.block_entries
+                .get_mut(&old)
+                .map(|l| l.retain(|&x| x != e));
             let span = self.prev_span;
             self.add_entry(newblock, 0, newstate.clone(), true, span);
-            self.pending.push_back((newblock, newstate.clone(), Kind::Spam));
+            self.pending
+                .push_back((newblock, newstate.clone(), Kind::Spam));
             if !self.current_reclosed {
                 let args = link_args(&newstate, &state);
                 let spans = self.arg_spans_now(&newstate);
@@ -112,7 +118,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             }
             return true;
         }
-        let (block, ops) = (self.current, self.graph.block(self.current).operations.len());
+        let (block, ops) = (
+            self.current,
+            self.graph.block(self.current).operations.len(),
+        );
         let span = self.prev_span;
         self.add_entry(block, ops, state, false, span);
         false
@@ -228,7 +237,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         );
         // The join points from `e` on belong to the new block.
         let list = self.block_entries.remove(&b).unwrap_or_default();
-        let pos = list.iter().position(|&x| x == e).expect("entry of its block");
+        let pos = list
+            .iter()
+            .position(|&x| x == e)
+            .expect("entry of its block");
         let (before, after) = list.split_at(pos);
         self.block_entries.insert(b, before.to_vec());
         for &x in after {

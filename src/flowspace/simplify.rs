@@ -295,7 +295,10 @@ pub fn compact_vars(graph: &mut FunctionGraph) {
         }
         for &l in &block.exits {
             let link = graph.link(l);
-            for v in [link.last_exception, link.last_exc_value].into_iter().flatten() {
+            for v in [link.last_exception, link.last_exc_value]
+                .into_iter()
+                .flatten()
+            {
                 take(v, &mut vars, graph);
             }
         }
