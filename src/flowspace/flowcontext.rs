@@ -4,9 +4,11 @@
 //! Each pending block is flowed from its entry `FrameState` until the interpreter stops:
 //! at a return or an uncaught raise (links to the return and except blocks), at a fork on a
 //! Variable (a conditional exit), after an operation that can raise into an enclosing handler
-//! (an exception-catching exit), or at a join point (a jump target), where the state is
-//! merged with the blocks already recorded for that position. Constants that differ at a
-//! join point become Variables, so loops converge.
+//! (an exception-catching exit), or where it merges into a block already flowed: every
+//! bytecode that records an operation is a join point, as in the reference (`joins`), so
+//! paths that differ only by code folded on one of them meet again at the next operation.
+//! Constants that differ at a join point become Variables, so loops converge. The graph is
+//! then simplified as the reference's is (`simplify`).
 
 use super::model::*;
 use crate::builtins::BuiltinId;
@@ -113,7 +115,7 @@ pub fn build_flow<C: ConcreteSpace>(
     } = ctx;
     let mut graph = graph;
     // What blocks turned into jumps held was flowed again in the blocks they jump to.
-    graph.local_refs.retain(|r| !dead.contains(&r.block));
+    graph.side.local_refs.retain(|r| !dead.contains(&r.block));
     let mut diagnostics = diagnostics;
     let is_ovfcheck = |v: &Hlvalue| {
         matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
@@ -315,7 +317,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         }
         let cur = self.current;
         // `return x`: the value is the local stored last on this path.
-        let arg_spans = args
+        let arg_spans: Vec<Span> = args
             .iter()
             .map(|a| {
                 self.last_locals
@@ -327,7 +329,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     .unwrap_or_default()
             })
             .collect();
-        self.graph.add_link(
+        let id = self.graph.add_link(
             cur,
             Link {
                 prevblock: cur,
@@ -336,10 +338,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception: None,
                 last_exc_value: None,
-                span: self.span,
-                arg_spans,
             },
         );
+        self.graph.set_link_span(id, self.span);
+        self.graph.set_arg_spans(id, &arg_spans);
     }
 
     /// Adds an exit of the current block towards `state` (the state after the bytecode that
@@ -363,7 +365,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
         };
-        self.graph.add_link(
+        let id = self.graph.add_link(
             cur,
             Link {
                 prevblock: cur,
@@ -372,10 +374,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception,
                 last_exc_value,
-                span: self.span,
-                arg_spans,
             },
         );
+        self.graph.set_link_span(id, self.span);
+        self.graph.set_arg_spans(id, &arg_spans);
     }
 
     /// Notes the value a `LoadFast`/`StoreFast` just read or wrote, for position queries.
@@ -396,7 +398,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             return;
         };
         let block = self.current;
-        self.graph.local_refs.push(LocalRef {
+        self.graph.side.local_refs.push(LocalRef {
             span,
             local,
             value,

@@ -31,7 +31,7 @@ pub(super) struct JoinEntry {
     pub starts_block: bool,
     /// The statement before the position, for the link that enters it.
     pub span: Span,
-    /// Where each local was last stored on the path, for that link's `arg_spans`.
+    /// Where each local was last stored on the path, for that link's argument spans.
     pub store_spans: Vec<Span>,
     /// `local_refs.len()` at the position: later references of `block` come after it.
     pub refs_len: usize,
@@ -88,7 +88,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             oldb.operations.clear();
             oldb.exitswitch = ExitSwitch::None;
             oldb.exits.clear();
-            self.graph.add_link(
+            let id = self.graph.add_link(
                 old,
                 Link {
                     prevblock: old,
@@ -97,11 +97,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     exitcase: ExitCase::None,
                     last_exception: None,
                     last_exc_value: None,
-                    // The values the old block passes on came from its own entry.
-                    span: entry_span,
-                    arg_spans: Vec::new(),
                 },
             );
+            // The values the old block passes on came from its own entry.
+            self.graph.set_link_span(id, entry_span);
             let list = self.joinpoints.get_mut(&pc).expect("joinpoint");
             list.retain(|&x| x != e);
             self.block_entries
@@ -145,7 +144,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             starts_block,
             span,
             store_spans: self.store_spans.clone(),
-            refs_len: self.graph.local_refs.len(),
+            refs_len: self.graph.side.local_refs.len(),
         });
         self.joinpoints.entry(pc).or_default().push(e);
         self.block_entries.entry(block).or_default().push(e);
@@ -222,7 +221,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let slots = link_arg_slots(&entry_state);
         let arg_spans = spans_of(&slots, &self.entries[e].store_spans);
         let span = self.entries[e].span;
-        self.graph.add_link(
+        let id = self.graph.add_link(
             b,
             Link {
                 prevblock: b,
@@ -231,10 +230,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase: ExitCase::None,
                 last_exception: None,
                 last_exc_value: None,
-                span,
-                arg_spans,
             },
         );
+        self.graph.set_link_span(id, span);
+        self.graph.set_arg_spans(id, &arg_spans);
         // The join points from `e` on belong to the new block.
         let list = self.block_entries.remove(&b).unwrap_or_default();
         let pos = list
@@ -252,7 +251,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         self.entries[e].starts_block = true;
         self.block_entries.insert(b2, after.to_vec());
         let refs_len = self.entries[e].refs_len;
-        for r in &mut self.graph.local_refs[refs_len..] {
+        for r in &mut self.graph.side.local_refs[refs_len..] {
             if r.block == b {
                 r.block = b2;
                 rename(&mut r.value);
@@ -268,7 +267,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// before the join point.
     fn add_exit(&mut self, target: BlockId, args: Vec<Hlvalue>, arg_spans: Vec<Span>) {
         let cur = self.current;
-        self.graph.add_link(
+        let id = self.graph.add_link(
             cur,
             Link {
                 prevblock: cur,
@@ -277,10 +276,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase: ExitCase::None,
                 last_exception: None,
                 last_exc_value: None,
-                span: self.prev_span,
-                arg_spans,
             },
         );
+        self.graph.set_link_span(id, self.prev_span);
+        self.graph.set_arg_spans(id, &arg_spans);
     }
 
     /// For each inputarg of a block entered with `entry`, the assignment the current path

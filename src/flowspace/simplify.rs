@@ -60,7 +60,8 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
         while is_empty_jump(graph, graph.link(l).target) && hops < graph.blocks.len() {
             hops += 1;
             let empty = graph.link(l).target;
-            let exit = graph.link(graph.block(empty).exits[0]).clone();
+            let exit_id = graph.block(empty).exits[0];
+            let exit = graph.link(exit_id).clone();
             let subst: HashMap<VarId, Hlvalue> = graph
                 .block(empty)
                 .inputargs
@@ -71,7 +72,7 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
             let only_entry = entries.get(&empty).is_some_and(|e| e.len() == 1) && hops == 1;
             if only_entry {
                 let prev = graph.link(l).prevblock;
-                for r in &mut graph.local_refs {
+                for r in &mut graph.side.local_refs {
                     if r.block == empty {
                         r.block = prev;
                         substitute(&subst, &mut r.value);
@@ -83,18 +84,17 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
             // An argument the empty block passes on unchanged keeps the assignment the
             // entering link knew for it.
             let inputargs = &graph.block(empty).inputargs;
-            let entering = &graph.link(l).arg_spans;
             let spans: Vec<crate::syntax::Span> = exit
                 .args
                 .iter()
                 .enumerate()
                 .map(|(i, a)| {
-                    let own = exit.arg_spans.get(i).copied().unwrap_or_default();
+                    let own = graph.arg_span(exit_id, i);
                     match a {
                         Hlvalue::Var(v) if own == crate::syntax::Span::default() => inputargs
                             .iter()
                             .position(|x| x == v)
-                            .and_then(|j| entering.get(j).copied())
+                            .map(|j| graph.arg_span(l, j))
                             .unwrap_or_default(),
                         _ => own,
                     }
@@ -102,12 +102,13 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
                 .collect();
             let link = graph.link_mut(l);
             link.args = args;
-            link.arg_spans = spans;
             link.target = exit.target;
+            graph.set_arg_spans(l, &spans);
             // The statement that ended the path (a `return`) says where its values come
             // from better than the branch that led there.
-            if exit.span != crate::syntax::Span::default() {
-                link.span = exit.span;
+            let exit_span = graph.link_span(exit_id);
+            if exit_span != crate::syntax::Span::default() {
+                graph.set_link_span(l, exit_span);
             }
         }
     }
@@ -164,10 +165,6 @@ pub fn remove_identical_inputargs(graph: &mut FunctionGraph) {
                 let link = graph.link_mut(l);
                 let mut k = keep.iter();
                 link.args.retain(|_| *k.next().expect("one flag per arg"));
-                if !link.arg_spans.is_empty() {
-                    let mut k = keep.iter();
-                    link.arg_spans.retain(|_| *k.next().unwrap_or(&true));
-                }
             }
         }
         if !progress {
@@ -194,7 +191,7 @@ fn rename_in_block(graph: &mut FunctionGraph, b: BlockId, subst: &HashMap<VarId,
             .iter_mut()
             .for_each(|a| substitute(subst, a));
     }
-    for r in &mut graph.local_refs {
+    for r in &mut graph.side.local_refs {
         if r.block == b {
             substitute(subst, &mut r.value);
         }
@@ -234,7 +231,7 @@ pub fn join_blocks(graph: &mut FunctionGraph) {
                 .zip(graph.link(l).args.iter().copied())
                 .collect();
             rename_in_block(graph, next, &subst);
-            for r in &mut graph.local_refs {
+            for r in &mut graph.side.local_refs {
                 if r.block == next {
                     r.block = b;
                 }
@@ -334,13 +331,10 @@ pub fn compact_vars(graph: &mut FunctionGraph) {
         }
     }
     // A name whose value no block defines any more is not shown.
-    graph.local_refs.retain_mut(|r| match r.value {
-        Hlvalue::Var(v) if remap[v.0 as usize] == NONE => false,
-        Hlvalue::Var(ref mut v) => {
-            *v = VarId(remap[v.0 as usize]);
-            true
-        }
-        _ => true,
-    });
+    let map: Vec<Option<VarId>> = remap
+        .iter()
+        .map(|&n| (n != NONE).then_some(VarId(n)))
+        .collect();
+    graph.side.remap_vars(&map);
     graph.vars = vars;
 }

@@ -173,8 +173,24 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                 }
             }
         }
+        // A name read or written in this block holds one of its values.
+        for r in graph.side.local_refs.iter().filter(|r| r.block == bid) {
+            if let Hlvalue::Var(v) = r.value {
+                if !defined.contains(&v) {
+                    return err(
+                        bid,
+                        format!(
+                            "a name reference holds {} which is not defined in the block",
+                            graph.var_name(v)
+                        ),
+                    );
+                }
+            }
+        }
     }
-    Ok(())
+    graph
+        .verify_side_tables()
+        .map_err(|e| format!("{}: {}", name, e))
 }
 
 /// `verify()` plus the invariants of a low-level graph (after RTyping): only low-level
