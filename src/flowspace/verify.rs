@@ -173,10 +173,17 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                 }
             }
         }
-        // A name read or written in this block holds one of its values.
+        // A name read or written in this block holds one of its values (or the exception an
+        // exit of the block catches: `except E as e:` in a handler that had no operation).
+        let caught: Vec<VarId> = block
+            .exits
+            .iter()
+            .flat_map(|&l| [graph.link(l).last_exception, graph.link(l).last_exc_value])
+            .flatten()
+            .collect();
         for r in graph.side.local_refs.iter().filter(|r| r.block == bid) {
             if let Hlvalue::Var(v) = r.value {
-                if !defined.contains(&v) {
+                if !defined.contains(&v) && !caught.contains(&v) {
                     return err(
                         bid,
                         format!(
