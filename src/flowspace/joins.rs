@@ -103,9 +103,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             self.graph.set_link_span(id, entry_span);
             let list = self.joinpoints.get_mut(&pc).expect("joinpoint");
             list.retain(|&x| x != e);
-            self.block_entries
-                .get_mut(&old)
-                .map(|l| l.retain(|&x| x != e));
+            if let Some(l) = self.block_entries.get_mut(&old) {
+                l.retain(|&x| x != e);
+            }
             let span = self.prev_span;
             self.add_entry(newblock, 0, newstate.clone(), true, span);
             self.pending
