@@ -39,6 +39,10 @@
 #     diagnostics p50 202 / p95 224 ms, hover p95 2.5 ms (local variable 4.4 ms), server CPU
 #     per edit 181 ms. Flow graphs kept between edits (engine::flowcache), same binary pair
 #     at load 15: server CPU per edit 188 -> 172 ms.
+#   session 8, the flow space joining paths at every operation-recording bytecode as the
+#     reference does (load 17, user s / RSS MB, best of 5): shared 20k 0.23/114 (session 7:
+#     0.21/117 at load 9), 5153 graphs, 5160 blocks, 19976 operations; the 10k-line program
+#     of benches/flow.sh 0.12/66, 1081 graphs, 3511 blocks, 10263 operations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="5000 20000 50000 200000"

@@ -65,6 +65,9 @@ pub(super) struct GraphInfo {
     /// Each distinct return site: where, and what it returned.
     pub return_sources: Vec<(Option<Origin>, SomeValue)>,
     pub desc: Option<DescId>,
+    /// Per link: whether the annotator followed it (a branch it knows is never taken, as
+    /// `x is None` false for an `x` that is always None, is not).
+    pub links_followed: Vec<bool>,
 }
 
 pub(super) struct Annotator<'s, C: ConcreteSpace> {
@@ -225,6 +228,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn add_graph(&mut self, graph: FunctionGraph, desc: Option<DescId>) -> u32 {
         let nvars = graph.vars.len();
         let nblocks = graph.blocks.len();
+        let nlinks = graph.links.len();
         let id = self.graphs.len() as u32;
         if let Some(f) = graph.func {
             self.graph_of_func.entry(f).or_default().push(id as usize);
@@ -238,6 +242,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             callers: Default::default(),
             return_sources: Vec::new(),
             desc,
+            links_followed: vec![false; nlinks],
         });
         id
     }
@@ -528,6 +533,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
             inputs.push(self.apply_renaming(s, &link, g));
         }
+        if let Some(f) = self.info[gi].links_followed.get_mut(l.0 as usize) {
+            *f = true;
+        }
         self.addpendingblock(g, link.target.0, inputs, Incoming::Link(l));
     }
 
@@ -812,6 +820,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                     .collect()
             })
             .collect();
+        let links_followed = self.info.iter().map(|i| i.links_followed.clone()).collect();
         let mut direct: HashMap<Position, Vec<u32>> = HashMap::new();
         for (g, info) in self.info.iter().enumerate() {
             for &pos in info.callers.iter() {
@@ -847,6 +856,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             entry_graph: self.entry_graph,
             call_targets,
             blocks_reached,
+            links_followed,
             resume: Some(resume),
         }
     }

@@ -112,6 +112,9 @@ pub struct AnnotatedProgram {
     /// Per graph, per block: whether the annotator reached it (a switch on a constant
     /// leaves the other branches unreached; the RTyper drops them).
     pub blocks_reached: Vec<Vec<bool>>,
+    /// Per graph, per link: whether the annotator followed it (the RTyper drops the others,
+    /// as the reference's `transform_dead_code`).
+    pub links_followed: Vec<Vec<bool>>,
     /// The annotator's state, for annotating late helpers (`annotate_helpers`).
     resume: Option<Box<annrpython::ResumeState>>,
 }
@@ -190,6 +193,7 @@ impl AnnotatedProgram {
             entry_graph: None,
             call_targets: HashMap::new(),
             blocks_reached: Vec::new(),
+            links_followed: Vec::new(),
             resume: None,
         }
     }

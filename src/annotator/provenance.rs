@@ -8,7 +8,7 @@ use super::annrpython::*;
 use super::model::*;
 use super::AnnError;
 use crate::compiler::{Const, Instr};
-use crate::flowspace::{FunctionGraph, Hlvalue, Link, VarId};
+use crate::flowspace::{FunctionGraph, Hlvalue, Link, LinkId, VarId};
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::{Heap, Object, Value};
 use crate::syntax::Span;
@@ -95,20 +95,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     fn origin_span_at(&self, g: u32, o: Option<Origin>, depth: u32) -> Option<Span> {
         match o? {
             Origin::Span(s) => Some(s),
-            Origin::Link(l, i) => self.link_arg_span(
-                g,
-                &self.graphs[g as usize].links[l.0 as usize],
-                i as usize,
-                depth,
-            ),
+            Origin::Link(l, i) => self.link_arg_span(g, l, i as usize, depth),
         }
     }
 
     /// Where a link's `i`-th argument was given its value, for messages: the operation of
     /// the source block that computed it, or the assignment / `return` statement found in
     /// the function's code.
-    fn link_arg_span(&self, g: u32, link: &Link, i: usize, depth: u32) -> Option<Span> {
+    fn link_arg_span(&self, g: u32, l: LinkId, i: usize, depth: u32) -> Option<Span> {
         let graph = &self.graphs[g as usize];
+        let link = graph.link(l);
+        let link_span = graph.link_span(l);
         let arg = link.args[i];
         let prev = graph.block(link.prevblock);
         if let Hlvalue::Var(v) = arg {
@@ -116,7 +113,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 return Some(op.span);
             }
         }
-        if let Some(&s) = link.arg_spans.get(i).filter(|s| **s != Span::default()) {
+        let s = graph.arg_span(l, i);
+        if s != Span::default() {
             return Some(s);
         }
         if let Hlvalue::Var(v) = arg {
@@ -140,7 +138,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let mut target_name = target_var.and_then(|t| graph.var(t).name_hint.clone());
         if target_is_return && matches!(arg, Hlvalue::Const(_)) {
             // `return x` with `x` a constant on this path: where `x` was assigned.
-            if let Some(name) = self.returned_local(graph, link.span) {
+            if let Some(name) = self.returned_local(graph, link_span) {
                 target_is_return = false;
                 target_name = Some(name);
             }
@@ -167,8 +165,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Some((s, false)) => Some(s),
             // A constant built by the flow space (a folded tuple): the statement that took
             // the link.
-            None if matches!(arg, Hlvalue::Const(_)) && link.span != Span::default() => {
-                Some(link.span)
+            None if matches!(arg, Hlvalue::Const(_)) && link_span != Span::default() => {
+                Some(link_span)
             }
             None => last_op,
         }

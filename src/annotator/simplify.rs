@@ -72,13 +72,6 @@ pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {
             i += 1;
             keep(i - 1)
         });
-        if !l.arg_spans.is_empty() {
-            let mut i = 0;
-            l.arg_spans.retain(|_| {
-                i += 1;
-                keep(i - 1)
-            });
-        }
     }
     for (bi, b) in graph.blocks.iter_mut().enumerate() {
         if live[bi].iter().all(|&x| x) {

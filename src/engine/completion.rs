@@ -212,7 +212,7 @@ impl Analysis {
                 vals.push(view, Some(s));
             }
             for &g in &gr.graphs {
-                for r in &view.graphs[g].local_refs {
+                for r in &view.graphs[g].side.local_refs {
                     if gr.code.co_varnames.get(r.local as usize).map(|n| &**n) == Some(local) {
                         vals.push(view, view.annotation(g, r.value));
                     }

@@ -334,7 +334,7 @@ fn for_each_constant(g: &mut FunctionGraph, f: &mut impl FnMut(&mut Value)) {
             f(v)
         }
     }
-    for r in &mut g.local_refs {
+    for r in &mut g.side.local_refs {
         on(&mut r.value, f);
     }
     for b in &mut g.blocks {

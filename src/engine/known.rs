@@ -61,6 +61,7 @@ impl Analysis {
         for &g in &gr.graphs {
             let graph = &view.graphs[g];
             let stored: Vec<VarId> = graph
+                .side
                 .local_refs
                 .iter()
                 .filter(|r| {

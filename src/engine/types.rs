@@ -5,7 +5,7 @@
 //!
 //! The cursor is mapped to a graph through the spans of the function definitions (the
 //! innermost one containing it; specializations of one function share a span and are read
-//! together), and to its Variables through the graph's `local_refs` (every `LoadFast` and
+//! together), and to its Variables through the graph's `side.local_refs` (every `LoadFast` and
 //! `StoreFast` flowed, with the span of the name and the value it held), the start block's
 //! input arguments (parameters) and the spans of the operations (attributes, expressions).
 
@@ -136,7 +136,7 @@ impl View<'_> {
         let mut loads = Values::default();
         let mut stores = Values::default();
         for &g in &group.graphs {
-            for r in &self.graphs[g].local_refs {
+            for r in &self.graphs[g].side.local_refs {
                 if r.span.file != self.file || r.span.start != start || r.span.end != end {
                     continue;
                 }
@@ -464,7 +464,7 @@ impl Analysis {
             let annotated = p.annotated.as_ref().is_some_and(|ann| {
                 ann.graphs
                     .iter()
-                    .any(|g| g.span == code.span && !g.local_refs.is_empty())
+                    .any(|g| g.span == code.span && !g.side.local_refs.is_empty())
             });
             let why = if annotated {
                 "the annotator never reaches this code".to_string()
@@ -607,7 +607,7 @@ impl Analysis {
             // The first store of each local, in source order.
             let mut first: HashMap<u32, Span> = HashMap::new();
             for &g in &gr.graphs {
-                for r in &view.graphs[g].local_refs {
+                for r in &view.graphs[g].side.local_refs {
                     if !r.store || r.span.file != view.file {
                         continue;
                     }
@@ -678,7 +678,7 @@ impl Analysis {
                 let first = gr
                     .graphs
                     .iter()
-                    .flat_map(|&g| view.graphs[g].local_refs.iter())
+                    .flat_map(|&g| view.graphs[g].side.local_refs.iter())
                     .filter(|r| {
                         r.store
                             && r.span.file == view.file

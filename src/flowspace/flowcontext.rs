@@ -4,9 +4,11 @@
 //! Each pending block is flowed from its entry `FrameState` until the interpreter stops:
 //! at a return or an uncaught raise (links to the return and except blocks), at a fork on a
 //! Variable (a conditional exit), after an operation that can raise into an enclosing handler
-//! (an exception-catching exit), or at a join point (a jump target), where the state is
-//! merged with the blocks already recorded for that position. Constants that differ at a
-//! join point become Variables, so loops converge.
+//! (an exception-catching exit), or where it merges into a block already flowed: every
+//! bytecode that records an operation is a join point, as in the reference (`joins`), so
+//! paths that differ only by code folded on one of them meet again at the next operation.
+//! Constants that differ at a join point become Variables, so loops converge. The graph is
+//! then simplified as the reference's is (`simplify`).
 
 use super::model::*;
 use crate::builtins::BuiltinId;
@@ -22,7 +24,7 @@ use crate::syntax::Span;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
-type State = FrameState<Hlvalue>;
+pub(super) type State = FrameState<Hlvalue>;
 
 /// Builds the flow graph of the function object `func`. Flow-level violations are returned
 /// as diagnostics; the graph is still complete (a block that hit an error links to the
@@ -54,10 +56,12 @@ pub fn build_flow<C: ConcreteSpace>(
         globals,
         graph,
         current: BlockId(0),
-        block_start_pc: 0,
+        kind: Kind::Start,
         instrs_in_block: 0,
         span: code.span,
         joinpoints: HashMap::new(),
+        entries: Vec::new(),
+        block_entries: HashMap::new(),
         pending: VecDeque::new(),
         dead: HashSet::new(),
         snapshot: None,
@@ -66,13 +70,19 @@ pub fn build_flow<C: ConcreteSpace>(
         diagnostics: Vec::new(),
         current_reclosed: false,
         prev_span: code.span,
-        deferred_join: false,
-        join_state: None,
-        deferred_steps: 0,
+        instr_state: State {
+            locals: Vec::new(),
+            stack: Vec::new(),
+            blocks: Vec::new(),
+            pc: 0,
+        },
+        merge_checked: false,
+        steps_without_op: 0,
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
         instr_pc: 0,
         unroll_next: HashMap::new(),
+        unroll_head: HashMap::new(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -85,22 +95,27 @@ pub fn build_flow<C: ConcreteSpace>(
         blocks: Vec::new(),
         pc: 0,
     };
-    ctx.pending.push_back((start, state));
+    ctx.pending.push_back((start, state, Kind::Start));
     let cells: Vec<Hlvalue> = closure
         .iter()
         .map(|&c| Hlvalue::Const(Value::Obj(c)))
         .collect();
-    while let Some((block, state)) = ctx.pending.pop_front() {
+    while let Some((block, state, kind)) = ctx.pending.pop_front() {
         // A block generalized by a merge before its turn only jumps to the general block.
         if ctx.dead.contains(&block) {
             continue;
         }
-        ctx.flow_block(block, state, &cells);
+        ctx.flow_block(block, state, kind, &cells);
     }
     let FlowContext {
-        graph, diagnostics, ..
+        graph,
+        diagnostics,
+        dead,
+        ..
     } = ctx;
     let mut graph = graph;
+    // What blocks turned into jumps held was flowed again in the blocks they jump to.
+    graph.side.local_refs.retain(|r| !dead.contains(&r.block));
     let mut diagnostics = diagnostics;
     let is_ovfcheck = |v: &Hlvalue| {
         matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
@@ -108,8 +123,11 @@ pub fn build_flow<C: ConcreteSpace>(
             Object::Builtin { id: crate::builtins::BuiltinId::RarithmeticOvfcheck, bound_self: None }
         ))
     };
+    super::transform::remove_dead_blocks(&mut graph);
+    super::simplify::simplify_graph(&mut graph);
     super::transform::join_ovfcheck(&mut graph, is_ovfcheck);
     super::transform::remove_dead_blocks(&mut graph);
+    super::simplify::compact_vars(&mut graph);
     for (span, what) in super::transform::misplaced_ovfchecks(&graph, is_ovfcheck) {
         diagnostics.push(Diagnostic::new(
             "RPY218",
@@ -157,67 +175,82 @@ fn check_rpythonic(code: &CodeObject) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-struct FlowContext<'a, C: ConcreteSpace> {
-    objspace: &'a mut C,
-    code: Rc<CodeObject>,
+/// How a block to flow was made, which decides whether its first bytecode is a join point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Kind {
+    /// The start block: its first bytecode is no join point (nothing can jump before it).
+    Start,
+    /// A block made at a join point, noted there already.
+    Spam,
+    /// A block made for one exit of a fork (a branch, an exception): it continues the
+    /// bytecode that forked, so its first operation-recording bytecode is a join point.
+    Egg,
+}
+
+pub(super) struct FlowContext<'a, C: ConcreteSpace> {
+    pub(super) objspace: &'a mut C,
+    pub(super) code: Rc<CodeObject>,
     globals: ObjId,
     jump_targets: Vec<bool>,
-    graph: FunctionGraph,
-    current: BlockId,
-    block_start_pc: u32,
+    pub(super) graph: FunctionGraph,
+    pub(super) current: BlockId,
+    /// How the current block was made.
+    kind: Kind,
     instrs_in_block: usize,
-    span: Span,
-    /// Blocks recorded so far for each join point, with their entry states.
-    joinpoints: HashMap<u32, Vec<(BlockId, State, Span)>>,
-    pending: VecDeque<(BlockId, State)>,
+    pub(super) span: Span,
+    /// The join points noted so far (see `joins`), by bytecode position.
+    pub(super) joinpoints: HashMap<u32, Vec<usize>>,
+    pub(super) entries: Vec<super::joins::JoinEntry>,
+    /// The join points inside each block, in flowing order.
+    pub(super) block_entries: HashMap<BlockId, Vec<usize>>,
+    pub(super) pending: VecDeque<(BlockId, State, Kind)>,
     /// Blocks turned into a jump by a merge: never flowed (again).
-    dead: HashSet<BlockId>,
+    pub(super) dead: HashSet<BlockId>,
     /// State at the start of the current instruction, kept while a handler is active.
     snapshot: Option<State>,
+    /// State at the start of the current instruction (the join point, when it records an
+    /// operation).
+    instr_state: State,
+    /// The current bytecode went through its join check already.
+    merge_checked: bool,
     /// Exceptions the last recorded operation can raise into an enclosing handler.
     raise_pending: Option<&'static [&'static str]>,
     /// The `bool` result the last undecided branch switched on.
     last_bool: Option<Hlvalue>,
     diagnostics: Vec<Diagnostic>,
     /// The block being flowed was turned into a jump by a merge.
-    current_reclosed: bool,
+    pub(super) current_reclosed: bool,
     /// The span of the instruction executed before the current one.
-    prev_span: Span,
-    /// The current path passed a join point and has not recorded an operation since.
-    deferred_join: bool,
-    /// The state at the start of the current instruction while `deferred_join`.
-    join_state: Option<State>,
+    pub(super) prev_span: Span,
     /// Where each local was last stored in the current block (default: before the block).
-    store_spans: Vec<Span>,
+    pub(super) store_spans: Vec<Span>,
     /// The locals at the start of the current instruction.
     last_locals: Vec<Option<Hlvalue>>,
-    /// Instructions run with a deferred join in the current graph (a bound, see
-    /// `MAX_DEFERRED_STEPS`).
-    deferred_steps: usize,
+    /// Instructions run in the current graph since an operation was last recorded (a bound,
+    /// see `MAX_STEPS_WITHOUT_OP`).
+    steps_without_op: usize,
     /// Index of the instruction being executed.
     instr_pc: u32,
     /// The next step of each unrolled iterator: one object per step, so that the paths of
     /// one step of an unrolled loop merge (not one copy of the rest per path).
     unroll_next: HashMap<ObjId, ObjId>,
+    /// The first step of each unrolling_iterable's iterator.
+    unroll_head: HashMap<ObjId, ObjId>,
 }
 
-/// Instructions a graph may run past join points without recording an operation before
-/// joins happen at the join points themselves.
-const MAX_DEFERRED_STEPS: usize = 100_000;
+/// Instructions a graph may run without recording an operation before jump targets become
+/// join points too, so that a loop that records nothing (`while True: pass`) terminates.
+const MAX_STEPS_WITHOUT_OP: usize = 100_000;
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
-    fn flow_block(&mut self, block: BlockId, state: State, cells: &[Hlvalue]) {
+    fn flow_block(&mut self, block: BlockId, state: State, kind: Kind, cells: &[Hlvalue]) {
         self.current = block;
+        self.kind = kind;
         self.current_reclosed = false;
-        // A block starting at a join point meets the other paths through it where it first
-        // records an operation.
-        self.deferred_join = self.jump_targets[state.pc as usize];
-        self.join_state = None;
         self.store_spans
             .iter_mut()
             .for_each(|s| *s = Span::default());
         self.last_locals.clear();
-        self.block_start_pc = state.pc;
         self.instrs_in_block = 0;
         self.snapshot = None;
         self.raise_pending = None;
@@ -284,7 +317,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         }
         let cur = self.current;
         // `return x`: the value is the local stored last on this path.
-        let arg_spans = args
+        let arg_spans: Vec<Span> = args
             .iter()
             .map(|a| {
                 self.last_locals
@@ -296,7 +329,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     .unwrap_or_default()
             })
             .collect();
-        self.graph.add_link(
+        let id = self.graph.add_link(
             cur,
             Link {
                 prevblock: cur,
@@ -305,43 +338,34 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception: None,
                 last_exc_value: None,
-                span: self.span,
-                arg_spans,
             },
         );
+        self.graph.set_link_span(id, self.span);
+        self.graph.set_arg_spans(id, &arg_spans);
     }
 
-    /// Adds an exit of the current block towards `state`, merging it into the join point.
+    /// Adds an exit of the current block towards `state` (the state after the bytecode that
+    /// forked): a new block, flowed later, which meets the other paths at its first
+    /// operation-recording bytecode.
     fn link_to_state(
         &mut self,
         state: State,
         exitcase: ExitCase,
         extravars: Option<(VarId, VarId)>,
     ) {
-        let (target, args, slots) = self.mergeblock(state);
-        // The assignment of the local an arg is (the last one stored, when several locals
-        // share the value).
-        let arg_spans = slots
-            .iter()
-            .map(|ks| {
-                ks.iter()
-                    .filter_map(|&k| self.store_spans.get(k).copied())
-                    .filter(|s| *s != Span::default())
-                    .max_by_key(|s| s.start)
-                    .unwrap_or_default()
-            })
-            .collect();
         if self.current_reclosed {
-            // Merging generalized the very block being flowed: it now only jumps to the
-            // more general block, which will be flowed instead.
             return;
         }
+        let (target, entry) = self.new_block_for(&state, &[&state]);
+        let args = super::joins::link_args(&entry, &state);
+        let arg_spans = self.arg_spans_now(&entry);
+        self.pending.push_back((target, entry, Kind::Egg));
         let cur = self.current;
         let (last_exception, last_exc_value) = match extravars {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
         };
-        self.graph.add_link(
+        let id = self.graph.add_link(
             cur,
             Link {
                 prevblock: cur,
@@ -350,70 +374,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 exitcase,
                 last_exception,
                 last_exc_value,
-                span: self.span,
-                arg_spans,
             },
         );
-    }
-
-    /// Finds or makes the block that continues from `state`; returns it, the link args and
-    /// the slot (`flat` index) of `state` each arg comes from.
-    fn mergeblock(&mut self, state: State) -> (BlockId, Vec<Hlvalue>, Vec<Vec<usize>>) {
-        let pc = state.pc;
-        let candidates = self.joinpoints.entry(pc).or_default().clone();
-        for (i, (block, entry, entry_span)) in candidates.iter().enumerate() {
-            if !same_shape(entry, &state) {
-                continue;
-            }
-            let Some(union) = self.union_state(entry, &state) else {
-                continue;
-            };
-            if self.matches(&union, entry) && same_sharing(entry, &state) {
-                return (*block, link_args(entry, &state), link_arg_slots(entry));
-            }
-            // The new state is more general: make a new block and turn the old one into a
-            // jump to it.
-            let (newblock, newstate) = self.new_block_for(&union, &[entry, &state]);
-            let old_args = link_args(&newstate, entry);
-            if *block == self.current {
-                self.current_reclosed = true;
-            }
-            self.dead.insert(*block);
-            let old = *block;
-            self.graph.local_refs.retain(|r| r.block != old);
-            let oldb = self.graph.block_mut(*block);
-            oldb.operations.clear();
-            oldb.exitswitch = ExitSwitch::None;
-            oldb.exits.clear();
-            self.graph.add_link(
-                *block,
-                Link {
-                    prevblock: *block,
-                    target: newblock,
-                    args: old_args,
-                    exitcase: ExitCase::None,
-                    last_exception: None,
-                    last_exc_value: None,
-                    // The values the old block passes on came from its own entry.
-                    span: *entry_span,
-                    arg_spans: Vec::new(),
-                },
-            );
-            self.joinpoints.get_mut(&pc).expect("joinpoint")[i] =
-                (newblock, newstate.clone(), self.span);
-            self.pending.push_back((newblock, newstate.clone()));
-            let slots = link_arg_slots(&newstate);
-            return (newblock, link_args(&newstate, &state), slots);
-        }
-        let (newblock, newstate) = self.new_block_for(&state, &[&state]);
-        self.joinpoints.get_mut(&pc).expect("joinpoint").push((
-            newblock,
-            newstate.clone(),
-            self.span,
-        ));
-        self.pending.push_back((newblock, newstate.clone()));
-        let slots = link_arg_slots(&newstate);
-        (newblock, link_args(&newstate, &state), slots)
+        self.graph.set_link_span(id, self.span);
+        self.graph.set_arg_spans(id, &arg_spans);
     }
 
     /// Notes the value a `LoadFast`/`StoreFast` just read or wrote, for position queries.
@@ -434,126 +398,13 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             return;
         };
         let block = self.current;
-        self.graph.local_refs.push(LocalRef {
+        self.graph.side.local_refs.push(LocalRef {
             span,
             local,
             value,
             store,
             block,
         });
-    }
-
-    /// A fresh block whose inputargs are fresh Variables for every Variable of `state`.
-    /// Slots that hold the same value in each of `incoming` (the states being merged: a local
-    /// and its copy on the stack) get the same fresh Variable, named after the local.
-    fn new_block_for(&mut self, state: &State, incoming: &[&State]) -> (BlockId, State) {
-        let slots = flat(state);
-        let incoming: Vec<Vec<Option<Hlvalue>>> = incoming.iter().map(|st| flat(st)).collect();
-        let nlocals = state.locals.len();
-        let mut fresh: Vec<Option<Hlvalue>> = slots.clone();
-        let mut inputargs = Vec::new();
-        for i in 0..slots.len() {
-            let Some(Hlvalue::Var(_)) = slots[i] else {
-                continue;
-            };
-            let shared = (0..i).find(|&k| {
-                matches!(fresh[k], Some(Hlvalue::Var(_)))
-                    && incoming.iter().all(|st| st[k].is_some() && st[k] == st[i])
-            });
-            if let Some(k) = shared {
-                fresh[i] = fresh[k];
-                continue;
-            }
-            let name = if i < nlocals {
-                Some(self.code.co_varnames[i].clone())
-            } else {
-                // A stack value that is a local on every path is named after it.
-                (0..nlocals)
-                    .find(|&j| {
-                        incoming.iter().all(|st| {
-                            matches!((st[j], st[i]), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
-                        })
-                    })
-                    .map(|j| self.code.co_varnames[j].clone())
-            };
-            let v = self.graph.new_var(name);
-            inputargs.push(v);
-            fresh[i] = Some(Hlvalue::Var(v));
-        }
-        let mut out = state.clone();
-        for (j, slot) in out.locals.iter_mut().enumerate() {
-            *slot = fresh[j];
-        }
-        for (j, slot) in out.stack.iter_mut().enumerate() {
-            *slot = fresh[nlocals + j].expect("stack slot");
-        }
-        (self.graph.new_block(inputargs), out)
-    }
-
-    /// The union of two states of the same shape: equal constants stay, anything else
-    /// becomes a Variable. `None` when they cannot be merged (a local defined on one side
-    /// only is dropped, as Python would fail to read it).
-    fn union_state(&mut self, a: &State, b: &State) -> Option<State> {
-        let mut out = a.clone();
-        for (i, slot) in out.locals.iter_mut().enumerate() {
-            *slot = match (&a.locals[i], &b.locals[i]) {
-                (Some(x), Some(y)) => Some(self.union_value(*x, *y)?),
-                _ => None,
-            };
-        }
-        for (i, slot) in out.stack.iter_mut().enumerate() {
-            *slot = self.union_value(a.stack[i], b.stack[i])?;
-        }
-        Some(out)
-    }
-
-    fn union_value(&mut self, a: Hlvalue, b: Hlvalue) -> Option<Hlvalue> {
-        match (a, b) {
-            (Hlvalue::Const(x), Hlvalue::Const(y)) if self.same_constant(x, y) => Some(a),
-            // Each step of an unrolled loop is its own block: its iterator never merges.
-            (Hlvalue::Const(x), _) | (_, Hlvalue::Const(x)) if self.is_unroller(x) => None,
-            _ => Some(Hlvalue::Var(VarId(u32::MAX))),
-        }
-    }
-
-    fn is_unroller(&self, v: Value) -> bool {
-        matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Iterator(_)))
-    }
-
-    /// Whether `union` is no more general than `entry` (then `entry`'s block can be reused).
-    fn matches(&self, union: &State, entry: &State) -> bool {
-        let slot_ok = |u: &Option<Hlvalue>, e: &Option<Hlvalue>| match (u, e) {
-            (None, None) => true,
-            (Some(Hlvalue::Var(_)), Some(Hlvalue::Var(_))) => true,
-            (Some(Hlvalue::Const(x)), Some(Hlvalue::Const(y))) => self.same_constant(*x, *y),
-            _ => false,
-        };
-        union
-            .locals
-            .iter()
-            .zip(&entry.locals)
-            .all(|(u, e)| slot_ok(u, e))
-            && union
-                .stack
-                .iter()
-                .zip(&entry.stack)
-                .all(|(u, e)| slot_ok(&Some(*u), &Some(*e)))
-    }
-
-    fn same_constant(&self, x: Value, y: Value) -> bool {
-        match (x, y) {
-            (Value::Obj(a), Value::Obj(b)) if a == b => true,
-            (Value::Obj(a), Value::Obj(b)) => {
-                match (self.objspace.heap().get(a), self.objspace.heap().get(b)) {
-                    (Object::Str(s), Object::Str(t)) => s == t,
-                    (Object::Unicode(s), Object::Unicode(t)) => s == t,
-                    _ => false,
-                }
-            }
-            // Python's `1 == True`, but they are different constants for the annotator.
-            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            _ => x == y,
-        }
     }
 
     fn builtin_class(&mut self, name: &str) -> Option<ObjId> {
@@ -567,28 +418,27 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Unwind::Error(Box::new(Diagnostic::new(code, self.span, msg)))
     }
 
-    /// Merges a path that passed a join point into the join point's blocks when it first
-    /// records an operation (the reference's `maybe_merge`): the current instruction then
-    /// starts the merged block.
+    /// The join check of the first operation of a bytecode (the reference's `maybe_merge`):
+    /// the path either merges into a block already flowed from the start of this bytecode
+    /// and stops, or notes the position for the paths to come.
     fn maybe_merge(&mut self) -> OpResult<Hlvalue, ()> {
-        if !self.deferred_join {
+        if std::mem::replace(&mut self.merge_checked, true) || self.current_reclosed {
             return Ok(());
         }
-        self.deferred_join = false;
-        let Some(state) = self.join_state.take() else {
-            return Ok(());
-        };
-        if state.pc == self.block_start_pc && self.instrs_in_block <= 1 {
-            // The block itself starts here: nothing to merge.
+        if self.instrs_in_block <= 1 && self.kind != Kind::Egg {
+            // The first bytecode of the start block, or of a block made at this join point.
             return Ok(());
         }
-        self.span = self.prev_span;
-        self.link_to_state(state, ExitCase::None, None);
-        Err(Unwind::Stop)
+        let state = self.instr_state.clone();
+        if self.join_at(state) {
+            return Err(Unwind::Stop);
+        }
+        Ok(())
     }
 
     fn record(&mut self, opname: Op, args: Vec<Hlvalue>) -> OpResult<Hlvalue> {
         self.maybe_merge()?;
+        self.steps_without_op = 0;
         let result = self.graph.new_var(None);
         let span = self.span;
         let cur = self.current;
@@ -798,75 +648,6 @@ fn args_first_const_builtin<C: ConcreteSpace>(ctx: &FlowContext<C>, block: Block
     matches!(op.args.first(), Some(&v) if ctx.is_builtin_callable(v))
 }
 
-/// Whether two states at one position can be merged. A local defined on one path only
-/// merges into an undefined local, as in the reference flow space (reading it afterwards
-/// is "referenced before assignment").
-fn same_shape(a: &State, b: &State) -> bool {
-    a.stack.len() == b.stack.len() && a.blocks == b.blocks && a.locals.len() == b.locals.len()
-}
-
-/// The link arguments that send `state` into a block with entry state `entry`: the values of
-/// `state` at the positions where `entry` has Variables, in order.
-fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
-    let mut args = Vec::new();
-    let mut seen: Vec<VarId> = Vec::new();
-    for (e, s) in flat(entry).into_iter().zip(flat(state)) {
-        if let (Some(Hlvalue::Var(v)), Some(x)) = (e, s) {
-            if !seen.contains(&v) {
-                seen.push(v);
-                args.push(x);
-            }
-        }
-    }
-    args
-}
-
-/// For each inputarg of a block with entry state `entry`, the slots (`flat` indexes) that
-/// hold it.
-fn link_arg_slots(entry: &State) -> Vec<Vec<usize>> {
-    let mut slots: Vec<Vec<usize>> = Vec::new();
-    let mut seen: Vec<VarId> = Vec::new();
-    for (k, e) in flat(entry).into_iter().enumerate() {
-        if let Some(Hlvalue::Var(v)) = e {
-            match seen.iter().position(|s| *s == v) {
-                Some(i) => slots[i].push(k),
-                None => {
-                    seen.push(v);
-                    slots.push(vec![k]);
-                }
-            }
-        }
-    }
-    slots
-}
-
-/// The locals then the stack of a state, as one row of slots.
-fn flat(state: &State) -> Vec<Option<Hlvalue>> {
-    state
-        .locals
-        .iter()
-        .copied()
-        .chain(state.stack.iter().map(|v| Some(*v)))
-        .collect()
-}
-
-/// Whether `state` can enter a block with entry state `entry`: where `entry` holds one
-/// Variable in several slots, `state` holds one value there too.
-fn same_sharing(entry: &State, state: &State) -> bool {
-    let e = flat(entry);
-    let s = flat(state);
-    for i in 0..e.len() {
-        if let Some(Hlvalue::Var(v)) = e[i] {
-            if let Some(k) = (0..i).find(|&k| e[k] == Some(Hlvalue::Var(v))) {
-                if s[k] != s[i] {
-                    return false;
-                }
-            }
-        }
-    }
-    true
-}
-
 impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     type Value = Hlvalue;
 
@@ -877,25 +658,20 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn before_instr(&mut self, frame: &Frame<Hlvalue>) -> OpResult<Hlvalue, ()> {
         let pc = frame.state.pc;
-        if self.jump_targets[pc as usize]
-            && !(self.instrs_in_block == 0 && pc == self.block_start_pc)
+        self.instr_state.clone_from(&frame.state);
+        self.merge_checked = false;
+        self.steps_without_op += 1;
+        if self.steps_without_op > MAX_STEPS_WITHOUT_OP
+            && self.jump_targets[pc as usize]
+            && self.instrs_in_block > 0
         {
-            if self.deferred_steps > MAX_DEFERRED_STEPS {
-                // A loop that records no operation (`while True: pass`): merge here so that
-                // flowing terminates.
-                let state = frame.state.clone();
-                self.span = self.prev_span;
-                self.link_to_state(state, ExitCase::None, None);
+            // A loop that records no operation (`while True: pass`): its jump target is a
+            // join point too, so that flowing terminates.
+            self.merge_checked = true;
+            let state = frame.state.clone();
+            if self.join_at(state) {
                 return Err(Unwind::Stop);
             }
-            // As in the reference flow space, paths meet only where an operation is about
-            // to be recorded: constant-folded code after a join point (`if e == 1:` with
-            // `e` a different constant on each path) runs separately on each path.
-            self.deferred_join = true;
-        }
-        if self.deferred_join {
-            self.deferred_steps += 1;
-            self.join_state = Some(frame.state.clone());
         }
         if let Some(crate::compiler::bytecode::Instr::StoreFast(j)) =
             frame.code.co_code.get(pc as usize)
@@ -995,9 +771,17 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         let consts: Option<Vec<Value>> = args.iter().map(|a| a.constant()).collect();
         if let Some(consts) = &consts {
+            let first_obj = match consts.first() {
+                Some(Value::Obj(id)) => Some(*id),
+                _ => None,
+            };
             if op == Op::Iter && self.is_unrolling(consts[0]) {
                 // unrolling_iterable: iterate at flow time, producing one copy of the loop
-                // body per item.
+                // body per item. One first step per iterable (as the reference's
+                // `get_unroller`), so that paths entering the same loop merge.
+                if let Some(&head) = first_obj.and_then(|o| self.unroll_head.get(&o)) {
+                    return Ok(Hlvalue::Const(Value::Obj(head)));
+                }
                 let mut items = Vec::new();
                 if let Ok(it) = Space::op(self.objspace, Op::Iter, consts) {
                     while let Ok(IterNext::Item(v)) = Space::next(self.objspace, &it) {
@@ -1008,12 +792,11 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     .objspace
                     .heap_mut()
                     .alloc(Object::Iterator(IterState::Seq { items, pos: 0 }));
+                if let Some(o) = first_obj {
+                    self.unroll_head.insert(o, id);
+                }
                 return Ok(Hlvalue::Const(Value::Obj(id)));
             }
-            let first_obj = match consts.first() {
-                Some(Value::Obj(id)) => Some(*id),
-                _ => None,
-            };
             if op == Op::GetAttr && is_sys_module(self.objspace.heap(), first_obj) {
                 // As in the reference: only a few attributes of sys are constants.
                 let name = self

@@ -2,8 +2,10 @@
 //! graphs (the flow model of seed 001), with flow-level restrictions as diagnostics.
 
 mod flowcontext;
+mod joins;
 pub mod model;
 pub mod render;
+pub mod simplify;
 pub mod transform;
 pub mod verify;
 

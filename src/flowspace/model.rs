@@ -6,6 +6,7 @@ use crate::interpreter::Op;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -137,12 +138,67 @@ pub struct Link {
     pub exitcase: ExitCase,
     pub last_exception: Option<VarId>,
     pub last_exc_value: Option<VarId>,
-    /// The statement that took this exit (the `return`, the assignment before a join, the
-    /// condition of a branch): where the values it carries come from, for messages.
-    pub span: Span,
-    /// For each arg, the assignment that gave it its value on the path that took this exit,
-    /// when the flow space saw it (`Span::default()` otherwise): what messages point at.
-    pub arg_spans: Vec<Span>,
+}
+
+/// What a graph knows about where its parts come from in the source, and what editors ask
+/// about its Variables. Kept beside the IR, keyed by ids, so that the passes rewriting
+/// blocks and links carry nothing for them: a link a pass makes has no span, one it drops
+/// leaves entries nobody asks for, an inputarg it removes takes its entries with it.
+#[derive(Clone, Debug, Default)]
+pub struct SideTables {
+    /// The statement that took each link (by `LinkId`; the `return`, the assignment before
+    /// a join, the condition of a branch): where the values it carries come from.
+    link_spans: Vec<Span>,
+    /// The assignment that gave a link's argument its value on the path that took the
+    /// link, when the flow space saw it: by link and by the target's inputarg receiving it.
+    arg_spans: HashMap<(LinkId, VarId), Span>,
+    /// Every read and write of a named local in the blocks of the graph, in flowing order.
+    pub local_refs: Vec<LocalRef>,
+}
+
+impl SideTables {
+    /// The tables after the links were renumbered (`map`: old id → new id; links not in it
+    /// are gone).
+    pub fn remap_links(&mut self, map: &HashMap<LinkId, LinkId>) {
+        let mut spans = Vec::new();
+        for (old, &new) in map {
+            if let Some(&s) = self.link_spans.get(old.0 as usize) {
+                if spans.len() <= new.0 as usize {
+                    spans.resize(new.0 as usize + 1, Span::default());
+                }
+                spans[new.0 as usize] = s;
+            }
+        }
+        self.link_spans = spans;
+        self.arg_spans = std::mem::take(&mut self.arg_spans)
+            .into_iter()
+            .filter_map(|((l, v), s)| map.get(&l).map(|&n| ((n, v), s)))
+            .collect();
+    }
+
+    /// The tables after the Variables were renumbered (`map[old]`: the new id, or `None`
+    /// for a Variable that is gone).
+    pub fn remap_vars(&mut self, map: &[Option<VarId>]) {
+        self.arg_spans = std::mem::take(&mut self.arg_spans)
+            .into_iter()
+            .filter_map(|((l, v), s)| {
+                map.get(v.0 as usize)
+                    .copied()
+                    .flatten()
+                    .map(|n| ((l, n), s))
+            })
+            .collect();
+        self.local_refs.retain_mut(|r| match r.value {
+            Hlvalue::Var(v) => match map.get(v.0 as usize).copied().flatten() {
+                Some(n) => {
+                    r.value = Hlvalue::Var(n);
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    }
 }
 
 /// The flow graph of one function.
@@ -159,8 +215,8 @@ pub struct FunctionGraph {
     pub vars: Vec<Variable>,
     /// Span of the function's definition.
     pub span: Span,
-    /// Every read and write of a named local in the blocks of the graph, in flowing order.
-    pub local_refs: Vec<LocalRef>,
+    /// Source spans of links and the names read and written (see `SideTables`).
+    pub side: SideTables,
     /// After RTyping, the low-level type of each Variable (indexed by `VarId`); empty in
     /// high-level graphs.
     pub concretetype: Vec<LlType>,
@@ -184,7 +240,7 @@ impl FunctionGraph {
             links: Vec::new(),
             vars: Vec::new(),
             span,
-            local_refs: Vec::new(),
+            side: SideTables::default(),
             concretetype: Vec::new(),
         };
         let start_args = argnames
@@ -253,6 +309,70 @@ impl FunctionGraph {
     }
     pub fn var(&self, id: VarId) -> &Variable {
         &self.vars[id.0 as usize]
+    }
+
+    /// The statement that took link `l` (`Span::default()` when not known).
+    pub fn link_span(&self, l: LinkId) -> Span {
+        self.side
+            .link_spans
+            .get(l.0 as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+    pub fn set_link_span(&mut self, l: LinkId, span: Span) {
+        let spans = &mut self.side.link_spans;
+        if spans.len() <= l.0 as usize {
+            spans.resize(l.0 as usize + 1, Span::default());
+        }
+        spans[l.0 as usize] = span;
+    }
+    /// Where the `i`-th argument of link `l` was assigned on the path that took it
+    /// (`Span::default()` when not known).
+    pub fn arg_span(&self, l: LinkId, i: usize) -> Span {
+        let target = self.link(l).target;
+        self.block(target)
+            .inputargs
+            .get(i)
+            .and_then(|v| self.side.arg_spans.get(&(l, *v)))
+            .copied()
+            .unwrap_or_default()
+    }
+    /// Notes where each argument of link `l` was assigned (`Span::default()`: not known),
+    /// for the inputargs its target has now.
+    pub fn set_arg_spans(&mut self, l: LinkId, spans: &[Span]) {
+        let target = self.link(l).target;
+        for (i, &s) in spans.iter().enumerate() {
+            let Some(&v) = self.blocks[target.0 as usize].inputargs.get(i) else {
+                break;
+            };
+            if s == Span::default() {
+                self.side.arg_spans.remove(&(l, v));
+            } else {
+                self.side.arg_spans.insert((l, v), s);
+            }
+        }
+    }
+    /// Checks that the side tables name only links and Variables of the graph.
+    pub fn verify_side_tables(&self) -> Result<(), String> {
+        if self.side.link_spans.len() > self.links.len() {
+            return Err("a link span names a link the graph does not have".into());
+        }
+        for &(l, v) in self.side.arg_spans.keys() {
+            if l.0 as usize >= self.links.len() || v.0 as usize >= self.vars.len() {
+                return Err(
+                    "an argument span names a link or Variable the graph does not have".into(),
+                );
+            }
+        }
+        for r in &self.side.local_refs {
+            if r.block.0 as usize >= self.blocks.len() {
+                return Err("a name reference is in a block the graph does not have".into());
+            }
+            if matches!(r.value, Hlvalue::Var(v) if v.0 as usize >= self.vars.len()) {
+                return Err("a name reference holds a Variable the graph does not have".into());
+            }
+        }
+        Ok(())
     }
 
     /// Blocks reachable from the start block, in depth-first order (start first).

@@ -20,6 +20,7 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
         .collect();
     let mut blocks = Vec::with_capacity(order.len());
     let mut links = Vec::new();
+    let mut link_map: HashMap<LinkId, LinkId> = HashMap::new();
     for &old in &order {
         let mut block = graph.block(old).clone();
         let exits = std::mem::take(&mut block.exits);
@@ -27,6 +28,7 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
             let mut link = graph.link(l).clone();
             link.prevblock = remap[&old];
             link.target = remap[&link.target];
+            link_map.insert(l, LinkId(links.len() as u32));
             block.exits.push(LinkId(links.len() as u32));
             links.push(link);
         }
@@ -37,13 +39,17 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
     graph.exceptblock = remap[&graph.exceptblock];
     graph.blocks = blocks;
     graph.links = links;
-    graph.local_refs.retain_mut(|r| match remap.get(&r.block) {
-        Some(&b) => {
-            r.block = b;
-            true
-        }
-        None => false,
-    });
+    graph.side.remap_links(&link_map);
+    graph
+        .side
+        .local_refs
+        .retain_mut(|r| match remap.get(&r.block) {
+            Some(&b) => {
+                r.block = b;
+                true
+            }
+            None => false,
+        });
 }
 
 /// `ovfcheck(x << y)`, `ovfcheck(x // y)`…: an operation that can raise (ValueError,
@@ -114,7 +120,7 @@ pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -
             link.prevblock = prev;
             link.args.iter_mut().for_each(sub);
         }
-        for r in &mut graph.local_refs {
+        for r in &mut graph.side.local_refs {
             if r.block == b {
                 r.block = prev;
                 sub(&mut r.value);

@@ -173,8 +173,31 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
                 }
             }
         }
+        // A name read or written in this block holds one of its values (or the exception an
+        // exit of the block catches: `except E as e:` in a handler that had no operation).
+        let caught: Vec<VarId> = block
+            .exits
+            .iter()
+            .flat_map(|&l| [graph.link(l).last_exception, graph.link(l).last_exc_value])
+            .flatten()
+            .collect();
+        for r in graph.side.local_refs.iter().filter(|r| r.block == bid) {
+            if let Hlvalue::Var(v) = r.value {
+                if !defined.contains(&v) && !caught.contains(&v) {
+                    return err(
+                        bid,
+                        format!(
+                            "a name reference holds {} which is not defined in the block",
+                            graph.var_name(v)
+                        ),
+                    );
+                }
+            }
+        }
     }
-    Ok(())
+    graph
+        .verify_side_tables()
+        .map_err(|e| format!("{}: {}", name, e))
 }
 
 /// `verify()` plus the invariants of a low-level graph (after RTyping): only low-level

@@ -513,7 +513,7 @@ fn fatal_stop(lg: &mut FunctionGraph, b: BlockId, span: Span) {
         lg.concretetype[lg.block(eb).inputargs[0].0 as usize],
         lg.concretetype[lg.block(eb).inputargs[1].0 as usize],
     );
-    lg.add_link(
+    let l = lg.add_link(
         b,
         crate::flowspace::Link {
             prevblock: b,
@@ -522,10 +522,9 @@ fn fatal_stop(lg: &mut FunctionGraph, b: BlockId, span: Span) {
             exitcase: ExitCase::None,
             last_exception: None,
             last_exc_value: None,
-            span,
-            arg_spans: vec![Span::default(); 2],
         },
     );
+    lg.set_link_span(l, span);
 }
 
 fn placeholder(g: &FunctionGraph) -> FunctionGraph {
@@ -699,8 +698,7 @@ impl<'a> RTyper<'a> {
                 let entry = lg.new_block(entry_args);
                 lg.block_mut(entry).operations = ops;
                 let old = lg.startblock;
-                let n = link_args.len();
-                lg.add_link(
+                let l = lg.add_link(
                     entry,
                     crate::flowspace::Link {
                         prevblock: entry,
@@ -709,10 +707,9 @@ impl<'a> RTyper<'a> {
                         exitcase: ExitCase::None,
                         last_exception: None,
                         last_exc_value: None,
-                        span: hl.span,
-                        arg_spans: vec![Span::default(); n],
                     },
                 );
+                lg.set_link_span(l, hl.span);
                 lg.startblock = entry;
             }
         }
@@ -800,6 +797,7 @@ impl<'a> RTyper<'a> {
         let cannot_raise = catching && raising_index.is_none();
         // exits into blocks the annotator never reached (a switch it knew the value of)
         let reached = &self.ann.blocks_reached[g as usize];
+        let followed = self.ann.links_followed.get(g as usize);
         let live_exits: Vec<crate::flowspace::LinkId> = block
             .exits
             .iter()
@@ -808,10 +806,14 @@ impl<'a> RTyper<'a> {
             .filter(|&(i, l)| {
                 // the normal path of an operation that always raises stays (to a stop)
                 (catching && i == 0)
-                    || reached
+                    || (reached
                         .get(hl.link(l).target.0 as usize)
                         .copied()
                         .unwrap_or(true)
+                        && followed
+                            .and_then(|f| f.get(l.0 as usize))
+                            .copied()
+                            .unwrap_or(true))
             })
             .map(|(_, l)| l)
             .collect();
@@ -841,6 +843,7 @@ impl<'a> RTyper<'a> {
         let single = exitswitch == ExitSwitch::None;
         for (k, &l) in live_exits.iter().take(nexits).enumerate() {
             let link = hl.link(l);
+            let link_span = hl.link_span(l);
             let mut ll_exc = None;
             let mut ll_val = None;
             if let (Some(et), Some(ev)) = (link.last_exception, link.last_exc_value) {
@@ -883,8 +886,8 @@ impl<'a> RTyper<'a> {
             let Some(&target) = bmap.get(&link.target) else {
                 // an operation the annotator knows always raises: its normal path stops
                 let stop = lg.new_block(Vec::new());
-                fatal_stop(lg, stop, link.span);
-                lg.add_link(
+                fatal_stop(lg, stop, link_span);
+                let stop_link = lg.add_link(
                     lb,
                     crate::flowspace::Link {
                         prevblock: lb,
@@ -893,23 +896,22 @@ impl<'a> RTyper<'a> {
                         exitcase,
                         last_exception: ll_exc,
                         last_exc_value: ll_val,
-                        span: link.span,
-                        arg_spans: Vec::new(),
                     },
                 );
+                lg.set_link_span(stop_link, link_span);
                 continue;
             };
             let target_args = hl.block(link.target).inputargs.clone();
             // the link's arguments, converted to the target's Reprs (in a new block when
             // conversions need operations, or when operations follow the raising one)
             let mut conv = LlOps::new(lg);
-            conv.span = link.span;
+            conv.span = link_span;
             if k == 0 && !trailing.is_empty() {
                 conv.ops = std::mem::take(&mut trailing);
             }
             let mut args = Vec::new();
             for (j, a) in link.args.iter().enumerate() {
-                let (lv, from) = self.value_of(g, *a, vmap).map_err(|e| e.at(link.span))?;
+                let (lv, from) = self.value_of(g, *a, vmap).map_err(|e| e.at(link_span))?;
                 let to = if link.target == hl.exceptblock {
                     if j == 0 {
                         self.intern_repr(Repr::Class(None))
@@ -922,10 +924,10 @@ impl<'a> RTyper<'a> {
                 let lv = if let Some(c) = self.static_value(g, *a, from) {
                     // constants (and Void-represented values known statically) are built
                     // directly in the target's Repr
-                    Hlvalue::Ll(self.const_value(c, to).map_err(|e| e.at(link.span))?)
+                    Hlvalue::Ll(self.const_value(c, to).map_err(|e| e.at(link_span))?)
                 } else {
                     self.convertvar(&mut conv, lv, from, to)
-                        .map_err(|e| e.at(link.span))?
+                        .map_err(|e| e.at(link_span))?
                 };
                 args.push(lv);
             }
@@ -939,14 +941,10 @@ impl<'a> RTyper<'a> {
                     exitcase,
                     last_exception: ll_exc,
                     last_exc_value: ll_val,
-                    span: link.span,
-                    arg_spans: Vec::new(),
                 };
             if conv_ops.is_empty() {
-                let nargs = args.len();
-                let mut l = new_link(lb, target, args);
-                l.arg_spans = vec![Span::default(); nargs];
-                lg.add_link(lb, l);
+                let l = lg.add_link(lb, new_link(lb, target, args));
+                lg.set_link_span(l, link_span);
             } else {
                 // a block between: it receives every Variable the conversions and the
                 // link use, and ends with the link
@@ -990,18 +988,15 @@ impl<'a> RTyper<'a> {
                 let args: Vec<Hlvalue> = args.into_iter().map(ren).collect();
                 let mid = lg.new_block(inputs);
                 lg.block_mut(mid).operations = ops;
-                let nargs = args.len();
                 let mut out = new_link(mid, target, args);
                 out.exitcase = ExitCase::None;
                 out.last_exception = None;
                 out.last_exc_value = None;
-                out.arg_spans = vec![Span::default(); nargs];
-                lg.add_link(mid, out);
+                let out = lg.add_link(mid, out);
+                lg.set_link_span(out, link_span);
                 let into_args: Vec<Hlvalue> = used.iter().map(|v| Hlvalue::Var(*v)).collect();
-                let n = into_args.len();
-                let mut l = new_link(lb, mid, into_args);
-                l.arg_spans = vec![Span::default(); n];
-                lg.add_link(lb, l);
+                let l = lg.add_link(lb, new_link(lb, mid, into_args));
+                lg.set_link_span(l, link_span);
             }
         }
         Ok(())

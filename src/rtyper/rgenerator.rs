@@ -11,7 +11,8 @@ use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
 use crate::flowspace::{
-    BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LlConstant, SpaceOperation, VarId,
+    BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, LlConstant,
+    SpaceOperation, VarId,
 };
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
@@ -28,24 +29,28 @@ fn llop(op: LlOp, args: Vec<Hlvalue>, result: VarId, span: Span) -> SpaceOperati
     }
 }
 
-fn link(
+/// Adds a link from `prev` with the span of the statement it stands for.
+fn add_link(
+    lg: &mut FunctionGraph,
     prev: BlockId,
     target: BlockId,
     args: Vec<Hlvalue>,
     exitcase: ExitCase,
     span: Span,
-) -> Link {
-    let n = args.len();
-    Link {
-        prevblock: prev,
-        target,
-        args,
-        exitcase,
-        last_exception: None,
-        last_exc_value: None,
-        span,
-        arg_spans: vec![Span::default(); n],
-    }
+) -> LinkId {
+    let l = lg.add_link(
+        prev,
+        Link {
+            prevblock: prev,
+            target,
+            args,
+            exitcase,
+            last_exception: None,
+            last_exc_value: None,
+        },
+    );
+    lg.set_link_span(l, span);
+    l
 }
 
 fn field_of(v: VarId) -> String {
@@ -143,11 +148,9 @@ impl RTyper<'_> {
                 let lk = lg.link_mut(l);
                 lk.target = stop;
                 lk.args = vec![f];
-                lk.arg_spans = vec![Span::default()];
             } else if target != eb {
                 let lk = lg.link_mut(l);
                 lk.args.push(f);
-                lk.arg_spans.push(Span::default());
             }
         }
         {
@@ -181,9 +184,13 @@ impl RTyper<'_> {
                 ),
             ];
             lg.block_mut(stop).operations = ops;
-            lg.add_link(
+            add_link(
+                &mut lg,
                 stop,
-                link(stop, eb, vec![vtc, Hlvalue::Var(eo)], ExitCase::None, span),
+                eb,
+                vec![vtc, Hlvalue::Var(eo)],
+                ExitCase::None,
+                span,
             );
         }
         // the return block now returns what is yielded
@@ -296,7 +303,7 @@ impl RTyper<'_> {
             ));
             lg.block_mut(b).operations = ops;
             let yv = yop.args.first().copied().unwrap_or_else(cvoid);
-            lg.add_link(b, link(b, rb, vec![yv], ExitCase::None, yop.span));
+            add_link(&mut lg, b, rb, vec![yv], ExitCase::None, yop.span);
             resumes.push((resume, live));
             work.push(resume);
         }
@@ -334,27 +341,23 @@ impl RTyper<'_> {
             }
             args.push(Hlvalue::Var(fk));
             lg.block_mut(load).operations = ops;
-            lg.add_link(load, link(load, target, args, ExitCase::None, span));
-            lg.add_link(
+            add_link(&mut lg, load, target, args, ExitCase::None, span);
+            add_link(
+                &mut lg,
                 dispatch,
-                link(
-                    dispatch,
-                    load,
-                    vec![Hlvalue::Var(f0)],
-                    ExitCase::Ll(LlValue::Int(k)),
-                    span,
-                ),
+                load,
+                vec![Hlvalue::Var(f0)],
+                ExitCase::Ll(LlValue::Int(k)),
+                span,
             );
         }
-        lg.add_link(
+        add_link(
+            &mut lg,
             dispatch,
-            link(
-                dispatch,
-                stop,
-                vec![Hlvalue::Var(f0)],
-                ExitCase::Ll(LlValue::Int(-1)),
-                span,
-            ),
+            stop,
+            vec![Hlvalue::Var(f0)],
+            ExitCase::Ll(LlValue::Int(-1)),
+            span,
         );
         lg.startblock = dispatch;
         self.types.set_fields(frame, fields);
@@ -394,9 +397,13 @@ impl RTyper<'_> {
             ));
         }
         creator.block_mut(start).operations = ops;
-        creator.add_link(
+        add_link(
+            &mut creator,
             start,
-            link(start, rblock, vec![Hlvalue::Var(fv)], ExitCase::None, span),
+            rblock,
+            vec![Hlvalue::Var(fv)],
+            ExitCase::None,
+            span,
         );
         let slot = {
             self.gen_next_func(g);
