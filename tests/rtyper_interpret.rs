@@ -470,3 +470,76 @@ def uni(n):
     assert_eq!(string(src, "chars", &[65]), "AAA");
     assert_eq!(string(src, "uni", &[3]), "\u{20ac}lxxx?");
 }
+
+#[test]
+fn replace_split_join_and_splitlines_helpers() {
+    // str.replace/split/rsplit/join/splitlines are low-level helpers of
+    // ll_str.py; the expected values are CPython 2's
+    let src = r#"
+def rep(n):
+    s = 'a-b--c-' * n
+    r = [s.replace('-', '+'), s.replace('x', 'y'), ''.replace('a', 'b'), s.replace('-', chr(n + 48))]
+    u = u'\u20ac-\u20ac'.replace(u'-', u'\u20ac').replace(u'\u20ac', u'e')
+    return '|'.join(r) + '|' + u.encode('utf-8')
+def sp(n):
+    out = []
+    for s in [',a,,b,', '', ',', 'abc', 'aaa', 'a, b, c']:
+        out.append(s.split(','))
+        out.append(s.split(',', n))
+        out.append(s.rsplit(',', n))
+        out.append(s.split('aa'))
+        out.append(s.rsplit('aa'))
+        out.append(s.split(',', 0))
+        out.append(s.rsplit(', ', -1))
+    return '/'.join(['[' + '|'.join(l) + ']' for l in out])
+def spu(n):
+    u = u'a\u20acb\u20ac\u20acc'
+    l = u.split(u'\u20ac') + u.rsplit(u'\u20ac', n)
+    return u'|'.join(l).encode('utf-8')
+def empty_sep(n):
+    return len('abc'.split('')) + n
+def lines(n):
+    out = []
+    for s in ['a\nb\r\nc\rd', 'a\n\nb\n', '', '\n', 'x\r', 'x\r\n\r']:
+        out.append('[' + '|'.join(s.splitlines()) + ']')
+        out.append('[' + '|'.join(s.splitlines(n > 0)) + ']')
+    return ''.join(out).replace('\n', 'N').replace('\r', 'R')
+def jn(n):
+    words = ['x', '', 'yz']
+    chars = ['a', 'b', 'c']
+    strs = ['a', 'b', 'cd']
+    empty = []
+    for i in range(n):
+        empty.append('wx')
+    r = [','.join(words), ''.join(words), ', '.join(strs), ''.join(chars), '--'.join(empty),
+         ','.join([str(n)]), ''.join(list('hey')), ','.join([])]
+    u = u'\u20ac'.join([u'ab', u'b']) + u''.join([unichr(8364), unichr(65)])
+    return '|'.join(r) + '|' + u.encode('utf-8')
+"#;
+    assert_eq!(
+        string(src, "rep", &[2]),
+        "a+b++c+a+b++c+|a-b--c-a-b--c-||a2b22c2a2b22c2|eee"
+    );
+    assert_eq!(
+        string(src, "sp", &[1]),
+        "[|a||b|]/[|a,,b,]/[,a,,b|]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[]/[]/[]/[]/[]/[]/[]/[|]/[|]/[|]/[,]/[,]/[,]/[,]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[aaa]/[aaa]/[aaa]/[|a]/[a|]/[aaa]/[aaa]/[a| b| c]/[a| b, c]/[a, b| c]/[a, b, c]/[a, b, c]/[a, b, c]/[a|b|c]"
+    );
+    assert_eq!(string(src, "spu", &[1]), "a|b||c|a\u{20ac}b\u{20ac}|c");
+    assert_eq!(raised(src, "empty_sep", &[0]), "ValueError");
+    assert_eq!(
+        string(src, "lines", &[1]),
+        "[a|b|c|d][aN|bRN|cR|d][a||b][aN|N|bN][][][][N][x][xR][x|][xRN|R]"
+    );
+    assert_eq!(
+        string(src, "lines", &[0]),
+        "[a|b|c|d][a|b|c|d][a||b][a||b][][][][][x][x][x|][x|]"
+    );
+    assert_eq!(
+        string(src, "jn", &[3]),
+        "x,,yz|xyz|a, b, cd|abc|wx--wx--wx|3|hey||ab\u{20ac}b\u{20ac}A"
+    );
+    assert_eq!(
+        string(src, "jn", &[0]),
+        "x,,yz|xyz|a, b, cd|abc||0|hey||ab\u{20ac}b\u{20ac}A"
+    );
+}

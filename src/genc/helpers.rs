@@ -237,14 +237,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
             }
         );
         let _ = writeln!(self.protos, "{};", proto);
-        let chars_join = rf == RuntimeFn::StrJoin
-            && args
-                .get(1)
-                .and_then(|t| self.db.list_t(*t))
-                .is_some_and(|l| l.item == LlType::CHAR || l.item == LlType::UNICHAR);
-        let body = if chars_join {
-            self.join_chars(args, ret)
-        } else if in_text_runtime(rf) {
+        let body = if in_text_runtime(rf) {
             Some(self.text_call(rf, &params, ret))
         } else {
             self.container_body(rf, args, ret)
@@ -312,24 +305,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
         } else {
             format!("    return {};\n", call)
         }
-    }
-
-    /// `sep.join(list of chars)`.
-    fn join_chars(&mut self, args: &[LlType], ret: LlType) -> Option<String> {
-        let db = self.db;
-        let l = db.list_t(args[1])?;
-        let tid = if db.is_unicode(ret) {
-            "rpy_tid_unicode"
-        } else {
-            "rpy_tid_str"
-        };
-        let items = db.items_of(&l, "a1");
-        Some(format!(
-            "    long n = a1->length, m = a0->chars.length;\n    long total = n > 0 ? n + (n - 1) * m : 0;\n    RPY_PUSH_ROOT(a0); RPY_PUSH_ROOT(a1);\n    {} = rpy_gc_malloc_varsize({}, total);\n    RPY_POP_ROOT(a1); RPY_POP_ROOT(a0);\n    long k = 0;\n    for (long i = 0; i < n; i++) {{\n        if (i > 0) for (long j = 0; j < m; j++) r->chars.items[k++] = a0->chars.items[j];\n        r->chars.items[k++] = {}[i];\n    }}\n    return r;\n",
-            db.decl(ret, "r"),
-            tid,
-            items
-        ))
     }
 
     /// The body of a generated container helper, or None if not supported.

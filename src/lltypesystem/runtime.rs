@@ -108,17 +108,9 @@ runtime_fns! {
     /// `int(str)`, `float(str)`
     StrToInt = "ll_str_to_int", &["ValueError"], ALLOC;
     StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
-    /// string operations
-    StrHash = "ll_strhash", NONE, NO_ALLOC;
     /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
     /// `ll_strhash`, tuples item by item, instances by identity
     ComputeHash = "ll_compute_hash", NONE, ALLOC;
-    StrReplace = "ll_str_replace", NONE, ALLOC;
-    StrSplit = "ll_str_split", NONE, ALLOC;
-    StrRSplit = "ll_str_rsplit", NONE, ALLOC;
-    StrJoin = "ll_str_join", NONE, ALLOC;
-    StrSplitLines = "ll_str_splitlines", NONE, ALLOC;
-    StrRepr = "ll_str_repr", NONE, ALLOC;
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
     UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
     StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
@@ -149,9 +141,6 @@ runtime_fns! {
     CallInit = "ll_call_init", &["Exception"], ALLOC;
     /// `min(a, b)` / `max(a, b)` of numbers or chars: (a, b, is_max)
     MinMax = "ll_minmax", NONE, NO_ALLOC;
-    StrBuilderNew = "ll_strbuilder_new", NONE, ALLOC;
-    StrBuilderAppend = "ll_strbuilder_append", NONE, ALLOC;
-    StrBuilderBuild = "ll_strbuilder_build", NONE, ALLOC;
 }
 
 #[cfg(test)]

@@ -30,15 +30,10 @@ impl RTyper<'_> {
                 llops.genop(LlOp::DirectCall, a, t)
             };
         Ok(match self.repr(r).clone() {
+            // repr() of strings is not RPython (the annotator says so)
             Repr::Str if !repr => v,
-            Repr::Str => call(self, llops, RuntimeFn::StrRepr, vec![v], &[t]),
-            Repr::Char => {
-                let s = self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?;
-                if repr {
-                    call(self, llops, RuntimeFn::StrRepr, vec![s], &[t])
-                } else {
-                    s
-                }
+            Repr::Char if !repr => {
+                self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?
             }
             Repr::Int(IntKind::Signed | IntKind::LongLong) => {
                 call(self, llops, RuntimeFn::IntToStr, vec![v], &[ty])
@@ -71,7 +66,8 @@ impl RTyper<'_> {
             Repr::Void => self.str_constant(b"None"),
             _ => {
                 return Err(TyperError::new(format!(
-                    "str() of {} is not supported by `run` yet",
+                    "{}() of {} is not supported by `run` yet",
+                    if repr { "repr" } else { "str" },
                     self.types.name(ty)
                 )))
             }

@@ -117,27 +117,6 @@ bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
 bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
 long RPyRT_ll_strhash(struct rpy_string *s);
 long RPyRT_ll_strhash_u(struct rpy_unicode *s);
-struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
-                                        struct rpy_string *new_);
-struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
-                                           struct rpy_unicode *new_);
-/* sep NULL: split on whitespace (str only); max < 0: no limit */
-void *RPyRT_ll_str_split(struct rpy_string *s, struct rpy_string *sep, long max,
-                         const struct rpy_listdesc *d);
-void *RPyRT_ll_str_split_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                           const struct rpy_listdesc *d);
-void *RPyRT_ll_str_rsplit(struct rpy_string *s, struct rpy_string *sep, long max,
-                          const struct rpy_listdesc *d);
-void *RPyRT_ll_str_rsplit_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                            const struct rpy_listdesc *d);
-struct rpy_string *RPyRT_ll_str_join(struct rpy_string *sep, struct rpy_list *l);
-struct rpy_string *RPyRT_ll_str_join__fixed(struct rpy_string *sep, struct rpy_array *a);
-struct rpy_unicode *RPyRT_ll_str_join_u(struct rpy_unicode *sep, struct rpy_list *l);
-struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
-                                               struct rpy_array *a);
-void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
-                              const struct rpy_listdesc *d);
-struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s);
 
 /* ---- codecs (utf-8, latin-1, ascii) ----------------------------------------------------- */
 struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec);

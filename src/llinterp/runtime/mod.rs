@@ -12,7 +12,7 @@ use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-use text::{format_f, parse_int, split_sep, split_whitespace};
+use text::{format_f, parse_int};
 
 type R = Result<LlValue, Unwind>;
 
@@ -36,7 +36,7 @@ impl<'p> LlInterpreter<'p> {
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
         // the text functions are one implementation over code points (str and unicode)
-        let generic_text = matches!(f, StrJoin | StrReplace | UniEncode | StrDecode);
+        let generic_text = matches!(f, UniEncode | StrDecode);
         if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
             if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
                 return Ok(r);
@@ -242,54 +242,10 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&out)
             }
             NoneToStr => self.strv(b"None"),
-            StrReplace | StrJoin | UniEncode | StrDecode => {
+            UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
-            StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
-            StrSplitLines => {
-                let s = self.s(a[0], span)?;
-                let keepends = a.get(1).is_some_and(|k| k.as_bool());
-                let mut parts: Vec<Vec<u8>> = Vec::new();
-                let mut i = 0;
-                let mut start = 0;
-                while i < s.len() {
-                    let eol = match s[i] {
-                        b'\n' => 1,
-                        b'\r' if s.get(i + 1) == Some(&b'\n') => 2,
-                        b'\r' => 1,
-                        _ => 0,
-                    };
-                    if eol > 0 {
-                        parts.push(s[start..if keepends { i + eol } else { i }].to_vec());
-                        i += eol;
-                        start = i;
-                    } else {
-                        i += 1;
-                    }
-                }
-                if start < s.len() {
-                    parts.push(s[start..].to_vec());
-                }
-                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrSplit | StrRSplit => {
-                let s = self.s(a[0], span)?;
-                let sep = self.sbytes(a[1]);
-                let max = int(2);
-                let parts = match &sep {
-                    None => split_whitespace(&s, max, f == StrRSplit),
-                    Some(sep) if sep.is_empty() => return Err(self.raise_std("ValueError")),
-                    Some(sep) => split_sep(&s, sep, max, f == StrRSplit),
-                };
-                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrRepr => {
-                let s = self.s(a[0], span)?;
-                let r = crate::objspace::format::repr_bytes(&s);
-                self.strv(&r)
-            }
+            ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
             IsInstance => match a[0].as_ptr() {
                 LlPtr::Null => LlValue::Bool(false),
                 p => {
@@ -490,9 +446,6 @@ impl<'p> LlInterpreter<'p> {
                         .setfield(&self.prog.types, p, st, f, LlValue::Int(v));
                 }
                 LlValue::Ptr(p)
-            }
-            StrBuilderNew | StrBuilderAppend | StrBuilderBuild => {
-                return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
             }
         })
     }
