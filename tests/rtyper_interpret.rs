@@ -543,3 +543,48 @@ def jn(n):
         "x,,yz|xyz|a, b, cd|abc||0|hey||ab\u{20ac}b\u{20ac}A"
     );
 }
+
+#[test]
+fn number_text_helpers() {
+    // str()/hex()/oct()/%x/%o of integers, int(s) and min/max are low-level helpers of
+    // ll_num.py; int(s) reads text as the reference's compiled programs do (spaces around
+    // and after the sign, no 0x prefix, wrap-around), checked against a reference binary
+    let src = r#"
+import sys
+from rpython.rlib.rarithmetic import r_uint, r_longlong
+def ints(n):
+    r = [str(sys.maxint), str(-sys.maxint - 1), str(n), str(-n), str(0 * n), hex(n), hex(-n),
+         hex(0 * n), oct(n), oct(-n), oct(0 * n), hex(-sys.maxint - 1), oct(-sys.maxint - 1),
+         '%x|%o|%d|%x' % (-n, -n, n, n * 255), str(n > 3), str(n < 3), str(r_uint(-n)),
+         str(r_uint(n)), str(r_longlong(-n) * 1000000), '%d' % (-sys.maxint - 1)]
+    return ','.join(r)
+def parse(n):
+    out = []
+    for s in ['  -12 ', '+ 7', '- 12', '0', '  +0 ', '99999999999999999999', str(n)]:
+        out.append(str(int(s)))
+    out.append(str(int('ff', 16) + int(' -Z ', 36) + int('777', 8)))
+    return ','.join(out)
+def bad(n):
+    s = ['', ' ', '-', '12a', '1 2', '0x1f', '1f'][n]
+    return int(s)
+def minmax(n):
+    r = [min(n, 3), max(n, 3), min(-n, -sys.maxint - 1), max(r_uint(n), r_uint(2)) == r_uint(n)]
+    c = max(chr(65 + n), 'B')
+    f = min(2.5, float(n))
+    return ','.join([str(x) for x in r]) + c + str(int(f * 10))
+"#;
+    assert_eq!(
+        string(src, "ints", &[5]),
+        "9223372036854775807,-9223372036854775808,5,-5,0,0x5,-0x5,0x0,05,-05,0,-0x8000000000000000,\
+         -01000000000000000000000,-5|-5|5|4fb,1,0,18446744073709551611,5,-5000000,-9223372036854775808"
+    );
+    assert_eq!(
+        string(src, "parse", &[-3]),
+        "-12,7,-12,0,0,7766279631452241919,-3,731"
+    );
+    for i in 0..7 {
+        assert_eq!(raised(src, "bad", &[i]), "ValueError", "bad({})", i);
+    }
+    assert_eq!(string(src, "minmax", &[1]), "1,3,-9223372036854775808,0B10");
+    assert_eq!(string(src, "minmax", &[4]), "3,4,-9223372036854775808,1E25");
+}

@@ -263,18 +263,11 @@ impl<'a, 'p> Helpers<'a, 'p> {
     }
 
     /// The call of the fixed runtime's function: generic pointers, the `_u` variant for
-    /// unicode, `__fixed` for a fixed-size list argument, a list descriptor for a list
-    /// result.
+    /// unicode, the `_<n>` variant of an arity.
     fn text_call(&mut self, rf: RuntimeFn, params: &[(usize, LlType)], ret: LlType) -> String {
         let db = self.db;
         let uni = params.iter().any(|(_, t)| db.is_unicode(*t)) || db.is_unicode(ret);
-        let fixed_arg = params
-            .iter()
-            .any(|(_, t)| db.list_t(*t).is_some_and(|l| l.fixed));
         let mut cname = format!("RPyRT_{}", rf.name());
-        if fixed_arg {
-            cname.push_str("__fixed");
-        }
         if uni {
             cname.push_str("_u");
         }
@@ -283,7 +276,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         if declared_in_text_runtime(&arity) {
             cname = arity;
         }
-        let mut args: Vec<String> = params
+        let args: Vec<String> = params
             .iter()
             .map(|(i, t)| {
                 if db.types().is_ptr(*t) {
@@ -293,10 +286,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 }
             })
             .collect();
-        if db.list_t(ret).is_some() {
-            let ld = self.listdesc(ret);
-            args.push(format!("&{}", ld));
-        }
         let call = format!("{}({})", cname, args.join(", "));
         if ret == LlType::VOID {
             format!("    {};\n", call)
@@ -322,12 +311,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
                     b,
                     "    if (a0 == NULL) return 0;\n    long m = (({} *)(({} *)a0)->typeptr)->subclassrange_min;\n    return a1 <= m && m < a2;",
                     vt, ob
-                );
-            }
-            MinMax => {
-                let _ = writeln!(
-                    b,
-                    "    if (a2) return (a0 < a1) ? a1 : a0;\n    return (a1 < a0) ? a1 : a0;"
                 );
             }
             ComputeHash => {

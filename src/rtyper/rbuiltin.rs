@@ -912,11 +912,8 @@ impl RTyper<'_> {
             B::Min | B::Max if hop.nargs() == 2 => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let b = self.inputarg(llops, hop, 1, rr)?;
-                let m = cbool(id == B::Max);
-                Ok((
-                    self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr),
-                    rr,
-                ))
+                let f = if id == B::Max { "ll_max" } else { "ll_min" };
+                Ok((self.gendirectcall(llops, f, vec![a, b], tr)?, rr))
             }
             B::Abs => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
@@ -941,11 +938,6 @@ impl RTyper<'_> {
                     return Ok((Hlvalue::Ll(k), rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
-                    let f = if id == B::Float {
-                        RuntimeFn::StrToFloat
-                    } else {
-                        RuntimeFn::StrToInt
-                    };
                     let s = self.inputarg(llops, hop, 0, rs)?;
                     let base = if hop.nargs() > 1 {
                         self.inputarg(llops, hop, 1, si)?
@@ -955,7 +947,13 @@ impl RTyper<'_> {
                     if self.has_implicit_exception(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
-                    return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
+                    if id == B::Float {
+                        let f = RuntimeFn::StrToFloat;
+                        return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
+                    }
+                    let x =
+                        self.gendirectcall(llops, "ll_str_to_int", vec![s, base], LlType::SIGNED)?;
+                    return Ok((self.convertvar(llops, x, si, rr)?, rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Float) && id != B::Float {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);

@@ -70,7 +70,6 @@ static struct rpy_string *mkstr(const char *buf, long n) {
     return r;
 }
 
-static struct rpy_string *mkcstr(const char *buf) { return mkstr(buf, (long)strlen(buf)); }
 
 /* ---- the OS, the clock, print ----------------------------------------------------------- */
 
@@ -287,36 +286,6 @@ void RPyRT_ll_print_newline(void) {
 
 /* ---- numbers to text ------------------------------------------------------------------------ */
 
-struct rpy_string *RPyRT_ll_int_str(long x) {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%ld", x);
-    return mkstr(buf, n);
-}
-
-struct rpy_string *RPyRT_ll_uint_str(unsigned long x) {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%lu", x);
-    return mkstr(buf, n);
-}
-
-/* hex() / oct() (prefix) and %x / %o (no prefix): the sign comes before the prefix;
- * oct(0) is "0" (no extra prefix), hex(0) is "0x0" */
-static struct rpy_string *int_radix(long x, bool hex, bool prefix) {
-    char buf[40];
-    unsigned long mag = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
-    const char *pre = hex ? (prefix ? "0x" : "") : (prefix && x != 0 ? "0" : "");
-    int n = snprintf(buf, sizeof buf, hex ? "%s%s%lx" : "%s%s%lo", x < 0 ? "-" : "", pre,
-                     mag);
-    return mkstr(buf, n);
-}
-
-struct rpy_string *RPyRT_ll_int_hex(long x) { return int_radix(x, true, true); }
-struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix) { return int_radix(x, true, prefix); }
-struct rpy_string *RPyRT_ll_int_oct(long x) { return int_radix(x, false, true); }
-struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix) {
-    return int_radix(x, false, prefix);
-}
-
 /* inf, -inf and nan as the reference spells them (never "-nan"); NULL for finite x */
 static const char *special_float(double x, bool upper) {
     if (isnan(x))
@@ -511,54 +480,7 @@ struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long pr
 struct rpy_string *RPyRT_ll_float_str(double x) { return RPyRT_ll_float_format(x, 'f', 6); }
 
 
-/* a bool computed at run time is an int to the RTyper's str() */
-struct rpy_string *RPyRT_ll_bool_str(bool b) { return mkcstr(b ? "1" : "0"); }
-
-struct rpy_string *RPyRT_ll_none_str(void) { return mkcstr("None"); }
-
 /* ---- text to numbers ------------------------------------------------------------------------ */
-
-/* int(s, base) as RPython's compiled int() reads it: spaces (only ' ') around, a sign,
- * the digits of the base (after an optional 0x / 0o / 0b prefix matching the base),
- * accumulated with 64-bit wrap-around (overflow is not detected) */
-long RPyRT_ll_str_to_int(struct rpy_string *s, long base) {
-    long i = 0, n = s->length;
-    const unsigned char *p = s->items;
-    while (i < n && p[i] == ' ')
-        i++;
-    while (n > i && p[n - 1] == ' ')
-        n--;
-    bool neg = false;
-    if (i < n && (p[i] == '-' || p[i] == '+')) {
-        neg = p[i] == '-';
-        i++;
-    }
-    if (n - i >= 2 && p[i] == '0') {
-        unsigned char c = (unsigned char)(p[i + 1] | 0x20);
-        if ((base == 16 && c == 'x') || (base == 8 && c == 'o') || (base == 2 && c == 'b'))
-            i += 2;
-    }
-    if (base < 2 || base > 36 || i >= n)
-        goto error;
-    unsigned long v = 0;
-    for (; i < n; i++) {
-        unsigned char c = p[i];
-        long d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
-            d = (c | 0x20) - 'a' + 10;
-        else
-            goto error;
-        if (d >= base)
-            goto error;
-        v = v * (unsigned long)base + (unsigned long)d;
-    }
-    return (long)(neg ? 0UL - v : v);
-error:
-    rpy_raise_std(RPY_EXC_ValueError);
-    return 0;
-}
 
 /* float(s): spaces (only ' ') around a decimal number made of digits, signs, '.', 'e';
  * no inf/nan spellings; the whole text must be the number. */

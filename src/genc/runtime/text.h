@@ -6,12 +6,9 @@
  *   <name>_u        the unicode variant of a text function (an argument or the result is
  *                   unicode instead of str); the algorithms are shared (a width parameter)
  *   <name>__<const> a Void name constant argument folded into the name (ll_math__sqrt)
- *   <name>__fixed   the variant taking a fixed-size list (the array) instead of a
- *                   resizable one
  *   <name>_<n>      the variant with n arguments when the RTyper calls one function with
- *                   two arities (ll_int_hex(x) / ll_int_hex_2(x, prefix))
- * A function that builds a list takes a trailing `const struct rpy_listdesc *`; one that
- * builds a tuple takes the tuple's type id last.
+ *                   two arities (ll_float_format(x, code, prec) / ll_float_format_4(…, flags))
+ * A function that builds a tuple takes the tuple's type id last.
  * Raising functions set the exception with rpy_raise_std() and return 0 / NULL.
  */
 #ifndef RPY_TEXT_H
@@ -55,21 +52,12 @@ void RPyRT_ll_print_item(struct rpy_string *s);
 void RPyRT_ll_print_newline(void);
 
 /* ---- numbers to text and back --------------------------------------------------------- */
-struct rpy_string *RPyRT_ll_int_str(long x);
-struct rpy_string *RPyRT_ll_uint_str(unsigned long x);
-struct rpy_string *RPyRT_ll_int_hex(long x);
-struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix);
-struct rpy_string *RPyRT_ll_int_oct(long x);
-struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix);
 struct rpy_string *RPyRT_ll_float_str(double x);
 struct rpy_string *RPyRT_ll_float_repr(double x);
 struct rpy_string *RPyRT_ll_float_format(double x, unsigned char code, long prec);
 struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long prec,
                                            long flags);
-long RPyRT_ll_str_to_int(struct rpy_string *s, long base);
 double RPyRT_ll_str_to_float(struct rpy_string *s, long base);
-struct rpy_string *RPyRT_ll_bool_str(bool b);
-struct rpy_string *RPyRT_ll_none_str(void);
 
 /* ---- float arithmetic and math ----------------------------------------------------------- */
 double RPyRT_ll_float_pow(double x, double y);

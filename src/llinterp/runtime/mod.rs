@@ -12,7 +12,7 @@ use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-use text::{format_f, parse_int};
+use text::format_f;
 
 type R = Result<LlValue, Unwind>;
 
@@ -170,31 +170,6 @@ impl<'p> LlInterpreter<'p> {
                 let _ = self.write_fd(1, &line);
                 LlValue::Void
             }
-            IntToStr => {
-                let s = int(0).to_string();
-                self.strv(s.as_bytes())
-            }
-            UintToStr => {
-                let s = a[0].as_uint().to_string();
-                self.strv(s.as_bytes())
-            }
-            IntToHex | IntToOct => {
-                let i = int(0);
-                let prefix = a.get(1).map(|v| v.as_bool()).unwrap_or(true);
-                let mag = i.unsigned_abs();
-                let digits = if f == IntToHex {
-                    format!("{:x}", mag)
-                } else {
-                    format!("{:o}", mag)
-                };
-                let pre = match (f == IntToHex, prefix) {
-                    (true, true) => "0x",
-                    (false, true) if i != 0 => "0",
-                    _ => "",
-                };
-                let s = format!("{}{}{}", if i < 0 { "-" } else { "" }, pre, digits);
-                self.strv(s.as_bytes())
-            }
             FloatToStr => {
                 let s = format_f(a[0].as_float(), 6);
                 self.strv(s.as_bytes())
@@ -213,14 +188,6 @@ impl<'p> LlInterpreter<'p> {
                 let s = crate::objspace::format::formatd(x, code, prec, flags);
                 self.strv(s.as_bytes())
             }
-            StrToInt => {
-                let s = self.s(a[0], span)?;
-                let base = a.get(1).map(|b| b.as_int()).unwrap_or(10);
-                match parse_int(&s, base) {
-                    Some(i) => self.int_of(i, rty),
-                    None => return Err(self.raise_std("ValueError")),
-                }
-            }
             StrToFloat => {
                 // RPython's float(str): spaces around (only ' '), a decimal number; no
                 // inf/nan spellings (its strtod-based parser rejects them)
@@ -234,14 +201,11 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.raise_std("ValueError")),
                 }
             }
-            // a bool computed at run time is an int to the RTyper's str()
-            BoolToStr => self.strv(if a[0].as_bool() { b"1" } else { b"0" }),
             ListStr => {
                 let mut out = Vec::new();
                 self.repr_into(a[0], ty(0), &mut out, 0)?;
                 self.strv(&out)
             }
-            NoneToStr => self.strv(b"None"),
             UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
@@ -293,33 +257,6 @@ impl<'p> LlInterpreter<'p> {
                     self.call_function(f, a, span)?;
                 }
                 LlValue::Void
-            }
-            MinMax => {
-                let (x, y, is_max) = (a[0], a[1], a[2].as_bool());
-                let x_less = match (x, y) {
-                    (LlValue::Float(p), LlValue::Float(q)) => p < q,
-                    (LlValue::Uint(p), LlValue::Uint(q)) => p < q,
-                    _ => x.as_int() < y.as_int(),
-                };
-                // ties keep the first argument, as Python's min/max do
-                if is_max {
-                    if x_less {
-                        y
-                    } else {
-                        x
-                    }
-                } else {
-                    let y_less = match (x, y) {
-                        (LlValue::Float(p), LlValue::Float(q)) => q < p,
-                        (LlValue::Uint(p), LlValue::Uint(q)) => q < p,
-                        _ => y.as_int() < x.as_int(),
-                    };
-                    if y_less {
-                        y
-                    } else {
-                        x
-                    }
-                }
             }
             MathFn => {
                 let LlValue::Name(name) = a[0] else {
@@ -448,12 +385,6 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Ptr(p)
             }
         })
-    }
-
-    /// How `str()` of a list or tuple shows it: the RTyper's `str()` of each item (strings
-    /// unquoted, bools as 1/0, floats as `%.6f`).
-    pub(super) fn int_of(&self, i: i64, rty: LlType) -> LlValue {
-        crate::llinterp::ops::cast_primitive(LlValue::Int(i), rty)
     }
 }
 

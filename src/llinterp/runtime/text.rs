@@ -1,6 +1,5 @@
 //! Strings and unicode in the runtime: reading and building `rpy_string` and
-//! `rpy_unicode` containers, the codecs, and the byte-string algorithms (int parsing,
-//! `%f`) the runtime functions use.
+//! `rpy_unicode` containers, the codecs, and `%f` as the runtime functions use them.
 
 use super::super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -158,35 +157,4 @@ pub fn format_f(x: f64, prec: usize) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     format!("{:.*}", prec, x)
-}
-
-/// `int(s, base)` as RPython's compiled `int()` reads it: surrounding spaces (only ' '),
-/// a sign, digits of the base (an optional 0x/0o/0b prefix matching it); the digits
-/// accumulate with 64-bit wrap-around (overflow is not detected).
-pub(super) fn parse_int(s: &[u8], base: i64) -> Option<i64> {
-    let t = String::from_utf8_lossy(s);
-    let mut t = t.trim_matches(' ');
-    let neg = t.starts_with('-');
-    if neg || t.starts_with('+') {
-        t = &t[1..];
-    }
-    let lower = t.to_ascii_lowercase();
-    let mut digits = lower.as_str();
-    for (b, p) in [(16, "0x"), (8, "0o"), (2, "0b")] {
-        if base == b && digits.starts_with(p) {
-            digits = &digits[2..];
-        }
-    }
-    if !(2..=36).contains(&base) || digits.is_empty() {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for c in digits.chars() {
-        let d = c.to_digit(36)? as i64;
-        if d >= base {
-            return None;
-        }
-        v = v.wrapping_mul(base).wrapping_add(d);
-    }
-    Some(if neg { v.wrapping_neg() } else { v })
 }
