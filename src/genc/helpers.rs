@@ -304,15 +304,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
         let mut b = String::new();
         match rf {
             ListStr => return self.list_str(a0),
-            IsInstance => {
-                let vt = db.struct_name(db.prog.object_vtable);
-                let ob = db.struct_name(db.prog.object);
-                let _ = writeln!(
-                    b,
-                    "    if (a0 == NULL) return 0;\n    long m = (({} *)(({} *)a0)->typeptr)->subclassrange_min;\n    return a1 <= m && m < a2;",
-                    vt, ob
-                );
-            }
             ComputeHash => {
                 let h = self.hash_fn(a0)?;
                 let _ = writeln!(b, "    return {}(a0);", h);

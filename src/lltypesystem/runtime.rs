@@ -108,8 +108,6 @@ runtime_fns! {
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
     UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
     StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
-    /// `isinstance` on a pointer that may be NULL: (instance, min, max) -> Bool
-    IsInstance = "ll_isinstance", NONE, NO_ALLOC;
     /// `math.*` of one or two floats
     MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
     /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type

@@ -826,6 +826,16 @@ impl RTyper<'_> {
             }
             B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
             B::ObjectmodelComputeHash
+                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Unicode) =>
+            {
+                // computed once and cached in the string (ll_str.py)
+                let x = hop.args_v[0];
+                Ok((
+                    self.gendirectcall(llops, "ll_strhash", vec![x], LlType::SIGNED)?,
+                    si,
+                ))
+            }
+            B::ObjectmodelComputeHash
             | B::ObjectmodelComputeIdentityHash
             | B::ObjectmodelComputeUniqueId => {
                 let x = hop.args_v[0];

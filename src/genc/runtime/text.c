@@ -36,13 +36,7 @@ _Static_assert(offsetof(struct rpy_string, length) == offsetof(struct rpy_unicod
 
 /* ---- generic text access ------------------------------------------------------------ */
 
-#define TEXT_ITEMS_OFS offsetof(struct rpy_string, items)
-
 static inline long tlen(const void *s) { return ((const struct rpy_string *)s)->length; }
-
-static inline unsigned char *titems(const void *s) {
-    return (unsigned char *)s + TEXT_ITEMS_OFS;
-}
 
 static inline uint32_t tat(const void *s, int w, long i) {
     if (w == 1)
@@ -692,23 +686,10 @@ double RPyRT_ll_math__ldexp(double x, double e) {
 double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
 double RPyRT_ll_math__trunc(double x) { return trunc(x); }
 
-/* ---- comparisons, hashing --------------------------------------------------------------- */
+/* ---- hashing --------------------------------------------------------------- */
 
-static bool text_eq(const void *a, const void *b, int w) {
-    if (a == b)
-        return true;
-    if (!a || !b)
-        return false;
-    long n = tlen(a);
-    return n == tlen(b) && memcmp(titems(a), titems(b), (size_t)n * (size_t)w) == 0;
-}
-bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b) { return text_eq(a, b, 1); }
-bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_eq(a, b, 4); }
-
-/* -1, 0 or 1: code point by code point, then the shorter first */
-/* RPython's string hash (CPython 2's): cached in the object; 0 means "not computed", so
- * the hash of "" (0) is recomputed each time -- and a prebuilt string in read-only memory
- * is never written to unless its hash was left 0 and is not 0 */
+/* the string hash of compute_hash() inside tuples, as ll_strhash of ll_str.py computes and
+ * caches it (the reference's: "" is -1, a hash of 0 becomes 29872897) */
 static long text_hash(void *s, int w) {
     if (!s)
         return 0;
@@ -716,15 +697,16 @@ static long text_hash(void *s, int w) {
     if (h->hash != 0)
         return h->hash;
     long n = tlen(s);
-    if (n == 0)
-        return 0;
-    unsigned long x = (unsigned long)tat(s, w, 0) << 7;
-    for (long i = 0; i < n; i++)
-        x = (x * 1000003UL) ^ tat(s, w, i);
-    x ^= (unsigned long)n;
-    long r = (long)x;
-    if (r == -1)
-        r = -2;
+    long r = -1;
+    if (n > 0) {
+        unsigned long x = (unsigned long)tat(s, w, 0) << 7;
+        for (long i = 0; i < n; i++)
+            x = (x * 1000003UL) ^ tat(s, w, i);
+        x ^= (unsigned long)n;
+        r = (long)x;
+        if (r == 0)
+            r = 29872897;
+    }
     h->hash = r;
     return r;
 }

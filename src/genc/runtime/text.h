@@ -101,8 +101,6 @@ double RPyRT_ll_math__copysign(double x, double y);
 double RPyRT_ll_math__trunc(double x);
 
 /* ---- strings (and their unicode variants) ------------------------------------------------- */
-bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
-bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
 long RPyRT_ll_strhash(struct rpy_string *s);
 long RPyRT_ll_strhash_u(struct rpy_unicode *s);
 

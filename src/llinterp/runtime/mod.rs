@@ -210,23 +210,6 @@ impl<'p> LlInterpreter<'p> {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
             ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
-            IsInstance => match a[0].as_ptr() {
-                LlPtr::Null => LlValue::Bool(false),
-                p => {
-                    let types = &self.prog.types;
-                    let vt = self
-                        .heap
-                        .getfield(types, p, self.prog.object, "typeptr")
-                        .map(|v| v.as_ptr())
-                        .unwrap_or(LlPtr::Null);
-                    let mn = self
-                        .heap
-                        .getfield(types, vt, self.prog.object_vtable, "subclassrange_min")
-                        .map(|v| v.as_int())
-                        .unwrap_or(-1);
-                    LlValue::Bool(int(1) <= mn && mn < int(2))
-                }
-            },
             Instantiate => {
                 let vt = a[0].as_ptr();
                 let Some(info) = self.prog.classes.get(&vt).cloned() else {

@@ -13,6 +13,7 @@ from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
 from rpython.rlib.objectmodel import specialize, compute_unique_id
 from rpython.rtyper.annlowlevel import llstr, hlstr, hlunicode
 from rpython.rlib.rgc import ll_arraycopy
+from rpython.rlib.rarithmetic import r_uint, intmask
 
 STR = GcStruct('rpy_string', ('hash', Signed), ('chars', Array(Char)))
 UNICODE = GcStruct('rpy_unicode', ('hash', Signed), ('chars', Array(UniChar)))
@@ -170,6 +171,39 @@ def _match_at(s, i, sub):
         j += 1
     return True
 
+
+
+# ---- hashing
+
+@specialize.ll()
+def ll_strhash(s):
+    """`compute_hash(s)`: CPython 2's string hash as the reference computes it ('' is -1,
+    and a hash of 0 becomes 29872897 as 0 means "not computed yet"), cached in the
+    string's `hash` field; None hashes to 0."""
+    if not s:
+        return 0
+    x = s.hash
+    if x == 0:
+        x = _hash_chars(s)
+        s.hash = x
+    return x
+
+
+@specialize.ll()
+def _hash_chars(s):
+    n = len(s.chars)
+    if n == 0:
+        return -1
+    x = r_uint(ord(s.chars[0])) << 7
+    i = 0
+    while i < n:
+        x = (x * 1000003) ^ r_uint(ord(s.chars[i]))
+        i += 1
+    x ^= r_uint(n)
+    h = intmask(x)
+    if h == 0:
+        h = 29872897
+    return h
 
 # ---- building strings (characters copied with the `arraycopy` operation)
 
