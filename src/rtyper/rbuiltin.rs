@@ -1200,7 +1200,7 @@ impl RTyper<'_> {
                             vec![sv, sub, start, end],
                             LlType::SIGNED,
                         )?;
-                        return Ok((res, si));
+                        Ok((res, si))
                     }
                     B::StrStrip | B::StrLstrip | B::StrRstrip => {
                         let chars = if hop.nargs() > 0 {
@@ -1222,7 +1222,7 @@ impl RTyper<'_> {
                             vec![sv, chars, cint(which)],
                             ts,
                         )?;
-                        return Ok((res, rs));
+                        Ok((res, rs))
                     }
                     B::StrReplace => {
                         // single characters only (the check says so otherwise)
@@ -1235,7 +1235,7 @@ impl RTyper<'_> {
                         let c2 = self.inputarg(llops, hop, 1, rc)?;
                         let args = vec![sv, c1, c2];
                         let res = self.gendirectcall(llops, "ll_replace_chr_chr", args, ts)?;
-                        return Ok((res, rs));
+                        Ok((res, rs))
                     }
                     B::StrSplit | B::StrRsplit => {
                         // a separator is required (the check says so otherwise)
@@ -1253,7 +1253,7 @@ impl RTyper<'_> {
                             "ll_rsplit"
                         };
                         let res = self.new_list_call(llops, base, rr, vec![sv, sep, max])?;
-                        return Ok((res, rr));
+                        Ok((res, rr))
                     }
                     B::StrJoin => {
                         let (l, rl) = (hop.args_v[0], hop.args_r[0]);
@@ -1288,7 +1288,7 @@ impl RTyper<'_> {
                         } else {
                             self.gendirectcall(llops, "ll_join", vec![sv, items, n], ts)?
                         };
-                        return Ok((res, rs));
+                        Ok((res, rs))
                     }
                     B::StrSplitlines => {
                         let keep = if hop.nargs() > 0 {
@@ -1298,14 +1298,12 @@ impl RTyper<'_> {
                             cbool(false)
                         };
                         let res = self.new_list_call(llops, "ll_splitlines", rr, vec![sv, keep])?;
-                        return Ok((res, rr));
+                        Ok((res, rr))
                     }
-                    _ => {
-                        return Err(TyperError::new(format!(
-                            "str.{}() is not supported by `run` yet",
-                            name
-                        )))
-                    }
+                    _ => Err(TyperError::new(format!(
+                        "str.{}() is not supported by `run` yet",
+                        name
+                    ))),
                 }
             }
             Repr::UniChar => {
