@@ -470,3 +470,121 @@ def uni(n):
     assert_eq!(string(src, "chars", &[65]), "AAA");
     assert_eq!(string(src, "uni", &[3]), "\u{20ac}lxxx?");
 }
+
+#[test]
+fn replace_split_join_and_splitlines_helpers() {
+    // str.replace/split/rsplit/join/splitlines are low-level helpers of
+    // ll_str.py; the expected values are CPython 2's
+    let src = r#"
+def rep(n):
+    s = 'a-b--c-' * n
+    r = [s.replace('-', '+'), s.replace('x', 'y'), ''.replace('a', 'b'), s.replace('-', chr(n + 48))]
+    u = u'\u20ac-\u20ac'.replace(u'-', u'\u20ac').replace(u'\u20ac', u'e')
+    return '|'.join(r) + '|' + u.encode('utf-8')
+def sp(n):
+    out = []
+    for s in [',a,,b,', '', ',', 'abc', 'aaa', 'a, b, c']:
+        out.append(s.split(','))
+        out.append(s.split(',', n))
+        out.append(s.rsplit(',', n))
+        out.append(s.split('aa'))
+        out.append(s.rsplit('aa'))
+        out.append(s.split(',', 0))
+        out.append(s.rsplit(', ', -1))
+    return '/'.join(['[' + '|'.join(l) + ']' for l in out])
+def spu(n):
+    u = u'a\u20acb\u20ac\u20acc'
+    l = u.split(u'\u20ac') + u.rsplit(u'\u20ac', n)
+    return u'|'.join(l).encode('utf-8')
+def empty_sep(n):
+    return len('abc'.split('')) + n
+def lines(n):
+    out = []
+    for s in ['a\nb\r\nc\rd', 'a\n\nb\n', '', '\n', 'x\r', 'x\r\n\r']:
+        out.append('[' + '|'.join(s.splitlines()) + ']')
+        out.append('[' + '|'.join(s.splitlines(n > 0)) + ']')
+    return ''.join(out).replace('\n', 'N').replace('\r', 'R')
+def jn(n):
+    words = ['x', '', 'yz']
+    chars = ['a', 'b', 'c']
+    strs = ['a', 'b', 'cd']
+    empty = []
+    for i in range(n):
+        empty.append('wx')
+    r = [','.join(words), ''.join(words), ', '.join(strs), ''.join(chars), '--'.join(empty),
+         ','.join([str(n)]), ''.join(list('hey')), ','.join([])]
+    u = u'\u20ac'.join([u'ab', u'b']) + u''.join([unichr(8364), unichr(65)])
+    return '|'.join(r) + '|' + u.encode('utf-8')
+"#;
+    assert_eq!(
+        string(src, "rep", &[2]),
+        "a+b++c+a+b++c+|a-b--c-a-b--c-||a2b22c2a2b22c2|eee"
+    );
+    assert_eq!(
+        string(src, "sp", &[1]),
+        "[|a||b|]/[|a,,b,]/[,a,,b|]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[]/[]/[]/[]/[]/[]/[]/[|]/[|]/[|]/[,]/[,]/[,]/[,]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[aaa]/[aaa]/[aaa]/[|a]/[a|]/[aaa]/[aaa]/[a| b| c]/[a| b, c]/[a, b| c]/[a, b, c]/[a, b, c]/[a, b, c]/[a|b|c]"
+    );
+    assert_eq!(string(src, "spu", &[1]), "a|b||c|a\u{20ac}b\u{20ac}|c");
+    assert_eq!(raised(src, "empty_sep", &[0]), "ValueError");
+    assert_eq!(
+        string(src, "lines", &[1]),
+        "[a|b|c|d][aN|bRN|cR|d][a||b][aN|N|bN][][][][N][x][xR][x|][xRN|R]"
+    );
+    assert_eq!(
+        string(src, "lines", &[0]),
+        "[a|b|c|d][a|b|c|d][a||b][a||b][][][][][x][x][x|][x|]"
+    );
+    assert_eq!(
+        string(src, "jn", &[3]),
+        "x,,yz|xyz|a, b, cd|abc|wx--wx--wx|3|hey||ab\u{20ac}b\u{20ac}A"
+    );
+    assert_eq!(
+        string(src, "jn", &[0]),
+        "x,,yz|xyz|a, b, cd|abc||0|hey||ab\u{20ac}b\u{20ac}A"
+    );
+}
+
+#[test]
+fn number_text_helpers() {
+    // str()/hex()/oct()/%x/%o of integers, int(s) and min/max are low-level helpers of
+    // ll_num.py; int(s) reads text as the reference's compiled programs do (spaces around
+    // and after the sign, no 0x prefix, wrap-around), checked against a reference binary
+    let src = r#"
+import sys
+from rpython.rlib.rarithmetic import r_uint, r_longlong
+def ints(n):
+    r = [str(sys.maxint), str(-sys.maxint - 1), str(n), str(-n), str(0 * n), hex(n), hex(-n),
+         hex(0 * n), oct(n), oct(-n), oct(0 * n), hex(-sys.maxint - 1), oct(-sys.maxint - 1),
+         '%x|%o|%d|%x' % (-n, -n, n, n * 255), str(n > 3), str(n < 3), str(r_uint(-n)),
+         str(r_uint(n)), str(r_longlong(-n) * 1000000), '%d' % (-sys.maxint - 1)]
+    return ','.join(r)
+def parse(n):
+    out = []
+    for s in ['  -12 ', '+ 7', '- 12', '0', '  +0 ', '99999999999999999999', str(n)]:
+        out.append(str(int(s)))
+    out.append(str(int('ff', 16) + int(' -Z ', 36) + int('777', 8)))
+    return ','.join(out)
+def bad(n):
+    s = ['', ' ', '-', '12a', '1 2', '0x1f', '1f'][n]
+    return int(s)
+def minmax(n):
+    r = [min(n, 3), max(n, 3), min(-n, -sys.maxint - 1), max(r_uint(n), r_uint(2)) == r_uint(n)]
+    c = max(chr(65 + n), 'B')
+    f = min(2.5, float(n))
+    return ','.join([str(x) for x in r]) + c + str(int(f * 10))
+"#;
+    assert_eq!(
+        string(src, "ints", &[5]),
+        "9223372036854775807,-9223372036854775808,5,-5,0,0x5,-0x5,0x0,05,-05,0,-0x8000000000000000,\
+         -01000000000000000000000,-5|-5|5|4fb,1,0,18446744073709551611,5,-5000000,-9223372036854775808"
+    );
+    assert_eq!(
+        string(src, "parse", &[-3]),
+        "-12,7,-12,0,0,7766279631452241919,-3,731"
+    );
+    for i in 0..7 {
+        assert_eq!(raised(src, "bad", &[i]), "ValueError", "bad({})", i);
+    }
+    assert_eq!(string(src, "minmax", &[1]), "1,3,-9223372036854775808,0B10");
+    assert_eq!(string(src, "minmax", &[4]), "3,4,-9223372036854775808,1E25");
+}

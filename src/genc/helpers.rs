@@ -237,14 +237,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
             }
         );
         let _ = writeln!(self.protos, "{};", proto);
-        let chars_join = rf == RuntimeFn::StrJoin
-            && args
-                .get(1)
-                .and_then(|t| self.db.list_t(*t))
-                .is_some_and(|l| l.item == LlType::CHAR || l.item == LlType::UNICHAR);
-        let body = if chars_join {
-            self.join_chars(args, ret)
-        } else if in_text_runtime(rf) {
+        let body = if in_text_runtime(rf) {
             Some(self.text_call(rf, &params, ret))
         } else {
             self.container_body(rf, args, ret)
@@ -270,18 +263,11 @@ impl<'a, 'p> Helpers<'a, 'p> {
     }
 
     /// The call of the fixed runtime's function: generic pointers, the `_u` variant for
-    /// unicode, `__fixed` for a fixed-size list argument, a list descriptor for a list
-    /// result.
+    /// unicode, the `_<n>` variant of an arity.
     fn text_call(&mut self, rf: RuntimeFn, params: &[(usize, LlType)], ret: LlType) -> String {
         let db = self.db;
         let uni = params.iter().any(|(_, t)| db.is_unicode(*t)) || db.is_unicode(ret);
-        let fixed_arg = params
-            .iter()
-            .any(|(_, t)| db.list_t(*t).is_some_and(|l| l.fixed));
         let mut cname = format!("RPyRT_{}", rf.name());
-        if fixed_arg {
-            cname.push_str("__fixed");
-        }
         if uni {
             cname.push_str("_u");
         }
@@ -290,7 +276,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
         if declared_in_text_runtime(&arity) {
             cname = arity;
         }
-        let mut args: Vec<String> = params
+        let args: Vec<String> = params
             .iter()
             .map(|(i, t)| {
                 if db.types().is_ptr(*t) {
@@ -300,10 +286,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
                 }
             })
             .collect();
-        if db.list_t(ret).is_some() {
-            let ld = self.listdesc(ret);
-            args.push(format!("&{}", ld));
-        }
         let call = format!("{}({})", cname, args.join(", "));
         if ret == LlType::VOID {
             format!("    {};\n", call)
@@ -314,24 +296,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
         }
     }
 
-    /// `sep.join(list of chars)`.
-    fn join_chars(&mut self, args: &[LlType], ret: LlType) -> Option<String> {
-        let db = self.db;
-        let l = db.list_t(args[1])?;
-        let tid = if db.is_unicode(ret) {
-            "rpy_tid_unicode"
-        } else {
-            "rpy_tid_str"
-        };
-        let items = db.items_of(&l, "a1");
-        Some(format!(
-            "    long n = a1->length, m = a0->chars.length;\n    long total = n > 0 ? n + (n - 1) * m : 0;\n    RPY_PUSH_ROOT(a0); RPY_PUSH_ROOT(a1);\n    {} = rpy_gc_malloc_varsize({}, total);\n    RPY_POP_ROOT(a1); RPY_POP_ROOT(a0);\n    long k = 0;\n    for (long i = 0; i < n; i++) {{\n        if (i > 0) for (long j = 0; j < m; j++) r->chars.items[k++] = a0->chars.items[j];\n        r->chars.items[k++] = {}[i];\n    }}\n    return r;\n",
-            db.decl(ret, "r"),
-            tid,
-            items
-        ))
-    }
-
     /// The body of a generated container helper, or None if not supported.
     fn container_body(&mut self, rf: RuntimeFn, args: &[LlType], ret: LlType) -> Option<String> {
         use RuntimeFn::*;
@@ -340,21 +304,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
         let mut b = String::new();
         match rf {
             ListStr => return self.list_str(a0),
-            IsInstance => {
-                let vt = db.struct_name(db.prog.object_vtable);
-                let ob = db.struct_name(db.prog.object);
-                let _ = writeln!(
-                    b,
-                    "    if (a0 == NULL) return 0;\n    long m = (({} *)(({} *)a0)->typeptr)->subclassrange_min;\n    return a1 <= m && m < a2;",
-                    vt, ob
-                );
-            }
-            MinMax => {
-                let _ = writeln!(
-                    b,
-                    "    if (a2) return (a0 < a1) ? a1 : a0;\n    return (a1 < a0) ? a1 : a0;"
-                );
-            }
             ComputeHash => {
                 let h = self.hash_fn(a0)?;
                 let _ = writeln!(b, "    return {}(a0);", h);

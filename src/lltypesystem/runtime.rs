@@ -95,35 +95,19 @@ runtime_fns! {
     PrintItem = "ll_print_item", NONE, ALLOC;
     /// end of a `print` statement: the line is written to fd 1.
     PrintNewline = "ll_print_newline", NONE, ALLOC;
-    /// `str(Signed)`, `str(Unsigned)`, `hex`, `oct`
-    IntToStr = "ll_int_str", NONE, ALLOC;
-    UintToStr = "ll_uint_str", NONE, ALLOC;
-    IntToHex = "ll_int_hex", NONE, ALLOC;
-    IntToOct = "ll_int_oct", NONE, ALLOC;
     /// `str(Float)` and `repr(Float)`
     FloatToStr = "ll_float_str", NONE, ALLOC;
     FloatToRepr = "ll_float_repr", NONE, ALLOC;
     /// `'%.*f'` and friends: (value, code char, precision) -> str
     FloatFormat = "ll_float_format", NONE, ALLOC;
-    /// `int(str)`, `float(str)`
-    StrToInt = "ll_str_to_int", &["ValueError"], ALLOC;
+    /// `float(str)`
     StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
-    /// string operations
-    StrHash = "ll_strhash", NONE, NO_ALLOC;
     /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
     /// `ll_strhash`, tuples item by item, instances by identity
     ComputeHash = "ll_compute_hash", NONE, ALLOC;
-    StrReplace = "ll_str_replace", NONE, ALLOC;
-    StrSplit = "ll_str_split", NONE, ALLOC;
-    StrRSplit = "ll_str_rsplit", NONE, ALLOC;
-    StrJoin = "ll_str_join", NONE, ALLOC;
-    StrSplitLines = "ll_str_splitlines", NONE, ALLOC;
-    StrRepr = "ll_str_repr", NONE, ALLOC;
     /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
     UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
     StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
-    /// `isinstance` on a pointer that may be NULL: (instance, min, max) -> Bool
-    IsInstance = "ll_isinstance", NONE, NO_ALLOC;
     /// `math.*` of one or two floats
     MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
     /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type
@@ -133,11 +117,8 @@ runtime_fns! {
     RangeIterNext = "ll_rangeiter_next", &["StopIteration"], NO_ALLOC;
     /// a range iterator over a `range()` list (never mutated): (list, step)
     RangeIterOfList = "ll_rangeiter_of_list", NONE, ALLOC;
-    BoolToStr = "ll_bool_str", NONE, ALLOC;
     /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
     ListStr = "ll_list_str", NONE, ALLOC;
-    /// `str(instance)`: `<Name object>`-like text is not RPython; kept for print of None
-    NoneToStr = "ll_none_str", NONE, ALLOC;
     /// `float ** float`, `math.floor` of a division
     FloatPow = "ll_float_pow", &["ValueError", "OverflowError"], NO_ALLOC;
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"], NO_ALLOC;
@@ -147,11 +128,6 @@ runtime_fns! {
     Instantiate = "ll_instantiate", NONE, ALLOC;
     /// `__init__` of the instance's class, with the call's arguments: (instance, args…)
     CallInit = "ll_call_init", &["Exception"], ALLOC;
-    /// `min(a, b)` / `max(a, b)` of numbers or chars: (a, b, is_max)
-    MinMax = "ll_minmax", NONE, NO_ALLOC;
-    StrBuilderNew = "ll_strbuilder_new", NONE, ALLOC;
-    StrBuilderAppend = "ll_strbuilder_append", NONE, ALLOC;
-    StrBuilderBuild = "ll_strbuilder_build", NONE, ALLOC;
 }
 
 #[cfg(test)]

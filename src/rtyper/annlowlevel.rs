@@ -38,6 +38,8 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_os",
     "__rpy_ll__.ll_list",
     "__rpy_ll__.ll_dict",
+    "__rpy_ll__.ll_num",
+    "__rpy_ll__.ll_class",
 ];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 

@@ -826,6 +826,16 @@ impl RTyper<'_> {
             }
             B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
             B::ObjectmodelComputeHash
+                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Unicode) =>
+            {
+                // computed once and cached in the string (ll_str.py)
+                let x = hop.args_v[0];
+                Ok((
+                    self.gendirectcall(llops, "ll_strhash", vec![x], LlType::SIGNED)?,
+                    si,
+                ))
+            }
+            B::ObjectmodelComputeHash
             | B::ObjectmodelComputeIdentityHash
             | B::ObjectmodelComputeUniqueId => {
                 let x = hop.args_v[0];
@@ -912,11 +922,8 @@ impl RTyper<'_> {
             B::Min | B::Max if hop.nargs() == 2 => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let b = self.inputarg(llops, hop, 1, rr)?;
-                let m = cbool(id == B::Max);
-                Ok((
-                    self.rt_call(llops, RuntimeFn::MinMax, vec![a, b, m], tr),
-                    rr,
-                ))
+                let f = if id == B::Max { "ll_max" } else { "ll_min" };
+                Ok((self.gendirectcall(llops, f, vec![a, b], tr)?, rr))
             }
             B::Abs => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
@@ -941,11 +948,6 @@ impl RTyper<'_> {
                     return Ok((Hlvalue::Ll(k), rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
-                    let f = if id == B::Float {
-                        RuntimeFn::StrToFloat
-                    } else {
-                        RuntimeFn::StrToInt
-                    };
                     let s = self.inputarg(llops, hop, 0, rs)?;
                     let base = if hop.nargs() > 1 {
                         self.inputarg(llops, hop, 1, si)?
@@ -955,7 +957,13 @@ impl RTyper<'_> {
                     if self.has_implicit_exception(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
-                    return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
+                    if id == B::Float {
+                        let f = RuntimeFn::StrToFloat;
+                        return Ok((self.rt_call(llops, f, vec![s, base], tr), rr));
+                    }
+                    let x =
+                        self.gendirectcall(llops, "ll_str_to_int", vec![s, base], LlType::SIGNED)?;
+                    return Ok((self.convertvar(llops, x, si, rr)?, rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Float) && id != B::Float {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
@@ -1017,20 +1025,6 @@ impl RTyper<'_> {
                 _ => return None,
             },
         })
-    }
-
-    /// A runtime function called with the receiver of a built-in method first.
-    fn call_runtime_method(
-        &mut self,
-        llops: &mut LlOps,
-        f: RuntimeFn,
-        receiver: Hlvalue,
-        args: Vec<Hlvalue>,
-        (ty, repr): (LlType, ReprId),
-    ) -> R {
-        let mut all = vec![receiver];
-        all.extend(args);
-        Ok((self.rt_call(llops, f, all, ty), repr))
     }
 
     /// CPython 2's `repr()` of a prebuilt immutable value.
@@ -1182,7 +1176,7 @@ impl RTyper<'_> {
                     };
                     return Ok((self.gendirectcall(llops, &helper, args, ty)?, repr));
                 }
-                let (f, args, res): (RuntimeFn, Vec<Hlvalue>, (LlType, ReprId)) = match id {
+                match id {
                     B::StrFind | B::StrRfind | B::StrCount | B::StrIndex | B::StrRindex => {
                         let sub = sarg(self, llops, hop, 0)?;
                         let start = if hop.nargs() > 1 {
@@ -1206,7 +1200,7 @@ impl RTyper<'_> {
                             vec![sv, sub, start, end],
                             LlType::SIGNED,
                         )?;
-                        return Ok((res, si));
+                        Ok((res, si))
                     }
                     B::StrStrip | B::StrLstrip | B::StrRstrip => {
                         let chars = if hop.nargs() > 0 {
@@ -1228,35 +1222,74 @@ impl RTyper<'_> {
                             vec![sv, chars, cint(which)],
                             ts,
                         )?;
-                        return Ok((res, rs));
+                        Ok((res, rs))
                     }
-                    B::StrReplace => (
-                        RuntimeFn::StrReplace,
-                        vec![sarg(self, llops, hop, 0)?, sarg(self, llops, hop, 1)?],
-                        (ts, rs),
-                    ),
-                    B::StrSplit | B::StrRsplit => {
-                        let sep = if hop.nargs() > 0 && !matches!(hop.args_s[0], SomeValue::None) {
-                            sarg(self, llops, hop, 0)?
+                    B::StrReplace => {
+                        // single characters only (the check says so otherwise)
+                        let rc = self.intern_repr(if self.repr(rs) == &Repr::Unicode {
+                            Repr::UniChar
                         } else {
-                            Hlvalue::Ll(LlConstant {
-                                ty: ts,
-                                value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
-                            })
-                        };
+                            Repr::Char
+                        });
+                        let c1 = self.inputarg(llops, hop, 0, rc)?;
+                        let c2 = self.inputarg(llops, hop, 1, rc)?;
+                        let args = vec![sv, c1, c2];
+                        let res = self.gendirectcall(llops, "ll_replace_chr_chr", args, ts)?;
+                        Ok((res, rs))
+                    }
+                    B::StrSplit | B::StrRsplit => {
+                        // a separator is required (the check says so otherwise)
+                        let sep = sarg(self, llops, hop, 0)?;
                         let max = if hop.nargs() > 1 {
                             self.inputarg(llops, hop, 1, si)?
                         } else {
                             cint(-1)
                         };
-                        let f = if id == B::StrSplit {
-                            RuntimeFn::StrSplit
+                        // an empty separator is a ValueError
+                        raise_here(self, hop, llops, "ValueError");
+                        let base = if id == B::StrSplit {
+                            "ll_split"
                         } else {
-                            RuntimeFn::StrRSplit
+                            "ll_rsplit"
                         };
-                        (f, vec![sep, max], (tr, rr))
+                        let res = self.new_list_call(llops, base, rr, vec![sv, sep, max])?;
+                        Ok((res, rr))
                     }
-                    B::StrJoin => (RuntimeFn::StrJoin, vec![hop.args_v[0]], (ts, rs)),
+                    B::StrJoin => {
+                        let (l, rl) = (hop.args_v[0], hop.args_r[0]);
+                        let (chars, void) = match self.repr(rl) {
+                            &Repr::List { item, .. } => (
+                                matches!(self.repr(item), Repr::Char | Repr::UniChar),
+                                self.lltype(item) == LlType::VOID,
+                            ),
+                            _ => return Err(TyperError::new("str.join() of a non-list")),
+                        };
+                        if void {
+                            // a list that is always empty (its items are impossible)
+                            let empty = if ts == self.unicode_ptr {
+                                Hlvalue::Ll(LlConstant {
+                                    ty: ts,
+                                    value: LlValue::Ptr(self.prebuilt_unicode(&[])),
+                                })
+                            } else {
+                                self.str_constant(b"")
+                            };
+                            return Ok((empty, rs));
+                        }
+                        let (items, n) = self.list_parts(llops, l, rl);
+                        // characters are joined with '' only (the check says so otherwise)
+                        let res = if chars {
+                            self.gendirectcall(
+                                llops,
+                                "ll_join_chars",
+                                vec![ctype(ts), items, n],
+                                ts,
+                            )?
+                        } else {
+                            self.gendirectcall(llops, "ll_join", vec![sv, items, n], ts)?
+                        };
+                        Ok((res, rs))
+                    }
                     B::StrSplitlines => {
                         let keep = if hop.nargs() > 0 {
                             let rb = self.intern_repr(Repr::Bool);
@@ -1264,16 +1297,14 @@ impl RTyper<'_> {
                         } else {
                             cbool(false)
                         };
-                        (RuntimeFn::StrSplitLines, vec![keep], (tr, rr))
+                        let res = self.new_list_call(llops, "ll_splitlines", rr, vec![sv, keep])?;
+                        Ok((res, rr))
                     }
-                    _ => {
-                        return Err(TyperError::new(format!(
-                            "str.{}() is not supported by `run` yet",
-                            name
-                        )))
-                    }
-                };
-                self.call_runtime_method(llops, f, sv, args, res)
+                    _ => Err(TyperError::new(format!(
+                        "str.{}() is not supported by `run` yet",
+                        name
+                    ))),
+                }
             }
             Repr::UniChar => {
                 let ru = self.intern_repr(Repr::Unicode);

@@ -6,7 +6,6 @@ use super::rclass::{cls_field, inst_field, ClassSlot};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::Hlvalue;
-use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlType};
 use crate::objspace::object::{Object, Value};
 
@@ -301,20 +300,11 @@ impl RTyper<'_> {
         };
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, v, r, or)?;
-        let to = self.lltype(or);
-        let f = self.runtime(
-            RuntimeFn::IsInstance,
-            &[to, LlType::SIGNED, LlType::SIGNED],
-            LlType::BOOL,
-        );
         let mut acc: Option<Hlvalue> = None;
         for c in classes {
             let (min, max) = self.class_range(c);
-            let b = llops.genop(
-                LlOp::DirectCall,
-                vec![f, o, cint(min), cint(max)],
-                LlType::BOOL,
-            );
+            let args = vec![o, cint(min), cint(max)];
+            let b = self.gendirectcall(llops, "ll_isinstance", args, LlType::BOOL)?;
             acc = Some(match acc {
                 None => b,
                 Some(prev) => {

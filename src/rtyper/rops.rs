@@ -738,28 +738,32 @@ impl RTyper<'_> {
             (Op::Int | Op::Float, Repr::Str | Repr::Char) => {
                 let rs = self.intern_repr(Repr::Str);
                 let s = self.convertvar(llops, v, r, rs)?;
-                let f = if op == Op::Int {
-                    RuntimeFn::StrToInt
-                } else {
-                    RuntimeFn::StrToFloat
-                };
-                let fp = self.runtime(f, &[self.str_ptr, LlType::SIGNED], tr);
                 if self.has_implicit_exception(hop, "ValueError") {
                     hop.exception_is_here(llops);
                 }
-                llops.genop(LlOp::DirectCall, vec![fp, s, super::hop::cint(10)], tr)
+                let ten = super::hop::cint(10);
+                if op == Op::Int {
+                    let x =
+                        self.gendirectcall(llops, "ll_str_to_int", vec![s, ten], LlType::SIGNED)?;
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    self.convertvar(llops, x, si, rr)?
+                } else {
+                    let fp =
+                        self.runtime(RuntimeFn::StrToFloat, &[self.str_ptr, LlType::SIGNED], tr);
+                    llops.genop(LlOp::DirectCall, vec![fp, s, ten], tr)
+                }
             }
             (Op::Int | Op::Float, _) => self.convertvar(llops, v, r, rr)?,
             (Op::Hex | Op::Oct, _) => {
                 let si = self.intern_repr(Repr::Int(IntKind::Signed));
                 let i = self.convertvar(llops, v, r, si)?;
                 let f = if op == Op::Hex {
-                    RuntimeFn::IntToHex
+                    "ll_int_hex"
                 } else {
-                    RuntimeFn::IntToOct
+                    "ll_int_oct"
                 };
-                let fp = self.runtime(f, &[LlType::SIGNED], self.str_ptr);
-                llops.genop(LlOp::DirectCall, vec![fp, i], self.str_ptr)
+                let t = self.str_ptr;
+                self.gendirectcall(llops, f, vec![i, super::hop::cbool(true)], t)?
             }
             _ => {
                 return Err(TyperError::new(format!(

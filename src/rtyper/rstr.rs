@@ -30,21 +30,35 @@ impl RTyper<'_> {
                 llops.genop(LlOp::DirectCall, a, t)
             };
         Ok(match self.repr(r).clone() {
+            // repr() of strings is not RPython (the annotator says so)
             Repr::Str if !repr => v,
-            Repr::Str => call(self, llops, RuntimeFn::StrRepr, vec![v], &[t]),
-            Repr::Char => {
-                let s = self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?;
-                if repr {
-                    call(self, llops, RuntimeFn::StrRepr, vec![s], &[t])
+            Repr::Char if !repr => {
+                self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?
+            }
+            // integers as words (a long long is one on the 64-bit machines we target)
+            Repr::Int(k @ (IntKind::Signed | IntKind::LongLong)) => {
+                let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                let x = if k == IntKind::Signed {
+                    v
                 } else {
-                    s
-                }
+                    self.convertvar(llops, v, r, si)?
+                };
+                self.gendirectcall(llops, "ll_int_str", vec![x], t)?
             }
-            Repr::Int(IntKind::Signed | IntKind::LongLong) => {
-                call(self, llops, RuntimeFn::IntToStr, vec![v], &[ty])
+            Repr::Int(k) => {
+                let ru = self.intern_repr(Repr::Int(IntKind::Unsigned));
+                let x = if k == IntKind::Unsigned {
+                    v
+                } else {
+                    self.convertvar(llops, v, r, ru)?
+                };
+                self.gendirectcall(llops, "ll_uint_str", vec![x], t)?
             }
-            Repr::Int(_) => call(self, llops, RuntimeFn::UintToStr, vec![v], &[ty]),
-            Repr::Bool => call(self, llops, RuntimeFn::BoolToStr, vec![v], &[LlType::BOOL]),
+            // a bool computed at run time is an int to the RTyper's str()
+            Repr::Bool => {
+                let x = llops.genop(LlOp::CastBoolToInt, vec![v], LlType::SIGNED);
+                self.gendirectcall(llops, "ll_int_str", vec![x], t)?
+            }
             Repr::Float if repr => call(
                 self,
                 llops,
@@ -71,7 +85,8 @@ impl RTyper<'_> {
             Repr::Void => self.str_constant(b"None"),
             _ => {
                 return Err(TyperError::new(format!(
-                    "str() of {} is not supported by `run` yet",
+                    "{}() of {} is not supported by `run` yet",
+                    if repr { "repr" } else { "str" },
                     self.types.name(ty)
                 )))
             }
@@ -174,13 +189,12 @@ impl RTyper<'_> {
                     let si = self.intern_repr(Repr::Int(IntKind::Signed));
                     let x = self.convertvar(llops, v, r, si)?;
                     let f = if code == b'x' {
-                        RuntimeFn::IntToHex
+                        "ll_int_hex"
                     } else {
-                        RuntimeFn::IntToOct
+                        "ll_int_oct"
                     };
                     // %x and %o: no 0x or 0 prefix, the sign before the digits
-                    let fp = self.runtime(f, &[LlType::SIGNED, LlType::BOOL], t);
-                    llops.genop(LlOp::DirectCall, vec![fp, x, cbool(false)], t)
+                    self.gendirectcall(llops, f, vec![x, cbool(false)], t)?
                 }
                 b'c' => {
                     let rc = self.intern_repr(Repr::Char);

@@ -36,13 +36,7 @@ _Static_assert(offsetof(struct rpy_string, length) == offsetof(struct rpy_unicod
 
 /* ---- generic text access ------------------------------------------------------------ */
 
-#define TEXT_ITEMS_OFS offsetof(struct rpy_string, items)
-
 static inline long tlen(const void *s) { return ((const struct rpy_string *)s)->length; }
-
-static inline unsigned char *titems(const void *s) {
-    return (unsigned char *)s + TEXT_ITEMS_OFS;
-}
 
 static inline uint32_t tat(const void *s, int w, long i) {
     if (w == 1)
@@ -62,15 +56,6 @@ static void *tnew(int w, long n) {
     return rpy_gc_malloc_varsize(w == 1 ? rpy_tid_str : rpy_tid_unicode, n);
 }
 
-static inline void tcopy(void *dst, long di, const void *src, long si, long n, int w) {
-    if (n > 0)
-        memcpy(titems(dst) + di * w, titems(src) + si * w, (size_t)n * (size_t)w);
-}
-
-static inline bool tmatch(const void *s, long i, const void *sub, long n, int w) {
-    return memcmp(titems(s) + i * w, titems(sub), (size_t)n * (size_t)w) == 0;
-}
-
 /* a new str holding a copy of a C buffer (not GC memory, so nothing to root) */
 static struct rpy_string *mkstr(const char *buf, long n) {
     struct rpy_string *r = rpy_gc_malloc_varsize(rpy_tid_str, n);
@@ -79,12 +64,6 @@ static struct rpy_string *mkstr(const char *buf, long n) {
     return r;
 }
 
-static struct rpy_string *mkcstr(const char *buf) { return mkstr(buf, (long)strlen(buf)); }
-
-/* Python's clamping of slice bounds: negative bounds count from the end */
-
-/* the whitespace of str.split(): ASCII whitespace and \v */
-static inline bool ascii_ws(uint32_t c) { return c == ' ' || (c >= 9 && c <= 13); }
 
 /* ---- the OS, the clock, print ----------------------------------------------------------- */
 
@@ -301,36 +280,6 @@ void RPyRT_ll_print_newline(void) {
 
 /* ---- numbers to text ------------------------------------------------------------------------ */
 
-struct rpy_string *RPyRT_ll_int_str(long x) {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%ld", x);
-    return mkstr(buf, n);
-}
-
-struct rpy_string *RPyRT_ll_uint_str(unsigned long x) {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%lu", x);
-    return mkstr(buf, n);
-}
-
-/* hex() / oct() (prefix) and %x / %o (no prefix): the sign comes before the prefix;
- * oct(0) is "0" (no extra prefix), hex(0) is "0x0" */
-static struct rpy_string *int_radix(long x, bool hex, bool prefix) {
-    char buf[40];
-    unsigned long mag = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
-    const char *pre = hex ? (prefix ? "0x" : "") : (prefix && x != 0 ? "0" : "");
-    int n = snprintf(buf, sizeof buf, hex ? "%s%s%lx" : "%s%s%lo", x < 0 ? "-" : "", pre,
-                     mag);
-    return mkstr(buf, n);
-}
-
-struct rpy_string *RPyRT_ll_int_hex(long x) { return int_radix(x, true, true); }
-struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix) { return int_radix(x, true, prefix); }
-struct rpy_string *RPyRT_ll_int_oct(long x) { return int_radix(x, false, true); }
-struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix) {
-    return int_radix(x, false, prefix);
-}
-
 /* inf, -inf and nan as the reference spells them (never "-nan"); NULL for finite x */
 static const char *special_float(double x, bool upper) {
     if (isnan(x))
@@ -525,54 +474,7 @@ struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long pr
 struct rpy_string *RPyRT_ll_float_str(double x) { return RPyRT_ll_float_format(x, 'f', 6); }
 
 
-/* a bool computed at run time is an int to the RTyper's str() */
-struct rpy_string *RPyRT_ll_bool_str(bool b) { return mkcstr(b ? "1" : "0"); }
-
-struct rpy_string *RPyRT_ll_none_str(void) { return mkcstr("None"); }
-
 /* ---- text to numbers ------------------------------------------------------------------------ */
-
-/* int(s, base) as RPython's compiled int() reads it: spaces (only ' ') around, a sign,
- * the digits of the base (after an optional 0x / 0o / 0b prefix matching the base),
- * accumulated with 64-bit wrap-around (overflow is not detected) */
-long RPyRT_ll_str_to_int(struct rpy_string *s, long base) {
-    long i = 0, n = s->length;
-    const unsigned char *p = s->items;
-    while (i < n && p[i] == ' ')
-        i++;
-    while (n > i && p[n - 1] == ' ')
-        n--;
-    bool neg = false;
-    if (i < n && (p[i] == '-' || p[i] == '+')) {
-        neg = p[i] == '-';
-        i++;
-    }
-    if (n - i >= 2 && p[i] == '0') {
-        unsigned char c = (unsigned char)(p[i + 1] | 0x20);
-        if ((base == 16 && c == 'x') || (base == 8 && c == 'o') || (base == 2 && c == 'b'))
-            i += 2;
-    }
-    if (base < 2 || base > 36 || i >= n)
-        goto error;
-    unsigned long v = 0;
-    for (; i < n; i++) {
-        unsigned char c = p[i];
-        long d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
-            d = (c | 0x20) - 'a' + 10;
-        else
-            goto error;
-        if (d >= base)
-            goto error;
-        v = v * (unsigned long)base + (unsigned long)d;
-    }
-    return (long)(neg ? 0UL - v : v);
-error:
-    rpy_raise_std(RPY_EXC_ValueError);
-    return 0;
-}
 
 /* float(s): spaces (only ' ') around a decimal number made of digits, signs, '.', 'e';
  * no inf/nan spellings; the whole text must be the number. */
@@ -784,23 +686,10 @@ double RPyRT_ll_math__ldexp(double x, double e) {
 double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
 double RPyRT_ll_math__trunc(double x) { return trunc(x); }
 
-/* ---- comparisons, hashing --------------------------------------------------------------- */
+/* ---- hashing --------------------------------------------------------------- */
 
-static bool text_eq(const void *a, const void *b, int w) {
-    if (a == b)
-        return true;
-    if (!a || !b)
-        return false;
-    long n = tlen(a);
-    return n == tlen(b) && memcmp(titems(a), titems(b), (size_t)n * (size_t)w) == 0;
-}
-bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b) { return text_eq(a, b, 1); }
-bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b) { return text_eq(a, b, 4); }
-
-/* -1, 0 or 1: code point by code point, then the shorter first */
-/* RPython's string hash (CPython 2's): cached in the object; 0 means "not computed", so
- * the hash of "" (0) is recomputed each time -- and a prebuilt string in read-only memory
- * is never written to unless its hash was left 0 and is not 0 */
+/* the string hash of compute_hash() inside tuples, as ll_strhash of ll_str.py computes and
+ * caches it (the reference's: "" is -1, a hash of 0 becomes 29872897) */
 static long text_hash(void *s, int w) {
     if (!s)
         return 0;
@@ -808,389 +697,21 @@ static long text_hash(void *s, int w) {
     if (h->hash != 0)
         return h->hash;
     long n = tlen(s);
-    if (n == 0)
-        return 0;
-    unsigned long x = (unsigned long)tat(s, w, 0) << 7;
-    for (long i = 0; i < n; i++)
-        x = (x * 1000003UL) ^ tat(s, w, i);
-    x ^= (unsigned long)n;
-    long r = (long)x;
-    if (r == -1)
-        r = -2;
+    long r = -1;
+    if (n > 0) {
+        unsigned long x = (unsigned long)tat(s, w, 0) << 7;
+        for (long i = 0; i < n; i++)
+            x = (x * 1000003UL) ^ tat(s, w, i);
+        x ^= (unsigned long)n;
+        r = (long)x;
+        if (r == 0)
+            r = 29872897;
+    }
     h->hash = r;
     return r;
 }
 long RPyRT_ll_strhash(struct rpy_string *s) { return text_hash(s, 1); }
 long RPyRT_ll_strhash_u(struct rpy_unicode *s) { return text_hash(s, 4); }
-
-/* ---- building text from pieces ---------------------------------------------------------- */
-
-/* ---- transforming ------------------------------------------------------------------------ */
-
-/* upper() and lower() are low-level helpers (ll_str.py) */
-
-/* every non-overlapping occurrence from the left; an empty old puts new between every
- * character and at both ends */
-static void *text_replace(void *s, void *old, void *new_, int w) {
-    long n = tlen(s), m = tlen(old), k = tlen(new_), len;
-    if (m == 0) {
-        len = n + (n + 1) * k;
-    } else {
-        long c = 0;
-        for (long i = 0; i + m <= n;) {
-            if (tmatch(s, i, old, m, w)) {
-                c++;
-                i += m;
-            } else {
-                i++;
-            }
-        }
-        len = n + c * (k - m);
-    }
-    RPY_PUSH_ROOT(s);
-    RPY_PUSH_ROOT(old);
-    RPY_PUSH_ROOT(new_);
-    void *r = tnew(w, len);
-    RPY_POP_ROOT(new_);
-    RPY_POP_ROOT(old);
-    RPY_POP_ROOT(s);
-    if (!r)
-        return NULL;
-    long o = 0;
-    if (m == 0) {
-        for (long i = 0; i < n; i++) {
-            tcopy(r, o, new_, 0, k, w);
-            o += k;
-            tput(r, w, o++, tat(s, w, i));
-        }
-        tcopy(r, o, new_, 0, k, w);
-        return r;
-    }
-    for (long i = 0; i < n;) {
-        if (i + m <= n && tmatch(s, i, old, m, w)) {
-            tcopy(r, o, new_, 0, k, w);
-            o += k;
-            i += m;
-        } else {
-            tput(r, w, o++, tat(s, w, i));
-            i++;
-        }
-    }
-    return r;
-}
-struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
-                                        struct rpy_string *new_) {
-    return text_replace(s, old, new_, 1);
-}
-struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
-                                           struct rpy_unicode *new_) {
-    return text_replace(s, old, new_, 4);
-}
-
-/* ---- lists of pieces: split, rsplit, splitlines --------------------------------------------- */
-
-/* A growable array of [start, end) pairs (C memory: indices, not GC pointers). */
-struct spans {
-    long *v;
-    long n, cap;
-};
-static bool spans_add(struct spans *sp, long a, long b) {
-    if (sp->n == sp->cap) {
-        long cap = sp->cap ? sp->cap * 2 : 16;
-        long *v = realloc(sp->v, (size_t)cap * 2 * sizeof(long));
-        if (!v)
-            return false;
-        sp->v = v;
-        sp->cap = cap;
-    }
-    sp->v[2 * sp->n] = a;
-    sp->v[2 * sp->n + 1] = b;
-    sp->n++;
-    return true;
-}
-
-/* The list (per d) of the pieces of s given by the spans. */
-static void *build_piece_list(void *s, const struct spans *sp, int w,
-                              const struct rpy_listdesc *d) {
-    void **roots = rpy_root_top;
-    RPY_PUSH_ROOT(s);
-    struct rpy_array *arr = rpy_gc_malloc_varsize(d->array_tid, sp->n);
-    if (!arr) {
-        rpy_root_top = roots;
-        return NULL;
-    }
-    RPY_PUSH_ROOT(arr);
-    for (long i = 0; i < sp->n; i++) {
-        long a = sp->v[2 * i], b = sp->v[2 * i + 1];
-        void *piece = tnew(w, b - a);
-        s = roots[0];
-        arr = roots[1];
-        if (!piece) {
-            rpy_root_top = roots;
-            return NULL;
-        }
-        tcopy(piece, 0, s, a, b - a, w);
-        RPY_WB(arr);
-        ((void **)arr->items)[i] = piece;
-    }
-    void *result = arr;
-    if (d->list_tid != 0) {
-        struct rpy_list *l = rpy_gc_malloc_fixed(d->list_tid);
-        arr = roots[1];
-        if (l) {
-            l->length = sp->n;
-            RPY_WB(l);
-            l->items = arr;
-        }
-        result = l;
-    }
-    rpy_root_top = roots;
-    return result;
-}
-
-static void *finish_split(void *s, struct spans *sp, bool ok, int w,
-                          const struct rpy_listdesc *d) {
-    void *r = NULL;
-    if (ok)
-        r = build_piece_list(s, sp, w, d);
-    else
-        rpy_raise_std(RPY_EXC_MemoryError);
-    free(sp->v);
-    return r;
-}
-
-/* str.split() / rsplit() without a separator, as the LLInterpreter's split_whitespace:
- * the words; past `max` words the rest (from the next word to the end of the last word)
- * is one item, the first one for rsplit */
-static bool split_ws(const void *s, long max, bool right, struct spans *sp) {
-    struct spans words = {0};
-    long n = tlen(s), i = 0;
-    bool ok = true;
-    while (ok && i < n) {
-        while (i < n && ascii_ws(tat(s, 1, i)))
-            i++;
-        if (i >= n)
-            break;
-        long st = i;
-        while (i < n && !ascii_ws(tat(s, 1, i)))
-            i++;
-        ok = spans_add(&words, st, i);
-    }
-    long nw = words.n;
-    if (!ok) {
-    } else if (max < 0 || nw <= max) {
-        *sp = words;
-        return true;
-    } else if (right) {
-        long keep = nw - max;
-        ok = spans_add(sp, words.v[0], words.v[2 * (keep - 1) + 1]);
-        for (long k = keep; ok && k < nw; k++)
-            ok = spans_add(sp, words.v[2 * k], words.v[2 * k + 1]);
-    } else {
-        for (long k = 0; ok && k < max; k++)
-            ok = spans_add(sp, words.v[2 * k], words.v[2 * k + 1]);
-        if (ok)
-            ok = spans_add(sp, words.v[2 * max], words.v[2 * (nw - 1) + 1]);
-    }
-    free(words.v);
-    return ok;
-}
-
-/* split on a separator: its non-overlapping occurrences from the left; past `max` of
- * them, the first `max` (split) or the last `max` (rsplit) are used */
-static bool split_sep(const void *s, const void *sep, long max, bool right, int w,
-                      struct spans *sp) {
-    struct spans pos = {0};
-    long n = tlen(s), m = tlen(sep);
-    bool ok = true;
-    for (long i = 0; ok && i + m <= n;) {
-        if (tmatch(s, i, sep, m, w)) {
-            ok = spans_add(&pos, i, i + m);
-            i += m;
-        } else {
-            i++;
-        }
-    }
-    long first = 0, last = pos.n;
-    if (max >= 0 && pos.n > max) {
-        if (right)
-            first = pos.n - max;
-        else
-            last = max;
-    }
-    long start = 0;
-    for (long k = first; ok && k < last; k++) {
-        ok = spans_add(sp, start, pos.v[2 * k]);
-        start = pos.v[2 * k + 1];
-    }
-    if (ok)
-        ok = spans_add(sp, start, n);
-    free(pos.v);
-    return ok;
-}
-
-static void *text_split(void *s, void *sep, long max, const struct rpy_listdesc *d, int w,
-                        bool right) {
-    struct spans sp = {0};
-    bool ok;
-    if (w == 1) {
-        if (!sep) {
-            ok = split_ws(s, max, right, &sp);
-        } else if (tlen(sep) == 0) {
-            rpy_raise_std(RPY_EXC_ValueError);
-            return NULL;
-        } else {
-            ok = split_sep(s, sep, max, right, 1, &sp);
-        }
-    } else {
-        /* unicode: a separator is required; an empty one never splits; rsplit splits
-         * from the left like split (the LLInterpreter's unicode split) */
-        if (!sep)
-            rpy_fatal("split() of unicode needs a separator");
-        if (tlen(sep) == 0)
-            ok = spans_add(&sp, 0, tlen(s));
-        else
-            ok = split_sep(s, sep, max, false, 4, &sp);
-    }
-    return finish_split(s, &sp, ok, w, d);
-}
-void *RPyRT_ll_str_split(struct rpy_string *s, struct rpy_string *sep, long max,
-                         const struct rpy_listdesc *d) {
-    return text_split(s, sep, max, d, 1, false);
-}
-void *RPyRT_ll_str_split_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                           const struct rpy_listdesc *d) {
-    return text_split(s, sep, max, d, 4, false);
-}
-void *RPyRT_ll_str_rsplit(struct rpy_string *s, struct rpy_string *sep, long max,
-                          const struct rpy_listdesc *d) {
-    return text_split(s, sep, max, d, 1, true);
-}
-void *RPyRT_ll_str_rsplit_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                            const struct rpy_listdesc *d) {
-    return text_split(s, sep, max, d, 4, true);
-}
-
-/* lines end at \n, \r\n or \r; a last line without an end is kept */
-void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
-                              const struct rpy_listdesc *d) {
-    struct spans sp = {0};
-    bool ok = true;
-    long n = s->length, i = 0, start = 0;
-    while (ok && i < n) {
-        long eol = 0;
-        if (s->items[i] == '\n')
-            eol = 1;
-        else if (s->items[i] == '\r')
-            eol = i + 1 < n && s->items[i + 1] == '\n' ? 2 : 1;
-        if (eol) {
-            ok = spans_add(&sp, start, keepends ? i + eol : i);
-            i += eol;
-            start = i;
-        } else {
-            i++;
-        }
-    }
-    if (ok && start < n)
-        ok = spans_add(&sp, start, n);
-    return finish_split(s, &sp, ok, 1, d);
-}
-
-/* sep.join(list of strings): the list is a resizable one (`fixed` false) or the array */
-static void *text_join(void *sep, void *container, bool fixed, int w) {
-    struct rpy_array *arr =
-        fixed ? container : ((struct rpy_list *)container)->items;
-    long n = fixed ? arr->length : ((struct rpy_list *)container)->length;
-    long ns = tlen(sep), len = n > 0 ? (n - 1) * ns : 0;
-    for (long i = 0; i < n; i++) {
-        void *x = ((void **)arr->items)[i];
-        if (!x)
-            rpy_fatal("dereference of None (a null string) in join()");
-        len += tlen(x);
-    }
-    RPY_PUSH_ROOT(sep);
-    RPY_PUSH_ROOT(arr);
-    void *r = tnew(w, len);
-    RPY_POP_ROOT(arr);
-    RPY_POP_ROOT(sep);
-    if (!r)
-        return NULL;
-    long o = 0;
-    for (long i = 0; i < n; i++) {
-        if (i > 0) {
-            tcopy(r, o, sep, 0, ns, w);
-            o += ns;
-        }
-        void *x = ((void **)arr->items)[i];
-        tcopy(r, o, x, 0, tlen(x), w);
-        o += tlen(x);
-    }
-    return r;
-}
-struct rpy_string *RPyRT_ll_str_join(struct rpy_string *sep, struct rpy_list *l) {
-    return text_join(sep, l, false, 1);
-}
-struct rpy_string *RPyRT_ll_str_join__fixed(struct rpy_string *sep, struct rpy_array *a) {
-    return text_join(sep, a, true, 1);
-}
-struct rpy_unicode *RPyRT_ll_str_join_u(struct rpy_unicode *sep, struct rpy_list *l) {
-    return text_join(sep, l, false, 4);
-}
-struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
-                                               struct rpy_array *a) {
-    return text_join(sep, a, true, 4);
-}
-
-
-/* repr(str): single quotes unless the text has a ' and no "; \\ \n \r \t and the quote
- * escaped; other non-printable bytes as \xNN */
-struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s) {
-    long n = s->length;
-    bool sq = memchr(s->items, '\'', (size_t)n) != NULL;
-    bool dq = memchr(s->items, '"', (size_t)n) != NULL;
-    unsigned char quote = sq && !dq ? '"' : '\'';
-    long len = 2;
-    for (long i = 0; i < n; i++) {
-        unsigned char c = s->items[i];
-        if (c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == quote)
-            len += 2;
-        else if (c >= 0x20 && c <= 0x7e)
-            len += 1;
-        else
-            len += 4;
-    }
-    RPY_PUSH_ROOT(s);
-    struct rpy_string *r = tnew(1, len);
-    RPY_POP_ROOT(s);
-    if (!r)
-        return NULL;
-    unsigned char *o = r->items;
-    *o++ = quote;
-    for (long i = 0; i < n; i++) {
-        unsigned char c = s->items[i];
-        switch (c) {
-        case '\\': *o++ = '\\'; *o++ = '\\'; break;
-        case '\n': *o++ = '\\'; *o++ = 'n'; break;
-        case '\r': *o++ = '\\'; *o++ = 'r'; break;
-        case '\t': *o++ = '\\'; *o++ = 't'; break;
-        default:
-            if (c == quote) {
-                *o++ = '\\';
-                *o++ = c;
-            } else if (c >= 0x20 && c <= 0x7e) {
-                *o++ = c;
-            } else {
-                static const char hexd[] = "0123456789abcdef";
-                *o++ = '\\';
-                *o++ = 'x';
-                *o++ = (unsigned char)hexd[c >> 4];
-                *o++ = (unsigned char)hexd[c & 15];
-            }
-        }
-    }
-    *o = quote;
-    return r;
-}
 
 /* ---- codecs ----------------------------------------------------------------------------------- */
 

@@ -6,12 +6,9 @@
  *   <name>_u        the unicode variant of a text function (an argument or the result is
  *                   unicode instead of str); the algorithms are shared (a width parameter)
  *   <name>__<const> a Void name constant argument folded into the name (ll_math__sqrt)
- *   <name>__fixed   the variant taking a fixed-size list (the array) instead of a
- *                   resizable one
  *   <name>_<n>      the variant with n arguments when the RTyper calls one function with
- *                   two arities (ll_int_hex(x) / ll_int_hex_2(x, prefix))
- * A function that builds a list takes a trailing `const struct rpy_listdesc *`; one that
- * builds a tuple takes the tuple's type id last.
+ *                   two arities (ll_float_format(x, code, prec) / ll_float_format_4(…, flags))
+ * A function that builds a tuple takes the tuple's type id last.
  * Raising functions set the exception with rpy_raise_std() and return 0 / NULL.
  */
 #ifndef RPY_TEXT_H
@@ -55,21 +52,12 @@ void RPyRT_ll_print_item(struct rpy_string *s);
 void RPyRT_ll_print_newline(void);
 
 /* ---- numbers to text and back --------------------------------------------------------- */
-struct rpy_string *RPyRT_ll_int_str(long x);
-struct rpy_string *RPyRT_ll_uint_str(unsigned long x);
-struct rpy_string *RPyRT_ll_int_hex(long x);
-struct rpy_string *RPyRT_ll_int_hex_2(long x, bool prefix);
-struct rpy_string *RPyRT_ll_int_oct(long x);
-struct rpy_string *RPyRT_ll_int_oct_2(long x, bool prefix);
 struct rpy_string *RPyRT_ll_float_str(double x);
 struct rpy_string *RPyRT_ll_float_repr(double x);
 struct rpy_string *RPyRT_ll_float_format(double x, unsigned char code, long prec);
 struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long prec,
                                            long flags);
-long RPyRT_ll_str_to_int(struct rpy_string *s, long base);
 double RPyRT_ll_str_to_float(struct rpy_string *s, long base);
-struct rpy_string *RPyRT_ll_bool_str(bool b);
-struct rpy_string *RPyRT_ll_none_str(void);
 
 /* ---- float arithmetic and math ----------------------------------------------------------- */
 double RPyRT_ll_float_pow(double x, double y);
@@ -113,31 +101,8 @@ double RPyRT_ll_math__copysign(double x, double y);
 double RPyRT_ll_math__trunc(double x);
 
 /* ---- strings (and their unicode variants) ------------------------------------------------- */
-bool RPyRT_ll_streq(struct rpy_string *a, struct rpy_string *b);
-bool RPyRT_ll_streq_u(struct rpy_unicode *a, struct rpy_unicode *b);
 long RPyRT_ll_strhash(struct rpy_string *s);
 long RPyRT_ll_strhash_u(struct rpy_unicode *s);
-struct rpy_string *RPyRT_ll_str_replace(struct rpy_string *s, struct rpy_string *old,
-                                        struct rpy_string *new_);
-struct rpy_unicode *RPyRT_ll_str_replace_u(struct rpy_unicode *s, struct rpy_unicode *old,
-                                           struct rpy_unicode *new_);
-/* sep NULL: split on whitespace (str only); max < 0: no limit */
-void *RPyRT_ll_str_split(struct rpy_string *s, struct rpy_string *sep, long max,
-                         const struct rpy_listdesc *d);
-void *RPyRT_ll_str_split_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                           const struct rpy_listdesc *d);
-void *RPyRT_ll_str_rsplit(struct rpy_string *s, struct rpy_string *sep, long max,
-                          const struct rpy_listdesc *d);
-void *RPyRT_ll_str_rsplit_u(struct rpy_unicode *s, struct rpy_unicode *sep, long max,
-                            const struct rpy_listdesc *d);
-struct rpy_string *RPyRT_ll_str_join(struct rpy_string *sep, struct rpy_list *l);
-struct rpy_string *RPyRT_ll_str_join__fixed(struct rpy_string *sep, struct rpy_array *a);
-struct rpy_unicode *RPyRT_ll_str_join_u(struct rpy_unicode *sep, struct rpy_list *l);
-struct rpy_unicode *RPyRT_ll_str_join__fixed_u(struct rpy_unicode *sep,
-                                               struct rpy_array *a);
-void *RPyRT_ll_str_splitlines(struct rpy_string *s, bool keepends,
-                              const struct rpy_listdesc *d);
-struct rpy_string *RPyRT_ll_str_repr(struct rpy_string *s);
 
 /* ---- codecs (utf-8, latin-1, ascii) ----------------------------------------------------- */
 struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec);

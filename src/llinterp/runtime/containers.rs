@@ -241,21 +241,22 @@ impl<'p> LlInterpreter<'p> {
         Ok(())
     }
 
-    /// RPython's hash of a value: ints are their own hash, strings hash as CPython 2's
-    /// string hash (what `ll_strhash` computes), tuples combine their items' hashes,
+    /// RPython's hash of a value: ints are their own hash, strings hash as `ll_strhash`
+    /// of ll_str.py computes (without its cache), tuples combine their items' hashes,
     /// instances hash by identity.
     pub(super) fn compute_hash(&self, v: LlValue, ty: LlType) -> i64 {
+        // as ll_strhash of ll_str.py (the reference's string hash)
         fn text_hash(t: &[u32]) -> i64 {
             if t.is_empty() {
-                return 0;
+                return -1;
             }
             let mut x: i64 = (t[0] as i64) << 7;
             for &c in t {
                 x = x.wrapping_mul(1000003) ^ c as i64;
             }
             x ^= t.len() as i64;
-            if x == -1 {
-                -2
+            if x == 0 {
+                29872897
             } else {
                 x
             }

@@ -12,7 +12,7 @@ use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-use text::{format_f, parse_int, split_sep, split_whitespace};
+use text::format_f;
 
 type R = Result<LlValue, Unwind>;
 
@@ -36,7 +36,7 @@ impl<'p> LlInterpreter<'p> {
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
         // the text functions are one implementation over code points (str and unicode)
-        let generic_text = matches!(f, StrJoin | StrReplace | UniEncode | StrDecode);
+        let generic_text = matches!(f, UniEncode | StrDecode);
         if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
             if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
                 return Ok(r);
@@ -170,31 +170,6 @@ impl<'p> LlInterpreter<'p> {
                 let _ = self.write_fd(1, &line);
                 LlValue::Void
             }
-            IntToStr => {
-                let s = int(0).to_string();
-                self.strv(s.as_bytes())
-            }
-            UintToStr => {
-                let s = a[0].as_uint().to_string();
-                self.strv(s.as_bytes())
-            }
-            IntToHex | IntToOct => {
-                let i = int(0);
-                let prefix = a.get(1).map(|v| v.as_bool()).unwrap_or(true);
-                let mag = i.unsigned_abs();
-                let digits = if f == IntToHex {
-                    format!("{:x}", mag)
-                } else {
-                    format!("{:o}", mag)
-                };
-                let pre = match (f == IntToHex, prefix) {
-                    (true, true) => "0x",
-                    (false, true) if i != 0 => "0",
-                    _ => "",
-                };
-                let s = format!("{}{}{}", if i < 0 { "-" } else { "" }, pre, digits);
-                self.strv(s.as_bytes())
-            }
             FloatToStr => {
                 let s = format_f(a[0].as_float(), 6);
                 self.strv(s.as_bytes())
@@ -213,14 +188,6 @@ impl<'p> LlInterpreter<'p> {
                 let s = crate::objspace::format::formatd(x, code, prec, flags);
                 self.strv(s.as_bytes())
             }
-            StrToInt => {
-                let s = self.s(a[0], span)?;
-                let base = a.get(1).map(|b| b.as_int()).unwrap_or(10);
-                match parse_int(&s, base) {
-                    Some(i) => self.int_of(i, rty),
-                    None => return Err(self.raise_std("ValueError")),
-                }
-            }
             StrToFloat => {
                 // RPython's float(str): spaces around (only ' '), a decimal number; no
                 // inf/nan spellings (its strtod-based parser rejects them)
@@ -234,79 +201,15 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.raise_std("ValueError")),
                 }
             }
-            // a bool computed at run time is an int to the RTyper's str()
-            BoolToStr => self.strv(if a[0].as_bool() { b"1" } else { b"0" }),
             ListStr => {
                 let mut out = Vec::new();
                 self.repr_into(a[0], ty(0), &mut out, 0)?;
                 self.strv(&out)
             }
-            NoneToStr => self.strv(b"None"),
-            StrReplace | StrJoin | UniEncode | StrDecode => {
+            UniEncode | StrDecode => {
                 return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
-            StrHash | ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
-            StrSplitLines => {
-                let s = self.s(a[0], span)?;
-                let keepends = a.get(1).is_some_and(|k| k.as_bool());
-                let mut parts: Vec<Vec<u8>> = Vec::new();
-                let mut i = 0;
-                let mut start = 0;
-                while i < s.len() {
-                    let eol = match s[i] {
-                        b'\n' => 1,
-                        b'\r' if s.get(i + 1) == Some(&b'\n') => 2,
-                        b'\r' => 1,
-                        _ => 0,
-                    };
-                    if eol > 0 {
-                        parts.push(s[start..if keepends { i + eol } else { i }].to_vec());
-                        i += eol;
-                        start = i;
-                    } else {
-                        i += 1;
-                    }
-                }
-                if start < s.len() {
-                    parts.push(s[start..].to_vec());
-                }
-                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrSplit | StrRSplit => {
-                let s = self.s(a[0], span)?;
-                let sep = self.sbytes(a[1]);
-                let max = int(2);
-                let parts = match &sep {
-                    None => split_whitespace(&s, max, f == StrRSplit),
-                    Some(sep) if sep.is_empty() => return Err(self.raise_std("ValueError")),
-                    Some(sep) => split_sep(&s, sep, max, f == StrRSplit),
-                };
-                let items: Vec<LlValue> = parts.iter().map(|p| self.strv(p)).collect();
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrRepr => {
-                let s = self.s(a[0], span)?;
-                let r = crate::objspace::format::repr_bytes(&s);
-                self.strv(&r)
-            }
-            IsInstance => match a[0].as_ptr() {
-                LlPtr::Null => LlValue::Bool(false),
-                p => {
-                    let types = &self.prog.types;
-                    let vt = self
-                        .heap
-                        .getfield(types, p, self.prog.object, "typeptr")
-                        .map(|v| v.as_ptr())
-                        .unwrap_or(LlPtr::Null);
-                    let mn = self
-                        .heap
-                        .getfield(types, vt, self.prog.object_vtable, "subclassrange_min")
-                        .map(|v| v.as_int())
-                        .unwrap_or(-1);
-                    LlValue::Bool(int(1) <= mn && mn < int(2))
-                }
-            },
+            ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
             Instantiate => {
                 let vt = a[0].as_ptr();
                 let Some(info) = self.prog.classes.get(&vt).cloned() else {
@@ -337,33 +240,6 @@ impl<'p> LlInterpreter<'p> {
                     self.call_function(f, a, span)?;
                 }
                 LlValue::Void
-            }
-            MinMax => {
-                let (x, y, is_max) = (a[0], a[1], a[2].as_bool());
-                let x_less = match (x, y) {
-                    (LlValue::Float(p), LlValue::Float(q)) => p < q,
-                    (LlValue::Uint(p), LlValue::Uint(q)) => p < q,
-                    _ => x.as_int() < y.as_int(),
-                };
-                // ties keep the first argument, as Python's min/max do
-                if is_max {
-                    if x_less {
-                        y
-                    } else {
-                        x
-                    }
-                } else {
-                    let y_less = match (x, y) {
-                        (LlValue::Float(p), LlValue::Float(q)) => q < p,
-                        (LlValue::Uint(p), LlValue::Uint(q)) => q < p,
-                        _ => y.as_int() < x.as_int(),
-                    };
-                    if y_less {
-                        y
-                    } else {
-                        x
-                    }
-                }
             }
             MathFn => {
                 let LlValue::Name(name) = a[0] else {
@@ -491,16 +367,7 @@ impl<'p> LlInterpreter<'p> {
                 }
                 LlValue::Ptr(p)
             }
-            StrBuilderNew | StrBuilderAppend | StrBuilderBuild => {
-                return Err(self.fatal_at(span, format!("{} is not implemented", f.name())))
-            }
         })
-    }
-
-    /// How `str()` of a list or tuple shows it: the RTyper's `str()` of each item (strings
-    /// unquoted, bools as 1/0, floats as `%.6f`).
-    pub(super) fn int_of(&self, i: i64, rty: LlType) -> LlValue {
-        crate::llinterp::ops::cast_primitive(LlValue::Int(i), rty)
     }
 }
 

@@ -1,6 +1,5 @@
 //! Strings and unicode in the runtime: reading and building `rpy_string` and
-//! `rpy_unicode` containers, the string functions on unicode, and the byte-string
-//! algorithms (find, split, replace, int parsing, `%f`) the runtime functions use.
+//! `rpy_unicode` containers, the codecs, and `%f` as the runtime functions use them.
 
 use super::super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -80,7 +79,7 @@ impl<'p> LlInterpreter<'p> {
         LlValue::Ptr(p)
     }
 
-    /// The string functions on unicode (and the codecs); `None` for the others.
+    /// The codecs (`encode`/`decode`); `None` for the other functions.
     pub(super) fn call_unicode(
         &mut self,
         f: RuntimeFn,
@@ -91,7 +90,6 @@ impl<'p> LlInterpreter<'p> {
     ) -> Result<Option<LlValue>, Unwind> {
         use RuntimeFn::*;
         let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
-        let int = |i: usize| a.get(i).map(|v| v.as_int()).unwrap_or(0);
         Ok(Some(match f {
             UniEncode => {
                 let t = self.text(a[0], ty(0), span)?;
@@ -145,75 +143,6 @@ impl<'p> LlInterpreter<'p> {
                 };
                 self.mktext(&t, rty)
             }
-            StrSplit | StrRSplit => {
-                let t = self.text(a[0], ty(0), span)?;
-                if a[1].as_ptr() == LlPtr::Null {
-                    return Err(self.fatal_at(span, "split() of unicode needs a separator"));
-                }
-                let sep = self.text(a[1], ty(1), span)?;
-                let mut parts: Vec<Vec<u32>> = Vec::new();
-                let mut start = 0;
-                let mut i = 0;
-                let max = int(2);
-                while i + sep.len() <= t.len() && !sep.is_empty() {
-                    if (max < 0 || (parts.len() as i64) < max) && t[i..i + sep.len()] == sep[..] {
-                        parts.push(t[start..i].to_vec());
-                        i += sep.len();
-                        start = i;
-                    } else {
-                        i += 1;
-                    }
-                }
-                parts.push(t[start..].to_vec());
-                let it = self.list_item_type(rty);
-                let items: Vec<LlValue> = parts.iter().map(|p| self.mktext(p, it)).collect();
-                LlValue::Ptr(self.list_new(rty, items))
-            }
-            StrJoin => {
-                let sep = self.text(a[0], ty(0), span)?;
-                let items = self.list_items(a[1].as_ptr(), ty(1))?;
-                let it = self.list_item_type(ty(1));
-                let mut out = Vec::new();
-                for (i, x) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.extend_from_slice(&sep);
-                    }
-                    if it == LlType::UNICHAR || it == LlType::CHAR {
-                        out.push(x.as_int() as u32);
-                    } else {
-                        out.extend(self.text(*x, it, span)?);
-                    }
-                }
-                self.mktext(&out, rty)
-            }
-            StrReplace => {
-                let (t, old, new) = (
-                    self.text(a[0], ty(0), span)?,
-                    self.text(a[1], ty(1), span)?,
-                    self.text(a[2], ty(2), span)?,
-                );
-                let mut out = Vec::new();
-                if old.is_empty() {
-                    // the new text between every character, and at both ends
-                    for &c in &t {
-                        out.extend_from_slice(&new);
-                        out.push(c);
-                    }
-                    out.extend_from_slice(&new);
-                    return Ok(Some(self.mktext(&out, rty)));
-                }
-                let mut i = 0;
-                while i < t.len() {
-                    if t[i..].starts_with(&old) {
-                        out.extend_from_slice(&new);
-                        i += old.len();
-                    } else {
-                        out.push(t[i]);
-                        i += 1;
-                    }
-                }
-                self.mktext(&out, rty)
-            }
             _ => return Ok(None),
         }))
     }
@@ -228,114 +157,4 @@ pub fn format_f(x: f64, prec: usize) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     format!("{:.*}", prec, x)
-}
-
-pub(super) fn split_whitespace(s: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
-    let ws = |c: u8| c.is_ascii_whitespace() || c == 0x0b;
-    let mut words: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while i < s.len() {
-        while i < s.len() && ws(s[i]) {
-            i += 1;
-        }
-        if i >= s.len() {
-            break;
-        }
-        let st = i;
-        while i < s.len() && !ws(s[i]) {
-            i += 1;
-        }
-        words.push((st, i));
-    }
-    if max < 0 || words.len() <= max as usize {
-        return words.iter().map(|&(a, b)| s[a..b].to_vec()).collect();
-    }
-    let max = max as usize;
-    if from_right {
-        // the last `max` words, and everything before them as the first item
-        let keep = words.len() - max;
-        let mut first = s[..words[keep - 1].1].to_vec();
-        while first.last().is_some_and(|c| ws(*c)) {
-            first.pop();
-        }
-        let mut out = vec![trim_start_ws(&first).to_vec()];
-        out.extend(words[keep..].iter().map(|&(a, b)| s[a..b].to_vec()));
-        out
-    } else {
-        let mut out: Vec<Vec<u8>> = words[..max]
-            .iter()
-            .map(|&(a, b)| s[a..b].to_vec())
-            .collect();
-        let mut rest = s[words[max].0..].to_vec();
-        while rest.last().is_some_and(|c| ws(*c)) {
-            rest.pop();
-        }
-        out.push(rest);
-        out
-    }
-}
-pub(super) fn trim_start_ws(s: &[u8]) -> &[u8] {
-    let mut i = 0;
-    while i < s.len() && (s[i].is_ascii_whitespace() || s[i] == 0x0b) {
-        i += 1;
-    }
-    &s[i..]
-}
-pub(super) fn split_sep(s: &[u8], sep: &[u8], max: i64, from_right: bool) -> Vec<Vec<u8>> {
-    let mut positions = Vec::new();
-    let mut i = 0;
-    while i + sep.len() <= s.len() {
-        if &s[i..i + sep.len()] == sep {
-            positions.push(i);
-            i += sep.len();
-        } else {
-            i += 1;
-        }
-    }
-    if max >= 0 && positions.len() > max as usize {
-        if from_right {
-            positions = positions[positions.len() - max as usize..].to_vec();
-        } else {
-            positions.truncate(max as usize);
-        }
-    }
-    let mut out = Vec::new();
-    let mut start = 0;
-    for p in positions {
-        out.push(s[start..p].to_vec());
-        start = p + sep.len();
-    }
-    out.push(s[start..].to_vec());
-    out
-}
-
-/// `int(s, base)` as RPython's compiled `int()` reads it: surrounding spaces (only ' '),
-/// a sign, digits of the base (an optional 0x/0o/0b prefix matching it); the digits
-/// accumulate with 64-bit wrap-around (overflow is not detected).
-pub(super) fn parse_int(s: &[u8], base: i64) -> Option<i64> {
-    let t = String::from_utf8_lossy(s);
-    let mut t = t.trim_matches(' ');
-    let neg = t.starts_with('-');
-    if neg || t.starts_with('+') {
-        t = &t[1..];
-    }
-    let lower = t.to_ascii_lowercase();
-    let mut digits = lower.as_str();
-    for (b, p) in [(16, "0x"), (8, "0o"), (2, "0b")] {
-        if base == b && digits.starts_with(p) {
-            digits = &digits[2..];
-        }
-    }
-    if !(2..=36).contains(&base) || digits.is_empty() {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for c in digits.chars() {
-        let d = c.to_digit(36)? as i64;
-        if d >= base {
-            return None;
-        }
-        v = v.wrapping_mul(base).wrapping_add(d);
-    }
-    Some(if neg { v.wrapping_neg() } else { v })
 }

@@ -13,6 +13,7 @@ from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
 from rpython.rlib.objectmodel import specialize, compute_unique_id
 from rpython.rtyper.annlowlevel import llstr, hlstr, hlunicode
 from rpython.rlib.rgc import ll_arraycopy
+from rpython.rlib.rarithmetic import r_uint, intmask
 
 STR = GcStruct('rpy_string', ('hash', Signed), ('chars', Array(Char)))
 UNICODE = GcStruct('rpy_unicode', ('hash', Signed), ('chars', Array(UniChar)))
@@ -170,6 +171,39 @@ def _match_at(s, i, sub):
         j += 1
     return True
 
+
+
+# ---- hashing
+
+@specialize.ll()
+def ll_strhash(s):
+    """`compute_hash(s)`: CPython 2's string hash as the reference computes it ('' is -1,
+    and a hash of 0 becomes 29872897 as 0 means "not computed yet"), cached in the
+    string's `hash` field; None hashes to 0."""
+    if not s:
+        return 0
+    x = s.hash
+    if x == 0:
+        x = _hash_chars(s)
+        s.hash = x
+    return x
+
+
+@specialize.ll()
+def _hash_chars(s):
+    n = len(s.chars)
+    if n == 0:
+        return -1
+    x = r_uint(ord(s.chars[0])) << 7
+    i = 0
+    while i < n:
+        x = (x * 1000003) ^ r_uint(ord(s.chars[i]))
+        i += 1
+    x ^= r_uint(n)
+    h = intmask(x)
+    if h == 0:
+        h = 29872897
+    return h
 
 # ---- building strings (characters copied with the `arraycopy` operation)
 
@@ -406,3 +440,208 @@ def ll_unicode_str(s):
     if not s:
         return llstr("None")
     return llstr(hlunicode(s).encode("ascii"))
+
+
+# ---- replace, split, join (pieces copied with `arraycopy`)
+
+@specialize.ll()
+def ll_replace_chr_chr(s, c1, c2):
+    """`s.replace(c1, c2)`: RPython's replace() takes single characters (rstring.replace
+    does the rest)."""
+    n = len(s.chars)
+    r = malloc(typeOf(s).TO, n)
+    i = 0
+    while i < n:
+        c = s.chars[i]
+        if c == c1:
+            c = c2
+        r.chars[i] = c
+        i += 1
+    return r
+
+
+@specialize.ll()
+def _wrap(LIST, items):
+    # a resizable list of type LIST holding exactly the array `items`
+    l = malloc(LIST.TO)
+    l.length = len(items)
+    l.items = items
+    return l
+
+
+@specialize.ll()
+def _split_sep(ARRAY, s, sep, max):
+    n = len(s.chars)
+    m = len(sep.chars)
+    if m == 0:
+        raise ValueError
+    count = ll_count(s, sep, 0, n)
+    if max >= 0 and count > max:
+        count = max
+    res = malloc(ARRAY.TO, count + 1)
+    i = 0
+    k = 0
+    while k < count:
+        j = ll_find(s, sep, i, n)
+        res[k] = _piece(s, i, j)
+        i = j + m
+        k += 1
+    res[count] = _piece(s, i, n)
+    return res
+
+
+@specialize.ll()
+def _rsplit_sep(ARRAY, s, sep, max):
+    # the occurrences of sep searched from the right
+    n = len(s.chars)
+    m = len(sep.chars)
+    if m == 0:
+        raise ValueError
+    count = 0
+    j = ll_rfind(s, sep, 0, n)
+    while j >= 0 and (max < 0 or count < max):
+        count += 1
+        j = ll_rfind(s, sep, 0, j)
+    res = malloc(ARRAY.TO, count + 1)
+    end = n
+    k = count
+    while k > 0:
+        j = ll_rfind(s, sep, 0, end)
+        res[k] = _piece(s, j + m, end)
+        end = j
+        k -= 1
+    res[0] = _piece(s, 0, end)
+    return res
+
+
+@specialize.ll()
+def _split(ARRAY, s, sep, max, right):
+    # max < 0: no limit (RPython's split() always has a separator: rstring.split splits
+    # on whitespace)
+    if right:
+        return _rsplit_sep(ARRAY, s, sep, max)
+    return _split_sep(ARRAY, s, sep, max)
+
+
+@specialize.ll()
+def ll_split(LIST, s, sep, max):
+    return _wrap(LIST, _split(LIST.TO.items, s, sep, max, False))
+
+
+@specialize.ll()
+def ll_split_fixed(ARRAY, s, sep, max):
+    return _split(ARRAY, s, sep, max, False)
+
+
+@specialize.ll()
+def ll_rsplit(LIST, s, sep, max):
+    return _wrap(LIST, _split(LIST.TO.items, s, sep, max, True))
+
+
+@specialize.ll()
+def ll_rsplit_fixed(ARRAY, s, sep, max):
+    return _split(ARRAY, s, sep, max, True)
+
+
+@specialize.ll()
+def _line_end(s, i, n):
+    # the length of the line end at i: 2 for \r\n, 1 for \n or \r, 0 if none
+    c = s.chars[i]
+    if c == '\n':
+        return 1
+    if c == '\r':
+        if i + 1 < n and s.chars[i + 1] == '\n':
+            return 2
+        return 1
+    return 0
+
+
+@specialize.ll()
+def _splitlines(ARRAY, s, keepends):
+    # lines end at \n, \r\n or \r; a last line without an end is kept
+    n = len(s.chars)
+    count = 0
+    i = 0
+    start = 0
+    while i < n:
+        e = _line_end(s, i, n)
+        if e > 0:
+            count += 1
+            i += e
+            start = i
+        else:
+            i += 1
+    if start < n:
+        count += 1
+    res = malloc(ARRAY.TO, count)
+    i = 0
+    start = 0
+    k = 0
+    while i < n:
+        e = _line_end(s, i, n)
+        if e > 0:
+            if keepends:
+                res[k] = _piece(s, start, i + e)
+            else:
+                res[k] = _piece(s, start, i)
+            k += 1
+            i += e
+            start = i
+        else:
+            i += 1
+    if start < n:
+        res[k] = _piece(s, start, n)
+    return res
+
+
+@specialize.ll()
+def ll_splitlines(LIST, s, keepends):
+    return _wrap(LIST, _splitlines(LIST.TO.items, s, keepends))
+
+
+@specialize.ll()
+def ll_splitlines_fixed(ARRAY, s, keepends):
+    return _splitlines(ARRAY, s, keepends)
+
+
+@specialize.ll()
+def ll_join(sep, items, n):
+    """`sep.join(l)` of a list of strings (its items array and length)."""
+    m = len(sep.chars)
+    if n == 0:
+        return malloc(typeOf(sep).TO, 0)
+    total = m * (n - 1)
+    if n - 1 > 0 and m > MAX_CHARS // (n - 1):
+        raise MemoryError
+    i = 0
+    while i < n:
+        total += len(items[i].chars)
+        if total > MAX_CHARS:
+            raise MemoryError
+        i += 1
+    r = malloc(typeOf(sep).TO, total)
+    x = items[0]
+    o = len(x.chars)
+    ll_arraycopy(x.chars, r.chars, 0, 0, o)
+    i = 1
+    while i < n:
+        ll_arraycopy(sep.chars, r.chars, 0, o, m)
+        o += m
+        x = items[i]
+        k = len(x.chars)
+        ll_arraycopy(x.chars, r.chars, 0, o, k)
+        o += k
+        i += 1
+    return r
+
+
+@specialize.ll()
+def ll_join_chars(T, items, n):
+    """`''.join(l)` of a list of characters, as a string of pointer type T (RPython joins
+    characters with an empty separator only)."""
+    r = malloc(T.TO, n)
+    i = 0
+    while i < n:
+        r.chars[i] = items[i]
+        i += 1
+    return r
