@@ -126,6 +126,15 @@ impl BuiltinId {
         !self.name().contains('.')
     }
 
+    /// The exceptions a call of this `__builtin__` function can raise, as the flow space
+    /// sees them (any other built-in function raises none a handler could catch).
+    pub fn call_raises(self) -> &'static [&'static str] {
+        match self {
+            BuiltinId::Chr | BuiltinId::Unichr => &["ValueError"],
+            _ => &[],
+        }
+    }
+
     /// Whether it is a function of the `math` module.
     pub fn is_math(self) -> bool {
         use BuiltinId::*;

@@ -449,8 +449,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             span,
         });
         if self.snapshot.is_some() {
-            let canraise = match (opname, args_first_const_builtin(self, cur)) {
-                (Op::SimpleCall | Op::CallArgs, true) => &[][..],
+            let canraise = match opname {
+                Op::SimpleCall | Op::CallArgs => {
+                    const_builtin_call_raises(self, cur).unwrap_or(opname.canraise())
+                }
                 _ => opname.canraise(),
             };
             if !canraise.is_empty() {
@@ -596,19 +598,20 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         }
     }
 
-    /// Whether `v` is a constant `__builtin__` function or built-in class (whose calls
-    /// cannot raise arbitrary exceptions).
-    fn is_builtin_callable(&self, v: Hlvalue) -> bool {
+    /// For a constant `__builtin__` function or built-in class: the exceptions a call of it
+    /// can raise (the reference's table: `int`, `float`, `chr`, `unichr`, `unicode`); `None`
+    /// for any other callable, whose calls may raise anything.
+    fn builtin_call_raises(&self, v: Hlvalue) -> Option<&'static [&'static str]> {
         match v {
             Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
                 Object::Builtin {
                     id,
                     bound_self: None,
-                } => id.is_unqualified(),
-                Object::Class(c) => c.builtin.is_some(),
-                _ => false,
+                } if id.is_unqualified() => Some(id.call_raises()),
+                Object::Class(c) => c.builtin.map(|b| b.call_raises()),
+                _ => None,
             },
-            _ => false,
+            _ => None,
         }
     }
 
@@ -636,16 +639,19 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     }
 }
 
-/// Whether the last operation of `block` calls a constant built-in function, which cannot
-/// raise arbitrary exceptions.
-fn args_first_const_builtin<C: ConcreteSpace>(ctx: &FlowContext<C>, block: BlockId) -> bool {
+/// For a last operation of `block` that calls a constant built-in function or class: the
+/// exceptions it can raise.
+fn const_builtin_call_raises<C: ConcreteSpace>(
+    ctx: &FlowContext<C>,
+    block: BlockId,
+) -> Option<&'static [&'static str]> {
     let op = ctx
         .graph
         .block(block)
         .operations
         .last()
         .expect("just recorded");
-    matches!(op.args.first(), Some(&v) if ctx.is_builtin_callable(v))
+    ctx.builtin_call_raises(*op.args.first()?)
 }
 
 impl<C: ConcreteSpace> Space for FlowContext<'_, C> {

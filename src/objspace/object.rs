@@ -133,6 +133,18 @@ pub enum BuiltinType {
     Other,
 }
 
+impl BuiltinType {
+    /// The exceptions a call of this built-in class can raise, as the flow space sees them
+    /// (`int(s, base)` a ValueError); the others raise none a handler could catch.
+    pub fn call_raises(self) -> &'static [&'static str] {
+        match self {
+            BuiltinType::Int | BuiltinType::Float => &["ValueError"],
+            BuiltinType::Unicode => &["UnicodeDecodeError"],
+            _ => &[],
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Class {
     pub name: Rc<str>,

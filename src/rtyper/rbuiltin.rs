@@ -888,12 +888,23 @@ impl RTyper<'_> {
                 );
                 Ok((it, rr))
             }
-            B::Chr => {
+            B::Chr | B::Unichr => {
                 let i = self.inputarg(llops, hop, 0, si)?;
-                Ok((llops.genop(LlOp::CastIntToChar, vec![i], LlType::CHAR), rr))
-            }
-            B::Unichr => {
-                let i = self.inputarg(llops, hop, 0, si)?;
+                // out of range is undefined unless a handler catches the ValueError
+                if self.has_implicit_exception(hop, "ValueError") {
+                    hop.exception_is_here(llops);
+                    let check = if id == B::Chr {
+                        "ll_check_chr"
+                    } else {
+                        "ll_check_unichr"
+                    };
+                    self.gendirectcall(llops, check, vec![i], LlType::VOID)?;
+                } else {
+                    hop.exception_cannot_occur();
+                }
+                if id == B::Chr {
+                    return Ok((llops.genop(LlOp::CastIntToChar, vec![i], LlType::CHAR), rr));
+                }
                 Ok((
                     llops.genop(LlOp::CastIntToUnichar, vec![i], LlType::UNICHAR),
                     rr,

@@ -1,6 +1,7 @@
 //! Constants: the Python 2 value of literals (ints that become longs, `L` suffixes, string
 //! literals decoded from the source text with their diagnostics, constant tuples) and the
-//! constant folding CPython 2.7 does at compile time (negative literals, constant powers), so
+//! constant folding CPython 2.7 does at compile time (negative literals, arithmetic on
+//! constants), so
 //! that the later stages see the same constants as the reference.
 
 use super::Codegen;
@@ -17,11 +18,14 @@ pub(super) enum FoldedNum {
     Float(f64),
 }
 
-/// The value of a constant power expression (`2 ** 10`, `-2 ** 0.5`…) that CPython 2.7's
-/// peephole optimizer folds into a constant, so that no BINARY_POWER reaches the flow space.
-/// Numbers, unary minus and plus of numbers, and `**` of those; None where CPython would
-/// raise (0 ** -1, a fractional power of a negative number, overflow of floats).
-pub(super) fn fold_power(e: &ast::Expr) -> Option<FoldedNum> {
+/// The value of a constant arithmetic expression that CPython 2.7's peephole optimizer folds
+/// into one constant (`2 ** 10`, `1 << 63`, `(1 << 63) >> 3`, `-2 ** 0.5`, `3 * 4.0`…), so
+/// that the later stages see the constant the reference sees: numbers, unary minus, plus and
+/// `~` of those, and the binary operators the optimizer folds (not the classic `/`) with
+/// Python's semantics (integers of any size: `1 << 63` is a long, not a wrapped int). None
+/// where CPython would raise (a division by zero, a negative shift, 0 ** -1, a fractional
+/// power of a negative number, a float overflow) or where the integer leaves i128.
+pub(super) fn fold_constant(e: &ast::Expr) -> Option<FoldedNum> {
     use FoldedNum::*;
     match e {
         ast::Expr::Constant(c) => match &c.value {
@@ -29,31 +33,83 @@ pub(super) fn fold_power(e: &ast::Expr) -> Option<FoldedNum> {
             ast::Constant::Float(f) => Some(Float(*f)),
             _ => None,
         },
-        ast::Expr::UnaryOp(u) => match (u.op, fold_power(&u.operand)?) {
+        ast::Expr::UnaryOp(u) => match (u.op, fold_constant(&u.operand)?) {
             (ast::UnaryOp::USub, Int(i)) => i.checked_neg().map(Int),
             (ast::UnaryOp::USub, Float(f)) => Some(Float(-f)),
             (ast::UnaryOp::UAdd, n) => Some(n),
+            (ast::UnaryOp::Invert, Int(i)) => Some(Int(!i)),
             _ => None,
         },
-        ast::Expr::BinOp(b) if b.op == ast::Operator::Pow => {
-            let (base, exp) = (fold_power(&b.left)?, fold_power(&b.right)?);
-            if let (Int(a), Int(n)) = (base, exp) {
-                if n >= 0 {
-                    return a.checked_pow(u32::try_from(n).ok()?).map(Int);
-                }
+        ast::Expr::BinOp(b) => fold_binary(b.op, fold_constant(&b.left)?, fold_constant(&b.right)?),
+        _ => None,
+    }
+}
+
+fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNum> {
+    use ast::Operator as O;
+    use FoldedNum::*;
+    let as_f = |n: FoldedNum| match n {
+        Int(i) => i as f64,
+        Float(f) => f,
+    };
+    let finite = |r: f64| r.is_finite().then_some(Float(r));
+    if let (Int(x), Int(y)) = (a, b) {
+        return match op {
+            O::Add => x.checked_add(y).map(Int),
+            O::Sub => x.checked_sub(y).map(Int),
+            O::Mult => x.checked_mul(y).map(Int),
+            O::FloorDiv | O::Mod if y == 0 => None,
+            O::FloorDiv => x.checked_div_euclid(y).map(|_| Int(floor_div(x, y))),
+            O::Mod => Some(Int(x - floor_div(x, y) * y)),
+            O::LShift if y < 0 => None,
+            O::LShift => {
+                let n = u32::try_from(y).ok().filter(|&n| n < 127)?;
+                let r = x.checked_shl(n)?;
+                (r >> n == x).then_some(Int(r))
             }
-            let as_f = |n: FoldedNum| match n {
-                Int(i) => i as f64,
-                Float(f) => f,
-            };
-            let (x, y) = (as_f(base), as_f(exp));
+            O::RShift if y < 0 => None,
+            O::RShift => Some(Int(x >> y.min(127))),
+            O::BitAnd => Some(Int(x & y)),
+            O::BitOr => Some(Int(x | y)),
+            O::BitXor => Some(Int(x ^ y)),
+            O::Pow if y >= 0 => x.checked_pow(u32::try_from(y).ok()?).map(Int),
+            O::Pow => fold_binary(op, Float(x as f64), Float(y as f64)),
+            _ => None,
+        };
+    }
+    let (x, y) = (as_f(a), as_f(b));
+    match op {
+        O::Add => finite(x + y),
+        O::Sub => finite(x - y),
+        O::Mult => finite(x * y),
+        O::FloorDiv | O::Mod if y == 0.0 => None,
+        O::FloorDiv => finite((x / y).floor()),
+        O::Mod => {
+            // the sign of the divisor, as Python's float %
+            let r = x % y;
+            finite(if r != 0.0 && (r < 0.0) != (y < 0.0) {
+                r + y
+            } else {
+                r
+            })
+        }
+        O::Pow => {
             if (x == 0.0 && y < 0.0) || (x < 0.0 && y.fract() != 0.0) {
                 return None;
             }
-            let r = x.powf(y);
-            r.is_finite().then_some(Float(r))
+            finite(x.powf(y))
         }
         _ => None,
+    }
+}
+
+/// Python's integer floor division (`y` is not 0).
+fn floor_div(x: i128, y: i128) -> i128 {
+    let q = x / y;
+    if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
     }
 }
 

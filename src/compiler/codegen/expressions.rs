@@ -4,7 +4,7 @@
 //! `*args`/`**kwargs`. Literal values are in `constants`, nested code objects in
 //! `functions`.
 
-use super::constants::{fold_power, FoldedNum};
+use super::constants::{fold_constant, FoldedNum};
 use super::{str_const, Codegen, CompElt, Ctx, FnBody, Label};
 use crate::compiler::bytecode::{BinOp, CmpOp, Const, Instr, UnOp};
 use crate::compiler::symtable::{BlockNode, ScopeKind};
@@ -153,8 +153,8 @@ impl<'a> Codegen<'a> {
             Expr::NamedExpr(_) => {
                 self.unsupported_expr(sp, "assignment expressions (`:=`) are Python 3 only")
             }
-            Expr::BinOp(b) if b.op == ast::Operator::Pow && fold_power(e).is_some() => {
-                let k = match fold_power(e) {
+            Expr::BinOp(_) if fold_constant(e).is_some() => {
+                let k = match fold_constant(e) {
                     Some(FoldedNum::Int(i)) => {
                         i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i))
                     }
@@ -167,10 +167,8 @@ impl<'a> Codegen<'a> {
                 // Left-deep chains (`a + b + c + ...`) are compiled iteratively.
                 let mut chain = vec![b];
                 while let Expr::BinOp(inner) = &*chain[chain.len() - 1].left {
-                    // a constant power in the chain is folded like one on its own
-                    if inner.op == ast::Operator::Pow
-                        && fold_power(&chain[chain.len() - 1].left).is_some()
-                    {
+                    // a constant operand in the chain is folded like one on its own
+                    if fold_constant(&chain[chain.len() - 1].left).is_some() {
                         break;
                     }
                     chain.push(inner);

@@ -168,3 +168,17 @@ def ll_min(a, b):
     if b < a:
         return b
     return a
+
+
+# ---- chr() and unichr() under a ValueError handler
+
+def ll_check_chr(n):
+    """The range check `chr(n)` makes when a handler catches its ValueError."""
+    if n < 0 or n > 255:
+        raise ValueError
+
+
+def ll_check_unichr(n):
+    """The range check of `unichr(n)` under a ValueError handler (0 to 0x10FFFF)."""
+    if n < 0 or n > 0x10FFFF:
+        raise ValueError
