@@ -44,6 +44,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 span,
             );
         }
+        self.check_none_equality();
         for (def, span) in std::mem::take(&mut self.lists_of_chars) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
@@ -59,6 +60,43 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     span,
                 );
             }
+        }
+    }
+
+    /// `x == None` / `x != None` where `x` can be something else: the typer has no such
+    /// comparison. Judged on the final annotations: while the fixpoint runs, one side may
+    /// still be None only because the values that reach it later were not seen yet (an
+    /// attribute read before its setattr is generalized).
+    fn check_none_equality(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if !matches!(op.opname, Op::Eq | Op::Ne)
+                        || self.info[g].bindings[op.result.0 as usize].is_none()
+                    {
+                        continue;
+                    }
+                    found.push((g as u32, op.clone()));
+                }
+            }
+        }
+        for (g, op) in found {
+            let a = self.annotation(g, op.args[0]);
+            let b = self.annotation(g, op.args[1]);
+            let other = match (&a, &b) {
+                (SomeValue::None, o) | (o, SomeValue::None) => o,
+                _ => continue,
+            };
+            if matches!(other, SomeValue::None) || other.is_impossible() {
+                continue;
+            }
+            let msg = format!(
+                "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
+                self.bk.describe_type(self.heap(), other),
+                if op.opname == Op::Eq { "==" } else { "!=" }
+            );
+            self.report(AnnError::new("RPY205", msg), op.span);
         }
     }
 

@@ -234,6 +234,8 @@ builtins! {
     OsNice = "os.nice";
     // sys
     SysExit = "sys.exit";
+    /// `sys._getframe(n).f_globals`: the globals of the frame `n` calls up
+    SysFrameGlobals = "sys.frame_globals";
     // math
     RfloatFormatd = "rfloat.formatd";
     MathSqrt = "math.sqrt";

@@ -274,7 +274,9 @@ impl Program {
             };
         };
         let driver = self.space.make_driver();
-        let result = match self.space.call(target, vec![driver, Value::None]) {
+        // `args` is what follows the target on the toolchain's command line: none here.
+        let args = self.space.new_list(Vec::new());
+        let result = match self.space.call(target, vec![driver, args]) {
             Ok(v) => v,
             Err(u) => {
                 let target_span = self

@@ -77,6 +77,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsNice, os_not_at_import),
     // sys
     (B::SysExit, sys_exit),
+    (B::SysFrameGlobals, sys_frame_globals),
     // math
     (B::RfloatFormatd, rfloat_formatd),
     (B::MathSqrt, math_fn),
@@ -300,6 +301,26 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let cls = sp.exc_class("SystemExit");
     let inst = sp.new_exception(cls, vec![code]);
     Err(sp.raise_instance(inst))
+}
+
+/// `frame_globals(n)`: the globals (a dict that writes through to the module) of the
+/// frame `n` levels below the caller's; what `sys._getframe(n).f_globals` reads
+/// (pydgin's `init_sim` defines `target` in its caller's module this way).
+fn sys_frame_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let depth = match a.args[0] {
+        Value::Int(n) if n >= 0 => n as usize,
+        _ => return sp.type_error("_getframe() expects a non-negative integer"),
+    };
+    let module = sp
+        .frames
+        .len()
+        .checked_sub(1 + depth)
+        .map(|i| sp.frames[i].0);
+    match module {
+        Some(g) => Ok(super::builtins::globals_view(sp, g)),
+        None => sp.value_error("call stack is not deep enough"),
+    }
 }
 
 /// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):

@@ -27,6 +27,7 @@ mod print;
 mod text;
 
 pub(crate) use numeric::make_rint;
+pub(crate) use objects::globals_view;
 
 use super::object::Value;
 use super::{ObjSpace, R};

@@ -1,5 +1,5 @@
 """rpy-lsp's model of the `sys` module for RPython programs."""
-from __rpy__ import os_write, sys_exit
+from __rpy__ import os_write, sys_exit, sys_frame_globals
 
 maxint = 9223372036854775807
 maxsize = 9223372036854775807
@@ -110,3 +110,15 @@ def exc_info():
 
 def exc_clear():
     pass
+
+
+class _Frame(object):
+    """What `sys._getframe()` gives at import time: only `f_globals` is modelled."""
+
+    def __init__(self, f_globals):
+        self.f_globals = f_globals
+
+
+def _getframe(depth=0):
+    # one more level: this function's own frame
+    return _Frame(sys_frame_globals(depth + 1))
