@@ -236,6 +236,9 @@ builtins! {
     SysExit = "sys.exit";
     /// `sys._getframe(n).f_globals`: the globals of the frame `n` calls up
     SysFrameGlobals = "sys.frame_globals";
+    // re (import time only: the bundled `re.py` is built on these)
+    ReInfo = "re.info";
+    ReSpans = "re.spans";
     // math
     RfloatFormatd = "rfloat.formatd";
     MathSqrt = "math.sqrt";

@@ -34,6 +34,7 @@ bundled! {
     "os" => "os/__init__.py", true;
     "os.path" => "os/path.py", false;
     "sys" => "sys.py", false;
+    "re" => "re.py", false;
     "math" => "math.py", false;
     "time" => "time.py", false;
     "collections" => "collections.py", false;

@@ -22,6 +22,8 @@ mod libs;
 pub mod loader;
 pub mod object;
 mod ops;
+mod re_module;
+pub mod regex;
 mod space;
 mod strings;
 mod types;

@@ -305,6 +305,7 @@ fn all_builtins() -> &'static Impls {
             BUILTINS,
             super::generators::GEN_BUILTINS,
             super::libs::LIB_BUILTINS,
+            super::re_module::RE_BUILTINS,
         ];
         for &(b, f) in tables.into_iter().flatten() {
             m[b.index()] = Some(f);
