@@ -136,6 +136,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
 
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
+                    if self.read_of_unmodelled_instances(g as u32, &op) {
+                        continue;
+                    }
                     self.bk.position = Position {
                         graph: g as u32,
                         block: b as u32,
@@ -147,6 +150,54 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         }
+    }
+
+    /// `x.attr` blocked because no analysed code ever gave `attr` a value, where the
+    /// class's own methods do name it (assign it, as analysed code never did) and the
+    /// program calls code rpy-lsp does not model:
+    /// the instances come from there (a parser built by an unmodelled module raising the
+    /// exception caught here), so the read is unknown, not an error.
+    fn read_of_unmodelled_instances(&mut self, g: u32, op: &SpaceOperation) -> bool {
+        if op.opname != Op::GetAttr {
+            return false;
+        }
+        let Some(SomeValue::Instance { classdef, .. }) =
+            op.args.first().map(|&a| self.annotation(g, a))
+        else {
+            return false;
+        };
+        let heap = self.space.heap();
+        let Some(name) = op
+            .args
+            .get(1)
+            .and_then(|a| a.constant())
+            .and_then(|c| heap.str_value(c))
+        else {
+            return false;
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        let Some(cls) = self
+            .bk
+            .class_desc(self.bk.classdef(classdef).desc)
+            .map(|c| c.cls)
+        else {
+            return false;
+        };
+        let Some(c) = heap.class(cls) else {
+            return false;
+        };
+        let assigns = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
+            k.dict.iter().any(|(_, v)| {
+                heap.function(v)
+                    .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
+            })
+        });
+        assigns
+            && self.info.iter().any(|i| {
+                i.bindings
+                    .iter()
+                    .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
+            })
     }
 
     fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {

@@ -264,7 +264,9 @@ impl Program {
                 _ => {
                     // When the module body stopped at an error, `target` was never reached:
                     // that error is the one to fix.
-                    if !self.space.diagnostics.iter().any(|d| d.is_error()) {
+                    if !self.space.import_stopped_unknown
+                        && !self.space.diagnostics.iter().any(|d| d.is_error())
+                    {
                         self.diagnostics.push(no_target(
                             "the program defines no `target` function returning the entry point",
                         ));

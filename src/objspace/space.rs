@@ -42,6 +42,16 @@ impl ObjSpace {
 }
 
 impl ObjSpace {
+    /// Import-time code branched on or iterated over an unknown value (the flow space
+    /// judges such code itself: only with frames, at import time).
+    fn note_unknown_control(&mut self) {
+        if self.unknown_control.is_none() && !self.frames.is_empty() {
+            self.unknown_control = Some(self.user_span());
+        }
+    }
+}
+
+impl ObjSpace {
     /// The error that stops import-time evaluation past its memory budget. Not a Python
     /// `MemoryError`: user code must not be able to catch it and go on.
     pub(crate) fn out_of_memory(&self) -> Unwind<Value> {
@@ -167,11 +177,15 @@ impl Space for ObjSpace {
     }
 
     fn branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
+        if self.unknown_name(*cond).is_some() {
+            self.note_unknown_control();
+        }
         Ok(Branch::Known(self.truth(*cond)?))
     }
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
         if self.unknown_name(*iter).is_some() {
+            self.note_unknown_control();
             // Iterating over an unknown value at import time: nothing is known to come out.
             return Ok(IterNext::Done);
         }
