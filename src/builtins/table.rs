@@ -236,6 +236,9 @@ builtins! {
     SysExit = "sys.exit";
     /// `sys._getframe(n).f_globals`: the globals of the frame `n` calls up
     SysFrameGlobals = "sys.frame_globals";
+    /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
+    /// that knows it lacks something (`config.<group>` of an unmodelled option set)
+    ModelUnknown = "model.unknown";
     // re (import time only: the bundled `re.py` is built on these)
     ReInfo = "re.info";
     ReSpans = "re.spans";

@@ -78,6 +78,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     // sys
     (B::SysExit, sys_exit),
     (B::SysFrameGlobals, sys_frame_globals),
+    (B::ModelUnknown, model_unknown),
     // math
     (B::RfloatFormatd, rfloat_formatd),
     (B::MathSqrt, math_fn),
@@ -321,6 +322,17 @@ fn sys_frame_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         Some(g) => Ok(super::builtins::globals_view(sp, g)),
         None => sp.value_error("call stack is not deep enough"),
     }
+}
+
+fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let what = sp
+        .heap
+        .str_value(a.args[0])
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_else(|| "?".into());
+    sp.warn_unknown(&what, "the name");
+    Ok(sp.new_unknown(&what))
 }
 
 /// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):
@@ -812,10 +824,15 @@ fn module_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 /// `OrderedDict(...)`: every dict keeps its insertion order here, so it is a dict.
 fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    a.arity(sp, 0, 1)?;
+    a.arity(sp, 0, 1 + a.kwargs.len())?;
     let d = sp.new_dict();
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;
+    }
+    // `OrderedDict(a=1, b=2)`: keyword items, in the order written
+    for (k, v) in a.kwargs.clone() {
+        let key = sp.intern(&k);
+        sp.setitem(d, key, v)?;
     }
     Ok(d)
 }

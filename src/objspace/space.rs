@@ -18,6 +18,12 @@ impl ObjSpace {
         self.err("NameError", msg)
     }
 
+    /// A global missing from a module whose namespace got unknown contents.
+    fn unknown_global(&mut self, name: &str) -> Value {
+        self.warn_unknown(name, "the global");
+        self.new_unknown(name)
+    }
+
     fn builtin_lookup(&self, name: &str) -> Option<Value> {
         self.module_attr(self.builtins_module, name)
     }
@@ -224,6 +230,9 @@ impl Space for ObjSpace {
         if let Some(v) = self.builtin_lookup(name) {
             return Ok(v);
         }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
+        }
         Err(self.name_error(name, true))
     }
 
@@ -250,6 +259,9 @@ impl Space for ObjSpace {
         }
         if let Some(v) = self.builtin_lookup(name) {
             return Ok(v);
+        }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
         }
         Err(self.name_error(name, false))
     }
