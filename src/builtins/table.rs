@@ -234,8 +234,11 @@ builtins! {
     OsNice = "os.nice";
     // sys
     SysExit = "sys.exit";
-    /// `sys._getframe(n).f_globals`: the globals of the frame `n` calls up
+    /// The globals of the import-time frame at a level (0: the outermost), for
+    /// `sys._getframe(n).f_globals`
     SysFrameGlobals = "sys.frame_globals";
+    /// How many import-time frames are running
+    SysFrameCount = "sys.frame_count";
     /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
     /// that knows it lacks something (`config.<group>` of an unmodelled option set)
     ModelUnknown = "model.unknown";

@@ -78,6 +78,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     // sys
     (B::SysExit, sys_exit),
     (B::SysFrameGlobals, sys_frame_globals),
+    (B::SysFrameCount, sys_frame_count),
     (B::ModelUnknown, model_unknown),
     // math
     (B::RfloatFormatd, rfloat_formatd),
@@ -304,24 +305,25 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Err(sp.raise_instance(inst))
 }
 
-/// `frame_globals(n)`: the globals (a dict that writes through to the module) of the
-/// frame `n` levels below the caller's; what `sys._getframe(n).f_globals` reads
-/// (pydgin's `init_sim` defines `target` in its caller's module this way).
+/// `frame_globals(level)`: the globals (a dict that writes through to the module) of the
+/// import-time frame at `level`, counted from the outermost; what
+/// `sys._getframe(n).f_globals` reads (pydgin's `init_sim` defines `target` in its
+/// caller's module this way, pixie's `defprotocol` its protocols).
 fn sys_frame_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
-    let depth = match a.args[0] {
-        Value::Int(n) if n >= 0 => n as usize,
-        _ => return sp.type_error("_getframe() expects a non-negative integer"),
+    let module = match a.args[0] {
+        Value::Int(n) if n >= 0 => sp.frames.get(n as usize).map(|f| f.0),
+        _ => None,
     };
-    let module = sp
-        .frames
-        .len()
-        .checked_sub(1 + depth)
-        .map(|i| sp.frames[i].0);
     match module {
         Some(g) => Ok(super::builtins::globals_view(sp, g)),
         None => sp.value_error("call stack is not deep enough"),
     }
+}
+
+fn sys_frame_count(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    Ok(Value::Int(sp.frames.len() as i64))
 }
 
 fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -1,6 +1,7 @@
 """rpy-lsp's model of the `inspect` module, for code that runs at import time
 (programs discover their classes and functions with it)."""
 import types
+import sys
 
 
 def isclass(obj):
@@ -77,3 +78,7 @@ def getargspec(func):
     if code.co_flags & 0x8:
         varkw = code.co_varnames[nargs]
     return (names, varargs, varkw, func.__defaults__)
+
+
+def currentframe():
+    return sys._getframe(1)
