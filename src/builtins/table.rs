@@ -82,6 +82,8 @@ builtins! {
     // methods of built-in classes
     ObjectDunderInit = "object.__init__";
     TypeDunderNew = "type.__new__";
+    /// `C.__subclasses__()`: the classes whose bases include `C`, in creation order
+    TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
     ObjectDunderGetattribute = "object.__getattribute__";
     BaseExceptionDunderInit = "BaseException.__init__";

@@ -84,6 +84,8 @@ bundled! {
     "__rpy_ll__.ll_os" => "__rpy_ll__/ll_os.py", false;
     "__rpy_ll__.ll_list" => "__rpy_ll__/ll_list.py", false;
     "__rpy_ll__.ll_dict" => "__rpy_ll__/ll_dict.py", false;
+    "rpython.tool" => "rpython/tool/__init__.py", true;
+    "rpython.tool.pairtype" => "rpython/tool/pairtype.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;
