@@ -1148,10 +1148,10 @@ fn import_time_model_of(heap: &Heap, id: ObjId) -> Option<&'static str> {
         Object::Function(f) => Some(f.globals),
         Object::Class(c) => c.module,
         Object::Instance(i) => heap.class(i.class).and_then(|c| c.module),
-        Object::BoundMethod { func, .. } => match func {
-            Value::Obj(f) => heap.function(Value::Obj(*f)).map(|f| f.globals),
-            _ => None,
-        },
+        Object::BoundMethod {
+            func: Value::Obj(f),
+            ..
+        } => heap.function(Value::Obj(*f)).map(|f| f.globals),
         _ => None,
     }?;
     match heap.get(module) {
