@@ -298,17 +298,22 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
 /// only exist in flow graphs (the `print` helpers the flow space calls).
 pub(crate) type Impls = [Option<BuiltinFn>; B::COUNT];
 
+/// Every table binding built-ins to implementations (this file's and the bundled
+/// models' primitives).
+fn binding_tables() -> [&'static [(B, BuiltinFn)]; 4] {
+    [
+        BUILTINS,
+        super::generators::GEN_BUILTINS,
+        super::libs::LIB_BUILTINS,
+        super::re_module::RE_BUILTINS,
+    ]
+}
+
 fn all_builtins() -> &'static Impls {
     static REG: OnceLock<Impls> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m: Impls = [None; B::COUNT];
-        let tables = [
-            BUILTINS,
-            super::generators::GEN_BUILTINS,
-            super::libs::LIB_BUILTINS,
-            super::re_module::RE_BUILTINS,
-        ];
-        for &(b, f) in tables.into_iter().flatten() {
+        for &(b, f) in binding_tables().into_iter().flatten() {
             m[b.index()] = Some(f);
         }
         for &b in B::ALL {
@@ -359,7 +364,7 @@ fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 #[cfg(test)]
 mod tests {
-    use super::{all_builtins, BUILTINS};
+    use super::{all_builtins, binding_tables};
     use crate::builtins::{BuiltinId as B, GRAPH_ONLY};
 
     /// Every built-in of the registry has exactly one implementation here (the string
@@ -367,12 +372,7 @@ mod tests {
     #[test]
     fn every_builtin_is_bound_once() {
         let mut count = [0usize; B::COUNT];
-        let tables = [
-            BUILTINS,
-            super::super::generators::GEN_BUILTINS,
-            super::super::libs::LIB_BUILTINS,
-        ];
-        for &(b, _) in tables.into_iter().flatten() {
+        for &(b, _) in binding_tables().into_iter().flatten() {
             count[b.index()] += 1;
         }
         for &b in B::ALL {
