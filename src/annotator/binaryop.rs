@@ -107,15 +107,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 match op {
                     Add | Mul | Or | Xor | Div | FloorDiv | Mod => union(self),
                     TrueDiv => Ok(SomeValue::float()),
-                    Sub => {
-                        union(self)?;
-                        let kind = compute_restype(k1, k2).unwrap_or(k1);
-                        Ok(SomeValue::int_of_kind(kind, false))
-                    }
-                    And => {
-                        let u = union(self)?;
-                        let kind = u.int_kind().unwrap_or(IntKind::Signed);
-                        Ok(SomeValue::int_of_kind(kind, x.is_nonneg() || y.is_nonneg()))
+                    // `-` and `&` only combine the machine types (an int mixes with any
+                    // of them): a possibly negative int with an r_uint is fine here.
+                    Sub | And => {
+                        let kind = compute_restype(k1, k2).ok_or_else(|| self.signedness_error(op, x, y, &AnnError::new("RPY220", String::new())))?;
+                        let nonneg = op == And && (x.is_nonneg() || y.is_nonneg());
+                        Ok(SomeValue::int_of_kind(kind, nonneg))
                     }
                     LShift => Ok(if matches!(x, S::Bool { .. }) { SomeValue::int() } else { SomeValue::int_of_kind(k1, false) }),
                     RShift => Ok(if matches!(x, S::Bool { .. }) { SomeValue::nonneg_int() } else { SomeValue::int_of_kind(k1, x.is_nonneg()) }),
@@ -426,14 +423,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     format!("comparing {} with `{}` is not supported by the RPython typer", what, op_symbol(opname)),
                 ))
             }
-            (S::None, other) | (other, S::None) if !matches!(other, S::None) => Err(AnnError::new(
-                "RPY205",
-                format!(
-                    "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
-                    self.bk.describe_type(self.space.heap(), other),
-                    op_symbol(opname)
-                ),
-            )),
+            // `x == None` with an `x` that can be something else: refused by the typer, but
+            // judged on the final annotations (checks.rs), as `x` may still widen.
+            (S::None, other) | (other, S::None) if !matches!(other, S::None) => Ok(SomeValue::bool()),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
                 if ordering {
                     return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));

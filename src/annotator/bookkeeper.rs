@@ -783,6 +783,9 @@ impl Bookkeeper {
 
     fn immutable_obj_inner(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
         let v = Value::Obj(id);
+        if let Some(what) = import_time_model_of(heap, id) {
+            return Ok(SomeValue::Unknown(Rc::from(what)));
+        }
         Ok(match heap.get(id) {
             Object::Str(s) => {
                 let no_nul = !s.contains(&0);
@@ -1131,3 +1134,30 @@ impl Bookkeeper {
 
 /// Deepest nesting of a prebuilt constant the annotator accepts.
 pub const MAX_PREBUILT_DEPTH: usize = 500;
+
+/// Bundled models of libraries that only run at import time (`re`): their objects reach
+/// translated code only through the reference's own machinery (rply gives `re` patterns an
+/// rsre-based translation), which rpy-lsp does not model, so there they are unknown.
+const IMPORT_TIME_MODELS: &[&str] = &["re"];
+
+/// The model an object (module, function, class or instance) belongs to, if it is one of
+/// [`IMPORT_TIME_MODELS`].
+fn import_time_model_of(heap: &Heap, id: ObjId) -> Option<&'static str> {
+    let module = match heap.get(id) {
+        Object::Module(_) => Some(id),
+        Object::Function(f) => Some(f.globals),
+        Object::Class(c) => c.module,
+        Object::Instance(i) => heap.class(i.class).and_then(|c| c.module),
+        Object::BoundMethod {
+            func: Value::Obj(f),
+            ..
+        } => heap.function(Value::Obj(*f)).map(|f| f.globals),
+        _ => None,
+    }?;
+    match heap.get(module) {
+        Object::Module(m) if m.bundled => {
+            IMPORT_TIME_MODELS.iter().copied().find(|n| **n == *m.name)
+        }
+        _ => None,
+    }
+}

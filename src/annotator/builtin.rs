@@ -1024,6 +1024,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "os.environ.get() takes exactly one argument in RPython (no default): use `os.environ.get(key)` and test for None".into(),
                         ));
                     }
+                    // Read when the program runs (not the import-time snapshot, empty in
+                    // the sandbox): a string or None.
+                    if id == B::DictGet && self.space.is_os_environ(*d) {
+                        return Ok(S::Str {
+                            can_be_none: true,
+                            no_nul: true,
+                            konst: None,
+                        });
+                    }
                 }
                 if id == B::DictGet && p.len() == 1 && prebuilt {
                     self.dict_key(def, &p[0])?;

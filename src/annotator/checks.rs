@@ -44,6 +44,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 span,
             );
         }
+        self.check_none_equality();
         for (def, span) in std::mem::take(&mut self.lists_of_chars) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
@@ -59,6 +60,43 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     span,
                 );
             }
+        }
+    }
+
+    /// `x == None` / `x != None` where `x` can be something else: the typer has no such
+    /// comparison. Judged on the final annotations: while the fixpoint runs, one side may
+    /// still be None only because the values that reach it later were not seen yet (an
+    /// attribute read before its setattr is generalized).
+    fn check_none_equality(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if !matches!(op.opname, Op::Eq | Op::Ne)
+                        || self.info[g].bindings[op.result.0 as usize].is_none()
+                    {
+                        continue;
+                    }
+                    found.push((g as u32, op.clone()));
+                }
+            }
+        }
+        for (g, op) in found {
+            let a = self.annotation(g, op.args[0]);
+            let b = self.annotation(g, op.args[1]);
+            let other = match (&a, &b) {
+                (SomeValue::None, o) | (o, SomeValue::None) => o,
+                _ => continue,
+            };
+            if matches!(other, SomeValue::None) || other.is_impossible() {
+                continue;
+            }
+            let msg = format!(
+                "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
+                self.bk.describe_type(self.heap(), other),
+                if op.opname == Op::Eq { "==" } else { "!=" }
+            );
+            self.report(AnnError::new("RPY205", msg), op.span);
         }
     }
 
@@ -98,6 +136,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
 
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
+                    if self.read_of_unmodelled_instances(g as u32, &op) {
+                        continue;
+                    }
                     self.bk.position = Position {
                         graph: g as u32,
                         block: b as u32,
@@ -109,6 +150,54 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         }
+    }
+
+    /// `x.attr` blocked because no analysed code ever gave `attr` a value, where the
+    /// class's own methods do name it (assign it, as analysed code never did) and the
+    /// program calls code rpy-lsp does not model:
+    /// the instances come from there (a parser built by an unmodelled module raising the
+    /// exception caught here), so the read is unknown, not an error.
+    fn read_of_unmodelled_instances(&mut self, g: u32, op: &SpaceOperation) -> bool {
+        if op.opname != Op::GetAttr {
+            return false;
+        }
+        let Some(SomeValue::Instance { classdef, .. }) =
+            op.args.first().map(|&a| self.annotation(g, a))
+        else {
+            return false;
+        };
+        let heap = self.space.heap();
+        let Some(name) = op
+            .args
+            .get(1)
+            .and_then(|a| a.constant())
+            .and_then(|c| heap.str_value(c))
+        else {
+            return false;
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        let Some(cls) = self
+            .bk
+            .class_desc(self.bk.classdef(classdef).desc)
+            .map(|c| c.cls)
+        else {
+            return false;
+        };
+        let Some(c) = heap.class(cls) else {
+            return false;
+        };
+        let assigns = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
+            k.dict.iter().any(|(_, v)| {
+                heap.function(v)
+                    .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
+            })
+        });
+        assigns
+            && self.info.iter().any(|i| {
+                i.bindings
+                    .iter()
+                    .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
+            })
     }
 
     fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {

@@ -82,6 +82,8 @@ builtins! {
     // methods of built-in classes
     ObjectDunderInit = "object.__init__";
     TypeDunderNew = "type.__new__";
+    /// `C.__subclasses__()`: the classes whose bases include `C`, in creation order
+    TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
     ObjectDunderGetattribute = "object.__getattribute__";
     BaseExceptionDunderInit = "BaseException.__init__";
@@ -234,6 +236,17 @@ builtins! {
     OsNice = "os.nice";
     // sys
     SysExit = "sys.exit";
+    /// The globals of the import-time frame at a level (0: the outermost), for
+    /// `sys._getframe(n).f_globals`
+    SysFrameGlobals = "sys.frame_globals";
+    /// How many import-time frames are running
+    SysFrameCount = "sys.frame_count";
+    /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
+    /// that knows it lacks something (`config.<group>` of an unmodelled option set)
+    ModelUnknown = "model.unknown";
+    // re (import time only: the bundled `re.py` is built on these)
+    ReInfo = "re.info";
+    ReSpans = "re.spans";
     // math
     RfloatFormatd = "rfloat.formatd";
     MathSqrt = "math.sqrt";

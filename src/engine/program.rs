@@ -264,7 +264,9 @@ impl Program {
                 _ => {
                     // When the module body stopped at an error, `target` was never reached:
                     // that error is the one to fix.
-                    if !self.space.diagnostics.iter().any(|d| d.is_error()) {
+                    if !self.space.import_stopped_unknown
+                        && !self.space.diagnostics.iter().any(|d| d.is_error())
+                    {
                         self.diagnostics.push(no_target(
                             "the program defines no `target` function returning the entry point",
                         ));
@@ -274,7 +276,22 @@ impl Program {
             };
         };
         let driver = self.space.make_driver();
-        let result = match self.space.call(target, vec![driver, Value::None]) {
+        // The toolchain adds the option groups of `get_additional_config_options()` to
+        // the config; rpy-lsp does not model them: reading one gives an unknown.
+        if self
+            .space
+            .module_attr(module, "get_additional_config_options")
+            .is_some()
+        {
+            let config: std::rc::Rc<str> = std::rc::Rc::from("config");
+            let extra: std::rc::Rc<str> = std::rc::Rc::from("_extra_options");
+            if let Ok(c) = self.space.getattr(driver, &config) {
+                let _ = self.space.setattr(c, &extra, Value::Bool(true));
+            }
+        }
+        // `args` is what follows the target on the toolchain's command line: none here.
+        let args = self.space.new_list(Vec::new());
+        let result = match self.space.call(target, vec![driver, args]) {
             Ok(v) => v,
             Err(u) => {
                 let target_span = self

@@ -224,6 +224,12 @@ impl ObjSpace {
                         let b: Vec<Value> = c.mro.iter().map(|&b| Value::Obj(b)).collect();
                         return Ok(Some(self.new_tuple(b)));
                     }
+                    "__subclasses__" => {
+                        return Ok(Some(self.alloc(Object::Builtin {
+                            id: crate::builtins::BuiltinId::TypeSubclasses,
+                            bound_self: Some(obj),
+                        })));
+                    }
                     "__module__" if c.builtin.is_some() => {
                         return Ok(Some(self.new_str(b"__builtin__")))
                     }

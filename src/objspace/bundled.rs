@@ -34,6 +34,7 @@ bundled! {
     "os" => "os/__init__.py", true;
     "os.path" => "os/path.py", false;
     "sys" => "sys.py", false;
+    "re" => "re.py", false;
     "math" => "math.py", false;
     "time" => "time.py", false;
     "collections" => "collections.py", false;
@@ -85,6 +86,8 @@ bundled! {
     "__rpy_ll__.ll_dict" => "__rpy_ll__/ll_dict.py", false;
     "__rpy_ll__.ll_num" => "__rpy_ll__/ll_num.py", false;
     "__rpy_ll__.ll_class" => "__rpy_ll__/ll_class.py", false;
+    "rpython.tool" => "rpython/tool/__init__.py", true;
+    "rpython.tool.pairtype" => "rpython/tool/pairtype.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;

@@ -97,7 +97,18 @@ impl ObjSpace {
                     r => r,
                 }
             }
-            Object::Class(_) => self.instantiate(id, args, kwargs),
+            Object::Class(_) => {
+                let unknown = self.first_unknown(&args).or_else(|| {
+                    let kw: Vec<Value> = kwargs.iter().map(|(_, v)| *v).collect();
+                    self.first_unknown(&kw)
+                });
+                match self.instantiate(id, args, kwargs) {
+                    // `int(unknown, 16)`: a constructor that cannot take an unknown
+                    // gives an unknown.
+                    Err(Unwind::Raise { .. }) if unknown.is_some() => Ok(unknown.unwrap()),
+                    r => r,
+                }
+            }
             Object::Instance(inst) => {
                 let cls = inst.class;
                 match self.lookup_class_attr(cls, "__call__") {

@@ -77,6 +77,9 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsNice, os_not_at_import),
     // sys
     (B::SysExit, sys_exit),
+    (B::SysFrameGlobals, sys_frame_globals),
+    (B::SysFrameCount, sys_frame_count),
+    (B::ModelUnknown, model_unknown),
     // math
     (B::RfloatFormatd, rfloat_formatd),
     (B::MathSqrt, math_fn),
@@ -300,6 +303,38 @@ fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let cls = sp.exc_class("SystemExit");
     let inst = sp.new_exception(cls, vec![code]);
     Err(sp.raise_instance(inst))
+}
+
+/// `frame_globals(level)`: the globals (a dict that writes through to the module) of the
+/// import-time frame at `level`, counted from the outermost; what
+/// `sys._getframe(n).f_globals` reads (pydgin's `init_sim` defines `target` in its
+/// caller's module this way, pixie's `defprotocol` its protocols).
+fn sys_frame_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let module = match a.args[0] {
+        Value::Int(n) if n >= 0 => sp.frames.get(n as usize).map(|f| f.0),
+        _ => None,
+    };
+    match module {
+        Some(g) => Ok(super::builtins::globals_view(sp, g)),
+        None => sp.value_error("call stack is not deep enough"),
+    }
+}
+
+fn sys_frame_count(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    Ok(Value::Int(sp.frames.len() as i64))
+}
+
+fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let what = sp
+        .heap
+        .str_value(a.args[0])
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_else(|| "?".into());
+    sp.warn_unknown(&what, "the name");
+    Ok(sp.new_unknown(&what))
 }
 
 /// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):
@@ -791,10 +826,15 @@ fn module_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 /// `OrderedDict(...)`: every dict keeps its insertion order here, so it is a dict.
 fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    a.arity(sp, 0, 1)?;
+    a.arity(sp, 0, 1 + a.kwargs.len())?;
     let d = sp.new_dict();
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;
+    }
+    // `OrderedDict(a=1, b=2)`: keyword items, in the order written
+    for (k, v) in a.kwargs.clone() {
+        let key = sp.intern(&k);
+        sp.setitem(d, key, v)?;
     }
     Ok(d)
 }

@@ -672,6 +672,18 @@ impl ObjSpace {
                         None => text,
                     };
                     Diagnostic::new("RPY002", span, text)
+                } else if let Some(at) = self.unknown_control {
+                    // Not provably the program's: earlier import-time code took a path
+                    // decided by a value rpy-lsp does not model.
+                    self.import_stopped_unknown = true;
+                    Diagnostic::new(
+                        "RPY007",
+                        span,
+                        format!(
+                            "exception at import time ({text}) after import-time code depended on a value rpy-lsp does not model: what the program defines from here on is unknown"
+                        ),
+                    )
+                    .with_label(at, "a branch or loop on an unknown value")
                 } else {
                     Diagnostic::new("RPY003", span, format!("exception at import time: {text}"))
                 };

@@ -22,6 +22,8 @@ mod libs;
 pub mod loader;
 pub mod object;
 mod ops;
+mod re_module;
+pub mod regex;
 mod space;
 mod strings;
 mod types;
@@ -160,6 +162,16 @@ pub struct ObjSpace {
     pub unknown_base_classes: HashSet<ObjId>,
     /// Dicts returned by `globals()`, with their module: writes to them define globals.
     pub(crate) globals_views: HashMap<ObjId, ObjId>,
+    /// Where import-time code first branched on, or iterated over, an unknown value: from
+    /// there on its effects are not known (a loop over an unknown runs no iteration), so a
+    /// later import-time exception may come from what rpy-lsp does not model.
+    pub(crate) unknown_control: Option<Span>,
+    /// An import-time exception was reported as unknown (see `unknown_control`): the
+    /// module stopped there, so a missing `target` is not the program's fault.
+    pub import_stopped_unknown: bool,
+    /// Modules whose globals received an unknown mapping (`globals().update(configure(C))`
+    /// with `configure` unmodelled): a name missing there is unknown, not a NameError.
+    pub(crate) unknown_globals: HashSet<ObjId>,
     /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
     /// unknown, not KeyErrors.
     pub(crate) unknown_dicts: std::collections::HashSet<ObjId>,
@@ -231,6 +243,9 @@ impl ObjSpace {
             unknown_base_classes: HashSet::new(),
             metaclasses: HashMap::new(),
             globals_views: HashMap::new(),
+            unknown_control: None,
+            import_stopped_unknown: false,
+            unknown_globals: HashSet::new(),
             unknown_dicts: Default::default(),
         };
         space.setup_types();

@@ -18,6 +18,12 @@ impl ObjSpace {
         self.err("NameError", msg)
     }
 
+    /// A global missing from a module whose namespace got unknown contents.
+    fn unknown_global(&mut self, name: &str) -> Value {
+        self.warn_unknown(name, "the global");
+        self.new_unknown(name)
+    }
+
     fn builtin_lookup(&self, name: &str) -> Option<Value> {
         self.module_attr(self.builtins_module, name)
     }
@@ -37,6 +43,16 @@ impl ObjSpace {
             }
             Const::Code(code) => self.alloc(Object::Code(code.clone())),
             Const::Ellipsis => self.builtin_lookup("Ellipsis").unwrap_or(Value::None),
+        }
+    }
+}
+
+impl ObjSpace {
+    /// Import-time code branched on or iterated over an unknown value (the flow space
+    /// judges such code itself: only with frames, at import time).
+    fn note_unknown_control(&mut self) {
+        if self.unknown_control.is_none() && !self.frames.is_empty() {
+            self.unknown_control = Some(self.user_span());
         }
     }
 }
@@ -167,11 +183,15 @@ impl Space for ObjSpace {
     }
 
     fn branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
+        if self.unknown_name(*cond).is_some() {
+            self.note_unknown_control();
+        }
         Ok(Branch::Known(self.truth(*cond)?))
     }
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
         if self.unknown_name(*iter).is_some() {
+            self.note_unknown_control();
             // Iterating over an unknown value at import time: nothing is known to come out.
             return Ok(IterNext::Done);
         }
@@ -210,6 +230,9 @@ impl Space for ObjSpace {
         if let Some(v) = self.builtin_lookup(name) {
             return Ok(v);
         }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
+        }
         Err(self.name_error(name, true))
     }
 
@@ -236,6 +259,9 @@ impl Space for ObjSpace {
         }
         if let Some(v) = self.builtin_lookup(name) {
             return Ok(v);
+        }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
         }
         Err(self.name_error(name, false))
     }

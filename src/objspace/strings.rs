@@ -206,6 +206,16 @@ impl ObjSpace {
                 "descriptor '{meth}' requires a 'str' object but received a '{tn}'"
             ));
         };
+        // `join` looks at its items twice (for unicode, then to join): an iterator
+        // argument is consumed once, into a list.
+        if matches!(id, B::StrJoin | B::UnicodeJoin) && a.args.len() == 1 {
+            let items = self.iterate(a.args[0])?;
+            // joining an unknown item gives an unknown (`"".join(random.choice(...) ...)`)
+            if let Some(u) = self.first_unknown(&items) {
+                return Ok(u);
+            }
+            a.args[0] = self.new_list(items);
+        }
         // Mixing with unicode arguments promotes a str receiver to unicode.
         if !s.unicode
             && !matches!(

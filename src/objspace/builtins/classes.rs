@@ -8,7 +8,7 @@
 use super::objects::attr_name_arg;
 use super::BArgs;
 use crate::builtins::BuiltinId as B;
-use crate::objspace::object::{Instance, Object, Value};
+use crate::objspace::object::{Instance, ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
 
 pub(super) fn c_object(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -85,6 +85,21 @@ pub(super) fn m_type_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
     }
     Ok(c)
+}
+
+pub(super) fn m_type_subclasses(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let this = a.take_self(sp)?;
+    a.arity(sp, 0, 0)?;
+    let Value::Obj(cls) = this else {
+        return sp.type_error("__subclasses__() needs a class");
+    };
+    // Classes are allocated when created: heap order is creation order.
+    let subs: Vec<Value> = (0..sp.heap.len() as u32)
+        .map(ObjId)
+        .filter(|&k| sp.heap.class(k).is_some_and(|c| c.bases.contains(&cls)))
+        .map(Value::Obj)
+        .collect();
+    Ok(sp.new_list(subs))
 }
 
 pub(super) fn m_object_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {

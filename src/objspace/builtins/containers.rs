@@ -49,6 +49,15 @@ impl ObjSpace {
 
     /// `d.update(other)` with a mapping or an iterable of pairs.
     pub(crate) fn dict_update(&mut self, d: Value, other: Value) -> R<()> {
+        if self.unknown_name(other).is_some() {
+            // into `globals()`: the module's names are then partly unknown
+            if let Value::Obj(id) = d {
+                if let Some(&module) = self.globals_views.get(&id) {
+                    self.unknown_globals.insert(module);
+                }
+            }
+            return Ok(());
+        }
         if let Some(entries) = self.dict_entries(other) {
             for (k, v) in entries {
                 self.setitem(d, k, v)?;

@@ -27,6 +27,7 @@ mod print;
 mod text;
 
 pub(crate) use numeric::make_rint;
+pub(crate) use objects::globals_view;
 
 use super::object::Value;
 use super::{ObjSpace, R};
@@ -34,7 +35,7 @@ use crate::builtins::BuiltinId as B;
 use classes::{
     c_classmethod, c_object, c_property, c_staticmethod, c_super, c_type, m_exc_init, m_exc_repr,
     m_exc_str, m_function_get, m_object_getattribute, m_object_init, m_object_setattr, m_property,
-    m_type_new,
+    m_type_new, m_type_subclasses,
 };
 use containers::{c_dict, c_list, c_set, c_slice, c_tuple, m_dict, m_list, m_set, m_slot_item};
 use iteration::{
@@ -211,6 +212,7 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     // methods of built-in classes
     (B::ObjectDunderInit, m_object_init),
     (B::TypeDunderNew, m_type_new),
+    (B::TypeSubclasses, m_type_subclasses),
     (B::ObjectDunderSetattr, m_object_setattr),
     (B::ObjectDunderGetattribute, m_object_getattribute),
     (B::BaseExceptionDunderInit, m_exc_init),
@@ -296,16 +298,22 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
 /// only exist in flow graphs (the `print` helpers the flow space calls).
 pub(crate) type Impls = [Option<BuiltinFn>; B::COUNT];
 
+/// Every table binding built-ins to implementations (this file's and the bundled
+/// models' primitives).
+fn binding_tables() -> [&'static [(B, BuiltinFn)]; 4] {
+    [
+        BUILTINS,
+        super::generators::GEN_BUILTINS,
+        super::libs::LIB_BUILTINS,
+        super::re_module::RE_BUILTINS,
+    ]
+}
+
 fn all_builtins() -> &'static Impls {
     static REG: OnceLock<Impls> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m: Impls = [None; B::COUNT];
-        let tables = [
-            BUILTINS,
-            super::generators::GEN_BUILTINS,
-            super::libs::LIB_BUILTINS,
-        ];
-        for &(b, f) in tables.into_iter().flatten() {
+        for &(b, f) in binding_tables().into_iter().flatten() {
             m[b.index()] = Some(f);
         }
         for &b in B::ALL {
@@ -356,7 +364,7 @@ fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 #[cfg(test)]
 mod tests {
-    use super::{all_builtins, BUILTINS};
+    use super::{all_builtins, binding_tables};
     use crate::builtins::{BuiltinId as B, GRAPH_ONLY};
 
     /// Every built-in of the registry has exactly one implementation here (the string
@@ -364,12 +372,7 @@ mod tests {
     #[test]
     fn every_builtin_is_bound_once() {
         let mut count = [0usize; B::COUNT];
-        let tables = [
-            BUILTINS,
-            super::super::generators::GEN_BUILTINS,
-            super::super::libs::LIB_BUILTINS,
-        ];
-        for &(b, _) in tables.into_iter().flatten() {
+        for &(b, _) in binding_tables().into_iter().flatten() {
             count[b.index()] += 1;
         }
         for &b in B::ALL {

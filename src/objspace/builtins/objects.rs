@@ -7,7 +7,7 @@
 
 use super::BArgs;
 use crate::interpreter::Unwind;
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -111,21 +111,25 @@ pub(super) fn b_callable(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 pub(super) fn b_globals(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
-    let g = sp.frames.last().map(|f| f.0);
-    match g {
-        Some(g) => match sp.heap.get(g) {
-            Object::Module(m) => {
-                let attrs = m.dict.clone();
-                let d = sp.dict_of_attrs(&attrs);
-                // `globals()[name] = value` at import time defines a global.
-                if let Value::Obj(did) = d {
-                    sp.globals_views.insert(did, g);
-                }
-                Ok(d)
-            }
-            _ => Ok(sp.new_dict()),
-        },
+    match sp.frames.last().map(|f| f.0) {
+        Some(g) => Ok(globals_view(sp, g)),
         None => Ok(sp.new_dict()),
+    }
+}
+
+/// The dict `globals()` gives for the frame whose globals are `g`: a copy of the module's
+/// namespace whose writes reach the module (`globals()[name] = value` defines a global).
+pub(crate) fn globals_view(sp: &mut ObjSpace, g: ObjId) -> Value {
+    match sp.heap.get(g) {
+        Object::Module(m) => {
+            let attrs = m.dict.clone();
+            let d = sp.dict_of_attrs(&attrs);
+            if let Value::Obj(did) = d {
+                sp.globals_views.insert(did, g);
+            }
+            d
+        }
+        _ => sp.new_dict(),
     }
 }
 

@@ -1,6 +1,7 @@
 """rpy-lsp's model of the `inspect` module, for code that runs at import time
 (programs discover their classes and functions with it)."""
 import types
+import sys
 
 
 def isclass(obj):
@@ -49,6 +50,43 @@ def getmro(cls):
     return cls.__mro__
 
 
+class _Named(object):
+    """A tuple with named fields (what `inspect` returns in CPython 2.7)."""
+
+    def __getitem__(self, i):
+        return self._t[i]
+
+    def __getslice__(self, i, j):
+        return self._t[i:j]
+
+    def __len__(self):
+        return len(self._t)
+
+    def __iter__(self):
+        return iter(self._t)
+
+    def __eq__(self, o):
+        return self._t == o
+
+    def __ne__(self, o):
+        return self._t != o
+
+    def __repr__(self):
+        return repr(self._t)
+
+
+class Arguments(_Named):
+    def __init__(self, args, varargs, keywords):
+        self._t = (args, varargs, keywords)
+        self.args, self.varargs, self.keywords = self._t
+
+
+class ArgSpec(_Named):
+    def __init__(self, args, varargs, keywords, defaults):
+        self._t = (args, varargs, keywords, defaults)
+        self.args, self.varargs, self.keywords, self.defaults = self._t
+
+
 def getargs(co):
     """The names of a code object's arguments: (args, varargs name, varkw name)."""
     nargs = co.co_argcount
@@ -60,7 +98,7 @@ def getargs(co):
         nargs += 1
     if co.co_flags & 0x8:
         varkw = co.co_varnames[nargs]
-    return (names, varargs, varkw)
+    return Arguments(names, varargs, varkw)
 
 
 def getargspec(func):
@@ -76,4 +114,8 @@ def getargspec(func):
         nargs += 1
     if code.co_flags & 0x8:
         varkw = code.co_varnames[nargs]
-    return (names, varargs, varkw, func.__defaults__)
+    return ArgSpec(names, varargs, varkw, func.__defaults__)
+
+
+def currentframe():
+    return sys._getframe(1)

@@ -1,5 +1,5 @@
 """rpy-lsp's model of the `sys` module for RPython programs."""
-from __rpy__ import os_write, sys_exit
+from __rpy__ import os_write, sys_exit, sys_frame_globals, sys_frame_count
 
 maxint = 9223372036854775807
 maxsize = 9223372036854775807
@@ -110,3 +110,27 @@ def exc_info():
 
 def exc_clear():
     pass
+
+
+class _Frame(object):
+    """What `sys._getframe()` gives at import time: `f_globals` and `f_back` only.
+    `_level` counts from the outermost frame."""
+
+    def __init__(self, level):
+        self._level = level
+        self.f_globals = sys_frame_globals(level)
+
+    def _back(self):
+        if self._level > 0:
+            return _Frame(self._level - 1)
+        return None
+
+    f_back = property(_back)
+
+
+def _getframe(depth=0):
+    # this function's own frame is the innermost one
+    level = sys_frame_count() - 2 - depth
+    if level < 0:
+        raise ValueError("call stack is not deep enough")
+    return _Frame(level)

@@ -1,6 +1,7 @@
 """rpy-lsp's model of the translation driver passed to `target(driver, args)`: its
 `config.translation` options at the toolchain's defaults (no JIT, `rpython --batch
 TARGET.py`), `exe_name`, and the options a target may read or set."""
+from __rpy__ import model_unknown
 
 
 class _Options(object):
@@ -91,6 +92,13 @@ class _Config(object):
 
     def set(self, **kwds):
         pass
+
+    def __getattr__(self, name):
+        # The option groups a target adds with `get_additional_config_options()` (an
+        # OptionDescription of rpython.config, which rpy-lsp does not model) are unknown.
+        if name.startswith('_') or not self.__dict__.get('_extra_options', False):
+            raise AttributeError("'_Config' object has no attribute '%s'" % name)
+        return model_unknown('config.' + name)
 
 
 class TranslationDriver(object):

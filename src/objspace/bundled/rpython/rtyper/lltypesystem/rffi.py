@@ -10,7 +10,7 @@ at its width. `cast` is specialized per type (`specialize.ll`): each `TYPE is ..
 is decided while annotating.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
-from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong
+from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float
 from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
 from rpython.rlib.objectmodel import specialize
 
@@ -65,6 +65,8 @@ def cast(TYPE, value):
         return r_longlong(value)
     if TYPE is UnsignedLongLong:
         return r_ulonglong(value)
+    if TYPE is Float:
+        return float(value)
     bits = TYPE.bits
     v = intmask(value) & ((1 << bits) - 1)
     if TYPE.signed:
