@@ -50,29 +50,8 @@ def getmro(cls):
     return cls.__mro__
 
 
-class _Named(object):
-    """A tuple with named fields (what `inspect` returns in CPython 2.7)."""
-
-    def __getitem__(self, i):
-        return self._t[i]
-
-    def __getslice__(self, i, j):
-        return self._t[i:j]
-
-    def __len__(self):
-        return len(self._t)
-
-    def __iter__(self):
-        return iter(self._t)
-
-    def __eq__(self, o):
-        return self._t == o
-
-    def __ne__(self, o):
-        return self._t != o
-
-    def __repr__(self):
-        return repr(self._t)
+# tuples with named fields, as sys.version_info
+_Named = sys._Named
 
 
 class Arguments(_Named):

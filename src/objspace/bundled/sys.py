@@ -19,12 +19,10 @@ dont_write_bytecode = True
 flags = None
 
 
-class _VersionInfo(object):
-    """`sys.version_info`: a tuple with named fields (major, minor, micro...)."""
+class _Named(object):
+    """A tuple with named fields, as CPython 2.7's `sys.version_info` and `inspect`'s
+    results: subclasses set `_t` and the field attributes."""
 
-    def __init__(self, t):
-        self._t = t
-        self.major, self.minor, self.micro, self.releaselevel, self.serial = t
     def __getitem__(self, i):
         return self._t[i]
     def __getslice__(self, i, j):
@@ -47,6 +45,16 @@ class _VersionInfo(object):
         return self._t >= o
     def __hash__(self):
         return hash(self._t)
+    def __repr__(self):
+        return repr(self._t)
+
+
+class _VersionInfo(_Named):
+    """`sys.version_info`: a tuple with named fields (major, minor, micro...)."""
+
+    def __init__(self, t):
+        self._t = t
+        self.major, self.minor, self.micro, self.releaselevel, self.serial = t
     def __repr__(self):
         return 'sys.version_info' + repr(self._t)
     def _freeze_(self):
