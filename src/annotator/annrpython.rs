@@ -101,6 +101,9 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Graphs annotated only because unknown code may call them (no known call reached
     /// them): what is wrong inside them is not reported, the reference may never reach them.
     pub speculative: std::collections::HashSet<u32>,
+    /// Errors of operations that a later flowing may withdraw (`AnnError::on_final_types`):
+    /// the operation's position → the (code, span) of its diagnostic.
+    withdrawable: HashMap<Position, (&'static str, Span)>,
     /// The shapes of the calls of each function family.
     pub call_shapes: super::callshapes::CallShapes,
     /// Call families and their cached results (`callfamily`).
@@ -138,6 +141,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             families: Default::default(),
             names_read_on_unknown: Default::default(),
             speculative: Default::default(),
+            withdrawable: HashMap::new(),
             call_shapes: Default::default(),
         }
     }
@@ -158,8 +162,42 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     // ----- diagnostics -----
 
     pub fn report(&mut self, e: AnnError, default_span: Span) {
-        if self.speculative.contains(&self.bk.position.graph) {
+        self.report_keyed(e, default_span);
+    }
+
+    /// Reports the error of the operation at the current position; an error on final
+    /// types is remembered there, to be withdrawn if the operation passes later.
+    pub fn report_op_error(&mut self, e: AnnError, default_span: Span) {
+        let pos = self.bk.position;
+        let on_final = e.on_final_types;
+        if let Some(key) = self.report_keyed(e, default_span) {
+            if on_final {
+                self.withdrawable.insert(pos, key);
+            }
+        }
+    }
+
+    /// The operation at the current position passed: an error it had on earlier, less
+    /// general annotations is withdrawn (unless another position still has it).
+    pub fn op_passed(&mut self) {
+        if self.withdrawable.is_empty() {
             return;
+        }
+        let Some(key) = self.withdrawable.remove(&self.bk.position) else {
+            return;
+        };
+        if self.withdrawable.values().any(|k| *k == key) {
+            return;
+        }
+        self.diagnostics
+            .retain(|d| !(d.code == key.0 && d.span == key.1));
+        self.seen.retain(|(c, s, _)| !(*c == key.0 && *s == key.1));
+    }
+
+    /// Reports an error; gives the (code, span) of the diagnostic that holds it.
+    fn report_keyed(&mut self, e: AnnError, default_span: Span) -> Option<(&'static str, Span)> {
+        if self.speculative.contains(&self.bk.position.graph) {
+            return None;
         }
         let mut span = e.span.unwrap_or(default_span);
         let mut labels = e.labels;
@@ -171,8 +209,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 span = user;
             }
         }
+        let key = (e.code, span);
         if !self.seen.insert((e.code, span, e.msg.clone())) {
-            return;
+            return Some(key);
         }
         let mut d = Diagnostic::new(e.code, span, e.msg);
         for (s, m) in labels {
@@ -188,9 +227,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             .find(|o| o.code == d.code && o.span == d.span)
         {
             *old = d;
-            return;
+            return Some(key);
         }
         self.diagnostics.push(d);
+        Some(key)
     }
 
     /// The span of the innermost call, from user code, that led to graph `g`.
@@ -421,6 +461,15 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             } else {
                 self.consider_op(&op, &args_s)
             };
+            if !result.is_error()
+                && self.info[gi].bindings[op.result.0 as usize]
+                    .as_ref()
+                    .is_some_and(|old| old.is_error())
+            {
+                // an error of earlier flowing was withdrawn (`AnnError::on_final_types`),
+                // or came from such an error: the operation gives a value again
+                self.info[gi].bindings[op.result.0 as usize] = None;
+            }
             if result.is_impossible() {
                 blocked = Some((i, op.opname));
                 break;

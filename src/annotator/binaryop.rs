@@ -433,7 +433,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.bk.describe_type(self.space.heap(), other),
                     op_symbol(opname)
                 ),
-            )),
+            )
+            .on_final_types()),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
                 if ordering {
                     return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));

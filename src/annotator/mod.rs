@@ -52,6 +52,11 @@ pub struct AnnError {
     pub msg: String,
     pub labels: Vec<(Span, String)>,
     pub span: Option<Span>,
+    /// A limit of the reference's RTyper, which sees only the final annotations: when a
+    /// later flowing of the same operation, with more general annotations, passes, the
+    /// error is withdrawn (a value annotated None before the assignments that generalize it
+    /// were seen).
+    pub on_final_types: bool,
 }
 
 impl AnnError {
@@ -61,7 +66,12 @@ impl AnnError {
             msg,
             labels: Vec::new(),
             span: None,
+            on_final_types: false,
         }
+    }
+    pub fn on_final_types(mut self) -> AnnError {
+        self.on_final_types = true;
+        self
     }
     pub fn label(mut self, span: Span, msg: impl Into<String>) -> AnnError {
         self.labels.push((span, msg.into()));

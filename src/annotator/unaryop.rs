@@ -173,9 +173,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         }
         let result = match self.consider_op_inner(op, args) {
-            Ok(s) => s,
+            Ok(s) => {
+                self.op_passed();
+                s
+            }
             Err(e) => {
-                self.report(e, op.span);
+                self.report_op_error(e, op.span);
                 SomeValue::Error
             }
         };
