@@ -36,6 +36,9 @@
 #                                         (reference 0.04 s)       binary 0.04 s)
 #   RPySOM BC Hello/TestSuite  ok (was a  same, 0.3 s / 2.0 s user  not measured
 #                              false RPY205)
+#   RPySOM BC Sieve (1 0 20)   ok         same apart from timings; not measured
+#                                         37.8 s user (reference
+#                                         binary 0.05 s)
 #   rpy-lsp build of RPySOM AST: annotate 1.0 s, rtype 0.44 s, C generation 0.50 s, C
 #   compilation 45 s wall (8.3 s CPU in all); the reference's build takes minutes.
 set -euo pipefail
