@@ -310,11 +310,15 @@ impl Helpers<'_, '_> {
                 .filter(|(_, t)| **t != LlType::VOID)
                 .map(|(i, t)| format!("({})a{}", db.ctype(*t), i))
                 .collect();
-            if params
-                .iter()
-                .zip(args)
-                .any(|(p, a)| (*p == LlType::VOID) != (*a == LlType::VOID))
-            {
+            // only classes whose __init__ takes these arguments: the ones the call sites
+            // instantiate share a normalized signature; another class of the same arity
+            // (a float parameter where the call passes a pointer) is never matched at run
+            // time and could not even be compiled as a call here
+            let types = &prog.types;
+            if params.iter().zip(args).any(|(p, a)| {
+                (*p == LlType::VOID) != (*a == LlType::VOID)
+                    || (p != a && !(types.is_ptr(*p) && types.is_ptr(*a)))
+            }) {
                 continue;
             }
             let _ = writeln!(

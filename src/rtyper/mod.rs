@@ -1007,7 +1007,7 @@ impl<'a> RTyper<'a> {
     pub fn static_value(&self, g: u32, a: Hlvalue, r: ReprId) -> Option<Value> {
         match a {
             Hlvalue::Const(c) => Some(c),
-            Hlvalue::Var(_) if self.repr(r) == &Repr::Void => {
+            Hlvalue::Var(_) if matches!(self.repr(r), Repr::Void | Repr::Prebuilt(_)) => {
                 let s = self.annotation(g, a);
                 s.konst().or_else(|| self.ann.bookkeeper.pbc_const(&s))
             }

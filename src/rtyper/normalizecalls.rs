@@ -179,8 +179,8 @@ impl RTyper<'_> {
             return a;
         }
         match (self.repr(a).clone(), self.repr(b).clone()) {
-            (Repr::Void, _) => b,
-            (_, Repr::Void) => a,
+            (Repr::Void | Repr::Prebuilt(_), _) => b,
+            (_, Repr::Void | Repr::Prebuilt(_)) => a,
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => b,
             (Repr::Str, Repr::Char) | (Repr::Unicode, Repr::UniChar) => a,
             (Repr::Bool, Repr::Int(_)) => b,

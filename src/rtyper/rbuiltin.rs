@@ -8,7 +8,7 @@ use super::hop::{cbool, cfield, cint, ctype, cvoid, Hop, LlOps};
 use super::rclass::{cls_field, inst_field, ClassSlot};
 use super::rmodel::{int_lltype, Repr, ReprId};
 use super::{RTyper, TyperError};
-use crate::annotator::model::SomeValue;
+use crate::annotator::model::{ClassDefId, SomeValue};
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -33,16 +33,23 @@ impl RTyper<'_> {
             }
             Repr::Class(Some(common)) => {
                 // a class chosen at run time: allocate through its vtable, then its __init__
-                let (vt, vr, _) = hop.r_s_popfirstarg();
+                let (vt, vr, s_cls) = hop.r_s_popfirstarg();
                 let cr = self.intern_repr(Repr::Class(None));
                 let vt = self.convertvar(llops, vt, vr, cr)?;
                 let ri = self.intern_repr(Repr::Instance(common));
                 let ti = self.lltype(ri);
                 let inst = self.rt_call(llops, RuntimeFn::Instantiate, vec![vt], ti);
-                let init_graph = self
-                    .ann
-                    .bookkeeper
-                    .getallsubdefs(common)
+                // the arguments take the signature of the __init__ of a class this call can
+                // instantiate (the called classes' __init__s are one normalized family);
+                // other subclasses of the common base may take other types
+                let called: Vec<ClassDefId> = match &s_cls {
+                    SomeValue::Pbc { descs, .. } => descs
+                        .iter()
+                        .filter_map(|d| self.ann.bookkeeper.class_desc(*d)?.classdef)
+                        .collect(),
+                    _ => self.ann.bookkeeper.getallsubdefs(common),
+                };
+                let init_graph = called
                     .into_iter()
                     .find_map(|cd| self.method_graph(cd, "__init__"));
                 if let Some(g) = init_graph {

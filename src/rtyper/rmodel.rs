@@ -4,7 +4,7 @@
 //! represents. Conversions between Reprs (on links, for arguments) are `convertvar`.
 
 use super::{RTyper, TyperError};
-use crate::annotator::model::{ClassDefId, IterVariant, SomeValue};
+use crate::annotator::model::{ClassDefId, DescId, IterVariant, SomeValue};
 use crate::flowspace::Hlvalue;
 use crate::lltypesystem::{LlOp, LlType, LlValue};
 use crate::objspace::object::IntKind;
@@ -15,9 +15,13 @@ pub struct ReprId(pub u32);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Repr {
-    /// Nothing at run time: None alone, a single prebuilt callable or class, impossible
-    /// values. The value is the annotation's constant, known statically.
+    /// Nothing at run time: None alone, impossible values, a single built-in function.
+    /// The value is the annotation's constant, known statically.
     Void,
+    /// Nothing at run time either: one prebuilt function, class or frozen object, known
+    /// statically. Unlike `Void` it says which one, so a conversion to a Repr of several
+    /// of them (a function pointer, a vtable pointer) gives its pointer, not NULL.
+    Prebuilt(DescId),
     Bool,
     Int(IntKind),
     Float,
@@ -138,7 +142,7 @@ impl RTyper<'_> {
 
     fn make_lltype(&mut self, repr: &Repr) -> LlType {
         match repr {
-            Repr::Void | Repr::ArrayItem { .. } => LlType::VOID,
+            Repr::Void | Repr::Prebuilt(_) | Repr::ArrayItem { .. } => LlType::VOID,
             Repr::Bool => LlType::BOOL,
             Repr::Int(k) => int_lltype(*k),
             Repr::Float => LlType::FLOAT,
@@ -430,6 +434,18 @@ impl RTyper<'_> {
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
                 let t = super::hop::ctype(tt);
                 return self.gendirectcall(llops, "ll_char_str", vec![t, v], tt);
+            }
+            (Repr::Prebuilt(d), _) => {
+                // the one object becoming a pointer among several (a function of a family,
+                // a class among classes)
+                let Some(obj) = self.ann.bookkeeper.desc_obj(*d) else {
+                    return Err(TyperError::new(format!(
+                        "cannot convert a prebuilt method to {}",
+                        self.types.name(tt)
+                    )));
+                };
+                let c = self.const_value(crate::objspace::object::Value::Obj(obj), to)?;
+                return Ok(Hlvalue::Ll(c));
             }
             (Repr::Void, _) if self.types.is_ptr(tt) => {
                 // None becoming a pointer

@@ -523,15 +523,21 @@ impl RTyper<'_> {
                 let o = llop(&format!("int_{}", suffix))?;
                 Ok((llops.genop(o, vec![c, cint(0)], LlType::BOOL), rb))
             }
-            (Repr::Void, Repr::Void) => {
-                let same = hop.op.args[0] == hop.op.args[1]
-                    || (hop.args_s[0].konst().is_some()
-                        && hop.args_s[0].konst() == hop.args_s[1].konst());
+            (Repr::Void | Repr::Prebuilt(_), Repr::Void | Repr::Prebuilt(_)) => {
+                let same = match (&r0, &r1) {
+                    (Repr::Prebuilt(a), Repr::Prebuilt(b)) => a == b,
+                    (Repr::Void, Repr::Void) => {
+                        hop.op.args[0] == hop.op.args[1]
+                            || (hop.args_s[0].konst().is_some()
+                                && hop.args_s[0].konst() == hop.args_s[1].konst())
+                    }
+                    _ => false,
+                };
                 let r = if matches!(op, Op::Ne) { !same } else { same };
                 Ok((cbool(r), rb))
             }
-            (Repr::Void, _) | (_, Repr::Void) => {
-                let (v, r, s_void) = if r0 == Repr::Void {
+            (Repr::Void | Repr::Prebuilt(_), _) | (_, Repr::Void | Repr::Prebuilt(_)) => {
+                let (v, r, s_void) = if matches!(r0, Repr::Void | Repr::Prebuilt(_)) {
                     (hop.args_v[1], hop.args_r[1], hop.args_s[0].clone())
                 } else {
                     (hop.args_v[0], hop.args_r[0], hop.args_s[1].clone())
@@ -713,7 +719,7 @@ impl RTyper<'_> {
             Repr::Dict { .. } => {
                 self.gendirectcall(llops, "ll_dict_is_true", vec![v], LlType::BOOL)?
             }
-            Repr::Void => cbool(!matches!(s, SomeValue::None)),
+            Repr::Void | Repr::Prebuilt(_) => cbool(!matches!(s, SomeValue::None)),
             _ if self.types.is_ptr(ty) => llops.genop(LlOp::PtrNonZero, vec![v], LlType::BOOL),
             other => {
                 return Err(TyperError::new(format!(

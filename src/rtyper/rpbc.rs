@@ -66,7 +66,7 @@ impl RTyper<'_> {
             }));
         }
         if descs.len() == 1 && !can_be_none {
-            return Ok(self.intern_repr(Repr::Void));
+            return Ok(self.intern_repr(Repr::Prebuilt(descs[0])));
         }
         if all(&|d| matches!(d, Desc::Function(_))) {
             let mut graphs = self.function_graphs(descs);
@@ -89,7 +89,7 @@ impl RTyper<'_> {
             return Ok(self.intern_repr(Repr::Class(common)));
         }
         if descs.len() == 1 {
-            return Ok(self.intern_repr(Repr::Void));
+            return Ok(self.intern_repr(Repr::Prebuilt(descs[0])));
         }
         Err(TyperError::new(
             "a variable holding one of several prebuilt objects is not supported by `run` yet",
@@ -248,7 +248,7 @@ impl RTyper<'_> {
         let k = |value| Ok(LlConstant { ty, value });
         let repr = self.repr(r).clone();
         match (&repr, v) {
-            (Repr::Void, _) => k(LlValue::Void),
+            (Repr::Void | Repr::Prebuilt(_), _) => k(LlValue::Void),
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),

@@ -63,8 +63,71 @@ def highest_bit(n):
     return i
 
 
+def _digit_value(c):
+    """The value of digit character c in any base up to 36, or 36 for a non-digit."""
+    if '0' <= c <= '9':
+        return ord(c) - ord('0')
+    if 'a' <= c <= 'z':
+        return ord(c) - ord('a') + 10
+    if 'A' <= c <= 'Z':
+        return ord(c) - ord('A') + 10
+    return 36
+
+
+def _strip_whitespace(s, start, stop):
+    while start < stop and s[start] in ' \f\n\r\t\v':
+        start += 1
+    while stop > start and s[stop - 1] in ' \f\n\r\t\v':
+        stop -= 1
+    return start, stop
+
+
 def string_to_int(s, base=10):
-    return int(s, base)
+    """s as a machine integer: surrounding whitespace, a sign, a base prefix (base 0
+    guesses the base from it). ParseStringError for anything else, and
+    ParseStringOverflowError when the value does not fit in a Signed (real programs fall
+    back to rbigint then)."""
+    from rpython.rlib.rstring import ParseStringError, ParseStringOverflowError
+    original_base = base
+    start, stop = _strip_whitespace(s, 0, len(s))
+    sign = 1
+    if start < stop and (s[start] == '-' or s[start] == '+'):
+        if s[start] == '-':
+            sign = -1
+        start, stop = _strip_whitespace(s, start + 1, stop)
+    prefix = ''
+    if stop - start >= 2 and s[start] == '0':
+        prefix = s[start + 1].lower()
+    if base == 0:
+        if prefix == 'x':
+            base = 16
+        elif prefix == 'b':
+            base = 2
+        elif stop - start >= 1 and s[start] == '0':
+            base = 8
+        else:
+            base = 10
+    elif base < 2 or base > 36:
+        raise ParseStringError("int() base must be >= 2 and <= 36")
+    if (base == 16 and prefix == 'x') or (base == 8 and prefix == 'o') or \
+            (base == 2 and prefix == 'b'):
+        start += 2
+    if start >= stop:
+        raise ParseStringError("invalid literal for int() with base %d" % original_base)
+    result = 0
+    i = start
+    while i < stop:
+        digit = _digit_value(s[i])
+        if digit >= base:
+            raise ParseStringError("invalid literal for int() with base %d" %
+                                   original_base)
+        try:
+            result = ovfcheck(result * base)
+            result = ovfcheck(result + sign * digit)
+        except OverflowError:
+            raise ParseStringOverflowError(None)
+        i += 1
+    return result
 
 
 def most_neg_value_of_same_type(x):
