@@ -1162,8 +1162,7 @@ x /= 2
 y = 7 // 2
 exec "y = 1" in globals()
 "#,
-        r#"
-code <module> argcount=0 flags=MODULE|TRUE_DIVISION line=1
+        r#"code <module> argcount=0 flags=MODULE|TRUE_DIVISION line=1
        0 LoadConst 0 (0)
        1 LoadConst 1 (('division', 'absolute_import'))
        2 ImportName 0 (__future__)
@@ -1176,24 +1175,20 @@ code <module> argcount=0 flags=MODULE|TRUE_DIVISION line=1
        9 LoadConst 2 (None)
       10 ImportName 3 (os)
       11 StoreName 3 (os)
-      12 LoadConst 3 (7)
-      13 LoadConst 4 (2)
-      14 Binary TrueDiv
-      15 StoreName 4 (x)
-      16 LoadName 4 (x)
-      17 LoadConst 4 (2)
-      18 Inplace TrueDiv
-      19 StoreName 4 (x)
-      20 LoadConst 3 (7)
-      21 LoadConst 4 (2)
-      22 Binary FloorDiv
-      23 StoreName 5 (y)
-      24 LoadConst 5 ('y = 1')
-      25 LoadName 6 (globals)
-      26 Call 0
-      27 Exec 2
-      28 LoadConst 2 (None)
-      29 ReturnValue
+      12 LoadConst 3 (3.5)
+      13 StoreName 4 (x)
+      14 LoadName 4 (x)
+      15 LoadConst 4 (2)
+      16 Inplace TrueDiv
+      17 StoreName 4 (x)
+      18 LoadConst 5 (3)
+      19 StoreName 5 (y)
+      20 LoadConst 6 ('y = 1')
+      21 LoadName 6 (globals)
+      22 Call 0
+      23 Exec 2
+      24 LoadConst 2 (None)
+      25 ReturnValue
 "#,
     );
 }
@@ -1383,6 +1378,41 @@ code <module> argcount=0 flags=MODULE line=1
   >>  42 Reraise
   >>  43 LoadConst 0 (None)
       44 ReturnValue
+"#,
+    );
+}
+
+/// CPython 2.7's peephole optimizer folds arithmetic on constants with Python's integers
+/// (checked with `dis` of CPython 2.7.18: 3.5, 3, 9223372036854775808L,
+/// 1152921504606846976L, 6.0, 1, -4). `w` is a long in CPython; an in-range result is kept
+/// as an int here, which the annotator treats alike (a prebuilt long in range is an int).
+#[test]
+fn constant_arithmetic_folded_as_cpython() {
+    golden(
+        "from __future__ import division\nx = 7 / 2\ny = 7 // 2\nz = 1 << 63\nw = (1 << 63) >> 3\nv = 2.0 * 3\nu = 7 % 3\nt = -7 // 2\n",
+        r#"code <module> argcount=0 flags=MODULE|TRUE_DIVISION line=1
+       0 LoadConst 0 (-1)
+       1 LoadConst 1 (('division',))
+       2 ImportName 0 (__future__)
+       3 ImportFrom 1 (division)
+       4 StoreName 1 (division)
+       5 PopTop
+       6 LoadConst 2 (3.5)
+       7 StoreName 2 (x)
+       8 LoadConst 3 (3)
+       9 StoreName 3 (y)
+      10 LoadConst 4 (9223372036854775808L)
+      11 StoreName 4 (z)
+      12 LoadConst 5 (1152921504606846976)
+      13 StoreName 5 (w)
+      14 LoadConst 6 (6.0)
+      15 StoreName 6 (v)
+      16 LoadConst 7 (1)
+      17 StoreName 7 (u)
+      18 LoadConst 8 (-4)
+      19 StoreName 8 (t)
+      20 LoadConst 9 (None)
+      21 ReturnValue
 "#,
     );
 }

@@ -22,10 +22,11 @@ pub(super) enum FoldedNum {
 /// into one constant (`2 ** 10`, `1 << 63`, `(1 << 63) >> 3`, `-2 ** 0.5`, `3 * 4.0`…), so
 /// that the later stages see the constant the reference sees: numbers, unary minus, plus and
 /// `~` of those, and the binary operators the optimizer folds (not the classic `/`) with
-/// Python's semantics (integers of any size: `1 << 63` is a long, not a wrapped int). None
+/// Python's semantics (integers of any size: `1 << 63` is a long, not a wrapped int; `/` only as true
+/// division). None
 /// where CPython would raise (a division by zero, a negative shift, 0 ** -1, a fractional
 /// power of a negative number, a float overflow) or where the integer leaves i128.
-pub(super) fn fold_constant(e: &ast::Expr) -> Option<FoldedNum> {
+pub(super) fn fold_constant(e: &ast::Expr, true_division: bool) -> Option<FoldedNum> {
     use FoldedNum::*;
     match e {
         ast::Expr::Constant(c) => match &c.value {
@@ -33,14 +34,26 @@ pub(super) fn fold_constant(e: &ast::Expr) -> Option<FoldedNum> {
             ast::Constant::Float(f) => Some(Float(*f)),
             _ => None,
         },
-        ast::Expr::UnaryOp(u) => match (u.op, fold_constant(&u.operand)?) {
+        ast::Expr::UnaryOp(u) => match (u.op, fold_constant(&u.operand, true_division)?) {
             (ast::UnaryOp::USub, Int(i)) => i.checked_neg().map(Int),
             (ast::UnaryOp::USub, Float(f)) => Some(Float(-f)),
             (ast::UnaryOp::UAdd, n) => Some(n),
             (ast::UnaryOp::Invert, Int(i)) => Some(Int(!i)),
             _ => None,
         },
-        ast::Expr::BinOp(b) => fold_binary(b.op, fold_constant(&b.left)?, fold_constant(&b.right)?),
+        ast::Expr::BinOp(b) => {
+            let (x, y) = (
+                fold_constant(&b.left, true_division)?,
+                fold_constant(&b.right, true_division)?,
+            );
+            match b.op {
+                // `/` is folded only as true division (`from __future__ import division`):
+                // the classic one depends on the interpreter's -Q flag
+                ast::Operator::Div if !true_division => None,
+                ast::Operator::Div => fold_binary(ast::Operator::Div, x, y),
+                op => fold_binary(op, x, y),
+            }
+        }
         _ => None,
     }
 }
@@ -73,7 +86,7 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
             O::BitOr => Some(Int(x | y)),
             O::BitXor => Some(Int(x ^ y)),
             O::Pow if y >= 0 => x.checked_pow(u32::try_from(y).ok()?).map(Int),
-            O::Pow => fold_binary(op, Float(x as f64), Float(y as f64)),
+            O::Pow | O::Div => fold_binary(op, Float(x as f64), Float(y as f64)),
             _ => None,
         };
     }
@@ -82,7 +95,8 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
         O::Add => finite(x + y),
         O::Sub => finite(x - y),
         O::Mult => finite(x * y),
-        O::FloorDiv | O::Mod if y == 0.0 => None,
+        O::Div | O::FloorDiv | O::Mod if y == 0.0 => None,
+        O::Div => finite(x / y),
         O::FloorDiv => finite((x / y).floor()),
         O::Mod => {
             // the sign of the divisor, as Python's float %

@@ -153,8 +153,8 @@ impl<'a> Codegen<'a> {
             Expr::NamedExpr(_) => {
                 self.unsupported_expr(sp, "assignment expressions (`:=`) are Python 3 only")
             }
-            Expr::BinOp(_) if fold_constant(e).is_some() => {
-                let k = match fold_constant(e) {
+            Expr::BinOp(_) if fold_constant(e, self.future_division).is_some() => {
+                let k = match fold_constant(e, self.future_division) {
                     Some(FoldedNum::Int(i)) => {
                         i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i))
                     }
@@ -168,7 +168,7 @@ impl<'a> Codegen<'a> {
                 let mut chain = vec![b];
                 while let Expr::BinOp(inner) = &*chain[chain.len() - 1].left {
                     // a constant operand in the chain is folded like one on its own
-                    if fold_constant(&chain[chain.len() - 1].left).is_some() {
+                    if fold_constant(&chain[chain.len() - 1].left, self.future_division).is_some() {
                         break;
                     }
                     chain.push(inner);
