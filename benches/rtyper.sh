@@ -8,7 +8,8 @@
 # pessimistic): analysis best 188 ms, RTyper best 88 ms (issue 8's goal: annotate + RTyper
 # under 300 ms); LLInterpreter 15-20 million operations/s when it walked the flow graphs,
 # 33-42 million/s since graphs are decoded for execution (llinterp/code.rs; user time of
-# the loop program 0.97 -> 0.49 s; goal: 20 million/s).
+# the loop program 0.97 -> 0.49 s; goal: 20 million/s). Quiet machine (load 1.3), end of
+# session 8: analysis 89 ms, RTyper 25 ms, LLInterpreter 90 million operations/s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
