@@ -9,6 +9,7 @@ zero always has sign 0.
 """
 import math
 from rpython.rlib.rarithmetic import intmask, ovfcheck, r_uint, r_ulonglong, r_longlong
+from rpython.rlib.rarithmetic import _digit_value
 from rpython.rlib.rstring import ParseStringError
 from rpython.rlib.objectmodel import specialize
 
@@ -249,16 +250,6 @@ def _make(d, sign):
     if _mag_is_zero(d):
         return rbigint([0], 0, 1)
     return rbigint(d, sign, len(d))
-
-
-def _digit_value(c):
-    if '0' <= c <= '9':
-        return ord(c) - ord('0')
-    if 'a' <= c <= 'z':
-        return ord(c) - ord('a') + 10
-    if 'A' <= c <= 'Z':
-        return ord(c) - ord('A') + 10
-    return 99
 
 
 def _strip_spaces(s):
