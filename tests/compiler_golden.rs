@@ -1416,3 +1416,45 @@ fn constant_arithmetic_folded_as_cpython() {
 "#,
     );
 }
+
+/// The optimizer folds an operator only when its operands are the constants loaded just
+/// before it (checked with `dis` of CPython 2.7.18; `b` is a long there, an int in range
+/// here): `2 * (3 + 4)` keeps the multiply,
+/// `-2 ** 63` and `~(1 << 63)` fold (unary minus and `~` of a folded value), unary plus
+/// does not fold, and `1 << (60 + 3)` shifts at run time (the flow space then does not
+/// fold a shift whose result is a long, so it wraps as the binary does).
+#[test]
+fn constant_folding_needs_adjacent_constants() {
+    golden(
+        "a = 2 * (3 + 4)\nb = -2 ** 63\nc = +3 * 2\nd = ~(1 << 63)\ne = 1 << (60 + 3)\nf = 2 * ~3\ng = ~3 * 2\nh = 1 - -1\n",
+        r#"code <module> argcount=0 flags=MODULE line=1
+       0 LoadConst 0 (2)
+       1 LoadConst 1 (7)
+       2 Binary Mul
+       3 StoreName 0 (a)
+       4 LoadConst 2 (-9223372036854775808)
+       5 StoreName 1 (b)
+       6 LoadConst 3 (3)
+       7 Unary Pos
+       8 LoadConst 0 (2)
+       9 Binary Mul
+      10 StoreName 2 (c)
+      11 LoadConst 4 (-9223372036854775809L)
+      12 StoreName 3 (d)
+      13 LoadConst 5 (1)
+      14 LoadConst 6 (63)
+      15 Binary LShift
+      16 StoreName 4 (e)
+      17 LoadConst 0 (2)
+      18 LoadConst 7 (-4)
+      19 Binary Mul
+      20 StoreName 5 (f)
+      21 LoadConst 8 (-8)
+      22 StoreName 6 (g)
+      23 LoadConst 0 (2)
+      24 StoreName 7 (h)
+      25 LoadConst 9 (None)
+      26 ReturnValue
+"#,
+    );
+}

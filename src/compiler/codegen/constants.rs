@@ -19,41 +19,59 @@ pub(super) enum FoldedNum {
 }
 
 /// The value of a constant arithmetic expression that CPython 2.7's peephole optimizer folds
-/// into one constant (`2 ** 10`, `1 << 63`, `(1 << 63) >> 3`, `-2 ** 0.5`, `3 * 4.0`…), so
-/// that the later stages see the constant the reference sees: numbers, unary minus, plus and
-/// `~` of those, and the binary operators the optimizer folds (not the classic `/`) with
-/// Python's semantics (integers of any size: `1 << 63` is a long, not a wrapped int; `/` only as true
-/// division). None
-/// where CPython would raise (a division by zero, a negative shift, 0 ** -1, a fractional
-/// power of a negative number, a float overflow) or where the integer leaves i128.
+/// into one constant (`2 ** 10`, `1 << 63`, `(1 << 63) >> 3`, `-2 ** 63`, `3 * 4.0`…), so
+/// that the later stages see the constant the reference sees. The optimizer scans the
+/// bytecode once and folds an operator whose operands are the constants loaded just before
+/// it, so exactly these fold: a number literal; unary minus of a non-zero folded value and
+/// `~` of one (not unary plus); a binary operator (not the classic `/`) whose left operand
+/// folds and whose right operand is a single literal (`2 * (3 + 4)` is not folded: the
+/// folded `3 + 4` is not next to the `2` any more). Python's semantics: integers of any
+/// size (`1 << 63` is a long, not a wrapped int), `/` only as true division. None where
+/// CPython would raise (a division by zero, a negative shift, 0 ** -1, a fractional power
+/// of a negative number, a float overflow) or where the integer leaves i128.
 pub(super) fn fold_constant(e: &ast::Expr, true_division: bool) -> Option<FoldedNum> {
     use FoldedNum::*;
     match e {
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Int(i) => i.to_string().parse::<i128>().ok().map(Int),
-            ast::Constant::Float(f) => Some(Float(*f)),
-            _ => None,
-        },
+        ast::Expr::Constant(_) => literal(e),
+        // `-<literal>` is one constant already in CPython's parser, whatever its value
+        ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub && literal(&u.operand).is_some() => {
+            match literal(&u.operand)? {
+                Int(i) => i.checked_neg().map(Int),
+                Float(f) => Some(Float(-f)),
+            }
+        }
         ast::Expr::UnaryOp(u) => match (u.op, fold_constant(&u.operand, true_division)?) {
-            (ast::UnaryOp::USub, Int(i)) => i.checked_neg().map(Int),
-            (ast::UnaryOp::USub, Float(f)) => Some(Float(-f)),
-            (ast::UnaryOp::UAdd, n) => Some(n),
+            // the optimizer negates only a true constant (to keep the sign of -0.0)
+            (ast::UnaryOp::USub, Int(i)) if i != 0 => i.checked_neg().map(Int),
+            (ast::UnaryOp::USub, Float(f)) if f != 0.0 => Some(Float(-f)),
             (ast::UnaryOp::Invert, Int(i)) => Some(Int(!i)),
             _ => None,
         },
         ast::Expr::BinOp(b) => {
-            let (x, y) = (
-                fold_constant(&b.left, true_division)?,
-                fold_constant(&b.right, true_division)?,
-            );
+            let x = fold_constant(&b.left, true_division)?;
+            let single = matches!(&*b.right, ast::Expr::Constant(_))
+                || matches!(&*b.right, ast::Expr::UnaryOp(u)
+                    if u.op == ast::UnaryOp::USub && literal(&u.operand).is_some());
+            let y = fold_constant(&b.right, true_division).filter(|_| single)?;
             match b.op {
                 // `/` is folded only as true division (`from __future__ import division`):
                 // the classic one depends on the interpreter's -Q flag
                 ast::Operator::Div if !true_division => None,
-                ast::Operator::Div => fold_binary(ast::Operator::Div, x, y),
                 op => fold_binary(op, x, y),
             }
         }
+        _ => None,
+    }
+}
+
+/// The value of a number literal.
+fn literal(e: &ast::Expr) -> Option<FoldedNum> {
+    match e {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Int(i) => i.to_string().parse::<i128>().ok().map(FoldedNum::Int),
+            ast::Constant::Float(f) => Some(FoldedNum::Float(*f)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -128,6 +146,16 @@ fn floor_div(x: i128, y: i128) -> i128 {
 }
 
 impl<'a> Codegen<'a> {
+    /// Loads the constant CPython's optimizer folds `e` into (`fold_constant` is Some).
+    pub(super) fn load_folded(&mut self, e: &ast::Expr, sp: Span) {
+        let k = match fold_constant(e, self.future_division) {
+            Some(FoldedNum::Int(i)) => i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i)),
+            Some(FoldedNum::Float(f)) => Const::Float(f),
+            None => return,
+        };
+        self.load_const(k, sp);
+    }
+
     /// `-<number literal>` folds into a negative constant (as CPython 2's parser does, so
     /// that `-9223372036854775808` is an int). Returns false if `operand` is not a number.
     pub(super) fn negative_literal(&mut self, operand: &'a ast::Expr, sp: Span) -> bool {

@@ -4,7 +4,7 @@
 //! `*args`/`**kwargs`. Literal values are in `constants`, nested code objects in
 //! `functions`.
 
-use super::constants::{fold_constant, FoldedNum};
+use super::constants::fold_constant;
 use super::{str_const, Codegen, CompElt, Ctx, FnBody, Label};
 use crate::compiler::bytecode::{BinOp, CmpOp, Const, Instr, UnOp};
 use crate::compiler::symtable::{BlockNode, ScopeKind};
@@ -154,14 +154,7 @@ impl<'a> Codegen<'a> {
                 self.unsupported_expr(sp, "assignment expressions (`:=`) are Python 3 only")
             }
             Expr::BinOp(_) if fold_constant(e, self.future_division).is_some() => {
-                let k = match fold_constant(e, self.future_division) {
-                    Some(FoldedNum::Int(i)) => {
-                        i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i))
-                    }
-                    Some(FoldedNum::Float(f)) => Const::Float(f),
-                    None => unreachable!(),
-                };
-                self.load_const(k, sp);
+                self.load_folded(e, sp);
             }
             Expr::BinOp(b) => {
                 // Left-deep chains (`a + b + c + ...`) are compiled iteratively.
@@ -196,6 +189,11 @@ impl<'a> Codegen<'a> {
                     self.bind(end);
                 }
                 ast::UnaryOp::USub if self.negative_literal(&u.operand, sp) => {}
+                ast::UnaryOp::USub | ast::UnaryOp::Invert
+                    if fold_constant(e, self.future_division).is_some() =>
+                {
+                    self.load_folded(e, sp);
+                }
                 op => {
                     self.expr(&u.operand);
                     let op = match op {
