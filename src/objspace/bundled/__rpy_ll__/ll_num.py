@@ -157,17 +157,18 @@ def ll_str_to_int(s, base):
 
 @specialize.ll()
 def ll_max(a, b):
-    """`max(a, b)` of two numbers or characters (the first one on a tie, as Python's)."""
-    if a < b:
-        return b
-    return a
+    """`max(a, b)` of two numbers or characters. On a tie (0.0 and -0.0) or a NaN the
+    second one, as the compiled binaries (not Python, which keeps the first)."""
+    if a > b:
+        return a
+    return b
 
 
 @specialize.ll()
 def ll_min(a, b):
-    if b < a:
-        return b
-    return a
+    if a < b:
+        return a
+    return b
 
 
 # ---- chr() and unichr() under a ValueError handler
