@@ -515,18 +515,24 @@ impl Program {
         let mut seen_consts: HashSet<ObjId> = HashSet::new();
         queue.push_back(entry);
         seen.insert(entry);
-        let mut cache = self
-            .target
-            .as_deref()
-            .and_then(|t| super::flowcache::Session::start(t, &self.space.heap));
+        let mut cache = super::trace::stage("flow: compare heaps", || {
+            self.target
+                .as_deref()
+                .and_then(|t| super::flowcache::Session::start(t, &self.space.heap))
+        });
         while let Some(f) = queue.pop_front() {
             if !self.is_user_function(f) {
                 continue;
             }
-            let (graph, diags) = match cache.as_mut().and_then(|c| c.take(f, &mut self.space)) {
+            let taken = super::trace::stage("flow: take", || {
+                cache.as_mut().and_then(|c| c.take(f, &mut self.space))
+            });
+            let (graph, diags) = match taken {
                 Some((graph, diags)) => {
                     if let Some(c) = cache.as_mut() {
-                        c.keep(f, &graph, &diags, &self.space, true);
+                        super::trace::stage("flow: keep", || {
+                            c.keep(f, &graph, &diags, &self.space, true)
+                        });
                     }
                     (graph, diags)
                 }
@@ -547,7 +553,9 @@ impl Program {
                             matches!(self.space.heap.get(ObjId(i as u32)), Object::Str(_))
                         });
                         let clean = only_strings && before.1 == self.space.diagnostics.len();
-                        c.keep(f, &graph, &diags, &self.space, clean);
+                        super::trace::stage("flow: keep", || {
+                            c.keep(f, &graph, &diags, &self.space, clean)
+                        });
                     }
                     (graph, diags)
                 }
@@ -581,7 +589,7 @@ impl Program {
         }
         if let Some(c) = cache {
             self.reused_graphs = c.reused;
-            c.finish();
+            super::trace::stage("flow: finish", || c.finish());
         }
     }
 
