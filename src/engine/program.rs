@@ -36,6 +36,8 @@ pub struct Program {
     pub(super) target: Option<PathBuf>,
     /// How many flow graphs came from the previous analysis (`flowcache`).
     pub reused_graphs: usize,
+    /// The `flowcache` session whose kept graphs are this program's `graphs`.
+    flow_session: Option<u64>,
     /// The heap's length after import, and after the flow stage.
     import_heap_len: usize,
     flow_heap_len: usize,
@@ -72,6 +74,7 @@ impl Program {
             graphs_by_file: Default::default(),
             target: Some(path.to_path_buf()),
             reused_graphs: 0,
+            flow_session: None,
             import_heap_len: 0,
             flow_heap_len: 0,
             annotation_pure: false,
@@ -99,6 +102,7 @@ impl Program {
             graphs_by_file: Default::default(),
             target: None,
             reused_graphs: 0,
+            flow_session: None,
             import_heap_len: 0,
             flow_heap_len: 0,
             annotation_pure: false,
@@ -131,6 +135,7 @@ impl Program {
             graphs_by_file: Default::default(),
             target: None,
             reused_graphs: 0,
+            flow_session: None,
             import_heap_len: 0,
             flow_heap_len: 0,
             annotation_pure: false,
@@ -155,7 +160,10 @@ impl Program {
     pub fn analyse_after(&mut self, previous: Option<&mut Program>) {
         let before_flow = self.diagnostics.len();
         self.import_heap_len = self.space.heap.len();
-        super::trace::stage("flow", || self.build_flow_graphs());
+        let mut previous = previous;
+        super::trace::stage("flow", || {
+            self.build_flow_graphs_after(previous.as_deref_mut())
+        });
         self.flow_heap_len = self.space.heap.len();
         if let Some(entry) = self.entry {
             let flow_diagnostics = self.diagnostics.split_off(before_flow);
@@ -509,36 +517,50 @@ impl Program {
     /// instances, bound methods). This is the flow stage's own view of reachability; the
     /// annotator refines it with types.
     pub fn build_flow_graphs(&mut self) {
+        self.build_flow_graphs_after(None)
+    }
+
+    /// [`Program::build_flow_graphs`], moving the graphs `flowcache` says are still right
+    /// out of `previous` (the previous analysis of the same target).
+    fn build_flow_graphs_after(&mut self, previous: Option<&mut Program>) {
         let Some(entry) = self.entry else { return };
+        let (previous_session, previous_graphs): (Option<u64>, &mut [FunctionGraph]) =
+            match previous {
+                Some(p) => (p.flow_session, &mut p.graphs[..]),
+                None => (None, &mut []),
+            };
         let mut seen: HashSet<ObjId> = HashSet::new();
         let mut queue: VecDeque<ObjId> = VecDeque::new();
         let mut seen_consts: HashSet<ObjId> = HashSet::new();
         queue.push_back(entry);
         seen.insert(entry);
         let mut cache = super::trace::stage("flow: compare heaps", || {
-            self.target
-                .as_deref()
-                .and_then(|t| super::flowcache::Session::start(t, &self.space.heap))
+            self.target.as_deref().and_then(|t| {
+                super::flowcache::Session::start(t, &self.space.heap, previous_session)
+            })
         });
         while let Some(f) = queue.pop_front() {
             if !self.is_user_function(f) {
                 continue;
             }
             let taken = super::trace::stage("flow: take", || {
-                cache.as_mut().and_then(|c| c.take(f, &mut self.space))
+                cache
+                    .as_mut()
+                    .and_then(|c| c.take(f, &mut self.space, previous_graphs))
             });
+            let index = self.graphs.len();
             let (graph, diags) = match taken {
-                Some((graph, diags)) => {
+                Some((mut graph, diags)) => {
                     if let Some(c) = cache.as_mut() {
                         super::trace::stage("flow: keep", || {
-                            c.keep(f, &graph, &diags, &self.space, true)
+                            c.keep(f, index, &mut graph, &diags, &self.space, true)
                         });
                     }
                     (graph, diags)
                 }
                 None => {
                     let before = (self.space.heap.len(), self.space.diagnostics.len());
-                    let (graph, diags) = match build_flow(&mut self.space, f) {
+                    let (mut graph, diags) = match build_flow(&mut self.space, f) {
                         Ok(r) => r,
                         Err(d) => {
                             self.diagnostics.push(d);
@@ -554,7 +576,7 @@ impl Program {
                         });
                         let clean = only_strings && before.1 == self.space.diagnostics.len();
                         super::trace::stage("flow: keep", || {
-                            c.keep(f, &graph, &diags, &self.space, clean)
+                            c.keep(f, index, &mut graph, &diags, &self.space, clean)
                         });
                     }
                     (graph, diags)
@@ -589,6 +611,7 @@ impl Program {
         }
         if let Some(c) = cache {
             self.reused_graphs = c.reused;
+            self.flow_session = Some(c.id);
             super::trace::stage("flow: finish", || c.finish());
         }
     }
