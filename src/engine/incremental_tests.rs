@@ -175,6 +175,10 @@ const EDITS: &[(&str, &str, &str, bool, bool, bool)] = &[
         true,
         false,
     ),
+    // A comment that is not only a comment: non-ASCII without an encoding declaration
+    // (PEP 263) makes the module unreadable, and taking it out again.
+    ("helper", "LIMIT = 11", "LIMIT = 11  # \u{e9}", true, false, false),
+    ("helper", "LIMIT = 11  # \u{e9}", "LIMIT = 11", false, false, false),
     // A docstring is a token of the program: added, then changed.
     (
         "helper",
