@@ -11,15 +11,15 @@
 # comment adds or removes a '#' at the end of the same lines (the code only moves: the
 # server takes the previous annotation with its spans moved, Program::analyse_after).
 #
-# Figures, session 9 (2 cores, load 7-11 from other developers' builds: wall times are
-# inflated and noisy, the server's CPU time per edit is the comparable figure); 20 edits;
-# "before" is 27889e8 (+ stage timings), "after" the branch incr:
+# Figures, session 9 (2 cores, load 8-9 from other developers' builds: wall times are
+# inflated and noisy, the server's CPU time per edit is the comparable figure); 20 edits,
+# the two binaries run back to back; "before" is 27889e8 (+ stage timings), "after" the
+# branch incr:
 #   lines  edit     CPU/edit before -> after   edit->diagnostics p50/p95 before -> after
-#   10k    digit    42 -> 38 ms                135/181 -> 132/164 ms (after: annotation moved
-#                                               only; graphs not yet moved out)
-#   10k    comment  43 -> 23 ms                136/202 -> 91/118 ms
-#   50k    digit    178 -> 156 ms              375/466 -> 351/472 ms
-#   50k    comment  173 -> 72 ms               (load 11 + a build) 832/929 -> 210/289 ms
+#   10k    digit    44 -> 32 ms                115/174 -> 95/146 ms
+#   10k    comment  38 -> 20 ms                98/128 -> 74/108 ms
+#   50k    digit    172 -> 158 ms              299/732 -> 350/488 ms
+#   50k    comment  197 -> 68 ms               377/583 -> 167/251 ms
 # Where a 50k-line digit edit goes (RPY_LSP_TRACE=1, load ~6, ms): load (parse, compile,
 # import, target()) 38-70; flow 57-88 (heap comparison 17-24, taking kept graphs 18-25,
 # keeping 1-14, flowing the edited module's functions and reachability the rest); copying
