@@ -9,6 +9,7 @@ Measures, over stdio JSON-RPC like an editor:
   * hover on a local variable (its annotation) and inlay hints for the whole file.
 
 Usage: lsp_latency.py SERVER_BINARY [--lines N] [--edits N] [--hovers N] [--strict]
+                      [--edit-kind digit|comment]
 """
 
 import argparse
@@ -207,6 +208,9 @@ def main():
     ap.add_argument("--edits", type=int, default=60)
     ap.add_argument("--hovers", type=int, default=200)
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--edit-kind", choices=["digit", "comment"], default="digit",
+                    help="digit: toggle a constant of a function (the code changes); comment: "
+                         "add or remove a '#' at the end of the same lines (the code only moves)")
     args = ap.parse_args()
 
     root = tempfile.mkdtemp(prefix="rpy-lsp-bench-")
@@ -255,15 +259,22 @@ def main():
         cpu_before = cpu_seconds(server.proc.pid)
         for i in range(args.edits):
             line = edit_lines[i % len(edit_lines)]
-            col = len(doc_lines[line]) - 1
-            old = doc_lines[line][col]
-            new = "5" if old != "5" else "6"
-            doc_lines[line] = doc_lines[line][:col] + new
+            if args.edit_kind == "digit":
+                col = len(doc_lines[line]) - 1
+                old = doc_lines[line][col]
+                new = "5" if old != "5" else "6"
+                end = col + 1
+            elif doc_lines[line].endswith("#"):
+                col, end, new = len(doc_lines[line]) - 1, len(doc_lines[line]), ""
+            else:
+                col = end = len(doc_lines[line])
+                new = "#"
+            doc_lines[line] = doc_lines[line][:col] + new + doc_lines[line][end:]
             version += 1
             sent = time.perf_counter()
             server.notify("textDocument/didChange", {
                 "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": new}],
+                "contentChanges": [{"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": end}}, "text": new}],
             })
             if i % 4 == 3:
                 # A hover sent right behind the edit: answered once that version is analysed.

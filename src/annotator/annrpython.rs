@@ -865,17 +865,17 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 /// What a finished annotation keeps so that it can be resumed (`Annotator::resume`): the
 /// annotator's state beyond what `AnnotatedProgram` publishes.
 pub struct ResumeState {
-    info: Vec<GraphInfo>,
-    seen: HashSet<(&'static str, Span, String)>,
-    flow_failed: HashSet<ObjId>,
-    none_calls: Vec<Position>,
-    lists_of_chars: Vec<(ListDefId, Span)>,
-    memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
-    raising_unpacks: Vec<(Position, Span, String)>,
-    families: super::callfamily::CallFamilies,
-    names_read_on_unknown: std::collections::HashSet<Rc<str>>,
-    speculative: std::collections::HashSet<u32>,
-    call_shapes: super::callshapes::CallShapes,
+    pub(super) info: Vec<GraphInfo>,
+    pub(super) seen: HashSet<(&'static str, Span, String)>,
+    pub(super) flow_failed: HashSet<ObjId>,
+    pub(super) none_calls: Vec<Position>,
+    pub(super) lists_of_chars: Vec<(ListDefId, Span)>,
+    pub(super) memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
+    pub(super) raising_unpacks: Vec<(Position, Span, String)>,
+    pub(super) families: super::callfamily::CallFamilies,
+    pub(super) names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    pub(super) speculative: std::collections::HashSet<u32>,
+    pub(super) call_shapes: super::callshapes::CallShapes,
 }
 
 fn same_case(k: Value, case: Value) -> bool {

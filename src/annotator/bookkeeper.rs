@@ -112,7 +112,7 @@ pub struct Bookkeeper {
     pub span: Span,
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
-    warned: HashSet<(&'static str, Span)>,
+    pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
     /// Heap ids of the built-in classes the annotator needs, by name.

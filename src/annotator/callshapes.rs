@@ -27,7 +27,7 @@ type SetInfo = Option<(DescId, bool)>;
 pub struct CallShapes {
     parent: HashMap<DescId, DescId>,
     /// Per family root: each shape with the first call that had it.
-    shapes: HashMap<DescId, Vec<(Shape, Span)>>,
+    pub(super) shapes: HashMap<DescId, Vec<(Shape, Span)>>,
     /// The sets of callables already merged into the families, by the address of their
     /// `Rc` (kept alive so the address stays theirs): a call site is re-flowed many times
     /// and a family can have thousands of members, so each set is merged once.

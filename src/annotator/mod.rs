@@ -27,6 +27,7 @@ pub mod description;
 pub mod llannotation;
 pub mod model;
 mod pbcmemo;
+mod positions;
 mod provenance;
 mod query;
 mod simplify;

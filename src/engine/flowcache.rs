@@ -21,6 +21,11 @@
 //! heap and the reused graph is pointed at them. Graphs with diagnostics are not reused when
 //! a class changed, since a message may point at it.
 //!
+//! The graphs themselves are not copied: the store notes where each kept graph is in the
+//! program's `graphs`, and the next analysis moves it out of that program (the previous
+//! analysis, which the language server drops once the next one is done), when that program
+//! is the one the store's entry was made by (`Session::id`).
+//!
 //! Off unless the thread enables it, as `compiler::cache`; targets not analysed in the
 //! previous generation are forgotten when the next one starts.
 
@@ -38,15 +43,18 @@ use std::rc::Rc;
 /// A flow graph with the flow stage's diagnostics of it.
 pub type Flowed = (FunctionGraph, Vec<Diagnostic>);
 
-/// A graph kept for the next analysis, with the `str` constants it mentions that flowing
-/// created: their id in the analysis that kept it, their bytes, and whether they were
-/// interned as names.
+/// A graph kept for the next analysis: its index in the program's graphs, its diagnostics,
+/// and the `str` constants it mentions that flowing created: their id in the analysis that
+/// kept it, their bytes, and whether they were interned as names.
 struct Kept {
-    flowed: Flowed,
+    index: usize,
+    diags: Vec<Diagnostic>,
     strings: Vec<(ObjId, Rc<[u8]>, bool)>,
 }
 
 struct Entry {
+    /// The session that made it (the program holding the graphs says it is its own).
+    id: u64,
     /// The heap as import left it, before flowing.
     heap: Heap,
     graphs: HashMap<ObjId, Kept>,
@@ -57,6 +65,7 @@ type Store = Generations<PathBuf, Entry>;
 
 thread_local! {
     static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
+    static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Turns the cache on for the current thread.
@@ -78,43 +87,88 @@ pub fn new_generation() {
 /// What one analysis of a target takes from the previous one and gives to the next.
 pub struct Session {
     target: PathBuf,
+    /// This session's id, for the program that will hold its graphs.
+    pub id: u64,
     /// The heap after import, kept for the next analysis.
     heap: Heap,
-    /// Graphs of the previous analysis that are still right, by function.
+    /// Graphs of the previous analysis that may still be right, by function, and what
+    /// changed since (`None`: nothing is reusable).
     reusable: HashMap<ObjId, Kept>,
+    changes: Option<Changes>,
     /// Graphs of this analysis that the next one may reuse.
     kept: HashMap<ObjId, Kept>,
     pub reused: usize,
 }
 
+/// The objects of the import-time heap that moved since the previous analysis.
+struct Changes {
+    moved: HashSet<ObjId>,
+    class_moved: bool,
+}
+
 impl Session {
-    /// Starts the flow stage of `target` whose import left `heap`; `None` when the thread
-    /// keeps nothing.
-    pub fn start(target: &Path, heap: &Heap) -> Option<Session> {
+    /// Starts the flow stage of `target` whose import left `heap`; `previous` is the id of
+    /// the session whose program the graphs are taken from. `None` when the thread keeps
+    /// nothing.
+    pub fn start(target: &Path, heap: &Heap, previous: Option<u64>) -> Option<Session> {
         STORE.with(|s| {
             let mut s = s.borrow_mut();
             let store = s.as_mut()?;
-            let reusable = match store.remove(&target.to_path_buf()) {
-                Some(old) => reusable(old, heap),
-                None => HashMap::new(),
+            let (reusable, changes) = match store.remove(&target.to_path_buf()) {
+                Some(old) if Some(old.id) == previous && !old.graphs.is_empty() => {
+                    match changes(&old.heap, heap) {
+                        Some(c) => (old.graphs, Some(c)),
+                        None => (HashMap::new(), None),
+                    }
+                }
+                _ => (HashMap::new(), None),
             };
+            let id = NEXT_ID.with(|n| {
+                n.set(n.get() + 1);
+                n.get()
+            });
             Some(Session {
                 target: target.to_path_buf(),
+                id,
                 heap: heap.clone(),
                 reusable,
+                changes,
                 kept: HashMap::new(),
                 reused: 0,
             })
         })
     }
 
-    /// The graph of `func` from the previous analysis, when it is still right; the `str`
-    /// constants it mentions are found or made in `space`.
-    pub fn take(&mut self, func: ObjId, space: &mut ObjSpace) -> Option<Flowed> {
+    /// The graph of `func` from the previous analysis, moved out of `previous` (that
+    /// analysis's graphs), when it is still right; the `str` constants it mentions are
+    /// found or made in `space`.
+    pub fn take(
+        &mut self,
+        func: ObjId,
+        space: &mut ObjSpace,
+        previous: &mut [FunctionGraph],
+    ) -> Option<Flowed> {
         let Kept {
-            flowed: (mut graph, diags),
+            index,
+            diags,
             strings,
         } = self.reusable.remove(&func)?;
+        let changes = self.changes.as_ref()?;
+        if changes.moved.contains(&func) || (changes.class_moved && !diags.is_empty()) {
+            return None;
+        }
+        let slot = previous.get_mut(index).filter(|g| g.func == Some(func))?;
+        let mut mentions_moved = false;
+        for_each_constant(slot, &mut |v| {
+            if let Value::Obj(id) = v {
+                mentions_moved |= changes.moved.contains(id);
+            }
+        });
+        if mentions_moved {
+            return None;
+        }
+        let placeholder = FunctionGraph::new(slot.name.clone(), None, slot.span, &[]);
+        let mut graph = std::mem::replace(slot, placeholder);
         if !strings.is_empty() {
             let mut map: HashMap<ObjId, Value> = HashMap::new();
             for (old, bytes, interned) in strings {
@@ -136,12 +190,14 @@ impl Session {
         Some((graph, diags))
     }
 
-    /// Keeps a graph for the next analysis; `clean` says its flowing changed nothing else
-    /// than making `str` constants.
+    /// Keeps a graph for the next analysis, which will find it at `index` in this
+    /// program's graphs; `clean` says its flowing changed nothing else than making `str`
+    /// constants.
     pub fn keep(
         &mut self,
         func: ObjId,
-        graph: &FunctionGraph,
+        index: usize,
+        graph: &mut FunctionGraph,
         diags: &[Diagnostic],
         space: &ObjSpace,
         clean: bool,
@@ -150,10 +206,9 @@ impl Session {
             return;
         }
         let import_len = self.heap.len() as u32;
-        let mut graph = graph.clone();
         let mut strings: Vec<(ObjId, Rc<[u8]>, bool)> = Vec::new();
         let mut other = false;
-        for_each_constant(&mut graph, &mut |v| match v {
+        for_each_constant(graph, &mut |v| match v {
             Value::Obj(id) if id.0 >= import_len => match space.heap.get(*id) {
                 Object::Str(bytes) => {
                     if !strings.iter().any(|(s, _, _)| s == id) {
@@ -165,8 +220,12 @@ impl Session {
             _ => {}
         });
         if !other {
-            let flowed = (graph, diags.to_vec());
-            self.kept.insert(func, Kept { flowed, strings });
+            let kept = Kept {
+                index,
+                diags: diags.to_vec(),
+                strings,
+            };
+            self.kept.insert(func, kept);
         }
     }
 
@@ -175,6 +234,7 @@ impl Session {
         STORE.with(|s| {
             if let Some(store) = s.borrow_mut().as_mut() {
                 let entry = Entry {
+                    id: self.id,
                     heap: self.heap,
                     graphs: self.kept,
                 };
@@ -289,41 +349,27 @@ fn compare(new: &Object, old: &Object) -> Change {
     }
 }
 
-/// The graphs of `old` that flowing over `heap` would build again (see the module doc).
-fn reusable(old: Entry, heap: &Heap) -> HashMap<ObjId, Kept> {
-    if old.heap.len() != heap.len() || old.graphs.is_empty() {
-        return HashMap::new();
+/// What moved between the import-time heaps `old` and `heap`, when nothing else changed (see
+/// the module doc); `None` when graphs cannot be reused.
+fn changes(old: &Heap, heap: &Heap) -> Option<Changes> {
+    if old.len() != heap.len() {
+        return None;
     }
     let mut moved: HashSet<ObjId> = HashSet::new();
     let mut class_moved = false;
     for i in 0..heap.len() {
         let id = ObjId(i as u32);
-        let (new, was) = (heap.get(id), old.heap.get(id));
+        let (new, was) = (heap.get(id), old.get(id));
         match compare(new, was) {
             Change::Same => {}
             Change::Moved => {
                 class_moved |= matches!(new, Object::Class(_));
                 moved.insert(id);
             }
-            Change::Different => return HashMap::new(),
+            Change::Different => return None,
         }
     }
-    old.graphs
-        .into_iter()
-        .filter_map(|(func, mut kept)| {
-            let (graph, diags) = &mut kept.flowed;
-            if moved.contains(&func) || (class_moved && !diags.is_empty()) {
-                return None;
-            }
-            let mut mentions_moved = false;
-            for_each_constant(graph, &mut |v| {
-                if let Value::Obj(id) = v {
-                    mentions_moved |= moved.contains(id);
-                }
-            });
-            (!mentions_moved).then_some((func, kept))
-        })
-        .collect()
+    Some(Changes { moved, class_moved })
 }
 
 /// Calls `f` on every constant of a graph (operation and link arguments, switches, exit

@@ -1,15 +1,20 @@
 //! The language server's invariant: a sequence of edits analysed one after the other on one
 //! thread, with what that thread keeps from one analysis to the next (compiled modules by
-//! content, `compiler::cache`; flow graphs, `engine::flowcache`), gives after each edit
-//! exactly the diagnostics of a fresh analysis of the same texts on a thread that keeps
-//! nothing.
+//! content, `compiler::cache`; flow graphs, `engine::flowcache`; the previous analysis's
+//! annotation when the code only moved, `Program::analyse_after`), gives after each edit
+//! exactly the diagnostics, hovers and inlay hints of a fresh analysis of the same texts on
+//! a thread that keeps nothing.
 //!
 //! The edits are the kinds an editor session makes: change a module-level constant a
 //! function's graph folded, rename a function (breaking its caller) and rename it back, add
 //! a class, break a type and fix it, edit an imported module, type a syntax error and
-//! finish the line.
+//! finish the line; comments, blank lines and spaces (code that only moves, with and
+//! without errors in the program), docstrings; and edits that grow annotations and shrink
+//! them again (a call passing a str to a function that gets ints, an attribute written with
+//! another type, a return type changed), which an annotation restarting from the previous
+//! fixpoint would have to undo.
 
-use super::{analyze, EngineConfig};
+use super::{analyze, analyze_after, Analysis, EngineConfig};
 use crate::diagnostics::Diagnostic;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -78,17 +83,18 @@ fn seen(a: &super::Analysis, d: &Diagnostic) -> Seen {
 }
 
 /// Each step: the file edited (`main` or `helper`), the text replaced and its replacement,
-/// whether the program has errors after it, and whether flow graphs of the previous analysis
-/// are reused (only an edit inside function bodies leaves the import-time heap as it was).
-const EDITS: &[(&str, &str, &str, bool, bool)] = &[
+/// whether the program has errors after it, whether flow graphs of the previous analysis
+/// are reused (only an edit inside function bodies leaves the import-time heap as it was),
+/// and whether the previous annotation is reused with its spans moved (the code only moved).
+const EDITS: &[(&str, &str, &str, bool, bool, bool)] = &[
     // A constant the flow graph of `scaled` folds.
-    ("main", "SCALE = 3", "SCALE = 4", false, false),
+    ("main", "SCALE = 3", "SCALE = 4", false, false, false),
     // The constant becomes a string: `n * SCALE` is now int * str.
-    ("main", "SCALE = 4", "SCALE = 'x'", true, false),
-    ("main", "SCALE = 'x'", "SCALE = 5", false, false),
+    ("main", "SCALE = 4", "SCALE = 'x'", true, false, false),
+    ("main", "SCALE = 'x'", "SCALE = 5", false, false, false),
     // Rename a function: its caller reads a missing global.
-    ("main", "def scaled(n):", "def scale_by(n):", true, false),
-    ("main", "def scale_by(n):", "def scaled(n):", false, false),
+    ("main", "def scaled(n):", "def scale_by(n):", true, false, false),
+    ("main", "def scale_by(n):", "def scaled(n):", false, false, false),
     // A new class, used.
     (
         "main",
@@ -96,12 +102,49 @@ const EDITS: &[(&str, &str, &str, bool, bool)] = &[
         "class Extra(object):\n    def size(self):\n        return 2\n\n\ndef entry_point(argv):\n    extra = Extra().size()\n",
         false,
         false,
+        false,
+    ),
+    // Code that only moves: a comment line, blank lines in the other module, spaces inside
+    // brackets, a comment at the end of a line.
+    (
+        "main",
+        "    total = scaled",
+        "    # the total\n    total = scaled",
+        false,
+        true,
+        true,
+    ),
+    (
+        "helper",
+        "class Node(object):",
+        "\n\nclass Node(object):",
+        false,
+        true,
+        true,
+    ),
+    (
+        "main",
+        "helper.Node(len(argv))",
+        "helper.Node( len(argv) )  # a node",
+        false,
+        true,
+        true,
     ),
     // Break a type in a local variable, then fix it.
     (
         "main",
         "    return total\n",
         "    if total > 3:\n        total = 'many'\n    return total\n",
+        true,
+        true,
+        false,
+    ),
+    // A program with an error whose code moves: the error moves with it.
+    (
+        "main",
+        "    if total > 3:\n",
+        "\n    # too many?\n    if total > 3:\n",
+        true,
         true,
         true,
     ),
@@ -111,16 +154,18 @@ const EDITS: &[(&str, &str, &str, bool, bool)] = &[
         "        total = 0\n",
         false,
         true,
+        false,
     ),
     // An imported module: its constant, a method the program calls, then back.
-    ("helper", "LIMIT = 10", "LIMIT = 'ten'", true, false),
-    ("helper", "LIMIT = 'ten'", "LIMIT = 11", false, false),
+    ("helper", "LIMIT = 10", "LIMIT = 'ten'", true, false, false),
+    ("helper", "LIMIT = 'ten'", "LIMIT = 11", false, false, false),
     (
         "helper",
         "        return double(self.value)",
         "        return double(self.missing)",
         true,
         true,
+        false,
     ),
     (
         "helper",
@@ -128,11 +173,123 @@ const EDITS: &[(&str, &str, &str, bool, bool)] = &[
         "        return double(self.value)",
         false,
         true,
+        false,
     ),
+    // A comment that is not only a comment: non-ASCII without an encoding declaration
+    // (PEP 263) makes the module unreadable, and taking it out again.
+    ("helper", "LIMIT = 11", "LIMIT = 11  # \u{e9}", true, false, false),
+    ("helper", "LIMIT = 11  # \u{e9}", "LIMIT = 11", false, false, false),
+    // A docstring is a token of the program: added, then changed.
+    (
+        "helper",
+        "def double(n):\n",
+        "def double(n):\n    \"\"\"Twice n.\"\"\"\n",
+        false,
+        true,
+        false,
+    ),
+    (
+        "helper",
+        "Twice n.",
+        "Two times n.",
+        false,
+        true,
+        false,
+    ),
+    // Grow an annotation and shrink it again: a call passing a str to a function that also
+    // gets ints.
+    (
+        "main",
+        "    extra = Extra().size()\n",
+        "    extra = Extra().size()\n    scaled('a')\n",
+        true,
+        true,
+        false,
+    ),
+    (
+        "main",
+        "    scaled('a')\n",
+        "",
+        false,
+        true,
+        false,
+    ),
+    // An attribute written with another type, then not.
+    (
+        "main",
+        "    total = scaled",
+        "    node.value = 'v'\n    total = scaled",
+        true,
+        true,
+        false,
+    ),
+    (
+        "main",
+        "    node.value = 'v'\n",
+        "",
+        false,
+        true,
+        false,
+    ),
+    // A return type changed, then back.
+    ("main", "        return 2\n", "        return 'two'\n", false, true, false),
+    (
+        "main",
+        "    extra = Extra().size()\n",
+        "    extra = Extra().size() + 1\n",
+        true,
+        true,
+        false,
+    ),
+    ("main", "        return 'two'\n", "        return 2\n", false, true, false),
     // A line being typed (a syntax error in the buffer), then finished.
-    ("main", "    extra = Extra().size()\n", "    extra = Extra(.size()\n", true, true),
-    ("main", "    extra = Extra(.size()\n", "    extra = Extra().size()\n", false, true),
+    (
+        "main",
+        "    extra = Extra().size() + 1\n",
+        "    extra = Extra(.size() + 1\n",
+        true,
+        true,
+        false,
+    ),
+    (
+        "main",
+        "    extra = Extra(.size() + 1\n",
+        "    extra = Extra().size() + 1\n",
+        false,
+        true,
+        false,
+    ),
 ];
+
+/// What an editor sees of an analysis: its diagnostics, the hover at the start of every
+/// token of each file, and the inlay hints of each file (file ids are per analysis).
+fn observed(a: &Analysis, files: &[PathBuf]) -> (Vec<Seen>, Vec<String>) {
+    let diagnostics = a.diagnostics.iter().map(|d| seen(a, d)).collect();
+    let mut queries = Vec::new();
+    for path in files {
+        let Some(fid) = a.sources.find(path) else {
+            continue;
+        };
+        let text = &a.sources.get(fid).text;
+        for t in crate::syntax::tokens(text) {
+            if let Some(h) = a.hover(path, t.start) {
+                queries.push(format!(
+                    "hover {}:{}: {}..{} {} {:?}",
+                    path.display(),
+                    t.start,
+                    h.span.start,
+                    h.span.end,
+                    h.plain,
+                    h.annotator_form
+                ));
+            }
+        }
+        for h in a.inlay_hints(path) {
+            queries.push(format!("hint {}:{} {}", path.display(), h.offset, h.label));
+        }
+    }
+    (diagnostics, queries)
+}
 
 #[test]
 fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
@@ -153,46 +310,57 @@ fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
     crate::compiler::cache::new_generation();
     super::flowcache::enable();
     super::flowcache::new_generation();
-    let first = analyze(&config, &texts);
-    assert!(first.diagnostics.is_empty(), "{:?}", first.diagnostics);
-    for (step, &(file, from, to, errors, reuse)) in EDITS.iter().enumerate() {
+    let mut previous = analyze(&config, &texts);
+    assert!(
+        previous.diagnostics.is_empty(),
+        "{:?}",
+        previous.diagnostics
+    );
+    let files = vec![main.clone(), helper.clone()];
+    for (step, &(file, from, to, errors, reuse, moved)) in EDITS.iter().enumerate() {
         let path = if file == "main" { &main } else { &helper };
         let text = texts.get_mut(path).unwrap();
         assert!(text.contains(from), "step {step}: {from:?} not in {file}");
         *text = text.replacen(from, to, 1);
         crate::compiler::cache::new_generation();
         super::flowcache::new_generation();
-        let incremental = analyze(&config, &texts);
+        let incremental = analyze_after(&config, &texts, Some(&mut previous));
         let reused: usize = incremental.programs.iter().map(|p| p.reused_graphs).sum();
-        let got: Vec<Seen> = incremental
-            .diagnostics
-            .iter()
-            .map(|d| seen(&incremental, d))
-            .collect();
+        let was_moved = incremental.programs.iter().any(|p| p.moved_annotation);
+        let got = observed(&incremental, &files);
         // A fresh thread: nothing kept from earlier analyses.
-        let (config2, texts2) = (config.clone(), texts.clone());
+        let (config2, texts2, files2) = (config.clone(), texts.clone(), files.clone());
         let fresh = std::thread::Builder::new()
             .stack_size(super::ANALYSIS_STACK_BYTES)
-            .spawn(move || {
-                let a = analyze(&config2, &texts2);
-                a.diagnostics
-                    .iter()
-                    .map(|d| seen(&a, d))
-                    .collect::<Vec<Seen>>()
-            })
+            .spawn(move || observed(&analyze(&config2, &texts2), &files2))
             .unwrap()
             .join()
             .unwrap();
-        assert_eq!(got, fresh, "step {step}: {file}: {from:?} -> {to:?}");
+        assert_eq!(got.0, fresh.0, "step {step}: {file}: {from:?} -> {to:?}");
+        if let Some(i) =
+            (0..got.1.len().max(fresh.1.len())).find(|&i| got.1.get(i) != fresh.1.get(i))
+        {
+            panic!(
+                "step {step}: {file}: {from:?} -> {to:?}: query {i}:\n incremental {:?}\n fresh       {:?}",
+                got.1.get(i),
+                fresh.1.get(i)
+            );
+        }
         let has_errors = incremental.error_count() > 0;
         assert_eq!(
             has_errors, errors,
-            "step {step}: {file}: {from:?} -> {to:?}: {got:?}"
+            "step {step}: {file}: {from:?} -> {to:?}: {:?}",
+            got.0
         );
         assert_eq!(
             reused > 0,
             reuse,
             "step {step}: {file}: {from:?} -> {to:?}: {reused} graphs reused"
         );
+        assert_eq!(
+            was_moved, moved,
+            "step {step}: {file}: {from:?} -> {to:?}: annotation moved"
+        );
+        previous = incremental;
     }
 }

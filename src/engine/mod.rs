@@ -9,12 +9,14 @@ pub mod config;
 pub mod detect;
 pub mod flowcache;
 mod known;
+pub mod positions;
 pub mod program;
 mod queries;
 mod references;
 pub mod repair;
 mod signature;
 mod symbols;
+pub mod trace;
 mod types;
 
 pub use calls::{Call, CallItem};
@@ -54,6 +56,17 @@ pub struct Analysis {
 
 /// Analyses every program of the workspace. `overlays` are unsaved editor buffers.
 pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> Analysis {
+    analyze_after(config, overlays, None)
+}
+
+/// [`analyze`], given the previous analysis of the workspace (the language server's): a
+/// program whose code only moved takes that analysis's annotation, spans moved
+/// (`Program::analyse_after`); `previous` loses it.
+pub fn analyze_after(
+    config: &EngineConfig,
+    overlays: &HashMap<PathBuf, String>,
+    mut previous: Option<&mut Analysis>,
+) -> Analysis {
     let mut analysis = Analysis {
         sources: SourceMap::default(),
         diagnostics: Vec::new(),
@@ -121,13 +134,18 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
             analysis.refuse_target(&config.root, &target, "it is outside the workspace");
             continue;
         }
+        let old = previous.as_deref_mut().and_then(|a| {
+            a.programs
+                .iter_mut()
+                .find(|p| p.target.as_deref() == Some(target.as_path()))
+        });
         let program = guarded(&target, || {
-            let mut program = Program::load(&target, loader.clone());
+            let mut program = trace::stage("load", || Program::load(&target, loader.clone()));
             program.translate_check = config.translate;
-            program.analyse();
+            program.analyse_after(old);
             program
         });
-        analysis.add_program(program);
+        trace::stage("merge", || analysis.add_program(program));
     }
     // Files of the workspace that no program reaches: their own import and flow checks, and a
     // note saying so.
@@ -190,8 +208,10 @@ pub fn analyze(config: &EngineConfig, overlays: &HashMap<PathBuf, String>) -> An
             ),
         );
     }
-    analysis.finish();
-    analysis.report_repaired(repaired);
+    trace::stage("finish", || {
+        analysis.finish();
+        analysis.report_repaired(repaired);
+    });
     analysis
 }
 

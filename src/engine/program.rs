@@ -33,9 +33,19 @@ pub struct Program {
     /// The graphs of each file, built on the first query (`types::GraphsByFile`).
     pub(super) graphs_by_file: super::types::GraphsByFile,
     /// The target file (for `flowcache`: graphs kept from the previous analysis of it).
-    target: Option<PathBuf>,
+    pub(super) target: Option<PathBuf>,
     /// How many flow graphs came from the previous analysis (`flowcache`).
     pub reused_graphs: usize,
+    /// The `flowcache` session whose kept graphs are this program's `graphs`.
+    flow_session: Option<u64>,
+    /// The heap's length after import, and after the flow stage.
+    import_heap_len: usize,
+    flow_heap_len: usize,
+    /// Annotating made no object, reported nothing into the space and ran no import-time
+    /// code: the annotation is a function of the heap and the graphs.
+    annotation_pure: bool,
+    /// The annotation is the previous analysis's with its spans moved (`engine::positions`).
+    pub moved_annotation: bool,
 }
 
 impl Program {
@@ -64,6 +74,11 @@ impl Program {
             graphs_by_file: Default::default(),
             target: Some(path.to_path_buf()),
             reused_graphs: 0,
+            flow_session: None,
+            import_heap_len: 0,
+            flow_heap_len: 0,
+            annotation_pure: false,
+            moved_annotation: false,
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -87,6 +102,11 @@ impl Program {
             graphs_by_file: Default::default(),
             target: None,
             reused_graphs: 0,
+            flow_session: None,
+            import_heap_len: 0,
+            flow_heap_len: 0,
+            annotation_pure: false,
+            moved_annotation: false,
         }
     }
 
@@ -115,6 +135,11 @@ impl Program {
             graphs_by_file: Default::default(),
             target: None,
             reused_graphs: 0,
+            flow_session: None,
+            import_heap_len: 0,
+            flow_heap_len: 0,
+            annotation_pure: false,
+            moved_annotation: false,
         }
     }
 
@@ -126,31 +151,120 @@ impl Program {
     /// found errors, it may have stopped short of code a path does reach: the flow stage's
     /// diagnostics are then all kept, so that every independent error is reported.
     pub fn analyse(&mut self) {
+        self.analyse_after(None)
+    }
+
+    /// [`Program::analyse`], taking the annotation of `previous` (the previous analysis of
+    /// the same target) with its spans moved when the code only moved since
+    /// (`engine::positions`); `previous` is left without it.
+    pub fn analyse_after(&mut self, previous: Option<&mut Program>) {
         let before_flow = self.diagnostics.len();
-        self.build_flow_graphs();
+        self.import_heap_len = self.space.heap.len();
+        let mut previous = previous;
+        super::trace::stage("flow", || {
+            self.build_flow_graphs_after(previous.as_deref_mut())
+        });
+        self.flow_heap_len = self.space.heap.len();
         if let Some(entry) = self.entry {
             let flow_diagnostics = self.diagnostics.split_off(before_flow);
-            // The annotator starts from the graphs built above instead of flowing again.
-            let prebuilt = self
-                .graphs
-                .iter()
-                .zip(&self.graph_diagnostics)
-                .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
-                .collect();
-            self.annotated = Some(match &self.entry_types {
-                Some(types) => {
-                    let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
-                    crate::annotator::annotate_with_types(&mut self.space, entry, &types, prebuilt)
-                }
-                None => {
-                    crate::annotator::annotate_standalone_with(&mut self.space, entry, prebuilt)
-                }
-            });
+            let space_diagnostics = self.space.diagnostics.len();
+            let moved = previous.and_then(|old| self.moved_annotation_of(old));
+            self.moved_annotation = moved.is_some();
+            let annotated = match moved {
+                Some(a) => a,
+                None => self.annotate(entry),
+            };
+            self.annotation_pure = self.moved_annotation
+                || (self.space.heap.len() == self.flow_heap_len
+                    && self.space.diagnostics.len() == space_diagnostics
+                    && !annotated.ran_import_time_code());
+            self.annotated = Some(annotated);
             if self.annotated.as_ref().is_some_and(|a| a.has_errors()) {
                 self.diagnostics.extend(flow_diagnostics);
             }
             self.check_translation();
         }
+    }
+
+    /// Annotates from the entry point, starting from the graphs the flow stage built.
+    fn annotate(&mut self, entry: ObjId) -> crate::annotator::AnnotatedProgram {
+        let prebuilt = super::trace::stage("clone graphs", || {
+            self.graphs
+                .iter()
+                .zip(&self.graph_diagnostics)
+                .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
+                .collect()
+        });
+        super::trace::stage("annotate", || match &self.entry_types {
+            Some(types) => {
+                let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
+                crate::annotator::annotate_with_types(&mut self.space, entry, &types, prebuilt)
+            }
+            None => crate::annotator::annotate_standalone_with(&mut self.space, entry, prebuilt),
+        })
+    }
+
+    /// The annotation of `old` with its spans moved, when this program is `old`'s with its
+    /// code only moved: every file the same program (`positions::same_program`), no code
+    /// reading positions, the same heap after the flow stage, and an annotation of `old`
+    /// that depends on nothing else (`annotation_pure`). Takes it out of `old`.
+    fn moved_annotation_of(&self, old: &mut Program) -> Option<crate::annotator::AnnotatedProgram> {
+        use super::positions::{same_program, OffsetMap};
+        if self.translate_check
+            || old.translate_check
+            || !old.annotation_pure
+            || old.annotated.is_none()
+            || self.space.positions_read
+            || old.space.positions_read
+            || old.entry != self.entry
+            || old.entry_types != self.entry_types
+            || old.import_heap_len != self.import_heap_len
+            || old.flow_heap_len != self.flow_heap_len
+            || old.space.heap.len() != self.space.heap.len()
+            || old.space.diagnostics.len() != self.space.diagnostics.len()
+        {
+            return None;
+        }
+        // What flowing made (`str` constants) is at the same ids.
+        for i in self.import_heap_len..self.flow_heap_len {
+            let id = ObjId(i as u32);
+            let same = match (self.space.heap.get(id), old.space.heap.get(id)) {
+                (Object::Str(a), Object::Str(b)) => {
+                    a == b && self.space.is_interned(id) == old.space.is_interned(id)
+                }
+                _ => false,
+            };
+            if !same {
+                return None;
+            }
+        }
+        let (new_files, old_files) = (&self.space.sources, &old.space.sources);
+        if new_files.iter().count() != old_files.iter().count() {
+            return None;
+        }
+        let mut maps: Vec<Option<OffsetMap>> = Vec::new();
+        for ((_, n), (_, o)) in new_files.iter().zip(old_files.iter()) {
+            if n.path != o.path {
+                return None;
+            }
+            maps.push(if n.text == o.text {
+                None
+            } else {
+                Some(same_program(&o.text, &n.text)?)
+            });
+        }
+        let mut ann = old.annotated.take()?;
+        if maps.iter().any(Option::is_some) {
+            let f = |s: Span| match maps.get(s.file.0 as usize) {
+                Some(Some(m)) => {
+                    let (start, end) = m.map_span(s.start, s.end);
+                    Span { start, end, ..s }
+                }
+                _ => s,
+            };
+            super::trace::stage("move annotation", || ann.map_spans(&f));
+        }
+        Some(ann)
     }
 
     /// With `translate_check`: the RTyper on an annotated program with no error and
@@ -403,30 +517,50 @@ impl Program {
     /// instances, bound methods). This is the flow stage's own view of reachability; the
     /// annotator refines it with types.
     pub fn build_flow_graphs(&mut self) {
+        self.build_flow_graphs_after(None)
+    }
+
+    /// [`Program::build_flow_graphs`], moving the graphs `flowcache` says are still right
+    /// out of `previous` (the previous analysis of the same target).
+    fn build_flow_graphs_after(&mut self, previous: Option<&mut Program>) {
         let Some(entry) = self.entry else { return };
+        let (previous_session, previous_graphs): (Option<u64>, &mut [FunctionGraph]) =
+            match previous {
+                Some(p) => (p.flow_session, &mut p.graphs[..]),
+                None => (None, &mut []),
+            };
         let mut seen: HashSet<ObjId> = HashSet::new();
         let mut queue: VecDeque<ObjId> = VecDeque::new();
         let mut seen_consts: HashSet<ObjId> = HashSet::new();
         queue.push_back(entry);
         seen.insert(entry);
-        let mut cache = self
-            .target
-            .as_deref()
-            .and_then(|t| super::flowcache::Session::start(t, &self.space.heap));
+        let mut cache = super::trace::stage("flow: compare heaps", || {
+            self.target.as_deref().and_then(|t| {
+                super::flowcache::Session::start(t, &self.space.heap, previous_session)
+            })
+        });
         while let Some(f) = queue.pop_front() {
             if !self.is_user_function(f) {
                 continue;
             }
-            let (graph, diags) = match cache.as_mut().and_then(|c| c.take(f, &mut self.space)) {
-                Some((graph, diags)) => {
+            let taken = super::trace::stage("flow: take", || {
+                cache
+                    .as_mut()
+                    .and_then(|c| c.take(f, &mut self.space, previous_graphs))
+            });
+            let index = self.graphs.len();
+            let (graph, diags) = match taken {
+                Some((mut graph, diags)) => {
                     if let Some(c) = cache.as_mut() {
-                        c.keep(f, &graph, &diags, &self.space, true);
+                        super::trace::stage("flow: keep", || {
+                            c.keep(f, index, &mut graph, &diags, &self.space, true)
+                        });
                     }
                     (graph, diags)
                 }
                 None => {
                     let before = (self.space.heap.len(), self.space.diagnostics.len());
-                    let (graph, diags) = match build_flow(&mut self.space, f) {
+                    let (mut graph, diags) = match build_flow(&mut self.space, f) {
                         Ok(r) => r,
                         Err(d) => {
                             self.diagnostics.push(d);
@@ -441,7 +575,9 @@ impl Program {
                             matches!(self.space.heap.get(ObjId(i as u32)), Object::Str(_))
                         });
                         let clean = only_strings && before.1 == self.space.diagnostics.len();
-                        c.keep(f, &graph, &diags, &self.space, clean);
+                        super::trace::stage("flow: keep", || {
+                            c.keep(f, index, &mut graph, &diags, &self.space, clean)
+                        });
                     }
                     (graph, diags)
                 }
@@ -475,7 +611,8 @@ impl Program {
         }
         if let Some(c) = cache {
             self.reused_graphs = c.reused;
-            c.finish();
+            self.flow_session = Some(c.id);
+            super::trace::stage("flow: finish", || c.finish());
         }
     }
 

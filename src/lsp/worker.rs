@@ -158,9 +158,17 @@ impl Worker {
             } = job.input;
             crate::compiler::cache::new_generation();
             engine::flowcache::new_generation();
+            let tracing = std::env::var_os("RPY_LSP_TRACE").is_some();
+            if tracing {
+                engine::trace::start();
+            }
             let analysis = catch_unwind(AssertUnwindSafe(|| {
                 let config = settings.engine_config(&root);
-                engine::analyze(&config, &overlays)
+                engine::analyze_after(
+                    &config,
+                    &overlays,
+                    current.as_mut().map(|s| &mut s.analysis),
+                )
             }));
             match analysis {
                 Ok(analysis) => {
@@ -174,8 +182,11 @@ impl Worker {
                         uris,
                         cache: cache.clone(),
                     });
-                    (job.run)(Ok(snap));
+                    engine::trace::stage("publish", || (job.run)(Ok(snap)));
                     retiring = old.map(Retiring::new);
+                    if tracing {
+                        eprintln!("rpy-lsp: analysis stages: {}", engine::trace::take());
+                    }
                 }
                 Err(p) => (job.run)(Err(panic_message(&*p))),
             }

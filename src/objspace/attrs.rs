@@ -395,7 +395,10 @@ impl ObjSpace {
                     "co_filename" => self.new_str(c.co_filename.as_bytes()),
                     "co_argcount" => Value::Int(c.co_argcount as i64),
                     "co_flags" => Value::Int(c.co_flags as i64),
-                    "co_firstlineno" => Value::Int(c.co_firstlineno as i64),
+                    "co_firstlineno" => {
+                        self.positions_read = true;
+                        Value::Int(c.co_firstlineno as i64)
+                    }
                     "co_varnames" => {
                         let names: Vec<Value> =
                             c.co_varnames.iter().map(|n| self.intern(n)).collect();

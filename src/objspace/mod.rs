@@ -115,6 +115,9 @@ pub struct ObjSpace {
     /// The dict the bundled `os` model made for `os.environ`: after translation it is the
     /// process's environment, read at run time (never folded, `get` takes one argument).
     pub os_environ: Option<ObjId>,
+    /// Code read a source position as a value (`co_firstlineno`): the program may behave
+    /// differently when its code only moved (`engine::positions`).
+    pub positions_read: bool,
 
     pub(crate) registry: &'static builtins::Impls,
     /// Active frames: (globals module, class-body namespace).
@@ -199,6 +202,7 @@ impl ObjSpace {
             diagnostics: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            positions_read: false,
             builtins_module,
             types,
             bundled_files: HashSet::new(),

@@ -40,5 +40,12 @@ pub(crate) fn tokens(src: &str) -> Vec<Token> {
     tokenize::tokenize(src).tokens
 }
 
+/// The tokens of `src` when the tokenizer read all of it exactly as the parser does (see
+/// `Tokenized::clean`); `None` otherwise.
+pub(crate) fn clean_tokens(src: &str) -> Option<Vec<Token>> {
+    let t = tokenize::tokenize(src);
+    t.clean.then_some(t.tokens)
+}
+
 #[cfg(test)]
 mod tests;
