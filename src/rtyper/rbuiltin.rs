@@ -79,6 +79,9 @@ impl RTyper<'_> {
                         "calling this value is not supported by `run` yet",
                     ));
                 };
+                if self.is_ll_undefined(id) {
+                    return self.rtype_ll_undefined(hop, llops);
+                }
                 match self.objheap.get(id) {
                     Object::Builtin {
                         id: bid,
@@ -832,24 +835,18 @@ impl RTyper<'_> {
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
             B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
-            B::ObjectmodelComputeHash
-                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Unicode) =>
-            {
-                // computed once and cached in the string (ll_str.py)
-                let x = hop.args_v[0];
-                Ok((
-                    self.gendirectcall(llops, "ll_strhash", vec![x], LlType::SIGNED)?,
-                    si,
-                ))
+            B::ObjectmodelComputeHash => {
+                let (x, r) = (hop.args_v[0], hop.args_r[0]);
+                Ok((self.value_hash(llops, x, r)?, si))
             }
-            B::ObjectmodelComputeHash
-            | B::ObjectmodelComputeIdentityHash
-            | B::ObjectmodelComputeUniqueId => {
-                let x = hop.args_v[0];
-                Ok((
-                    self.rt_call(llops, RuntimeFn::ComputeHash, vec![x], LlType::SIGNED),
-                    si,
-                ))
+            B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId => {
+                let (x, r) = (hop.args_v[0], hop.args_r[0]);
+                let h = if self.types.is_gc_ptr(self.lltype(r)) {
+                    self.identity_hash(llops, x)
+                } else {
+                    self.value_hash(llops, x, r)?
+                };
+                Ok((h, si))
             }
             B::List => {
                 // a new list with the items of a list or the characters of a string
@@ -1103,8 +1100,14 @@ impl RTyper<'_> {
                         } else {
                             cint(-1)
                         };
-                        raise_here(self, hop, llops, "IndexError");
-                        ("ll_pop", vec![sv, i], (it, item))
+                        // without an IndexError handler an index out of range is undefined
+                        let helper = if self.has_implicit_exception(hop, "IndexError") {
+                            hop.exception_is_here(llops);
+                            "ll_pop"
+                        } else {
+                            "ll_pop_unchecked"
+                        };
+                        (helper, vec![sv, i], (it, item))
                     }
                     B::ListInsert => {
                         let i = self.inputarg(llops, hop, 0, si)?;

@@ -73,9 +73,7 @@ impl RTyper<'_> {
                 vec![v],
                 &[LlType::FLOAT],
             ),
-            Repr::List { .. } | Repr::Tuple(_) => {
-                call(self, llops, RuntimeFn::ListStr, vec![v], &[ty])
-            }
+            Repr::List { .. } | Repr::Tuple(_) => self.container_str(llops, v, r)?,
             Repr::Instance(_) | Repr::Object => {
                 let ro = self.intern_repr(Repr::Object);
                 let obj = self.convertvar(llops, v, r, ro)?;
