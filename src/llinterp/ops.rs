@@ -1,7 +1,7 @@
 //! Evaluation of one low-level operation: integer, float, char and pointer operations,
 //! casts, memory access and calls.
 
-use super::code::{DecodedOp, Operand, UNRESOLVED};
+use super::code::{DecodedOp, Interior, Operand, UNRESOLVED};
 use super::{LlInterpreter, Unwind};
 use crate::flowspace::{FunctionGraph, SpaceOperation};
 use crate::lltypesystem::heap::HeapError;
@@ -515,6 +515,33 @@ pub(super) fn fast_mem_op(
             .set_slot(a(0).as_ptr(), dop.aux as usize, a(2))
             .ok()
             .map(|_| LlValue::Void),
+        LlOp::GetInteriorField | LlOp::SetInteriorField => {
+            let path = dop.interior?;
+            let p = a(0).as_ptr();
+            if !path.on_array && matches!(p, LlPtr::Obj { inner: true, .. }) {
+                return None;
+            }
+            if dop.op == Some(LlOp::GetInteriorField) {
+                match path.place {
+                    Interior::Field(s) => heap.get_slot(p, s as usize).ok(),
+                    Interior::Item { index, off } => heap
+                        .get_item_slot(p, a(index as usize).as_int(), off as usize)
+                        .ok(),
+                }
+            } else {
+                let v = a(dop.args.len() - 1);
+                match path.place {
+                    Interior::Field(s) => heap.set_slot(p, s as usize, v).ok(),
+                    Interior::Item { index, off } => heap
+                        .set_item_slot(p, a(index as usize).as_int(), off as usize, v)
+                        .ok(),
+                }
+                .map(|_| LlValue::Void)
+            }
+        }
+        LlOp::GetArraySize | LlOp::GetInteriorArraySize => {
+            heap.len(a(0).as_ptr()).ok().map(|n| LlValue::Int(n as i64))
+        }
         LlOp::GetArrayItem => heap.getitem(a(0).as_ptr(), a(1).as_int()).ok(),
         LlOp::SetArrayItem => heap
             .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
