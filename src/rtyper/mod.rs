@@ -475,7 +475,8 @@ impl RTyper<'_> {
             }
         });
         match translated {
-            Ok(lg) => {
+            Ok(mut lg) => {
+                self.inline_range_next(&mut lg);
                 // the low-level invariants, checked after RTyping in debug builds (tests)
                 #[cfg(debug_assertions)]
                 if let Err(e) = crate::flowspace::verify_low_level(&lg, &self.types) {

@@ -31,6 +31,26 @@ def ll_rangeiter_next(it):
     return n
 
 
+# with a step whose sign is known (the RTyper inlines these two in the loop, rtyper/riter.rs)
+
+@specialize.ll()
+def ll_rangeiter_next_up(it):
+    n = it.next
+    if n >= it.stop:
+        raise StopIteration
+    it.next = n + it.step
+    return n
+
+
+@specialize.ll()
+def ll_rangeiter_next_down(it):
+    n = it.next
+    if n <= it.stop:
+        raise StopIteration
+    it.next = n + it.step
+    return n
+
+
 @specialize.ll()
 def ll_rangeiter_of_list(RANGEITER, items, n, step):
     it = malloc(RANGEITER.TO)
