@@ -195,7 +195,7 @@ impl<'p> LlInterpreter<'p> {
             LlFunction::Runtime(rf) => {
                 // runtime functions called through a pointer: no type information
                 let rf = *rf;
-                self.call_runtime(rf, args, &[], LlType::VOID, span)
+                self.call_runtime(rf, args, LlType::VOID, span)
             }
         }
     }

@@ -294,12 +294,8 @@ impl<'p> LlInterpreter<'p> {
                     LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, args, op)?,
                     LlFunction::Runtime(rf) => {
                         let rf = *rf;
-                        let argtys: Vec<LlType> = op.args[1..]
-                            .iter()
-                            .map(|x| graph.concretetype_of(*x).unwrap_or(LlType::VOID))
-                            .collect();
                         let rty = graph.concretetype[op.result.0 as usize];
-                        self.call_runtime(rf, args, &argtys, rty, op.span)?
+                        self.call_runtime(rf, args, rty, op.span)?
                     }
                 }
             }

@@ -1,10 +1,10 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the low-level helpers of strings that are not yet written as
-//! low-level RPython graphs (those that are live in the bundled `ll_*.py` modules, see
-//! `rtyper::annlowlevel`). The RTyper calls them with `direct_call` through a function
-//! pointer; the LLInterpreter implements them (GenC will too). One entry per function: its
-//! name and what it can raise.
+//! formatting) and the instantiation of a class chosen at run time, not yet a graph. The
+//! operations of str, list, dict, iterators, hashing and codecs are low-level RPython
+//! helpers in the bundled `ll_*.py` modules (see `rtyper::annlowlevel`). The RTyper calls
+//! these with `direct_call` through a function pointer; the LLInterpreter and GenC's C
+//! runtime implement them. One entry per function: its name and what it can raise.
 
 macro_rules! runtime_fns {
     ($($(#[$m:meta])* $variant:ident = $name:literal, $raises:expr, $alloc:expr;)*) => {
@@ -102,9 +102,6 @@ runtime_fns! {
     FloatFormat = "ll_float_format", NONE, ALLOC;
     /// `float(str)`
     StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
-    /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
-    UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
-    StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
     /// `math.*` of one or two floats
     MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
     /// `float ** float`, `math.floor` of a division

@@ -42,6 +42,7 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_class",
     "__rpy_ll__.ll_iter",
     "__rpy_ll__.ll_repr",
+    "__rpy_ll__.ll_codec",
 ];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 

@@ -927,7 +927,7 @@ impl RTyper<'_> {
                 {
                     hop.exception_is_here(llops);
                 }
-                Ok((self.decode_ascii(llops, s), rr))
+                Ok((self.decode_ascii(llops, s)?, rr))
             }
             B::Bool => {
                 let v =
@@ -1154,19 +1154,41 @@ impl RTyper<'_> {
                 // the receiver's kind of string (str or unicode)
                 let (rs, ts) = (sr, self.lltype(sr));
                 if id == B::StrEncode || id == B::StrDecode {
-                    let rstr = self.intern_repr(Repr::Str);
-                    let codec = self.inputarg(llops, hop, 0, rstr)?;
-                    let f = if id == B::StrEncode {
-                        RuntimeFn::UniEncode
-                    } else {
-                        RuntimeFn::StrDecode
+                    let codec = hop.args_s[0]
+                        .konst()
+                        .and_then(|v| self.objheap.str_value(v))
+                        .map(|b| String::from_utf8_lossy(b).to_ascii_lowercase());
+                    let Some(codec) = codec else {
+                        return Err(TyperError::new("the encoding must be a constant"));
                     };
+                    let decode = id == B::StrDecode;
+                    let (helper, mut args) = match (decode, codec.as_str()) {
+                        (false, "utf-8" | "utf8") => ("ll_encode_utf8", vec![sv]),
+                        (false, "latin-1" | "latin1" | "iso-8859-1") => {
+                            ("ll_encode_latin1", vec![sv, cint(256)])
+                        }
+                        (false, "ascii") => ("ll_encode_latin1", vec![sv, cint(128)]),
+                        (true, "utf-8" | "utf8") => ("ll_decode_utf8", vec![sv]),
+                        (true, "latin-1" | "latin1" | "iso-8859-1") => {
+                            ("ll_decode_latin1", vec![sv, cint(256)])
+                        }
+                        (true, "ascii") => ("ll_decode_latin1", vec![sv, cint(128)]),
+                        _ => {
+                            return Err(TyperError::new(format!(
+                                "the encoding {} is not supported by `run` yet",
+                                codec
+                            )))
+                        }
+                    };
+                    if decode {
+                        args.insert(0, ctype(tr));
+                    }
                     if self.has_implicit_exception(hop, "UnicodeError")
                         || self.has_implicit_exception(hop, "ValueError")
                     {
                         hop.exception_is_here(llops);
                     }
-                    return Ok((self.rt_call(llops, f, vec![sv, codec], tr), rr));
+                    return Ok((self.gendirectcall(llops, helper, args, tr)?, rr));
                 }
                 let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| {
                     rt.inputarg(llops, hop, i, rs)

@@ -232,7 +232,7 @@ impl RTyper<'_> {
             };
             // an ASCII piece of a unicode result
             let piece = if uni {
-                self.decode_ascii(llops, piece)
+                self.decode_ascii(llops, piece)?
             } else {
                 piece
             };
@@ -263,10 +263,13 @@ impl RTyper<'_> {
 
     /// A str as unicode, decoded as ASCII (UnicodeDecodeError otherwise): `unicode(s)`
     /// and the pieces of a unicode format.
-    pub(super) fn decode_ascii(&mut self, llops: &mut LlOps, s: Hlvalue) -> Hlvalue {
-        let (t, tu) = (self.str_ptr, self.unicode_ptr);
-        let codec = self.str_constant(b"ascii");
-        let fp = self.runtime(RuntimeFn::StrDecode, &[t, t], tu);
-        llops.genop(LlOp::DirectCall, vec![fp, s, codec], tu)
+    pub(super) fn decode_ascii(
+        &mut self,
+        llops: &mut LlOps,
+        s: Hlvalue,
+    ) -> Result<Hlvalue, TyperError> {
+        let tu = self.unicode_ptr;
+        let args = vec![ctype(tu), s, super::hop::cint(128)];
+        self.gendirectcall(llops, "ll_decode_latin1", args, tu)
     }
 }

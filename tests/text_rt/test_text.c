@@ -399,82 +399,6 @@ static void test_math(void) {
     }
 }
 
-static void test_strings(void) {
-    struct rpy_string *a;
-    /* hashes as ll_strhash of ll_str.py and the LLInterpreter's text_hash (the reference's
-     * string hash: "" is -1) */
-    a = S("");
-    CHECK_EQ(RPyRT_ll_strhash(a), -1);
-    a = S("a");
-    CHECK_EQ(RPyRT_ll_strhash(a), 12416037344L);
-    a = S("abc");
-    CHECK_EQ(RPyRT_ll_strhash(a), 1453079729188098211L);
-    a = S("hello world");
-    CHECK_EQ(RPyRT_ll_strhash(a), -2324238377118044897L);
-    a = S("abc");
-    (void)RUN(RPyRT_ll_strhash(a));
-    checks++;
-    if (a->hash != 1453079729188098211L)
-        FAIL("the hash is not cached");
-    {
-        struct rpy_unicode *u = U("abc");
-        CHECK_EQ(RPyRT_ll_strhash_u(u), 1453079729188098211L);
-        u = U("é€");
-        CHECK_EQ(RPyRT_ll_strhash_u(u), 29824178921260245L);
-    }
-}
-
-static void test_unicode(void) {
-    struct rpy_unicode *a;
-    struct rpy_string *codec, *s;
-    /* encode: utf-8 (lone surrogates as U+FFFD), latin-1, ascii; errors */
-    a = U("h€\xf0\x9f\x98\x80\xc3\xa9"), codec = S("UTF-8");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "h\xe2\x82\xac\xf0\x9f\x98\x80\xc3\xa9");
-    {
-        struct rpy_unicode *u = gc_alloc(TID_UNI, 3);
-        u->items[0] = 0xd800;
-        u->items[1] = 0x110000;
-        u->items[2] = 'x';
-        codec = S("utf8");
-        CHECK_STR(RPyRT_ll_unicode_encode_u(u, codec), "\xef\xbf\xbd\xef\xbf\xbdx");
-    }
-    a = U("é"), codec = S("latin-1");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "\xe9");
-    a = U("€"), codec = S("latin1");
-    CHECK_RAISES(RPyRT_ll_unicode_encode_u(a, codec), RPY_EXC_UnicodeEncodeError);
-    a = U("é"), codec = S("ascii");
-    CHECK_RAISES(RPyRT_ll_unicode_encode_u(a, codec), RPY_EXC_UnicodeEncodeError);
-    a = U("abc"), codec = S("ASCII");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "abc");
-    s = S("\xe9"), codec = S("utf-8");
-    CHECK_STR(RPyRT_ll_unicode_encode(s, codec), "\xc3\xa9");
-
-    /* decode: strict utf-8, ascii, anything else byte for byte */
-    s = S("h\xe2\x82\xac\xf0\x9f\x98\x80"), codec = S("utf-8");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "h€\xf0\x9f\x98\x80");
-    const char *bad_utf8[] = {"\xff", "\xc0\x80", "\xe0\x80\x80", "\xed\xa0\x80",
-                              "\xf4\x90\x80\x80", "\xe2\x82", "a\x80", "\xf8\x88\x80\x80\x80"};
-    for (size_t i = 0; i < sizeof bad_utf8 / sizeof *bad_utf8; i++) {
-        s = S(bad_utf8[i]), codec = S("utf-8");
-        CHECK_RAISES(RPyRT_ll_str_decode_u(s, codec), RPY_EXC_UnicodeDecodeError);
-    }
-    s = S("\xef\xbf\xbf\xf4\x8f\xbf\xbf"), codec = S("utf8");
-    {
-        struct rpy_unicode *u = RUN(RPyRT_ll_str_decode_u(s, codec));
-        checks++;
-        if (!u || u->length != 2 || u->items[0] != 0xffff || u->items[1] != 0x10ffff)
-            FAIL("decode of U+FFFF U+10FFFF");
-    }
-    s = S("caf\xe9"), codec = S("latin-1");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "café");
-    s = S("caf\xe9"), codec = S("cp1252");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "café");
-    s = S("caf\xe9"), codec = S("ascii");
-    CHECK_RAISES(RPyRT_ll_str_decode_u(s, codec), RPY_EXC_UnicodeDecodeError);
-    s = S("\xc3\xa9!"), codec = S("utf-8");
-    CHECK_STR(RPyRT_ll_str_decode(s, codec), "\xe9!");
-}
-
 /* print and os.write through a pipe that replaces fd 1 */
 static void test_os(void) {
     int fds[2];
@@ -611,8 +535,6 @@ static void run_file(const char *path) {
 int main(int argc, char **argv) {
     test_numbers();
     test_math();
-    test_strings();
-    test_unicode();
     test_os();
     if (argc > 1)
         run_file(argv[1]);

@@ -1,8 +1,7 @@
-//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: string
-//! and list helpers over the low-level heap, number formatting, and the external
-//! functions (`os.write` to the real file descriptor, the clock, `math`). Each takes its
-//! arguments' low-level types and its result type from the call's function pointer type,
-//! which is how the generic list helpers know their layouts.
+//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: the
+//! external functions (`os.write` to the real file descriptor, the clock, `math`, float
+//! formatting and parsing) and the instantiation of a class chosen at run time. Each takes
+//! its result type from the call's function pointer type (a tuple result is built in it).
 
 mod containers;
 mod os;
@@ -36,19 +35,11 @@ impl<'p> LlInterpreter<'p> {
         &mut self,
         f: RuntimeFn,
         a: &[LlValue],
-        argtys: &[LlType],
         rty: LlType,
         span: Span,
     ) -> R {
         use RuntimeFn::*;
         let int = |i: usize| a[i].as_int();
-        // the text functions are one implementation over code points (str and unicode)
-        let generic_text = matches!(f, UniEncode | StrDecode);
-        if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
-            if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
-                return Ok(r);
-            }
-        }
         Ok(match f {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
             | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
@@ -207,9 +198,6 @@ impl<'p> LlInterpreter<'p> {
                     Ok(v) if numeric => LlValue::Float(v),
                     _ => return Err(self.raise_std("ValueError")),
                 }
-            }
-            UniEncode | StrDecode => {
-                return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
             }
             Instantiate => {
                 let vt = a[0].as_ptr();
