@@ -73,6 +73,8 @@ pub enum EqSpec {
     List { fixed: bool, item: Box<EqSpec> },
     /// The hash of tuples of this many items (each hashed as `compute_hash` of its type).
     TupleHash(usize),
+    /// `next()` of the iterators over tuples of this many items (`ll_iter.py`).
+    TupleIterNext(usize),
     /// The `str()` of tuples whose items' `str()` are these (`Helper`s or made).
     TupleStr(Vec<EqSpec>),
     /// The `str()` of lists (arrays when `fixed`) whose items' `str()` is `item`.
@@ -202,11 +204,15 @@ impl Helpers {
                     .call(make, vec![t])
                     .map_err(|_| "make_tuple_str failed".to_string())?
             }
-            EqSpec::TupleHash(n) => {
-                let make = helper(self, "make_tuple_hash")?;
+            EqSpec::TupleHash(n) | EqSpec::TupleIterNext(n) => {
+                let maker = match spec {
+                    EqSpec::TupleHash(_) => "make_tuple_hash",
+                    _ => "make_tuple_iter_next",
+                };
+                let make = helper(self, maker)?;
                 space
                     .call(make, vec![Value::Int(*n as i64)])
-                    .map_err(|_| "make_tuple_hash failed".to_string())?
+                    .map_err(|_| format!("{} failed", maker))?
             }
         };
         self.eq_funcs.insert(spec.clone(), f);

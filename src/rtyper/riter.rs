@@ -7,6 +7,7 @@
 //! into the loop (`inline_range_next`, after the graph is translated), as the reference's
 //! backend inlines its `ll_rangenext_up`/`_down`; no call is left per iteration.
 
+use super::annlowlevel::EqSpec;
 use super::hop::{cfield, ctype, Hop, LlOps};
 use super::rmodel::{IterVariantKey, Repr, ReprId};
 use super::{LlFunction, RTyper, TyperError};
@@ -36,6 +37,22 @@ impl RTyper<'_> {
                     Some(_) => ("ll_rangeiter_next_down", false),
                     None => ("ll_rangeiter_next", false),
                 }
+            }
+            Repr::Iter {
+                container,
+                variant: IterVariantKey::Plain,
+            } if matches!(self.repr(container), Repr::Tuple(_)) => {
+                let Repr::Tuple(items) = self.repr(container) else {
+                    unreachable!()
+                };
+                let spec = EqSpec::TupleIterNext(items.len());
+                if self.has_implicit_exception(hop, "StopIteration") {
+                    hop.exception_is_here(llops);
+                }
+                return Ok((
+                    self.gendirectcall_eq(llops, "ll_call", vec![it], spec, tr)?,
+                    rr,
+                ));
             }
             Repr::Iter { container, variant } => {
                 let layout = match self.repr(container) {

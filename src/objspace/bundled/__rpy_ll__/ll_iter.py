@@ -4,7 +4,7 @@ of the iterator structures of rtyper/rmodel.rs.
 A range iterator is `rangeiter {next, stop, step}`; the other iterators are
 `iter_<variant> {container, index}`, `index` the position of the next item. The container
 is a resizable list (`list {length, items}`), a fixed-size list (the GcArray itself), a
-string (`s.chars`) or a dict (its entries in insertion order, see ll_dict.py). There is one
+string (`s.chars`), a tuple whose items have one type (`*args`) or a dict (its entries in insertion order, see ll_dict.py). There is one
 helper per (container layout, variant), chosen by the RTyper (rtyper/riter.rs); those that
 give a tuple (`enumerate`, `items()`) take its pointer type `TUPLE` as a constant.
 
@@ -13,6 +13,7 @@ iterators do: a list that shrank ends the iteration early.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rlib.objectmodel import specialize
+from rpython.rlib.unroll import unrolling_iterable
 
 
 # ---- range(): the iterator made by the RTyper from range()'s bounds, or from a list
@@ -209,3 +210,22 @@ def ll_dictiter_next_items(TUPLE, it):
     t.item0 = entries[i].key
     t.item1 = entries[i].value
     return t
+
+
+# ---- tuples whose items have one type (`for a in args` of a `*args`)
+
+def make_tuple_iter_next(n):
+    """`next()` of the iterators over tuples of `n` items (made per length, as the
+    RTyper asks; the items are read by field name)."""
+    fields = unrolling_iterable([(i, 'item%d' % i) for i in range(n)])
+
+    @specialize.ll()
+    def ll_tupleiter_next(it):
+        t = it.container
+        i = it.index
+        for k, name in fields:
+            if i == k:
+                it.index = i + 1
+                return getattr(t, name)
+        raise StopIteration
+    return ll_tupleiter_next
