@@ -1,6 +1,7 @@
-//! `next()` of the iterators of lists, strings, dicts and `range()` (not of generators, see
-//! rgenerator.rs): a call of the low-level helper of `__rpy_ll__/ll_iter.py` chosen by the
-//! container's layout and the iterator's variant, which raises StopIteration at the end.
+//! `next()` of the iterators of lists, strings, tuples, dicts and `range()` (not of
+//! generators, see rgenerator.rs): a call of the low-level helper of `__rpy_ll__/ll_iter.py`
+//! chosen by the container's layout and the iterator's variant, which raises StopIteration
+//! at the end.
 //! Takes the `next` operation's hop; gives the item.
 //!
 //! Range iteration is a loop's hot path: a `next` whose step has a known sign is inlined

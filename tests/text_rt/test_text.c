@@ -193,25 +193,6 @@ static struct rpy_string *SN(const char *s, long n) {
     return r;
 }
 
-/* a unicode string from UTF-8 text (the test's own literals, well-formed) */
-static struct rpy_unicode *U(const char *s) {
-    uint32_t tmp[256];
-    long n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        uint32_t c = *p++;
-        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-        if (more)
-            c &= 0x3fu >> more;
-        while (more--)
-            c = (c << 6) | (*p++ & 0x3f);
-        tmp[n++] = c;
-    }
-    struct rpy_unicode *r = gc_alloc(TID_UNI, n);
-    memcpy(r->items, tmp, (size_t)n * 4);
-    return r;
-}
-
 static void check_str_n(struct rpy_string *r, const char *want, long n, int line) {
     checks++;
     if (rpy_exc_type) {
@@ -227,19 +208,6 @@ static void check_str_n(struct rpy_string *r, const char *want, long n, int line
 #define CHECK_STR(e, want) check_str_n(RUN(e), want, (long)strlen(want), __LINE__)
 #define CHECK_STRN(e, want, n) check_str_n(RUN(e), want, n, __LINE__)
 
-static void check_uni(struct rpy_unicode *r, const char *want_utf8, int line) {
-    checks++;
-    struct rpy_unicode *w = U(want_utf8);
-    if (rpy_exc_type) {
-        failures++;
-        fprintf(stderr, "line %d: raised %d, expected u\"%s\"\n", line, last_exc, want_utf8);
-    } else if (!r || r->hdr.tid != TID_UNI || r->length != w->length ||
-               memcmp(r->items, w->items, (size_t)w->length * 4)) {
-        failures++;
-        fprintf(stderr, "line %d: unicode result differs from u\"%s\"\n", line, want_utf8);
-    }
-}
-#define CHECK_UNI(e, want) check_uni(RUN(e), want, __LINE__)
 
 #define CHECK_EQ(e, want)                                                                \
     do {                                                                                 \

@@ -34,27 +34,7 @@ _Static_assert(offsetof(struct rpy_string, items) == offsetof(struct rpy_unicode
 _Static_assert(offsetof(struct rpy_string, length) == offsetof(struct rpy_unicode, length),
                "str and unicode must have their length at the same offset");
 
-/* ---- generic text access ------------------------------------------------------------ */
-
-static inline long tlen(const void *s) { return ((const struct rpy_string *)s)->length; }
-
-static inline uint32_t tat(const void *s, int w, long i) {
-    if (w == 1)
-        return ((const struct rpy_string *)s)->items[i];
-    return ((const struct rpy_unicode *)s)->items[i];
-}
-
-static inline void tput(void *s, int w, long i, uint32_t c) {
-    if (w == 1)
-        ((struct rpy_string *)s)->items[i] = (unsigned char)c;
-    else
-        ((struct rpy_unicode *)s)->items[i] = c;
-}
-
-/* a new text object of n characters (zeroed); NULL if the allocation raised */
-static void *tnew(int w, long n) {
-    return rpy_gc_malloc_varsize(w == 1 ? rpy_tid_str : rpy_tid_unicode, n);
-}
+/* ---- building strings ---------------------------------------------------------------- */
 
 /* a new str holding a copy of a C buffer (not GC memory, so nothing to root) */
 static struct rpy_string *mkstr(const char *buf, long n) {
