@@ -440,3 +440,84 @@ fn string_helper_is_a_low_level_graph() {
         assert!(stdout.contains(op), "{op}: {stdout}");
     }
 }
+
+/// Operations whose behaviour a compiled program leaves undefined (the reference's helpers
+/// only `ll_assert` them, unchecked in release builds) stop `run` with status 134 and a
+/// message naming the user's line, after the output printed before them.
+#[test]
+fn run_stops_at_undefined_behaviour_naming_the_line() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "ubindex",
+            "print l[n]",
+            "list index 5 out of range (length 3) without an IndexError handler",
+        ),
+        (
+            "ubneg",
+            "print l[-n - 1]",
+            "list index -3 out of range (length 3) without an IndexError handler",
+        ),
+        (
+            "ubstr",
+            "print 'abc'[n]",
+            "string index 5 out of range (length 3) without an IndexError handler",
+        ),
+        (
+            "ubinsert",
+            "l.insert(n, 7)",
+            "list.insert() index 5 past the end of the list (length 3)",
+        ),
+        (
+            "ubdel",
+            "del l[n]",
+            "list index 5 out of range (length 3) without an IndexError handler",
+        ),
+        (
+            "ubpop",
+            "l.pop(n)",
+            "list index 5 out of range (length 3) without an IndexError handler",
+        ),
+        (
+            "ubslice",
+            "print len(l[n:])",
+            "list slice start 5 past the end of the list (length 3)",
+        ),
+        (
+            "ubslicestop",
+            "print len(l[2:len(argv)])",
+            "list slice stop 1 before its start 2",
+        ),
+        (
+            "ubdelslice",
+            "del l[n:]",
+            "list slice start 5 past the end of the list (length 3)",
+        ),
+    ];
+    for (name, stmt, what) in cases {
+        let text = format!(
+            "def entry_point(argv):\n    l = [1, 2, 3]\n    n = len(argv) + 4\n    print 'before'\n    {}\n    print 'after'\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+            stmt
+        );
+        let p = write_program(name, &text);
+        let (code, stdout, stderr) = rpy(&["run", p.to_str().unwrap()]);
+        assert_eq!(code, 134, "{}: {}", name, stderr);
+        assert_eq!(stdout, "before\n", "{}", name);
+        assert_eq!(
+            stderr,
+            format!(
+                "rpy-lsp run: undefined behaviour at {}:5: {}\n",
+                p.display(),
+                what
+            ),
+            "{}",
+            name
+        );
+    }
+    // the same operations under a handler raise IndexError, which the program catches
+    let p = write_program(
+        "ubhandled",
+        "def entry_point(argv):\n    l = [1, 2, 3]\n    n = len(argv) + 4\n    try:\n        del l[n]\n    except IndexError:\n        print 'del'\n    try:\n        l.pop(n)\n    except IndexError:\n        print 'pop'\n    try:\n        print l[n]\n    except IndexError:\n        print 'get'\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, stdout, _) = rpy(&["run", p.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (0, "del\npop\nget\n"));
+}

@@ -588,3 +588,56 @@ def minmax(n):
     assert_eq!(string(src, "minmax", &[1]), "1,3,-9223372036854775808,0B10");
     assert_eq!(string(src, "minmax", &[4]), "3,4,-9223372036854775808,1E25");
 }
+
+/// The codec helpers (ll_codec.py): utf-8 in both directions (invalid code points encoded
+/// as U+FFFD, strict decoding), latin-1 and ascii with their errors.
+#[test]
+fn encode_and_decode_helpers() {
+    let src = "
+BAD = ['\\xff', '\\xc0\\x80', '\\xe0\\x80\\x80', '\\xed\\xa0\\x80', '\\xf4\\x90\\x80\\x80',
+       '\\xe2\\x82', 'a\\x80', '\\xf8\\x88\\x80\\x80\\x80']
+def enc(n):
+    u = [u'h\\u20ac\\U0001f600\\xe9', u'\\ud800\\U0010ffffx'][n]
+    s = u.encode('utf-8')
+    return ' '.join([str(ord(c)) for c in s])
+def dec(n):
+    u = ['h\\xe2\\x82\\xac\\xf0\\x9f\\x98\\x80', '\\xef\\xbf\\xbf\\xf4\\x8f\\xbf\\xbf'][n].decode('utf-8')
+    return ' '.join([str(ord(c)) for c in u])
+def bad(n):
+    try:
+        BAD[n].decode('utf-8')
+    except UnicodeDecodeError:
+        return 'error'
+    return 'decoded'
+def latin(n):
+    try:
+        return str(ord([u'\\xe9', u'\\u20ac'][n].encode('latin-1')[0]))
+    except UnicodeEncodeError:
+        return 'error'
+def ascii(n):
+    try:
+        a = [u'abc', u'\\xe9'][n].encode('ascii')
+        b = ['abc', 'caf\\xe9'][n].decode('ascii')
+        return a + str(len(b))
+    except UnicodeError:
+        return 'error'
+def latin_dec(n):
+    u = 'caf\\xe9'.decode('latin-1')
+    return str(ord(u[3])) + str(len(u))
+";
+    assert_eq!(
+        string(src, "enc", &[0]),
+        "104 226 130 172 240 159 152 128 195 169"
+    );
+    assert_eq!(string(src, "enc", &[1]), "239 191 189 244 143 191 191 120");
+    assert_eq!(string(src, "dec", &[0]), "104 8364 128512");
+    assert_eq!(string(src, "dec", &[1]), "65535 1114111");
+    for i in 0..8 {
+        assert_eq!(string(src, "bad", &[i]), "error", "bad utf-8 #{}", i);
+    }
+    assert_eq!(string(src, "latin", &[0]), "233");
+    assert_eq!(string(src, "latin", &[1]), "error");
+    assert_eq!(string(src, "ascii", &[0]), "abc3");
+    assert_eq!(string(src, "ascii", &[1]), "error");
+    assert_eq!(string(src, "latin_dec", &[0]), "2334");
+}

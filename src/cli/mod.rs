@@ -710,12 +710,21 @@ fn run_on_this_thread(
             interp.steps as f64 / secs.max(1e-9) / 1e6
         );
     }
-    if let Some((_, span)) = &result.fatal {
+    if let Some((msg, span)) = &result.fatal {
         let sources = &analysis.programs[0].space.sources;
-        if (span.file.0 as usize) < sources.len() && *span != crate::syntax::Span::default() {
+        let at = ((span.file.0 as usize) < sources.len()
+            && *span != crate::syntax::Span::default())
+        .then(|| {
             let file = sources.get(span.file);
             let lc = file.line_col(span.start);
-            eprintln!("  at {}:{}", file.path.display(), lc.line + 1);
+            format!("{}:{}", file.path.display(), lc.line + 1)
+        });
+        match (msg.strip_prefix(crate::llinterp::UNDEFINED), at) {
+            (Some(what), Some(at)) => {
+                eprintln!("rpy-lsp run: undefined behaviour at {}: {}", at, what)
+            }
+            (_, Some(at)) => eprintln!("rpy-lsp run: {}\n  at {}", msg, at),
+            (_, None) => eprintln!("rpy-lsp run: {}", msg),
         }
     }
     result.exit_code

@@ -627,6 +627,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             PtrNe => Some(format!("((void *){} != (void *){})", a(0), a(1))),
             PtrIsZero => Some(format!("({} == NULL)", a(0))),
             PtrNonZero => Some(format!("({} != NULL)", a(0))),
+            GcIdentityHash => Some(format!(
+                "({} == NULL ? 0 : rpy_gc_identityhash((void *){}))",
+                a(0),
+                a(0)
+            )),
             Malloc | MallocVarsize => {
                 let t = match op.args[0] {
                     Hlvalue::Ll(c) => match c.value {
@@ -772,6 +777,26 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             }
             DebugFatalError => {
                 self.out.push_str("    rpy_fatal(\"fatal error\");\n");
+                None
+            }
+            DebugUndefined => {
+                // undefined from here on: a compiled program stops rather than go on
+                let msg = match op.args.first() {
+                    Some(Hlvalue::Ll(c)) => match c.value {
+                        LlValue::Name(n) => n.as_str(),
+                        _ => "",
+                    },
+                    _ => "",
+                };
+                let text: String = msg
+                    .chars()
+                    .filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\' || *c == ' ')
+                    .collect();
+                let _ = writeln!(
+                    self.out,
+                    "    rpy_fatal(\"undefined behaviour: {}\");",
+                    text
+                );
                 None
             }
         };

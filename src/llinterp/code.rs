@@ -8,7 +8,7 @@
 
 use crate::flowspace::{BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, SpaceOperation};
 use crate::interpreter::Op;
-use crate::lltypesystem::{LlOp, LlPtr, LlType, LlTypes, LlValue};
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlTypes, LlValue, TypeDef};
 use crate::syntax::Span;
 
 /// Where an operation's argument comes from.
@@ -41,6 +41,23 @@ impl Operand {
 /// time.
 pub(super) const UNRESOLVED: u32 = u32::MAX;
 
+/// An interior access (`getinteriorfield`/`setinteriorfield`) resolved ahead of time from
+/// its path's field names and the types: a flattened field of the object, or flattened
+/// slot `off` of the item whose index is operand `index` (`s.chars[i]`, `entries[i].key`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Interior {
+    Field(u32),
+    Item { index: u8, off: u32 },
+}
+
+/// A resolved interior path, and whether the pointer's static type is an array (a pointer
+/// into a structure's inlined array, from `getsubstruct`, is resolved at run time).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct InteriorPath {
+    pub place: Interior,
+    pub on_array: bool,
+}
+
 pub(super) struct DecodedOp<'p> {
     /// `None` for a high-level operation left in a low-level graph (an error when reached).
     pub op: Option<LlOp>,
@@ -49,6 +66,8 @@ pub(super) struct DecodedOp<'p> {
     /// `getfield`/`setfield`: the field's flattened slot; a call of a constant function
     /// pointer: the function's index; otherwise `UNRESOLVED`.
     pub aux: u32,
+    /// `getinteriorfield`/`setinteriorfield` whose path is resolved.
+    pub interior: Option<InteriorPath>,
     pub src: &'p SpaceOperation,
 }
 
@@ -172,13 +191,81 @@ fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes)
         },
         _ => UNRESOLVED,
     };
+    let interior = match llop {
+        Some(o @ (LlOp::GetInteriorField | LlOp::SetInteriorField)) => {
+            let nargs = op.args.len() - usize::from(o == LlOp::SetInteriorField);
+            interior_path(graph, &op.args[..nargs.max(1)], types)
+        }
+        _ => None,
+    };
     DecodedOp {
         op: llop,
         result: op.result.0,
         args,
         aux,
+        interior,
         src: op,
     }
+}
+
+/// The place an interior path (`args`: the pointer, then field names and indices) names,
+/// from the types alone, as `LlHeap::place` finds it at run time; None for paths with more
+/// than one index or that do not end on a field or item.
+fn interior_path(graph: &FunctionGraph, args: &[Hlvalue], types: &LlTypes) -> Option<InteriorPath> {
+    let ct = graph.concretetype_of(args[0])?;
+    let mut cur = types.pointee(ct)?;
+    let on_array = matches!(types.def(cur), TypeDef::Array { .. });
+    // flattened slot so far, within the object or (after the index) within the item
+    let mut base = 0usize;
+    let mut index: Option<u8> = None;
+    for (i, a) in args.iter().enumerate().skip(1) {
+        let name = match a {
+            Hlvalue::Ll(c) => match c.value {
+                LlValue::Name(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (name, types.def(cur)) {
+            (Some(f), TypeDef::Struct { .. }) => {
+                let (slot, ft) = types.field_slot(cur, f.as_str())?;
+                match types.def(ft) {
+                    // the object's own variable-sized part: its items follow
+                    TypeDef::Array { .. } if index.is_none() => cur = ft,
+                    TypeDef::Array { .. } => return None,
+                    TypeDef::Struct { .. } => {
+                        base += slot;
+                        cur = ft;
+                    }
+                    _ => {
+                        let place = match index {
+                            Some(index) => Interior::Item {
+                                index,
+                                off: (base + slot) as u32,
+                            },
+                            None => Interior::Field((base + slot) as u32),
+                        };
+                        return (i + 1 == args.len()).then_some(InteriorPath { place, on_array });
+                    }
+                }
+            }
+            (None, TypeDef::Array { item, .. }) if index.is_none() && base == 0 => {
+                index = Some(u8::try_from(i).ok()?);
+                match types.def(*item) {
+                    TypeDef::Struct { .. } => cur = *item,
+                    _ => {
+                        let place = Interior::Item {
+                            index: i as u8,
+                            off: 0,
+                        };
+                        return (i + 1 == args.len()).then_some(InteriorPath { place, on_array });
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The flattened slot of a `getfield`/`setfield`'s field in the structure its pointer

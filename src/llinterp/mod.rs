@@ -30,6 +30,10 @@ pub enum Unwind {
     Fatal { msg: String, span: Span },
 }
 
+/// How the message of a stop for undefined behaviour starts (`LlInterpreter::undefined`);
+/// the command line puts the user's line after it.
+pub const UNDEFINED: &str = "undefined behaviour: ";
+
 /// Where a run's output goes.
 pub enum Output {
     /// The process's own stdout and stderr.
@@ -109,7 +113,7 @@ impl<'p> LlInterpreter<'p> {
                 }
             }
             Err(Unwind::Fatal { msg, span }) => {
-                let _ = self.write_fd(2, format!("rpy-lsp run: {}\n", msg).as_bytes());
+                // the caller writes the message, with the line it names
                 RunResult {
                     exit_code: 134,
                     fatal: Some((msg, span)),
@@ -191,7 +195,7 @@ impl<'p> LlInterpreter<'p> {
             LlFunction::Runtime(rf) => {
                 // runtime functions called through a pointer: no type information
                 let rf = *rf;
-                self.call_runtime(rf, args, &[], LlType::VOID, span)
+                self.call_runtime(rf, args, LlType::VOID, span)
             }
         }
     }

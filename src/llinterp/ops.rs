@@ -1,7 +1,7 @@
 //! Evaluation of one low-level operation: integer, float, char and pointer operations,
 //! casts, memory access and calls.
 
-use super::code::{DecodedOp, Operand, UNRESOLVED};
+use super::code::{DecodedOp, Interior, Operand, UNRESOLVED};
 use super::{LlInterpreter, Unwind};
 use crate::flowspace::{FunctionGraph, SpaceOperation};
 use crate::lltypesystem::heap::HeapError;
@@ -44,7 +44,23 @@ impl<'p> LlInterpreter<'p> {
         )
     }
 
+    /// A failed memory access: an index out of bounds is the program's undefined
+    /// behaviour (the RTyper emits unchecked accesses where no IndexError handler is);
+    /// anything else is named with the operation.
     fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
+        if let HeapError::IndexOutOfBounds { index, length } = e {
+            let what = match op.opname {
+                crate::interpreter::Op::Ll(LlOp::GetArrayItem | LlOp::SetArrayItem) => "list",
+                _ => "string",
+            };
+            return self.undefined(
+                op.span,
+                format!(
+                    "{} index {} out of range (length {}) without an IndexError handler",
+                    what, index, length
+                ),
+            );
+        }
         self.fatal(op, format!("{} (in `{}`)", e, op.opname.name()))
     }
 
@@ -278,12 +294,8 @@ impl<'p> LlInterpreter<'p> {
                     LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, args, op)?,
                     LlFunction::Runtime(rf) => {
                         let rf = *rf;
-                        let argtys: Vec<LlType> = op.args[1..]
-                            .iter()
-                            .map(|x| graph.concretetype_of(*x).unwrap_or(LlType::VOID))
-                            .collect();
                         let rty = graph.concretetype[op.result.0 as usize];
-                        self.call_runtime(rf, args, &argtys, rty, op.span)?
+                        self.call_runtime(rf, args, rty, op.span)?
                     }
                 }
             }
@@ -294,14 +306,33 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Void
             }
             DebugFatalError => return Err(self.fatal(op, "fatal error")),
+            DebugUndefined => {
+                let LlValue::Name(template) = a!(0) else {
+                    return Err(self.fatal(op, "debug_undefined without a message"));
+                };
+                let mut msg = String::new();
+                let mut values = (1..args.len()).map(|i| a!(i).as_int());
+                for (k, piece) in template.as_str().split("{}").enumerate() {
+                    if k > 0 {
+                        msg.push_str(&values.next().unwrap_or(0).to_string());
+                    }
+                    msg.push_str(piece);
+                }
+                return Err(self.undefined(op.span, msg));
+            }
             // evaluated by `pure_op` above
             _ => return Err(self.fatal(op, format!("`{}` is not implemented", o.name()))),
         })
     }
 
+    /// A call of graph `g`: a stop inside a low-level helper (bundled code) is reported
+    /// at the call, so it names the user's line.
     fn call_graph_at(&mut self, g: u32, args: &[LlValue], op: &SpaceOperation) -> R {
         self.call_graph(g, args).map_err(|e| match e {
-            Unwind::Fatal { msg, span } if span == crate::syntax::Span::default() => {
+            Unwind::Fatal { msg, span }
+                if span == crate::syntax::Span::default()
+                    || self.prog.bundled_files.contains(&span.file) =>
+            {
                 Unwind::Fatal { msg, span: op.span }
             }
             other => other,
@@ -450,6 +481,11 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         PtrNe => LlValue::Bool(a!(0).as_ptr() != a!(1).as_ptr()),
         PtrIsZero => LlValue::Bool(a!(0).as_ptr() == LlPtr::Null),
         PtrNonZero => LlValue::Bool(a!(0).as_ptr() != LlPtr::Null),
+        // an object's number in the heap never changes while it lives (no moving GC here)
+        GcIdentityHash => match a!(0).as_ptr() {
+            LlPtr::Obj { obj, .. } => LlValue::Int(obj as i64 * 16),
+            _ => LlValue::Int(0),
+        },
         CastPointer => a!(0),
         _ => return None,
     })
@@ -475,6 +511,33 @@ pub(super) fn fast_mem_op(
             .set_slot(a(0).as_ptr(), dop.aux as usize, a(2))
             .ok()
             .map(|_| LlValue::Void),
+        LlOp::GetInteriorField | LlOp::SetInteriorField => {
+            let path = dop.interior?;
+            let p = a(0).as_ptr();
+            if !path.on_array && matches!(p, LlPtr::Obj { inner: true, .. }) {
+                return None;
+            }
+            if dop.op == Some(LlOp::GetInteriorField) {
+                match path.place {
+                    Interior::Field(s) => heap.get_slot(p, s as usize).ok(),
+                    Interior::Item { index, off } => heap
+                        .get_item_slot(p, a(index as usize).as_int(), off as usize)
+                        .ok(),
+                }
+            } else {
+                let v = a(dop.args.len() - 1);
+                match path.place {
+                    Interior::Field(s) => heap.set_slot(p, s as usize, v).ok(),
+                    Interior::Item { index, off } => heap
+                        .set_item_slot(p, a(index as usize).as_int(), off as usize, v)
+                        .ok(),
+                }
+                .map(|_| LlValue::Void)
+            }
+        }
+        LlOp::GetArraySize | LlOp::GetInteriorArraySize => {
+            heap.len(a(0).as_ptr()).ok().map(|n| LlValue::Int(n as i64))
+        }
         LlOp::GetArrayItem => heap.getitem(a(0).as_ptr(), a(1).as_int()).ok(),
         LlOp::SetArrayItem => heap
             .setitem(a(0).as_ptr(), a(1).as_int(), a(2))

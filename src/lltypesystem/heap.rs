@@ -131,6 +131,15 @@ pub enum Items {
     Values(Vec<LlValue>),
 }
 
+/// Number of items of a container's array.
+fn items_len(c: &Container) -> usize {
+    match &c.items {
+        Items::None => 0,
+        Items::Bytes(b) => b.len(),
+        Items::Values(v) => v.len() / c.stride.max(1),
+    }
+}
+
 /// One malloc'ed object (or prebuilt constant).
 #[derive(Clone, Debug)]
 pub struct Container {
@@ -313,38 +322,46 @@ impl LlHeap {
 
     /// Number of items of the array of `p` (a GcArray or a variable-sized structure).
     pub fn len(&self, p: LlPtr) -> R<usize> {
-        let c = self.container(p)?;
-        Ok(match &c.items {
-            Items::None => 0,
-            Items::Bytes(b) => b.len(),
-            Items::Values(v) => v.len() / c.stride.max(1),
-        })
+        Ok(items_len(self.container(p)?))
     }
 
     /// Item `index` (a primitive or pointer item) of the array of `p`.
     pub fn getitem(&self, p: LlPtr, index: i64) -> R<LlValue> {
+        self.get_item_slot(p, index, 0)
+    }
+
+    pub fn setitem(&mut self, p: LlPtr, index: i64, value: LlValue) -> R<()> {
+        self.set_item_slot(p, index, 0, value)
+    }
+
+    /// Flattened slot `off` of item `index` of the array of `p`: the item itself (0), or
+    /// a field of an item that is a structure (an interior path resolved ahead of time).
+    pub fn get_item_slot(&self, p: LlPtr, index: i64, off: usize) -> R<LlValue> {
         let c = self.container(p)?;
-        let n = self.len(p)?;
+        let stride = c.stride.max(1);
+        let n = items_len(c);
         if index < 0 || index as usize >= n {
             return Err(HeapError::IndexOutOfBounds { index, length: n });
         }
+        let s = index as usize * stride + off;
         Ok(match &c.items {
-            Items::Bytes(b) => LlValue::Char(b[index as usize]),
-            Items::Values(v) => v[index as usize * c.stride],
+            Items::Bytes(b) => LlValue::Char(b[s]),
+            Items::Values(v) => v[s],
             Items::None => LlValue::Void,
         })
     }
 
-    pub fn setitem(&mut self, p: LlPtr, index: i64, value: LlValue) -> R<()> {
-        let n = self.len(p)?;
+    pub fn set_item_slot(&mut self, p: LlPtr, index: i64, off: usize, value: LlValue) -> R<()> {
+        let c = self.container_mut(p)?;
+        let stride = c.stride.max(1);
+        let n = items_len(c);
         if index < 0 || index as usize >= n {
             return Err(HeapError::IndexOutOfBounds { index, length: n });
         }
-        let c = self.container_mut(p)?;
-        let stride = c.stride;
+        let s = index as usize * stride + off;
         match &mut c.items {
-            Items::Bytes(b) => b[index as usize] = value.as_int() as u8,
-            Items::Values(v) => v[index as usize * stride] = value,
+            Items::Bytes(b) => b[s] = value.as_int() as u8,
+            Items::Values(v) => v[s] = value,
             Items::None => {}
         }
         Ok(())

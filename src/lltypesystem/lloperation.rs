@@ -222,6 +222,9 @@ llops! {
     PtrNe = "ptr_ne", Some(2), B, true, Nothing, false;
     PtrIsZero = "ptr_iszero", Some(1), B, true, Nothing, false;
     PtrNonZero = "ptr_nonzero", Some(1), B, true, Nothing, false;
+    /// `gc_identityhash(ptr)`: a GC object's hash by identity, the same for the object's
+    /// whole life (0 for NULL: RPython's hash of None).
+    GcIdentityHash = "gc_identityhash", Some(1), S, false, Nothing, false;
     /// Between a structure and its first-field parents, up or down.
     CastPointer = "cast_pointer", Some(1), Given, true, Nothing, false;
     /// `malloc(Void const TYPE)`.
@@ -258,6 +261,11 @@ llops! {
     // Debugging
     DebugAssert = "debug_assert", Some(2), V, false, Nothing, true;
     DebugFatalError = "debug_fatalerror", Some(1), V, false, Nothing, true;
+    /// `debug_undefined(Void const message, Signed values…)`: what follows is undefined
+    /// behaviour in a compiled program (an index past the end where the reference's helpers
+    /// only `ll_assert`, which its release builds do not check). The LLInterpreter stops
+    /// there, the values (`{}` in the message, in order) in its message; C aborts.
+    DebugUndefined = "debug_undefined", None, V, false, Nothing, true;
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the low-level helpers of strings that are not yet written as
-//! low-level RPython graphs (those that are live in the bundled `ll_*.py` modules, see
-//! `rtyper::annlowlevel`). The RTyper calls them with `direct_call` through a function
-//! pointer; the LLInterpreter implements them (GenC will too). One entry per function: its
-//! name and what it can raise.
+//! formatting) and the instantiation of a class chosen at run time, not yet a graph. The
+//! operations of str, list, dict, iterators, hashing and codecs are low-level RPython
+//! helpers in the bundled `ll_*.py` modules (see `rtyper::annlowlevel`). The RTyper calls
+//! these with `direct_call` through a function pointer; the LLInterpreter and GenC's C
+//! runtime implement them. One entry per function: its name and what it can raise.
 
 macro_rules! runtime_fns {
     ($($(#[$m:meta])* $variant:ident = $name:literal, $raises:expr, $alloc:expr;)*) => {
@@ -102,23 +102,8 @@ runtime_fns! {
     FloatFormat = "ll_float_format", NONE, ALLOC;
     /// `float(str)`
     StrToFloat = "ll_str_to_float", &["ValueError"], ALLOC;
-    /// `objectmodel.compute_hash(x)`: ints hash to themselves, strings as RPython's
-    /// `ll_strhash`, tuples item by item, instances by identity
-    ComputeHash = "ll_compute_hash", NONE, ALLOC;
-    /// `u.encode(codec)` and `s.decode(codec)` (utf-8, latin-1, ascii)
-    UniEncode = "ll_unicode_encode", &["UnicodeEncodeError"], ALLOC;
-    StrDecode = "ll_str_decode", &["UnicodeDecodeError"], ALLOC;
     /// `math.*` of one or two floats
     MathFn = "ll_math", &["ValueError", "OverflowError"], ALLOC;
-    /// `next()` of any iterator structure (list, str, dict, enumerate…); the item's type
-    /// is the function's result type.
-    IterNext = "ll_iter_next", &["StopIteration"], ALLOC;
-    /// `next()` of a range iterator (`rangeiter {next, stop, step}`)
-    RangeIterNext = "ll_rangeiter_next", &["StopIteration"], NO_ALLOC;
-    /// a range iterator over a `range()` list (never mutated): (list, step)
-    RangeIterOfList = "ll_rangeiter_of_list", NONE, ALLOC;
-    /// `str()` of a list or a tuple: `[1, 'a']`, `(1, 2.5)`
-    ListStr = "ll_list_str", NONE, ALLOC;
     /// `float ** float`, `math.floor` of a division
     FloatPow = "ll_float_pow", &["ValueError", "OverflowError"], NO_ALLOC;
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"], NO_ALLOC;

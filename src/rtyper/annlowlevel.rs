@@ -40,6 +40,9 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_dict",
     "__rpy_ll__.ll_num",
     "__rpy_ll__.ll_class",
+    "__rpy_ll__.ll_iter",
+    "__rpy_ll__.ll_repr",
+    "__rpy_ll__.ll_codec",
 ];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
 
@@ -55,7 +58,9 @@ pub struct HelperRequest {
     pub name: Rc<str>,
 }
 
-/// How items are compared (see the module's documentation).
+/// How items are compared (see the module's documentation), or another function made per
+/// item type the same way: the hash of tuples and the `str()` of lists and tuples
+/// (`__rpy_ll__/ll_repr.py`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EqSpec {
     /// `==` of the low-level values.
@@ -66,6 +71,14 @@ pub enum EqSpec {
     Tuple(Vec<EqSpec>),
     /// A list (that may be None), item by item; `fixed` when it is an array.
     List { fixed: bool, item: Box<EqSpec> },
+    /// The hash of tuples of this many items (each hashed as `compute_hash` of its type).
+    TupleHash(usize),
+    /// `next()` of the iterators over tuples of this many items (`ll_iter.py`).
+    TupleIterNext(usize),
+    /// The `str()` of tuples whose items' `str()` are these (`Helper`s or made).
+    TupleStr(Vec<EqSpec>),
+    /// The `str()` of lists (arrays when `fixed`) whose items' `str()` is `item`.
+    ListStr { fixed: bool, item: Box<EqSpec> },
 }
 
 /// A constant argument of a helper (Void at run time): a type or an item equality.
@@ -169,12 +182,37 @@ impl Helpers {
                     .call(make, vec![t])
                     .map_err(|_| "make_tuple_eq failed".to_string())?
             }
-            EqSpec::List { fixed, item } => {
+            EqSpec::List { fixed, item } | EqSpec::ListStr { fixed, item } => {
                 let eq = self.eq_func(item, space)?;
-                let make = helper(self, "make_list_eq")?;
+                let maker = match spec {
+                    EqSpec::List { .. } => "make_list_eq",
+                    _ => "make_list_str",
+                };
+                let make = helper(self, maker)?;
                 space
                     .call(make, vec![Value::Bool(*fixed), eq])
-                    .map_err(|_| "make_list_eq failed".to_string())?
+                    .map_err(|_| format!("{} failed", maker))?
+            }
+            EqSpec::TupleStr(items) => {
+                let mut strs = Vec::new();
+                for it in items {
+                    strs.push(self.eq_func(it, space)?);
+                }
+                let make = helper(self, "make_tuple_str")?;
+                let t = space.new_tuple(strs);
+                space
+                    .call(make, vec![t])
+                    .map_err(|_| "make_tuple_str failed".to_string())?
+            }
+            EqSpec::TupleHash(n) | EqSpec::TupleIterNext(n) => {
+                let maker = match spec {
+                    EqSpec::TupleHash(_) => "make_tuple_hash",
+                    _ => "make_tuple_iter_next",
+                };
+                let make = helper(self, maker)?;
+                space
+                    .call(make, vec![Value::Int(*n as i64)])
+                    .map_err(|_| format!("{} failed", maker))?
             }
         };
         self.eq_funcs.insert(spec.clone(), f);
@@ -294,5 +332,41 @@ impl RTyper<'_> {
         })];
         all.extend(args);
         Ok(llops.genop(LlOp::DirectCall, all, result))
+    }
+}
+
+impl RTyper<'_> {
+    /// Whether `f` is `ll_undefined` of the helpers: `ll_undefined("message {} {}", a, b)`
+    /// in a helper says that what follows is undefined behaviour in a compiled program; it
+    /// becomes the `debug_undefined` operation (the function itself is never called).
+    pub(super) fn is_ll_undefined(&self, f: ObjId) -> bool {
+        self.helpers.funcs.get("ll_undefined") == Some(&f)
+    }
+
+    pub(super) fn rtype_ll_undefined(
+        &mut self,
+        hop: &mut super::hop::Hop,
+        llops: &mut LlOps,
+    ) -> Result<(Hlvalue, super::rmodel::ReprId), TyperError> {
+        let msg = match hop.op.args.get(1) {
+            Some(Hlvalue::Const(v)) => self.objheap.str_value(*v).map(|b| b.to_vec()),
+            _ => None,
+        };
+        let Some(msg) = msg else {
+            return Err(TyperError::new(
+                "internal error, ll_undefined without a constant message",
+            ));
+        };
+        let mut args = vec![super::hop::cfield(&String::from_utf8_lossy(&msg))];
+        let si = self.intern_repr(super::rmodel::Repr::Int(
+            crate::objspace::object::IntKind::Signed,
+        ));
+        for i in 2..hop.nargs() {
+            args.push(self.inputarg(llops, hop, i, si)?);
+        }
+        llops.genop(LlOp::DebugUndefined, args, LlType::VOID);
+        hop.exception_cannot_occur();
+        let void = self.intern_repr(super::rmodel::Repr::Void);
+        Ok((super::hop::cvoid(), void))
     }
 }

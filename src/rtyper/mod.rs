@@ -20,11 +20,13 @@ mod rdict;
 mod rexternal;
 mod rgenerator;
 mod rinstance;
+mod riter;
 mod rlist;
 pub mod rmodel;
 mod rops;
 mod rpbc;
 mod rptr;
+mod rrepr;
 mod rstr;
 
 pub use hop::{Hop, LlOps};
@@ -77,6 +79,9 @@ pub struct LlProgram {
     /// instance fields (flattened slot, value) and the function of its `__init__` — what
     /// instantiating a class chosen at run time needs.
     pub classes: HashMap<LlPtr, ClassInfo>,
+    /// The files of bundled code (models, low-level helpers): a stop in them is reported
+    /// at the user's call.
+    pub bundled_files: std::collections::HashSet<crate::syntax::FileId>,
 }
 
 /// What `ll_instantiate` and `ll_call_init` need of one class.
@@ -424,6 +429,7 @@ pub fn rtype(
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
     let classes = rt.class_infos();
+    let bundled_files = rt.bundled_files();
     let st = rt.into_state();
     let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()
@@ -439,6 +445,7 @@ pub fn rtype(
         object_vtable: st.classes.object_vtable,
         std_exceptions,
         classes,
+        bundled_files,
     })
 }
 
@@ -468,7 +475,8 @@ impl RTyper<'_> {
             }
         });
         match translated {
-            Ok(lg) => {
+            Ok(mut lg) => {
+                self.inline_range_next(&mut lg);
                 // the low-level invariants, checked after RTyping in debug builds (tests)
                 #[cfg(debug_assertions)]
                 if let Err(e) = crate::flowspace::verify_low_level(&lg, &self.types) {
@@ -537,14 +545,18 @@ impl RTyper<'_> {
     /// A diagnostic located inside rpy-lsp's bundled models (the `os` model, say) moved to
     /// the user's call that led there, with a label at the original place: the user's line
     /// is what they can change.
-    fn at_user_site(&self, g: u32, d: Diagnostic) -> Diagnostic {
-        let bundled: std::collections::HashSet<crate::syntax::FileId> = (0..self.objheap.len()
-            as u32)
+    /// The files of the bundled modules.
+    fn bundled_files(&self) -> std::collections::HashSet<crate::syntax::FileId> {
+        (0..self.objheap.len() as u32)
             .filter_map(|i| match self.objheap.get(ObjId(i)) {
                 crate::objspace::object::Object::Module(m) if m.bundled => m.file,
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    fn at_user_site(&self, g: u32, d: Diagnostic) -> Diagnostic {
+        let bundled = self.bundled_files();
         if !bundled.contains(&d.span.file) {
             return d;
         }

@@ -79,6 +79,9 @@ impl RTyper<'_> {
                         "calling this value is not supported by `run` yet",
                     ));
                 };
+                if self.is_ll_undefined(id) {
+                    return self.rtype_ll_undefined(hop, llops);
+                }
                 match self.objheap.get(id) {
                     Object::Builtin {
                         id: bid,
@@ -832,24 +835,18 @@ impl RTyper<'_> {
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
             B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
-            B::ObjectmodelComputeHash
-                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Unicode) =>
-            {
-                // computed once and cached in the string (ll_str.py)
-                let x = hop.args_v[0];
-                Ok((
-                    self.gendirectcall(llops, "ll_strhash", vec![x], LlType::SIGNED)?,
-                    si,
-                ))
+            B::ObjectmodelComputeHash => {
+                let (x, r) = (hop.args_v[0], hop.args_r[0]);
+                Ok((self.value_hash(llops, x, r)?, si))
             }
-            B::ObjectmodelComputeHash
-            | B::ObjectmodelComputeIdentityHash
-            | B::ObjectmodelComputeUniqueId => {
-                let x = hop.args_v[0];
-                Ok((
-                    self.rt_call(llops, RuntimeFn::ComputeHash, vec![x], LlType::SIGNED),
-                    si,
-                ))
+            B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId => {
+                let (x, r) = (hop.args_v[0], hop.args_r[0]);
+                let h = if self.types.is_gc_ptr(self.lltype(r)) {
+                    self.identity_hash(llops, x)
+                } else {
+                    self.value_hash(llops, x, r)?
+                };
+                Ok((h, si))
             }
             B::List => {
                 // a new list with the items of a list or the characters of a string
@@ -930,7 +927,7 @@ impl RTyper<'_> {
                 {
                     hop.exception_is_here(llops);
                 }
-                Ok((self.decode_ascii(llops, s), rr))
+                Ok((self.decode_ascii(llops, s)?, rr))
             }
             B::Bool => {
                 let v =
@@ -1103,8 +1100,14 @@ impl RTyper<'_> {
                         } else {
                             cint(-1)
                         };
-                        raise_here(self, hop, llops, "IndexError");
-                        ("ll_pop", vec![sv, i], (it, item))
+                        // without an IndexError handler an index out of range is undefined
+                        let helper = if self.has_implicit_exception(hop, "IndexError") {
+                            hop.exception_is_here(llops);
+                            "ll_pop"
+                        } else {
+                            "ll_pop_unchecked"
+                        };
+                        (helper, vec![sv, i], (it, item))
                     }
                     B::ListInsert => {
                         let i = self.inputarg(llops, hop, 0, si)?;
@@ -1151,19 +1154,41 @@ impl RTyper<'_> {
                 // the receiver's kind of string (str or unicode)
                 let (rs, ts) = (sr, self.lltype(sr));
                 if id == B::StrEncode || id == B::StrDecode {
-                    let rstr = self.intern_repr(Repr::Str);
-                    let codec = self.inputarg(llops, hop, 0, rstr)?;
-                    let f = if id == B::StrEncode {
-                        RuntimeFn::UniEncode
-                    } else {
-                        RuntimeFn::StrDecode
+                    let codec = hop.args_s[0]
+                        .konst()
+                        .and_then(|v| self.objheap.str_value(v))
+                        .map(|b| String::from_utf8_lossy(b).to_ascii_lowercase());
+                    let Some(codec) = codec else {
+                        return Err(TyperError::new("the encoding must be a constant"));
                     };
+                    let decode = id == B::StrDecode;
+                    let (helper, mut args) = match (decode, codec.as_str()) {
+                        (false, "utf-8" | "utf8") => ("ll_encode_utf8", vec![sv]),
+                        (false, "latin-1" | "latin1" | "iso-8859-1") => {
+                            ("ll_encode_latin1", vec![sv, cint(256)])
+                        }
+                        (false, "ascii") => ("ll_encode_latin1", vec![sv, cint(128)]),
+                        (true, "utf-8" | "utf8") => ("ll_decode_utf8", vec![sv]),
+                        (true, "latin-1" | "latin1" | "iso-8859-1") => {
+                            ("ll_decode_latin1", vec![sv, cint(256)])
+                        }
+                        (true, "ascii") => ("ll_decode_latin1", vec![sv, cint(128)]),
+                        _ => {
+                            return Err(TyperError::new(format!(
+                                "the encoding {} is not supported by `run` yet",
+                                codec
+                            )))
+                        }
+                    };
+                    if decode {
+                        args.insert(0, ctype(tr));
+                    }
                     if self.has_implicit_exception(hop, "UnicodeError")
                         || self.has_implicit_exception(hop, "ValueError")
                     {
                         hop.exception_is_here(llops);
                     }
-                    return Ok((self.rt_call(llops, f, vec![sv, codec], tr), rr));
+                    return Ok((self.gendirectcall(llops, helper, args, tr)?, rr));
                 }
                 let sarg = |rt: &mut Self, llops: &mut LlOps, hop: &Hop, i: usize| {
                     rt.inputarg(llops, hop, i, rs)

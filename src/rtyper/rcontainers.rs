@@ -6,7 +6,6 @@ use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
 use crate::flowspace::Hlvalue;
-use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlType};
 use crate::objspace::object::{IntKind, Value};
 
@@ -223,10 +222,14 @@ impl RTyper<'_> {
         match self.repr(r).clone() {
             Repr::List { .. } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
-                if self.has_implicit_exception(hop, "IndexError") {
+                // without an IndexError handler an index out of range is undefined
+                let helper = if self.has_implicit_exception(hop, "IndexError") {
                     hop.exception_is_here(llops);
-                }
-                self.gendirectcall(llops, "ll_delitem", vec![v, i], LlType::VOID)?;
+                    "ll_delitem"
+                } else {
+                    "ll_delitem_unchecked"
+                };
+                self.gendirectcall(llops, helper, vec![v, i], LlType::VOID)?;
             }
             Repr::Dict { key, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
@@ -470,10 +473,9 @@ impl RTyper<'_> {
                     None => {
                         // a range() list stored somewhere: its iterator from its items
                         let step = self.range_list_step(&hop.args_s[0]).unwrap_or(1);
-                        let tl = self.lltype(hop.args_r[0]);
-                        let f = self.runtime(RuntimeFn::RangeIterOfList, &[tl, LlType::SIGNED], tr);
-                        let it =
-                            llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0], cint(step)], tr);
+                        let (items, n) = self.list_parts(llops, hop.args_v[0], hop.args_r[0]);
+                        let args = vec![ctype(tr), items, n, cint(step)];
+                        let it = self.gendirectcall(llops, "ll_rangeiter_of_list", args, tr)?;
                         return Ok((it, rr));
                     }
                 };

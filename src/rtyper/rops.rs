@@ -157,24 +157,7 @@ impl RTyper<'_> {
                 });
                 Ok((cvoid(), self.intern_repr(Repr::Void)))
             }
-            Op::Next => {
-                let rr = hop.r_result;
-                let tr = self.lltype(rr);
-                let ti = self.lltype(hop.args_r[0]);
-                let which = if matches!(self.repr(hop.args_r[0]), Repr::RangeIter) {
-                    RuntimeFn::RangeIterNext
-                } else {
-                    RuntimeFn::IterNext
-                };
-                let f = self.runtime(which, &[ti], tr);
-                if self.has_implicit_exception(hop, "StopIteration") {
-                    hop.exception_is_here(llops);
-                }
-                Ok((
-                    llops.genop(LlOp::DirectCall, vec![f, hop.args_v[0]], tr),
-                    rr,
-                ))
-            }
+            Op::Next => self.rtype_next(hop, llops),
             Op::NewList => self.rtype_newlist(hop, llops),
             Op::NewTuple => {
                 let rr = hop.r_result;

@@ -73,9 +73,7 @@ impl RTyper<'_> {
                 vec![v],
                 &[LlType::FLOAT],
             ),
-            Repr::List { .. } | Repr::Tuple(_) => {
-                call(self, llops, RuntimeFn::ListStr, vec![v], &[ty])
-            }
+            Repr::List { .. } | Repr::Tuple(_) => self.container_str(llops, v, r)?,
             Repr::Instance(_) | Repr::Object => {
                 let ro = self.intern_repr(Repr::Object);
                 let obj = self.convertvar(llops, v, r, ro)?;
@@ -234,7 +232,7 @@ impl RTyper<'_> {
             };
             // an ASCII piece of a unicode result
             let piece = if uni {
-                self.decode_ascii(llops, piece)
+                self.decode_ascii(llops, piece)?
             } else {
                 piece
             };
@@ -265,10 +263,13 @@ impl RTyper<'_> {
 
     /// A str as unicode, decoded as ASCII (UnicodeDecodeError otherwise): `unicode(s)`
     /// and the pieces of a unicode format.
-    pub(super) fn decode_ascii(&mut self, llops: &mut LlOps, s: Hlvalue) -> Hlvalue {
-        let (t, tu) = (self.str_ptr, self.unicode_ptr);
-        let codec = self.str_constant(b"ascii");
-        let fp = self.runtime(RuntimeFn::StrDecode, &[t, t], tu);
-        llops.genop(LlOp::DirectCall, vec![fp, s, codec], tu)
+    pub(super) fn decode_ascii(
+        &mut self,
+        llops: &mut LlOps,
+        s: Hlvalue,
+    ) -> Result<Hlvalue, TyperError> {
+        let tu = self.unicode_ptr;
+        let args = vec![ctype(tu), s, super::hop::cint(128)];
+        self.gendirectcall(llops, "ll_decode_latin1", args, tu)
     }
 }

@@ -193,25 +193,6 @@ static struct rpy_string *SN(const char *s, long n) {
     return r;
 }
 
-/* a unicode string from UTF-8 text (the test's own literals, well-formed) */
-static struct rpy_unicode *U(const char *s) {
-    uint32_t tmp[256];
-    long n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        uint32_t c = *p++;
-        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-        if (more)
-            c &= 0x3fu >> more;
-        while (more--)
-            c = (c << 6) | (*p++ & 0x3f);
-        tmp[n++] = c;
-    }
-    struct rpy_unicode *r = gc_alloc(TID_UNI, n);
-    memcpy(r->items, tmp, (size_t)n * 4);
-    return r;
-}
-
 static void check_str_n(struct rpy_string *r, const char *want, long n, int line) {
     checks++;
     if (rpy_exc_type) {
@@ -227,19 +208,6 @@ static void check_str_n(struct rpy_string *r, const char *want, long n, int line
 #define CHECK_STR(e, want) check_str_n(RUN(e), want, (long)strlen(want), __LINE__)
 #define CHECK_STRN(e, want, n) check_str_n(RUN(e), want, n, __LINE__)
 
-static void check_uni(struct rpy_unicode *r, const char *want_utf8, int line) {
-    checks++;
-    struct rpy_unicode *w = U(want_utf8);
-    if (rpy_exc_type) {
-        failures++;
-        fprintf(stderr, "line %d: raised %d, expected u\"%s\"\n", line, last_exc, want_utf8);
-    } else if (!r || r->hdr.tid != TID_UNI || r->length != w->length ||
-               memcmp(r->items, w->items, (size_t)w->length * 4)) {
-        failures++;
-        fprintf(stderr, "line %d: unicode result differs from u\"%s\"\n", line, want_utf8);
-    }
-}
-#define CHECK_UNI(e, want) check_uni(RUN(e), want, __LINE__)
 
 #define CHECK_EQ(e, want)                                                                \
     do {                                                                                 \
@@ -399,82 +367,6 @@ static void test_math(void) {
     }
 }
 
-static void test_strings(void) {
-    struct rpy_string *a;
-    /* hashes as ll_strhash of ll_str.py and the LLInterpreter's text_hash (the reference's
-     * string hash: "" is -1) */
-    a = S("");
-    CHECK_EQ(RPyRT_ll_strhash(a), -1);
-    a = S("a");
-    CHECK_EQ(RPyRT_ll_strhash(a), 12416037344L);
-    a = S("abc");
-    CHECK_EQ(RPyRT_ll_strhash(a), 1453079729188098211L);
-    a = S("hello world");
-    CHECK_EQ(RPyRT_ll_strhash(a), -2324238377118044897L);
-    a = S("abc");
-    (void)RUN(RPyRT_ll_strhash(a));
-    checks++;
-    if (a->hash != 1453079729188098211L)
-        FAIL("the hash is not cached");
-    {
-        struct rpy_unicode *u = U("abc");
-        CHECK_EQ(RPyRT_ll_strhash_u(u), 1453079729188098211L);
-        u = U("é€");
-        CHECK_EQ(RPyRT_ll_strhash_u(u), 29824178921260245L);
-    }
-}
-
-static void test_unicode(void) {
-    struct rpy_unicode *a;
-    struct rpy_string *codec, *s;
-    /* encode: utf-8 (lone surrogates as U+FFFD), latin-1, ascii; errors */
-    a = U("h€\xf0\x9f\x98\x80\xc3\xa9"), codec = S("UTF-8");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "h\xe2\x82\xac\xf0\x9f\x98\x80\xc3\xa9");
-    {
-        struct rpy_unicode *u = gc_alloc(TID_UNI, 3);
-        u->items[0] = 0xd800;
-        u->items[1] = 0x110000;
-        u->items[2] = 'x';
-        codec = S("utf8");
-        CHECK_STR(RPyRT_ll_unicode_encode_u(u, codec), "\xef\xbf\xbd\xef\xbf\xbdx");
-    }
-    a = U("é"), codec = S("latin-1");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "\xe9");
-    a = U("€"), codec = S("latin1");
-    CHECK_RAISES(RPyRT_ll_unicode_encode_u(a, codec), RPY_EXC_UnicodeEncodeError);
-    a = U("é"), codec = S("ascii");
-    CHECK_RAISES(RPyRT_ll_unicode_encode_u(a, codec), RPY_EXC_UnicodeEncodeError);
-    a = U("abc"), codec = S("ASCII");
-    CHECK_STR(RPyRT_ll_unicode_encode_u(a, codec), "abc");
-    s = S("\xe9"), codec = S("utf-8");
-    CHECK_STR(RPyRT_ll_unicode_encode(s, codec), "\xc3\xa9");
-
-    /* decode: strict utf-8, ascii, anything else byte for byte */
-    s = S("h\xe2\x82\xac\xf0\x9f\x98\x80"), codec = S("utf-8");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "h€\xf0\x9f\x98\x80");
-    const char *bad_utf8[] = {"\xff", "\xc0\x80", "\xe0\x80\x80", "\xed\xa0\x80",
-                              "\xf4\x90\x80\x80", "\xe2\x82", "a\x80", "\xf8\x88\x80\x80\x80"};
-    for (size_t i = 0; i < sizeof bad_utf8 / sizeof *bad_utf8; i++) {
-        s = S(bad_utf8[i]), codec = S("utf-8");
-        CHECK_RAISES(RPyRT_ll_str_decode_u(s, codec), RPY_EXC_UnicodeDecodeError);
-    }
-    s = S("\xef\xbf\xbf\xf4\x8f\xbf\xbf"), codec = S("utf8");
-    {
-        struct rpy_unicode *u = RUN(RPyRT_ll_str_decode_u(s, codec));
-        checks++;
-        if (!u || u->length != 2 || u->items[0] != 0xffff || u->items[1] != 0x10ffff)
-            FAIL("decode of U+FFFF U+10FFFF");
-    }
-    s = S("caf\xe9"), codec = S("latin-1");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "café");
-    s = S("caf\xe9"), codec = S("cp1252");
-    CHECK_UNI(RPyRT_ll_str_decode_u(s, codec), "café");
-    s = S("caf\xe9"), codec = S("ascii");
-    CHECK_RAISES(RPyRT_ll_str_decode_u(s, codec), RPY_EXC_UnicodeDecodeError);
-    s = S("\xc3\xa9!"), codec = S("utf-8");
-    CHECK_STR(RPyRT_ll_str_decode(s, codec), "\xe9!");
-}
-
 /* print and os.write through a pipe that replaces fd 1 */
 static void test_os(void) {
     int fds[2];
@@ -611,8 +503,6 @@ static void run_file(const char *path) {
 int main(int argc, char **argv) {
     test_numbers();
     test_math();
-    test_strings();
-    test_unicode();
     test_os();
     if (argc > 1)
         run_file(argv[1]);

@@ -100,14 +100,4 @@ double RPyRT_ll_math__ldexp(double x, double e);
 double RPyRT_ll_math__copysign(double x, double y);
 double RPyRT_ll_math__trunc(double x);
 
-/* ---- strings (and their unicode variants) ------------------------------------------------- */
-long RPyRT_ll_strhash(struct rpy_string *s);
-long RPyRT_ll_strhash_u(struct rpy_unicode *s);
-
-/* ---- codecs (utf-8, latin-1, ascii) ----------------------------------------------------- */
-struct rpy_string *RPyRT_ll_unicode_encode_u(struct rpy_unicode *u, struct rpy_string *codec);
-struct rpy_string *RPyRT_ll_unicode_encode(struct rpy_string *s, struct rpy_string *codec);
-struct rpy_unicode *RPyRT_ll_str_decode_u(struct rpy_string *s, struct rpy_string *codec);
-struct rpy_string *RPyRT_ll_str_decode(struct rpy_string *s, struct rpy_string *codec);
-
 #endif

@@ -1,8 +1,7 @@
-//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: string
-//! and list helpers over the low-level heap, number formatting, and the external
-//! functions (`os.write` to the real file descriptor, the clock, `math`). Each takes its
-//! arguments' low-level types and its result type from the call's function pointer type,
-//! which is how the generic list helpers know their layouts.
+//! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: the
+//! external functions (`os.write` to the real file descriptor, the clock, `math`, float
+//! formatting and parsing) and the instantiation of a class chosen at run time. Each takes
+//! its result type from the call's function pointer type (a tuple result is built in it).
 
 mod containers;
 mod os;
@@ -24,24 +23,23 @@ impl<'p> LlInterpreter<'p> {
         }
     }
 
+    /// A stop for an operation whose behaviour is undefined in the compiled program.
+    pub(super) fn undefined(&self, span: Span, what: impl std::fmt::Display) -> Unwind {
+        Unwind::Fatal {
+            msg: format!("{}{}", super::UNDEFINED, what),
+            span,
+        }
+    }
+
     pub(super) fn call_runtime(
         &mut self,
         f: RuntimeFn,
         a: &[LlValue],
-        argtys: &[LlType],
         rty: LlType,
         span: Span,
     ) -> R {
         use RuntimeFn::*;
-        let ty = |i: usize| argtys.get(i).copied().unwrap_or(LlType::VOID);
         let int = |i: usize| a[i].as_int();
-        // the text functions are one implementation over code points (str and unicode)
-        let generic_text = matches!(f, UniEncode | StrDecode);
-        if generic_text || argtys.iter().chain([&rty]).any(|t| self.is_unicode(*t)) {
-            if let Some(r) = self.call_unicode(f, a, argtys, rty, span)? {
-                return Ok(r);
-            }
-        }
         Ok(match f {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
             | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
@@ -201,15 +199,6 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.raise_std("ValueError")),
                 }
             }
-            ListStr => {
-                let mut out = Vec::new();
-                self.repr_into(a[0], ty(0), &mut out, 0)?;
-                self.strv(&out)
-            }
-            UniEncode | StrDecode => {
-                return Err(self.fatal_at(span, format!("{} of an unexpected type", f.name())));
-            }
-            ComputeHash => LlValue::Int(self.compute_hash(a[0], ty(0))),
             Instantiate => {
                 let vt = a[0].as_ptr();
                 let Some(info) = self.prog.classes.get(&vt).cloned() else {
@@ -326,46 +315,6 @@ impl<'p> LlInterpreter<'p> {
                         }
                     }
                 })
-            }
-            IterNext => self.iter_next(a[0].as_ptr(), ty(0), rty, span)?,
-            RangeIterNext => {
-                let (it, st) = (a[0].as_ptr(), self.prog.types.pointee(ty(0)));
-                let st = st.ok_or_else(|| self.fatal_at(span, "not a range iterator"))?;
-                let types = &self.prog.types;
-                let get = |f: &str| self.heap.getfield(types, it, st, f).map(|v| v.as_int());
-                let (Ok(next), Ok(stop), Ok(step)) = (get("next"), get("stop"), get("step")) else {
-                    return Err(self.fatal_at(span, "dereference of a null range iterator"));
-                };
-                if (step > 0 && next < stop) || (step < 0 && next > stop) {
-                    let _ = self.heap.setfield(
-                        &self.prog.types,
-                        it,
-                        st,
-                        "next",
-                        LlValue::Int(next.wrapping_add(step)),
-                    );
-                    LlValue::Int(next)
-                } else {
-                    return Err(self.raise_std("StopIteration"));
-                }
-            }
-            RangeIterOfList => {
-                let items = self.list_items(a[0].as_ptr(), ty(0))?;
-                let step = int(1);
-                let start = items.first().map(|v| v.as_int()).unwrap_or(0);
-                let stop = start.wrapping_add((items.len() as i64).wrapping_mul(step));
-                let st = self
-                    .prog
-                    .types
-                    .pointee(rty)
-                    .ok_or_else(|| self.fatal_at(span, "not a range iterator"))?;
-                let p = self.heap.malloc(&self.prog.types, st, 0);
-                for (f, v) in [("next", start), ("stop", stop), ("step", step)] {
-                    let _ = self
-                        .heap
-                        .setfield(&self.prog.types, p, st, f, LlValue::Int(v));
-                }
-                LlValue::Ptr(p)
             }
         })
     }

@@ -14,7 +14,7 @@ from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, Float
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rgc import ll_arraycopy
-from __rpy_ll__.ll_str import _clamp
+from __rpy_ll__.ll_str import _clamp, ll_undefined
 
 
 @specialize.ll()
@@ -82,12 +82,34 @@ def ll_append(l, x):
 
 
 @specialize.ll()
+def _check_index(index, n):
+    # an index in [-n, n) made non-negative; out of it, undefined (no IndexError handler)
+    if index < 0:
+        index += n
+    if index < 0 or index >= n:
+        ll_undefined("list index {} out of range (length {}) without an IndexError handler",
+                     index, n)
+    return index
+
+
+@specialize.ll()
 def ll_pop(l, index):
     n = l.length
     if index < 0:
         index += n
     if index < 0 or index >= n:
         raise IndexError
+    return _pop(l, index)
+
+
+@specialize.ll()
+def ll_pop_unchecked(l, index):
+    return _pop(l, _check_index(index, l.length))
+
+
+@specialize.ll()
+def _pop(l, index):
+    n = l.length
     items = l.items
     x = items[index]
     _copy(items, index + 1, items, index, n - index - 1)
@@ -102,6 +124,17 @@ def ll_delitem(l, index):
         index += n
     if index < 0 or index >= n:
         raise IndexError
+    _delitem(l, index)
+
+
+@specialize.ll()
+def ll_delitem_unchecked(l, index):
+    _delitem(l, _check_index(index, l.length))
+
+
+@specialize.ll()
+def _delitem(l, index):
+    n = l.length
     items = l.items
     _copy(items, index + 1, items, index, n - index - 1)
     _shrink(l, n - 1)
@@ -110,6 +143,8 @@ def ll_delitem(l, index):
 @specialize.ll()
 def ll_insert(l, index, x):
     n = l.length
+    if index > n:
+        ll_undefined("list.insert() index {} past the end of the list (length {})", index, n)
     index = _clamp(index, n)
     _resize_ge(l, n + 1)
     l.length = n + 1
@@ -141,6 +176,7 @@ def ll_extend_chars(l, s):
 def ll_setslice(l, start, stop, items2, n2):
     # l[start:stop] = other: the items between replaced by other's, which may be l's
     n = l.length
+    _check_slice_start(start, n)
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop < start:
@@ -166,6 +202,7 @@ def ll_setslice(l, start, stop, items2, n2):
 @specialize.ll()
 def ll_delslice(l, start, stop):
     n = l.length
+    _check_slice(start, stop, n)
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop <= start:
@@ -173,6 +210,23 @@ def ll_delslice(l, start, stop):
     items = l.items
     _copy(items, stop, items, start, n - stop)
     _shrink(l, n - (stop - start))
+
+
+# ---- the bounds of slices: a start past the end, or a stop before the start, is
+# undefined (the reference's helpers only assert them); a stop past the end is the end.
+# Negative bounds (from the end) are Python's, as the RTyper passes them.
+
+@specialize.ll()
+def _check_slice_start(start, n):
+    if start > n:
+        ll_undefined("list slice start {} past the end of the list (length {})", start, n)
+
+
+@specialize.ll()
+def _check_slice(start, stop, n):
+    _check_slice_start(start, n)
+    if 0 <= start and 0 <= stop < start:
+        ll_undefined("list slice stop {} before its start {}", stop, start)
 
 
 # ---- indexing with checks (an IndexError handler is around the operation)
@@ -207,6 +261,7 @@ def _newlist(LIST, n):
 
 @specialize.ll()
 def ll_slice(LIST, items, n, start, stop):
+    _check_slice(start, stop, n)
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop < start:
@@ -218,6 +273,7 @@ def ll_slice(LIST, items, n, start, stop):
 
 @specialize.ll()
 def ll_slice_fixed(ARRAY, items, n, start, stop):
+    _check_slice(start, stop, n)
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop < start:

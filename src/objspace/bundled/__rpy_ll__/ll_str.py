@@ -150,6 +150,14 @@ def ll_endswith(s, suffix):
     return start >= 0 and _match_at(s, start, suffix)
 
 
+def ll_undefined(msg, a, b):
+    """What follows is undefined behaviour in a compiled program: an index the reference's
+    helpers only `ll_assert` (unchecked in its release builds). The RTyper makes each call
+    the `debug_undefined` operation, `msg` with `a` and `b` for its two `{}` (so this body
+    never runs): `rpy-lsp run` stops there, naming the user's line."""
+    pass
+
+
 def _clamp(x, n):
     # a slice bound as Python's: negative from the end, then within [0, n]
     if x < 0:
