@@ -66,7 +66,9 @@ def _shrink(l, newsize):
     # the length becomes newsize; the array shrinks when less than half of it is used
     items = l.items
     if newsize < (len(items) >> 1) - 5:
-        new = malloc(typeOf(l).TO.items.TO, newsize + (newsize >> 3) + 3)
+        # exactly newsize, as the reference's lists shrink (the spare room decides
+        # which stale items a later slice assignment shows, see ll_setslice)
+        new = malloc(typeOf(l).TO.items.TO, newsize)
         _copy(items, 0, new, 0, newsize)
         l.items = new
     l.length = newsize
@@ -182,7 +184,13 @@ def ll_setslice(l, start, stop, items2, n2):
     if stop < start:
         stop = start
     tail = n - stop
-    newlen = start + n2 + tail
+    if n2 > stop - start:
+        # growing: the compiled binaries make the list n + n2 long, not n + n2 -
+        # (stop - start) as Python; the items past the moved tail are whatever the
+        # array held there (the items array is not cleared when a list shrinks)
+        newlen = n + n2
+    else:
+        newlen = start + n2 + tail
     src = items2
     if items2 == l.items:
         # a copy first: the move below would overwrite what is read
