@@ -84,8 +84,17 @@ impl RTyper<'_> {
         }
         match self.repr(r).clone() {
             Repr::Instance(_) | Repr::Object if name == "__class__" => {
+                if matches!(self.repr(rr), Repr::Prebuilt(_)) {
+                    // a leaf class: the one class is a constant of the annotation
+                    return Ok((cvoid(), rr));
+                }
                 let cr = self.intern_repr(Repr::Class(None));
                 let t = self.typeptr(llops, v, r)?;
+                // the annotation is the set of classes the instance can have: its Repr
+                // (a vtable of their common base) is what a call of it instantiates
+                if matches!(self.repr(rr), Repr::Class(_)) {
+                    return Ok((self.convertvar(llops, t, cr, rr)?, rr));
+                }
                 Ok((t, cr))
             }
             Repr::Class(_) if name == "__name__" => {
