@@ -73,6 +73,7 @@ bundled! {
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
+    "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
