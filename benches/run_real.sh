@@ -41,6 +41,35 @@
 #                                         binary 0.05 s)
 #   rpy-lsp build of RPySOM AST: annotate 1.0 s, rtype 0.44 s, C generation 0.50 s, C
 #   compilation 45 s wall (8.3 s CPU in all); the reference's build takes minutes.
+# Measured 2026-11-24 late evening (release build, load 8-14 on 2 cores: CPU time is the
+# figure; "same" = byte-identical stdout, stderr and exit status to the reference binary,
+# apart from printed timings and object addresses). Reference binaries built with
+# rpython-build; mal's targets are a 3-line root file setting sys.argv[0] = "rpython"
+# (mal's own test) then importing stepN's entry_point/target; its tests are fed one line
+# per prompt (the inputs of tests/stepN_*.mal), both binaries the same way.
+#   program                  check  run                          build (ours)  built exe
+#   RPySOM BC TestSuite      ok     same, 1.0 s user             same          0.00 s user (ref 0.01)
+#   RPySOM BC Sieve (1 0 20) ok     same                         same          0.19 s user (ref 0.06)
+#     (build: annotate 0.14 s, rtype 0.09 s, C 9.3 s; 5.8 s CPU in all)
+#   RTruffleSOM AST          0 err  same: Hello, TestSuite        same          TestSuite 0.01 s, Sieve
+#     (was: py.path unknown)        (100 tests) 1.0 s user;                    0.12 s user (ref 0.04)
+#                                   Sieve 10.5 s user
+#     (check 0.21 s CPU, 77 MB; build: annotate 0.29 s, rtype 0.10 s, C 16 s; 8.1 s CPU)
+#   mal step2/4/9/A          0 err  same on every step test   same except   stepA tests 0.05-0.09 s
+#     (was: RPY108 llop,            <= the step (stepA: 1..A);  step4's deep  user (ref 0.08-0.10)
+#     rsre unknown; then            stepA tests 0.2-2.6 s user  recursion
+#     __class__() refused,          (step5 TCO 2.6 s; ref 0.1)  (ref: StackOverflow)
+#     `in (None, nil, false)` wrong)
+#     (stepA build: 4.5 s wall, 2.6 s CPU)
+#   rpylox (12 examples,     ok     same, loop.lox 0.36 s user   same          0.01 s (ref 0.00)
+#     REPL on stdin)                (REPL: prompts buffered as C stdio's)
+#   pylox (2 examples, REPL) ok     same                         same          0.00 s
+#   tiger-rpython (43 print  ok     43/43 = the project's        (no reference binary yet)
+#     tests)                        expected outputs
+#     (was: rtimer unknown, isinstance(x, self.__class__) refused)
+#   bf-jit                   bytearray is not modelled (run refuses)
+#   H1rono bf-pypy           rlib.signature / annotator.model types not modelled
+#   rpyforth                 rffi raw memory (CCHARP, ptradd) not modelled
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 4 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then

@@ -244,9 +244,11 @@ builtins! {
     /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
     /// that knows it lacks something (`config.<group>` of an unmodelled option set)
     ModelUnknown = "model.unknown";
-    // re (import time only: the bundled `re.py` is built on these)
+    // re (import time only: the bundled `re.py` and `rsre_re.py` are built on these)
     ReInfo = "re.info";
     ReSpans = "re.spans";
+    /// `re_program(pattern, flags)`: the program of a pattern for `rsre` (translation time)
+    ReProgram = "re.program";
     // math
     RfloatFormatd = "rfloat.formatd";
     MathSqrt = "math.sqrt";

@@ -238,6 +238,13 @@ fn emit_support(db: &Database, out: &mut String) {
 fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, out: &mut String) {
     let prog = db.prog;
     let entry = &db.func_names[prog.entry as usize];
+    // the C library's flush of buffered streams at a normal exit (rfile's own buffers)
+    let at_exit = prog.at_exit.map_or(String::new(), |f| {
+        format!(
+            "    if (!RPY_EXC_OCCURRED()) {}();\n",
+            db.func_names[f as usize]
+        )
+    });
     let l = db.ctype(argv_ty);
     let items = match db.types().pointee(argv_ty) {
         Some(t)
@@ -252,11 +259,12 @@ fn emit_main(db: &Database, argv_ty: LlType, argv_ld: &str, out: &mut String) {
     };
     let _ = writeln!(
         out,
-        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n    rpy_stack_init();\n    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
+        "int main(int argc, char **argv) {{\n    rpy_gc_init();\n    rpy_stack_init();\n    {l} l = ({l})rpy_list_new(&{ld}, argc);\n    RPY_PUSH_ROOT(l);\n    for (int i = 0; i < argc; i++) {{\n        long n = (long)strlen(argv[i]);\n        struct rpy_string *s = rpy_gc_malloc_varsize(rpy_tid_str, n);\n        memcpy(s->items, argv[i], (size_t)n);\n        l = ({l})rpy_root_top[-1];\n        RPY_WB({arr});\n        {items}[i] = (void *)s;\n    }}\n    RPY_POP_ROOT(l);\n    long r = {entry}(l);\n{at_exit}    if (RPY_EXC_OCCURRED()) rpy_report_uncaught();\n    return (int)r;\n}}",
         l = l,
         ld = argv_ld,
         arr = items.1,
         items = items.0,
-        entry = entry
+        entry = entry,
+        at_exit = at_exit
     );
 }

@@ -94,7 +94,13 @@ impl<'p> LlInterpreter<'p> {
     /// status (134 after an uncaught exception, as `abort()` gives).
     pub fn run_entry(&mut self, argv: &[String]) -> RunResult {
         let argv_val = self.make_argv(argv);
-        let res = self.call_function(self.prog.entry, &[argv_val], Span::default());
+        let mut res = self.call_function(self.prog.entry, &[argv_val], Span::default());
+        if let (Ok(_), Some(f)) = (&res, self.prog.at_exit) {
+            // the C library's flush of buffered streams at a normal exit
+            if let Err(e) = self.call_function(f, &[], Span::default()) {
+                res = Err(e);
+            }
+        }
         let _ = self.flush();
         match res {
             Ok(v) => RunResult {

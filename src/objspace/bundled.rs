@@ -53,6 +53,7 @@ bundled! {
     "traceback" => "traceback.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
+    "py.path" => "py/path.py", false;
     "rpython" => "rpython/__init__.py", true;
     "rpython.rlib" => "rpython/rlib/__init__.py", true;
     "rpython.rlib.rarithmetic" => "rpython/rlib/rarithmetic.py", false;
@@ -72,7 +73,10 @@ bundled! {
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
+    "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
+    "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
+    "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;

@@ -2,7 +2,10 @@
 //! flags)` gives the number of groups and the named groups, or the syntax error's message;
 //! `__rpy__.re_spans(pattern, flags, text, pos, anchored)` gives the spans of the first
 //! match (a flat list, -1 where a group did not take part) or None. Patterns and texts
-//! are `str` or `unicode`; the matching itself is `regex`.
+//! are `str` or `unicode`; the matching itself is `regex`. `__rpy__.re_program(pattern,
+//! flags)` gives the pattern as a program for the translated matcher of the bundled
+//! `rpython.rlib.rsre` model (`regex::program`): (code, start, registers, groups, named
+//! groups), or the syntax error's message.
 
 use super::builtins::{BArgs, BuiltinFn};
 use super::object::{Object, Value};
@@ -10,7 +13,11 @@ use super::regex::{Outcome, Regex};
 use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
 
-pub(crate) const RE_BUILTINS: &[(B, BuiltinFn)] = &[(B::ReInfo, re_info), (B::ReSpans, re_spans)];
+pub(crate) const RE_BUILTINS: &[(B, BuiltinFn)] = &[
+    (B::ReInfo, re_info),
+    (B::ReSpans, re_spans),
+    (B::ReProgram, re_program),
+];
 
 /// The code units of a `str` (bytes) or `unicode` (characters).
 fn units(sp: &ObjSpace, v: Value) -> Option<Vec<u32>> {
@@ -51,6 +58,31 @@ fn re_info(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         Err(e) => Ok(sp.new_str(e.0.as_bytes())),
     }
+}
+
+fn re_program(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let (p, flags) = pattern_arg(sp, a)?;
+    let re = match Regex::new(&p, flags) {
+        Ok(re) => re,
+        Err(e) => return Ok(sp.new_str(e.0.as_bytes())),
+    };
+    let prog = re.program();
+    let code = prog.code.into_iter().map(Value::Int).collect();
+    let code = sp.new_list(code);
+    let mut names = Vec::new();
+    for (n, i) in &re.names {
+        let n = sp.new_str(n.as_bytes());
+        names.push(sp.new_tuple(vec![n, Value::Int(*i as i64)]));
+    }
+    let names = sp.new_list(names);
+    Ok(sp.new_tuple(vec![
+        code,
+        Value::Int(prog.start),
+        Value::Int(prog.registers),
+        Value::Int(re.groups as i64),
+        names,
+    ]))
 }
 
 fn re_spans(sp: &mut ObjSpace, a: &mut BArgs) -> R {

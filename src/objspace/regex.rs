@@ -12,6 +12,8 @@
 
 use std::cell::Cell;
 
+pub mod program;
+
 pub const IGNORECASE: i64 = 2;
 pub const LOCALE: i64 = 4;
 pub const MULTILINE: i64 = 8;

@@ -67,6 +67,9 @@ pub struct LlProgram {
     pub functions: Vec<LlFunction>,
     /// The entry point's function index.
     pub entry: u32,
+    /// What to call after the entry point returns normally (the C library's flush of
+    /// buffered streams at exit: `rfile._flush_at_exit` when the program has files).
+    pub at_exit: Option<u32>,
     /// `Ptr(STR)`, the type of strings.
     pub str_ptr: LlType,
     /// The instance header (`object`) and vtable root (`object_vtable`) structures.
@@ -290,6 +293,7 @@ pub fn rtype(
         )]);
     }
     let entry_span = ann.graphs[entry].span;
+    let at_exit_graph = stdio_at_exit(ann, space);
     // the arena starts with the types the annotator made (`lltype` in user code, strings)
     let (str_struct, uni_struct) = ann.bookkeeper.string_types();
     let mut types = std::mem::take(&mut ann.bookkeeper.lltypes);
@@ -325,6 +329,7 @@ pub fn rtype(
     let mut diags = Vec::new();
     let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());
     let mut entry_func = None;
+    let mut at_exit_func = None;
     loop {
         let mut rt = RTyper::from_state(ann, &space.heap, st);
         if entry_func.is_none() {
@@ -332,6 +337,7 @@ pub fn rtype(
                 diags.push(e.into_diagnostic(entry_span));
             }
             entry_func = Some(rt.graph_funcptr(entry as u32));
+            at_exit_func = at_exit_graph.map(|g| rt.graph_funcptr(g));
         }
         for g in graphs.len()..ann.graphs.len() {
             graphs.push(rt.translate_reached(g as u32, &mut diags));
@@ -434,12 +440,17 @@ pub fn rtype(
     let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()
     };
+    let at_exit = match at_exit_func {
+        Some(LlPtr::Func(f)) => Some(f),
+        _ => None,
+    };
     Ok(LlProgram {
         types: st.types,
         heap: st.heap,
         graphs,
         functions: st.functions,
         entry,
+        at_exit,
         str_ptr,
         object: st.classes.object,
         object_vtable: st.classes.object_vtable,
@@ -447,6 +458,24 @@ pub fn rtype(
         classes,
         bundled_files,
     })
+}
+
+/// The graph of `rfile._flush_at_exit`, annotated as a helper, when the program has RPython
+/// files (its `RFile` class has instances): the binary's C library flushes its streams
+/// when `main` returns.
+fn stdio_at_exit(ann: &mut AnnotatedProgram, space: &mut ObjSpace) -> Option<u32> {
+    let module = *space.modules.get("rpython.rlib.rfile")?;
+    let Some(Value::Obj(cls)) = space.module_attr(module, "RFile") else {
+        return None;
+    };
+    let desc = *ann.bookkeeper.desc_of_obj.get(&cls)?;
+    ann.bookkeeper.class_desc(desc)?.classdef?;
+    let Some(Value::Obj(f)) = space.module_attr(module, "_flush_at_exit") else {
+        return None;
+    };
+    crate::annotator::annotate_helpers(space, ann, &[(f, Vec::new())])
+        .pop()?
+        .ok()
 }
 
 /// Graph slots of generators' `next` graphs while translating: the graphs are placed after

@@ -403,6 +403,41 @@ impl RTyper<'_> {
                     rb,
                 ))
             }
+            Repr::Tuple(_) if self.instance_in_constant_tuple(hop) => {
+                // `v in (None, nil, false)` with `v` an instance: as the reference, `v` is
+                // compared with each constant its annotation can hold (None, prebuilt
+                // instances of its class or a subclass), by identity
+                let (x, rx) = (hop.args_v[1], hop.args_r[1]);
+                let (s_tup, s_x) = (hop.args_s[0].clone(), hop.args_s[1].clone());
+                let (
+                    SomeValue::Tuple(items),
+                    SomeValue::Instance {
+                        classdef,
+                        can_be_none,
+                        ..
+                    },
+                ) = (&s_tup, &s_x)
+                else {
+                    unreachable!("checked by instance_in_constant_tuple")
+                };
+                let mut eqs = Vec::new();
+                for s in items.iter() {
+                    let fits = match s {
+                        SomeValue::None => *can_be_none,
+                        SomeValue::Instance { classdef: c, .. } => {
+                            self.ann.bookkeeper.issubclass_def(*c, *classdef)
+                        }
+                        _ => false,
+                    };
+                    if !fits {
+                        continue;
+                    }
+                    let konst = s.konst().expect("checked by instance_in_constant_tuple");
+                    let c = Hlvalue::Ll(self.const_value(konst, rx)?);
+                    eqs.push(self.value_eq(llops, x, c, rx)?);
+                }
+                Ok((any_of(llops, eqs), rb))
+            }
             Repr::Tuple(items) => {
                 // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
                 // ("+", "-")`: the characters as strings), any of the equalities
@@ -427,6 +462,16 @@ impl RTyper<'_> {
                 "`in` of this value is not supported by `run` yet",
             )),
         }
+    }
+
+    /// Whether `hop` is `x in t` with `t` a tuple of constants and `x` an instance.
+    fn instance_in_constant_tuple(&self, hop: &Hop) -> bool {
+        let SomeValue::Tuple(items) = &hop.args_s[0] else {
+            return false;
+        };
+        matches!(hop.args_s[1], SomeValue::Instance { .. })
+            && matches!(self.repr(hop.args_r[1]), Repr::Instance(_))
+            && items.iter().all(|s| s.konst().is_some())
     }
 
     /// The Repr to compare values of Reprs `a` and `b` as, if they can be compared with

@@ -84,9 +84,35 @@ impl RTyper<'_> {
         }
         match self.repr(r).clone() {
             Repr::Instance(_) | Repr::Object if name == "__class__" => {
+                if matches!(self.repr(rr), Repr::Prebuilt(_)) {
+                    // a leaf class: the one class is a constant of the annotation
+                    return Ok((cvoid(), rr));
+                }
                 let cr = self.intern_repr(Repr::Class(None));
                 let t = self.typeptr(llops, v, r)?;
+                // the annotation is the set of classes the instance can have: its Repr
+                // (a vtable of their common base) is what a call of it instantiates
+                if matches!(self.repr(rr), Repr::Class(_)) {
+                    return Ok((self.convertvar(llops, t, cr, rr)?, rr));
+                }
                 Ok((t, cr))
+            }
+            Repr::Prebuilt(d)
+                if name == "__name__" && self.ann.bookkeeper.class_desc(d).is_some() =>
+            {
+                // the one class of a leaf's `obj.__class__`: its name, as its vtable has it
+                let cd = self.ann.bookkeeper.class_desc(d).and_then(|c| c.classdef);
+                let cname = match cd {
+                    Some(cd) => self.ann.bookkeeper.classdefs[cd.index()].name.clone(),
+                    None => self
+                        .ann
+                        .bookkeeper
+                        .class_desc(d)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_default(),
+                };
+                let rs = self.intern_repr(Repr::Str);
+                Ok((self.str_constant(cname.as_bytes()), rs))
             }
             Repr::Class(_) if name == "__name__" => {
                 let cr = self.intern_repr(Repr::Class(None));
@@ -235,7 +261,33 @@ impl RTyper<'_> {
 
     pub(super) fn rtype_isinstance(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rb = self.intern_repr(Repr::Bool);
-        let Hlvalue::Const(Value::Obj(cls)) = hop.op.args[1] else {
+        // a constant, or a variable holding one class (`isinstance(x, self.__class__)` in a
+        // leaf class)
+        let (v, r) = (hop.args_v[0], hop.args_r[0]);
+        let (cv, cr) = (hop.args_v[1], hop.args_r[1]);
+        if matches!(self.repr(cr), Repr::Class(_))
+            && matches!(self.repr(r), Repr::Instance(_) | Repr::Object)
+        {
+            // a class chosen at run time (`isinstance(tok, expected_type)`): its id range,
+            // read from its vtable
+            let root = self.intern_repr(Repr::Class(None));
+            let c = self.convertvar(llops, cv, cr, root)?;
+            let min = llops.genop(
+                LlOp::GetField,
+                vec![c, cfield("subclassrange_min")],
+                LlType::SIGNED,
+            );
+            let max = llops.genop(
+                LlOp::GetField,
+                vec![c, cfield("subclassrange_max")],
+                LlType::SIGNED,
+            );
+            let or = self.intern_repr(Repr::Object);
+            let o = self.convertvar(llops, v, r, or)?;
+            let b = self.gendirectcall(llops, "ll_isinstance", vec![o, min, max], LlType::BOOL)?;
+            return Ok((b, rb));
+        }
+        let Some(Value::Obj(cls)) = self.static_value(hop.g, hop.op.args[1], hop.args_r[1]) else {
             return Err(TyperError::new(
                 "isinstance() with a class that is not a constant",
             ));
@@ -243,7 +295,6 @@ impl RTyper<'_> {
         if let Some(k) = hop.s_result.konst() {
             return Ok((Hlvalue::Ll(self.const_value(k, rb)?), rb));
         }
-        let (v, r) = (hop.args_v[0], hop.args_r[0]);
         if !matches!(self.repr(r), Repr::Instance(_) | Repr::Object)
             && self.types.is_ptr(self.lltype(r))
         {

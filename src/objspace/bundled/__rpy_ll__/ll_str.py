@@ -438,7 +438,8 @@ def ll_instance_str(obj):
     `<Name object at 0x...>` with an id unique while the object lives."""
     if not obj:
         return llstr("NULL")
-    uid = compute_unique_id(obj)
+    # the binary prints the address, which is never negative; an identity hash can be
+    uid = compute_unique_id(obj) & 0x7fffffffffffffff
     return llstr("<" + hlstr(obj.typeptr.name) + " object at " + hex(uid) + ">")
 
 

@@ -1,21 +1,51 @@
 """rpy-lsp's model of `rpython.rlib.rfile`: the file objects of RPython. The flow space
 redirects the builtin `open()` to `create_file`, as the reference does. Written over os
-file descriptors, with the real methods and result types (close() returns an int)."""
+file descriptors, with the real methods and result types (close() returns an int).
+
+The reference's files are C stdio streams, and what a program writes to one reaches the
+file when the C library flushes it: so do ours, since the order against `print` and
+`os.write` (unbuffered) is visible. Files and a stdout that is not a terminal are fully
+buffered (_BUFSIZE bytes, as glibc for pipes and files), a terminal stdout flushes at each
+newline, stderr is unbuffered; a normal exit flushes every stream (`_flush_at_exit`, which
+`run` and `build` call after the entry point returns), an uncaught exception does not (the
+binary aborts)."""
 import os
+
+_BUFSIZE = 4096
+_UNBUFFERED = 0
+_LINE_BUFFERED = 1
+_FULLY_BUFFERED = 2
 
 
 class RFile(object):
-    def __init__(self, fd, mode):
+    def __init__(self, fd, mode, buffering=_FULLY_BUFFERED):
         self._fd = fd
         self._mode = mode
+        self._buffering = buffering
+        self._pending = []
+        self._pending_len = 0
+        if buffering != _UNBUFFERED:
+            _streams.append(self)
+
+    def _flush_pending(self):
+        if self._pending_len > 0 and self._fd >= 0:
+            data = "".join(self._pending)
+            self._pending = []
+            self._pending_len = 0
+            os.write(self._fd, data)
 
     def close(self):
         if self._fd >= 0:
+            self._flush_pending()
             os.close(self._fd)
             self._fd = -1
+            if self._buffering != _UNBUFFERED:
+                _streams.remove(self)
         return 0
 
     def read(self, size=-1):
+        self._flush_pending()
+        _flush_line_buffered()
         if size >= 0:
             return os.read(self._fd, size)
         pieces = []
@@ -27,6 +57,8 @@ class RFile(object):
         return "".join(pieces)
 
     def readline(self, size=-1):
+        self._flush_pending()
+        _flush_line_buffered()
         pieces = []
         n = 0
         while size < 0 or n < size:
@@ -40,20 +72,46 @@ class RFile(object):
         return "".join(pieces)
 
     def write(self, value):
-        os.write(self._fd, value)
+        if self._buffering == _UNBUFFERED:
+            os.write(self._fd, value)
+            return
+        n = len(value)
+        space = _BUFSIZE - self._pending_len
+        assert space >= 0
+        if n <= space:
+            self._pending.append(value)
+            self._pending_len += n
+            if self._buffering == _LINE_BUFFERED and "\n" in value:
+                self._flush_pending()
+            return
+        # as glibc: fill the buffer, write it, write whole blocks directly, keep the rest
+        self._pending.append(value[:space])
+        self._pending_len = _BUFSIZE
+        self._flush_pending()
+        rest = value[space:]
+        direct = len(rest) - len(rest) % _BUFSIZE
+        assert direct >= 0
+        if direct > 0:
+            os.write(self._fd, rest[:direct])
+        rest = rest[direct:]
+        if rest:
+            self._pending.append(rest)
+            self._pending_len = len(rest)
 
     def flush(self):
-        pass
+        self._flush_pending()
 
     def truncate(self, arg=-1):
+        self._flush_pending()
         if arg >= 0:
             os.ftruncate(self._fd, arg)
 
     def seek(self, pos, whence=0):
+        self._flush_pending()
         os.lseek(self._fd, pos, whence)
 
     def tell(self):
-        return os.lseek(self._fd, 0, 1)
+        return os.lseek(self._fd, 0, 1) + self._pending_len
 
     def fileno(self):
         return self._fd
@@ -90,4 +148,25 @@ def create_fdopen_rfile(fd, mode="r", buffering=-1):
 
 def create_stdio():
     """The three standard streams as RFile objects (stdin, stdout, stderr)."""
-    return RFile(0, "r"), RFile(1, "w"), RFile(2, "w")
+    out_buffering = _FULLY_BUFFERED
+    if os.isatty(1):
+        out_buffering = _LINE_BUFFERED
+    return (RFile(0, "r", _UNBUFFERED), RFile(1, "w", out_buffering),
+            RFile(2, "w", _UNBUFFERED))
+
+
+# every buffered stream ever created (the C library's list of open streams)
+_streams = []
+
+
+def _flush_line_buffered():
+    # reading a stream flushes the line-buffered ones (a prompt before input)
+    for f in _streams:
+        if f._buffering == _LINE_BUFFERED:
+            f._flush_pending()
+
+
+def _flush_at_exit():
+    """What the C library does at a normal exit: flush every stream."""
+    for f in _streams:
+        f._flush_pending()

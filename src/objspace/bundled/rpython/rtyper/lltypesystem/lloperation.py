@@ -7,6 +7,7 @@ frozen object, so `int_mod = llop.int_mod` at import time is a method bound to i
 Operations not written here are simply absent (the program then uses what rpy-lsp does
 not model).
 """
+import os
 from rpython.rlib.objectmodel import specialize
 
 
@@ -29,6 +30,11 @@ class _LLOp(object):
         if q < 0 and q * y != x:
             q += 1
         return q
+
+    def debug_print_traceback(self, RESULTTYPE):
+        # The binary prints the C locations of the exception being handled after this
+        # header; they name the generated C, which rpy-lsp does not reproduce.
+        os.write(2, "RPython traceback:\n")
 
 
 llop = _LLOp()
