@@ -210,4 +210,9 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn is_os_environ(&self, _id: crate::objspace::object::ObjId) -> bool {
         false
     }
+    /// `str()` of an exception instance raised while running import-time code for the
+    /// annotator (a `specialize.memo` function), for its message.
+    fn exception_text(&mut self, _evalue: Value) -> String {
+        String::new()
+    }
 }

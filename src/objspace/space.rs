@@ -455,4 +455,7 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn is_os_environ(&self, id: ObjId) -> bool {
         self.os_environ == Some(id)
     }
+    fn exception_text(&mut self, evalue: Value) -> String {
+        ObjSpace::exception_text(self, evalue)
+    }
 }
