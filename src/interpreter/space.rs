@@ -215,4 +215,9 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn exception_text(&mut self, _evalue: Value) -> String {
         String::new()
     }
+    /// Source files of rpy-lsp's bundled models, with the code they generated at import
+    /// time (diagnostics found there are reported at the user's call).
+    fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
+        Vec::new()
+    }
 }

@@ -458,4 +458,7 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn exception_text(&mut self, evalue: Value) -> String {
         ObjSpace::exception_text(self, evalue)
     }
+    fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
+        self.bundled_files.iter().copied().collect()
+    }
 }
