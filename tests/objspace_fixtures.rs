@@ -79,6 +79,9 @@ fn fixtures_import_cleanly() {
             match sp.call(target, vec![driver, args]) {
                 Ok(Value::Obj(t)) if matches!(sp.heap.get(t), Object::Tuple(_)) => {}
                 Ok(other) => failures.push(format!("{name}: target returned {other:?}")),
+                // After import-time code branched on something rpy-lsp does not model, a
+                // failing `target` is not the program's (check warns; nothing is checked).
+                Err(_) if sp.branched_on_unknown() => {}
                 Err(e) => failures.push(format!("{name}: target raised {e:?}")),
             }
         }

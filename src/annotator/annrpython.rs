@@ -114,12 +114,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn new(space: &'s mut C) -> Annotator<'s, C> {
         let bk = Bookkeeper::new(space.heap());
         let heap = space.heap();
-        let bundled_files = (0..heap.len() as u32)
+        let mut bundled_files: HashSet<crate::syntax::FileId> = (0..heap.len() as u32)
             .filter_map(|i| match heap.get(ObjId(i)) {
                 Object::Module(m) if m.bundled => m.file,
                 _ => None,
             })
             .collect();
+        bundled_files.extend(space.bundled_file_ids());
         Annotator {
             space,
             bk,

@@ -1244,6 +1244,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     )),
                     None => Ok(string(no_nul)),
                     Some(c) if same_kind(c) || c.is_error() => Ok(string(no_nul)),
+                    // A constant byte string of characters to strip from a unicode string:
+                    // the typer converts the constant (`u.strip(' \t')`, rpaheui's
+                    // assembler reader), as it converts any str constant to unicode.
+                    Some(c @ (S::Str { .. } | S::Char { .. }))
+                        if uni && c.is_immutable_constant() =>
+                    {
+                        Ok(string(no_nul))
+                    }
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(

@@ -524,6 +524,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         format!("specialize.memo `{}` failed: {}", name, d.message),
                     ))
                 }
+                Err(Unwind::Raise { evalue, .. }) => {
+                    // The exception's text says what the library requires ("stacklet: you
+                    // have to translate with --continuation").
+                    let text = self.space.exception_text(evalue);
+                    return Err(AnnError::new(
+                        "RPY218",
+                        if text.is_empty() {
+                            format!(
+                                "specialize.memo `{}` raised an exception at translation time",
+                                name
+                            )
+                        } else {
+                            format!(
+                                "specialize.memo `{}` failed at translation time: {}",
+                                name, text
+                            )
+                        },
+                    ));
+                }
                 Err(_) => {
                     return Err(AnnError::new(
                         "RPY218",

@@ -189,7 +189,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
             },
             Op::SetAttr => match name() {
-                Some(n) => self.ll_getattr(recv, &n).map(|_| S::None),
+                Some(n) => self.ll_getattr(recv, &n).and_then(|_| {
+                    match (self.ll_field_type(recv, &n), a.get(2)) {
+                        (Some(t), Some(v)) => self.ll_check_store(t, v, &format!("field `{n}`")),
+                        _ => Ok(S::None),
+                    }
+                }),
                 None => Err(AnnError::new(
                     "RPY205",
                     "a field of a low-level structure must be named by a constant".into(),
@@ -201,10 +206,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "RPY205",
                     "an item of an array of structures is set field by field".into(),
                 )),
-                r => r.map(|_| S::None),
+                Ok(_) => match (self.ll_array_item_type(recv), a.get(2)) {
+                    (Some(t), Some(v)) => self.ll_check_store(t, v, "an array item"),
+                    _ => Ok(S::None),
+                },
+                Err(e) => Err(e),
             },
             Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
             Op::Bool => Ok(SomeValue::bool()),
+            // A low-level value is never an instance of a Python class (rffi's wrappers
+            // test `isinstance(arg, str)` on what may be a `char *`).
+            Op::IsInstance => Ok(SomeValue::const_bool(false)),
             // a call through a function pointer (an r_dict's `d.fnhash(key)`)
             Op::SimpleCall => match recv {
                 S::Ptr(p) => match self
@@ -231,6 +243,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 // types are constants: `typeOf(s) == UNICODE_PTR` is decided here
                 (S::LlType(x), Some(S::LlType(y))) => {
                     Ok(SomeValue::const_bool((x == y) != (op.opname == Op::Ne)))
+                }
+                // A type compared with a constant that is not a low-level type (rffi's
+                // `TYPE is INT`, INT being a C integer type of the model): never the same.
+                (S::LlType(_), Some(other))
+                    if matches!(
+                        other,
+                        S::Pbc { .. } | S::None | S::Instance { konst: Some(_), .. }
+                    ) || other.is_immutable_constant() =>
+                {
+                    Ok(SomeValue::const_bool(op.opname == Op::Ne))
                 }
                 _ => Ok(SomeValue::bool()),
             },
@@ -298,6 +320,66 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             _ => Err(missing(types, LlType::VOID)),
         }
+    }
+
+    /// The type of field `name` of the structure `recv` points to (or of the structure
+    /// inside a GC array that `recv` is an item of).
+    fn ll_field_type(&self, recv: &SomeValue, name: &str) -> Option<LlType> {
+        let types = &self.bk.lltypes;
+        let s = match *recv {
+            S::Ptr(p) => types.pointee(p).unwrap_or(p),
+            S::ArrayItem { array } => types.pointee(array).and_then(|a| types.array_item(a))?,
+            _ => return None,
+        };
+        types.field_type(s, name)
+    }
+
+    /// Storing a value into a field or an array item of type `target`: as the toolchain's
+    /// low-level types, the value's own low-level type must be that type (`Char` items
+    /// take characters, not integers; `Signed` ones take ints, not bools). Values whose
+    /// low-level type is not decided here (None, narrow C integers) are let through.
+    fn ll_check_store(
+        &self,
+        target: LlType,
+        value: &SomeValue,
+        what: &str,
+    ) -> Result<SomeValue, AnnError> {
+        let types = &self.bk.lltypes;
+        if !(target.is_primitive() || types.is_ptr(target)) || target == LlType::VOID {
+            return Ok(S::None);
+        }
+        let own = match value {
+            S::Integer { kind, .. } => match kind {
+                IntKind::Signed => Some(LlType::SIGNED),
+                IntKind::Unsigned => Some(LlType::UNSIGNED),
+                IntKind::LongLong => Some(LlType::SIGNEDLONGLONG),
+                IntKind::ULongLong => Some(LlType::UNSIGNEDLONGLONG),
+            },
+            S::Bool { .. } => Some(LlType::BOOL),
+            S::Float { .. } => Some(LlType::FLOAT),
+            S::Char { .. } => Some(LlType::CHAR),
+            S::UnicodeCodePoint { .. } => Some(LlType::UNICHAR),
+            S::Ptr(p) => Some(*p),
+            S::Str { .. }
+            | S::Unicode { .. }
+            | S::Instance { .. }
+            | S::List { .. }
+            | S::Dict { .. }
+            | S::Tuple(_) => None,
+            _ => return Ok(S::None),
+        };
+        if own == Some(target) {
+            return Ok(S::None);
+        }
+        Err(AnnError::new(
+            "RPY205",
+            format!(
+                "cannot store {} into {} of low-level type {}",
+                self.bk.describe_type(self.space.heap(), value),
+                what,
+                types.name(target)
+            ),
+        ))
     }
 
     /// The item type of the array `recv` points to (a GcArray, or an inlined array as

@@ -667,19 +667,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             Some(Desc::Frozen(f)) => {
                 let heap = self.space.heap();
-                let v = match heap.get(f.obj) {
-                    Object::Module(m) => m.dict.get(name),
-                    Object::Instance(inst) => inst
-                        .dict
-                        .get(name)
-                        .or_else(|| lookup_class_attr(heap, inst.class, name)),
-                    _ => None,
+                // As Python's getattr: a function found on the instance's class is bound to
+                // the instance (a method of the frozen object); one stored in the
+                // instance's own dict is the plain function.
+                let (v, from_class) = match heap.get(f.obj) {
+                    Object::Module(m) => (m.dict.get(name), false),
+                    Object::Instance(inst) => match inst.dict.get(name) {
+                        Some(v) => (Some(v), false),
+                        None => (lookup_class_attr(heap, inst.class, name), true),
+                    },
+                    _ => (None, false),
                 };
                 match v {
                     Some(v) => {
                         let v = match (heap.get(f.obj), v) {
                             (Object::Instance(_), Value::Obj(fid))
-                                if matches!(heap.get(fid), Object::Function(_)) =>
+                                if from_class && matches!(heap.get(fid), Object::Function(_)) =>
                             {
                                 let fdesc = self.bk.getdesc(heap, fid)?;
                                 return Ok(SomeValue::pbc(vec![self

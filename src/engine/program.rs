@@ -423,12 +423,23 @@ impl Program {
                         }
                         .unwrap_or(target_span);
                         let text = self.space.exception_text(evalue);
-                        Diagnostic::new(
-                            "RPY005",
-                            at,
-                            format!("calling `target(driver, args)` at import time failed: {text}"),
-                        )
-                        .with_label(target_span, "the target function")
+                        match self.space.unknown_control {
+                            // Not provably the program's: import-time code took a path
+                            // decided by a value rpy-lsp does not model (RSqueak's options
+                            // from `rpython.config`), so there is no entry point to check.
+                            Some(unknown_at) => Diagnostic::new(
+                                "RPY007",
+                                at,
+                                format!("calling `target(driver, args)` at import time failed ({text}) after import-time code depended on a value rpy-lsp does not model: the program is not checked"),
+                            )
+                            .with_label(unknown_at, "a branch or loop on an unknown value"),
+                            None => Diagnostic::new(
+                                "RPY005",
+                                at,
+                                format!("calling `target(driver, args)` at import time failed: {text}"),
+                            )
+                            .with_label(target_span, "the target function"),
+                        }
                     }
                     Unwind::Error(d) => *d,
                     _ => Diagnostic::new(

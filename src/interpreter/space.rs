@@ -210,4 +210,14 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn is_os_environ(&self, _id: crate::objspace::object::ObjId) -> bool {
         false
     }
+    /// `str()` of an exception instance raised while running import-time code for the
+    /// annotator (a `specialize.memo` function), for its message.
+    fn exception_text(&mut self, _evalue: Value) -> String {
+        String::new()
+    }
+    /// Source files of rpy-lsp's bundled models, with the code they generated at import
+    /// time (diagnostics found there are reported at the user's call).
+    fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
+        Vec::new()
+    }
 }

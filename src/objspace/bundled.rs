@@ -77,6 +77,12 @@ bundled! {
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
+    "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
+    "rpython.rlib.rstruct" => "rpython/rlib/rstruct/__init__.py", true;
+    "rpython.rlib.rstruct.error" => "rpython/rlib/rstruct/error.py", false;
+    "rpython.rlib.rstruct.ieee" => "rpython/rlib/rstruct/ieee.py", false;
+    "rpython.rlib.rstruct.nativefmttable" => "rpython/rlib/rstruct/nativefmttable.py", false;
+    "rpython.rlib.rstruct.runpack" => "rpython/rlib/rstruct/runpack.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;

@@ -291,9 +291,25 @@ impl ObjSpace {
                         .map(|c| c.name.clone())
                         .unwrap_or_else(|| Rc::from("?"));
                     let _ = ctor;
-                    return Err(self.unsupported(format!(
-                        "instances of subclasses of the built-in type `{bname}` are not modelled at import time"
-                    )));
+                    // Not modelled: an unknown value with one warning, never an error (a
+                    // program may build such objects at import time only, for its tables).
+                    let cname = self
+                        .heap
+                        .class(cls)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_else(|| Rc::from("?"));
+                    let span = self.user_span();
+                    let d = crate::diagnostics::Diagnostic::new(
+                        "RPY007",
+                        span,
+                        format!(
+                            "instances of `{cname}`, a subclass of the built-in type `{bname}`, are not modelled by rpy-lsp: what comes from them is unknown, and the code using it is not checked"
+                        ),
+                    );
+                    if !self.diagnostics.contains(&d) {
+                        self.diagnostics.push(d);
+                    }
+                    return Ok(self.new_unknown(&format!("{cname} instance")));
                 }
             }
         }

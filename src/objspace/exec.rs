@@ -37,6 +37,11 @@ impl ObjSpace {
             ));
         }
         let file = self.sources.add(PathBuf::from(&name), text.clone());
+        if self.bundled_files.contains(&self.span.file) {
+            // Code a bundled model generates (rffi's llexternal, rstruct's unpackers) is
+            // the model's: its diagnostics point at the user code that called into it.
+            self.bundled_files.insert(file);
+        }
         // Text built from values rpy-lsp does not model (a `re.sub` of an unmodelled `re`)
         // is not the program's: its syntax error is ours, so it is a warning that stops
         // this import-time computation, not an error of the program.

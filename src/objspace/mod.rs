@@ -308,6 +308,12 @@ impl ObjSpace {
         }
     }
 
+    /// Whether import-time code took a path decided by a value rpy-lsp does not model (a
+    /// later import-time failure is then not provably the program's).
+    pub fn branched_on_unknown(&self) -> bool {
+        self.unknown_control.is_some()
+    }
+
     /// The first unknown among `args` (operations on it give unknowns, never errors).
     pub(crate) fn first_unknown(&self, args: &[Value]) -> Option<Value> {
         args.iter()

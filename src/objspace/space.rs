@@ -455,4 +455,10 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn is_os_environ(&self, id: ObjId) -> bool {
         self.os_environ == Some(id)
     }
+    fn exception_text(&mut self, evalue: Value) -> String {
+        ObjSpace::exception_text(self, evalue)
+    }
+    fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
+        self.bundled_files.iter().copied().collect()
+    }
 }

@@ -101,11 +101,23 @@ class _Config(object):
         return model_unknown('config.' + name)
 
 
+# The config of the translation under way: the one of the driver handed to `target`, as
+# the toolchain's `fetch_translated_config()` gives it to libraries at annotation time.
+_translating = []
+
+
+def translated_config():
+    if _translating:
+        return _translating[-1]
+    return None
+
+
 class TranslationDriver(object):
     """The driver `target(driver, args)` receives."""
 
     def __init__(self, *args, **kwds):
         self.config = _Config()
+        _translating.append(self.config)
         self.exe_name = None
         self.standalone = True
         self.extra = {}

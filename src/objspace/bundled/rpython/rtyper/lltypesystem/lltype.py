@@ -75,3 +75,9 @@ class Ptr(LowLevelType):
 malloc = lltype_malloc
 nullptr = lltype_nullptr
 typeOf = lltype_typeOf
+
+
+def free(p, flavor, track_allocation=True):
+    """Frees raw memory from `malloc(..., flavor='raw')`: nothing to do for a model that
+    never runs out of it (a program's memory is kept until it exits)."""
+    pass

@@ -8,11 +8,23 @@ narrow value is held in the word-sized type of its sign (as `rarithmetic.build_i
 so `cast(Signed, cast(UINT, x))` is exact, but arithmetic on a narrow value does not wrap
 at its width. `cast` is specialized per type (`specialize.ll`): each `TYPE is ...` below
 is decided while annotating.
+
+Raw memory as programs use it: `cast` to a pointer type and `ptradd` (typed; `run` stops
+there), `CCHARP` (a `char *`: a pointer to an array of chars
+without length), `CArray`/`CArrayPtr`, `str2charp`/`charp2str`/`charpsize2str`/
+`free_charp`/`scoped_str2charp`, and `llexternal(name, args, result)` declaring a C
+function. Calling a declared function checks its arguments as the toolchain converts them
+(a number to the declared C number type; what is passed for a `char *` is not checked) and gives a value of the result type, never a constant (the C function is not
+known to rpy-lsp: `run` stops at the call with a message and NotImplementedError); `INT` and `UINT` results come as `Signed` and `Unsigned`, as the
+toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
-from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float
+from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
+from rpython.rtyper.lltypesystem import lltype
+from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
 from rpython.rlib.objectmodel import specialize
+import os
 
 
 class _CIntType(object):
@@ -67,6 +79,9 @@ def cast(TYPE, value):
         return r_ulonglong(value)
     if TYPE is Float:
         return float(value)
+    if not (TYPE is INT or TYPE is UINT or TYPE is SHORT or TYPE is USHORT
+            or TYPE is SIGNEDCHAR or TYPE is UCHAR):
+        return _pointer_of_type(TYPE)
     bits = TYPE.bits
     v = intmask(value) & ((1 << bits) - 1)
     if TYPE.signed:
@@ -74,3 +89,174 @@ def cast(TYPE, value):
             v -= 1 << bits
         return v
     return r_uint(v)
+
+
+def CArray(T):
+    return lltype.Array(T, hints={'nolength': True})
+
+
+def CArrayPtr(T):
+    return lltype.Ptr(CArray(T))
+
+
+CHAR = Char
+DOUBLE = Float
+CCHARP = CArrayPtr(Char)
+VOIDP = CCHARP
+CCHARPP = CArrayPtr(CCHARP)
+SIGNEDP = CArrayPtr(Signed)
+DOUBLEP = CArrayPtr(Float)
+
+RFFI_ERR_NONE = 0
+RFFI_SAVE_ERRNO = 1
+RFFI_READSAVED_ERRNO = 2
+RFFI_ZERO_ERRNO_BEFORE = 4
+RFFI_FULL_ERRNO = RFFI_SAVE_ERRNO | RFFI_READSAVED_ERRNO
+RFFI_FULL_ERRNO_ZERO = RFFI_SAVE_ERRNO | RFFI_ZERO_ERRNO_BEFORE
+
+
+def str2charp(s, track_allocation=True):
+    n = len(s)
+    p = lltype.malloc(CCHARP.TO, n + 1, flavor='raw')
+    for i in range(n):
+        p[i] = s[i]
+    p[n] = '\x00'
+    return p
+
+
+def free_charp(cp, track_allocation=True):
+    lltype.free(cp, flavor='raw')
+
+
+def charp2str(cp):
+    lltype.typeOf(cp)     # a `char *`, not a string
+    b = StringBuilder()
+    i = 0
+    while cp[i] != '\x00':
+        b.append(cp[i])
+        i += 1
+    return b.build()
+
+
+def charp2strn(cp, maxlen):
+    lltype.typeOf(cp)
+    b = StringBuilder()
+    i = 0
+    while i < maxlen and cp[i] != '\x00':
+        b.append(cp[i])
+        i += 1
+    return b.build()
+
+
+def charpsize2str(cp, size):
+    lltype.typeOf(cp)
+    b = StringBuilder(size)
+    for i in range(size):
+        b.append(cp[i])
+    return b.build()
+
+
+class scoped_str2charp(object):
+    def __init__(self, value):
+        if value is not None:
+            self.buf = str2charp(value)
+        else:
+            self.buf = lltype.nullptr(CCHARP.TO)
+
+    def __enter__(self):
+        return self.buf
+
+    def __exit__(self, *args):
+        if self.buf:
+            free_charp(self.buf)
+
+
+class _ExternalCalls(object):
+    """Counts calls of declared C functions: a prebuilt instance's attribute written by
+    every call, so that what is made of it is never a constant to the annotator."""
+
+    def __init__(self):
+        self.count = 0
+
+
+_external = _ExternalCalls()
+
+
+def _arg_source(i, TARGET):
+    """NOT_RPYTHON: the statement converting argument `i` as the toolchain does."""
+    if TARGET is CCHARP:
+        # a string, None or a `char *`: not checked here (telling a string from a
+        # pointer needs an isinstance() that `run` does not translate yet)
+        return None
+    if TARGET is Float:
+        return "float(a[%d])" % i
+    if TARGET is Bool:
+        return "bool(a[%d])" % i
+    if TARGET is SignedLongLong or TARGET is UnsignedLongLong:
+        return "r_longlong(a[%d])" % i
+    if isinstance(TARGET, _CIntType) or TARGET is Signed or TARGET is Unsigned:
+        return "cast(ARG%d, a[%d])" % (i, i)
+    return None
+
+
+def _result_source(RESULT):
+    """NOT_RPYTHON: the expression of a call's result, made from the call count `n`."""
+    if RESULT is Void:
+        return "None"
+    if RESULT is Float:
+        return "float(n)"
+    if RESULT is Bool:
+        return "n > 1"
+    if RESULT is Signed:
+        return "n"
+    if RESULT is Unsigned:
+        return "r_uint(n)"
+    if RESULT is SignedLongLong:
+        return "r_longlong(n)"
+    if RESULT is UnsignedLongLong:
+        return "r_ulonglong(n)"
+    if isinstance(RESULT, _CIntType):
+        return "cast(RESULT, n)"
+    return "lltype.nullptr(RESULT.TO)"
+
+
+@specialize.ll()
+def _pointer_of_type(TYPE):
+    # A cast to a pointer type (`cast(SIGNEDP, p)`) or pointer arithmetic: typed here, but
+    # rpy-lsp does not model raw addresses, so `run` stops there.
+    _external.count += 1
+    if _external.count > 0:
+        message = "rpy-lsp cannot compute raw addresses (rffi.cast to a pointer, ptradd)"
+        os.write(2, message + "\n")
+        raise NotImplementedError(message)
+    return lltype.nullptr(TYPE.TO)
+
+
+def ptradd(ptr, n):
+    return _pointer_of_type(lltype.typeOf(ptr))
+
+
+def llexternal(name, args, result, _callable=None, compilation_info=None,
+               sandboxsafe=False, releasegil='auto', _nowrapper=False,
+               calling_conv='c', elidable_function=False, macro=None,
+               random_effects_on_gcobjs='auto', save_err=RFFI_ERR_NONE):
+    """NOT_RPYTHON: a function calling the C function `name`, generated for its
+    declared argument and result types."""
+    lines = ["def %s(*a):" % name, "    assert len(a) == %d" % len(args)]
+    namespace = {'cast': cast, 'r_uint': r_uint, 'r_longlong': r_longlong,
+                 'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
+                 '_external': _external, 'RESULT': result,
+                 'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
+    for i in range(len(args)):
+        namespace['ARG%d' % i] = args[i]
+        src = _arg_source(i, args[i])
+        if src is not None:
+            lines.append("    " + src)
+    lines.append("    _external.count += 1")
+    lines.append("    n = _external.count")
+    lines.append("    if n > 0:")
+    lines.append("        os.write(2, MESSAGE + '\\n')")
+    lines.append("        raise NotImplementedError(MESSAGE)")
+    lines.append("    return " + _result_source(result))
+    exec "\n".join(lines) + "\n" in namespace
+    return namespace[name]
