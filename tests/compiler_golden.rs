@@ -1384,8 +1384,8 @@ code <module> argcount=0 flags=MODULE line=1
 
 /// CPython 2.7's peephole optimizer folds arithmetic on constants with Python's integers
 /// (checked with `dis` of CPython 2.7.18: 3.5, 3, 9223372036854775808L,
-/// 1152921504606846976L, 6.0, 1, -4). `w` is a long in CPython; an in-range result is kept
-/// as an int here, which the annotator treats alike (a prebuilt long in range is an int).
+/// 1152921504606846976L, 6.0, 1, -4): `w` is a long, as computed from one (the annotator
+/// then treats a prebuilt long in range as an int, as the reference's).
 #[test]
 fn constant_arithmetic_folded_as_cpython() {
     golden(
@@ -1403,7 +1403,7 @@ fn constant_arithmetic_folded_as_cpython() {
        9 StoreName 3 (y)
       10 LoadConst 4 (9223372036854775808L)
       11 StoreName 4 (z)
-      12 LoadConst 5 (1152921504606846976)
+      12 LoadConst 5 (1152921504606846976L)
       13 StoreName 5 (w)
       14 LoadConst 6 (6.0)
       15 StoreName 6 (v)
@@ -1418,8 +1418,7 @@ fn constant_arithmetic_folded_as_cpython() {
 }
 
 /// The optimizer folds an operator only when its operands are the constants loaded just
-/// before it (checked with `dis` of CPython 2.7.18; `b` is a long there, an int in range
-/// here): `2 * (3 + 4)` keeps the multiply,
+/// before it (checked with `dis` of CPython 2.7.18): `2 * (3 + 4)` keeps the multiply,
 /// `-2 ** 63` and `~(1 << 63)` fold (unary minus and `~` of a folded value), unary plus
 /// does not fold, and `1 << (60 + 3)` shifts at run time (the flow space then does not
 /// fold a shift whose result is a long, so it wraps as the binary does).
@@ -1432,7 +1431,7 @@ fn constant_folding_needs_adjacent_constants() {
        1 LoadConst 1 (7)
        2 Binary Mul
        3 StoreName 0 (a)
-       4 LoadConst 2 (-9223372036854775808)
+       4 LoadConst 2 (-9223372036854775808L)
        5 StoreName 1 (b)
        6 LoadConst 3 (3)
        7 Unary Pos

@@ -14,8 +14,15 @@ use std::rc::Rc;
 /// A number computed at compile time.
 #[derive(Clone, Copy)]
 pub(super) enum FoldedNum {
-    Int(i128),
+    /// An integer, and whether Python 2 makes it a `long` (an `L` literal, a result out of
+    /// a machine word, or anything computed from a long: `-2 ** 63` is a long in range).
+    Int(i128, bool),
     Float(f64),
+}
+
+/// Whether `i` leaves Python 2's `int` (a signed machine word).
+fn out_of_word(i: i128) -> bool {
+    i64::try_from(i).is_err()
 }
 
 /// The value of a constant arithmetic expression that CPython 2.7's peephole optimizer folds
@@ -29,30 +36,35 @@ pub(super) enum FoldedNum {
 /// size (`1 << 63` is a long, not a wrapped int), `/` only as true division. None where
 /// CPython would raise (a division by zero, a negative shift, 0 ** -1, a fractional power
 /// of a negative number, a float overflow) or where the integer leaves i128.
-pub(super) fn fold_constant(e: &ast::Expr, true_division: bool) -> Option<FoldedNum> {
+pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> Option<FoldedNum> {
     use FoldedNum::*;
+    let fold = |e| fold_constant(e, true_division, text);
     match e {
-        ast::Expr::Constant(_) => literal(e),
+        ast::Expr::Constant(_) => literal(e, text),
         // `-<literal>` is one constant already in CPython's parser, whatever its value
-        ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub && literal(&u.operand).is_some() => {
-            match literal(&u.operand)? {
-                Int(i) => i.checked_neg().map(Int),
+        ast::Expr::UnaryOp(u)
+            if u.op == ast::UnaryOp::USub && literal(&u.operand, text).is_some() =>
+        {
+            match literal(&u.operand, text)? {
+                Int(i, long) => i.checked_neg().map(|n| Int(n, long || out_of_word(n))),
                 Float(f) => Some(Float(-f)),
             }
         }
-        ast::Expr::UnaryOp(u) => match (u.op, fold_constant(&u.operand, true_division)?) {
+        ast::Expr::UnaryOp(u) => match (u.op, fold(&u.operand)?) {
             // the optimizer negates only a true constant (to keep the sign of -0.0)
-            (ast::UnaryOp::USub, Int(i)) if i != 0 => i.checked_neg().map(Int),
+            (ast::UnaryOp::USub, Int(i, long)) if i != 0 => {
+                i.checked_neg().map(|n| Int(n, long || out_of_word(n)))
+            }
             (ast::UnaryOp::USub, Float(f)) if f != 0.0 => Some(Float(-f)),
-            (ast::UnaryOp::Invert, Int(i)) => Some(Int(!i)),
+            (ast::UnaryOp::Invert, Int(i, long)) => Some(Int(!i, long)),
             _ => None,
         },
         ast::Expr::BinOp(b) => {
-            let x = fold_constant(&b.left, true_division)?;
+            let x = fold(&b.left)?;
             let single = matches!(&*b.right, ast::Expr::Constant(_))
                 || matches!(&*b.right, ast::Expr::UnaryOp(u)
-                    if u.op == ast::UnaryOp::USub && literal(&u.operand).is_some());
-            let y = fold_constant(&b.right, true_division).filter(|_| single)?;
+                    if u.op == ast::UnaryOp::USub && literal(&u.operand, text).is_some());
+            let y = fold(&b.right).filter(|_| single)?;
             match b.op {
                 // `/` is folded only as true division (`from __future__ import division`):
                 // the classic one depends on the interpreter's -Q flag
@@ -64,11 +76,18 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool) -> Option<Folded
     }
 }
 
-/// The value of a number literal.
-fn literal(e: &ast::Expr) -> Option<FoldedNum> {
+/// The value of a number literal (`text` is the module's source, for the `L` suffix).
+fn literal(e: &ast::Expr, text: &str) -> Option<FoldedNum> {
     match e {
         ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Int(i) => i.to_string().parse::<i128>().ok().map(FoldedNum::Int),
+            ast::Constant::Int(i) => {
+                let i = i.to_string().parse::<i128>().ok()?;
+                let src = text
+                    .get(c.range.start().to_u32() as usize..c.range.end().to_u32() as usize)
+                    .unwrap_or("");
+                let suffix = src.trim_end().ends_with(['l', 'L']);
+                Some(FoldedNum::Int(i, suffix || out_of_word(i)))
+            }
             ast::Constant::Float(f) => Some(FoldedNum::Float(*f)),
             _ => None,
         },
@@ -80,30 +99,32 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
     use ast::Operator as O;
     use FoldedNum::*;
     let as_f = |n: FoldedNum| match n {
-        Int(i) => i as f64,
+        Int(i, _) => i as f64,
         Float(f) => f,
     };
     let finite = |r: f64| r.is_finite().then_some(Float(r));
-    if let (Int(x), Int(y)) = (a, b) {
+    if let (Int(x, lx), Int(y, ly)) = (a, b) {
+        // an int result out of a word becomes a long, as anything computed from a long
+        let int = |r: i128| Int(r, lx || ly || out_of_word(r));
         return match op {
-            O::Add => x.checked_add(y).map(Int),
-            O::Sub => x.checked_sub(y).map(Int),
-            O::Mult => x.checked_mul(y).map(Int),
+            O::Add => x.checked_add(y).map(int),
+            O::Sub => x.checked_sub(y).map(int),
+            O::Mult => x.checked_mul(y).map(int),
             O::FloorDiv | O::Mod if y == 0 => None,
-            O::FloorDiv => x.checked_div_euclid(y).map(|_| Int(floor_div(x, y))),
-            O::Mod => Some(Int(x - floor_div(x, y) * y)),
+            O::FloorDiv => x.checked_div_euclid(y).map(|_| int(floor_div(x, y))),
+            O::Mod => Some(int(x - floor_div(x, y) * y)),
             O::LShift if y < 0 => None,
             O::LShift => {
                 let n = u32::try_from(y).ok().filter(|&n| n < 127)?;
                 let r = x.checked_shl(n)?;
-                (r >> n == x).then_some(Int(r))
+                (r >> n == x).then_some(int(r))
             }
             O::RShift if y < 0 => None,
-            O::RShift => Some(Int(x >> y.min(127))),
-            O::BitAnd => Some(Int(x & y)),
-            O::BitOr => Some(Int(x | y)),
-            O::BitXor => Some(Int(x ^ y)),
-            O::Pow if y >= 0 => x.checked_pow(u32::try_from(y).ok()?).map(Int),
+            O::RShift => Some(int(x >> y.min(127))),
+            O::BitAnd => Some(int(x & y)),
+            O::BitOr => Some(int(x | y)),
+            O::BitXor => Some(int(x ^ y)),
+            O::Pow if y >= 0 => x.checked_pow(u32::try_from(y).ok()?).map(int),
             O::Pow | O::Div => fold_binary(op, Float(x as f64), Float(y as f64)),
             _ => None,
         };
@@ -146,10 +167,16 @@ fn floor_div(x: i128, y: i128) -> i128 {
 }
 
 impl<'a> Codegen<'a> {
-    /// Loads the constant CPython's optimizer folds `e` into (`fold_constant` is Some).
+    /// `fold_constant` of `e` in this module.
+    pub(super) fn fold(&self, e: &ast::Expr) -> Option<FoldedNum> {
+        fold_constant(e, self.future_division, self.text)
+    }
+
+    /// Loads the constant CPython's optimizer folds `e` into (`fold` is Some).
     pub(super) fn load_folded(&mut self, e: &ast::Expr, sp: Span) {
-        let k = match fold_constant(e, self.future_division) {
-            Some(FoldedNum::Int(i)) => i64::try_from(i).map(Const::Int).unwrap_or(Const::Long(i)),
+        let k = match self.fold(e) {
+            Some(FoldedNum::Int(i, true)) => Const::Long(i),
+            Some(FoldedNum::Int(i, false)) => Const::Int(i as i64),
             Some(FoldedNum::Float(f)) => Const::Float(f),
             None => return,
         };

@@ -4,7 +4,6 @@
 //! `*args`/`**kwargs`. Literal values are in `constants`, nested code objects in
 //! `functions`.
 
-use super::constants::fold_constant;
 use super::{str_const, Codegen, CompElt, Ctx, FnBody, Label};
 use crate::compiler::bytecode::{BinOp, CmpOp, Const, Instr, UnOp};
 use crate::compiler::symtable::{BlockNode, ScopeKind};
@@ -153,7 +152,7 @@ impl<'a> Codegen<'a> {
             Expr::NamedExpr(_) => {
                 self.unsupported_expr(sp, "assignment expressions (`:=`) are Python 3 only")
             }
-            Expr::BinOp(_) if fold_constant(e, self.future_division).is_some() => {
+            Expr::BinOp(_) if self.fold(e).is_some() => {
                 self.load_folded(e, sp);
             }
             Expr::BinOp(b) => {
@@ -161,7 +160,7 @@ impl<'a> Codegen<'a> {
                 let mut chain = vec![b];
                 while let Expr::BinOp(inner) = &*chain[chain.len() - 1].left {
                     // a constant operand in the chain is folded like one on its own
-                    if fold_constant(&chain[chain.len() - 1].left, self.future_division).is_some() {
+                    if self.fold(&chain[chain.len() - 1].left).is_some() {
                         break;
                     }
                     chain.push(inner);
@@ -189,9 +188,7 @@ impl<'a> Codegen<'a> {
                     self.bind(end);
                 }
                 ast::UnaryOp::USub if self.negative_literal(&u.operand, sp) => {}
-                ast::UnaryOp::USub | ast::UnaryOp::Invert
-                    if fold_constant(e, self.future_division).is_some() =>
-                {
+                ast::UnaryOp::USub | ast::UnaryOp::Invert if self.fold(e).is_some() => {
                     self.load_folded(e, sp);
                 }
                 op => {
