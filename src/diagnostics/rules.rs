@@ -195,7 +195,10 @@ defines a new class each call. Define it at module level.",
         summary: "an operation on constants always raises",
         doc: "The flow space folds operations whose operands are all constants; when such an \
 operation raises (for example `1 / 0`, or calling a constant that is not callable) the program \
-can never run past it.",
+can never run past it. A module-level dict or list is such a constant too, with its contents \
+at import time: `TABLE['k']` of a key the dict did not hold then always raises, even if the \
+program adds the key later (and `len(TABLE)` is folded to its import-time length). Look such \
+keys up through a variable, or keep the table on an instance.",
         bad: "def f():\n    return 1 / 0\n",
         good: "def f(x):\n    return 1 / x\n",
     },
