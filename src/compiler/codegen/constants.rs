@@ -7,7 +7,7 @@
 use super::Codegen;
 use crate::compiler::bytecode::Const;
 use crate::compiler::strings::{decode_literal, DecodeError, PyStr};
-use crate::syntax::ast::{self, text_size::TextRange};
+use crate::syntax::ast::{self, text_size::TextRange, Ranged};
 use crate::syntax::Span;
 use std::rc::Rc;
 
@@ -46,7 +46,10 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> O
             if u.op == ast::UnaryOp::USub && literal(&u.operand, text).is_some() =>
         {
             match literal(&u.operand, text)? {
-                Int(i, long) => i.checked_neg().map(|n| Int(n, long || out_of_word(n))),
+                // a long only by its suffix or the negated value (not the unsigned digits)
+                Int(i, _) => i
+                    .checked_neg()
+                    .map(|n| Int(n, long_suffix(text, u.operand.range()) || out_of_word(n))),
                 Float(f) => Some(Float(-f)),
             }
         }
@@ -76,17 +79,25 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> O
     }
 }
 
+/// Whether the literal at `range` of `text` ends with Python 2's `L` (a long whatever its
+/// value).
+fn long_suffix(text: &str, range: TextRange) -> bool {
+    text.get(range.start().to_u32() as usize..range.end().to_u32() as usize)
+        .unwrap_or("")
+        .trim_end()
+        .ends_with(['l', 'L'])
+}
+
 /// The value of a number literal (`text` is the module's source, for the `L` suffix).
 fn literal(e: &ast::Expr, text: &str) -> Option<FoldedNum> {
     match e {
         ast::Expr::Constant(c) => match &c.value {
             ast::Constant::Int(i) => {
                 let i = i.to_string().parse::<i128>().ok()?;
-                let src = text
-                    .get(c.range.start().to_u32() as usize..c.range.end().to_u32() as usize)
-                    .unwrap_or("");
-                let suffix = src.trim_end().ends_with(['l', 'L']);
-                Some(FoldedNum::Int(i, suffix || out_of_word(i)))
+                Some(FoldedNum::Int(
+                    i,
+                    long_suffix(text, c.range) || out_of_word(i),
+                ))
             }
             ast::Constant::Float(f) => Some(FoldedNum::Float(*f)),
             _ => None,
@@ -183,41 +194,13 @@ impl<'a> Codegen<'a> {
         self.load_const(k, sp);
     }
 
-    /// `-<number literal>` folds into a negative constant (as CPython 2's parser does, so
-    /// that `-9223372036854775808` is an int). Returns false if `operand` is not a number.
-    pub(super) fn negative_literal(&mut self, operand: &'a ast::Expr, sp: Span) -> bool {
-        let ast::Expr::Constant(c) = operand else {
-            return false;
-        };
-        let k = match &c.value {
-            ast::Constant::Int(i) => match self.int_const(&i.to_string(), c.range, true) {
-                Some(k) => k,
-                None => return false,
-            },
-            ast::Constant::Float(f) => Const::Float(-f),
-            _ => return false,
-        };
-        self.load_const(k, sp);
-        true
-    }
-
-    fn int_const(&self, digits: &str, range: TextRange, negate: bool) -> Option<Const> {
-        let src = self
-            .text
-            .get(range.start().to_u32() as usize..range.end().to_u32() as usize)
-            .unwrap_or("");
-        let long_suffix = src.trim_end().ends_with(['l', 'L']);
-        let s = if negate {
-            format!("-{digits}")
-        } else {
-            digits.to_string()
-        };
-        if !long_suffix {
-            if let Ok(i) = s.parse::<i64>() {
+    fn int_const(&self, digits: &str, range: TextRange) -> Option<Const> {
+        if !long_suffix(self.text, range) {
+            if let Ok(i) = digits.parse::<i64>() {
                 return Some(Const::Int(i));
             }
         }
-        s.parse::<i128>().ok().map(Const::Long)
+        digits.parse::<i128>().ok().map(Const::Long)
     }
 
     pub(super) fn constant(&mut self, c: &'a ast::ExprConstant) -> Result<Const, String> {
@@ -238,7 +221,7 @@ impl<'a> Codegen<'a> {
                 Some(n) => self.string_const(n),
                 None => self.fallback_string(v, kind),
             },
-            ast::Constant::Int(i) => match self.int_const(&i.to_string(), range, false) {
+            ast::Constant::Int(i) => match self.int_const(&i.to_string(), range) {
                 Some(k) => k,
                 None => return Err("integer literal too large (more than 128 bits)".into()),
             },

@@ -187,7 +187,8 @@ impl<'a> Codegen<'a> {
                     self.load_const(Const::Bool(false), sp);
                     self.bind(end);
                 }
-                ast::UnaryOp::USub if self.negative_literal(&u.operand, sp) => {}
+                // `-<literal>` (one constant in CPython's parser: `-9223372036854775808` is
+                // an int) and what the optimizer folds
                 ast::UnaryOp::USub | ast::UnaryOp::Invert if self.fold(e).is_some() => {
                     self.load_folded(e, sp);
                 }
