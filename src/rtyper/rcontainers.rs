@@ -99,7 +99,28 @@ impl RTyper<'_> {
         (arr, idx)
     }
 
+    /// A one-character string used as a container (`c[0]`, `c[1:]`, `x in c`) is
+    /// annotated as a character: it is converted to the string it is, as the reference's
+    /// character Repr, a kind of string Repr, does.
+    fn char_container_as_str(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+    ) -> Result<(), TyperError> {
+        let r = hop.args_r[0];
+        let wide = match self.repr(r) {
+            Repr::Char => Repr::Str,
+            Repr::UniChar => Repr::Unicode,
+            _ => return Ok(()),
+        };
+        let rw = self.intern_repr(wide);
+        hop.args_v[0] = self.convertvar(llops, hop.args_v[0], r, rw)?;
+        hop.args_r[0] = rw;
+        Ok(())
+    }
+
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        self.char_container_as_str(hop, llops)?;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let ty = self.lltype(r);
@@ -300,6 +321,7 @@ impl RTyper<'_> {
             }
             return Ok((self.build_tuple(llops, rr, vals), rr));
         }
+        self.char_container_as_str(hop, llops)?;
         let a = self.slice_bound(llops, hop, 1, 0)?;
         let b = self.slice_bound(llops, hop, 2, i64::MAX)?;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -354,21 +376,8 @@ impl RTyper<'_> {
 
     pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let rb = self.intern_repr(Repr::Bool);
+        self.char_container_as_str(hop, llops)?;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        if matches!(self.repr(r), Repr::Char | Repr::UniChar) {
-            // `x in c` of a one-character string: as a string
-            let rs = self.intern_repr(if matches!(self.repr(r), Repr::Char) {
-                Repr::Str
-            } else {
-                Repr::Unicode
-            });
-            let c = self.convertvar(llops, v, r, rs)?;
-            let x = self.inputarg(llops, hop, 1, rs)?;
-            return Ok((
-                self.gendirectcall(llops, "ll_contains", vec![c, x], LlType::BOOL)?,
-                rb,
-            ));
-        }
         match self.repr(r).clone() {
             Repr::List { item, .. } => {
                 let x = self.inputarg(llops, hop, 1, item)?;

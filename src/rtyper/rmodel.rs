@@ -322,7 +322,13 @@ impl RTyper<'_> {
                         return Ok(r);
                     }
                 }
-                let c = self.getrepr(container)?;
+                // A one-character string is a Char: it is iterated as the string it is
+                // (the reference converts the container to its string Repr).
+                let c = match self.getrepr(container)? {
+                    c if matches!(self.repr(c), Repr::Char) => self.intern_repr(Repr::Str),
+                    c if matches!(self.repr(c), Repr::UniChar) => self.intern_repr(Repr::Unicode),
+                    c => c,
+                };
                 Repr::Iter {
                     container: c,
                     variant: (*variant).into(),

@@ -98,7 +98,10 @@ def rsplit(value, by=None, maxsplit=-1):
                 while j >= 0 and not _isspace(value[j]):
                     j -= 1
                 maxsplit -= 1
-            res.append(value[j + 1:i + 1])
+            start = j + 1
+            stop = i + 1
+            assert start >= 0 and stop >= 0
+            res.append(value[start:stop])
             i = j - 1
         res.reverse()
         return res
@@ -111,7 +114,9 @@ def rsplit(value, by=None, maxsplit=-1):
         next = value.rfind(by, 0, end)
         if next < 0:
             break
-        res.append(value[next + bylen:end])
+        start = next + bylen
+        assert start >= 0 and end >= 0
+        res.append(value[start:end])
         end = next
         maxsplit -= 1
     res.append(value[:end])
@@ -134,6 +139,7 @@ def replace(input, sub, by, maxsplit=-1):
             builder.append(input[i])
             i += 1
         builder.append(by)
+        assert upper >= 0
         builder.append(input[upper:])
         return ''.join(builder)
     pieces = split(input, sub, maxsplit)
