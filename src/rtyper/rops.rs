@@ -681,13 +681,8 @@ impl RTyper<'_> {
                 LlType::BOOL,
             ),
             Repr::Float => llops.genop(LlOp::FloatIsTrue, vec![v], LlType::BOOL),
-            Repr::Char => {
-                let z = Hlvalue::Ll(LlConstant {
-                    ty: LlType::CHAR,
-                    value: LlValue::Char(0),
-                });
-                llops.genop(LlOp::CharNe, vec![v, z], LlType::BOOL)
-            }
+            // a character is a string of length one, always true (even '\x00')
+            Repr::Char | Repr::UniChar => cbool(true),
             Repr::Str | Repr::Unicode => {
                 self.gendirectcall(llops, "ll_str_is_true", vec![v], LlType::BOOL)?
             }

@@ -184,12 +184,23 @@ impl RTyper<'_> {
                     self.to_str(llops, x, rr, false)?
                 }
                 b'x' | b'o' if spec.is_empty() => {
-                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                    let x = self.convertvar(llops, v, r, si)?;
-                    let f = if code == b'x' {
-                        "ll_int_hex"
+                    // the digits of an unsigned value as it is, of others with their sign
+                    // (the reference's helper is specialized by the argument's type)
+                    let unsigned = matches!(
+                        self.repr(r),
+                        Repr::Int(IntKind::Unsigned | IntKind::ULongLong)
+                    );
+                    let rk = self.intern_repr(Repr::Int(if unsigned {
+                        IntKind::Unsigned
                     } else {
-                        "ll_int_oct"
+                        IntKind::Signed
+                    }));
+                    let x = self.convertvar(llops, v, r, rk)?;
+                    let f = match (code, unsigned) {
+                        (b'x', false) => "ll_int_hex",
+                        (b'x', true) => "ll_uint_hex",
+                        (_, false) => "ll_int_oct",
+                        (_, true) => "ll_uint_oct",
                     };
                     // %x and %o: no 0x or 0 prefix, the sign before the digits
                     self.gendirectcall(llops, f, vec![x, cbool(false)], t)?

@@ -59,10 +59,9 @@ def ll_uint_str(x):
     return r
 
 
-def _radix_str(x, shift, prefix):
-    # hex (shift 4) or oct (shift 3) of x: a sign, then the prefix ('0x' for hex, '0'
-    # for a non-zero oct) if asked for, then the digits
-    mag = _magnitude(x)
+def _radix_str(mag, negative, shift, prefix):
+    # hex (shift 4) or oct (shift 3) of the r_uint mag: a sign if negative, then the
+    # prefix ('0x' for hex, '0' for a non-zero oct) if asked for, then the digits
     mask = (1 << shift) - 1
     n = 1
     t = mag >> shift
@@ -70,20 +69,20 @@ def _radix_str(x, shift, prefix):
         t = t >> shift
         n += 1
     head = 0
-    if x < 0:
+    if negative:
         head = 1
     if prefix:
         if shift == 4:
             head += 2
-        elif x != 0:
+        elif mag != 0:
             head += 1
     r = malloc(STR, head + n)
-    if x < 0:
+    if negative:
         r.chars[0] = '-'
     if prefix and shift == 4:
         r.chars[head - 2] = '0'
         r.chars[head - 1] = 'x'
-    elif prefix and x != 0:
+    elif prefix and mag != 0:
         r.chars[head - 1] = '0'
     i = head + n - 1
     while i >= head:
@@ -99,12 +98,22 @@ def _radix_str(x, shift, prefix):
 
 def ll_int_hex(x, prefix):
     """`hex(x)` (prefix True) and `'%x' % x`."""
-    return _radix_str(x, 4, prefix)
+    return _radix_str(_magnitude(x), x < 0, 4, prefix)
 
 
 def ll_int_oct(x, prefix):
     """`oct(x)` (prefix True) and `'%o' % x`."""
-    return _radix_str(x, 3, prefix)
+    return _radix_str(_magnitude(x), x < 0, 3, prefix)
+
+
+def ll_uint_hex(x, prefix):
+    """`'%x' % x` of an Unsigned: its digits, never a sign (`hex()` of one is signed)."""
+    return _radix_str(x, False, 4, prefix)
+
+
+def ll_uint_oct(x, prefix):
+    """`'%o' % x` of an Unsigned."""
+    return _radix_str(x, False, 3, prefix)
 
 
 # ---- text to integers
