@@ -46,14 +46,16 @@ pub struct Program {
     annotation_pure: bool,
     /// The annotation is the previous analysis's with its spans moved (`engine::positions`).
     pub moved_annotation: bool,
+    /// The import started from a checkpoint of the previous one (`engine::importcache`).
+    pub resumed_import: bool,
 }
 
 impl Program {
     /// Imports `path` and finds its entry point through `target(driver, args)`.
     pub fn load(path: &Path, config: LoaderConfig) -> Program {
-        let mut space = ObjSpace::new(config);
+        let (space, imported, resumed) = super::importcache::import(path, config);
         let mut diagnostics = Vec::new();
-        let module = match space.import_main(path) {
+        let module = match imported {
             Ok(m) => Some(m),
             Err(d) => {
                 diagnostics.push(d);
@@ -79,6 +81,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: resumed,
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -107,6 +110,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: false,
         }
     }
 
@@ -140,6 +144,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: false,
         }
     }
 
