@@ -55,8 +55,8 @@ struct Kept {
 struct Entry {
     /// The session that made it (the program holding the graphs says it is its own).
     id: u64,
-    /// The heap as import left it, before flowing.
-    heap: Heap,
+    /// How many objects the heap had before flowing.
+    import_len: usize,
     graphs: HashMap<ObjId, Kept>,
 }
 
@@ -89,8 +89,8 @@ pub struct Session {
     target: PathBuf,
     /// This session's id, for the program that will hold its graphs.
     pub id: u64,
-    /// The heap after import, kept for the next analysis.
-    heap: Heap,
+    /// How many objects the heap had before flowing.
+    import_len: usize,
     /// Graphs of the previous analysis that may still be right, by function, and what
     /// changed since (`None`: nothing is reusable).
     reusable: HashMap<ObjId, Kept>,
@@ -108,15 +108,28 @@ struct Changes {
 
 impl Session {
     /// Starts the flow stage of `target` whose import left `heap`; `previous` is the id of
-    /// the session whose program the graphs are taken from. `None` when the thread keeps
-    /// nothing.
-    pub fn start(target: &Path, heap: &Heap, previous: Option<u64>) -> Option<Session> {
+    /// the session whose program the graphs are taken from, with that program's heap. `None`
+    /// when the thread keeps nothing.
+    ///
+    /// The previous heap is compared as it is now: when none of the objects it had before
+    /// flowing was handed out mutable since (`Heap::touched`: flowing, annotating and
+    /// queries only added objects), they are the heap its import left, and no copy of that
+    /// heap is needed. `heap` is watched from here on for the next analysis.
+    pub fn start(
+        target: &Path,
+        heap: &mut Heap,
+        previous: Option<(u64, &Heap)>,
+    ) -> Option<Session> {
         STORE.with(|s| {
             let mut s = s.borrow_mut();
             let store = s.as_mut()?;
-            let (reusable, changes) = match store.remove(&target.to_path_buf()) {
-                Some(old) if Some(old.id) == previous && !old.graphs.is_empty() => {
-                    match changes(&old.heap, heap) {
+            let import_len = heap.len();
+            heap.watch();
+            let (reusable, changes) = match (store.remove(&target.to_path_buf()), previous) {
+                (Some(old), Some((id, old_heap)))
+                    if old.id == id && !old.graphs.is_empty() && !old_heap.touched() =>
+                {
+                    match changes(old_heap, old.import_len, heap) {
                         Some(c) => (old.graphs, Some(c)),
                         None => (HashMap::new(), None),
                     }
@@ -130,7 +143,7 @@ impl Session {
             Some(Session {
                 target: target.to_path_buf(),
                 id,
-                heap: heap.clone(),
+                import_len,
                 reusable,
                 changes,
                 kept: HashMap::new(),
@@ -205,7 +218,7 @@ impl Session {
         if !clean {
             return;
         }
-        let import_len = self.heap.len() as u32;
+        let import_len = self.import_len as u32;
         let mut strings: Vec<(ObjId, Rc<[u8]>, bool)> = Vec::new();
         let mut other = false;
         for_each_constant(graph, &mut |v| match v {
@@ -235,7 +248,7 @@ impl Session {
             if let Some(store) = s.borrow_mut().as_mut() {
                 let entry = Entry {
                     id: self.id,
-                    heap: self.heap,
+                    import_len: self.import_len,
                     graphs: self.kept,
                 };
                 store.insert(self.target, entry);
@@ -349,10 +362,10 @@ fn compare(new: &Object, old: &Object) -> Change {
     }
 }
 
-/// What moved between the import-time heaps `old` and `heap`, when nothing else changed (see
-/// the module doc); `None` when graphs cannot be reused.
-fn changes(old: &Heap, heap: &Heap) -> Option<Changes> {
-    if old.len() != heap.len() {
+/// What moved between the import-time heaps `old` (its first `old_len` objects) and `heap`,
+/// when nothing else changed (see the module doc); `None` when graphs cannot be reused.
+fn changes(old: &Heap, old_len: usize, heap: &Heap) -> Option<Changes> {
+    if old_len != heap.len() || old.len() < old_len {
         return None;
     }
     let mut moved: HashSet<ObjId> = HashSet::new();

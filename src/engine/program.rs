@@ -4,7 +4,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::{build_flow, FunctionGraph, Hlvalue};
 use crate::interpreter::Unwind;
-use crate::objspace::object::{ObjId, Object, Value};
+use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::{LoaderConfig, ObjSpace};
 use crate::syntax::Span;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -540,9 +540,12 @@ impl Program {
     /// out of `previous` (the previous analysis of the same target).
     fn build_flow_graphs_after(&mut self, previous: Option<&mut Program>) {
         let Some(entry) = self.entry else { return };
-        let (previous_session, previous_graphs): (Option<u64>, &mut [FunctionGraph]) =
+        let (previous_session, previous_graphs): (Option<(u64, &Heap)>, &mut [FunctionGraph]) =
             match previous {
-                Some(p) => (p.flow_session, &mut p.graphs[..]),
+                Some(p) => (
+                    p.flow_session.map(|id| (id, &p.space.heap)),
+                    &mut p.graphs[..],
+                ),
                 None => (None, &mut []),
             };
         let mut seen: HashSet<ObjId> = HashSet::new();
@@ -552,7 +555,7 @@ impl Program {
         seen.insert(entry);
         let mut cache = super::trace::stage("flow: compare heaps", || {
             self.target.as_deref().and_then(|t| {
-                super::flowcache::Session::start(t, &self.space.heap, previous_session)
+                super::flowcache::Session::start(t, &mut self.space.heap, previous_session)
             })
         });
         while let Some(f) = queue.pop_front() {
