@@ -193,13 +193,13 @@ impl Program {
 
     /// Annotates from the entry point, starting from the graphs the flow stage built.
     fn annotate(&mut self, entry: ObjId) -> crate::annotator::AnnotatedProgram {
-        let prebuilt = super::trace::stage("clone graphs", || {
-            self.graphs
-                .iter()
-                .zip(&self.graph_diagnostics)
-                .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
-                .collect()
-        });
+        // The annotator copies the graphs it reaches (it changes its own copies).
+        let prebuilt = self
+            .graphs
+            .iter()
+            .zip(&self.graph_diagnostics)
+            .filter_map(|(g, d)| Some((g.func?, (g, &d[..]))))
+            .collect();
         super::trace::stage("annotate", || match &self.entry_types {
             Some(types) => {
                 let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
