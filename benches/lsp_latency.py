@@ -293,7 +293,7 @@ def main():
         cpu_before = cpu_seconds(server.proc.pid)
         for i in range(args.edits):
             line = edit_lines[i % len(edit_lines)]
-            if args.edit_kind == "digit":
+            if args.edit_kind in ("digit", "base"):
                 col = len(doc_lines[line]) - 1
                 old = doc_lines[line][col]
                 new = "5" if old != "5" else "6"

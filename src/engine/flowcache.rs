@@ -36,7 +36,7 @@ use crate::generations::Generations;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::ObjSpace;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -102,7 +102,9 @@ pub struct Session {
 
 /// The objects of the import-time heap that moved since the previous analysis.
 struct Changes {
-    moved: HashSet<ObjId>,
+    /// By object id (objects of the import-time heap only): whether it moved. A table, not a
+    /// set: every constant of every graph taken is looked up.
+    moved: Vec<bool>,
     class_moved: bool,
 }
 
@@ -167,14 +169,14 @@ impl Session {
             strings,
         } = self.reusable.remove(&func)?;
         let changes = self.changes.as_ref()?;
-        if changes.moved.contains(&func) || (changes.class_moved && !diags.is_empty()) {
+        if changes.is_moved(func) || (changes.class_moved && !diags.is_empty()) {
             return None;
         }
         let slot = previous.get_mut(index).filter(|g| g.func == Some(func))?;
         let mut mentions_moved = false;
         for_each_constant(slot, &mut |v| {
             if let Value::Obj(id) = v {
-                mentions_moved |= changes.moved.contains(id);
+                mentions_moved |= changes.is_moved(*id);
             }
         });
         if mentions_moved {
@@ -182,15 +184,19 @@ impl Session {
         }
         let placeholder = FunctionGraph::new(slot.name.clone(), None, slot.span, &[]);
         let mut graph = std::mem::replace(slot, placeholder);
-        if !strings.is_empty() {
-            let mut map: HashMap<ObjId, Value> = HashMap::new();
-            for (old, bytes, interned) in strings {
-                let new = match std::str::from_utf8(&bytes) {
-                    Ok(name) if interned => space.intern(name),
-                    _ => space.str_const(&bytes),
-                };
+        // The strings are usually made again at the same ids (the same graphs taken in the
+        // same order): then the graph needs no rewriting.
+        let mut map: HashMap<ObjId, Value> = HashMap::new();
+        for (old, bytes, interned) in strings {
+            let new = match std::str::from_utf8(&bytes) {
+                Ok(name) if interned => space.intern(name),
+                _ => space.str_const(&bytes),
+            };
+            if new != Value::Obj(old) {
                 map.insert(old, new);
             }
+        }
+        if !map.is_empty() {
             for_each_constant(&mut graph, &mut |v| {
                 if let Value::Obj(id) = v {
                     if let Some(&new) = map.get(id) {
@@ -254,6 +260,12 @@ impl Session {
                 store.insert(self.target, entry);
             }
         });
+    }
+}
+
+impl Changes {
+    fn is_moved(&self, id: ObjId) -> bool {
+        self.moved.get(id.0 as usize).copied().unwrap_or(false)
     }
 }
 
@@ -368,7 +380,7 @@ fn changes(old: &Heap, old_len: usize, heap: &Heap) -> Option<Changes> {
     if old_len != heap.len() || old.len() < old_len {
         return None;
     }
-    let mut moved: HashSet<ObjId> = HashSet::new();
+    let mut moved = vec![false; heap.len()];
     let mut class_moved = false;
     for i in 0..heap.len() {
         let id = ObjId(i as u32);
@@ -377,7 +389,7 @@ fn changes(old: &Heap, old_len: usize, heap: &Heap) -> Option<Changes> {
             Change::Same => {}
             Change::Moved => {
                 class_moved |= matches!(new, Object::Class(_));
-                moved.insert(id);
+                moved[i] = true;
             }
             Change::Different => return None,
         }

@@ -381,7 +381,8 @@ def target(*args):\n    return entry_point, None\n",
     ),
     ("mutator.py", "import table\n\ntable.TABLE['b'] = 2\n"),
     ("lib/util.py", "def helper(n):\n    return n + 1\n"),
-    ("leaf.py", "def twice(n):\n    return n * 2\n"),
+    ("leaf.py", "import deep\n\n\ndef twice(n):\n    return deep.inc(n) + n * 2\n"),
+    ("deep.py", "def inc(n):\n    return n + 1\n"),
 ];
 
 /// Each step: the file edited (`<new>` as `from` creates it with `to`, `<gone>` as `to`
@@ -392,8 +393,20 @@ const IMPORT_EDITS: &[(&str, &str, &str, bool, bool)] = &[
     // The module imported last: the first edit there leaves a checkpoint before it, the
     // next ones start from it.
     ("leaf.py", "n * 2", "n * 3", false, false),
-    ("leaf.py", "return n * 3", "return 'x'", true, true),
-    ("leaf.py", "return 'x'", "return n * 3", false, true),
+    (
+        "leaf.py",
+        "return deep.inc(n) + n * 3",
+        "return 'x'",
+        true,
+        true,
+    ),
+    (
+        "leaf.py",
+        "return 'x'",
+        "return deep.inc(n) + n * 3",
+        false,
+        true,
+    ),
     // A module that writes into another's table at import time.
     (
         "mutator.py",
