@@ -382,14 +382,14 @@ fn changes(old: &Heap, old_len: usize, heap: &Heap) -> Option<Changes> {
     }
     let mut moved = vec![false; heap.len()];
     let mut class_moved = false;
-    for i in 0..heap.len() {
+    for (i, slot) in moved.iter_mut().enumerate() {
         let id = ObjId(i as u32);
         let (new, was) = (heap.get(id), old.get(id));
         match compare(new, was) {
             Change::Same => {}
             Change::Moved => {
                 class_moved |= matches!(new, Object::Class(_));
-                moved[i] = true;
+                *slot = true;
             }
             Change::Different => return None,
         }
