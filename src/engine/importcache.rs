@@ -125,3 +125,17 @@ pub fn import(path: &Path, config: LoaderConfig) -> (ObjSpace, Result<ObjId, Dia
     });
     (space, result, resumed)
 }
+
+/// What is kept for `path`: how many top-level imports were noted, and the one the
+/// checkpoint is before.
+#[cfg(test)]
+pub fn kept(path: &Path) -> Option<(usize, Option<usize>)> {
+    STORE.with(|s| {
+        let mut s = s.borrow_mut();
+        let e = s.as_mut()?.get_mut(&path.to_path_buf())?;
+        Some((
+            e.boundaries.len(),
+            e.checkpoint.as_ref().map(|c| c.boundary),
+        ))
+    })
+}

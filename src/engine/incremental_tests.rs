@@ -429,6 +429,12 @@ const IMPORT_EDITS: &[(&str, &str, &str, bool, bool)] = &[
         false,
         true,
     ),
+    // A module imported by an imported module: resumed from the checkpoint before
+    // `mutator`, then from one before the top-level import that imports it.
+    ("deep.py", "n + 1", "n + 2", false, true),
+    ("deep.py", "n + 2", "n + 3", false, true),
+    ("deep.py", "return n + 3", "return 'x'", true, true),
+    ("deep.py", "return 'x'", "return n + 4", false, true),
     // The first module the main module imports.
     ("table.py", "{'a': 1}", "{'a': 5}", false, false),
     ("table.py", "{'a': 5}", "{'a': 'five'}", true, true),
@@ -543,6 +549,17 @@ fn edits_in_imported_modules_resume_the_import_and_give_a_fresh_analysis() {
         assert_eq!(
             was_resumed, resumed,
             "step {step}: {file}: {from:?} -> {to:?}: import resumed"
+        );
+        // Each of the main module's 5 top-level imports is noted once, up to the one
+        // importing the module that reads the file system; the checkpoint is before one.
+        let (noted, checkpoint) = super::importcache::kept(&root.join("main.py")).unwrap();
+        let world_read = texts[&root.join("mutator.py")].contains("os.path");
+        assert_eq!(noted, if world_read { 3 } else { 5 }, "step {step}");
+        // (none when the main module itself changed: nothing before it stayed the same)
+        assert_eq!(
+            checkpoint.is_some_and(|c| c < noted),
+            file != "main.py",
+            "step {step}: {checkpoint:?}"
         );
         previous = incremental;
     }

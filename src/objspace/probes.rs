@@ -165,6 +165,8 @@ impl ObjSpace {
         let bytes_before = crate::sandbox::thread_bytes();
         let used = bytes_before - self.memory_base;
         let mut copy = Box::new(self.clone());
+        // Resuming runs this import's instruction again, which notes this boundary again.
+        copy.boundaries.pop();
         copy.checkpoint = None;
         copy.checkpoint_at = None;
         // The buffers are the next evaluation's, given when it resumes.
