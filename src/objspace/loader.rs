@@ -48,7 +48,8 @@ impl ObjSpace {
     }
 
     fn read_source(&mut self, p: &Path) -> Option<String> {
-        let roots = match self.config.overlays.contains_key(p) {
+        // The search roots matter only for a file the policy does not let the program read.
+        let roots = match self.config.overlays.contains_key(p) || self.config.policy.may_read(p) {
             true => Vec::new(),
             false => self.roots(),
         };
