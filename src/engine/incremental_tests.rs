@@ -1,7 +1,8 @@
 //! The language server's invariant: a sequence of edits analysed one after the other on one
 //! thread, with what that thread keeps from one analysis to the next (compiled modules by
-//! content, `compiler::cache`; flow graphs, `engine::flowcache`; the previous analysis's
-//! annotation when the code only moved, `Program::analyse_after`), gives after each edit
+//! content, `compiler::cache`; a checkpoint of the import, `engine::importcache`; flow
+//! graphs, `engine::flowcache`; the previous analysis's annotation when the code only
+//! moved, `Program::analyse_after`), gives after each edit
 //! exactly the diagnostics, hovers and inlay hints of a fresh analysis of the same texts on
 //! a thread that keeps nothing.
 //!
