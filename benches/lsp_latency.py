@@ -9,7 +9,10 @@ Measures, over stdio JSON-RPC like an editor:
   * hover on a local variable (its annotation) and inlay hints for the whole file.
 
 Usage: lsp_latency.py SERVER_BINARY [--lines N] [--edits N] [--hovers N] [--strict]
-                      [--edit-kind digit|comment]
+                      [--edit-kind digit|comment|base] [--edit-module first|last]
+
+Measured figures (before/after each change, per edit kind, 10k and 50k lines) are in the
+header of benches/lsp_latency.sh.
 """
 
 import argparse
@@ -32,15 +35,37 @@ HOVER_P95_TARGET_MS = 20.0
 # --------------------------------------------------------------------------------------
 # The program.
 
-def module_text(m, lines_wanted):
+BASE = """class Base(object):
+    def visit(self, n):
+        return n + 1
+"""
+
+
+def module_text(m, lines_wanted, shared_base=False):
     """One module of about `lines_wanted` lines: classes, methods, arithmetic, lists, dicts,
-    strings, loops; `run_m(n)` calls everything."""
+    strings, loops; `run_m(n)` calls everything. With `shared_base`, every class derives
+    from `base.Base`, every other one overrides `visit`, and every function calls it."""
     out = ["# generated module %d" % m, "", ""]
+    if shared_base:
+        out = ["# generated module %d" % m, "from base import Base", "", ""]
     calls = []
     k = 0
     while len(out) < lines_wanted - 12:
+        if shared_base:
+            out += [
+                "class Node%d_%d(Base):" % (m, k),
+            ]
+            if k % 2:
+                out += [
+                    "    def visit(self, n):",
+                    "        return n * %d" % (k % 5 + 2),
+                    "",
+                ]
+        else:
+            out += [
+                "class Node%d_%d(object):" % (m, k),
+            ]
         out += [
-            "class Node%d_%d(object):" % (m, k),
             "    def __init__(self, value, next):",
             "        self.value = value",
             "        self.next = next",
@@ -65,7 +90,7 @@ def module_text(m, lines_wanted):
             "    label = 'v' + str(a)",
             "    head = Node%d_%d(a, None)" % (m, k),
             "    head = Node%d_%d(x, head)" % (m, k),
-            "    return head.total() + names['k%d'] + len(label)" % k,
+            "    return head.total() + names['k%d'] + len(label)%s" % (k, " + head.visit(a)" if shared_base else ""),
             "",
             "",
         ]
@@ -75,12 +100,16 @@ def module_text(m, lines_wanted):
     return "\n".join(out)
 
 
-def write_program(root, lines):
+def write_program(root, lines, shared_base=False):
     per_module = 500
     modules = max(1, (lines - 20) // per_module)
     total = 0
+    if shared_base:
+        with open(os.path.join(root, "base.py"), "w") as f:
+            f.write(BASE)
+        total += BASE.count("\n")
     for m in range(modules):
-        text = module_text(m, per_module)
+        text = module_text(m, per_module, shared_base)
         with open(os.path.join(root, "mod%d.py" % m), "w") as f:
             f.write(text)
         total += text.count("\n") + 1
@@ -208,16 +237,24 @@ def main():
     ap.add_argument("--edits", type=int, default=60)
     ap.add_argument("--hovers", type=int, default=200)
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    ap.add_argument("--edit-kind", choices=["digit", "comment"], default="digit",
+    ap.add_argument("--edit-kind", choices=["digit", "comment", "base"], default="digit",
                     help="digit: toggle a constant of a function (the code changes); comment: "
-                         "add or remove a '#' at the end of the same lines (the code only moves)")
+                         "add or remove a '#' at the end of the same lines (the code only moves); "
+                         "base: every class derives from one base class whose method every other "
+                         "one overrides, and the edit toggles the constant of the base's method")
+    ap.add_argument("--edit-module", choices=["first", "last"], default="first",
+                    help="the module edited by digit and comment edits: the first the main "
+                         "module imports (mod0) or the last")
     args = ap.parse_args()
 
     root = tempfile.mkdtemp(prefix="rpy-lsp-bench-")
     try:
-        lines, files = write_program(root, args.lines)
+        shared = args.edit_kind == "base"
+        lines, files = write_program(root, args.lines, shared)
         print("program: %d lines in %d files (%s)" % (lines, files, root))
-        path = os.path.join(root, "mod0.py")
+        modules = max(1, (args.lines - 20) // 500)
+        name = "mod0.py" if args.edit_module == "first" else "mod%d.py" % (modules - 1)
+        path = os.path.join(root, "base.py" if shared else name)
         uri = file_uri(path)
         with open(path) as f:
             text = f.read()
@@ -239,15 +276,15 @@ def main():
               % ((t - t0) * 1000, len(msg["params"]["diagnostics"])))
 
         # One-character edits: toggle the digit of `a = x + y * K` in successive functions.
-        edit_lines = [i for i, l in enumerate(doc_lines) if l.startswith("    a = x + y * ")]
+        edit_lines = [i for i, l in enumerate(doc_lines) if l.startswith("    a = x + y * ") or l == "        return n + 1"]
         version = 1
         edit_ms = []
         hover_ms = []
         hover_after_edit_ms = []
-        hover_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    head = Node"))
-        hover_col = doc_lines[hover_line].index("Node") + 2
+        hover_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    head = Node") or l.startswith("class Base"))
+        hover_col = doc_lines[hover_line].index("Node" if "Node" in doc_lines[hover_line] else "Base") + 2
         hover_params = {"textDocument": {"uri": uri}, "position": {"line": hover_line, "character": hover_col}}
-        local_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    label = "))
+        local_line = next(i for i, l in enumerate(doc_lines) if l.startswith("    label = ") or l.startswith("    def visit"))
         local_params = {"textDocument": {"uri": uri}, "position": {"line": local_line, "character": 5}}
         inlay_params = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": len(doc_lines), "character": 0}}}
         local_hover_ms = []
@@ -259,7 +296,7 @@ def main():
         cpu_before = cpu_seconds(server.proc.pid)
         for i in range(args.edits):
             line = edit_lines[i % len(edit_lines)]
-            if args.edit_kind == "digit":
+            if args.edit_kind in ("digit", "base"):
                 col = len(doc_lines[line]) - 1
                 old = doc_lines[line][col]
                 new = "5" if old != "5" else "6"

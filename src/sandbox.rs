@@ -94,6 +94,14 @@ impl CpuClock {
         }
     }
 
+    /// A stopwatch that has already counted `elapsed` (import-time evaluation resumed from
+    /// a checkpoint goes on counting its limit).
+    pub fn started_ago(elapsed: std::time::Duration) -> CpuClock {
+        CpuClock {
+            start: thread_cpu_time().saturating_sub(elapsed),
+        }
+    }
+
     /// CPU time the thread used since `start` (meaningful on the thread that started it).
     pub fn elapsed(&self) -> std::time::Duration {
         thread_cpu_time().saturating_sub(self.start)

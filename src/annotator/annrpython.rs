@@ -83,8 +83,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
     /// Flow graphs built before annotation (by the engine) with their diagnostics, used
-    /// instead of flowing the function again.
-    pub prebuilt_graphs: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+    /// instead of flowing the function again: copied when the annotator reaches them.
+    pub prebuilt_graphs: HashMap<ObjId, (&'s FunctionGraph, &'s [Diagnostic])>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
     /// Lists made by `list(some_string)`: they must stay lists of single characters.

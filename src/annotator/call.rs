@@ -315,7 +315,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(None);
                 }
                 let built = match self.prebuilt_graphs.remove(&func) {
-                    Some(built) => Ok(built),
+                    Some((graph, diags)) => Ok((graph.clone(), diags.to_vec())),
                     None => build_flow(self.space, func),
                 };
                 match built {

@@ -220,11 +220,11 @@ pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> Ann
 /// Annotates an entry point whose `target()` gave its argument types (`return entry_point,
 /// [int]`): not a standalone program, so neither `argv` nor an int result is imposed.
 /// `None` among `types` (a type rpy-lsp cannot turn into an annotation) is unknown.
-pub fn annotate_with_types<C: ConcreteSpace>(
-    space: &mut C,
+pub fn annotate_with_types<'s, C: ConcreteSpace>(
+    space: &'s mut C,
     entry: ObjId,
     types: &[Option<&str>],
-    prebuilt: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+    prebuilt: HashMap<ObjId, (&'s FunctionGraph, &'s [Diagnostic])>,
 ) -> AnnotatedProgram {
     let mut ann = annrpython::Annotator::new(space);
     ann.prebuilt_graphs = prebuilt;
@@ -246,10 +246,10 @@ pub fn annotate_with_types<C: ConcreteSpace>(
 /// [`annotate_standalone`] reusing flow graphs already built for some functions, with the
 /// flow space's diagnostics of each (by function object; a function flowed once per
 /// specialization gets its other graphs built here).
-pub fn annotate_standalone_with<C: ConcreteSpace>(
-    space: &mut C,
+pub fn annotate_standalone_with<'s, C: ConcreteSpace>(
+    space: &'s mut C,
     entry: ObjId,
-    prebuilt: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+    prebuilt: HashMap<ObjId, (&'s FunctionGraph, &'s [Diagnostic])>,
 ) -> AnnotatedProgram {
     let mut ann = annrpython::Annotator::new(space);
     ann.prebuilt_graphs = prebuilt;

@@ -45,6 +45,17 @@ pub fn lookup(file: FileId, filename: &str, text: &str) -> Option<Compiled> {
     })
 }
 
+/// Keeps what was compiled for `file` named `filename` for the next analysis, as a lookup
+/// would (an import resumed from a checkpoint compiles nothing before it, but the next
+/// import may start earlier).
+pub fn keep(file: FileId, filename: &str) {
+    STORE.with(|s| {
+        if let Some(store) = s.borrow_mut().as_mut() {
+            store.get_mut(&(file, filename.to_string()));
+        }
+    });
+}
+
 /// Remembers the result of compiling `text` (when the cache is on).
 pub fn store(file: FileId, filename: &str, text: &str, compiled: &Compiled) {
     STORE.with(|s| {

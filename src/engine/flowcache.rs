@@ -36,7 +36,7 @@ use crate::generations::Generations;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::ObjSpace;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -55,8 +55,8 @@ struct Kept {
 struct Entry {
     /// The session that made it (the program holding the graphs says it is its own).
     id: u64,
-    /// The heap as import left it, before flowing.
-    heap: Heap,
+    /// How many objects the heap had before flowing.
+    import_len: usize,
     graphs: HashMap<ObjId, Kept>,
 }
 
@@ -89,8 +89,8 @@ pub struct Session {
     target: PathBuf,
     /// This session's id, for the program that will hold its graphs.
     pub id: u64,
-    /// The heap after import, kept for the next analysis.
-    heap: Heap,
+    /// How many objects the heap had before flowing.
+    import_len: usize,
     /// Graphs of the previous analysis that may still be right, by function, and what
     /// changed since (`None`: nothing is reusable).
     reusable: HashMap<ObjId, Kept>,
@@ -102,21 +102,36 @@ pub struct Session {
 
 /// The objects of the import-time heap that moved since the previous analysis.
 struct Changes {
-    moved: HashSet<ObjId>,
+    /// By object id (objects of the import-time heap only): whether it moved. A table, not a
+    /// set: every constant of every graph taken is looked up.
+    moved: Vec<bool>,
     class_moved: bool,
 }
 
 impl Session {
     /// Starts the flow stage of `target` whose import left `heap`; `previous` is the id of
-    /// the session whose program the graphs are taken from. `None` when the thread keeps
-    /// nothing.
-    pub fn start(target: &Path, heap: &Heap, previous: Option<u64>) -> Option<Session> {
+    /// the session whose program the graphs are taken from, with that program's heap. `None`
+    /// when the thread keeps nothing.
+    ///
+    /// The previous heap is compared as it is now: when none of the objects it had before
+    /// flowing was handed out mutable since (`Heap::touched`: flowing, annotating and
+    /// queries only added objects), they are the heap its import left, and no copy of that
+    /// heap is needed. `heap` is watched from here on for the next analysis.
+    pub fn start(
+        target: &Path,
+        heap: &mut Heap,
+        previous: Option<(u64, &Heap)>,
+    ) -> Option<Session> {
         STORE.with(|s| {
             let mut s = s.borrow_mut();
             let store = s.as_mut()?;
-            let (reusable, changes) = match store.remove(&target.to_path_buf()) {
-                Some(old) if Some(old.id) == previous && !old.graphs.is_empty() => {
-                    match changes(&old.heap, heap) {
+            let import_len = heap.len();
+            heap.watch();
+            let (reusable, changes) = match (store.remove(&target.to_path_buf()), previous) {
+                (Some(old), Some((id, old_heap)))
+                    if old.id == id && !old.graphs.is_empty() && !old_heap.touched() =>
+                {
+                    match changes(old_heap, old.import_len, heap) {
                         Some(c) => (old.graphs, Some(c)),
                         None => (HashMap::new(), None),
                     }
@@ -130,7 +145,7 @@ impl Session {
             Some(Session {
                 target: target.to_path_buf(),
                 id,
-                heap: heap.clone(),
+                import_len,
                 reusable,
                 changes,
                 kept: HashMap::new(),
@@ -154,14 +169,14 @@ impl Session {
             strings,
         } = self.reusable.remove(&func)?;
         let changes = self.changes.as_ref()?;
-        if changes.moved.contains(&func) || (changes.class_moved && !diags.is_empty()) {
+        if changes.is_moved(func) || (changes.class_moved && !diags.is_empty()) {
             return None;
         }
         let slot = previous.get_mut(index).filter(|g| g.func == Some(func))?;
         let mut mentions_moved = false;
         for_each_constant(slot, &mut |v| {
             if let Value::Obj(id) = v {
-                mentions_moved |= changes.moved.contains(id);
+                mentions_moved |= changes.is_moved(*id);
             }
         });
         if mentions_moved {
@@ -169,15 +184,19 @@ impl Session {
         }
         let placeholder = FunctionGraph::new(slot.name.clone(), None, slot.span, &[]);
         let mut graph = std::mem::replace(slot, placeholder);
-        if !strings.is_empty() {
-            let mut map: HashMap<ObjId, Value> = HashMap::new();
-            for (old, bytes, interned) in strings {
-                let new = match std::str::from_utf8(&bytes) {
-                    Ok(name) if interned => space.intern(name),
-                    _ => space.str_const(&bytes),
-                };
+        // The strings are usually made again at the same ids (the same graphs taken in the
+        // same order): then the graph needs no rewriting.
+        let mut map: HashMap<ObjId, Value> = HashMap::new();
+        for (old, bytes, interned) in strings {
+            let new = match std::str::from_utf8(&bytes) {
+                Ok(name) if interned => space.intern(name),
+                _ => space.str_const(&bytes),
+            };
+            if new != Value::Obj(old) {
                 map.insert(old, new);
             }
+        }
+        if !map.is_empty() {
             for_each_constant(&mut graph, &mut |v| {
                 if let Value::Obj(id) = v {
                     if let Some(&new) = map.get(id) {
@@ -205,7 +224,7 @@ impl Session {
         if !clean {
             return;
         }
-        let import_len = self.heap.len() as u32;
+        let import_len = self.import_len as u32;
         let mut strings: Vec<(ObjId, Rc<[u8]>, bool)> = Vec::new();
         let mut other = false;
         for_each_constant(graph, &mut |v| match v {
@@ -235,12 +254,18 @@ impl Session {
             if let Some(store) = s.borrow_mut().as_mut() {
                 let entry = Entry {
                     id: self.id,
-                    heap: self.heap,
+                    import_len: self.import_len,
                     graphs: self.kept,
                 };
                 store.insert(self.target, entry);
             }
         });
+    }
+}
+
+impl Changes {
+    fn is_moved(&self, id: ObjId) -> bool {
+        self.moved.get(id.0 as usize).copied().unwrap_or(false)
     }
 }
 
@@ -349,22 +374,22 @@ fn compare(new: &Object, old: &Object) -> Change {
     }
 }
 
-/// What moved between the import-time heaps `old` and `heap`, when nothing else changed (see
-/// the module doc); `None` when graphs cannot be reused.
-fn changes(old: &Heap, heap: &Heap) -> Option<Changes> {
-    if old.len() != heap.len() {
+/// What moved between the import-time heaps `old` (its first `old_len` objects) and `heap`,
+/// when nothing else changed (see the module doc); `None` when graphs cannot be reused.
+fn changes(old: &Heap, old_len: usize, heap: &Heap) -> Option<Changes> {
+    if old_len != heap.len() || old.len() < old_len {
         return None;
     }
-    let mut moved: HashSet<ObjId> = HashSet::new();
+    let mut moved = vec![false; heap.len()];
     let mut class_moved = false;
-    for i in 0..heap.len() {
+    for (i, slot) in moved.iter_mut().enumerate() {
         let id = ObjId(i as u32);
         let (new, was) = (heap.get(id), old.get(id));
         match compare(new, was) {
             Change::Same => {}
             Change::Moved => {
                 class_moved |= matches!(new, Object::Class(_));
-                moved.insert(id);
+                *slot = true;
             }
             Change::Different => return None,
         }

@@ -1,7 +1,8 @@
 //! The language server's invariant: a sequence of edits analysed one after the other on one
 //! thread, with what that thread keeps from one analysis to the next (compiled modules by
-//! content, `compiler::cache`; flow graphs, `engine::flowcache`; the previous analysis's
-//! annotation when the code only moved, `Program::analyse_after`), gives after each edit
+//! content, `compiler::cache`; a checkpoint of the import, `engine::importcache`; flow
+//! graphs, `engine::flowcache`; the previous analysis's annotation when the code only
+//! moved, `Program::analyse_after`), gives after each edit
 //! exactly the diagnostics, hovers and inlay hints of a fresh analysis of the same texts on
 //! a thread that keeps nothing.
 //!
@@ -360,6 +361,206 @@ fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
         assert_eq!(
             was_moved, moved,
             "step {step}: {file}: {from:?} -> {to:?}: annotation moved"
+        );
+        previous = incremental;
+    }
+}
+
+/// A program of several modules imported by the main module's top level, in this order:
+/// `table` (a dict), `mutator` (writes into `table.TABLE` at import time), `util` (found on
+/// the search path `lib`, unless a `util.py` beside the main file shadows it) and `leaf`.
+const IMPORT_MODULES: &[(&str, &str)] = &[
+    (
+        "main.py",
+        "import os\nimport table\nimport mutator\nimport util\nimport leaf\n\n\n\
+def entry_point(argv):\n    n = len(argv)\n    total = table.lookup('a') + leaf.twice(n) + util.helper(n)\n    os.write(1, str(total) + '\\n')\n    return 0\n\n\n\
+def target(*args):\n    return entry_point, None\n",
+    ),
+    (
+        "table.py",
+        "TABLE = {'a': 1}\n\n\ndef lookup(key):\n    return TABLE.get(key, 0)\n",
+    ),
+    ("mutator.py", "import table\n\ntable.TABLE['b'] = 2\n"),
+    ("lib/util.py", "def helper(n):\n    return n + 1\n"),
+    ("leaf.py", "import deep\n\n\ndef twice(n):\n    return deep.inc(n) + n * 2\n"),
+    ("deep.py", "def inc(n):\n    return n + 1\n"),
+];
+
+/// Each step: the file edited (`<new>` as `from` creates it with `to`, `<gone>` as `to`
+/// deletes it), whether the program has errors after it, and whether the import resumed
+/// from the previous one's checkpoint (kept before the top-level import of the module the
+/// previous edit changed, when no file read before it changed since).
+const IMPORT_EDITS: &[(&str, &str, &str, bool, bool)] = &[
+    // The module imported last: the first edit there leaves a checkpoint before it, the
+    // next ones start from it.
+    ("leaf.py", "n * 2", "n * 3", false, false),
+    (
+        "leaf.py",
+        "return deep.inc(n) + n * 3",
+        "return 'x'",
+        true,
+        true,
+    ),
+    (
+        "leaf.py",
+        "return 'x'",
+        "return deep.inc(n) + n * 3",
+        false,
+        true,
+    ),
+    // A module that writes into another's table at import time.
+    (
+        "mutator.py",
+        "TABLE['b'] = 2",
+        "TABLE['a'] = 'one'",
+        true,
+        false,
+    ),
+    (
+        "mutator.py",
+        "TABLE['a'] = 'one'",
+        "TABLE['b'] = 2",
+        false,
+        true,
+    ),
+    (
+        "mutator.py",
+        "TABLE['b'] = 2",
+        "TABLE['c'] = 3",
+        false,
+        true,
+    ),
+    // A module imported by an imported module: resumed from the checkpoint before
+    // `mutator`, then from one before the top-level import that imports it.
+    ("deep.py", "n + 1", "n + 2", false, true),
+    ("deep.py", "n + 2", "n + 3", false, true),
+    ("deep.py", "return n + 3", "return 'x'", true, true),
+    ("deep.py", "return 'x'", "return n + 4", false, true),
+    // The first module the main module imports.
+    ("table.py", "{'a': 1}", "{'a': 5}", false, false),
+    ("table.py", "{'a': 5}", "{'a': 'five'}", true, true),
+    ("table.py", "{'a': 'five'}", "{'a': 6}", false, true),
+    // A file added beside the main file shadows the search path's module, then goes.
+    (
+        "util.py",
+        "<new>",
+        "def helper(n):\n    return 'x'\n",
+        true,
+        true,
+    ),
+    ("util.py", "", "<gone>", false, true),
+    // The main module itself: nothing before it to start from.
+    (
+        "main.py",
+        "n = len(argv)",
+        "n = len(argv) + 1",
+        false,
+        false,
+    ),
+    ("leaf.py", "n * 3", "n * 4", false, false),
+    ("leaf.py", "n * 4", "n * 5", false, true),
+    // Import-time code that looks at the file system: nothing after it is a checkpoint,
+    // what comes before it still is.
+    (
+        "mutator.py",
+        "import table\n",
+        "import os\nimport table\nos.path.exists('x')\n",
+        false,
+        false,
+    ),
+    ("leaf.py", "n * 5", "n * 6", false, true),
+    ("leaf.py", "n * 6", "n * 7", false, true),
+    (
+        "mutator.py",
+        "TABLE['c'] = 3",
+        "TABLE['c'] = 4",
+        false,
+        true,
+    ),
+];
+
+#[test]
+fn edits_in_imported_modules_resume_the_import_and_give_a_fresh_analysis() {
+    let root = PathBuf::from("/nonexistent/rpy-lsp-import-test");
+    let config = EngineConfig {
+        root: root.clone(),
+        entry_points: vec![root.join("main.py")],
+        search_paths: vec![root.join("lib")],
+        repair_buffers: true,
+        ..Default::default()
+    };
+    let mut texts: HashMap<PathBuf, String> = IMPORT_MODULES
+        .iter()
+        .map(|(f, t)| (root.join(f), t.to_string()))
+        .collect();
+    crate::compiler::cache::enable();
+    crate::compiler::cache::new_generation();
+    super::flowcache::enable();
+    super::flowcache::new_generation();
+    super::importcache::enable();
+    super::importcache::new_generation();
+    let mut previous = analyze(&config, &texts);
+    assert!(
+        previous.diagnostics.is_empty(),
+        "{:?}",
+        previous.diagnostics
+    );
+    for (step, &(file, from, to, errors, resumed)) in IMPORT_EDITS.iter().enumerate() {
+        let path = root.join(file);
+        if from == "<new>" {
+            assert!(texts.insert(path.clone(), to.to_string()).is_none());
+        } else if to == "<gone>" {
+            assert!(texts.remove(&path).is_some(), "step {step}: {file}");
+        } else {
+            let text = texts.get_mut(&path).unwrap();
+            assert!(text.contains(from), "step {step}: {from:?} not in {file}");
+            *text = text.replacen(from, to, 1);
+        }
+        let mut files: Vec<PathBuf> = texts.keys().cloned().collect();
+        files.sort();
+        crate::compiler::cache::new_generation();
+        super::flowcache::new_generation();
+        super::importcache::new_generation();
+        let incremental = analyze_after(&config, &texts, Some(&mut previous));
+        let was_resumed = incremental.programs.iter().any(|p| p.resumed_import);
+        let got = observed(&incremental, &files);
+        let (config2, texts2, files2) = (config.clone(), texts.clone(), files.clone());
+        let fresh = std::thread::Builder::new()
+            .stack_size(super::ANALYSIS_STACK_BYTES)
+            .spawn(move || observed(&analyze(&config2, &texts2), &files2))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(got.0, fresh.0, "step {step}: {file}: {from:?} -> {to:?}");
+        if let Some(i) =
+            (0..got.1.len().max(fresh.1.len())).find(|&i| got.1.get(i) != fresh.1.get(i))
+        {
+            panic!(
+                "step {step}: {file}: {from:?} -> {to:?}: query {i}:\n incremental {:?}\n fresh       {:?}",
+                got.1.get(i),
+                fresh.1.get(i)
+            );
+        }
+        assert_eq!(
+            incremental.error_count() > 0,
+            errors,
+            "step {step}: {file}: {from:?} -> {to:?}: {:?}",
+            got.0
+        );
+        assert_eq!(
+            was_resumed, resumed,
+            "step {step}: {file}: {from:?} -> {to:?}: import resumed"
+        );
+        // Each of the main module's 5 top-level imports is noted once, up to the one
+        // importing the module that reads the file system; the checkpoint is before one.
+        let (noted, checkpoint) = super::importcache::kept(&root.join("main.py")).unwrap();
+        let world_read = texts[&root.join("mutator.py")].contains("os.path");
+        assert_eq!(noted, if world_read { 3 } else { 5 }, "step {step}");
+        // (none when the main module itself changed: nothing before it stayed the same)
+        assert_eq!(
+            checkpoint.is_some_and(|c| c < noted),
+            file != "main.py",
+            "step {step}: {checkpoint:?}"
         );
         previous = incremental;
     }

@@ -8,6 +8,7 @@ mod completion;
 pub mod config;
 pub mod detect;
 pub mod flowcache;
+pub mod importcache;
 mod known;
 pub mod positions;
 pub mod program;

@@ -4,7 +4,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::flowspace::{build_flow, FunctionGraph, Hlvalue};
 use crate::interpreter::Unwind;
-use crate::objspace::object::{ObjId, Object, Value};
+use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::{LoaderConfig, ObjSpace};
 use crate::syntax::Span;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -46,14 +46,16 @@ pub struct Program {
     annotation_pure: bool,
     /// The annotation is the previous analysis's with its spans moved (`engine::positions`).
     pub moved_annotation: bool,
+    /// The import started from a checkpoint of the previous one (`engine::importcache`).
+    pub resumed_import: bool,
 }
 
 impl Program {
     /// Imports `path` and finds its entry point through `target(driver, args)`.
     pub fn load(path: &Path, config: LoaderConfig) -> Program {
-        let mut space = ObjSpace::new(config);
+        let (space, imported, resumed) = super::importcache::import(path, config);
         let mut diagnostics = Vec::new();
-        let module = match space.import_main(path) {
+        let module = match imported {
             Ok(m) => Some(m),
             Err(d) => {
                 diagnostics.push(d);
@@ -79,6 +81,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: resumed,
         };
         if let Some(m) = module {
             program.entry = program.find_entry(m);
@@ -107,6 +110,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: false,
         }
     }
 
@@ -140,6 +144,7 @@ impl Program {
             flow_heap_len: 0,
             annotation_pure: false,
             moved_annotation: false,
+            resumed_import: false,
         }
     }
 
@@ -188,13 +193,13 @@ impl Program {
 
     /// Annotates from the entry point, starting from the graphs the flow stage built.
     fn annotate(&mut self, entry: ObjId) -> crate::annotator::AnnotatedProgram {
-        let prebuilt = super::trace::stage("clone graphs", || {
-            self.graphs
-                .iter()
-                .zip(&self.graph_diagnostics)
-                .filter_map(|(g, d)| Some((g.func?, (g.clone(), d.clone()))))
-                .collect()
-        });
+        // The annotator copies the graphs it reaches (it changes its own copies).
+        let prebuilt = self
+            .graphs
+            .iter()
+            .zip(&self.graph_diagnostics)
+            .filter_map(|(g, d)| Some((g.func?, (g, &d[..]))))
+            .collect();
         super::trace::stage("annotate", || match &self.entry_types {
             Some(types) => {
                 let types: Vec<Option<&str>> = types.iter().map(|t| t.as_deref()).collect();
@@ -535,9 +540,12 @@ impl Program {
     /// out of `previous` (the previous analysis of the same target).
     fn build_flow_graphs_after(&mut self, previous: Option<&mut Program>) {
         let Some(entry) = self.entry else { return };
-        let (previous_session, previous_graphs): (Option<u64>, &mut [FunctionGraph]) =
+        let (previous_session, previous_graphs): (Option<(u64, &Heap)>, &mut [FunctionGraph]) =
             match previous {
-                Some(p) => (p.flow_session, &mut p.graphs[..]),
+                Some(p) => (
+                    p.flow_session.map(|id| (id, &p.space.heap)),
+                    &mut p.graphs[..],
+                ),
                 None => (None, &mut []),
             };
         let mut seen: HashSet<ObjId> = HashSet::new();
@@ -547,7 +555,7 @@ impl Program {
         seen.insert(entry);
         let mut cache = super::trace::stage("flow: compare heaps", || {
             self.target.as_deref().and_then(|t| {
-                super::flowcache::Session::start(t, &self.space.heap, previous_session)
+                super::flowcache::Session::start(t, &mut self.space.heap, previous_session)
             })
         });
         while let Some(f) = queue.pop_front() {

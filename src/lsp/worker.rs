@@ -120,6 +120,7 @@ impl Worker {
         crate::compiler::cache::enable();
         // Nor are the functions whose flow graphs they cannot change flowed again.
         engine::flowcache::enable();
+        engine::importcache::enable();
         crate::sandbox::keep_freed_memory();
         let mut current: Option<Snapshot> = None;
         let mut retiring: Option<Retiring> = None;
@@ -158,6 +159,7 @@ impl Worker {
             } = job.input;
             crate::compiler::cache::new_generation();
             engine::flowcache::new_generation();
+            engine::importcache::new_generation();
             let tracing = std::env::var_os("RPY_LSP_TRACE").is_some();
             if tracing {
                 engine::trace::start();

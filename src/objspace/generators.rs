@@ -9,7 +9,7 @@ use crate::builtins::BuiltinId as B;
 use crate::interpreter::{eval, Frame, Unwind};
 
 /// A generator's frame and progress.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct GenState {
     frame: Frame<Value>,
     started: bool,

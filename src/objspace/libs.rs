@@ -215,6 +215,7 @@ fn os_read(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 3)?;
+    sp.world_read = true;
     let Some(path) = sp.text_of(a.args[0]) else {
         return sp.type_error("coercing to Unicode: need string or buffer");
     };
@@ -378,6 +379,7 @@ fn os_strerror(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
+    sp.world_read = true;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
     if !sp.config.policy.may_read(std::path::Path::new(&path)) {
         return Err(sp.os_error(13, "Permission denied"));
@@ -399,6 +401,7 @@ fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     use std::os::unix::fs::MetadataExt;
     a.arity(sp, 1, 1)?;
+    sp.world_read = true;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
     if !sp.config.policy.may_read(std::path::Path::new(&path)) {
         return Err(sp.os_error(13, "Permission denied"));
@@ -424,6 +427,7 @@ fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
+    sp.world_read = true;
     let path = std::path::PathBuf::from(sp.text_of(a.args[0]).unwrap_or_default());
     let overlay = sp.config.overlays.contains_key(&path);
     if !overlay && !sp.config.policy.may_read(&path) {
@@ -664,6 +668,7 @@ fn math_factorial(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn time_time(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
+    sp.world_read |= sp.config.policy.clock.is_none();
     Ok(Value::Float(sp.config.policy.time()))
 }
 
@@ -673,6 +678,7 @@ fn time_clock(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         // A sandbox's clock is fixed; `clock()` counts the work done instead of real time.
         return Ok(Value::Float(sp.steps as f64 * 1e-8));
     }
+    sp.world_read = true;
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     let start = START.get_or_init(std::time::Instant::now);
     Ok(Value::Float(start.elapsed().as_secs_f64()))

@@ -15,6 +15,7 @@
 
 use super::bundled;
 use super::object::{AttrMap, Module, ObjId, Object, Value};
+use super::probes::{Answer, Checkpoint, MainImport, Question};
 use super::{ModuleInfo, ObjSpace, R};
 use crate::diagnostics::Diagnostic;
 use crate::interpreter::Unwind;
@@ -42,37 +43,26 @@ enum Found {
 }
 
 impl ObjSpace {
-    fn file_exists(&self, p: &Path) -> bool {
-        self.config.overlays.contains_key(p) || p.is_file()
+    fn file_exists(&mut self, p: &Path) -> bool {
+        self.ask(Question::IsFile(p.to_path_buf())) == Answer::Bool(true)
     }
 
-    fn read_source(&self, p: &Path) -> Option<String> {
-        if let Some(t) = self.config.overlays.get(p) {
-            return Some(t.clone());
-        }
-        // A module file may be a link to anything (`/proc/self/environ`): only what the
-        // policy lets import-time code read is a module source.
-        if !self.may_load(p) {
-            return None;
-        }
-        crate::sandbox::read_source(p).ok()
-    }
-
-    /// Whether a module source may be read: links resolved, it is inside the target's
-    /// directory, a search path, or what the policy lets import-time code read.
-    fn may_load(&self, p: &Path) -> bool {
-        if self.config.policy.may_read(p) {
-            return true;
-        }
-        let Ok(real) = p.canonicalize() else {
-            return false;
+    fn read_source(&mut self, p: &Path) -> Option<String> {
+        // The search roots matter only for a file the policy does not let the program read.
+        let roots = match self.config.overlays.contains_key(p) || self.config.policy.may_read(p) {
+            true => Vec::new(),
+            false => self.roots(),
         };
-        self.roots()
-            .iter()
-            .any(|r| r.canonicalize().is_ok_and(|r| real.starts_with(r)))
+        match self.ask(Question::Source {
+            path: p.to_path_buf(),
+            roots,
+        }) {
+            Answer::Text(t) => t.map(|t| t.to_string()),
+            _ => None,
+        }
     }
 
-    fn find_in_dir(&self, dir: &Path, part: &str) -> Option<Found> {
+    fn find_in_dir(&mut self, dir: &Path, part: &str) -> Option<Found> {
         let pkg = dir.join(part);
         let init = pkg.join("__init__.py");
         if self.file_exists(&init) {
@@ -91,7 +81,7 @@ impl ObjSpace {
         None
     }
 
-    fn roots(&self) -> Vec<PathBuf> {
+    fn roots(&mut self) -> Vec<PathBuf> {
         let mut roots = Vec::new();
         if let Some(d) = &self.main_dir {
             roots.push(d.clone());
@@ -112,7 +102,7 @@ impl ObjSpace {
     /// The directories import-time code put on `sys.path` (`sys.path.insert(0, dir)`, as
     /// simulators that import from their repository do), relative ones taken from the
     /// process's working directory; only those the policy lets the program read.
-    fn sys_path_dirs(&self) -> Vec<PathBuf> {
+    fn sys_path_dirs(&mut self) -> Vec<PathBuf> {
         let Some(&sys) = self.modules.get("sys") else {
             return Vec::new();
         };
@@ -127,16 +117,19 @@ impl ObjSpace {
             return Vec::new();
         };
         let cwd = PathBuf::from(self.config.policy.cwd());
-        items
+        let entries: Vec<PathBuf> = items
             .iter()
             .filter_map(|&v| self.heap.str_value(v))
             .map(|b| PathBuf::from(String::from_utf8_lossy(b).as_ref()))
             .map(|p| if p.is_absolute() { p } else { cwd.join(p) })
-            .filter(|p| p.is_dir() && self.config.policy.may_read(p))
+            .collect();
+        entries
+            .into_iter()
+            .filter(|p| self.ask(Question::Dir(p.clone())) == Answer::Bool(true))
             .collect()
     }
 
-    fn find_top(&self, part: &str) -> Option<Found> {
+    fn find_top(&mut self, part: &str) -> Option<Found> {
         if part == "rpython" {
             if let Some(b) = bundled::lookup(part) {
                 return Some(Found::Bundled(b));
@@ -150,12 +143,13 @@ impl ObjSpace {
         bundled::lookup(part).map(Found::Bundled)
     }
 
-    fn find_sub(&self, parent: ObjId, fullname: &str, part: &str) -> Option<Found> {
+    fn find_sub(&mut self, parent: ObjId, fullname: &str, part: &str) -> Option<Found> {
         let info = self.module_info.get(&parent)?;
         if !info.is_package {
             return None;
         }
-        if info.bundled {
+        let (in_bundled, package_dir) = (info.bundled, info.package_dir.clone());
+        if in_bundled {
             if let Some(b) = bundled::lookup(fullname) {
                 return Some(Found::Bundled(b));
             }
@@ -171,8 +165,7 @@ impl ObjSpace {
             }
             return None;
         }
-        let dir = info.package_dir.clone()?;
-        self.find_in_dir(&dir, part)
+        self.find_in_dir(&package_dir?, part)
     }
 
     /// The ImportError of a module that does not exist (reported as RPY002 when it escapes).
@@ -268,6 +261,21 @@ impl ObjSpace {
         is_package: bool,
         bundled: bool,
     ) -> R<ObjId> {
+        let (module, code) = self.begin_module(fullname, path, text, is_package, bundled)?;
+        let r = self.run_module_code(code, module);
+        self.end_module(fullname, module, r)
+    }
+
+    /// What `exec_source` does before running the module's body: the module registered,
+    /// with its code.
+    fn begin_module(
+        &mut self,
+        fullname: &str,
+        path: PathBuf,
+        text: String,
+        is_package: bool,
+        bundled: bool,
+    ) -> R<(ObjId, Rc<crate::compiler::CodeObject>)> {
         let file = match self.sources.find(&path) {
             Some(f) if self.sources.get(f).text == text => f,
             _ => self.sources.add(path.clone(), text.clone()),
@@ -319,7 +327,12 @@ impl ObjSpace {
             },
         );
         self.sync_sys_modules(fullname, Some(module));
-        match self.run_module_code(compiled.code, module) {
+        Ok((module, compiled.code))
+    }
+
+    /// What `exec_source` does after the module's body ran with the result `r`.
+    fn end_module(&mut self, fullname: &str, module: ObjId, r: R) -> R<ObjId> {
+        match r {
             Ok(_) => {
                 if fullname == "sys" {
                     let all: Vec<(String, ObjId)> =
@@ -724,28 +737,84 @@ impl ObjSpace {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "main".into());
-        let text = match self.config.overlays.get(path) {
-            Some(t) => t.clone(),
-            None => match self.read_main(path) {
-                Ok(t) => t,
-                Err(e) => {
-                    // The diagnostic points into the file itself (empty here), never into
-                    // whatever file happens to be number 0.
-                    let file = self.sources.add(path.to_path_buf(), String::new());
-                    let d = Diagnostic::new(
-                        "RPY002",
-                        Span::new(file, 0, 0),
-                        format!("cannot read {}: {e}", path.display()),
-                    );
-                    return Err(d);
-                }
-            },
+        let text = match self.read_main(path) {
+            Ok(t) => t,
+            Err(e) => {
+                // The diagnostic points into the file itself (empty here), never into
+                // whatever file happens to be number 0.
+                let file = self.sources.add(path.to_path_buf(), String::new());
+                let d = Diagnostic::new(
+                    "RPY002",
+                    Span::new(file, 0, 0),
+                    format!("cannot read {}: {e}", path.display()),
+                );
+                return Err(d);
+            }
         };
         self.steps = 0;
         self.memory_base = crate::sandbox::thread_bytes();
         self.started = crate::sandbox::CpuClock::start();
         let before = self.diagnostics.len();
-        match self.exec_source(&stem, path.to_path_buf(), text, false, false) {
+        let r = match self.begin_module(&stem, path.to_path_buf(), text, false, false) {
+            Ok((module, code)) => {
+                self.main_import = Some(MainImport {
+                    module,
+                    stem: stem.clone(),
+                    path: path.to_path_buf(),
+                    diagnostics_before: before,
+                });
+                let r = self.run_module_code(code, module);
+                self.main_import = None;
+                self.end_module(&stem, module, r)
+            }
+            Err(u) => Err(u),
+        };
+        self.main_outcome(&stem, path, before, r)
+    }
+
+    /// Goes on with the import of the main module from `checkpoint` (taken before one of its
+    /// top-level imports by an earlier evaluation whose questions `config` answers the same
+    /// way up to it), as `import_main` would have gone on.
+    pub fn resume_main(
+        checkpoint: Checkpoint,
+        config: LoaderConfig,
+    ) -> (ObjSpace, Result<ObjId, Diagnostic>) {
+        let Checkpoint {
+            space,
+            mut frame,
+            main,
+            cpu,
+            bytes,
+            ..
+        } = checkpoint;
+        let mut space = *space;
+        space.config = config;
+        space.started = crate::sandbox::CpuClock::started_ago(cpu);
+        space.memory_base = crate::sandbox::thread_bytes() - bytes;
+        // The main module's frame is the outermost import-time call (`enter`).
+        let marker = 0u8;
+        space.stack_base = std::hint::black_box(&marker) as *const u8 as usize;
+        space.main_import = Some(main.clone());
+        let r = crate::interpreter::eval(&mut space, &mut frame);
+        // What `run_module_code` does after its frame.
+        space.frames.pop();
+        space.leave();
+        space.main_import = None;
+        let r = space.end_module(&main.stem, main.module, r);
+        let result = space.main_outcome(&main.stem, &main.path, main.diagnostics_before, r);
+        (space, result)
+    }
+
+    /// The main module's import, given the result of running it.
+    fn main_outcome(
+        &mut self,
+        stem: &str,
+        path: &Path,
+        before: usize,
+        r: R<ObjId>,
+    ) -> Result<ObjId, Diagnostic> {
+        let stem = stem.to_string();
+        match r {
             Ok(m) => {
                 self.main_module = Some(m);
                 Ok(m)
@@ -788,11 +857,15 @@ impl ObjSpace {
         }
     }
 
-    fn read_main(&self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
-        if path.exists() && !self.may_load(path) {
-            return Err(crate::sandbox::ReadError::Denied);
+    fn read_main(&mut self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
+        let roots = self.roots();
+        match self.ask(Question::Main {
+            path: path.to_path_buf(),
+            roots,
+        }) {
+            Answer::Main(r) => r.map(|t| t.to_string()),
+            _ => Err(crate::sandbox::ReadError::NotFound),
         }
-        crate::sandbox::read_source(path)
     }
 
     fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {

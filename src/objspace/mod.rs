@@ -22,6 +22,7 @@ mod libs;
 pub mod loader;
 pub mod object;
 mod ops;
+pub mod probes;
 mod re_module;
 pub mod regex;
 mod space;
@@ -73,6 +74,7 @@ pub struct ModuleInfo {
 }
 
 /// The concrete object space.
+#[derive(Clone)]
 pub struct ObjSpace {
     pub heap: Heap,
     pub config: LoaderConfig,
@@ -180,6 +182,20 @@ pub struct ObjSpace {
     pub(crate) unknown_dicts: std::collections::HashSet<ObjId>,
     /// The metaclass of each class built by a subclass of `type`.
     pub metaclasses: HashMap<ObjId, ObjId>,
+    /// The loader's questions to the file system and their answers, in order, when the
+    /// space records them (`probes`): what import-time evaluation depended on.
+    pub probes: Option<Vec<probes::Probe>>,
+    /// Import-time code read files or the real clock itself (`os.open`, `os.listdir`,
+    /// `time.time()` outside the sandbox): what follows depends on more than `probes`.
+    pub world_read: bool,
+    /// The main module whose body is being run (`import_main`).
+    pub(crate) main_import: Option<probes::MainImport>,
+    /// Per top-level import of the main module's body, in order, how many questions had
+    /// been answered before it (recorded with `probes`, until the world is read).
+    pub boundaries: Vec<usize>,
+    /// Before which top-level import of the main module to take `checkpoint`.
+    pub checkpoint_at: Option<usize>,
+    pub checkpoint: Option<Box<probes::Checkpoint>>,
 }
 
 impl ObjSpace {
@@ -251,6 +267,12 @@ impl ObjSpace {
             import_stopped_unknown: false,
             unknown_globals: HashSet::new(),
             unknown_dicts: Default::default(),
+            probes: None,
+            world_read: false,
+            main_import: None,
+            boundaries: Vec::new(),
+            checkpoint_at: None,
+            checkpoint: None,
         };
         space.setup_types();
         space.setup_builtins_module();

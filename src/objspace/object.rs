@@ -262,6 +262,10 @@ pub const MAX_HASH_DEPTH: usize = 1_000;
 #[derive(Clone, Default, Debug)]
 pub struct Heap {
     objects: Vec<Object>,
+    /// The objects below this id are watched (`watch`), and `touched` says whether one was
+    /// handed out mutable since.
+    watched: u32,
+    touched: bool,
 }
 
 impl Heap {
@@ -274,7 +278,19 @@ impl Heap {
         &self.objects[id.0 as usize]
     }
     pub fn get_mut(&mut self, id: ObjId) -> &mut Object {
+        self.touched |= id.0 < self.watched;
         &mut self.objects[id.0 as usize]
+    }
+    /// Watches the objects that exist now: from here on, `touched` says whether one of
+    /// them may have changed (`engine::flowcache` compares a later heap with this one
+    /// instead of keeping a copy of it).
+    pub fn watch(&mut self) {
+        self.watched = self.objects.len() as u32;
+        self.touched = false;
+    }
+    /// Whether an object that existed at the last `watch` was handed out mutable since.
+    pub fn touched(&self) -> bool {
+        self.touched
     }
     pub fn len(&self) -> usize {
         self.objects.len()

@@ -98,8 +98,11 @@ impl Space for ObjSpace {
         self.span = span;
     }
 
-    fn before_instr(&mut self, _frame: &Frame<Value>) -> OpResult<Value, ()> {
+    fn before_instr(&mut self, frame: &Frame<Value>) -> OpResult<Value, ()> {
         self.steps += 1;
+        if self.depth == 1 && self.main_import.is_some() {
+            self.at_top_level(frame);
+        }
         if crate::sandbox::thread_bytes() - self.memory_base > self.max_memory {
             return Err(self.out_of_memory());
         }
