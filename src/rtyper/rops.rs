@@ -738,17 +738,7 @@ impl RTyper<'_> {
                 }
             }
             (Op::Int | Op::Float, _) => self.convertvar(llops, v, r, rr)?,
-            (Op::Hex | Op::Oct, _) => {
-                let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                let i = self.convertvar(llops, v, r, si)?;
-                let f = if op == Op::Hex {
-                    "ll_int_hex"
-                } else {
-                    "ll_int_oct"
-                };
-                let t = self.str_ptr;
-                self.gendirectcall(llops, f, vec![i, super::hop::cbool(true)], t)?
-            }
+            (Op::Hex | Op::Oct, _) => self.radix_str(llops, v, r, op == Op::Hex, true)?,
             _ => {
                 return Err(TyperError::new(format!(
                     "`{}` of this value is not supported by `run` yet",

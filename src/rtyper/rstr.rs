@@ -12,6 +12,37 @@ use crate::objspace::object::{IntKind, Object, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// `hex(v)`/`oct(v)` (`prefix`) and `'%x' % v`/`'%o' % v`: the digits of an unsigned
+    /// value as it is, of others (bools as ints) with their sign, as the reference's helper
+    /// specialized by the argument's type gives them.
+    pub(super) fn radix_str(
+        &mut self,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        r: ReprId,
+        hex: bool,
+        prefix: bool,
+    ) -> Result<Hlvalue, TyperError> {
+        let unsigned = matches!(
+            self.repr(r),
+            Repr::Int(IntKind::Unsigned | IntKind::ULongLong)
+        );
+        let rk = self.intern_repr(Repr::Int(if unsigned {
+            IntKind::Unsigned
+        } else {
+            IntKind::Signed
+        }));
+        let x = self.convertvar(llops, v, r, rk)?;
+        let f = match (hex, unsigned) {
+            (true, false) => "ll_int_hex",
+            (true, true) => "ll_uint_hex",
+            (false, false) => "ll_int_oct",
+            (false, true) => "ll_uint_oct",
+        };
+        let t = self.str_ptr;
+        self.gendirectcall(llops, f, vec![x, cbool(prefix)], t)
+    }
+
     /// `str(v)` (or `repr(v)`) as a string.
     pub fn to_str(
         &mut self,
@@ -184,26 +215,8 @@ impl RTyper<'_> {
                     self.to_str(llops, x, rr, false)?
                 }
                 b'x' | b'o' if spec.is_empty() => {
-                    // the digits of an unsigned value as it is, of others with their sign
-                    // (the reference's helper is specialized by the argument's type)
-                    let unsigned = matches!(
-                        self.repr(r),
-                        Repr::Int(IntKind::Unsigned | IntKind::ULongLong)
-                    );
-                    let rk = self.intern_repr(Repr::Int(if unsigned {
-                        IntKind::Unsigned
-                    } else {
-                        IntKind::Signed
-                    }));
-                    let x = self.convertvar(llops, v, r, rk)?;
-                    let f = match (code, unsigned) {
-                        (b'x', false) => "ll_int_hex",
-                        (b'x', true) => "ll_uint_hex",
-                        (_, false) => "ll_int_oct",
-                        (_, true) => "ll_uint_oct",
-                    };
                     // %x and %o: no 0x or 0 prefix, the sign before the digits
-                    self.gendirectcall(llops, f, vec![x, cbool(false)], t)?
+                    self.radix_str(llops, v, r, code == b'x', false)?
                 }
                 b'c' => {
                     let rc = self.intern_repr(Repr::Char);

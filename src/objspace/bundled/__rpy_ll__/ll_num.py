@@ -107,12 +107,12 @@ def ll_int_oct(x, prefix):
 
 
 def ll_uint_hex(x, prefix):
-    """`'%x' % x` of an Unsigned: its digits, never a sign (`hex()` of one is signed)."""
+    """`hex(x)` (prefix True) and `'%x' % x` of an Unsigned: its digits, never a sign."""
     return _radix_str(x, False, 4, prefix)
 
 
 def ll_uint_oct(x, prefix):
-    """`'%o' % x` of an Unsigned."""
+    """`oct(x)` (prefix True) and `'%o' % x` of an Unsigned."""
     return _radix_str(x, False, 3, prefix)
 
 
