@@ -5,7 +5,7 @@
 //! Layout: `database` (names of types, functions and constants; the GC's type table),
 //! `constants` (prebuilt data as static initialised C data), `funcgen` (one C function
 //! per graph, with the exception and GC-root transforms applied as it is written),
-//! `helpers`/`hlist` (the runtime functions specialised per type), `cc` (the C
+//! `helpers` (the calls of the runtime functions, per signature), `cc` (the C
 //! compiler), and `runtime/` (the C runtime: GC, text and number functions, lists).
 
 mod cc;
@@ -14,7 +14,6 @@ pub mod database;
 mod effects;
 pub mod funcgen;
 mod helpers;
-mod hlist;
 
 pub use cc::{compile, CompileError, CompileOptions, GcKind};
 

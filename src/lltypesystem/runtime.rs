@@ -1,6 +1,6 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the instantiation of a class chosen at run time, not yet a graph. The
+//! formatting). The
 //! operations of str, list, dict, iterators, hashing and codecs are low-level RPython
 //! helpers in the bundled `ll_*.py` modules (see `rtyper::annlowlevel`). The RTyper calls
 //! these with `direct_call` through a function pointer; the LLInterpreter and GenC's C
@@ -108,11 +108,6 @@ runtime_fns! {
     FloatPow = "ll_float_pow", &["ValueError", "OverflowError"], NO_ALLOC;
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"], NO_ALLOC;
     FloatMod = "ll_float_mod", &["ZeroDivisionError"], NO_ALLOC;
-    /// A new instance of the class whose vtable is given (a class chosen at run time),
-    /// with its class-level field defaults
-    Instantiate = "ll_instantiate", NONE, ALLOC;
-    /// `__init__` of the instance's class, with the call's arguments: (instance, args…)
-    CallInit = "ll_call_init", &["Exception"], ALLOC;
 }
 
 #[cfg(test)]

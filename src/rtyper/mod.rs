@@ -15,6 +15,7 @@ mod hop;
 mod normalizecalls;
 mod rbuiltin;
 mod rclass;
+mod rclasscall;
 mod rcontainers;
 mod rdict;
 mod rexternal;
@@ -78,21 +79,9 @@ pub struct LlProgram {
     /// The vtable of each built-in exception class by name (`ZeroDivisionError`…), with the
     /// instance structure to allocate when an operation raises it.
     pub std_exceptions: HashMap<String, (LlPtr, LlType)>,
-    /// For each class (by vtable): the instance structure, the class-level defaults of its
-    /// instance fields (flattened slot, value) and the function of its `__init__` — what
-    /// instantiating a class chosen at run time needs.
-    pub classes: HashMap<LlPtr, ClassInfo>,
     /// The files of bundled code (models, low-level helpers): a stop in them is reported
     /// at the user's call.
     pub bundled_files: std::collections::HashSet<crate::syntax::FileId>,
-}
-
-/// What `ll_instantiate` and `ll_call_init` need of one class.
-#[derive(Clone, Debug)]
-pub struct ClassInfo {
-    pub inst: LlType,
-    pub defaults: Vec<(usize, LlValue)>,
-    pub init: Option<u32>,
 }
 
 /// A reason the RTyper cannot translate an operation.
@@ -144,11 +133,14 @@ pub struct RTyper<'a> {
     /// high-level result Variable.
     array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
-    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    /// graph slot of its `next`.
     gen_frames: HashMap<u32, LlType>,
     gen_next: HashMap<u32, u32>,
     gen_next_slot: HashMap<u32, u32>,
-    gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The graphs the RTyper makes itself (generators' `next`, classes' `instantiate`),
+    /// by slot (`EXTRA_SLOT_BASE + k`), once built; `extra_slots` slots are given out.
+    extra_graphs: HashMap<u32, FunctionGraph>,
+    extra_slots: u32,
     /// The common signature of the graphs of each call family (normalizecalls).
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
     /// The low-level helpers called so far, and those still to annotate.
@@ -187,11 +179,14 @@ struct RtState {
     /// high-level result Variable.
     array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
-    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    /// graph slot of its `next`.
     gen_frames: HashMap<u32, LlType>,
     gen_next: HashMap<u32, u32>,
     gen_next_slot: HashMap<u32, u32>,
-    gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The graphs the RTyper makes itself (generators' `next`, classes' `instantiate`),
+    /// by slot (`EXTRA_SLOT_BASE + k`), once built; `extra_slots` slots are given out.
+    extra_graphs: HashMap<u32, FunctionGraph>,
+    extra_slots: u32,
     /// The common signature of the graphs of each call family (normalizecalls).
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
     /// The low-level helpers called so far, and those still to annotate.
@@ -223,7 +218,8 @@ impl<'a> RTyper<'a> {
             gen_frames: st.gen_frames,
             gen_next: st.gen_next,
             gen_next_slot: st.gen_next_slot,
-            gen_graphs: st.gen_graphs,
+            extra_graphs: st.extra_graphs,
+            extra_slots: st.extra_slots,
             family_sig: st.family_sig,
             helpers: st.helpers,
         }
@@ -251,7 +247,8 @@ impl<'a> RTyper<'a> {
             gen_frames: self.gen_frames,
             gen_next: self.gen_next,
             gen_next_slot: self.gen_next_slot,
-            gen_graphs: self.gen_graphs,
+            extra_graphs: self.extra_graphs,
+            extra_slots: self.extra_slots,
             family_sig: self.family_sig,
             helpers: self.helpers,
         }
@@ -322,7 +319,8 @@ pub fn rtype(
         gen_frames: HashMap::new(),
         gen_next: HashMap::new(),
         gen_next_slot: HashMap::new(),
-        gen_graphs: HashMap::new(),
+        extra_graphs: HashMap::new(),
+        extra_slots: 0,
         family_sig: HashMap::new(),
         helpers,
     };
@@ -403,10 +401,10 @@ pub fn rtype(
             }
         }
     }
-    // the `next` graphs of generators, after the annotator's graphs
-    let gen_base = graphs.len() as u32;
-    for k in 0..st.gen_next.len() as u32 {
-        match st.gen_graphs.remove(&(GEN_SLOT_BASE + k)) {
+    // the graphs the RTyper made, after the annotator's graphs
+    let extra_base = graphs.len() as u32;
+    for k in 0..st.extra_slots {
+        match st.extra_graphs.remove(&(EXTRA_SLOT_BASE + k)) {
             Some(lg) => {
                 #[cfg(debug_assertions)]
                 if let Err(e) = crate::flowspace::verify_low_level(&lg, &st.types) {
@@ -422,8 +420,8 @@ pub fn rtype(
     }
     for f in st.functions.iter_mut() {
         if let LlFunction::Graph { graph, .. } = f {
-            if *graph >= GEN_SLOT_BASE {
-                *graph = gen_base + (*graph - GEN_SLOT_BASE);
+            if *graph >= EXTRA_SLOT_BASE {
+                *graph = extra_base + (*graph - EXTRA_SLOT_BASE);
             }
         }
     }
@@ -434,7 +432,6 @@ pub fn rtype(
     }
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
-    let classes = rt.class_infos();
     let bundled_files = rt.bundled_files();
     let st = rt.into_state();
     let Some(LlPtr::Func(entry)) = entry_func else {
@@ -455,7 +452,6 @@ pub fn rtype(
         object: st.classes.object,
         object_vtable: st.classes.object_vtable,
         std_exceptions,
-        classes,
         bundled_files,
     })
 }
@@ -478,11 +474,18 @@ fn stdio_at_exit(ann: &mut AnnotatedProgram, space: &mut ObjSpace) -> Option<u32
         .ok()
 }
 
-/// Graph slots of generators' `next` graphs while translating: the graphs are placed after
-/// every annotated graph (helpers included) once all are known.
-pub(crate) const GEN_SLOT_BASE: u32 = 1 << 30;
+/// Graph slots of the graphs the RTyper makes (generators' `next`, classes'
+/// `instantiate`) while translating: the graphs are placed after every annotated graph
+/// (helpers included) once all are known.
+pub(crate) const EXTRA_SLOT_BASE: u32 = 1 << 30;
 
 impl RTyper<'_> {
+    /// A graph slot for a graph the RTyper makes (kept in `extra_graphs` once built).
+    pub(super) fn new_extra_graph_slot(&mut self) -> u32 {
+        self.extra_slots += 1;
+        EXTRA_SLOT_BASE + self.extra_slots - 1
+    }
+
     /// The low-level graph of annotated graph `g`: its translation, or an empty placeholder
     /// when the annotator never reached it or it could not be translated (`diags` says why).
     fn translate_reached(&mut self, g: u32, diags: &mut Vec<Diagnostic>) -> FunctionGraph {

@@ -2,7 +2,7 @@
 //! (instance fields, vtable slots, bound methods), `type()`, `isinstance`.
 
 use super::hop::{cbool, cfield, cint, cvoid, Hop, LlOps};
-use super::rclass::{cls_field, inst_field, ClassSlot};
+use super::rclass::{cls_field, inst_field};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::Hlvalue;
@@ -165,9 +165,7 @@ impl RTyper<'_> {
                     .find(|(n, _)| **n == *name)
                     .cloned()
                 {
-                    let sr = match slot {
-                        ClassSlot::Method { repr } | ClassSlot::Constant { repr } => repr,
-                    };
+                    let sr = slot.repr();
                     let tp = self.typeptr(llops, v, r)?;
                     let vt = self.classes.vtable[&owner];
                     let vtp = self.types.ptr(vt);
@@ -197,10 +195,7 @@ impl RTyper<'_> {
                             .iter()
                             .find(|(n, _)| **n == *name)
                             .map(|(_, s)| s.clone());
-                        if let Some(
-                            ClassSlot::Method { repr: sr } | ClassSlot::Constant { repr: sr },
-                        ) = slot
-                        {
+                        if let Some(sr) = slot.map(|s| s.repr()) {
                             let vtp = self.types.ptr(self.classes.vtable[&owner]);
                             let vv = llops.genop(LlOp::CastPointer, vec![v], vtp);
                             let t = self.lltype(sr);
