@@ -203,6 +203,7 @@ impl<'p> LlInterpreter<'p> {
                 let rf = *rf;
                 self.call_runtime(rf, args, LlType::VOID, span)
             }
+            LlFunction::C(decl) => self.call_c(decl, args, LlType::VOID, span),
         }
     }
 

@@ -14,11 +14,13 @@ mod annlowlevel;
 mod hop;
 mod normalizecalls;
 mod rbuiltin;
+mod rcfunc;
 mod rclass;
 mod rclasscall;
 mod rcontainers;
 mod rdict;
 mod rexternal;
+mod rfrozen;
 mod rgenerator;
 mod rinstance;
 mod riter;
@@ -55,6 +57,8 @@ pub enum LlFunction {
     Graph { graph: u32, name: Rc<str> },
     /// A function of the runtime (external functions and native helpers).
     Runtime(RuntimeFn),
+    /// A C function the program declares (`rffi.llexternal`).
+    C(Rc<crate::lltypesystem::libc::CDecl>),
 }
 
 /// The RTyper's result: what the LLInterpreter runs and GenC compiles.
@@ -116,6 +120,8 @@ pub struct RTyper<'a> {
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
+    /// The function of each C function the program declares and calls (`rcfunc`).
+    c_funcs: HashMap<crate::lltypesystem::libc::CDecl, u32>,
     str_consts: HashMap<Vec<u8>, LlPtr>,
     prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
     /// Repr of every Variable of every graph, once computed.
@@ -162,6 +168,8 @@ struct RtState {
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
+    /// The function of each C function the program declares and calls (`rcfunc`).
+    c_funcs: HashMap<crate::lltypesystem::libc::CDecl, u32>,
     str_consts: HashMap<Vec<u8>, LlPtr>,
     prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
     /// Repr of every Variable of every graph, once computed.
@@ -209,6 +217,7 @@ impl<'a> RTyper<'a> {
             functions: st.functions,
             graph_func: st.graph_func,
             runtime_func: st.runtime_func,
+            c_funcs: st.c_funcs,
             str_consts: st.str_consts,
             prebuilt: st.prebuilt,
             var_reprs: st.var_reprs,
@@ -238,6 +247,7 @@ impl<'a> RTyper<'a> {
             functions: self.functions,
             graph_func: self.graph_func,
             runtime_func: self.runtime_func,
+            c_funcs: self.c_funcs,
             str_consts: self.str_consts,
             prebuilt: self.prebuilt,
             var_reprs: self.var_reprs,
@@ -310,6 +320,7 @@ pub fn rtype(
         functions: Vec::new(),
         graph_func: HashMap::new(),
         runtime_func: HashMap::new(),
+        c_funcs: HashMap::new(),
         str_consts: HashMap::new(),
         prebuilt: HashMap::new(),
         var_reprs: HashMap::new(),
@@ -432,7 +443,9 @@ pub fn rtype(
     }
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
-    let bundled_files = rt.bundled_files();
+    let mut bundled_files = rt.bundled_files();
+    // and the code bundled models generate (rffi's llexternal wrappers)
+    bundled_files.extend(space.bundled_files.iter().copied());
     let st = rt.into_state();
     let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()

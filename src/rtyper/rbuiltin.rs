@@ -31,6 +31,10 @@ impl RTyper<'_> {
                 self.call_builtin_method(hop, llops, sv, self_repr, &ss, id)
             }
             Repr::Class(Some(common)) => self.call_runtime_class(hop, llops, common),
+            Repr::FrozenMethod { self_repr, func } => {
+                let (sv, _, _) = hop.r_s_popfirstarg();
+                self.call_frozen_method(hop, llops, sv, self_repr, func)
+            }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
                 self.indirect_call(hop, llops, fv, graphs[0])
@@ -71,6 +75,11 @@ impl RTyper<'_> {
                     Object::Class(_) => {
                         hop.r_s_popfirstarg();
                         self.instantiate(hop, llops, id)
+                    }
+                    Object::Function(_) if self.c_function(id).is_some() => {
+                        let decl = self.c_function(id).unwrap();
+                        hop.r_s_popfirstarg();
+                        self.call_c_function(hop, llops, decl)
                     }
                     _ => {
                         let memo = self.ann.bookkeeper.desc_of_obj.get(&id).is_some_and(|d| {

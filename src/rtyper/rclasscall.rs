@@ -212,6 +212,7 @@ impl RTyper<'_> {
             .iter()
             .all(|cd| self.method_graph(*cd, "__init__").is_some());
         let Some(&first) = inits.first() else {
+            // no __init__: only the allocation (which raises nothing the program catches)
             return Ok((inst, ri));
         };
         if inits.len() == 1 && all_have_init {

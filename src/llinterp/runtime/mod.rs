@@ -3,6 +3,7 @@
 //! formatting and parsing). Each takes
 //! its result type from the call's function pointer type (a tuple result is built in it).
 
+mod cfuncs;
 mod containers;
 mod os;
 mod text;
