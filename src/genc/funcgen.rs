@@ -189,7 +189,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         let mut needs_propagate = false;
         if self.recursive {
             self.out.push_str(
-                "    if (RPY_STACK_TOO_DEEP()) { rpy_raise_std(RPY_EXC_RuntimeError); goto propagate; }\n",
+                "    if (RPY_STACK_TOO_DEEP()) { rpy_raise_std(RPY_EXC_StackOverflow); goto propagate; }\n",
             );
             needs_propagate = true;
         }

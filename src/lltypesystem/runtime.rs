@@ -50,7 +50,21 @@ pub const STD_EXCEPTIONS: &[&str] = &[
     "UnicodeEncodeError",
     "UnicodeDecodeError",
     "RuntimeError",
+    "StackOverflow",
 ];
+
+/// RPython's built-in exceptions that are no Python class, with their bases nearest first:
+/// the stack check of compiled programs raises StackOverflow, a RuntimeError (the
+/// reference's `rstackovf`).
+pub const BUILTIN_SUBCLASSES: &[(&str, &[&str])] = &[(
+    "StackOverflow",
+    &[
+        "RuntimeError",
+        "StandardError",
+        "Exception",
+        "BaseException",
+    ],
+)];
 
 runtime_fns! {
     /// `os.write(fd, str) -> Signed`

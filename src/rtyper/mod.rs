@@ -1185,9 +1185,19 @@ impl<'a> RTyper<'a> {
                 .find(|(_, c)| &*c.name == name)
                 .map(|(i, _)| ClassDefId(i as u32))
                 .filter(|cd| self.classes.vtable_ptr.contains_key(cd));
+            // a built-in exception with no Python class (StackOverflow) has the instance
+            // structure of its nearest base the program has
+            let base_inst = crate::lltypesystem::runtime::BUILTIN_SUBCLASSES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, bases)| bases.iter().find_map(|b| self.builtin_classdef(b)))
+                .and_then(|cd| self.classes.inst.get(&cd).copied());
             let entry = match found {
                 Some(cd) => (self.classes.vtable_ptr[&cd], self.classes.inst[&cd]),
-                None => (self.extra_vtable(name), self.classes.object),
+                None => (
+                    self.extra_vtable(name),
+                    base_inst.unwrap_or(self.classes.object),
+                ),
             };
             out.insert(name.to_string(), entry);
         }

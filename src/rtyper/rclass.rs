@@ -64,6 +64,9 @@ pub struct ClassLayouts {
     /// ancestor that has a class definition, with a vtable of the root type.
     pub extra_children: HashMap<ClassDefId, Vec<Rc<str>>>,
     pub extra_ranges: HashMap<Rc<str>, (i64, i64)>,
+    /// Built-in exceptions with no Python class (`runtime::BUILTIN_SUBCLASSES`) numbered
+    /// under another such exception: by base name.
+    pub extra_nested: HashMap<Rc<str>, Vec<Rc<str>>>,
     pub extra_vtable: HashMap<Rc<str>, LlPtr>,
     /// The function (`instantiate` in the vtables) allocating an instance of each class
     /// instantiated at run time, made when a call site needs it.
@@ -227,6 +230,33 @@ impl RTyper<'_> {
                 None => orphans.push(name),
             }
         }
+        // StackOverflow: under its nearest base the program has, else where that is
+        for (name, bases) in crate::lltypesystem::runtime::BUILTIN_SUBCLASSES {
+            let name: Rc<str> = (*name).into();
+            let placed_extra = |c: &ClassLayouts, b: &str| {
+                orphans.iter().any(|o| &**o == b)
+                    || c.extra_children.values().flatten().any(|o| &**o == b)
+            };
+            match bases.iter().find_map(|b| {
+                self.builtin_classdef(b)
+                    .map(Ok)
+                    .or_else(|| placed_extra(&self.classes, b).then(|| Err(Rc::from(*b))))
+            }) {
+                Some(Ok(cd)) => self
+                    .classes
+                    .extra_children
+                    .entry(cd)
+                    .or_default()
+                    .push(name),
+                Some(Err(base)) => self
+                    .classes
+                    .extra_nested
+                    .entry(base)
+                    .or_default()
+                    .push(name),
+                None => orphans.push(name),
+            }
+        }
         // class ids in preorder
         let mut counter = 0i64;
         let roots: Vec<ClassDefId> = (0..n)
@@ -237,10 +267,7 @@ impl RTyper<'_> {
             self.number_classes(r, &mut counter);
         }
         for name in orphans {
-            self.classes
-                .extra_ranges
-                .insert(name, (counter, counter + 1));
-            counter += 1;
+            self.number_extra(name, &mut counter);
         }
         let mut extras: Vec<(Rc<str>, (i64, i64))> = self
             .classes
@@ -310,12 +337,31 @@ impl RTyper<'_> {
             .cloned()
             .unwrap_or_default()
         {
-            self.classes
-                .extra_ranges
-                .insert(name, (*counter, *counter + 1));
-            *counter += 1;
+            self.number_extra(name, counter);
         }
         self.classes.ranges.insert(cd, (min, *counter));
+    }
+
+    /// Numbers a built-in exception without a class definition, and those nested under it.
+    fn number_extra(&mut self, name: Rc<str>, counter: &mut i64) {
+        let min = *counter;
+        *counter += 1;
+        for sub in self
+            .classes
+            .extra_nested
+            .get(&name)
+            .cloned()
+            .unwrap_or_default()
+        {
+            self.number_extra(sub, counter);
+        }
+        self.classes.extra_ranges.insert(name, (min, *counter));
+    }
+
+    /// The class definition of the built-in class `name`, if the program has one.
+    pub fn builtin_classdef(&self, name: &str) -> Option<ClassDefId> {
+        let &cls = self.ann.bookkeeper.builtin_classes.get(name)?;
+        self.classdef_of_class(cls)
     }
 
     /// The attributes read (`getattr` with a non-constant result) through a variable that
