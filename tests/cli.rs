@@ -523,7 +523,8 @@ fn run_stops_at_undefined_behaviour_naming_the_line() {
 }
 
 /// A C function declared with `rffi.llexternal` that `run` does not model: `run` goes up
-/// to its call and stops there naming the function and the user's line (status 134);
+/// to its call and stops there naming the function, its declaration's line and the
+/// call's (status 134);
 /// `build` calls the C library's function (declared under an asm label, so the header's
 /// `const char *` declaration does not conflict).
 #[test]
@@ -535,9 +536,10 @@ fn run_stops_at_an_unmodelled_c_function_and_build_calls_it() {
     let (code, stdout, stderr) = rpy(&["run", p.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (134, "4\n"), "{}", stderr);
     assert!(
-        stderr.starts_with(
-            "rpy-lsp run: the C function `atoi` (declared with rffi.llexternal) cannot be called by `run`: it runs only the C library functions rpy-lsp models (strlen, "
-        ),
+        stderr.starts_with(&format!(
+            "rpy-lsp run: the C function `atoi` (declared with rffi.llexternal at {}:5) cannot be called by `run`: it runs only the C library functions rpy-lsp models (strlen, ",
+            p.display()
+        )),
         "{}",
         stderr
     );

@@ -72,6 +72,9 @@ pub struct CDecl {
     pub result: Rc<str>,
     /// The registry's entry for it, if `run` can execute it.
     pub known: Option<LibcFn>,
+    /// Where the program declares it (`path:line` of `name = rffi.llexternal(...)`), when
+    /// found: `run` names it when it cannot call the function.
+    pub declared_at: Option<Rc<str>>,
 }
 
 #[cfg(test)]

@@ -446,7 +446,8 @@ pub fn rtype(
     let mut bundled_files = rt.bundled_files();
     // and the code bundled models generate (rffi's llexternal wrappers)
     bundled_files.extend(space.bundled_files.iter().copied());
-    let st = rt.into_state();
+    let mut st = rt.into_state();
+    rcfunc::locate_c_declarations(space, &mut st.functions);
     let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()
     };

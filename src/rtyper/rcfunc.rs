@@ -13,6 +13,7 @@ use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::libc::{CDecl, LibcFn};
 use crate::lltypesystem::{LlOp, LlPtr, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
+use crate::objspace::ObjSpace;
 use std::rc::Rc;
 
 impl RTyper<'_> {
@@ -45,6 +46,7 @@ impl RTyper<'_> {
             args: args.iter().map(|a| text(*a)).collect::<Option<_>>()?,
             result: text(result)?,
             name,
+            declared_at: None,
         })
     }
 
@@ -100,5 +102,47 @@ impl RTyper<'_> {
         // C functions raise nothing
         hop.exception_cannot_occur();
         Ok((v, result))
+    }
+}
+
+/// Finds where each C function of `functions` is declared: a global of a user module
+/// holding the wrapper `rffi.llexternal` made (a function of the C function's name, in
+/// code the model generated), at the first line assigning that global.
+pub(super) fn locate_c_declarations(space: &ObjSpace, functions: &mut [LlFunction]) {
+    for f in functions.iter_mut() {
+        let LlFunction::C(decl) = f else { continue };
+        let mut found = None;
+        let mut modules: Vec<(&String, &ObjId)> = space.modules.iter().collect();
+        modules.sort();
+        'modules: for (_, &m) in modules {
+            let Object::Module(module) = space.heap.get(m) else {
+                continue;
+            };
+            let Some(file) = module.file.filter(|_| !module.bundled) else {
+                continue;
+            };
+            for (global, v) in module.dict.iter() {
+                let Value::Obj(id) = v else { continue };
+                let Object::Function(func) = space.heap.get(id) else {
+                    continue;
+                };
+                if *func.name != *decl.name || !space.bundled_files.contains(&func.code.span.file) {
+                    continue;
+                }
+                let source = space.sources.get(file);
+                let line = source.text.lines().position(|l| {
+                    l.trim_start()
+                        .strip_prefix(&**global)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                });
+                if let Some(line) = line {
+                    found = Some(format!("{}:{}", source.path.display(), line + 1));
+                    break 'modules;
+                }
+            }
+        }
+        if let Some(at) = found {
+            Rc::make_mut(decl).declared_at = Some(at.into());
+        }
     }
 }

@@ -21,8 +21,12 @@ impl<'p> LlInterpreter<'p> {
             return Err(self.fatal_at(
                 span,
                 format!(
-                    "the C function `{}` (declared with rffi.llexternal) cannot be called by `run`: it runs only the C library functions rpy-lsp models ({}); `rpy-lsp build` calls it",
+                    "the C function `{}` (declared with rffi.llexternal{}) cannot be called by `run`: it runs only the C library functions rpy-lsp models ({}); `rpy-lsp build` calls it",
                     decl.name,
+                    decl.declared_at
+                        .as_ref()
+                        .map(|at| format!(" at {}", at))
+                        .unwrap_or_default(),
                     known.join(", ")
                 ),
             ));
