@@ -12,7 +12,7 @@ rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Float, Signed
 from rpython.rtyper.lltypesystem.lltype import Unsigned, SignedLongLong, UnsignedLongLong
-from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool
+from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool, Void
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rgc import ll_arraycopy
@@ -82,10 +82,11 @@ def _clear(l, start, stop):
     # lists set them to NULL when the items are pointers (a later slice assignment that
     # grows the list shows what the array holds there, see ll_setslice)
     ITEM = typeOf(l).TO.items.TO.OF
-    # items are numbers, characters or pointers (each test is decided per list type)
+    # items are numbers, characters, pointers or nothing (a list of None): each test is
+    # decided per list type
     if (ITEM != Signed and ITEM != Unsigned and ITEM != SignedLongLong
             and ITEM != UnsignedLongLong and ITEM != Float and ITEM != Char
-            and ITEM != UniChar and ITEM != Bool):
+            and ITEM != UniChar and ITEM != Bool and ITEM != Void):
         items = l.items
         null = nullptr(ITEM.TO)
         while start < stop:
