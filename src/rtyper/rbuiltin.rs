@@ -1,6 +1,7 @@
 //! Calls (`simple_call`): of functions (a `direct_call` of the graph the call table gives,
-//! or an `indirect_call` through a function pointer), of classes (`rclasscall`), of methods (direct when one graph is reachable, through the
-//! vtable otherwise), and of built-in functions and methods (low-level operations or
+//! or an `indirect_call` through a function pointer), of classes (`rclasscall`), of
+//! methods (direct when one graph is reachable, through the vtable otherwise), of C
+//! functions (`rcfunc`), and of built-in functions and methods (low-level operations or
 //! runtime functions).
 
 use super::hop::{cbool, cfield, cint, ctype, cvoid, Hop, LlOps};
@@ -50,6 +51,10 @@ impl RTyper<'_> {
                 if self.is_ll_undefined(id) {
                     return self.rtype_ll_undefined(hop, llops);
                 }
+                if let Some(decl) = self.c_function(id) {
+                    hop.r_s_popfirstarg();
+                    return self.call_c_function(hop, llops, decl);
+                }
                 match self.objheap.get(id) {
                     Object::Builtin {
                         id: bid,
@@ -75,11 +80,6 @@ impl RTyper<'_> {
                     Object::Class(_) => {
                         hop.r_s_popfirstarg();
                         self.instantiate(hop, llops, id)
-                    }
-                    Object::Function(_) if self.c_function(id).is_some() => {
-                        let decl = self.c_function(id).unwrap();
-                        hop.r_s_popfirstarg();
-                        self.call_c_function(hop, llops, decl)
                     }
                     _ => {
                         let memo = self.ann.bookkeeper.desc_of_obj.get(&id).is_some_and(|d| {
