@@ -394,7 +394,7 @@ fn check_reports_what_the_rtyper_cannot_translate() {
     assert_eq!(code, 0, "a warning only: {stdout}");
     assert_eq!(
         codes(&stdout),
-        vec![("RPY301".to_string(), "warning".to_string(), 7)]
+        vec![("RPY301".to_string(), "warning".to_string(), 14)]
     );
     let (_, stdout, _) = rpy(&["check", "--format", "json", "--no-translate", bad_s]);
     assert!(codes(&stdout).is_empty(), "{stdout}");
@@ -403,7 +403,7 @@ fn check_reports_what_the_rtyper_cannot_translate() {
     let (code, _, stderr) = rpy(&["run", bad_s]);
     assert_eq!(code, 1);
     assert!(
-        stderr.contains("error[RPY301]") && stderr.contains("rpy301_bad.py:7:"),
+        stderr.contains("error[RPY301]") && stderr.contains("rpy301_bad.py:14:"),
         "{stderr}"
     );
 }
@@ -520,4 +520,38 @@ fn run_stops_at_undefined_behaviour_naming_the_line() {
     );
     let (code, stdout, _) = rpy(&["run", p.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (0, "del\npop\nget\n"));
+}
+
+/// A C function declared with `rffi.llexternal` that `run` does not model: `run` goes up
+/// to its call and stops there naming the function, its declaration's line and the
+/// call's (status 134);
+/// `build` calls the C library's function (declared under an asm label, so the header's
+/// `const char *` declaration does not conflict).
+#[test]
+fn run_stops_at_an_unmodelled_c_function_and_build_calls_it() {
+    let p = write_program(
+        "cfunc_atoi",
+        "import os\nfrom rpython.rtyper.lltypesystem import rffi\n\nc_strlen = rffi.llexternal('strlen', [rffi.CCHARP], rffi.SIZE_T)\nc_atoi = rffi.llexternal('atoi', [rffi.CCHARP], rffi.INT)\n\ndef entry_point(argv):\n    os.write(1, '%d\\n' % c_strlen('four'))\n    os.write(1, '%d\\n' % c_atoi('4' + str(len(argv) + 1)))\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, stdout, stderr) = rpy(&["run", p.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (134, "4\n"), "{}", stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "rpy-lsp run: the C function `atoi` (declared with rffi.llexternal at {}:5) cannot be called by `run`: it runs only the C library functions rpy-lsp models (strlen, ",
+            p.display()
+        )),
+        "{}",
+        stderr
+    );
+    assert!(
+        stderr.ends_with(&format!("\n  at {}:9\n", p.display())),
+        "{}",
+        stderr
+    );
+    let exe = p.with_extension("bin");
+    let (code, _, stderr) = rpy(&["build", p.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
+    assert_eq!(code, 0, "{}", stderr);
+    let out = Command::new(&exe).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n42\n");
 }

@@ -66,6 +66,7 @@ impl<'p> Database<'p> {
             .map(|(i, f)| match f {
                 LlFunction::Graph { name, .. } => format!("f{}_{}", i, sanitize(name)),
                 LlFunction::Runtime(rf) => format!("rt{}_{}", i, rf.name()),
+                LlFunction::C(decl) => format!("rpyc{}_{}", i, sanitize(&decl.name)),
             })
             .collect();
         Database {

@@ -98,6 +98,8 @@ impl Effects {
                         super::helpers::may_collect_call(db, *rf, fty)
                     }
                     LlFunction::Graph { .. } => self.may_collect[f as usize],
+                    // C functions allocate nothing of the GC's
+                    LlFunction::C(_) => false,
                 },
                 None => true,
             },

@@ -189,7 +189,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         let mut needs_propagate = false;
         if self.recursive {
             self.out.push_str(
-                "    if (RPY_STACK_TOO_DEEP()) { rpy_raise_std(RPY_EXC_RuntimeError); goto propagate; }\n",
+                "    if (RPY_STACK_TOO_DEEP()) { rpy_raise_std(RPY_EXC_StackOverflow); goto propagate; }\n",
             );
             needs_propagate = true;
         }
@@ -640,16 +640,33 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     },
                     _ => LlType::VOID,
                 };
-                let tid = self.db.tid(t);
-                Some(if o == Malloc {
+                let types = self.db.types();
+                let sn = self.db.struct_name(t);
+                Some(if !types.is_gc(t) {
+                    // raw memory: outside the GC's heap
+                    match types.def(t) {
+                        crate::lltypesystem::TypeDef::Array { .. } => format!(
+                            "(({})rpy_raw_malloc_array(offsetof({sn}, items), sizeof((({sn} *)0)->items[0]), {}))",
+                            cty,
+                            if o == Malloc { "0".to_string() } else { a(1) },
+                            sn = sn
+                        ),
+                        _ => format!("(({})rpy_raw_malloc(sizeof({})))", cty, sn),
+                    }
+                } else if o == Malloc {
                     format!(
                         "(({})rpy_gc_malloc_fixed_inline({}, RPY_YOUNG_SIZE(sizeof({}))))",
                         cty,
-                        tid,
-                        self.db.struct_name(t)
+                        self.db.tid(t),
+                        sn
                     )
                 } else {
-                    format!("(({})rpy_gc_malloc_varsize({}, {}))", cty, tid, a(1))
+                    format!(
+                        "(({})rpy_gc_malloc_varsize({}, {}))",
+                        cty,
+                        self.db.tid(t),
+                        a(1)
+                    )
                 })
             }
             GetField => {
@@ -734,6 +751,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                             }
                             LlFunction::Runtime(rf) => super::helpers::helper_name(
                                 *rf,
+                                self.db.types().pointee(ty).unwrap_or(LlType::VOID),
+                            ),
+                            LlFunction::C(_) => super::cfuncs::wrapper_name(
+                                self.db,
+                                f,
                                 self.db.types().pointee(ty).unwrap_or(LlType::VOID),
                             ),
                             _ => self.db.func_names[f as usize].clone(),

@@ -1,11 +1,6 @@
-//! The runtime functions in C, one specialisation per (function, low-level signature):
-//! the text, number and OS functions call the fixed C runtime (`runtime/text.c`, through
-//! generic layouts); the list, dict, tuple and class helpers are generated here for the
-//! exact types of their arguments, as the reference's low-level helpers are specialised
-//! per type.
-//!
-//! Every generated helper that allocates keeps the GC pointers it still needs on the
-//! shadow stack across the allocation (see `runtime/rpy.h`).
+//! The runtime functions in C, one wrapper per (function, low-level signature): each
+//! calls the fixed C runtime's function (`runtime/text.c`, `runtime/os.c`) through generic
+//! layouts; and the list descriptors (`rpy_listdesc`) the C runtime allocates lists with.
 
 use super::database::Database;
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -119,12 +114,8 @@ impl<'a, 'p> Helpers<'a, 'p> {
         self.db.ctype(t)
     }
 
-    pub(super) fn db(&self) -> &'a Database<'p> {
-        self.db
-    }
-
     /// Marks a per-type helper as emitted; false if it already was.
-    pub(super) fn mark_done(&mut self, what: &str, t: LlType) -> bool {
+    fn mark_done(&mut self, what: &str, t: LlType) -> bool {
         self.done.insert((what.to_string(), t))
     }
 
@@ -184,11 +175,7 @@ impl<'a, 'p> Helpers<'a, 'p> {
             }
         );
         let _ = writeln!(self.protos, "{};", proto);
-        let body = if in_text_runtime(rf) {
-            Some(self.text_call(rf, &params, ret))
-        } else {
-            self.container_body(rf, args, ret)
-        };
+        let body = in_text_runtime(rf).then(|| self.text_call(rf, &params, ret));
         match body {
             Some(b) => {
                 let _ = writeln!(self.out, "{} {{\n{}}}\n", proto, b);
@@ -240,15 +227,6 @@ impl<'a, 'p> Helpers<'a, 'p> {
             format!("    return ({}){};\n", self.ctype(ret), call)
         } else {
             format!("    return {};\n", call)
-        }
-    }
-
-    /// The body of a generated helper, or None if not supported.
-    fn container_body(&mut self, rf: RuntimeFn, args: &[LlType], ret: LlType) -> Option<String> {
-        match rf {
-            RuntimeFn::Instantiate => self.instantiate(ret),
-            RuntimeFn::CallInit => self.call_init(args),
-            _ => None,
         }
     }
 }

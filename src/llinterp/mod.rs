@@ -203,6 +203,7 @@ impl<'p> LlInterpreter<'p> {
                 let rf = *rf;
                 self.call_runtime(rf, args, LlType::VOID, span)
             }
+            LlFunction::C(decl) => self.call_c(decl, args, LlType::VOID, span),
         }
     }
 
@@ -211,10 +212,10 @@ impl<'p> LlInterpreter<'p> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            // as the translated program's stack check: RuntimeError, which the program
-            // may catch
-            if self.prog.std_exceptions.contains_key("RuntimeError") {
-                return Err(self.raise_std("RuntimeError"));
+            // as the translated program's stack check: StackOverflow, a RuntimeError the
+            // program may catch
+            if self.prog.std_exceptions.contains_key("StackOverflow") {
+                return Err(self.raise_std("StackOverflow"));
             }
             return Err(Unwind::Fatal {
                 msg: format!("stack overflow (recursion deeper than {} calls)", MAX_DEPTH),

@@ -297,6 +297,10 @@ impl<'p> LlInterpreter<'p> {
                         let rty = graph.concretetype[op.result.0 as usize];
                         self.call_runtime(rf, args, rty, op.span)?
                     }
+                    LlFunction::C(decl) => {
+                        let rty = graph.concretetype[op.result.0 as usize];
+                        self.call_c(decl, args, rty, op.span)?
+                    }
                 }
             }
             DebugAssert => {

@@ -1,9 +1,11 @@
 //! The low-level type system (seed 000, "Low-Level Types"): what the RTyper translates
 //! annotations into and every later stage works on. `lltype`: the types, interned in an
 //! arena; `lloperation`: the table of low-level operations; `heap`: the runnable model of
-//! the types (malloc, fields, items), shared by prebuilt constants and the LLInterpreter.
+//! the types (malloc, fields, items), shared by prebuilt constants and the LLInterpreter;
+//! `runtime`: the runtime functions; `libc`: the C functions programs declare.
 
 pub mod heap;
+pub mod libc;
 pub mod lloperation;
 pub mod lltype;
 pub mod runtime;

@@ -1,6 +1,6 @@
 //! The registry of runtime functions: the low-level functions a translated program calls
 //! that are not graphs of the program: external functions (`os.write`, the clock, float
-//! formatting) and the instantiation of a class chosen at run time, not yet a graph. The
+//! formatting). The
 //! operations of str, list, dict, iterators, hashing and codecs are low-level RPython
 //! helpers in the bundled `ll_*.py` modules (see `rtyper::annlowlevel`). The RTyper calls
 //! these with `direct_call` through a function pointer; the LLInterpreter and GenC's C
@@ -50,7 +50,21 @@ pub const STD_EXCEPTIONS: &[&str] = &[
     "UnicodeEncodeError",
     "UnicodeDecodeError",
     "RuntimeError",
+    "StackOverflow",
 ];
+
+/// RPython's built-in exceptions that are no Python class, with their bases nearest first:
+/// the stack check of compiled programs raises StackOverflow, a RuntimeError (the
+/// reference's `rstackovf`).
+pub const BUILTIN_SUBCLASSES: &[(&str, &[&str])] = &[(
+    "StackOverflow",
+    &[
+        "RuntimeError",
+        "StandardError",
+        "Exception",
+        "BaseException",
+    ],
+)];
 
 runtime_fns! {
     /// `os.write(fd, str) -> Signed`
@@ -108,11 +122,6 @@ runtime_fns! {
     FloatPow = "ll_float_pow", &["ValueError", "OverflowError"], NO_ALLOC;
     FloatFloorDiv = "ll_float_floordiv", &["ZeroDivisionError"], NO_ALLOC;
     FloatMod = "ll_float_mod", &["ZeroDivisionError"], NO_ALLOC;
-    /// A new instance of the class whose vtable is given (a class chosen at run time),
-    /// with its class-level field defaults
-    Instantiate = "ll_instantiate", NONE, ALLOC;
-    /// `__init__` of the instance's class, with the call's arguments: (instance, args…)
-    CallInit = "ll_call_init", &["Exception"], ALLOC;
 }
 
 #[cfg(test)]

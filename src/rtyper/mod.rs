@@ -14,10 +14,13 @@ mod annlowlevel;
 mod hop;
 mod normalizecalls;
 mod rbuiltin;
+mod rcfunc;
 mod rclass;
+mod rclasscall;
 mod rcontainers;
 mod rdict;
 mod rexternal;
+mod rfrozen;
 mod rgenerator;
 mod rinstance;
 mod riter;
@@ -54,6 +57,8 @@ pub enum LlFunction {
     Graph { graph: u32, name: Rc<str> },
     /// A function of the runtime (external functions and native helpers).
     Runtime(RuntimeFn),
+    /// A C function the program declares (`rffi.llexternal`).
+    C(Rc<crate::lltypesystem::libc::CDecl>),
 }
 
 /// The RTyper's result: what the LLInterpreter runs and GenC compiles.
@@ -78,21 +83,9 @@ pub struct LlProgram {
     /// The vtable of each built-in exception class by name (`ZeroDivisionError`…), with the
     /// instance structure to allocate when an operation raises it.
     pub std_exceptions: HashMap<String, (LlPtr, LlType)>,
-    /// For each class (by vtable): the instance structure, the class-level defaults of its
-    /// instance fields (flattened slot, value) and the function of its `__init__` — what
-    /// instantiating a class chosen at run time needs.
-    pub classes: HashMap<LlPtr, ClassInfo>,
     /// The files of bundled code (models, low-level helpers): a stop in them is reported
     /// at the user's call.
     pub bundled_files: std::collections::HashSet<crate::syntax::FileId>,
-}
-
-/// What `ll_instantiate` and `ll_call_init` need of one class.
-#[derive(Clone, Debug)]
-pub struct ClassInfo {
-    pub inst: LlType,
-    pub defaults: Vec<(usize, LlValue)>,
-    pub init: Option<u32>,
 }
 
 /// A reason the RTyper cannot translate an operation.
@@ -127,6 +120,8 @@ pub struct RTyper<'a> {
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
+    /// The function of each C function the program declares and calls (`rcfunc`).
+    c_funcs: HashMap<crate::lltypesystem::libc::CDecl, u32>,
     str_consts: HashMap<Vec<u8>, LlPtr>,
     prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
     /// Repr of every Variable of every graph, once computed.
@@ -144,11 +139,14 @@ pub struct RTyper<'a> {
     /// high-level result Variable.
     array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
-    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    /// graph slot of its `next`.
     gen_frames: HashMap<u32, LlType>,
     gen_next: HashMap<u32, u32>,
     gen_next_slot: HashMap<u32, u32>,
-    gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The graphs the RTyper makes itself (generators' `next`, classes' `instantiate`),
+    /// by slot (`EXTRA_SLOT_BASE + k`), once built; `extra_slots` slots are given out.
+    extra_graphs: HashMap<u32, FunctionGraph>,
+    extra_slots: u32,
     /// The common signature of the graphs of each call family (normalizecalls).
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
     /// The low-level helpers called so far, and those still to annotate.
@@ -170,6 +168,8 @@ struct RtState {
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
+    /// The function of each C function the program declares and calls (`rcfunc`).
+    c_funcs: HashMap<crate::lltypesystem::libc::CDecl, u32>,
     str_consts: HashMap<Vec<u8>, LlPtr>,
     prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
     /// Repr of every Variable of every graph, once computed.
@@ -187,11 +187,14 @@ struct RtState {
     /// high-level result Variable.
     array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
     /// Generators: the frame structure of each generator graph, the function index and
-    /// graph slot of its `next`, and the `next` graphs once built (by slot).
+    /// graph slot of its `next`.
     gen_frames: HashMap<u32, LlType>,
     gen_next: HashMap<u32, u32>,
     gen_next_slot: HashMap<u32, u32>,
-    gen_graphs: HashMap<u32, FunctionGraph>,
+    /// The graphs the RTyper makes itself (generators' `next`, classes' `instantiate`),
+    /// by slot (`EXTRA_SLOT_BASE + k`), once built; `extra_slots` slots are given out.
+    extra_graphs: HashMap<u32, FunctionGraph>,
+    extra_slots: u32,
     /// The common signature of the graphs of each call family (normalizecalls).
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
     /// The low-level helpers called so far, and those still to annotate.
@@ -214,6 +217,7 @@ impl<'a> RTyper<'a> {
             functions: st.functions,
             graph_func: st.graph_func,
             runtime_func: st.runtime_func,
+            c_funcs: st.c_funcs,
             str_consts: st.str_consts,
             prebuilt: st.prebuilt,
             var_reprs: st.var_reprs,
@@ -223,7 +227,8 @@ impl<'a> RTyper<'a> {
             gen_frames: st.gen_frames,
             gen_next: st.gen_next,
             gen_next_slot: st.gen_next_slot,
-            gen_graphs: st.gen_graphs,
+            extra_graphs: st.extra_graphs,
+            extra_slots: st.extra_slots,
             family_sig: st.family_sig,
             helpers: st.helpers,
         }
@@ -242,6 +247,7 @@ impl<'a> RTyper<'a> {
             functions: self.functions,
             graph_func: self.graph_func,
             runtime_func: self.runtime_func,
+            c_funcs: self.c_funcs,
             str_consts: self.str_consts,
             prebuilt: self.prebuilt,
             var_reprs: self.var_reprs,
@@ -251,7 +257,8 @@ impl<'a> RTyper<'a> {
             gen_frames: self.gen_frames,
             gen_next: self.gen_next,
             gen_next_slot: self.gen_next_slot,
-            gen_graphs: self.gen_graphs,
+            extra_graphs: self.extra_graphs,
+            extra_slots: self.extra_slots,
             family_sig: self.family_sig,
             helpers: self.helpers,
         }
@@ -313,6 +320,7 @@ pub fn rtype(
         functions: Vec::new(),
         graph_func: HashMap::new(),
         runtime_func: HashMap::new(),
+        c_funcs: HashMap::new(),
         str_consts: HashMap::new(),
         prebuilt: HashMap::new(),
         var_reprs: HashMap::new(),
@@ -322,7 +330,8 @@ pub fn rtype(
         gen_frames: HashMap::new(),
         gen_next: HashMap::new(),
         gen_next_slot: HashMap::new(),
-        gen_graphs: HashMap::new(),
+        extra_graphs: HashMap::new(),
+        extra_slots: 0,
         family_sig: HashMap::new(),
         helpers,
     };
@@ -403,10 +412,10 @@ pub fn rtype(
             }
         }
     }
-    // the `next` graphs of generators, after the annotator's graphs
-    let gen_base = graphs.len() as u32;
-    for k in 0..st.gen_next.len() as u32 {
-        match st.gen_graphs.remove(&(GEN_SLOT_BASE + k)) {
+    // the graphs the RTyper made, after the annotator's graphs
+    let extra_base = graphs.len() as u32;
+    for k in 0..st.extra_slots {
+        match st.extra_graphs.remove(&(EXTRA_SLOT_BASE + k)) {
             Some(lg) => {
                 #[cfg(debug_assertions)]
                 if let Err(e) = crate::flowspace::verify_low_level(&lg, &st.types) {
@@ -422,8 +431,8 @@ pub fn rtype(
     }
     for f in st.functions.iter_mut() {
         if let LlFunction::Graph { graph, .. } = f {
-            if *graph >= GEN_SLOT_BASE {
-                *graph = gen_base + (*graph - GEN_SLOT_BASE);
+            if *graph >= EXTRA_SLOT_BASE {
+                *graph = extra_base + (*graph - EXTRA_SLOT_BASE);
             }
         }
     }
@@ -434,9 +443,11 @@ pub fn rtype(
     }
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
-    let classes = rt.class_infos();
-    let bundled_files = rt.bundled_files();
-    let st = rt.into_state();
+    let mut bundled_files = rt.bundled_files();
+    // and the code bundled models generate (rffi's llexternal wrappers)
+    bundled_files.extend(space.bundled_files.iter().copied());
+    let mut st = rt.into_state();
+    rcfunc::locate_c_declarations(space, &mut st.functions);
     let Some(LlPtr::Func(entry)) = entry_func else {
         unreachable!()
     };
@@ -455,7 +466,6 @@ pub fn rtype(
         object: st.classes.object,
         object_vtable: st.classes.object_vtable,
         std_exceptions,
-        classes,
         bundled_files,
     })
 }
@@ -478,11 +488,18 @@ fn stdio_at_exit(ann: &mut AnnotatedProgram, space: &mut ObjSpace) -> Option<u32
         .ok()
 }
 
-/// Graph slots of generators' `next` graphs while translating: the graphs are placed after
-/// every annotated graph (helpers included) once all are known.
-pub(crate) const GEN_SLOT_BASE: u32 = 1 << 30;
+/// Graph slots of the graphs the RTyper makes (generators' `next`, classes'
+/// `instantiate`) while translating: the graphs are placed after every annotated graph
+/// (helpers included) once all are known.
+pub(crate) const EXTRA_SLOT_BASE: u32 = 1 << 30;
 
 impl RTyper<'_> {
+    /// A graph slot for a graph the RTyper makes (kept in `extra_graphs` once built).
+    pub(super) fn new_extra_graph_slot(&mut self) -> u32 {
+        self.extra_slots += 1;
+        EXTRA_SLOT_BASE + self.extra_slots - 1
+    }
+
     /// The low-level graph of annotated graph `g`: its translation, or an empty placeholder
     /// when the annotator never reached it or it could not be translated (`diags` says why).
     fn translate_reached(&mut self, g: u32, diags: &mut Vec<Diagnostic>) -> FunctionGraph {
@@ -1169,9 +1186,19 @@ impl<'a> RTyper<'a> {
                 .find(|(_, c)| &*c.name == name)
                 .map(|(i, _)| ClassDefId(i as u32))
                 .filter(|cd| self.classes.vtable_ptr.contains_key(cd));
+            // a built-in exception with no Python class (StackOverflow) has the instance
+            // structure of its nearest base the program has
+            let base_inst = crate::lltypesystem::runtime::BUILTIN_SUBCLASSES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, bases)| bases.iter().find_map(|b| self.builtin_classdef(b)))
+                .and_then(|cd| self.classes.inst.get(&cd).copied());
             let entry = match found {
                 Some(cd) => (self.classes.vtable_ptr[&cd], self.classes.inst[&cd]),
-                None => (self.extra_vtable(name), self.classes.object),
+                None => (
+                    self.extra_vtable(name),
+                    base_inst.unwrap_or(self.classes.object),
+                ),
             };
             out.insert(name.to_string(), entry);
         }

@@ -9,7 +9,6 @@ use super::rmodel::{Repr, ReprId};
 use super::RTyper;
 use crate::annotator::description::Desc;
 use crate::annotator::model::{ClassDefId, SomeValue};
-use crate::interpreter::Op;
 use crate::objspace::object::IntKind;
 
 impl RTyper<'_> {
@@ -56,49 +55,22 @@ impl RTyper<'_> {
         }
         // the __init__ of classes instantiated through a variable holding one of them (only
         // called ones: a list of classes whose attributes are read is no instantiation)
-        let mut called_classes: Vec<SomeValue> = Vec::new();
-        for (g, graph) in self.ann.graphs.iter().enumerate() {
-            for block in &graph.blocks {
-                for op in &block.operations {
-                    if !matches!(op.opname, Op::SimpleCall | Op::CallArgs) {
-                        continue;
-                    }
-                    if let crate::flowspace::Hlvalue::Var(v) = op.args[0] {
-                        if let Some(Some(s)) = self.ann.bindings[g].get(v.0 as usize) {
-                            called_classes.push(s.clone());
-                        }
-                    }
-                }
-            }
-        }
-        {
-            for s in &called_classes {
-                if let SomeValue::Pbc { descs, .. } = s {
-                    if descs.len() > 1
-                        && descs.iter().all(|d| matches!(bk.desc(*d), Desc::Class(_)))
-                    {
-                        let cds: Vec<ClassDefId> = descs
-                            .iter()
-                            .filter_map(|d| bk.class_desc(*d).and_then(|c| c.classdef))
-                            .collect();
-                        let Some(common) = cds
-                            .iter()
-                            .copied()
-                            .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))
-                        else {
-                            continue;
-                        };
-                        let mut graphs: Vec<u32> = cds
-                            .iter()
-                            .filter_map(|cd| self.method_graph(*cd, "__init__"))
-                            .collect();
-                        graphs.sort();
-                        graphs.dedup();
-                        if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
-                            families.push((graphs, Some(common)));
-                        }
-                    }
-                }
+        for set in self.runtime_class_sets() {
+            let Some(common) = set
+                .iter()
+                .copied()
+                .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))
+            else {
+                continue;
+            };
+            let mut graphs: Vec<u32> = set
+                .iter()
+                .filter_map(|cd| self.method_graph(*cd, "__init__"))
+                .collect();
+            graphs.sort();
+            graphs.dedup();
+            if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
+                families.push((graphs, Some(common)));
             }
         }
         for binding in &self.ann.bindings {

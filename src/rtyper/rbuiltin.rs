@@ -1,14 +1,14 @@
 //! Calls (`simple_call`): of functions (a `direct_call` of the graph the call table gives,
-//! or an `indirect_call` through a function pointer), of classes (malloc, vtable, class
-//! defaults, `__init__`), of methods (direct when one graph is reachable, through the
-//! vtable otherwise), and of built-in functions and methods (low-level operations or
+//! or an `indirect_call` through a function pointer), of classes (`rclasscall`), of
+//! methods (direct when one graph is reachable, through the vtable otherwise), of C
+//! functions (`rcfunc`), and of built-in functions and methods (low-level operations or
 //! runtime functions).
 
 use super::hop::{cbool, cfield, cint, ctype, cvoid, Hop, LlOps};
-use super::rclass::{cls_field, inst_field, ClassSlot};
+use super::rclass::{cls_field, ClassSlot};
 use super::rmodel::{int_lltype, Repr, ReprId};
 use super::{RTyper, TyperError};
-use crate::annotator::model::{ClassDefId, SomeValue};
+use crate::annotator::model::SomeValue;
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::runtime::RuntimeFn;
@@ -31,41 +31,10 @@ impl RTyper<'_> {
                 let (sv, _, ss) = hop.r_s_popfirstarg();
                 self.call_builtin_method(hop, llops, sv, self_repr, &ss, id)
             }
-            Repr::Class(Some(common)) => {
-                // a class chosen at run time: allocate through its vtable, then its __init__
-                let (vt, vr, s_cls) = hop.r_s_popfirstarg();
-                let cr = self.intern_repr(Repr::Class(None));
-                let vt = self.convertvar(llops, vt, vr, cr)?;
-                let ri = self.intern_repr(Repr::Instance(common));
-                let ti = self.lltype(ri);
-                let inst = self.rt_call(llops, RuntimeFn::Instantiate, vec![vt], ti);
-                // the arguments take the signature of the __init__ of a class this call can
-                // instantiate (the called classes' __init__s are one normalized family);
-                // other subclasses of the common base may take other types
-                let called: Vec<ClassDefId> = match &s_cls {
-                    SomeValue::Pbc { descs, .. } => descs
-                        .iter()
-                        .filter_map(|d| self.ann.bookkeeper.class_desc(*d)?.classdef)
-                        .collect(),
-                    _ => self.ann.bookkeeper.getallsubdefs(common),
-                };
-                let init_graph = called
-                    .into_iter()
-                    .find_map(|cd| self.method_graph(cd, "__init__"));
-                if let Some(g) = init_graph {
-                    let mut args = vec![(inst, ri)];
-                    args.extend(self.call_args_for(hop, llops, g, 1)?);
-                    let (params, _) = self.graph_signature(g);
-                    let mut vals = Vec::new();
-                    for ((v, r), p) in args.into_iter().zip(params) {
-                        vals.push(self.convertvar(llops, v, r, p)?);
-                    }
-                    self.rt_call(llops, RuntimeFn::CallInit, vals, LlType::VOID);
-                    if hop.exc_handled {
-                        hop.raising_index = Some(llops.ops.len() - 1);
-                    }
-                }
-                Ok((inst, ri))
+            Repr::Class(Some(common)) => self.call_runtime_class(hop, llops, common),
+            Repr::FrozenMethod { self_repr, func } => {
+                let (sv, _, _) = hop.r_s_popfirstarg();
+                self.call_frozen_method(hop, llops, sv, self_repr, func)
             }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
@@ -81,6 +50,10 @@ impl RTyper<'_> {
                 };
                 if self.is_ll_undefined(id) {
                     return self.rtype_ll_undefined(hop, llops);
+                }
+                if let Some(decl) = self.c_function(id) {
+                    hop.r_s_popfirstarg();
+                    return self.call_c_function(hop, llops, decl);
                 }
                 match self.objheap.get(id) {
                     Object::Builtin {
@@ -263,7 +236,7 @@ impl RTyper<'_> {
     /// The arguments of a call of graph `g`, one per parameter: the call's positional
     /// arguments (`offset` parameters, `self`, come before them), then keywords by name,
     /// then the function's defaults; extra positional arguments become the `*args` tuple.
-    fn call_args_for(
+    pub(super) fn call_args_for(
         &mut self,
         hop: &Hop,
         llops: &mut LlOps,
@@ -504,60 +477,7 @@ impl RTyper<'_> {
                 }
             };
         };
-        let ri = self.intern_repr(Repr::Instance(cd));
-        let ti = self.lltype(ri);
-        let Some(&st) = self.classes.inst.get(&cd) else {
-            return Err(TyperError::new(
-                "internal error, a class first seen in a low-level helper",
-            ));
-        };
-        let p = llops.genop(LlOp::Malloc, vec![ctype(st)], ti);
-        let or = self.intern_repr(Repr::Object);
-        let o = self.convertvar(llops, p, ri, or)?;
-        let vt = self.classes.vtable_ptr[&cd];
-        let cr = self.intern_repr(Repr::Class(None));
-        let vtc = Hlvalue::Ll(LlConstant {
-            ty: self.lltype(cr),
-            value: LlValue::Ptr(vt),
-        });
-        llops.genop(
-            LlOp::SetField,
-            vec![o, cfield("typeptr"), vtc],
-            LlType::VOID,
-        );
-        // class-level defaults of instance fields
-        let mut c = Some(cd);
-        while let Some(owner) = c {
-            let fields = self.classes.fields.get(&owner).cloned().unwrap_or_default();
-            for (attr, fr) in fields {
-                if let Some(v) = self.class_default(cd, &attr) {
-                    let k = self.const_value(v, fr)?;
-                    let orr = self.intern_repr(Repr::Instance(owner));
-                    let ov = self.convertvar(llops, p, ri, orr)?;
-                    llops.genop(
-                        LlOp::SetField,
-                        vec![ov, cfield(&inst_field(&attr)), Hlvalue::Ll(k)],
-                        LlType::VOID,
-                    );
-                }
-            }
-            c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
-        }
-        let targets = self
-            .ann
-            .call_targets
-            .get(&hop.position)
-            .cloned()
-            .unwrap_or_default();
-        if let Some(&g) = targets.first() {
-            let mut args = vec![(p, ri)];
-            args.extend(self.call_args_for(hop, llops, g, 1)?);
-            self.call_graph(llops, g, args)?;
-            if hop.exc_handled {
-                hop.raising_index = Some(llops.ops.len() - 1);
-            }
-        }
-        Ok((p, ri))
+        self.instantiate_class(hop, llops, cd)
     }
 
     pub(super) fn rt_call(
@@ -794,15 +714,7 @@ impl RTyper<'_> {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
                 Ok((self.new_dict(llops, rr)?, rr))
             }
-            B::ObjectmodelInstantiate => {
-                // a new instance of the class given (chosen at run time), without __init__
-                let cr = self.intern_repr(Repr::Class(None));
-                let vt = self.inputarg(llops, hop, 0, cr)?;
-                Ok((
-                    self.rt_call(llops, RuntimeFn::Instantiate, vec![vt], tr),
-                    rr,
-                ))
-            }
+            B::ObjectmodelInstantiate => self.rtype_objectmodel_instantiate(hop, llops),
             B::DebugHaveDebugPrints => Ok((cbool(false), self.intern_repr(Repr::Bool))),
             B::DebugDebugOffset => Ok((cint(-1), si)),
             B::RfloatFormatd => {

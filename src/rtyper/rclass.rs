@@ -2,8 +2,10 @@
 //! `object` header, a pointer to its class's vtable; a subclass's instance structure embeds
 //! its base class's as first field, and so do vtables. A vtable holds the class's id range
 //! (`isinstance` is a range check: classes are numbered in preorder), its name (for
-//! `Fatal RPython error: Name`), class attributes that differ between classes, and
-//! function pointers for methods called on instances of several classes.
+//! `Fatal RPython error: Name`), `instantiate` (a function allocating an instance of the
+//! class, for classes chosen at run time: see `rclasscall`), class attributes that differ
+//! between classes, and function pointers for methods called on instances of several
+//! classes.
 //!
 //! Layouts are computed once, before any graph is translated, in a deterministic order
 //! (class definitions by id, attributes by name).
@@ -24,6 +26,24 @@ pub enum ClassSlot {
     Method { repr: ReprId },
     /// A constant class attribute, of this Repr.
     Constant { repr: ReprId },
+    /// The `__init__` of classes instantiated through a variable holding one of them:
+    /// each member's slot points to its `__init__` (one call family), the other classes'
+    /// are null (as the reference's vtables have it).
+    Init {
+        repr: ReprId,
+        members: Rc<[ClassDefId]>,
+    },
+}
+
+impl ClassSlot {
+    /// The Repr of what the slot holds.
+    pub fn repr(&self) -> ReprId {
+        match self {
+            ClassSlot::Method { repr }
+            | ClassSlot::Constant { repr }
+            | ClassSlot::Init { repr, .. } => *repr,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -44,7 +64,17 @@ pub struct ClassLayouts {
     /// ancestor that has a class definition, with a vtable of the root type.
     pub extra_children: HashMap<ClassDefId, Vec<Rc<str>>>,
     pub extra_ranges: HashMap<Rc<str>, (i64, i64)>,
+    /// Built-in exceptions with no Python class (`runtime::BUILTIN_SUBCLASSES`) numbered
+    /// under another such exception: by base name.
+    pub extra_nested: HashMap<Rc<str>, Vec<Rc<str>>>,
     pub extra_vtable: HashMap<Rc<str>, LlPtr>,
+    /// The function (`instantiate` in the vtables) allocating an instance of each class
+    /// instantiated at run time, made when a call site needs it.
+    pub instantiate: HashMap<ClassDefId, LlPtr>,
+    /// For each class instantiated through a variable holding one of several classes
+    /// with different `__init__`s: the class owning the vtable slot of its `__init__` and
+    /// the slot's name.
+    pub init_slot: HashMap<ClassDefId, (ClassDefId, Rc<str>)>,
     /// How many class definitions were laid out: those the annotator makes later, for a
     /// built-in exception a low-level helper raises, have no layout (the built-in's own
     /// vtable serves, see `classdef_of_class`).
@@ -65,6 +95,10 @@ impl ClassLayouts {
         let vptr = types.ptr(object_vtable);
         let object = types.new_struct("object", true, vec![("typeptr".into(), vptr)]);
         types.set_rtti(object);
+        let mut f = types.fields(object_vtable).to_vec();
+        let instantiate = instantiate_fn_type(types, object);
+        f.push(("instantiate".into(), instantiate));
+        types.set_fields(object_vtable, f);
         ClassLayouts {
             object,
             object_vtable,
@@ -77,6 +111,14 @@ impl ClassLayouts {
     pub fn vtable_struct(&self, cd: ClassDefId) -> LlType {
         self.vtable.get(&cd).copied().unwrap_or(self.object_vtable)
     }
+}
+
+/// The type of a vtable's `instantiate`: a function of no argument returning a new
+/// instance as a pointer to its header.
+pub fn instantiate_fn_type(types: &mut LlTypes, object: LlType) -> LlType {
+    let op = types.ptr(object);
+    let ft = types.func(vec![], op);
+    types.ptr(ft)
 }
 
 /// Field names in structures: instance attributes and class attributes are prefixed so they
@@ -101,6 +143,7 @@ impl RTyper<'_> {
         }
         self.normalize_call_families();
         let mut pbc_reads = self.class_pbc_reads();
+        let mut init_slots = self.init_slots();
         // fields, in a deterministic order
         for i in 0..n {
             let cd = ClassDefId(i as u32);
@@ -140,6 +183,7 @@ impl RTyper<'_> {
                 let repr = self.getrepr(&s)?;
                 slots.push((name, ClassSlot::Constant { repr }));
             }
+            slots.extend(init_slots.remove(&cd).unwrap_or_default());
             let inst = self.classes.inst[&cd];
             let mut f: Vec<(Rc<str>, LlType)> = self.types.fields(inst).to_vec();
             for (name, r) in &fields {
@@ -149,10 +193,7 @@ impl RTyper<'_> {
             let vt = self.classes.vtable[&cd];
             let mut f: Vec<(Rc<str>, LlType)> = self.types.fields(vt).to_vec();
             for (name, slot) in &slots {
-                let r = match slot {
-                    ClassSlot::Method { repr } | ClassSlot::Constant { repr } => *repr,
-                };
-                f.push((cls_field(name).into(), self.lltype(r)));
+                f.push((cls_field(name).into(), self.lltype(slot.repr())));
             }
             self.types.set_fields(vt, f);
             self.classes.fields.insert(cd, fields);
@@ -189,6 +230,33 @@ impl RTyper<'_> {
                 None => orphans.push(name),
             }
         }
+        // StackOverflow: under its nearest base the program has, else where that is
+        for (name, bases) in crate::lltypesystem::runtime::BUILTIN_SUBCLASSES {
+            let name: Rc<str> = (*name).into();
+            let placed_extra = |c: &ClassLayouts, b: &str| {
+                orphans.iter().any(|o| &**o == b)
+                    || c.extra_children.values().flatten().any(|o| &**o == b)
+            };
+            match bases.iter().find_map(|b| {
+                self.builtin_classdef(b)
+                    .map(Ok)
+                    .or_else(|| placed_extra(&self.classes, b).then(|| Err(Rc::from(*b))))
+            }) {
+                Some(Ok(cd)) => self
+                    .classes
+                    .extra_children
+                    .entry(cd)
+                    .or_default()
+                    .push(name),
+                Some(Err(base)) => self
+                    .classes
+                    .extra_nested
+                    .entry(base)
+                    .or_default()
+                    .push(name),
+                None => orphans.push(name),
+            }
+        }
         // class ids in preorder
         let mut counter = 0i64;
         let roots: Vec<ClassDefId> = (0..n)
@@ -199,10 +267,7 @@ impl RTyper<'_> {
             self.number_classes(r, &mut counter);
         }
         for name in orphans {
-            self.classes
-                .extra_ranges
-                .insert(name, (counter, counter + 1));
-            counter += 1;
+            self.number_extra(name, &mut counter);
         }
         let mut extras: Vec<(Rc<str>, (i64, i64))> = self
             .classes
@@ -272,12 +337,31 @@ impl RTyper<'_> {
             .cloned()
             .unwrap_or_default()
         {
-            self.classes
-                .extra_ranges
-                .insert(name, (*counter, *counter + 1));
-            *counter += 1;
+            self.number_extra(name, counter);
         }
         self.classes.ranges.insert(cd, (min, *counter));
+    }
+
+    /// Numbers a built-in exception without a class definition, and those nested under it.
+    fn number_extra(&mut self, name: Rc<str>, counter: &mut i64) {
+        let min = *counter;
+        *counter += 1;
+        for sub in self
+            .classes
+            .extra_nested
+            .get(&name)
+            .cloned()
+            .unwrap_or_default()
+        {
+            self.number_extra(sub, counter);
+        }
+        self.classes.extra_ranges.insert(name, (min, *counter));
+    }
+
+    /// The class definition of the built-in class `name`, if the program has one.
+    pub fn builtin_classdef(&self, name: &str) -> Option<ClassDefId> {
+        let &cls = self.ann.bookkeeper.builtin_classes.get(name)?;
+        self.classdef_of_class(cls)
     }
 
     /// The attributes read (`getattr` with a non-constant result) through a variable that
@@ -412,50 +496,6 @@ impl RTyper<'_> {
         }
     }
 
-    /// The instance structure, field defaults and `__init__` of every class, by vtable.
-    pub(super) fn class_infos(&mut self) -> std::collections::HashMap<LlPtr, super::ClassInfo> {
-        let mut out = std::collections::HashMap::new();
-        let n = self
-            .classes
-            .laid_out
-            .unwrap_or(self.ann.bookkeeper.classdefs.len());
-        for i in 0..n {
-            let cd = ClassDefId(i as u32);
-            let inst = self.classes.inst[&cd];
-            let mut defaults = Vec::new();
-            let mut c = Some(cd);
-            while let Some(owner) = c {
-                for (attr, r) in self.classes.fields.get(&owner).cloned().unwrap_or_default() {
-                    if let Some(v) = self.class_default(cd, &attr) {
-                        if let (Ok(k), Some((slot, _))) = (
-                            self.const_value(v, r),
-                            self.types
-                                .field_slot(self.classes.inst[&owner], &inst_field(&attr)),
-                        ) {
-                            defaults.push((slot, k.value));
-                        }
-                    }
-                }
-                c = self.ann.bookkeeper.classdefs[owner.index()].basedef;
-            }
-            let init = self
-                .method_graph(cd, "__init__")
-                .map(|g| match self.graph_funcptr(g) {
-                    LlPtr::Func(f) => f,
-                    _ => unreachable!(),
-                });
-            out.insert(
-                self.classes.vtable_ptr[&cd],
-                super::ClassInfo {
-                    inst,
-                    defaults,
-                    init,
-                },
-            );
-        }
-        out
-    }
-
     fn fill_vtable(&mut self, cd: ClassDefId) -> Result<(), TyperError> {
         let p = self.classes.vtable_ptr[&cd];
         let (min, max) = self.classes.ranges[&cd];
@@ -485,6 +525,13 @@ impl RTyper<'_> {
                             LlValue::Ptr(self.graph_funcptr(g))
                         }
                         None => LlValue::Ptr(LlPtr::Null),
+                    },
+                    ClassSlot::Init { members, .. } => match members.contains(&cd) {
+                        true => match self.method_graph(cd, "__init__") {
+                            Some(g) => LlValue::Ptr(self.graph_funcptr(g)),
+                            None => LlValue::Ptr(LlPtr::Null),
+                        },
+                        false => LlValue::Ptr(LlPtr::Null),
                     },
                     ClassSlot::Constant { repr } => match self.lookup_class_attr(cd, &attr) {
                         Some(ClassAttr::Const(v)) => {

@@ -95,7 +95,7 @@ impl RTyper<'_> {
         if let Some(&f) = self.gen_next.get(&g) {
             return f;
         }
-        let slot = super::GEN_SLOT_BASE + self.gen_next.len() as u32;
+        let slot = self.new_extra_graph_slot();
         self.functions.push(super::LlFunction::Graph {
             graph: slot,
             name: format!("{}.next", self.ann.graphs[g as usize].name).into(),
@@ -107,7 +107,7 @@ impl RTyper<'_> {
     }
 
     /// Splits the translated graph of generator `g` (with `yield_` markers) into the
-    /// creator (returned) and `next` (kept in `gen_graphs`).
+    /// creator (returned) and `next` (kept in `extra_graphs`).
     pub(super) fn make_generator(
         &mut self,
         g: u32,
@@ -409,7 +409,7 @@ impl RTyper<'_> {
             self.gen_next_func(g);
             self.gen_next_slot[&g]
         };
-        self.gen_graphs.insert(slot, lg);
+        self.extra_graphs.insert(slot, lg);
         Ok(creator)
     }
 

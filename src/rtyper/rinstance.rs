@@ -2,7 +2,7 @@
 //! (instance fields, vtable slots, bound methods), `type()`, `isinstance`.
 
 use super::hop::{cbool, cfield, cint, cvoid, Hop, LlOps};
-use super::rclass::{cls_field, inst_field, ClassSlot};
+use super::rclass::{cls_field, inst_field};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::Hlvalue;
@@ -76,7 +76,9 @@ impl RTyper<'_> {
         let rr = hop.r_result;
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         match self.repr(rr).clone() {
-            Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. } => {
+            Repr::Method { self_repr, .. }
+            | Repr::BuiltinMethod { self_repr, .. }
+            | Repr::FrozenMethod { self_repr, .. } => {
                 let s = self.convertvar(llops, v, r, self_repr)?;
                 return Ok((s, rr));
             }
@@ -165,9 +167,7 @@ impl RTyper<'_> {
                     .find(|(n, _)| **n == *name)
                     .cloned()
                 {
-                    let sr = match slot {
-                        ClassSlot::Method { repr } | ClassSlot::Constant { repr } => repr,
-                    };
+                    let sr = slot.repr();
                     let tp = self.typeptr(llops, v, r)?;
                     let vt = self.classes.vtable[&owner];
                     let vtp = self.types.ptr(vt);
@@ -189,6 +189,9 @@ impl RTyper<'_> {
                 if let Some(k) = hop.s_result.konst() {
                     return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                 }
+                if let Repr::Frozen(f) = *self.repr(r) {
+                    return self.frozen_getattr(hop, llops, f, &name);
+                }
                 if let Repr::Class(Some(cd)) = self.repr(r).clone() {
                     // one of several classes: the slot of the common base (or an ancestor)
                     let mut c = Some(cd);
@@ -197,10 +200,7 @@ impl RTyper<'_> {
                             .iter()
                             .find(|(n, _)| **n == *name)
                             .map(|(_, s)| s.clone());
-                        if let Some(
-                            ClassSlot::Method { repr: sr } | ClassSlot::Constant { repr: sr },
-                        ) = slot
-                        {
+                        if let Some(sr) = slot.map(|s| s.repr()) {
                             let vtp = self.types.ptr(self.classes.vtable[&owner]);
                             let vv = llops.genop(LlOp::CastPointer, vec![v], vtp);
                             let t = self.lltype(sr);
@@ -235,6 +235,32 @@ impl RTyper<'_> {
         let Repr::Instance(cd) = self.repr(hop.args_r[0]).clone() else {
             return Err(TyperError::new("setting an attribute of a non-instance"));
         };
+        if self
+            .ann
+            .bookkeeper
+            .find_property(self.objheap, cd, &name)
+            .is_some()
+        {
+            // a property: the annotator called its setter here
+            let targets = self
+                .ann
+                .call_targets
+                .get(&hop.position)
+                .cloned()
+                .unwrap_or_default();
+            let [g] = targets[..] else {
+                return Err(TyperError::new(format!(
+                    "property `{}` with several setters is not supported by `run` yet",
+                    name
+                )));
+            };
+            let args = vec![
+                (hop.args_v[0], hop.args_r[0]),
+                (hop.args_v[2], hop.args_r[2]),
+            ];
+            self.call_graph(llops, g, args)?;
+            return Ok((cvoid(), void));
+        }
         let Some(owner) = self.ann.bookkeeper.get_owner(cd, &name) else {
             return Err(TyperError::new(format!("no attribute `{}`", name)));
         };

@@ -59,6 +59,15 @@ pub enum Repr {
         self_repr: ReprId,
         name: std::rc::Rc<str>,
     },
+    /// One of several prebuilt frozen objects (by family, see `rfrozen`):
+    /// `Ptr(Struct pbc)`, an immutable prebuilt structure of the attributes read.
+    Frozen(u32),
+    /// A method of one of several frozen objects (one function): represented by the
+    /// object.
+    FrozenMethod {
+        self_repr: ReprId,
+        func: DescId,
+    },
     /// A built-in method bound to a value (`lst.append`): represented by the value.
     BuiltinMethod {
         self_repr: ReprId,
@@ -230,8 +239,12 @@ impl RTyper<'_> {
                 self.types.ptr(v)
             }
             Repr::FuncPtr(graphs) => self.funcptr_type(graphs[0]),
-            Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. } => {
-                self.lltype(*self_repr)
+            Repr::Method { self_repr, .. }
+            | Repr::BuiltinMethod { self_repr, .. }
+            | Repr::FrozenMethod { self_repr, .. } => self.lltype(*self_repr),
+            Repr::Frozen(f) => {
+                let s = self.frozen_struct(*f);
+                self.types.ptr(s)
             }
             Repr::Iter { container, variant } => {
                 let ct = self.lltype(*container);

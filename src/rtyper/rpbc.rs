@@ -17,22 +17,26 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared
-/// set. The set is kept alive here, so that address cannot be reused by another set.
+/// set. The set is kept alive here, so that address cannot be reused by another set. And
+/// the families of frozen objects (`rfrozen`), once computed.
 #[derive(Default)]
-pub(super) struct PbcReprs(HashMap<PbcKey, (Rc<[DescId]>, ReprId)>);
+pub(super) struct PbcReprs {
+    by_set: HashMap<PbcKey, (Rc<[DescId]>, ReprId)>,
+    pub frozen: Option<super::rfrozen::FrozenFamilies>,
+}
 
 /// The address of a shared set of descriptions, and whether the value may also be None.
 type PbcKey = (*const DescId, bool);
 
 impl PbcReprs {
     pub(super) fn get(&self, descs: &Rc<[DescId]>, can_be_none: bool) -> Option<ReprId> {
-        self.0
+        self.by_set
             .get(&(descs.as_ptr(), can_be_none))
             .map(|(_, id)| *id)
     }
 
     pub(super) fn insert(&mut self, descs: &Rc<[DescId]>, can_be_none: bool, id: ReprId) {
-        self.0
+        self.by_set
             .insert((descs.as_ptr(), can_be_none), (descs.clone(), id));
     }
 }
@@ -87,6 +91,9 @@ impl RTyper<'_> {
                 }
             }
             return Ok(self.intern_repr(Repr::Class(common)));
+        }
+        if let Some(r) = self.frozen_pbc_repr(descs) {
+            return r;
         }
         if descs.len() == 1 {
             return Ok(self.intern_repr(Repr::Prebuilt(descs[0])));
@@ -374,6 +381,7 @@ impl RTyper<'_> {
                 let p = self.prebuilt_instance(id)?;
                 k(LlValue::Ptr(p))
             }
+            (Repr::Frozen(_), Value::Obj(id)) => self.frozen_const(id, r),
             (Repr::Class(_), Value::Obj(id)) => match self.classdef_of_class(id) {
                 Some(cd) => k(LlValue::Ptr(self.classes.vtable_ptr[&cd])),
                 None => {
@@ -407,7 +415,12 @@ impl RTyper<'_> {
                     ))),
                 }
             }
-            (Repr::Method { self_repr, .. } | Repr::BuiltinMethod { self_repr, .. }, _) => {
+            (
+                Repr::Method { self_repr, .. }
+                | Repr::BuiltinMethod { self_repr, .. }
+                | Repr::FrozenMethod { self_repr, .. },
+                _,
+            ) => {
                 // the constant's `self` (a method bound to a prebuilt value)
                 let sr = *self_repr;
                 let v = match v {

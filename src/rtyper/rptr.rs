@@ -36,6 +36,13 @@ impl RTyper<'_> {
             Repr::InteriorPtr { base, field } => (*base, Some(field.clone())),
             _ => return None,
         };
+        if let (Op::IsInstance, SomeValue::Bool { konst: Some(b), .. }) =
+            (hop.op.opname, &hop.s_result)
+        {
+            // a pointer is never an instance of a Python type (`isinstance(p, str)` in
+            // rffi's wrappers, which take a string or a buffer)
+            return Some(Ok((super::hop::cbool(*b), self.intern_repr(Repr::Bool))));
+        }
         let v = hop.args_v[0];
         Some(match (hop.op.opname, field) {
             (Op::GetAttr, None) => self.ll_getattr(hop, llops, v, p),

@@ -99,4 +99,17 @@ static inline double rpy_math_sqrt(double x) {
     return sqrt(x);
 }
 
+/* Raw memory (flavor='raw', and the buffers C functions see): allocated whole with
+   calloc, never moved nor collected; a raw array's length is its first field. */
+static inline void *rpy_raw_malloc(size_t size) {
+    void *p = calloc(1, size);
+    if (!p) rpy_fatal("MemoryError");
+    return p;
+}
+static inline void *rpy_raw_malloc_array(size_t ofs_items, size_t itemsize, long length) {
+    long *p = rpy_raw_malloc(ofs_items + (size_t)(length < 0 ? 0 : length) * itemsize);
+    p[0] = length;
+    return p;
+}
+
 #endif

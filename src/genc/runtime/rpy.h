@@ -121,6 +121,7 @@ enum rpy_std_exc {
     RPY_EXC_UnicodeEncodeError,
     RPY_EXC_UnicodeDecodeError,
     RPY_EXC_RuntimeError,
+    RPY_EXC_StackOverflow,
     RPY_EXC_COUNT
 };
 /* generated: allocates an instance of that class and sets the exception state */

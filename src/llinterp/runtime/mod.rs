@@ -1,15 +1,16 @@
 //! The runtime functions of `lltypesystem::runtime`, as the LLInterpreter runs them: the
 //! external functions (`os.write` to the real file descriptor, the clock, `math`, float
-//! formatting and parsing) and the instantiation of a class chosen at run time. Each takes
+//! formatting and parsing). Each takes
 //! its result type from the call's function pointer type (a tuple result is built in it).
 
+mod cfuncs;
 mod containers;
 mod os;
 mod text;
 
 use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
-use crate::lltypesystem::{LlPtr, LlType, LlValue};
+use crate::lltypesystem::{LlType, LlValue};
 use crate::syntax::Span;
 use text::format_f;
 
@@ -198,37 +199,6 @@ impl<'p> LlInterpreter<'p> {
                     Ok(v) if numeric => LlValue::Float(v),
                     _ => return Err(self.raise_std("ValueError")),
                 }
-            }
-            Instantiate => {
-                let vt = a[0].as_ptr();
-                let Some(info) = self.prog.classes.get(&vt).cloned() else {
-                    return Err(self.fatal_at(span, "instantiating a class that has no vtable"));
-                };
-                let p = self.heap.malloc(&self.prog.types, info.inst, 0);
-                let _ = self.heap.setfield(
-                    &self.prog.types,
-                    p,
-                    self.prog.object,
-                    "typeptr",
-                    LlValue::Ptr(vt),
-                );
-                for (slot, v) in info.defaults {
-                    let _ = self.heap.set_slot(p, slot, v);
-                }
-                LlValue::Ptr(p)
-            }
-            CallInit => {
-                let p = a[0].as_ptr();
-                let types = &self.prog.types;
-                let vt = self
-                    .heap
-                    .getfield(types, p, self.prog.object, "typeptr")
-                    .map(|v| v.as_ptr())
-                    .unwrap_or(LlPtr::Null);
-                if let Some(f) = self.prog.classes.get(&vt).and_then(|c| c.init) {
-                    self.call_function(f, a, span)?;
-                }
-                LlValue::Void
             }
             MathFn => {
                 let LlValue::Name(name) = a[0] else {

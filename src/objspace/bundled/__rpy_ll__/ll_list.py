@@ -10,7 +10,9 @@ in two kinds, `ll_x` for a resizable result and `ll_x_fixed` for an array.
 The item equality of `index`, `remove`, `in` and `==` is the constant `eq` (see
 rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 """
-from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, Float
+from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Float, Signed
+from rpython.rtyper.lltypesystem.lltype import Unsigned, SignedLongLong, UnsignedLongLong
+from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool, Void
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rgc import ll_arraycopy
@@ -75,6 +77,24 @@ def _shrink(l, newsize):
 
 
 @specialize.ll()
+def _clear(l, start, stop):
+    # the slots [start, stop) a list gives up by pop, del and del-slice: the reference's
+    # lists set them to NULL when the items are pointers (a later slice assignment that
+    # grows the list shows what the array holds there, see ll_setslice)
+    ITEM = typeOf(l).TO.items.TO.OF
+    # items are numbers, characters, pointers or nothing (a list of None): each test is
+    # decided per list type
+    if (ITEM != Signed and ITEM != Unsigned and ITEM != SignedLongLong
+            and ITEM != UnsignedLongLong and ITEM != Float and ITEM != Char
+            and ITEM != UniChar and ITEM != Bool and ITEM != Void):
+        items = l.items
+        null = nullptr(ITEM.TO)
+        while start < stop:
+            items[start] = null
+            start += 1
+
+
+@specialize.ll()
 def ll_append(l, x):
     n = l.length
     if n >= len(l.items):
@@ -115,6 +135,7 @@ def _pop(l, index):
     items = l.items
     x = items[index]
     _copy(items, index + 1, items, index, n - index - 1)
+    _clear(l, n - 1, n)
     _shrink(l, n - 1)
     return x
 
@@ -139,6 +160,7 @@ def _delitem(l, index):
     n = l.length
     items = l.items
     _copy(items, index + 1, items, index, n - index - 1)
+    _clear(l, n - 1, n)
     _shrink(l, n - 1)
 
 
@@ -217,6 +239,7 @@ def ll_delslice(l, start, stop):
         return
     items = l.items
     _copy(items, stop, items, start, n - stop)
+    _clear(l, n - (stop - start), n)
     _shrink(l, n - (stop - start))
 
 

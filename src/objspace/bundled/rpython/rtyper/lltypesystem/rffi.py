@@ -13,10 +13,15 @@ Raw memory as programs use it: `cast` to a pointer type and `ptradd` (typed; `ru
 there), `CCHARP` (a `char *`: a pointer to an array of chars
 without length), `CArray`/`CArrayPtr`, `str2charp`/`charp2str`/`charpsize2str`/
 `free_charp`/`scoped_str2charp`, and `llexternal(name, args, result)` declaring a C
-function. Calling a declared function checks its arguments as the toolchain converts them
-(a number to the declared C number type; what is passed for a `char *` is not checked) and gives a value of the result type, never a constant (the C function is not
-known to rpy-lsp: `run` stops at the call with a message and NotImplementedError); `INT` and `UINT` results come as `Signed` and `Unsigned`, as the
-toolchain's wrapper gives them on 64-bit machines.
+function. Calling a declared function converts its arguments as the toolchain's wrapper
+does (a number to the declared C number type; a string passed for a `char *` becomes a
+fresh NUL-terminated copy, freed after the call, and None becomes NULL), then calls
+`_c_<name>`, the C function itself: its attribute `_rpy_c_function` (the C name and the C
+spellings of the declared types) tells the RTyper to call C there. `run` executes the C
+library functions rpy-lsp models (`lltypesystem/libc.rs`) and stops at the others; `build`
+calls the C function. The body of `_c_<name>` only gives the annotator a value of the
+result type, never a constant. `INT` and `UINT` results come as `Signed` and `Unsigned`,
+as the toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
 from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
@@ -183,20 +188,55 @@ _external = _ExternalCalls()
 
 
 def _arg_source(i, TARGET):
-    """NOT_RPYTHON: the statement converting argument `i` as the toolchain does."""
+    """NOT_RPYTHON: the expression converting argument `i` as the toolchain does."""
     if TARGET is CCHARP:
-        # a string, None or a `char *`: not checked here (telling a string from a
-        # pointer needs an isinstance() that `run` does not translate yet)
-        return None
+        # a string (copied), None (NULL) or a `char *`
+        return "_charp_arg(a%d)" % i
     if TARGET is Float:
-        return "float(a[%d])" % i
+        return "float(a%d)" % i
     if TARGET is Bool:
-        return "bool(a[%d])" % i
-    if TARGET is SignedLongLong or TARGET is UnsignedLongLong:
-        return "r_longlong(a[%d])" % i
+        return "bool(a%d)" % i
+    if TARGET is SignedLongLong:
+        return "r_longlong(a%d)" % i
+    if TARGET is UnsignedLongLong:
+        return "r_ulonglong(a%d)" % i
     if isinstance(TARGET, _CIntType) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, a[%d])" % (i, i)
-    return None
+        return "cast(ARG%d, a%d)" % (i, i)
+    return "a%d" % i
+
+
+@specialize.ll()
+def _charp_arg(x):
+    """A `char *` argument: a string's NUL-terminated copy, NULL for None."""
+    if x is None:
+        return lltype.nullptr(CCHARP.TO)
+    if isinstance(x, str):
+        return str2charp(x)
+    return x
+
+
+@specialize.ll()
+def _charp_done(x, p):
+    """After the call: frees the copy `_charp_arg` made of a string."""
+    if isinstance(x, str):
+        free_charp(p)
+
+
+# The C spelling of the declared types (what `build` declares and casts to).
+_C_TYPES = [(Signed, "long"), (Unsigned, "unsigned long"), (SignedLongLong, "long long"),
+            (UnsignedLongLong, "unsigned long long"), (Float, "double"), (Char, "char"),
+            (Bool, "bool"), (Void, "void"), (INT, "int"), (UINT, "unsigned int"),
+            (SHORT, "short"), (USHORT, "unsigned short"), (SIGNEDCHAR, "signed char"),
+            (UCHAR, "unsigned char"), (CCHARP, "char *"), (CCHARPP, "char **"),
+            (SIGNEDP, "long *"), (DOUBLEP, "double *")]
+
+
+def _c_type(T):
+    """NOT_RPYTHON: the C spelling of a declared type (another pointer is `void *`)."""
+    for t, c in _C_TYPES:
+        if T is t:
+            return c
+    return "void *"
 
 
 def _result_source(RESULT):
@@ -241,22 +281,33 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
                calling_conv='c', elidable_function=False, macro=None,
                random_effects_on_gcobjs='auto', save_err=RFFI_ERR_NONE):
     """NOT_RPYTHON: a function calling the C function `name`, generated for its
-    declared argument and result types."""
-    lines = ["def %s(*a):" % name, "    assert len(a) == %d" % len(args)]
+    declared argument and result types: the wrapper (converting the arguments) and the
+    C function `_c_<name>` it calls (shared by the wrapper's specializations)."""
+    params = ", ".join(["c%d" % i for i in range(len(args))])
+    lines = ["def _c_%s(%s):" % (name, params),
+             "    _external.count += 1",
+             "    n = _external.count",
+             "    if n > 0:",
+             "        os.write(2, MESSAGE + '\\n')",
+             "        raise NotImplementedError(MESSAGE)",
+             "    return " + _result_source(result),
+             "def %s(%s):" % (name, ", ".join(["a%d" % i for i in range(len(args))]))]
     namespace = {'cast': cast, 'r_uint': r_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
-                 '_external': _external, 'RESULT': result,
+                 '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
+                 '_charp_done': _charp_done,
                  'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
     for i in range(len(args)):
         namespace['ARG%d' % i] = args[i]
-        src = _arg_source(i, args[i])
-        if src is not None:
-            lines.append("    " + src)
-    lines.append("    _external.count += 1")
-    lines.append("    n = _external.count")
-    lines.append("    if n > 0:")
-    lines.append("        os.write(2, MESSAGE + '\\n')")
-    lines.append("        raise NotImplementedError(MESSAGE)")
-    lines.append("    return " + _result_source(result))
+        lines.append("    c%d = %s" % (i, _arg_source(i, args[i])))
+    lines.append("    res = _c_%s(%s)" % (name, params))
+    for i in range(len(args)):
+        if args[i] is CCHARP:
+            lines.append("    _charp_done(a%d, c%d)" % (i, i))
+    lines.append("    return res")
     exec "\n".join(lines) + "\n" in namespace
+    namespace['_c_' + name]._rpy_c_function = (
+        name, tuple([_c_type(T) for T in args]), _c_type(result))
+    # one wrapper per kind of argument (a string or a buffer for a `char *`)
+    namespace[name]._annspecialcase_ = 'specialize:ll'
     return namespace[name]
