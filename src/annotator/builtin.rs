@@ -361,6 +361,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
                 }
             }
+            // any one argument gives a bytearray, as the reference's annotator says; the
+            // RTyper builds one from a str (or a bytearray) only
+            B::Bytearray => {
+                self.arity(name, args, 1, 1)?;
+                Ok(SomeValue::bytearray())
+            }
             B::Tuple => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {

@@ -109,6 +109,11 @@ pub enum SomeValue {
         no_nul: bool,
         konst: Option<Value>,
     },
+    /// A `bytearray` (the reference's `SomeByteArray`): a mutable string of bytes whose
+    /// items are ints. Never a constant: a bytearray made at import time is unknown.
+    ByteArray {
+        can_be_none: bool,
+    },
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
     List {
@@ -276,6 +281,9 @@ impl SomeValue {
             can_be_none: false,
         }
     }
+    pub fn bytearray() -> SomeValue {
+        S::ByteArray { can_be_none: false }
+    }
     pub fn tuple(items: Vec<SomeValue>) -> SomeValue {
         S::Tuple(items.into())
     }
@@ -312,6 +320,7 @@ impl SomeValue {
     pub fn can_be_none(&self) -> bool {
         match self {
             S::Str { can_be_none, .. } | S::Unicode { can_be_none, .. } => *can_be_none,
+            S::ByteArray { can_be_none } => *can_be_none,
             S::Instance { can_be_none, .. } | S::Pbc { can_be_none, .. } => *can_be_none,
             S::List { .. } | S::Dict { .. } | S::None | S::Object | S::Error | S::Unknown(_) => {
                 true
@@ -344,6 +353,7 @@ impl SomeValue {
                 descs: descs.clone(),
                 can_be_none: false,
             },
+            S::ByteArray { .. } => SomeValue::bytearray(),
             S::None => S::Impossible,
             other => other.clone(),
         }
@@ -459,6 +469,7 @@ impl SomeValue {
             S::Str { .. } => "SomeString",
             S::UnicodeCodePoint { .. } => "SomeUnicodeCodePoint",
             S::Unicode { .. } => "SomeUnicodeString",
+            S::ByteArray { .. } => "SomeByteArray",
             S::Tuple(_) => "SomeTuple",
             S::List { .. } => "SomeList",
             S::Dict { .. } => "SomeDict",

@@ -108,6 +108,7 @@ pub(super) fn type_word(s: &SomeValue) -> &'static str {
         S::Float { .. } => "float",
         S::Char { .. } | S::Str { .. } => "str",
         S::UnicodeCodePoint { .. } | S::Unicode { .. } => "unicode",
+        S::ByteArray { .. } => "bytearray",
         S::Tuple(_) => "tuple",
         S::List { .. } => "list",
         S::Dict { .. } => "dict",
@@ -1073,7 +1074,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 kind: IntKind::Signed,
                 konst: Some(Value::Int(1)),
             }),
-            S::Str { .. } | S::Unicode { .. } => Ok(SomeValue::nonneg_int()),
+            S::Str { .. } | S::Unicode { .. } | S::ByteArray { .. } => Ok(SomeValue::nonneg_int()),
             S::Tuple(items) => Ok(S::Integer {
                 nonneg: true,
                 kind: IntKind::Signed,

@@ -231,6 +231,7 @@ impl Bookkeeper {
             S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => S::Unicode { can_be_none: true, no_nul: *no_nul, konst: None },
             S::List { def, .. } => S::List { def: *def, konst: None },
             S::Dict { def, .. } => S::Dict { def: *def, konst: None },
+            S::ByteArray { .. } => S::ByteArray { can_be_none: true },
             S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
             // a pointer may be NULL
@@ -288,6 +289,9 @@ impl Bookkeeper {
             (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char {
                 no_nul: *n1 && *n2,
                 konst: None,
+            },
+            (S::ByteArray { .. }, S::ByteArray { .. }) => S::ByteArray {
+                can_be_none: a.can_be_none() || b.can_be_none(),
             },
             (x, y) if x.is_str_like() && y.is_str_like() => S::Str {
                 can_be_none: x.can_be_none() || y.can_be_none(),
