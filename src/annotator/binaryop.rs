@@ -505,6 +505,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 };
                 Ok(S::Bool { konst: None, ktd })
             }
+            // a byte is looked for as a one-character string: the RPython typer has no
+            // test of an int in a bytearray
+            S::ByteArray { .. } => {
+                if matches!(item, S::Char { .. }) || item.is_error() || item.is_impossible() {
+                    return Ok(SomeValue::bool());
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "`in` a bytearray needs a one-character string on the left, not {} (the RPython typer has no other test)",
+                        self.bk.describe_type(self.space.heap(), item)
+                    ),
+                ))
+            }
             S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
                 if !item.is_unicode_like() && !item.is_str_like() {
                     return Err(AnnError::new(
