@@ -962,6 +962,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             });
             return Ok(S::Bool { konst: None, ktd });
         }
+        if let S::Builtin {
+            id: B::Bytearray,
+            s_self: None,
+        } = s_type
+        {
+            // `bytearray` is a built-in function here, not a class: only a bytearray is
+            // one (a bytearray that may be None is tested by the RTyper as non-NULL)
+            return Ok(match s_obj {
+                S::ByteArray { can_be_none: true } => SomeValue::bool(),
+                S::ByteArray { .. } => SomeValue::const_bool(true),
+                s if s.is_error() => SomeValue::bool(),
+                _ => SomeValue::const_bool(false),
+            });
+        }
         let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
             return Ok(SomeValue::bool());
         };
