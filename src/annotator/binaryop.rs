@@ -142,8 +142,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             (x, y) if x.is_unicode_like() && y.is_unicode_like() && op == Add => Ok(SomeValue::unicode(x.no_nul() && y.no_nul())),
             // a bytearray with a bytearray, a str or a char: a new bytearray
-            (S::ByteArray { .. }, y) | (y, S::ByteArray { .. })
-                if op == Add && (y.is_str_like() || matches!(y, S::ByteArray { .. })) =>
+            (S::ByteArray, y) | (y, S::ByteArray)
+                if op == Add && (y.is_str_like() || matches!(y, S::ByteArray)) =>
             {
                 Ok(SomeValue::bytearray())
             }
@@ -507,7 +507,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // a byte is looked for as a one-character string: the RPython typer has no
             // test of an int in a bytearray
-            S::ByteArray { .. } => {
+            S::ByteArray => {
                 if matches!(item, S::Char { .. }) || item.is_error() || item.is_impossible() {
                     return Ok(SomeValue::bool());
                 }
@@ -554,7 +554,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         // Lists and dicts have no hash function, nor tuples containing them.
         fn unhashable(s: &SomeValue) -> bool {
             match s {
-                S::List { .. } | S::Dict { .. } | S::ByteArray { .. } => true,
+                S::List { .. } | S::Dict { .. } | S::ByteArray => true,
                 S::Tuple(items) => items.iter().any(unhashable),
                 _ => false,
             }
@@ -585,7 +585,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::Str { no_nul, .. } | S::Char { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::char(*no_nul)),
             (S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::unichar(*no_nul)),
             // a bytearray's items are ints (bytes), not characters
-            (S::ByteArray { .. }, i) if i.is_int_like() => Ok(SomeValue::int()),
+            (S::ByteArray, i) if i.is_int_like() => Ok(SomeValue::int()),
             (S::Tuple(items), i) if i.is_int_like() => match i.konst() {
                 Some(Value::Int(n)) => {
                     let len = items.len() as i64;
@@ -600,7 +600,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             },
             (S::Instance { .. }, _) => self.call_instance_method(obj, "__getitem__", &ArgsS::simple(vec![idx.clone()])),
             (S::None, _) => Ok(SomeValue::Impossible),
-            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::ByteArray { .. } | S::Tuple(_), i) => Err(AnnError::new(
+            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::ByteArray | S::Tuple(_), i) => Err(AnnError::new(
                 "RPY205",
                 format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe_type(self.space.heap(), i)),
             )),
@@ -628,7 +628,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .generalize_value(self.space.heap(), *def, &value.not_const())?;
                 Ok(S::None)
             }
-            (S::ByteArray { .. }, i) if i.is_int_like() => {
+            (S::ByteArray, i) if i.is_int_like() => {
                 // only ints are stored (the low byte of each); not even a char
                 if value.is_int_like() || value.is_error() || value.is_impossible() {
                     return Ok(S::None);
@@ -765,7 +765,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.check_slice(start, stop, "slicing")?;
                 Ok(SomeValue::unicode(*no_nul))
             }
-            S::ByteArray { .. } => {
+            S::ByteArray => {
                 self.check_slice(start, stop, "slicing")?;
                 Ok(SomeValue::bytearray())
             }

@@ -367,7 +367,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
                     s if s.is_str_like() || s.is_error() || s.is_impossible() => {}
-                    S::ByteArray { .. } => {}
+                    S::ByteArray => {}
                     s => {
                         return Err(AnnError::new(
                             "RPY218",

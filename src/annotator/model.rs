@@ -110,10 +110,9 @@ pub enum SomeValue {
         konst: Option<Value>,
     },
     /// A `bytearray` (the reference's `SomeByteArray`): a mutable string of bytes whose
-    /// items are ints. Never a constant: a bytearray made at import time is unknown.
-    ByteArray {
-        can_be_none: bool,
-    },
+    /// items are ints. Never a constant (a bytearray made at import time is unknown), and
+    /// never None: the reference's annotator has no union of a bytearray with None.
+    ByteArray,
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
     List {
@@ -282,7 +281,7 @@ impl SomeValue {
         }
     }
     pub fn bytearray() -> SomeValue {
-        S::ByteArray { can_be_none: false }
+        S::ByteArray
     }
     pub fn tuple(items: Vec<SomeValue>) -> SomeValue {
         S::Tuple(items.into())
@@ -320,7 +319,6 @@ impl SomeValue {
     pub fn can_be_none(&self) -> bool {
         match self {
             S::Str { can_be_none, .. } | S::Unicode { can_be_none, .. } => *can_be_none,
-            S::ByteArray { can_be_none } => *can_be_none,
             S::Instance { can_be_none, .. } | S::Pbc { can_be_none, .. } => *can_be_none,
             S::List { .. } | S::Dict { .. } | S::None | S::Object | S::Error | S::Unknown(_) => {
                 true
@@ -353,7 +351,6 @@ impl SomeValue {
                 descs: descs.clone(),
                 can_be_none: false,
             },
-            S::ByteArray { .. } => SomeValue::bytearray(),
             S::None => S::Impossible,
             other => other.clone(),
         }
@@ -469,7 +466,7 @@ impl SomeValue {
             S::Str { .. } => "SomeString",
             S::UnicodeCodePoint { .. } => "SomeUnicodeCodePoint",
             S::Unicode { .. } => "SomeUnicodeString",
-            S::ByteArray { .. } => "SomeByteArray",
+            S::ByteArray => "SomeByteArray",
             S::Tuple(_) => "SomeTuple",
             S::List { .. } => "SomeList",
             S::Dict { .. } => "SomeDict",

@@ -108,7 +108,7 @@ pub(super) fn type_word(s: &SomeValue) -> &'static str {
         S::Float { .. } => "float",
         S::Char { .. } | S::Str { .. } => "str",
         S::UnicodeCodePoint { .. } | S::Unicode { .. } => "unicode",
-        S::ByteArray { .. } => "bytearray",
+        S::ByteArray => "bytearray",
         S::Tuple(_) => "tuple",
         S::List { .. } => "list",
         S::Dict { .. } => "dict",
@@ -968,10 +968,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         } = s_type
         {
             // `bytearray` is a built-in function here, not a class: only a bytearray is
-            // one (a bytearray that may be None is tested by the RTyper as non-NULL)
+            // one
             return Ok(match s_obj {
-                S::ByteArray { can_be_none: true } => SomeValue::bool(),
-                S::ByteArray { .. } => SomeValue::const_bool(true),
+                S::ByteArray => SomeValue::const_bool(true),
                 s if s.is_error() => SomeValue::bool(),
                 _ => SomeValue::const_bool(false),
             });
@@ -1088,7 +1087,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 kind: IntKind::Signed,
                 konst: Some(Value::Int(1)),
             }),
-            S::Str { .. } | S::Unicode { .. } | S::ByteArray { .. } => Ok(SomeValue::nonneg_int()),
+            S::Str { .. } | S::Unicode { .. } | S::ByteArray => Ok(SomeValue::nonneg_int()),
             S::Tuple(items) => Ok(S::Integer {
                 nonneg: true,
                 kind: IntKind::Signed,

@@ -177,7 +177,7 @@ impl Bookkeeper {
                 },
             ) => v1 == v2 && self.eq(heap, c1, c2),
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
-            (S::ByteArray { can_be_none: n1 }, S::ByteArray { can_be_none: n2 }) => n1 == n2,
+            (S::ByteArray, S::ByteArray) => true,
             (S::Builtin { id: n1, s_self: s1 }, S::Builtin { id: n2, s_self: s2 }) => {
                 n1 == n2
                     && match (s1, s2) {
@@ -232,7 +232,6 @@ impl Bookkeeper {
             S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => S::Unicode { can_be_none: true, no_nul: *no_nul, konst: None },
             S::List { def, .. } => S::List { def: *def, konst: None },
             S::Dict { def, .. } => S::Dict { def: *def, konst: None },
-            S::ByteArray { .. } => S::ByteArray { can_be_none: true },
             S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
             // a pointer may be NULL
@@ -290,9 +289,6 @@ impl Bookkeeper {
             (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char {
                 no_nul: *n1 && *n2,
                 konst: None,
-            },
-            (S::ByteArray { .. }, S::ByteArray { .. }) => S::ByteArray {
-                can_be_none: a.can_be_none() || b.can_be_none(),
             },
             (x, y) if x.is_str_like() && y.is_str_like() => S::Str {
                 can_be_none: x.can_be_none() || y.can_be_none(),

@@ -30,7 +30,7 @@ pub enum Repr {
     /// `Ptr(STR)`: str or None (NULL).
     Str,
     Unicode,
-    /// `Ptr(BYTEARRAY)`: a bytearray or None (NULL).
+    /// `Ptr(BYTEARRAY)`: a bytearray (never None in RPython).
     ByteArray,
     /// `Ptr(GcStruct tuple)` of the items' Reprs.
     Tuple(Vec<ReprId>),

@@ -27,21 +27,10 @@ def ll_bytearray_from(s):
 
 
 def ll_bytearray_str(b):
-    """`str(b)`: a new string with the bytes."""
-    if not b:
-        return _none_str()
+    """`str(b)`: a new string with the bytes (a bytearray is never None)."""
     n = len(b.chars)
     s = malloc(STR, n)
     ll_arraycopy(b.chars, s.chars, 0, 0, n)
-    return s
-
-
-def _none_str():
-    s = malloc(STR, 4)
-    s.chars[0] = 'N'
-    s.chars[1] = 'o'
-    s.chars[2] = 'n'
-    s.chars[3] = 'e'
     return s
 
 
