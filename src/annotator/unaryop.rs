@@ -1223,7 +1223,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Char { .. }
             | S::Str { .. }
             | S::Unicode { .. }
-            | S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
+            | S::UnicodeCodePoint { .. }
+            | S::ByteArray => Ok(SomeValue::int()),
             S::Instance { .. } => Err(AnnError::new(
                 "RPY205",
                 "int() of an instance: special methods such as __int__ are not honoured".into(),
@@ -1240,7 +1241,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
-            s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
+            s if s.is_number() || s.is_str_like() || matches!(s, S::ByteArray) => {
+                Ok(SomeValue::float())
+            }
             other => Err(AnnError::new(
                 "RPY218",
                 format!(

@@ -768,9 +768,16 @@ impl RTyper<'_> {
                 llops.genop(LlOp::CastUnicharToInt, vec![v], LlType::SIGNED)
             }
             (Op::Int, Repr::Float) => llops.genop(LlOp::CastFloatToInt, vec![v], LlType::SIGNED),
-            (Op::Int | Op::Float, Repr::Str | Repr::Char) => {
+            (Op::Int | Op::Float, Repr::Str | Repr::Char | Repr::ByteArray) => {
                 let rs = self.intern_repr(Repr::Str);
-                let s = self.convertvar(llops, v, r, rs)?;
+                // a bytearray's bytes as a str, parsed as one (as the reference, whose
+                // helpers are shared by the two layouts)
+                let s = if src == Repr::ByteArray {
+                    let t = self.str_ptr;
+                    self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
+                } else {
+                    self.convertvar(llops, v, r, rs)?
+                };
                 if self.has_implicit_exception(hop, "ValueError") {
                     hop.exception_is_here(llops);
                 }
