@@ -448,6 +448,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             )),
             (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
+            // the typer orders a bytearray and a str byte by byte, but has no `==` between
+            // them (its equality helper compares the two pointers first)
+            (S::ByteArray, y) | (y, S::ByteArray) if y.is_str_like() => {
+                if ordering {
+                    return Ok(SomeValue::bool());
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "comparing a bytearray with a str (`{}`) is not supported by the RPython typer: compare str(b) with the string",
+                        op_symbol(opname)
+                    ),
+                ))
+            }
             _ => {
                 if a.is_immutable_constant() && b.is_immutable_constant() && matches!(opname, Op::Eq | Op::Ne) {
                     if let (Some(x), Some(y)) = (a.konst(), b.konst()) {

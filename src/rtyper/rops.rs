@@ -524,7 +524,8 @@ impl RTyper<'_> {
             }
             (Repr::ByteArray, Repr::ByteArray | Repr::Str | Repr::Char)
             | (Repr::Str | Repr::Char, Repr::ByteArray) => {
-                // bytes compared one by one (a char as a one-character str)
+                // bytes compared one by one (a char as a one-character str); a bytearray
+                // and a str are ordered by `ll_strcmp` too (it is specialized per layout)
                 let mut args = Vec::new();
                 for i in 0..2 {
                     let r = hop.args_r[i];
@@ -542,8 +543,12 @@ impl RTyper<'_> {
                     return Ok((llops.genop(LlOp::PtrEq, args, LlType::BOOL), rb));
                 }
                 if matches!(op, Op::Eq | Op::Ne) {
-                    let f = if same { "ll_streq" } else { "ll_bytearray_eq" };
-                    let e = self.gendirectcall(llops, f, args, LlType::BOOL)?;
+                    // the annotator refuses `==` of a bytearray and a str, as the
+                    // reference's typer does
+                    if !same {
+                        return Err(TyperError::new("`==` of a bytearray and a str"));
+                    }
+                    let e = self.gendirectcall(llops, "ll_streq", args, LlType::BOOL)?;
                     return self.negate_if(llops, e, op == Op::Ne, rb);
                 }
                 let c = self.gendirectcall(llops, "ll_strcmp", args, LlType::SIGNED)?;

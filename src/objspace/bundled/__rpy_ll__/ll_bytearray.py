@@ -107,18 +107,3 @@ def ll_bytearray_contains_char(b, c):
             return True
         i += 1
     return False
-
-
-@specialize.ll()
-def ll_bytearray_eq(s1, s2):
-    """`==` of a bytearray with a str (neither None; two bytearrays compare with
-    ll_streq, which compares their pointers first, and order with ll_strcmp)."""
-    n = len(s1.chars)
-    if n != len(s2.chars):
-        return False
-    i = 0
-    while i < n:
-        if s1.chars[i] != s2.chars[i]:
-            return False
-        i += 1
-    return True
