@@ -680,6 +680,8 @@ def compare(n):
         r += 10
     if a:
         r += 100
+    if 'aa' < a < 'ac' and a >= chr(n):
+        r += 1000
     return r + len(a + b)
 ";
     assert_eq!(int(src, "items", &[7]), 7_007_249);
@@ -690,4 +692,5 @@ def compare(n):
     assert_eq!(int(src, "checked", &[2]), -1);
     assert_eq!(int(src, "compare", &[98]), 105);
     assert_eq!(int(src, "compare", &[99]), 114);
+    assert_eq!(int(src, "compare", &[97]), 1104);
 }
