@@ -79,22 +79,13 @@ def ll_bytearray_getitem_checked(b, i):
 
 
 def ll_bytearray_setitem(b, i, item):
-    """`b[i] = item` without an IndexError handler (see ll_bytearray_getitem)."""
+    """`b[i] = item`, with or without an IndexError handler: the reference never checks
+    this store, so out of range is undefined behaviour in its binaries."""
     n = len(b.chars)
     if i < 0:
         i += n
     if i < 0 or i >= n:
         ll_undefined("bytearray index {} out of range (length {}) without an IndexError handler", i, n)
-    b.chars[i] = chr(item & 255)
-
-
-def ll_bytearray_setitem_checked(b, i, item):
-    """`b[i] = item` under an IndexError handler."""
-    n = len(b.chars)
-    if i < 0:
-        i += n
-    if i < 0 or i >= n:
-        raise IndexError
     b.chars[i] = chr(item & 255)
 
 
