@@ -276,7 +276,7 @@ impl RTyper<'_> {
             SomeValue::UnicodeCodePoint { .. } => Repr::UniChar,
             SomeValue::Str { .. } => Repr::Str,
             SomeValue::Unicode { .. } => Repr::Unicode,
-            SomeValue::ByteArray { .. } => Repr::ByteArray,
+            SomeValue::ByteArray => Repr::ByteArray,
             SomeValue::Tuple(items) => {
                 let mut rs = Vec::new();
                 for it in items.iter() {
