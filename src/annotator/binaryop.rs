@@ -141,6 +141,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::string0(x.no_nul() && y.no_nul()))
             }
             (x, y) if x.is_unicode_like() && y.is_unicode_like() && op == Add => Ok(SomeValue::unicode(x.no_nul() && y.no_nul())),
+            // a bytearray with a bytearray, a str or a char: a new bytearray
+            (S::ByteArray, y) | (y, S::ByteArray)
+                if op == Add && (y.is_str_like() || matches!(y, S::ByteArray)) =>
+            {
+                Ok(SomeValue::bytearray())
+            }
             (x, y) if (x.is_str_like() && y.is_unicode_like()) || (x.is_unicode_like() && y.is_str_like()) => {
                 if op == Mod {
                     return Err(AnnError::new("RPY208", "string formatting mixing str and unicode is not supported".into()));
@@ -442,6 +448,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             )),
             (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
+            // the typer orders a bytearray and a str byte by byte, but has no `==` between
+            // them (its equality helper compares the two pointers first)
+            (S::ByteArray, y) | (y, S::ByteArray) if y.is_str_like() => {
+                if ordering {
+                    return Ok(SomeValue::bool());
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "comparing a bytearray with a str (`{}`) is not supported by the RPython typer: compare str(b) with the string",
+                        op_symbol(opname)
+                    ),
+                ))
+            }
             _ => {
                 if a.is_immutable_constant() && b.is_immutable_constant() && matches!(opname, Op::Eq | Op::Ne) {
                     if let (Some(x), Some(y)) = (a.konst(), b.konst()) {
@@ -499,6 +519,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 };
                 Ok(S::Bool { konst: None, ktd })
             }
+            // a byte is looked for as a one-character string: the RPython typer has no
+            // test of an int in a bytearray
+            S::ByteArray => {
+                if matches!(item, S::Char { .. }) || item.is_error() || item.is_impossible() {
+                    return Ok(SomeValue::bool());
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "`in` a bytearray needs a one-character string on the left, not {} (the RPython typer has no other test)",
+                        self.bk.describe_type(self.space.heap(), item)
+                    ),
+                ))
+            }
             S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
                 if !item.is_unicode_like() && !item.is_str_like() {
                     return Err(AnnError::new(
@@ -534,7 +568,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         // Lists and dicts have no hash function, nor tuples containing them.
         fn unhashable(s: &SomeValue) -> bool {
             match s {
-                S::List { .. } | S::Dict { .. } => true,
+                S::List { .. } | S::Dict { .. } | S::ByteArray => true,
                 S::Tuple(items) => items.iter().any(unhashable),
                 _ => false,
             }
@@ -543,7 +577,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Err(AnnError::new(
                 "RPY205",
                 format!(
-                    "{} cannot be a dict key: it is not hashable (lists and dicts have no hash in RPython; use a tuple of their items, or a string)",
+                    "{} cannot be a dict key: it is not hashable (lists, dicts and bytearrays have no hash in RPython; use a tuple of their items, or a string)",
                     self.bk.describe_type(self.space.heap(), key)
                 ),
             ));
@@ -564,6 +598,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             (S::Str { no_nul, .. } | S::Char { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::char(*no_nul)),
             (S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::unichar(*no_nul)),
+            // a bytearray's items are ints (bytes), not characters
+            (S::ByteArray, i) if i.is_int_like() => Ok(SomeValue::int()),
             (S::Tuple(items), i) if i.is_int_like() => match i.konst() {
                 Some(Value::Int(n)) => {
                     let len = items.len() as i64;
@@ -578,7 +614,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             },
             (S::Instance { .. }, _) => self.call_instance_method(obj, "__getitem__", &ArgsS::simple(vec![idx.clone()])),
             (S::None, _) => Ok(SomeValue::Impossible),
-            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::Tuple(_), i) => Err(AnnError::new(
+            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::ByteArray | S::Tuple(_), i) => Err(AnnError::new(
                 "RPY205",
                 format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe_type(self.space.heap(), i)),
             )),
@@ -605,6 +641,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk
                     .generalize_value(self.space.heap(), *def, &value.not_const())?;
                 Ok(S::None)
+            }
+            (S::ByteArray, i) if i.is_int_like() => {
+                // only ints are stored (the low byte of each); not even a char
+                if value.is_int_like() || value.is_error() || value.is_impossible() {
+                    return Ok(S::None);
+                }
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "a bytearray item must be an int (a byte), not {}: use ord()",
+                        self.bk.describe_type(self.space.heap(), value)
+                    ),
+                ))
             }
             (S::Instance { .. }, _) => {
                 self.call_instance_method(
@@ -729,6 +778,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. } => {
                 self.check_slice(start, stop, "slicing")?;
                 Ok(SomeValue::unicode(*no_nul))
+            }
+            S::ByteArray => {
+                self.check_slice(start, stop, "slicing")?;
+                Ok(SomeValue::bytearray())
             }
             S::Tuple(items) => {
                 let bound = |s: &SomeValue, dflt: i64| -> Option<i64> {

@@ -361,6 +361,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
                 }
             }
+            // the reference's annotator takes any one argument, but its RTyper builds a
+            // bytearray only from a str (a char is one) or a bytearray
+            B::Bytearray => {
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    s if s.is_str_like() || s.is_error() || s.is_impossible() => {}
+                    S::ByteArray => {}
+                    s => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "bytearray() of {} is not supported: RPython builds a bytearray only by copying a str or a bytearray (for n zero bytes: bytearray('\\0' * n))",
+                                self.bk.describe_type(self.space.heap(), s)
+                            ),
+                        ))
+                    }
+                }
+                Ok(SomeValue::bytearray())
+            }
             B::Tuple => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {

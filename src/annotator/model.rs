@@ -109,6 +109,10 @@ pub enum SomeValue {
         no_nul: bool,
         konst: Option<Value>,
     },
+    /// A `bytearray` (the reference's `SomeByteArray`): a mutable string of bytes whose
+    /// items are ints. Never a constant (a bytearray made at import time is unknown), and
+    /// never None: the reference's annotator has no union of a bytearray with None.
+    ByteArray,
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
     List {
@@ -275,6 +279,9 @@ impl SomeValue {
             descs: d.into(),
             can_be_none: false,
         }
+    }
+    pub fn bytearray() -> SomeValue {
+        S::ByteArray
     }
     pub fn tuple(items: Vec<SomeValue>) -> SomeValue {
         S::Tuple(items.into())
@@ -459,6 +466,7 @@ impl SomeValue {
             S::Str { .. } => "SomeString",
             S::UnicodeCodePoint { .. } => "SomeUnicodeCodePoint",
             S::Unicode { .. } => "SomeUnicodeString",
+            S::ByteArray => "SomeByteArray",
             S::Tuple(_) => "SomeTuple",
             S::List { .. } => "SomeList",
             S::Dict { .. } => "SomeDict",

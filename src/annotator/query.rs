@@ -151,6 +151,7 @@ impl Bookkeeper {
             S::UnicodeCodePoint { .. } => "unichar".into(),
             S::Str { can_be_none, .. } => or_none("str".into(), *can_be_none),
             S::Unicode { can_be_none, .. } => or_none("unicode".into(), *can_be_none),
+            S::ByteArray => "bytearray".into(),
             S::Tuple(items) => {
                 let parts: Vec<String> = items.iter().map(inner).collect();
                 if parts.len() == 1 {

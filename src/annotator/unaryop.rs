@@ -108,6 +108,7 @@ pub(super) fn type_word(s: &SomeValue) -> &'static str {
         S::Float { .. } => "float",
         S::Char { .. } | S::Str { .. } => "str",
         S::UnicodeCodePoint { .. } | S::Unicode { .. } => "unicode",
+        S::ByteArray => "bytearray",
         S::Tuple(_) => "tuple",
         S::List { .. } => "list",
         S::Dict { .. } => "dict",
@@ -961,6 +962,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             });
             return Ok(S::Bool { konst: None, ktd });
         }
+        if let S::Builtin {
+            id: B::Bytearray,
+            s_self: None,
+        } = s_type
+        {
+            // `bytearray` is a built-in function here, not a class: only a bytearray is
+            // one
+            return Ok(match s_obj {
+                S::ByteArray => SomeValue::const_bool(true),
+                s if s.is_error() => SomeValue::bool(),
+                _ => SomeValue::const_bool(false),
+            });
+        }
         let Some(Value::Obj(typ)) = s_type.konst().or_else(|| self.bk.pbc_const(s_type)) else {
             return Ok(SomeValue::bool());
         };
@@ -1073,7 +1087,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 kind: IntKind::Signed,
                 konst: Some(Value::Int(1)),
             }),
-            S::Str { .. } | S::Unicode { .. } => Ok(SomeValue::nonneg_int()),
+            S::Str { .. } | S::Unicode { .. } | S::ByteArray => Ok(SomeValue::nonneg_int()),
             S::Tuple(items) => Ok(S::Integer {
                 nonneg: true,
                 kind: IntKind::Signed,
@@ -1209,7 +1223,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Char { .. }
             | S::Str { .. }
             | S::Unicode { .. }
-            | S::UnicodeCodePoint { .. } => Ok(SomeValue::int()),
+            | S::UnicodeCodePoint { .. }
+            | S::ByteArray => Ok(SomeValue::int()),
             S::Instance { .. } => Err(AnnError::new(
                 "RPY205",
                 "int() of an instance: special methods such as __int__ are not honoured".into(),
@@ -1227,6 +1242,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
+            // int() of a bytearray is typed, float() is not (the reference's typer fails
+            // on it)
+            S::ByteArray => Err(AnnError::new(
+                "RPY218",
+                "float() of a bytearray is not supported by the RPython typer: use float(str(b))"
+                    .into(),
+            )),
             other => Err(AnnError::new(
                 "RPY218",
                 format!(

@@ -177,6 +177,7 @@ impl Bookkeeper {
                 },
             ) => v1 == v2 && self.eq(heap, c1, c2),
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
+            (S::ByteArray, S::ByteArray) => true,
             (S::Builtin { id: n1, s_self: s1 }, S::Builtin { id: n2, s_self: s2 }) => {
                 n1 == n2
                     && match (s1, s2) {

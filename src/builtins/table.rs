@@ -68,6 +68,8 @@ builtins! {
     Bool = "bool" => Bool / 1;
     Str = "str" => Str / 1;
     Unicode = "unicode";
+    /// `bytearray(s)`: a mutable array of bytes (the reference's `SomeByteArray`)
+    Bytearray = "bytearray";
     Tuple = "tuple";
     List = "list";
     Dict = "dict";

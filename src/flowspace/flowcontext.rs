@@ -1045,7 +1045,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             Ok(v @ Value::Obj(id))
                 if matches!(self.objspace.heap().get(id), Object::Unknown { .. }) =>
             {
-                // A builtin rpy-lsp does not model (`bytearray`): one warning at each use.
+                // A builtin rpy-lsp does not model (none today): one warning at each use.
                 let own = matches!(self.objspace.heap().get(globals), Object::Module(m) if m.dict.get(name).is_some());
                 if !own {
                     let msg = format!("the builtin `{name}` is not modelled by rpy-lsp: what comes from it is unknown, and the code using it is not checked");

@@ -99,6 +99,7 @@ bundled! {
     "__rpy_ll__.ll_iter" => "__rpy_ll__/ll_iter.py", false;
     "__rpy_ll__.ll_repr" => "__rpy_ll__/ll_repr.py", false;
     "__rpy_ll__.ll_codec" => "__rpy_ll__/ll_codec.py", false;
+    "__rpy_ll__.ll_bytearray" => "__rpy_ll__/ll_bytearray.py", false;
     "rpython.tool" => "rpython/tool/__init__.py", true;
     "rpython.tool.pairtype" => "rpython/tool/pairtype.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;

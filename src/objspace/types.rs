@@ -350,9 +350,6 @@ impl ObjSpace {
         if let Some(&s) = self.types.by_name.get("str") {
             entries.push(("bytes", Value::Obj(s)));
         }
-        // RPython has bytearray (SomeByteArray), rpy-lsp does not model it yet: unknown.
-        let bytearray = self.new_unknown("bytearray");
-        entries.push(("bytearray", bytearray));
         let ni = self.alloc(Object::NotImplemented);
         let el = self.alloc(Object::Ellipsis);
         entries.push(("NotImplemented", ni));

@@ -43,8 +43,9 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_iter",
     "__rpy_ll__.ll_repr",
     "__rpy_ll__.ll_codec",
+    "__rpy_ll__.ll_bytearray",
 ];
-const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT"];
+const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT", "BYTEARRAY"];
 
 /// A helper to annotate: the function, its argument annotations, the function index the
 /// RTyper already handed out for it. `eqs` are the arguments that are item equalities (by
@@ -106,7 +107,7 @@ pub struct Helpers {
 
 impl Helpers {
     /// Imports the helper modules into `space` and binds their names of the RTyper's
-    /// structures (`STR`, `UNICODE`, `OBJECT`: `bound`, in that order) for the annotator.
+    /// structures (`STR`, `UNICODE`, `OBJECT`, `BYTEARRAY`: `bound`, in that order) for the annotator.
     pub fn load(space: &mut ObjSpace, ann: &mut AnnotatedProgram, bound: &[LlType]) -> Helpers {
         let mut h = Helpers::default();
         for &m in MODULES {

@@ -117,6 +117,9 @@ pub struct RTyper<'a> {
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
+    /// `Ptr(BYTEARRAY)`: `GcStruct rpy_bytearray {chars: Array(Char)}`, as the reference
+    /// lays a bytearray out (a string without its hash).
+    pub bytearray_ptr: LlType,
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
@@ -165,6 +168,9 @@ struct RtState {
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
+    /// `Ptr(BYTEARRAY)`: `GcStruct rpy_bytearray {chars: Array(Char)}`, as the reference
+    /// lays a bytearray out (a string without its hash).
+    pub bytearray_ptr: LlType,
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
@@ -214,6 +220,7 @@ impl<'a> RTyper<'a> {
             classes: st.classes,
             str_ptr: st.str_ptr,
             unicode_ptr: st.unicode_ptr,
+            bytearray_ptr: st.bytearray_ptr,
             functions: st.functions,
             graph_func: st.graph_func,
             runtime_func: st.runtime_func,
@@ -244,6 +251,7 @@ impl<'a> RTyper<'a> {
             classes: self.classes,
             str_ptr: self.str_ptr,
             unicode_ptr: self.unicode_ptr,
+            bytearray_ptr: self.bytearray_ptr,
             functions: self.functions,
             graph_func: self.graph_func,
             runtime_func: self.runtime_func,
@@ -306,8 +314,19 @@ pub fn rtype(
     let mut types = std::mem::take(&mut ann.bookkeeper.lltypes);
     let str_ptr = types.ptr(str_struct);
     let unicode_ptr = types.ptr(uni_struct);
+    let bytearray_chars = types.array(LlType::CHAR);
+    let bytearray_struct = types.new_struct(
+        "rpy_bytearray",
+        true,
+        vec![("chars".into(), bytearray_chars)],
+    );
+    let bytearray_ptr = types.ptr(bytearray_struct);
     let classes = ClassLayouts::new(&mut types, str_ptr);
-    let helpers = annlowlevel::Helpers::load(space, ann, &[str_struct, uni_struct, classes.object]);
+    let helpers = annlowlevel::Helpers::load(
+        space,
+        ann,
+        &[str_struct, uni_struct, classes.object, bytearray_struct],
+    );
     let mut st = RtState {
         types,
         heap: LlHeap::new(),
@@ -317,6 +336,7 @@ pub fn rtype(
         classes,
         str_ptr,
         unicode_ptr,
+        bytearray_ptr,
         functions: Vec::new(),
         graph_func: HashMap::new(),
         runtime_func: HashMap::new(),

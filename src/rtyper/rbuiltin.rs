@@ -841,6 +841,26 @@ impl RTyper<'_> {
                 }
                 Ok((self.decode_ascii(llops, s)?, rr))
             }
+            B::Bytearray if hop.nargs() == 1 => {
+                // bytearray(s): a copy of the bytes of a str (a char is one) or of a
+                // bytearray; the reference's RTyper has no other way to build one
+                let arg = match self.repr(hop.args_r[0]) {
+                    Repr::ByteArray => self.inputarg(llops, hop, 0, rr)?,
+                    Repr::Str | Repr::Char => self.inputarg(llops, hop, 0, rs)?,
+                    _ => {
+                        return Err(TyperError::new(format!(
+                            "bytearray() of {} is not supported by the RPython typer: only a str or a bytearray can be copied into a bytearray",
+                            self.ann
+                                .bookkeeper
+                                .describe_type(self.objheap, &hop.args_s[0])
+                        )))
+                    }
+                };
+                Ok((
+                    self.gendirectcall(llops, "ll_bytearray_from", vec![arg], tr)?,
+                    rr,
+                ))
+            }
             B::Bool => {
                 let v =
                     self.is_true(llops, hop.args_v[0], hop.args_r[0], &hop.args_s[0].clone())?;

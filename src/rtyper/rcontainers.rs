@@ -30,7 +30,7 @@ impl RTyper<'_> {
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let out = match self.repr(r).clone() {
-            Repr::Str | Repr::Unicode => llops.genop(
+            Repr::Str | Repr::Unicode | Repr::ByteArray => llops.genop(
                 LlOp::GetInteriorArraySize,
                 vec![v, cfield("chars")],
                 LlType::SIGNED,
@@ -164,6 +164,32 @@ impl RTyper<'_> {
                 let c = self.gendirectcall(llops, "ll_str_getitem_checked", vec![v, i], ct)?;
                 Ok((c, rc))
             }
+            Repr::ByteArray => {
+                // an int: the byte (0..255)
+                let i = self.inputarg(llops, hop, 1, si)?;
+                let handled = self.has_implicit_exception(hop, "IndexError");
+                if !handled && hop.args_s[1].is_nonneg() {
+                    let c = llops.genop(
+                        LlOp::GetInteriorField,
+                        vec![v, cfield("chars"), i],
+                        LlType::CHAR,
+                    );
+                    return Ok((
+                        llops.genop(LlOp::CastCharToInt, vec![c], LlType::SIGNED),
+                        si,
+                    ));
+                }
+                let helper = if handled {
+                    hop.exception_is_here(llops);
+                    "ll_bytearray_getitem_checked"
+                } else {
+                    "ll_bytearray_getitem"
+                };
+                Ok((
+                    self.gendirectcall(llops, helper, vec![v, i], LlType::SIGNED)?,
+                    si,
+                ))
+            }
             Repr::Tuple(items) => {
                 let Some(Value::Int(mut k)) = hop.args_s[1].konst() else {
                     return Err(TyperError::new("tuple index must be a constant"));
@@ -228,6 +254,17 @@ impl RTyper<'_> {
                 let k = self.inputarg(llops, hop, 1, key)?;
                 let x = self.inputarg(llops, hop, 2, value)?;
                 self.dict_call(llops, "ll_dict_setitem", r, vec![v, k, x], LlType::VOID)?;
+                Ok((cvoid(), void))
+            }
+            Repr::ByteArray => {
+                // never checked, even under an IndexError handler: the reference's typer
+                // has no checking store into a bytearray, so its binaries write out of
+                // bounds (undefined behaviour: `run` stops there)
+                let i = self.inputarg(llops, hop, 1, si)?;
+                let x = self.inputarg(llops, hop, 2, si)?;
+                hop.exception_cannot_occur();
+                let args = vec![v, i, x];
+                self.gendirectcall(llops, "ll_bytearray_setitem", args, LlType::VOID)?;
                 Ok((cvoid(), void))
             }
             _ => Err(TyperError::new(
@@ -338,6 +375,14 @@ impl RTyper<'_> {
                 let args = vec![items, n, a, b];
                 Ok((self.new_list_call(llops, "ll_slice", rr, args)?, rr))
             }
+            Repr::ByteArray => {
+                let tr = self.lltype(rr);
+                let args = vec![v, a, b];
+                Ok((
+                    self.gendirectcall(llops, "ll_bytearray_slice", args, tr)?,
+                    rr,
+                ))
+            }
             _ => Err(TyperError::new(
                 "slicing this value is not supported by `run` yet",
             )),
@@ -409,6 +454,16 @@ impl RTyper<'_> {
                 let x = self.inputarg(llops, hop, 1, r)?;
                 Ok((
                     self.gendirectcall(llops, "ll_contains", vec![v, x], LlType::BOOL)?,
+                    rb,
+                ))
+            }
+            // a character in a bytearray (the annotator allows nothing else)
+            Repr::ByteArray => {
+                let rc = self.intern_repr(Repr::Char);
+                let x = self.inputarg(llops, hop, 1, rc)?;
+                let args = vec![v, x];
+                Ok((
+                    self.gendirectcall(llops, "ll_bytearray_contains_char", args, LlType::BOOL)?,
                     rb,
                 ))
             }

@@ -30,6 +30,8 @@ pub enum Repr {
     /// `Ptr(STR)`: str or None (NULL).
     Str,
     Unicode,
+    /// `Ptr(BYTEARRAY)`: a bytearray (never None in RPython).
+    ByteArray,
     /// `Ptr(GcStruct tuple)` of the items' Reprs.
     Tuple(Vec<ReprId>),
     /// Resizable: `Ptr(GcStruct list {length, items: Ptr(GcArray(ITEM))})`;
@@ -159,6 +161,7 @@ impl RTyper<'_> {
             Repr::UniChar => LlType::UNICHAR,
             Repr::Str => self.str_ptr,
             Repr::Unicode => self.unicode_ptr,
+            Repr::ByteArray => self.bytearray_ptr,
             Repr::Tuple(items) => {
                 let fields = items
                     .iter()
@@ -286,6 +289,7 @@ impl RTyper<'_> {
             SomeValue::UnicodeCodePoint { .. } => Repr::UniChar,
             SomeValue::Str { .. } => Repr::Str,
             SomeValue::Unicode { .. } => Repr::Unicode,
+            SomeValue::ByteArray => Repr::ByteArray,
             SomeValue::Tuple(items) => {
                 let mut rs = Vec::new();
                 for it in items.iter() {

@@ -345,6 +345,22 @@ impl RTyper<'_> {
                     _ => Err(TyperError::new(format!("`{}` of strings", op.name()))),
                 }
             }
+            // a bytearray with a bytearray, a str or a char (as a str): a new bytearray
+            Repr::ByteArray if base == Op::Add => {
+                let mut args = Vec::new();
+                for i in 0..2 {
+                    let r = match self.repr(hop.args_r[i]) {
+                        Repr::ByteArray => rr,
+                        _ => self.intern_repr(Repr::Str),
+                    };
+                    args.push(self.inputarg(llops, hop, i, r)?);
+                }
+                let t = self.lltype(rr);
+                Ok((
+                    self.gendirectcall(llops, "ll_bytearray_concat", args, t)?,
+                    rr,
+                ))
+            }
             Repr::List { .. } => match (op, base) {
                 (Op::InplaceAdd, _) => {
                     let a = self.inputarg(llops, hop, 0, rr)?;
@@ -503,6 +519,39 @@ impl RTyper<'_> {
                     ));
                 }
                 let c = self.gendirectcall(llops, "ll_strcmp", vec![a, b], LlType::SIGNED)?;
+                let o = llop(&format!("int_{}", suffix))?;
+                Ok((llops.genop(o, vec![c, cint(0)], LlType::BOOL), rb))
+            }
+            (Repr::ByteArray, Repr::ByteArray | Repr::Str | Repr::Char)
+            | (Repr::Str | Repr::Char, Repr::ByteArray) => {
+                // bytes compared one by one (a char as a one-character str); a bytearray
+                // and a str are ordered by `ll_strcmp` too (it is specialized per layout)
+                let mut args = Vec::new();
+                for i in 0..2 {
+                    let r = hop.args_r[i];
+                    let r = match self.repr(r) {
+                        Repr::Char => self.intern_repr(Repr::Str),
+                        _ => r,
+                    };
+                    args.push(self.inputarg(llops, hop, i, r)?);
+                }
+                let same = r0 == r1;
+                if matches!(op, Op::Is) {
+                    if !same {
+                        return Ok((cbool(false), rb));
+                    }
+                    return Ok((llops.genop(LlOp::PtrEq, args, LlType::BOOL), rb));
+                }
+                if matches!(op, Op::Eq | Op::Ne) {
+                    // the annotator refuses `==` of a bytearray and a str, as the
+                    // reference's typer does
+                    if !same {
+                        return Err(TyperError::new("`==` of a bytearray and a str"));
+                    }
+                    let e = self.gendirectcall(llops, "ll_streq", args, LlType::BOOL)?;
+                    return self.negate_if(llops, e, op == Op::Ne, rb);
+                }
+                let c = self.gendirectcall(llops, "ll_strcmp", args, LlType::SIGNED)?;
                 let o = llop(&format!("int_{}", suffix))?;
                 Ok((llops.genop(o, vec![c, cint(0)], LlType::BOOL), rb))
             }
@@ -683,7 +732,7 @@ impl RTyper<'_> {
             Repr::Float => llops.genop(LlOp::FloatIsTrue, vec![v], LlType::BOOL),
             // a character is a string of length one, always true (even '\x00')
             Repr::Char | Repr::UniChar => cbool(true),
-            Repr::Str | Repr::Unicode => {
+            Repr::Str | Repr::Unicode | Repr::ByteArray => {
                 self.gendirectcall(llops, "ll_str_is_true", vec![v], LlType::BOOL)?
             }
             Repr::List { fixed, .. } => {
@@ -719,9 +768,16 @@ impl RTyper<'_> {
                 llops.genop(LlOp::CastUnicharToInt, vec![v], LlType::SIGNED)
             }
             (Op::Int, Repr::Float) => llops.genop(LlOp::CastFloatToInt, vec![v], LlType::SIGNED),
-            (Op::Int | Op::Float, Repr::Str | Repr::Char) => {
+            (Op::Int | Op::Float, Repr::Str | Repr::Char | Repr::ByteArray) => {
                 let rs = self.intern_repr(Repr::Str);
-                let s = self.convertvar(llops, v, r, rs)?;
+                // a bytearray's bytes as a str, parsed as one (as the reference, whose
+                // helpers are shared by the two layouts)
+                let s = if src == Repr::ByteArray {
+                    let t = self.str_ptr;
+                    self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
+                } else {
+                    self.convertvar(llops, v, r, rs)?
+                };
                 if self.has_implicit_exception(hop, "ValueError") {
                     hop.exception_is_here(llops);
                 }

@@ -111,6 +111,9 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_instance_str", vec![obj], t)?
             }
             Repr::Unicode if !repr => self.gendirectcall(llops, "ll_unicode_str", vec![v], t)?,
+            Repr::ByteArray if !repr => {
+                self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
+            }
             Repr::Void => self.str_constant(b"None"),
             _ => {
                 return Err(TyperError::new(format!(

@@ -52,7 +52,7 @@ use objects::{
 use print::{b_print, b_print_item, b_print_newline};
 use std::rc::Rc;
 use std::sync::OnceLock;
-use text::{b_chr, b_format, b_intern, b_ord, b_repr, b_unichr, c_str, c_unicode};
+use text::{b_chr, b_format, b_intern, b_ord, b_repr, b_unichr, c_bytearray, c_str, c_unicode};
 
 /// Arguments of a builtin call.
 #[derive(Debug)]
@@ -198,6 +198,7 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::Bool, c_bool),
     (B::Str, c_str),
     (B::Unicode, c_unicode),
+    (B::Bytearray, c_bytearray),
     (B::Tuple, c_tuple),
     (B::List, c_list),
     (B::Dict, c_dict),

@@ -125,3 +125,13 @@ pub(super) fn c_unicode(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
     }
 }
+
+/// `bytearray(...)` at import time: rpy-lsp has no import-time model of a mutable bytes
+/// object, so a bytearray made while importing (a prebuilt one) is unknown; in translated
+/// code the call is the annotator's and the RTyper's (`SomeValue::ByteArray`). One
+/// warning says so where the program makes one.
+pub(super) fn c_bytearray(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 3)?;
+    sp.warn_unknown("bytearray()", "the result at import time of");
+    Ok(sp.new_unknown("bytearray (made at import time)"))
+}
