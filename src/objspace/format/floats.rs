@@ -123,13 +123,25 @@ pub fn float_repr(f: f64) -> String {
     place_digits(f < 0.0, &digits, decpt, use_exp, true)
 }
 
-/// Python 2.7 `str(float)` (12 significant digits).
+/// Python 2.7 `str(float)`: 12 significant digits as `%.12g`, except that the exponent
+/// form starts one digit earlier (CPython asks for `.0` on integers, and its `g` then
+/// keeps room for it): `str(123456789012.0)` is `1.23456789012e+11`.
 pub fn float_str(f: f64) -> String {
+    const PREC: usize = 12;
     if let Some(s) = special_float(f) {
         return s;
     }
-    let mut s = format_g(f, 12, false, false);
-    if !s.contains(['.', 'e', 'n', 'i']) {
+    let mut s = if f == 0.0 {
+        format_g(f, PREC, false, false)
+    } else {
+        let (mut digits, decpt) = rounded_digits(f, PREC);
+        while digits.len() > 1 && digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        let use_exp = decpt <= -4 || decpt > PREC as i32 - 1;
+        place_digits(f < 0.0, &digits, decpt, use_exp, false)
+    };
+    if !s.contains(['.', 'e']) {
         s.push_str(".0");
     }
     s
@@ -255,6 +267,16 @@ mod tests {
         assert_eq!(float_str(123456789012345.0), "1.23456789012e+14");
         assert_eq!(float_str(2.5), "2.5");
         assert_eq!(float_str(100.0), "100.0");
+        // checked against CPython 2.7.18's str()
+        assert_eq!(float_str(123456789012.0), "1.23456789012e+11");
+        assert_eq!(float_str(1e11), "1e+11");
+        assert_eq!(float_str(100000000000.5), "1e+11");
+        assert_eq!(float_str(12345678901.0), "12345678901.0");
+        assert_eq!(float_str(99999999999.0), "99999999999.0");
+        assert_eq!(float_str(999999999999.0), "9.99999999999e+11");
+        assert_eq!(float_str(-0.0), "-0.0");
+        assert_eq!(float_str(0.0001), "0.0001");
+        assert_eq!(float_str(0.00001), "1e-05");
         assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
         assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
         assert_eq!(format_f(2.675, 2, false), "2.67");
