@@ -20,6 +20,7 @@ toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
 from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
+from rpython.rtyper.lltypesystem.lltype import UniChar
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
@@ -106,6 +107,49 @@ VOIDP = CCHARP
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
+LONGP = SIGNEDP
+# arrays of narrow C integers: rpy-lsp has no low-level type for their items, so memory
+# allocated with them is unknown
+INTP = CArrayPtr(INT)
+UINTP = CArrayPtr(UINT)
+SHORTP = CArrayPtr(SHORT)
+UCHARP = CArrayPtr(UCHAR)
+
+
+@specialize.memo()
+def sizeof(tp):
+    """The size in bytes of a C type on the 64-bit machines the toolchain targets."""
+    if isinstance(tp, _CIntType):
+        return tp.bits // 8
+    if tp is Char or tp is Bool:
+        return 1
+    if tp is UniChar:
+        return 4
+    if isinstance(tp, lltype.Struct):
+        # natural alignment, as the C compiler lays the structure out
+        size = 0
+        align = 1
+        for fname, FIELD in tp._fields:
+            n = sizeof(FIELD)
+            a = min(n, 8)
+            size = (size + a - 1) // a * a + n
+            align = max(align, a)
+        return (size + align - 1) // align * align
+    # Signed, Unsigned, the long longs, Float and pointers
+    return 8
+
+
+@specialize.ll_and_arg(1)
+def setintfield(pdst, fieldname, value):
+    """Stores an integer into a field of a structure, cast to the field's type."""
+    STRUCT = lltype.typeOf(pdst).TO
+    setattr(pdst, fieldname, cast(getattr(STRUCT, fieldname), value))
+
+
+@specialize.ll_and_arg(1)
+def getintfield(pdst, fieldname):
+    """Reads an integer field of a structure as a Signed."""
+    return cast(Signed, getattr(pdst, fieldname))
 
 RFFI_ERR_NONE = 0
 RFFI_SAVE_ERRNO = 1
@@ -182,20 +226,27 @@ class _ExternalCalls(object):
 _external = _ExternalCalls()
 
 
+@specialize.argtype(0)
+def _charp_arg(x):
+    # what the toolchain's wrapper passes for a `char *`: None, a string (as a copy with a
+    # final nul) or a pointer; anything else has no low-level pointer type
+    if x is None or isinstance(x, str):
+        return
+    lltype.typeOf(x).TO
+
+
 def _arg_source(i, TARGET):
     """NOT_RPYTHON: the statement converting argument `i` as the toolchain does."""
     if TARGET is CCHARP:
-        # a string, None or a `char *`: not checked here (telling a string from a
-        # pointer needs an isinstance() that `run` does not translate yet)
-        return None
+        return "_charp_arg(a%d)" % i
     if TARGET is Float:
-        return "float(a[%d])" % i
+        return "float(a%d)" % i
     if TARGET is Bool:
-        return "bool(a[%d])" % i
+        return "bool(a%d)" % i
     if TARGET is SignedLongLong or TARGET is UnsignedLongLong:
-        return "r_longlong(a[%d])" % i
+        return "r_longlong(a%d)" % i
     if isinstance(TARGET, _CIntType) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, a[%d])" % (i, i)
+        return "cast(ARG%d, a%d)" % (i, i)
     return None
 
 
@@ -242,10 +293,11 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
                random_effects_on_gcobjs='auto', save_err=RFFI_ERR_NONE):
     """NOT_RPYTHON: a function calling the C function `name`, generated for its
     declared argument and result types."""
-    lines = ["def %s(*a):" % name, "    assert len(a) == %d" % len(args)]
+    params = ", ".join(["a%d" % i for i in range(len(args))])
+    lines = ["def %s(%s):" % (name, params)]
     namespace = {'cast': cast, 'r_uint': r_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
-                 '_external': _external, 'RESULT': result,
+                 '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
                  'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
     for i in range(len(args)):
         namespace['ARG%d' % i] = args[i]
@@ -259,4 +311,14 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     lines.append("        raise NotImplementedError(MESSAGE)")
     lines.append("    return " + _result_source(result))
     exec "\n".join(lines) + "\n" in namespace
-    return namespace[name]
+    func = namespace[name]
+    # a `char *` argument takes None, a string or a pointer: one wrapper per kind passed
+    charps = [i for i in range(len(args)) if args[i] is CCHARP]
+    if charps:
+        func._annspecialcase_ = "specialize:argtype(%s)" % ", ".join([str(i) for i in charps])
+    return func
+
+
+# C library functions programs declare through rffi
+c_memcpy = llexternal("memcpy", [VOIDP, VOIDP, SIZE_T], Void, releasegil=False)
+c_memset = llexternal("memset", [VOIDP, Signed, SIZE_T], Void, releasegil=False)
