@@ -715,6 +715,9 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         } else {
             Some(frame.state.clone())
         };
+        // An operation of the previous instruction may have left this pending when that
+        // instruction ended without `after_instr` (it raised): it is not this one's.
+        self.raise_pending = None;
         Ok(())
     }
 
