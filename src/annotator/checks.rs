@@ -186,13 +186,35 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let Some(c) = heap.class(cls) else {
             return false;
         };
+        let names_it = |k: &crate::objspace::object::Class| {
+            k.dict.contains(&name)
+                || k.dict.iter().any(|(_, v)| {
+                    heap.function(v)
+                        .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
+                })
+        };
         let assigns = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
             k.dict.iter().any(|(_, v)| {
                 heap.function(v)
                     .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
             })
         });
-        assigns
+        // Or a class sharing a user base with this one has it: with what rpy-lsp does not
+        // model, the analysed code may have seen only some of the classes whose instances
+        // reach this read (`applicative, args = ls` of a list of any Kernel value).
+        let user_bases: Vec<ObjId> = c
+            .mro
+            .iter()
+            .copied()
+            .filter(|&k| heap.class(k).is_some_and(|k| k.builtin.is_none()))
+            .collect();
+        let relative_has_it = || {
+            (0..heap.len() as u32).map(ObjId).any(|k| {
+                heap.class(k)
+                    .is_some_and(|kc| kc.mro.iter().any(|b| user_bases.contains(b)) && names_it(kc))
+            })
+        };
+        (assigns || relative_has_it())
             && self.info.iter().any(|i| {
                 i.bindings
                     .iter()
