@@ -146,6 +146,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     };
                     self.bk.span = op.span;
                     let e = self.explain_blocked(g as u32, &op);
+                    // "always empty", "always None": not provable when values come from
+                    // what rpy-lsp does not model (a list filled by an unmodelled parser)
+                    let of_tuple = matches!(
+                        op.args.first().map(|&a| self.annotation(g as u32, a)),
+                        Some(SomeValue::Tuple(_))
+                    );
+                    if e.code == "RPY216" && !of_tuple && self.uses_unknowns() {
+                        continue;
+                    }
                     self.report(e, op.span);
                 }
             }
@@ -214,12 +223,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .is_some_and(|kc| kc.mro.iter().any(|b| user_bases.contains(b)) && names_it(kc))
             })
         };
-        (assigns || relative_has_it())
-            && self.info.iter().any(|i| {
-                i.bindings
-                    .iter()
-                    .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
-            })
+        (assigns || relative_has_it()) && self.uses_unknowns()
+    }
+
+    /// Whether any analysed value is unknown (comes from what rpy-lsp does not model).
+    fn uses_unknowns(&self) -> bool {
+        self.info.iter().any(|i| {
+            i.bindings
+                .iter()
+                .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
+        })
     }
 
     fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {
