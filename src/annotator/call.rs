@@ -765,16 +765,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
                 // A function of a bundled model given something rpy-lsp does not model
-                // (`rffi.cast(T, unknown)`): its result is unknown too, and the model is not
-                // annotated with it (that would report the model's branches, not the user's).
-                if let Some(u) = args
+                // (`rffi.cast(T, unknown)`, or a type built from one: `lltype.Ptr(unknown)`):
+                // its result is unknown too, and the model is not annotated with it (that
+                // would report the model's branches, not the user's).
+                let unmodelled = args
                     .positional
                     .iter()
                     .chain(args.keywords.iter().map(|(_, a)| a))
-                    .find(|a| a.is_unknown())
-                {
+                    .find(|a| a.is_unknown() || self.is_unmodelled_ll_type(a))
+                    .map(|a| match a {
+                        SomeValue::Unknown(_) => a.clone(),
+                        _ => SomeValue::Unknown(Rc::from(
+                            "a low-level type built from what rpy-lsp does not model",
+                        )),
+                    });
+                if let Some(u) = unmodelled {
                     if descs.iter().all(|&d| self.is_bundled_function(d)) {
-                        return Ok(u.clone());
+                        return Ok(u);
                     }
                 }
                 self.record_call_shape(&descs, args, self.bk.span);

@@ -152,7 +152,7 @@ pub fn lltype_of_obj(
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Whether `s` is an object of the bundled `lltype`/`rffi` models (a type built at
     /// import time) that has no type in the low-level type arena.
-    fn is_unmodelled_ll_type(&self, s: &SomeValue) -> bool {
+    pub(super) fn is_unmodelled_ll_type(&self, s: &SomeValue) -> bool {
         let heap = self.space.heap();
         let cls = match s {
             S::Instance { classdef, .. } => self
@@ -168,10 +168,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             },
             _ => None,
         };
-        let Some(module) = cls.and_then(|c| heap.class(c)?.module) else {
+        let Some(c) = cls.and_then(|c| heap.class(c)) else {
             return false;
         };
-        matches!(heap.get(module), Object::Module(m)
+        // a type of the `lltype` model (`Array`, `Ptr`, `Struct`...), not rffi's narrow C
+        // integer types, which `cast` takes as they are
+        let is_type = c
+            .mro
+            .iter()
+            .any(|&k| heap.class(k).is_some_and(|k| &*k.name == "LowLevelType"));
+        let Some(module) = c.module else {
+            return false;
+        };
+        is_type
+            && matches!(heap.get(module), Object::Module(m)
             if m.bundled && m.name.starts_with("rpython.rtyper.lltypesystem."))
     }
 
