@@ -45,6 +45,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
         }
         self.check_none_equality();
+        self.check_immutable_list_fields();
         for (def, span) in std::mem::take(&mut self.lists_of_chars) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
@@ -60,6 +61,55 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     span,
                 );
             }
+        }
+    }
+
+    /// `_immutable_fields_ = ['f[*]']` declares `f` a list with immutable items: the typer
+    /// refuses the class when `f` holds something else (a unicode string, an int...).
+    fn check_immutable_list_fields(&mut self) {
+        let mut found = Vec::new();
+        for (i, cd) in self.bk.classdefs.iter().enumerate() {
+            for (attr, a) in &cd.attrs {
+                let not_a_list = matches!(
+                    a.s_value,
+                    SomeValue::Str { .. }
+                        | SomeValue::Char { .. }
+                        | SomeValue::Unicode { .. }
+                        | SomeValue::UnicodeCodePoint { .. }
+                        | SomeValue::Integer { .. }
+                        | SomeValue::Float { .. }
+                        | SomeValue::Bool { .. }
+                        | SomeValue::Dict { .. }
+                        | SomeValue::Tuple(_)
+                        | SomeValue::Instance { .. }
+                );
+                let cdid = ClassDefId(i as u32);
+                if not_a_list
+                    && self
+                        .bk
+                        .is_immutable_list_field(self.space.heap(), cdid, attr)
+                {
+                    let span = self
+                        .bk
+                        .class_desc(cd.desc)
+                        .and_then(|c| c.name_span)
+                        .or(a.origin);
+                    let what = self.bk.describe_type(self.space.heap(), &a.s_value);
+                    found.push((span, cd.name.clone(), attr.clone(), what));
+                }
+            }
+        }
+        for (span, cname, attr, what) in found {
+            let Some(span) = span else { continue };
+            self.report(
+                AnnError::new(
+                    "RPY203",
+                    format!(
+                        "`{attr}[*]` in the `_immutable_fields_` of `{cname}` declares a list with immutable items, but `{cname}.{attr}` is {what}, not a list"
+                    ),
+                ),
+                span,
+            );
         }
     }
 
