@@ -697,7 +697,7 @@ impl ObjSpace {
                     "RPY007",
                     d.span,
                     format!(
-                        "{}: what the program defines from here on is unknown, and the code using it is not checked",
+                        "{}: what the module defines from here on is unknown (the program is not checked where it uses it)",
                         d.message
                     ),
                 );
