@@ -399,6 +399,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::bool())
             }
+            // a str character compares with a unicode one (as its code point)
+            (S::Char { .. }, S::UnicodeCodePoint { .. }) | (S::UnicodeCodePoint { .. }, S::Char { .. }) => Ok(SomeValue::bool()),
             (x, y) if (x.is_str_like() && y.is_unicode_like()) || (x.is_unicode_like() && y.is_str_like()) => Err(AnnError::new(
                 "RPY205",
                 format!("comparing str with unicode (`{}`): RPython has no implicit conversion between them", op_symbol(opname)),

@@ -709,6 +709,16 @@ impl Bookkeeper {
         self.classdef_of_desc(heap, d)
     }
 
+    /// An object of the `lltype` model that stands for the low-level type `t` (the lowest
+    /// id when several do: equal types are interchangeable).
+    pub fn lltype_obj_of(&self, t: crate::lltypesystem::LlType) -> Option<ObjId> {
+        self.lltype_objs
+            .iter()
+            .filter(|(_, &x)| x == t)
+            .map(|(&o, _)| o)
+            .min_by_key(|o| o.0)
+    }
+
     pub fn class_desc(&self, d: DescId) -> Option<&ClassDesc> {
         match self.desc(d) {
             Desc::Class(c) => Some(c),
@@ -840,7 +850,20 @@ impl Bookkeeper {
                     ));
                 }
             }
-            Object::Unknown { name } => SomeValue::Unknown(name.clone()),
+            Object::Unknown {
+                instance_of: Some(cls),
+                ..
+            } => {
+                // A prebuilt instance of a class deriving from a built-in type: as the
+                // class's own definition, it cannot be annotated.
+                let d = self.getdesc(heap, *cls)?;
+                self.classdef_of_desc(heap, d)?;
+                return Err(AnnError::new(
+                    "RPY219",
+                    "a prebuilt instance of a class deriving from a built-in type".to_string(),
+                ));
+            }
+            Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),
                 kind: *kind,

@@ -690,6 +690,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::TimeTime | B::TimeClock => Ok(SomeValue::float()),
             B::TimeSleep => Ok(S::None),
+            // `Base.__init__(self)` of a base without its own __init__: nothing to do (the
+            // reference ignores it: "mostly used for abstract classes initialization")
+            B::ObjectDunderInit => Ok(S::None),
             _ => Err(AnnError::new("RPY210", format!("the built-in `{}` is not supported by rpy-lsp's annotator", name))),
         }
     }

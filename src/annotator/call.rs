@@ -247,39 +247,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             Specializer::ArgValue(idx) | Specializer::ArgOrVar(idx) => {
-                for &i in idx {
-                    let Some(s) = inputs.get(i) else { continue };
-                    // a low-level type is a constant of its own kind (`rffi.cast(Signed, x)`)
-                    if let SomeValue::LlType(t) = s {
-                        key.push(KeyPart::Type(format!("ll{}", t.0)));
-                        continue;
-                    }
-                    let c = self.bk.pbc_const(s).or_else(|| {
-                        if s.is_immutable_constant() {
-                            s.konst()
-                        } else {
-                            None
-                        }
-                    });
-                    match c.and_then(|c| self.heap().hash_key(c)) {
-                        Some(k) => key.push(KeyPart::Const(k)),
-                        None if matches!(specializer, Specializer::ArgOrVar(_)) => key.push(KeyPart::Var),
-                        None => {
-                            return Err(AnnError::new(
-                                "RPY218",
-                                format!(
-                                    "`{}` is specialized on the value of argument {} (specialize.arg), but it is not a constant here: {}",
-                                    name,
-                                    i,
-                                    self.bk.describe_type(self.space.heap(), s)
-                                ),
-                            ))
-                        }
-                    }
-                }
+                let or_var = matches!(specializer, Specializer::ArgOrVar(_));
+                self.arg_value_keys(&name, idx, &inputs, or_var, &mut key)?;
             }
             Specializer::CallLocation => key.push(KeyPart::Location(self.bk.position)),
-            Specializer::Ll => {
+            Specializer::Ll | Specializer::LlAndArg(_) => {
                 for s in &inputs {
                     key.push(KeyPart::Type(match s {
                         SomeValue::Ptr(t) | SomeValue::LlType(t) => format!("ll{}", t.0),
@@ -303,6 +275,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )
                 .label(name_span, "declared here"))
             }
+        }
+        if let Specializer::LlAndArg(idx) = &specializer {
+            self.arg_value_keys(&name, idx, &inputs, false, &mut key)?;
         }
         let existing = match self.bk.desc(fdesc) {
             Desc::Function(f) => f.graphs.get(&key).copied(),
@@ -342,6 +317,49 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// `objectmodel.enforceargs(...)`: the declared types must contain the arguments.
+    /// The parts of a specialization key made of the values of arguments `idx`
+    /// (`specialize.arg`): each must be a constant, or with `or_var` is a variable's part.
+    fn arg_value_keys(
+        &self,
+        name: &str,
+        idx: &[usize],
+        inputs: &[SomeValue],
+        or_var: bool,
+        key: &mut SpecKey,
+    ) -> Result<(), AnnError> {
+        for &i in idx {
+            let Some(s) = inputs.get(i) else { continue };
+            // a low-level type is a constant of its own kind (`rffi.cast(Signed, x)`)
+            if let SomeValue::LlType(t) = s {
+                key.push(KeyPart::Type(format!("ll{}", t.0)));
+                continue;
+            }
+            let c = self.bk.pbc_const(s).or_else(|| {
+                if s.is_immutable_constant() {
+                    s.konst()
+                } else {
+                    None
+                }
+            });
+            match c.and_then(|c| self.heap().hash_key(c)) {
+                Some(k) => key.push(KeyPart::Const(k)),
+                None if or_var => key.push(KeyPart::Var),
+                None => {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "`{}` is specialized on the value of argument {} (specialize.arg), but it is not a constant here: {}",
+                            name,
+                            i,
+                            self.bk.describe_type(self.heap(), s)
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn enforce_args(&mut self, fdesc: DescId, inputs: &mut [SomeValue]) -> Result<(), AnnError> {
         let Desc::Function(f) = self.bk.desc(fdesc) else {
             return Ok(());
@@ -466,6 +484,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     vec![s.konst().expect("constant")]
                 }
                 SomeValue::Instance { konst: Some(k), .. } => vec![*k],
+                // a low-level type: the model's object it was made from (`rffi.sizeof(T)`)
+                SomeValue::LlType(t) if self.bk.lltype_obj_of(*t).is_some() => {
+                    vec![Value::Obj(self.bk.lltype_obj_of(*t).expect("type object"))]
+                }
                 other => {
                     return Err(AnnError::new(
                         "RPY218",
@@ -727,11 +749,41 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
+    /// Whether `d` is a plain function of one of rpy-lsp's bundled models.
+    fn is_bundled_function(&self, d: DescId) -> bool {
+        let Desc::Function(f) = self.bk.desc(d) else {
+            return false;
+        };
+        let heap = self.heap();
+        heap.function(Value::Obj(f.func))
+            .is_some_and(|f| crate::objspace::is_bundled_model_module(heap, Value::Obj(f.globals)))
+    }
+
     /// Calls a callable annotation.
     pub fn call_value(&mut self, s_func: &SomeValue, args: &ArgsS) -> Result<SomeValue, AnnError> {
         match s_func {
             SomeValue::Pbc { descs, .. } => {
                 let descs = descs.clone();
+                // A function of a bundled model given something rpy-lsp does not model
+                // (`rffi.cast(T, unknown)`, or a type built from one: `lltype.Ptr(unknown)`):
+                // its result is unknown too, and the model is not annotated with it (that
+                // would report the model's branches, not the user's).
+                let unmodelled = args
+                    .positional
+                    .iter()
+                    .chain(args.keywords.iter().map(|(_, a)| a))
+                    .find(|a| a.is_unknown() || self.is_unmodelled_ll_type(a))
+                    .map(|a| match a {
+                        SomeValue::Unknown(_) => a.clone(),
+                        _ => SomeValue::Unknown(Rc::from(
+                            "a low-level type built from what rpy-lsp does not model",
+                        )),
+                    });
+                if let Some(u) = unmodelled {
+                    if descs.iter().all(|&d| self.is_bundled_function(d)) {
+                        return Ok(u);
+                    }
+                }
                 self.record_call_shape(&descs, args, self.bk.span);
                 if descs.len() > 1 {
                     if let Some(r) = self.call_family_cached(&descs, args) {

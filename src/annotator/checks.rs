@@ -45,6 +45,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
         }
         self.check_none_equality();
+        self.check_immutable_list_fields();
         for (def, span) in std::mem::take(&mut self.lists_of_chars) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
@@ -60,6 +61,55 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     span,
                 );
             }
+        }
+    }
+
+    /// `_immutable_fields_ = ['f[*]']` declares `f` a list with immutable items: the typer
+    /// refuses the class when `f` holds something else (a unicode string, an int...).
+    fn check_immutable_list_fields(&mut self) {
+        let mut found = Vec::new();
+        for (i, cd) in self.bk.classdefs.iter().enumerate() {
+            for (attr, a) in &cd.attrs {
+                let not_a_list = matches!(
+                    a.s_value,
+                    SomeValue::Str { .. }
+                        | SomeValue::Char { .. }
+                        | SomeValue::Unicode { .. }
+                        | SomeValue::UnicodeCodePoint { .. }
+                        | SomeValue::Integer { .. }
+                        | SomeValue::Float { .. }
+                        | SomeValue::Bool { .. }
+                        | SomeValue::Dict { .. }
+                        | SomeValue::Tuple(_)
+                        | SomeValue::Instance { .. }
+                );
+                let cdid = ClassDefId(i as u32);
+                if not_a_list
+                    && self
+                        .bk
+                        .is_immutable_list_field(self.space.heap(), cdid, attr)
+                {
+                    let span = self
+                        .bk
+                        .class_desc(cd.desc)
+                        .and_then(|c| c.name_span)
+                        .or(a.origin);
+                    let what = self.bk.describe_type(self.space.heap(), &a.s_value);
+                    found.push((span, cd.name.clone(), attr.clone(), what));
+                }
+            }
+        }
+        for (span, cname, attr, what) in found {
+            let Some(span) = span else { continue };
+            self.report(
+                AnnError::new(
+                    "RPY203",
+                    format!(
+                        "`{attr}[*]` in the `_immutable_fields_` of `{cname}` declares a list with immutable items, but `{cname}.{attr}` is {what}, not a list"
+                    ),
+                ),
+                span,
+            );
         }
     }
 
@@ -146,6 +196,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     };
                     self.bk.span = op.span;
                     let e = self.explain_blocked(g as u32, &op);
+                    // "always empty", "always None": not provable when values come from
+                    // what rpy-lsp does not model (a list filled by an unmodelled parser)
+                    let of_tuple = matches!(
+                        op.args.first().map(|&a| self.annotation(g as u32, a)),
+                        Some(SomeValue::Tuple(_))
+                    );
+                    if e.code == "RPY216" && !of_tuple && self.uses_unknowns() {
+                        continue;
+                    }
                     self.report(e, op.span);
                 }
             }
@@ -186,18 +245,44 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let Some(c) = heap.class(cls) else {
             return false;
         };
+        let names_it = |k: &crate::objspace::object::Class| {
+            k.dict.contains(&name)
+                || k.dict.iter().any(|(_, v)| {
+                    heap.function(v)
+                        .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
+                })
+        };
         let assigns = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
             k.dict.iter().any(|(_, v)| {
                 heap.function(v)
                     .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
             })
         });
-        assigns
-            && self.info.iter().any(|i| {
-                i.bindings
-                    .iter()
-                    .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
+        // Or a class sharing a user base with this one has it: with what rpy-lsp does not
+        // model, the analysed code may have seen only some of the classes whose instances
+        // reach this read (`applicative, args = ls` of a list of any Kernel value).
+        let user_bases: Vec<ObjId> = c
+            .mro
+            .iter()
+            .copied()
+            .filter(|&k| heap.class(k).is_some_and(|k| k.builtin.is_none()))
+            .collect();
+        let relative_has_it = || {
+            (0..heap.len() as u32).map(ObjId).any(|k| {
+                heap.class(k)
+                    .is_some_and(|kc| kc.mro.iter().any(|b| user_bases.contains(b)) && names_it(kc))
             })
+        };
+        (assigns || relative_has_it()) && self.uses_unknowns()
+    }
+
+    /// Whether any analysed value is unknown (comes from what rpy-lsp does not model).
+    fn uses_unknowns(&self) -> bool {
+        self.info.iter().any(|i| {
+            i.bindings
+                .iter()
+                .any(|b| matches!(b, Some(SomeValue::Unknown(_))))
+        })
     }
 
     fn explain_blocked(&mut self, g: u32, op: &SpaceOperation) -> AnnError {

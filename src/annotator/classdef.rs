@@ -37,6 +37,10 @@ pub struct ClassDesc {
     /// `_attrs_` / `__slots__`: the only instance attributes allowed.
     pub enforced_attrs: Option<HashSet<Rc<str>>>,
     pub name_span: Option<Span>,
+    /// The regular base when it is a built-in type other than `object` and the exceptions
+    /// (`class OpSpec(tuple)`): the class can be named, but it has no class definition, so
+    /// neither calling it nor using a prebuilt instance of it is RPython.
+    pub builtin_base: Option<ObjId>,
 }
 
 /// Special methods RPython honours on user classes.
@@ -141,6 +145,7 @@ impl ClassDesc {
             is_builtin_exception,
             enforced_attrs: None,
             name_span,
+            builtin_base: base.filter(|&b| Bookkeeper::is_builtin_type(heap, b)),
         };
         desc.add_mixins(bk, heap, &mixins_after, base);
         desc.add_mixins(bk, heap, &mixins_before, None);
@@ -380,6 +385,23 @@ impl Bookkeeper {
         };
         if let Some(cd) = existing {
             return Ok(cd);
+        }
+        if let Some((b, span)) = self
+            .class_desc(d)
+            .and_then(|c| Some((c.builtin_base?, c.name_span)))
+        {
+            let e = AnnError::new(
+                "RPY219",
+                format!(
+                    "class `{}` derives from the built-in type `{}`: RPython code cannot create or use its instances (a class may derive only from object, an exception class or another RPython class)",
+                    name,
+                    Bookkeeper::class_name(heap, b)
+                ),
+            );
+            return Err(match span {
+                Some(sp) => e.label(sp, format!("`{}` is defined here", name)),
+                None => e,
+            });
         }
         let basedef = match basedesc {
             Some(b) => Some(self.classdef_of_desc(heap, b)?),

@@ -30,6 +30,9 @@ pub enum Specializer {
     /// `specialize:ll`: one graph per combination of the arguments' low-level types (the
     /// low-level helpers, generic over the containers they work on).
     Ll,
+    /// `specialize:ll_and_arg(N...)`: as `Ll`, and also per value of the given arguments
+    /// (`rffi.setintfield(p, 'field', v)`).
+    LlAndArg(Vec<usize>),
     /// A tag rpy-lsp does not know.
     Unknown(Rc<str>),
 }
@@ -52,7 +55,8 @@ impl Specializer {
             "specialize:memo" => Specializer::Memo,
             "specialize:call_location" => Specializer::CallLocation,
             "specialize:ll" => Specializer::Ll,
-            "specialize:ll_and_arg" | "" => Specializer::Default,
+            "specialize:ll_and_arg" => Specializer::LlAndArg(nums(params)),
+            "" => Specializer::Default,
             _ => Specializer::Unknown(Rc::from(tag)),
         }
     }

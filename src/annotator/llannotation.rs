@@ -150,6 +150,41 @@ pub fn lltype_of_obj(
 }
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// Whether `s` is an object of the bundled `lltype`/`rffi` models (a type built at
+    /// import time) that has no type in the low-level type arena.
+    pub(super) fn is_unmodelled_ll_type(&self, s: &SomeValue) -> bool {
+        let heap = self.space.heap();
+        let cls = match s {
+            S::Instance { classdef, .. } => self
+                .bk
+                .class_desc(self.bk.classdef(*classdef).desc)
+                .map(|c| c.cls),
+            S::Pbc { descs, .. } if descs.len() == 1 => match self.bk.desc(descs[0]) {
+                super::description::Desc::Frozen(f) => match heap.get(f.obj) {
+                    Object::Instance(i) => Some(i.class),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(c) = cls.and_then(|c| heap.class(c)) else {
+            return false;
+        };
+        // a type of the `lltype` model (`Array`, `Ptr`, `Struct`...), not rffi's narrow C
+        // integer types, which `cast` takes as they are
+        let is_type = c
+            .mro
+            .iter()
+            .any(|&k| heap.class(k).is_some_and(|k| &*k.name == "LowLevelType"));
+        let Some(module) = c.module else {
+            return false;
+        };
+        is_type
+            && matches!(heap.get(module), Object::Module(m)
+            if m.bundled && m.name.starts_with("rpython.rtyper.lltypesystem."))
+    }
+
     /// The annotation of a constant that is a type of the `lltype` model.
     pub(super) fn ll_const_annotation(&mut self, c: Value) -> Option<SomeValue> {
         let Value::Obj(id) = c else { return None };
@@ -173,10 +208,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         ) {
             return None;
         }
+        // a constant, or an argument a specialization made constant (`setintfield`'s
+        // field name, `specialize:ll_and_arg(1)`)
         let name = || {
             op.args
                 .get(1)
                 .and_then(|c| c.constant())
+                .or_else(|| a.get(1).and_then(|s| s.konst()))
                 .and_then(|c| self.space.heap().str_value(c))
                 .map(|b| String::from_utf8_lossy(b).into_owned())
         };
@@ -450,6 +488,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         use BuiltinId as B;
         let name = id.name();
         let p = &args.positional;
+        if matches!(id, B::LltypeMalloc | B::LltypeNullptr)
+            && p.first().is_some_and(|s| self.is_unmodelled_ll_type(s))
+        {
+            // `malloc(CArrayPtr(rffi.INT).TO, n)`: a type of the model with no low-level
+            // type in rpy-lsp (narrow C integers): what comes from it is unknown.
+            let what = "a low-level type rpy-lsp does not model (an array or structure of narrow C integers)";
+            let msg = format!("`{name}()` of {what}: what comes from it is unknown, and the code using it is not checked");
+            let span = self.bk.span;
+            self.report(AnnError::new("RPY007", msg), span);
+            return Some(Ok(S::Unknown(Rc::from(what))));
+        }
         let ty = |i: usize| match p.get(i) {
             Some(S::LlType(t)) => Ok(*t),
             _ => Err(AnnError::new(

@@ -397,6 +397,7 @@ fn an_unknown_prebuilt_object_is_an_unknown_annotation() {
     let mut w = world();
     let id = w.heap.alloc(Object::Unknown {
         name: Rc::from("rpython.rlib.rsre"),
+        instance_of: None,
     });
     let s = w.bk.immutablevalue(&w.heap, Value::Obj(id)).unwrap();
     assert!(matches!(s, SomeValue::Unknown(ref n) if &**n == "rpython.rlib.rsre"));

@@ -172,6 +172,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if let Some(u) = self.attr_from_unknown_base(*classdef, op) {
                 return u;
             }
+            if let Some(full) = self.attr_missing_on_model_class(*classdef, op) {
+                let msg = format!("the name `{full}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
+                self.report(AnnError::new("RPY007", msg), op.span);
+                return SomeValue::Unknown(full.into());
+            }
         }
         let result = match self.consider_op_inner(op, args) {
             Ok(s) => s,
@@ -255,6 +260,48 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             _ => None,
         }
+    }
+
+    /// `inst.attr` on an instance of a class of a bundled model (`rbigint`) where nothing in
+    /// the model names `attr` (no class defines it, no method reads or assigns it) and the
+    /// program never assigned it: the model may lack what the real library has, so the
+    /// read is unknown, not an error. Gives the attribute's dotted name.
+    fn attr_missing_on_model_class(
+        &mut self,
+        cd: ClassDefId,
+        op: &SpaceOperation,
+    ) -> Option<String> {
+        let heap = self.space.heap();
+        let name = op.args.get(1)?.constant().and_then(|c| heap.str_value(c))?;
+        let name = std::str::from_utf8(name).ok()?.to_string();
+        let cls = self.bk.class_desc(self.bk.classdef(cd).desc)?.cls;
+        let c = heap.class(cls)?;
+        let module = c.module?;
+        if !crate::objspace::is_bundled_model_module(heap, Value::Obj(module)) {
+            return None;
+        }
+        let named = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
+            k.dict.contains(&name)
+                || k.dict.iter().any(|(_, v)| {
+                    heap.function(v)
+                        .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
+                })
+        });
+        if named {
+            return None;
+        }
+        // Attributes the program assigns on instances are known.
+        let mut d = Some(cd);
+        while let Some(x) = d {
+            if self.bk.classdef(x).attrs.contains_key(name.as_str()) {
+                return None;
+            }
+            d = self.bk.classdef(x).basedef;
+        }
+        let Object::Module(m) = heap.get(module) else {
+            return None;
+        };
+        Some(format!("{}.{}.{}", m.name, c.name, name))
     }
 
     /// `__del__` of each class with instances is called on an instance of that class.
@@ -1026,6 +1073,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 });
                 if !is_super || int_as_bool {
                     konst = Some(false);
+                }
+            }
+        }
+        // A class deriving from a built-in type has no class definition to test against.
+        for &c in &classes {
+            let heap = self.space.heap();
+            if heap.class(c).is_some_and(|k| k.builtin.is_none()) {
+                let d = self.bk.getdesc(heap, c)?;
+                if self
+                    .bk
+                    .class_desc(d)
+                    .is_some_and(|k| k.builtin_base.is_some())
+                {
+                    self.bk.classdef_of_desc(heap, d)?;
                 }
             }
         }

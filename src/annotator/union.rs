@@ -362,6 +362,22 @@ impl Bookkeeper {
                 },
             ) => {
                 let Some(base) = self.commonbase(*c1, *c2) else {
+                    // Both derive from a base rpy-lsp does not model (`rply.token.BaseBox`):
+                    // that may be their common base, so the union is unknown.
+                    let unknown_base = |cd: ClassDefId| {
+                        self.class_desc(self.classdef(cd).desc)
+                            .and_then(|c| heap.class(c.cls))
+                            .and_then(|c| {
+                                c.mro.iter().find_map(|&k| {
+                                    heap.class(k)?.dict.get(crate::objspace::UNKNOWN_BASE_ATTR)
+                                })
+                            })
+                    };
+                    if let (Some(Value::Obj(u)), Some(_)) = (unknown_base(*c1), unknown_base(*c2)) {
+                        if let Object::Unknown { name, .. } = heap.get(u) {
+                            return Ok(S::Unknown(name.clone()));
+                        }
+                    }
                     return Err(union_error(format!(
                         "instances of `{}` and `{}` have no common base class",
                         self.classdef(*c1).name,

@@ -369,7 +369,16 @@ fn compare(new: &Object, old: &Object) -> Change {
         (O::Iterator(a), O::Iterator(b)) => same(a == b),
         (O::Slice(a, b, c), O::Slice(x, y, z)) => same(a == x && b == y && c == z),
         (O::Ellipsis, O::Ellipsis) | (O::NotImplemented, O::NotImplemented) => Change::Same,
-        (O::Unknown { name: a }, O::Unknown { name: b }) => same(a == b),
+        (
+            O::Unknown {
+                name: a,
+                instance_of: x,
+            },
+            O::Unknown {
+                name: b,
+                instance_of: y,
+            },
+        ) => same(a == b && x == y),
         _ => Change::Different,
     }
 }

@@ -477,6 +477,12 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),
                 Object::Iterator(_) | Object::Cell(_) => false,
+                // an instance of a user class (deriving from a built-in type) stays an
+                // instance for the annotator
+                Object::Unknown {
+                    instance_of: Some(_),
+                    ..
+                } => false,
                 // `os.environ[k]` reads the environment of the running program
                 Object::Dict(_) => !self.objspace.is_os_environ(id),
                 _ => true,
@@ -709,6 +715,9 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         } else {
             Some(frame.state.clone())
         };
+        // An operation of the previous instruction may have left this pending when that
+        // instruction ended without `after_instr` (it raised): it is not this one's.
+        self.raise_pending = None;
         Ok(())
     }
 
@@ -816,15 +825,19 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 }
             }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
+                let heap_before = self.objspace.heap().len();
                 if let Some(r) = self.constfold(op, consts) {
                     if let Ok(Hlvalue::Const(v @ Value::Obj(id))) = r {
-                        if let Object::Unknown { name } = self.objspace.heap().get(id) {
+                        if let Object::Unknown { name, .. } = self.objspace.heap().get(id) {
                             // A name a bundled model lacks: one warning here, and the
                             // value is unknown.
                             let msg = format!("the name `{name}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
-                            let is_module_attr = op == Op::GetAttr
-                                && matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)));
-                            if is_module_attr {
+                            // (a getattr of a module, or one that made a new unknown: a
+                            // name a model's object lacks, as `llop.debug_fatalerror`)
+                            let of_model = op == Op::GetAttr
+                                && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
+                                    || id.0 as usize >= heap_before);
+                            if of_model {
                                 self.diagnostics
                                     .push(Diagnostic::new("RPY007", self.span, msg));
                             }

@@ -29,7 +29,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             }
             Object::Unicode(s) => format!("u{:?}", s),
             Object::Long(i) => format!("{}L", i),
-            Object::Unknown { name } => format!("<unknown {}>", name),
+            Object::Unknown { name, .. } => format!("<unknown {}>", name),
             Object::RInt { kind, value } => format!("{:?}({})", kind, value),
             Object::Tuple(items) => {
                 let inner: Vec<String> = items.iter().map(|&x| describe_const(heap, x)).collect();

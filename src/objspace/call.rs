@@ -309,7 +309,10 @@ impl ObjSpace {
                     if !self.diagnostics.contains(&d) {
                         self.diagnostics.push(d);
                     }
-                    return Ok(self.new_unknown(&format!("{cname} instance")));
+                    return Ok(self.alloc(Object::Unknown {
+                        name: Rc::from(format!("{cname} instance")),
+                        instance_of: Some(cls),
+                    }));
                 }
             }
         }

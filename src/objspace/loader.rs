@@ -702,6 +702,20 @@ impl ObjSpace {
                 };
                 self.push_diagnostic(d);
             }
+            // A construct rpy-lsp's evaluator does not model is not the program's error: the
+            // module stops there, and what it would define is unknown.
+            Unwind::Error(d) if d.code == "RPY004" && d.message.contains("not modelled") => {
+                self.import_stopped_unknown = true;
+                let d = Diagnostic::new(
+                    "RPY007",
+                    d.span,
+                    format!(
+                        "{}: what the module defines from here on is unknown (the program is not checked where it uses it)",
+                        d.message
+                    ),
+                );
+                self.push_diagnostic(d);
+            }
             Unwind::Error(d) => self.push_diagnostic(*d),
             Unwind::Fork(_) | Unwind::Stop => {
                 let d = Diagnostic::new(

@@ -297,6 +297,7 @@ impl ObjSpace {
     pub fn new_unknown(&mut self, name: &str) -> Value {
         self.alloc(Object::Unknown {
             name: Rc::from(name),
+            instance_of: None,
         })
     }
 
@@ -304,8 +305,47 @@ impl ObjSpace {
     /// has (`rpython.*`, `os`, `time`): a missing name there is unknown, not an error.
     /// `math` and `__future__` are modelled completely.
     pub fn is_bundled_module(&self, v: Value) -> bool {
-        matches!(v, Value::Obj(id) if matches!(self.heap.get(id), Object::Module(m) if m.bundled
-            && !matches!(&*m.name, "__builtin__" | "__rpy__" | "math" | "__future__")))
+        is_bundled_model_module(&self.heap, v)
+    }
+
+    /// Whether `v` is a class or prebuilt instance of a bundled model (`llop` of
+    /// `rpython.rtyper.lltypesystem.lloperation`): a name it lacks is unknown as a
+    /// module's is, since a model may be incomplete.
+    pub fn is_bundled_model_object(&self, v: Value) -> bool {
+        self.model_object_module(v).is_some()
+    }
+
+    /// The class and bundled module of a model's class or prebuilt instance.
+    fn model_object_module(&self, v: Value) -> Option<(ObjId, ObjId)> {
+        let Value::Obj(id) = v else { return None };
+        let cls = match self.heap.get(id) {
+            Object::Class(_) => id,
+            Object::Instance(i) => i.class,
+            _ => return None,
+        };
+        let module = self.heap.class(cls)?.module?;
+        self.is_bundled_module(Value::Obj(module))
+            .then_some((cls, module))
+    }
+
+    /// The dotted name of a model object (see [`Self::is_bundled_model_object`]), "?" for
+    /// anything else.
+    pub fn bundled_model_object_name(&self, v: Value) -> String {
+        let Some((cls, module)) = self.model_object_module(v) else {
+            return "?".into();
+        };
+        let Object::Module(m) = self.heap.get(module) else {
+            return "?".into();
+        };
+        // The module-level name the object is bound to, else its class's name.
+        let local = m
+            .dict
+            .iter()
+            .find(|(_, x)| *x == v)
+            .map(|(n, _)| n.to_string())
+            .or_else(|| self.heap.class(cls).map(|c| c.name.to_string()))
+            .unwrap_or_default();
+        format!("{}.{}", m.name, local)
     }
 
     /// The full name of a module object ("" for other values).
@@ -323,7 +363,7 @@ impl ObjSpace {
     pub fn unknown_name(&self, v: Value) -> Option<Rc<str>> {
         match v {
             Value::Obj(id) => match self.heap.get(id) {
-                Object::Unknown { name } => Some(name.clone()),
+                Object::Unknown { name, .. } => Some(name.clone()),
                 _ => None,
             },
             _ => None,
@@ -336,11 +376,38 @@ impl ObjSpace {
         self.unknown_control.is_some()
     }
 
-    /// The first unknown among `args` (operations on it give unknowns, never errors).
-    pub(crate) fn first_unknown(&self, args: &[Value]) -> Option<Value> {
-        args.iter()
+    /// Whether one of `args` is unknown.
+    pub(crate) fn unknown_name_in(&self, args: &[Value]) -> bool {
+        args.iter().any(|&a| self.unknown_name(a).is_some())
+    }
+
+    /// The first unknown among `args` (operations on it give unknowns, never errors), as
+    /// the result of such an operation: see [`Self::derived_unknown`].
+    pub(crate) fn first_unknown(&mut self, args: &[Value]) -> Option<Value> {
+        let u = args
+            .iter()
             .copied()
-            .find(|&a| self.unknown_name(a).is_some())
+            .find(|&a| self.unknown_name(a).is_some())?;
+        Some(self.derived_unknown(u))
+    }
+
+    /// What an operation on the unknown `u` gives: `u` itself, except that what comes from
+    /// an instance of a class deriving from a built-in type (`spec[1]` of an `OpSpec`) is
+    /// no longer that instance (RPython code may use it).
+    pub(crate) fn derived_unknown(&mut self, u: Value) -> Value {
+        match u {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Unknown {
+                    name,
+                    instance_of: Some(_),
+                } => {
+                    let name = name.clone();
+                    self.new_unknown(&name)
+                }
+                _ => u,
+            },
+            _ => u,
+        }
     }
 
     /// The one warning about something rpy-lsp does not model, at the user's line.
@@ -581,4 +648,11 @@ impl ObjSpace {
     pub(crate) fn unsupported(&self, msg: impl Into<String>) -> Unwind<Value> {
         Unwind::Error(Box::new(Diagnostic::new("RPY004", self.user_span(), msg)))
     }
+}
+
+/// Whether `v` is one of rpy-lsp's bundled models that may lack names the real module has
+/// (see [`ObjSpace::is_bundled_module`]), for stages that hold only the heap.
+pub fn is_bundled_model_module(heap: &Heap, v: Value) -> bool {
+    matches!(v, Value::Obj(id) if matches!(heap.get(id), Object::Module(m) if m.bundled
+        && !matches!(&*m.name, "__builtin__" | "__rpy__" | "math" | "__future__")))
 }

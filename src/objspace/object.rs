@@ -252,6 +252,10 @@ pub enum Object {
     /// other unknowns at import time, and the annotator gives it `SomeValue::Unknown`.
     Unknown {
         name: Rc<str>,
+        /// For an instance of a user class deriving from a built-in type other than
+        /// `object` (`class OpSpec(tuple)`), made at import time: that class. RPython code
+        /// cannot use such a prebuilt instance (the annotator reports it where it does).
+        instance_of: Option<ObjId>,
     },
 }
 

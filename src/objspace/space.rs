@@ -154,14 +154,28 @@ impl Space for ObjSpace {
     }
 
     fn op(&mut self, op: Op, args: &[Value]) -> R {
-        if op == Op::GetAttr && self.is_bundled_module(args[0]) {
+        let model_object = op == Op::GetAttr
+            && !self.is_bundled_module(args[0])
+            && self.is_bundled_model_object(args[0]);
+        if op == Op::GetAttr && (model_object || self.is_bundled_module(args[0])) {
+            let attr = args.get(1).and_then(|a| self.const_str(a));
             let r = match self.do_op(op, args) {
                 Ok(r) => r,
-                // A name the bundled model lacks (`py.path`): unknown, with one warning.
-                Err(Unwind::Raise { .. }) if args.len() > 1 && !self.frames.is_empty() => {
-                    let attr = self.const_str(&args[1]).unwrap_or_else(|| Rc::from("?"));
-                    let full = format!("{}.{}", self.module_name_of(args[0]), attr);
-                    self.warn_unknown(&full, "the name");
+                // A name the bundled model lacks (`py.path`, `llop.debug_fatalerror`):
+                // unknown, with one warning (at import time here, in the flow space at its
+                // operation).
+                Err(Unwind::Raise { .. })
+                    if attr.as_ref().is_some_and(|a| !a.starts_with("__"))
+                        && (model_object || !self.frames.is_empty()) =>
+                {
+                    let owner = match model_object {
+                        true => self.bundled_model_object_name(args[0]),
+                        false => self.module_name_of(args[0]),
+                    };
+                    let full = format!("{}.{}", owner, attr.unwrap_or_else(|| Rc::from("?")));
+                    if !self.frames.is_empty() {
+                        self.warn_unknown(&full, "the name");
+                    }
                     return Ok(self.new_unknown(&full));
                 }
                 Err(e) => return Err(e),
@@ -174,7 +188,7 @@ impl Space for ObjSpace {
         }
         match self.do_op(op, args) {
             // An operation that cannot work on an unknown value gives an unknown.
-            Err(Unwind::Raise { .. }) if self.first_unknown(args).is_some() => {
+            Err(Unwind::Raise { .. }) if self.unknown_name_in(args) => {
                 Ok(self.first_unknown(args).unwrap_or(Value::None))
             }
             r => r,
@@ -206,7 +220,8 @@ impl Space for ObjSpace {
 
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {
         if self.unknown_name(*seq).is_some() {
-            return Ok(vec![*seq; n]);
+            let item = self.derived_unknown(*seq);
+            return Ok(vec![item; n]);
         }
         self.unpack_n(*seq, n)
     }

@@ -186,8 +186,8 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::Execfile, b_unsupported),
     (B::Input, b_unsupported),
     (B::RawInput, b_unsupported),
-    (B::Open, b_unsupported),
-    (B::File, b_unsupported),
+    (B::Open, b_file_unknown),
+    (B::File, b_file_unknown),
     (B::Reload, b_unsupported),
     // constructors of built-in classes
     (B::Object, c_object),
@@ -354,6 +354,14 @@ fn m_string(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn b_compile(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 3, 5)?;
     sp.compile_source(a.args[0], a.args[1], a.args[2])
+}
+
+/// `open(path)` at import time (a grammar file read to build a parser): rpy-lsp does not
+/// read files for the program, so the file and what is read from it are unknown.
+fn b_file_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let what = format!("{}()", a.id.name());
+    sp.warn_unknown(&what, "the result of");
+    Ok(sp.new_unknown(&what))
 }
 
 fn b_unsupported(sp: &mut ObjSpace, a: &mut BArgs) -> R {

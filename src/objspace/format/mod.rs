@@ -205,7 +205,7 @@ impl ObjSpace {
             Object::Str(s) => return Ok(repr_bytes(s)),
             Object::Unicode(u) => return Ok(repr_unicode(u)),
             Object::Long(i) => format!("{i}L"),
-            Object::Unknown { name } => format!("<unknown {name}>"),
+            Object::Unknown { name, .. } => format!("<unknown {name}>"),
             Object::RInt { kind, value } => match kind {
                 super::object::IntKind::Signed => value.to_string(),
                 _ => format!("{value}L"),

@@ -81,3 +81,4 @@ def free(p, flavor, track_allocation=True):
     """Frees raw memory from `malloc(..., flavor='raw')`: nothing to do for a model that
     never runs out of it (a program's memory is kept until it exits)."""
     pass
+free._annspecialcase_ = 'specialize:ll'    # one per pointer type, as the primitive

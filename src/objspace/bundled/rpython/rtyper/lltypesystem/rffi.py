@@ -25,6 +25,7 @@ as the toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
 from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
+from rpython.rtyper.lltypesystem.lltype import UniChar
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
@@ -111,6 +112,49 @@ VOIDP = CCHARP
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
+LONGP = SIGNEDP
+# arrays of narrow C integers: rpy-lsp has no low-level type for their items, so memory
+# allocated with them is unknown
+INTP = CArrayPtr(INT)
+UINTP = CArrayPtr(UINT)
+SHORTP = CArrayPtr(SHORT)
+UCHARP = CArrayPtr(UCHAR)
+
+
+@specialize.memo()
+def sizeof(tp):
+    """The size in bytes of a C type on the 64-bit machines the toolchain targets."""
+    if isinstance(tp, _CIntType):
+        return tp.bits // 8
+    if tp is Char or tp is Bool:
+        return 1
+    if tp is UniChar:
+        return 4
+    if isinstance(tp, lltype.Struct):
+        # natural alignment, as the C compiler lays the structure out
+        size = 0
+        align = 1
+        for fname, FIELD in tp._fields:
+            n = sizeof(FIELD)
+            a = min(n, 8)
+            size = (size + a - 1) // a * a + n
+            align = max(align, a)
+        return (size + align - 1) // align * align
+    # Signed, Unsigned, the long longs, Float and pointers
+    return 8
+
+
+@specialize.ll_and_arg(1)
+def setintfield(pdst, fieldname, value):
+    """Stores an integer into a field of a structure, cast to the field's type."""
+    STRUCT = lltype.typeOf(pdst).TO
+    setattr(pdst, fieldname, cast(getattr(STRUCT, fieldname), value))
+
+
+@specialize.ll_and_arg(1)
+def getintfield(pdst, fieldname):
+    """Reads an integer field of a structure as a Signed."""
+    return cast(Signed, getattr(pdst, fieldname))
 
 RFFI_ERR_NONE = 0
 RFFI_SAVE_ERRNO = 1
