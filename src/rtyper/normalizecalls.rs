@@ -56,19 +56,9 @@ impl RTyper<'_> {
         // the __init__ of classes instantiated through a variable holding one of them (only
         // called ones: a list of classes whose attributes are read is no instantiation)
         for set in self.runtime_class_sets() {
-            let Some(common) = set
-                .iter()
-                .copied()
-                .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))
-            else {
+            let Some((common, graphs)) = self.init_family(&set) else {
                 continue;
             };
-            let mut graphs: Vec<u32> = set
-                .iter()
-                .filter_map(|cd| self.method_graph(*cd, "__init__"))
-                .collect();
-            graphs.sort();
-            graphs.dedup();
             if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
                 families.push((graphs, Some(common)));
             }

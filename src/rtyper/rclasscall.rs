@@ -313,6 +313,23 @@ impl RTyper<'_> {
     /// The sets of classes instantiated by calls of a variable holding one of them, sets
     /// that share a class merged (their `__init__`s are one call family), each sorted;
     /// in a deterministic order.
+    /// The common base of a set of classes instantiated at run time and the distinct
+    /// `__init__` graphs they run (sorted by graph id).
+    pub(super) fn init_family(&self, set: &[ClassDefId]) -> Option<(ClassDefId, Vec<u32>)> {
+        let bk = &self.ann.bookkeeper;
+        let common = set
+            .iter()
+            .copied()
+            .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))?;
+        let mut graphs: Vec<u32> = set
+            .iter()
+            .filter_map(|cd| self.method_graph(*cd, "__init__"))
+            .collect();
+        graphs.sort();
+        graphs.dedup();
+        Some((common, graphs))
+    }
+
     pub(super) fn runtime_class_sets(&self) -> Vec<Vec<ClassDefId>> {
         let bk = &self.ann.bookkeeper;
         let mut sets: Vec<BTreeSet<ClassDefId>> = Vec::new();
@@ -364,20 +381,9 @@ impl RTyper<'_> {
     pub(super) fn init_slots(&mut self) -> HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>> {
         let mut out: HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>> = HashMap::new();
         for set in self.runtime_class_sets() {
-            let bk = &self.ann.bookkeeper;
-            let Some(common) = set
-                .iter()
-                .copied()
-                .reduce(|a, b| bk.commonbase(a, b).unwrap_or(a))
-            else {
+            let Some((common, mut graphs)) = self.init_family(&set) else {
                 continue;
             };
-            let mut graphs: Vec<u32> = set
-                .iter()
-                .filter_map(|cd| self.method_graph(*cd, "__init__"))
-                .collect();
-            graphs.sort();
-            graphs.dedup();
             let all_have_init = set
                 .iter()
                 .all(|cd| self.method_graph(*cd, "__init__").is_some());

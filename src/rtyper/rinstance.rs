@@ -12,6 +12,18 @@ use crate::objspace::object::{Object, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// The getter or setter graph (`kind` names which, plural) the annotator called for
+    /// the property `name` at this operation: one, or the RTyper does not translate it.
+    fn property_accessor(&self, hop: &Hop, name: &str, kind: &str) -> Result<u32, TyperError> {
+        match self.ann.call_targets.get(&hop.position).map(|t| &t[..]) {
+            Some(&[g]) => Ok(g),
+            _ => Err(TyperError::new(format!(
+                "property `{}` with several {} is not supported by `run` yet",
+                name, kind
+            ))),
+        }
+    }
+
     /// `IndexError()` and the like raised by a low-level helper, when the program itself
     /// never made the class (its class definition came after the classes were laid out):
     /// a bare instance header with the built-in's own vtable, as the operations that raise
@@ -133,18 +145,7 @@ impl RTyper<'_> {
                     .is_some()
                 {
                     // a property: the annotator called its getter here
-                    let targets = self
-                        .ann
-                        .call_targets
-                        .get(&hop.position)
-                        .cloned()
-                        .unwrap_or_default();
-                    let [g] = targets[..] else {
-                        return Err(TyperError::new(format!(
-                            "property `{}` with several getters is not supported by `run` yet",
-                            name
-                        )));
-                    };
+                    let g = self.property_accessor(hop, &name, "getters")?;
                     let (res, resr) = self.call_graph(llops, g, vec![(v, r)])?;
                     return Ok((self.convertvar(llops, res, resr, rr)?, rr));
                 }
@@ -242,18 +243,7 @@ impl RTyper<'_> {
             .is_some()
         {
             // a property: the annotator called its setter here
-            let targets = self
-                .ann
-                .call_targets
-                .get(&hop.position)
-                .cloned()
-                .unwrap_or_default();
-            let [g] = targets[..] else {
-                return Err(TyperError::new(format!(
-                    "property `{}` with several setters is not supported by `run` yet",
-                    name
-                )));
-            };
+            let g = self.property_accessor(hop, &name, "setters")?;
             let args = vec![
                 (hop.args_v[0], hop.args_r[0]),
                 (hop.args_v[2], hop.args_r[2]),
