@@ -38,6 +38,10 @@
 #   10k    digit first    37 ->  36 ms              182/229 -> 177/198 ms
 #   10k    digit last     38 ->  42 ms              119/158 -> 120/173 ms
 #   10k    comment first  19 ->  18 ms              127/155 -> 109/147 ms
+#
+# Figures, end of session 10, quiet machine (load 0.1), main 88c2d91, 50k lines, 20 edits,
+# 40 hovers: edit->diagnostics p50/p95 digit first 164/182 ms, digit last 158/167 ms,
+# base 169/177 ms, comment 100/104 ms; hover p95 1.0-1.6 ms (targets: 250 ms, 5 ms).
 #   10k    base           30 ->  31 ms              111/130 -> 112/192 ms
 #   hover p95 (up to date analysis): 3-15 ms before, 3-13 ms after at 50k (load 11); 1-7 ms at 10k.
 # Where a 50k-line digit edit of the last module goes (RPY_LSP_TRACE=1, load ~8, ms),

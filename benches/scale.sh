@@ -47,6 +47,10 @@
 #     MB: local 20k 0.21/106, 200k 2.40/552 (slope 1.06); shared 20k 0.19/116, 200k 2.31/790
 #     (slope 1.08, wall 2.38 s); serve 50k lines (lsp_latency.py --edits 20 --hovers 100):
 #     edit -> diagnostics p50 183 / p95 191 ms, hover p95 1.5 ms (local variable 1.6 ms).
+# Figures, end of session 10, quiet machine (load 0.1), --runs 2: shared 20k 0.25 s user /
+#   122 MB, 200k 2.62 s user (2.87 s wall) / 793 MB, slope 1.02; local 200k 2.55 s / 559 MB,
+#   slope 1.01. The session's start (fd3f065) gives the same at 200k (2.50-2.63 s user,
+#   780-800 MB): the growth since the figures above came with earlier sessions' features.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="5000 20000 50000 200000"
