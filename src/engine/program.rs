@@ -54,36 +54,10 @@ impl Program {
     /// Imports `path` and finds its entry point through `target(driver, args)`.
     pub fn load(path: &Path, config: LoaderConfig) -> Program {
         let (space, imported, resumed) = super::importcache::import(path, config);
-        let mut diagnostics = Vec::new();
-        let module = match imported {
-            Ok(m) => Some(m),
-            Err(d) => {
-                diagnostics.push(d);
-                None
-            }
-        };
-        let mut program = Program {
-            space,
-            module,
-            entry: None,
-            graphs: Vec::new(),
-            annotated: None,
-            diagnostics,
-            entry_types: None,
-            graph_diagnostics: Vec::new(),
-            translate_check: false,
-            translation: Vec::new(),
-            graphs_by_file: Default::default(),
-            target: Some(path.to_path_buf()),
-            reused_graphs: 0,
-            flow_session: None,
-            import_heap_len: 0,
-            flow_heap_len: 0,
-            annotation_pure: false,
-            moved_annotation: false,
-            resumed_import: resumed,
-        };
-        if let Some(m) = module {
+        let mut program = Program::imported(space, imported);
+        program.target = Some(path.to_path_buf());
+        program.resumed_import = resumed;
+        if let Some(m) = program.module {
             program.entry = program.find_entry(m);
         }
         program
@@ -91,39 +65,25 @@ impl Program {
 
     /// A program with no module (its analysis could not run).
     pub fn empty() -> Program {
-        Program {
-            space: ObjSpace::new(LoaderConfig::default()),
-            module: None,
-            entry: None,
-            graphs: Vec::new(),
-            annotated: None,
-            diagnostics: Vec::new(),
-            entry_types: None,
-            graph_diagnostics: Vec::new(),
-            translate_check: false,
-            translation: Vec::new(),
-            graphs_by_file: Default::default(),
-            target: None,
-            reused_graphs: 0,
-            flow_session: None,
-            import_heap_len: 0,
-            flow_heap_len: 0,
-            annotation_pure: false,
-            moved_annotation: false,
-            resumed_import: false,
-        }
+        Program::imported(ObjSpace::new(LoaderConfig::default()), Ok(None))
     }
 
     /// Imports a module that is not a target (a library file no target reaches).
     pub fn load_library(path: &Path, config: LoaderConfig) -> Program {
         let mut space = ObjSpace::new(config);
-        let mut diagnostics = Vec::new();
-        let module = match space.import_main(path) {
-            Ok(m) => Some(m),
-            Err(d) => {
-                diagnostics.push(d);
-                None
-            }
+        let imported = space.import_main(path);
+        Program::imported(space, imported)
+    }
+
+    /// A program after its import (the module, or the diagnostic that stopped it), before
+    /// any analysis stage ran.
+    fn imported<M: Into<Option<ObjId>>>(
+        space: ObjSpace,
+        imported: Result<M, Diagnostic>,
+    ) -> Program {
+        let (module, diagnostics) = match imported {
+            Ok(m) => (m.into(), Vec::new()),
+            Err(d) => (None, vec![d]),
         };
         Program {
             space,

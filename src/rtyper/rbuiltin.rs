@@ -92,13 +92,7 @@ impl RTyper<'_> {
                             let rr = hop.r_result;
                             return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                         }
-                        let targets = self
-                            .ann
-                            .call_targets
-                            .get(&hop.position)
-                            .cloned()
-                            .unwrap_or_default();
-                        let Some(&g) = targets.first() else {
+                        let Some(g) = self.first_call_target(hop) else {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
                         let (_, _, s_callee) = hop.r_s_popfirstarg();

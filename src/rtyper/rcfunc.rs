@@ -58,13 +58,7 @@ impl RTyper<'_> {
         llops: &mut LlOps,
         decl: CDecl,
     ) -> Result<(Hlvalue, ReprId), TyperError> {
-        let targets = self
-            .ann
-            .call_targets
-            .get(&hop.position)
-            .cloned()
-            .unwrap_or_default();
-        let Some(&g) = targets.first() else {
+        let Some(g) = self.first_call_target(hop) else {
             return Err(TyperError::new("a call the annotator did not follow"));
         };
         let (params, result) = self.graph_signature(g);

@@ -85,13 +85,7 @@ impl RTyper<'_> {
     ) -> R {
         let ri = self.intern_repr(Repr::Instance(cd));
         let p = self.new_instance(llops, cd)?;
-        let targets = self
-            .ann
-            .call_targets
-            .get(&hop.position)
-            .cloned()
-            .unwrap_or_default();
-        if let Some(&g) = targets.first() {
+        if let Some(g) = self.first_call_target(hop) {
             let mut args = vec![(p, ri)];
             args.extend(self.call_args_for(hop, llops, g, 1)?);
             self.call_graph(llops, g, args)?;

@@ -12,6 +12,12 @@ use crate::objspace::object::{Object, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// The first graph the annotator found a call at this operation reaches (a call's
+    /// family shares one signature, so any member tells the arguments' layout).
+    pub(super) fn first_call_target(&self, hop: &Hop) -> Option<u32> {
+        self.ann.call_targets.get(&hop.position)?.first().copied()
+    }
+
     /// The getter or setter graph (`kind` names which, plural) the annotator called for
     /// the property `name` at this operation: one, or the RTyper does not translate it.
     fn property_accessor(&self, hop: &Hop, name: &str, kind: &str) -> Result<u32, TyperError> {

@@ -12,7 +12,7 @@ from rpython.rtyper.lltypesystem.lltype import GcStruct, Array, Char
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.rgc import ll_arraycopy
-from __rpy_ll__.ll_str import STR, ll_undefined, _clamp
+from __rpy_ll__.ll_str import STR, ll_undefined, _clamp, _piece
 
 BYTEARRAY = GcStruct('rpy_bytearray', ('chars', Array(Char)))
 
@@ -52,9 +52,7 @@ def ll_bytearray_slice(b, start, stop):
     stop = _clamp(stop, n)
     if stop < start:
         stop = start
-    r = malloc(BYTEARRAY, stop - start)
-    ll_arraycopy(b.chars, r.chars, start, 0, stop - start)
-    return r
+    return _piece(b, start, stop)
 
 
 def ll_bytearray_getitem(b, i):
