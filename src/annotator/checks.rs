@@ -46,6 +46,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         self.check_none_equality();
         self.check_immutable_list_fields();
+        self.check_utf8_codec_of_chars();
         for (def, span) in std::mem::take(&mut self.lists_of_chars) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
@@ -60,6 +61,65 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ),
                     span,
                 );
+            }
+        }
+    }
+
+    /// `c.encode('utf-8')` of one unicode character (or `c.decode('utf-8')` of one byte
+    /// character). The annotator annotates the UTF-8 codec function for the receiver it
+    /// sees; the typer later calls that function with a whole string, which may not widen
+    /// an annotation once annotation is over. So the reference accepts a character's
+    /// UTF-8 codec call only when some other call already gave the codec a whole string.
+    fn check_utf8_codec_of_chars(&mut self) {
+        use crate::builtins::BuiltinId as B;
+        // (decode?, receiver is one character, span)
+        let mut ops = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if op.opname == Op::SimpleCall
+                        && op.args.len() == 2
+                        && self.info[g].bindings[op.result.0 as usize].is_some()
+                    {
+                        ops.push((g as u32, op.clone()));
+                    }
+                }
+            }
+        }
+        let mut calls: Vec<(bool, bool, Span)> = Vec::new();
+        for (g, op) in ops {
+            let SomeValue::BuiltinMethod { id, s_self } = self.annotation(g, op.args[0]) else {
+                continue;
+            };
+            let decode = match id {
+                B::UnicodeEncode => false,
+                B::StrDecode => true,
+                _ => continue,
+            };
+            let utf8 = match op.args[1] {
+                Hlvalue::Const(ref c) => self.heap().str_value(*c).is_some_and(|b| b == b"utf-8"),
+                _ => false,
+            };
+            if !utf8 {
+                continue;
+            }
+            let char = matches!(
+                *s_self,
+                SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
+            );
+            calls.push((decode, char, op.span));
+        }
+        for decode in [false, true] {
+            if calls.iter().any(|&(d, c, _)| d == decode && !c) {
+                continue;
+            }
+            for &(_, _, span) in calls.iter().filter(|&&(d, c, _)| d == decode && c) {
+                let msg = if decode {
+                    "decode('utf-8') of a single character is not supported by the RPython typer unless the program also decodes a whole string: decode the string, or slice it (`s[i:i + 1]`)"
+                } else {
+                    "encode('utf-8') of a single unicode character is not supported by the RPython typer unless the program also encodes a whole unicode string: encode the string, or slice it (`u[i:i + 1]`)"
+                };
+                self.report(AnnError::new("RPY210", msg.into()), span);
             }
         }
     }

@@ -280,6 +280,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !crate::objspace::is_bundled_model_module(heap, Value::Obj(module)) {
             return None;
         }
+        // A model that declares the whole surface of its class (`_rpy_complete_`, e.g.
+        // StringBuilder, whose methods the reference fixes) reports a missing attribute
+        // as on a user class: the reference rejects it too.
+        if c.mro
+            .iter()
+            .filter_map(|&k| heap.class(k))
+            .any(|k| k.dict.contains("_rpy_complete_"))
+        {
+            return None;
+        }
         let named = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
             k.dict.contains(&name)
                 || k.dict.iter().any(|(_, v)| {

@@ -7,6 +7,8 @@ class AbstractStringBuilder(object):
     # a mixin: StringBuilder and UnicodeBuilder each get their own copy of the methods
     # (one appends str, the other unicode)
     _mixin_ = True
+    # the reference's builders have exactly these methods: any other is an error
+    _rpy_complete_ = True
 
     def __init__(self, init_size=100):
         self._pieces = []
@@ -25,16 +27,30 @@ class AbstractStringBuilder(object):
         self._pieces.append(c * times)
         self._size += times
 
+    def append_charpsize(self, s, size):
+        # `s` is a raw char* (rffi.CCHARP): copy its first `size` characters
+        assert size >= 0
+        chars = []
+        for i in range(size):
+            chars.append(s[i])
+        self.append(self._empty().join(chars))
+
     def getlength(self):
         return self._size
 
 
 class StringBuilder(AbstractStringBuilder, object):
+    def _empty(self):
+        return ''
+
     def build(self):
         return ''.join(self._pieces)
 
 
 class UnicodeBuilder(AbstractStringBuilder, object):
+    def _empty(self):
+        return u''
+
     def build(self):
         return u''.join(self._pieces)
 
