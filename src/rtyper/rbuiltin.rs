@@ -519,6 +519,8 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
                 Ok((cvoid(), void))
             }
+            // `Base.__init__(self)` reaching object's: nothing happens at run time
+            B::ObjectDunderInit => Ok((cvoid(), void)),
             B::RpythonPrintNewline => {
                 self.rt_call(llops, RuntimeFn::PrintNewline, vec![], LlType::VOID);
                 Ok((cvoid(), void))
