@@ -524,6 +524,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             )),
             // jit hints
             B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => Ok(arg(0)),
+            // the value itself, which the annotator may not fold (both arms of a test on it
+            // are translated)
+            B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
             B::JitAssertGreen | B::JitSetParam | B::JitSetUserParam | B::JitRecordKnownClass | B::JitRecordExactClass

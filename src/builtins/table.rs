@@ -322,6 +322,7 @@ builtins! {
     JitPromoteString = "jit.promote_string";
     JitPromoteUnicode = "jit.promote_unicode";
     JitHint = "jit.hint";
+    NonconstNonConstant = "nonconst.NonConstant";
     JitWeAreJitted = "jit.we_are_jitted";
     JitIsconstant = "jit.isconstant";
     JitIsvirtual = "jit.isvirtual";

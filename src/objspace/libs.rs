@@ -151,6 +151,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitPromoteString, jit_identity),
     (B::JitPromoteUnicode, jit_identity),
     (B::JitHint, jit_identity),
+    (B::NonconstNonConstant, jit_identity),
     (B::JitWeAreJitted, om_false),
     (B::JitIsconstant, om_false),
     (B::JitIsvirtual, om_false),

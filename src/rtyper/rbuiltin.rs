@@ -688,7 +688,11 @@ impl RTyper<'_> {
             }
             B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             // hints for the JIT generator: nothing happens at run time without a JIT
-            B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => {
+            B::JitPromote
+            | B::JitPromoteString
+            | B::JitPromoteUnicode
+            | B::JitHint
+            | B::NonconstNonConstant => {
                 Ok((self.inputarg(llops, hop, 0, rr)?, rr))
             }
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
