@@ -191,6 +191,8 @@ builtins! {
     OsStrerror = "os.strerror";
     OsListdir = "os.listdir";
     OsStatFields = "os.stat_fields";
+    OsLstatFields = "os.lstat_fields";
+    OsFstatFields = "os.fstat_fields";
     OsPathExists = "os.path.exists";
     OsPathIsdir = "os.path.isdir";
     OsPathIsfile = "os.path.isfile";
@@ -205,6 +207,8 @@ builtins! {
     OsLoadavgItem = "os.loadavg_item";
     OsStatInt = "os.stat_int";
     OsStatFloat = "os.stat_float";
+    OsFstatInt = "os.fstat_int";
+    OsFstatFloat = "os.fstat_float";
     AnnlowlevelHlstr = "annlowlevel.hlstr";
     AnnlowlevelLlunicode = "annlowlevel.llunicode";
     AnnlowlevelHlunicode = "annlowlevel.hlunicode";

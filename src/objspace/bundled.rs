@@ -48,6 +48,7 @@ bundled! {
     "copy" => "copy.py", false;
     "string" => "string.py", false;
     "errno" => "errno.py", false;
+    "stat" => "stat.py", false;
     "operator" => "operator.py", false;
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;

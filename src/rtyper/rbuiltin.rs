@@ -582,13 +582,18 @@ impl RTyper<'_> {
                 }
                 Ok((self.gendirectcall(llops, helper, args, tr)?, rr))
             }
-            B::OsStatFields => {
-                let p = self.inputarg(llops, hop, 0, rs)?;
+            B::OsStatFields | B::OsLstatFields | B::OsFstatFields => {
+                let (helper, ra) = match id {
+                    B::OsLstatFields => ("ll_lstat_fields", rs),
+                    B::OsFstatFields => ("ll_fstat_fields", si),
+                    _ => ("ll_stat_fields", rs),
+                };
+                let p = self.inputarg(llops, hop, 0, ra)?;
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
-                    self.gendirectcall(llops, "ll_stat_fields", vec![ctype(tr), p], tr)?,
+                    self.gendirectcall(llops, helper, vec![ctype(tr), p], tr)?,
                     rr,
                 ))
             }
