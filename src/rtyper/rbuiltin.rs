@@ -697,9 +697,7 @@ impl RTyper<'_> {
             | B::JitPromoteString
             | B::JitPromoteUnicode
             | B::JitHint
-            | B::NonconstNonConstant => {
-                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
-            }
+            | B::NonconstNonConstant => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }
