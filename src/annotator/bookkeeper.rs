@@ -797,6 +797,8 @@ impl Bookkeeper {
             return Ok(SomeValue::Unknown(Rc::from(what)));
         }
         Ok(match heap.get(id) {
+            // a prebuilt bytearray: never a constant (it is mutable)
+            Object::ByteArray(_) => SomeValue::ByteArray,
             Object::Str(s) => {
                 let no_nul = !s.contains(&0);
                 if s.len() == 1 {

@@ -524,6 +524,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             )),
             // jit hints
             B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => Ok(arg(0)),
+            // the value itself, which the annotator may not fold (both arms of a test on it
+            // are translated)
+            B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
             B::JitAssertGreen | B::JitSetParam | B::JitSetUserParam | B::JitRecordKnownClass | B::JitRecordExactClass
@@ -578,7 +581,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::OsGetpid | B::OsSystem => Ok(SomeValue::int()),
             B::OsIsatty | B::OsPathExists | B::OsPathIsdir | B::OsPathIsfile => Ok(SomeValue::bool()),
             B::OsGetcwd | B::OsStrerror => Ok(SomeValue::string0(true)),
-            B::OsStatFields => {
+            B::OsStatFields | B::OsLstatFields | B::OsFstatFields => {
                 let mut items = vec![SomeValue::int(); 7];
                 items.extend([SomeValue::float(), SomeValue::float(), SomeValue::float()]);
                 Ok(S::Tuple(items.into()))
@@ -586,8 +589,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             B::OsListdirRaw => Ok(SomeValue::string0(false)),
             B::OsLoadavgItem => Ok(SomeValue::float()),
-            B::OsStatInt => Ok(SomeValue::int()),
-            B::OsStatFloat => Ok(SomeValue::float()),
+            B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
+            B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
             B::OsListdir => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
             B::OsEnvironSnapshot => {
                 let def = self.bk.dictdef_here(0);

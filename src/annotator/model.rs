@@ -110,7 +110,7 @@ pub enum SomeValue {
         konst: Option<Value>,
     },
     /// A `bytearray` (the reference's `SomeByteArray`): a mutable string of bytes whose
-    /// items are ints. Never a constant (a bytearray made at import time is unknown), and
+    /// items are ints. Never a constant (a prebuilt one is mutable: `Object::ByteArray`), and
     /// never None: the reference's annotator has no union of a bytearray with None.
     ByteArray,
     Tuple(Rc<[SomeValue]>),

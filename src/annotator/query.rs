@@ -100,6 +100,7 @@ impl Bookkeeper {
                 SomeValue::pbc(vec![*self.desc_of_obj.get(&id)?])
             }
             Object::StaticMethod(f) => return self.known_value(heap, *f),
+            Object::ByteArray(_) => S::ByteArray,
             _ => return None,
         })
     }

@@ -17,6 +17,27 @@ use std::rc::Rc;
 
 use SomeValue as S;
 
+impl Bookkeeper {
+    /// `Class.name` of a method of a frozen object, for messages.
+    fn frozen_method_name(&self, heap: &Heap, (func, frozen): (DescId, DescId)) -> String {
+        let name = match self.desc(func) {
+            Desc::Function(f) => f.name.to_string(),
+            _ => "?".into(),
+        };
+        let class = match self.desc(frozen) {
+            Desc::Frozen(f) => match heap.get(f.obj) {
+                Object::Instance(i) => heap.class(i.class).map(|c| c.name.to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match class {
+            Some(c) => format!("{c}.{name}"),
+            None => name,
+        }
+    }
+}
+
 fn union_error(reason: impl Into<String>) -> AnnError {
     AnnError::new("RPY201", reason.into())
 }
@@ -431,6 +452,25 @@ impl Bookkeeper {
                         return Err(union_error(format!(
                             "the methods `{}` and `{}` cannot be mixed: the RPython typer needs one attribute name for all the methods a variable can hold",
                             names[0], names[1]
+                        )));
+                    }
+                }
+                if k0 == "method of a frozen object" {
+                    // the RTyper represents such a variable by the frozen object alone,
+                    // so all its methods must be one function (the reference refuses
+                    // the mix when it types the variable)
+                    let methods: Vec<(DescId, DescId)> = all
+                        .iter()
+                        .filter_map(|&d| match self.desc(d) {
+                            Desc::MethodOfFrozen { func, frozen } => Some((*func, *frozen)),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(other) = methods.iter().find(|m| m.0 != methods[0].0) {
+                        return Err(union_error(format!(
+                            "the methods `{}` and `{}` of prebuilt (frozen) objects cannot be mixed: a variable holding methods of frozen objects must hold methods of one function",
+                            self.frozen_method_name(heap, methods[0]),
+                            self.frozen_method_name(heap, *other)
                         )));
                     }
                 }

@@ -191,6 +191,8 @@ builtins! {
     OsStrerror = "os.strerror";
     OsListdir = "os.listdir";
     OsStatFields = "os.stat_fields";
+    OsLstatFields = "os.lstat_fields";
+    OsFstatFields = "os.fstat_fields";
     OsPathExists = "os.path.exists";
     OsPathIsdir = "os.path.isdir";
     OsPathIsfile = "os.path.isfile";
@@ -205,6 +207,8 @@ builtins! {
     OsLoadavgItem = "os.loadavg_item";
     OsStatInt = "os.stat_int";
     OsStatFloat = "os.stat_float";
+    OsFstatInt = "os.fstat_int";
+    OsFstatFloat = "os.fstat_float";
     AnnlowlevelHlstr = "annlowlevel.hlstr";
     AnnlowlevelLlunicode = "annlowlevel.llunicode";
     AnnlowlevelHlunicode = "annlowlevel.hlunicode";
@@ -322,6 +326,7 @@ builtins! {
     JitPromoteString = "jit.promote_string";
     JitPromoteUnicode = "jit.promote_unicode";
     JitHint = "jit.hint";
+    NonconstNonConstant = "nonconst.NonConstant";
     JitWeAreJitted = "jit.we_are_jitted";
     JitIsconstant = "jit.isconstant";
     JitIsvirtual = "jit.isvirtual";

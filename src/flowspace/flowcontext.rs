@@ -476,7 +476,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     })
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),
-                Object::Iterator(_) | Object::Cell(_) => false,
+                // (a bytearray's every use is a copy of the prebuilt one, whose reads give
+                // the import-time bytes anyway: left to the RTyper)
+                Object::Iterator(_) | Object::Cell(_) | Object::ByteArray(_) => false,
                 // an instance of a user class (deriving from a built-in type) stays an
                 // instance for the annotator
                 Object::Unknown {

@@ -99,9 +99,13 @@ runtime_fns! {
     OsPathIsdir = "ll_os_path_isdir", NONE, NO_ALLOC;
     OsPathIsfile = "ll_os_path_isfile", NONE, NO_ALLOC;
     /// field `i` of `os.stat(path)`: the integer fields (mode, ino, dev, nlink, uid, gid,
-    /// size) and the times (atime, mtime, ctime, as floats); ll_os.py builds the tuple
+    /// size) and the times (atime, mtime, ctime, as floats); ll_os.py builds the tuple.
+    /// `i + STAT_NOFOLLOW` (16) is the field of `os.lstat(path)`, of a symbolic link itself
     OsStatInt = "ll_os_stat_int", &["OSError"], NO_ALLOC;
     OsStatFloat = "ll_os_stat_float", &["OSError"], NO_ALLOC;
+    /// field `i` of `os.fstat(fd)`, numbered as for `os.stat`
+    OsFstatInt = "ll_os_fstat_int", &["OSError"], NO_ALLOC;
+    OsFstatFloat = "ll_os_fstat_float", &["OSError"], NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;

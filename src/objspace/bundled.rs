@@ -48,6 +48,7 @@ bundled! {
     "copy" => "copy.py", false;
     "string" => "string.py", false;
     "errno" => "errno.py", false;
+    "stat" => "stat.py", false;
     "operator" => "operator.py", false;
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;
@@ -75,6 +76,7 @@ bundled! {
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
     "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
+    "rpython.rlib.nonconst" => "rpython/rlib/nonconst.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;

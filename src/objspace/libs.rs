@@ -31,6 +31,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsStrerror, os_strerror),
     (B::OsListdir, os_listdir),
     (B::OsStatFields, os_stat_fields),
+    (B::OsLstatFields, os_stat_fields),
+    (B::OsFstatFields, os_not_at_import),
     (B::OsPathExists, os_path_exists),
     (B::OsPathIsdir, os_path_exists),
     (B::OsPathIsfile, os_path_exists),
@@ -45,6 +47,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsLoadavgItem, os_not_at_import),
     (B::OsStatInt, os_not_at_import),
     (B::OsStatFloat, os_not_at_import),
+    (B::OsFstatInt, os_not_at_import),
+    (B::OsFstatFloat, os_not_at_import),
     (B::AnnlowlevelHlstr, os_not_at_import),
     (B::AnnlowlevelLlunicode, os_not_at_import),
     (B::AnnlowlevelHlunicode, os_not_at_import),
@@ -151,6 +155,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitPromoteString, jit_identity),
     (B::JitPromoteUnicode, jit_identity),
     (B::JitHint, jit_identity),
+    (B::NonconstNonConstant, jit_identity),
     (B::JitWeAreJitted, om_false),
     (B::JitIsconstant, om_false),
     (B::JitIsvirtual, om_false),
@@ -396,7 +401,7 @@ fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(sp.new_list(vals))
 }
 
-/// `os.stat(path)` as the tuple the bundled `stat_result` is built from: mode, ino, dev,
+/// `os.stat(path)` (`os.lstat(path)`: of a symbolic link itself) as the tuple the bundled `stat_result` is built from: mode, ino, dev,
 /// nlink, uid, gid, size (ints), then atime, mtime, ctime (floats).
 fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     use std::os::unix::fs::MetadataExt;
@@ -406,7 +411,11 @@ fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if !sp.config.policy.may_read(std::path::Path::new(&path)) {
         return Err(sp.os_error(13, "Permission denied"));
     }
-    let Ok(m) = std::fs::metadata(&path) else {
+    let m = match a.id {
+        B::OsLstatFields => std::fs::symlink_metadata(&path),
+        _ => std::fs::metadata(&path),
+    };
+    let Ok(m) = m else {
         return Err(sp.os_error(2, "No such file or directory"));
     };
     let ints = [

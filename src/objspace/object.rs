@@ -210,6 +210,9 @@ pub enum IterState {
 #[derive(Clone, Debug)]
 pub enum Object {
     Str(Rc<[u8]>),
+    /// A `bytearray` made at import time (a prebuilt one: each use in translated code
+    /// is a copy of it, as the reference converts it).
+    ByteArray(Vec<u8>),
     Unicode(Rc<str>),
     Long(i128),
     RInt {

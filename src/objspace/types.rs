@@ -422,6 +422,8 @@ impl ObjSpace {
             Value::Obj(id) => match self.heap.get(id) {
                 Object::Str(_) => t.str_,
                 Object::Unicode(_) => t.unicode,
+                // (`bytearray` is a function at import time: no class of its own)
+                Object::ByteArray(_) => t.object,
                 Object::Long(_) => t.long,
                 Object::RInt { kind, .. } => t.rint_class(*kind),
                 Object::Tuple(_) => t.tuple,

@@ -519,6 +519,8 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
                 Ok((cvoid(), void))
             }
+            // `Base.__init__(self)` reaching object's: nothing happens at run time
+            B::ObjectDunderInit => Ok((cvoid(), void)),
             B::RpythonPrintNewline => {
                 self.rt_call(llops, RuntimeFn::PrintNewline, vec![], LlType::VOID);
                 Ok((cvoid(), void))
@@ -580,13 +582,18 @@ impl RTyper<'_> {
                 }
                 Ok((self.gendirectcall(llops, helper, args, tr)?, rr))
             }
-            B::OsStatFields => {
-                let p = self.inputarg(llops, hop, 0, rs)?;
+            B::OsStatFields | B::OsLstatFields | B::OsFstatFields => {
+                let (helper, ra) = match id {
+                    B::OsLstatFields => ("ll_lstat_fields", rs),
+                    B::OsFstatFields => ("ll_fstat_fields", si),
+                    _ => ("ll_stat_fields", rs),
+                };
+                let p = self.inputarg(llops, hop, 0, ra)?;
                 if self.has_implicit_exception(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
-                    self.gendirectcall(llops, "ll_stat_fields", vec![ctype(tr), p], tr)?,
+                    self.gendirectcall(llops, helper, vec![ctype(tr), p], tr)?,
                     rr,
                 ))
             }
@@ -686,9 +693,11 @@ impl RTyper<'_> {
             }
             B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             // hints for the JIT generator: nothing happens at run time without a JIT
-            B::JitPromote | B::JitPromoteString | B::JitPromoteUnicode | B::JitHint => {
-                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
-            }
+            B::JitPromote
+            | B::JitPromoteString
+            | B::JitPromoteUnicode
+            | B::JitHint
+            | B::NonconstNonConstant => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }

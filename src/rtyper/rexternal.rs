@@ -64,6 +64,8 @@ const EXTERNALS: &[External] = &[
     ext(B::OsPathIsfile, RuntimeFn::OsPathIsfile, &[Str], true),
     ext(B::OsStatInt, RuntimeFn::OsStatInt, &[Str, Int], true),
     ext(B::OsStatFloat, RuntimeFn::OsStatFloat, &[Str, Int], true),
+    ext(B::OsFstatInt, RuntimeFn::OsFstatInt, &[Int, Int], true),
+    ext(B::OsFstatFloat, RuntimeFn::OsFstatFloat, &[Int, Int], true),
 ];
 
 impl RTyper<'_> {

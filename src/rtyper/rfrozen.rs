@@ -207,7 +207,7 @@ impl RTyper<'_> {
             };
             if func.is_some_and(|f| f != *fd) {
                 return Some(Err(TyperError::new(
-                    "a variable holding methods of different functions of prebuilt objects is not supported by `run` yet",
+                    "internal error, methods of different functions of prebuilt objects (the annotator refuses them)",
                 )));
             }
             func = Some(*fd);

@@ -454,6 +454,11 @@ impl RTyper<'_> {
             // truncation, as the reference converts
             (Repr::Float, Repr::Int(IntKind::Signed)) => cast(LlOp::CastFloatToInt),
             (Repr::Float, Repr::Int(_)) => cast(LlOp::CastPrimitive),
+            (Repr::Char, Repr::UniChar) => {
+                // a str character as the unicode code point of the same number
+                let i = llops.genop(LlOp::CastCharToInt, vec![v], LlType::SIGNED);
+                return Ok(llops.genop(LlOp::CastIntToUnichar, vec![i], tt));
+            }
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
                 let t = super::hop::ctype(tt);
                 return self.gendirectcall(llops, "ll_char_str", vec![t, v], tt);

@@ -495,6 +495,14 @@ impl RTyper<'_> {
                 let (a, b) = (hop.args_v[0], hop.args_v[1]);
                 Ok((llops.genop(o, vec![a, b], LlType::BOOL), rb))
             }
+            (Repr::Char, Repr::UniChar) | (Repr::UniChar, Repr::Char) => {
+                // the str character becomes the code point of its byte value
+                let ru = self.intern_repr(Repr::UniChar);
+                let a = self.inputarg(llops, hop, 0, ru)?;
+                let b = self.inputarg(llops, hop, 1, ru)?;
+                let o = llop(&format!("unichar_{}", suffix))?;
+                Ok((llops.genop(o, vec![a, b], LlType::BOOL), rb))
+            }
             (Repr::Str | Repr::Char, Repr::Str | Repr::Char)
             | (Repr::Unicode | Repr::UniChar, Repr::Unicode | Repr::UniChar) => {
                 let rs = if matches!(r0, Repr::Str | Repr::Char) {

@@ -311,6 +311,20 @@ impl RTyper<'_> {
                 }
                 _ => Err(self.bad_const(v, r)),
             },
+            (Repr::ByteArray, Value::Obj(id)) => match self.objheap.get(id) {
+                Object::ByteArray(b) => {
+                    // a new copy at each conversion, as the reference converts a prebuilt
+                    // bytearray (its binary gives each use of the constant its own bytes)
+                    let b = b.clone();
+                    let st = self.types.pointee(self.bytearray_ptr).unwrap();
+                    let p = self.heap.malloc(&self.types, st, b.len());
+                    if let Ok(dst) = self.heap.bytes_mut(p) {
+                        dst.copy_from_slice(&b);
+                    }
+                    k(LlValue::Ptr(p))
+                }
+                _ => Err(self.bad_const(v, r)),
+            },
             (Repr::Unicode, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::Unicode(_) | Object::Str(_) => {
                     let chars: Vec<u32> = match self.objheap.get(id) {

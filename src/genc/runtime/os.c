@@ -116,9 +116,12 @@ bool RPyRT_ll_os_path_isfile(struct rpy_string *path) {
     return stat_of(path, &st) && S_ISREG(st.st_mode);
 }
 
-static bool stat_or_raise(struct rpy_string *path, struct stat *st) {
+/* Added to the field number for os.lstat (the link itself), as RuntimeFn says. */
+#define STAT_NOFOLLOW 16
+
+static bool stat_or_raise(struct rpy_string *path, struct stat *st, long i) {
     WITH_PATH(p, path, false)
-    int r = stat(p, st);
+    int r = (i & STAT_NOFOLLOW) ? lstat(p, st) : stat(p, st);
     int e = errno;
     free(p);
     if (r < 0) {
@@ -128,25 +131,56 @@ static bool stat_or_raise(struct rpy_string *path, struct stat *st) {
     return true;
 }
 
+static long stat_int_field(const struct stat *st, long i) {
+    switch (i & ~STAT_NOFOLLOW) {
+    case 0: return (long)st->st_mode;
+    case 1: return (long)st->st_ino;
+    case 2: return (long)st->st_dev;
+    case 3: return (long)st->st_nlink;
+    case 4: return (long)st->st_uid;
+    case 5: return (long)st->st_gid;
+    default: return (long)st->st_size;
+    }
+}
+
+static double stat_time_field(const struct stat *st, long i) {
+    i &= ~STAT_NOFOLLOW;
+    struct timespec t = i == 7 ? st->st_atim : i == 8 ? st->st_mtim : st->st_ctim;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 long RPyRT_ll_os_stat_int(struct rpy_string *path, long i) {
     struct stat st;
-    if (!stat_or_raise(path, &st))
+    if (!stat_or_raise(path, &st, i))
         return 0;
-    switch (i) {
-    case 0: return (long)st.st_mode;
-    case 1: return (long)st.st_ino;
-    case 2: return (long)st.st_dev;
-    case 3: return (long)st.st_nlink;
-    case 4: return (long)st.st_uid;
-    case 5: return (long)st.st_gid;
-    default: return (long)st.st_size;
-    }
+    return stat_int_field(&st, i);
 }
 
 double RPyRT_ll_os_stat_float(struct rpy_string *path, long i) {
     struct stat st;
-    if (!stat_or_raise(path, &st))
+    if (!stat_or_raise(path, &st, i))
         return 0.0;
-    struct timespec t = i == 7 ? st.st_atim : i == 8 ? st.st_mtim : st.st_ctim;
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    return stat_time_field(&st, i);
+}
+
+static bool fstat_or_raise(long fd, struct stat *st) {
+    if (fstat((int)fd, st) < 0) {
+        rpy_raise_oserror(errno);
+        return false;
+    }
+    return true;
+}
+
+long RPyRT_ll_os_fstat_int(long fd, long i) {
+    struct stat st;
+    if (!fstat_or_raise(fd, &st))
+        return 0;
+    return stat_int_field(&st, i);
+}
+
+double RPyRT_ll_os_fstat_float(long fd, long i) {
+    struct stat st;
+    if (!fstat_or_raise(fd, &st))
+        return 0.0;
+    return stat_time_field(&st, i);
 }

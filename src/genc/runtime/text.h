@@ -42,6 +42,8 @@ bool RPyRT_ll_os_path_isdir(struct rpy_string *path);
 bool RPyRT_ll_os_path_isfile(struct rpy_string *path);
 long RPyRT_ll_os_stat_int(struct rpy_string *path, long i);
 double RPyRT_ll_os_stat_float(struct rpy_string *path, long i);
+long RPyRT_ll_os_fstat_int(long fd, long i);
+double RPyRT_ll_os_fstat_float(long fd, long i);
 /* text.c's own helpers, for os.c: a str copied from a C buffer; a path as a malloc'ed C
  * string (NULL with OSError set when it holds a NUL) */
 struct rpy_string *rpy_mkstr(const char *buf, long n);

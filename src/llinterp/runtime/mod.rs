@@ -44,7 +44,9 @@ impl<'p> LlInterpreter<'p> {
         Ok(match f {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
             | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
-            | OsPathIsfile | OsStatInt | OsStatFloat => return self.call_os(f, a, rty, span),
+            | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+                return self.call_os(f, a, rty, span)
+            }
             OsWrite => {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {

@@ -12,7 +12,26 @@ use std::os::unix::fs::MetadataExt;
 
 type R = Result<LlValue, Unwind>;
 
+/// Added to the field number of `ll_os_stat_int`/`_float` for `os.lstat` (see `RuntimeFn`).
+const STAT_NOFOLLOW: i64 = 16;
+
 impl LlInterpreter<'_> {
+    /// `fstat` of the program's descriptor `fd`: a file it opened, or one of the standard
+    /// streams (those of this process, which the program's output goes to).
+    fn fstat(&self, fd: i64) -> std::io::Result<std::fs::Metadata> {
+        if let Some(f) = self.files.get(&fd) {
+            return f.metadata();
+        }
+        if (0..=2).contains(&fd) {
+            use std::os::unix::io::FromRawFd;
+            // SAFETY: a standard descriptor of this process, borrowed (never closed: the
+            // File is not dropped)
+            let f = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd as i32) });
+            return f.metadata();
+        }
+        Err(std::io::Error::from_raw_os_error(libc::EBADF))
+    }
+
     fn path_arg(&self, v: LlValue, span: Span) -> Result<std::path::PathBuf, Unwind> {
         use std::os::unix::ffi::OsStrExt;
         let b = self.s(v, span)?;
@@ -119,14 +138,23 @@ impl LlInterpreter<'_> {
                     _ => p.exists(),
                 })
             }
-            OsStatInt | OsStatFloat => {
-                let p = self.path_arg(a[0], span)?;
-                let m = match std::fs::metadata(p) {
+            OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+                let m = if matches!(f, OsFstatInt | OsFstatFloat) {
+                    self.fstat(int(0))
+                } else {
+                    let p = self.path_arg(a[0], span)?;
+                    if int(1) & STAT_NOFOLLOW != 0 {
+                        std::fs::symlink_metadata(p)
+                    } else {
+                        std::fs::metadata(p)
+                    }
+                };
+                let m = match m {
                     Ok(m) => m,
                     Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 };
                 let time = |s: i64, ns: i64| s as f64 + ns as f64 * 1e-9;
-                match int(1) {
+                match int(1) & !STAT_NOFOLLOW {
                     0 => LlValue::Int(m.mode() as i64),
                     1 => LlValue::Int(m.ino() as i64),
                     2 => LlValue::Int(m.dev() as i64),

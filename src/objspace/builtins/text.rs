@@ -126,12 +126,28 @@ pub(super) fn c_unicode(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }
 }
 
-/// `bytearray(...)` at import time: rpy-lsp has no import-time model of a mutable bytes
-/// object, so a bytearray made while importing (a prebuilt one) is unknown; in translated
-/// code the call is the annotator's and the RTyper's (`SomeValue::ByteArray`). One
-/// warning says so where the program makes one.
+/// `bytearray(...)` at import time: `bytearray(n)` (n zero bytes) and `bytearray(s)` of a
+/// str make a prebuilt bytearray (`Object::ByteArray`), which translated code uses as the
+/// reference does (each use is a copy of it). Other forms are unknown, with one warning
+/// where the program makes one. In translated code the call is the annotator's and the
+/// RTyper's (`SomeValue::ByteArray`).
 pub(super) fn c_bytearray(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 3)?;
+    if a.kwargs.is_empty() {
+        match a.args[..] {
+            [] => return Ok(sp.alloc(Object::ByteArray(Vec::new()))),
+            [Value::Int(n)] if (0..=1 << 24).contains(&n) => {
+                return Ok(sp.alloc(Object::ByteArray(vec![0; n as usize])))
+            }
+            [v] => {
+                if let Some(s) = sp.heap.str_value(v) {
+                    let b = s.to_vec();
+                    return Ok(sp.alloc(Object::ByteArray(b)));
+                }
+            }
+            _ => {}
+        }
+    }
     sp.warn_unknown("bytearray()", "the result at import time of");
     Ok(sp.new_unknown("bytearray (made at import time)"))
 }

@@ -204,6 +204,12 @@ impl ObjSpace {
         let out: String = match self.heap.get(id) {
             Object::Str(s) => return Ok(repr_bytes(s)),
             Object::Unicode(u) => return Ok(repr_unicode(u)),
+            Object::ByteArray(b) => {
+                let mut r = b"bytearray(b".to_vec();
+                r.extend(repr_bytes(b));
+                r.push(b')');
+                return Ok(r);
+            }
             Object::Long(i) => format!("{i}L"),
             Object::Unknown { name, .. } => format!("<unknown {name}>"),
             Object::RInt { kind, value } => match kind {

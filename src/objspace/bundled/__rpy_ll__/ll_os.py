@@ -3,6 +3,7 @@ functions give flat values (a NUL-separated string of names, one load average), 
 helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
 pointer types of the result, passed by the RTyper as constants."""
 from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
+from __rpy__ import os_fstat_int, os_fstat_float
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
@@ -74,4 +75,43 @@ def ll_stat_fields(TUPLE, path):
     t.item7 = os_stat_float(p, 7)
     t.item8 = os_stat_float(p, 8)
     t.item9 = os_stat_float(p, 9)
+    return t
+
+
+# added to a field's number for the fields of a symbolic link itself (`os.lstat`)
+STAT_NOFOLLOW = 16
+
+
+@specialize.ll()
+def ll_lstat_fields(TUPLE, path):
+    """`os.lstat(path)`, numbered as `ll_stat_fields`."""
+    p = hlstr(path)
+    t = malloc(TUPLE.TO)
+    t.item0 = os_stat_int(p, STAT_NOFOLLOW + 0)
+    t.item1 = os_stat_int(p, STAT_NOFOLLOW + 1)
+    t.item2 = os_stat_int(p, STAT_NOFOLLOW + 2)
+    t.item3 = os_stat_int(p, STAT_NOFOLLOW + 3)
+    t.item4 = os_stat_int(p, STAT_NOFOLLOW + 4)
+    t.item5 = os_stat_int(p, STAT_NOFOLLOW + 5)
+    t.item6 = os_stat_int(p, STAT_NOFOLLOW + 6)
+    t.item7 = os_stat_float(p, STAT_NOFOLLOW + 7)
+    t.item8 = os_stat_float(p, STAT_NOFOLLOW + 8)
+    t.item9 = os_stat_float(p, STAT_NOFOLLOW + 9)
+    return t
+
+
+@specialize.ll()
+def ll_fstat_fields(TUPLE, fd):
+    """`os.fstat(fd)`, numbered as `ll_stat_fields`."""
+    t = malloc(TUPLE.TO)
+    t.item0 = os_fstat_int(fd, 0)
+    t.item1 = os_fstat_int(fd, 1)
+    t.item2 = os_fstat_int(fd, 2)
+    t.item3 = os_fstat_int(fd, 3)
+    t.item4 = os_fstat_int(fd, 4)
+    t.item5 = os_fstat_int(fd, 5)
+    t.item6 = os_fstat_int(fd, 6)
+    t.item7 = os_fstat_float(fd, 7)
+    t.item8 = os_fstat_float(fd, 8)
+    t.item9 = os_fstat_float(fd, 9)
     return t

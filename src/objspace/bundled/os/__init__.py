@@ -7,12 +7,13 @@ opened for reading, and nothing is ever written to disk.
 from __rpy__ import os_write, os_read, os_open, os_close, os_lseek, os_getenv
 from __rpy__ import os_getpid, os_unlink, os_remove, os_rename, os_mkdir, os_rmdir
 from __rpy__ import os_isatty, os_getcwd, os_strerror, os_listdir, os_system, os__exit
-from __rpy__ import os_environ_snapshot, os_stat_fields
+from __rpy__ import os_environ_snapshot, os_stat_fields, os_lstat_fields, os_fstat_fields
 from __rpy__ import os_getppid, os_getuid, os_geteuid, os_getgid, os_getegid, os_getpgrp
 from __rpy__ import os_fork, os_setsid, os_getloadavg, os_getlogin, os_kill, os_dup, os_dup2
 from __rpy__ import os_fsync, os_pipe, os_chdir, os_chmod, os_access, os_umask, os_times
 from __rpy__ import os_waitpid, os_ttyname, os_readlink, os_symlink, os_link, os_ftruncate
 from __rpy__ import os_nice
+from rpython.rlib.objectmodel import specialize
 
 write = os_write
 read = os_read
@@ -94,7 +95,8 @@ error = OSError
 
 
 class stat_result(object):
-    """What `stat` returns: the st_* fields, times as floats."""
+    """What `stat` returns: the st_* fields, times as floats. Indexed with a constant, it
+    is the tuple of the first ten fields, the times in whole seconds (as in RPython)."""
 
     def __init__(self, t):
         self.st_mode = t[0]
@@ -109,11 +111,41 @@ class stat_result(object):
         self.st_ctime = t[9]
 
 
+    @specialize.arg(1)
+    def __getitem__(self, i):
+        if i == 0:
+            return self.st_mode
+        if i == 1:
+            return self.st_ino
+        if i == 2:
+            return self.st_dev
+        if i == 3:
+            return self.st_nlink
+        if i == 4:
+            return self.st_uid
+        if i == 5:
+            return self.st_gid
+        if i == 6:
+            return self.st_size
+        if i == 7:
+            return int(self.st_atime)
+        if i == 8:
+            return int(self.st_mtime)
+        if i == 9:
+            return int(self.st_ctime)
+        raise IndexError
+
+
 def stat(path):
     return stat_result(os_stat_fields(path))
 
 
-lstat = stat
+def lstat(path):
+    return stat_result(os_lstat_fields(path))
+
+
+def fstat(fd):
+    return stat_result(os_fstat_fields(fd))
 
 environ = os_environ_snapshot()
 
