@@ -61,6 +61,68 @@ const NOT_RPYTHON: &[(B, &str)] = &[
 ];
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// `hasattr(pbc, name)` when the answer is known during translation: one class,
+    /// function or frozen object, or several frozen objects that agree (the reference asks
+    /// the live objects). `None` when rpy-lsp cannot tell: a base it does not model, or a
+    /// special attribute of the object's type (`__name__`, `func_code`, ...).
+    fn pbc_hasattr(&self, descs: &[DescId], name: &str) -> Option<bool> {
+        let heap = self.space.heap();
+        let special = name.starts_with("__") || name.starts_with("func_");
+        let one = |d: DescId| -> Option<bool> {
+            let id = match self.bk.desc(d) {
+                Desc::Class(c) => c.cls,
+                Desc::Function(f) => f.func,
+                Desc::Frozen(f) => f.obj,
+                _ => return None,
+            };
+            let found = match heap.get(id) {
+                Object::Class(c) => {
+                    let mut found = false;
+                    for &k in &c.mro {
+                        let kc = heap.class(k)?;
+                        if kc.dict.get(crate::objspace::UNKNOWN_BASE_ATTR).is_some() {
+                            return None;
+                        }
+                        found |= kc.dict.get(name).is_some();
+                    }
+                    found
+                }
+                Object::Function(f) => f.attrs.get(name).is_some(),
+                Object::Module(m) => m.dict.get(name).is_some(),
+                Object::Instance(i) => {
+                    let cls = heap.class(i.class)?;
+                    let mut found = i.dict.get(name).is_some();
+                    for &k in &cls.mro {
+                        let kc = heap.class(k)?;
+                        if kc.dict.get(crate::objspace::UNKNOWN_BASE_ATTR).is_some() {
+                            return None;
+                        }
+                        found |= kc.dict.get(name).is_some();
+                    }
+                    found
+                }
+                _ => return None,
+            };
+            // A special attribute may exist without being in a dict.
+            if !found && special {
+                return None;
+            }
+            Some(found)
+        };
+        let first = one(*descs.first()?)?;
+        if descs.len() > 1 {
+            for &d in &descs[1..] {
+                if !matches!(self.bk.desc(d), Desc::Frozen(_)) || one(d)? != first {
+                    return None;
+                }
+            }
+            if !matches!(self.bk.desc(descs[0]), Desc::Frozen(_)) {
+                return None;
+            }
+        }
+        Some(first)
+    }
+
     fn arity(&self, name: &str, args: &ArgsS, min: usize, max: usize) -> Result<(), AnnError> {
         let n = args.len();
         if n < min || n > max {
@@ -280,10 +342,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Issubclass => Ok(SomeValue::bool()),
             B::Hasattr => {
                 self.arity(name, args, 2, 2)?;
-                self.attr_name(&p[1], "hasattr")?;
+                let attr = self.attr_name(&p[1], "hasattr")?;
                 // Only answers known during translation (prebuilt objects) can be typed.
                 if p[0].is_immutable_constant() || matches!(p[0], S::Pbc { .. }) {
-                    Ok(SomeValue::bool())
+                    // On prebuilt objects the answer is a constant, as in the reference:
+                    // `if not hasattr(C, "X"): C.X = ...` is dead code once import-time
+                    // code has set `C.X`.
+                    let konst = match &p[0] {
+                        S::Pbc { descs, .. } => self.pbc_hasattr(descs, &attr),
+                        _ => None,
+                    };
+                    Ok(match konst {
+                        Some(b) => SomeValue::const_bool(b),
+                        None => SomeValue::bool(),
+                    })
                 } else {
                     Err(AnnError::new(
                         "RPY210",

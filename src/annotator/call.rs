@@ -419,12 +419,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => unreachable!(),
         };
         if not_rpython {
+            // a function of a bundled model usable at import time only (`sys.exc_info`):
+            // the reference has no model of it for translated code at all
+            let heap = self.space.heap();
+            let bundled_module = match self.bk.desc(fdesc) {
+                Desc::Function(f) => match heap.get(f.func) {
+                    Object::Function(func) => match heap.get(func.globals) {
+                        Object::Module(m) if m.bundled => Some(m.name.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
             return Err(AnnError::new(
                 "RPY222",
-                format!(
-                    "`{}` is marked not_rpython (or NOT_RPYTHON) but is called from RPython code",
-                    name
-                ),
+                match bundled_module {
+                    Some(m) => format!(
+                        "`{}.{}()` is not RPython: it can only be called at import time",
+                        m, name
+                    ),
+                    None => format!(
+                        "`{}` is marked not_rpython (or NOT_RPYTHON) but is called from RPython code",
+                        name
+                    ),
+                },
             ));
         }
         if specializer == Specializer::Memo {

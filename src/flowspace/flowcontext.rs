@@ -243,6 +243,21 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
 const MAX_STEPS_WITHOUT_OP: usize = 100_000;
 
 impl<C: ConcreteSpace> FlowContext<'_, C> {
+    /// The bundled model `globals` star-imported (`from rpython.rlib.rarithmetic import *`).
+    fn star_model_name(&self, globals: ObjId) -> Option<Rc<str>> {
+        let heap = self.objspace.heap();
+        let Object::Module(m) = heap.get(globals) else {
+            return None;
+        };
+        match m.dict.get(crate::objspace::STAR_FROM_MODEL_ATTR)? {
+            Value::Obj(model) => match heap.get(model) {
+                Object::Module(mm) => Some(mm.name.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     fn flow_block(&mut self, block: BlockId, state: State, kind: Kind, cells: &[Hlvalue]) {
         self.current = block;
         self.kind = kind;
@@ -1070,9 +1085,24 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 Ok(Hlvalue::Const(v))
             }
             Ok(v) => Ok(Hlvalue::Const(v)),
-            Err(_) => Err(self.error("RPY110", format!("global name `{}` is not defined", name))),
+            Err(_) => match self.star_model_name(globals) {
+                // `from <bundled model> import *`: the real module may define it
+                Some(model) => {
+                    let what = format!("{model}.{name}");
+                    let msg = format!("the name `{what}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
+                    self.diagnostics
+                        .push(Diagnostic::new("RPY007", self.span, msg));
+                    let u = self.objspace.heap_mut().alloc(Object::Unknown {
+                        name: Rc::from(what.as_str()),
+                        instance_of: None,
+                    });
+                    Ok(Hlvalue::Const(Value::Obj(u)))
+                }
+                None => Err(self.error("RPY110", format!("global name `{}` is not defined", name))),
+            },
         }
     }
+
     fn store_global(
         &mut self,
         _globals: ObjId,

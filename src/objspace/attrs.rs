@@ -6,6 +6,11 @@
 /// unknown base).
 pub const UNKNOWN_BASE_ATTR: &str = "__rpy_unknown_base__";
 
+/// Global of a module that did `from <bundled model> import *` (its value: that model).
+/// The model may lack names the real module has, so a global the module lacks is unknown
+/// (one warning) rather than undefined.
+pub const STAR_FROM_MODEL_ATTR: &str = "__rpy_star_from_model__";
+
 use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};

@@ -19,12 +19,12 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsGetenv, os_getenv),
     (B::OsEnvironSnapshot, os_environ_snapshot),
     (B::OsGetpid, os_getpid),
-    (B::OsUnlink, os_refuse_write),
-    (B::OsRemove, os_refuse_write),
-    (B::OsRename, os_refuse_write),
-    (B::OsMkdir, os_refuse_write),
-    (B::OsRmdir, os_refuse_write),
-    (B::OsSystem, os_refuse_write),
+    (B::OsUnlink, os_not_at_import),
+    (B::OsRemove, os_not_at_import),
+    (B::OsRename, os_not_at_import),
+    (B::OsMkdir, os_not_at_import),
+    (B::OsRmdir, os_not_at_import),
+    (B::OsSystem, os_not_at_import),
     (B::OsExit, os_refuse_write),
     (B::OsIsatty, os_isatty),
     (B::OsGetcwd, os_getcwd),
@@ -343,8 +343,11 @@ fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(sp.new_unknown(&what))
 }
 
-/// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…):
-/// its result is unknown, with one warning (it is fine in translated code).
+/// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…,
+/// and the side effects on files and processes: `os.rename()`, `os.system()`…): its
+/// result is unknown, with one warning (it is fine in translated code). The toolchain
+/// does perform them; a cache a library writes while importing (rply's parser tables)
+/// must not make the program an error.
 fn os_not_at_import(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let n = a.id.name();
     let what = format!("{n}()");

@@ -29,7 +29,7 @@ mod space;
 mod strings;
 mod types;
 
-pub use attrs::UNKNOWN_BASE_ATTR;
+pub use attrs::{STAR_FROM_MODEL_ATTR, UNKNOWN_BASE_ATTR};
 pub use builtins::builtin_names;
 pub use loader::LoaderConfig;
 

@@ -415,6 +415,11 @@ impl Space for ObjSpace {
 
     fn import_star(&mut self, module: Value, namespace: ObjId) -> OpResult<Value, ()> {
         let Value::Obj(m) = module else { return Ok(()) };
+        if self.is_bundled_module(module) {
+            // A bundled model may lack names of the real module: a global the importing
+            // module then lacks is unknown, not undefined (see `STAR_FROM_MODEL_ATTR`).
+            self.ns_set(namespace, &Rc::from(super::STAR_FROM_MODEL_ATTR), module)?;
+        }
         let (all, entries) = match self.heap.get(m) {
             Object::Module(md) => (
                 md.dict.get("__all__"),

@@ -937,6 +937,13 @@ impl RTyper<'_> {
                 }
                 Ok((self.rt_call(llops, RuntimeFn::MathFn, args, tr), rr))
             }
+            // answered during translation (on prebuilt objects): a constant
+            B::Hasattr => match hop.s_result.konst() {
+                Some(k) => Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr)),
+                None => Err(TyperError::new(
+                    "hasattr() whose answer is not known during translation is not supported by `run` yet".to_string(),
+                )),
+            },
             _ => Err(TyperError::new(format!(
                 "the built-in `{}` is not supported by `run` yet",
                 name

@@ -101,10 +101,12 @@ exit = sys_exit
 
 
 def getrecursionlimit():
+    """NOT_RPYTHON: import time only (the toolchain rejects a call in translated code)."""
     return 1000
 
 
 def setrecursionlimit(n):
+    """NOT_RPYTHON: import time only (the toolchain rejects a call in translated code)."""
     pass
 
 
@@ -113,10 +115,12 @@ def getdefaultencoding():
 
 
 def exc_info():
+    """NOT_RPYTHON: import time only (the toolchain rejects a call in translated code)."""
     return (None, None, None)
 
 
 def exc_clear():
+    """NOT_RPYTHON: import time only (the toolchain rejects a call in translated code)."""
     pass
 
 

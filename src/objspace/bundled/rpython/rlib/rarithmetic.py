@@ -16,6 +16,7 @@ LONGLONG_BIT = 64
 LONGLONG_MASK = (2 ** LONGLONG_BIT) - 1
 LONGLONG_TEST = 2 ** (LONGLONG_BIT - 1)
 LONGLONGLONG_BIT = 128
+LONG_BIT_SHIFT = 6
 INT_MAX = 2147483647
 INT_MIN = -2147483648
 UINT_MAX = 4294967295
@@ -45,6 +46,14 @@ def ovfcheck_float_to_int(x):
         raise OverflowError
     if -9223372036854775808.0 <= x < 9223372036854775808.0:
         return int(x)
+    raise OverflowError
+
+
+def ovfcheck_float_to_longlong(x):
+    if x != x:
+        raise OverflowError
+    if -9223372036854775808.0 <= x < 9223372036854775808.0:
+        return r_longlong(x)
     raise OverflowError
 
 
@@ -155,6 +164,52 @@ def byteswap(arg):
 
 
 r_longlonglong = r_longlong
+
+
+longlongmax = r_longlong(LONGLONG_TEST - 1)
+
+
+def longlonglongmask(n):
+    return r_longlonglong(n)
+
+
+def int_c_div(x, y):
+    """C's `x / y`: the quotient rounded towards zero (Python's `//` floors)."""
+    q = x // y
+    if x % y != 0 and (x < 0) != (y < 0):
+        q += 1
+    return q
+
+
+def int_c_mod(x, y):
+    """C's `x % y`: the remainder has the sign of `x`."""
+    return x - int_c_div(x, y) * y
+
+
+def int_force_ge_zero(n):
+    if n < 0:
+        return 0
+    return n
+
+
+# Arithmetic on values that fit a C int (32 bits), with OverflowError when the result
+# does not.
+def _int32_checked(z):
+    if z < INT_MIN or z > INT_MAX:
+        raise OverflowError
+    return z
+
+
+def ovfcheck_int32_add(x, y):
+    return _int32_checked(x + y)
+
+
+def ovfcheck_int32_sub(x, y):
+    return _int32_checked(x - y)
+
+
+def ovfcheck_int32_mul(x, y):
+    return _int32_checked(x * y)
 
 
 def build_int(name, sign, bits, force_creation=False):
