@@ -28,3 +28,13 @@ def known_list(items):
 def unknown(what):
     """An unknown value, with one warning naming what."""
     return model_unknown(what)
+
+
+def known_object(value):
+    """For a tree node: an attribute read on an unknown value is unknown."""
+    if we_are_translated():
+        return True
+    probe = getattr(value, "symbol", "")
+    if not isinstance(probe, str):
+        return True
+    return known_text(probe)

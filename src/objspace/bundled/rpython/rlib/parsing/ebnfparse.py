@@ -452,6 +452,8 @@ class _TransformerBase(object):
     _table = None
 
     def transform(self, tree):
+        if not _unknown.known_object(tree):
+            return tree
         assert isinstance(tree, Nonterminal)
         assert tree.symbol == self._table.start
         result = _transform(self._table, tree)

@@ -2,6 +2,9 @@
 `dispatch` picks the `visit_<symbol>` method of the class by the node's symbol."""
 
 
+from rpython.rlib.parsing import _unknown
+
+
 class Node(object):
     def view(self):
         # Needs a graph viewer: nothing to show in a translated program.
@@ -58,6 +61,8 @@ def _make_dispatch(table, on_nonterminal, on_symbol, on_any):
     # fallbacks are functions or None (constants of the closure, so the branches on them
     # fold away when translated).
     def dispatch(self, node):
+        if not _unknown.known_object(node):
+            return node
         if isinstance(node, Nonterminal):
             func = table.get(node.symbol, None)
             if func is not None:
