@@ -88,21 +88,19 @@ def combine_errors(first, second):
         return first
     if second.pos > first.pos or not first.failure_reasons:
         return second
-    reasons = []
-    seen = {}
-    for reason in first.failure_reasons + second.failure_reasons:
-        if reason not in seen:
-            seen[reason] = True
+    reasons = list(first.failure_reasons)
+    for reason in second.failure_reasons:
+        if reason not in reasons:
             reasons.append(reason)
     return ErrorInformation(first.pos, reasons)
 
 
 def _expected_name(symbol):
     # The EBNF front end names a literal token `__<n>_<text>`: report the text.
-    parts = symbol.split("_")
-    if symbol.startswith("__") and len(parts) > 2 and parts[2] and \
-            parts[2][0] in "0123456789":
-        return parts[-1]
+    if symbol.startswith("__"):
+        parts = symbol.split("_")
+        if len(parts) > 2 and parts[2] and parts[2][0] in "0123456789":
+            return parts[-1]
     return symbol
 
 
@@ -110,47 +108,53 @@ class LazyParseTable(object):
     def __init__(self, input, parser):
         self.parser = parser
         self.input = input
+        # symbol -> {position: (node, next position, error)}; nested so that a lookup
+        # builds no key.
         self.matched = {}
         self.errorinformation = {}
 
     def match_symbol(self, i, symbol):
         """(node, next position, error) for symbol at token i; node is None when it
         does not match there."""
-        key = (i, symbol)
-        if key in self.matched:
-            return self.matched[key]
+        memo = self.matched.get(symbol, None)
+        if memo is None:
+            memo = {}
+            self.matched[symbol] = memo
+        elif i in memo:
+            return memo[i]
+        rule = self.parser.nonterminal_to_rule.get(symbol, None)
+        if rule is None:
+            result = self.match_terminal(i, symbol)
+            memo[i] = result
+            return result
         error = None
-        if self.parser.is_nonterminal(symbol):
-            rule = self.parser.get_rule(symbol)
-            for expansion in rule.expansions:
-                position = i
-                children = []
-                failed = False
-                for subsymbol in expansion:
-                    node, after, suberror = self.match_symbol(position, subsymbol)
-                    if node is None:
-                        error = combine_errors(error, suberror)
-                        failed = True
-                        break
-                    children.append(node)
-                    position = after
-                if not failed:
-                    result = (Nonterminal(symbol, children), position, error)
-                    self.matched[key] = result
-                    return result
-            failure = (None, 0, error)
-            self.matched[key] = failure
-            return failure
+        for expansion in rule.expansions:
+            position = i
+            children = []
+            failed = False
+            for subsymbol in expansion:
+                node, after, suberror = self.match_symbol(position, subsymbol)
+                if node is None:
+                    error = combine_errors(error, suberror)
+                    failed = True
+                    break
+                children.append(node)
+                position = after
+            if not failed:
+                result = (Nonterminal(symbol, children), position, error)
+                memo[i] = result
+                return result
+        failure = (None, 0, error)
+        memo[i] = failure
+        return failure
+
+    def match_terminal(self, i, symbol):
         if i < len(self.input):
             token = self.input[i]
             if self.terminal_equality(symbol, token):
-                result = (Symbol(symbol, token.source, token), i + 1, error)
-                self.matched[key] = result
-                return result
-            error = ErrorInformation(i, [_expected_name(symbol)])
-        else:
-            error = ErrorInformation(i)
-        return (None, 0, error)
+                return (Symbol(symbol, token.source, token), i + 1, None)
+            return (None, 0, ErrorInformation(i, [_expected_name(symbol)]))
+        return (None, 0, ErrorInformation(i))
 
     def terminal_equality(self, symbol, input):
         return symbol == input.name
