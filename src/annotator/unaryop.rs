@@ -300,6 +300,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .copied()
             .filter(|&k| heap.class(k).is_some_and(|kc| kc.module == Some(module)))
             .collect();
+        // A subclass the program derives from the model's class defines it (a method of
+        // the program's own node classes, read through the model's base).
+        let in_program_subclass = self.bk.getallsubdefs(cd).into_iter().any(|sub| {
+            self.bk
+                .class_desc(self.bk.classdef(sub).desc)
+                .and_then(|d| heap.class(d.cls))
+                .is_some_and(names_it)
+        });
+        if in_program_subclass {
+            return None;
+        }
         if let Object::Module(m) = heap.get(module) {
             let in_subclass = m.dict.iter().any(|(_, v)| match v {
                 Value::Obj(k) => heap.class(k).is_some_and(|other| {
