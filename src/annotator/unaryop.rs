@@ -290,15 +290,47 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         {
             return None;
         }
-        let named = c.mro.iter().filter_map(|&k| heap.class(k)).any(|k| {
+        let names_it = |k: &crate::objspace::object::Class| {
             k.dict.contains(&name)
                 || k.dict.iter().any(|(_, v)| {
                     heap.function(v)
                         .is_some_and(|f| f.code.co_names.iter().any(|n| **n == *name))
                 })
-        });
-        if named {
+        };
+        if c.mro.iter().filter_map(|&k| heap.class(k)).any(names_it) {
             return None;
+        }
+        // An attribute of another class of the model's family (one with a common base
+        // in the same module), as `tree.Node.symbol` of `Symbol` and `Nonterminal`: the
+        // value read may yet be generalized to the base, where RPython moves the
+        // attribute, so it is known.
+        let family: Vec<ObjId> = c
+            .mro
+            .iter()
+            .copied()
+            .filter(|&k| heap.class(k).is_some_and(|kc| kc.module == Some(module)))
+            .collect();
+        // A subclass the program derives from the model's class defines it (a method of
+        // the program's own node classes, read through the model's base).
+        let in_program_subclass = self.bk.getallsubdefs(cd).into_iter().any(|sub| {
+            self.bk
+                .class_desc(self.bk.classdef(sub).desc)
+                .and_then(|d| heap.class(d.cls))
+                .is_some_and(names_it)
+        });
+        if in_program_subclass {
+            return None;
+        }
+        if let Object::Module(m) = heap.get(module) {
+            let in_subclass = m.dict.iter().any(|(_, v)| match v {
+                Value::Obj(k) => heap.class(k).is_some_and(|other| {
+                    other.mro.iter().any(|b| family.contains(b)) && names_it(other)
+                }),
+                _ => false,
+            });
+            if in_subclass {
+                return None;
+            }
         }
         // Attributes the program assigns on instances are known.
         let mut d = Some(cd);

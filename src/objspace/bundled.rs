@@ -79,6 +79,15 @@ bundled! {
     "rpython.rlib.nonconst" => "rpython/rlib/nonconst.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
+    "rpython.rlib.parsing" => "rpython/rlib/parsing/__init__.py", true;
+    "rpython.rlib.parsing._unknown" => "rpython/rlib/parsing/_unknown.py", false;
+    "rpython.rlib.parsing.tree" => "rpython/rlib/parsing/tree.py", false;
+    "rpython.rlib.parsing.deterministic" => "rpython/rlib/parsing/deterministic.py", false;
+    "rpython.rlib.parsing.regex" => "rpython/rlib/parsing/regex.py", false;
+    "rpython.rlib.parsing.regexparse" => "rpython/rlib/parsing/regexparse.py", false;
+    "rpython.rlib.parsing.lexer" => "rpython/rlib/parsing/lexer.py", false;
+    "rpython.rlib.parsing.parsing" => "rpython/rlib/parsing/parsing.py", false;
+    "rpython.rlib.parsing.ebnfparse" => "rpython/rlib/parsing/ebnfparse.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
     "rpython.rlib.rstruct" => "rpython/rlib/rstruct/__init__.py", true;
     "rpython.rlib.rstruct.error" => "rpython/rlib/rstruct/error.py", false;

@@ -1,0 +1,69 @@
+"""`LexerError` and `DFA`. The lexers of this model match with the automaton of
+`regex.py` (a Thompson NFA run as a set of states); `DFA` is the container that programs
+with a pre-generated `recognize(runner, i)` function pass to `DummyLexer`: `names[state]`
+is the token name of a final state."""
+
+
+class LexerError(Exception):
+    def __init__(self, input, state, source_pos):
+        self.input = input
+        self.state = state
+        self.source_pos = source_pos
+        self.args = (input, state, source_pos)
+
+    def nice_error_message(self, filename="<unknown>"):
+        # Positions are 0-based, the message 1-based.
+        lines = self.input.split("\n")
+        result = ["  File %s, line %s" % (filename, self.source_pos.lineno + 1)]
+        result.append(lines[self.source_pos.lineno])
+        result.append(" " * self.source_pos.columnno + "^")
+        result.append("LexerError")
+        return "\n".join(result)
+
+    def __str__(self):
+        return self.nice_error_message()
+
+
+class DFA(object):
+    def __init__(self, num_states=0, transitions=None, final_states=None,
+                 unmergeable_states=None, names=None):
+        if transitions is None:
+            transitions = {}
+        if final_states is None:
+            final_states = {}
+        if unmergeable_states is None:
+            unmergeable_states = {}
+        if names is None:
+            names = []
+        self.num_states = num_states
+        self.transitions = transitions
+        self.final_states = final_states
+        self.unmergeable_states = unmergeable_states
+        self.names = names
+
+    def __getitem__(self, key):
+        return self.transitions[key]
+
+    def __contains__(self, key):
+        return key in self.transitions
+
+    def optimize(self):
+        pass
+
+
+class DFARunner(object):
+    """Recognizes whole strings with a DFA's transition table."""
+
+    def __init__(self, automaton):
+        self.automaton = automaton
+        self.state = 0
+
+    def recognize(self, s):
+        state = 0
+        for char in s:
+            key = (state, char)
+            if key not in self.automaton.transitions:
+                return False
+            state = self.automaton.transitions[key]
+        self.state = state
+        return state in self.automaton.final_states
