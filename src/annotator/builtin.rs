@@ -1033,6 +1033,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::ListExtend => {
                 self.arity(&full, args, 1, 1)?;
+                // the typer's extend copies from another list (ll_extend); only `+=`
+                // has a string variant, for lists of characters
+                if p[0].is_str_like() || p[0].is_unicode_like() {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        "list.extend() of a string is not supported by the RPython typer: write `lst += s` (for a list of characters) or append in a loop".into(),
+                    ));
+                }
                 self.bk.mutate_list(self.space.heap(), def, true);
                 match &p[0] {
                     S::List { def: d2, .. } => self.bk.agree_lists(self.space.heap(), def, *d2)?,

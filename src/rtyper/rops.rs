@@ -263,6 +263,19 @@ impl RTyper<'_> {
                 let name = if divlike && self.has_implicit_exception(hop, "ZeroDivisionError") {
                     hop.exception_is_here(llops);
                     format!("{}_{}_zer", prefix, suffix)
+                } else if kind == IntKind::Signed
+                    && matches!(suffix, "py_div" | "py_mod")
+                    && hop.args_s.iter().all(|s| s.is_nonneg())
+                {
+                    // Both operands annotated non-negative: the reference divides as C
+                    // does, without the correction towards -infinity, so a value that
+                    // wrapped around to negative divides truncating (its binary's result).
+                    let c = if suffix == "py_div" {
+                        "floordiv"
+                    } else {
+                        "mod"
+                    };
+                    format!("{}_{}", prefix, c)
                 } else {
                     format!("{}_{}", prefix, suffix)
                 };
