@@ -32,6 +32,8 @@ pub enum Repr {
     Unicode,
     /// `Ptr(BYTEARRAY)`: a bytearray (never None in RPython).
     ByteArray,
+    /// `Ptr(weakref)`: a weak reference to an instance, or NULL (`rweakref`).
+    WeakRef,
     /// `Ptr(GcStruct tuple)` of the items' Reprs.
     Tuple(Vec<ReprId>),
     /// Resizable: `Ptr(GcStruct list {length, items: Ptr(GcArray(ITEM))})`;
@@ -162,6 +164,7 @@ impl RTyper<'_> {
             Repr::Str => self.str_ptr,
             Repr::Unicode => self.unicode_ptr,
             Repr::ByteArray => self.bytearray_ptr,
+            Repr::WeakRef => self.make_weakref_lltype(),
             Repr::Tuple(items) => {
                 let fields = items
                     .iter()
@@ -290,6 +293,7 @@ impl RTyper<'_> {
             SomeValue::Str { .. } => Repr::Str,
             SomeValue::Unicode { .. } => Repr::Unicode,
             SomeValue::ByteArray => Repr::ByteArray,
+            SomeValue::WeakRef { .. } => Repr::WeakRef,
             SomeValue::Tuple(items) => {
                 let mut rs = Vec::new();
                 for it in items.iter() {
@@ -481,6 +485,20 @@ impl RTyper<'_> {
                     ty: tt,
                     value: LlValue::Ptr(crate::lltypesystem::LlPtr::Null),
                 }));
+            }
+            (Repr::Tuple(from_items), Repr::Tuple(to_items))
+                if from_items.len() == to_items.len() =>
+            {
+                // tuples of other item Reprs are other structures (an item None at one
+                // return is a Void field there, an instance pointer at another): a new
+                // tuple of the converted items, never a cast of the pointer
+                let mut items = Vec::with_capacity(to_items.len());
+                for (i, (&fi, &ti)) in from_items.iter().zip(to_items).enumerate() {
+                    let field = super::hop::cfield(&format!("item{}", i));
+                    let x = llops.genop(LlOp::GetField, vec![v, field], self.lltype(fi));
+                    items.push(self.convertvar(llops, x, fi, ti)?);
+                }
+                return Ok(self.build_tuple(llops, to, items));
             }
             (Repr::Void, _) => {
                 return Err(TyperError::new(format!(
