@@ -587,6 +587,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(s)
             }
             B::ObjectmodelKeepaliveUntilHere | B::ObjectmodelResizelistHint => Ok(S::None),
+            B::RgcCollect => {
+                self.arity(name, args, 0, 1)?;
+                Ok(S::None)
+            }
+            B::WeakrefRef => {
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    S::Instance { can_be_none: true, .. } => Err(AnnError::new(
+                        "RPY218",
+                        "weakref.ref() of an instance that may be None: assert that it is not None first".into(),
+                    )),
+                    S::Instance { classdef, .. } => Ok(S::WeakRef { classdef: Some(*classdef) }),
+                    other => Err(AnnError::new(
+                        "RPY218",
+                        format!("weakref.ref() needs an instance, not {}", self.bk.describe_type(self.space.heap(), other)),
+                    )),
+                }
+            }
             // rerased: the reference's erase_int asserts the taggedpointers option, off in the
             // default configuration `check` assumes.
             B::RerasedRequiresTaggedpointers => Err(AnnError::new(

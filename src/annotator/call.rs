@@ -850,6 +850,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let (id, s_self) = (*id, s_self.clone());
                 self.call_builtin(id, s_self.as_deref(), args)
             }
+            // calling a weak reference: its object, or None once freed
+            SomeValue::WeakRef { classdef } => {
+                if !args.positional.is_empty() || !args.keywords.is_empty() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        "a weak reference is called without arguments".into(),
+                    ));
+                }
+                Ok(match classdef {
+                    Some(c) => SomeValue::Instance {
+                        classdef: *c,
+                        can_be_none: true,
+                        konst: None,
+                    },
+                    None => SomeValue::None,
+                })
+            }
             SomeValue::BuiltinMethod { id, s_self } => {
                 let (id, s_self) = (*id, s_self.clone());
                 self.call_method(id, &s_self, args)

@@ -112,6 +112,10 @@ impl Bookkeeper {
             S::UnicodeCodePoint { .. } => "unicode (one character)".into(),
             S::Unicode { can_be_none, .. } => or_none("unicode".into(), *can_be_none),
             S::ByteArray => "bytearray".into(),
+            S::WeakRef { classdef: Some(c) } => {
+                format!("weak reference to {}", self.classdef(*c).name)
+            }
+            S::WeakRef { classdef: None } => "dead weak reference".into(),
             S::Tuple(items) => {
                 let parts: Vec<String> = items.iter().map(inner).collect();
                 if parts.len() == 1 {

@@ -113,6 +113,12 @@ pub enum SomeValue {
     /// items are ints. Never a constant (a prebuilt one is mutable: `Object::ByteArray`), and
     /// never None: the reference's annotator has no union of a bytearray with None.
     ByteArray,
+    /// A weak reference (`weakref.ref(x)`, `rweakref.ref`; the reference's `SomeWeakRef`)
+    /// to an instance of the class or of a subclass; `None` for `rweakref.dead_ref` alone
+    /// (a reference to no class, whose call gives None).
+    WeakRef {
+        classdef: Option<ClassDefId>,
+    },
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
     List {
@@ -467,6 +473,7 @@ impl SomeValue {
             S::UnicodeCodePoint { .. } => "SomeUnicodeCodePoint",
             S::Unicode { .. } => "SomeUnicodeString",
             S::ByteArray => "SomeByteArray",
+            S::WeakRef { .. } => "SomeWeakRef",
             S::Tuple(_) => "SomeTuple",
             S::List { .. } => "SomeList",
             S::Dict { .. } => "SomeDict",

@@ -199,6 +199,7 @@ impl Bookkeeper {
             ) => v1 == v2 && self.eq(heap, c1, c2),
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
             (S::ByteArray, S::ByteArray) => true,
+            (S::WeakRef { classdef: c1 }, S::WeakRef { classdef: c2 }) => c1 == c2,
             (S::Builtin { id: n1, s_self: s1 }, S::Builtin { id: n2, s_self: s2 }) => {
                 n1 == n2
                     && match (s1, s2) {
@@ -255,8 +256,9 @@ impl Bookkeeper {
             S::Dict { def, .. } => S::Dict { def: *def, konst: None },
             S::Instance { classdef, .. } => S::Instance { classdef: *classdef, can_be_none: true, konst: None },
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
-            // a pointer may be NULL
-            S::None | S::Error | S::Unknown(_) | S::Ptr(_) => a.clone(),
+            // a pointer may be NULL; a weak reference may be None (a NULL one, as the
+            // reference's `noneify` keeps it)
+            S::None | S::Error | S::Unknown(_) | S::Ptr(_) | S::WeakRef { .. } => a.clone(),
             S::Impossible => S::None,
             other => {
                 return Err(union_error(format!(
@@ -368,6 +370,21 @@ impl Bookkeeper {
                 S::Dict {
                     def: *d1,
                     konst: keep_const(heap, *c1, *c2),
+                }
+            }
+            // a dead reference (no class) joins any other
+            (S::WeakRef { classdef: None }, w @ S::WeakRef { .. })
+            | (w @ S::WeakRef { .. }, S::WeakRef { classdef: None }) => w.clone(),
+            (S::WeakRef { classdef: Some(c1) }, S::WeakRef { classdef: Some(c2) }) => {
+                let Some(base) = self.commonbase(*c1, *c2) else {
+                    return Err(union_error(format!(
+                        "weak references to `{}` and `{}` have no common base class",
+                        self.classdef(*c1).name,
+                        self.classdef(*c2).name
+                    )));
+                };
+                S::WeakRef {
+                    classdef: Some(base),
                 }
             }
             (

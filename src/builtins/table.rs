@@ -316,6 +316,10 @@ builtins! {
     ObjectmodelInstantiate = "objectmodel.instantiate";
     ObjectmodelImportFromMixin = "objectmodel.import_from_mixin";
     ObjectmodelNewlistHint = "objectmodel.newlist_hint";
+    /// `weakref.ref(x)` (and `rweakref.ref`): a weak reference to an instance
+    WeakrefRef = "weakref.ref";
+    /// `rgc.collect()`: a full collection (weak references to unreachable objects die)
+    RgcCollect = "rgc.collect";
     CollectionsOrderedDict = "collections.OrderedDict";
     ModuleDunderInit = "module.__init__";
     ObjectmodelKeepaliveUntilHere = "objectmodel.keepalive_until_here";

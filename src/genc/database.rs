@@ -273,7 +273,9 @@ impl<'p> Database<'p> {
         for (&t, &tid) in &self.tids {
             let sn = self.struct_name(t);
             let mut ptrs = Vec::new();
-            if let TypeDef::Struct { .. } = types.def(t) {
+            // a weak reference's object is not traced: the GC clears the field instead
+            let weak = Some(t) == self.prog.weakref;
+            if let (TypeDef::Struct { .. }, false) = (types.def(t), weak) {
                 for (path, ft) in self.flat_paths(t) {
                     if types.is_gc_ptr(ft) {
                         ptrs.push(format!("offsetof({}, {})", sn, path));

@@ -90,7 +90,13 @@ impl Effects {
     /// Whether an operation may run a collection (allocate, or call what may).
     pub fn op_may_collect(&self, db: &Database, op: &SpaceOperation) -> bool {
         match ll_op(op) {
-            Some(LlOp::Malloc | LlOp::MallocVarsize | LlOp::IndirectCall) => true,
+            Some(
+                LlOp::Malloc
+                | LlOp::MallocVarsize
+                | LlOp::IndirectCall
+                | LlOp::WeakrefCreate
+                | LlOp::GcCollect,
+            ) => true,
             Some(LlOp::DirectCall) => match callee(op) {
                 Some((f, ty)) => match &db.prog.functions[f as usize] {
                     LlFunction::Runtime(rf) => {

@@ -632,6 +632,24 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 a(0),
                 a(0)
             )),
+            WeakrefCreate => {
+                let t = self.db.prog.weakref.unwrap_or(LlType::VOID);
+                Some(format!(
+                    "(({})rpy_weakref_create({}, (void *){}))",
+                    cty,
+                    self.db.tid(t),
+                    a(0)
+                ))
+            }
+            WeakrefDeref => Some(format!(
+                "(({})((struct rpy_weakref *){})->referent)",
+                cty,
+                a(0)
+            )),
+            GcCollect => {
+                self.out.push_str("    rpy_gc_collect();\n");
+                None
+            }
             Malloc | MallocVarsize => {
                 let t = match op.args[0] {
                     Hlvalue::Ll(c) => match c.value {

@@ -68,6 +68,9 @@ pub(super) struct DecodedOp<'p> {
     pub aux: u32,
     /// `getinteriorfield`/`setinteriorfield` whose path is resolved.
     pub interior: Option<InteriorPath>,
+    /// Calls and collections, in programs with weak references: the slots of the GC
+    /// pointers live after the operation (the frame's roots, see `gc`).
+    pub live: Box<[u32]>,
     pub src: &'p SpaceOperation,
 }
 
@@ -112,8 +115,9 @@ pub(super) struct Code<'p> {
     pub blocks: Box<[DecodedBlock<'p>]>,
 }
 
-/// Decodes `graph`; `types` resolves field slots.
-pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes) -> Code<'p> {
+/// Decodes `graph`; `types` resolves field slots. `roots`: find the live GC pointers of
+/// each call (programs with weak references).
+pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes, roots: bool) -> Code<'p> {
     let blocks = graph
         .blocks
         .iter()
@@ -127,10 +131,22 @@ pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes) -> Code<'p> 
             } else {
                 BlockKind::Normal
             };
+            let mut live = if roots {
+                super::gc::live_gc_slots(graph, b, types)
+            } else {
+                Vec::new()
+            };
             let ops = b
                 .operations
                 .iter()
-                .map(|op| decode_op(graph, op, types))
+                .enumerate()
+                .map(|(k, op)| {
+                    let mut d = decode_op(graph, op, types);
+                    if let Some(l) = live.get_mut(k) {
+                        d.live = std::mem::take(l);
+                    }
+                    d
+                })
                 .collect();
             let switch = match b.exitswitch {
                 ExitSwitch::None => Switch::None,
@@ -204,6 +220,7 @@ fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes)
         args,
         aux,
         interior,
+        live: Box::default(),
         src: op,
     }
 }

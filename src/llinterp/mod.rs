@@ -7,6 +7,7 @@
 //! `runtime`; the primitive operations in `ops`.
 
 mod code;
+mod gc;
 mod ops;
 mod runtime;
 
@@ -67,6 +68,8 @@ pub struct LlInterpreter<'p> {
     free_frames: Vec<Vec<LlValue>>,
     /// Number of low-level operations executed.
     pub steps: u64,
+    /// The live GC pointers of the frames of the calls in progress (see `gc`).
+    gc_roots: Vec<LlValue>,
     start: std::time::Instant,
 }
 
@@ -86,6 +89,7 @@ impl<'p> LlInterpreter<'p> {
             codes: Vec::new(),
             free_frames: Vec::new(),
             steps: 0,
+            gc_roots: Vec::new(),
             start: std::time::Instant::now(),
         }
     }
@@ -236,7 +240,10 @@ impl<'p> LlInterpreter<'p> {
         }
         let prog: &'p LlProgram = self.prog;
         self.codes[i]
-            .get_or_insert_with(|| Rc::new(code::decode(&prog.graphs[i], &prog.types)))
+            .get_or_insert_with(|| {
+                let roots = prog.weakref.is_some();
+                Rc::new(code::decode(&prog.graphs[i], &prog.types, roots))
+            })
             .clone()
     }
 

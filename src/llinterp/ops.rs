@@ -290,18 +290,39 @@ impl<'p> LlInterpreter<'p> {
                     spilled = args[1..].iter().map(|x| x.get(frame)).collect();
                     &spilled
                 };
-                match &self.prog.functions[f as usize] {
-                    LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, args, op)?,
+                let mark = self.push_roots(&dop.live, frame);
+                let res = match &self.prog.functions[f as usize] {
+                    LlFunction::Graph { graph: g, .. } => self.call_graph_at(*g, args, op),
                     LlFunction::Runtime(rf) => {
                         let rf = *rf;
                         let rty = graph.concretetype[op.result.0 as usize];
-                        self.call_runtime(rf, args, rty, op.span)?
+                        self.call_runtime(rf, args, rty, op.span)
                     }
                     LlFunction::C(decl) => {
                         let rty = graph.concretetype[op.result.0 as usize];
-                        self.call_c(decl, args, rty, op.span)?
+                        self.call_c(decl, args, rty, op.span)
                     }
-                }
+                };
+                self.gc_roots.truncate(mark);
+                res?
+            }
+            WeakrefCreate => {
+                let Some(t) = self.prog.weakref else {
+                    return Err(self.fatal(op, "weakref_create without a weakref type"));
+                };
+                let w = self.heap.malloc(&self.prog.types, t, 0);
+                self.heap
+                    .set_slot(w, 0, a!(0))
+                    .map_err(|e| self.heap_err(op, e))?;
+                LlValue::Ptr(w)
+            }
+            WeakrefDeref => self
+                .heap
+                .get_slot(a!(0).as_ptr(), 0)
+                .map_err(|e| self.heap_err(op, e))?,
+            GcCollect => {
+                self.collect(&dop.live, frame);
+                LlValue::Void
             }
             DebugAssert => {
                 if !a!(0).as_bool() {

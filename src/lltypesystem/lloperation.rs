@@ -225,6 +225,15 @@ llops! {
     /// `gc_identityhash(ptr)`: a GC object's hash by identity, the same for the object's
     /// whole life (0 for NULL: RPython's hash of None).
     GcIdentityHash = "gc_identityhash", Some(1), S, false, Nothing, false;
+    /// `weakref_create(instance)`: a new weak reference (`Ptr(weakref)`) to a GC object
+    /// that is not NULL. The reference does not keep the object alive: a collection that
+    /// frees the object sets it to NULL.
+    WeakrefCreate = "weakref_create", Some(1), Given, false, Nothing, true;
+    /// `weakref_deref(wref)`: the object of a weak reference (the result's pointer type),
+    /// or NULL once it was freed.
+    WeakrefDeref = "weakref_deref", Some(1), Given, false, Nothing, false;
+    /// `gc__collect()`: a full collection (what it frees shows in weak references).
+    GcCollect = "gc__collect", Some(0), V, false, Nothing, true;
     /// Between a structure and its first-field parents, up or down.
     CastPointer = "cast_pointer", Some(1), Given, true, Nothing, false;
     /// `malloc(Void const TYPE)`.

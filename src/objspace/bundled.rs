@@ -52,6 +52,7 @@ bundled! {
     "operator" => "operator.py", false;
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;
+    "weakref" => "weakref.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;

@@ -145,6 +145,9 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelInstantiate, om_instantiate),
     (B::ObjectmodelImportFromMixin, om_import_from_mixin),
     (B::ObjectmodelNewlistHint, om_newlist_hint),
+    // a weak reference to an import-time object would be a prebuilt one: not modelled
+    (B::WeakrefRef, os_not_at_import),
+    (B::RgcCollect, om_none),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),

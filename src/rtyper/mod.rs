@@ -31,6 +31,7 @@ mod rpbc;
 mod rptr;
 mod rrepr;
 mod rstr;
+mod rweakref;
 
 pub use hop::{Hop, LlOps};
 
@@ -86,6 +87,9 @@ pub struct LlProgram {
     /// The files of bundled code (models, low-level helpers): a stop in them is reported
     /// at the user's call.
     pub bundled_files: std::collections::HashSet<crate::syntax::FileId>,
+    /// The structure of weak references (`rweakref`), if the program has any: its
+    /// `referent` field is cleared, not traced, by the collector.
+    pub weakref: Option<LlType>,
 }
 
 /// A reason the RTyper cannot translate an operation.
@@ -464,6 +468,7 @@ pub fn rtype(
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
     let mut bundled_files = rt.bundled_files();
+    let weakref = rt.weakref_struct();
     // and the code bundled models generate (rffi's llexternal wrappers)
     bundled_files.extend(space.bundled_files.iter().copied());
     let mut st = rt.into_state();
@@ -487,6 +492,7 @@ pub fn rtype(
         object_vtable: st.classes.object_vtable,
         std_exceptions,
         bundled_files,
+        weakref,
     })
 }
 

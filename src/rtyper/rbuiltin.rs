@@ -32,6 +32,7 @@ impl RTyper<'_> {
                 self.call_builtin_method(hop, llops, sv, self_repr, &ss, id)
             }
             Repr::Class(Some(common)) => self.call_runtime_class(hop, llops, common),
+            Repr::WeakRef => self.rtype_weakref_call(hop, llops),
             Repr::FrozenMethod { self_repr, func } => {
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_frozen_method(hop, llops, sv, self_repr, func)
@@ -497,6 +498,9 @@ impl RTyper<'_> {
             return r;
         }
         if let Some(r) = self.rtype_external(hop, llops, id) {
+            return r;
+        }
+        if let Some(r) = self.rtype_weakref_builtin(hop, llops, id) {
             return r;
         }
         let void = self.intern_repr(Repr::Void);

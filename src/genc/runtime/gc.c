@@ -16,6 +16,13 @@
  *     never moves). A young object's hash derives from (minor-collection count, offset
  *     in the nursery), which no other object ever gets; the object is flagged, and when
  *     it is copied out the value is stored in one extra word after its end.
+ *   - Weak references (struct rpy_weakref): their referent is not traced. Each one is
+ *     listed (young_weakrefs until it survives a minor collection, then old_weakrefs);
+ *     after a minor collection has copied the survivors, a surviving young reference
+ *     follows its referent's forwarding pointer or becomes NULL, and after the marking
+ *     of a major collection an old reference to an unmarked object becomes NULL.
+ *     (A reference is immutable and starts young, so an old one never points into the
+ *     nursery.)
  *   - RPY_GC_STRESS=1: a minor collection before every allocation and a major one every
  *     RPY_GC_STRESS_MAJOR (default 1000) allocations; the nursery space of dead young
  *     objects is poisoned (and, under AddressSanitizer, made inaccessible) so that a GC
@@ -199,6 +206,14 @@ void rpy_gc_collect(void)
 {
 }
 
+void *rpy_weakref_create(uint32_t tid, void *obj)
+{
+    /* nothing is ever freed: the reference stays valid */
+    struct rpy_weakref *w = rpy_gc_malloc_fixed(tid);
+    w->referent = obj;
+    return w;
+}
+
 #else
 /* ====================================================================================
  * The generational collector.
@@ -252,6 +267,8 @@ static size_t large_threshold;  /* objects of this size or more are allocated ol
 static uint64_t minor_count;    /* minor collections done: part of young hashes */
 
 static struct ptrvec old_objs;    /* every old (non-static) object */
+static struct ptrvec young_weakrefs; /* weak references allocated since the last minor GC */
+static struct ptrvec old_weakrefs;   /* weak references that survived one (or born old) */
 static struct ptrvec remembered;  /* old/static objects that may point to young ones */
 static struct ptrvec grey;        /* copies to scan (minor), marked objects to trace (major) */
 
@@ -364,6 +381,27 @@ static void nursery_reset(void)
     rpy_nursery_free = cycle_start = nursery_start;
 }
 
+/* the weak references allocated young, after the survivors are copied: a dead one is
+ * forgotten; a surviving one now points to its referent's copy, or to NULL if the
+ * referent died, and joins the old ones (it is not young any more, and immutable) */
+static void minor_weakrefs(void)
+{
+    for (size_t i = 0; i < young_weakrefs.n; i++) {
+        rpy_hdr *h = young_weakrefs.items[i];
+        if (is_young(h)) {
+            if (!(h->gcflags & GCFLAG_FORWARDED))
+                continue;
+            h = *forward_slot(h);
+        }
+        struct rpy_weakref *w = (struct rpy_weakref *)h;
+        void *r = w->referent;
+        if (is_young(r))
+            w->referent = (((rpy_hdr *)r)->gcflags & GCFLAG_FORWARDED) ? *forward_slot(r) : NULL;
+        ptrvec_push(&old_weakrefs, w);
+    }
+    young_weakrefs.n = 0;
+}
+
 static void minor_collect(void)
 {
     /* roots: the shadow stack... */
@@ -382,6 +420,7 @@ static void minor_collect(void)
         void *obj = grey.items[--grey.n];
         trace(obj, minor_slot);
     }
+    minor_weakrefs();
     nursery_reset();
     minor_count++;
 }
@@ -416,6 +455,19 @@ static void major_collect(void)
         void *obj = grey.items[--grey.n];
         trace(obj, mark_slot);
     }
+    /* the weak references: the dead ones are forgotten (the sweep frees them), the live
+     * ones to an object about to be freed become NULL */
+    size_t kept_w = 0;
+    for (size_t i = 0; i < old_weakrefs.n; i++) {
+        struct rpy_weakref *w = old_weakrefs.items[i];
+        if (!(w->hdr.gcflags & (GCFLAG_VISITED | RPY_GCFLAG_STATIC)))
+            continue;
+        rpy_hdr *r = w->referent;
+        if (r != NULL && !(r->gcflags & (GCFLAG_VISITED | RPY_GCFLAG_STATIC)))
+            w->referent = NULL;
+        old_weakrefs.items[kept_w++] = w;
+    }
+    old_weakrefs.n = kept_w;
     /* sweep, compacting old_objs[] in place */
     size_t kept = 0, bytes = 0;
     for (size_t i = 0; i < old_objs.n; i++) {
@@ -590,6 +642,17 @@ long rpy_gc_identityhash(void *obj)
 void rpy_gc_collect(void)
 {
     collect_step(true);
+}
+
+void *rpy_weakref_create(uint32_t tid, void *obj)
+{
+    RPY_PUSH_ROOT(obj);
+    struct rpy_weakref *w = rpy_gc_malloc_fixed(tid);
+    RPY_POP_ROOT(obj);
+    w->referent = obj;
+    /* (a reference allocated old to a young object is fixed by the next minor GC too) */
+    ptrvec_push(is_young(w) || is_young(obj) ? &young_weakrefs : &old_weakrefs, w);
+    return w;
 }
 
 #endif

@@ -92,6 +92,14 @@ void rpy_gc_write_barrier_slow(void *obj);
 /* a hash of the object's identity, stable across moves */
 long rpy_gc_identityhash(void *obj);
 void rpy_gc_collect(void);              /* a full collection */
+/* Weak references: the generated `weakref` structure (type id `tid`) is this layout. Its
+ * referent is not traced; a collection that frees the referent sets it to NULL. */
+struct rpy_weakref {
+    rpy_hdr hdr;
+    void *referent;
+};
+/* a new weak reference to obj (not NULL); may collect (obj is kept alive meanwhile) */
+void *rpy_weakref_create(uint32_t tid, void *obj);
 
 /* ---- the shadow stack ---------------------------------------------------------------
  * Every GC pointer live across a call that may collect is stored in a slot between

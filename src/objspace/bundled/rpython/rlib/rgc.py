@@ -1,8 +1,9 @@
 """rpy-lsp's model of `rpython.rlib.rgc`, written in RPython: the hints and queries a
 program gives the garbage collector. Without a GC of its own to talk to, a model only
-needs their signatures: collections and pinning do nothing, objects never move.
+needs their signatures: pinning does nothing, objects never move. `collect` is the
+collector's (what it frees shows in weak references).
 """
-from __rpy__ import rgc_ll_arraycopy
+from __rpy__ import rgc_ll_arraycopy, rgc_collect
 
 # `ll_arraycopy(source, dest, source_start, dest_start, length)`: copies `length` items
 # between two low-level arrays (GcArrays, or the inlined array of a structure such as a
@@ -11,8 +12,8 @@ from __rpy__ import rgc_ll_arraycopy
 ll_arraycopy = rgc_ll_arraycopy
 
 
-def collect(*gen):
-    pass
+# `collect()`: a full collection; weak references to the objects it frees die.
+collect = rgc_collect
 
 
 def set_max_heap_size(nbytes):
