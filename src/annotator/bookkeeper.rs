@@ -923,6 +923,10 @@ impl Bookkeeper {
             }
             Object::Function(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
             Object::Builtin {
+                id: crate::builtins::BuiltinId::RweakrefDeadRef,
+                bound_self: None,
+            } => SomeValue::WeakRef { classdef: None },
+            Object::Builtin {
                 id,
                 bound_self: None,
             } => SomeValue::Builtin {

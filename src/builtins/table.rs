@@ -320,6 +320,9 @@ builtins! {
     WeakrefRef = "weakref.ref";
     /// `rgc.collect()`: a full collection (weak references to unreachable objects die)
     RgcCollect = "rgc.collect";
+    /// `rweakref.dead_ref`: not called but used as a value, the prebuilt weak reference
+    /// whose object is gone (annotated `SomeWeakRef` of no class)
+    RweakrefDeadRef = "rweakref.dead_ref";
     CollectionsOrderedDict = "collections.OrderedDict";
     ModuleDunderInit = "module.__init__";
     ObjectmodelKeepaliveUntilHere = "objectmodel.keepalive_until_here";

@@ -71,6 +71,7 @@ bundled! {
     "rpython.rlib.rbigint" => "rpython/rlib/rbigint.py", false;
     "rpython.rlib.rerased" => "rpython/rlib/rerased.py", false;
     "rpython.rlib.rgc" => "rpython/rlib/rgc.py", false;
+    "rpython.rlib.rweakref" => "rpython/rlib/rweakref.py", false;
     "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;

@@ -148,6 +148,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     // a weak reference to an import-time object would be a prebuilt one: not modelled
     (B::WeakrefRef, os_not_at_import),
     (B::RgcCollect, om_none),
+    (B::RweakrefDeadRef, om_none),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),

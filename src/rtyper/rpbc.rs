@@ -311,6 +311,10 @@ impl RTyper<'_> {
                 }
                 _ => Err(self.bad_const(v, r)),
             },
+            (Repr::WeakRef, Value::Obj(id)) => Ok(LlConstant {
+                ty,
+                value: LlValue::Ptr(self.prebuilt_dead_weakref(id, r)?),
+            }),
             (Repr::ByteArray, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::ByteArray(b) => {
                     // a new copy at each conversion, as the reference converts a prebuilt

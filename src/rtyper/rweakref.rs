@@ -9,7 +9,8 @@ use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::Hlvalue;
-use crate::lltypesystem::{LlOp, LlType};
+use crate::lltypesystem::{LlOp, LlPtr, LlType};
+use crate::objspace::object::Object;
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -32,6 +33,33 @@ impl RTyper<'_> {
         self.types.pointee(self.lltype(r))
     }
 
+    /// The prebuilt weak reference `obj` (`rweakref.dead_ref`, the only one: its object
+    /// is gone, the referent is NULL), made once.
+    pub(super) fn prebuilt_dead_weakref(
+        &mut self,
+        obj: crate::objspace::object::ObjId,
+        r: ReprId,
+    ) -> Result<LlPtr, TyperError> {
+        if !matches!(
+            self.objheap.get(obj),
+            Object::Builtin {
+                id: B::RweakrefDeadRef,
+                bound_self: None
+            }
+        ) {
+            return Err(TyperError::new(
+                "a prebuilt weak reference other than rweakref.dead_ref",
+            ));
+        }
+        if let Some(&p) = self.prebuilt.get(&(obj, r)) {
+            return Ok(p);
+        }
+        let st = self.types.pointee(self.lltype(r)).unwrap_or(LlType::VOID);
+        let p = self.heap.malloc(&self.types, st, 0);
+        self.prebuilt.insert((obj, r), p);
+        Ok(p)
+    }
+
     /// `weakref.ref(x)` and `rgc.collect()`; `None` for other built-ins.
     pub(super) fn rtype_weakref_builtin(
         &mut self,
@@ -46,6 +74,11 @@ impl RTyper<'_> {
                 let t = self.lltype(rr);
                 Ok((llops.genop(LlOp::WeakrefCreate, vec![v], t), rr))
             })()),
+            // calling the constant `rweakref.dead_ref`: None
+            B::RweakrefDeadRef => {
+                let void = self.intern_repr(Repr::Void);
+                Some(Ok((cvoid(), void)))
+            }
             B::RgcCollect => {
                 llops.genop(LlOp::GcCollect, vec![], LlType::VOID);
                 let void = self.intern_repr(Repr::Void);
