@@ -149,6 +149,17 @@ fn gc_identity_hashes_stable_and_distinct() {
 }
 
 #[test]
+fn gc_weakrefs_follow_moves_and_die_with_their_object() {
+    if !have_cc() {
+        return;
+    }
+    let dir = TempDir::new("weakref");
+    let exe = compile(&dir.0, "test_weakref", "gc", &["-O2"]);
+    run_variants(&exe);
+    // --gc=none never frees: a reference is only never wrong there, not tested
+}
+
+#[test]
 fn gc_long_allocation_loop_has_bounded_rss() {
     if !have_cc() {
         return;
@@ -239,6 +250,9 @@ fn gc_under_sanitizers() {
     ];
     run_ok(&exe, &stress);
     let exe = compile(&dir.0, "test_hash", "asan", &flags);
+    run_ok(&exe, &env);
+    run_ok(&exe, &stress);
+    let exe = compile(&dir.0, "test_weakref", "asan", &flags);
     run_ok(&exe, &env);
     run_ok(&exe, &stress);
 }

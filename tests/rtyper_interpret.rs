@@ -701,3 +701,66 @@ def compare(n):
     assert_eq!(int(src, "compare", &[99]), 114);
     assert_eq!(int(src, "compare", &[97]), 1104);
 }
+
+#[test]
+fn weakrefs_die_at_collect_only_when_unreachable_from_live_variables() {
+    // as in a compiled program: at rgc.collect() an object dies when no live variable of
+    // an active frame and no reachable object holds it (the weak references do not)
+    let src = "
+import weakref
+from rpython.rlib import rgc, rweakref
+class A(object):
+    def __init__(self, n):
+        self.n = n
+class B(A):
+    pass
+def make(n):
+    return weakref.ref(A(n))
+def collect_and_read(w):
+    rgc.collect()
+    o = w()
+    if o is None:
+        return -1
+    return o.n
+def alive(n):
+    a = B(n)
+    w = weakref.ref(a)
+    rgc.collect()
+    return w().n + a.n
+def dropped(n):
+    w = make(n)
+    rgc.collect()
+    if w() is None:
+        return 1
+    return 0
+def caller_keeps(n):
+    a = A(n)
+    r = collect_and_read(weakref.ref(a))
+    return r * 100 + a.n
+def in_containers(n):
+    keep = [A(i) for i in range(n)]
+    refs = [weakref.ref(A(i)) for i in range(n)] + [weakref.ref(x) for x in keep]
+    d = {1: weakref.ref(keep[0])}
+    rgc.collect()
+    alive = 0
+    for r in refs:
+        if r() is not None:
+            alive += 1
+    return alive * 10 + d[1]().n + len(keep)
+def dead(n):
+    w = rweakref.dead_ref
+    if n > 0:
+        w = weakref.ref(A(n))
+    if w() is None:
+        return 0
+    return w().n
+";
+    assert_eq!(int(src, "alive", &[4]), 8);
+    assert_eq!(int(src, "dropped", &[4]), 1);
+    assert_eq!(int(src, "caller_keeps", &[6]), 606);
+    assert_eq!(int(src, "in_containers", &[5]), 55);
+    assert_eq!(int(src, "dead", &[0]), 0);
+    // no collection between (CPython's refcounting would free it at once, a compiled
+    // program's GC only when it collects): the object is still there
+    assert_eq!(int(src, "dead", &[3]), 3);
+}

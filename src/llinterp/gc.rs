@@ -24,9 +24,7 @@ pub(super) fn live_gc_slots(
     block: &crate::flowspace::Block,
     types: &LlTypes,
 ) -> Vec<Box<[u32]>> {
-    let is_gc = |v: crate::flowspace::VarId| {
-        types.is_gc_ptr(graph.concretetype[v.0 as usize])
-    };
+    let is_gc = |v: crate::flowspace::VarId| types.is_gc_ptr(graph.concretetype[v.0 as usize]);
     let mut live = BTreeSet::new();
     for &l in &block.exits {
         let link = graph.link(l);
@@ -95,7 +93,13 @@ impl LlInterpreter<'_> {
         };
         // the prebuilt constants (static data of the compiled program)
         for i in 0..self.prog.heap.containers.len().min(n) {
-            mark(LlValue::Ptr(LlPtr::Obj { obj: i as u32, inner: false }), &mut grey);
+            mark(
+                LlValue::Ptr(LlPtr::Obj {
+                    obj: i as u32,
+                    inner: false,
+                }),
+                &mut grey,
+            );
         }
         for &v in &self.gc_roots {
             mark(v, &mut grey);
