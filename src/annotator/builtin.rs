@@ -587,6 +587,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(s)
             }
             B::ObjectmodelKeepaliveUntilHere | B::ObjectmodelResizelistHint => Ok(S::None),
+            B::RweakrefRWeakValueDictionary | B::RweakrefRWeakKeyDictionary => self.weakdict_new(id, p),
             B::RgcCollect => {
                 self.arity(name, args, 0, 1)?;
                 Ok(S::None)
@@ -1014,6 +1015,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.op_next(s)
             }
             ("JitDriver", _) => self.call_builtin(id, Some(s_self), args),
+            ("rweakdict", _) => self.weakdict_method(id, s_self, args),
             (_, S::None) => Ok(S::Impossible),
             _ => {
                 // A built-in bound to something else: a builtin of the bundled models.

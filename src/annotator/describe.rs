@@ -116,6 +116,16 @@ impl Bookkeeper {
                 format!("weak reference to {}", self.classdef(*c).name)
             }
             S::WeakRef { classdef: None } => "dead weak reference".into(),
+            S::WeakValueDict { key, value } => format!(
+                "RWeakValueDictionary of {} to {}",
+                inner(key),
+                self.classdef(*value).name
+            ),
+            S::WeakKeyDict { key, value } => format!(
+                "RWeakKeyDictionary of {} to {}",
+                self.classdef(*key).name,
+                self.classdef(*value).name
+            ),
             S::Tuple(items) => {
                 let parts: Vec<String> = items.iter().map(inner).collect();
                 if parts.len() == 1 {

@@ -33,6 +33,7 @@ mod query;
 mod simplify;
 mod unaryop;
 mod union;
+mod weakdict;
 
 pub use bookkeeper::Bookkeeper;
 pub use model::*;

@@ -119,6 +119,19 @@ pub enum SomeValue {
     WeakRef {
         classdef: Option<ClassDefId>,
     },
+    /// `rweakref.RWeakValueDictionary(keyclass, valueclass)` (`SomeWeakValueDict`): keys of
+    /// the annotation `key` (str, int or instances), values instances of `value` held
+    /// weakly.
+    WeakValueDict {
+        key: Rc<SomeValue>,
+        value: ClassDefId,
+    },
+    /// `rweakref.RWeakKeyDictionary(keyclass, valueclass)` (`SomeWeakKeyDict`): instances
+    /// of `key` held weakly, by identity, mapped to instances of `value`.
+    WeakKeyDict {
+        key: ClassDefId,
+        value: ClassDefId,
+    },
     Tuple(Rc<[SomeValue]>),
     /// A list; `konst` is the prebuilt list object when the list is a constant.
     List {
@@ -474,6 +487,8 @@ impl SomeValue {
             S::Unicode { .. } => "SomeUnicodeString",
             S::ByteArray => "SomeByteArray",
             S::WeakRef { .. } => "SomeWeakRef",
+            S::WeakValueDict { .. } => "SomeWeakValueDict",
+            S::WeakKeyDict { .. } => "SomeWeakKeyDict",
             S::Tuple(_) => "SomeTuple",
             S::List { .. } => "SomeList",
             S::Dict { .. } => "SomeDict",

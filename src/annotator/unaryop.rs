@@ -693,6 +693,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Err(self.no_method(tname, name))
                 }
             }
+            S::WeakValueDict { .. } | S::WeakKeyDict { .. } => self.weakdict_getattr(obj, name),
             S::Iterator { .. } | S::Generator { .. } if name == "next" => Ok(S::BuiltinMethod {
                 id: B::IteratorNext,
                 s_self: Rc::new(obj.clone()),

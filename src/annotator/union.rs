@@ -200,6 +200,12 @@ impl Bookkeeper {
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
             (S::ByteArray, S::ByteArray) => true,
             (S::WeakRef { classdef: c1 }, S::WeakRef { classdef: c2 }) => c1 == c2,
+            (S::WeakValueDict { key: k1, value: v1 }, S::WeakValueDict { key: k2, value: v2 }) => {
+                v1 == v2 && self.eq(heap, k1, k2)
+            }
+            (S::WeakKeyDict { key: k1, value: v1 }, S::WeakKeyDict { key: k2, value: v2 }) => {
+                k1 == k2 && v1 == v2
+            }
             (S::Builtin { id: n1, s_self: s1 }, S::Builtin { id: n2, s_self: s2 }) => {
                 n1 == n2
                     && match (s1, s2) {
@@ -258,7 +264,13 @@ impl Bookkeeper {
             S::Pbc { descs, .. } => S::Pbc { descs: descs.clone(), can_be_none: true },
             // a pointer may be NULL; a weak reference may be None (a NULL one, as the
             // reference's `noneify` keeps it)
-            S::None | S::Error | S::Unknown(_) | S::Ptr(_) | S::WeakRef { .. } => a.clone(),
+            S::None
+            | S::Error
+            | S::Unknown(_)
+            | S::Ptr(_)
+            | S::WeakRef { .. }
+            | S::WeakValueDict { .. }
+            | S::WeakKeyDict { .. } => a.clone(),
             S::Impossible => S::None,
             other => {
                 return Err(union_error(format!(
@@ -371,6 +383,25 @@ impl Bookkeeper {
                     def: *d1,
                     konst: keep_const(heap, *c1, *c2),
                 }
+            }
+            (S::WeakValueDict { key: k1, value: v1 }, S::WeakValueDict { key: k2, value: v2 })
+                if v1 == v2 =>
+            {
+                let key = self.union_impl(heap, k1, k2, pure)?;
+                S::WeakValueDict {
+                    key: Rc::new(key),
+                    value: *v1,
+                }
+            }
+            (S::WeakValueDict { .. }, S::WeakValueDict { .. }) => {
+                return Err(union_error(
+                    "two RWeakValueDictionary of different value classes",
+                ))
+            }
+            (S::WeakKeyDict { .. }, S::WeakKeyDict { .. }) => {
+                return Err(union_error(
+                    "two RWeakKeyDictionary of different key or value classes",
+                ))
             }
             // a dead reference (no class) joins any other
             (S::WeakRef { classdef: None }, w @ S::WeakRef { .. })

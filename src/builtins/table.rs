@@ -323,6 +323,12 @@ builtins! {
     /// `rweakref.dead_ref`: not called but used as a value, the prebuilt weak reference
     /// whose object is gone (annotated `SomeWeakRef` of no class)
     RweakrefDeadRef = "rweakref.dead_ref";
+    RweakrefRWeakValueDictionary = "rweakref.RWeakValueDictionary";
+    RweakrefRWeakKeyDictionary = "rweakref.RWeakKeyDictionary";
+    /// the methods of both weak dictionaries
+    WeakDictGet = "rweakdict.get";
+    WeakDictSet = "rweakdict.set";
+    WeakDictLength = "rweakdict.length";
     CollectionsOrderedDict = "collections.OrderedDict";
     ModuleDunderInit = "module.__init__";
     ObjectmodelKeepaliveUntilHere = "objectmodel.keepalive_until_here";

@@ -642,9 +642,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 ))
             }
             WeakrefDeref => Some(format!(
-                "(({})((struct rpy_weakref *){})->referent)",
+                "({w} == NULL ? NULL : ({})((struct rpy_weakref *){w})->referent)",
                 cty,
-                a(0)
+                w = a(0)
             )),
             GcCollect => {
                 self.out.push_str("    rpy_gc_collect();\n");

@@ -316,10 +316,10 @@ impl<'p> LlInterpreter<'p> {
                     .map_err(|e| self.heap_err(op, e))?;
                 LlValue::Ptr(w)
             }
-            WeakrefDeref => self
-                .heap
-                .get_slot(a!(0).as_ptr(), 0)
-                .map_err(|e| self.heap_err(op, e))?,
+            WeakrefDeref => match a!(0).as_ptr() {
+                LlPtr::Null => LlValue::Ptr(LlPtr::Null),
+                w => self.heap.get_slot(w, 0).map_err(|e| self.heap_err(op, e))?,
+            },
             GcCollect => {
                 self.collect(&dop.live, frame);
                 LlValue::Void

@@ -230,7 +230,8 @@ llops! {
     /// frees the object sets it to NULL.
     WeakrefCreate = "weakref_create", Some(1), Given, false, Nothing, true;
     /// `weakref_deref(wref)`: the object of a weak reference (the result's pointer type),
-    /// or NULL once it was freed.
+    /// or NULL once it was freed (and for a NULL reference: a weak dictionary's missing
+    /// entry).
     WeakrefDeref = "weakref_deref", Some(1), Given, false, Nothing, false;
     /// `gc__collect()`: a full collection (what it frees shows in weak references).
     GcCollect = "gc__collect", Some(0), V, false, Nothing, true;

@@ -113,6 +113,7 @@ bundled! {
     "__rpy_ll__.ll_repr" => "__rpy_ll__/ll_repr.py", false;
     "__rpy_ll__.ll_codec" => "__rpy_ll__/ll_codec.py", false;
     "__rpy_ll__.ll_bytearray" => "__rpy_ll__/ll_bytearray.py", false;
+    "__rpy_ll__.ll_weakref" => "__rpy_ll__/ll_weakref.py", false;
     "rpython.tool" => "rpython/tool/__init__.py", true;
     "rpython.tool.pairtype" => "rpython/tool/pairtype.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;

@@ -149,6 +149,9 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::WeakrefRef, os_not_at_import),
     (B::RgcCollect, om_none),
     (B::RweakrefDeadRef, om_none),
+    // a prebuilt weak dictionary (made at import time) is not modelled
+    (B::RweakrefRWeakValueDictionary, os_not_at_import),
+    (B::RweakrefRWeakKeyDictionary, os_not_at_import),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),

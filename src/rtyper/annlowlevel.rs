@@ -44,6 +44,7 @@ const MODULES: &[&str] = &[
     "__rpy_ll__.ll_repr",
     "__rpy_ll__.ll_codec",
     "__rpy_ll__.ll_bytearray",
+    "__rpy_ll__.ll_weakref",
 ];
 const BOUND_TYPES: &[&str] = &["STR", "UNICODE", "OBJECT", "BYTEARRAY"];
 

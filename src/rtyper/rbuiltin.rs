@@ -1014,6 +1014,9 @@ impl RTyper<'_> {
     ) -> R {
         // string methods are the same on str and unicode: the receiver's repr says which
         let id = id.str_method().unwrap_or(id);
+        if id.owner() == Some("rweakdict") {
+            return self.rtype_weakdict_method(hop, llops, sv, sr, ss, id);
+        }
         let name = id.short_name();
         let rr = hop.r_result;
         let tr = self.lltype(rr);

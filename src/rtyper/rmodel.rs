@@ -294,6 +294,9 @@ impl RTyper<'_> {
             SomeValue::Unicode { .. } => Repr::Unicode,
             SomeValue::ByteArray => Repr::ByteArray,
             SomeValue::WeakRef { .. } => Repr::WeakRef,
+            SomeValue::WeakValueDict { .. } | SomeValue::WeakKeyDict { .. } => {
+                self.weakdict_repr(s)?
+            }
             SomeValue::Tuple(items) => {
                 let mut rs = Vec::new();
                 for it in items.iter() {

@@ -2,15 +2,17 @@
 //! pointer to `GcStruct weakref {referent: Ptr(object)}`, made by `weakref_create` and read
 //! by `weakref_deref`. The structure's field is not a strong reference: the collector
 //! (the LLInterpreter's `rgc.collect()`, GenC's GC) sets it to NULL when it frees the
-//! object. `rgc.collect()` is the `gc__collect` operation.
+//! object. `rgc.collect()` is the `gc__collect` operation. The weak dictionaries are
+//! dicts of weak references (see `weakdict_repr`).
 
 use super::hop::{cvoid, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::builtins::BuiltinId as B;
-use crate::flowspace::Hlvalue;
-use crate::lltypesystem::{LlOp, LlPtr, LlType};
-use crate::objspace::object::Object;
+use crate::annotator::model::SomeValue;
+use crate::flowspace::{Hlvalue, LlConstant};
+use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
+use crate::objspace::object::{IntKind, Object};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -79,6 +81,9 @@ impl RTyper<'_> {
                 let void = self.intern_repr(Repr::Void);
                 Some(Ok((cvoid(), void)))
             }
+            B::RweakrefRWeakValueDictionary | B::RweakrefRWeakKeyDictionary => {
+                Some(self.rtype_weakdict_new(hop, llops))
+            }
             B::RgcCollect => {
                 llops.genop(LlOp::GcCollect, vec![], LlType::VOID);
                 let void = self.intern_repr(Repr::Void);
@@ -98,5 +103,116 @@ impl RTyper<'_> {
         }
         let v = hop.args_v[0];
         Ok((llops.genop(LlOp::WeakrefDeref, vec![v], t), rr))
+    }
+}
+
+impl RTyper<'_> {
+    /// The Repr of a weak dictionary: an `RWeakValueDictionary` is a dict of its keys to
+    /// weak references (a reference to nothing for a key set to None: `get` answers None
+    /// for it as for a missing key); an `RWeakKeyDictionary` a dict of the identity hash
+    /// of each key to a tuple (weak reference to the key, value). An identity hash is only
+    /// reused once the object it was taken from is freed, and then that entry's reference
+    /// is NULL, so an entry is the key's when its reference points to the key.
+    pub(super) fn weakdict_repr(&mut self, s: &SomeValue) -> Result<Repr, TyperError> {
+        let wref = self.intern_repr(Repr::WeakRef);
+        Ok(match s {
+            SomeValue::WeakValueDict { key, .. } => Repr::Dict {
+                key: self.getrepr(key)?,
+                value: wref,
+                custom: None,
+            },
+            SomeValue::WeakKeyDict { value, .. } => {
+                let v = self.intern_repr(Repr::Instance(*value));
+                Repr::Dict {
+                    key: self.intern_repr(Repr::Int(IntKind::Signed)),
+                    value: self.intern_repr(Repr::Tuple(vec![wref, v])),
+                    custom: None,
+                }
+            }
+            _ => return Err(TyperError::new("not a weak dictionary")),
+        })
+    }
+
+    /// `RWeakValueDictionary(k, v)`, `RWeakKeyDictionary(k, v)`: a new empty dict.
+    pub(super) fn rtype_weakdict_new(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        let rr = hop.r_result;
+        Ok((self.new_dict(llops, rr)?, rr))
+    }
+
+    /// `get`, `set` and `length` of a weak dictionary `d` (of Repr `rd`; `sd` the
+    /// annotation of the bound method);
+    /// the method's arguments are those of `hop`.
+    pub(super) fn rtype_weakdict_method(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        d: Hlvalue,
+        rd: ReprId,
+        sd: &SomeValue,
+        id: B,
+    ) -> R {
+        let rr = hop.r_result;
+        let void = self.intern_repr(Repr::Void);
+        let Repr::Dict { key, value, .. } = self.repr(rd).clone() else {
+            return Err(TyperError::new("a weak dictionary method on a non-dict"));
+        };
+        let tv = self.lltype(value);
+        // the annotation of the bound method holds the dictionary's
+        let sd = match sd {
+            SomeValue::BuiltinMethod { s_self, .. } => &**s_self,
+            s => s,
+        };
+        let null = |t: LlType| {
+            Hlvalue::Ll(LlConstant {
+                ty: t,
+                value: LlValue::Ptr(LlPtr::Null),
+            })
+        };
+        match (sd, id) {
+            (SomeValue::WeakValueDict { .. }, B::WeakDictGet) => {
+                let k = self.inputarg(llops, hop, 0, key)?;
+                let w = self.dict_call(llops, "ll_dict_get", rd, vec![d, k, null(tv)], tv)?;
+                let t = self.lltype(rr);
+                Ok((llops.genop(LlOp::WeakrefDeref, vec![w], t), rr))
+            }
+            (SomeValue::WeakValueDict { value: cd, .. }, B::WeakDictSet) => {
+                let k = self.inputarg(llops, hop, 0, key)?;
+                let ri = self.intern_repr(Repr::Instance(*cd));
+                let v = self.inputarg(llops, hop, 1, ri)?;
+                let w = llops.genop(LlOp::WeakrefCreate, vec![v], tv);
+                self.dict_call(llops, "ll_dict_setitem", rd, vec![d, k, w], LlType::VOID)?;
+                Ok((cvoid(), void))
+            }
+            (SomeValue::WeakKeyDict { key: kd, .. }, B::WeakDictGet | B::WeakDictSet) => {
+                let rk = self.intern_repr(Repr::Instance(*kd));
+                let k = self.inputarg(llops, hop, 0, rk)?;
+                let h = self.identity_hash(llops, k);
+                let Repr::Tuple(items) = self.repr(value).clone() else {
+                    return Err(TyperError::new("a weak key dictionary of non-tuples"));
+                };
+                if id == B::WeakDictSet {
+                    let v = self.inputarg(llops, hop, 1, items[1])?;
+                    let w = llops.genop(LlOp::WeakrefCreate, vec![k], self.lltype(items[0]));
+                    let t = self.build_tuple(llops, value, vec![w, v]);
+                    self.dict_call(llops, "ll_dict_setitem", rd, vec![d, h, t], LlType::VOID)?;
+                    return Ok((cvoid(), void));
+                }
+                let t = self.dict_call(llops, "ll_dict_get", rd, vec![d, h, null(tv)], tv)?;
+                let obj = self.types.ptr(self.classes.object);
+                let ko = llops.genop(LlOp::CastPointer, vec![k], obj);
+                let tr = self.lltype(rr);
+                let v = self.gendirectcall(llops, "ll_weakkey_value", vec![t, ko], tr)?;
+                Ok((v, rr))
+            }
+            (SomeValue::WeakKeyDict { .. }, B::WeakDictLength) => {
+                let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                let n = self.gendirectcall(llops, "ll_weakkey_length", vec![d], LlType::SIGNED)?;
+                Ok((n, si))
+            }
+            _ => Err(TyperError::new(format!(
+                "`{}` of a weak dictionary is not supported",
+                id.short_name()
+            ))),
+        }
     }
 }

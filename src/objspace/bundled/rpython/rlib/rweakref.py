@@ -1,10 +1,11 @@
 """rpy-lsp's model of `rpython.rlib.rweakref`: `ref` is `weakref.ref`, and `dead_ref` a
 prebuilt weak reference whose object is gone (calling it gives None; it joins the weak
-references to any class). The weak dictionaries (`RWeakValueDictionary`,
-`RWeakKeyDictionary`) are not modelled yet.
+references to any class). `RWeakValueDictionary(keyclass, valueclass)` and
+`RWeakKeyDictionary(keyclass, valueclass)` are built-ins (their methods `get`, `set`,
+and `length` for the second); one made at import time (a prebuilt one) is not modelled.
 """
 import weakref
-from __rpy__ import rweakref_dead_ref
+from __rpy__ import rweakref_dead_ref, rweakref_RWeakValueDictionary, rweakref_RWeakKeyDictionary
 
 ref = weakref.ref
 
@@ -13,3 +14,7 @@ dead_ref = rweakref_dead_ref
 
 def has_weakref_support():
     return True
+
+
+RWeakValueDictionary = rweakref_RWeakValueDictionary
+RWeakKeyDictionary = rweakref_RWeakKeyDictionary
