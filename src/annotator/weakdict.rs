@@ -39,30 +39,42 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Err(bad(format!("{name}() takes a key class and a value class")));
         }
         let Some(value) = self.const_classdef(&p[1])? else {
-            return Err(bad(format!("the value class of {name}() must be an RPython class")));
+            return Err(bad(format!(
+                "the value class of {name}() must be an RPython class"
+            )));
         };
         let key = self.const_classdef(&p[0])?;
         if id == B::RweakrefRWeakKeyDictionary {
             let Some(key) = key else {
-                return Err(bad(format!("the key class of {name}() must be an RPython class")));
+                return Err(bad(format!(
+                    "the key class of {name}() must be an RPython class"
+                )));
             };
             return Ok(S::WeakKeyDict { key, value });
         }
         let s_key = match (key, &p[0]) {
             (Some(cd), _) => SomeValue::instance(cd),
-            (None, S::Type { konst: Some(Value::Obj(cls)), .. }) => {
-                match &*super::Bookkeeper::class_name(self.space.heap(), *cls) {
-                    "str" => SomeValue::string(),
-                    "int" => SomeValue::int(),
-                    "unicode" => SomeValue::unicode(false),
-                    other => {
-                        return Err(bad(format!(
-                            "{name}() with keys of type `{other}` is not supported by rpy-lsp"
-                        )))
-                    }
+            (
+                None,
+                S::Type {
+                    konst: Some(Value::Obj(cls)),
+                    ..
+                },
+            ) => match &*super::Bookkeeper::class_name(self.space.heap(), *cls) {
+                "str" => SomeValue::string(),
+                "int" => SomeValue::int(),
+                "unicode" => SomeValue::unicode(false),
+                other => {
+                    return Err(bad(format!(
+                        "{name}() with keys of type `{other}` is not supported by rpy-lsp"
+                    )))
                 }
+            },
+            _ => {
+                return Err(bad(format!(
+                    "the key class of {name}() must be a class or a type"
+                )))
             }
-            _ => return Err(bad(format!("the key class of {name}() must be a class or a type"))),
         };
         Ok(S::WeakValueDict {
             key: Rc::new(s_key),
@@ -71,7 +83,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// `get`, `set` and `length` of a weak dictionary.
-    pub(super) fn weakdict_getattr(&self, obj: &SomeValue, name: &str) -> Result<SomeValue, AnnError> {
+    pub(super) fn weakdict_getattr(
+        &self,
+        obj: &SomeValue,
+        name: &str,
+    ) -> Result<SomeValue, AnnError> {
         let id = match name {
             "get" => B::WeakDictGet,
             "set" => B::WeakDictSet,
@@ -79,7 +95,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => {
                 return Err(AnnError::new(
                     "RPY204",
-                    format!("{} has no attribute `{}` in RPython", obj.reference_name(), name),
+                    format!(
+                        "{} has no attribute `{}` in RPython",
+                        obj.reference_name(),
+                        name
+                    ),
                 ))
             }
         };
@@ -107,7 +127,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => (0, "length"),
         };
         if p.len() != nargs || !args.keywords.is_empty() {
-            return Err(bad(format!("{short}() of a weak dictionary takes {nargs} argument(s)")));
+            return Err(bad(format!(
+                "{short}() of a weak dictionary takes {nargs} argument(s)"
+            )));
         }
         if let S::WeakKeyDict { key, .. } = s_self {
             if let Some(S::Instance { classdef, .. }) = p.first() {

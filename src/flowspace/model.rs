@@ -400,6 +400,39 @@ impl FunctionGraph {
             .collect()
     }
 
+    /// For each operation of block `b`: the variables read after it (by later operations,
+    /// the exit switch or the exits; an exit's exception variables are set by the exit
+    /// itself). What a collector must keep across the operation: GenC's shadow stack,
+    /// the LLInterpreter's roots.
+    pub fn live_after_ops(&self, b: BlockId) -> Vec<std::collections::BTreeSet<VarId>> {
+        let blk = self.block(b);
+        let mut live = std::collections::BTreeSet::new();
+        for &l in &blk.exits {
+            let link = self.link(l);
+            for a in &link.args {
+                if let Hlvalue::Var(v) = a {
+                    if Some(*v) != link.last_exception && Some(*v) != link.last_exc_value {
+                        live.insert(*v);
+                    }
+                }
+            }
+        }
+        if let ExitSwitch::Value(Hlvalue::Var(v)) = blk.exitswitch {
+            live.insert(v);
+        }
+        let mut out = vec![std::collections::BTreeSet::new(); blk.operations.len()];
+        for (i, op) in blk.operations.iter().enumerate().rev() {
+            out[i] = live.clone();
+            live.remove(&op.result);
+            for a in &op.args {
+                if let Hlvalue::Var(v) = a {
+                    live.insert(*v);
+                }
+            }
+        }
+        out
+    }
+
     /// The name a variable is printed with: `v12`, or `name_12` when it holds a named local.
     pub fn var_name(&self, v: VarId) -> String {
         match &self.var(v).name_hint {

@@ -229,7 +229,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         }
         let n = blk.operations.len();
         let catching = blk.exitswitch == ExitSwitch::LastException;
-        let live_after = self.liveness(b);
+        let live_after = self.g.live_after_ops(b);
         let mut propagates = false;
         for (i, op) in blk.operations.iter().enumerate() {
             let roots: Vec<VarId> = if self.may_collect(op) {
@@ -361,38 +361,6 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             }
         }
         propagates
-    }
-
-    /// For each operation of block `b`: the variables read after it (by later operations,
-    /// the exit switch or the exits).
-    fn liveness(&self, b: BlockId) -> Vec<BTreeSet<VarId>> {
-        let g = self.g;
-        let blk = g.block(b);
-        let mut live = BTreeSet::new();
-        for &l in &blk.exits {
-            let link = g.link(l);
-            for a in &link.args {
-                if let Hlvalue::Var(v) = a {
-                    if Some(*v) != link.last_exception && Some(*v) != link.last_exc_value {
-                        live.insert(*v);
-                    }
-                }
-            }
-        }
-        if let ExitSwitch::Value(Hlvalue::Var(v)) = blk.exitswitch {
-            live.insert(v);
-        }
-        let mut out = vec![BTreeSet::new(); blk.operations.len()];
-        for (i, op) in blk.operations.iter().enumerate().rev() {
-            out[i] = live.clone();
-            live.remove(&op.result);
-            for a in &op.args {
-                if let Hlvalue::Var(v) = a {
-                    live.insert(*v);
-                }
-            }
-        }
-        out
     }
 
     fn ll_op(op: &SpaceOperation) -> Option<LlOp> {

@@ -132,7 +132,7 @@ pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes, roots: bool)
                 BlockKind::Normal
             };
             let mut live = if roots {
-                super::gc::live_gc_slots(graph, b, types)
+                super::gc::live_gc_slots(graph, id, types)
             } else {
                 Vec::new()
             };

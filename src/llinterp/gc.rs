@@ -12,46 +12,28 @@
 //! `gc_roots` (only in programs that have weak references) and pops them on return.
 
 use super::LlInterpreter;
-use crate::flowspace::{ExitSwitch, FunctionGraph, Hlvalue};
+use crate::flowspace::{BlockId, FunctionGraph};
 use crate::lltypesystem::heap::Items;
 use crate::lltypesystem::{LlPtr, LlTypes, LlValue};
-use std::collections::BTreeSet;
 
-/// For each operation of a block: the slots of the GC pointers live after it, for the
+/// For each operation of block `b`: the slots of the GC pointers live after it, for the
 /// calls and collections (empty for the other operations).
-pub(super) fn live_gc_slots(
-    graph: &FunctionGraph,
-    block: &crate::flowspace::Block,
-    types: &LlTypes,
-) -> Vec<Box<[u32]>> {
-    let is_gc = |v: crate::flowspace::VarId| types.is_gc_ptr(graph.concretetype[v.0 as usize]);
-    let mut live = BTreeSet::new();
-    for &l in &block.exits {
-        let link = graph.link(l);
-        for a in &link.args {
-            if let Hlvalue::Var(v) = a {
-                if Some(*v) != link.last_exception && Some(*v) != link.last_exc_value {
-                    live.insert(*v);
-                }
+pub(super) fn live_gc_slots(graph: &FunctionGraph, b: BlockId, types: &LlTypes) -> Vec<Box<[u32]>> {
+    let block = graph.block(b);
+    graph
+        .live_after_ops(b)
+        .into_iter()
+        .zip(&block.operations)
+        .map(|(live, op)| {
+            if !collects(op) {
+                return Box::default();
             }
-        }
-    }
-    if let ExitSwitch::Value(Hlvalue::Var(v)) = block.exitswitch {
-        live.insert(v);
-    }
-    let mut out = vec![Box::<[u32]>::default(); block.operations.len()];
-    for (i, op) in block.operations.iter().enumerate().rev() {
-        if collects(op) {
-            out[i] = live.iter().filter(|v| is_gc(**v)).map(|v| v.0).collect();
-        }
-        live.remove(&op.result);
-        for a in &op.args {
-            if let Hlvalue::Var(v) = a {
-                live.insert(*v);
-            }
-        }
-    }
-    out
+            live.iter()
+                .filter(|v| types.is_gc_ptr(graph.concretetype[v.0 as usize]))
+                .map(|v| v.0)
+                .collect()
+        })
+        .collect()
 }
 
 /// Whether a collection may happen during the operation (a call, or `gc__collect`).

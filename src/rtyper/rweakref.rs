@@ -8,8 +8,8 @@
 use super::hop::{cvoid, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
-use crate::builtins::BuiltinId as B;
 use crate::annotator::model::SomeValue;
+use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::objspace::object::{IntKind, Object};
