@@ -88,7 +88,14 @@ pub(crate) use builtins;
 
 /// The built-ins that exist only in flow graphs: the object space has no implementation
 /// of them (the flow space calls them for `print` statements).
-pub const GRAPH_ONLY: &[BuiltinId] = &[BuiltinId::RpythonPrintItem, BuiltinId::RpythonPrintNewline];
+pub const GRAPH_ONLY: &[BuiltinId] = &[
+    BuiltinId::RpythonPrintItem,
+    BuiltinId::RpythonPrintNewline,
+    // the methods of rweakref's dictionaries, which exist only in translated code
+    BuiltinId::WeakDictGet,
+    BuiltinId::WeakDictSet,
+    BuiltinId::WeakDictLength,
+];
 
 impl BuiltinId {
     /// The number of built-ins (ids are `0..COUNT` through [`BuiltinId::index`]).
