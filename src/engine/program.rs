@@ -246,7 +246,8 @@ impl Program {
         let Some(ann) = self.annotated.as_mut() else {
             return;
         };
-        if ann.has_errors() || !ann.unknowns().is_empty() {
+        // what rpy-lsp does not model is already a warning (RPY007) of its own
+        if ann.has_errors() || !ann.unknowns().is_empty() || self.space.branched_on_unknown() {
             return;
         }
         if let Err(diags) = crate::rtyper::rtype(ann, &mut self.space) {
