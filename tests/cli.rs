@@ -555,3 +555,71 @@ fn run_stops_at_an_unmodelled_c_function_and_build_calls_it() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n42\n");
 }
+
+/// Import-time code that loops over a value rpy-lsp does not model (the lines of a file
+/// read with `open()`) left a table rpy-lsp cannot know: `check` accepts the program (an
+/// unknown is a warning), `run` and `build` refuse it naming the loop's line; import-time
+/// code that only stores an unknown, never branching on it, runs.
+#[test]
+fn run_refuses_import_time_control_flow_on_an_unknown() {
+    let prog = "fixtures/programs/ok_mm_import_time_file_read/main.py";
+    let (code, _, stderr) = rpy(&["check", prog]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("RPY301"), "{stderr}");
+    for cmd in ["run", "build"] {
+        let out = std::env::temp_dir().join(format!("rpy-cli-unknown-loop-{}", std::process::id()));
+        let args: Vec<&str> = match cmd {
+            "run" => vec!["run", prog],
+            _ => vec!["build", prog, "-o", out.to_str().unwrap()],
+        };
+        let (code, stdout, stderr) = rpy(&args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{cmd}: {stderr}");
+        assert!(
+            stderr.contains("error[RPY301]: import-time code branched or looped here on a value rpy-lsp does not model")
+                && stderr.contains("ok_mm_import_time_file_read/main.py:7:13"),
+            "{cmd}: {stderr}"
+        );
+        assert!(!out.exists(), "{cmd} wrote an executable");
+    }
+    let stores = write_program(
+        "unknown_stored",
+        "import keyword\n\nKWLIST = keyword.kwlist\nTABLE = {}\nfor w in [\"if\", \"while\"]:\n    TABLE[w] = len(w)\n\n\ndef entry_point(argv):\n    print TABLE.get(argv[1], 0)\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let (code, stdout, stderr) = rpy(&["run", stores.to_str().unwrap(), "--", "while"]);
+    assert_eq!((code, stdout.as_str()), (0, "5\n"), "{stderr}");
+}
+
+/// With an annotator error, the flow stage's errors are reported only in functions a path
+/// from the entry point reaches: not in methods nothing calls (the reference rejects the
+/// fixture for its union only), but in a function called after the annotator's error.
+#[test]
+fn flow_errors_of_unreached_functions_are_not_reported() {
+    let errors = |path: &str| -> Vec<(String, u64)> {
+        let (code, stdout, _) = rpy(&["check", "--format", "json", path]);
+        assert_eq!(code, 1, "{stdout}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        errors("fixtures/programs/err_union_beside_unreached_flow_errors.py"),
+        vec![("RPY201".to_string(), 24)]
+    );
+    let reached = write_program(
+        "flow_error_reached_after",
+        "def helper(items):\n    return items[::2]\n\n\nclass Shape(object):\n    def area(self):\n        return 4\n\n    def trimmed(self, items):\n        return items[::2]\n\n\ndef entry_point(argv):\n    s = Shape()\n    if len(argv) > 1:\n        x = s.area()\n    else:\n        x = \"none\"\n    print x\n    print len(helper(argv))\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    assert_eq!(
+        errors(reached.to_str().unwrap()),
+        vec![("RPY107".to_string(), 2), ("RPY201".to_string(), 18)]
+    );
+}

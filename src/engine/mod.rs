@@ -13,6 +13,7 @@ mod known;
 pub mod positions;
 pub mod program;
 mod queries;
+mod reach;
 mod references;
 pub mod repair;
 mod signature;

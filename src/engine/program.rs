@@ -25,6 +25,8 @@ pub struct Program {
     pub entry_types: Option<Vec<Option<String>>>,
     /// The flow space's diagnostics of each graph of `graphs` (same order).
     graph_diagnostics: Vec<Vec<Diagnostic>>,
+    /// The functions whose graph could not be built, with why.
+    flow_failures: Vec<(ObjId, Diagnostic)>,
     /// Whether `analyse` also runs the RTyper on a program the annotator accepted (the
     /// CLI's `check`), reporting what `run` and `build` could not translate.
     pub translate_check: bool,
@@ -94,6 +96,7 @@ impl Program {
             diagnostics,
             entry_types: None,
             graph_diagnostics: Vec::new(),
+            flow_failures: Vec::new(),
             translate_check: false,
             translation: Vec::new(),
             graphs_by_file: Default::default(),
@@ -114,7 +117,8 @@ impl Program {
     /// own view of reachability is wider (every method of a class a graph mentions), and the
     /// annotator reports the flow diagnostics of each graph it uses. When the annotator
     /// found errors, it may have stopped short of code a path does reach: the flow stage's
-    /// diagnostics are then all kept, so that every independent error is reported.
+    /// diagnostics of the functions a path reaches (`reach`) are then kept, so that every
+    /// independent error is reported.
     pub fn analyse(&mut self) {
         self.analyse_after(None)
     }
@@ -145,10 +149,43 @@ impl Program {
                     && !annotated.ran_import_time_code());
             self.annotated = Some(annotated);
             if self.annotated.as_ref().is_some_and(|a| a.has_errors()) {
-                self.diagnostics.extend(flow_diagnostics);
+                let kept = self.reachable_flow_diagnostics(entry, flow_diagnostics);
+                self.diagnostics.extend(kept);
             }
             self.check_translation();
         }
+    }
+
+    /// Of the flow stage's diagnostics, those of functions a path from `entry` reaches (one
+    /// also found in an unreached function is kept).
+    fn reachable_flow_diagnostics(
+        &self,
+        entry: ObjId,
+        mut flow_diagnostics: Vec<Diagnostic>,
+    ) -> Vec<Diagnostic> {
+        let reached = super::reach::reachable_functions(&self.space.heap, &self.graphs, entry);
+        let is_reached = |f: Option<ObjId>| f.is_none_or(|f| reached.contains(&f));
+        let of_graphs = self
+            .graphs
+            .iter()
+            .map(|g| g.func)
+            .zip(&self.graph_diagnostics);
+        let of_failures = self
+            .flow_failures
+            .iter()
+            .map(|(f, d)| (Some(*f), std::slice::from_ref(d)));
+        let mut unreached: HashSet<&Diagnostic> = HashSet::new();
+        let mut reached_diags: HashSet<&Diagnostic> = HashSet::new();
+        for (f, diags) in of_graphs.map(|(f, d)| (f, &d[..])).chain(of_failures) {
+            let set = if is_reached(f) {
+                &mut reached_diags
+            } else {
+                &mut unreached
+            };
+            set.extend(diags);
+        }
+        flow_diagnostics.retain(|d| reached_diags.contains(d) || !unreached.contains(d));
+        flow_diagnostics
     }
 
     /// Annotates from the entry point, starting from the graphs the flow stage built.
@@ -246,7 +283,8 @@ impl Program {
         let Some(ann) = self.annotated.as_mut() else {
             return;
         };
-        if ann.has_errors() || !ann.unknowns().is_empty() {
+        // what rpy-lsp does not model is already a warning (RPY007) of its own
+        if ann.has_errors() || !ann.unknowns().is_empty() || self.space.branched_on_unknown() {
             return;
         }
         if let Err(diags) = crate::rtyper::rtype(ann, &mut self.space) {
@@ -542,6 +580,7 @@ impl Program {
                     let (mut graph, diags) = match build_flow(&mut self.space, f) {
                         Ok(r) => r,
                         Err(d) => {
+                            self.flow_failures.push((f, d.clone()));
                             self.diagnostics.push(d);
                             continue;
                         }

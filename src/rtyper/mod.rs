@@ -311,6 +311,16 @@ pub fn rtype(
             ),
         )]);
     }
+    // A branch or loop of import-time code on an unknown value: what it computed (a table
+    // filled by a loop over a file's lines) is not known, though no unknown reaches the
+    // annotations; the program would run on the wrong prebuilt data.
+    if let Some(at) = space.unknown_control {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            at,
+            "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
+        )]);
+    }
     let entry_span = ann.graphs[entry].span;
     let at_exit_graph = stdio_at_exit(ann, space);
     // the arena starts with the types the annotator made (`lltype` in user code, strings)
