@@ -108,6 +108,9 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub call_shapes: super::callshapes::CallShapes,
     /// Call families and their cached results (`callfamily`).
     pub families: super::callfamily::CallFamilies,
+    /// Classes whose `__init__` call was refused (and reported): the attributes it would
+    /// have set are missing because of that error, so reading them is no new error.
+    pub failed_inits: HashSet<ClassDefId>,
 }
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
@@ -143,6 +146,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             names_read_on_unknown: Default::default(),
             speculative: Default::default(),
             call_shapes: Default::default(),
+            failed_inits: HashSet::new(),
         }
     }
 

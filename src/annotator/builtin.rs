@@ -246,6 +246,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let Some(r) = self.call_ll_builtin(id, args) {
             return r;
         }
+        if let Some(n) = id.math_arity() {
+            self.arity(name, args, n, n)?;
+        }
         let p = &args.positional;
         let arg = |i: usize| p.get(i).cloned().unwrap_or(S::Impossible);
         match id {

@@ -638,7 +638,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Builtin { .. } => {}
             s_init => {
                 self.last_called_graph = None;
-                let r = self.call_value(&s_init, &args.prepend(s_inst.clone()))?;
+                let r = self
+                    .call_value(&s_init, &args.prepend(s_inst.clone()))
+                    .inspect_err(|_| {
+                        self.failed_inits.insert(cd);
+                    })?;
                 let g = self.last_called_graph.take();
                 let heap = self.space.heap();
                 if !r.is_impossible() && !r.is_error() && !self.bk.compatible(heap, &r, &s_inst) {

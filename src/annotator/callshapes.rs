@@ -173,7 +173,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     n + kws.len() != sig.argnames.len() || !in_order
                 })
             });
-            if let Some((_, span)) = needs_defaults {
+            // A call passing more arguments than one of the functions takes (an override
+            // with fewer parameters, called through the base class) says so plainly.
+            let too_many = shapes.iter().find_map(|((n, kws), span)| {
+                sigs.iter()
+                    .find(|(_, sig, _)| n + kws.len() > sig.argnames.len())
+                    .map(|(name, sig, _)| (name.clone(), sig.argnames.len(), n + kws.len(), *span))
+            });
+            if let Some((name, takes, given, span)) = too_many {
+                errors.push((
+                    AnnError::new(
+                        "RPY206",
+                        format!(
+                            "signature mismatch: `{}` takes exactly {} argument{} ({} given) at this call, which may reach every function of its family (an override called through its base class): they must all accept the same arguments",
+                            name,
+                            takes,
+                            if takes == 1 { "" } else { "s" },
+                            given
+                        ),
+                    ),
+                    span,
+                ));
+            } else if let Some((_, span)) = needs_defaults {
                 let mut names: Vec<String> =
                     sigs.iter().map(|(n, _, _)| format!("`{n}`")).collect();
                 names.sort();

@@ -246,7 +246,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
 
                     let op = self.graphs[g].blocks[b].operations[i as usize].clone();
-                    if self.read_of_unmodelled_instances(g as u32, &op) {
+                    if self.read_of_unmodelled_instances(g as u32, &op)
+                        || self.read_after_failed_init(g as u32, &op)
+                    {
                         continue;
                     }
                     self.bk.position = Position {
@@ -334,6 +336,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             })
         };
         (assigns || relative_has_it()) && self.uses_unknowns()
+    }
+
+    /// `x.attr` blocked on instances of a class whose `__init__` call was refused: the
+    /// attribute is missing because that reported error kept `__init__` from being
+    /// analysed (`raise LexError("msg")` with a missing argument, then `e.pos` in the
+    /// handler), so it is not reported again.
+    fn read_after_failed_init(&mut self, g: u32, op: &SpaceOperation) -> bool {
+        if op.opname != Op::GetAttr {
+            return false;
+        }
+        let Some(SomeValue::Instance { classdef, .. }) =
+            op.args.first().map(|&a| self.annotation(g, a))
+        else {
+            return false;
+        };
+        self.failed_inits
+            .iter()
+            .any(|&f| self.bk.issubclass_def(f, classdef))
     }
 
     /// Whether any analysed value is unknown (comes from what rpy-lsp does not model).

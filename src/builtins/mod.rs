@@ -185,6 +185,19 @@ impl BuiltinId {
         )
     }
 
+    /// How many arguments a `math` function takes: the reference registers each one with a
+    /// fixed signature (`math.log(x, base)` is an argument-number mismatch there).
+    pub fn math_arity(self) -> Option<usize> {
+        use BuiltinId::*;
+        if !self.is_math() {
+            return None;
+        }
+        Some(match self {
+            MathFmod | MathPow | MathAtan2 | MathHypot | MathCopysign | MathLdexp => 2,
+            _ => 1,
+        })
+    }
+
     /// The built-in of a qualified name, for the tests only: the object space builds its
     /// namespaces from [`BuiltinId::ALL`] and every later stage carries ids, so nothing
     /// identifies a built-in by its name.
