@@ -92,6 +92,10 @@ pub struct Bookkeeper {
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
     pub classdefs: Vec<ClassDef>,
+    /// Per class and attribute, the first value known code writes to it that is not a
+    /// list (`checks::not_a_list`): an attribute that is unknown as a whole (unknown code
+    /// writes it too) may still be known not to be a list (`check_immutable_list_fields`).
+    pub known_attr_writes: HashMap<(ClassDefId, Rc<str>), SomeValue>,
     pub items: Vec<Item>,
     /// ListDefId → its item.
     pub listdefs: Vec<ItemId>,
@@ -167,6 +171,7 @@ impl Bookkeeper {
             methods_of_frozen: HashMap::new(),
             mixin_funcs: HashMap::new(),
             classdefs: Vec::new(),
+            known_attr_writes: HashMap::new(),
             items: Vec::new(),
             listdefs: Vec::new(),
             dictdefs: Vec::new(),

@@ -1533,12 +1533,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ))
                     }
                 }
-                if id == B::StrDecode && s.konst().is_some() && enc.as_deref() == Some("utf-8") {
-                    return Err(AnnError::new(
-                        "RPY210",
-                        "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
-                    ));
-                }
+                // decode('utf-8') of a constant: `checks`, on the final annotation
                 Ok(if id == B::StrDecode {
                     SomeValue::unicode(no_nul)
                 } else {

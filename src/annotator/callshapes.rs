@@ -75,6 +75,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let Some((first, bound)) = info else {
             return;
         };
+        // `f(a, *unknown)` (also the call of a method unknown code may call) has no known
+        // shape: how many arguments it passes is unknown.
+        if args.star_unknown.is_some() {
+            return;
+        }
         let shape: Shape = (
             args.positional.len() + usize::from(bound),
             args.keywords.iter().map(|(k, _)| k.clone()).collect(),

@@ -10,6 +10,7 @@ use crate::flowspace::{Hlvalue, SpaceOperation};
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{ObjId, Object};
 use crate::syntax::Span;
+use std::rc::Rc;
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Uses the annotator accepts but the RPython typer cannot translate, which depend on
@@ -65,6 +66,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// `s.decode('utf-8')` of a constant string, which the typer cannot translate;
     /// `c.encode('utf-8')` of one unicode character (or `c.decode('utf-8')` of one byte
     /// character). The annotator annotates the UTF-8 codec function for the receiver it
     /// sees; the typer later calls that function with a whole string, which may not widen
@@ -103,6 +105,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if !utf8 {
                 continue;
             }
+            // Judged on the final annotation: a string that starts as a constant (`data =
+            // ""` before a loop appends to it) is one no longer.
+            if decode && s_self.konst().is_some() {
+                self.report(
+                    AnnError::new(
+                        "RPY210",
+                        "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
+                    ),
+                    op.span,
+                );
+                continue;
+            }
             let char = matches!(
                 *s_self,
                 SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
@@ -125,39 +139,44 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// `_immutable_fields_ = ['f[*]']` declares `f` a list with immutable items: the typer
-    /// refuses the class when `f` holds something else (a unicode string, an int...).
+    /// refuses the class when `f` holds something else (a unicode string, an int, a
+    /// low-level pointer...). An attribute that is unknown as a whole (unknown code may
+    /// write it too) is judged on what known code writes to it: RPython gives it one
+    /// type, so if that is not a list, the whole is not either.
     fn check_immutable_list_fields(&mut self) {
-        let mut found = Vec::new();
+        // (class, attribute, its annotation, where): the fields declared `f[*]`
+        let mut declared = Vec::new();
         for (i, cd) in self.bk.classdefs.iter().enumerate() {
             for (attr, a) in &cd.attrs {
-                let not_a_list = matches!(
-                    a.s_value,
-                    SomeValue::Str { .. }
-                        | SomeValue::Char { .. }
-                        | SomeValue::Unicode { .. }
-                        | SomeValue::UnicodeCodePoint { .. }
-                        | SomeValue::Integer { .. }
-                        | SomeValue::Float { .. }
-                        | SomeValue::Bool { .. }
-                        | SomeValue::Dict { .. }
-                        | SomeValue::Tuple(_)
-                        | SomeValue::Instance { .. }
-                );
                 let cdid = ClassDefId(i as u32);
-                if not_a_list
-                    && self
-                        .bk
-                        .is_immutable_list_field(self.space.heap(), cdid, attr)
+                if self
+                    .bk
+                    .is_immutable_list_field(self.space.heap(), cdid, attr)
                 {
                     let span = self
                         .bk
                         .class_desc(cd.desc)
                         .and_then(|c| c.name_span)
                         .or(a.origin);
-                    let what = self.bk.describe_type(self.space.heap(), &a.s_value);
-                    found.push((span, cd.name.clone(), attr.clone(), what));
+                    declared.push((cdid, attr.clone(), a.s_value.clone(), span));
                 }
             }
+        }
+        let mut found = Vec::new();
+        for (cdid, attr, s_value, span) in declared {
+            let s_value = match s_value {
+                s if s.is_unknown() => self.known_write_below(cdid, &attr),
+                s => Some(s),
+            };
+            let Some(s_value) = s_value.filter(not_a_list) else {
+                continue;
+            };
+            let what = match super::llannotation::is_unmodelled_ll_pointer(&s_value) {
+                true => "a pointer to a low-level type rpy-lsp does not model".into(),
+                false => self.bk.describe_type(self.space.heap(), &s_value),
+            };
+            let cname = self.bk.classdef(cdid).name.clone();
+            found.push((span, cname, attr, what));
         }
         for (span, cname, attr, what) in found {
             let Some(span) = span else { continue };
@@ -171,6 +190,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 span,
             );
         }
+    }
+
+    /// A value known code writes to `attr` of instances of `cd` or its subclasses that is
+    /// not a list, if any.
+    fn known_write_below(&self, cd: ClassDefId, attr: &Rc<str>) -> Option<SomeValue> {
+        self.bk
+            .getallsubdefs(cd)
+            .into_iter()
+            .find_map(|sub| self.bk.known_attr_writes.get(&(sub, attr.clone())).cloned())
     }
 
     /// `x == None` / `x != None` where `x` can be something else: the typer has no such
@@ -540,4 +568,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             fallback,
         );
     }
+}
+
+/// Whether a value of annotation `s` is certainly not a list (the typer refuses it in a
+/// field declared `f[*]`); an unknown is not, except a pointer to a low-level type rpy-lsp
+/// does not model.
+pub(super) fn not_a_list(s: &SomeValue) -> bool {
+    super::llannotation::is_unmodelled_ll_pointer(s)
+        || matches!(
+            s,
+            SomeValue::Str { .. }
+                | SomeValue::Char { .. }
+                | SomeValue::Unicode { .. }
+                | SomeValue::UnicodeCodePoint { .. }
+                | SomeValue::Integer { .. }
+                | SomeValue::Float { .. }
+                | SomeValue::Bool { .. }
+                | SomeValue::Dict { .. }
+                | SomeValue::Tuple(_)
+                | SomeValue::Instance { .. }
+                | SomeValue::Ptr(_)
+        )
 }

@@ -1019,6 +1019,7 @@ impl Bookkeeper {
         s: &SomeValue,
     ) -> Result<(), AnnError> {
         let owner = self.locate_attribute(heap, cd, attr)?;
+        self.note_known_write(cd, attr, s);
         let odesc = self.classdefs[owner.index()].desc;
         if let Some(c) = self.class_desc(odesc) {
             if let Some(allowed) = &c.enforced_attrs {
@@ -1050,6 +1051,16 @@ impl Bookkeeper {
             return Ok(());
         }
         self.generalize_attr_at(heap, owner, attr, Some(s.clone()))
+    }
+
+    /// Remembers `s` written to `attr` of instances of `cd` when it is not a list (the
+    /// first such value: no union, which would merge list and dict definitions).
+    fn note_known_write(&mut self, cd: ClassDefId, attr: &Rc<str>, s: &SomeValue) {
+        if super::checks::not_a_list(s) {
+            self.known_attr_writes
+                .entry((cd, attr.clone()))
+                .or_insert_with(|| s.clone());
+        }
     }
 
     /// Keeps the methods of a PBC that can be seen on an instance of `cd`, bound to their

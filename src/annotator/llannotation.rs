@@ -493,7 +493,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         {
             // `malloc(CArrayPtr(rffi.INT).TO, n)`: a type of the model with no low-level
             // type in rpy-lsp (narrow C integers): what comes from it is unknown.
-            let what = "a low-level type rpy-lsp does not model (an array or structure of narrow C integers)";
+            let what = UNMODELLED_LL_POINTER;
             let msg = format!("`{name}()` of {what}: what comes from it is unknown, and the code using it is not checked");
             let span = self.bk.span;
             self.report(AnnError::new("RPY007", msg), span);
@@ -560,4 +560,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => return None,
         })
     }
+}
+
+/// The unknown that `lltype.malloc()`/`nullptr()` of a low-level type rpy-lsp does not
+/// model gives: its type is unknown, but it is a pointer.
+const UNMODELLED_LL_POINTER: &str =
+    "a low-level type rpy-lsp does not model (an array or structure of narrow C integers)";
+
+/// Whether `s` is such a pointer (see [`UNMODELLED_LL_POINTER`]).
+pub(super) fn is_unmodelled_ll_pointer(s: &SomeValue) -> bool {
+    matches!(s, SomeValue::Unknown(what) if &**what == UNMODELLED_LL_POINTER)
 }

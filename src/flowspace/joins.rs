@@ -398,6 +398,19 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                         s.len() == t.len()
                             && s.iter().zip(t).all(|(x, y)| self.same_constant(*x, *y))
                     }
+                    // Reading a name of an unknown makes a new unknown each time, so each
+                    // path has its own (`except unknown_module.Error:` after two paths
+                    // join): the same name is the same value.
+                    (
+                        Object::Unknown {
+                            name: s,
+                            instance_of: None,
+                        },
+                        Object::Unknown {
+                            name: t,
+                            instance_of: None,
+                        },
+                    ) => s == t,
                     _ => false,
                 }
             }

@@ -682,6 +682,17 @@ impl ObjSpace {
                     None => "strict".into(),
                 };
                 let enc = enc.to_ascii_lowercase().replace('_', "-");
+                if matches!(&*enc, "hex" | "hex-codec") {
+                    // Python 2's bytes-to-bytes codec: a str either way (unicode is
+                    // encoded with ascii first).
+                    let bytes: Vec<u8> = if u {
+                        self.ascii_bytes_of(&s.c, "strict")?
+                    } else {
+                        s.c.iter().map(|&c| c as u8).collect()
+                    };
+                    let out = self.hex_codec(&bytes, matches!(id, B::StrDecode))?;
+                    return Ok(self.new_str_vec(out));
+                }
                 if matches!(id, B::StrDecode) {
                     let bytes: Vec<u8> = if u {
                         // unicode.decode: encode with ascii first (Python 2).
@@ -749,6 +760,30 @@ impl ObjSpace {
                         ))
                     }
                 }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The `hex` codec: two hexadecimal digits per byte (`binascii.unhexlify` when
+    /// decoding, with its errors, `hexlify` when encoding).
+    fn hex_codec(&mut self, b: &[u8], decode: bool) -> R<Vec<u8>> {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        if !decode {
+            return Ok(b
+                .iter()
+                .flat_map(|&c| [DIGITS[(c >> 4) as usize], DIGITS[(c & 15) as usize]])
+                .collect());
+        }
+        if b.len() % 2 == 1 {
+            return Err(self.err("TypeError", "Odd-length string"));
+        }
+        let digit = |c: u8| (c as char).to_digit(16);
+        let mut out = Vec::with_capacity(b.len() / 2);
+        for pair in b.chunks(2) {
+            match (digit(pair[0]), digit(pair[1])) {
+                (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
+                _ => return Err(self.err("TypeError", "Non-hexadecimal digit found")),
             }
         }
         Ok(out)
