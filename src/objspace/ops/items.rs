@@ -1,0 +1,469 @@
+//! Items and slices of containers: takes a container and a key (index, slice object or dict
+//! key) and gives `obj[key]`, `obj[key] = v`, `del obj[key]`, `item in obj` and set insertion,
+//! with Python's index and slice clamping ([`slice_indices`]).
+
+use super::arith::Num;
+use crate::objspace::dict::DictOps;
+use crate::objspace::object::{ObjId, Object, Value};
+use crate::objspace::{ObjSpace, R};
+use std::rc::Rc;
+
+/// Start, stop and step of a slice over a sequence of `len` items (Python semantics).
+pub(crate) fn slice_indices(
+    len: i64,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: i64,
+) -> (i64, i64, i64, usize) {
+    let (lo_default, hi_default) = if step < 0 { (len - 1, -1) } else { (0, len) };
+    let adjust = |v: Option<i64>, default: i64| -> i64 {
+        match v {
+            None => default,
+            Some(mut x) => {
+                if x < 0 {
+                    x += len;
+                    if x < 0 {
+                        x = if step < 0 { -1 } else { 0 };
+                    }
+                } else if x >= len {
+                    x = if step < 0 { len - 1 } else { len };
+                }
+                x
+            }
+        }
+    };
+    let start = adjust(start, lo_default);
+    let stop = adjust(stop, hi_default);
+    let count = if step > 0 {
+        if stop > start {
+            ((stop - start - 1) / step + 1) as usize
+        } else {
+            0
+        }
+    } else if start > stop {
+        ((start - stop - 1).unsigned_abs() / step.unsigned_abs() + 1) as usize
+    } else {
+        0
+    };
+    (start, stop, step, count)
+}
+
+impl ObjSpace {
+    fn index_of_value(&mut self, v: Value) -> R<Option<i64>> {
+        match self.num(v) {
+            Some(Num::I(i, _)) | Some(Num::R(_, i)) => match i64::try_from(i) {
+                Ok(i) => Ok(Some(i)),
+                Err(_) => Err(self.err(
+                    "IndexError",
+                    "cannot fit 'long' into an index-sized integer",
+                )),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    fn slice_bounds(&mut self, s: ObjId) -> R<(Option<i64>, Option<i64>, i64)> {
+        let Object::Slice(a, b, c) = self.heap.get(s) else {
+            unreachable!()
+        };
+        let (a, b, c) = (*a, *b, *c);
+        let conv = |sp: &mut ObjSpace, v: Value| -> R<Option<i64>> {
+            if v == Value::None {
+                return Ok(None);
+            }
+            match sp.index_of_value(v)? {
+                Some(i) => Ok(Some(i)),
+                None => sp.type_error(
+                    "slice indices must be integers or None or have an __index__ method",
+                ),
+            }
+        };
+        let start = conv(self, a)?;
+        let stop = conv(self, b)?;
+        let step = conv(self, c)?.unwrap_or(1);
+        if step == 0 {
+            return self.value_error("slice step cannot be zero");
+        }
+        Ok((start, stop, step))
+    }
+
+    fn is_slice(&self, v: Value) -> Option<ObjId> {
+        match v {
+            Value::Obj(id) if matches!(self.heap.get(id), Object::Slice(..)) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// `obj[key]`.
+    pub fn getitem(&mut self, obj: Value, key: Value) -> R {
+        let Value::Obj(id) = obj else {
+            let tn = self.type_name(obj);
+            return self.type_error(format!("'{tn}' object has no attribute '__getitem__'"));
+        };
+        if let Some(sid) = self.is_slice(key) {
+            if matches!(
+                self.heap.get(id),
+                Object::Str(_) | Object::Unicode(_) | Object::List(_) | Object::Tuple(_)
+            ) {
+                let (start, stop, step) = self.slice_bounds(sid)?;
+                return self.slice_seq(id, start, stop, step);
+            }
+        }
+        match self.heap.get(id) {
+            Object::List(_) | Object::Tuple(_) | Object::Str(_) | Object::Unicode(_) => {
+                let Some(i) = self.index_of_value(key)? else {
+                    let tn = self.type_name(obj);
+                    return self.type_error(format!(
+                        "{tn} indices must be integers, not {}",
+                        self.type_name(key)
+                    ));
+                };
+                let (len, what) = match self.heap.get(id) {
+                    Object::List(l) => (l.len(), "list"),
+                    Object::Tuple(l) => (l.len(), "tuple"),
+                    Object::Str(s) => (s.len(), "string"),
+                    Object::Unicode(s) => (s.chars().count(), "string"),
+                    _ => unreachable!(),
+                };
+                let j = if i < 0 { i + len as i64 } else { i };
+                if j < 0 || j >= len as i64 {
+                    return Err(self.err("IndexError", format!("{what} index out of range")));
+                }
+                let j = j as usize;
+                match self.heap.get(id) {
+                    Object::List(l) | Object::Tuple(l) => Ok(l[j]),
+                    Object::Str(s) => {
+                        let c = s[j];
+                        Ok(self.char_str(c))
+                    }
+                    Object::Unicode(s) => {
+                        let c = s.chars().nth(j).unwrap_or('\0');
+                        let mut buf = [0u8; 4];
+                        let t = c.encode_utf8(&mut buf).to_string();
+                        Ok(self.new_unicode(&t))
+                    }
+                    _ => unreachable!(),
+                }
+            }
+            Object::Dict(d) => {
+                let hk = match self.heap.hash_key(key) {
+                    Some(k) => k,
+                    None => {
+                        let tn = self.type_name(key);
+                        return self.type_error(format!("unhashable type: '{tn}'"));
+                    }
+                };
+                match d.lookup(&hk) {
+                    Some(v) => Ok(v),
+                    // What unmodelled generated code would have defined there is unknown.
+                    None if self.unknown_dicts.contains(&id) => {
+                        let n = self.name_of(key).unwrap_or_else(|| Rc::from("?"));
+                        Ok(self.new_unknown(&n))
+                    }
+                    None => Err(self.err_value("KeyError", key)),
+                }
+            }
+            Object::Instance(_) => match self.user_special(obj, "__getitem__") {
+                Some(m) => self.call_special(obj, m, vec![key]),
+                None => {
+                    let tn = self.type_name(obj);
+                    self.type_error(format!("'{tn}' object has no attribute '__getitem__'"))
+                }
+            },
+            _ => {
+                let tn = self.type_name(obj);
+                self.type_error(format!("'{tn}' object has no attribute '__getitem__'"))
+            }
+        }
+    }
+
+    fn slice_seq(&mut self, id: ObjId, start: Option<i64>, stop: Option<i64>, step: i64) -> R {
+        let len = match self.heap.get(id) {
+            Object::List(l) | Object::Tuple(l) => l.len(),
+            Object::Str(s) => s.len(),
+            Object::Unicode(s) => s.chars().count(),
+            _ => 0,
+        } as i64;
+        let (start, _, step, count) = slice_indices(len, start, stop, step);
+        let idx = (0..count).map(move |k| (start + k as i64 * step) as usize);
+        match self.heap.get(id) {
+            Object::List(l) => {
+                let v: Vec<Value> = idx.map(|i| l[i]).collect();
+                Ok(self.new_list(v))
+            }
+            Object::Tuple(l) => {
+                if step == 1 && count == l.len() {
+                    return Ok(Value::Obj(id));
+                }
+                let v: Vec<Value> = idx.map(|i| l[i]).collect();
+                Ok(self.new_tuple(v))
+            }
+            Object::Str(s) => {
+                if step == 1 && count == s.len() {
+                    return Ok(Value::Obj(id));
+                }
+                let v: Vec<u8> = if step == 1 {
+                    s[start as usize..start as usize + count].to_vec()
+                } else {
+                    idx.map(|i| s[i]).collect()
+                };
+                Ok(self.new_str_vec(v))
+            }
+            Object::Unicode(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                let v: String = idx.map(|i| chars[i]).collect();
+                Ok(self.new_unicode(&v))
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `obj[key] = value`.
+    pub fn setitem(&mut self, obj: Value, key: Value, value: Value) -> R<()> {
+        if let Value::Obj(d) = obj {
+            if let Some(&module) = self.globals_views.get(&d) {
+                if let Some(name) = self.name_of(key) {
+                    self.ns_set(module, &name, value)?;
+                }
+            }
+        }
+        let Value::Obj(id) = obj else {
+            let tn = self.type_name(obj);
+            return self.type_error(format!("'{tn}' object does not support item assignment"));
+        };
+        match self.heap.get(id) {
+            Object::List(l) => {
+                let len = l.len() as i64;
+                if let Some(sid) = self.is_slice(key) {
+                    let (start, stop, step) = self.slice_bounds(sid)?;
+                    let items = self.iterate(value)?;
+                    let (start, stop, step, count) = slice_indices(len, start, stop, step);
+                    if let Object::List(l) = self.heap.get_mut(id) {
+                        if step == 1 {
+                            let stop = stop.max(start);
+                            l.splice(start as usize..stop as usize, items);
+                            return Ok(());
+                        }
+                        if items.len() != count {
+                            let n = items.len();
+                            return self.value_error(format!(
+                                "attempt to assign sequence of size {n} to extended slice of size {count}"
+                            ));
+                        }
+                        for (k, v) in items.into_iter().enumerate() {
+                            l[(start + k as i64 * step) as usize] = v;
+                        }
+                    }
+                    return Ok(());
+                }
+                let Some(i) = self.index_of_value(key)? else {
+                    return self.type_error(
+                        "list indices must be integers, not ".to_string() + &self.type_name(key),
+                    );
+                };
+                let j = if i < 0 { i + len } else { i };
+                if j < 0 || j >= len {
+                    return Err(self.err("IndexError", "list assignment index out of range"));
+                }
+                if let Object::List(l) = self.heap.get_mut(id) {
+                    l[j as usize] = value;
+                }
+                Ok(())
+            }
+            Object::Dict(_) => {
+                let hk = self.key_of(key)?;
+                if let Object::Dict(d) = self.heap.get_mut(id) {
+                    d.insert(hk, key, value);
+                }
+                Ok(())
+            }
+            Object::Instance(_) => match self.user_special(obj, "__setitem__") {
+                Some(m) => {
+                    self.call_special(obj, m, vec![key, value])?;
+                    Ok(())
+                }
+                None => {
+                    let tn = self.type_name(obj);
+                    self.type_error(format!("'{tn}' object does not support item assignment"))
+                }
+            },
+            _ => {
+                let tn = self.type_name(obj);
+                self.type_error(format!("'{tn}' object does not support item assignment"))
+            }
+        }
+    }
+
+    /// `del obj[key]`.
+    pub fn delitem(&mut self, obj: Value, key: Value) -> R<()> {
+        let Value::Obj(id) = obj else {
+            let tn = self.type_name(obj);
+            return self.type_error(format!("'{tn}' object doesn't support item deletion"));
+        };
+        match self.heap.get(id) {
+            Object::List(l) => {
+                let len = l.len() as i64;
+                if let Some(sid) = self.is_slice(key) {
+                    let (start, stop, step) = self.slice_bounds(sid)?;
+                    let (start, _, step, count) = slice_indices(len, start, stop, step);
+                    let mut remove: Vec<usize> = (0..count)
+                        .map(|k| (start + k as i64 * step) as usize)
+                        .collect();
+                    remove.sort_unstable();
+                    if let Object::List(l) = self.heap.get_mut(id) {
+                        for i in remove.into_iter().rev() {
+                            l.remove(i);
+                        }
+                    }
+                    return Ok(());
+                }
+                let Some(i) = self.index_of_value(key)? else {
+                    return self.type_error("list indices must be integers");
+                };
+                let j = if i < 0 { i + len } else { i };
+                if j < 0 || j >= len {
+                    return Err(self.err("IndexError", "list assignment index out of range"));
+                }
+                if let Object::List(l) = self.heap.get_mut(id) {
+                    l.remove(j as usize);
+                }
+                Ok(())
+            }
+            Object::Dict(_) => {
+                let hk = self.key_of(key)?;
+                let removed = match self.heap.get_mut(id) {
+                    Object::Dict(d) => d.remove_key(&hk).is_some(),
+                    _ => false,
+                };
+                if removed {
+                    Ok(())
+                } else {
+                    Err(self.err_value("KeyError", key))
+                }
+            }
+            Object::Instance(_) => match self.user_special(obj, "__delitem__") {
+                Some(m) => {
+                    self.call_special(obj, m, vec![key])?;
+                    Ok(())
+                }
+                None => {
+                    let tn = self.type_name(obj);
+                    self.type_error(format!("'{tn}' object doesn't support item deletion"))
+                }
+            },
+            _ => {
+                let tn = self.type_name(obj);
+                self.type_error(format!("'{tn}' object doesn't support item deletion"))
+            }
+        }
+    }
+
+    /// `item in container`.
+    pub fn contains(&mut self, container: Value, item: Value) -> R<bool> {
+        let Value::Obj(id) = container else {
+            let tn = self.type_name(container);
+            return self.type_error(format!("argument of type '{tn}' is not iterable"));
+        };
+        match self.heap.get(id) {
+            Object::List(l) | Object::Tuple(l) => {
+                let items = l.clone();
+                for x in items {
+                    if self.eq(x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Object::Str(s) => match item {
+                Value::Obj(i) => match self.heap.get(i) {
+                    Object::Str(t) => Ok(find_bytes(s, t, 0).is_some()),
+                    Object::Unicode(_) => {
+                        let hay = self.unicode_of(container)?;
+                        let needle = self.unicode_of(item)?;
+                        Ok(hay.contains(&*needle))
+                    }
+                    _ => self.type_error("'in <string>' requires string as left operand"),
+                },
+                _ => self.type_error("'in <string>' requires string as left operand"),
+            },
+            Object::Unicode(_) => {
+                let hay = self.unicode_of(container)?;
+                let needle = self.unicode_of(item)?;
+                Ok(hay.contains(&*needle))
+            }
+            Object::Dict(d) | Object::Set(d) => {
+                let _ = d;
+                let hk = self.key_of(item)?;
+                Ok(match self.heap.get(id) {
+                    Object::Dict(d) | Object::Set(d) => d.contains_key(&hk),
+                    _ => false,
+                })
+            }
+            Object::Instance(_) => {
+                if let Some(m) = self.user_special(container, "__contains__") {
+                    let r = self.call_special(container, m, vec![item])?;
+                    return self.truth(r);
+                }
+                let items = self.iterate(container)?;
+                for x in items {
+                    if self.eq(x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Object::Iterator(_) => {
+                while let Some(x) = self.iter_next(container)? {
+                    if self.eq(x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            _ => {
+                let tn = self.type_name(container);
+                self.type_error(format!("argument of type '{tn}' is not iterable"))
+            }
+        }
+    }
+
+    pub(crate) fn set_add(&mut self, set: Value, item: Value) -> R<()> {
+        let hk = self.key_of(item)?;
+        if let Value::Obj(id) = set {
+            if let Object::Set(d) = self.heap.get_mut(id) {
+                d.insert(hk, item, Value::None);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Finds `needle` in `hay` from `start`.
+pub(crate) fn find_bytes(hay: &[u8], needle: &[u8], start: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return if start <= hay.len() {
+            Some(start)
+        } else {
+            None
+        };
+    }
+    if needle.len() > hay.len() {
+        return None;
+    }
+    let first = needle[0];
+    let last = hay.len() - needle.len();
+    let mut i = start;
+    while i <= last {
+        match hay[i..=last].iter().position(|&b| b == first) {
+            None => return None,
+            Some(p) => {
+                i += p;
+                if &hay[i..i + needle.len()] == needle {
+                    return Some(i);
+                }
+                i += 1;
+            }
+        }
+    }
+    None
+}
