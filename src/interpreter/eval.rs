@@ -446,7 +446,13 @@ fn step<S: Space>(
             let dest = if to { Some(f.pop()) } else { None };
             space.print_newline(dest)?;
         }
-        Instr::Exec(1) if f.namespace.is_none() => {
+        Instr::Exec(1)
+            if f.namespace.is_none()
+                && !code.has_flag(
+                    crate::compiler::bytecode::flags::MODULE
+                        | crate::compiler::bytecode::flags::CLASS_BODY,
+                ) =>
+        {
             // A bare `exec` in a function sees (and may rebind) the function's locals.
             let code_v = f.pop();
             let locals: Vec<_> = code

@@ -124,17 +124,16 @@ impl ObjSpace {
         };
         let globals = args.get(1).copied().filter(|v| !matches!(v, Value::None));
         // A separate locals mapping is the code's namespace (where its names are bound).
-        let locals = match (globals, args.get(2)) {
-            (Some(g), Some(&Value::Obj(l))) if Value::Obj(l) != g => match self.heap.get(l) {
-                Object::Dict(_) => Some(l),
-                _ => {
-                    return Err(self.unsupported(
+        let locals =
+            match (globals, args.get(2)) {
+                (Some(g), Some(&Value::Obj(l))) if Value::Obj(l) != g => match self.heap.get(l) {
+                    Object::Dict(_) => Some(l),
+                    _ => return Err(self.unsupported(
                         "`exec` with a locals mapping other than a dict is not modelled by rpy-lsp",
-                    ))
-                }
-            },
-            _ => None,
-        };
+                    )),
+                },
+                _ => None,
+            };
         let Some(code) = self.code_to_exec(code)? else {
             // Unmodelled code: what it defines in a namespace dict is unknown.
             for d in [globals, locals.map(Value::Obj)].into_iter().flatten() {

@@ -907,15 +907,8 @@ impl RTyper<'_> {
                         .unwrap();
                     return Ok((Hlvalue::Ll(k), rr));
                 }
-                let text = match self.repr(hop.args_r[0]) {
-                    Repr::Str | Repr::Char => Some(rs),
-                    Repr::Unicode | Repr::UniChar if id != B::Float => {
-                        Some(self.intern_repr(Repr::Unicode))
-                    }
-                    _ => None,
-                };
-                if let Some(rtext) = text {
-                    let s = self.inputarg(llops, hop, 0, rtext)?;
+                if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
+                    let s = self.inputarg(llops, hop, 0, rs)?;
                     let base = if hop.nargs() > 1 {
                         self.inputarg(llops, hop, 1, si)?
                     } else {
