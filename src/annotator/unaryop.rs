@@ -1300,11 +1300,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         base: Option<&SomeValue>,
     ) -> Result<SomeValue, AnnError> {
         if let Some(b) = base {
-            if !(s.is_str_like() || s.is_unicode_like()) || !b.is_int_like() {
+            // the reference asserts a str (its knowntype): a unicode string with a base
+            // is refused too
+            if !s.is_str_like() || !b.is_int_like() {
                 return Err(AnnError::new(
                     "RPY218",
                     format!(
-                        "int(x, base) needs a string and an int, not {} and {}",
+                        "int(x, base) needs a str and an int, not {} and {}",
                         self.bk.describe_type(self.space.heap(), s),
                         self.bk.describe_type(self.space.heap(), b)
                     ),

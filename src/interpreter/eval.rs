@@ -446,6 +446,28 @@ fn step<S: Space>(
             let dest = if to { Some(f.pop()) } else { None };
             space.print_newline(dest)?;
         }
+        Instr::Exec(1)
+            if f.namespace.is_none()
+                && !code.has_flag(
+                    crate::compiler::bytecode::flags::MODULE
+                        | crate::compiler::bytecode::flags::CLASS_BODY,
+                ) =>
+        {
+            // A bare `exec` in a function sees (and may rebind) the function's locals.
+            let code_v = f.pop();
+            let locals: Vec<_> = code
+                .co_varnames
+                .iter()
+                .zip(&f.state.locals)
+                .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
+                .collect();
+            let after = space.exec_in_function(code_v, f.globals, locals)?;
+            for (name, v) in after {
+                if let Some(i) = code.co_varnames.iter().position(|n| *n == name) {
+                    f.state.locals[i] = Some(v);
+                }
+            }
+        }
         Instr::Exec(n) => {
             let args = f.popn(n as usize);
             space.exec(args)?;

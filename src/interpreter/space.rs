@@ -197,6 +197,18 @@ pub trait Space: Sized {
     ) -> OpResult<Self::Value, ()>;
     fn print_newline(&mut self, dest: Option<Self::Value>) -> OpResult<Self::Value, ()>;
     fn exec(&mut self, args: Vec<Self::Value>) -> OpResult<Self::Value, ()>;
+    /// A bare `exec code` in a function: Python 2 runs it with the module `globals` and
+    /// the function's bound `locals` as its local namespace; gives that namespace back
+    /// after the run (what the code bound), for the frame to take its locals from.
+    #[allow(clippy::type_complexity)]
+    fn exec_in_function(
+        &mut self,
+        code: Self::Value,
+        _globals: crate::objspace::object::ObjId,
+        _locals: Vec<(std::rc::Rc<str>, Self::Value)>,
+    ) -> OpResult<Self::Value, Vec<(std::rc::Rc<str>, Self::Value)>> {
+        self.exec(vec![code]).map(|_| Vec::new())
+    }
     fn yield_value(&mut self, v: Self::Value) -> OpResult<Self::Value>;
 }
 

@@ -81,6 +81,8 @@ bundled! {
     "rpython.rlib.nonconst" => "rpython/rlib/nonconst.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
+    "rpython.rlib.rsre.rsre_core" => "rpython/rlib/rsre/rsre_core.py", false;
+    "rpython.rlib.rsre.rpy" => "rpython/rlib/rsre/rpy/__init__.py", true;
     "rpython.rlib.parsing" => "rpython/rlib/parsing/__init__.py", true;
     "rpython.rlib.parsing._unknown" => "rpython/rlib/parsing/_unknown.py", false;
     "rpython.rlib.parsing.tree" => "rpython/rlib/parsing/tree.py", false;

@@ -254,6 +254,24 @@ impl ObjSpace {
         r
     }
 
+    /// Runs module-level code with `module` as globals and the dict `ns` as its local
+    /// namespace (`exec code in globals, locals`).
+    pub(crate) fn run_code_in_namespace(
+        &mut self,
+        code: Rc<crate::compiler::CodeObject>,
+        module: ObjId,
+        ns: ObjId,
+    ) -> R {
+        let mut frame: Frame<Value> = Frame::new(code, module, Vec::new());
+        frame.namespace = Some(ns);
+        self.enter()?;
+        self.frames.push((module, Some(ns)));
+        let r = eval(self, &mut frame);
+        self.frames.pop();
+        self.leave();
+        r
+    }
+
     /// Runs a module body in its module namespace.
     pub(crate) fn run_module_code(
         &mut self,

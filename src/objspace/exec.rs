@@ -7,7 +7,7 @@
 //! generate would be missing. The generated text is registered in the SourceMap under the
 //! name it was compiled with, so diagnostics in generated functions point at it.
 
-use super::object::{Object, Value};
+use super::object::{ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::diagnostics::Diagnostic;
 use std::path::PathBuf;
@@ -67,19 +67,37 @@ impl ObjSpace {
         Ok(self.alloc(Object::Code(compiled.code)))
     }
 
-    /// `exec code [in globals [, locals]]` at import time.
-    pub(crate) fn exec_statement(&mut self, args: Vec<Value>) -> R<()> {
-        let Some(&code) = args.first() else {
-            return self.type_error("exec needs code");
+    /// A bare `exec code` in a function at import time (characteristic's `exec_` helper,
+    /// for one): the code runs with the module `globals` and a dict of the function's
+    /// bound locals as its namespace, as Python 2 runs it; gives the namespace back.
+    pub(crate) fn exec_with_locals(
+        &mut self,
+        code: Value,
+        globals: ObjId,
+        locals: Vec<(Rc<str>, Value)>,
+    ) -> R<Vec<(Rc<str>, Value)>> {
+        let code = self.code_to_exec(code)?;
+        let Some(code) = code else {
+            return Ok(Vec::new());
         };
-        let globals = args.get(1).copied().filter(|v| !matches!(v, Value::None));
-        if let (Some(g), Some(l)) = (globals, args.get(2)) {
-            if *l != g && !matches!(l, Value::None) {
-                return Err(self.unsupported(
-                    "`exec` with separate globals and locals is not modelled by rpy-lsp",
-                ));
-            }
+        let ns = self.heap.alloc(Object::Dict(Default::default()));
+        for (k, v) in locals {
+            let key = self.intern(&k);
+            self.setitem(Value::Obj(ns), key, v)?;
         }
+        self.run_code_in_namespace(code, globals, ns)?;
+        let entries = match self.heap.get(ns) {
+            Object::Dict(d) => d.entries.clone(),
+            _ => Vec::new(),
+        };
+        Ok(entries
+            .into_iter()
+            .filter_map(|(k, v)| self.name_of(k).map(|n| (n, v)))
+            .collect())
+    }
+
+    /// The code object `exec` runs: a string is compiled; `None` for unmodelled code.
+    fn code_to_exec(&mut self, code: Value) -> R<Option<Rc<crate::compiler::CodeObject>>> {
         let code = if self.heap.str_value(code).is_some() {
             let name = self.new_str(b"<string>");
             let mode = self.new_str(b"exec");
@@ -88,31 +106,59 @@ impl ObjSpace {
             code
         };
         if self.unknown_name(code).is_some() {
+            return Ok(None);
+        }
+        match code {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Code(c) => Ok(Some(c.clone())),
+                _ => self.type_error("exec: arg 1 must be a string, file, or code object"),
+            },
+            _ => self.type_error("exec: arg 1 must be a string, file, or code object"),
+        }
+    }
+
+    /// `exec code [in globals [, locals]]` at import time.
+    pub(crate) fn exec_statement(&mut self, args: Vec<Value>) -> R<()> {
+        let Some(&code) = args.first() else {
+            return self.type_error("exec needs code");
+        };
+        let globals = args.get(1).copied().filter(|v| !matches!(v, Value::None));
+        // A separate locals mapping is the code's namespace (where its names are bound).
+        let locals =
+            match (globals, args.get(2)) {
+                (Some(g), Some(&Value::Obj(l))) if Value::Obj(l) != g => match self.heap.get(l) {
+                    Object::Dict(_) => Some(l),
+                    _ => return Err(self.unsupported(
+                        "`exec` with a locals mapping other than a dict is not modelled by rpy-lsp",
+                    )),
+                },
+                _ => None,
+            };
+        let Some(code) = self.code_to_exec(code)? else {
             // Unmodelled code: what it defines in a namespace dict is unknown.
-            if let Some(Value::Obj(g)) = globals {
-                self.unknown_dicts.insert(g);
+            for d in [globals, locals.map(Value::Obj)].into_iter().flatten() {
+                if let Value::Obj(d) = d {
+                    self.unknown_dicts.insert(d);
+                }
             }
             return Ok(());
-        }
-        let code = match code {
-            Value::Obj(id) => match self.heap.get(id) {
-                Object::Code(c) => c.clone(),
-                _ => return self.type_error("exec: arg 1 must be a string, file, or code object"),
-            },
-            _ => return self.type_error("exec: arg 1 must be a string, file, or code object"),
+        };
+        let run = |sp: &mut Self, code, module| match locals {
+            Some(ns) => sp.run_code_in_namespace(code, module, ns).map(|_| ()),
+            None => sp.run_module_code(code, module).map(|_| ()),
         };
         let Some(g) = globals else {
             // The current module's globals.
             let Some(&(module, _)) = self.frames.last() else {
                 return self.type_error("exec without globals outside a frame");
             };
-            return self.run_module_code(code, module).map(|_| ());
+            return run(self, code, module);
         };
         let Value::Obj(gid) = g else {
             return self.type_error("exec: arg 2 must be a dictionary or None");
         };
         if let Some(&module) = self.globals_views.get(&gid) {
-            return self.run_module_code(code, module).map(|_| ());
+            return run(self, code, module);
         }
         let entries = match self.heap.get(gid) {
             Object::Dict(d) => d.entries.clone(),
@@ -132,7 +178,7 @@ impl ObjSpace {
                 self.ns_set(module, &n, v)?;
             }
         }
-        self.run_module_code(code, module)?;
+        run(self, code, module)?;
         let defined: Vec<(Rc<str>, Value)> = match self.heap.get(module) {
             Object::Module(m) => m.dict.iter().map(|(k, v)| (k.clone(), v)).collect(),
             _ => Vec::new(),

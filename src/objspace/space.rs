@@ -463,6 +463,15 @@ impl Space for ObjSpace {
         self.exec_statement(args)
     }
 
+    fn exec_in_function(
+        &mut self,
+        code: Value,
+        globals: ObjId,
+        locals: Vec<(Rc<str>, Value)>,
+    ) -> OpResult<Value, Vec<(Rc<str>, Value)>> {
+        self.exec_with_locals(code, globals, locals)
+    }
+
     fn yield_value(&mut self, v: Value) -> R {
         self.do_yield(v)
     }

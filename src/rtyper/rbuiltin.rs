@@ -45,6 +45,16 @@ impl RTyper<'_> {
                 // a constant callee, or a variable holding a single prebuilt callable (a
                 // function passed as an argument, a static method read from an instance)
                 let Some(Value::Obj(id)) = self.static_value(hop.g, callee, hop.args_r[0]) else {
+                    // a built-in function read from an attribute (`self.read = os.read`):
+                    // the annotation names it, the value carries nothing (Void)
+                    if let SomeValue::Builtin {
+                        id: bid,
+                        s_self: None,
+                    } = self.annotation(hop.g, callee)
+                    {
+                        hop.r_s_popfirstarg();
+                        return self.call_builtin(hop, llops, bid);
+                    }
                     return Err(TyperError::new(
                         "calling this value is not supported by `run` yet",
                     ));

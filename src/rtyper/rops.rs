@@ -789,6 +789,18 @@ impl RTyper<'_> {
                 llops.genop(LlOp::CastUnicharToInt, vec![v], LlType::SIGNED)
             }
             (Op::Int, Repr::Float) => llops.genop(LlOp::CastFloatToInt, vec![v], LlType::SIGNED),
+            (Op::Int, Repr::Unicode | Repr::UniChar) => {
+                // parsed by the same helper as a str (specialized on the string type)
+                let ru = self.intern_repr(Repr::Unicode);
+                let u = self.convertvar(llops, v, r, ru)?;
+                if self.has_implicit_exception(hop, "ValueError") {
+                    hop.exception_is_here(llops);
+                }
+                let ten = super::hop::cint(10);
+                let x = self.gendirectcall(llops, "ll_str_to_int", vec![u, ten], LlType::SIGNED)?;
+                let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                self.convertvar(llops, x, si, rr)?
+            }
             (Op::Int | Op::Float, Repr::Str | Repr::Char | Repr::ByteArray) => {
                 let rs = self.intern_repr(Repr::Str);
                 // a bytearray's bytes as a str, parsed as one (as the reference, whose

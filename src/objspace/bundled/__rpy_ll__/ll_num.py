@@ -118,23 +118,25 @@ def ll_uint_oct(x, prefix):
 
 # ---- text to integers
 
+@specialize.ll()
 def ll_str_to_int(s, base):
-    """`int(s, base)` as the reference's compiled programs read it: spaces (only ' ')
-    around and between the sign and the digits, digits of the base (no 0x prefix); the
-    value wraps around (no OverflowError); anything else is a ValueError."""
+    """`int(s, base)` of a string or a unicode string as the reference's compiled
+    programs read it: spaces (only ' ') around and between the sign and the digits,
+    digits of the base (no 0x prefix); the value wraps around (no OverflowError);
+    anything else is a ValueError."""
     if base < 2 or base > 36:
         raise ValueError
     n = len(s.chars)
     i = 0
-    while i < n and s.chars[i] == ' ':
+    while i < n and ord(s.chars[i]) == 32:
         i += 1
     sign = 1
-    if i < n and s.chars[i] == '-':
+    if i < n and ord(s.chars[i]) == 45:
         sign = -1
         i += 1
-    elif i < n and s.chars[i] == '+':
+    elif i < n and ord(s.chars[i]) == 43:
         i += 1
-    while i < n and s.chars[i] == ' ':
+    while i < n and ord(s.chars[i]) == 32:
         i += 1
     start = i
     val = 0
@@ -154,7 +156,7 @@ def ll_str_to_int(s, base):
         i += 1
     if i == start:
         raise ValueError
-    while i < n and s.chars[i] == ' ':
+    while i < n and ord(s.chars[i]) == 32:
         i += 1
     if i != n:
         raise ValueError

@@ -93,8 +93,25 @@ class local(object):
         return True
 
     def read(self, mode='r'):
-        f = open(self.strpath, mode)
+        # through `os`, which reads the workspace at import time (kermit reads its
+        # grammar with `py.path.local(dir).join('grammar.txt').read('rt')`)
+        fd = os.open(self.strpath, os.O_RDONLY, 0)
+        chunks = []
         try:
-            return f.read()
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
         finally:
-            f.close()
+            os.close(fd)
+        data = ''.join(chunks)
+        if 'U' in mode:
+            data = data.replace('\r\n', '\n').replace('\r', '\n')
+        return data
+
+    def read_binary(self):
+        return self.read('rb')
+
+    def read_text(self, encoding):
+        return self.read('r').decode(encoding)

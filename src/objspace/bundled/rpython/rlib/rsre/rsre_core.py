@@ -1,0 +1,148 @@
+"""rpy-lsp's model of `rpython.rlib.rsre.rsre_core`: matching a pattern compiled at import
+time (`rpython.rlib.rsre.rpy.get_code`) against a string in translated code, through a
+match context (rply's lexer does this). The signatures are the reference's (rpython
+0.2.1: a context takes the pattern, `match_context(ctx)` one argument); the matcher is the
+one of the `rsre_re` model. A pattern here is the list `get_code` gives: the program of
+`objspace/regex/program.rs` followed by its start node, register and group counts."""
+import sys
+from rpython.rlib.objectmodel import specialize
+from rpython.rlib.rsre.rsre_re import _State, _match
+
+
+class Error(Exception):
+    def __init__(self, msg):
+        self.msg = msg
+
+
+class AbstractMatchContext(object):
+    match_start = 0
+    match_end = 0
+    match_marks_flat = None
+    fullmatch_only = False
+
+    def __init__(self, pattern, match_start, end, flags):
+        assert match_start >= 0
+        assert end >= 0
+        self.pattern = pattern
+        self.match_start = match_start
+        self.end = end
+        self.flags = flags
+
+    def reset(self, start):
+        self.match_start = start
+        self.match_marks_flat = None
+
+    def flatten_marks(self):
+        return self.match_marks_flat
+
+    def span(self, groupnum=0):
+        fmarks = self.match_marks_flat
+        groupnum *= 2
+        if fmarks is None or groupnum >= len(fmarks):
+            return (-1, -1)
+        return (fmarks[groupnum], fmarks[groupnum + 1])
+
+
+class StrMatchContext(AbstractMatchContext):
+    def __init__(self, pattern, string, match_start, end, flags):
+        AbstractMatchContext.__init__(self, pattern, match_start, end, flags)
+        self._string = string
+
+    def str(self, index):
+        return ord(self._string[index])
+
+    def group(self, groupnum=0):
+        frm, to = self.span(groupnum)
+        if 0 <= frm <= to:
+            return self._string[frm:to]
+        return None
+
+
+class UnicodeMatchContext(AbstractMatchContext):
+    def __init__(self, pattern, unicodestr, match_start, end, flags):
+        AbstractMatchContext.__init__(self, pattern, match_start, end, flags)
+        self._unicodestr = unicodestr
+
+    def str(self, index):
+        return ord(self._unicodestr[index])
+
+    def group(self, groupnum=0):
+        frm, to = self.span(groupnum)
+        if 0 <= frm <= to:
+            return self._unicodestr[frm:to]
+        return None
+
+
+@specialize.argtype(0)
+def _text(ctx):
+    if isinstance(ctx, UnicodeMatchContext):
+        return ctx._unicodestr
+    return ctx._string
+
+
+@specialize.argtype(0)
+def _match_at(ctx, pos):
+    code = ctx.pattern
+    n = len(code)
+    groups = code[n - 1]
+    state = _State(2 * groups + 2, code[n - 2], ctx.end)
+    state.marks[0] = pos
+    if not _match(state, code, code[n - 3], _text(ctx), pos):
+        return False
+    if ctx.fullmatch_only and state.match_end != ctx.end:
+        return False
+    state.marks[1] = state.match_end
+    ctx.match_start = pos
+    ctx.match_end = state.match_end
+    ctx.match_marks_flat = state.marks
+    return True
+
+
+@specialize.argtype(0)
+def match_context(ctx):
+    if ctx.end < ctx.match_start:
+        return False
+    return _match_at(ctx, ctx.match_start)
+
+
+@specialize.argtype(0)
+def search_context(ctx):
+    pos = ctx.match_start
+    while pos <= ctx.end:
+        if _match_at(ctx, pos):
+            return True
+        pos += 1
+    return False
+
+
+def _adjust(start, end, length):
+    if start < 0:
+        start = 0
+    elif start > length:
+        start = length
+    if end < 0:
+        end = 0
+    elif end > length:
+        end = length
+    return start, end
+
+
+def match(pattern, string, start=0, end=sys.maxint, flags=0, fullmatch=False):
+    start, end = _adjust(start, end, len(string))
+    ctx = StrMatchContext(pattern, string, start, end, flags)
+    ctx.fullmatch_only = fullmatch
+    if match_context(ctx):
+        return ctx
+    return None
+
+
+def fullmatch(pattern, string, start=0, end=sys.maxint, flags=0):
+    return match(pattern, string, start, end, flags, fullmatch=True)
+
+
+def search(pattern, string, start=0, end=sys.maxint, flags=0):
+    start, end = _adjust(start, end, len(string))
+    ctx = StrMatchContext(pattern, string, start, end, flags)
+    if search_context(ctx):
+        return ctx
+    return None
