@@ -749,7 +749,11 @@ impl RTyper<'_> {
                 };
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
-            B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
+            // keepalive_until_here: the reference's `keepalive` operation, which its C backend
+            // turns into no code; it only matters to code holding raw addresses of GC objects
+            B::ObjectmodelResizelistHint | B::ObjectmodelKeepaliveUntilHere => {
+                Ok((cvoid(), self.intern_repr(Repr::Void)))
+            }
             B::ObjectmodelComputeHash => {
                 let (x, r) = (hop.args_v[0], hop.args_r[0]);
                 Ok((self.value_hash(llops, x, r)?, si))
