@@ -782,6 +782,10 @@ impl RTyper<'_> {
                         rr,
                     ));
                 }
+                if matches!(self.repr(r), Repr::Dict { .. }) {
+                    // list(d) of a dict: its keys, as d.keys()
+                    return Ok((self.new_list_call(llops, "ll_dict_keys", rr, vec![v])?, rr));
+                }
                 if let Repr::Tuple(fields) = self.repr(r).clone() {
                     // list(t) of a tuple (`list(args)` of a *args tuple): its fields, in order
                     let mut vals = Vec::with_capacity(fields.len());
