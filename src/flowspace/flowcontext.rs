@@ -1022,10 +1022,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 r
             }
         };
-        Some((
-            Hlvalue::Const(first),
-            Hlvalue::Const(Value::Obj(rest)),
-        ))
+        Some((Hlvalue::Const(first), Hlvalue::Const(Value::Obj(rest))))
     }
 
     fn exc_match(&mut self, etype: &Hlvalue, cls: &Hlvalue) -> OpResult<Hlvalue> {
