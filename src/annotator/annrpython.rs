@@ -804,6 +804,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     pub fn finish(mut self) -> AnnotatedProgram {
         self.check_call_shapes();
+        self.apply_own_defaults();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
             if !diagnostics

@@ -60,6 +60,23 @@ impl CallShapes {
     }
 }
 
+impl CallShapes {
+    /// Each family's root and its members.
+    pub(super) fn families(&mut self) -> Vec<(DescId, Vec<DescId>)> {
+        let mut members: Vec<DescId> = self.parent.keys().copied().collect();
+        members.sort();
+        let mut out: Vec<(DescId, Vec<DescId>)> = Vec::new();
+        for d in members {
+            let r = self.find(d);
+            match out.iter_mut().find(|(root, _)| *root == r) {
+                Some((_, m)) => m.push(d),
+                None => out.push((r, vec![d])),
+            }
+        }
+        out
+    }
+}
+
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Records a call of the functions or methods `descs` with `args` at `span`.
     pub(super) fn record_call_shape(&mut self, descs: &Rc<[DescId]>, args: &ArgsS, span: Span) {
@@ -106,6 +123,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     funcs.push(*func);
                     bound = true;
                 }
+                // calling classes calls their `__init__`s, with the new instance first
+                Desc::Class(_) => {
+                    if let Some(f) = self.init_function_desc(d) {
+                        funcs.push(f);
+                    }
+                    bound = true;
+                }
                 _ => return None,
             }
         }
@@ -114,6 +138,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             self.call_shapes.union(first, f);
         }
         Some((first, bound))
+    }
+
+    /// The function description of the `__init__` that instances of class `d` run.
+    fn init_function_desc(&mut self, d: DescId) -> Option<DescId> {
+        let owner = super::classdef::ClassDesc::lookup(&self.bk, d, "__init__")?;
+        match self.bk.class_desc(owner)?.classdict.get("__init__")? {
+            super::classdef::ClassAttr::Desc(f) => Some(*f),
+            super::classdef::ClassAttr::Const(crate::objspace::object::Value::Obj(o)) => {
+                let o = *o;
+                let f = self.bk.getdesc(self.space.heap(), o).ok()?;
+                matches!(self.bk.desc(f), Desc::Function(_)).then_some(f)
+            }
+            _ => None,
+        }
     }
 
     /// Reports each family called with several shapes whose functions cannot share one.

@@ -45,6 +45,35 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 span,
             );
         }
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if op.opname != Op::Contains {
+                        continue;
+                    }
+                    let Some(Hlvalue::Var(v)) = op.args.first() else {
+                        continue;
+                    };
+                    if let Some(SomeValue::List { def, .. }) = &self.info[g].bindings[v.0 as usize]
+                    {
+                        let it = self.bk.item(self.bk.list_item(*def));
+                        if it.range_step.is_some() && !it.mutated && !it.resized {
+                            found.push(op.span);
+                        }
+                    }
+                }
+            }
+        }
+        for span in found {
+            self.report(
+                AnnError::new(
+                    "RPY210",
+                    "`in` of a list made by range() is not supported by the RPython typer: compare with the bounds (`0 <= x < n`) instead".into(),
+                ),
+                span,
+            );
+        }
         self.check_none_equality();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();

@@ -18,6 +18,7 @@ mod binaryop;
 pub mod bookkeeper;
 mod builtin;
 mod call;
+mod calldefaults;
 mod callfamily;
 mod callshapes;
 mod checks;

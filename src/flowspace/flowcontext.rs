@@ -82,6 +82,7 @@ pub fn build_flow<C: ConcreteSpace>(
         last_locals: Vec::new(),
         instr_pc: 0,
         unroll_next: HashMap::new(),
+        exc_guard_rest: HashMap::new(),
         unroll_head: HashMap::new(),
     };
     let start = ctx.graph.startblock;
@@ -234,6 +235,8 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
     /// The next step of each unrolled iterator: one object per step, so that the paths of
     /// one step of an unrolled loop merge (not one copy of the rest per path).
     unroll_next: HashMap<ObjId, ObjId>,
+    /// The tuple of the other classes of each tuple `except` guard (see `exc_guard_split`).
+    pub(super) exc_guard_rest: HashMap<ObjId, ObjId>,
     /// The first step of each unrolling_iterable's iterator.
     unroll_head: HashMap<ObjId, ObjId>,
 }
@@ -996,6 +999,30 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             out.push(self.op(Op::GetItem, &[*seq, Hlvalue::Const(Value::Int(i as i64))])?);
         }
         Ok(out)
+    }
+
+    fn exc_guard_split(&mut self, cls: &Hlvalue) -> Option<(Hlvalue, Hlvalue)> {
+        let Hlvalue::Const(Value::Obj(id)) = *cls else {
+            return None;
+        };
+        let Object::Tuple(items) = self.objspace.heap().get(id) else {
+            return None;
+        };
+        if items.len() < 2 {
+            return None;
+        }
+        let (first, others) = (items[0], items[1..].to_vec());
+        // one tuple of the others per guard, so that a block flowed again sees the same
+        // constant
+        let rest = match self.exc_guard_rest.get(&id) {
+            Some(&r) => r,
+            None => {
+                let r = self.objspace.heap_mut().alloc(Object::Tuple(others));
+                self.exc_guard_rest.insert(id, r);
+                r
+            }
+        };
+        Some((Hlvalue::Const(first), Hlvalue::Const(Value::Obj(rest))))
     }
 
     fn exc_match(&mut self, etype: &Hlvalue, cls: &Hlvalue) -> OpResult<Hlvalue> {

@@ -15,7 +15,7 @@
 use super::flowcontext::{FlowContext, Kind, State};
 use super::model::*;
 use crate::interpreter::ConcreteSpace;
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
 use std::collections::HashMap;
 
@@ -357,8 +357,18 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             (Hlvalue::Const(x), Hlvalue::Const(y)) if self.same_constant(x, y) => Some(a),
             // Each step of an unrolled loop is its own block: its iterator never merges.
             (Hlvalue::Const(x), _) | (_, Hlvalue::Const(x)) if self.is_unroller(x) => None,
+            // nor does the rest of a tuple `except` guard (it must stay a constant)
+            (Hlvalue::Const(Value::Obj(x)), _) | (_, Hlvalue::Const(Value::Obj(x)))
+                if self.is_exc_guard_rest(x) =>
+            {
+                None
+            }
             _ => Some(Hlvalue::Var(VarId(u32::MAX))),
         }
+    }
+
+    fn is_exc_guard_rest(&self, id: ObjId) -> bool {
+        self.exc_guard_rest.values().any(|&r| r == id)
     }
 
     fn is_unroller(&self, v: Value) -> bool {

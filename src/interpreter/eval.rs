@@ -162,7 +162,32 @@ fn step<S: Space>(
             let a = f.pop();
             match cmp {
                 CmpOp::ExcMatch => {
-                    let v = space.exc_match(&a, &b)?;
+                    // a tuple guard: one test per class, in order, each a branch of its own
+                    let mut guard = b;
+                    while let Some((first, rest)) = space.exc_guard_split(&guard) {
+                        let v = space.exc_match(&a, &first)?;
+                        match space.branch(&v)? {
+                            Branch::Known(false) => guard = rest,
+                            Branch::Known(true) => {
+                                guard = first;
+                                break;
+                            }
+                            Branch::Unknown => {
+                                let mut if_true = f.state_at(f.state.pc);
+                                if_true.stack.push(space.wrap(Value::Bool(true)));
+                                // the other classes: this instruction again, on the rest
+                                let mut if_false = f.state_at(f.state.pc - 1);
+                                if_false.stack.push(a);
+                                if_false.stack.push(rest);
+                                return Err(Unwind::Fork(Box::new(Fork::Branch {
+                                    cond: v,
+                                    if_true,
+                                    if_false,
+                                })));
+                            }
+                        }
+                    }
+                    let v = space.exc_match(&a, &guard)?;
                     f.push(v);
                 }
                 CmpOp::NotIn | CmpOp::IsNot => {

@@ -123,6 +123,13 @@ pub trait Space: Sized {
     /// `except` matching: is the exception class `etype` a subclass of `cls` (a class or a
     /// tuple of classes)? Returns a bool value.
     fn exc_match(&mut self, etype: &Self::Value, cls: &Self::Value) -> OpResult<Self::Value>;
+    /// Splits an `except` guard that is a tuple of two or more classes into its first class
+    /// and the tuple of the others, for a space that tests them one at a time and forks on
+    /// each test (the flow space, as the reference's `exception_match` does); `None` when
+    /// `exc_match` takes the whole guard at once.
+    fn exc_guard_split(&mut self, _cls: &Self::Value) -> Option<(Self::Value, Self::Value)> {
+        None
+    }
     /// `raise exc` / `raise exc, arg`: normalizes to class and instance.
     fn raise(&mut self, exc: Self::Value, arg: Option<Self::Value>) -> Unwind<Self::Value>;
     /// Reading a local that has no value.

@@ -763,7 +763,11 @@ impl RTyper<'_> {
                 };
                 Ok((self.build_list(llops, rr, item, fixed, Vec::new()), rr))
             }
-            B::ObjectmodelResizelistHint => Ok((cvoid(), self.intern_repr(Repr::Void))),
+            // keepalive_until_here: the reference's `keepalive` operation, which its C backend
+            // turns into no code; it only matters to code holding raw addresses of GC objects
+            B::ObjectmodelResizelistHint | B::ObjectmodelKeepaliveUntilHere => {
+                Ok((cvoid(), self.intern_repr(Repr::Void)))
+            }
             B::ObjectmodelComputeHash => {
                 let (x, r) = (hop.args_v[0], hop.args_r[0]);
                 Ok((self.value_hash(llops, x, r)?, si))
@@ -791,6 +795,10 @@ impl RTyper<'_> {
                         self.new_list_call(llops, "ll_list_of_chars", rr, vec![v])?,
                         rr,
                     ));
+                }
+                if matches!(self.repr(r), Repr::Dict { .. }) {
+                    // list(d) of a dict: its keys, as d.keys()
+                    return Ok((self.new_list_call(llops, "ll_dict_keys", rr, vec![v])?, rr));
                 }
                 if let Repr::Tuple(fields) = self.repr(r).clone() {
                     // list(t) of a tuple (`list(args)` of a *args tuple): its fields, in order

@@ -4,7 +4,7 @@
 //! gives a Signed hash or a `Ptr(STR)`.
 
 use super::annlowlevel::EqSpec;
-use super::hop::{cint, LlOps};
+use super::hop::{cfield, cint, LlOps};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::flowspace::Hlvalue;
@@ -41,6 +41,19 @@ impl RTyper<'_> {
             Repr::Float => self.gendirectcall(llops, "ll_hash_float", vec![v], si)?,
             Repr::Void => cint(0),
             _ if self.types.is_gc_ptr(self.lltype(r)) => self.identity_hash(llops, v),
+            // a class (its vtable, static): its number in the class hierarchy, which no
+            // other class has (the reference hashes the vtable's address)
+            // (in a helper, a `Repr::Ptr` to a vtable)
+            _ if self.is_vtable_ptr(t) => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let root = self.lltype(cr);
+                let c = if t == root {
+                    v
+                } else {
+                    llops.genop(LlOp::CastPointer, vec![v], root)
+                };
+                llops.genop(LlOp::GetField, vec![c, cfield("subclassrange_min")], si)
+            }
             _ => {
                 return Err(TyperError::new(format!(
                     "compute_hash() of {} is not supported by `run` yet",
@@ -48,6 +61,16 @@ impl RTyper<'_> {
                 )))
             }
         })
+    }
+
+    /// Whether `t` points to a class's vtable.
+    fn is_vtable_ptr(&self, t: LlType) -> bool {
+        !self.types.is_gc_ptr(t)
+            && self
+                .types
+                .pointee(t)
+                .and_then(|st| self.types.struct_name(st))
+                .is_some_and(|n| n.starts_with("vtable"))
     }
 
     /// The number of items of a tuple type (a pointer to a `tuple…` structure).

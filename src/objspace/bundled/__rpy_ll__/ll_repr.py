@@ -136,19 +136,22 @@ def make_list_str(fixed, item_str):
 def make_tuple_str(item_strs):
     """The `str()` of tuples whose items' `str()` are `item_strs`: `(a, b)`, `(a,)`."""
     n = len(item_strs)
-    fields = unrolling_iterable([('item%d' % i, item_strs[i]) for i in range(n)])
-    fixed_chars = 2 + 2 * (n - 1) if n > 1 else 3
+    # (whether a separator comes first, field, str function); the separator goes by
+    # position, not by what was written: an item's str() may be empty
+    fields = unrolling_iterable([(i > 0, 'item%d' % i, item_strs[i]) for i in range(n)])
+    # "()" for no item, "(a,)" for one
+    fixed_chars = 2 + 2 * (n - 1) if n > 1 else n + 2
 
     @specialize.ll()
     def ll_tuple_str(t):
         total = fixed_chars
-        for name, item_str in fields:
+        for sep, name, item_str in fields:
             total += len(item_str(getattr(t, name)).chars)
         r = malloc(STR, total)
         r.chars[0] = '('
         o = 1
-        for name, item_str in fields:
-            if o > 1:
+        for sep, name, item_str in fields:
+            if sep:
                 o = _put_sep(r, o)
             o = _put(r, o, item_str(getattr(t, name)))
         if n == 1:
