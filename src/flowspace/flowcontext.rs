@@ -481,6 +481,32 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     }
 
     /// Whether a constant may be folded (immutable from the flow space's point of view).
+    /// The names a bundled model module declares as all the reference translates
+    /// (`_rpy_complete_ = ("time", ...)`), as text for a message; `None` for any other
+    /// module, whose missing names are only unknown.
+    fn complete_model_surface(&self, module: Value) -> Option<String> {
+        let heap = self.objspace.heap();
+        let Value::Obj(m) = module else { return None };
+        let Object::Module(m) = heap.get(m) else {
+            return None;
+        };
+        if !m.bundled {
+            return None;
+        }
+        let Some(Value::Obj(t)) = m.dict.get("_rpy_complete_") else {
+            return None;
+        };
+        let Object::Tuple(items) = heap.get(t) else {
+            return None;
+        };
+        let names: Vec<String> = items
+            .iter()
+            .filter_map(|&v| heap.str_value(v))
+            .map(|n| format!("{}.{}", m.name, String::from_utf8_lossy(n)))
+            .collect();
+        Some(names.join(", "))
+    }
+
     fn foldable(&self, v: Value) -> bool {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
@@ -858,8 +884,18 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                                 && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
                                     || id.0 as usize >= heap_before);
                             if of_model {
-                                self.diagnostics
-                                    .push(Diagnostic::new("RPY007", self.span, msg));
+                                let diag = match self.complete_model_surface(consts[0]) {
+                                    // A model that lists all the reference translates
+                                    // (`_rpy_complete_`, as `time`): the name is missing
+                                    // from the real thing too, in translated code.
+                                    Some(provided) => Diagnostic::new(
+                                        "RPY210",
+                                        self.span,
+                                        format!("`{name}` is not supported by RPython in translated code (it provides {provided})"),
+                                    ),
+                                    None => Diagnostic::new("RPY007", self.span, msg),
+                                };
+                                self.diagnostics.push(diag);
                             }
                             return Ok(Hlvalue::Const(v));
                         }

@@ -826,18 +826,6 @@ impl RTyper<'_> {
                     llops.genop(LlOp::DirectCall, vec![fp, s, ten], tr)
                 }
             }
-            // `int(u)`: the same parser, over the characters of the unicode string
-            (Op::Int, Repr::Unicode | Repr::UniChar) => {
-                let ru = self.intern_repr(Repr::Unicode);
-                let s = self.convertvar(llops, v, r, ru)?;
-                if self.has_implicit_exception(hop, "ValueError") {
-                    hop.exception_is_here(llops);
-                }
-                let ten = super::hop::cint(10);
-                let x = self.gendirectcall(llops, "ll_str_to_int", vec![s, ten], LlType::SIGNED)?;
-                let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                self.convertvar(llops, x, si, rr)?
-            }
             (Op::Int | Op::Float, _) => self.convertvar(llops, v, r, rr)?,
             (Op::Hex | Op::Oct, _) => self.radix_str(llops, v, r, op == Op::Hex, true)?,
             _ => {
