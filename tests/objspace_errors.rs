@@ -88,11 +88,15 @@ fn syntax_error_is_rpy001() {
 fn unsupported_constructs_are_rpy004() {
     // A construct the model lacks stops the module with a warning (what it would define is
     // unknown), not an error.
-    let (sp, _) = run("X = 1\nexec 'y = 2' in {}, {}\nZ = 3\n");
+    let (sp, _) = run("X = 1\ndef f():\n    return locals()\nL = f()\nZ = 3\n");
     let d = describe(&sp);
     assert_eq!(d.len(), 1, "{d:?}");
-    assert!(d[0].starts_with("RPY007 main.py:2: `exec`"), "{d:?}");
+    assert!(d[0].starts_with("RPY007 main.py:3: "), "{d:?}");
     assert!(sp.import_stopped_unknown, "{d:?}");
+    // `exec` with a locals mapping of its own is modelled: the names land in it.
+    let (sp, m) = run("g = {}\nl = {}\nexec 'y = 2' in g, l\nY = l['y']\n");
+    assert!(describe(&sp).is_empty(), "{:?}", describe(&sp));
+    assert_eq!(sp.module_attr(m, "Y"), Some(Value::Int(2)));
     // Generated code runs on the model: `exec` of a string, of compile()'s code object.
     let (sp, m) = run("exec 'y = 2'\nns = {'y': y}\nexec compile('z = y + 1', '<g>', 'exec') in ns\nZ = ns['z']\n");
     assert!(describe(&sp).is_empty(), "{:?}", describe(&sp));
