@@ -409,6 +409,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if own == Some(target) {
             return Ok(S::None);
         }
+        // A pointer to a structure whose first field is (transitively) the target's: the
+        // helper stores a subclass instance where its base is expected (the values of a
+        // dict of `Local`s copied into a list of `_Variable`s), and the RTyper inserts the
+        // `cast_pointer`, as the reference's helpers recast such items.
+        if let Some(own) = own.filter(|&o| types.is_ptr(o) && types.is_ptr(target)) {
+            if let (Some(sub), Some(sup)) = (types.pointee(own), types.pointee(target)) {
+                if types.is_first_field_descendant(sub, sup) {
+                    return Ok(S::None);
+                }
+            }
+        }
         Err(AnnError::new(
             "RPY205",
             format!(
