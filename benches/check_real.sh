@@ -21,6 +21,9 @@
 #     wall best 632 ms, median 680 ms; CPU 130-170 ms; peak RSS 58 MiB; 0 errors
 #   rpyforth (pli-tmu/rpyforth, target importing rpyforth.targetrpyforth; 10,133 lines
 #   of the interpreter, a 3,500-line primitives module): CPU 110 ms; peak RSS 60 MiB; 0 errors
+# End of session 12 (quiet machine, the mirror's current RPySOM, SOM_INTERP=AST): wall best
+#   187 ms, median 195 ms; CPU 220 ms; peak RSS 75 MiB; 0 errors (the goal of 150 ms is not met:
+#   check runs the RTyper after a clean annotation, about a third of the time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
