@@ -15,6 +15,24 @@ void rpy_fatal(const char *name)
     exit(134);
 }
 
+/* the object layouts every program's rpy_typeinfo[] describes (a linked node, an array of
+ * pointers, an array of longs); a program adds its own beside them */
+struct node {
+    rpy_hdr hdr;
+    long value;
+    struct node *next;
+};
+struct ptrarray {
+    rpy_hdr hdr;
+    long length;
+    void *items[];
+};
+struct longarray {
+    rpy_hdr hdr;
+    long length;
+    long items[];
+};
+
 #define CHECK(c) do { \
         if (!(c)) { \
             fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \

@@ -6,16 +6,6 @@
 #include "gctest.h"
 #include <string.h>
 
-struct node {
-    rpy_hdr hdr;
-    long value;
-    struct node *next;
-};
-struct ptrarray {
-    rpy_hdr hdr;
-    long length;
-    void *items[];
-};
 
 static const long node_ptrs[] = {offsetof(struct node, next), -1};
 static const long none[] = {-1};

@@ -3,21 +3,6 @@
  * distinct live objects. */
 #include "gctest.h"
 
-struct node {
-    rpy_hdr hdr;
-    long value;
-    struct node *next;
-};
-struct ptrarray {
-    rpy_hdr hdr;
-    long length;
-    void *items[];
-};
-struct longarray {
-    rpy_hdr hdr;
-    long length;
-    long items[];
-};
 struct empty {
     rpy_hdr hdr;
 };

@@ -3,21 +3,6 @@
  * changing live set: the peak RSS must stay bounded (major collections free memory). */
 #include "gctest.h"
 
-struct node {
-    rpy_hdr hdr;
-    long value;
-    struct node *next;
-};
-struct ptrarray {
-    rpy_hdr hdr;
-    long length;
-    void *items[];
-};
-struct longarray {
-    rpy_hdr hdr;
-    long length;
-    long items[];
-};
 
 enum { T_NODE, T_PTRARRAY, T_LONGARRAY };
 

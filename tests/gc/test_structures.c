@@ -2,25 +2,10 @@
  * pointers, objects that survive many collections. */
 #include "gctest.h"
 
-struct node {
-    rpy_hdr hdr;
-    long value;
-    struct node *next;
-};
 struct tree {
     rpy_hdr hdr;
     long value;
     struct tree *left, *right;
-};
-struct ptrarray {
-    rpy_hdr hdr;
-    long length;
-    void *items[];
-};
-struct longarray {
-    rpy_hdr hdr;
-    long length;
-    long items[];
 };
 struct empty {
     rpy_hdr hdr;

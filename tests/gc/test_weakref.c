@@ -4,21 +4,6 @@
  * static objects, and may die themselves before or after their referent. */
 #include "gctest.h"
 
-struct node {
-    rpy_hdr hdr;
-    long value;
-    struct node *next;
-};
-struct ptrarray {
-    rpy_hdr hdr;
-    long length;
-    void *items[];
-};
-struct longarray {
-    rpy_hdr hdr;
-    long length;
-    long items[];
-};
 
 enum { T_NODE, T_PTRARRAY, T_LONGARRAY, T_WEAKREF };
 
