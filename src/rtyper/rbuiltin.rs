@@ -1375,7 +1375,7 @@ impl RTyper<'_> {
                     B::DictPopitem => {
                         raise_here(self, hop, llops, "KeyError");
                         let args = vec![ctype(tr), sv];
-                        return Ok((self.gendirectcall(llops, "ll_dict_popitem", args, tr)?, rr));
+                        return Ok((self.dict_call(llops, "ll_dict_popitem", sr, args, tr)?, rr));
                     }
                     B::DictCopy => ("ll_dict_copy", vec![sv], (tr, rr)),
                     B::DictUpdate => (

@@ -218,9 +218,10 @@ impl RTyper<'_> {
                     vec![
                         ("num_live".into(), LlType::SIGNED),
                         ("num_used".into(), LlType::SIGNED),
+                        // what may be added before the index is rebuilt (see ll_dict.py)
+                        ("resize_counter".into(), LlType::SIGNED),
                         ("entries".into(), entries_ptr),
-                        // the hash index of compiled programs (GenC's dicts); the
-                        // LLInterpreter keeps its own and leaves this NULL
+                        // the hash index (NULL until the first operation)
                         ("indexes".into(), index_ptr),
                     ]
                     .into_iter()

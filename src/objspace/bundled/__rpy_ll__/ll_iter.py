@@ -174,6 +174,8 @@ def ll_striter_next_enumerate(TUPLE, it):
 
 # ---- dicts: the live entries in insertion order
 
+MAXINT = 9223372036854775807
+
 @specialize.ll()
 def _dictiter_advance(it):
     # the number of the next live entry, which the iterator then moves past
@@ -184,7 +186,8 @@ def _dictiter_advance(it):
     while i < n and not entries[i].live:
         i += 1
     if i >= n:
-        it.index = i
+        # an exhausted iterator stays exhausted, even if the dict grows again
+        it.index = MAXINT
         raise StopIteration
     it.index = i + 1
     return i

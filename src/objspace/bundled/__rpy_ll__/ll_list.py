@@ -77,16 +77,21 @@ def _shrink(l, newsize):
 
 
 @specialize.ll()
+def _is_pointer(T):
+    # an item or field type is a number, a character, a pointer or nothing (None): the
+    # test is decided per type, so only the branch of the type's kind is kept
+    return (T != Signed and T != Unsigned and T != SignedLongLong
+            and T != UnsignedLongLong and T != Float and T != Char
+            and T != UniChar and T != Bool and T != Void)
+
+
+@specialize.ll()
 def _clear(l, start, stop):
     # the slots [start, stop) a list gives up by pop, del and del-slice: the reference's
     # lists set them to NULL when the items are pointers (a later slice assignment that
     # grows the list shows what the array holds there, see ll_setslice)
     ITEM = typeOf(l).TO.items.TO.OF
-    # items are numbers, characters, pointers or nothing (a list of None): each test is
-    # decided per list type
-    if (ITEM != Signed and ITEM != Unsigned and ITEM != SignedLongLong
-            and ITEM != UnsignedLongLong and ITEM != Float and ITEM != Char
-            and ITEM != UniChar and ITEM != Bool and ITEM != Void):
+    if _is_pointer(ITEM):
         items = l.items
         null = nullptr(ITEM.TO)
         while start < stop:

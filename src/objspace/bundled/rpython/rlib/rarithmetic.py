@@ -8,6 +8,7 @@ from __rpy__ import rarithmetic_intmask, rarithmetic_ovfcheck, rarithmetic_widen
 from __rpy__ import rarithmetic_is_valid_int, rarithmetic_longlongmask
 from __rpy__ import rarithmetic_r_uint, rarithmetic_r_int, rarithmetic_r_longlong
 from __rpy__ import rarithmetic_r_ulonglong, rarithmetic_r_singlefloat
+from rpython.rlib.objectmodel import specialize, we_are_translated
 
 LONG_BIT = 64
 LONG_MASK = (2 ** LONG_BIT) - 1
@@ -28,7 +29,6 @@ USHRT_MAX = 65535
 intmask = rarithmetic_intmask
 ovfcheck = rarithmetic_ovfcheck
 widen = rarithmetic_widen
-is_valid_int = rarithmetic_is_valid_int
 longlongmask = rarithmetic_longlongmask
 
 r_uint = rarithmetic_r_uint
@@ -229,3 +229,12 @@ def build_int(name, sign, bits, force_creation=False):
 def get_int(name):
     return r_int
 
+
+@specialize.argtype(0)
+def is_valid_int(r):
+    """Translated, whether `r` is a plain (signed machine) int: the annotator answers it
+    from the type, so it is a constant; at import time, whether `r` is an integer in
+    the range of one (the primitive)."""
+    if we_are_translated():
+        return isinstance(r, int)
+    return rarithmetic_is_valid_int(r)

@@ -195,6 +195,25 @@ def endswith(u_self, suffix, start=0, end=9223372036854775807):
     return True
 
 
+# find, rfind and count with explicit bounds: the methods of str and unicode (the
+# reference also searches other sequences of characters with them; rpy-lsp models
+# strings only)
+
+@specialize.argtype(0, 1)
+def find(value, other, start, end):
+    return value.find(other, start, end)
+
+
+@specialize.argtype(0, 1)
+def rfind(value, other, start, end):
+    return value.rfind(other, start, end)
+
+
+@specialize.argtype(0, 1)
+def count(value, other, start, end):
+    return value.count(other, start, end)
+
+
 class ParseStringError(Exception):
     def __init__(self, msg):
         self.msg = msg
