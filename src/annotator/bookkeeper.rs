@@ -931,6 +931,27 @@ impl Bookkeeper {
                 id: crate::builtins::BuiltinId::RweakrefDeadRef,
                 bound_self: None,
             } => SomeValue::WeakRef { classdef: None },
+            // a weak reference made at import time: to its object's class
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::WeakrefPrebuilt,
+                bound_self: Some(x),
+            } => {
+                let x = *x;
+                match self.immutablevalue(heap, x)? {
+                    SomeValue::Instance { classdef, .. } => SomeValue::WeakRef {
+                        classdef: Some(classdef),
+                    },
+                    other => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "weakref.ref() needs an instance, not {}",
+                                self.describe_type(heap, &other)
+                            ),
+                        ))
+                    }
+                }
+            }
             Object::Builtin {
                 id,
                 bound_self: None,

@@ -85,6 +85,16 @@ impl Bookkeeper {
                     .collect::<Option<Vec<_>>>()?
                     .into(),
             ),
+            // a weak reference made at import time: to its object's class
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::WeakrefPrebuilt,
+                bound_self: Some(x),
+            } => match self.known_value(heap, *x)? {
+                S::Instance { classdef, .. } => S::WeakRef {
+                    classdef: Some(classdef),
+                },
+                _ => return None,
+            },
             Object::Builtin {
                 id,
                 bound_self: None,

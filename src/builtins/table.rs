@@ -323,6 +323,9 @@ builtins! {
     /// `rweakref.dead_ref`: not called but used as a value, the prebuilt weak reference
     /// whose object is gone (annotated `SomeWeakRef` of no class)
     RweakrefDeadRef = "rweakref.dead_ref";
+    /// a weak reference made at import time (`weakref.ref(x)` of an instance): bound to
+    /// its object, which calling it gives; a prebuilt weak reference once translated
+    WeakrefPrebuilt = "weakref.prebuilt_ref";
     RweakrefRWeakValueDictionary = "rweakref.RWeakValueDictionary";
     RweakrefRWeakKeyDictionary = "rweakref.RWeakKeyDictionary";
     /// the methods of both weak dictionaries

@@ -145,8 +145,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelInstantiate, om_instantiate),
     (B::ObjectmodelImportFromMixin, om_import_from_mixin),
     (B::ObjectmodelNewlistHint, om_newlist_hint),
-    // a weak reference to an import-time object would be a prebuilt one: not modelled
-    (B::WeakrefRef, os_not_at_import),
+    (B::WeakrefRef, weakref_ref),
+    (B::WeakrefPrebuilt, weakref_deref),
     (B::RgcCollect, om_none),
     (B::RweakrefDeadRef, om_none),
     // a prebuilt weak dictionary (made at import time) is not modelled
@@ -791,6 +791,28 @@ fn om_false(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let _ = sp;
     let _ = a;
     Ok(Value::Bool(false))
+}
+
+/// `weakref.ref(x)` at import time: a weak reference to the instance (prebuilt once
+/// translated; import-time objects are never freed, so it stays alive).
+fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let x = a.args[0];
+    match x {
+        Value::Obj(id) if matches!(sp.heap.get(id), Object::Instance(_)) => {
+            Ok(sp.alloc(Object::Builtin {
+                id: B::WeakrefPrebuilt,
+                bound_self: Some(x),
+            }))
+        }
+        _ => os_not_at_import(sp, a),
+    }
+}
+
+/// Calling a weak reference made at import time: its object.
+fn weakref_deref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    Ok(a.this.unwrap_or(Value::None))
 }
 
 fn om_none(sp: &mut ObjSpace, a: &mut BArgs) -> R {

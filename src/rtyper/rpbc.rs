@@ -313,7 +313,7 @@ impl RTyper<'_> {
             },
             (Repr::WeakRef, Value::Obj(id)) => Ok(LlConstant {
                 ty,
-                value: LlValue::Ptr(self.prebuilt_dead_weakref(id, r)?),
+                value: LlValue::Ptr(self.prebuilt_weakref(id, r)?),
             }),
             (Repr::ByteArray, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::ByteArray(b) => {
@@ -508,7 +508,7 @@ impl RTyper<'_> {
 
     /// A prebuilt instance: its class's structure, with the fields its class definition
     /// knows, filled from the import-time object.
-    fn prebuilt_instance(
+    pub(super) fn prebuilt_instance(
         &mut self,
         id: crate::objspace::object::ObjId,
     ) -> Result<LlPtr, TyperError> {

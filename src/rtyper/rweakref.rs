@@ -35,30 +35,37 @@ impl RTyper<'_> {
         self.types.pointee(self.lltype(r))
     }
 
-    /// The prebuilt weak reference `obj` (`rweakref.dead_ref`, the only one: its object
-    /// is gone, the referent is NULL), made once.
-    pub(super) fn prebuilt_dead_weakref(
+    /// The prebuilt weak reference `obj`, made once: `rweakref.dead_ref` (its object is
+    /// gone, the referent is NULL) or one made at import time (`weakref.ref(x)`), whose
+    /// referent is the prebuilt instance (never freed, so the reference stays alive).
+    pub(super) fn prebuilt_weakref(
         &mut self,
         obj: crate::objspace::object::ObjId,
         r: ReprId,
     ) -> Result<LlPtr, TyperError> {
-        if !matches!(
-            self.objheap.get(obj),
+        let referent = match self.objheap.get(obj) {
             Object::Builtin {
                 id: B::RweakrefDeadRef,
-                bound_self: None
-            }
-        ) {
-            return Err(TyperError::new(
-                "a prebuilt weak reference other than rweakref.dead_ref",
-            ));
-        }
+                bound_self: None,
+            } => None,
+            Object::Builtin {
+                id: B::WeakrefPrebuilt,
+                bound_self: Some(crate::objspace::object::Value::Obj(x)),
+            } => Some(*x),
+            _ => return Err(TyperError::new("a prebuilt weak reference to something else than an instance")),
+        };
         if let Some(&p) = self.prebuilt.get(&(obj, r)) {
             return Ok(p);
         }
         let st = self.types.pointee(self.lltype(r)).unwrap_or(LlType::VOID);
         let p = self.heap.malloc(&self.types, st, 0);
         self.prebuilt.insert((obj, r), p);
+        if let Some(x) = referent {
+            let x = self.prebuilt_instance(x)?;
+            let _ = self
+                .heap
+                .setfield(&self.types, p, st, "referent", LlValue::Ptr(x));
+        }
         Ok(p)
     }
 
