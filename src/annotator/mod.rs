@@ -166,18 +166,23 @@ impl AnnotatedProgram {
 
 /// Annotates late helpers (the RTyper's low-level helpers, seed 000 "Implementing RPython
 /// types"): each request is a function and its argument annotations; gives the graph of
-/// each (or why it could not be annotated). Graphs already annotated are not flowed again;
-/// new graphs are appended to `ann.graphs`.
+/// each (or why it could not be annotated) and the diagnostics its annotation made, which
+/// are not added to `ann.diagnostics` (the caller decides where they belong). Graphs
+/// already annotated are not flowed again; new graphs are appended to `ann.graphs`.
 pub fn annotate_helpers<C: ConcreteSpace>(
     space: &mut C,
     ann: &mut AnnotatedProgram,
     requests: &[(ObjId, Vec<SomeValue>)],
-) -> Vec<Result<u32, String>> {
+) -> Vec<(Result<u32, String>, Vec<Diagnostic>)> {
     let taken = std::mem::replace(ann, AnnotatedProgram::empty());
     let mut a = annrpython::Annotator::resume(space, taken);
     let out = requests
         .iter()
-        .map(|(f, args)| a.annotate_helper(*f, args.clone()))
+        .map(|(f, args)| {
+            let before = a.diagnostics.len();
+            let g = a.annotate_helper(*f, args.clone());
+            (g, a.diagnostics.split_off(before))
+        })
         .collect();
     *ann = a.finish();
     out

@@ -24,11 +24,13 @@
 use super::hop::LlOps;
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::{llannotation::ll_to_annotation, AnnotatedProgram, SomeValue};
+use crate::diagnostics::Diagnostic;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::ObjSpace;
-use std::collections::HashMap;
+use crate::syntax::{FileId, Span};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own
@@ -58,6 +60,16 @@ pub struct HelperRequest {
     eqs: Vec<(usize, EqSpec)>,
     pub function: u32,
     pub name: Rc<str>,
+    /// What asked for it (see `Helpers::user_site`).
+    site: Site,
+}
+
+/// Where a helper was asked for: the annotated graph being translated (None outside the
+/// translation of a graph) and the span of the operation being translated.
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    graph: Option<u32>,
+    span: Span,
 }
 
 /// How items are compared (see the module's documentation), or another function made per
@@ -104,6 +116,10 @@ pub struct Helpers {
     load_error: Option<String>,
     /// The function made for each item equality (None for `==`).
     eq_funcs: HashMap<EqSpec, Value>,
+    /// The annotated graph the RTyper is translating (set by `translate_reached`).
+    pub(super) translating: Option<u32>,
+    /// The graph annotated for each request, with where it was asked for.
+    roots: HashMap<u32, Site>,
 }
 
 impl Helpers {
@@ -316,12 +332,17 @@ impl RTyper<'_> {
                 });
                 let f = self.functions.len() as u32 - 1;
                 self.helpers.called.insert(key.clone(), f);
+                let site = Site {
+                    graph: self.helpers.translating,
+                    span: llops.span,
+                };
                 self.helpers.pending.push(HelperRequest {
                     func,
                     args: s_args,
                     eqs,
                     function: f,
                     name: key.0,
+                    site,
                 });
                 f
             }
@@ -372,3 +393,115 @@ impl RTyper<'_> {
         Ok((super::hop::cvoid(), void))
     }
 }
+
+impl Helpers {
+    /// The line of user code that needed the helper asked for at `site`: the site itself,
+    /// or, when it is inside bundled code (a helper asking for another, a bundled model),
+    /// the nearest user call that led there, through the requests of earlier rounds and the
+    /// annotator's calls.
+    fn user_site(&self, ann: &AnnotatedProgram, bundled: &HashSet<FileId>, site: Site) -> Option<Span> {
+        if !bundled.contains(&site.span.file) {
+            return Some(site.span);
+        }
+        let mut callers: HashMap<u32, Vec<crate::annotator::model::Position>> = HashMap::new();
+        for (pos, targets) in &ann.call_targets {
+            for &t in targets.iter() {
+                callers.entry(t).or_default().push(*pos);
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut queue: VecDeque<u32> = site.graph.into_iter().collect();
+        while let Some(h) = queue.pop_front() {
+            if !seen.insert(h) {
+                continue;
+            }
+            if let Some(s) = self.roots.get(&h) {
+                if !bundled.contains(&s.span.file) {
+                    return Some(s.span);
+                }
+                queue.extend(s.graph);
+            }
+            let mut sites = callers.remove(&h).unwrap_or_default();
+            sites.sort_by_key(|p| (p.graph, p.block, p.op));
+            for p in sites {
+                let span = ann.graphs[p.graph as usize].blocks[p.block as usize].operations
+                    [p.op as usize]
+                    .span;
+                if !bundled.contains(&span.file) {
+                    return Some(span);
+                }
+                queue.push_back(p.graph);
+            }
+        }
+        None
+    }
+
+    /// The error of a request that could not be made: one RPY301 at the user's line that
+    /// needed the helper (`fallback`, the entry point, when none is found).
+    pub(super) fn request_error(
+        &self,
+        ann: &AnnotatedProgram,
+        bundled: &HashSet<FileId>,
+        req: &HelperRequest,
+        msg: String,
+        fallback: Span,
+    ) -> Diagnostic {
+        let at = self.user_site(ann, bundled, req.site).unwrap_or(fallback);
+        TyperError::new(msg).into_diagnostic(at)
+    }
+}
+
+impl super::RtState {
+    /// Takes the annotation of a round's helper requests: each graph becomes its
+    /// function. A helper that does not annotate is rpy-lsp's bug, never the program's:
+    /// its own diagnostics (inside the bundled helpers) are replaced by one RPY301 at the
+    /// user's line that needed it; diagnostics at user lines (a user function the helper
+    /// calls, an r_dict's hash) stay the program's.
+    pub(super) fn take_helper_graphs(
+        &mut self,
+        ann: &mut AnnotatedProgram,
+        requests: &[HelperRequest],
+        results: Vec<(Result<u32, String>, Vec<Diagnostic>)>,
+        bundled: &HashSet<FileId>,
+        fallback: Span,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let mut failures = Vec::new();
+        for (req, (res, made)) in requests.iter().zip(results) {
+            let (inside, at_user): (Vec<Diagnostic>, Vec<Diagnostic>) =
+                made.into_iter().partition(|d| bundled.contains(&d.span.file));
+            ann.diagnostics.extend(at_user);
+            match res {
+                Ok(g) => {
+                    self.functions[req.function as usize] = LlFunction::Graph {
+                        graph: g,
+                        name: req.name.clone(),
+                    };
+                    self.graph_func.entry(g).or_insert(req.function);
+                    self.helpers.roots.entry(g).or_insert(req.site);
+                    if let Some(d) = inside.into_iter().find(|d| d.is_error()) {
+                        let msg = format!(
+                            "internal error in the low-level helper {}: {}",
+                            req.name, d.message
+                        );
+                        failures.push((req, msg));
+                    }
+                }
+                Err(e) => failures.push((
+                    req,
+                    format!(
+                        "internal error, the low-level helper {} could not be annotated: {}",
+                        req.name, e
+                    ),
+                )),
+            }
+        }
+        for (req, msg) in failures {
+            let d = self.helpers.request_error(ann, bundled, req, msg, fallback);
+            if !diags.iter().any(|o| o.span == d.span && o.message == d.message) {
+                diags.push(d);
+            }
+        }
+    }
+}
+

@@ -392,22 +392,18 @@ pub fn rtype(
         }
         // the annotator reads and extends the same type arena
         ann.bookkeeper.lltypes = std::mem::take(&mut st.types);
-        let known: std::collections::HashSet<(Span, String)> = ann
-            .diagnostics
-            .iter()
-            .map(|d| (d.span, d.message.clone()))
-            .collect();
+        let bundled = bundled_files_of(&space.heap);
         let mut calls = Vec::new();
         for r in &requests {
             match st.helpers.annotations(r, ann, space) {
                 Ok(args) => calls.push((r.func, args)),
-                Err(e) => diags.push(
-                    TyperError::new(format!(
+                Err(e) => {
+                    let msg = format!(
                         "internal error, the arguments of the low-level helper {}: {}",
                         r.name, e
-                    ))
-                    .into_diagnostic(entry_span),
-                ),
+                    );
+                    diags.push(st.helpers.request_error(ann, &bundled, r, msg, entry_span));
+                }
             }
         }
         if !diags.is_empty() {
@@ -415,35 +411,10 @@ pub fn rtype(
         }
         let results = crate::annotator::annotate_helpers(space, ann, &calls);
         st.types = std::mem::take(&mut ann.bookkeeper.lltypes);
-        // a helper that does not annotate is rpy-lsp's bug, never the program's
-        for d in &ann.diagnostics {
-            if d.is_error() && !known.contains(&(d.span, d.message.clone())) {
-                diags.push(
-                    TyperError::new(format!(
-                        "internal error in a low-level helper: {}",
-                        d.message
-                    ))
-                    .into_diagnostic(entry_span),
-                );
-            }
-        }
-        for (req, res) in requests.iter().zip(results) {
-            match res {
-                Ok(g) => {
-                    st.functions[req.function as usize] = LlFunction::Graph {
-                        graph: g,
-                        name: req.name.clone(),
-                    };
-                    st.graph_func.entry(g).or_insert(req.function);
-                }
-                Err(e) => diags.push(
-                    TyperError::new(format!(
-                        "internal error, the low-level helper {} could not be annotated: {}",
-                        req.name, e
-                    ))
-                    .into_diagnostic(entry_span),
-                ),
-            }
+        st.take_helper_graphs(ann, &requests, results, &bundled, entry_span, &mut diags);
+        if !diags.is_empty() {
+            // (translating a helper that did not annotate would only repeat the error)
+            break;
         }
     }
     // the graphs the RTyper made, after the annotator's graphs
@@ -519,9 +490,9 @@ fn stdio_at_exit(ann: &mut AnnotatedProgram, space: &mut ObjSpace) -> Option<u32
     let Some(Value::Obj(f)) = space.module_attr(module, "_flush_at_exit") else {
         return None;
     };
-    crate::annotator::annotate_helpers(space, ann, &[(f, Vec::new())])
-        .pop()?
-        .ok()
+    let (g, made) = crate::annotator::annotate_helpers(space, ann, &[(f, Vec::new())]).pop()?;
+    ann.diagnostics.extend(made);
+    g.ok()
 }
 
 /// Graph slots of the graphs the RTyper makes (generators' `next`, classes'
@@ -539,6 +510,7 @@ impl RTyper<'_> {
     /// The low-level graph of annotated graph `g`: its translation, or an empty placeholder
     /// when the annotator never reached it or it could not be translated (`diags` says why).
     fn translate_reached(&mut self, g: u32, diags: &mut Vec<Diagnostic>) -> FunctionGraph {
+        self.helpers.translating = Some(g);
         let ann = self.ann;
         let hl = &ann.graphs[g as usize];
         let start = hl.block(hl.startblock);
@@ -617,6 +589,16 @@ fn fatal_stop(lg: &mut FunctionGraph, b: BlockId, span: Span) {
     lg.set_link_span(l, span);
 }
 
+/// The files of the bundled modules of an object space.
+fn bundled_files_of(heap: &Heap) -> std::collections::HashSet<crate::syntax::FileId> {
+    (0..heap.len() as u32)
+        .filter_map(|i| match heap.get(ObjId(i)) {
+            crate::objspace::object::Object::Module(m) if m.bundled => m.file,
+            _ => None,
+        })
+        .collect()
+}
+
 fn placeholder(g: &FunctionGraph) -> FunctionGraph {
     let mut lg = FunctionGraph::new(g.name.clone(), g.func, g.span, &[]);
     lg.concretetype = vec![LlType::VOID; lg.vars.len()];
@@ -629,12 +611,7 @@ impl RTyper<'_> {
     /// is what they can change.
     /// The files of the bundled modules.
     fn bundled_files(&self) -> std::collections::HashSet<crate::syntax::FileId> {
-        (0..self.objheap.len() as u32)
-            .filter_map(|i| match self.objheap.get(ObjId(i)) {
-                crate::objspace::object::Object::Module(m) if m.bundled => m.file,
-                _ => None,
-            })
-            .collect()
+        bundled_files_of(self.objheap)
     }
 
     fn at_user_site(&self, g: u32, d: Diagnostic) -> Diagnostic {

@@ -937,7 +937,11 @@ impl RTyper<'_> {
                         self.gendirectcall(llops, "ll_str_to_int", vec![s, base], LlType::SIGNED)?;
                     return Ok((self.convertvar(llops, x, si, rr)?, rr));
                 }
-                if matches!(self.repr(hop.args_r[0]), Repr::Float) && id != B::Float {
+                // (an r_singlefloat is a float to rpy-lsp: no cast to an integer)
+                if matches!(self.repr(hop.args_r[0]), Repr::Float)
+                    && id != B::Float
+                    && id != B::RarithmeticRSinglefloat
+                {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
