@@ -623,3 +623,44 @@ fn flow_errors_of_unreached_functions_are_not_reported() {
         vec![("RPY107".to_string(), 2), ("RPY201".to_string(), 18)]
     );
 }
+
+/// A low-level helper that does not annotate (rpy-lsp's bug, broken here on purpose through
+/// `RPY_LSP_BUNDLED_DIR`) is one RPY301 at the user's line that needed it: nothing inside
+/// the bundled helpers, nothing at the entry point.
+#[test]
+fn broken_helper_is_one_error_at_the_users_line() {
+    let root = std::env::temp_dir().join(format!("rpy-cli-broken-helper-{}", std::process::id()));
+    let helpers = root.join("bundled/__rpy_ll__");
+    std::fs::create_dir_all(&helpers).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/objspace/bundled/__rpy_ll__");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, helpers.join(p.file_name().unwrap())).unwrap();
+    }
+    let dict = helpers.join("ll_dict.py");
+    let text = std::fs::read_to_string(&dict).unwrap();
+    let head = "def ll_dict_contains(d, key, custom, eq):\n";
+    assert!(text.contains(head));
+    let broken = text.replace(head, &format!("{}    d.no_such_field = 1\n", head));
+    std::fs::write(&dict, broken).unwrap();
+    let prog = root.join("main.py");
+    std::fs::write(
+        &prog,
+        "def lookup(d, k):\n    return k in d\n\ndef entry_point(argv):\n    d = {1: 2}\n    print lookup(d, len(argv)), d.keys()\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+    )
+    .unwrap();
+    let p = prog.to_str().unwrap();
+    let dir = root.join("bundled");
+    let env = [("RPY_LSP_BUNDLED_DIR", dir.to_str().unwrap())];
+    let (code, stdout, stderr) = rpy_env(&["run", p], &env);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    let expected = format!(
+        "error[RPY301]: cannot be translated: internal error in the low-level helper ll_dict_contains: GcStruct dict has no field `no_such_field`\n  ┌─ {p}:2:12\n  │\n2 │     return k in d\n  │            ^^^^^^\n  │\n  = see `rpy-lsp explain RPY301`\n\nerror: {p} cannot be run: fix the errors above first\n"
+    );
+    assert_eq!(stderr, expected);
+    // the same helpers unbroken: the program runs
+    std::fs::write(&dict, text).unwrap();
+    let (code, stdout, stderr) = rpy_env(&["run", p], &env);
+    assert_eq!((code, stdout.as_str()), (0, "1 [1]\n"), "{}", stderr);
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -244,7 +244,7 @@ impl ObjSpace {
             }
             Found::Bundled(b) => (
                 PathBuf::from(format!("<bundled>/{}", b.path)),
-                b.source.to_string(),
+                bundled_source(b),
                 b.is_package,
                 true,
             ),
@@ -973,4 +973,15 @@ impl ObjSpace {
             None => self.delitem(d, k),
         };
     }
+}
+
+/// The source of a bundled module: the one compiled into the binary, or, when the
+/// environment variable `RPY_LSP_BUNDLED_DIR` names a directory holding the module's file
+/// (`src/objspace/bundled` of a checkout), that file's text, still as a bundled module (for
+/// working on the models and the low-level helpers without rebuilding; the tests use it to
+/// break a helper on purpose).
+fn bundled_source(b: &bundled::BundledModule) -> String {
+    std::env::var_os("RPY_LSP_BUNDLED_DIR")
+        .and_then(|d| std::fs::read_to_string(PathBuf::from(d).join(b.path)).ok())
+        .unwrap_or_else(|| b.source.to_string())
 }
