@@ -399,7 +399,12 @@ impl Helpers {
     /// or, when it is inside bundled code (a helper asking for another, a bundled model),
     /// the nearest user call that led there, through the requests of earlier rounds and the
     /// annotator's calls.
-    fn user_site(&self, ann: &AnnotatedProgram, bundled: &HashSet<FileId>, site: Site) -> Option<Span> {
+    fn user_site(
+        &self,
+        ann: &AnnotatedProgram,
+        bundled: &HashSet<FileId>,
+        site: Site,
+    ) -> Option<Span> {
         if !bundled.contains(&site.span.file) {
             return Some(site.span);
         }
@@ -468,8 +473,9 @@ impl super::RtState {
     ) {
         let mut failures = Vec::new();
         for (req, (res, made)) in requests.iter().zip(results) {
-            let (inside, at_user): (Vec<Diagnostic>, Vec<Diagnostic>) =
-                made.into_iter().partition(|d| bundled.contains(&d.span.file));
+            let (inside, at_user): (Vec<Diagnostic>, Vec<Diagnostic>) = made
+                .into_iter()
+                .partition(|d| bundled.contains(&d.span.file));
             ann.diagnostics.extend(at_user);
             match res {
                 Ok(g) => {
@@ -498,10 +504,12 @@ impl super::RtState {
         }
         for (req, msg) in failures {
             let d = self.helpers.request_error(ann, bundled, req, msg, fallback);
-            if !diags.iter().any(|o| o.span == d.span && o.message == d.message) {
+            if !diags
+                .iter()
+                .any(|o| o.span == d.span && o.message == d.message)
+            {
                 diags.push(d);
             }
         }
     }
 }
-

@@ -52,7 +52,11 @@ impl RTyper<'_> {
                 id: B::WeakrefPrebuilt,
                 bound_self: Some(crate::objspace::object::Value::Obj(x)),
             } => Some(*x),
-            _ => return Err(TyperError::new("a prebuilt weak reference to something else than an instance")),
+            _ => {
+                return Err(TyperError::new(
+                    "a prebuilt weak reference to something else than an instance",
+                ))
+            }
         };
         if let Some(&p) = self.prebuilt.get(&(obj, r)) {
             return Ok(p);
