@@ -465,6 +465,21 @@ fn machine_integers_and_rarithmetic() {
 }
 
 #[test]
+fn is_valid_int_at_import_time() {
+    // the values CPython 2 gives with the reference's rarithmetic
+    check(
+        "from rpython.rlib.rarithmetic import is_valid_int, r_uint, r_longlong\n\
+         import sys\n\
+         a = (is_valid_int(True), is_valid_int(5), is_valid_int(sys.maxint + 1), is_valid_int(r_uint(3)))\n\
+         b = (is_valid_int(r_uint(2**63)), is_valid_int(1.5), is_valid_int(-sys.maxint - 1), is_valid_int(r_longlong(-4)))\n",
+        &[
+            ("a", "(True, True, False, True)"),
+            ("b", "(False, False, True, True)"),
+        ],
+    );
+}
+
+#[test]
 fn objectmodel_and_jit_models() {
     check(
         "from rpython.rlib.objectmodel import specialize, we_are_translated, not_rpython, always_inline\n\

@@ -751,9 +751,10 @@ fn ra_widen(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn ra_is_valid_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
+    // untranslated: any integer (bools and machine integers too) in a word's range
     let r = match (a.args[0], sp.num(a.args[0])) {
-        (Value::Bool(_), _) => false,
-        (_, Some(Num::I(i, _))) => i64::try_from(i).is_ok(),
+        (Value::Bool(_), _) => true,
+        (_, Some(Num::I(i, _) | Num::R(_, i))) => i64::try_from(i).is_ok(),
         _ => false,
     };
     Ok(Value::Bool(r))
