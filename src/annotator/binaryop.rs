@@ -281,7 +281,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             if *f == 's' && matches!(s, S::Type { .. } | S::Pbc { .. }) {
                 if let Some(why) = self.class_str_refusal(s) {
-                    if !matches!(s, S::Pbc { descs, .. } if descs.iter().any(|&d| self.bk.class_desc(d).is_none())) {
+                    if !matches!(s, S::Pbc { descs, .. } if descs.iter().any(|&d| self.bk.class_desc(d).is_none()))
+                    {
                         return Err(AnnError::new("RPY208", format!("%s: {}", why)));
                     }
                 }
