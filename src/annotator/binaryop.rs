@@ -279,6 +279,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "string formatting mixing str and unicode is not supported".into(),
                 ));
             }
+            if *f == 's' && matches!(s, S::Type { .. } | S::Pbc { .. }) {
+                if let Some(why) = self.class_str_refusal(s) {
+                    if !matches!(s, S::Pbc { descs, .. } if descs.iter().any(|&d| self.bk.class_desc(d).is_none()))
+                    {
+                        return Err(AnnError::new("RPY208", format!("%s: {}", why)));
+                    }
+                }
+            }
             let ok = match f {
                 'd' | 'x' | 'o' => s.is_int_like(),
                 'f' => s.is_number(),

@@ -109,6 +109,8 @@ runtime_fns! {
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;
+    /// `time.sleep(Float seconds)`
+    TimeSleep = "ll_time_sleep", NONE, NO_ALLOC;
     /// `print` of one item (already a str): written after a space if one is pending.
     PrintItem = "ll_print_item", NONE, ALLOC;
     /// end of a `print` statement: the line is written to fd 1.

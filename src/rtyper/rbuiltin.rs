@@ -661,6 +661,12 @@ impl RTyper<'_> {
                 };
                 Ok((self.rt_call(llops, f, vec![], LlType::FLOAT), rr))
             }
+            B::TimeSleep => {
+                let fr = self.intern_repr(Repr::Float);
+                let secs = self.inputarg(llops, hop, 0, fr)?;
+                self.rt_call(llops, RuntimeFn::TimeSleep, vec![secs], LlType::VOID);
+                Ok((cvoid(), void))
+            }
             B::Range | B::Xrange => {
                 let n = hop.nargs();
                 let mut a = Vec::new();

@@ -115,6 +115,12 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
             }
             Repr::Void => self.str_constant(b"None"),
+            // a class: the name its vtable carries (the class's own name, unqualified)
+            Repr::Class(_) if !repr => {
+                let cr = self.intern_repr(Repr::Class(None));
+                let c = self.convertvar(llops, v, r, cr)?;
+                llops.genop(LlOp::GetField, vec![c, cfield("name")], t)
+            }
             _ => {
                 return Err(TyperError::new(format!(
                     "{}() of {} is not supported by `run` yet",

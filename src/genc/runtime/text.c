@@ -219,6 +219,16 @@ double RPyRT_ll_time_clock(void) {
            (double)(ts.tv_nsec - clock_start.tv_nsec) * 1e-9;
 }
 
+void RPyRT_ll_time_sleep(double secs) {
+    if (!(secs > 0.0))
+        return;
+    struct timespec ts;
+    ts.tv_sec = (time_t)secs;
+    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
 /* The line being printed: `print a, b` appends "a " then "b ", and the newline replaces
  * the last space. Plain malloc memory: it holds bytes, not GC pointers. */
 static unsigned char *print_buf;

@@ -50,6 +50,7 @@ struct rpy_string *rpy_mkstr(const char *buf, long n);
 char *rpy_cpath(struct rpy_string *path);
 double RPyRT_ll_time_time(void);
 double RPyRT_ll_time_clock(void);
+void RPyRT_ll_time_sleep(double secs);
 void RPyRT_ll_print_item(struct rpy_string *s);
 void RPyRT_ll_print_newline(void);
 

@@ -156,6 +156,14 @@ impl<'p> LlInterpreter<'p> {
                     .unwrap_or(0.0),
             ),
             TimeClock => LlValue::Float(self.start.elapsed().as_secs_f64()),
+            TimeSleep => {
+                if let LlValue::Float(s) = a[0] {
+                    if s > 0.0 && s.is_finite() {
+                        std::thread::sleep(std::time::Duration::from_secs_f64(s));
+                    }
+                }
+                LlValue::Void
+            }
             PrintItem => {
                 let s = self.sbytes(a[0]).unwrap_or_else(|| b"None".to_vec());
                 self.print_buf.extend_from_slice(&s);
