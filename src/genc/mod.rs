@@ -35,6 +35,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("text.h", include_str!("runtime/text.h")),
     ("gc.c", include_str!("runtime/gc.c")),
     ("text.c", include_str!("runtime/text.c")),
+    ("math.c", include_str!("runtime/math.c")),
     ("containers.c", include_str!("runtime/containers.c")),
     ("os.c", include_str!("runtime/os.c")),
 ];

@@ -510,8 +510,6 @@ error:
 
 /* ---- float arithmetic and math ------------------------------------------------------------ */
 
-double RPyRT_ll_float_pow(double x, double y) { return pow(x, y); }
-
 double RPyRT_ll_float_floordiv(double x, double y) {
     if (y == 0.0) {
         rpy_raise_std(RPY_EXC_ZeroDivisionError);
@@ -530,18 +528,6 @@ double RPyRT_ll_float_mod(double x, double y) {
     if (m != 0.0 && ((m < 0.0) != (y < 0.0)))
         m += y;
     return m;
-}
-
-/* Rust's `f as i64` (saturating, NaN -> 0): the LLInterpreter's conversion of a float
- * argument to an int */
-static long sat_f2l(double f) {
-    if (isnan(f))
-        return 0;
-    if (f >= 9223372036854775807.0)
-        return LONG_MAX;
-    if (f <= -9223372036854775808.0)
-        return LONG_MIN;
-    return (long)f;
 }
 
 /* Rust's f64::powi (compiler-rt's __powidf2): repeated squaring, then the reciprocal for
@@ -608,73 +594,6 @@ void *RPyRT_ll_math__frexp(double x, uint32_t tuple_tid) {
     return t;
 }
 
-double RPyRT_ll_math__sqrt(double x) {
-    if (x < 0.0) {
-        rpy_raise_std(RPY_EXC_ValueError);
-        return 0.0;
-    }
-    return sqrt(x);
-}
-
-double RPyRT_ll_math__log(double x) {
-    if (x <= 0.0) {
-        rpy_raise_std(RPY_EXC_ValueError);
-        return 0.0;
-    }
-    return log(x);
-}
-
-double RPyRT_ll_math__log_2(double x, double base) {
-    if (x <= 0.0) {
-        rpy_raise_std(RPY_EXC_ValueError);
-        return 0.0;
-    }
-    return log(x) / log(base);
-}
-
-double RPyRT_ll_math__log10(double x) {
-    if (x <= 0.0) {
-        rpy_raise_std(RPY_EXC_ValueError);
-        return 0.0;
-    }
-    return log10(x);
-}
-
-double RPyRT_ll_math__exp(double x) {
-    double r = exp(x);
-    if (isinf(r) && isfinite(x)) {
-        rpy_raise_std(RPY_EXC_OverflowError);
-        return 0.0;
-    }
-    return r;
-}
-
-double RPyRT_ll_math__pow(double x, double y) { return pow(x, y); }
-double RPyRT_ll_math__sin(double x) { return sin(x); }
-double RPyRT_ll_math__cos(double x) { return cos(x); }
-double RPyRT_ll_math__tan(double x) { return tan(x); }
-double RPyRT_ll_math__asin(double x) { return asin(x); }
-double RPyRT_ll_math__acos(double x) { return acos(x); }
-double RPyRT_ll_math__atan(double x) { return atan(x); }
-double RPyRT_ll_math__atan2(double y, double x) { return atan2(y, x); }
-double RPyRT_ll_math__sinh(double x) { return sinh(x); }
-double RPyRT_ll_math__cosh(double x) { return cosh(x); }
-double RPyRT_ll_math__tanh(double x) { return tanh(x); }
-double RPyRT_ll_math__asinh(double x) { return asinh(x); }
-double RPyRT_ll_math__acosh(double x) { return acosh(x); }
-double RPyRT_ll_math__atanh(double x) { return atanh(x); }
-double RPyRT_ll_math__expm1(double x) { return expm1(x); }
-double RPyRT_ll_math__floor(double x) { return floor(x); }
-double RPyRT_ll_math__ceil(double x) { return ceil(x); }
-double RPyRT_ll_math__fabs(double x) { return fabs(x); }
-double RPyRT_ll_math__fmod(double x, double y) { return fmod(x, y); }
-double RPyRT_ll_math__hypot(double x, double y) { return hypot(x, y); }
-/* x * 2^e with e truncated to an int as the LLInterpreter does (i64 then i32) */
-double RPyRT_ll_math__ldexp(double x, double e) {
-    return x * powi(2.0, (int)(int32_t)(uint32_t)(unsigned long)sat_f2l(e));
-}
-double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
-double RPyRT_ll_math__trunc(double x) { return trunc(x); }
 
 struct rpy_string *rpy_mkstr(const char *buf, long n) { return mkstr(buf, n); }
 char *rpy_cpath(struct rpy_string *path) { return cpath(path); }

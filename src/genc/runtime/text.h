@@ -62,7 +62,7 @@ struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long pr
                                            long flags);
 double RPyRT_ll_str_to_float(struct rpy_string *s, long base);
 
-/* ---- float arithmetic and math ----------------------------------------------------------- */
+/* ---- float arithmetic; math (math.c) ----------------------------------------------------------- */
 double RPyRT_ll_float_pow(double x, double y);
 double RPyRT_ll_float_floordiv(double x, double y);
 double RPyRT_ll_float_mod(double x, double y);
@@ -78,6 +78,7 @@ double RPyRT_ll_math__sqrt(double x);
 double RPyRT_ll_math__log(double x);
 double RPyRT_ll_math__log_2(double x, double base);
 double RPyRT_ll_math__log10(double x);
+double RPyRT_ll_math__log1p(double x);
 double RPyRT_ll_math__exp(double x);
 double RPyRT_ll_math__pow(double x, double y);
 double RPyRT_ll_math__sin(double x);

@@ -5,6 +5,7 @@
 
 mod cfuncs;
 mod containers;
+mod math;
 mod os;
 mod text;
 
@@ -25,6 +26,14 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// A stop for an operation whose behaviour is undefined in the compiled program.
+    /// The exception a math function's error raises.
+    fn raise_math(&mut self, e: math::MathError) -> Unwind {
+        self.raise_std(match e {
+            math::MathError::Value => "ValueError",
+            math::MathError::Overflow => "OverflowError",
+        })
+    }
+
     pub(super) fn undefined(&self, span: Span, what: impl std::fmt::Display) -> Unwind {
         Unwind::Fatal {
             msg: format!("{}{}", super::UNDEFINED, what),
@@ -232,53 +241,27 @@ impl<'p> LlInterpreter<'p> {
                     }
                     _ => {}
                 }
-                let r = match name.as_str() {
-                    "sqrt" if x < 0.0 => return Err(self.raise_std("ValueError")),
-                    "sqrt" => x.sqrt(),
-                    "log" | "log10" if x <= 0.0 => return Err(self.raise_std("ValueError")),
-                    "log" if a.len() > 2 => x.ln() / y.ln(),
-                    "log" => x.ln(),
-                    "log10" => x.log10(),
-                    "exp" => {
-                        let r = x.exp();
-                        if r.is_infinite() && x.is_finite() {
-                            return Err(self.raise_std("OverflowError"));
-                        }
-                        r
-                    }
-                    "pow" => x.powf(y),
-                    "sin" => x.sin(),
-                    "cos" => x.cos(),
-                    "tan" => x.tan(),
-                    "asin" => x.asin(),
-                    "acos" => x.acos(),
-                    "atan" => x.atan(),
-                    "atan2" => x.atan2(y),
-                    "sinh" => x.sinh(),
-                    "cosh" => x.cosh(),
-                    "tanh" => x.tanh(),
-                    "asinh" => x.asinh(),
-                    "acosh" => x.acosh(),
-                    "atanh" => x.atanh(),
-                    "expm1" => x.exp_m1(),
-                    "floor" => x.floor(),
-                    "ceil" => x.ceil(),
-                    "fabs" => x.abs(),
-                    "fmod" => x % y,
-                    "hypot" => x.hypot(y),
-                    "ldexp" => x * 2f64.powi(a.get(2).map(|v| v.as_int()).unwrap_or(0) as i32),
-                    "copysign" => x.copysign(y),
-                    "trunc" => x.trunc(),
-                    other => {
+                // `math.log(x, base)` arrives with two arguments
+                let which = if name.as_str() == "log" && a.len() > 2 {
+                    "log_2"
+                } else {
+                    name.as_str()
+                };
+                match math::call(which, x, y) {
+                    Some(Ok(r)) => LlValue::Float(r),
+                    Some(Err(e)) => return Err(self.raise_math(e)),
+                    None => {
                         return Err(self.fatal_at(
                             span,
-                            format!("math.{} is not supported by `run` yet", other),
+                            format!("math.{} is not supported by `run` yet", name.as_str()),
                         ))
                     }
-                };
-                LlValue::Float(r)
+                }
             }
-            FloatPow => LlValue::Float(a[0].as_float().powf(a[1].as_float())),
+            FloatPow => match math::pow(a[0].as_float(), a[1].as_float()) {
+                Ok(r) => LlValue::Float(r),
+                Err(e) => return Err(self.raise_math(e)),
+            },
             FloatFloorDiv | FloatMod => {
                 let (x, y) = (a[0].as_float(), a[1].as_float());
                 if y == 0.0 {
