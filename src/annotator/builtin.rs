@@ -623,7 +623,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
-            B::JitAssertGreen | B::JitSetParam | B::JitSetUserParam | B::JitRecordKnownClass | B::JitRecordExactClass
+            B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
             B::JitConditionalCall => {
                 if p.len() < 2 {

@@ -348,7 +348,6 @@ builtins! {
     JitIsvirtual = "jit.isvirtual";
     JitAssertGreen = "jit.assert_green";
     JitSetParam = "jit.set_param";
-    JitSetUserParam = "jit.set_user_param";
     JitRecordKnownClass = "jit.record_known_class";
     JitRecordExactClass = "jit.record_exact_class";
     JitJitDebug = "jit.jit_debug";

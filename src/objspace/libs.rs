@@ -168,7 +168,6 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitIsvirtual, om_false),
     (B::JitAssertGreen, om_none),
     (B::JitSetParam, om_none),
-    (B::JitSetUserParam, om_none),
     (B::JitRecordKnownClass, om_none),
     (B::JitRecordExactClass, om_none),
     (B::JitJitDebug, om_none),

@@ -726,7 +726,6 @@ impl RTyper<'_> {
             | B::JitRecordExactClass
             | B::JitAssertGreen
             | B::JitSetParam
-            | B::JitSetUserParam
             | B::JitJitDebug => Ok((cvoid(), void)),
             // debug logging: a compiled program logs only when PYPYLOG is set (rpy-lsp's
             // runtime has no log), so these do nothing

@@ -5,7 +5,7 @@ Decorators set the same function attributes as the reference; hints are primitiv
 """
 from __rpy__ import jit_promote, jit_promote_string, jit_promote_unicode, jit_hint
 from __rpy__ import jit_we_are_jitted, jit_isconstant, jit_isvirtual, jit_assert_green
-from __rpy__ import jit_set_param, jit_set_user_param, jit_record_known_class
+from __rpy__ import jit_set_param, jit_record_known_class
 from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_length
 from __rpy__ import jit_conditional_call
 from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
@@ -23,7 +23,6 @@ isconstant = jit_isconstant
 isvirtual = jit_isvirtual
 assert_green = jit_assert_green
 set_param = jit_set_param
-set_user_param = jit_set_user_param
 record_known_class = jit_record_known_class
 record_exact_class = jit_record_exact_class
 jit_debug = jit_jit_debug
@@ -116,6 +115,41 @@ PARAMETERS = {'threshold': 1039,
               'vec_all': 0,
               'vec_cost': 0,
               }
+
+# The parameters a user string may name (`enable_opts` is the one that is not a number).
+_USER_INT_PARAMS = {}
+for _name in PARAMETERS:
+    if _name != 'enable_opts':
+        _USER_INT_PARAMS[_name] = 0
+del _name
+
+
+class TraceLimitTooHigh(Exception):
+    """A `trace_limit` above 2**14 given to set_user_param."""
+
+
+def set_user_param(driver, text):
+    """Parse the JIT parameters of a user string, 'name=value,...', 'off' or 'default'.
+    Without a JIT the values are not kept, but the string is checked as the reference
+    checks it: an unknown name, a part without one '=' or a value that is not an integer
+    is ValueError, and a trace_limit above 2**14 is TraceLimitTooHigh."""
+    if text == 'off' or text == 'default':
+        return
+    for s in text.split(','):
+        s = s.strip(' ')
+        parts = s.split('=')
+        if len(parts) != 2:
+            raise ValueError
+        name = parts[0]
+        value = parts[1]
+        if name == 'enable_opts':
+            continue
+        if name not in _USER_INT_PARAMS:
+            raise ValueError
+        if name == 'trace_limit' and int(value) > 2**14:
+            raise TraceLimitTooHigh
+        int(value)
+
 
 # One line of help for each parameter (interpreters print them for `--jit help`).
 PARAMETER_DOCS = {
