@@ -104,6 +104,9 @@ pub struct Bookkeeper {
     /// Each `r_dict(eq, hash)` created: its definition and the two functions.
     pub r_dicts: Vec<(DictDefId, SomeValue, SomeValue)>,
     listdef_at: HashMap<(Position, u8), ListDefId>,
+    /// The annotation of each `rlib.types` object of a `@signature` (one list or dict
+    /// definition per object, as the reference's `types.list()` makes one ListDef).
+    pub signature_types: HashMap<ObjId, SomeValue>,
     dictdef_at: HashMap<(Position, u8), DictDefId>,
     /// Annotations of prebuilt lists, dicts and instances (one definition per object).
     pub(super) immutable_cache: HashMap<ObjId, SomeValue>,
@@ -177,6 +180,7 @@ impl Bookkeeper {
             dictdefs: Vec::new(),
             r_dicts: Vec::new(),
             listdef_at: HashMap::new(),
+            signature_types: HashMap::new(),
             dictdef_at: HashMap::new(),
             immutable_cache: HashMap::new(),
             generators: HashMap::new(),
