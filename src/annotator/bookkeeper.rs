@@ -838,6 +838,15 @@ impl Bookkeeper {
                     }
                 }
             }
+            Object::Complex(re, im) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    format!(
+                        "complex numbers are not RPython: the constant {} cannot be used at run time (only folded away, as in `print` or `str()` of a constant)",
+                        crate::objspace::format::complex_format(*re, *im, true)
+                    ),
+                ))
+            }
             Object::Long(i) => {
                 if let Ok(small) = i64::try_from(*i) {
                     SomeValue::Integer {

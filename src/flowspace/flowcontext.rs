@@ -1303,7 +1303,15 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 "`print >>f` is not RPython: only printing to stdout is supported",
             ));
         }
-        // As the reference: print becomes a call of an internal helper with the item.
+        // As the reference: print becomes a call of an internal helper with the item, whose
+        // str() of a constant is folded (`print 1j` prints the constant string "1j").
+        let v = match v {
+            Hlvalue::Const(c) => match self.constfold(Op::Str, &[c]) {
+                Some(Ok(s)) => s,
+                _ => Hlvalue::Const(c),
+            },
+            v => v,
+        };
         let helper = self.print_helper(BuiltinId::RpythonPrintItem);
         self.record(Op::SimpleCall, vec![Hlvalue::Const(helper), v])?;
         Ok(())

@@ -441,6 +441,7 @@ impl ObjSpace {
                 }
                 "imag" if matches!(obj, Value::Int(_) | Value::Bool(_)) => Ok(Some(Value::Int(0))),
                 "imag" if matches!(obj, Value::Float(_)) => Ok(Some(Value::Float(0.0))),
+                "real" | "imag" => Ok(self.complex_attr(obj, name)),
                 _ => Ok(None),
             },
         }

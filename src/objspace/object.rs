@@ -219,6 +219,9 @@ pub enum Object {
         kind: IntKind,
         value: i128,
     },
+    /// A complex number (real, imaginary): only import-time code and constant folding
+    /// compute with it; the annotator has no annotation of it.
+    Complex(f64, f64),
     Tuple(Vec<Value>),
     List(Vec<Value>),
     Dict(Dict),

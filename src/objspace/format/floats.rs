@@ -282,3 +282,39 @@ mod tests {
         assert_eq!(format_f(2.675, 2, false), "2.67");
     }
 }
+
+/// One part of a complex number as Python 2.7 writes it: `repr` (shortest digits) or
+/// `str` (`%.12g`) style, with no `.0` added to integral values, and a `+` when `sign`.
+fn complex_part(f: f64, repr: bool, sign: bool) -> String {
+    let s = if let Some(s) = special_float(f) {
+        s
+    } else if repr {
+        if f == 0.0 {
+            (if f.is_sign_negative() { "-0" } else { "0" }).to_string()
+        } else {
+            let (digits, decpt) = shortest_digits(f);
+            let use_exp = !(-4 < decpt && decpt <= 16);
+            place_digits(f < 0.0, &digits, decpt, use_exp, false)
+        }
+    } else {
+        format_g(f, 12, false, false)
+    };
+    if sign && !s.starts_with('-') {
+        format!("+{s}")
+    } else {
+        s
+    }
+}
+
+/// Python 2.7 `repr(complex)` (`repr` true) or `str(complex)`: `1j`, `(2+3j)`, `(-0-1j)`.
+pub fn complex_format(re: f64, im: f64, repr: bool) -> String {
+    if re == 0.0 && re.is_sign_positive() {
+        format!("{}j", complex_part(im, repr, false))
+    } else {
+        format!(
+            "({}{}j)",
+            complex_part(re, repr, false),
+            complex_part(im, repr, true)
+        )
+    }
+}

@@ -37,6 +37,11 @@ impl ObjSpace {
                 return Ok(r);
             }
         }
+        if matches!(op, Op::Eq | Op::Ne) {
+            if let Some(eq) = self.complex_eq(a, b) {
+                return Ok(Value::Bool(eq == (op == Op::Eq)));
+            }
+        }
         let r = match op {
             Op::Eq => self.values_eq(a, b)?,
             Op::Ne => !self.values_eq(a, b)?,
