@@ -692,6 +692,15 @@ impl Bookkeeper {
             return Ok(d);
         }
         let desc = match heap.get(obj) {
+            // an unbound method (`C.f`) is described as its function
+            Object::UnboundMethod {
+                func: Value::Obj(f),
+                ..
+            } => {
+                let d = self.getdesc(heap, *f)?;
+                self.desc_of_obj.insert(obj, d);
+                return Ok(d);
+            }
             Object::Function(_) => Desc::Function(FunctionDesc::new(heap, obj)),
             Object::Class(_) => {
                 let cd = ClassDesc::new(self, heap, obj)?;
@@ -837,6 +846,14 @@ impl Bookkeeper {
                         konst: Some(v),
                     }
                 }
+            }
+            // as a function (the reference's annotator takes an unbound method's im_func)
+            Object::UnboundMethod { func, .. } => {
+                if matches!(func, Value::Obj(f) if matches!(heap.get(*f), Object::Function(_))) {
+                    // (the later stages find the function's description from either object)
+                    self.getdesc(heap, id)?;
+                }
+                return self.immutablevalue(heap, *func);
             }
             Object::Complex(re, im) => {
                 return Err(AnnError::new(

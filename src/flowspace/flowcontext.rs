@@ -507,6 +507,18 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Some(names.join(", "))
     }
 
+    /// Whether `v` is, or is a tuple holding, a value rpy-lsp does not model.
+    fn holds_unknown(&self, v: Value, depth: u32) -> bool {
+        let Value::Obj(id) = v else { return false };
+        match self.objspace.heap().get(id) {
+            Object::Unknown { .. } => true,
+            Object::Tuple(items) if depth < 8 => {
+                items.iter().any(|&x| self.holds_unknown(x, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
     fn foldable(&self, v: Value) -> bool {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
@@ -553,6 +565,15 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn constfold(&mut self, op: Op, consts: &[Value]) -> Option<OpResult<Hlvalue>> {
         match Space::op(self.objspace, op, consts) {
             Ok(v) => {
+                // `C.f` is the function itself in the graph (an unbound method only
+                // matters to import-time code)
+                let v = match v {
+                    Value::Obj(id) => match self.objspace.heap().get(id) {
+                        Object::UnboundMethod { func, .. } => *func,
+                        _ => v,
+                    },
+                    _ => v,
+                };
                 if matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Long(_)))
                 {
                     return None;
@@ -1305,8 +1326,9 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         // As the reference: print becomes a call of an internal helper with the item, whose
         // str() of a constant is folded (`print 1j` prints the constant string "1j").
+        // (Not a value rpy-lsp does not model: its str() would be a made-up text.)
         let v = match v {
-            Hlvalue::Const(c) => match self.constfold(Op::Str, &[c]) {
+            Hlvalue::Const(c) if !self.holds_unknown(c, 0) => match self.constfold(Op::Str, &[c]) {
                 Some(Ok(s)) => s,
                 _ => Hlvalue::Const(c),
             },

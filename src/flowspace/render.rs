@@ -53,6 +53,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             },
             Object::Module(m) => format!("<module {}>", m.name),
             Object::BoundMethod { func, .. } => format!("<bound {}>", describe_const(heap, *func)),
+            Object::UnboundMethod { func, .. } => describe_const(heap, *func),
             Object::StaticMethod(f) => format!("<staticmethod {}>", describe_const(heap, *f)),
             Object::ClassMethod(f) => format!("<classmethod {}>", describe_const(heap, *f)),
             Object::Property { .. } => "<property>".into(),

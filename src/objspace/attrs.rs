@@ -269,6 +269,10 @@ impl ObjSpace {
                             self_value: obj,
                         })))
                     }
+                    Object::Function(_) => Ok(Some(self.alloc(Object::UnboundMethod {
+                        func: a,
+                        class: id,
+                    }))),
                     _ => Ok(Some(a)),
                 }
             }
@@ -361,6 +365,15 @@ impl ObjSpace {
                     "im_func" | "__func__" => Ok(Some(func)),
                     "im_self" | "__self__" => Ok(Some(sv)),
                     "im_class" => Ok(Some(Value::Obj(self.type_of(sv)))),
+                    _ => self.getattr_opt(func, name),
+                }
+            }
+            Object::UnboundMethod { func, class } => {
+                let (func, class) = (*func, *class);
+                match &**name {
+                    "im_func" | "__func__" => Ok(Some(func)),
+                    "im_self" | "__self__" => Ok(Some(Value::None)),
+                    "im_class" => Ok(Some(Value::Obj(class))),
                     _ => self.getattr_opt(func, name),
                 }
             }
@@ -574,9 +587,7 @@ impl ObjSpace {
                 }
                 Ok(())
             }
-            Object::BoundMethod { func, .. } => {
-                let f = *func;
-                let _ = f;
+            Object::BoundMethod { .. } | Object::UnboundMethod { .. } => {
                 Err(self.err(
                     "AttributeError",
                     format!("'instancemethod' object has no attribute '{name}'"),

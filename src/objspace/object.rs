@@ -240,6 +240,14 @@ pub enum Object {
         func: Value,
         self_value: Value,
     },
+    /// A function read from a class (`C.f`): Python 2's unbound method, whose
+    /// `isinstance(C.f, types.MethodType)` is true and `im_class` is `class`. Every later
+    /// stage sees the function itself (the flow space folds `C.f` to it, the annotator
+    /// describes it as it), as the reference's annotator does with an unbound method.
+    UnboundMethod {
+        func: Value,
+        class: ObjId,
+    },
     StaticMethod(Value),
     ClassMethod(Value),
     Property {

@@ -440,7 +440,7 @@ impl ObjSpace {
                 Object::Class(_) => t.type_,
                 Object::Instance(i) => i.class,
                 Object::Module(_) => t.module,
-                Object::BoundMethod { .. } => t.method,
+                Object::BoundMethod { .. } | Object::UnboundMethod { .. } => t.method,
                 Object::StaticMethod(_) => t.staticmethod,
                 Object::ClassMethod(_) => t.classmethod,
                 Object::Property { .. } => t.property,

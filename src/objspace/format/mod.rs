@@ -333,6 +333,15 @@ impl ObjSpace {
                     None => format!("<module '{name}' (built-in)>"),
                 }
             }
+            Object::UnboundMethod { func, class } => {
+                let fname = self.heap.function(*func).map(|f| f.name.to_string());
+                let cname = self.heap.class(*class).map(|c| c.name.to_string());
+                format!(
+                    "<unbound method {}.{}>",
+                    cname.unwrap_or_default(),
+                    fname.unwrap_or_else(|| "?".into())
+                )
+            }
             Object::BoundMethod { func, self_value } => {
                 let (f, s) = (*func, *self_value);
                 let fname = match self.heap.function(f) {

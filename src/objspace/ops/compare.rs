@@ -178,6 +178,16 @@ impl ObjSpace {
                     self_value: s2,
                 },
             ) => Ok(f1 == f2 && s1 == s2),
+            (
+                Object::UnboundMethod {
+                    func: f1,
+                    class: c1,
+                },
+                Object::UnboundMethod {
+                    func: f2,
+                    class: c2,
+                },
+            ) => Ok(f1 == f2 && c1 == c2),
             _ => Ok(false),
         }
     }
