@@ -175,7 +175,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Ok(());
         };
         let (name, argnames, has_enforceargs) = match self.bk.desc(fdesc) {
-            Desc::Function(f) => (f.name.clone(), f.sig.argnames.clone(), f.enforceargs.is_some()),
+            Desc::Function(f) => (
+                f.name.clone(),
+                f.sig.argnames.clone(),
+                f.enforceargs.is_some(),
+            ),
             _ => return Ok(()),
         };
         if has_enforceargs {
@@ -238,7 +242,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Ok(result);
         };
         let graph = &self.graphs[g as usize];
-        let (rb, rv) = (graph.returnblock.0, graph.block(graph.returnblock).inputargs[0]);
+        let (rb, rv) = (
+            graph.returnblock.0,
+            graph.block(graph.returnblock).inputargs[0],
+        );
         if !self.signature_contains(&s_decl, &result) {
             let heap = self.space.heap();
             let mut err = AnnError::new(

@@ -269,10 +269,9 @@ impl ObjSpace {
                             self_value: obj,
                         })))
                     }
-                    Object::Function(_) => Ok(Some(self.alloc(Object::UnboundMethod {
-                        func: a,
-                        class: id,
-                    }))),
+                    Object::Function(_) => Ok(Some(
+                        self.alloc(Object::UnboundMethod { func: a, class: id }),
+                    )),
                     _ => Ok(Some(a)),
                 }
             }
@@ -587,12 +586,10 @@ impl ObjSpace {
                 }
                 Ok(())
             }
-            Object::BoundMethod { .. } | Object::UnboundMethod { .. } => {
-                Err(self.err(
-                    "AttributeError",
-                    format!("'instancemethod' object has no attribute '{name}'"),
-                ))
-            }
+            Object::BoundMethod { .. } | Object::UnboundMethod { .. } => Err(self.err(
+                "AttributeError",
+                format!("'instancemethod' object has no attribute '{name}'"),
+            )),
             _ => {
                 let tn = self.type_name(obj);
                 Err(self.err(

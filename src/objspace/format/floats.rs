@@ -249,40 +249,6 @@ pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn float_formats_like_python() {
-        assert_eq!(float_repr(0.1), "0.1");
-        assert_eq!(float_repr(0.1 + 0.2), "0.30000000000000004");
-        assert_eq!(float_repr(1e16), "1e+16");
-        assert_eq!(float_repr(1e15), "1000000000000000.0");
-        assert_eq!(float_repr(1.5e-5), "1.5e-05");
-        assert_eq!(float_repr(0.0001), "0.0001");
-        assert_eq!(float_repr(-2.0), "-2.0");
-        assert_eq!(float_str(1.0 / 3.0), "0.333333333333");
-        assert_eq!(float_str(1e16), "1e+16");
-        assert_eq!(float_str(123456789012345.0), "1.23456789012e+14");
-        assert_eq!(float_str(2.5), "2.5");
-        assert_eq!(float_str(100.0), "100.0");
-        // checked against CPython 2.7.18's str()
-        assert_eq!(float_str(123456789012.0), "1.23456789012e+11");
-        assert_eq!(float_str(1e11), "1e+11");
-        assert_eq!(float_str(100000000000.5), "1e+11");
-        assert_eq!(float_str(12345678901.0), "12345678901.0");
-        assert_eq!(float_str(99999999999.0), "99999999999.0");
-        assert_eq!(float_str(999999999999.0), "9.99999999999e+11");
-        assert_eq!(float_str(-0.0), "-0.0");
-        assert_eq!(float_str(0.0001), "0.0001");
-        assert_eq!(float_str(0.00001), "1e-05");
-        assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
-        assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
-        assert_eq!(format_f(2.675, 2, false), "2.67");
-    }
-}
-
 /// One part of a complex number as Python 2.7 writes it: `repr` (shortest digits) or
 /// `str` (`%.12g`) style, with no `.0` added to integral values, and a `+` when `sign`.
 fn complex_part(f: f64, repr: bool, sign: bool) -> String {
@@ -316,5 +282,50 @@ pub fn complex_format(re: f64, im: f64, repr: bool) -> String {
             complex_part(re, repr, false),
             complex_part(im, repr, true)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_formats_like_python() {
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(float_repr(1e16), "1e+16");
+        assert_eq!(float_repr(1e15), "1000000000000000.0");
+        assert_eq!(float_repr(1.5e-5), "1.5e-05");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(-2.0), "-2.0");
+        assert_eq!(float_str(1.0 / 3.0), "0.333333333333");
+        assert_eq!(float_str(1e16), "1e+16");
+        assert_eq!(float_str(123456789012345.0), "1.23456789012e+14");
+        assert_eq!(float_str(2.5), "2.5");
+        assert_eq!(float_str(100.0), "100.0");
+        // checked against CPython 2.7.18's str()
+        assert_eq!(float_str(123456789012.0), "1.23456789012e+11");
+        assert_eq!(float_str(1e11), "1e+11");
+        assert_eq!(float_str(100000000000.5), "1e+11");
+        assert_eq!(float_str(12345678901.0), "12345678901.0");
+        assert_eq!(float_str(99999999999.0), "99999999999.0");
+        assert_eq!(float_str(999999999999.0), "9.99999999999e+11");
+        assert_eq!(float_str(-0.0), "-0.0");
+        assert_eq!(float_str(0.0001), "0.0001");
+        assert_eq!(float_str(0.00001), "1e-05");
+        assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
+        assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
+        assert_eq!(format_f(2.675, 2, false), "2.67");
+    }
+
+    #[test]
+    fn complex_as_python_2_7_writes_it() {
+        // expected strings from CPython 2.7.18
+        assert_eq!(complex_format(0.0, 1.0, true), "1j");
+        assert_eq!(complex_format(-3.0, 2.0, true), "(-3+2j)");
+        assert_eq!(complex_format(0.0, 1e20, true), "1e+20j");
+        assert_eq!(complex_format(1.0 / 3.0, 1e-5, false), "(0.333333333333+1e-05j)");
+        assert_eq!(complex_format(1.0 / 3.0, 0.1, true), "(0.3333333333333333+0.1j)");
+        assert_eq!(complex_format(-0.0, -0.0, false), "(-0-0j)");
     }
 }

@@ -38,7 +38,9 @@ impl ObjSpace {
             Op::Mul | Op::InplaceMul => (ar * br - ai * bi, ar * bi + ai * br),
             Op::Div | Op::TrueDiv | Op::InplaceDiv | Op::InplaceTrueDiv => {
                 if br == 0.0 && bi == 0.0 {
-                    return Some(Err(self.err("ZeroDivisionError", "complex division by zero")));
+                    return Some(Err(
+                        self.err("ZeroDivisionError", "complex division by zero")
+                    ));
                 }
                 complex_div((ar, ai), (br, bi))
             }
