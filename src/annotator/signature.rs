@@ -145,23 +145,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// Whether the declared `s_decl` contains `s`: as the reference's `contains`, a list
-    /// or dict is merged with the declared one first (their items then agree).
+    /// Whether the declared `s_decl` contains `s`. As the reference's `contains`, whose
+    /// union has no side effects, a list or dict is contained only when it is the declared
+    /// one (another `[1, 2]` is not a `types.list(types.int())`, even with the same items).
     fn signature_contains(&mut self, s_decl: &SomeValue, s: &SomeValue) -> bool {
         if s.is_error() || s.is_unknown() || s.is_impossible() {
             return true;
         }
-        if self.bk.contains(self.space.heap(), s_decl, s) {
-            return true;
-        }
-        let containers = matches!(
-            (s_decl, s),
-            (SomeValue::List { .. }, SomeValue::List { .. })
-                | (SomeValue::Dict { .. }, SomeValue::Dict { .. })
-        );
-        containers
-            && self.bk.union(self.space.heap(), s_decl, s).is_ok()
-            && self.bk.contains(self.space.heap(), s_decl, s)
+        self.bk.contains(self.space.heap(), s_decl, s)
     }
 
     /// The arguments of a call of a function with a `@signature`: each must be contained
@@ -205,15 +196,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             };
             if !self.signature_contains(&s_decl, &inputs[i]) {
                 let heap = self.space.heap();
+                let container = matches!(
+                    (&s_decl, &inputs[i]),
+                    (SomeValue::List { .. }, SomeValue::List { .. })
+                        | (SomeValue::Dict { .. }, SomeValue::Dict { .. })
+                );
                 return Err(AnnError::new(
                     "RPY218",
                     format!(
-                        "argument {} (`{}`) of `{}` must be {} (signature), got {}",
+                        "argument {} (`{}`) of `{}` must be {} (signature), got {}{}",
                         i + 1,
                         argnames.get(i).map(|a| &**a).unwrap_or("?"),
                         name,
                         self.bk.describe_type(heap, &s_decl),
-                        self.bk.describe_type(heap, &inputs[i])
+                        self.bk.describe_type(heap, &inputs[i]),
+                        if container {
+                            ": only the container the signature declares fits it, not another one with the same items"
+                        } else {
+                            ""
+                        }
                     ),
                 ));
             }

@@ -519,6 +519,26 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         }
     }
 
+    /// Whether a bundled model module declares `name` absent from the reference's module
+    /// (`_rpy_absent_ = ("disable", ...)` in `rgc`: names of newer rpythons that 0.2.1's
+    /// module lacks, whose getattr the reference's flow space finds always raising).
+    fn absent_from_reference(&self, module: Value, name: Value) -> bool {
+        let heap = self.objspace.heap();
+        let (Value::Obj(m), Some(name)) = (module, heap.str_value(name)) else {
+            return false;
+        };
+        let Object::Module(m) = heap.get(m) else {
+            return false;
+        };
+        let Some(Value::Obj(t)) = m.dict.get("_rpy_absent_") else {
+            return false;
+        };
+        match heap.get(t) {
+            Object::Tuple(items) => items.iter().any(|&v| heap.str_value(v) == Some(name)),
+            _ => false,
+        }
+    }
+
     fn foldable(&self, v: Value) -> bool {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
@@ -904,7 +924,13 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                             let of_model = op == Op::GetAttr
                                 && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
                                     || id.0 as usize >= heap_before);
-                            if of_model {
+                            if of_model && self.absent_from_reference(consts[0], consts[1]) {
+                                self.diagnostics.push(Diagnostic::new(
+                                    "RPY210",
+                                    self.span,
+                                    format!("`{name}` does not exist in the reference's rpython (0.2.1): reading it always raises AttributeError"),
+                                ));
+                            } else if of_model {
                                 let diag = match self.complete_model_surface(consts[0]) {
                                     // A model that lists all the reference translates
                                     // (`_rpy_complete_`, as `time`): the name is missing
