@@ -507,16 +507,17 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Some(names.join(", "))
     }
 
-    /// Whether `v` is, or is a tuple holding, a value rpy-lsp does not model.
-    fn holds_unknown(&self, v: Value, depth: u32) -> bool {
-        let Value::Obj(id) = v else { return false };
-        match self.objspace.heap().get(id) {
-            Object::Unknown { .. } => true,
-            Object::Tuple(items) if depth < 8 => {
-                items.iter().any(|&x| self.holds_unknown(x, depth + 1))
-            }
-            _ => false,
-        }
+    /// Whether `v` is a number or a string (`print` folds its str()).
+    fn is_scalar_const(&self, v: Value) -> bool {
+        let Value::Obj(id) = v else { return true };
+        matches!(
+            self.objspace.heap().get(id),
+            Object::Str(_)
+                | Object::Unicode(_)
+                | Object::Long(_)
+                | Object::RInt { .. }
+                | Object::Complex(..)
+        )
     }
 
     /// Whether a bundled model module declares `name` absent from the reference's module
@@ -1352,12 +1353,16 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         }
         // As the reference: print becomes a call of an internal helper with the item, whose
         // str() of a constant is folded (`print 1j` prints the constant string "1j").
-        // (Not a value rpy-lsp does not model: its str() would be a made-up text.)
+        // (Numbers and strings only: containers and instances stay values the annotator
+        // and RTyper print, and a value rpy-lsp does not model has no text.)
         let v = match v {
-            Hlvalue::Const(c) if !self.holds_unknown(c, 0) => match self.constfold(Op::Str, &[c]) {
-                Some(Ok(s)) => s,
-                _ => Hlvalue::Const(c),
-            },
+            Hlvalue::Const(c) if self.is_scalar_const(c) => {
+                match self.constfold(Op::Str, &[c]) {
+                    Some(Ok(s)) => s,
+                    Some(Err(e)) => return Err(e),
+                    None => Hlvalue::Const(c),
+                }
+            }
             v => v,
         };
         let helper = self.print_helper(BuiltinId::RpythonPrintItem);
