@@ -1356,13 +1356,11 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         // (Numbers and strings only: containers and instances stay values the annotator
         // and RTyper print, and a value rpy-lsp does not model has no text.)
         let v = match v {
-            Hlvalue::Const(c) if self.is_scalar_const(c) => {
-                match self.constfold(Op::Str, &[c]) {
-                    Some(Ok(s)) => s,
-                    Some(Err(e)) => return Err(e),
-                    None => Hlvalue::Const(c),
-                }
-            }
+            Hlvalue::Const(c) if self.is_scalar_const(c) => match self.constfold(Op::Str, &[c]) {
+                Some(Ok(s)) => s,
+                Some(Err(e)) => return Err(e),
+                None => Hlvalue::Const(c),
+            },
             v => v,
         };
         let helper = self.print_helper(BuiltinId::RpythonPrintItem);

@@ -324,8 +324,14 @@ mod tests {
         assert_eq!(complex_format(0.0, 1.0, true), "1j");
         assert_eq!(complex_format(-3.0, 2.0, true), "(-3+2j)");
         assert_eq!(complex_format(0.0, 1e20, true), "1e+20j");
-        assert_eq!(complex_format(1.0 / 3.0, 1e-5, false), "(0.333333333333+1e-05j)");
-        assert_eq!(complex_format(1.0 / 3.0, 0.1, true), "(0.3333333333333333+0.1j)");
+        assert_eq!(
+            complex_format(1.0 / 3.0, 1e-5, false),
+            "(0.333333333333+1e-05j)"
+        );
+        assert_eq!(
+            complex_format(1.0 / 3.0, 0.1, true),
+            "(0.3333333333333333+0.1j)"
+        );
         assert_eq!(complex_format(-0.0, -0.0, false), "(-0-0j)");
     }
 }
