@@ -526,8 +526,21 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let gi = g as usize;
         let link = self.graphs[gi].links[l.0 as usize].clone();
         let mut inputs = Vec::with_capacity(link.args.len());
-        for &a in &link.args {
+        for (i, &a) in link.args.iter().enumerate() {
+            // a constant the annotator cannot represent (`return 1j`) is reported where
+            // the link passes it
+            let saved_span = self.bk.span;
+            if let Hlvalue::Const(_) = a {
+                let graph = &self.graphs[gi];
+                let at = Some(graph.arg_span(l, i))
+                    .filter(|s| *s != Span::default())
+                    .unwrap_or_else(|| graph.link_span(l));
+                if at != Span::default() {
+                    self.bk.span = at;
+                }
+            }
             let mut s = self.annotation(g, a);
+            self.bk.span = saved_span;
             if let Hlvalue::Var(v) = a {
                 if let Some((_, c)) = constraints.iter().find(|(cv, _)| *cv == v) {
                     s = self.bk.improve(self.space.heap(), &s, c);

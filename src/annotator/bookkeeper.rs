@@ -104,6 +104,9 @@ pub struct Bookkeeper {
     /// Each `r_dict(eq, hash)` created: its definition and the two functions.
     pub r_dicts: Vec<(DictDefId, SomeValue, SomeValue)>,
     listdef_at: HashMap<(Position, u8), ListDefId>,
+    /// The annotation of each `rlib.types` object of a `@signature` (one list or dict
+    /// definition per object, as the reference's `types.list()` makes one ListDef).
+    pub signature_types: HashMap<ObjId, SomeValue>,
     dictdef_at: HashMap<(Position, u8), DictDefId>,
     /// Annotations of prebuilt lists, dicts and instances (one definition per object).
     pub(super) immutable_cache: HashMap<ObjId, SomeValue>,
@@ -177,6 +180,7 @@ impl Bookkeeper {
             dictdefs: Vec::new(),
             r_dicts: Vec::new(),
             listdef_at: HashMap::new(),
+            signature_types: HashMap::new(),
             dictdef_at: HashMap::new(),
             immutable_cache: HashMap::new(),
             generators: HashMap::new(),
@@ -688,6 +692,15 @@ impl Bookkeeper {
             return Ok(d);
         }
         let desc = match heap.get(obj) {
+            // an unbound method (`C.f`) is described as its function
+            Object::UnboundMethod {
+                func: Value::Obj(f),
+                ..
+            } => {
+                let d = self.getdesc(heap, *f)?;
+                self.desc_of_obj.insert(obj, d);
+                return Ok(d);
+            }
             Object::Function(_) => Desc::Function(FunctionDesc::new(heap, obj)),
             Object::Class(_) => {
                 let cd = ClassDesc::new(self, heap, obj)?;
@@ -833,6 +846,23 @@ impl Bookkeeper {
                         konst: Some(v),
                     }
                 }
+            }
+            // as a function (the reference's annotator takes an unbound method's im_func)
+            Object::UnboundMethod { func, .. } => {
+                if matches!(func, Value::Obj(f) if matches!(heap.get(*f), Object::Function(_))) {
+                    // (the later stages find the function's description from either object)
+                    self.getdesc(heap, id)?;
+                }
+                return self.immutablevalue(heap, *func);
+            }
+            Object::Complex(re, im) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    format!(
+                        "complex numbers are not RPython: the constant {} cannot be used at run time (only folded away, as in `print` or `str()` of a constant)",
+                        crate::objspace::format::complex_format(*re, *im, true)
+                    ),
+                ))
             }
             Object::Long(i) => {
                 if let Ok(small) = i64::try_from(*i) {

@@ -237,6 +237,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             inputs.push(SomeValue::tuple(extra));
         }
         self.enforce_args(fdesc, &mut inputs)?;
+        self.enforce_signature_args(fdesc, &mut inputs)?;
         match &specializer {
             Specializer::Default | Specializer::Memo => {}
             Specializer::ArgType(idx) => {
@@ -474,7 +475,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.last_called_graph = Some(g);
         let graph = &self.graphs[g as usize];
         let rv = graph.block(graph.returnblock).inputargs[0];
-        Ok(self.binding(g, rv))
+        let result = self.binding(g, rv);
+        self.enforce_signature_return(fdesc, g, result)
     }
 
     /// `specialize:memo`: the function runs at translation time for every combination of

@@ -84,6 +84,8 @@ pub struct FunctionDesc {
     pub specializer: Specializer,
     /// `_annenforceargs_`: the declared argument types (`objectmodel.enforceargs`).
     pub enforceargs: Option<Value>,
+    /// `_signature_`: `(paramtypes, returntype)` of `rlib.signature.signature`.
+    pub signature: Option<Value>,
     /// Graphs built so far, by specialization key.
     pub graphs: HashMap<SpecKey, u32>,
     pub is_generator: bool,
@@ -119,6 +121,7 @@ impl FunctionDesc {
             defaults: f.defaults.clone().into(),
             specializer,
             enforceargs: f.attrs.get("_annenforceargs_"),
+            signature: f.attrs.get("_signature_"),
             graphs: HashMap::new(),
             is_generator: f.code.is_generator(),
             not_rpython,

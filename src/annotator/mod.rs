@@ -31,6 +31,7 @@ mod pbcmemo;
 mod positions;
 mod provenance;
 mod query;
+mod signature;
 mod simplify;
 mod unaryop;
 mod union;

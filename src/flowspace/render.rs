@@ -30,6 +30,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             Object::Unicode(s) => format!("u{:?}", s),
             Object::ByteArray(b) => format!("bytearray({:?})", String::from_utf8_lossy(b)),
             Object::Long(i) => format!("{}L", i),
+            Object::Complex(re, im) => crate::objspace::format::complex_format(*re, *im, true),
             Object::Unknown { name, .. } => format!("<unknown {}>", name),
             Object::RInt { kind, value } => format!("{:?}({})", kind, value),
             Object::Tuple(items) => {
@@ -52,6 +53,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             },
             Object::Module(m) => format!("<module {}>", m.name),
             Object::BoundMethod { func, .. } => format!("<bound {}>", describe_const(heap, *func)),
+            Object::UnboundMethod { func, .. } => describe_const(heap, *func),
             Object::StaticMethod(f) => format!("<staticmethod {}>", describe_const(heap, *f)),
             Object::ClassMethod(f) => format!("<classmethod {}>", describe_const(heap, *f)),
             Object::Property { .. } => "<property>".into(),

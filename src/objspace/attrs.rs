@@ -269,6 +269,9 @@ impl ObjSpace {
                             self_value: obj,
                         })))
                     }
+                    Object::Function(_) => Ok(Some(
+                        self.alloc(Object::UnboundMethod { func: a, class: id }),
+                    )),
                     _ => Ok(Some(a)),
                 }
             }
@@ -364,6 +367,15 @@ impl ObjSpace {
                     _ => self.getattr_opt(func, name),
                 }
             }
+            Object::UnboundMethod { func, class } => {
+                let (func, class) = (*func, *class);
+                match &**name {
+                    "im_func" | "__func__" => Ok(Some(func)),
+                    "im_self" | "__self__" => Ok(Some(Value::None)),
+                    "im_class" => Ok(Some(Value::Obj(class))),
+                    _ => self.getattr_opt(func, name),
+                }
+            }
             Object::Builtin {
                 id: bid,
                 bound_self,
@@ -441,6 +453,7 @@ impl ObjSpace {
                 }
                 "imag" if matches!(obj, Value::Int(_) | Value::Bool(_)) => Ok(Some(Value::Int(0))),
                 "imag" if matches!(obj, Value::Float(_)) => Ok(Some(Value::Float(0.0))),
+                "real" | "imag" => Ok(self.complex_attr(obj, name)),
                 _ => Ok(None),
             },
         }
@@ -573,14 +586,10 @@ impl ObjSpace {
                 }
                 Ok(())
             }
-            Object::BoundMethod { func, .. } => {
-                let f = *func;
-                let _ = f;
-                Err(self.err(
-                    "AttributeError",
-                    format!("'instancemethod' object has no attribute '{name}'"),
-                ))
-            }
+            Object::BoundMethod { .. } | Object::UnboundMethod { .. } => Err(self.err(
+                "AttributeError",
+                format!("'instancemethod' object has no attribute '{name}'"),
+            )),
             _ => {
                 let tn = self.type_name(obj);
                 Err(self.err(

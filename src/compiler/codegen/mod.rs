@@ -86,6 +86,7 @@ enum ConstKey {
     Int(i64),
     Long(i128),
     Float(u64),
+    Complex(u64, u64),
     Str(Rc<[u8]>),
     Unicode(Rc<str>),
     Tuple(Vec<ConstKey>),
@@ -105,6 +106,7 @@ fn const_key(c: &Const) -> ConstKey {
         Const::Tuple(t) => ConstKey::Tuple(t.iter().map(const_key).collect()),
         Const::Code(c) => ConstKey::Code(Rc::as_ptr(c) as usize),
         Const::Ellipsis => ConstKey::Ellipsis,
+        Const::Complex(re, im) => ConstKey::Complex(re.to_bits(), im.to_bits()),
     }
 }
 
