@@ -14,10 +14,10 @@
 
 use super::flowcontext::{FlowContext, Kind, State};
 use super::model::*;
+use crate::fasthash::HashMap;
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 
 /// A position a path passed while flowing: the start of an operation-recording bytecode.
 pub(super) struct JoinEntry {
@@ -167,7 +167,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let (b, k) = (self.entries[e].block, self.entries[e].op_index);
         let entry_state = self.entries[e].state.clone();
         let nlocals = entry_state.locals.len();
-        let mut map: HashMap<VarId, VarId> = HashMap::new();
+        let mut map: HashMap<VarId, VarId> = HashMap::default();
         let mut inputargs = Vec::new();
         let mut args = Vec::new();
         for (i, slot) in flat(&entry_state).into_iter().enumerate() {

@@ -2,11 +2,11 @@
 //! Variable, Constant. A graph owns arenas of blocks, links and variables addressed by small
 //! ids; every operation carries the span of the source it came from.
 
+use crate::fasthash::HashMap;
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

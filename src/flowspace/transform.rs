@@ -2,7 +2,7 @@
 //! dropping the blocks that merging made unreachable.
 
 use super::model::*;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 
 /// Renumbers the graph so that its arenas hold only the blocks reachable from the start block
 /// (plus the return and except blocks), and only their links.
@@ -20,7 +20,7 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
         .collect();
     let mut blocks = Vec::with_capacity(order.len());
     let mut links = Vec::new();
-    let mut link_map: HashMap<LinkId, LinkId> = HashMap::new();
+    let mut link_map: HashMap<LinkId, LinkId> = HashMap::default();
     for &old in &order {
         let mut block = graph.block(old).clone();
         let exits = std::mem::take(&mut block.exits);
@@ -60,7 +60,7 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
 /// `is_ovfcheck` tells the `ovfcheck` function constant.
 pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -> bool) {
     loop {
-        let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::new();
+        let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::default();
         for b in graph.iterblocks() {
             for &l in &graph.block(b).exits {
                 incoming.entry(graph.link(l).target).or_default().push(l);

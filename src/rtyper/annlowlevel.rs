@@ -24,11 +24,11 @@
 use super::hop::LlOps;
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::{llannotation::ll_to_annotation, AnnotatedProgram, SomeValue};
+use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::ObjSpace;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own

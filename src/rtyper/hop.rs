@@ -5,11 +5,11 @@
 use super::rmodel::ReprId;
 use super::{RTyper, TyperError};
 use crate::annotator::model::{Position, SomeValue};
+use crate::fasthash::HashMap;
 use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation, VarId};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
 use crate::syntax::Span;
-use std::collections::HashMap;
 
 /// The low-level operations generated for the current block, and the graph their result
 /// Variables are created in.
