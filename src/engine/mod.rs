@@ -296,7 +296,7 @@ impl Analysis {
         for (_, file) in program.space.sources.iter() {
             let id = match self.sources.find(&file.path) {
                 Some(id) => id,
-                None => self.sources.add(file.path.clone(), file.text.clone()),
+                None => self.sources.add_file(file.clone()),
             };
             map.push(id);
         }
