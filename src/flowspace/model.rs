@@ -378,7 +378,7 @@ impl FunctionGraph {
     /// Blocks reachable from the start block, in depth-first order (start first).
     pub fn iterblocks(&self) -> Vec<BlockId> {
         let mut seen = vec![false; self.blocks.len()];
-        let mut order = Vec::new();
+        let mut order = Vec::with_capacity(self.blocks.len());
         let mut stack = vec![self.startblock];
         while let Some(b) = stack.pop() {
             if std::mem::replace(&mut seen[b.0 as usize], true) {

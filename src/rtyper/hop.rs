@@ -105,9 +105,12 @@ impl Hop {
         vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
         _llops: &mut LlOps,
     ) -> Result<Hop, TyperError> {
-        let mut args_v = Vec::new();
-        let mut args_r = Vec::new();
-        let mut args_s = Vec::new();
+        let n = op.args.len();
+        let (mut args_v, mut args_r, mut args_s) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
         for &a in &op.args {
             args_s.push(rt.annotation(g, a));
             let (v, r) = rt.value_of(g, a, vmap)?;
