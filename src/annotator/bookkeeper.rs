@@ -8,9 +8,10 @@ use super::description::{Desc, FunctionDesc, MethodDesc};
 use super::model::*;
 use super::AnnError;
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// A list item, or a dict key or value: the element annotation shared by every definition
@@ -153,7 +154,7 @@ impl Bookkeeper {
     }
 
     pub fn new(heap: &Heap) -> Bookkeeper {
-        let mut builtin_classes = HashMap::new();
+        let mut builtin_classes = HashMap::default();
         for i in 0..heap.len() {
             if let Object::Class(c) = heap.get(ObjId(i as u32)) {
                 if c.builtin.is_some() {
@@ -165,25 +166,25 @@ impl Bookkeeper {
         }
         Bookkeeper {
             lltypes: crate::lltypesystem::LlTypes::new(),
-            lltype_objs: HashMap::new(),
+            lltype_objs: HashMap::default(),
             string_structs: None,
             descs: Vec::new(),
-            desc_of_obj: HashMap::new(),
-            method_descs: HashMap::new(),
+            desc_of_obj: HashMap::default(),
+            method_descs: HashMap::default(),
             pbc_memo: Default::default(),
-            methods_of_frozen: HashMap::new(),
-            mixin_funcs: HashMap::new(),
+            methods_of_frozen: HashMap::default(),
+            mixin_funcs: HashMap::default(),
             classdefs: Vec::new(),
-            known_attr_writes: HashMap::new(),
+            known_attr_writes: HashMap::default(),
             items: Vec::new(),
             listdefs: Vec::new(),
             dictdefs: Vec::new(),
             r_dicts: Vec::new(),
-            listdef_at: HashMap::new(),
-            signature_types: HashMap::new(),
-            dictdef_at: HashMap::new(),
-            immutable_cache: HashMap::new(),
-            generators: HashMap::new(),
+            listdef_at: HashMap::default(),
+            signature_types: HashMap::default(),
+            dictdef_at: HashMap::default(),
+            immutable_cache: HashMap::default(),
+            generators: HashMap::default(),
             reflow: Vec::new(),
             position: Position {
                 graph: 0,
@@ -192,7 +193,7 @@ impl Bookkeeper {
             },
             span: Span::default(),
             warnings: Vec::new(),
-            warned: HashSet::new(),
+            warned: HashSet::default(),
             pending_del: Vec::new(),
             builtin_classes,
         }

@@ -7,12 +7,12 @@ use super::annrpython::Annotator;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
 use super::AnnError;
+use crate::fasthash::HashMap;
 use crate::flowspace::{build_flow, Hlvalue};
 use crate::interpreter::arguments::bind;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The arguments of a call, as annotations.
@@ -1179,7 +1179,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         &self,
         mut direct: HashMap<Position, Vec<u32>>,
     ) -> HashMap<Position, Rc<[u32]>> {
-        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::new();
+        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::default();
         for fam in &self.families.families {
             if fam.callers.iter().next().is_none() {
                 continue;

@@ -5,10 +5,10 @@
 
 use super::classdef::ClassDesc;
 use super::model::*;
+use crate::fasthash::HashMap;
 use crate::interpreter::arguments::Signature;
 use crate::objspace::object::{HashKey, Heap, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// How calls of a function are specialized (`_annspecialcase_`, set by
@@ -122,7 +122,7 @@ impl FunctionDesc {
             specializer,
             enforceargs: f.attrs.get("_annenforceargs_"),
             signature: f.attrs.get("_signature_"),
-            graphs: HashMap::new(),
+            graphs: HashMap::default(),
             is_generator: f.code.is_generator(),
             not_rpython,
             name_span: f.code.name_span,

@@ -15,13 +15,14 @@ use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
 use crate::compiler::{CodeObject, Const};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::{
     eval, Branch, CallArgs, ConcreteSpace, Fork, Frame, FrameState, IterNext, Op, OpResult, Space,
     Unwind,
 };
 use crate::objspace::object::{IterState, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 pub(super) type State = FrameState<Hlvalue>;
@@ -59,11 +60,11 @@ pub fn build_flow<C: ConcreteSpace>(
         kind: Kind::Start,
         instrs_in_block: 0,
         span: code.span,
-        joinpoints: HashMap::new(),
+        joinpoints: HashMap::default(),
         entries: Vec::new(),
-        block_entries: HashMap::new(),
+        block_entries: HashMap::default(),
         pending: VecDeque::new(),
-        dead: HashSet::new(),
+        dead: HashSet::default(),
         snapshot: None,
         raise_pending: None,
         last_bool: None,
@@ -81,9 +82,9 @@ pub fn build_flow<C: ConcreteSpace>(
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
         instr_pc: 0,
-        unroll_next: HashMap::new(),
-        exc_guard_rest: HashMap::new(),
-        unroll_head: HashMap::new(),
+        unroll_next: HashMap::default(),
+        exc_guard_rest: HashMap::default(),
+        unroll_head: HashMap::default(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];

@@ -93,7 +93,7 @@ pub fn render_text(
 ) -> String {
     let blocks = graph.iterblocks();
     // Block → its position (a map: graphs of one long expression have many blocks).
-    let positions: std::collections::HashMap<BlockId, usize> =
+    let positions: crate::fasthash::HashMap<BlockId, usize> =
         blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let index = |b: BlockId| positions.get(&b).copied().unwrap_or(b.0 as usize);
     let mut out = String::new();

@@ -3,8 +3,8 @@
 //! outlives import-time evaluation and is read by the flow space and the annotator.
 
 use crate::compiler::CodeObject;
+use crate::fasthash::HashMap;
 use crate::syntax::{FileId, Span};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Index of an object in the [`Heap`].

@@ -4,7 +4,7 @@
 use super::object::{AttrMap, BuiltinType, Class, Heap, IntKind, ObjId, Object, Value};
 use super::{builtins, ObjSpace};
 use crate::builtins::BuiltinId as B;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::rc::Rc;
 
 /// Ids of the built-in classes.
@@ -129,7 +129,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
 impl Types {
     pub(crate) fn bootstrap(heap: &mut Heap) -> Types {
         use BuiltinType as B;
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::default();
         let mut mk =
             |heap: &mut Heap, name: &'static str, base: Option<ObjId>, kind: BuiltinType| {
                 let id = new_class(heap, name, base, kind);
@@ -189,7 +189,7 @@ impl Types {
             }
         }
         let base_exception = mk(heap, "BaseException", o, B::BaseException);
-        let mut exceptions = HashMap::new();
+        let mut exceptions = HashMap::default();
         exceptions.insert("BaseException", base_exception);
         for &(name, base) in EXCEPTIONS {
             let b = exceptions[base];

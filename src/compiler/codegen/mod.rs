@@ -38,11 +38,11 @@ mod targets;
 use super::bytecode::{flags, CodeObject, Const, Instr};
 use super::symtable::{ScopeId, ScopeKind, SymbolTable};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::syntax::ast::{self, text_size::TextRange, Ranged};
 use crate::syntax::{FileId, Span};
 use control::reraise_in_handler;
 use functions::docstring_expr;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 type Label = u32;
@@ -376,11 +376,11 @@ impl<'a> Codegen<'a> {
             code: Vec::new(),
             spans: Vec::new(),
             consts: Vec::new(),
-            const_index: HashMap::new(),
+            const_index: HashMap::default(),
             names: Vec::new(),
-            name_index: HashMap::new(),
+            name_index: HashMap::default(),
             varnames: Vec::new(),
-            varname_index: HashMap::new(),
+            varname_index: HashMap::default(),
             cellvars: s.cellvars.iter().map(|n| Rc::from(n.as_str())).collect(),
             freevars: s.freevars.iter().map(|n| Rc::from(n.as_str())).collect(),
             labels: Vec::new(),
