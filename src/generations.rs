@@ -4,7 +4,7 @@
 //! analysis drops the entries the previous one did not use, so what is kept stays the size
 //! of one program.
 
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::hash::Hash;
 
 pub struct Generations<K, V> {
@@ -15,7 +15,7 @@ pub struct Generations<K, V> {
 impl<K, V> Default for Generations<K, V> {
     fn default() -> Self {
         Generations {
-            entries: HashMap::new(),
+            entries: HashMap::default(),
             generation: 0,
         }
     }

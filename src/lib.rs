@@ -12,6 +12,7 @@ pub mod cli;
 pub mod compiler;
 pub mod diagnostics;
 pub mod engine;
+pub mod fasthash;
 pub mod flowspace;
 pub mod genc;
 pub mod generations;

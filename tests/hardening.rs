@@ -495,7 +495,7 @@ fn mutated_fixture_programs_never_break_the_pipeline() {
 
 fn mutation_loop() {
     use rpy_lsp::engine::{analyze, EngineConfig};
-    use std::collections::HashMap;
+    use rpy_lsp::fasthash::HashMap;
     let budget = Duration::from_secs(
         std::env::var("RPY_MUTATION_SECS")
             .ok()
@@ -604,7 +604,7 @@ fn mutation_loop() {
             entry_points: vec![main.clone()],
             ..Default::default()
         };
-        let overlays = HashMap::from([(main.clone(), text.clone())]);
+        let overlays = HashMap::from_iter([(main.clone(), text.clone())]);
         let one = Instant::now();
         let analysis = analyze(&config, &overlays);
         runs += 1;
@@ -655,7 +655,7 @@ fn extreme_arguments_never_panic() {
 
 fn extreme_arguments() {
     use rpy_lsp::engine::{analyze, EngineConfig};
-    use std::collections::HashMap;
+    use rpy_lsp::fasthash::HashMap;
     const EXPRS: &[&str] = &[
         "'a' * -1",
         "range(10**30)",
@@ -757,7 +757,7 @@ fn extreme_arguments() {
             entry_points: vec![main.clone()],
             ..Default::default()
         };
-        let overlays = HashMap::from([(main.clone(), text)]);
+        let overlays = HashMap::from_iter([(main.clone(), text)]);
         let analysis = analyze(&config, &overlays);
         raised += usize::from(analysis.diagnostics.iter().any(|d| d.code == "RPY003"));
         for d in &analysis.diagnostics {

@@ -9,11 +9,12 @@ use super::bookkeeper::Bookkeeper;
 use super::model::*;
 use super::{AnnError, AnnotatedProgram};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, VarId};
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,10 +101,10 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub raising_unpacks: Vec<(Position, Span, String)>,
     /// Attribute names read on unknown values: unknown code may call any method of these
     /// names, with arguments the annotator does not see.
-    pub names_read_on_unknown: std::collections::HashSet<Rc<str>>,
+    pub names_read_on_unknown: crate::fasthash::HashSet<Rc<str>>,
     /// Graphs annotated only because unknown code may call them (no known call reached
     /// them): what is wrong inside them is not reported, the reference may never reach them.
-    pub speculative: std::collections::HashSet<u32>,
+    pub speculative: crate::fasthash::HashSet<u32>,
     /// The shapes of the calls of each function family.
     pub call_shapes: super::callshapes::CallShapes,
     /// Call families and their cached results (`callfamily`).
@@ -130,23 +131,23 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             graphs: Vec::new(),
             info: Vec::new(),
             pending: VecDeque::new(),
-            graph_of_func: HashMap::new(),
+            graph_of_func: HashMap::default(),
             diagnostics: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             entry_graph: None,
-            flow_failed: HashSet::new(),
-            prebuilt_graphs: HashMap::new(),
+            flow_failed: HashSet::default(),
+            prebuilt_graphs: HashMap::default(),
             none_calls: Vec::new(),
             last_called_graph: None,
             lists_of_chars: Vec::new(),
-            memo_results: HashMap::new(),
+            memo_results: HashMap::default(),
             bundled_files,
             raising_unpacks: Vec::new(),
             families: Default::default(),
             names_read_on_unknown: Default::default(),
             speculative: Default::default(),
             call_shapes: Default::default(),
-            failed_inits: HashSet::new(),
+            failed_inits: HashSet::default(),
         }
     }
 
@@ -203,7 +204,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     /// The span of the innermost call, from user code, that led to graph `g`.
     fn user_call_site(&self, g: u32) -> Option<Span> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut queue = VecDeque::from([g]);
         while let Some(g) = queue.pop_front() {
             if !seen.insert(g) {
@@ -526,8 +527,21 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let gi = g as usize;
         let link = self.graphs[gi].links[l.0 as usize].clone();
         let mut inputs = Vec::with_capacity(link.args.len());
-        for &a in &link.args {
+        for (i, &a) in link.args.iter().enumerate() {
+            // a constant the annotator cannot represent (`return 1j`) is reported where
+            // the link passes it
+            let saved_span = self.bk.span;
+            if let Hlvalue::Const(_) = a {
+                let graph = &self.graphs[gi];
+                let at = Some(graph.arg_span(l, i))
+                    .filter(|s| *s != Span::default())
+                    .unwrap_or_else(|| graph.link_span(l));
+                if at != Span::default() {
+                    self.bk.span = at;
+                }
+            }
             let mut s = self.annotation(g, a);
+            self.bk.span = saved_span;
             if let Hlvalue::Var(v) = a {
                 if let Some((_, c)) = constraints.iter().find(|(cv, _)| *cv == v) {
                     s = self.bk.improve(self.space.heap(), &s, c);
@@ -827,7 +841,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             })
             .collect();
         let links_followed = self.info.iter().map(|i| i.links_followed.clone()).collect();
-        let mut direct: HashMap<Position, Vec<u32>> = HashMap::new();
+        let mut direct: HashMap<Position, Vec<u32>> = HashMap::default();
         for (g, info) in self.info.iter().enumerate() {
             for &pos in info.callers.iter() {
                 direct.entry(pos).or_default().push(g as u32);
@@ -879,8 +893,8 @@ pub struct ResumeState {
     pub(super) memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     pub(super) raising_unpacks: Vec<(Position, Span, String)>,
     pub(super) families: super::callfamily::CallFamilies,
-    pub(super) names_read_on_unknown: std::collections::HashSet<Rc<str>>,
-    pub(super) speculative: std::collections::HashSet<u32>,
+    pub(super) names_read_on_unknown: crate::fasthash::HashSet<Rc<str>>,
+    pub(super) speculative: crate::fasthash::HashSet<u32>,
     pub(super) call_shapes: super::callshapes::CallShapes,
 }
 

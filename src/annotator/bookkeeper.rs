@@ -8,9 +8,10 @@ use super::description::{Desc, FunctionDesc, MethodDesc};
 use super::model::*;
 use super::AnnError;
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// A list item, or a dict key or value: the element annotation shared by every definition
@@ -104,6 +105,9 @@ pub struct Bookkeeper {
     /// Each `r_dict(eq, hash)` created: its definition and the two functions.
     pub r_dicts: Vec<(DictDefId, SomeValue, SomeValue)>,
     listdef_at: HashMap<(Position, u8), ListDefId>,
+    /// The annotation of each `rlib.types` object of a `@signature` (one list or dict
+    /// definition per object, as the reference's `types.list()` makes one ListDef).
+    pub signature_types: HashMap<ObjId, SomeValue>,
     dictdef_at: HashMap<(Position, u8), DictDefId>,
     /// Annotations of prebuilt lists, dicts and instances (one definition per object).
     pub(super) immutable_cache: HashMap<ObjId, SomeValue>,
@@ -150,7 +154,7 @@ impl Bookkeeper {
     }
 
     pub fn new(heap: &Heap) -> Bookkeeper {
-        let mut builtin_classes = HashMap::new();
+        let mut builtin_classes = HashMap::default();
         for i in 0..heap.len() {
             if let Object::Class(c) = heap.get(ObjId(i as u32)) {
                 if c.builtin.is_some() {
@@ -162,24 +166,25 @@ impl Bookkeeper {
         }
         Bookkeeper {
             lltypes: crate::lltypesystem::LlTypes::new(),
-            lltype_objs: HashMap::new(),
+            lltype_objs: HashMap::default(),
             string_structs: None,
             descs: Vec::new(),
-            desc_of_obj: HashMap::new(),
-            method_descs: HashMap::new(),
+            desc_of_obj: HashMap::default(),
+            method_descs: HashMap::default(),
             pbc_memo: Default::default(),
-            methods_of_frozen: HashMap::new(),
-            mixin_funcs: HashMap::new(),
+            methods_of_frozen: HashMap::default(),
+            mixin_funcs: HashMap::default(),
             classdefs: Vec::new(),
-            known_attr_writes: HashMap::new(),
+            known_attr_writes: HashMap::default(),
             items: Vec::new(),
             listdefs: Vec::new(),
             dictdefs: Vec::new(),
             r_dicts: Vec::new(),
-            listdef_at: HashMap::new(),
-            dictdef_at: HashMap::new(),
-            immutable_cache: HashMap::new(),
-            generators: HashMap::new(),
+            listdef_at: HashMap::default(),
+            signature_types: HashMap::default(),
+            dictdef_at: HashMap::default(),
+            immutable_cache: HashMap::default(),
+            generators: HashMap::default(),
             reflow: Vec::new(),
             position: Position {
                 graph: 0,
@@ -188,7 +193,7 @@ impl Bookkeeper {
             },
             span: Span::default(),
             warnings: Vec::new(),
-            warned: HashSet::new(),
+            warned: HashSet::default(),
             pending_del: Vec::new(),
             builtin_classes,
         }
@@ -688,6 +693,15 @@ impl Bookkeeper {
             return Ok(d);
         }
         let desc = match heap.get(obj) {
+            // an unbound method (`C.f`) is described as its function
+            Object::UnboundMethod {
+                func: Value::Obj(f),
+                ..
+            } => {
+                let d = self.getdesc(heap, *f)?;
+                self.desc_of_obj.insert(obj, d);
+                return Ok(d);
+            }
             Object::Function(_) => Desc::Function(FunctionDesc::new(heap, obj)),
             Object::Class(_) => {
                 let cd = ClassDesc::new(self, heap, obj)?;
@@ -833,6 +847,23 @@ impl Bookkeeper {
                         konst: Some(v),
                     }
                 }
+            }
+            // as a function (the reference's annotator takes an unbound method's im_func)
+            Object::UnboundMethod { func, .. } => {
+                if matches!(func, Value::Obj(f) if matches!(heap.get(*f), Object::Function(_))) {
+                    // (the later stages find the function's description from either object)
+                    self.getdesc(heap, id)?;
+                }
+                return self.immutablevalue(heap, *func);
+            }
+            Object::Complex(re, im) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    format!(
+                        "complex numbers are not RPython: the constant {} cannot be used at run time (only folded away, as in `print` or `str()` of a constant)",
+                        crate::objspace::format::complex_format(*re, *im, true)
+                    ),
+                ))
             }
             Object::Long(i) => {
                 if let Ok(small) = i64::try_from(*i) {

@@ -7,12 +7,12 @@ use super::annrpython::Annotator;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
 use super::AnnError;
+use crate::fasthash::HashMap;
 use crate::flowspace::{build_flow, Hlvalue};
 use crate::interpreter::arguments::bind;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The arguments of a call, as annotations.
@@ -237,6 +237,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             inputs.push(SomeValue::tuple(extra));
         }
         self.enforce_args(fdesc, &mut inputs)?;
+        self.enforce_signature_args(fdesc, &mut inputs)?;
         match &specializer {
             Specializer::Default | Specializer::Memo => {}
             Specializer::ArgType(idx) => {
@@ -474,7 +475,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.last_called_graph = Some(g);
         let graph = &self.graphs[g as usize];
         let rv = graph.block(graph.returnblock).inputargs[0];
-        Ok(self.binding(g, rv))
+        let result = self.binding(g, rv);
+        self.enforce_signature_return(fdesc, g, result)
     }
 
     /// `specialize:memo`: the function runs at translation time for every combination of
@@ -1177,7 +1179,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         &self,
         mut direct: HashMap<Position, Vec<u32>>,
     ) -> HashMap<Position, Rc<[u32]>> {
-        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::new();
+        let mut out: HashMap<Position, Rc<[u32]>> = HashMap::default();
         for fam in &self.families.families {
             if fam.callers.iter().next().is_none() {
                 continue;

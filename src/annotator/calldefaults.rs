@@ -10,10 +10,10 @@
 use super::annrpython::Annotator;
 use super::description::{Desc, Specializer};
 use super::model::DescId;
+use crate::fasthash::HashMap;
 use crate::flowspace::{ExitSwitch, Hlvalue, VarId};
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::Value;
-use std::collections::HashMap;
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
     pub(super) fn apply_own_defaults(&mut self) {

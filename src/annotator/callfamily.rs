@@ -12,43 +12,14 @@
 
 use super::call::ArgsS;
 use super::model::{DescId, Position, SomeValue};
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::fasthash::{HashMap, HashSet};
 use std::rc::Rc;
-
-/// A small, fast hasher for keys made of integers (descriptions, positions): these are
-/// not attacker-controlled, and hashing a family of thousands of descriptions on every call
-/// must cost little.
-#[derive(Default)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-pub type IdBuild = BuildHasherDefault<IdHasher>;
 
 /// Call positions, in the order they were first seen, without duplicates.
 #[derive(Clone, Debug, Default)]
 pub struct Callers {
     order: Vec<Position>,
-    set: HashSet<Position, IdBuild>,
+    set: HashSet<Position>,
 }
 
 impl Callers {
@@ -83,14 +54,14 @@ pub struct Family {
 /// The registry of call families.
 #[derive(Default)]
 pub struct CallFamilies {
-    by_descs: HashMap<Rc<[DescId]>, u32, IdBuild>,
+    by_descs: HashMap<Rc<[DescId]>, u32>,
     /// The same, by the address of a set (each entry keeps its `Rc` alive).
-    by_ptr: HashMap<usize, (Rc<[DescId]>, u32), IdBuild>,
+    by_ptr: HashMap<usize, (Rc<[DescId]>, u32)>,
     pub families: Vec<Family>,
     /// Graph → the families it is a member of.
-    of_graph: HashMap<u32, Vec<u32>, IdBuild>,
+    of_graph: HashMap<u32, Vec<u32>>,
     /// Description sets known not to be cacheable (specialized, generators, …).
-    uncacheable: HashSet<Rc<[DescId]>, IdBuild>,
+    uncacheable: HashSet<Rc<[DescId]>>,
 }
 
 /// How many different argument annotations a family remembers: call sites of one family

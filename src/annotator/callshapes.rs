@@ -10,9 +10,9 @@ use super::call::ArgsS;
 use super::description::{Desc, Specializer};
 use super::model::DescId;
 use super::AnnError;
+use crate::fasthash::HashMap;
 use crate::interpreter::ConcreteSpace;
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A call's shape: positional arguments (with `self` for a method) and keyword names.
@@ -157,7 +157,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Reports each family called with several shapes whose functions cannot share one.
     pub(super) fn check_call_shapes(&mut self) {
         let members: Vec<DescId> = self.call_shapes.parent.keys().copied().collect();
-        let mut families: HashMap<DescId, Vec<DescId>> = HashMap::new();
+        let mut families: HashMap<DescId, Vec<DescId>> = HashMap::default();
         for d in members {
             let r = self.call_shapes.find(d);
             families.entry(r).or_default().push(d);

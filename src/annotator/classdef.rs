@@ -11,9 +11,10 @@ use super::bookkeeper::Bookkeeper;
 use super::description::{Desc, FunctionDesc};
 use super::model::*;
 use super::AnnError;
+use crate::fasthash::{HashMap, HashSet};
 use crate::objspace::object::{BuiltinType, Heap, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// A class-level attribute of a `ClassDesc`.
@@ -139,7 +140,7 @@ impl ClassDesc {
             cls,
             name: name.clone(),
             basedesc: None,
-            classdict: HashMap::new(),
+            classdict: HashMap::default(),
             classdef: None,
             is_exception,
             is_builtin_exception,
@@ -165,7 +166,7 @@ impl ClassDesc {
         let mut enforced: Option<HashSet<Rc<str>>> = None;
         for decl in ["__slots__", "_attrs_"] {
             if let Some(v) = c.dict.get(decl) {
-                let set = enforced.get_or_insert_with(HashSet::new);
+                let set = enforced.get_or_insert_with(HashSet::default);
                 for n in names_of(heap, v) {
                     set.insert(n);
                 }
@@ -181,7 +182,7 @@ impl ClassDesc {
         }
         if is_builtin_exception && enforced.is_none() && &*name != "EnvironmentError" {
             // Built-in exceptions have no attributes (only EnvironmentError's errno…).
-            enforced = Some(HashSet::new());
+            enforced = Some(HashSet::default());
         }
         desc.enforced_attrs = enforced;
         if c.builtin.is_none() {
@@ -200,7 +201,7 @@ impl ClassDesc {
         if mixins.is_empty() {
             return;
         }
-        let mut skip: HashSet<Rc<str>> = HashSet::new();
+        let mut skip: HashSet<Rc<str>> = HashSet::default();
         if let Some(b) = check_not_in {
             for &k in &heap.class(b).expect("class").mro {
                 if let Some(kc) = heap.class(k) {
@@ -413,9 +414,9 @@ impl Bookkeeper {
             name,
             basedef,
             subdefs: Vec::new(),
-            attrs: HashMap::new(),
-            attr_sources: HashMap::new(),
-            instances_seen: HashSet::new(),
+            attrs: HashMap::default(),
+            attr_sources: HashMap::default(),
+            instances_seen: HashSet::default(),
         });
         if let Desc::Class(c) = self.desc_mut(d) {
             c.classdef = Some(id);
@@ -511,8 +512,7 @@ impl Bookkeeper {
     pub fn getallsubdefs(&self, cd: ClassDefId) -> Vec<ClassDefId> {
         let mut out = vec![cd];
         // A set beside the list: a base with thousands of subclasses is common in VMs.
-        let mut seen: std::collections::HashSet<ClassDefId, super::callfamily::IdBuild> =
-            out.iter().copied().collect();
+        let mut seen: crate::fasthash::HashSet<ClassDefId> = out.iter().copied().collect();
         let mut i = 0;
         while i < out.len() {
             for &s in &self.classdefs[out[i].index()].subdefs {

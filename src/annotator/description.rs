@@ -5,10 +5,10 @@
 
 use super::classdef::ClassDesc;
 use super::model::*;
+use crate::fasthash::HashMap;
 use crate::interpreter::arguments::Signature;
 use crate::objspace::object::{HashKey, Heap, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// How calls of a function are specialized (`_annspecialcase_`, set by
@@ -84,6 +84,8 @@ pub struct FunctionDesc {
     pub specializer: Specializer,
     /// `_annenforceargs_`: the declared argument types (`objectmodel.enforceargs`).
     pub enforceargs: Option<Value>,
+    /// `_signature_`: `(paramtypes, returntype)` of `rlib.signature.signature`.
+    pub signature: Option<Value>,
     /// Graphs built so far, by specialization key.
     pub graphs: HashMap<SpecKey, u32>,
     pub is_generator: bool,
@@ -119,7 +121,8 @@ impl FunctionDesc {
             defaults: f.defaults.clone().into(),
             specializer,
             enforceargs: f.attrs.get("_annenforceargs_"),
-            graphs: HashMap::new(),
+            signature: f.attrs.get("_signature_"),
+            graphs: HashMap::default(),
             is_generator: f.code.is_generator(),
             not_rpython,
             name_span: f.code.name_span,

@@ -62,7 +62,7 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
 pub fn lltype_of_obj(
     heap: &Heap,
     types: &mut LlTypes,
-    cache: &mut std::collections::HashMap<ObjId, LlType>,
+    cache: &mut crate::fasthash::HashMap<ObjId, LlType>,
     id: ObjId,
 ) -> Option<LlType> {
     if let Some(&t) = cache.get(&id) {

@@ -31,6 +31,7 @@ mod pbcmemo;
 mod positions;
 mod provenance;
 mod query;
+mod signature;
 mod simplify;
 mod unaryop;
 mod union;
@@ -41,11 +42,11 @@ pub use model::*;
 pub use unaryop::builtin_methods;
 
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::flowspace::FunctionGraph;
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::{Heap, ObjId};
 use crate::syntax::Span;
-use std::collections::HashMap;
 
 /// An annotation error on its way to becoming a diagnostic: its rule, message, and why
 /// (labels). The primary span is the operation being annotated unless `span` says otherwise.
@@ -194,12 +195,12 @@ impl AnnotatedProgram {
         AnnotatedProgram {
             graphs: Vec::new(),
             bindings: Vec::new(),
-            graph_of_func: HashMap::new(),
+            graph_of_func: HashMap::default(),
             graph_descs: Vec::new(),
             diagnostics: Vec::new(),
             bookkeeper: Bookkeeper::new(&Heap::default()),
             entry_graph: None,
-            call_targets: HashMap::new(),
+            call_targets: HashMap::default(),
             blocks_reached: Vec::new(),
             links_followed: Vec::new(),
             resume: None,
@@ -221,7 +222,7 @@ pub fn annotate<C: ConcreteSpace>(
 /// Annotates a standalone target's `entry_point(argv)`: `argv` is a list of strings
 /// without NUL characters, and the result must be an int.
 pub fn annotate_standalone<C: ConcreteSpace>(space: &mut C, entry: ObjId) -> AnnotatedProgram {
-    annotate_standalone_with(space, entry, HashMap::new())
+    annotate_standalone_with(space, entry, HashMap::default())
 }
 
 /// Annotates an entry point whose `target()` gave its argument types (`return entry_point,

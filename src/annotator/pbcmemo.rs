@@ -7,9 +7,8 @@
 //! Both functions memoized depend only on the descriptions' contents and on the class
 //! hierarchy between existing class definitions, neither of which changes.
 
-use super::callfamily::IdBuild;
 use super::model::{ClassDefId, DescId, SomeValue};
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::rc::Rc;
 
 /// Sets shorter than this are cheap to recompute: not memoized.
@@ -27,17 +26,17 @@ type Set = Rc<[DescId]>;
 #[derive(Default)]
 pub struct PbcMemo {
     /// (set, set) → their union's set (`simplify_methods` included).
-    unions: HashMap<(usize, usize), [Set; 3], IdBuild>,
+    unions: HashMap<(usize, usize), [Set; 3]>,
     /// (class, set, can be None) → the attribute as seen on an instance of the class.
-    filters: HashMap<(ClassDefId, usize, bool), (Set, SomeValue), IdBuild>,
+    filters: HashMap<(ClassDefId, usize, bool), (Set, SomeValue)>,
     /// set → its unbound methods by the class defining them (`lookup_filter`).
-    origins: HashMap<usize, (Rc<[DescId]>, OriginIndex), IdBuild>,
+    origins: HashMap<usize, (Rc<[DescId]>, OriginIndex)>,
 }
 
 /// The positions in a set of its unbound methods, by origin class, and of the rest.
 #[derive(Default)]
 pub struct OriginIndex {
-    pub by_origin: HashMap<ClassDefId, Vec<usize>, IdBuild>,
+    pub by_origin: HashMap<ClassDefId, Vec<usize>>,
     pub others: Vec<usize>,
 }
 

@@ -11,8 +11,8 @@ use super::bookkeeper::Bookkeeper;
 use super::description::Desc;
 use super::model::*;
 use super::AnnError;
+use crate::fasthash::HashMap;
 use crate::objspace::object::{Heap, IntKind, Object, Value};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use SomeValue as S;
@@ -721,7 +721,7 @@ impl Bookkeeper {
         // Only methods of one function, origin and name compete: group them first, so that
         // a family of overrides (all different functions) costs one pass, not its square.
         let mut groups: HashMap<(DescId, ClassDefId, Rc<str>), Vec<Option<ClassDefId>>> =
-            HashMap::new();
+            HashMap::default();
         let key = |d: DescId| match self.desc(d) {
             Desc::Method(m) => ((m.func, m.origin, m.name.clone()), m.selfclassdef),
             _ => unreachable!(),

@@ -203,7 +203,7 @@ impl BuiltinId {
     /// identifies a built-in by its name.
     #[cfg(test)]
     pub(crate) fn from_name(name: &str) -> Option<BuiltinId> {
-        use std::collections::HashMap;
+        use crate::fasthash::HashMap;
         use std::sync::OnceLock;
         static BY_NAME: OnceLock<HashMap<&'static str, BuiltinId>> = OnceLock::new();
         BY_NAME
@@ -222,11 +222,11 @@ impl std::fmt::Display for BuiltinId {
 #[cfg(test)]
 mod tests {
     use super::BuiltinId;
-    use std::collections::HashSet;
+    use crate::fasthash::HashSet;
 
     #[test]
     fn names_are_unique_and_round_trip() {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for &b in BuiltinId::ALL {
             assert!(seen.insert(b.name()), "duplicate name {}", b.name());
             assert_eq!(BuiltinId::from_name(b.name()), Some(b));
@@ -250,7 +250,7 @@ mod tests {
     /// Each flow-space operation comes from one built-in at one arity, and only there.
     #[test]
     fn flow_ops_are_one_to_one() {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for &b in BuiltinId::ALL {
             let ops: Vec<_> = (0..5)
                 .filter_map(|n| b.flow_op(n).map(|op| (op, n)))

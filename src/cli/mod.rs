@@ -6,9 +6,9 @@ mod output;
 
 use crate::diagnostics::{rules, Severity, RULES};
 use crate::engine::{self, Analysis, EngineConfig};
+use crate::fasthash::HashMap;
 use crate::flowspace::render::{render_dot, render_text};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -508,7 +508,7 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
                 engine::analyze_target_opts(path, &config.search_paths, policy, config.translate)
             } else {
                 // a module of the project: the project's programs, this file's diagnostics
-                engine::analyze(&config, &HashMap::new())
+                engine::analyze(&config, &HashMap::default())
             };
             let only_under = (config.pyproject.is_some() && !engine::config::defines_target(&text))
                 .then(|| path.clone());
@@ -526,7 +526,7 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
                 );
                 continue;
             }
-            let analysis = engine::analyze(&config, &HashMap::new());
+            let analysis = engine::analyze(&config, &HashMap::default());
             let only_under = (path != &config.root).then(|| path.clone());
             checked.push(Checked {
                 analysis,

@@ -22,6 +22,8 @@ pub enum Const {
     /// Integer literal that does not fit in 64 bits (Python 2 long).
     Long(i128),
     Float(f64),
+    /// A complex literal's value (`1j`): (real, imaginary).
+    Complex(f64, f64),
     /// Python 2 `str` (bytes).
     Str(Rc<[u8]>),
     Unicode(Rc<str>),

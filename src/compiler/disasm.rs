@@ -146,6 +146,9 @@ fn repr_into(c: &Const, out: &mut String) {
             let _ = write!(out, "<code {}>", c.co_name);
         }
         Const::Ellipsis => out.push_str("Ellipsis"),
+        Const::Complex(re, im) => {
+            let _ = write!(out, "({re:?}+{im:?}j)");
+        }
     }
 }
 

@@ -5,8 +5,8 @@
 //! set and dict comprehensions). Python 2 list comprehensions are not blocks: their loop
 //! variables belong to the enclosing block.
 
+use crate::fasthash::{HashMap, HashSet};
 use crate::syntax::ast;
-use std::collections::{HashMap, HashSet};
 
 pub type ScopeId = usize;
 
@@ -83,9 +83,9 @@ impl Scope {
             generator: false,
             params: Vec::new(),
             children: Vec::new(),
-            flags: HashMap::new(),
+            flags: HashMap::default(),
             order: Vec::new(),
-            scopes: HashMap::new(),
+            scopes: HashMap::default(),
             cellvars: Vec::new(),
             freevars: Vec::new(),
         }
@@ -110,7 +110,7 @@ impl SymbolTable {
         let mut b = Builder {
             table: SymbolTable {
                 scopes: vec![Scope::new(ScopeKind::Module, None, None, false)],
-                by_node: HashMap::new(),
+                by_node: HashMap::default(),
             },
             current: 0,
         };
@@ -118,8 +118,8 @@ impl SymbolTable {
             b.stmt(s);
         }
         let mut table = b.table;
-        let mut free = HashSet::new();
-        table.analyze_block(0, None, &HashSet::new(), &mut free);
+        let mut free = HashSet::default();
+        table.analyze_block(0, None, &HashSet::default(), &mut free);
         table
     }
 
@@ -141,10 +141,10 @@ impl SymbolTable {
         let kind = self.scopes[id].kind;
         let mut bound_local: Option<HashSet<String>> = bound.cloned();
         let mut global_local: HashSet<String> = global.clone();
-        let mut local = HashSet::new();
-        let mut newbound = HashSet::new();
-        let mut newglobal = HashSet::new();
-        let mut free_here = HashSet::new();
+        let mut local = HashSet::default();
+        let mut newbound = HashSet::default();
+        let mut newglobal = HashSet::default();
+        let mut free_here = HashSet::default();
         if kind == ScopeKind::Class {
             newglobal.extend(global.iter().cloned());
             if let Some(b) = bound {
@@ -152,7 +152,7 @@ impl SymbolTable {
             }
         }
         let order = self.scopes[id].order.clone();
-        let mut scopes = HashMap::new();
+        let mut scopes = HashMap::default();
         for name in &order {
             let flags = self.scopes[id].flags[name];
             let sc = if flags & DEF_GLOBAL != 0 {
@@ -182,9 +182,9 @@ impl SymbolTable {
             }
             newglobal.extend(global_local.iter().cloned());
         }
-        let mut newfree = HashSet::new();
+        let mut newfree = HashSet::default();
         for child in self.scopes[id].children.clone() {
-            let mut child_free = HashSet::new();
+            let mut child_free = HashSet::default();
             self.analyze_block(child, Some(&newbound), &newglobal, &mut child_free);
             newfree.extend(child_free);
         }

@@ -466,8 +466,8 @@ mod tests {
 
     #[test]
     fn codes_and_names_are_unique() {
-        let mut codes = std::collections::HashSet::new();
-        let mut names = std::collections::HashSet::new();
+        let mut codes = crate::fasthash::HashSet::default();
+        let mut names = crate::fasthash::HashSet::default();
         for r in RULES {
             assert!(codes.insert(r.code), "two rules have the code {}", r.code);
             assert!(names.insert(r.name), "two rules have the name {}", r.name);

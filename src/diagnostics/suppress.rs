@@ -3,8 +3,8 @@
 //! RPY008 warning for a suppression that suppresses nothing.
 
 use super::{rules, Diagnostic};
+use crate::fasthash::HashMap;
 use crate::syntax::{FileId, SourceMap, Span};
-use std::collections::HashMap;
 
 /// The suppression comment of one line of text, if any: the offset of its `#` and what it
 /// names (`None`: every code).
@@ -68,7 +68,7 @@ pub fn apply(
     // the suppressions of the lines diagnostics are on: their items, which items were used,
     // whether anything was suppressed
     type State = Option<(Option<Vec<String>>, Vec<bool>, bool)>;
-    let mut found: HashMap<(FileId, u32), State> = HashMap::new();
+    let mut found: HashMap<(FileId, u32), State> = HashMap::default();
     let mut keep = Vec::with_capacity(diagnostics.len());
     for d in diagnostics.drain(..) {
         if d.span.file.0 as usize >= sources.len() {

@@ -278,7 +278,7 @@ impl EngineConfig {
     pub fn targets(&self) -> Vec<PathBuf> {
         if !self.entry_points.is_empty() {
             // The same file named twice (or through a symlink) is one target.
-            let mut seen = std::collections::HashSet::new();
+            let mut seen = crate::fasthash::HashSet::default();
             return self
                 .entry_points
                 .iter()

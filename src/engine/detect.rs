@@ -9,7 +9,7 @@
 //! server (editors/vscode/src/activation.ts); this is the authority.
 
 use super::config::{self, EngineConfig};
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::path::PathBuf;
 
 /// Why a workspace counts as RPython.
@@ -139,7 +139,7 @@ mod tests {
             std::fs::write(dir.join("pyproject.toml"), text).unwrap();
             let config = EngineConfig::discover(&dir);
             assert_eq!(
-                evidence(&config, &HashMap::new()) == Some(Evidence::ToolSection),
+                evidence(&config, &HashMap::default()) == Some(Evidence::ToolSection),
                 case["declares"].as_bool().unwrap(),
                 "{text:?} {:?}",
                 config.refused
@@ -158,20 +158,21 @@ mod tests {
             root: dir.clone(),
             ..Default::default()
         };
-        assert_eq!(evidence(&config, &HashMap::new()), None);
+        assert_eq!(evidence(&config, &HashMap::default()), None);
         // An unsaved buffer that starts importing rpython makes it an RPython workspace.
         let buffer = dir.join("app.py");
-        let overlays = HashMap::from([(buffer.clone(), "from rpython.rlib import jit\n".into())]);
+        let overlays =
+            HashMap::from_iter([(buffer.clone(), "from rpython.rlib import jit\n".into())]);
         assert_eq!(evidence(&config, &overlays), Some(Evidence::Import(buffer)));
         std::fs::write(dir.join("t.py"), "def target(*args):\n    return None\n").unwrap();
         assert_eq!(
-            evidence(&config, &HashMap::new()),
+            evidence(&config, &HashMap::default()),
             Some(Evidence::Target(dir.join("t.py")))
         );
         std::fs::write(dir.join("pyproject.toml"), "[tool.rpy-lsp\n").unwrap();
         let config = EngineConfig::discover(&dir);
         assert_eq!(
-            evidence(&config, &HashMap::new()),
+            evidence(&config, &HashMap::default()),
             Some(Evidence::ToolSection)
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -2,7 +2,7 @@
 //! signature help) on a small two-module program held in editor buffers.
 
 use super::{analyze, Analysis, CompletionKind, EngineConfig, SymbolKind};
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::path::PathBuf;
 
 const MAIN: &str = "\
@@ -46,7 +46,7 @@ fn workspace() -> (Analysis, PathBuf, PathBuf) {
         entry_points: vec![main.clone()],
         ..Default::default()
     };
-    let overlays = HashMap::from([
+    let overlays = HashMap::from_iter([
         (main.clone(), MAIN.to_string()),
         (helper.clone(), HELPER.to_string()),
     ]);
@@ -310,7 +310,10 @@ def target(*args):
         entry_points: vec![main.clone()],
         ..Default::default()
     };
-    let a = analyze(&config, &HashMap::from([(main.clone(), text.to_string())]));
+    let a = analyze(
+        &config,
+        &HashMap::from_iter([(main.clone(), text.to_string())]),
+    );
     assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
     let loc = a.definition(&main, at(text, "CONFIG.size", 0, 8)).unwrap();
     assert_eq!(loc.span.start, at(text, "size = 3", 0, 0));
@@ -341,7 +344,10 @@ def target(*args):
         entry_points: vec![main.clone()],
         ..Default::default()
     };
-    let a = analyze(&config, &HashMap::from([(main.clone(), text.to_string())]));
+    let a = analyze(
+        &config,
+        &HashMap::from_iter([(main.clone(), text.to_string())]),
+    );
     let h = a
         .signature_help(&main, text, at(text, "f(no_such", 0, 2))
         .unwrap();

@@ -30,13 +30,13 @@
 //! previous generation are forgotten when the next one starts.
 
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::flowspace::{ExitCase, ExitSwitch};
 use crate::flowspace::{FunctionGraph, Hlvalue};
 use crate::generations::Generations;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::ObjSpace;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -133,10 +133,10 @@ impl Session {
                 {
                     match changes(old_heap, old.import_len, heap) {
                         Some(c) => (old.graphs, Some(c)),
-                        None => (HashMap::new(), None),
+                        None => (HashMap::default(), None),
                     }
                 }
-                _ => (HashMap::new(), None),
+                _ => (HashMap::default(), None),
             };
             let id = NEXT_ID.with(|n| {
                 n.set(n.get() + 1);
@@ -148,7 +148,7 @@ impl Session {
                 import_len,
                 reusable,
                 changes,
-                kept: HashMap::new(),
+                kept: HashMap::default(),
                 reused: 0,
             })
         })
@@ -186,7 +186,7 @@ impl Session {
         let mut graph = std::mem::replace(slot, placeholder);
         // The strings are usually made again at the same ids (the same graphs taken in the
         // same order): then the graph needs no rewriting.
-        let mut map: HashMap<ObjId, Value> = HashMap::new();
+        let mut map: HashMap<ObjId, Value> = HashMap::default();
         for (old, bytes, interned) in strings {
             let new = match std::str::from_utf8(&bytes) {
                 Ok(name) if interned => space.intern(name),

@@ -17,7 +17,7 @@
 
 use super::{analyze, analyze_after, Analysis, EngineConfig};
 use crate::diagnostics::Diagnostic;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::path::PathBuf;
 
 const MAIN: &str = "\
@@ -302,7 +302,7 @@ fn an_edit_sequence_gives_the_diagnostics_of_a_fresh_analysis() {
         repair_buffers: true,
         ..Default::default()
     };
-    let mut texts = HashMap::from([
+    let mut texts = HashMap::from_iter([
         (main.clone(), MAIN.to_string()),
         (helper.clone(), HELPER.to_string()),
     ]);

@@ -30,9 +30,9 @@ pub use signature::SignatureHelp;
 pub use symbols::WorkspaceSymbol;
 
 use crate::diagnostics::{Diagnostic, Label};
+use crate::fasthash::HashMap;
 use crate::objspace::LoaderConfig;
 use crate::syntax::{FileId, SourceMap, Span};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Stack of the threads analyses run on (CLI and language server): the pipeline's deep but
@@ -53,7 +53,7 @@ pub struct Analysis {
     /// Per program, its FileIds → unified FileIds.
     file_maps: Vec<Vec<FileId>>,
     /// Every diagnostic added by `push_new` (before suppressions), for its deduplication.
-    merged: std::collections::HashSet<Diagnostic>,
+    merged: crate::fasthash::HashSet<Diagnostic>,
 }
 
 /// Analyses every program of the workspace. `overlays` are unsaved editor buffers.
@@ -245,7 +245,7 @@ pub fn analyze_target_opts(
 ) -> Analysis {
     let loader = LoaderConfig {
         search_paths: search_paths.to_vec(),
-        overlays: HashMap::new(),
+        overlays: HashMap::default(),
         policy,
     };
     let mut analysis = Analysis {
@@ -296,7 +296,7 @@ impl Analysis {
         for (_, file) in program.space.sources.iter() {
             let id = match self.sources.find(&file.path) {
                 Some(id) => id,
-                None => self.sources.add(file.path.clone(), file.text.clone()),
+                None => self.sources.add_file(file.clone()),
             };
             map.push(id);
         }
@@ -362,7 +362,7 @@ impl Analysis {
     fn finish(&mut self) {
         // unused suppressions are reported in files whose every check ran (not in files no
         // target reaches)
-        let unreached: std::collections::HashSet<FileId> = self
+        let unreached: crate::fasthash::HashSet<FileId> = self
             .diagnostics
             .iter()
             .filter(|d| d.code == "RPY006")

@@ -2,12 +2,13 @@
 //! the flow graphs of the functions reachable from it.
 
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::flowspace::{build_flow, FunctionGraph, Hlvalue};
 use crate::interpreter::Unwind;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::objspace::{LoaderConfig, ObjSpace};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 pub struct Program {
@@ -174,8 +175,8 @@ impl Program {
             .flow_failures
             .iter()
             .map(|(f, d)| (Some(*f), std::slice::from_ref(d)));
-        let mut unreached: HashSet<&Diagnostic> = HashSet::new();
-        let mut reached_diags: HashSet<&Diagnostic> = HashSet::new();
+        let mut unreached: HashSet<&Diagnostic> = HashSet::default();
+        let mut reached_diags: HashSet<&Diagnostic> = HashSet::default();
         for (f, diags) in of_graphs.map(|(f, d)| (f, &d[..])).chain(of_failures) {
             let set = if is_reached(f) {
                 &mut reached_diags
@@ -306,7 +307,7 @@ impl Program {
         let mut all: Vec<Diagnostic> = Vec::new();
         // A set, not `all.contains`: a program with thousands of diagnostics made this
         // quadratic.
-        let mut seen: HashSet<&Diagnostic> = HashSet::new();
+        let mut seen: HashSet<&Diagnostic> = HashSet::default();
         for d in self
             .space
             .diagnostics
@@ -334,7 +335,7 @@ impl Program {
         };
         let file = m.file;
         let values: Vec<Value> = m.dict.iter().map(|(_, v)| v).collect();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut funcs: Vec<ObjId> = Vec::new();
         for v in values {
             for f in self.functions_of_const(v, &mut seen) {
@@ -546,9 +547,9 @@ impl Program {
                 ),
                 None => (None, &mut []),
             };
-        let mut seen: HashSet<ObjId> = HashSet::new();
+        let mut seen: HashSet<ObjId> = HashSet::default();
         let mut queue: VecDeque<ObjId> = VecDeque::new();
-        let mut seen_consts: HashSet<ObjId> = HashSet::new();
+        let mut seen_consts: HashSet<ObjId> = HashSet::default();
         queue.push_back(entry);
         seen.insert(entry);
         let mut cache = super::trace::stage("flow: compare heaps", || {
@@ -670,7 +671,7 @@ impl Program {
 
     /// Function name → its graph index, for `graph --function`.
     pub fn graphs_by_name(&self) -> HashMap<String, Vec<usize>> {
-        let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut map: HashMap<String, Vec<usize>> = HashMap::default();
         for (i, g) in self.graphs.iter().enumerate() {
             map.entry(g.name.to_string()).or_default().push(i);
         }

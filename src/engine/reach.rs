@@ -10,10 +10,10 @@
 //! mentions as a constant counts (it may be called through a variable), and so do those
 //! in the containers it mentions.
 
+use crate::fasthash::{HashMap, HashSet};
 use crate::flowspace::{FunctionGraph, Hlvalue};
 use crate::interpreter::Op;
 use crate::objspace::object::{Heap, ObjId, Object, Value};
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The functions of `graphs` a path from `entry` can reach (see the module's doc).
@@ -26,11 +26,11 @@ pub(super) fn reachable_functions(
         graphs.iter().filter_map(|g| Some((g.func?, g))).collect();
     let mut walk = Walk {
         heap,
-        reached: HashSet::new(),
+        reached: HashSet::default(),
         queue: Vec::new(),
-        names_read: HashSet::new(),
-        pending: HashMap::new(),
-        seen_consts: HashSet::new(),
+        names_read: HashSet::default(),
+        pending: HashMap::default(),
+        seen_consts: HashSet::default(),
     };
     walk.reach(entry);
     while let Some(f) = walk.queue.pop() {

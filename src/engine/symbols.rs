@@ -7,9 +7,9 @@
 
 use super::queries::{Symbol, SymbolKind};
 use super::Analysis;
+use crate::fasthash::HashMap;
 use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Most symbols answered.
@@ -42,7 +42,7 @@ impl Analysis {
             return;
         };
         // The functions of the file by the span of their name; an annotated program's first.
-        let mut functions: HashMap<(u32, u32), (usize, Value)> = HashMap::new();
+        let mut functions: HashMap<(u32, u32), (usize, Value)> = HashMap::default();
         let mut order: Vec<usize> = (0..self.programs.len()).collect();
         order.sort_by_key(|&pi| self.programs[pi].annotated.is_none());
         for pi in order {

@@ -13,11 +13,11 @@ use super::queries::{HoverInfo, InlayHint, Location};
 use super::Analysis;
 use crate::annotator::{AnnotatedProgram, SomeValue};
 use crate::compiler::CodeObject;
+use crate::fasthash::HashMap;
 use crate::flowspace::{FunctionGraph, Hlvalue};
 use crate::interpreter::Op;
 use crate::objspace::object::{Heap, Object, Value};
 use crate::syntax::{FileId, Span};
-use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -44,7 +44,7 @@ pub struct GraphsByFile {
 }
 
 fn index_by_file(graphs: &[FunctionGraph]) -> HashMap<FileId, Vec<usize>> {
-    let mut out: HashMap<FileId, Vec<usize>> = HashMap::new();
+    let mut out: HashMap<FileId, Vec<usize>> = HashMap::default();
     for (i, g) in graphs.iter().enumerate() {
         out.entry(g.span.file).or_default().push(i);
     }
@@ -72,7 +72,7 @@ impl View<'_> {
 
     /// The functions defined in the file, innermost first when they nest.
     pub(super) fn groups(&self) -> Vec<Group> {
-        let mut by_span: HashMap<(u32, u32), usize> = HashMap::new();
+        let mut by_span: HashMap<(u32, u32), usize> = HashMap::default();
         let mut out: Vec<Group> = Vec::new();
         for &i in self.in_file {
             let g = &self.graphs[i];
@@ -605,7 +605,7 @@ impl Analysis {
                 }
             }
             // The first store of each local, in source order.
-            let mut first: HashMap<u32, Span> = HashMap::new();
+            let mut first: HashMap<u32, Span> = HashMap::default();
             for &g in &gr.graphs {
                 for r in &view.graphs[g].side.local_refs {
                     if !r.store || r.span.file != view.file {

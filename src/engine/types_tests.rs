@@ -3,7 +3,7 @@
 
 use super::param_spans;
 use crate::engine::{analyze, Analysis, EngineConfig};
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::path::{Path, PathBuf};
 
 const PROGRAM: &str = "\
@@ -54,7 +54,7 @@ fn analysis(text: &str) -> (Analysis, PathBuf) {
         entry_points: vec![main.clone()],
         ..Default::default()
     };
-    let overlays = HashMap::from([(main.clone(), text.to_string())]);
+    let overlays = HashMap::from_iter([(main.clone(), text.to_string())]);
     (analyze(&config, &overlays), main)
 }
 
@@ -223,7 +223,7 @@ fn definitions_of_attributes_in_another_module() {
         entry_points: vec![main.clone()],
         ..Default::default()
     };
-    let overlays = HashMap::from([
+    let overlays = HashMap::from_iter([
         (main.clone(), main_text.to_string()),
         (helper.clone(), helper_text.to_string()),
     ]);

@@ -15,13 +15,14 @@ use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
 use crate::compiler::{CodeObject, Const};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::{
     eval, Branch, CallArgs, ConcreteSpace, Fork, Frame, FrameState, IterNext, Op, OpResult, Space,
     Unwind,
 };
 use crate::objspace::object::{IterState, ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 pub(super) type State = FrameState<Hlvalue>;
@@ -59,11 +60,11 @@ pub fn build_flow<C: ConcreteSpace>(
         kind: Kind::Start,
         instrs_in_block: 0,
         span: code.span,
-        joinpoints: HashMap::new(),
+        joinpoints: HashMap::default(),
         entries: Vec::new(),
-        block_entries: HashMap::new(),
+        block_entries: HashMap::default(),
         pending: VecDeque::new(),
-        dead: HashSet::new(),
+        dead: HashSet::default(),
         snapshot: None,
         raise_pending: None,
         last_bool: None,
@@ -81,9 +82,9 @@ pub fn build_flow<C: ConcreteSpace>(
         store_spans: vec![Span::default(); code.nlocals()],
         last_locals: Vec::new(),
         instr_pc: 0,
-        unroll_next: HashMap::new(),
-        exc_guard_rest: HashMap::new(),
-        unroll_head: HashMap::new(),
+        unroll_next: HashMap::default(),
+        exc_guard_rest: HashMap::default(),
+        unroll_head: HashMap::default(),
     };
     let start = ctx.graph.startblock;
     let mut locals = vec![None; code.nlocals()];
@@ -507,6 +508,39 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Some(names.join(", "))
     }
 
+    /// Whether `v` is a number or a string (`print` folds its str()).
+    fn is_scalar_const(&self, v: Value) -> bool {
+        let Value::Obj(id) = v else { return true };
+        matches!(
+            self.objspace.heap().get(id),
+            Object::Str(_)
+                | Object::Unicode(_)
+                | Object::Long(_)
+                | Object::RInt { .. }
+                | Object::Complex(..)
+        )
+    }
+
+    /// Whether a bundled model module declares `name` absent from the reference's module
+    /// (`_rpy_absent_ = ("disable", ...)` in `rgc`: names of newer rpythons that 0.2.1's
+    /// module lacks, whose getattr the reference's flow space finds always raising).
+    fn absent_from_reference(&self, module: Value, name: Value) -> bool {
+        let heap = self.objspace.heap();
+        let (Value::Obj(m), Some(name)) = (module, heap.str_value(name)) else {
+            return false;
+        };
+        let Object::Module(m) = heap.get(m) else {
+            return false;
+        };
+        let Some(Value::Obj(t)) = m.dict.get("_rpy_absent_") else {
+            return false;
+        };
+        match heap.get(t) {
+            Object::Tuple(items) => items.iter().any(|&v| heap.str_value(v) == Some(name)),
+            _ => false,
+        }
+    }
+
     fn foldable(&self, v: Value) -> bool {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
@@ -553,6 +587,15 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn constfold(&mut self, op: Op, consts: &[Value]) -> Option<OpResult<Hlvalue>> {
         match Space::op(self.objspace, op, consts) {
             Ok(v) => {
+                // `C.f` is the function itself in the graph (an unbound method only
+                // matters to import-time code)
+                let v = match v {
+                    Value::Obj(id) => match self.objspace.heap().get(id) {
+                        Object::UnboundMethod { func, .. } => *func,
+                        _ => v,
+                    },
+                    _ => v,
+                };
                 if matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Long(_)))
                 {
                     return None;
@@ -883,7 +926,13 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                             let of_model = op == Op::GetAttr
                                 && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
                                     || id.0 as usize >= heap_before);
-                            if of_model {
+                            if of_model && self.absent_from_reference(consts[0], consts[1]) {
+                                self.diagnostics.push(Diagnostic::new(
+                                    "RPY210",
+                                    self.span,
+                                    format!("`{name}` does not exist in the reference's rpython (0.2.1): reading it always raises AttributeError"),
+                                ));
+                            } else if of_model {
                                 let diag = match self.complete_model_surface(consts[0]) {
                                     // A model that lists all the reference translates
                                     // (`_rpy_complete_`, as `time`): the name is missing
@@ -1303,7 +1352,18 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 "`print >>f` is not RPython: only printing to stdout is supported",
             ));
         }
-        // As the reference: print becomes a call of an internal helper with the item.
+        // As the reference: print becomes a call of an internal helper with the item, whose
+        // str() of a constant is folded (`print 1j` prints the constant string "1j").
+        // (Numbers and strings only: containers and instances stay values the annotator
+        // and RTyper print, and a value rpy-lsp does not model has no text.)
+        let v = match v {
+            Hlvalue::Const(c) if self.is_scalar_const(c) => match self.constfold(Op::Str, &[c]) {
+                Some(Ok(s)) => s,
+                Some(Err(e)) => return Err(e),
+                None => Hlvalue::Const(c),
+            },
+            v => v,
+        };
         let helper = self.print_helper(BuiltinId::RpythonPrintItem);
         self.record(Op::SimpleCall, vec![Hlvalue::Const(helper), v])?;
         Ok(())

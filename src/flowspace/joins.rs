@@ -14,10 +14,10 @@
 
 use super::flowcontext::{FlowContext, Kind, State};
 use super::model::*;
+use crate::fasthash::HashMap;
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 
 /// A position a path passed while flowing: the start of an operation-recording bytecode.
 pub(super) struct JoinEntry {
@@ -46,10 +46,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let candidates = self.joinpoints.get(&pc).cloned().unwrap_or_default();
         // The most recent candidate first, as the reference's list of join blocks.
         for &e in candidates.iter().rev() {
-            let entry_state = self.entries[e].state.clone();
-            if !same_shape(&entry_state, &state) {
+            if !same_shape(&self.entries[e].state, &state) {
                 continue;
             }
+            let entry_state = self.entries[e].state.clone();
             let Some(union) = self.union_state(&entry_state, &state) else {
                 continue;
             };
@@ -167,10 +167,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         let (b, k) = (self.entries[e].block, self.entries[e].op_index);
         let entry_state = self.entries[e].state.clone();
         let nlocals = entry_state.locals.len();
-        let mut map: HashMap<VarId, VarId> = HashMap::new();
+        let mut map: HashMap<VarId, VarId> = HashMap::default();
         let mut inputargs = Vec::new();
         let mut args = Vec::new();
-        for (i, slot) in flat(&entry_state).into_iter().enumerate() {
+        for (i, slot) in flat_iter(&entry_state).enumerate() {
             let Some(Hlvalue::Var(v)) = slot else {
                 continue;
             };
@@ -457,7 +457,7 @@ fn same_shape(a: &State, b: &State) -> bool {
 pub(super) fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
     let mut args = Vec::new();
     let mut seen: Vec<VarId> = Vec::new();
-    for (e, s) in flat(entry).into_iter().zip(flat(state)) {
+    for (e, s) in flat_iter(entry).zip(flat_iter(state)) {
         if let (Some(Hlvalue::Var(v)), Some(x)) = (e, s) {
             if !seen.contains(&v) {
                 seen.push(v);
@@ -473,7 +473,7 @@ pub(super) fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
 fn link_arg_slots(entry: &State) -> Vec<Vec<usize>> {
     let mut slots: Vec<Vec<usize>> = Vec::new();
     let mut seen: Vec<VarId> = Vec::new();
-    for (k, e) in flat(entry).into_iter().enumerate() {
+    for (k, e) in flat_iter(entry).enumerate() {
         if let Some(Hlvalue::Var(v)) = e {
             match seen.iter().position(|s| *s == v) {
                 Some(i) => slots[i].push(k),
@@ -489,12 +489,16 @@ fn link_arg_slots(entry: &State) -> Vec<Vec<usize>> {
 
 /// The locals then the stack of a state, as one row of slots.
 fn flat(state: &State) -> Vec<Option<Hlvalue>> {
+    flat_iter(state).collect()
+}
+
+/// [`flat`] without the vector (every join walks a state or two this way).
+fn flat_iter(state: &State) -> impl Iterator<Item = Option<Hlvalue>> + '_ {
     state
         .locals
         .iter()
         .copied()
         .chain(state.stack.iter().map(|v| Some(*v)))
-        .collect()
 }
 
 /// Whether `state` can enter a block with entry state `entry`: where `entry` holds one

@@ -2,11 +2,11 @@
 //! Variable, Constant. A graph owns arenas of blocks, links and variables addressed by small
 //! ids; every operation carries the span of the source it came from.
 
+use crate::fasthash::HashMap;
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -378,7 +378,7 @@ impl FunctionGraph {
     /// Blocks reachable from the start block, in depth-first order (start first).
     pub fn iterblocks(&self) -> Vec<BlockId> {
         let mut seen = vec![false; self.blocks.len()];
-        let mut order = Vec::new();
+        let mut order = Vec::with_capacity(self.blocks.len());
         let mut stack = vec![self.startblock];
         while let Some(b) = stack.pop() {
             if std::mem::replace(&mut seen[b.0 as usize], true) {

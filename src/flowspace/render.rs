@@ -30,6 +30,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             Object::Unicode(s) => format!("u{:?}", s),
             Object::ByteArray(b) => format!("bytearray({:?})", String::from_utf8_lossy(b)),
             Object::Long(i) => format!("{}L", i),
+            Object::Complex(re, im) => crate::objspace::format::complex_format(*re, *im, true),
             Object::Unknown { name, .. } => format!("<unknown {}>", name),
             Object::RInt { kind, value } => format!("{:?}({})", kind, value),
             Object::Tuple(items) => {
@@ -52,6 +53,7 @@ pub fn describe_const(heap: &Heap, v: Value) -> String {
             },
             Object::Module(m) => format!("<module {}>", m.name),
             Object::BoundMethod { func, .. } => format!("<bound {}>", describe_const(heap, *func)),
+            Object::UnboundMethod { func, .. } => describe_const(heap, *func),
             Object::StaticMethod(f) => format!("<staticmethod {}>", describe_const(heap, *f)),
             Object::ClassMethod(f) => format!("<classmethod {}>", describe_const(heap, *f)),
             Object::Property { .. } => "<property>".into(),
@@ -91,7 +93,7 @@ pub fn render_text(
 ) -> String {
     let blocks = graph.iterblocks();
     // Block → its position (a map: graphs of one long expression have many blocks).
-    let positions: std::collections::HashMap<BlockId, usize> =
+    let positions: crate::fasthash::HashMap<BlockId, usize> =
         blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let index = |b: BlockId| positions.get(&b).copied().unwrap_or(b.0 as usize);
     let mut out = String::new();

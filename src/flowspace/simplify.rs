@@ -10,7 +10,7 @@
 //! they name into the block they end up in.
 
 use super::model::*;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 
 /// Applies every simplification, then drops the blocks left unreachable.
 pub fn simplify_graph(graph: &mut FunctionGraph) {
@@ -22,7 +22,7 @@ pub fn simplify_graph(graph: &mut FunctionGraph) {
 
 /// For each reachable block, the links entering it.
 fn entry_map(graph: &FunctionGraph) -> HashMap<BlockId, Vec<LinkId>> {
-    let mut map: HashMap<BlockId, Vec<LinkId>> = HashMap::new();
+    let mut map: HashMap<BlockId, Vec<LinkId>> = HashMap::default();
     for l in graph.iterlinks() {
         map.entry(graph.link(l).target).or_default().push(l);
     }
@@ -128,7 +128,7 @@ pub fn remove_identical_inputargs(graph: &mut FunctionGraph) {
             }
             let links = &entries[&b];
             let inputargs = graph.block(b).inputargs.clone();
-            let mut subst: HashMap<VarId, Hlvalue> = HashMap::new();
+            let mut subst: HashMap<VarId, Hlvalue> = HashMap::default();
             let mut keep = vec![true; inputargs.len()];
             for i in 0..inputargs.len() {
                 let column: Vec<Hlvalue> = links.iter().map(|&l| graph.link(l).args[i]).collect();

@@ -2,7 +2,7 @@
 //! dropping the blocks that merging made unreachable.
 
 use super::model::*;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 
 /// Renumbers the graph so that its arenas hold only the blocks reachable from the start block
 /// (plus the return and except blocks), and only their links.
@@ -13,38 +13,54 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
             order.push(b);
         }
     }
-    let remap: HashMap<BlockId, BlockId> = order
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| (b, BlockId(i as u32)))
+    // Old id → new id, by index (every graph passes here two or three times: no hashing,
+    // and the kept blocks and links are moved, not copied).
+    let mut remap: Vec<Option<BlockId>> = vec![None; graph.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        remap[b.0 as usize] = Some(BlockId(i as u32));
+    }
+    let new_id = |b: BlockId| remap[b.0 as usize].expect("a reachable block");
+    let mut old_blocks: Vec<Option<Block>> = std::mem::take(&mut graph.blocks)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut old_links: Vec<Option<Link>> = std::mem::take(&mut graph.links)
+        .into_iter()
+        .map(Some)
         .collect();
     let mut blocks = Vec::with_capacity(order.len());
-    let mut links = Vec::new();
-    let mut link_map: HashMap<LinkId, LinkId> = HashMap::new();
+    let mut links: Vec<Link> = Vec::new();
+    let mut link_map: HashMap<LinkId, LinkId> = HashMap::default();
     for &old in &order {
-        let mut block = graph.block(old).clone();
+        let mut block = old_blocks[old.0 as usize].take().expect("each block once");
         let exits = std::mem::take(&mut block.exits);
         for l in exits {
-            let mut link = graph.link(l).clone();
-            link.prevblock = remap[&old];
-            link.target = remap[&link.target];
+            let mut link = match old_links[l.0 as usize].take() {
+                Some(mut link) => {
+                    link.target = new_id(link.target);
+                    link
+                }
+                // a link listed twice: a copy of the one already moved (and renumbered)
+                None => links[link_map[&l].0 as usize].clone(),
+            };
+            link.prevblock = new_id(old);
             link_map.insert(l, LinkId(links.len() as u32));
             block.exits.push(LinkId(links.len() as u32));
             links.push(link);
         }
         blocks.push(block);
     }
-    graph.startblock = remap[&graph.startblock];
-    graph.returnblock = remap[&graph.returnblock];
-    graph.exceptblock = remap[&graph.exceptblock];
+    graph.startblock = new_id(graph.startblock);
+    graph.returnblock = new_id(graph.returnblock);
+    graph.exceptblock = new_id(graph.exceptblock);
     graph.blocks = blocks;
     graph.links = links;
     graph.side.remap_links(&link_map);
     graph
         .side
         .local_refs
-        .retain_mut(|r| match remap.get(&r.block) {
-            Some(&b) => {
+        .retain_mut(|r| match remap.get(r.block.0 as usize).copied().flatten() {
+            Some(b) => {
                 r.block = b;
                 true
             }
@@ -60,7 +76,7 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
 /// `is_ovfcheck` tells the `ovfcheck` function constant.
 pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -> bool) {
     loop {
-        let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::new();
+        let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::default();
         for b in graph.iterblocks() {
             for &l in &graph.block(b).exits {
                 incoming.entry(graph.link(l).target).or_default().push(l);

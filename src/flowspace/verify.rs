@@ -2,13 +2,13 @@
 //! graph is built.
 
 use super::model::*;
-use std::collections::HashSet;
+use crate::fasthash::HashSet;
 
 /// Checks every invariant of `graph`; returns the first violation found.
 pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
     let name = &graph.name;
     let err = |b: BlockId, msg: String| Err(format!("{}: block {}: {}", name, b.0, msg));
-    let mut defined_anywhere: HashSet<VarId> = HashSet::new();
+    let mut defined_anywhere: HashSet<VarId> = HashSet::default();
     for (id, special, nargs) in [
         (graph.returnblock, "return", 1),
         (graph.exceptblock, "except", 2),
@@ -26,7 +26,7 @@ pub fn verify(graph: &FunctionGraph) -> Result<(), String> {
     }
     for bid in graph.iterblocks() {
         let block = graph.block(bid);
-        let mut defined: HashSet<VarId> = HashSet::new();
+        let mut defined: HashSet<VarId> = HashSet::default();
         for &v in &block.inputargs {
             if !defined.insert(v) || !defined_anywhere.insert(v) {
                 return err(

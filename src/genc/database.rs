@@ -6,9 +6,10 @@
 //! Names are derived from ids (type `T12_list`, function `f7_entry_point`, constant `c42`),
 //! which the RTyper assigns in a deterministic order: the same program gives the same C.
 
+use crate::fasthash::HashSet;
 use crate::lltypesystem::{LlType, LlTypes, TypeDef};
 use crate::rtyper::{LlFunction, LlProgram};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// C keywords and names of the runtime that a field or function name must not take.
@@ -168,7 +169,7 @@ impl<'p> Database<'p> {
                 );
             }
         }
-        let mut done = HashSet::new();
+        let mut done = HashSet::default();
         for &t in &all {
             self.emit_struct(t, &mut done, out);
         }

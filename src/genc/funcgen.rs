@@ -12,6 +12,7 @@
 //!   read back, since a collection may move them.
 
 use super::database::{field_name, Database};
+use crate::fasthash::HashSet;
 use crate::flowspace::{
     BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, LinkId, SpaceOperation, VarId,
 };
@@ -20,7 +21,7 @@ use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, TypeDef};
 use crate::rtyper::LlFunction;
 use crate::syntax::SourceMap;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 pub struct FuncGen<'a, 'p> {
@@ -51,8 +52,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             effects,
             recursive,
             g,
-            read: HashSet::new(),
-            targets: HashSet::new(),
+            read: HashSet::default(),
+            targets: HashSet::default(),
             out: String::new(),
             lines,
         }

@@ -28,12 +28,12 @@ fn in_text_runtime(rf: RuntimeFn) -> bool {
 
 /// Whether the fixed C runtime declares a function of this name (its header is the list).
 pub fn declared_in_text_runtime(name: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<String>> =
+    static NAMES: std::sync::OnceLock<crate::fasthash::HashSet<String>> =
         std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
             let text = include_str!("runtime/text.h");
-            let mut out = std::collections::HashSet::new();
+            let mut out = crate::fasthash::HashSet::default();
             for (i, _) in text.match_indices("RPyRT_") {
                 let rest = &text[i..];
                 let end = rest

@@ -14,11 +14,11 @@ mod runtime;
 use code::{BlockKind, Code, Switch};
 use std::rc::Rc;
 
+use crate::fasthash::HashMap;
 use crate::flowspace::FunctionGraph;
 use crate::lltypesystem::{LlHeap, LlPtr, LlType, LlValue};
 use crate::rtyper::{LlFunction, LlProgram};
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::io::Write;
 
 /// Why execution left a function other than by returning.
@@ -61,7 +61,7 @@ pub struct LlInterpreter<'p> {
     pub(crate) files: HashMap<i64, std::fs::File>,
     depth: usize,
     /// Flattened slot of each (pointer type, field name) already accessed.
-    slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize, FastHash>,
+    slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize>,
     /// Each graph decoded for execution, the first time it is called.
     codes: Vec<Option<Rc<Code<'p>>>>,
     /// Frames of returned calls, reused (a call allocates none in a steady state).
@@ -83,7 +83,7 @@ impl<'p> LlInterpreter<'p> {
             heap: prog.heap.clone(),
             out,
             print_buf: Vec::new(),
-            files: HashMap::new(),
+            files: HashMap::default(),
             depth: 0,
             slot_cache: HashMap::default(),
             codes: Vec::new(),
@@ -451,30 +451,3 @@ fn switch_matches(x: LlValue, case: LlValue) -> bool {
 /// Annotates, RTypes and runs a program given as source text, calling `func` with the
 /// integer arguments: the test harness of the reference's `interpret()`.
 pub mod harness;
-
-/// A cheap hasher for the interpreter's small integer keys (SipHash is the default).
-#[derive(Default, Clone, Copy)]
-pub struct FastHash;
-
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0)
-    }
-}
-
-pub struct FastHasher(u64);
-
-impl std::hash::Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}

@@ -83,7 +83,7 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_found() {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fasthash::HashSet::default();
         for f in LibcFn::ALL {
             assert!(seen.insert(f.name()));
             assert_eq!(LibcFn::lookup(f.name()), Some(*f));

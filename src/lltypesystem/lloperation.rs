@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_round_trip() {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fasthash::HashSet::default();
         for &op in LlOp::ALL {
             assert!(seen.insert(op.name()), "duplicate {}", op.name());
             assert_eq!(LlOp::from_name(op.name()), Some(op));

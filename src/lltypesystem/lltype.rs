@@ -5,7 +5,7 @@
 //! structure can point to itself). Arrays, pointers and function types are structural and
 //! interned: building the same one twice gives the same id, so ids compare as types do.
 
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -103,7 +103,7 @@ impl LlTypes {
     pub fn new() -> LlTypes {
         let mut t = LlTypes {
             defs: Vec::new(),
-            interned: HashMap::new(),
+            interned: HashMap::default(),
         };
         for (p, _) in PRIMITIVES {
             t.intern(TypeDef::Primitive(p));

@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn names_are_unique() {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fasthash::HashSet::default();
         for f in RuntimeFn::ALL {
             assert!(seen.insert(f.name()));
         }

@@ -2,7 +2,7 @@
 //! `getfield`/`setfield`, interior paths): a `Sym` is a small copyable id, so low-level
 //! constants stay `Copy` like the rest of the flow model's values.
 
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,7 +18,7 @@ fn table() -> &'static Mutex<Table> {
     TABLE.get_or_init(|| {
         Mutex::new(Table {
             names: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
         })
     })
 }

@@ -5,7 +5,7 @@
 //! different.
 
 use crate::diagnostics::{Rule, RULES};
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use tower_lsp_server::ls_types::Uri;
@@ -37,7 +37,7 @@ impl Cache {
         Cache {
             dir,
             rules: OnceLock::new(),
-            written: Mutex::new(HashMap::new()),
+            written: Mutex::new(HashMap::default()),
         }
     }
 
@@ -61,7 +61,7 @@ impl Cache {
     /// A `file:` URI of the documentation page of a diagnostic code.
     pub fn rule_page(&self, code: &str) -> Option<Uri> {
         let pages = self.rules.get_or_init(|| {
-            let mut pages = HashMap::new();
+            let mut pages = HashMap::default();
             for rule in RULES {
                 let path = self.dir.join("rules").join(format!("{}.md", rule.code));
                 if self.write(&path, &rule_markdown(rule)) {

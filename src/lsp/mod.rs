@@ -29,13 +29,13 @@ mod requests;
 mod settings;
 mod worker;
 
+use crate::fasthash::{HashMap, HashSet};
 use cache::{Cache, BUNDLED_PREFIX};
 use documents::Document;
 use requests::workspace_edit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use settings::Settings;
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -813,8 +813,8 @@ fn collect_diagnostics(snap: &Snapshot) -> Vec<FileDiagnostics> {
 
 /// The analysis task: debounce, have the engine thread analyse, publish.
 async fn analysis_loop(shared: Arc<Shared>, mut changes: watch::Receiver<u64>) {
-    let mut published: HashMap<PathBuf, FileDiagnostics> = HashMap::new();
-    let mut reopened: HashSet<PathBuf> = HashSet::new();
+    let mut published: HashMap<PathBuf, FileDiagnostics> = HashMap::default();
+    let mut reopened: HashSet<PathBuf> = HashSet::default();
     let mut run = 0u64;
     loop {
         // Wakes when the generation moved past the last one seen: edits made while an
@@ -838,9 +838,9 @@ async fn analysis_loop(shared: Arc<Shared>, mut changes: watch::Receiver<u64>) {
             let mut input = AnalysisInput {
                 root,
                 settings: inputs.settings.clone(),
-                overlays: HashMap::new(),
-                versions: HashMap::new(),
-                uris: HashMap::new(),
+                overlays: HashMap::default(),
+                versions: HashMap::default(),
+                uris: HashMap::default(),
             };
             for (path, doc) in &inputs.docs {
                 input.overlays.insert(path.clone(), doc.text());
@@ -923,7 +923,7 @@ async fn publish(
     published: &mut HashMap<PathBuf, FileDiagnostics>,
     force: &HashSet<PathBuf>,
 ) {
-    let mut now: HashSet<PathBuf> = HashSet::new();
+    let mut now: HashSet<PathBuf> = HashSet::default();
     for file in files {
         now.insert(file.path.clone());
         // Open documents get a publish per version; unchanged closed files are skipped.

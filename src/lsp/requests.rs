@@ -8,7 +8,6 @@ use super::{convert, uri_for, Backend, Target, QUERY_WAIT};
 use crate::engine;
 use crate::syntax::{SourceFile, Span};
 use serde_json::json;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
@@ -383,7 +382,7 @@ pub(super) fn workspace_edit(
             ..Default::default()
         })
     } else {
-        let mut changes = HashMap::new();
+        let mut changes = std::collections::HashMap::new();
         for (path, list) in per_file {
             changes.insert(uri_for(snap, &path)?, list);
         }

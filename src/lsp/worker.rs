@@ -7,7 +7,8 @@
 use super::cache::Cache;
 use super::settings::Settings;
 use crate::engine::{self, Analysis};
-use std::collections::{HashMap, VecDeque};
+use crate::fasthash::HashMap;
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

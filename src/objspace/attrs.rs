@@ -15,29 +15,8 @@ use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::diagnostics::Diagnostic;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::fasthash::{HashMap, HashSet};
 use std::rc::Rc;
-
-/// A multiplicative hasher for object ids (the MRO merge hashes many of them).
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (self.0 ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type IdHash = BuildHasherDefault<IdHasher>;
 
 impl ObjSpace {
     /// Finds `name` in the class dicts along the MRO of `cls`.
@@ -269,6 +248,9 @@ impl ObjSpace {
                             self_value: obj,
                         })))
                     }
+                    Object::Function(_) => Ok(Some(
+                        self.alloc(Object::UnboundMethod { func: a, class: id }),
+                    )),
                     _ => Ok(Some(a)),
                 }
             }
@@ -364,6 +346,15 @@ impl ObjSpace {
                     _ => self.getattr_opt(func, name),
                 }
             }
+            Object::UnboundMethod { func, class } => {
+                let (func, class) = (*func, *class);
+                match &**name {
+                    "im_func" | "__func__" => Ok(Some(func)),
+                    "im_self" | "__self__" => Ok(Some(Value::None)),
+                    "im_class" => Ok(Some(Value::Obj(class))),
+                    _ => self.getattr_opt(func, name),
+                }
+            }
             Object::Builtin {
                 id: bid,
                 bound_self,
@@ -441,6 +432,7 @@ impl ObjSpace {
                 }
                 "imag" if matches!(obj, Value::Int(_) | Value::Bool(_)) => Ok(Some(Value::Int(0))),
                 "imag" if matches!(obj, Value::Float(_)) => Ok(Some(Value::Float(0.0))),
+                "real" | "imag" => Ok(self.complex_attr(obj, name)),
                 _ => Ok(None),
             },
         }
@@ -573,14 +565,10 @@ impl ObjSpace {
                 }
                 Ok(())
             }
-            Object::BoundMethod { func, .. } => {
-                let f = *func;
-                let _ = f;
-                Err(self.err(
-                    "AttributeError",
-                    format!("'instancemethod' object has no attribute '{name}'"),
-                ))
-            }
+            Object::BoundMethod { .. } | Object::UnboundMethod { .. } => Err(self.err(
+                "AttributeError",
+                format!("'instancemethod' object has no attribute '{name}'"),
+            )),
             _ => {
                 let tn = self.type_name(obj);
                 Err(self.err(
@@ -624,7 +612,7 @@ impl ObjSpace {
         // C3 merge in O(total length × number of sequences): each sequence is read from a
         // moving start, and `in_tails` counts the occurrences of a class past the starts.
         let mut starts = vec![0usize; seqs.len()];
-        let mut in_tails: HashMap<ObjId, usize, IdHash> = HashMap::default();
+        let mut in_tails: HashMap<ObjId, usize> = HashMap::default();
         for s in &seqs {
             for &k in s.iter().skip(1) {
                 *in_tails.entry(k).or_default() += 1;
@@ -650,7 +638,7 @@ impl ObjSpace {
             let Some(c) = cand else {
                 // Inconsistent hierarchy: fall back to depth-first, first occurrence wins.
                 let mut dfs = vec![cls];
-                let mut seen: HashSet<ObjId> = HashSet::from([cls]);
+                let mut seen: HashSet<ObjId> = HashSet::from_iter([cls]);
                 for &b in bases {
                     for &k in self.mro(b) {
                         if seen.insert(k) {

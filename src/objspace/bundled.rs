@@ -79,6 +79,9 @@ bundled! {
     "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;
     "rpython.rlib.nonconst" => "rpython/rlib/nonconst.py", false;
+    "rpython.rlib.types" => "rpython/rlib/types.py", false;
+    "rpython.rlib.runicode" => "rpython/rlib/runicode.py", false;
+    "rpython.rlib.signature" => "rpython/rlib/signature.py", false;
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
     "rpython.rlib.rsre.rsre_core" => "rpython/rlib/rsre/rsre_core.py", false;

@@ -72,6 +72,10 @@ impl ObjSpace {
                 args.insert(0, s);
                 self.call_value(f, args, kwargs)
             }
+            Object::UnboundMethod { func, .. } => {
+                let f = *func;
+                self.call_value(f, args, kwargs)
+            }
             Object::Builtin { id: b, bound_self } => {
                 let (b, this) = (*b, *bound_self);
                 let unknown = self.first_unknown(&args).or_else(|| {

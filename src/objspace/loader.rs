@@ -18,9 +18,9 @@ use super::object::{AttrMap, Module, ObjId, Object, Value};
 use super::probes::{Answer, Checkpoint, MainImport, Question};
 use super::{ModuleInfo, ObjSpace, R};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::interpreter::Unwind;
 use crate::syntax::Span;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 

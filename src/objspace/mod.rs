@@ -35,11 +35,11 @@ pub use loader::LoaderConfig;
 
 use crate::compiler::CodeObject;
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::arguments::Signature;
 use crate::interpreter::Unwind;
 use crate::syntax::{FileId, SourceMap, Span};
 use object::{HashKey, Heap, ObjId, Object, Value};
-use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -179,7 +179,7 @@ pub struct ObjSpace {
     pub(crate) unknown_globals: HashSet<ObjId>,
     /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
     /// unknown, not KeyErrors.
-    pub(crate) unknown_dicts: std::collections::HashSet<ObjId>,
+    pub(crate) unknown_dicts: crate::fasthash::HashSet<ObjId>,
     /// The metaclass of each class built by a subclass of `type`.
     pub metaclasses: HashMap<ObjId, ObjId>,
     /// The loader's questions to the file system and their answers, in order, when the
@@ -212,8 +212,8 @@ impl ObjSpace {
         let mut space = ObjSpace {
             heap,
             config,
-            modules: HashMap::new(),
-            module_info: HashMap::new(),
+            modules: HashMap::default(),
+            module_info: HashMap::default(),
             sources: SourceMap::default(),
             diagnostics: Vec::new(),
             stdout: String::new(),
@@ -221,7 +221,7 @@ impl ObjSpace {
             positions_read: false,
             builtins_module,
             types,
-            bundled_files: HashSet::new(),
+            bundled_files: HashSet::default(),
             max_depth: DEFAULT_MAX_DEPTH,
             max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
             stack_base: 0,
@@ -235,37 +235,37 @@ impl ObjSpace {
             os_environ: None,
             registry: builtins::registry(),
             frames: Vec::new(),
-            interned: HashMap::new(),
-            interned_rev: HashMap::new(),
-            str_consts: HashMap::new(),
+            interned: HashMap::default(),
+            interned_rev: HashMap::default(),
+            str_consts: HashMap::default(),
             char_cache: vec![None; 256],
-            sig_cache: HashMap::new(),
+            sig_cache: HashMap::default(),
             span: Span::default(),
             span_stack: Vec::new(),
-            raise_spans: HashMap::new(),
-            missing_module_errors: HashSet::new(),
-            missing_module_hints: HashMap::new(),
-            reported_errors: HashSet::new(),
+            raise_spans: HashMap::default(),
+            missing_module_errors: HashSet::default(),
+            missing_module_hints: HashMap::default(),
+            reported_errors: HashSet::default(),
             class_ns_stack: Vec::new(),
-            class_body_spans: HashMap::new(),
-            class_attr_spans: HashMap::new(),
-            generators: HashMap::new(),
+            class_body_spans: HashMap::default(),
+            class_attr_spans: HashMap::default(),
+            generators: HashMap::default(),
             running_generators: 0,
             yielded: None,
             depth: 0,
             steps: 0,
             softspace: false,
-            files: HashMap::new(),
+            files: HashMap::default(),
             next_fd: 3,
             print_item_fn: None,
             print_newline_fn: None,
-            unknown_modules: HashMap::new(),
-            unknown_base_classes: HashSet::new(),
-            metaclasses: HashMap::new(),
-            globals_views: HashMap::new(),
+            unknown_modules: HashMap::default(),
+            unknown_base_classes: HashSet::default(),
+            metaclasses: HashMap::default(),
+            globals_views: HashMap::default(),
             unknown_control: None,
             import_stopped_unknown: false,
-            unknown_globals: HashSet::new(),
+            unknown_globals: HashSet::default(),
             unknown_dicts: Default::default(),
             probes: None,
             world_read: false,

@@ -3,8 +3,8 @@
 //! outlives import-time evaluation and is read by the flow space and the annotator.
 
 use crate::compiler::CodeObject;
+use crate::fasthash::HashMap;
 use crate::syntax::{FileId, Span};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Index of an object in the [`Heap`].
@@ -219,6 +219,9 @@ pub enum Object {
         kind: IntKind,
         value: i128,
     },
+    /// A complex number (real, imaginary): only import-time code and constant folding
+    /// compute with it; the annotator has no annotation of it.
+    Complex(f64, f64),
     Tuple(Vec<Value>),
     List(Vec<Value>),
     Dict(Dict),
@@ -236,6 +239,14 @@ pub enum Object {
     BoundMethod {
         func: Value,
         self_value: Value,
+    },
+    /// A function read from a class (`C.f`): Python 2's unbound method, whose
+    /// `isinstance(C.f, types.MethodType)` is true and `im_class` is `class`. Every later
+    /// stage sees the function itself (the flow space folds `C.f` to it, the annotator
+    /// describes it as it), as the reference's annotator does with an unbound method.
+    UnboundMethod {
+        func: Value,
+        class: ObjId,
     },
     StaticMethod(Value),
     ClassMethod(Value),

@@ -35,6 +35,7 @@ impl ObjSpace {
             Const::Int(i) => Value::Int(*i),
             Const::Long(i) => self.alloc(Object::Long(*i)),
             Const::Float(f) => Value::Float(*f),
+            Const::Complex(re, im) => self.alloc(Object::Complex(*re, *im)),
             Const::Str(s) => self.str_const(s),
             Const::Unicode(u) => self.alloc(Object::Unicode(u.clone())),
             Const::Tuple(items) => {

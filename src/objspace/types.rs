@@ -4,7 +4,7 @@
 use super::object::{AttrMap, BuiltinType, Class, Heap, IntKind, ObjId, Object, Value};
 use super::{builtins, ObjSpace};
 use crate::builtins::BuiltinId as B;
-use std::collections::HashMap;
+use crate::fasthash::HashMap;
 use std::rc::Rc;
 
 /// Ids of the built-in classes.
@@ -15,6 +15,7 @@ pub struct Types {
     pub basestring: ObjId,
     pub int: ObjId,
     pub long: ObjId,
+    pub complex: ObjId,
     pub bool_: ObjId,
     pub float: ObjId,
     pub str_: ObjId,
@@ -128,7 +129,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
 impl Types {
     pub(crate) fn bootstrap(heap: &mut Heap) -> Types {
         use BuiltinType as B;
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::default();
         let mut mk =
             |heap: &mut Heap, name: &'static str, base: Option<ObjId>, kind: BuiltinType| {
                 let id = new_class(heap, name, base, kind);
@@ -142,6 +143,8 @@ impl Types {
         let int = mk(heap, "int", o, B::Int);
         let long = mk(heap, "long", o, B::Long);
         let bool_ = mk(heap, "bool", Some(int), B::Bool);
+        // (not a built-in name: the type of complex literals only)
+        let complex = new_class(heap, "complex", o, B::Other);
         let float = mk(heap, "float", o, B::Float);
         let str_ = mk(heap, "str", Some(basestring), B::Str);
         let unicode = mk(heap, "unicode", Some(basestring), B::Unicode);
@@ -186,7 +189,7 @@ impl Types {
             }
         }
         let base_exception = mk(heap, "BaseException", o, B::BaseException);
-        let mut exceptions = HashMap::new();
+        let mut exceptions = HashMap::default();
         exceptions.insert("BaseException", base_exception);
         for &(name, base) in EXCEPTIONS {
             let b = exceptions[base];
@@ -199,6 +202,7 @@ impl Types {
             basestring,
             int,
             long,
+            complex,
             bool_,
             float,
             str_,
@@ -425,6 +429,7 @@ impl ObjSpace {
                 // (`bytearray` is a function at import time: no class of its own)
                 Object::ByteArray(_) => t.object,
                 Object::Long(_) => t.long,
+                Object::Complex(..) => t.complex,
                 Object::RInt { kind, .. } => t.rint_class(*kind),
                 Object::Tuple(_) => t.tuple,
                 Object::List(_) => t.list,
@@ -435,7 +440,7 @@ impl ObjSpace {
                 Object::Class(_) => t.type_,
                 Object::Instance(i) => i.class,
                 Object::Module(_) => t.module,
-                Object::BoundMethod { .. } => t.method,
+                Object::BoundMethod { .. } | Object::UnboundMethod { .. } => t.method,
                 Object::StaticMethod(_) => t.staticmethod,
                 Object::ClassMethod(_) => t.classmethod,
                 Object::Property { .. } => t.property,

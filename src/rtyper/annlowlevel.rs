@@ -25,12 +25,13 @@ use super::hop::LlOps;
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::{llannotation::ll_to_annotation, AnnotatedProgram, SomeValue};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::{HashMap, HashSet};
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
 use crate::objspace::ObjSpace;
 use crate::syntax::{FileId, Span};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// The bundled modules of helpers, and the structures they name that are the RTyper's own
@@ -408,13 +409,13 @@ impl Helpers {
         if !bundled.contains(&site.span.file) {
             return Some(site.span);
         }
-        let mut callers: HashMap<u32, Vec<crate::annotator::model::Position>> = HashMap::new();
+        let mut callers: HashMap<u32, Vec<crate::annotator::model::Position>> = HashMap::default();
         for (pos, targets) in &ann.call_targets {
             for &t in targets.iter() {
                 callers.entry(t).or_default().push(*pos);
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut queue: VecDeque<u32> = site.graph.into_iter().collect();
         while let Some(h) = queue.pop_front() {
             if !seen.insert(h) {

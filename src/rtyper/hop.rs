@@ -5,11 +5,11 @@
 use super::rmodel::ReprId;
 use super::{RTyper, TyperError};
 use crate::annotator::model::{Position, SomeValue};
+use crate::fasthash::HashMap;
 use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation, VarId};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
 use crate::syntax::Span;
-use std::collections::HashMap;
 
 /// The low-level operations generated for the current block, and the graph their result
 /// Variables are created in.
@@ -105,9 +105,12 @@ impl Hop {
         vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
         _llops: &mut LlOps,
     ) -> Result<Hop, TyperError> {
-        let mut args_v = Vec::new();
-        let mut args_r = Vec::new();
-        let mut args_s = Vec::new();
+        let n = op.args.len();
+        let (mut args_v, mut args_r, mut args_s) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
         for &a in &op.args {
             args_s.push(rt.annotation(g, a));
             let (v, r) = rt.value_of(g, a, vmap)?;

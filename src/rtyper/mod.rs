@@ -38,6 +38,7 @@ pub use hop::{Hop, LlOps};
 use crate::annotator::model::{ClassDefId, Position, SomeValue};
 use crate::annotator::AnnotatedProgram;
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::flowspace::{
     Block, BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, LinkId, LlConstant, VarId,
 };
@@ -48,7 +49,6 @@ use crate::objspace::ObjSpace;
 use crate::syntax::Span;
 use rclass::ClassLayouts;
 use rmodel::{Repr, ReprId};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A function of the low-level program (what an `LlPtr::Func` points to).
@@ -86,7 +86,7 @@ pub struct LlProgram {
     pub std_exceptions: HashMap<String, (LlPtr, LlType)>,
     /// The files of bundled code (models, low-level helpers): a stop in them is reported
     /// at the user's call.
-    pub bundled_files: std::collections::HashSet<crate::syntax::FileId>,
+    pub bundled_files: crate::fasthash::HashSet<crate::syntax::FileId>,
     /// The structure of weak references (`rweakref`), if the program has any: its
     /// `referent` field is cleared, not traced, by the collector.
     pub weakref: Option<LlType>,
@@ -345,28 +345,28 @@ pub fn rtype(
         types,
         heap: LlHeap::new(),
         reprs: Vec::new(),
-        repr_cache: HashMap::new(),
+        repr_cache: HashMap::default(),
         pbc_reprs: Default::default(),
         classes,
         str_ptr,
         unicode_ptr,
         bytearray_ptr,
         functions: Vec::new(),
-        graph_func: HashMap::new(),
-        runtime_func: HashMap::new(),
-        c_funcs: HashMap::new(),
-        str_consts: HashMap::new(),
-        prebuilt: HashMap::new(),
-        var_reprs: HashMap::new(),
-        pending_ovf: HashMap::new(),
-        lazy_ranges: HashMap::new(),
-        array_items: HashMap::new(),
-        gen_frames: HashMap::new(),
-        gen_next: HashMap::new(),
-        gen_next_slot: HashMap::new(),
-        extra_graphs: HashMap::new(),
+        graph_func: HashMap::default(),
+        runtime_func: HashMap::default(),
+        c_funcs: HashMap::default(),
+        str_consts: HashMap::default(),
+        prebuilt: HashMap::default(),
+        var_reprs: HashMap::default(),
+        pending_ovf: HashMap::default(),
+        lazy_ranges: HashMap::default(),
+        array_items: HashMap::default(),
+        gen_frames: HashMap::default(),
+        gen_next: HashMap::default(),
+        gen_next_slot: HashMap::default(),
+        extra_graphs: HashMap::default(),
         extra_slots: 0,
-        family_sig: HashMap::new(),
+        family_sig: HashMap::default(),
         helpers,
     };
     let mut diags = Vec::new();
@@ -590,7 +590,7 @@ fn fatal_stop(lg: &mut FunctionGraph, b: BlockId, span: Span) {
 }
 
 /// The files of the bundled modules of an object space.
-fn bundled_files_of(heap: &Heap) -> std::collections::HashSet<crate::syntax::FileId> {
+fn bundled_files_of(heap: &Heap) -> crate::fasthash::HashSet<crate::syntax::FileId> {
     (0..heap.len() as u32)
         .filter_map(|i| match heap.get(ObjId(i)) {
             crate::objspace::object::Object::Module(m) if m.bundled => m.file,
@@ -610,7 +610,7 @@ impl RTyper<'_> {
     /// the user's call that led there, with a label at the original place: the user's line
     /// is what they can change.
     /// The files of the bundled modules.
-    fn bundled_files(&self) -> std::collections::HashSet<crate::syntax::FileId> {
+    fn bundled_files(&self) -> crate::fasthash::HashSet<crate::syntax::FileId> {
         bundled_files_of(self.objheap)
     }
 
@@ -620,13 +620,13 @@ impl RTyper<'_> {
             return d;
         }
         // callers of each graph, from the call table
-        let mut callers: HashMap<u32, Vec<Position>> = HashMap::new();
+        let mut callers: HashMap<u32, Vec<Position>> = HashMap::default();
         for (pos, targets) in &self.ann.call_targets {
             for &t in targets.iter() {
                 callers.entry(t).or_default().push(*pos);
             }
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fasthash::HashSet::default();
         let mut queue = std::collections::VecDeque::from([g]);
         while let Some(h) = queue.pop_front() {
             if !seen.insert(h) {
@@ -702,14 +702,14 @@ impl<'a> RTyper<'a> {
         lg.vars.clear();
         let mut errors = Vec::new();
         // blocks, in the annotated graph's order; every Variable gets its Repr's type
-        let mut vmap: HashMap<VarId, (Hlvalue, ReprId)> = HashMap::new();
+        let mut vmap: HashMap<VarId, (Hlvalue, ReprId)> = HashMap::default();
         let reached = &self.ann.blocks_reached[g as usize];
         let order: Vec<BlockId> = hl
             .iterblocks()
             .into_iter()
             .filter(|b| reached.get(b.0 as usize).copied().unwrap_or(true))
             .collect();
-        let mut bmap: HashMap<BlockId, BlockId> = HashMap::new();
+        let mut bmap: HashMap<BlockId, BlockId> = HashMap::default();
         let object_repr = self.intern_repr(Repr::Object);
         let class_repr = self.intern_repr(Repr::Class(None));
         for &b in order.iter().chain([hl.returnblock, hl.exceptblock].iter()) {
@@ -1020,7 +1020,7 @@ impl<'a> RTyper<'a> {
                 // a block between: it receives every Variable the conversions and the
                 // link use, and ends with the link
                 let mut used: Vec<VarId> = Vec::new();
-                let defined: std::collections::HashSet<VarId> =
+                let defined: crate::fasthash::HashSet<VarId> =
                     conv_ops.iter().map(|o| o.result).collect();
                 for o in &conv_ops {
                     for a in &o.args {
@@ -1038,7 +1038,7 @@ impl<'a> RTyper<'a> {
                         }
                     }
                 }
-                let mut rename: HashMap<VarId, VarId> = HashMap::new();
+                let mut rename: HashMap<VarId, VarId> = HashMap::default();
                 let mut inputs = Vec::new();
                 for v in &used {
                     let t = lg.concretetype[v.0 as usize];
@@ -1188,7 +1188,7 @@ impl<'a> RTyper<'a> {
     /// The vtables of the built-in exceptions the low-level operations and runtime
     /// functions can raise.
     fn std_exceptions(&mut self) -> HashMap<String, (LlPtr, LlType)> {
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for &name in crate::lltypesystem::runtime::STD_EXCEPTIONS {
             let found = self
                 .ann

@@ -15,8 +15,8 @@ use super::{RTyper, TyperError};
 use crate::annotator::classdef::ClassAttr;
 use crate::annotator::description::Desc;
 use crate::annotator::model::{ClassDefId, DescId, SomeValue};
+use crate::fasthash::HashMap;
 use crate::lltypesystem::{LlPtr, LlType, LlTypes, LlValue};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What a class-level attribute slot of a vtable holds.
@@ -369,7 +369,7 @@ impl RTyper<'_> {
     /// annotation of what is read.
     fn class_pbc_reads(&self) -> HashMap<ClassDefId, Vec<(Rc<str>, SomeValue)>> {
         let bk = &self.ann.bookkeeper;
-        let mut out: HashMap<ClassDefId, Vec<(Rc<str>, SomeValue)>> = HashMap::new();
+        let mut out: HashMap<ClassDefId, Vec<(Rc<str>, SomeValue)>> = HashMap::default();
         for (g, graph) in self.ann.graphs.iter().enumerate() {
             for block in &graph.blocks {
                 for op in &block.operations {

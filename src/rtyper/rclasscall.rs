@@ -17,11 +17,12 @@ use super::rmodel::{Repr, ReprId};
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::{ClassDefId, SomeValue};
+use crate::fasthash::HashMap;
 use crate::flowspace::{ExitCase, FunctionGraph, Hlvalue, Link, LlConstant};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
@@ -373,7 +374,7 @@ impl RTyper<'_> {
     /// class owning them (the common base of a set of classes), for the sets whose
     /// classes do not all run the same `__init__`; records `classes.init_slot`.
     pub(super) fn init_slots(&mut self) -> HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>> {
-        let mut out: HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>> = HashMap::new();
+        let mut out: HashMap<ClassDefId, Vec<(Rc<str>, ClassSlot)>> = HashMap::default();
         for set in self.runtime_class_sets() {
             let Some((common, mut graphs)) = self.init_family(&set) else {
                 continue;

@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn one_row_per_builtin() {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fasthash::HashSet::default();
         for e in EXTERNALS {
             assert!(seen.insert(e.id), "{} twice", e.id.name());
         }

@@ -15,11 +15,12 @@ use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::{DescId, SomeValue};
+use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The families of frozen objects, computed on first use.
@@ -74,7 +75,7 @@ impl RTyper<'_> {
                 Vec::new()
             }
         };
-        let mut parent: HashMap<DescId, DescId> = HashMap::new();
+        let mut parent: HashMap<DescId, DescId> = HashMap::default();
         fn find(parent: &mut HashMap<DescId, DescId>, d: DescId) -> DescId {
             let p = *parent.entry(d).or_insert(d);
             if p == d {
@@ -103,7 +104,7 @@ impl RTyper<'_> {
         // number the families by their smallest member
         let mut members: Vec<DescId> = parent.keys().copied().collect();
         members.sort();
-        let mut family_of = HashMap::new();
+        let mut family_of = HashMap::default();
         let mut root_family: BTreeMap<DescId, u32> = BTreeMap::new();
         for d in members {
             let r = find(&mut parent, d);

@@ -10,6 +10,7 @@ use super::hop::{cfield, cint, ctype, cvoid};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
+use crate::fasthash::HashMap;
 use crate::flowspace::{
     BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, LlConstant,
     SpaceOperation, VarId,
@@ -17,7 +18,7 @@ use crate::flowspace::{
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
 use crate::syntax::Span;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 fn llop(op: LlOp, args: Vec<Hlvalue>, result: VarId, span: Span) -> SpaceOperation {
@@ -127,7 +128,7 @@ impl RTyper<'_> {
             .into_iter()
             .filter(|b| *b != rb && *b != eb)
             .collect();
-        let mut fvar: HashMap<BlockId, VarId> = HashMap::new();
+        let mut fvar: HashMap<BlockId, VarId> = HashMap::default();
         for &b in &blocks {
             let v = lg.new_typed_var(Some("frame".into()), fptr);
             lg.block_mut(b).inputargs.push(v);
@@ -248,7 +249,7 @@ impl RTyper<'_> {
                 .filter(|v| defined_before.contains(v) && *v != frame_v)
                 .collect();
             // the resume block
-            let mut rename: HashMap<VarId, Hlvalue> = HashMap::new();
+            let mut rename: HashMap<VarId, Hlvalue> = HashMap::default();
             let mut inputs = Vec::new();
             for &v in &live {
                 let t = lg.concretetype[v.0 as usize];

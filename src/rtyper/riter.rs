@@ -13,12 +13,12 @@ use super::hop::{cfield, ctype, Hop, LlOps};
 use super::rmodel::{IterVariantKey, Repr, ReprId};
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::model::SomeValue;
+use crate::fasthash::HashMap;
 use crate::flowspace::{
     BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, SpaceOperation, VarId,
 };
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
-use std::collections::HashMap;
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -142,7 +142,7 @@ impl RTyper<'_> {
                     }
                 }
             }
-            let mut map: HashMap<VarId, VarId> = HashMap::new();
+            let mut map: HashMap<VarId, VarId> = HashMap::default();
             let mut inputs = Vec::new();
             for &v in &carried {
                 let t = lg.concretetype[v.0 as usize];

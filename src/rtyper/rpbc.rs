@@ -10,10 +10,10 @@ use super::rmodel::{Repr, ReprId};
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::DescId;
+use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
 use crate::objspace::object::{Object, Value};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared

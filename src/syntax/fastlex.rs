@@ -126,10 +126,18 @@ fn operator(op: &str) -> Option<Tok> {
 }
 
 fn parse_radix(digits: &str, radix: u32) -> Option<BigInt> {
-    if digits.is_empty() || digits.len() > 18 {
-        return None; // empty (an error) or possibly beyond u64: leave it to the slow path
+    if digits.is_empty() {
+        return None; // an error: leave it to the slow path
     }
-    u64::from_str_radix(digits, radix).ok().map(BigInt::from)
+    if let Ok(v) = u64::from_str_radix(digits, radix) {
+        return Some(BigInt::from(v));
+    }
+    // `sys.maxint` and its kin have 19 digits: as the lexer, any length (bundled models
+    // write them, and the slow path costs a second lexer)
+    if radix == 10 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse::<BigInt>().ok();
+    }
+    u128::from_str_radix(digits, radix).ok().map(BigInt::from)
 }
 
 /// Number token, mirroring `rustpython-parser`'s lexer; `None` for anything unusual.

@@ -1,5 +1,6 @@
 //! Source files and spans: every later stage points back into user text through a `Span`.
 
+use crate::fasthash::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Index of a file in a [`SourceMap`].
@@ -155,12 +156,19 @@ impl SourceFile {
 #[derive(Debug, Default, Clone)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// The first file of each path (`find` is asked once per file a program loads).
+    by_path: HashMap<PathBuf, FileId>,
 }
 
 impl SourceMap {
     pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
+        self.add_file(SourceFile::new(path, text))
+    }
+    /// Adds a file already loaded elsewhere (another program's), line table and all.
+    pub fn add_file(&mut self, file: SourceFile) -> FileId {
         let id = FileId(self.files.len() as u32);
-        self.files.push(SourceFile::new(path, text));
+        self.by_path.entry(file.path.clone()).or_insert(id);
+        self.files.push(file);
         id
     }
     /// The file `id`; an id of no file (a bug elsewhere) gets an empty file named `<unknown>`
@@ -172,10 +180,7 @@ impl SourceMap {
         })
     }
     pub fn find(&self, path: &Path) -> Option<FileId> {
-        self.files
-            .iter()
-            .position(|f| f.path == path)
-            .map(|i| FileId(i as u32))
+        self.by_path.get(path).copied()
     }
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files

@@ -743,6 +743,7 @@ const PY3_CORPUS: &[&str] = &[
     "x = 'é' + \"😀\"\n",
     "x[1:2] = y[::2]\nprint(*a, sep='')\n",
     "x = 1 if y else-1\nz = ~a + -b * +c ** -d\n",
+    "m = 9223372036854775807 + 123456789012345678901234567890\nh = 0xFFFFFFFFFFFFFFFFFFFF + 0o7777777777777777777777\n",
 ];
 
 fn rustpython_tokens(src: &str) -> Vec<rustpython_parser::lexer::Spanned> {
@@ -779,7 +780,7 @@ const PY2_CORPUS: &[&str] = &[
     "x = 1L.real + 0777L.bit_length()\n",
     "raise E, v\nraise E, v, tb\nraise E, (a, b)\nraise E, (a, b), tb\nraise E, None\nraise E\n",
     "x = `a` + `b, c` + `1 + `2``; y = p <> q\n",
-    "x = [0777, 10L, 0xFFl, 0, 00, 0L, 07.5]\n",
+    "x = [0777, 10L, 0xFFl, 0, 00, 0L, 07.5, 18446744073709551616L, 0xFFFFFFFFFFFFFFFFFFL]\n",
     "a = ur'\\d\\u00e9\\\\u1'; b = UR\"x\\\"\"; c = b'\\xff'; d = br'\\d'; e = '\\N \\u12'; f = b'\u{e9}'\n",
     "if x:\n\tif y:\n\t    z = 1\n        w = 2\n  \t# comment\n\tv = 3\n",
     "print `a`, 0777L; y = b <> c  # c\n\n  \nz = (yy,\n     0777)\n",

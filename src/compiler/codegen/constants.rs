@@ -226,7 +226,7 @@ impl<'a> Codegen<'a> {
                 None => return Err("integer literal too large (more than 128 bits)".into()),
             },
             ast::Constant::Float(f) => Const::Float(*f),
-            ast::Constant::Complex { .. } => return Err("complex numbers are not supported".into()),
+            ast::Constant::Complex { real, imag } => Const::Complex(*real, *imag),
             ast::Constant::Ellipsis => Const::Ellipsis,
             ast::Constant::Tuple(items) => {
                 let mut out = Vec::new();

@@ -38,11 +38,11 @@ mod targets;
 use super::bytecode::{flags, CodeObject, Const, Instr};
 use super::symtable::{ScopeId, ScopeKind, SymbolTable};
 use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashMap;
 use crate::syntax::ast::{self, text_size::TextRange, Ranged};
 use crate::syntax::{FileId, Span};
 use control::reraise_in_handler;
 use functions::docstring_expr;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 type Label = u32;
@@ -86,6 +86,7 @@ enum ConstKey {
     Int(i64),
     Long(i128),
     Float(u64),
+    Complex(u64, u64),
     Str(Rc<[u8]>),
     Unicode(Rc<str>),
     Tuple(Vec<ConstKey>),
@@ -105,6 +106,7 @@ fn const_key(c: &Const) -> ConstKey {
         Const::Tuple(t) => ConstKey::Tuple(t.iter().map(const_key).collect()),
         Const::Code(c) => ConstKey::Code(Rc::as_ptr(c) as usize),
         Const::Ellipsis => ConstKey::Ellipsis,
+        Const::Complex(re, im) => ConstKey::Complex(re.to_bits(), im.to_bits()),
     }
 }
 
@@ -374,11 +376,11 @@ impl<'a> Codegen<'a> {
             code: Vec::new(),
             spans: Vec::new(),
             consts: Vec::new(),
-            const_index: HashMap::new(),
+            const_index: HashMap::default(),
             names: Vec::new(),
-            name_index: HashMap::new(),
+            name_index: HashMap::default(),
             varnames: Vec::new(),
-            varname_index: HashMap::new(),
+            varname_index: HashMap::default(),
             cellvars: s.cellvars.iter().map(|n| Rc::from(n.as_str())).collect(),
             freevars: s.freevars.iter().map(|n| Rc::from(n.as_str())).collect(),
             labels: Vec::new(),

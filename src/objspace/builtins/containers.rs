@@ -530,7 +530,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                         }
                     }
                     B::SetIntersection | B::FrozensetIntersection => {
-                        let keep: std::collections::HashSet<_> = other_keys.into_iter().collect();
+                        let keep: crate::fasthash::HashSet<_> = other_keys.into_iter().collect();
                         let mut r = Dict::default();
                         for (k, v) in result.entries.clone() {
                             let hk = sp.key_of(k)?;
@@ -552,7 +552,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         B::SetIssubset | B::FrozensetIssubset | B::SetIssuperset => {
             a.arity(sp, 1, 1)?;
             let other = sp.iterate(a.args[0])?;
-            let mut other_keys = std::collections::HashSet::new();
+            let mut other_keys = crate::fasthash::HashSet::default();
             for x in other {
                 other_keys.insert(sp.key_of(x)?);
             }

@@ -19,7 +19,8 @@ impl ObjSpace {
                 Object::Function(_)
                 | Object::Builtin { .. }
                 | Object::Class(_)
-                | Object::BoundMethod { .. } => true,
+                | Object::BoundMethod { .. }
+                | Object::UnboundMethod { .. } => true,
                 Object::Instance(i) => self.lookup_class_attr(i.class, "__call__").is_some(),
                 _ => false,
             },

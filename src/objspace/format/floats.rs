@@ -249,6 +249,42 @@ pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
     s
 }
 
+/// One part of a complex number as Python 2.7 writes it: `repr` (shortest digits) or
+/// `str` (`%.12g`) style, with no `.0` added to integral values, and a `+` when `sign`.
+fn complex_part(f: f64, repr: bool, sign: bool) -> String {
+    let s = if let Some(s) = special_float(f) {
+        s
+    } else if repr {
+        if f == 0.0 {
+            (if f.is_sign_negative() { "-0" } else { "0" }).to_string()
+        } else {
+            let (digits, decpt) = shortest_digits(f);
+            let use_exp = !(-4 < decpt && decpt <= 16);
+            place_digits(f < 0.0, &digits, decpt, use_exp, false)
+        }
+    } else {
+        format_g(f, 12, false, false)
+    };
+    if sign && !s.starts_with('-') {
+        format!("+{s}")
+    } else {
+        s
+    }
+}
+
+/// Python 2.7 `repr(complex)` (`repr` true) or `str(complex)`: `1j`, `(2+3j)`, `(-0-1j)`.
+pub fn complex_format(re: f64, im: f64, repr: bool) -> String {
+    if re == 0.0 && re.is_sign_positive() {
+        format!("{}j", complex_part(im, repr, false))
+    } else {
+        format!(
+            "({}{}j)",
+            complex_part(re, repr, false),
+            complex_part(im, repr, true)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +316,22 @@ mod tests {
         assert_eq!(format_g(0.00001234, 6, false, false), "1.234e-05");
         assert_eq!(format_e(12345.678, 2, false, false), "1.23e+04");
         assert_eq!(format_f(2.675, 2, false), "2.67");
+    }
+
+    #[test]
+    fn complex_as_python_2_7_writes_it() {
+        // expected strings from CPython 2.7.18
+        assert_eq!(complex_format(0.0, 1.0, true), "1j");
+        assert_eq!(complex_format(-3.0, 2.0, true), "(-3+2j)");
+        assert_eq!(complex_format(0.0, 1e20, true), "1e+20j");
+        assert_eq!(
+            complex_format(1.0 / 3.0, 1e-5, false),
+            "(0.333333333333+1e-05j)"
+        );
+        assert_eq!(
+            complex_format(1.0 / 3.0, 0.1, true),
+            "(0.3333333333333333+0.1j)"
+        );
+        assert_eq!(complex_format(-0.0, -0.0, false), "(-0-0j)");
     }
 }

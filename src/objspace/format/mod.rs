@@ -4,7 +4,7 @@
 mod floats;
 mod templates;
 
-pub use floats::{float_repr, float_str, format_e, format_f, format_g, formatd};
+pub use floats::{complex_format, float_repr, float_str, format_e, format_f, format_g, formatd};
 
 use super::object::{Object, Value};
 use super::{ObjSpace, R};
@@ -97,6 +97,7 @@ impl ObjSpace {
                     }
                 }
                 Object::Long(i) => Ok(i.to_string().into_bytes()),
+                Object::Complex(re, im) => Ok(complex_format(*re, *im, false).into_bytes()),
                 Object::RInt { value, .. } => Ok(value.to_string().into_bytes()),
                 Object::Instance(inst) => {
                     let cls = inst.class;
@@ -211,6 +212,7 @@ impl ObjSpace {
                 return Ok(r);
             }
             Object::Long(i) => format!("{i}L"),
+            Object::Complex(re, im) => complex_format(*re, *im, true),
             Object::Unknown { name, .. } => format!("<unknown {name}>"),
             Object::RInt { kind, value } => match kind {
                 super::object::IntKind::Signed => value.to_string(),
@@ -330,6 +332,15 @@ impl ObjSpace {
                     Some(p) => format!("<module '{}' from '{}'>", name, p.display()),
                     None => format!("<module '{name}' (built-in)>"),
                 }
+            }
+            Object::UnboundMethod { func, class } => {
+                let fname = self.heap.function(*func).map(|f| f.name.to_string());
+                let cname = self.heap.class(*class).map(|c| c.name.to_string());
+                format!(
+                    "<unbound method {}.{}>",
+                    cname.unwrap_or_default(),
+                    fname.unwrap_or_else(|| "?".into())
+                )
             }
             Object::BoundMethod { func, self_value } => {
                 let (f, s) = (*func, *self_value);

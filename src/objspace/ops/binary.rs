@@ -85,6 +85,9 @@ impl ObjSpace {
     }
 
     pub(super) fn unary(&mut self, op: Op, a: Value) -> R {
+        if let Some(r) = self.complex_unary(op, a) {
+            return r;
+        }
         if let Some(n) = self.num(a) {
             let r = match (op, n) {
                 (Op::Pos, Num::I(i, l)) => Num::I(i, l),
@@ -172,6 +175,9 @@ impl ObjSpace {
                 Op::Xor => return Ok(Value::Bool(p ^ q)),
                 _ => {}
             }
+        }
+        if let Some(r) = self.complex_binary(op, a, b) {
+            return r;
         }
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
             if let Some(r) = self.arith(op, x, y)? {

@@ -37,6 +37,11 @@ impl ObjSpace {
                 return Ok(r);
             }
         }
+        if matches!(op, Op::Eq | Op::Ne) {
+            if let Some(eq) = self.complex_eq(a, b) {
+                return Ok(Value::Bool(eq == (op == Op::Eq)));
+            }
+        }
         let r = match op {
             Op::Eq => self.values_eq(a, b)?,
             Op::Ne => !self.values_eq(a, b)?,
@@ -173,6 +178,16 @@ impl ObjSpace {
                     self_value: s2,
                 },
             ) => Ok(f1 == f2 && s1 == s2),
+            (
+                Object::UnboundMethod {
+                    func: f1,
+                    class: c1,
+                },
+                Object::UnboundMethod {
+                    func: f2,
+                    class: c2,
+                },
+            ) => Ok(f1 == f2 && c1 == c2),
             _ => Ok(false),
         }
     }

@@ -9,6 +9,7 @@
 mod arith;
 mod binary;
 mod compare;
+mod complex;
 mod hash;
 mod items;
 mod iter;

@@ -17,6 +17,7 @@ impl ObjSpace {
                 Object::Str(s) => !s.is_empty(),
                 Object::Unicode(s) => !s.is_empty(),
                 Object::Long(i) => *i != 0,
+                Object::Complex(re, im) => *re != 0.0 || *im != 0.0,
                 Object::RInt { value, .. } => *value != 0,
                 Object::Tuple(l) | Object::List(l) => !l.is_empty(),
                 Object::Dict(d) | Object::Set(d) => !d.is_empty(),

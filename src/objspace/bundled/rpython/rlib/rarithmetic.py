@@ -226,6 +226,12 @@ def build_int(name, sign, bits, force_creation=False):
     return r_ulonglong
 
 
+# 32-bit types of a 64-bit machine: modelled, like the other narrow C types of build_int,
+# by the word-sized type of their sign
+r_int32 = build_int('r_int32', True, 32)
+r_uint32 = build_int('r_uint32', False, 32)
+
+
 def get_int(name):
     return r_int
 

@@ -1,10 +1,13 @@
 """rpy-lsp's model of `rpython.rlib.rbigint`: arbitrary-precision integers, written in
 RPython so that the annotator types a program's uses of it and `run`/`build` can compile it.
 
-The public surface is the reference's (`rbigint.fromint`, `fromstr`, `add`, `mul`,
-`floordiv`, `toint`, `str`, `int_add`…, `_divrem`); the algorithms are plain schoolbook
-ones over a magnitude list (little-endian digits of SHIFT bits, no high zero digit except
-for zero itself), because a model needs to be right, not fast. `sign` is -1, 0 or 1 and
+The public surface is exactly rpython 0.2.1's (`rbigint.fromint`, `fromstr`, `frombytes`,
+`add`, `mul`, `floordiv`, `toint`, `tobytes`, `str`, `int_add`…, `_normalize`, `_divrem`),
+so the class declares it complete (`_rpy_complete_`): an attribute the reference's rbigint
+does not have is an error, as there. The algorithms are plain schoolbook ones over a
+magnitude list (little-endian digits of SHIFT bits, no high zero digit except for zero
+itself, `size == len(_digits)`), because a model needs to be right, not fast; helpers that
+are not methods of the reference's class are module functions. `sign` is -1, 0 or 1 and
 zero always has sign 0.
 """
 import math
@@ -267,6 +270,7 @@ class rbigint(object):
     """An arbitrary-precision integer (immutable)."""
     _immutable_ = True
     _immutable_fields_ = ["_digits"]
+    _rpy_complete_ = True
 
     def __init__(self, digits=[0], sign=0, size=0):
         self._digits = digits
@@ -274,11 +278,46 @@ class rbigint(object):
         self.size = size or len(digits)
         self.sign = sign
 
+    def __eq__(self, other):
+        """NOT_RPYTHON: for untranslated tests only, as in the reference."""
+        if not isinstance(other, rbigint):
+            return NotImplemented
+        return self.eq(other)
+
+    def __ne__(self, other):
+        """NOT_RPYTHON"""
+        return not (self == other)
+
     def digit(self, x):
         return self._digits[x]
 
+    def widedigit(self, x):
+        # a digit has SHIFT bits here: an int holds two of them
+        return self._digits[x]
+
+    def udigit(self, x):
+        return r_uint(self._digits[x])
+
+    @specialize.argtype(2)
+    def setdigit(self, x, val):
+        val = intmask(val & MASK)
+        assert val >= 0
+        self._digits[x] = val
+
     def numdigits(self):
         return self.size
+
+    def _normalize(self):
+        """Drops the high zero digits (sign 0 for zero), after setdigit()."""
+        i = self.size
+        while i > 1 and self._digits[i - 1] == 0:
+            i -= 1
+        assert i > 0
+        if i != len(self._digits):
+            self._digits = self._digits[:i]
+        self.size = i
+        if i == 1 and self._digits[0] == 0:
+            self.sign = 0
 
     # ____________________________________________________________
     # constructors
@@ -326,6 +365,10 @@ class rbigint(object):
             raise OverflowError("cannot convert float infinity to integer")
         if math.isnan(dval):
             raise ValueError("cannot convert float NaN to integer")
+        return rbigint._fromfloat_finite(dval)
+
+    @staticmethod
+    def _fromfloat_finite(dval):
         sign = 1
         if dval < 0.0:
             sign = -1
@@ -352,6 +395,71 @@ class rbigint(object):
         if not d:
             return rbigint([0], 0, 1)
         return rbigint(d, 1, len(d))
+
+    @staticmethod
+    def frombytes(s, byteorder, signed):
+        """The number whose two's complement (when `signed`) bytes are `s`."""
+        if byteorder != 'big' and byteorder != 'little':
+            raise InvalidEndiannessError()
+        n = len(s)
+        if n == 0:
+            return rbigint([0], 0, 1)
+        if byteorder == 'big':
+            msb = ord(s[0])
+        else:
+            msb = ord(s[n - 1])
+        negative = signed and msb >= 0x80
+        accum = 0
+        accumbits = 0
+        digits = []
+        carry = 1
+        k = 0
+        while k < n:
+            if byteorder == 'big':
+                c = ord(s[n - 1 - k])
+            else:
+                c = ord(s[k])
+            if negative:
+                c = (0xFF ^ c) + carry
+                carry = c >> 8
+                c &= 0xFF
+            accum |= c << accumbits
+            accumbits += 8
+            if accumbits >= SHIFT:
+                digits.append(accum & MASK)
+                accum >>= SHIFT
+                accumbits -= SHIFT
+            k += 1
+        if accumbits:
+            digits.append(accum)
+        if negative:
+            return _make(digits, -1)
+        return _make(digits, 1)
+
+    @staticmethod
+    def from_list_n_bits(list, nbits):
+        """The number whose digits of `nbits` bits (least significant first) are `list`."""
+        if len(list) == 0:
+            return rbigint([0], 0, 1)
+        if not (1 <= nbits <= SHIFT):
+            raise ValueError
+        d = [0]
+        i = len(list) - 1
+        while i >= 0:
+            d = _mag_mul_small_add(d, 1 << nbits, list[i])
+            i -= 1
+        return _make(d, 1)
+
+    @staticmethod
+    def _from_numberstring_parser(parser):
+        """The number `rstring.NumberStringParser` reads (its digits, base and sign)."""
+        d = [0]
+        while True:
+            digit = parser.next_digit()
+            if digit == -1:
+                break
+            d = _mag_mul_small_add(d, parser.base, digit)
+        return _make(d, parser.sign)
 
     @staticmethod
     def fromdecimalstr(s):
@@ -428,6 +536,90 @@ class rbigint(object):
                 raise OverflowError("long int too large to convert to int")
             return -acc
         return acc
+
+    def _toint_helper(self):
+        x = self._touint_helper()
+        if self.sign >= 0:
+            res = intmask(x)
+            if res < 0:
+                raise OverflowError
+        else:
+            res = intmask(-x)
+            if res >= 0:
+                raise OverflowError
+        return res
+
+    def _touint_helper(self):
+        x = r_uint(0)
+        i = self.numdigits() - 1
+        while i >= 0:
+            prev = x
+            x = (x << SHIFT) + self.udigit(i)
+            if (x >> SHIFT) != prev:
+                raise OverflowError("long int too large to convert to unsigned int")
+            i -= 1
+        return x
+
+    def tobytes(self, nbytes, byteorder, signed):
+        """`nbytes` bytes of the number (two's complement when `signed`)."""
+        if byteorder != 'big' and byteorder != 'little':
+            raise InvalidEndiannessError()
+        if not signed and self.sign == -1:
+            raise InvalidSignednessError()
+        j = 0
+        imax = self.numdigits()
+        accum = 0
+        accumbits = 0
+        result = []
+        carry = 1
+        i = 0
+        while i < imax:
+            d = self._digits[i]
+            if self.sign == -1:
+                d = (d ^ MASK) + carry
+                carry = d >> SHIFT
+                d &= MASK
+            accum |= d << accumbits
+            if i == imax - 1:
+                # the significant bits of the last digit only
+                if self.sign == -1:
+                    top = d ^ MASK
+                else:
+                    top = d
+                while top:
+                    top >>= 1
+                    accumbits += 1
+            else:
+                accumbits += SHIFT
+            while accumbits >= 8:
+                if j >= nbytes:
+                    raise OverflowError()
+                j += 1
+                result.append(chr(accum & 0xFF))
+                accum >>= 8
+                accumbits -= 8
+            i += 1
+        if accumbits:
+            if j >= nbytes:
+                raise OverflowError()
+            j += 1
+            if self.sign == -1:
+                accum |= (~0) << accumbits
+            result.append(chr(accum & 0xFF))
+        k = j
+        while k < nbytes:
+            if self.sign == -1:
+                result.append(chr(0xFF))
+            else:
+                result.append(chr(0))
+            k += 1
+        if j == nbytes and nbytes > 0 and signed:
+            # the sign bit must be the top bit of the last byte
+            if (self.sign == -1) != (ord(result[len(result) - 1]) >= 0x80):
+                raise OverflowError()
+        if byteorder == 'big':
+            result.reverse()
+        return ''.join(result)
 
     def tolonglong(self):
         return r_longlong(self.toint())
@@ -536,33 +728,23 @@ class rbigint(object):
     # ____________________________________________________________
     # comparisons
 
-    def _cmp(self, other):
-        if self.sign != other.sign:
-            if self.sign < other.sign:
-                return -1
-            return 1
-        c = _mag_cmp(self._digits, other._digits)
-        if self.sign < 0:
-            return -c
-        return c
-
     def eq(self, other):
-        return self._cmp(other) == 0
+        return _big_cmp(self, other) == 0
 
     def ne(self, other):
-        return self._cmp(other) != 0
+        return _big_cmp(self, other) != 0
 
     def lt(self, other):
-        return self._cmp(other) < 0
+        return _big_cmp(self, other) < 0
 
     def le(self, other):
-        return self._cmp(other) <= 0
+        return _big_cmp(self, other) <= 0
 
     def gt(self, other):
-        return self._cmp(other) > 0
+        return _big_cmp(self, other) > 0
 
     def ge(self, other):
-        return self._cmp(other) >= 0
+        return _big_cmp(self, other) >= 0
 
     def int_eq(self, other):
         return self.eq(rbigint.fromint(other))
@@ -691,6 +873,11 @@ class rbigint(object):
             d.append(carry)
         return _make(d, self.sign)
 
+    def lqshift(self, int_other):
+        """lshift() by a count known to be valid (0 < int_other < SHIFT)."""
+        assert int_other > 0
+        return self.lshift(int_other)
+
     def rshift(self, int_other, dont_invert=False):
         if int_other < 0:
             raise ValueError("negative shift count")
@@ -712,30 +899,28 @@ class rbigint(object):
             i += 1
         return _make(d, self.sign)
 
-    def _bitwise(self, other, op):
-        n = max(self.size, other.size) + 1
-        a = _mag_twos(self._digits, self.sign, n)
-        b = _mag_twos(other._digits, other.sign, n)
-        d = []
-        i = 0
-        while i < n:
-            if op == '&':
-                d.append(a[i] & b[i])
-            elif op == '|':
-                d.append(a[i] | b[i])
-            else:
-                d.append(a[i] ^ b[i])
-            i += 1
-        return _from_twos(d, n)
+    def abs_rshift_and_mask(self, bigshiftcount, mask):
+        """(abs(self) >> bigshiftcount) & mask, for a shift count of type r_ulonglong."""
+        assert mask >= 0
+        wordshift = bigshiftcount / SHIFT
+        numdigits = self.numdigits()
+        if wordshift >= numdigits:
+            return 0
+        wordshift = intmask(wordshift)
+        loshift = intmask(intmask(bigshiftcount) - intmask(wordshift * SHIFT))
+        lastdigit = self.digit(wordshift) >> loshift
+        if mask > (MASK >> loshift) and wordshift + 1 < numdigits:
+            lastdigit |= self.digit(wordshift + 1) << (SHIFT - loshift)
+        return lastdigit & mask
 
     def and_(self, other):
-        return self._bitwise(other, '&')
+        return _big_bitwise(self, other, '&')
 
     def or_(self, other):
-        return self._bitwise(other, '|')
+        return _big_bitwise(self, other, '|')
 
     def xor(self, other):
-        return self._bitwise(other, '^')
+        return _big_bitwise(self, other, '^')
 
     def int_add(self, other):
         return self.add(rbigint.fromint(other))
@@ -745,9 +930,6 @@ class rbigint(object):
 
     def int_mul(self, other):
         return self.mul(rbigint.fromint(other))
-
-    def int_floordiv(self, other):
-        return self.floordiv(rbigint.fromint(other))
 
     def int_mod(self, other):
         return self.mod(rbigint.fromint(other))
@@ -761,9 +943,6 @@ class rbigint(object):
     def int_xor(self, other):
         return self.xor(rbigint.fromint(other))
 
-    def int_pow(self, other, modulus=None):
-        return self.pow(rbigint.fromint(other), modulus)
-
     def __repr__(self):
         return "<rbigint digits=%s, sign=%s, size=%d>" % (self._digits, self.sign, self.size)
 
@@ -771,6 +950,34 @@ class rbigint(object):
 ONERBIGINT = rbigint([1], 1, 1)
 ONENEGATIVERBIGINT = rbigint([1], -1, 1)
 NULLRBIGINT = rbigint([0], 0, 1)
+
+
+def _big_cmp(a, b):
+    if a.sign != b.sign:
+        if a.sign < b.sign:
+            return -1
+        return 1
+    c = _mag_cmp(a._digits, b._digits)
+    if a.sign < 0:
+        return -c
+    return c
+
+
+def _big_bitwise(a, b, op):
+    n = max(a.size, b.size) + 1
+    x = _mag_twos(a._digits, a.sign, n)
+    y = _mag_twos(b._digits, b.sign, n)
+    d = []
+    i = 0
+    while i < n:
+        if op == '&':
+            d.append(x[i] & y[i])
+        elif op == '|':
+            d.append(x[i] | y[i])
+        else:
+            d.append(x[i] ^ y[i])
+        i += 1
+    return _from_twos(d, n)
 
 
 def _divrem(a, b):

@@ -5,6 +5,9 @@ collector's (what it frees shows in weak references).
 """
 from __rpy__ import rgc_ll_arraycopy, rgc_collect
 
+# functions of newer rpythons that 0.2.1's rgc lacks: using one is an error there
+_rpy_absent_ = ("disable", "enable", "isenabled")
+
 # `ll_arraycopy(source, dest, source_start, dest_start, length)`: copies `length` items
 # between two low-level arrays (GcArrays, or the inlined array of a structure such as a
 # string's `chars`) of the same item type; the ranges may overlap. The `arraycopy`

@@ -1,0 +1,213 @@
+"""rpy-lsp's model of `rpython.rlib.runicode`: the UTF-8, Latin-1 and ASCII codecs of
+rpython 0.2.1, written in RPython. Each decoder takes `(s, size, errors, final=False,
+errorhandler=None)` and returns `(unicode, consumed)`; each encoder takes `(u, size,
+errors, errorhandler=None)` and returns a str. The error handlers are the reference's:
+`errorhandler(errors, encoding, msg, s, startpos, endpos)` gives `(replacement,
+newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encoding; the
+default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
+('replace') or skips ('ignore'). Not modelled: surrogates (a UTF-8 sequence encoding
+one is an invalid sequence here) and the other codecs (UTF-16/32/7, escapes, charmap).
+"""
+
+MAXUNICODE = 0x10ffff
+UNICHR = unichr
+ORD = ord
+
+
+def default_unicode_error_decode(errors, encoding, msg, s, startingpos, endingpos):
+    if errors == 'replace':
+        return u'\ufffd', endingpos
+    if errors == 'ignore':
+        return u'', endingpos
+    raise UnicodeDecodeError(encoding, s, startingpos, endingpos, msg)
+
+
+def default_unicode_error_encode(errors, encoding, msg, u, startingpos, endingpos):
+    if errors == 'replace':
+        return u'?', None, endingpos
+    if errors == 'ignore':
+        return u'', None, endingpos
+    raise UnicodeEncodeError(encoding, u, startingpos, endingpos, msg)
+
+
+def _utf8_length(first):
+    """How many bytes a UTF-8 sequence starting with `first` has; 0 if none."""
+    if 0xC2 <= first <= 0xDF:
+        return 2
+    if 0xE0 <= first <= 0xEF:
+        return 3
+    if 0xF0 <= first <= 0xF4:
+        return 4
+    return 0
+
+
+def _is_cont(c):
+    return 0x80 <= c <= 0xBF
+
+
+def _valid_second(first, second):
+    """The second byte of a sequence must be a continuation byte, in the narrower ranges
+    that exclude overlong forms, surrogates and code points above 0x10FFFF."""
+    if first == 0xE0:
+        return 0xA0 <= second <= 0xBF
+    if first == 0xED:
+        return 0x80 <= second <= 0x9F
+    if first == 0xF0:
+        return 0x90 <= second <= 0xBF
+    if first == 0xF4:
+        return 0x80 <= second <= 0x8F
+    return _is_cont(second)
+
+
+def _utf8_invalid_length(s, pos, size, n):
+    """How many bytes of the sequence at `pos` (of length n, maybe cut by `size`) are
+    valid before the first invalid one: the bytes the error covers."""
+    first = ord(s[pos])
+    k = 1
+    while k < n and pos + k < size:
+        c = ord(s[pos + k])
+        if k == 1:
+            ok = _valid_second(first, c)
+        else:
+            ok = _is_cont(c)
+        if not ok:
+            return k
+        k += 1
+    return k
+
+
+def str_decode_utf_8(s, size, errors, final=False, errorhandler=None,
+                     allow_surrogates=True):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    result = []
+    pos = 0
+    while pos < size:
+        first = ord(s[pos])
+        if first < 0x80:
+            result.append(unichr(first))
+            pos += 1
+            continue
+        n = _utf8_length(first)
+        if n == 0:
+            r, pos = errorhandler(errors, 'utf8', 'invalid start byte', s, pos, pos + 1)
+            result.append(r)
+            continue
+        valid = _utf8_invalid_length(s, pos, size, n)
+        if valid < n:
+            if pos + valid >= size:
+                # the sequence is cut by the end of the input
+                if not final:
+                    break
+                r, pos = errorhandler(errors, 'utf8', 'unexpected end of data',
+                                      s, pos, pos + valid)
+            else:
+                r, pos = errorhandler(errors, 'utf8', 'invalid continuation byte',
+                                      s, pos, pos + valid)
+            result.append(r)
+            continue
+        if n == 2:
+            c = ((first & 0x1F) << 6) | (ord(s[pos + 1]) & 0x3F)
+        elif n == 3:
+            c = (((first & 0x0F) << 12) | ((ord(s[pos + 1]) & 0x3F) << 6) |
+                 (ord(s[pos + 2]) & 0x3F))
+        else:
+            c = (((first & 0x07) << 18) | ((ord(s[pos + 1]) & 0x3F) << 12) |
+                 ((ord(s[pos + 2]) & 0x3F) << 6) | (ord(s[pos + 3]) & 0x3F))
+        result.append(unichr(c))
+        pos += n
+    return u''.join(result), pos
+
+
+def _encode_utf8_char(result, c):
+    if c < 0x80:
+        result.append(chr(c))
+    elif c < 0x800:
+        result.append(chr(0xC0 | (c >> 6)))
+        result.append(chr(0x80 | (c & 0x3F)))
+    elif c < 0x10000:
+        result.append(chr(0xE0 | (c >> 12)))
+        result.append(chr(0x80 | ((c >> 6) & 0x3F)))
+        result.append(chr(0x80 | (c & 0x3F)))
+    else:
+        result.append(chr(0xF0 | (c >> 18)))
+        result.append(chr(0x80 | ((c >> 12) & 0x3F)))
+        result.append(chr(0x80 | ((c >> 6) & 0x3F)))
+        result.append(chr(0x80 | (c & 0x3F)))
+
+
+def unicode_encode_utf_8(s, size, errors, errorhandler=None, allow_surrogates=True):
+    result = []
+    pos = 0
+    while pos < size:
+        _encode_utf8_char(result, ord(s[pos]))
+        pos += 1
+    return ''.join(result)
+
+
+def str_decode_latin_1(s, size, errors, final=False, errorhandler=None):
+    result = []
+    pos = 0
+    while pos < size:
+        result.append(unichr(ord(s[pos])))
+        pos += 1
+    return u''.join(result), pos
+
+
+def str_decode_ascii(s, size, errors, final=False, errorhandler=None):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    result = []
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        if c < 0x80:
+            result.append(unichr(c))
+            pos += 1
+        else:
+            r, pos = errorhandler(errors, 'ascii', 'ordinal not in range(128)',
+                                  s, pos, pos + 1)
+            result.append(r)
+    return u''.join(result), pos
+
+
+def unicode_encode_ucs1_helper(p, size, errors, errorhandler=None, limit=256):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    if limit == 256:
+        encoding = 'latin-1'
+        reason = 'ordinal not in range(256)'
+    else:
+        encoding = 'ascii'
+        reason = 'ordinal not in range(128)'
+    result = []
+    pos = 0
+    while pos < size:
+        c = ord(p[pos])
+        if c < limit:
+            result.append(chr(c))
+            pos += 1
+            continue
+        # the run of characters the codec cannot encode is one error
+        start = pos
+        end = pos + 1
+        while end < size and ord(p[end]) >= limit:
+            end += 1
+        r, rs, pos = errorhandler(errors, encoding, reason, p, start, end)
+        if rs is not None:
+            result.append(rs)
+            continue
+        for ch in r:
+            if ord(ch) >= limit:
+                errorhandler('strict', encoding, reason, p, start, end)
+            else:
+                result.append(chr(ord(ch)))
+    return ''.join(result)
+
+
+def unicode_encode_latin_1(p, size, errors, errorhandler=None):
+    return unicode_encode_ucs1_helper(p, size, errors, errorhandler, 256)
+
+
+def unicode_encode_ascii(p, size, errors, errorhandler=None):
+    return unicode_encode_ucs1_helper(p, size, errors, errorhandler, 128)
