@@ -14,9 +14,11 @@ pub enum MathError {
 
 use MathError::{Overflow, Value};
 
+type UnaryFn = fn(f64) -> f64;
+
 /// The single-argument functions checked generically (the reference's
 /// `unary_math_functions`), and whether an infinite result is an overflow.
-fn generic_unary(name: &str) -> Option<(fn(f64) -> f64, bool)> {
+fn generic_unary(name: &str) -> Option<(UnaryFn, bool)> {
     Some(match name {
         "acos" => (f64::acos, false),
         "asin" => (f64::asin, false),
