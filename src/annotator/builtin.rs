@@ -266,6 +266,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Enumerate => {
                 self.arity(name, args, 1, 1)?;
                 self.op_iter(&p[0])?;
+                // the reference's typer numbers only the items of lists and strings (their
+                // iterators keep an index); a dict, a tuple or a generator has none
+                let unnumbered = match &p[0] {
+                    S::Dict { .. } | S::Tuple(_) | S::Generator { .. } => true,
+                    S::Iterator { container, .. } => matches!(**container, S::Dict { .. }),
+                    _ => false,
+                };
+                if unnumbered {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!(
+                            "enumerate() of {} is not supported by RPython (only lists and strings): count with a variable",
+                            self.bk.describe_type(self.space.heap(), &p[0])
+                        ),
+                    ));
+                }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Enumerate })
             }
             B::Reversed => {
