@@ -129,7 +129,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Some(first)
     }
 
-    pub(super) fn arity(&self, name: &str, args: &ArgsS, min: usize, max: usize) -> Result<(), AnnError> {
+    pub(super) fn arity(
+        &self,
+        name: &str,
+        args: &ArgsS,
+        min: usize,
+        max: usize,
+    ) -> Result<(), AnnError> {
         let n = args.len();
         if n < min || n > max {
             let short = name.rsplit('.').next().unwrap_or(name);

@@ -16,16 +16,24 @@ use SomeValue as S;
 impl<C: ConcreteSpace> Annotator<'_, C> {
     /// The result of a call of an `os`, `math`, `time` (or `rfloat.formatd`) built-in;
     /// `None` for any other built-in.
-    pub(super) fn call_os_time_math(&mut self, id: B, args: &ArgsS) -> Option<Result<SomeValue, AnnError>> {
+    pub(super) fn call_os_time_math(
+        &mut self,
+        id: B,
+        args: &ArgsS,
+    ) -> Option<Result<SomeValue, AnnError>> {
         if let Some((min, max)) = id.fixed_arity() {
             if let Err(e) = self.arity(id.name(), args, min, max) {
                 return Some(Err(e));
             }
         }
         let r = match id {
-            B::OsWrite | B::OsRead | B::OsOpen | B::OsClose | B::OsLseek | B::OsGetenv | B::OsGetpid => {
-                self.call_os_io(id, args)
-            }
+            B::OsWrite
+            | B::OsRead
+            | B::OsOpen
+            | B::OsClose
+            | B::OsLseek
+            | B::OsGetenv
+            | B::OsGetpid => self.call_os_io(id, args),
             B::OsSystem
             | B::OsIsatty
             | B::OsPathExists
@@ -77,7 +85,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsWaitpid
             | B::OsGetloadavg
             | B::OsTimes => self.call_os_process(id, args),
-            B::RfloatFormatd | B::TimeTime | B::TimeClock | B::TimeSleep => self.call_time_math(id, args),
+            B::RfloatFormatd | B::TimeTime | B::TimeClock | B::TimeSleep => {
+                self.call_time_math(id, args)
+            }
             _ if id.is_math() => self.call_time_math(id, args),
             _ => return None,
         };
@@ -160,12 +170,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
             B::OsListdir => {
                 self.check_path(name, "the path", &p[0])?;
-                self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None)
+                self.bk
+                    .newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None)
             }
             B::OsEnvironSnapshot => {
                 let def = self.bk.dictdef_here(0);
-                self.bk.generalize_key(self.space.heap(), def, &SomeValue::string0(true))?;
-                self.bk.generalize_value(self.space.heap(), def, &SomeValue::string0(true))?;
+                self.bk
+                    .generalize_key(self.space.heap(), def, &SomeValue::string0(true))?;
+                self.bk
+                    .generalize_value(self.space.heap(), def, &SomeValue::string0(true))?;
                 Ok(S::Dict { def, konst: None })
             }
             B::OsUnlink | B::OsRemove | B::OsRmdir => {
@@ -208,9 +221,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match id {
             B::OsGetppid | B::OsGetpgrp | B::OsFork | B::OsSetsid => Ok(SomeValue::int()),
             // uid_t and gid_t are unsigned: rposix widens them to r_uint
-            B::OsGetuid | B::OsGeteuid | B::OsGetgid | B::OsGetegid => {
-                Ok(S::Integer { nonneg: true, kind: IntKind::Unsigned, konst: None })
-            }
+            B::OsGetuid | B::OsGeteuid | B::OsGetgid | B::OsGetegid => Ok(S::Integer {
+                nonneg: true,
+                kind: IntKind::Unsigned,
+                konst: None,
+            }),
             B::OsDup | B::OsUmask | B::OsNice => {
                 self.check_int(name, "the argument", &p[0])?;
                 Ok(SomeValue::int())
@@ -231,7 +246,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::OsChmod | B::OsAccess => {
                 self.check_str(name, "the path", &p[0])?;
                 self.check_int(name, "the mode", &p[1])?;
-                Ok(if id == B::OsAccess { SomeValue::bool() } else { S::None })
+                Ok(if id == B::OsAccess {
+                    SomeValue::bool()
+                } else {
+                    S::None
+                })
             }
             B::OsSymlink | B::OsLink => {
                 self.check_str(name, "the source path", &p[0])?;
@@ -266,7 +285,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::MathIsnan | B::MathIsinf => Ok(SomeValue::bool()),
             B::RfloatFormatd => Ok(SomeValue::string0(true)),
             B::MathFrexp => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
-            B::MathModf => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
+            B::MathModf => Ok(SomeValue::tuple(vec![
+                SomeValue::float(),
+                SomeValue::float(),
+            ])),
             B::MathFactorial => Ok(SomeValue::int()),
             B::TimeTime | B::TimeClock => Ok(SomeValue::float()),
             _ => {
@@ -275,11 +297,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     if !s.is_number() && !s.is_error() {
                         return Err(AnnError::new(
                             "RPY218",
-                            format!("{}() needs numbers, not {}", name, self.bk.describe_type(self.space.heap(), s)),
+                            format!(
+                                "{}() needs numbers, not {}",
+                                name,
+                                self.bk.describe_type(self.space.heap(), s)
+                            ),
                         ));
                     }
                 }
-                Ok(if id == B::TimeSleep { S::None } else { SomeValue::float() })
+                Ok(if id == B::TimeSleep {
+                    S::None
+                } else {
+                    SomeValue::float()
+                })
             }
         }
     }

@@ -199,14 +199,15 @@ impl BuiltinId {
             });
         }
         Some(match self {
-            OsGetpid | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid | OsGeteuid | OsGetgid
-            | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg | OsTimes | TimeTime | TimeClock => (0, 0),
-            OsClose | OsUnlink | OsRemove | OsRmdir | OsSystem | OsExit | OsIsatty | OsStrerror | OsListdir
-            | OsPathExists | OsPathIsdir | OsPathIsfile | OsDup | OsUmask | OsNice | OsFsync | OsChdir
-            | OsReadlink | OsTtyname | TimeSleep => (1, 1),
+            OsGetpid | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid
+            | OsGeteuid | OsGetgid | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg | OsTimes
+            | TimeTime | TimeClock => (0, 0),
+            OsClose | OsUnlink | OsRemove | OsRmdir | OsSystem | OsExit | OsIsatty | OsStrerror
+            | OsListdir | OsPathExists | OsPathIsdir | OsPathIsfile | OsDup | OsUmask | OsNice
+            | OsFsync | OsChdir | OsReadlink | OsTtyname | TimeSleep => (1, 1),
             OsMkdir => (1, 2),
-            OsWrite | OsRead | OsRename | OsKill | OsDup2 | OsFtruncate | OsChmod | OsAccess | OsSymlink
-            | OsLink | OsWaitpid => (2, 2),
+            OsWrite | OsRead | OsRename | OsKill | OsDup2 | OsFtruncate | OsChmod | OsAccess
+            | OsSymlink | OsLink | OsWaitpid => (2, 2),
             OsOpen | OsLseek => (3, 3),
             _ => return None,
         })
