@@ -58,6 +58,12 @@ const NOT_RPYTHON: &[(B, &str)] = &[
         "call it in a class body at import time",
     ),
     (B::ObjectmodelFuncWithNewName, "call it at import time"),
+    // math functions the reference registers no external function for (they are not
+    // in its ll_math): only import-time code can call them
+    (B::MathDegrees, "multiply by 180.0 / math.pi"),
+    (B::MathRadians, "multiply by math.pi / 180.0"),
+    (B::MathTrunc, "use int() of the float"),
+    (B::MathFactorial, "multiply in a loop"),
 ];
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
@@ -123,7 +129,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Some(first)
     }
 
-    fn arity(&self, name: &str, args: &ArgsS, min: usize, max: usize) -> Result<(), AnnError> {
+    pub(super) fn arity(
+        &self,
+        name: &str,
+        args: &ArgsS,
+        min: usize,
+        max: usize,
+    ) -> Result<(), AnnError> {
         let n = args.len();
         if n < min || n > max {
             let short = name.rsplit('.').next().unwrap_or(name);
@@ -158,7 +170,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
-    fn check_int(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
+    pub(super) fn check_int(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
         if s.is_int_like() || s.is_error() {
             Ok(())
         } else {
@@ -174,7 +186,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn check_str(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
+    pub(super) fn check_str(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
         if s.is_str_like() || s.is_error() {
             Ok(())
         } else {
@@ -246,8 +258,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let Some(r) = self.call_ll_builtin(id, args) {
             return r;
         }
-        if let Some(n) = id.math_arity() {
-            self.arity(name, args, n, n)?;
+        if let Some(r) = self.call_os_time_math(id, args) {
+            return r;
         }
         let p = &args.positional;
         let arg = |i: usize| p.get(i).cloned().unwrap_or(S::Impossible);
@@ -260,6 +272,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Enumerate => {
                 self.arity(name, args, 1, 1)?;
                 self.op_iter(&p[0])?;
+                // the reference's typer numbers only the items of lists and strings (their
+                // iterators keep an index); a dict, a tuple or a generator has none
+                let unnumbered = match &p[0] {
+                    S::Dict { .. } | S::Tuple(_) | S::Generator { .. } => true,
+                    S::Iterator { container, .. } => matches!(**container, S::Dict { .. }),
+                    _ => false,
+                };
+                if unnumbered {
+                    return Err(AnnError::new(
+                        "RPY210",
+                        format!(
+                            "enumerate() of {} is not supported by RPython (only lists and strings): count with a variable",
+                            self.bk.describe_type(self.space.heap(), &p[0])
+                        ),
+                    ));
+                }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Enumerate })
             }
             B::Reversed => {
@@ -640,155 +668,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush | B::DebugFatalerror => Ok(S::None),
             B::DebugHaveDebugPrints => Ok(SomeValue::bool()),
             B::DebugDebugOffset => Ok(SomeValue::int()),
-            // os
-            B::OsWrite => {
-                self.arity(name, args, 2, 2)?;
-                self.check_int("os.write", "the file descriptor (argument 1)", &p[0])?;
-                self.check_str("os.write", "the data (argument 2)", &p[1])?;
-                Ok(SomeValue::nonneg_int())
-            }
-            B::OsRead => {
-                self.arity(name, args, 2, 2)?;
-                self.check_int("os.read", "the file descriptor", &p[0])?;
-                self.check_int("os.read", "the size", &p[1])?;
-                Ok(SomeValue::string())
-            }
-            B::OsOpen => {
-                // the reference's replacement of os.open takes the mode too (a default of
-                // CPython's only), so two arguments are a signature mismatch there
-                self.arity(name, args, 3, 3)?;
-                self.check_str("os.open", "the path", &p[0])?;
-                self.check_int("os.open", "the flags", &p[1])?;
-                Ok(SomeValue::int())
-            }
-            B::OsClose => {
-                self.arity(name, args, 1, 1)?;
-                self.check_int("os.close", "the file descriptor", &p[0])?;
-                Ok(S::None)
-            }
-            B::OsLseek => Ok(SomeValue::int()),
-            // CPython's os.getenv, which the reference analyses, calls
-            // environ.get(key, default): two arguments, which RPython's dict.get of
-            // os.environ does not take
-            B::OsGetenv => Err(AnnError::new(
-                "RPY210",
-                "os.getenv() is not supported by RPython (it calls os.environ.get(key, default)): use os.environ.get(key), which gives None for a missing variable".to_string(),
-            )),
-            B::OsGetpid | B::OsSystem => Ok(SomeValue::int()),
-            B::OsIsatty | B::OsPathExists | B::OsPathIsdir | B::OsPathIsfile => Ok(SomeValue::bool()),
-            B::OsGetcwd | B::OsStrerror => Ok(SomeValue::string0(true)),
-            B::OsStatFields | B::OsLstatFields | B::OsFstatFields => {
-                let mut items = vec![SomeValue::int(); 7];
-                items.extend([SomeValue::float(), SomeValue::float(), SomeValue::float()]);
-                Ok(S::Tuple(items.into()))
-            }
-            // externals of rpy-lsp's low-level helpers (ll_os.py)
-            B::OsListdirRaw => Ok(SomeValue::string0(false)),
-            B::OsLoadavgItem => Ok(SomeValue::float()),
-            B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
-            B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
-            B::OsListdir => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
-            B::OsEnvironSnapshot => {
-                let def = self.bk.dictdef_here(0);
-                self.bk.generalize_key(self.space.heap(), def, &SomeValue::string0(true))?;
-                self.bk.generalize_value(self.space.heap(), def, &SomeValue::string0(true))?;
-                Ok(S::Dict { def, konst: None })
-            }
-            B::OsUnlink | B::OsRemove | B::OsRename | B::OsMkdir | B::OsRmdir | B::OsExit => Ok(S::None),
-            B::OsGetppid | B::OsGetpgrp | B::OsFork | B::OsSetsid => {
-                self.arity(name, args, 0, 0)?;
-                Ok(SomeValue::int())
-            }
-            // uid_t and gid_t are unsigned: rposix widens them to r_uint
-            B::OsGetuid | B::OsGeteuid | B::OsGetgid | B::OsGetegid => {
-                self.arity(name, args, 0, 0)?;
-                Ok(S::Integer { nonneg: true, kind: IntKind::Unsigned, konst: None })
-            }
-            B::OsDup | B::OsUmask | B::OsNice => {
-                self.arity(name, args, 1, 1)?;
-                self.check_int(name, "the argument", &p[0])?;
-                Ok(SomeValue::int())
-            }
-            B::OsKill | B::OsDup2 | B::OsFtruncate => {
-                self.arity(name, args, 2, 2)?;
-                self.check_int(name, "argument 1", &p[0])?;
-                self.check_int(name, "argument 2", &p[1])?;
-                Ok(S::None)
-            }
-            B::OsFsync => {
-                self.arity(name, args, 1, 1)?;
-                self.check_int(name, "the file descriptor", &p[0])?;
-                Ok(S::None)
-            }
-            B::OsChdir => {
-                self.arity(name, args, 1, 1)?;
-                self.check_str(name, "the path", &p[0])?;
-                Ok(S::None)
-            }
-            B::OsChmod | B::OsAccess => {
-                self.arity(name, args, 2, 2)?;
-                self.check_str(name, "the path", &p[0])?;
-                self.check_int(name, "the mode", &p[1])?;
-                Ok(if id == B::OsAccess { SomeValue::bool() } else { S::None })
-            }
-            B::OsSymlink | B::OsLink => {
-                self.arity(name, args, 2, 2)?;
-                self.check_str(name, "the source path", &p[0])?;
-                self.check_str(name, "the destination path", &p[1])?;
-                Ok(S::None)
-            }
-            B::OsReadlink => {
-                self.arity(name, args, 1, 1)?;
-                self.check_str(name, "the path", &p[0])?;
-                Ok(SomeValue::string0(true))
-            }
-            B::OsGetlogin => {
-                self.arity(name, args, 0, 0)?;
-                Ok(SomeValue::string0(true))
-            }
-            B::OsTtyname => {
-                self.arity(name, args, 1, 1)?;
-                self.check_int(name, "the file descriptor", &p[0])?;
-                Ok(SomeValue::string0(true))
-            }
-            B::OsPipe => {
-                self.arity(name, args, 0, 0)?;
-                Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
-            }
-            B::OsWaitpid => {
-                self.arity(name, args, 2, 2)?;
-                self.check_int(name, "the pid", &p[0])?;
-                self.check_int(name, "the options", &p[1])?;
-                Ok(SomeValue::tuple(vec![SomeValue::int(), SomeValue::int()]))
-            }
-            B::OsGetloadavg => {
-                self.arity(name, args, 0, 0)?;
-                Ok(SomeValue::tuple(vec![SomeValue::float(); 3]))
-            }
-            B::OsTimes => {
-                self.arity(name, args, 0, 0)?;
-                Ok(SomeValue::tuple(vec![SomeValue::float(); 5]))
-            }
-            // math and time
-            B::MathIsnan | B::MathIsinf => Ok(SomeValue::bool()),
-            B::RfloatFormatd => Ok(SomeValue::string0(true)),
-            B::MathFrexp => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::int()])),
-            B::MathModf => Ok(SomeValue::tuple(vec![SomeValue::float(), SomeValue::float()])),
-            B::MathFactorial => Ok(SomeValue::int()),
-            _ if id.is_math() => {
-                let n = name;
-                for s in p {
-                    if !s.is_number() && !s.is_error() {
-                        return Err(AnnError::new(
-                            "RPY218",
-                            format!("{}() needs numbers, not {}", n, self.bk.describe_type(self.space.heap(), s)),
-                        ));
-                    }
-                }
-                Ok(SomeValue::float())
-            }
-            B::TimeTime | B::TimeClock => Ok(SomeValue::float()),
-            B::TimeSleep => Ok(S::None),
             // `Base.__init__(self)` of a base without its own __init__: nothing to do (the
             // reference ignores it: "mostly used for abstract classes initialization")
             B::ObjectDunderInit => Ok(S::None),

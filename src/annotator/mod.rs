@@ -17,6 +17,7 @@ mod annrpython;
 mod binaryop;
 pub mod bookkeeper;
 mod builtin;
+mod builtin_os;
 mod call;
 mod calldefaults;
 mod callfamily;

@@ -185,16 +185,31 @@ impl BuiltinId {
         )
     }
 
-    /// How many arguments a `math` function takes: the reference registers each one with a
-    /// fixed signature (`math.log(x, base)` is an argument-number mismatch there).
-    pub fn math_arity(self) -> Option<usize> {
+    /// How many arguments (at least, at most) a function of the `math`, `os` or `time`
+    /// model takes: the reference registers each math function with a fixed signature
+    /// (`math.log(x, base)` is an argument-number mismatch there) and replaces each `os`
+    /// and `time` function by an RPython function of its own (`os.getcwd()` takes none,
+    /// `os.mkdir(path, mode=0777)` one or two). `None` for the others.
+    pub fn fixed_arity(self) -> Option<(usize, usize)> {
         use BuiltinId::*;
-        if !self.is_math() {
-            return None;
+        if self.is_math() {
+            return Some(match self {
+                MathFmod | MathPow | MathAtan2 | MathHypot | MathCopysign | MathLdexp => (2, 2),
+                _ => (1, 1),
+            });
         }
         Some(match self {
-            MathFmod | MathPow | MathAtan2 | MathHypot | MathCopysign | MathLdexp => 2,
-            _ => 1,
+            OsGetpid | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid
+            | OsGeteuid | OsGetgid | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg | OsTimes
+            | TimeTime | TimeClock => (0, 0),
+            OsClose | OsUnlink | OsRemove | OsRmdir | OsSystem | OsExit | OsIsatty | OsStrerror
+            | OsListdir | OsPathExists | OsPathIsdir | OsPathIsfile | OsDup | OsUmask | OsNice
+            | OsFsync | OsChdir | OsReadlink | OsTtyname | TimeSleep => (1, 1),
+            OsMkdir => (1, 2),
+            OsWrite | OsRead | OsRename | OsKill | OsDup2 | OsFtruncate | OsChmod | OsAccess
+            | OsSymlink | OsLink | OsWaitpid => (2, 2),
+            OsOpen | OsLseek => (3, 3),
+            _ => return None,
         })
     }
 
