@@ -685,6 +685,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             B::OsListdirRaw => Ok(SomeValue::string0(false)),
             B::OsLoadavgItem => Ok(SomeValue::float()),
+            B::OsPipeRaw => Ok(SomeValue::int()),
             B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
             B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
             B::OsListdir => self.bk.newlist(self.space.heap(), 0, &[SomeValue::string0(true)], None),
