@@ -80,7 +80,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
             if let ListCheck::JoinedWithSeparator(tname) = check {
-                if matches!(s, SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }) {
+                if matches!(
+                    s,
+                    SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
+                ) {
                     self.report(
                         AnnError::new(
                             "RPY210",

@@ -126,7 +126,8 @@ impl LlInterpreter<'_> {
                     use std::os::unix::io::FromRawFd;
                     let n = (3..).find(|x| !self.files.contains_key(x)).unwrap_or(3);
                     // SAFETY: a fresh descriptor, owned from now on by this File
-                    self.files.insert(n, unsafe { std::fs::File::from_raw_fd(raw) });
+                    self.files
+                        .insert(n, unsafe { std::fs::File::from_raw_fd(raw) });
                     ends[k] = n;
                 }
                 LlValue::Int(ends[0] << 32 | ends[1])
