@@ -88,8 +88,10 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub prebuilt_graphs: HashMap<ObjId, (&'s FunctionGraph, &'s [Diagnostic])>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
-    /// Lists made by `list(some_string)`: they must stay lists of single characters.
-    pub lists_of_chars: Vec<(ListDefId, Span)>,
+    /// Checks of lists made on the final annotations (`checks.rs`), with the place of
+    /// the operation that needs them: whether the items are single characters then
+    /// depends on every later append, so it cannot be decided when the operation is seen.
+    pub list_checks: Vec<(ListDefId, Span, ListCheck)>,
     /// The graph of the last function `call_function` called (for messages).
     pub last_called_graph: Option<u32>,
     /// Results of `specialize.memo` functions, by function and argument values.
@@ -139,7 +141,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             prebuilt_graphs: HashMap::default(),
             none_calls: Vec::new(),
             last_called_graph: None,
-            lists_of_chars: Vec::new(),
+            list_checks: Vec::new(),
             memo_results: HashMap::default(),
             bundled_files,
             raising_unpacks: Vec::new(),
@@ -772,7 +774,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             seen,
             flow_failed,
             none_calls,
-            lists_of_chars,
+            list_checks,
             memo_results,
             raising_unpacks,
             families,
@@ -792,7 +794,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.seen = seen;
         me.flow_failed = flow_failed;
         me.none_calls = none_calls;
-        me.lists_of_chars = lists_of_chars;
+        me.list_checks = list_checks;
         me.memo_results = memo_results;
         me.raising_unpacks = raising_unpacks;
         me.families = families;
@@ -858,7 +860,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             seen: self.seen,
             flow_failed: self.flow_failed,
             none_calls: self.none_calls,
-            lists_of_chars: self.lists_of_chars,
+            list_checks: self.list_checks,
             memo_results: self.memo_results,
             raising_unpacks: self.raising_unpacks,
             families: self.families,
@@ -882,6 +884,17 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 }
 
+/// What the final annotation of a list must (not) be, for an operation the typer
+/// translates only then (see `Annotator::list_checks`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListCheck {
+    /// made by `list(some_string)`: the items must stay single characters
+    StaysChars,
+    /// joined by a non-empty separator of this string type (`str`, `unicode`): the items
+    /// must not be single characters only
+    JoinedWithSeparator(&'static str),
+}
+
 /// What a finished annotation keeps so that it can be resumed (`Annotator::resume`): the
 /// annotator's state beyond what `AnnotatedProgram` publishes.
 pub struct ResumeState {
@@ -889,7 +902,7 @@ pub struct ResumeState {
     pub(super) seen: HashSet<(&'static str, Span, String)>,
     pub(super) flow_failed: HashSet<ObjId>,
     pub(super) none_calls: Vec<Position>,
-    pub(super) lists_of_chars: Vec<(ListDefId, Span)>,
+    pub(super) list_checks: Vec<(ListDefId, Span, ListCheck)>,
     pub(super) memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     pub(super) raising_unpacks: Vec<(Position, Span, String)>,
     pub(super) families: super::callfamily::CallFamilies,

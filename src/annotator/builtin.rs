@@ -1,7 +1,7 @@
 //! Built-in functions (`len`, `os.write`, `rarithmetic.intmask`…) and the methods of
 //! built-in types (`list.append`, `str.join`), by their entry in the registry of built-ins.
 
-use super::annrpython::Annotator;
+use super::annrpython::{Annotator, ListCheck};
 use super::call::ArgsS;
 use super::description::Desc;
 use super::model::*;
@@ -528,8 +528,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         let item = self.op_next(&it)?;
                         let l = self.bk.newlist(self.space.heap(), 0, &[item.not_const()], None)?;
                         if let S::List { def, .. } = l {
-                            if !self.lists_of_chars.iter().any(|(d, _)| *d == def) {
-                                self.lists_of_chars.push((def, self.bk.span));
+                            let check = (def, self.bk.span, ListCheck::StaysChars);
+                            if !self.list_checks.iter().any(|(d, _, c)| *d == def && *c == check.2) {
+                                self.list_checks.push(check);
                             }
                         }
                         Ok(l)
@@ -1178,16 +1179,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             },
                             _ => false,
                         });
-                        if matches!(item, S::Char { .. } | S::UnicodeCodePoint { .. }) && !empty_sep
-                        {
+                        if !empty_sep {
                             // the typer joins a list of characters only with '' (a
-                            // separator needs a list of strings)
-                            return Err(AnnError::new(
-                                "RPY210",
-                                format!(
-                                    "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
-                                    tname
-                                ),
+                            // separator needs a list of strings): decided on the final
+                            // annotation, as a later append of a string makes it one
+                            self.list_checks.push((
+                                *def,
+                                self.bk.span,
+                                ListCheck::JoinedWithSeparator(tname),
                             ));
                         }
                         if !same_kind(&item) && !item.is_error() {

@@ -45,6 +45,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsLstatFields
             | B::OsFstatFields
             | B::OsListdirRaw
+            | B::OsPipeRaw
             | B::OsLoadavgItem
             | B::OsStatInt
             | B::OsFstatInt
@@ -165,6 +166,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             B::OsListdirRaw => Ok(SomeValue::string0(false)),
+            B::OsPipeRaw => Ok(SomeValue::int()),
             B::OsLoadavgItem => Ok(SomeValue::float()),
             B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
             B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),

@@ -77,8 +77,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.check_none_equality();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
-        for (def, span) in std::mem::take(&mut self.lists_of_chars) {
+        for (def, span, check) in std::mem::take(&mut self.list_checks) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();
+            if let ListCheck::JoinedWithSeparator(tname) = check {
+                if matches!(
+                    s,
+                    SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
+                ) {
+                    self.report(
+                        AnnError::new(
+                            "RPY210",
+                            format!(
+                                "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
+                                tname
+                            ),
+                        ),
+                        span,
+                    );
+                }
+                continue;
+            }
             if matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. }) {
                 let what = self.bk.describe_type(self.heap(), &s);
                 self.report(

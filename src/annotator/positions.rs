@@ -110,7 +110,7 @@ impl AnnotatedProgram {
             .into_iter()
             .map(|(c, s, m)| (c, f(s), m))
             .collect();
-        for (_, s) in &mut r.lists_of_chars {
+        for (_, s, _) in &mut r.list_checks {
             *s = f(*s);
         }
         for (_, s, _) in &mut r.raising_unpacks {

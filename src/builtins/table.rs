@@ -205,6 +205,8 @@ builtins! {
     AnnlowlevelLlstr = "annlowlevel.llstr";
     OsListdirRaw = "os.listdir_raw";
     OsLoadavgItem = "os.loadavg_item";
+    /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
+    OsPipeRaw = "os.pipe_raw";
     OsStatInt = "os.stat_int";
     OsStatFloat = "os.stat_float";
     OsFstatInt = "os.fstat_int";

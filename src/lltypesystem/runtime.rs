@@ -79,6 +79,8 @@ runtime_fns! {
     OsListdirRaw = "ll_os_listdir_raw", &["OSError"], ALLOC;
     /// one of the three load averages of `os.getloadavg()`
     OsLoadavgItem = "ll_os_loadavg_item", &["OSError"], NO_ALLOC;
+    /// `os.pipe()` -> `read << 32 | write`
+    OsPipeRaw = "ll_os_pipe_raw", &["OSError"], NO_ALLOC;
     /// `os.lseek(fd, pos, how) -> Signed`
     OsLseek = "ll_os_lseek", &["OSError"], NO_ALLOC;
     /// the other `os` functions (`rtyper::rexternal` lists their signatures)

@@ -579,7 +579,7 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::OsListdir | B::OsGetloadavg => {
+            B::OsListdir | B::OsGetloadavg | B::OsPipe => {
                 // the helpers of ll_os.py build the result, of the result's type
                 let raises = self.has_implicit_exception(hop, "OSError");
                 let mut args = vec![ctype(tr)];
@@ -589,6 +589,7 @@ impl RTyper<'_> {
                 let helper = match self.repr(rr) {
                     Repr::List { fixed: true, .. } => "ll_listdir_fixed",
                     Repr::List { .. } => "ll_listdir",
+                    _ if id == B::OsPipe => "ll_pipe",
                     _ => "ll_getloadavg",
                 };
                 if raises {

@@ -3,7 +3,7 @@
 //! function it becomes and its argument kinds, so the RTyper, the LLInterpreter
 //! (`llinterp::runtime::os`) and GenC (`runtime/os.c`) agree on one signature. Externals
 //! that build containers go through the helpers of `ll_os.py` instead (`os.listdir`,
-//! `os.getloadavg`, `os.stat`).
+//! `os.getloadavg`, `os.stat`, `os.pipe`).
 
 use super::hop::{cint, cvoid, Hop, LlOps};
 use super::rmodel::Repr;
@@ -58,6 +58,7 @@ const EXTERNALS: &[External] = &[
     ext(B::OsIsatty, RuntimeFn::OsIsatty, &[Int], true),
     ext(B::OsDup, RuntimeFn::OsDup, &[Int], true),
     ext(B::OsFsync, RuntimeFn::OsFsync, &[Int], false),
+    ext(B::OsPipeRaw, RuntimeFn::OsPipeRaw, &[], true),
     ext(B::OsAccess, RuntimeFn::OsAccess, &[Str, Int], true),
     ext(B::OsPathExists, RuntimeFn::OsPathExists, &[Str], true),
     ext(B::OsPathIsdir, RuntimeFn::OsPathIsdir, &[Str], true),

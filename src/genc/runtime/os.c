@@ -78,6 +78,15 @@ long RPyRT_ll_os_dup(long fd) {
     return r;
 }
 
+long RPyRT_ll_os_pipe_raw(void) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+        rpy_raise_oserror(errno);
+        return 0;
+    }
+    return ((long)fds[0] << 32) | (long)fds[1];
+}
+
 void RPyRT_ll_os_fsync(long fd) { check(fsync((int)fd)); }
 
 /* the tests that answer False for a path that cannot name a file */

@@ -35,6 +35,7 @@ struct rpy_string *RPyRT_ll_os_getcwd(void);
 struct rpy_string *RPyRT_ll_os_strerror(long e);
 bool RPyRT_ll_os_isatty(long fd);
 long RPyRT_ll_os_dup(long fd);
+long RPyRT_ll_os_pipe_raw(void);
 void RPyRT_ll_os_fsync(long fd);
 bool RPyRT_ll_os_access(struct rpy_string *path, long mode);
 bool RPyRT_ll_os_path_exists(struct rpy_string *path);

@@ -52,8 +52,8 @@ impl<'p> LlInterpreter<'p> {
         let int = |i: usize| a[i].as_int();
         Ok(match f {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
-            | OsStrerror | OsIsatty | OsDup | OsFsync | OsAccess | OsPathExists | OsPathIsdir
-            | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+            | OsStrerror | OsIsatty | OsDup | OsPipeRaw | OsFsync | OsAccess | OsPathExists
+            | OsPathIsdir | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
                 return self.call_os(f, a, rty, span)
             }
             OsWrite => {

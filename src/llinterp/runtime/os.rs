@@ -113,6 +113,25 @@ impl LlInterpreter<'_> {
                 self.files.insert(new, copy);
                 LlValue::Int(new)
             }
+            OsPipeRaw => {
+                let mut fds = [0i32; 2];
+                // SAFETY: pipe() stores two descriptors into the array
+                if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+                    let e = std::io::Error::last_os_error();
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
+                }
+                // numbered as the program's own table hands them out (lowest free from 3)
+                let mut ends = [0i64; 2];
+                for (k, raw) in fds.into_iter().enumerate() {
+                    use std::os::unix::io::FromRawFd;
+                    let n = (3..).find(|x| !self.files.contains_key(x)).unwrap_or(3);
+                    // SAFETY: a fresh descriptor, owned from now on by this File
+                    self.files
+                        .insert(n, unsafe { std::fs::File::from_raw_fd(raw) });
+                    ends[k] = n;
+                }
+                LlValue::Int(ends[0] << 32 | ends[1])
+            }
             OsFsync => {
                 let fd = int(0);
                 let r = match self.files.get(&fd) {

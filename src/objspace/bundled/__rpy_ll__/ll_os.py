@@ -3,7 +3,7 @@ functions give flat values (a NUL-separated string of names, one load average), 
 helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
 pointer types of the result, passed by the RTyper as constants."""
 from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
-from __rpy__ import os_fstat_int, os_fstat_float
+from __rpy__ import os_fstat_int, os_fstat_float, os_pipe_raw
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
@@ -56,6 +56,16 @@ def ll_getloadavg(TUPLE):
     t.item0 = os_loadavg_item(0)
     t.item1 = os_loadavg_item(1)
     t.item2 = os_loadavg_item(2)
+    return t
+
+
+@specialize.ll()
+def ll_pipe(TUPLE):
+    """`os.pipe()`: the external gives both descriptors in one int (read << 32 | write)."""
+    fds = os_pipe_raw()
+    t = malloc(TUPLE.TO)
+    t.item0 = fds >> 32
+    t.item1 = fds & 0xffffffff
     return t
 
 
