@@ -1091,6 +1091,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Object::Class(_) => vec![typ],
             _ => return Ok(SomeValue::bool()),
         };
+        // The reference narrows `x` on the true branch to the type's annotation, which
+        // `dict`, `long`, `object` and `basestring` do not have (they are not classes
+        // to it): isinstance() with them is an error even where the answer is known.
+        if !s_obj.is_immutable_constant() {
+            for &c in &classes {
+                let Some(cc) = heap.class(c) else { continue };
+                let refused = matches!(
+                    cc.builtin,
+                    Some(BuiltinType::Dict | BuiltinType::Long | BuiltinType::Object)
+                ) || (cc.builtin == Some(BuiltinType::Other)
+                    && &*cc.name == "basestring");
+                if refused {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "isinstance(x, {}) is not supported by RPython: `{}` is not a type the annotator can narrow to; test for the concrete types (str, unicode, int, a class of yours)",
+                            cc.name, cc.name
+                        ),
+                    ));
+                }
+            }
+        }
         let mut konst = None;
         if let Some(kt) = self.knowntype_class(s_obj) {
             let kt_mro = heap.class(kt).map(|c| c.mro.clone()).unwrap_or_default();
