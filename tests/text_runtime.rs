@@ -189,6 +189,7 @@ fn build_and_run(exe: &Path, extra: &[&str], cases: &Path) -> Result<String, Str
         .arg("-I")
         .arg(&rt)
         .arg(rt.join("text.c"))
+        .arg(rt.join("math.c"))
         .arg(root().join("tests/text_rt/test_text.c"))
         .arg("-o")
         .arg(exe)

@@ -927,8 +927,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                                 && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
                                     || id.0 as usize >= heap_before);
                             if of_model && self.absent_from_reference(consts[0], consts[1]) {
+                                // the reference's flow space folds the getattr and finds it
+                                // always raising: a flow-stage error there too
                                 self.diagnostics.push(Diagnostic::new(
-                                    "RPY210",
+                                    "RPY108",
                                     self.span,
                                     format!("`{name}` does not exist in the reference's rpython (0.2.1): reading it always raises AttributeError"),
                                 ));
