@@ -23,6 +23,9 @@
 #     wall best 632 ms, median 680 ms; CPU 130-170 ms; peak RSS 58 MiB; 0 errors
 #   rpyforth (pli-tmu/rpyforth, target importing rpyforth.targetrpyforth; 10,133 lines
 #   of the interpreter, a 3,500-line primitives module): CPU 110 ms; peak RSS 60 MiB; 0 errors
+# End of session 13 (quiet machine, load 0.3; the mirror's RPySOM): SOM_INTERP=AST wall best
+#   144 ms, median 149 ms, 210 ms CPU, peak RSS 73 MiB, 936M instructions (the models added
+#   this session are parsed too); SOM_INTERP=BC best 96 ms, median 97 ms, 55 MiB, 603M.
 # End of session 12 (quiet machine, the mirror's current RPySOM, SOM_INTERP=AST): wall best
 #   187 ms, median 195 ms; CPU 220 ms; peak RSS 75 MiB; 0 errors (the goal of 150 ms is not met:
 #   check runs the RTyper after a clean annotation, about a third of the time).
