@@ -279,12 +279,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "string formatting mixing str and unicode is not supported".into(),
                 ));
             }
-            if *f == 's' && matches!(s, S::Type { .. } | S::Pbc { .. }) {
+            if *f == 's' && self.is_class_value(s) {
                 if let Some(why) = self.class_str_refusal(s) {
-                    if !matches!(s, S::Pbc { descs, .. } if descs.iter().any(|&d| self.bk.class_desc(d).is_none()))
-                    {
-                        return Err(AnnError::new("RPY208", format!("%s: {}", why)));
-                    }
+                    return Err(AnnError::new("RPY208", format!("%s: {}", why)));
                 }
             }
             let ok = match f {

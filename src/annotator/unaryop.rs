@@ -1189,7 +1189,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let what = if op == Op::Repr { "repr" } else { "str" };
         match s {
             S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
-            S::Pbc { .. } | S::Type { .. } if op == Op::Str => match self.class_str_refusal(s) {
+            S::Pbc { .. } | S::Type { .. } if op == Op::Str && self.is_class_value(s) => match self.class_str_refusal(s) {
                 Some(why) => Err(AnnError::new("RPY205", why)),
                 None => Ok(SomeValue::string0(true)),
             },
@@ -1210,28 +1210,27 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// Whether `s` is a class value: a type (`type(x)`, a built-in type) or a set of
+    /// classes (a class PBC, `x.__class__`).
+    pub(crate) fn is_class_value(&self, s: &SomeValue) -> bool {
+        match s {
+            S::Type { .. } => true,
+            S::Pbc { descs, .. } => descs.iter().all(|&d| self.bk.class_desc(d).is_some()),
+            _ => false,
+        }
+    }
+
     /// Whether str() (and `%s`) of a class value is refused, and why. The reference's
     /// typer gives a set of several classes (a class PBC, `x.__class__`) the name its
     /// vtable carries, but a single class is a constant without a vtable pointer and
-    /// `type(x)` a class Repr without str(): both are typer errors there. `None` also for
-    /// values that are not classes, which the callers judge themselves.
+    /// `type(x)` a class Repr without str(): both are typer errors there.
     pub(crate) fn class_str_refusal(&self, s: &SomeValue) -> Option<String> {
         match s {
             S::Type { konst: None, .. } => Some(
                 "str() of type(x) is not supported by the RPython typer: use x.__class__, or a name the class carries".into(),
             ),
-            S::Pbc { descs, can_be_none } if descs.iter().all(|&d| self.bk.class_desc(d).is_some()) => {
-                if descs.len() < 2 && !can_be_none {
-                    Some(format!(
-                        "str() of a single class ({}) is not supported by the RPython typer: it has no run-time value to read the name from",
-                        self.bk.describe_type(self.space.heap(), s)
-                    ))
-                } else {
-                    None
-                }
-            }
-            S::Pbc { .. } => Some(format!(
-                "str() of {} is not supported by RPython",
+            S::Pbc { descs, can_be_none } if descs.len() < 2 && !can_be_none => Some(format!(
+                "str() of a single class ({}) is not supported by the RPython typer: it has no run-time value to read the name from",
                 self.bk.describe_type(self.space.heap(), s)
             )),
             _ => None,

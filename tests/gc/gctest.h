@@ -33,6 +33,18 @@ struct longarray {
     long items[];
 };
 
+/* their rpy_typeinfo[] entries, for a program whose enum of type ids starts with T_NODE,
+ * T_PTRARRAY, T_LONGARRAY */
+__attribute__((unused)) static const long node_ptrs[] = {offsetof(struct node, next), -1};
+__attribute__((unused)) static const long none[] = {-1};
+__attribute__((unused)) static const long item0[] = {0, -1};
+#define GCTEST_SHARED_TYPEINFO                                                            \
+    [T_NODE] = {sizeof(struct node), 0, 0, node_ptrs, none},                              \
+    [T_PTRARRAY] = {offsetof(struct ptrarray, items), sizeof(void *),                     \
+                    offsetof(struct ptrarray, length), none, item0},                      \
+    [T_LONGARRAY] = {offsetof(struct longarray, items), sizeof(long),                     \
+                     offsetof(struct longarray, length), none, none}
+
 #define CHECK(c) do { \
         if (!(c)) { \
             fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \

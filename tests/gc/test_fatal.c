@@ -7,9 +7,6 @@
 #include <string.h>
 
 
-static const long node_ptrs[] = {offsetof(struct node, next), -1};
-static const long none[] = {-1};
-static const long item0[] = {0, -1};
 
 const struct rpy_typeinfo rpy_typeinfo[] = {
     {sizeof(struct node), 0, 0, node_ptrs, none},

@@ -9,16 +9,9 @@ struct empty {
 
 enum { T_NODE, T_PTRARRAY, T_LONGARRAY, T_EMPTY };
 
-static const long node_ptrs[] = {offsetof(struct node, next), -1};
-static const long none[] = {-1};
-static const long item0[] = {0, -1};
 
 const struct rpy_typeinfo rpy_typeinfo[] = {
-    [T_NODE] = {sizeof(struct node), 0, 0, node_ptrs, none},
-    [T_PTRARRAY] = {offsetof(struct ptrarray, items), sizeof(void *),
-                    offsetof(struct ptrarray, length), none, item0},
-    [T_LONGARRAY] = {offsetof(struct longarray, items), sizeof(long),
-                     offsetof(struct longarray, length), none, none},
+    GCTEST_SHARED_TYPEINFO,
     [T_EMPTY] = {sizeof(struct empty), 0, 0, none, none},
 };
 const long rpy_typeinfo_count = sizeof(rpy_typeinfo) / sizeof(rpy_typeinfo[0]);

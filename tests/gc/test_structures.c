@@ -30,10 +30,7 @@ struct holder {
 
 enum { T_NODE, T_TREE, T_PTRARRAY, T_LONGARRAY, T_EMPTY, T_ENTRIES, T_HOLDER };
 
-static const long node_ptrs[] = {offsetof(struct node, next), -1};
 static const long tree_ptrs[] = {offsetof(struct tree, left), offsetof(struct tree, right), -1};
-static const long none[] = {-1};
-static const long item0[] = {0, -1};
 static const long entry_ptrs[] = {offsetof(struct entry, key), offsetof(struct entry, value), -1};
 static const long holder_ptrs[] = {offsetof(struct holder, first), -1};
 

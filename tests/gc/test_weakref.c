@@ -7,16 +7,9 @@
 
 enum { T_NODE, T_PTRARRAY, T_LONGARRAY, T_WEAKREF };
 
-static const long node_ptrs[] = {offsetof(struct node, next), -1};
-static const long none[] = {-1};
-static const long item0[] = {0, -1};
 
 const struct rpy_typeinfo rpy_typeinfo[] = {
-    [T_NODE] = {sizeof(struct node), 0, 0, node_ptrs, none},
-    [T_PTRARRAY] = {offsetof(struct ptrarray, items), sizeof(void *),
-                    offsetof(struct ptrarray, length), none, item0},
-    [T_LONGARRAY] = {offsetof(struct longarray, items), sizeof(long),
-                     offsetof(struct longarray, length), none, none},
+    GCTEST_SHARED_TYPEINFO,
     /* the referent is not traced */
     [T_WEAKREF] = {sizeof(struct rpy_weakref), 0, 0, none, none},
 };
