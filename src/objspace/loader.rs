@@ -376,8 +376,14 @@ impl ObjSpace {
             true => None,
             false => crate::syntax::check_source_encoding(file, text),
         };
-        let parsed =
-            match encoding_error.map_or_else(|| crate::syntax::parse_module(file, text), Err) {
+        let parse = || {
+            filename
+                .strip_prefix("<bundled>/")
+                .filter(|_| self.bundled_files.contains(&file))
+                .and_then(|path| super::preparse::take(path, text, file))
+                .unwrap_or_else(|| crate::syntax::parse_module(file, text))
+        };
+        let parsed = match encoding_error.map_or_else(parse, Err) {
                 Ok(p) => p,
                 Err(e) => {
                     self.diagnostics
