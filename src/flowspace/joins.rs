@@ -482,7 +482,6 @@ pub(super) fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
     args
 }
 
-
 /// The locals then the stack of a state, as one row of slots.
 fn flat(state: &State) -> Vec<Option<Hlvalue>> {
     flat_iter(state).collect()

@@ -30,14 +30,16 @@ struct Store {
     done: Condvar,
 }
 
-static STORE: Store = Store {
-    slots: Mutex::new(Vec::new()),
-    done: Condvar::new(),
-};
+static STORE: Store = Store::new();
 
-/// The modules parsed ahead, in order: the low-level helpers the RTyper imports, then the
-/// models they import.
+/// The modules parsed ahead, in order: the models the low-level helpers import (which most
+/// programs import early themselves), then the helpers the RTyper imports.
 const AHEAD: &[&str] = &[
+    "rpython.rlib.objectmodel",
+    "rpython.rlib.rarithmetic",
+    "rpython.rtyper.lltypesystem.lltype",
+    "rpython.rlib.unroll",
+    "rpython.rlib.rgc",
     "__rpy_ll__.ll_str",
     "__rpy_ll__.ll_list",
     "__rpy_ll__.ll_dict",
@@ -55,82 +57,148 @@ const AHEAD: &[&str] = &[
 /// Starts parsing [`AHEAD`] on a new thread (once per process; nothing if no thread can be
 /// started).
 pub fn start() {
-    {
-        let Ok(mut slots) = STORE.slots.lock() else {
-            return;
-        };
-        if !slots.is_empty() {
-            return;
-        }
-        slots.extend(
-            AHEAD
-                .iter()
-                .filter_map(|n| bundled::lookup(n))
-                .map(|m| (m, Slot::Waiting)),
-        );
-    }
-    let spawned = std::thread::Builder::new()
-        .name("rpy-lsp-preparse".into())
-        .spawn(run);
-    if spawned.is_err() {
-        if let Ok(mut slots) = STORE.slots.lock() {
-            slots.iter_mut().for_each(|(_, s)| *s = Slot::Gone);
-        }
-    }
-}
-
-fn run() {
-    for i in 0.. {
-        let module = {
-            let Ok(mut slots) = STORE.slots.lock() else {
-                return;
-            };
-            let Some((m, slot)) = slots.get_mut(i) else {
-                return;
-            };
-            if !matches!(slot, Slot::Waiting) {
-                continue;
-            }
-            *slot = Slot::Parsing;
-            *m
-        };
-        // (a panic inside the parser is caught by `parse_module`)
-        let parsed = crate::syntax::parse_module(FileId::default(), module.source);
-        let Ok(mut slots) = STORE.slots.lock() else {
-            return;
-        };
-        slots[i].1 = Slot::Done(parsed);
-        STORE.done.notify_all();
-    }
+    STORE.start(AHEAD);
 }
 
 /// The parse of the bundled module at `path` (under `<bundled>/`) with text `text`, as file
 /// `file`, when it was parsed ahead (waiting for it if it is being parsed); `None` when
 /// the caller has to parse it.
 pub fn take(path: &str, text: &str, file: FileId) -> Option<Result<ParsedModule, SyntaxError>> {
-    let mut slots = STORE.slots.lock().ok()?;
-    let i = slots
-        .iter()
-        .position(|(m, _)| m.path == path && m.source == text)?;
-    loop {
-        match std::mem::replace(&mut slots[i].1, Slot::Gone) {
-            Slot::Done(r) => {
-                return Some(
-                    r.map(|mut p| {
-                        p.file = file;
-                        p
-                    })
-                    .map_err(|mut e| {
-                        e.span.file = file;
-                        e
-                    }),
-                )
-            }
-            Slot::Parsing => {
-                slots[i].1 = Slot::Parsing;
-                slots = STORE.done.wait(slots).ok()?;
-            }
-            Slot::Waiting | Slot::Gone => return None,
+    STORE.take(path, text, file)
+}
+
+impl Store {
+    const fn new() -> Store {
+        Store {
+            slots: Mutex::new(Vec::new()),
+            done: Condvar::new(),
         }
+    }
+
+    fn start(&'static self, names: &[&str]) {
+        {
+            let Ok(mut slots) = self.slots.lock() else {
+                return;
+            };
+            if !slots.is_empty() {
+                return;
+            }
+            slots.extend(
+                names
+                    .iter()
+                    .filter_map(|n| bundled::lookup(n))
+                    .map(|m| (m, Slot::Waiting)),
+            );
+        }
+        let spawned = std::thread::Builder::new()
+            .name("rpy-lsp-preparse".into())
+            .spawn(|| self.run());
+        if spawned.is_err() {
+            if let Ok(mut slots) = self.slots.lock() {
+                slots.iter_mut().for_each(|(_, s)| *s = Slot::Gone);
+            }
+        }
+    }
+
+    fn run(&self) {
+        for i in 0.. {
+            let module = {
+                let Ok(mut slots) = self.slots.lock() else {
+                    return;
+                };
+                let Some((m, slot)) = slots.get_mut(i) else {
+                    return;
+                };
+                if !matches!(slot, Slot::Waiting) {
+                    continue;
+                }
+                *slot = Slot::Parsing;
+                *m
+            };
+            // (a panic inside the parser is caught by `parse_module`)
+            let parsed = crate::syntax::parse_module(FileId::default(), module.source);
+            let Ok(mut slots) = self.slots.lock() else {
+                return;
+            };
+            slots[i].1 = Slot::Done(parsed);
+            self.done.notify_all();
+        }
+    }
+
+    fn take(
+        &self,
+        path: &str,
+        text: &str,
+        file: FileId,
+    ) -> Option<Result<ParsedModule, SyntaxError>> {
+        let mut slots = self.slots.lock().ok()?;
+        let i = slots
+            .iter()
+            .position(|(m, _)| m.path == path && m.source == text)?;
+        loop {
+            match std::mem::replace(&mut slots[i].1, Slot::Gone) {
+                Slot::Done(r) => {
+                    return Some(
+                        r.map(|mut p| {
+                            p.file = file;
+                            p
+                        })
+                        .map_err(|mut e| {
+                            e.span.file = file;
+                            e
+                        }),
+                    )
+                }
+                Slot::Parsing => {
+                    slots[i].1 = Slot::Parsing;
+                    slots = self.done.wait(slots).ok()?;
+                }
+                Slot::Waiting | Slot::Gone => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_module_parsed_ahead_is_the_one_the_loader_parses() {
+        static AHEAD_TEST: Store = Store::new();
+        AHEAD_TEST.start(AHEAD);
+        let file = FileId(7);
+        for name in AHEAD {
+            let m = bundled::lookup(name).expect("a bundled module");
+            let ahead = AHEAD_TEST.take(m.path, m.source, file);
+            let parsed = ahead.expect("parsed ahead (waited for)");
+            assert_eq!(
+                parsed,
+                crate::syntax::parse_module(file, m.source),
+                "{name}"
+            );
+            // taken once only
+            assert!(AHEAD_TEST.take(m.path, m.source, file).is_none());
+        }
+        assert!(AHEAD_TEST.take("no/such.py", "", file).is_none());
+    }
+
+    #[test]
+    fn a_module_the_loader_parses_first_is_left_to_it() {
+        static LEFT: Store = Store::new();
+        // slots without a thread: the loader asks before any parsing started
+        LEFT.slots.lock().unwrap().extend(
+            AHEAD
+                .iter()
+                .filter_map(|n| bundled::lookup(n))
+                .map(|m| (m, Slot::Waiting)),
+        );
+        let m = bundled::lookup(AHEAD[0]).expect("bundled");
+        assert!(LEFT.take(m.path, m.source, FileId(1)).is_none());
+        LEFT.run();
+        // skipped by the parsing thread, the others parsed
+        assert!(LEFT.take(m.path, m.source, FileId(1)).is_none());
+        let other = bundled::lookup(AHEAD[1]).expect("bundled");
+        assert!(LEFT.take(other.path, other.source, FileId(1)).is_some());
     }
 }
