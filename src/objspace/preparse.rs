@@ -115,12 +115,17 @@ impl Store {
                 *slot = Slot::Parsing;
                 *m
             };
-            // (a panic inside the parser is caught by `parse_module`)
-            let parsed = crate::syntax::parse_module(FileId::default(), module.source);
+            // A panic leaves the module to the loader (which must not wait for it forever).
+            let parsed = std::panic::catch_unwind(|| {
+                crate::syntax::parse_module(FileId::default(), module.source)
+            });
             let Ok(mut slots) = self.slots.lock() else {
                 return;
             };
-            slots[i].1 = Slot::Done(parsed);
+            slots[i].1 = match parsed {
+                Ok(r) => Slot::Done(r),
+                Err(_) => Slot::Gone,
+            };
             self.done.notify_all();
         }
     }
