@@ -172,11 +172,23 @@ mod tests {
     fn a_module_parsed_ahead_is_the_one_the_loader_parses() {
         static AHEAD_TEST: Store = Store::new();
         AHEAD_TEST.start(AHEAD);
+        // (a module asked for before the thread reached it is left to the loader: wait)
+        let all_done = || {
+            let slots = AHEAD_TEST.slots.lock().unwrap();
+            slots.iter().all(|(_, s)| matches!(s, Slot::Done(_)))
+        };
+        for _ in 0..6000 {
+            if all_done() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(all_done(), "the parsing thread did not finish");
         let file = FileId(7);
         for name in AHEAD {
             let m = bundled::lookup(name).expect("a bundled module");
             let ahead = AHEAD_TEST.take(m.path, m.source, file);
-            let parsed = ahead.expect("parsed ahead (waited for)");
+            let parsed = ahead.expect("parsed ahead");
             assert_eq!(
                 parsed,
                 crate::syntax::parse_module(file, m.source),
