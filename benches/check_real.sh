@@ -37,6 +37,24 @@
 #   included), annotation 21%, RTyper 18% (importing the low-level helper modules: 6%).
 #   Across those stages, parsing 169 files is 26% (rustpython's LALR parser) and
 #   compiling them 10%.
+# Session 14 (branch speed; the same outputs, AST and BC, json, before and after). Under
+#   callgrind a check runs ~7 s of CPU, past the 5 s import-time clock that starts with the
+#   object space: the RTyper's late import of its helper modules then fails (a hidden
+#   internal RPY301), so a run counts either ~850M (helpers not annotated) or ~936M
+#   (complete) instructions depending on the environment's size; compare complete runs.
+#   Instructions (callgrind, all threads; complete runs), SOM_INTERP=AST 936M -> 854M, of
+#   which the analysing thread 806M and the parse-ahead thread 47M; SOM_INTERP=BC 603M ->
+#   563M (analysing thread 515M). What each change bought (AST): the allocator calling
+#   mimalloc's unaligned entry points (mi_malloc_aligned over-allocated blocks above 1 KiB)
+#   -51M; one flow per function in the annotator, copied for its other specializations
+#   (the helpers are specialized per type) -26M; joins without per-Variable vectors -8M;
+#   the helper modules and the models they import parsed ahead on a second thread -45M on
+#   the analysing thread (the wall clock gains only with two cores; this script's timed
+#   runs are pinned to one). Peak RSS 73 MiB is mostly transparent huge pages (MIMALLOC_ALLOW_THP=0:
+#   48 MiB, but 9,300 page faults instead of 300 and more CPU time). This script at the end,
+#   on a machine at load 9 (wall and CPU inflated, no quiet moment to compare): AST best
+#   163 ms, median 175 ms wall, 180 ms CPU, 73 MiB, 854M; BC best 107 ms, median 114 ms,
+#   99 ms CPU, 63 MiB, 563M.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then

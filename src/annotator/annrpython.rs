@@ -86,6 +86,13 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Flow graphs built before annotation (by the engine) with their diagnostics, used
     /// instead of flowing the function again: copied when the annotator reaches them.
     pub prebuilt_graphs: HashMap<ObjId, (&'s FunctionGraph, &'s [Diagnostic])>,
+    /// The graph (with its diagnostics) each function got when first flowed or taken from
+    /// `prebuilt_graphs`, copied for the function's other specializations: flowing is a
+    /// function of the code and of the heap, and only running import-time code (a
+    /// `specialize.memo` call, which empties this) changes the heap during annotation.
+    /// The low-level helpers are specialized per type: flowing them again and again was a
+    /// tenth of a check.
+    pub(super) flowed: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
     /// Checks of lists made on the final annotations (`checks.rs`), with the place of
@@ -139,6 +146,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             entry_graph: None,
             flow_failed: HashSet::default(),
             prebuilt_graphs: HashMap::default(),
+            flowed: HashMap::default(),
             none_calls: Vec::new(),
             last_called_graph: None,
             list_checks: Vec::new(),

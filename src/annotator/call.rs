@@ -292,8 +292,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 let built = match self.prebuilt_graphs.remove(&func) {
                     Some((graph, diags)) => Ok((graph.clone(), diags.to_vec())),
-                    None => build_flow(self.space, func),
+                    None => match self.flowed.get(&func) {
+                        Some((graph, diags)) => Ok((graph.clone(), diags.clone())),
+                        None => build_flow(self.space, func),
+                    },
                 };
+                if let Ok((graph, diags)) = &built {
+                    self.flowed
+                        .entry(func)
+                        .or_insert_with(|| (graph.clone(), diags.clone()));
+                }
                 match built {
                     Ok((mut graph, diags)) => {
                         super::simplify::remove_dead_inputargs(&mut graph);
@@ -549,6 +557,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let outcome = match cached {
                 Some(v) => Ok(v),
                 None => {
+                    // import-time code may change what any function's graph folds
+                    self.flowed.clear();
                     let r = Space::call(self.space, Value::Obj(func), CallArgs::positional(vals));
                     if let (Ok(v), Some(k)) = (&r, key) {
                         self.memo_results.insert((func, k), *v);

@@ -218,8 +218,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         nb.operations = ops;
         nb.exitswitch = exitswitch;
         nb.exits = exits;
-        let slots = link_arg_slots(&entry_state);
-        let arg_spans = spans_of(&slots, &self.entries[e].store_spans);
+        let arg_spans = arg_spans(&entry_state, &self.entries[e].store_spans);
         let span = self.entries[e].span;
         let id = self.graph.add_link(
             b,
@@ -285,7 +284,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// For each inputarg of a block entered with `entry`, the assignment the current path
     /// gave it its value at.
     pub(super) fn arg_spans_now(&self, entry: &State) -> Vec<Span> {
-        spans_of(&link_arg_slots(entry), &self.store_spans)
+        arg_spans(entry, &self.store_spans)
     }
 
     /// A fresh block whose inputargs are fresh Variables for every Variable of `state`.
@@ -431,18 +430,32 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     }
 }
 
-/// For each group of slots, the latest assignment among them (`Span::default()`: none seen).
-fn spans_of(slots: &[Vec<usize>], store_spans: &[Span]) -> Vec<Span> {
-    slots
-        .iter()
-        .map(|ks| {
-            ks.iter()
-                .filter_map(|&k| store_spans.get(k).copied())
-                .filter(|s| *s != Span::default())
-                .max_by_key(|s| s.start)
-                .unwrap_or_default()
-        })
-        .collect()
+/// For each inputarg of a block with entry state `entry` (its distinct Variables, in slot
+/// order), the span of the latest store among the slots that hold it (`store_spans`, by
+/// slot; none: the default span). Computed in one pass: every join asks for it.
+fn arg_spans(entry: &State, store_spans: &[Span]) -> Vec<Span> {
+    let n = entry.locals.len() + entry.stack.len();
+    let mut seen: Vec<VarId> = Vec::with_capacity(n);
+    let mut spans: Vec<Option<Span>> = Vec::with_capacity(n);
+    for (k, e) in flat_iter(entry).enumerate() {
+        let Some(Hlvalue::Var(v)) = e else { continue };
+        let i = match seen.iter().position(|s| *s == v) {
+            Some(i) => i,
+            None => {
+                seen.push(v);
+                spans.push(None);
+                spans.len() - 1
+            }
+        };
+        let Some(s) = store_spans.get(k).copied() else {
+            continue;
+        };
+        // the latest start wins, the last slot among equals (as `max_by_key`)
+        if s != Span::default() && spans[i].is_none_or(|c| s.start >= c.start) {
+            spans[i] = Some(s);
+        }
+    }
+    spans.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// Whether two states at one position can be merged. A local defined on one path only
@@ -455,8 +468,9 @@ fn same_shape(a: &State, b: &State) -> bool {
 /// The link arguments that send `state` into a block with entry state `entry`: the values of
 /// `state` at the positions where `entry` has Variables, in order.
 pub(super) fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
-    let mut args = Vec::new();
-    let mut seen: Vec<VarId> = Vec::new();
+    let n = entry.locals.len() + entry.stack.len();
+    let mut args = Vec::with_capacity(n);
+    let mut seen: Vec<VarId> = Vec::with_capacity(n);
     for (e, s) in flat_iter(entry).zip(flat_iter(state)) {
         if let (Some(Hlvalue::Var(v)), Some(x)) = (e, s) {
             if !seen.contains(&v) {
@@ -466,25 +480,6 @@ pub(super) fn link_args(entry: &State, state: &State) -> Vec<Hlvalue> {
         }
     }
     args
-}
-
-/// For each inputarg of a block with entry state `entry`, the slots (`flat` indexes) that
-/// hold it.
-fn link_arg_slots(entry: &State) -> Vec<Vec<usize>> {
-    let mut slots: Vec<Vec<usize>> = Vec::new();
-    let mut seen: Vec<VarId> = Vec::new();
-    for (k, e) in flat_iter(entry).enumerate() {
-        if let Some(Hlvalue::Var(v)) = e {
-            match seen.iter().position(|s| *s == v) {
-                Some(i) => slots[i].push(k),
-                None => {
-                    seen.push(v);
-                    slots.push(vec![k]);
-                }
-            }
-        }
-    }
-    slots
 }
 
 /// The locals then the stack of a state, as one row of slots.
@@ -504,16 +499,23 @@ fn flat_iter(state: &State) -> impl Iterator<Item = Option<Hlvalue>> + '_ {
 /// Whether `state` can enter a block with entry state `entry`: where `entry` holds one
 /// Variable in several slots, `state` holds one value there too.
 fn same_sharing(entry: &State, state: &State) -> bool {
-    let e = flat(entry);
-    let s = flat(state);
-    for i in 0..e.len() {
-        if let Some(Hlvalue::Var(v)) = e[i] {
-            if let Some(k) = (0..i).find(|&k| e[k] == Some(Hlvalue::Var(v))) {
-                if s[k] != s[i] {
+    let n = entry.locals.len() + entry.stack.len();
+    for i in 0..n {
+        if let Some(Hlvalue::Var(v)) = slot(entry, i) {
+            if let Some(k) = (0..i).find(|&k| slot(entry, k) == Some(Hlvalue::Var(v))) {
+                if slot(state, k) != slot(state, i) {
                     return false;
                 }
             }
         }
     }
     true
+}
+
+/// Slot `i` of [`flat`] without the vector.
+fn slot(state: &State, i: usize) -> Option<Hlvalue> {
+    match state.locals.get(i) {
+        Some(v) => *v,
+        None => state.stack.get(i - state.locals.len()).copied(),
+    }
 }

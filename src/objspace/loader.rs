@@ -376,24 +376,30 @@ impl ObjSpace {
             true => None,
             false => crate::syntax::check_source_encoding(file, text),
         };
-        let parsed =
-            match encoding_error.map_or_else(|| crate::syntax::parse_module(file, text), Err) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.diagnostics
-                        .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
-                    let u = self.err("SyntaxError", e.message);
-                    if let Unwind::Raise {
-                        evalue: Value::Obj(id),
-                        ..
-                    } = &u
-                    {
-                        self.reported_errors.insert(*id);
-                        self.raise_spans.insert(*id, e.span);
-                    }
-                    return Err(u);
+        let parse = || {
+            filename
+                .strip_prefix("<bundled>/")
+                .filter(|_| self.bundled_files.contains(&file))
+                .and_then(|path| super::preparse::take(path, text, file))
+                .unwrap_or_else(|| crate::syntax::parse_module(file, text))
+        };
+        let parsed = match encoding_error.map_or_else(parse, Err) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diagnostics
+                    .push(Diagnostic::new("RPY001", e.span, e.message.clone()));
+                let u = self.err("SyntaxError", e.message);
+                if let Unwind::Raise {
+                    evalue: Value::Obj(id),
+                    ..
+                } = &u
+                {
+                    self.reported_errors.insert(*id);
+                    self.raise_spans.insert(*id, e.span);
                 }
-            };
+                return Err(u);
+            }
+        };
         let compiled = crate::compiler::compile_module(&parsed, filename, text);
         crate::compiler::cache::store(file, filename, text, &compiled);
         Ok(compiled)
