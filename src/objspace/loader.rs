@@ -792,6 +792,15 @@ impl ObjSpace {
         self.main_outcome(&stem, path, before, r)
     }
 
+    /// Starts the import-time limits (steps, CPU time, memory) afresh for an import of our
+    /// own bundled code after the program's analysis (the RTyper's helper modules): what the
+    /// program's import and annotation used must not make a bounded import of ours fail.
+    pub fn restart_limits(&mut self) {
+        self.steps = 0;
+        self.memory_base = crate::sandbox::thread_bytes();
+        self.started = crate::sandbox::CpuClock::start();
+    }
+
     /// Goes on with the import of the main module from `checkpoint` (taken before one of its
     /// top-level imports by an earlier evaluation whose questions `config` answers the same
     /// way up to it), as `import_main` would have gone on.
@@ -990,4 +999,20 @@ fn bundled_source(b: &bundled::BundledModule) -> String {
     std::env::var_os("RPY_LSP_BUNDLED_DIR")
         .and_then(|d| std::fs::read_to_string(PathBuf::from(d).join(b.path)).ok())
         .unwrap_or_else(|| b.source.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_own_late_imports_get_fresh_limits() {
+        let mut space = ObjSpace::new(LoaderConfig::default());
+        // as after a program whose import and annotation used all the CPU time allowed
+        space.started = crate::sandbox::CpuClock::started_ago(space.max_time * 2);
+        space.steps = space.max_steps;
+        assert!(space.import_module("__rpy_ll__.ll_str", None, 0).is_err());
+        space.restart_limits();
+        assert!(space.import_module("__rpy_ll__.ll_list", None, 0).is_ok());
+    }
 }

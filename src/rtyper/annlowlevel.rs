@@ -128,6 +128,7 @@ impl Helpers {
     /// structures (`STR`, `UNICODE`, `OBJECT`, `BYTEARRAY`: `bound`, in that order) for the annotator.
     pub fn load(space: &mut ObjSpace, ann: &mut AnnotatedProgram, bound: &[LlType]) -> Helpers {
         let mut h = Helpers::default();
+        space.restart_limits();
         for &m in MODULES {
             let module = match space.import_module(m, None, 0) {
                 Ok(id) => id,
