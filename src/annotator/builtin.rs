@@ -559,10 +559,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Type { konst: None, of: None })
             }
             // rarithmetic
-            B::RarithmeticRUint => self.machine_int(name, args, IntKind::Unsigned),
-            B::RarithmeticRLonglong => self.machine_int(name, args, IntKind::LongLong),
-            B::RarithmeticRUlonglong => self.machine_int(name, args, IntKind::ULongLong),
-            B::RarithmeticRInt => self.machine_int(name, args, IntKind::Signed),
+            _ if id.int_kind().is_some() => {
+                self.machine_int(name, args, id.int_kind().unwrap_or(IntKind::Signed))
+            }
             B::RarithmeticRSinglefloat => Ok(SomeValue::float()),
             B::RarithmeticIntmask => {
                 self.arity(name, args, 1, 1)?;
@@ -578,6 +577,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::RarithmeticWiden => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("widen", "the argument", &p[0])?;
+                // word-sized unsigned values stay what they are; the others become ints
+                if matches!(&p[0], S::Integer { kind: IntKind::Unsigned | IntKind::ULongLong, .. }) {
+                    return Ok(p[0].not_const());
+                }
                 Ok(SomeValue::int_of_kind(IntKind::Signed, p[0].is_nonneg() && !p[0].is_unsigned()))
             }
             B::RarithmeticIsValidInt => Ok(SomeValue::bool()),

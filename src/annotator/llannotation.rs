@@ -42,6 +42,14 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
             konst: None,
         },
         LlType::FLOAT => SomeValue::float(),
+        _ if t.narrow_bits().is_some() => {
+            let (bits, signed) = t.narrow_bits().unwrap_or((32, true));
+            SomeValue::Integer {
+                nonneg: !signed,
+                kind: IntKind::Narrow { bits, signed },
+                konst: None,
+            }
+        }
         LlType::CHAR => S::Char {
             no_nul: false,
             konst: None,
@@ -392,6 +400,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 IntKind::Unsigned => Some(LlType::UNSIGNED),
                 IntKind::LongLong => Some(LlType::SIGNEDLONGLONG),
                 IntKind::ULongLong => Some(LlType::UNSIGNEDLONGLONG),
+                IntKind::Narrow { bits, signed } => Some(LlType::narrow(*bits, *signed)),
             },
             S::Bool { .. } => Some(LlType::BOOL),
             S::Float { .. } => Some(LlType::FLOAT),

@@ -19,19 +19,22 @@ pub(crate) enum Num {
 
 /// Wraps a value to the range of a machine integer kind.
 pub(crate) fn wrap_rint(kind: IntKind, v: i128) -> i128 {
-    match kind {
-        IntKind::Unsigned | IntKind::ULongLong => (v as u64) as i128,
-        IntKind::Signed | IntKind::LongLong => (v as i64) as i128,
-    }
+    kind.wrap(v)
 }
 
 fn is_unsigned(k: IntKind) -> bool {
-    matches!(k, IntKind::Unsigned | IntKind::ULongLong)
+    crate::annotator::model::is_unsigned(k)
 }
 
 fn combine_kinds(a: IntKind, b: IntKind) -> IntKind {
     if a == b {
         return a;
+    }
+    // narrow kinds: CPython's rarithmetic (the same sign widens to the larger size)
+    if a.is_narrow() || b.is_narrow() {
+        if let Some(k) = crate::annotator::model::compute_restype(a, b) {
+            return k;
+        }
     }
     let unsigned = is_unsigned(a) || is_unsigned(b);
     let ll = matches!(a, IntKind::LongLong | IntKind::ULongLong)

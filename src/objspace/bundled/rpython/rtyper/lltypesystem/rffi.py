@@ -3,11 +3,11 @@
 `cast(TYPE, value)` converts an integer to a low-level integer type: to `lltype.Signed`,
 `Unsigned`, `SignedLongLong`, `UnsignedLongLong` (and `LONG`, `ULONG`, ... which are
 those) it is `intmask`, `r_uint`, `r_longlong`, `r_ulonglong`; to a narrower C type (`INT`,
-`UINT`, `SHORT`, `UCHAR`, ...) it keeps the low bits, sign-extended for a signed type. A
-narrow value is held in the word-sized type of its sign (as `rarithmetic.build_int` does),
-so `cast(Signed, cast(UINT, x))` is exact, but arithmetic on a narrow value does not wrap
-at its width. `cast` is specialized per type (`specialize.ll`): each `TYPE is ...` below
-is decided while annotating.
+`UINT`, `SHORT`, `UCHAR`, ...) it keeps the low bits, sign-extended for a signed type: the
+value is of the narrow integer class of that type (`rarithmetic.r_int32` for `INT`, also
+`rffi.r_int`), which the toolchain stores and converts but refuses arithmetic on. `cast`
+is specialized per type (`specialize.ll`): each `TYPE is ...` below is decided while
+annotating.
 
 Raw memory as programs use it: `cast` to a pointer type and `ptradd` (typed; `run` stops
 there), `CCHARP` (a `char *`: a pointer to an array of chars
@@ -28,7 +28,8 @@ from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bo
 from rpython.rtyper.lltypesystem.lltype import UniChar
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
-from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize
 import os
 
@@ -40,6 +41,7 @@ class _CIntType(object):
         self._name = name
         self.bits = bits
         self.signed = signed
+        self._cls = build_int(None, signed, bits)
 
     def _freeze_(self):
         return True
@@ -55,6 +57,14 @@ USHORT = _CIntType("USHORT", 16, False)
 SIGNEDCHAR = _CIntType("SIGNEDCHAR", 8, True)
 UCHAR = _CIntType("UCHAR", 8, False)
 INT_real = INT
+# the integer classes of the C types (rffi.r_int is C's int, not rarithmetic.r_int)
+r_int = INT._cls
+r_uint = UINT._cls
+r_short = SHORT._cls
+r_ushort = USHORT._cls
+r_signedchar = SIGNEDCHAR._cls
+r_uchar = UCHAR._cls
+r_int_real = r_int
 INT32 = INT
 UINT32 = UINT
 INT16 = SHORT
@@ -78,7 +88,7 @@ def cast(TYPE, value):
     if TYPE is Signed:
         return intmask(value)
     if TYPE is Unsigned:
-        return r_uint(value)
+        return _r_word_uint(value)
     if TYPE is SignedLongLong:
         return r_longlong(value)
     if TYPE is UnsignedLongLong:
@@ -88,13 +98,7 @@ def cast(TYPE, value):
     if not (TYPE is INT or TYPE is UINT or TYPE is SHORT or TYPE is USHORT
             or TYPE is SIGNEDCHAR or TYPE is UCHAR):
         return _pointer_of_type(TYPE)
-    bits = TYPE.bits
-    v = intmask(value) & ((1 << bits) - 1)
-    if TYPE.signed:
-        if v >> (bits - 1):
-            v -= 1 << bits
-        return v
-    return r_uint(v)
+    return TYPE._cls(value)
 
 
 def CArray(T):
@@ -293,8 +297,11 @@ def _result_source(RESULT):
         return "n > 1"
     if RESULT is Signed:
         return "n"
-    if RESULT is Unsigned:
+    if RESULT is Unsigned or RESULT is UINT:
+        # the wrapper gives a C int or unsigned int as a word (64-bit machines)
         return "r_uint(n)"
+    if RESULT is INT:
+        return "n"
     if RESULT is SignedLongLong:
         return "r_longlong(n)"
     if RESULT is UnsignedLongLong:
@@ -336,7 +343,7 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
              "        raise NotImplementedError(MESSAGE)",
              "    return " + _result_source(result),
              "def %s(%s):" % (name, ", ".join(["a%d" % i for i in range(len(args))]))]
-    namespace = {'cast': cast, 'r_uint': r_uint, 'r_longlong': r_longlong,
+    namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
                  '_charp_done': _charp_done,
