@@ -109,6 +109,12 @@ pub fn lltype_of_obj(
             b"Char" => LlType::CHAR,
             b"UniChar" => LlType::UNICHAR,
             b"Bool" => LlType::BOOL,
+            b"INT" => LlType::INT,
+            b"UINT" => LlType::UINT,
+            b"SHORT" => LlType::SHORT,
+            b"USHORT" => LlType::USHORT,
+            b"SIGNEDCHAR" => LlType::SIGNEDCHAR,
+            b"UCHAR" => LlType::UCHAR,
             _ => LlType::VOID,
         }
     } else if kinds.contains(&"Ptr") {

@@ -42,6 +42,13 @@ def ll_hash_float(f):
     return intmask(hipart + int(v) + (expo << 15))
 
 
+@specialize.argtype(0)
+def ll_eq_shortint(a, b):
+    """Equality of narrow C integers (dict keys, list items): as words, since the values
+    themselves have no comparison."""
+    return intmask(a) == intmask(b)
+
+
 def make_tuple_hash(n):
     """The hash of tuples of `n` items (Python 2.3's tuple hash, as RPython's)."""
     names = unrolling_iterable(['item%d' % i for i in range(n)])

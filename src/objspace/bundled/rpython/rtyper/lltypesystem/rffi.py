@@ -34,36 +34,16 @@ from rpython.rlib.objectmodel import specialize
 import os
 
 
-class _CIntType(object):
-    """A C integer type narrower than a machine word."""
-
-    def __init__(self, name, bits, signed):
-        self._name = name
-        self.bits = bits
-        self.signed = signed
-        self._cls = build_int(None, signed, bits)
-
-    def _freeze_(self):
-        return True
-
-    def __repr__(self):
-        return "<C type %s>" % self._name
-
-
-INT = _CIntType("INT", 32, True)
-UINT = _CIntType("UINT", 32, False)
-SHORT = _CIntType("SHORT", 16, True)
-USHORT = _CIntType("USHORT", 16, False)
-SIGNEDCHAR = _CIntType("SIGNEDCHAR", 8, True)
-UCHAR = _CIntType("UCHAR", 8, False)
+from rpython.rtyper.lltypesystem.lltype import INT, UINT, SHORT, USHORT, SIGNEDCHAR, UCHAR
+from rpython.rtyper.lltypesystem.lltype import _NarrowInt
 INT_real = INT
 # the integer classes of the C types (rffi.r_int is C's int, not rarithmetic.r_int)
-r_int = INT._cls
-r_uint = UINT._cls
-r_short = SHORT._cls
-r_ushort = USHORT._cls
-r_signedchar = SIGNEDCHAR._cls
-r_uchar = UCHAR._cls
+r_int = build_int(None, True, 32)
+r_uint = build_int(None, False, 32)
+r_short = build_int(None, True, 16)
+r_ushort = build_int(None, False, 16)
+r_signedchar = build_int(None, True, 8)
+r_uchar = build_int(None, False, 8)
 r_int_real = r_int
 INT32 = INT
 UINT32 = UINT
@@ -95,10 +75,19 @@ def cast(TYPE, value):
         return r_ulonglong(value)
     if TYPE is Float:
         return float(value)
-    if not (TYPE is INT or TYPE is UINT or TYPE is SHORT or TYPE is USHORT
-            or TYPE is SIGNEDCHAR or TYPE is UCHAR):
-        return _pointer_of_type(TYPE)
-    return TYPE._cls(value)
+    if TYPE is INT:
+        return r_int(value)
+    if TYPE is UINT:
+        return r_uint(value)
+    if TYPE is SHORT:
+        return r_short(value)
+    if TYPE is USHORT:
+        return r_ushort(value)
+    if TYPE is SIGNEDCHAR:
+        return r_signedchar(value)
+    if TYPE is UCHAR:
+        return r_uchar(value)
+    return _pointer_of_type(TYPE)
 
 
 def CArray(T):
@@ -117,8 +106,7 @@ CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
 LONGP = SIGNEDP
-# arrays of narrow C integers: rpy-lsp has no low-level type for their items, so memory
-# allocated with them is unknown
+# arrays of narrow C integers
 INTP = CArrayPtr(INT)
 UINTP = CArrayPtr(UINT)
 SHORTP = CArrayPtr(SHORT)
@@ -128,7 +116,7 @@ UCHARP = CArrayPtr(UCHAR)
 @specialize.memo()
 def sizeof(tp):
     """The size in bytes of a C type on the 64-bit machines the toolchain targets."""
-    if isinstance(tp, _CIntType):
+    if isinstance(tp, _NarrowInt):
         return tp.bits // 8
     if tp is Char or tp is Bool:
         return 1
@@ -248,7 +236,7 @@ def _arg_source(i, TARGET):
         return "r_longlong(a%d)" % i
     if TARGET is UnsignedLongLong:
         return "r_ulonglong(a%d)" % i
-    if isinstance(TARGET, _CIntType) or TARGET is Signed or TARGET is Unsigned:
+    if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
         return "cast(ARG%d, a%d)" % (i, i)
     return "a%d" % i
 
@@ -306,7 +294,7 @@ def _result_source(RESULT):
         return "r_longlong(n)"
     if RESULT is UnsignedLongLong:
         return "r_ulonglong(n)"
-    if isinstance(RESULT, _CIntType):
+    if isinstance(RESULT, _NarrowInt):
         return "cast(RESULT, n)"
     return "lltype.nullptr(RESULT.TO)"
 
