@@ -529,6 +529,14 @@ pub fn narrow_arith_message(kind: IntKind) -> Option<String> {
     ))
 }
 
+/// The refusal of an operation whose integers are of a narrow `kind` (RPY220).
+pub fn narrow_refusal(kind: Option<IntKind>) -> Result<(), crate::annotator::AnnError> {
+    match kind.and_then(narrow_arith_message) {
+        Some(m) => Err(crate::annotator::AnnError::new("RPY220", m)),
+        None => Ok(()),
+    }
+}
+
 /// Python name of an integer knowntype.
 pub fn int_kind_name(kind: IntKind) -> &'static str {
     match kind {

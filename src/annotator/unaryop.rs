@@ -1310,6 +1310,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     fn op_unary_arith(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        if op != Op::Pos {
+            super::model::narrow_refusal(s.int_kind())?;
+        }
         match (op, s) {
             (Op::Pos, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
             (Op::Abs, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
