@@ -952,7 +952,13 @@ impl RTyper<'_> {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
-                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
+                let v = self.inputarg(llops, hop, 0, rr)?;
+                if id == B::RarithmeticRSinglefloat && !matches!(v, Hlvalue::Ll(_)) {
+                    // a C float: rounded to single precision (float() reads it back)
+                    let f = self.gendirectcall(llops, "ll_round_to_float32", vec![v], LlType::FLOAT)?;
+                    return Ok((f, rr));
+                }
+                Ok((v, rr))
             }
             _ if id.is_math() => {
                 let rf = self.intern_repr(Repr::Float);
