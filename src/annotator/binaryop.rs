@@ -278,6 +278,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if s.is_error() {
                 continue;
             }
+            if s.konst().is_none() {
+                super::model::narrow_refusal(s.int_kind())?;
+            }
             if (is_unicode && s.is_str_like()) || (!is_unicode && s.is_unicode_like()) {
                 return Err(AnnError::new(
                     "RPY208",

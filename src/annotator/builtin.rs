@@ -432,6 +432,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::PrintItem | B::RpythonPrintItem => {
                 if let Some(s) = p.first() {
                     self.check_printable(s)?;
+                    if s.konst().is_none() {
+                        super::model::narrow_refusal(s.int_kind())?;
+                    }
                 }
                 Ok(S::None)
             }
