@@ -87,6 +87,9 @@ def cast(TYPE, value):
         return r_signedchar(value)
     if TYPE is UCHAR:
         return r_uchar(value)
+    if lltype.typeOf(value) == TYPE:
+        # a pointer to the type it has (VOIDP is CCHARP in this model)
+        return value
     return _pointer_of_type(TYPE)
 
 
@@ -350,3 +353,8 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     # one wrapper per kind of argument (a string or a buffer for a `char *`)
     namespace[name]._annspecialcase_ = 'specialize:ll'
     return namespace[name]
+
+
+# C functions of the toolchain's rffi (void results: their pointer results are not used)
+c_memcpy = llexternal("memcpy", [VOIDP, VOIDP, SIZE_T], Void)
+c_memset = llexternal("memset", [VOIDP, Signed, SIZE_T], Void)
