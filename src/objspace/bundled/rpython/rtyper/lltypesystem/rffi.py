@@ -286,13 +286,12 @@ def _result_source(RESULT):
         return "float(n)"
     if RESULT is Bool:
         return "n > 1"
-    if RESULT is Signed:
-        return "n"
+    if RESULT is Signed or RESULT is INT:
+        # any int, negative ones too (`n` itself is known to be non-negative)
+        return "-n"
     if RESULT is Unsigned or RESULT is UINT:
         # the wrapper gives a C int or unsigned int as a word (64-bit machines)
         return "r_uint(n)"
-    if RESULT is INT:
-        return "n"
     if RESULT is SignedLongLong:
         return "r_longlong(n)"
     if RESULT is UnsignedLongLong:
