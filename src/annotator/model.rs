@@ -544,10 +544,22 @@ pub fn int_kind_name(kind: IntKind) -> &'static str {
         IntKind::Unsigned => "r_uint",
         IntKind::LongLong => "r_longlong",
         IntKind::ULongLong => "r_ulonglong",
-        IntKind::Narrow { bits: 32, signed: true } => "r_int32",
-        IntKind::Narrow { bits: 32, signed: false } => "r_uint32",
-        IntKind::Narrow { bits: 16, signed: true } => "r_int16",
-        IntKind::Narrow { bits: 16, signed: false } => "r_uint16",
+        IntKind::Narrow {
+            bits: 32,
+            signed: true,
+        } => "r_int32",
+        IntKind::Narrow {
+            bits: 32,
+            signed: false,
+        } => "r_uint32",
+        IntKind::Narrow {
+            bits: 16,
+            signed: true,
+        } => "r_int16",
+        IntKind::Narrow {
+            bits: 16,
+            signed: false,
+        } => "r_uint16",
         IntKind::Narrow { signed: true, .. } => "r_int8",
         IntKind::Narrow { signed: false, .. } => "r_uint8",
     }
@@ -565,12 +577,12 @@ pub fn compute_restype(a: IntKind, b: IntKind) -> Option<IntKind> {
         (Unsigned, ULongLong) | (ULongLong, Unsigned) => Some(ULongLong),
         // the same sign: the larger size (a word-sized kind, of which the reference has
         // one per sign on 64-bit machines)
-        (Narrow { bits: x, signed: s }, Narrow { bits: y, signed: t }) if s == t => {
-            Some(Narrow { bits: x.max(y), signed: s })
-        }
-        (Narrow { signed: true, .. }, w @ LongLong) | (w @ LongLong, Narrow { signed: true, .. }) => {
-            Some(w)
-        }
+        (Narrow { bits: x, signed: s }, Narrow { bits: y, signed: t }) if s == t => Some(Narrow {
+            bits: x.max(y),
+            signed: s,
+        }),
+        (Narrow { signed: true, .. }, w @ LongLong)
+        | (w @ LongLong, Narrow { signed: true, .. }) => Some(w),
         (Narrow { signed: false, .. }, w @ (Unsigned | ULongLong))
         | (w @ (Unsigned | ULongLong), Narrow { signed: false, .. }) => Some(w),
         _ => None,

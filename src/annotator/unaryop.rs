@@ -1408,7 +1408,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
-        if let Some(k) = s.int_kind().filter(|k| k.is_narrow() && s.konst().is_none()) {
+        if let Some(k) = s
+            .int_kind()
+            .filter(|k| k.is_narrow() && s.konst().is_none())
+        {
             return Err(AnnError::new(
                 "RPY220",
                 format!(

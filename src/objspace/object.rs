@@ -42,12 +42,30 @@ impl IntKind {
     /// The narrow C integer kinds the toolchain defines on a 64-bit machine (`int`,
     /// `short`, `signed char` and their unsigned forms).
     pub const NARROW: [IntKind; 6] = [
-        IntKind::Narrow { bits: 32, signed: true },
-        IntKind::Narrow { bits: 32, signed: false },
-        IntKind::Narrow { bits: 16, signed: true },
-        IntKind::Narrow { bits: 16, signed: false },
-        IntKind::Narrow { bits: 8, signed: true },
-        IntKind::Narrow { bits: 8, signed: false },
+        IntKind::Narrow {
+            bits: 32,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 32,
+            signed: false,
+        },
+        IntKind::Narrow {
+            bits: 16,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 16,
+            signed: false,
+        },
+        IntKind::Narrow {
+            bits: 8,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 8,
+            signed: false,
+        },
     ];
 
     /// Whether this is a narrow C integer kind.
@@ -59,12 +77,30 @@ impl IntKind {
     /// reference names it in its messages.
     pub fn narrow_lltype_name(self) -> Option<&'static str> {
         Some(match self {
-            IntKind::Narrow { bits: 32, signed: true } => "INT",
-            IntKind::Narrow { bits: 32, signed: false } => "UINT",
-            IntKind::Narrow { bits: 16, signed: true } => "SHORT",
-            IntKind::Narrow { bits: 16, signed: false } => "USHORT",
-            IntKind::Narrow { bits: 8, signed: true } => "SIGNEDCHAR",
-            IntKind::Narrow { bits: 8, signed: false } => "UCHAR",
+            IntKind::Narrow {
+                bits: 32,
+                signed: true,
+            } => "INT",
+            IntKind::Narrow {
+                bits: 32,
+                signed: false,
+            } => "UINT",
+            IntKind::Narrow {
+                bits: 16,
+                signed: true,
+            } => "SHORT",
+            IntKind::Narrow {
+                bits: 16,
+                signed: false,
+            } => "USHORT",
+            IntKind::Narrow {
+                bits: 8,
+                signed: true,
+            } => "SIGNEDCHAR",
+            IntKind::Narrow {
+                bits: 8,
+                signed: false,
+            } => "UCHAR",
             _ => return None,
         })
     }

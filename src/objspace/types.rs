@@ -178,7 +178,12 @@ impl Types {
         let r_int = mk(heap, "r_int", Some(int), B::Other);
         let r_singlefloat = mk(heap, "r_singlefloat", o, B::Other);
         let r_narrow = IntKind::NARROW.map(|k| {
-            let cls = mk(heap, crate::annotator::model::int_kind_name(k), Some(long), B::Other);
+            let cls = mk(
+                heap,
+                crate::annotator::model::int_kind_name(k),
+                Some(long),
+                B::Other,
+            );
             if let (Object::Class(c), IntKind::Narrow { bits, signed }) = (heap.get_mut(cls), k) {
                 c.dict.set("BITS", Value::Int(bits as i64));
                 c.dict.set("SIGNED", Value::Bool(signed));

@@ -496,9 +496,10 @@ impl RTyper<'_> {
                     _ => IntKind::Signed,
                 };
                 let (k0, k1) = (kind(&r0), kind(&r1));
-                Repr::Int(crate::annotator::model::compute_restype(k0, k1).unwrap_or(
-                    if k0 != IntKind::Signed { k0 } else { k1 },
-                ))
+                Repr::Int(
+                    crate::annotator::model::compute_restype(k0, k1)
+                        .unwrap_or(if k0 != IntKind::Signed { k0 } else { k1 }),
+                )
             };
             let prefix = match &target {
                 Repr::Float => "float",

@@ -377,7 +377,7 @@ pub(crate) fn make_rint(sp: &mut ObjSpace, kind: IntKind, a: &BArgs) -> R {
     };
     if matches!(kind, IntKind::Narrow { signed: true, .. }) && wrap_rint(kind, i) != i {
         let m = crate::objspace::ops::narrow_overflow_message(kind, i);
-        return Err(sp.err("OverflowError", &m));
+        return Err(sp.err("OverflowError", m));
     }
     Ok(sp.alloc(Object::RInt {
         kind,

@@ -389,7 +389,7 @@ impl ObjSpace {
                     _ => return Ok(None),
                 };
                 if checked && wrap_rint(kind, r) != r {
-                    return Err(self.err("OverflowError", &narrow_overflow_message(kind, r)));
+                    return Err(self.err("OverflowError", narrow_overflow_message(kind, r)));
                 }
                 Ok(Some(Num::R(kind, wrap_rint(kind, r))))
             }
