@@ -319,6 +319,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix()))
                     })?;
                 }
+                // the comparison is made in the type of the result
+                super::model::narrow_refusal(u.int_kind())?;
                 if !u.is_number() && !matches!(u, S::Char { .. } | S::UnicodeCodePoint { .. } | S::Error | S::Impossible) {
                     return Err(AnnError::new(
                         "RPY210",
@@ -417,6 +419,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Hex | B::Oct => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the argument", &p[0])?;
+                if p[0].konst().is_none() {
+                    super::model::narrow_refusal(p[0].int_kind())?;
+                }
                 Ok(SomeValue::string0(true))
             }
             B::Cmp => Ok(SomeValue::int()),
