@@ -97,6 +97,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             (x, y) if x.is_int_like() && y.is_int_like() => {
                 let (k1, k2) = (x.int_kind().expect("int"), y.int_kind().expect("int"));
+                // no arithmetic in a narrow kind (a shift is in the kind of its left side)
+                let kind = if matches!(op, LShift | RShift) { Some(k1) } else { compute_restype(k1, k2) };
+                if op != TrueDiv {
+                    super::model::narrow_refusal(kind)?;
+                }
                 let union = |this: &mut Self| -> Result<SomeValue, AnnError> {
                     let u = this.bk.union(this.space.heap(), &x.not_const(), &y.not_const()).map_err(|e| this.signedness_error(op, x, y, &e))?;
                     Ok(match u {
@@ -273,6 +278,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if s.is_error() {
                 continue;
             }
+            if s.konst().is_none() {
+                super::model::narrow_refusal(s.int_kind())?;
+            }
             if (is_unicode && s.is_str_like()) || (!is_unicode && s.is_unicode_like()) {
                 return Err(AnnError::new(
                     "RPY208",
@@ -333,6 +341,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let ordering = matches!(opname, Op::Lt | Op::Le | Op::Gt | Op::Ge);
         match (a, b) {
             (x, y) if x.is_int_like() && y.is_int_like() => {
+                if let (Some(k1), Some(k2)) = (x.int_kind(), y.int_kind()) {
+                    super::model::narrow_refusal(compute_restype(k1, k2))?;
+                }
                 if (x.is_unsigned() || y.is_unsigned()) && !(x.is_nonneg() && y.is_nonneg()) {
                     return Err(AnnError::new(
                         "RPY220",

@@ -319,6 +319,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix()))
                     })?;
                 }
+                // the comparison is made in the type of the result
+                super::model::narrow_refusal(u.int_kind())?;
                 if !u.is_number() && !matches!(u, S::Char { .. } | S::UnicodeCodePoint { .. } | S::Error | S::Impossible) {
                     return Err(AnnError::new(
                         "RPY210",
@@ -417,6 +419,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Hex | B::Oct => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int(name, "the argument", &p[0])?;
+                if p[0].konst().is_none() {
+                    super::model::narrow_refusal(p[0].int_kind())?;
+                }
                 Ok(SomeValue::string0(true))
             }
             B::Cmp => Ok(SomeValue::int()),
@@ -432,6 +437,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::PrintItem | B::RpythonPrintItem => {
                 if let Some(s) = p.first() {
                     self.check_printable(s)?;
+                    if s.konst().is_none() {
+                        super::model::narrow_refusal(s.int_kind())?;
+                    }
                 }
                 Ok(S::None)
             }
@@ -559,10 +567,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Type { konst: None, of: None })
             }
             // rarithmetic
-            B::RarithmeticRUint => self.machine_int(name, args, IntKind::Unsigned),
-            B::RarithmeticRLonglong => self.machine_int(name, args, IntKind::LongLong),
-            B::RarithmeticRUlonglong => self.machine_int(name, args, IntKind::ULongLong),
-            B::RarithmeticRInt => self.machine_int(name, args, IntKind::Signed),
+            _ if id.int_kind().is_some() => {
+                self.machine_int(name, args, id.int_kind().unwrap_or(IntKind::Signed))
+            }
             B::RarithmeticRSinglefloat => Ok(SomeValue::float()),
             B::RarithmeticIntmask => {
                 self.arity(name, args, 1, 1)?;
@@ -578,6 +585,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::RarithmeticWiden => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("widen", "the argument", &p[0])?;
+                // word-sized unsigned values stay what they are; the others become ints
+                if matches!(&p[0], S::Integer { kind: IntKind::Unsigned | IntKind::ULongLong, .. }) {
+                    return Ok(p[0].not_const());
+                }
                 Ok(SomeValue::int_of_kind(IntKind::Signed, p[0].is_nonneg() && !p[0].is_unsigned()))
             }
             B::RarithmeticIsValidInt => Ok(SomeValue::bool()),

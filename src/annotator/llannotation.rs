@@ -42,6 +42,14 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
             konst: None,
         },
         LlType::FLOAT => SomeValue::float(),
+        _ if t.narrow_bits().is_some() => {
+            let (bits, signed) = t.narrow_bits().unwrap_or((32, true));
+            SomeValue::Integer {
+                nonneg: !signed,
+                kind: IntKind::Narrow { bits, signed },
+                konst: None,
+            }
+        }
         LlType::CHAR => S::Char {
             no_nul: false,
             konst: None,
@@ -101,6 +109,12 @@ pub fn lltype_of_obj(
             b"Char" => LlType::CHAR,
             b"UniChar" => LlType::UNICHAR,
             b"Bool" => LlType::BOOL,
+            b"INT" => LlType::INT,
+            b"UINT" => LlType::UINT,
+            b"SHORT" => LlType::SHORT,
+            b"USHORT" => LlType::USHORT,
+            b"SIGNEDCHAR" => LlType::SIGNEDCHAR,
+            b"UCHAR" => LlType::UCHAR,
             _ => LlType::VOID,
         }
     } else if kinds.contains(&"Ptr") {
@@ -392,6 +406,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 IntKind::Unsigned => Some(LlType::UNSIGNED),
                 IntKind::LongLong => Some(LlType::SIGNEDLONGLONG),
                 IntKind::ULongLong => Some(LlType::UNSIGNEDLONGLONG),
+                IntKind::Narrow { bits, signed } => Some(LlType::narrow(*bits, *signed)),
             },
             S::Bool { .. } => Some(LlType::BOOL),
             S::Float { .. } => Some(LlType::FLOAT),

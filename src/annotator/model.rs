@@ -511,7 +511,30 @@ impl SomeValue {
 }
 
 pub fn is_unsigned(kind: IntKind) -> bool {
-    matches!(kind, IntKind::Unsigned | IntKind::ULongLong)
+    matches!(
+        kind,
+        IntKind::Unsigned | IntKind::ULongLong | IntKind::Narrow { signed: false, .. }
+    )
+}
+
+/// Why the reference refuses arithmetic (and comparisons, truth tests, str()) on a
+/// narrow C integer: its Repr has no low-level operations; `None` for the other kinds.
+pub fn narrow_arith_message(kind: IntKind) -> Option<String> {
+    let t = kind.narrow_lltype_name()?;
+    Some(format!(
+        "no arithmetic, comparison, truth test or str() on a narrow C integer ({}, {}): \
+         widen it first with widen(), intmask() or int()",
+        int_kind_name(kind),
+        t
+    ))
+}
+
+/// The refusal of an operation whose integers are of a narrow `kind` (RPY220).
+pub fn narrow_refusal(kind: Option<IntKind>) -> Result<(), crate::annotator::AnnError> {
+    match kind.and_then(narrow_arith_message) {
+        Some(m) => Err(crate::annotator::AnnError::new("RPY220", m)),
+        None => Ok(()),
+    }
 }
 
 /// Python name of an integer knowntype.
@@ -521,6 +544,24 @@ pub fn int_kind_name(kind: IntKind) -> &'static str {
         IntKind::Unsigned => "r_uint",
         IntKind::LongLong => "r_longlong",
         IntKind::ULongLong => "r_ulonglong",
+        IntKind::Narrow {
+            bits: 32,
+            signed: true,
+        } => "r_int32",
+        IntKind::Narrow {
+            bits: 32,
+            signed: false,
+        } => "r_uint32",
+        IntKind::Narrow {
+            bits: 16,
+            signed: true,
+        } => "r_int16",
+        IntKind::Narrow {
+            bits: 16,
+            signed: false,
+        } => "r_uint16",
+        IntKind::Narrow { signed: true, .. } => "r_int8",
+        IntKind::Narrow { signed: false, .. } => "r_uint8",
     }
 }
 
@@ -534,6 +575,16 @@ pub fn compute_restype(a: IntKind, b: IntKind) -> Option<IntKind> {
     match (a, b) {
         (x, Signed) | (Signed, x) => Some(x),
         (Unsigned, ULongLong) | (ULongLong, Unsigned) => Some(ULongLong),
+        // the same sign: the larger size (a word-sized kind, of which the reference has
+        // one per sign on 64-bit machines)
+        (Narrow { bits: x, signed: s }, Narrow { bits: y, signed: t }) if s == t => Some(Narrow {
+            bits: x.max(y),
+            signed: s,
+        }),
+        (Narrow { signed: true, .. }, w @ LongLong)
+        | (w @ LongLong, Narrow { signed: true, .. }) => Some(w),
+        (Narrow { signed: false, .. }, w @ (Unsigned | ULongLong))
+        | (w @ (Unsigned | ULongLong), Narrow { signed: false, .. }) => Some(w),
         _ => None,
     }
 }

@@ -861,6 +861,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let S::Bool { .. } = s {
             return Ok(s.clone());
         }
+        if !s.is_immutable_constant() {
+            super::model::narrow_refusal(s.int_kind())?;
+        }
         let heap = self.space.heap();
         let mut konst = None;
         if s.is_immutable_constant() {
@@ -1187,6 +1190,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     fn op_str(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
         let what = if op == Op::Repr { "repr" } else { "str" };
+        if s.konst().is_none() {
+            super::model::narrow_refusal(s.int_kind())?;
+        }
         match s {
             S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
             S::Pbc { .. } | S::Type { .. } if op == Op::Str && self.is_class_value(s) => match self.class_str_refusal(s) {
@@ -1310,6 +1316,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     fn op_unary_arith(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        if op != Op::Pos {
+            super::model::narrow_refusal(s.int_kind())?;
+        }
         match (op, s) {
             (Op::Pos, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
             (Op::Abs, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),
@@ -1399,6 +1408,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
+        if let Some(k) = s
+            .int_kind()
+            .filter(|k| k.is_narrow() && s.konst().is_none())
+        {
+            return Err(AnnError::new(
+                "RPY220",
+                format!(
+                    "float() of a narrow C integer ({}): widen it first with widen() or intmask()",
+                    super::model::int_kind_name(k)
+                ),
+            ));
+        }
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
             // int() of a bytearray is typed, float() is not (the reference's typer fails

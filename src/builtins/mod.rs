@@ -18,6 +18,8 @@
 //! is `__rpy__.os_write`). The string methods are declared once for `str` and `unicode`.
 //! The table itself is in `table.rs`.
 
+use crate::objspace::object::IntKind;
+
 mod table;
 
 pub use table::BuiltinId;
@@ -98,6 +100,41 @@ pub const GRAPH_ONLY: &[BuiltinId] = &[
 ];
 
 impl BuiltinId {
+    /// The machine integer kind a constructor of `rarithmetic` makes (`r_uint(x)`,
+    /// `r_int32(x)`...): the one registry from class constructor to integer kind.
+    pub fn int_kind(self) -> Option<IntKind> {
+        use BuiltinId as B;
+        let narrow = |bits, signed| Some(IntKind::Narrow { bits, signed });
+        match self {
+            B::RarithmeticRUint => Some(IntKind::Unsigned),
+            B::RarithmeticRLonglong => Some(IntKind::LongLong),
+            B::RarithmeticRUlonglong => Some(IntKind::ULongLong),
+            B::RarithmeticRInt => Some(IntKind::Signed),
+            B::RarithmeticRInt32 => narrow(32, true),
+            B::RarithmeticRUint32 => narrow(32, false),
+            B::RarithmeticRInt16 => narrow(16, true),
+            B::RarithmeticRUint16 => narrow(16, false),
+            B::RarithmeticRInt8 => narrow(8, true),
+            B::RarithmeticRUint8 => narrow(8, false),
+            _ => None,
+        }
+    }
+
+    /// The constructor of the class of a narrow integer kind.
+    pub fn narrow_ctor(kind: IntKind) -> Option<BuiltinId> {
+        use BuiltinId as B;
+        [
+            B::RarithmeticRInt32,
+            B::RarithmeticRUint32,
+            B::RarithmeticRInt16,
+            B::RarithmeticRUint16,
+            B::RarithmeticRInt8,
+            B::RarithmeticRUint8,
+        ]
+        .into_iter()
+        .find(|b| b.int_kind() == Some(kind))
+    }
+
     /// The number of built-ins (ids are `0..COUNT` through [`BuiltinId::index`]).
     pub const COUNT: usize = BuiltinId::ALL.len();
 

@@ -309,6 +309,12 @@ builtins! {
     RarithmeticRUlonglong = "rarithmetic.r_ulonglong";
     RarithmeticRInt = "rarithmetic.r_int";
     RarithmeticRSinglefloat = "rarithmetic.r_singlefloat";
+    RarithmeticRInt32 = "rarithmetic.r_int32";
+    RarithmeticRUint32 = "rarithmetic.r_uint32";
+    RarithmeticRInt16 = "rarithmetic.r_int16";
+    RarithmeticRUint16 = "rarithmetic.r_uint16";
+    RarithmeticRInt8 = "rarithmetic.r_int8";
+    RarithmeticRUint8 = "rarithmetic.r_uint8";
     // objectmodel
     ObjectmodelWeAreTranslated = "objectmodel.we_are_translated";
     ObjectmodelComputeHash = "objectmodel.compute_hash";

@@ -111,6 +111,12 @@ impl<'p> Database<'p> {
             LlType::CHAR => "unsigned char".into(),
             LlType::UNICHAR => "uint32_t".into(),
             LlType::BOOL => "bool".into(),
+            LlType::INT => "int".into(),
+            LlType::UINT => "unsigned int".into(),
+            LlType::SHORT => "short".into(),
+            LlType::USHORT => "unsigned short".into(),
+            LlType::SIGNEDCHAR => "signed char".into(),
+            LlType::UCHAR => "unsigned char".into(),
             _ => match types.def(t) {
                 TypeDef::Ptr(to) => match types.def(*to) {
                     TypeDef::Func { .. } => format!("FT{}", to.0),

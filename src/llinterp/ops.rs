@@ -583,6 +583,13 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
             other => other.as_uint(),
         }),
         LlType::FLOAT => LlValue::Float(v.as_float()),
+        _ if to.narrow_bits().is_some() => LlValue::narrow(
+            to,
+            match v {
+                LlValue::Float(f) => f as i64,
+                other => other.as_int(),
+            },
+        ),
         LlType::BOOL => LlValue::Bool(v.as_bool()),
         LlType::CHAR => LlValue::Char(v.as_int() as u8),
         LlType::UNICHAR => LlValue::UniChar(v.as_int() as u32),

@@ -44,6 +44,23 @@ pub enum LlValue {
 }
 
 impl LlValue {
+    /// `v` as a value of narrow C integer type `t`: its low bits, sign-extended into an
+    /// `Int` for a signed type, zero-extended into a `Uint` for an unsigned one (C's
+    /// conversion); `v` itself for other types.
+    pub fn narrow(t: LlType, v: i64) -> LlValue {
+        match t.narrow_bits() {
+            Some((bits, signed)) => {
+                let w = crate::objspace::object::IntKind::Narrow { bits, signed }.wrap(v as i128);
+                if signed {
+                    LlValue::Int(w as i64)
+                } else {
+                    LlValue::Uint(w as u64)
+                }
+            }
+            None => LlValue::Int(v),
+        }
+    }
+
     /// The zero value of a type, as `malloc` initialises fields.
     pub fn zero(types: &LlTypes, t: LlType) -> LlValue {
         match t {
@@ -54,6 +71,7 @@ impl LlValue {
             LlType::CHAR => LlValue::Char(0),
             LlType::UNICHAR => LlValue::UniChar(0),
             LlType::BOOL => LlValue::Bool(false),
+            _ if t.narrow_bits().is_some() => LlValue::narrow(t, 0),
             _ => match types.def(t) {
                 TypeDef::Ptr(_) => LlValue::Ptr(LlPtr::Null),
                 _ => LlValue::Void,

@@ -25,9 +25,17 @@ pub enum Primitive {
     Char,
     UniChar,
     Bool,
+    /// The narrow C integers of rffi (`int`, `unsigned int`, `short`, `unsigned short`,
+    /// `signed char`, `unsigned char`).
+    Int,
+    UInt,
+    Short,
+    UShort,
+    SignedChar,
+    UChar,
 }
 
-const PRIMITIVES: [(Primitive, &str); 9] = [
+const PRIMITIVES: [(Primitive, &str); 15] = [
     (Primitive::Void, "Void"),
     (Primitive::Signed, "Signed"),
     (Primitive::Unsigned, "Unsigned"),
@@ -37,6 +45,12 @@ const PRIMITIVES: [(Primitive, &str); 9] = [
     (Primitive::Char, "Char"),
     (Primitive::UniChar, "UniChar"),
     (Primitive::Bool, "Bool"),
+    (Primitive::Int, "INT"),
+    (Primitive::UInt, "UINT"),
+    (Primitive::Short, "SHORT"),
+    (Primitive::UShort, "USHORT"),
+    (Primitive::SignedChar, "SIGNEDCHAR"),
+    (Primitive::UChar, "UCHAR"),
 ];
 
 impl LlType {
@@ -49,6 +63,37 @@ impl LlType {
     pub const CHAR: LlType = LlType(6);
     pub const UNICHAR: LlType = LlType(7);
     pub const BOOL: LlType = LlType(8);
+    pub const INT: LlType = LlType(9);
+    pub const UINT: LlType = LlType(10);
+    pub const SHORT: LlType = LlType(11);
+    pub const USHORT: LlType = LlType(12);
+    pub const SIGNEDCHAR: LlType = LlType(13);
+    pub const UCHAR: LlType = LlType(14);
+
+    /// The low-level type of a narrow C integer of `bits` bits.
+    pub fn narrow(bits: u8, signed: bool) -> LlType {
+        match (bits, signed) {
+            (32, true) => LlType::INT,
+            (32, false) => LlType::UINT,
+            (16, true) => LlType::SHORT,
+            (16, false) => LlType::USHORT,
+            (_, true) => LlType::SIGNEDCHAR,
+            (_, false) => LlType::UCHAR,
+        }
+    }
+
+    /// The size and signedness of a narrow C integer type.
+    pub fn narrow_bits(self) -> Option<(u8, bool)> {
+        Some(match self {
+            LlType::INT => (32, true),
+            LlType::UINT => (32, false),
+            LlType::SHORT => (16, true),
+            LlType::USHORT => (16, false),
+            LlType::SIGNEDCHAR => (8, true),
+            LlType::UCHAR => (8, false),
+            _ => return None,
+        })
+    }
 
     pub fn is_primitive(self) -> bool {
         self.0 < PRIMITIVES.len() as u32

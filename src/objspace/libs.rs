@@ -137,6 +137,12 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RarithmeticRUlonglong, ra_r_ulonglong),
     (B::RarithmeticRInt, ra_r_int),
     (B::RarithmeticRSinglefloat, ra_r_singlefloat),
+    (B::RarithmeticRInt32, ra_r_narrow::<32, true>),
+    (B::RarithmeticRUint32, ra_r_narrow::<32, false>),
+    (B::RarithmeticRInt16, ra_r_narrow::<16, true>),
+    (B::RarithmeticRUint16, ra_r_narrow::<16, false>),
+    (B::RarithmeticRInt8, ra_r_narrow::<8, true>),
+    (B::RarithmeticRUint8, ra_r_narrow::<8, false>),
     // objectmodel
     (B::ObjectmodelWeAreTranslated, om_false),
     (B::ObjectmodelComputeHash, om_compute_hash),
@@ -744,7 +750,7 @@ fn ra_ovfcheck(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn ra_widen(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     match sp.num(a.args[0]) {
-        Some(Num::R(IntKind::Signed, i)) => Ok(Value::Int(i as i64)),
+        Some(Num::R(IntKind::Signed | IntKind::Narrow { .. }, i)) => Ok(Value::Int(i as i64)),
         _ => Ok(a.args[0]),
     }
 }
@@ -778,6 +784,17 @@ fn ra_r_ulonglong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn ra_r_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     make_rint(sp, IntKind::Signed, a)
+}
+
+fn ra_r_narrow<const BITS: u8, const SIGNED: bool>(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(
+        sp,
+        IntKind::Narrow {
+            bits: BITS,
+            signed: SIGNED,
+        },
+        a,
+    )
 }
 
 fn ra_r_singlefloat(sp: &mut ObjSpace, a: &mut BArgs) -> R {

@@ -32,6 +32,94 @@ pub enum IntKind {
     ULongLong,
     /// `r_int` is plain int; kept for the knowntype of `r_int(...)` results.
     Signed,
+    /// A C integer narrower than a word (`r_int32`, `r_uint32`, `build_int(name, sign,
+    /// 8|16|32)`, the classes of `rffi.INT`, `SHORT`, `UCHAR`...): its values wrap at
+    /// `bits`; the reference stores, passes and converts them but refuses arithmetic.
+    Narrow { bits: u8, signed: bool },
+}
+
+impl IntKind {
+    /// The narrow C integer kinds the toolchain defines on a 64-bit machine (`int`,
+    /// `short`, `signed char` and their unsigned forms).
+    pub const NARROW: [IntKind; 6] = [
+        IntKind::Narrow {
+            bits: 32,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 32,
+            signed: false,
+        },
+        IntKind::Narrow {
+            bits: 16,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 16,
+            signed: false,
+        },
+        IntKind::Narrow {
+            bits: 8,
+            signed: true,
+        },
+        IntKind::Narrow {
+            bits: 8,
+            signed: false,
+        },
+    ];
+
+    /// Whether this is a narrow C integer kind.
+    pub fn is_narrow(self) -> bool {
+        matches!(self, IntKind::Narrow { .. })
+    }
+
+    /// The name of the rffi low-level type of a narrow kind (`INT`, `USHORT`...), as the
+    /// reference names it in its messages.
+    pub fn narrow_lltype_name(self) -> Option<&'static str> {
+        Some(match self {
+            IntKind::Narrow {
+                bits: 32,
+                signed: true,
+            } => "INT",
+            IntKind::Narrow {
+                bits: 32,
+                signed: false,
+            } => "UINT",
+            IntKind::Narrow {
+                bits: 16,
+                signed: true,
+            } => "SHORT",
+            IntKind::Narrow {
+                bits: 16,
+                signed: false,
+            } => "USHORT",
+            IntKind::Narrow {
+                bits: 8,
+                signed: true,
+            } => "SIGNEDCHAR",
+            IntKind::Narrow {
+                bits: 8,
+                signed: false,
+            } => "UCHAR",
+            _ => return None,
+        })
+    }
+
+    /// A value wrapped to the range of this kind (two's complement).
+    pub fn wrap(self, v: i128) -> i128 {
+        match self {
+            IntKind::Unsigned | IntKind::ULongLong => (v as u64) as i128,
+            IntKind::Signed | IntKind::LongLong => (v as i64) as i128,
+            IntKind::Narrow { bits, signed } => {
+                let m = (v as u64) & ((1u64 << bits) - 1);
+                if signed && m >> (bits - 1) != 0 {
+                    m as i128 - (1i128 << bits)
+                } else {
+                    m as i128
+                }
+            }
+        }
+    }
 }
 
 /// Key used to hash and compare dict keys and constants by value.

@@ -47,6 +47,8 @@ pub struct Types {
     pub r_ulonglong: ObjId,
     pub r_int: ObjId,
     pub r_singlefloat: ObjId,
+    /// The classes of the narrow kinds, in the order of `IntKind::NARROW`.
+    pub r_narrow: [ObjId; 6],
     pub base_exception: ObjId,
     /// Every built-in exception class by name.
     pub exceptions: HashMap<&'static str, ObjId>,
@@ -175,6 +177,19 @@ impl Types {
         let r_ulonglong = mk(heap, "r_ulonglong", Some(long), B::Other);
         let r_int = mk(heap, "r_int", Some(int), B::Other);
         let r_singlefloat = mk(heap, "r_singlefloat", o, B::Other);
+        let r_narrow = IntKind::NARROW.map(|k| {
+            let cls = mk(
+                heap,
+                crate::annotator::model::int_kind_name(k),
+                Some(long),
+                B::Other,
+            );
+            if let (Object::Class(c), IntKind::Narrow { bits, signed }) = (heap.get_mut(cls), k) {
+                c.dict.set("BITS", Value::Int(bits as i64));
+                c.dict.set("SIGNED", Value::Bool(signed));
+            }
+            cls
+        });
         // the width and signedness the reference's integer classes carry (rmd5 and rsha
         // read `r_uint.BITS`)
         for (cls, signed) in [
@@ -234,6 +249,7 @@ impl Types {
             r_ulonglong,
             r_int,
             r_singlefloat,
+            r_narrow,
             base_exception,
             exceptions,
             by_name,
@@ -247,6 +263,10 @@ impl Types {
             IntKind::LongLong => self.r_longlong,
             IntKind::ULongLong => self.r_ulonglong,
             IntKind::Signed => self.r_int,
+            IntKind::Narrow { .. } => {
+                let i = IntKind::NARROW.iter().position(|&n| n == kind).unwrap_or(0);
+                self.r_narrow[i]
+            }
         }
     }
 }
@@ -277,6 +297,12 @@ const CTORS: &[(&str, B)] = &[
     ("r_ulonglong", B::RarithmeticRUlonglong),
     ("r_int", B::RarithmeticRInt),
     ("r_singlefloat", B::RarithmeticRSinglefloat),
+    ("r_int32", B::RarithmeticRInt32),
+    ("r_uint32", B::RarithmeticRUint32),
+    ("r_int16", B::RarithmeticRInt16),
+    ("r_uint16", B::RarithmeticRUint16),
+    ("r_int8", B::RarithmeticRInt8),
+    ("r_uint8", B::RarithmeticRUint8),
 ];
 
 impl ObjSpace {

@@ -709,9 +709,8 @@ impl RTyper<'_> {
                     None => Ok((hop.args_v[0], hop.args_r[0])),
                 }
             }
-            B::RarithmeticIntmask | B::RarithmeticWiden => {
-                Ok((self.inputarg(llops, hop, 0, si)?, si))
-            }
+            B::RarithmeticIntmask => Ok((self.inputarg(llops, hop, 0, si)?, si)),
+            B::RarithmeticWiden => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             // hints for the JIT generator: nothing happens at run time without a JIT
             B::JitPromote
@@ -911,13 +910,7 @@ impl RTyper<'_> {
                 };
                 Ok((llops.genop(o, vec![a], tr), rr))
             }
-            B::RarithmeticRUint
-            | B::RarithmeticRLonglong
-            | B::RarithmeticRUlonglong
-            | B::RarithmeticRInt
-            | B::RarithmeticRSinglefloat
-            | B::Int
-            | B::Float => {
+            _ if id.int_kind().is_some() || matches!(id, B::RarithmeticRSinglefloat | B::Int | B::Float) => {
                 // r_uint(x), r_longlong(x)…: a cast to the result's integer type
                 if hop.nargs() == 0 {
                     let k = self
@@ -945,13 +938,27 @@ impl RTyper<'_> {
                 }
                 // (an r_singlefloat is a float to rpy-lsp: no cast to an integer)
                 if matches!(self.repr(hop.args_r[0]), Repr::Float)
+                    && id.int_kind().is_some_and(|k| k.is_narrow())
+                {
+                    return Err(TyperError::new(format!(
+                        "cannot convert between a float and a narrow C integer ({})",
+                        crate::annotator::model::int_kind_name(id.int_kind().unwrap_or(IntKind::Signed))
+                    )));
+                }
+                if matches!(self.repr(hop.args_r[0]), Repr::Float)
                     && id != B::Float
                     && id != B::RarithmeticRSinglefloat
                 {
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
-                Ok((self.inputarg(llops, hop, 0, rr)?, rr))
+                let v = self.inputarg(llops, hop, 0, rr)?;
+                if id == B::RarithmeticRSinglefloat && !matches!(v, Hlvalue::Ll(_)) {
+                    // a C float: rounded to single precision (float() reads it back)
+                    let f = self.gendirectcall(llops, "ll_round_to_float32", vec![v], LlType::FLOAT)?;
+                    return Ok((f, rr));
+                }
+                Ok((v, rr))
             }
             _ if id.is_math() => {
                 let rf = self.intern_repr(Repr::Float);

@@ -58,6 +58,7 @@ impl RTyper<'_> {
     pub(super) fn item_eq(&self, r: ReprId) -> Result<EqSpec, TyperError> {
         Ok(match self.repr(r) {
             Repr::Str | Repr::Unicode => EqSpec::Helper("ll_streq"),
+            Repr::Int(k) if k.is_narrow() => EqSpec::Helper("ll_eq_shortint"),
             Repr::Tuple(items) => {
                 let mut eqs = Vec::new();
                 for &it in items {

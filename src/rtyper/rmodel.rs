@@ -130,6 +130,7 @@ pub fn int_lltype(kind: IntKind) -> LlType {
         IntKind::Unsigned => LlType::UNSIGNED,
         IntKind::LongLong => LlType::SIGNEDLONGLONG,
         IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
+        IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
     }
 }
 
@@ -454,6 +455,14 @@ impl RTyper<'_> {
         let rt = self.repr(to).clone();
         let cast = |op: LlOp| Some(op);
         let op = match (&rf, &rt) {
+            // narrow C integers and floats do not convert into each other (the reference
+            // has no such cast)
+            (Repr::Int(k), Repr::Float) | (Repr::Float, Repr::Int(k)) if k.is_narrow() => {
+                return Err(TyperError::new(format!(
+                    "cannot convert between a float and a narrow C integer ({})",
+                    crate::annotator::model::int_kind_name(*k)
+                )))
+            }
             (Repr::Bool, Repr::Int(IntKind::Signed)) => cast(LlOp::CastBoolToInt),
             (Repr::Bool, Repr::Float) => cast(LlOp::CastBoolToFloat),
             (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
@@ -538,6 +547,9 @@ impl RTyper<'_> {
         let value = match to {
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(v.as_int()),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v.as_uint()),
+            _ if to.narrow_bits().is_some() && !self.types.is_ptr(from) => {
+                LlValue::narrow(to, v.as_int())
+            }
             LlType::FLOAT if !self.types.is_ptr(from) => LlValue::Float(v.as_float()),
             LlType::BOOL if !self.types.is_ptr(from) => LlValue::Bool(v.as_bool()),
             _ if self.types.is_ptr(to) && matches!(v, LlValue::Ptr(_)) => v,

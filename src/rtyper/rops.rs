@@ -16,13 +16,20 @@ use crate::objspace::object::{IntKind, Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
-pub fn int_prefix(kind: IntKind) -> &'static str {
-    match kind {
+/// The prefix of the low-level operations on integers of `kind`; narrow C integers have
+/// none: the reference refuses arithmetic, comparisons and truth tests on them.
+pub fn int_prefix(kind: IntKind) -> Result<&'static str, TyperError> {
+    Ok(match kind {
         IntKind::Signed => "int",
         IntKind::Unsigned => "uint",
         IntKind::LongLong => "llong",
         IntKind::ULongLong => "ullong",
-    }
+        IntKind::Narrow { .. } => {
+            return Err(TyperError::new(
+                crate::annotator::model::narrow_arith_message(kind).unwrap_or_default(),
+            ))
+        }
+    })
 }
 
 fn llop(name: &str) -> Result<LlOp, TyperError> {
@@ -247,7 +254,7 @@ impl RTyper<'_> {
                         )))
                     }
                 };
-                let prefix = int_prefix(kind);
+                let prefix = int_prefix(kind)?;
                 let ty = self.lltype(rr);
                 if self.feeds_ovfcheck(hop) {
                     let name = match suffix {
@@ -484,15 +491,19 @@ impl RTyper<'_> {
             let target = if matches!(r0, Repr::Float) || matches!(r1, Repr::Float) {
                 Repr::Float
             } else {
-                match (&r0, &r1) {
-                    (Repr::Int(k), _) if *k != IntKind::Signed => Repr::Int(*k),
-                    (_, Repr::Int(k)) if *k != IntKind::Signed => Repr::Int(*k),
-                    _ => Repr::Int(IntKind::Signed),
-                }
+                let kind = |r: &Repr| match r {
+                    Repr::Int(k) => *k,
+                    _ => IntKind::Signed,
+                };
+                let (k0, k1) = (kind(&r0), kind(&r1));
+                Repr::Int(
+                    crate::annotator::model::compute_restype(k0, k1)
+                        .unwrap_or(if k0 != IntKind::Signed { k0 } else { k1 }),
+                )
             };
             let prefix = match &target {
                 Repr::Float => "float",
-                Repr::Int(k) => int_prefix(*k),
+                Repr::Int(k) => int_prefix(*k)?,
                 _ => unreachable!(),
             };
             let rt = self.intern_repr(target);
@@ -683,7 +694,7 @@ impl RTyper<'_> {
                     _ => "abs",
                 };
                 if self.feeds_ovfcheck(hop) {
-                    let o = llop(&format!("{}_{}_ovf", int_prefix(kind), suffix))?;
+                    let o = llop(&format!("{}_{}_ovf", int_prefix(kind)?, suffix))?;
                     self.pending_ovf
                         .insert((hop.g, hop.op.result), (o, vec![a], ty));
                     return Ok((cvoid(), rr));
@@ -694,14 +705,14 @@ impl RTyper<'_> {
                             ty,
                             value: LlValue::Uint(0),
                         });
-                        let o = llop(&format!("{}_sub", int_prefix(kind)))?;
+                        let o = llop(&format!("{}_sub", int_prefix(kind)?))?;
                         return Ok((llops.genop(o, vec![z, a], ty), rr));
                     }
                     if op == Op::Abs {
                         return Ok((a, rr));
                     }
                 }
-                let o = llop(&format!("{}_{}", int_prefix(kind), suffix))?;
+                let o = llop(&format!("{}_{}", int_prefix(kind)?, suffix))?;
                 Ok((llops.genop(o, vec![a], ty), rr))
             }
             Repr::Float => {
@@ -746,7 +757,7 @@ impl RTyper<'_> {
         Ok(match self.repr(r).clone() {
             Repr::Bool => v,
             Repr::Int(k) => llops.genop(
-                llop(&format!("{}_is_true", int_prefix(k)))?,
+                llop(&format!("{}_is_true", int_prefix(k)?))?,
                 vec![v],
                 LlType::BOOL,
             ),

@@ -202,10 +202,12 @@ impl RTyper<'_> {
     }
 
     fn ll_field_name(&self, hop: &Hop) -> Result<String, TyperError> {
+        // a constant, or a variable the annotator knows is one (an argument of a function
+        // specialized by it, as rffi.setintfield is by its field name)
         hop.op
             .args
             .get(1)
-            .and_then(|a| a.constant())
+            .and_then(|&a| a.constant().or_else(|| self.annotation(hop.g, a).konst()))
             .and_then(|c| self.objheap.str_value(c))
             .map(|b| String::from_utf8_lossy(b).into_owned())
             .ok_or_else(|| TyperError::new("a field name that is not a constant"))

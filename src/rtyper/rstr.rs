@@ -23,6 +23,11 @@ impl RTyper<'_> {
         hex: bool,
         prefix: bool,
     ) -> Result<Hlvalue, TyperError> {
+        if let Repr::Int(k) = self.repr(r) {
+            if let Some(m) = crate::annotator::model::narrow_arith_message(*k) {
+                return Err(TyperError::new(m));
+            }
+        }
         let unsigned = matches!(
             self.repr(r),
             Repr::Int(IntKind::Unsigned | IntKind::ULongLong)
@@ -51,6 +56,11 @@ impl RTyper<'_> {
         r: ReprId,
         repr: bool,
     ) -> Result<Hlvalue, TyperError> {
+        if let Repr::Int(k) = self.repr(r) {
+            if let Some(m) = crate::annotator::model::narrow_arith_message(*k) {
+                return Err(TyperError::new(m));
+            }
+        }
         let t = self.str_ptr;
         let ty = self.lltype(r);
         let call =

@@ -166,6 +166,7 @@ impl<'p> LlInterpreter<'p> {
         match rty {
             LlType::VOID => LlValue::Void,
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v as u64),
+            _ if rty.narrow_bits().is_some() => LlValue::narrow(rty, v),
             LlType::BOOL => LlValue::Bool(v != 0),
             LlType::FLOAT => LlValue::Float(v as f64),
             _ => LlValue::Int(v),

@@ -375,6 +375,10 @@ pub(crate) fn make_rint(sp: &mut ObjSpace, kind: IntKind, a: &BArgs) -> R {
             return sp.type_error(format!("expected an integer, got {tn}"));
         }
     };
+    if matches!(kind, IntKind::Narrow { signed: true, .. }) && wrap_rint(kind, i) != i {
+        let m = crate::objspace::ops::narrow_overflow_message(kind, i);
+        return Err(sp.err("OverflowError", m));
+    }
     Ok(sp.alloc(Object::RInt {
         kind,
         value: wrap_rint(kind, i),

@@ -19,19 +19,31 @@ pub(crate) enum Num {
 
 /// Wraps a value to the range of a machine integer kind.
 pub(crate) fn wrap_rint(kind: IntKind, v: i128) -> i128 {
-    match kind {
-        IntKind::Unsigned | IntKind::ULongLong => (v as u64) as i128,
-        IntKind::Signed | IntKind::LongLong => (v as i64) as i128,
-    }
+    kind.wrap(v)
+}
+
+/// The OverflowError of a value that does not fit a narrow signed class.
+pub(crate) fn narrow_overflow_message(kind: IntKind, v: i128) -> String {
+    let bits = match kind {
+        IntKind::Narrow { bits, .. } => bits,
+        _ => 64,
+    };
+    format!("{v} does not fit in signed {bits}-bit integer")
 }
 
 fn is_unsigned(k: IntKind) -> bool {
-    matches!(k, IntKind::Unsigned | IntKind::ULongLong)
+    crate::annotator::model::is_unsigned(k)
 }
 
 fn combine_kinds(a: IntKind, b: IntKind) -> IntKind {
     if a == b {
         return a;
+    }
+    // narrow kinds: CPython's rarithmetic (the same sign widens to the larger size)
+    if a.is_narrow() || b.is_narrow() {
+        if let Some(k) = crate::annotator::model::compute_restype(a, b) {
+            return k;
+        }
     }
     let unsigned = is_unsigned(a) || is_unsigned(b);
     let ll = matches!(a, IntKind::LongLong | IntKind::ULongLong)
@@ -297,7 +309,14 @@ impl ObjSpace {
                 }
             }
             Dom::R(kind) => {
-                let (a, b) = (wrap_rint(kind, ix(x)), wrap_rint(kind, ix(y)));
+                // a narrow signed class does not wrap: CPython's rarithmetic raises
+                // OverflowError when a result does not fit it
+                let checked = matches!(kind, IntKind::Narrow { signed: true, .. });
+                let (a, b) = if checked {
+                    (ix(x), ix(y))
+                } else {
+                    (wrap_rint(kind, ix(x)), wrap_rint(kind, ix(y)))
+                };
                 let r = match op {
                     Add => a.wrapping_add(b),
                     Sub => a.wrapping_sub(b),
@@ -369,6 +388,9 @@ impl ObjSpace {
                     Xor => a ^ b,
                     _ => return Ok(None),
                 };
+                if checked && wrap_rint(kind, r) != r {
+                    return Err(self.err("OverflowError", narrow_overflow_message(kind, r)));
+                }
                 Ok(Some(Num::R(kind, wrap_rint(kind, r))))
             }
         }

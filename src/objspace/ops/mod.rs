@@ -15,7 +15,7 @@ mod items;
 mod iter;
 mod truth;
 
-pub(crate) use arith::{frexp, wrap_rint, Num};
+pub(crate) use arith::{frexp, narrow_overflow_message, wrap_rint, Num};
 
 use crate::interpreter::Op;
 use crate::objspace::object::{Object, Value};

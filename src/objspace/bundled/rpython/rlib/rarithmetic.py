@@ -8,6 +8,8 @@ from __rpy__ import rarithmetic_intmask, rarithmetic_ovfcheck, rarithmetic_widen
 from __rpy__ import rarithmetic_is_valid_int, rarithmetic_longlongmask
 from __rpy__ import rarithmetic_r_uint, rarithmetic_r_int, rarithmetic_r_longlong
 from __rpy__ import rarithmetic_r_ulonglong, rarithmetic_r_singlefloat
+from __rpy__ import rarithmetic_r_int32, rarithmetic_r_uint32, rarithmetic_r_int16
+from __rpy__ import rarithmetic_r_uint16, rarithmetic_r_int8, rarithmetic_r_uint8
 from rpython.rlib.objectmodel import specialize, we_are_translated
 
 LONG_BIT = 64
@@ -212,24 +214,25 @@ def ovfcheck_int32_mul(x, y):
     return _int32_checked(x * y)
 
 
+# the integer classes of a 64-bit machine narrower than a word (those of C's int, short
+# and signed char): values wrap at their size, and the toolchain refuses arithmetic on them
+r_int32 = rarithmetic_r_int32
+r_uint32 = rarithmetic_r_uint32
+_NARROW = {(True, 32): r_int32, (False, 32): r_uint32,
+           (True, 16): rarithmetic_r_int16, (False, 16): rarithmetic_r_uint16,
+           (True, 8): rarithmetic_r_int8, (False, 8): rarithmetic_r_uint8}
+
+
 def build_int(name, sign, bits, force_creation=False):
-    """The machine integer type of a sign and a size (the predefined ones; the narrower
-    C types are modelled by the word-sized type of the same sign)."""
+    """The machine integer class of a sign and a size (one class per sign and size, as
+    the toolchain's: build_int('x', True, 32) is r_int32)."""
     if bits > 64:
         return r_longlonglong
-    if sign:
-        if bits == LONG_BIT:
-            return r_int
-        return r_longlong
     if bits == LONG_BIT:
+        if sign:
+            return r_int
         return r_uint
-    return r_ulonglong
-
-
-# 32-bit types of a 64-bit machine: modelled, like the other narrow C types of build_int,
-# by the word-sized type of their sign
-r_int32 = build_int('r_int32', True, 32)
-r_uint32 = build_int('r_uint32', False, 32)
+    return _NARROW[bool(sign), bits]
 
 
 def get_int(name):

@@ -33,6 +33,24 @@ Bool = Primitive("Bool")
 Void = Primitive("Void")
 
 
+class _NarrowInt(Primitive):
+    """A C integer type narrower than a machine word (rffi's `INT`, `SHORT`, `UCHAR`...)."""
+
+    def __init__(self, name, bits, signed):
+        self._name = name
+        self.bits = bits
+        self.signed = signed
+
+
+# rffi's names for them
+INT = _NarrowInt("INT", 32, True)
+UINT = _NarrowInt("UINT", 32, False)
+SHORT = _NarrowInt("SHORT", 16, True)
+USHORT = _NarrowInt("USHORT", 16, False)
+SIGNEDCHAR = _NarrowInt("SIGNEDCHAR", 8, True)
+UCHAR = _NarrowInt("UCHAR", 8, False)
+
+
 class ContainerType(LowLevelType):
     _gckind = 'raw'
 

@@ -3,11 +3,11 @@
 `cast(TYPE, value)` converts an integer to a low-level integer type: to `lltype.Signed`,
 `Unsigned`, `SignedLongLong`, `UnsignedLongLong` (and `LONG`, `ULONG`, ... which are
 those) it is `intmask`, `r_uint`, `r_longlong`, `r_ulonglong`; to a narrower C type (`INT`,
-`UINT`, `SHORT`, `UCHAR`, ...) it keeps the low bits, sign-extended for a signed type. A
-narrow value is held in the word-sized type of its sign (as `rarithmetic.build_int` does),
-so `cast(Signed, cast(UINT, x))` is exact, but arithmetic on a narrow value does not wrap
-at its width. `cast` is specialized per type (`specialize.ll`): each `TYPE is ...` below
-is decided while annotating.
+`UINT`, `SHORT`, `UCHAR`, ...) it keeps the low bits, sign-extended for a signed type: the
+value is of the narrow integer class of that type (`rarithmetic.r_int32` for `INT`, also
+`rffi.r_int`), which the toolchain stores and converts but refuses arithmetic on. `cast`
+is specialized per type (`specialize.ll`): each `TYPE is ...` below is decided while
+annotating.
 
 Raw memory as programs use it: `cast` to a pointer type and `ptradd` (typed; `run` stops
 there), `CCHARP` (a `char *`: a pointer to an array of chars
@@ -28,33 +28,23 @@ from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bo
 from rpython.rtyper.lltypesystem.lltype import UniChar
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
-from rpython.rlib.rarithmetic import intmask, r_uint, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize
 import os
 
 
-class _CIntType(object):
-    """A C integer type narrower than a machine word."""
-
-    def __init__(self, name, bits, signed):
-        self._name = name
-        self.bits = bits
-        self.signed = signed
-
-    def _freeze_(self):
-        return True
-
-    def __repr__(self):
-        return "<C type %s>" % self._name
-
-
-INT = _CIntType("INT", 32, True)
-UINT = _CIntType("UINT", 32, False)
-SHORT = _CIntType("SHORT", 16, True)
-USHORT = _CIntType("USHORT", 16, False)
-SIGNEDCHAR = _CIntType("SIGNEDCHAR", 8, True)
-UCHAR = _CIntType("UCHAR", 8, False)
+from rpython.rtyper.lltypesystem.lltype import INT, UINT, SHORT, USHORT, SIGNEDCHAR, UCHAR
+from rpython.rtyper.lltypesystem.lltype import _NarrowInt
 INT_real = INT
+# the integer classes of the C types (rffi.r_int is C's int, not rarithmetic.r_int)
+r_int = build_int(None, True, 32)
+r_uint = build_int(None, False, 32)
+r_short = build_int(None, True, 16)
+r_ushort = build_int(None, False, 16)
+r_signedchar = build_int(None, True, 8)
+r_uchar = build_int(None, False, 8)
+r_int_real = r_int
 INT32 = INT
 UINT32 = UINT
 INT16 = SHORT
@@ -78,23 +68,29 @@ def cast(TYPE, value):
     if TYPE is Signed:
         return intmask(value)
     if TYPE is Unsigned:
-        return r_uint(value)
+        return _r_word_uint(value)
     if TYPE is SignedLongLong:
         return r_longlong(value)
     if TYPE is UnsignedLongLong:
         return r_ulonglong(value)
     if TYPE is Float:
         return float(value)
-    if not (TYPE is INT or TYPE is UINT or TYPE is SHORT or TYPE is USHORT
-            or TYPE is SIGNEDCHAR or TYPE is UCHAR):
-        return _pointer_of_type(TYPE)
-    bits = TYPE.bits
-    v = intmask(value) & ((1 << bits) - 1)
-    if TYPE.signed:
-        if v >> (bits - 1):
-            v -= 1 << bits
-        return v
-    return r_uint(v)
+    if TYPE is INT:
+        return r_int(value)
+    if TYPE is UINT:
+        return r_uint(value)
+    if TYPE is SHORT:
+        return r_short(value)
+    if TYPE is USHORT:
+        return r_ushort(value)
+    if TYPE is SIGNEDCHAR:
+        return r_signedchar(value)
+    if TYPE is UCHAR:
+        return r_uchar(value)
+    if lltype.typeOf(value) == TYPE:
+        # a pointer to the type it has (VOIDP is CCHARP in this model)
+        return value
+    return _pointer_of_type(TYPE)
 
 
 def CArray(T):
@@ -113,8 +109,7 @@ CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
 LONGP = SIGNEDP
-# arrays of narrow C integers: rpy-lsp has no low-level type for their items, so memory
-# allocated with them is unknown
+# arrays of narrow C integers
 INTP = CArrayPtr(INT)
 UINTP = CArrayPtr(UINT)
 SHORTP = CArrayPtr(SHORT)
@@ -124,7 +119,7 @@ UCHARP = CArrayPtr(UCHAR)
 @specialize.memo()
 def sizeof(tp):
     """The size in bytes of a C type on the 64-bit machines the toolchain targets."""
-    if isinstance(tp, _CIntType):
+    if isinstance(tp, _NarrowInt):
         return tp.bits // 8
     if tp is Char or tp is Bool:
         return 1
@@ -244,7 +239,7 @@ def _arg_source(i, TARGET):
         return "r_longlong(a%d)" % i
     if TARGET is UnsignedLongLong:
         return "r_ulonglong(a%d)" % i
-    if isinstance(TARGET, _CIntType) or TARGET is Signed or TARGET is Unsigned:
+    if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
         return "cast(ARG%d, a%d)" % (i, i)
     return "a%d" % i
 
@@ -291,15 +286,17 @@ def _result_source(RESULT):
         return "float(n)"
     if RESULT is Bool:
         return "n > 1"
-    if RESULT is Signed:
-        return "n"
-    if RESULT is Unsigned:
+    if RESULT is Signed or RESULT is INT:
+        # any int, negative ones too (`n` itself is known to be non-negative)
+        return "-n"
+    if RESULT is Unsigned or RESULT is UINT:
+        # the wrapper gives a C int or unsigned int as a word (64-bit machines)
         return "r_uint(n)"
     if RESULT is SignedLongLong:
         return "r_longlong(n)"
     if RESULT is UnsignedLongLong:
         return "r_ulonglong(n)"
-    if isinstance(RESULT, _CIntType):
+    if isinstance(RESULT, _NarrowInt):
         return "cast(RESULT, n)"
     return "lltype.nullptr(RESULT.TO)"
 
@@ -336,7 +333,7 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
              "        raise NotImplementedError(MESSAGE)",
              "    return " + _result_source(result),
              "def %s(%s):" % (name, ", ".join(["a%d" % i for i in range(len(args))]))]
-    namespace = {'cast': cast, 'r_uint': r_uint, 'r_longlong': r_longlong,
+    namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
                  '_charp_done': _charp_done,
@@ -355,3 +352,8 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     # one wrapper per kind of argument (a string or a buffer for a `char *`)
     namespace[name]._annspecialcase_ = 'specialize:ll'
     return namespace[name]
+
+
+# C functions of the toolchain's rffi (void results: their pointer results are not used)
+c_memcpy = llexternal("memcpy", [VOIDP, VOIDP, SIZE_T], Void)
+c_memset = llexternal("memset", [VOIDP, Signed, SIZE_T], Void)
