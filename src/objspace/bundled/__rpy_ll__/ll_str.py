@@ -331,12 +331,23 @@ def ll_streq(s1, s2):
 
 
 @specialize.ll()
-def ll_find(s, sub, start, end):
+def _search_bounds(s, start, end):
+    # find/rfind/count bounds as the reference's: a negative start is 0 and an end past
+    # the string is its length, but a start past the end is kept (the search then finds
+    # nothing, even an empty needle)
+    if start < 0:
+        start = 0
     n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    if end > n:
+        end = n
+    return start, end
+
+
+@specialize.ll()
+def ll_find(s, sub, start, end):
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return -1
     m = len(sub.chars)
     if m == 0:
         return start
@@ -351,11 +362,9 @@ def ll_find(s, sub, start, end):
 
 @specialize.ll()
 def ll_rfind(s, sub, start, end):
-    n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return -1
     m = len(sub.chars)
     i = end - m
     while i >= start:
@@ -367,11 +376,9 @@ def ll_rfind(s, sub, start, end):
 
 @specialize.ll()
 def ll_count(s, sub, start, end):
-    n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return 0
     m = len(sub.chars)
     if m == 0:
         return end - start + 1
