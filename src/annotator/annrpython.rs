@@ -828,7 +828,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     pub fn finish(mut self) -> AnnotatedProgram {
         self.check_call_shapes();
-        self.apply_own_defaults();
+        let own_defaults = self.own_defaults();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         for w in std::mem::take(&mut self.bk.warnings) {
             if !diagnostics
@@ -887,6 +887,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             call_targets,
             blocks_reached,
             links_followed,
+            own_defaults,
             resume: Some(resume),
         }
     }

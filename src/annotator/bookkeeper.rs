@@ -373,8 +373,13 @@ impl Bookkeeper {
         if self.eq(heap, &new, &old) {
             return Ok(false);
         }
+        // Bound methods in a list share one Repr only when every value stored has the
+        // item's final annotation: no conversion exists between two sets of methods. The
+        // first value stored, whatever its methods (`s.label` for an `s` of a base class
+        // with overrides), is no conversion; a later one that widens the item is.
         if let SomeValue::Pbc { descs, .. } = &new {
             if role == ItemRole::ListItem
+                && !old.is_impossible()
                 && descs.len() > 1
                 && matches!(self.desc(descs[0]), Desc::Method(_))
             {

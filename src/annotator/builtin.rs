@@ -1262,6 +1262,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         format!("unicode.{}() with no argument is not RPython", meth),
                     )),
                     None => Ok(string(no_nul)),
+                    // the typer strips a unicode string of one code point only (it converts
+                    // the argument to a unicode character; a str strips several)
+                    Some(S::Unicode { .. }) if uni => Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "unicode.{}() argument must be a single character in RPython",
+                            meth
+                        ),
+                    )),
                     Some(c) if same_kind(c) || c.is_error() => Ok(string(no_nul)),
                     // A constant byte string of characters to strip from a unicode string:
                     // the typer converts the constant (`u.strip(' \t')`, rpaheui's

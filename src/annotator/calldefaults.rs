@@ -1,22 +1,28 @@
 //! Own defaults for call families with one call shape (the reference's
 //! `normalize_calltable_row_signature`): when every call of a family leaves the same
 //! trailing parameters out, each function of the family receives there its own default
-//! values, even where they differ (`Tri.__init__(self, name, size=3)` called through a
-//! variable that may also hold `Shape`, whose `__init__` has `size=1`). The RTyper passes
-//! one set of defaults to every function of a family, so here each graph's start block
-//! reads its own defaults in place of those parameters. (Several shapes with differing
-//! defaults are an error, reported by `check_call_shapes`.)
+//! values, even where they differ in value or in type (`Tri.__init__(self, name, size=3)`
+//! called through a variable that may also hold `Shape`, whose `__init__` has `size=1`; a
+//! method whose default is `False` overridden by one whose default is `""`). The reference
+//! gives such graphs a new start block taking only the parameters the calls pass, whose
+//! link to the old start block carries the own defaults as constants; here the annotator
+//! records, per graph, that arity and those values, and the RTyper builds that entry
+//! (`RTyper::translate_graph`), so the omitted parameters never meet in the family's
+//! signature. (Several shapes with differing defaults are an error, reported by
+//! `check_call_shapes`.)
 
 use super::annrpython::Annotator;
 use super::description::{Desc, Specializer};
 use super::model::DescId;
 use crate::fasthash::HashMap;
-use crate::flowspace::{ExitSwitch, Hlvalue, VarId};
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::Value;
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
-    pub(super) fn apply_own_defaults(&mut self) {
+    /// Per graph of such a family: the number of parameters its callers pass and its own
+    /// default values for the remaining ones.
+    pub(super) fn own_defaults(&mut self) -> HashMap<u32, (usize, Vec<Value>)> {
+        let mut out = HashMap::default();
         for (root, funcs) in self.call_shapes.families() {
             let shapes = match self.call_shapes.shapes.get(&root) {
                 Some(s) if s.len() == 1 => s[0].0.clone(),
@@ -47,48 +53,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if npos >= nparams || nparams - npos > defaults.len() {
                     continue;
                 }
-                let own: HashMap<usize, Value> = (npos..nparams)
-                    .map(|i| (i, defaults[defaults.len() - (nparams - i)]))
-                    .collect();
-                let graphs: Vec<usize> = (0..self.graphs.len())
-                    .filter(|&g| self.info[g].desc == Some(f))
-                    .collect();
-                for g in graphs {
-                    self.read_own_defaults(g, &own);
+                let own: Vec<Value> = defaults[defaults.len() - (nparams - npos)..].to_vec();
+                for g in 0..self.graphs.len() {
+                    let start = self.graphs[g].startblock;
+                    if self.info[g].desc == Some(f)
+                        && self.graphs[g].block(start).inputargs.len() == nparams
+                    {
+                        out.insert(g as u32, (npos, own.clone()));
+                    }
                 }
             }
         }
-    }
-
-    /// In graph `g`'s start block, the parameters `own` maps become those constants.
-    fn read_own_defaults(&mut self, g: usize, own: &HashMap<usize, Value>) {
-        let graph = &mut self.graphs[g];
-        let start = graph.startblock;
-        if graph.links.iter().any(|l| l.target == start) {
-            return;
-        }
-        let params = graph.block(start).inputargs.clone();
-        let subst: HashMap<VarId, Value> = own
-            .iter()
-            .filter_map(|(&i, &v)| params.get(i).map(|&p| (p, v)))
-            .collect();
-        let fix = |h: &mut Hlvalue| {
-            if let Hlvalue::Var(v) = *h {
-                if let Some(&c) = subst.get(&v) {
-                    *h = Hlvalue::Const(c);
-                }
-            }
-        };
-        let block = graph.block_mut(start);
-        for op in &mut block.operations {
-            op.args.iter_mut().for_each(fix);
-        }
-        if let ExitSwitch::Value(h) = &mut block.exitswitch {
-            fix(h);
-        }
-        let exits = block.exits.clone();
-        for l in exits {
-            graph.link_mut(l).args.iter_mut().for_each(fix);
-        }
+        out
     }
 }

@@ -46,7 +46,7 @@ use crate::diagnostics::Diagnostic;
 use crate::fasthash::HashMap;
 use crate::flowspace::FunctionGraph;
 use crate::interpreter::ConcreteSpace;
-use crate::objspace::object::{Heap, ObjId};
+use crate::objspace::object::{Heap, ObjId, Value};
 use crate::syntax::Span;
 
 /// An annotation error on its way to becoming a diagnostic: its rule, message, and why
@@ -120,6 +120,10 @@ pub struct AnnotatedProgram {
     /// Per graph, per link: whether the annotator followed it (the RTyper drops the others,
     /// as the reference's `transform_dead_code`).
     pub links_followed: Vec<Vec<bool>>,
+    /// Graphs of call families whose calls all leave the same trailing parameters out
+    /// while the functions' defaults differ (`calldefaults`): per graph, how many
+    /// parameters the callers pass, and the graph's own default values for the others.
+    pub own_defaults: HashMap<u32, (usize, Vec<Value>)>,
     /// The annotator's state, for annotating late helpers (`annotate_helpers`).
     resume: Option<Box<annrpython::ResumeState>>,
 }
@@ -204,6 +208,7 @@ impl AnnotatedProgram {
             call_targets: HashMap::default(),
             blocks_reached: Vec::new(),
             links_followed: Vec::new(),
+            own_defaults: HashMap::default(),
             resume: None,
         }
     }

@@ -743,46 +743,58 @@ impl<'a> RTyper<'a> {
         lg.startblock = bmap[&hl.startblock];
         lg.returnblock = bmap[&hl.returnblock];
         lg.exceptblock = bmap[&hl.exceptblock];
-        // a member of a call family is entered with the family's parameter Reprs
-        if let Some((params, _)) = self.family_sig.get(&g).cloned() {
-            let own: Vec<ReprId> = hl
-                .block(hl.startblock)
-                .inputargs
-                .iter()
-                .map(|v| vmap[v].1)
-                .collect();
-            if own != params {
-                let mut entry_args = Vec::new();
-                let mut conv = LlOps::new(&mut lg);
-                conv.span = hl.span;
-                let mut link_args = Vec::new();
-                for (&p, &o) in params.iter().zip(&own) {
-                    let t = self.lltype(p);
-                    let v = conv.graph.new_typed_var(None, t);
-                    entry_args.push(v);
-                    match self.convertvar(&mut conv, Hlvalue::Var(v), p, o) {
-                        Ok(x) => link_args.push(x),
+        // a member of a call family is entered with the family's parameter Reprs; the
+        // parameters its callers leave out receive its own defaults (`own_defaults`)
+        let own: Vec<ReprId> = hl
+            .block(hl.startblock)
+            .inputargs
+            .iter()
+            .map(|v| vmap[v].1)
+            .collect();
+        let own_defaults = self.ann.own_defaults.get(&g).cloned();
+        let params = match self.family_sig.get(&g) {
+            Some((params, _)) => params.clone(),
+            None => own[..own_defaults.as_ref().map_or(own.len(), |d| d.0)].to_vec(),
+        };
+        if own != params {
+            let mut entry_args = Vec::new();
+            let mut conv = LlOps::new(&mut lg);
+            conv.span = hl.span;
+            let mut link_args = Vec::new();
+            for (&p, &o) in params.iter().zip(&own) {
+                let t = self.lltype(p);
+                let v = conv.graph.new_typed_var(None, t);
+                entry_args.push(v);
+                match self.convertvar(&mut conv, Hlvalue::Var(v), p, o) {
+                    Ok(x) => link_args.push(x),
+                    Err(e) => errors.push(e.at(hl.span)),
+                }
+            }
+            if let Some((_, defaults)) = own_defaults {
+                for (&d, &o) in defaults.iter().zip(&own[params.len()..]) {
+                    match self.const_value(d, o) {
+                        Ok(c) => link_args.push(Hlvalue::Ll(c)),
                         Err(e) => errors.push(e.at(hl.span)),
                     }
                 }
-                let ops = std::mem::take(&mut conv.ops);
-                let entry = lg.new_block(entry_args);
-                lg.block_mut(entry).operations = ops;
-                let old = lg.startblock;
-                let l = lg.add_link(
-                    entry,
-                    crate::flowspace::Link {
-                        prevblock: entry,
-                        target: old,
-                        args: link_args,
-                        exitcase: ExitCase::None,
-                        last_exception: None,
-                        last_exc_value: None,
-                    },
-                );
-                lg.set_link_span(l, hl.span);
-                lg.startblock = entry;
             }
+            let ops = std::mem::take(&mut conv.ops);
+            let entry = lg.new_block(entry_args);
+            lg.block_mut(entry).operations = ops;
+            let old = lg.startblock;
+            let l = lg.add_link(
+                entry,
+                crate::flowspace::Link {
+                    prevblock: entry,
+                    target: old,
+                    args: link_args,
+                    exitcase: ExitCase::None,
+                    last_exception: None,
+                    last_exc_value: None,
+                },
+            );
+            lg.set_link_span(l, hl.span);
+            lg.startblock = entry;
         }
         for &b in &order {
             if b == hl.returnblock || b == hl.exceptblock {

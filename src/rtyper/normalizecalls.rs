@@ -85,8 +85,8 @@ impl RTyper<'_> {
     }
 
     fn own_signature(&mut self, g: u32) -> Option<(Vec<ReprId>, ReprId)> {
+        let params = self.entry_params(g);
         let hl = &self.ann.graphs[g as usize];
-        let params = hl.block(hl.startblock).inputargs.clone();
         let ret = hl.block(hl.returnblock).inputargs[0];
         let mut args = Vec::new();
         for v in params {

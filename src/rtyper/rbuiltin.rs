@@ -1274,10 +1274,14 @@ impl RTyper<'_> {
                         };
                         // an empty separator is a ValueError
                         raise_here(self, hop, llops, "ValueError");
+                        // the reference's rsplit of a str (not of a unicode string) misses
+                        // adjacent separators (`_rsplit_str`)
                         let base = if id == B::StrSplit {
                             "ll_split"
-                        } else {
+                        } else if ts == self.unicode_ptr {
                             "ll_rsplit"
+                        } else {
+                            "ll_rsplit_str"
                         };
                         let res = self.new_list_call(llops, base, rr, vec![sv, sep, max])?;
                         Ok((res, rr))

@@ -11,7 +11,7 @@ use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::DescId;
 use crate::fasthash::HashMap;
-use crate::flowspace::{Hlvalue, LlConstant};
+use crate::flowspace::{Hlvalue, LlConstant, VarId};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
 use crate::objspace::object::{Object, Value};
 use std::rc::Rc;
@@ -123,13 +123,24 @@ impl RTyper<'_> {
         self.types.ptr(ft)
     }
 
+    /// The parameters of annotated graph `g` its callers pass: all of them, but those a
+    /// call family leaves out for each function's own defaults (`own_defaults`).
+    pub fn entry_params(&self, g: u32) -> Vec<VarId> {
+        let hl = &self.ann.graphs[g as usize];
+        let mut params = hl.block(hl.startblock).inputargs.clone();
+        if let Some((arity, _)) = self.ann.own_defaults.get(&g) {
+            params.truncate(*arity);
+        }
+        params
+    }
+
     /// The Reprs of the parameters and of the result of annotated graph `g`.
     pub fn graph_signature(&mut self, g: u32) -> (Vec<ReprId>, ReprId) {
         if let Some(sig) = self.family_sig.get(&g) {
             return sig.clone();
         }
+        let params = self.entry_params(g);
         let hl = &self.ann.graphs[g as usize];
-        let params = hl.block(hl.startblock).inputargs.clone();
         let ret = hl.block(hl.returnblock).inputargs[0];
         let void = self.intern_repr(Repr::Void);
         let args = params

@@ -71,8 +71,9 @@ impl RTyper<'_> {
                 llops.genop(LlOp::DirectCall, a, t)
             };
         Ok(match self.repr(r).clone() {
-            // repr() of strings is not RPython (the annotator says so)
-            Repr::Str if !repr => v,
+            // repr() of strings is not RPython (the annotator says so); a string that may
+            // be None gives "None" (the reference's StringRepr.ll_str)
+            Repr::Str if !repr => self.gendirectcall(llops, "ll_str_or_none", vec![v], t)?,
             Repr::Char if !repr => {
                 self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?
             }
@@ -241,6 +242,10 @@ impl RTyper<'_> {
                     let rc = self.intern_repr(Repr::Char);
                     let x = self.convertvar(llops, v, r, rc)?;
                     self.to_str(llops, x, rc, false)?
+                }
+                // the reference's %f is the argument's own str(): an int's digits
+                b'f' if spec.is_empty() && matches!(self.repr(r), Repr::Int(_) | Repr::Bool) => {
+                    self.to_str(llops, v, r, false)?
                 }
                 b'f' | b'e' | b'g' | b'F' | b'E' | b'G' => {
                     let rf = self.intern_repr(Repr::Float);

@@ -4,10 +4,12 @@ requires the encoding to be a constant.
 
 Encoding takes a unicode string (or a str) and gives a str: latin-1 and ascii raise
 UnicodeEncodeError for a code point past their range (`limit`: 256 or 128); utf-8 encodes
-every code point, an invalid one (a surrogate, or past U+10FFFF) as U+FFFD. Decoding takes a
-str and gives a unicode string of pointer type `UNI`: latin-1 maps each byte, ascii raises
+every code point, a high surrogate followed by a low one as the code point they stand for,
+a lone surrogate as itself (three bytes), one past U+10FFFF as U+FFFD. Decoding takes a str
+and gives a unicode string of pointer type `UNI`: latin-1 maps each byte, ascii raises
 UnicodeDecodeError for a byte past 127, utf-8 raises it for anything but well-formed UTF-8
-(no overlong forms, no surrogates).
+(no overlong forms) where encoded surrogates are allowed, each one code point. (RPython's
+str.decode and unicode.encode call runicode with allow_surrogates=True.)
 """
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rlib.objectmodel import specialize
@@ -28,11 +30,25 @@ def ll_encode_latin1(s, limit):
     return r
 
 
-def _utf8_code(c):
-    # the code point encoded for c
-    if 0xd800 <= c <= 0xdfff or c > 0x10ffff:
+@specialize.ll()
+def _utf8_code(s, i, n):
+    # the code point encoded for the character(s) at i: a surrogate pair is one
+    c = ord(s.chars[i])
+    if 0xd800 <= c <= 0xdbff and i + 1 < n:
+        c2 = ord(s.chars[i + 1])
+        if 0xdc00 <= c2 <= 0xdfff:
+            return ((c - 0xd800) << 10 | (c2 - 0xdc00)) + 0x10000
+    if c > 0x10ffff:
         return 0xfffd
     return c
+
+
+@specialize.ll()
+def _utf8_step_at(s, i, c):
+    # how many characters code point c, read at i, took (two for a surrogate pair)
+    if c >= 0x10000 and ord(s.chars[i]) < 0x10000:
+        return 2
+    return 1
 
 
 def _utf8_size(c):
@@ -51,13 +67,14 @@ def ll_encode_utf8(s):
     size = 0
     i = 0
     while i < n:
-        size += _utf8_size(_utf8_code(ord(s.chars[i])))
-        i += 1
+        c = _utf8_code(s, i, n)
+        size += _utf8_size(c)
+        i += _utf8_step_at(s, i, c)
     r = malloc(STR, size)
     j = 0
     i = 0
     while i < n:
-        c = _utf8_code(ord(s.chars[i]))
+        c = _utf8_code(s, i, n)
         k = _utf8_size(c)
         if k == 1:
             r.chars[j] = chr(c)
@@ -74,7 +91,7 @@ def ll_encode_utf8(s):
             r.chars[j + 2] = chr(0x80 | ((c >> 6) & 0x3f))
             r.chars[j + 3] = chr(0x80 | (c & 0x3f))
         j += k
-        i += 1
+        i += _utf8_step_at(s, i, c)
     return r
 
 
@@ -113,8 +130,6 @@ def _utf8_len(s, i, n):
         hi = 0xbf
         if b == 0xe0:
             lo = 0xa0
-        elif b == 0xed:
-            hi = 0x9f
         if _cont(s, i + 1, n, lo, hi) and _cont(s, i + 2, n, 0x80, 0xbf):
             return 3
         return 0

@@ -331,12 +331,23 @@ def ll_streq(s1, s2):
 
 
 @specialize.ll()
-def ll_find(s, sub, start, end):
+def _search_bounds(s, start, end):
+    # find/rfind/count bounds as the reference's: a negative start is 0 and an end past
+    # the string is its length, but a start past the end is kept (the search then finds
+    # nothing, even an empty needle)
+    if start < 0:
+        start = 0
     n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    if end > n:
+        end = n
+    return start, end
+
+
+@specialize.ll()
+def ll_find(s, sub, start, end):
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return -1
     m = len(sub.chars)
     if m == 0:
         return start
@@ -351,11 +362,9 @@ def ll_find(s, sub, start, end):
 
 @specialize.ll()
 def ll_rfind(s, sub, start, end):
-    n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return -1
     m = len(sub.chars)
     i = end - m
     while i >= start:
@@ -367,11 +376,9 @@ def ll_rfind(s, sub, start, end):
 
 @specialize.ll()
 def ll_count(s, sub, start, end):
-    n = len(s.chars)
-    start = _clamp(start, n)
-    end = _clamp(end, n)
+    start, end = _search_bounds(s, start, end)
     if end < start:
-        end = start
+        return 0
     m = len(sub.chars)
     if m == 0:
         return end - start + 1
@@ -524,6 +531,37 @@ def _rsplit_sep(ARRAY, s, sep, max):
 
 
 @specialize.ll()
+def _rsplit_str(ARRAY, s, sep, max):
+    # rsplit with a str separator as the reference's ll_rsplit does it: counting the
+    # pieces, each search after a match ends one character before it (`pos - len(sep)`),
+    # so a separator right before a match is missed and the list has one piece fewer for
+    # each such pair; the pieces are then filled from the right and the first one keeps
+    # the rest: "a,,b".rsplit(",") is ["a,", "b"]
+    n = len(s.chars)
+    m = len(sep.chars)
+    if m == 0:
+        raise ValueError
+    if max == -1:
+        max = n
+    count = 1
+    pos = ll_rfind(s, sep, 0, n)
+    while pos >= 0 and count <= max:
+        pos = ll_rfind(s, sep, 0, pos - m)
+        count += 1
+    res = malloc(ARRAY.TO, count)
+    prev = n
+    pos = ll_rfind(s, sep, 0, n)
+    count -= 1
+    while pos >= 0 and count > 0:
+        res[count] = _piece(s, pos + m, prev)
+        count -= 1
+        prev = pos
+        pos = ll_rfind(s, sep, 0, pos)
+    res[count] = _piece(s, 0, prev)
+    return res
+
+
+@specialize.ll()
 def _split(ARRAY, s, sep, max, right):
     # max < 0: no limit (RPython's split() always has a separator: rstring.split splits
     # on whitespace)
@@ -550,6 +588,16 @@ def ll_rsplit(LIST, s, sep, max):
 @specialize.ll()
 def ll_rsplit_fixed(ARRAY, s, sep, max):
     return _split(ARRAY, s, sep, max, True)
+
+
+@specialize.ll()
+def ll_rsplit_str(LIST, s, sep, max):
+    return _wrap(LIST, _rsplit_str(LIST.TO.items, s, sep, max))
+
+
+@specialize.ll()
+def ll_rsplit_str_fixed(ARRAY, s, sep, max):
+    return _rsplit_str(ARRAY, s, sep, max)
 
 
 @specialize.ll()
