@@ -430,6 +430,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
                     return Ok(SomeValue::Impossible);
                 }
+                if matches!(a[0], S::Instance { .. }) && self.current_op_catches_index_error() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "indexing an instance (its `__getitem__`) where `IndexError` is caught is not supported by the RPython typer: call the method, or catch the error inside `__getitem__`".into(),
+                    ));
+                }
                 self.op_getitem(&a[0], &a[1])
             }
             SetItem => self.op_setitem(&a[0], &a[1], &a[2]),
