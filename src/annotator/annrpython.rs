@@ -118,7 +118,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn new(space: &'s mut C) -> Annotator<'s, C> {
-        let bk = Bookkeeper::new(space.heap());
+        let mut bk = Bookkeeper::new(space.heap());
+        bk.os_environ = space.os_environ();
         let heap = space.heap();
         let mut bundled_files: HashSet<crate::syntax::FileId> = (0..heap.len() as u32)
             .filter_map(|i| match heap.get(ObjId(i)) {
