@@ -1251,7 +1251,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         format!("unicode.{}() with no argument is not RPython", meth),
                     )),
                     None => Ok(string(no_nul)),
-                    Some(c) if same_kind(c) || c.is_error() => Ok(string(no_nul)),
+                    // The typer strips a str of several characters (ll_strip_multiple) but
+                    // takes a unicode argument as one character (u" -" is refused there).
+                    Some(c) if (same_kind(c) && (!uni || is_char(c))) || c.is_error() => Ok(string(no_nul)),
                     // A constant byte string of characters to strip from a unicode string:
                     // the typer converts the constant (`u.strip(' \t')`, rpaheui's
                     // assembler reader), as it converts any str constant to unicode.
@@ -1260,6 +1262,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     {
                         Ok(string(no_nul))
                     }
+                    Some(c) if uni && same_kind(c) => Err(AnnError::new(
+                        "RPY218",
+                        format!("{}() takes one unicode character in RPython, not a unicode string: strip in a loop, or use a str", full),
+                    )),
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(
