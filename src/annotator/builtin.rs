@@ -1237,6 +1237,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ),
                     ));
                 }
+                // As strip: the typer splits a str on a str of several characters but
+                // takes a unicode separator as one character.
+                if uni && !is_char(&p[0]) && !p[0].is_error() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}(): the separator of a unicode split is one unicode character in RPython, not a unicode string: use rpython.rlib.rstring.split", full),
+                    ));
+                }
                 if let Some(m) = p.get(1) {
                     self.check_int(&full, "maxsplit", m)?;
                 }
