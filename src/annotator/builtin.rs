@@ -37,6 +37,7 @@ const NOT_RPYTHON: &[(B, &str)] = &[
     (B::Locals, "pass values explicitly"),
     (B::Vars, "pass values explicitly"),
     (B::Dir, ""),
+    (B::Intern, "use the string itself"),
     (B::Eval, ""),
     (B::Compile, ""),
     (B::Execfile, ""),
@@ -420,11 +421,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::string0(true))
             }
             B::Cmp => Ok(SomeValue::int()),
-            B::Intern => {
-                self.arity(name, args, 1, 1)?;
-                self.check_str(name, "the argument", &p[0])?;
-                Ok(p[0].not_const())
-            }
             B::Print => Err(AnnError::new(
                 "RPY210",
                 "the print() function is not supported by RPython: use the print statement (without `from __future__ import print_function`) or os.write()".into(),
