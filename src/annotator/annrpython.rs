@@ -125,7 +125,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
 
 impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn new(space: &'s mut C) -> Annotator<'s, C> {
-        let bk = Bookkeeper::new(space.heap());
+        let mut bk = Bookkeeper::new(space.heap());
+        bk.os_environ = space.os_environ();
         let heap = space.heap();
         let mut bundled_files: HashSet<crate::syntax::FileId> = (0..heap.len() as u32)
             .filter_map(|i| match heap.get(ObjId(i)) {
@@ -498,6 +499,42 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 }
             }
         }
+    }
+
+    /// Whether the operation being annotated is its block's protected operation with an
+    /// exit for exactly the built-in `IndexError` that a handler takes: the reference's flow
+    /// simplification turns such a `getitem` into `getitem_idx`, which its typer knows for
+    /// lists and strings but not for instances with `__getitem__`. An exit that only raises
+    /// the IndexError on (no handler matched it: `except KeyError`) is not one: the
+    /// reference drops those implicit-exception links (`remove_assertion_errors`). (A bare
+    /// `raise` as the whole handler gives the same link here; the reference keeps that one.)
+    pub(super) fn current_op_catches_index_error(&self) -> bool {
+        let pos = self.bk.position;
+        let block = &self.graphs[pos.graph as usize].blocks[pos.block as usize];
+        if block.exitswitch != ExitSwitch::LastException
+            || pos.op as usize + 1 != block.operations.len()
+        {
+            return false;
+        }
+        let heap = self.space.heap();
+        let graph = &self.graphs[pos.graph as usize];
+        block.exits.iter().any(|&l| {
+            let link = &graph.links[l.0 as usize];
+            let ExitCase::Exception(cls) = link.exitcase else {
+                return false;
+            };
+            let reraised = link.target == graph.exceptblock
+                && link.args.first().and_then(|a| a.constant()) == Some(Value::Obj(cls))
+                && link
+                    .args
+                    .get(1)
+                    .and_then(|a| a.var())
+                    .is_some_and(|v| Some(v) == link.last_exc_value);
+            !reraised
+                && heap
+                    .class(cls)
+                    .is_some_and(|c| c.module.is_none() && &*c.name == "IndexError")
+        })
     }
 
     fn follow_exit(&mut self, g: u32, l: LinkId, constraints: &[(VarId, SomeValue)]) {

@@ -89,6 +89,11 @@ pub struct Bookkeeper {
     method_descs: HashMap<(DescId, ClassDefId, Option<ClassDefId>, Rc<str>), DescId>,
     /// Memos of the union and instance filter of large PBCs (`pbcmemo`).
     pub pbc_memo: super::pbcmemo::PbcMemo,
+    /// `os.environ` (set by the annotator from its space) and the dict definition of its
+    /// annotation: the process's environment when the program runs, whatever the
+    /// import-time snapshot holds, so its keys and values are any strings.
+    pub os_environ: Option<ObjId>,
+    pub os_environ_def: Option<DictDefId>,
     methods_of_frozen: HashMap<(DescId, DescId), DescId>,
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
@@ -172,6 +177,8 @@ impl Bookkeeper {
             desc_of_obj: HashMap::default(),
             method_descs: HashMap::default(),
             pbc_memo: Default::default(),
+            os_environ: None,
+            os_environ_def: None,
             methods_of_frozen: HashMap::default(),
             mixin_funcs: HashMap::default(),
             classdefs: Vec::new(),
@@ -566,7 +573,8 @@ impl Bookkeeper {
     pub fn mutate_dict(&mut self, heap: &Heap, def: DictDefId) {
         let (k, _) = self.dict_items(def);
         let span = self.span;
-        if self.items[k.index()].prebuilt.is_some() {
+        // os.environ[k] = v sets the variable of the running process (putenv)
+        if self.items[k.index()].prebuilt.is_some() && self.os_environ_def != Some(def) {
             let msg = format!(
                 "this modifies a prebuilt dict ({}): module-level dicts are prebuilt, so the translated program starts from their import-time contents and shares one dict between all callers; state is clearer on an instance",
                 self.describe_type(heap, &SomeValue::Dict { def, konst: None })
@@ -953,6 +961,11 @@ impl Bookkeeper {
                     let sv = self.immutablevalue(heap, ev)?;
                     self.generalize_key(heap, def, &sk)?;
                     self.generalize_value(heap, def, &sv)?;
+                }
+                if self.os_environ == Some(id) {
+                    self.os_environ_def = Some(def);
+                    self.generalize_key(heap, def, &SomeValue::string0(true))?;
+                    self.generalize_value(heap, def, &SomeValue::string0(true))?;
                 }
                 s
             }

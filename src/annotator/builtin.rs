@@ -37,6 +37,7 @@ const NOT_RPYTHON: &[(B, &str)] = &[
     (B::Locals, "pass values explicitly"),
     (B::Vars, "pass values explicitly"),
     (B::Dir, ""),
+    (B::Intern, "use the string itself"),
     (B::Eval, ""),
     (B::Compile, ""),
     (B::Execfile, ""),
@@ -425,11 +426,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::string0(true))
             }
             B::Cmp => Ok(SomeValue::int()),
-            B::Intern => {
-                self.arity(name, args, 1, 1)?;
-                self.check_str(name, "the argument", &p[0])?;
-                Ok(p[0].not_const())
-            }
             B::Print => Err(AnnError::new(
                 "RPY210",
                 "the print() function is not supported by RPython: use the print statement (without `from __future__ import print_function`) or os.write()".into(),
@@ -1248,6 +1244,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         ),
                     ));
                 }
+                // As strip: the typer splits a str on a str of several characters but
+                // takes a unicode separator as one character.
+                if uni && !is_char(&p[0]) && !p[0].is_error() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!("{}(): the separator of a unicode split is one unicode character in RPython, not a unicode string: use rpython.rlib.rstring.split", full),
+                    ));
+                }
                 if let Some(m) = p.get(1) {
                     self.check_int(&full, "maxsplit", m)?;
                 }
@@ -1262,16 +1266,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         format!("unicode.{}() with no argument is not RPython", meth),
                     )),
                     None => Ok(string(no_nul)),
-                    // the typer strips a unicode string of one code point only (it converts
-                    // the argument to a unicode character; a str strips several)
-                    Some(S::Unicode { .. }) if uni => Err(AnnError::new(
-                        "RPY218",
-                        format!(
-                            "unicode.{}() argument must be a single character in RPython",
-                            meth
-                        ),
-                    )),
-                    Some(c) if same_kind(c) || c.is_error() => Ok(string(no_nul)),
+                    // The typer strips a str of several characters (ll_strip_multiple) but
+                    // takes a unicode argument as one character (u" -" is refused there).
+                    Some(c) if (same_kind(c) && (!uni || is_char(c))) || c.is_error() => Ok(string(no_nul)),
                     // A constant byte string of characters to strip from a unicode string:
                     // the typer converts the constant (`u.strip(' \t')`, rpaheui's
                     // assembler reader), as it converts any str constant to unicode.
@@ -1280,6 +1277,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     {
                         Ok(string(no_nul))
                     }
+                    Some(c) if uni && same_kind(c) => Err(AnnError::new(
+                        "RPY218",
+                        format!("{}() takes one unicode character in RPython, not a unicode string: strip in a loop, or use a str", full),
+                    )),
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(

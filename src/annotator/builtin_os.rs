@@ -114,6 +114,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::OsOpen => {
                 self.check_str("os.open", "the path", &p[0])?;
                 self.check_int("os.open", "the flags", &p[1])?;
+                if let Some(mode) = p.get(2) {
+                    self.check_int("os.open", "the mode", mode)?;
+                }
                 Ok(SomeValue::int())
             }
             B::OsClose => {
@@ -283,6 +286,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     fn call_time_math(&mut self, id: B, args: &ArgsS) -> Result<SomeValue, AnnError> {
         let p = &args.positional;
         let name = id.name();
+        // The reference's external functions take floats (an int or a bool widens to
+        // one), except the exponent of ldexp, an int; time.sleep takes a float too.
+        if id.is_math() || id == B::TimeSleep {
+            for (i, s) in p.iter().enumerate() {
+                if id == B::MathLdexp && i == 1 {
+                    self.check_int(name, "the exponent (argument 2)", s)?;
+                } else if !s.is_number() && !s.is_error() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        format!(
+                            "{}() needs numbers, not {}",
+                            name,
+                            self.bk.describe_type(self.space.heap(), s)
+                        ),
+                    ));
+                }
+            }
+        }
         match id {
             B::MathIsnan | B::MathIsinf => Ok(SomeValue::bool()),
             B::RfloatFormatd => Ok(SomeValue::string0(true)),
@@ -293,26 +314,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ])),
             B::MathFactorial => Ok(SomeValue::int()),
             B::TimeTime | B::TimeClock => Ok(SomeValue::float()),
-            _ => {
-                // the other math functions, and time.sleep: they take floats
-                for s in p {
-                    if !s.is_number() && !s.is_error() {
-                        return Err(AnnError::new(
-                            "RPY218",
-                            format!(
-                                "{}() needs numbers, not {}",
-                                name,
-                                self.bk.describe_type(self.space.heap(), s)
-                            ),
-                        ));
-                    }
-                }
-                Ok(if id == B::TimeSleep {
-                    S::None
-                } else {
-                    SomeValue::float()
-                })
-            }
+            // the other math functions, and time.sleep
+            _ => Ok(if id == B::TimeSleep {
+                S::None
+            } else {
+                SomeValue::float()
+            }),
         }
     }
 }

@@ -364,6 +364,36 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// `os.environ` is no dict after translation: the reference gives the program only
+    /// `environ[k]` (read, set, del) and `environ.get(k)`, `.keys()` and `.items()`; any
+    /// other operation on it (`len`, `in`, iteration, other methods) is refused.
+    fn check_os_environ_op(&self, op: &SpaceOperation, a: &[SomeValue]) -> Result<(), AnnError> {
+        let Some(S::Dict { def, .. }) = a.first() else {
+            return Ok(());
+        };
+        if self.bk.os_environ_def != Some(*def) {
+            return Ok(());
+        }
+        let what = match op.opname {
+            Op::GetItem | Op::SetItem | Op::DelItem => return Ok(()),
+            Op::GetAttr => match a
+                .get(1)
+                .and_then(|n| n.konst())
+                .and_then(|c| self.heap().str_value(c))
+            {
+                Some(b"keys" | b"items" | b"get") => return Ok(()),
+                Some(name) => format!("`os.environ.{}`", String::from_utf8_lossy(name)),
+                None => "getattr()".to_string(),
+            },
+            Op::Contains => "`in`".to_string(),
+            other => format!("`{}`", other.name()),
+        };
+        Err(AnnError::new(
+            "RPY205",
+            format!("{} is not supported on os.environ in RPython: it offers only `environ[key]` (read, assign, del), `environ.get(key)`, `environ.keys()` and `environ.items()`", what),
+        ))
+    }
+
     pub fn consider_op_inner(
         &mut self,
         op: &SpaceOperation,
@@ -373,6 +403,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let Some(r) = self.consider_ll_op(op, a) {
             return r;
         }
+        self.check_os_environ_op(op, a)?;
         use Op::*;
         match op.opname {
             Is => self.op_is(op, a),
@@ -429,6 +460,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         self.raising_unpacks.push((pos, op.span, msg));
                     }
                     return Ok(SomeValue::Impossible);
+                }
+                if matches!(a[0], S::Instance { .. }) && self.current_op_catches_index_error() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        "indexing an instance (its `__getitem__`) where `IndexError` is caught is not supported by the RPython typer: call the method, or catch the error inside `__getitem__`".into(),
+                    ));
                 }
                 self.op_getitem(&a[0], &a[1])
             }

@@ -226,8 +226,12 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn heap_mut(&mut self) -> &mut crate::objspace::object::Heap;
     /// Whether `id` is the dict standing for `os.environ` (the process's environment after
     /// translation, so never a constant to fold).
-    fn is_os_environ(&self, _id: crate::objspace::object::ObjId) -> bool {
-        false
+    fn is_os_environ(&self, id: crate::objspace::object::ObjId) -> bool {
+        self.os_environ() == Some(id)
+    }
+    /// The dict standing for `os.environ`, once the program imported `os`.
+    fn os_environ(&self) -> Option<crate::objspace::object::ObjId> {
+        None
     }
     /// `str()` of an exception instance raised while running import-time code for the
     /// annotator (a `specialize.memo` function), for its message.

@@ -485,8 +485,8 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn heap_mut(&mut self) -> &mut super::object::Heap {
         &mut self.heap
     }
-    fn is_os_environ(&self, id: ObjId) -> bool {
-        self.os_environ == Some(id)
+    fn os_environ(&self) -> Option<ObjId> {
+        self.os_environ
     }
     fn exception_text(&mut self, evalue: Value) -> String {
         ObjSpace::exception_text(self, evalue)

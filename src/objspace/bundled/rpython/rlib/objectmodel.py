@@ -215,7 +215,7 @@ class r_dict(object):
     def __iter__(self):
         return iter(self._keys)
 
-    def get(self, key, default=None):
+    def get(self, key, default):
         i = self._index(key)
         if i < 0:
             return default
