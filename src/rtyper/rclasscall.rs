@@ -114,7 +114,7 @@ impl RTyper<'_> {
         };
         if hop.op.opname != Op::SimpleCall
             || !self.ann.bookkeeper.issubclass_def(cd, env)
-            || !self.classes.fields.get(&env).is_some_and(|f| !f.is_empty())
+            || self.classes.fields.get(&env).is_none_or(|f| f.is_empty())
         {
             return Ok(());
         }
