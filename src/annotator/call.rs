@@ -59,7 +59,8 @@ fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
         SomeValue::Tuple(_) => "tuple".into(),
         SomeValue::List { .. } => "list".into(),
         SomeValue::Dict { .. } => "dict".into(),
-        SomeValue::Instance { classdef, .. } => format!("instance:{}", bk.classdef(*classdef).name),
+        // the class itself (two classes may share a name: one made by a factory function)
+        SomeValue::Instance { classdef, .. } => format!("instance:{}", classdef.index()),
         SomeValue::Pbc { descs, .. } => format!("pbc:{}", bk.desc(descs[0]).kind()),
         SomeValue::None => "NoneType".into(),
         _ => "object".into(),

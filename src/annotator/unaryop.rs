@@ -862,7 +862,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(S::None);
                 }
                 self.bk
-                    .setattr_instance(self.space.heap(), cd, &name, &value.not_const())?;
+                    .setattr_instance(self.space.heap(), cd, &name, value)?;
                 Ok(S::None)
             }
             S::Pbc { descs, .. } => {

@@ -69,6 +69,7 @@ pub fn build_flow<C: ConcreteSpace>(
         raise_pending: None,
         last_bool: None,
         diagnostics: Vec::new(),
+        path_errors: Vec::new(),
         current_reclosed: false,
         prev_span: code.span,
         instr_state: State {
@@ -112,13 +113,30 @@ pub fn build_flow<C: ConcreteSpace>(
     let FlowContext {
         graph,
         diagnostics,
+        path_errors,
         dead,
         ..
     } = ctx;
     let mut graph = graph;
+    let mut diagnostics = diagnostics;
+    // An error ends its path; it counts only if that path is still in the graph. A path
+    // flowed from a state a merge generalized afterwards is not: the reference flows its
+    // pending blocks in an order where the generalization comes first, so it never flows
+    // that path at all (a constant `None` that became a variable, say).
+    if !path_errors.is_empty() {
+        let mut live = vec![false; graph.blocks.len()];
+        for b in graph.iterblocks() {
+            live[b.0 as usize] = true;
+        }
+        for (diag, link) in path_errors {
+            let from = graph.link(link).prevblock;
+            if live[from.0 as usize] && graph.block(from).exits.contains(&link) {
+                diagnostics.push(diag);
+            }
+        }
+    }
     // What blocks turned into jumps held was flowed again in the blocks they jump to.
     graph.side.local_refs.retain(|r| !dead.contains(&r.block));
-    let mut diagnostics = diagnostics;
     let is_ovfcheck = |v: &Hlvalue| {
         matches!(v, Hlvalue::Const(Value::Obj(id)) if matches!(
             objspace.heap().get(*id),
@@ -220,6 +238,9 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
     /// The `bool` result the last undecided branch switched on.
     last_bool: Option<Hlvalue>,
     diagnostics: Vec<Diagnostic>,
+    /// Errors that ended a path, with the link that path took to the except block: kept
+    /// at the end only when that link is still reachable.
+    path_errors: Vec<(Diagnostic, LinkId)>,
     /// The block being flowed was turned into a jump by a merge.
     pub(super) current_reclosed: bool,
     /// The span of the instruction executed before the current one.
@@ -314,25 +335,29 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             },
             Err(Unwind::Stop) => {}
             Err(Unwind::Error(diag)) => {
-                self.diagnostics.push(*diag);
                 // Keep the graph well-formed: the failing path raises.
                 let etype = self
                     .builtin_class("RuntimeError")
                     .map_or(Value::None, Value::Obj);
                 let target = self.graph.exceptblock;
-                self.close(
+                match self.close(
                     target,
                     vec![Hlvalue::Const(etype), Hlvalue::Const(Value::None)],
                     ExitCase::None,
-                );
+                ) {
+                    // Reported only if this path is still part of the graph at the end.
+                    Some(link) => self.path_errors.push((*diag, link)),
+                    None => self.diagnostics.push(*diag),
+                }
             }
         }
     }
 
-    /// Ends the current block with one link to `target`.
-    fn close(&mut self, target: BlockId, args: Vec<Hlvalue>, exitcase: ExitCase) {
+    /// Ends the current block with one link to `target` (none when a merge already
+    /// closed it).
+    fn close(&mut self, target: BlockId, args: Vec<Hlvalue>, exitcase: ExitCase) -> Option<LinkId> {
         if self.current_reclosed {
-            return;
+            return None;
         }
         let cur = self.current;
         // `return x`: the value is the local stored last on this path.
@@ -361,6 +386,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         );
         self.graph.set_link_span(id, self.span);
         self.graph.set_arg_spans(id, &arg_spans);
+        Some(id)
     }
 
     /// Adds an exit of the current block towards `state` (the state after the bytecode that

@@ -93,8 +93,66 @@ impl RTyper<'_> {
             if hop.exc_handled {
                 hop.raising_index = Some(llops.ops.len() - 1);
             }
+        } else {
+            self.environment_error_init(hop, llops, cd, p)?;
         }
         Ok((p, ri))
+    }
+
+    /// `EnvironmentError.__init__` (the one `IOError(...)`, `OSError(...)` and subclasses
+    /// without an `__init__` of their own run): `(errno, strerror[, filename])` stored in
+    /// the fields of the same names, one argument only in `strerror`, errno 0 otherwise.
+    fn environment_error_init(
+        &mut self,
+        hop: &Hop,
+        llops: &mut LlOps,
+        cd: ClassDefId,
+        p: Hlvalue,
+    ) -> Result<(), TyperError> {
+        let Some(env) = self.builtin_classdef("EnvironmentError") else {
+            return Ok(());
+        };
+        if hop.op.opname != Op::SimpleCall
+            || !self.ann.bookkeeper.issubclass_def(cd, env)
+            || self.classes.fields.get(&env).is_none_or(|f| f.is_empty())
+        {
+            return Ok(());
+        }
+        let ri = self.intern_repr(Repr::Instance(cd));
+        let er = self.intern_repr(Repr::Instance(env));
+        let o = self.convertvar(llops, p, ri, er)?;
+        let int = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
+        // (the class is no longer among the hop's arguments: they are the constructor's)
+        let nargs = hop.args_v.len();
+        let (errno, rest) = if nargs <= 1 {
+            (
+                Hlvalue::Ll(self.const_value(crate::objspace::object::Value::Int(0), int)?),
+                0,
+            )
+        } else {
+            (self.inputarg(llops, hop, 0, int)?, 1)
+        };
+        let mut stores = vec![("errno", errno)];
+        let named = [(rest, "strerror"), (rest + 1, "filename")];
+        for (i, field) in named {
+            if i < nargs && (field == "strerror" || nargs >= 3) {
+                let fr = self.classes.fields[&env]
+                    .iter()
+                    .find(|(n, _)| &**n == field)
+                    .map(|(_, r)| *r);
+                if let Some(fr) = fr {
+                    stores.push((field, self.inputarg(llops, hop, i, fr)?));
+                }
+            }
+        }
+        for (field, v) in stores {
+            llops.genop(
+                LlOp::SetField,
+                vec![o, cfield(&inst_field(field)), v],
+                LlType::VOID,
+            );
+        }
+        Ok(())
     }
 
     /// The function allocating an instance of `cd` (its vtable's `instantiate`): a graph

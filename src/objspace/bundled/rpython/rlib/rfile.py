@@ -9,7 +9,9 @@ buffered (_BUFSIZE bytes, as glibc for pipes and files), a terminal stdout flush
 newline, stderr is unbuffered; a normal exit flushes every stream (`_flush_at_exit`, which
 `run` and `build` call after the entry point returns), an uncaught exception does not (the
 binary aborts)."""
+import errno
 import os
+import stat
 
 _BUFSIZE = 4096
 _UNBUFFERED = 0
@@ -139,7 +141,20 @@ def _flags(mode):
 
 
 def create_file(filename, mode="r", buffering=-1):
-    return RFile(os.open(filename, _flags(mode), 0666), mode)
+    # fopen() failing, or opening a directory, is an IOError (not os.open's OSError)
+    try:
+        fd = os.open(filename, _flags(mode), 0666)
+    except OSError as e:
+        raise IOError(e.errno, os.strerror(e.errno))
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        pass
+    else:
+        if stat.S_ISDIR(st[0]):
+            os.close(fd)
+            raise IOError(errno.EISDIR, os.strerror(errno.EISDIR))
+    return RFile(fd, mode)
 
 
 def create_fdopen_rfile(fd, mode="r", buffering=-1):

@@ -214,6 +214,18 @@ def count(value, other, start, end):
     return value.count(other, start, end)
 
 
+def strip_spaces(s):
+    """`s` without the ASCII whitespace at either end (not locale-dependent)."""
+    start = 0
+    stop = len(s)
+    while start < stop and _isspace(s[start]):
+        start += 1
+    while stop > start and _isspace(s[stop - 1]):
+        stop -= 1
+    assert stop >= start
+    return s[start:stop]
+
+
 class ParseStringError(Exception):
     def __init__(self, msg):
         self.msg = msg
