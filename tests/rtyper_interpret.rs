@@ -147,7 +147,7 @@ def strips(n):
 ";
     assert_eq!(
         string(src, "search", &[0]),
-        "2,3,3,-1,2,-1,1,5,3,-1,2,4,-1,1,1,0,1,3,2,3,1"
+        "2,3,3,-1,2,-1,1,-1,3,-1,2,4,-1,1,1,0,1,3,2,3,1"
     );
     assert_eq!(
         string(src, "strips", &[0]),
@@ -474,7 +474,9 @@ def uni(n):
 #[test]
 fn replace_split_join_and_splitlines_helpers() {
     // str.replace/split/rsplit/join/splitlines are low-level helpers of
-    // ll_str.py; the expected values are CPython 2's
+    // ll_str.py; the expected values are CPython 2's, except where the reference's
+    // binary differs: its rsplit with a str separator misses a separator just before
+    // another match ('a, b, c'.rsplit(', ') is ['a, b', 'c'] in the reference binary)
     let src = r#"
 def rep(n):
     s = 'a-b--c-' * n
@@ -522,7 +524,7 @@ def jn(n):
     );
     assert_eq!(
         string(src, "sp", &[1]),
-        "[|a||b|]/[|a,,b,]/[,a,,b|]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[]/[]/[]/[]/[]/[]/[]/[|]/[|]/[|]/[,]/[,]/[,]/[,]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[aaa]/[aaa]/[aaa]/[|a]/[a|]/[aaa]/[aaa]/[a| b| c]/[a| b, c]/[a, b| c]/[a, b, c]/[a, b, c]/[a, b, c]/[a|b|c]"
+        "[|a||b|]/[|a,,b,]/[,a,,b|]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[]/[]/[]/[]/[]/[]/[]/[|]/[|]/[|]/[,]/[,]/[,]/[,]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[aaa]/[aaa]/[aaa]/[|a]/[a|]/[aaa]/[aaa]/[a| b| c]/[a| b, c]/[a, b| c]/[a, b, c]/[a, b, c]/[a, b, c]/[a, b|c]"
     );
     assert_eq!(string(src, "spu", &[1]), "a|b||c|a\u{20ac}b\u{20ac}|c");
     assert_eq!(raised(src, "empty_sep", &[0]), "ValueError");
@@ -633,7 +635,9 @@ def latin_dec(n):
     assert_eq!(string(src, "dec", &[0]), "104 8364 128512");
     assert_eq!(string(src, "dec", &[1]), "65535 1114111");
     for i in 0..8 {
-        assert_eq!(string(src, "bad", &[i]), "error", "bad utf-8 #{}", i);
+        // the reference's decoder lets an encoded surrogate through (#3)
+        let expected = if i == 3 { "decoded" } else { "error" };
+        assert_eq!(string(src, "bad", &[i]), expected, "bad utf-8 #{}", i);
     }
     assert_eq!(string(src, "latin", &[0]), "233");
     assert_eq!(string(src, "latin", &[1]), "error");

@@ -1306,8 +1306,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::StrStartswith | B::StrEndswith => {
                 self.arity(&full, args, 1, 1)?;
-                // A unicode string can be tested against a str prefix (compared char by char).
-                let ok = same_kind(&p[0]) || (uni && p[0].is_str_like());
+                // The typer passes the argument in its own repr, so a str and a unicode
+                // string test each other's prefixes (compared char by char).
+                let ok = p[0].is_str_like() || p[0].is_unicode_like();
                 if !ok && !p[0].is_error() {
                     return Err(AnnError::new(
                         "RPY218",
