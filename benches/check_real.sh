@@ -88,11 +88,22 @@ for _ in 1 2 3 4 5 6 7; do
   times+=($(( (end - start) / 1000000 )))
 done
 sorted=($(printf '%s\n' "${times[@]}" | sort -n))
+# the same unpinned: the RTyper's helper modules are parsed ahead on a second thread
+# (objspace::preparse), which runs in parallel on a machine with two cores or more
+times=()
+for _ in 1 2 3 4 5 6 7; do
+  start=$(date +%s%N)
+  env "$@" "$bin" check --format concise "$target" > /dev/null 2>&1 || true
+  end=$(date +%s%N)
+  times+=($(( (end - start) / 1000000 )))
+done
+unpinned=($(printf '%s\n' "${times[@]}" | sort -n))
 env "$@" /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$bin" check --format concise "$target" > /dev/null 2>&1 || true
 read -r rss usr sys < <(tail -1 "$tmp/rss")
 # CPU time too: on a loaded machine the wall clock measures the other jobs as well
 cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
-echo "check: best ${sorted[0]} ms, median ${sorted[3]} ms wall; ${cpu} ms CPU (user+sys); peak RSS $(( rss / 1024 )) MiB; $(tail -1 "$tmp/summary")"
+echo "check, all cores: best ${unpinned[0]} ms, median ${unpinned[3]} ms wall"
+echo "check, one core: best ${sorted[0]} ms, median ${sorted[3]} ms wall; ${cpu} ms CPU (user+sys); peak RSS $(( rss / 1024 )) MiB; $(tail -1 "$tmp/summary")"
 if command -v valgrind > /dev/null; then
   ir=$(env "$@" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" check --format concise "$target" 2>&1 > /dev/null | sed -n 's/.*refs: *//p')
   echo "instructions (callgrind): $ir"
