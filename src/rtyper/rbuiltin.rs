@@ -1194,24 +1194,15 @@ impl RTyper<'_> {
                 if let Some(helper) = helper {
                     let mut args = vec![sv];
                     for i in 0..hop.nargs() {
-                        // A prefix or suffix of the other kind of string keeps its own
-                        // repr, as the reference's typer passes it (the helper compares
-                        // the characters of both kinds).
-                        let other_kind = match matches!(self.repr(sr), Repr::Unicode) {
-                            true => hop.args_s[i].is_str_like(),
-                            false => hop.args_s[i].is_unicode_like(),
+                        // The argument (a prefix or suffix: the only helpers here with
+                        // arguments) keeps its own kind of string repr, as the reference's
+                        // typer passes it: a str and a unicode string test each other's
+                        // affixes, the helper comparing the characters of both kinds.
+                        let own = match hop.args_s[i].is_unicode_like() {
+                            true => self.intern_repr(Repr::Unicode),
+                            false => self.intern_repr(Repr::Str),
                         };
-                        let arg = match other_kind {
-                            true => {
-                                let own = match hop.args_s[i].is_str_like() {
-                                    true => self.intern_repr(Repr::Str),
-                                    false => self.intern_repr(Repr::Unicode),
-                                };
-                                self.inputarg(llops, hop, i, own)?
-                            }
-                            false => sarg(self, llops, hop, i)?,
-                        };
-                        args.push(arg);
+                        args.push(self.inputarg(llops, hop, i, own)?);
                     }
                     let (ty, repr) = if id == B::StrUpper || id == B::StrLower {
                         (ts, rs)
