@@ -491,10 +491,6 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
             settings_text.push_str(&show_settings(&config, path));
             continue;
         }
-        if config.translate {
-            // the RTyper's helper modules, needed at the end of a clean analysis
-            crate::objspace::preparse::start();
-        }
         let rules = config.rules.clone();
         let root = config.root.clone();
         if path.is_file() {

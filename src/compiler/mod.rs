@@ -8,6 +8,7 @@ pub mod bytecode;
 pub mod cache;
 mod codegen;
 pub mod disasm;
+pub mod serial;
 mod strings;
 mod symtable;
 pub mod verify;

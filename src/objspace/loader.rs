@@ -284,7 +284,11 @@ impl ObjSpace {
             self.bundled_files.insert(file);
         }
         let filename = path.display().to_string();
-        let cached = crate::compiler::cache::lookup(file, &filename, &text);
+        let precompiled = filename
+            .strip_prefix("<bundled>/")
+            .filter(|_| bundled)
+            .and_then(|p| super::precompiled::lookup(p, &text, file));
+        let cached = precompiled.or_else(|| crate::compiler::cache::lookup(file, &filename, &text));
         let compiled = match cached {
             Some(c) => c,
             None => self.parse_and_compile(file, &filename, &text)?,
@@ -376,13 +380,7 @@ impl ObjSpace {
             true => None,
             false => crate::syntax::check_source_encoding(file, text),
         };
-        let parse = || {
-            filename
-                .strip_prefix("<bundled>/")
-                .filter(|_| self.bundled_files.contains(&file))
-                .and_then(|path| super::preparse::take(path, text, file))
-                .unwrap_or_else(|| crate::syntax::parse_module(file, text))
-        };
+        let parse = || crate::syntax::parse_module(file, text);
         let parsed = match encoding_error.map_or_else(parse, Err) {
             Ok(p) => p,
             Err(e) => {

@@ -22,7 +22,7 @@ mod libs;
 pub mod loader;
 pub mod object;
 mod ops;
-pub mod preparse;
+pub mod precompiled;
 pub mod probes;
 mod re_module;
 pub mod regex;
