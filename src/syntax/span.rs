@@ -54,10 +54,15 @@ impl SourceFile {
         // A line ends at `\n`, `\r\n` or a lone `\r` (as Python reads it).
         let mut line_starts = vec![0u32];
         let bytes = text.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
-                line_starts.push(i as u32 + 1);
+        if bytes.contains(&b'\r') {
+            for (i, &b) in bytes.iter().enumerate() {
+                if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                    line_starts.push(i as u32 + 1);
+                }
             }
+        } else {
+            // (the usual text: `\n` found by memchr, not byte by byte)
+            line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         }
         let mut non_ascii_lines = Vec::new();
         if !text.is_ascii() {
@@ -208,5 +213,17 @@ mod tests {
         assert_eq!((lc.line, lc.column, lc.utf16_column), (1, 13, 10));
         assert_eq!(f.offset_of_utf16(1, 10), off);
         assert_eq!(f.line_text(1), "x = 'é😀' + y");
+    }
+
+    #[test]
+    fn lines_end_at_newline_crlf_or_lone_cr() {
+        let starts = |t: &str| {
+            SourceFile::new("a.py".into(), t.into())
+                .line_starts()
+                .to_vec()
+        };
+        assert_eq!(starts("a\nbc\n\nd"), [0, 2, 5, 6]);
+        assert_eq!(starts("a\r\nbc\r\rd\n"), [0, 3, 6, 7, 9]);
+        assert_eq!(starts(""), [0]);
     }
 }
