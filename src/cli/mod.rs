@@ -505,6 +505,14 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
                     roots.extend(config.search_paths.iter().cloned());
                     crate::sandbox::Policy::sandboxed(roots.clone(), &[], Some(roots[0].clone()))
                 };
+                // the program's modules, parsed on another core while this one runs them
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let mut roots = vec![dir];
+                roots.extend(config.search_paths.iter().cloned());
+                crate::objspace::preparse::start(path, roots, policy.clone());
                 engine::analyze_target_opts(path, &config.search_paths, policy, config.translate)
             } else {
                 // a module of the project: the project's programs, this file's diagnostics

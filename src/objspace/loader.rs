@@ -380,7 +380,10 @@ impl ObjSpace {
             true => None,
             false => crate::syntax::check_source_encoding(file, text),
         };
-        let parse = || crate::syntax::parse_module(file, text);
+        let parse = || {
+            super::preparse::take(text, file)
+                .unwrap_or_else(|| crate::syntax::parse_module(file, text))
+        };
         let parsed = match encoding_error.map_or_else(parse, Err) {
             Ok(p) => p,
             Err(e) => {

@@ -23,6 +23,7 @@ pub mod loader;
 pub mod object;
 mod ops;
 pub mod precompiled;
+pub mod preparse;
 pub mod probes;
 mod re_module;
 pub mod regex;
