@@ -55,6 +55,20 @@
 #   on a machine at load 9 (wall and CPU inflated, no quiet moment to compare): AST best
 #   163 ms, median 175 ms wall, 180 ms CPU, 73 MiB, 854M; BC best 107 ms, median 114 ms,
 #   99 ms CPU, 63 MiB, 563M.
+# Session 15 (branch speed15; the same outputs, AST and BC, concise and json, before and
+#   after; the same `check` output on every fixture program). The bundled models are
+#   compiled at build time (build.rs) instead of being parsed and compiled on every run, and
+#   the program's own modules are parsed ahead on a second thread (objspace::preparse,
+#   following their imports), which replaces session 14's parse-ahead of the helper modules.
+#   Instructions (callgrind, --separate-threads), SOM_INTERP=AST: all threads 861M -> 735M
+#   with the models compiled at build time, 748M with the parse-ahead thread; the analysing
+#   thread 812M -> 630M (-22%). SOM_INTERP=BC: all 570M -> 504M, analysing thread 521M ->
+#   410M. (How much of the parsing the other thread takes depends on the scheduling: under
+#   callgrind the analysing thread counts 630-655M.) Peak RSS: AST 71-73 -> 72-80 MiB (the
+#   second thread's heap), BC 57-67 -> 57-61 MiB. Wall and CPU time could not be compared
+#   fairly: the machine was at load 8-13 all session (this script, at load 9: new best 304 ms
+#   unpinned, 356 ms pinned, 169 ms CPU; session 14's binary right after: 363 ms, 427 ms,
+#   280 ms CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
@@ -88,7 +102,7 @@ for _ in 1 2 3 4 5 6 7; do
   times+=($(( (end - start) / 1000000 )))
 done
 sorted=($(printf '%s\n' "${times[@]}" | sort -n))
-# the same unpinned: the RTyper's helper modules are parsed ahead on a second thread
+# the same unpinned: the program's modules are parsed ahead on a second thread
 # (objspace::preparse), which runs in parallel on a machine with two cores or more
 times=()
 for _ in 1 2 3 4 5 6 7; do
@@ -105,6 +119,10 @@ cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
 echo "check, all cores: best ${unpinned[0]} ms, median ${unpinned[3]} ms wall"
 echo "check, one core: best ${sorted[0]} ms, median ${sorted[3]} ms wall; ${cpu} ms CPU (user+sys); peak RSS $(( rss / 1024 )) MiB; $(tail -1 "$tmp/summary")"
 if command -v valgrind > /dev/null; then
-  ir=$(env "$@" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" check --format concise "$target" 2>&1 > /dev/null | sed -n 's/.*refs: *//p')
-  echo "instructions (callgrind): $ir"
+  env "$@" valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$tmp/cg.out" \
+    "$bin" check --format concise "$target" > /dev/null 2>&1 || true
+  # one file per thread: all of them, and the analysing thread's (the largest)
+  read -r all main < <(cat "$tmp"/cg.out* | sed -n 's/^totals: *//p' \
+    | awk '{ s += $1; if ($1 > m) m = $1 } END { printf "%d %d\n", s, m }')
+  echo "instructions (callgrind): $(( all / 1000000 ))M, of which the analysing thread $(( main / 1000000 ))M"
 fi
