@@ -298,9 +298,7 @@ pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
         }
         b'f' => vend = decpt + n,
         b'g' => {
-            use_exp = decpt <= -4
-                || decpt > n
-                || (flags & DTSF_ADD_DOT_0 != 0 && decpt == n);
+            use_exp = decpt <= -4 || decpt > n || (flags & DTSF_ADD_DOT_0 != 0 && decpt == n);
             if flags & DTSF_ALT != 0 {
                 vend = n;
             }
