@@ -673,7 +673,8 @@ void *RPyRT_ll_math__modf(double x, uint32_t tuple_tid) {
     if (!t)
         return NULL;
     double ip = trunc(x);
-    t->item0 = copysign(x - ip, x);
+    /* an infinity is all integral part: the fraction is a zero of its sign */
+    t->item0 = copysign(isinf(x) ? 0.0 : x - ip, x);
     t->item1 = ip;
     return t;
 }
