@@ -445,8 +445,12 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         UintAnd | UllongAnd => LlValue::Uint(a!(0).as_uint() & a!(1).as_uint()),
         UintOr | UllongOr => LlValue::Uint(a!(0).as_uint() | a!(1).as_uint()),
         UintXor | UllongXor => LlValue::Uint(a!(0).as_uint() ^ a!(1).as_uint()),
-        UintLshift | UllongLshift => LlValue::Uint(a!(0).as_uint().wrapping_shl(a!(1).as_int() as u32)),
-        UintRshift | UllongRshift => LlValue::Uint(a!(0).as_uint().wrapping_shr(a!(1).as_int() as u32)),
+        UintLshift | UllongLshift => {
+            LlValue::Uint(a!(0).as_uint().wrapping_shl(a!(1).as_int() as u32))
+        }
+        UintRshift | UllongRshift => {
+            LlValue::Uint(a!(0).as_uint().wrapping_shr(a!(1).as_int() as u32))
+        }
         FloatIsTrue => LlValue::Bool(a!(0).as_float() != 0.0),
         FloatNeg => LlValue::Float(-a!(0).as_float()),
         FloatAbs => LlValue::Float(a!(0).as_float().abs()),
