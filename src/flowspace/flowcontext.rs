@@ -65,6 +65,8 @@ pub fn build_flow<C: ConcreteSpace>(
         block_entries: HashMap::default(),
         pending: VecDeque::new(),
         dead: HashSet::default(),
+        egg_links: HashMap::default(),
+        in_egg: false,
         snapshot: None,
         raise_pending: None,
         last_bool: None,
@@ -104,8 +106,15 @@ pub fn build_flow<C: ConcreteSpace>(
         .map(|&c| Hlvalue::Const(Value::Obj(c)))
         .collect();
     while let Some((block, state, kind)) = ctx.pending.pop_front() {
-        // A block generalized by a merge before its turn only jumps to the general block.
-        if ctx.dead.contains(&block) {
+        // A path paused at a join point goes on from there, in the block that now holds
+        // that point (a merge may have cut the block there meanwhile).
+        let (block, state) = match kind {
+            Kind::Resume(e) => (ctx.entries[e].block, ctx.entries[e].state.clone()),
+            _ => (block, state),
+        };
+        // A block generalized by a merge before its turn only jumps to the general block;
+        // an exit of a fork whose block was generalized so is never flowed either.
+        if ctx.dead.contains(&block) || (kind == Kind::Egg && ctx.fork_is_dead(block)) {
             continue;
         }
         ctx.flow_block(block, state, kind, &cells);
@@ -119,22 +128,11 @@ pub fn build_flow<C: ConcreteSpace>(
     } = ctx;
     let mut graph = graph;
     let mut diagnostics = diagnostics;
-    // An error ends its path; it counts only if that path is still in the graph. A path
-    // flowed from a state a merge generalized afterwards is not: the reference flows its
-    // pending blocks in an order where the generalization comes first, so it never flows
-    // that path at all (a constant `None` that became a variable, say).
-    if !path_errors.is_empty() {
-        let mut live = vec![false; graph.blocks.len()];
-        for b in graph.iterblocks() {
-            live[b.0 as usize] = true;
-        }
-        for (diag, link) in path_errors {
-            let from = graph.link(link).prevblock;
-            if live[from.0 as usize] && graph.block(from).exits.contains(&link) {
-                diagnostics.push(diag);
-            }
-        }
-    }
+    // An error ends its path. Blocks are flowed in the reference's order, so a path flowed
+    // here is one the reference flows too, even when a merge generalized its start later
+    // (the exit of a loop's first pass, with the constants from before the loop): the
+    // reference stops at the first such error.
+    diagnostics.extend(path_errors.into_iter().map(|(diag, _)| diag));
     // What blocks turned into jumps held was flowed again in the blocks they jump to.
     graph.side.local_refs.retain(|r| !dead.contains(&r.block));
     let is_ovfcheck = |v: &Hlvalue| {
@@ -205,6 +203,8 @@ pub(super) enum Kind {
     /// A block made for one exit of a fork (a branch, an exception): it continues the
     /// bytecode that forked, so its first operation-recording bytecode is a join point.
     Egg,
+    /// A path paused at join point `entries[i]` (noted there already), going on from it.
+    Resume(usize),
 }
 
 pub(super) struct FlowContext<'a, C: ConcreteSpace> {
@@ -226,6 +226,12 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
     pub(super) pending: VecDeque<(BlockId, State, Kind)>,
     /// Blocks turned into a jump by a merge: never flowed (again).
     pub(super) dead: HashSet<BlockId>,
+    /// The link that enters each block made for an exit of a fork, and whether the fork
+    /// happened in an exit of a fork before its first join point (the reference's egg of
+    /// an egg, which dies with the same block).
+    egg_links: HashMap<BlockId, (LinkId, bool)>,
+    /// The current path is an exit of a fork that has not reached a join point yet.
+    in_egg: bool,
     /// State at the start of the current instruction, kept while a handler is active.
     snapshot: Option<State>,
     /// State at the start of the current instruction (the join point, when it records an
@@ -286,10 +292,18 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     fn flow_block(&mut self, block: BlockId, state: State, kind: Kind, cells: &[Hlvalue]) {
         self.current = block;
         self.kind = kind;
+        self.in_egg = kind == Kind::Egg;
         self.current_reclosed = false;
-        self.store_spans
-            .iter_mut()
-            .for_each(|s| *s = Span::default());
+        match kind {
+            Kind::Resume(e) => {
+                self.store_spans.clone_from(&self.entries[e].store_spans);
+                self.prev_span = self.entries[e].span;
+            }
+            _ => self
+                .store_spans
+                .iter_mut()
+                .for_each(|s| *s = Span::default()),
+        }
         self.last_locals.clear();
         self.instrs_in_block = 0;
         self.snapshot = None;
@@ -351,6 +365,24 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 }
             }
         }
+    }
+
+    /// Whether `block`, an exit of a fork, comes from a block a merge generalized before
+    /// `block`'s turn (directly, or through the forks it continues): the reference drops
+    /// such an exit with the block it came from.
+    fn fork_is_dead(&self, block: BlockId) -> bool {
+        let mut b = block;
+        while let Some(&(l, chained)) = self.egg_links.get(&b) {
+            let from = self.graph.link(l).prevblock;
+            if self.dead.contains(&from) {
+                return true;
+            }
+            if !chained {
+                return false;
+            }
+            b = from;
+        }
+        false
     }
 
     /// Ends the current block with one link to `target` (none when a merge already
@@ -421,6 +453,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 last_exc_value,
             },
         );
+        self.egg_links.insert(target, (id, self.in_egg));
         self.graph.set_link_span(id, self.span);
         self.graph.set_arg_spans(id, &arg_spans);
     }
@@ -475,7 +508,18 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             return Ok(());
         }
         let state = self.instr_state.clone();
+        self.in_egg = false;
         if self.join_at(state) {
+            return Err(Unwind::Stop);
+        }
+        if !self.pending.is_empty() {
+            // The reference starts a new block at each join point and flows it after the
+            // blocks already pending: pausing here keeps its order, which decides what is
+            // generalized before it is flowed (the exit of a loop's first pass, with the
+            // constants from before the loop, is flowed before the loop body comes back).
+            let e = self.entries.len() - 1;
+            self.pending
+                .push_back((self.current, self.instr_state.clone(), Kind::Resume(e)));
             return Err(Unwind::Stop);
         }
         Ok(())

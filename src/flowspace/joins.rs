@@ -8,6 +8,8 @@
 //! (block, number of operations, state) instead, and cut the block there only when another
 //! path does merge at that point (`split`). So the graph has a block boundary exactly where
 //! two paths meet, as the reference's graph has once its simplification joined the chains.
+//! While other blocks are pending, the path pauses at the noted position and goes on after
+//! them (`Kind::Resume`), so that blocks are flowed in the reference's order.
 //!
 //! Takes the state of the current path from `FlowContext`; gives links and blocks in its
 //! graph, and the blocks still to flow in `pending`.

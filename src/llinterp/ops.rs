@@ -151,13 +151,10 @@ impl<'p> LlInterpreter<'p> {
                 None => return Err(self.raise_std("OverflowError")),
             },
             IntLshiftOvf => {
-                let (x, s) = (a!(0).as_int(), a!(1).as_int());
-                let r = if (0..64).contains(&s) {
-                    x.wrapping_shl(s as u32)
-                } else {
-                    0
-                };
-                if !(0..64).contains(&s) || (r >> s) != x {
+                // the reference's ll_int_lshift_ovf: (x << s) >> s must give x back
+                let (x, s) = (a!(0).as_int(), a!(1).as_int() as u32);
+                let r = x.wrapping_shl(s);
+                if r.wrapping_shr(s) != x {
                     return Err(self.raise_std("OverflowError"));
                 }
                 LlValue::Int(r)
@@ -426,25 +423,11 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         IntAnd | LlongAnd => LlValue::Int(a!(0).as_int() & a!(1).as_int()),
         IntOr | LlongOr => LlValue::Int(a!(0).as_int() | a!(1).as_int()),
         IntXor | LlongXor => LlValue::Int(a!(0).as_int() ^ a!(1).as_int()),
-        IntLshift | LlongLshift => {
-            let s = a!(1).as_int();
-            LlValue::Int(if (0..64).contains(&s) {
-                a!(0).as_int().wrapping_shl(s as u32)
-            } else {
-                0
-            })
-        }
-        IntRshift | LlongRshift => {
-            let s = a!(1).as_int();
-            let x = a!(0).as_int();
-            LlValue::Int(if (0..64).contains(&s) {
-                x >> s
-            } else if x < 0 {
-                -1
-            } else {
-                0
-            })
-        }
+        // The reference emits C's shifts with their range check off (-O2): a count outside
+        // 0..63 does what the x86-64 instructions do, which take it modulo 64 (as
+        // wrapping_shl/shr do).
+        IntLshift | LlongLshift => LlValue::Int(a!(0).as_int().wrapping_shl(a!(1).as_int() as u32)),
+        IntRshift | LlongRshift => LlValue::Int(a!(0).as_int().wrapping_shr(a!(1).as_int() as u32)),
         IntBetween => {
             let b = a!(1).as_int();
             LlValue::Bool(a!(0).as_int() <= b && b < a!(2).as_int())
@@ -463,20 +446,10 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         UintOr | UllongOr => LlValue::Uint(a!(0).as_uint() | a!(1).as_uint()),
         UintXor | UllongXor => LlValue::Uint(a!(0).as_uint() ^ a!(1).as_uint()),
         UintLshift | UllongLshift => {
-            let s = a!(1).as_int();
-            LlValue::Uint(if (0..64).contains(&s) {
-                a!(0).as_uint() << s
-            } else {
-                0
-            })
+            LlValue::Uint(a!(0).as_uint().wrapping_shl(a!(1).as_int() as u32))
         }
         UintRshift | UllongRshift => {
-            let s = a!(1).as_int();
-            LlValue::Uint(if (0..64).contains(&s) {
-                a!(0).as_uint() >> s
-            } else {
-                0
-            })
+            LlValue::Uint(a!(0).as_uint().wrapping_shr(a!(1).as_int() as u32))
         }
         FloatIsTrue => LlValue::Bool(a!(0).as_float() != 0.0),
         FloatNeg => LlValue::Float(-a!(0).as_float()),
@@ -501,7 +474,7 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         CastBoolToFloat | CastIntToFloat => LlValue::Float(a!(0).as_float()),
         CastIntToChar => LlValue::Char(a!(0).as_int() as u8),
         CastIntToUnichar => LlValue::UniChar(a!(0).as_int() as u32),
-        CastFloatToInt => LlValue::Int(a!(0).as_float() as i64),
+        CastFloatToInt => LlValue::Int(c_float_to_signed(a!(0).as_float())),
         PtrEq => LlValue::Bool(a!(0).as_ptr() == a!(1).as_ptr()),
         PtrNe => LlValue::Bool(a!(0).as_ptr() != a!(1).as_ptr()),
         PtrIsZero => LlValue::Bool(a!(0).as_ptr() == LlPtr::Null),
@@ -572,21 +545,44 @@ pub(super) fn fast_mem_op(
     }
 }
 
+/// C's `(long)x` of a double as the x86-64 binary computes it (cvttsd2si): truncation,
+/// and the "integer indefinite" value, the most negative long, for NaN and for a value
+/// out of range.
+pub(super) fn c_float_to_signed(f: f64) -> i64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if (-TWO_63..TWO_63).contains(&f) {
+        f as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// C's `(unsigned long)x` of a double as gcc compiles it for x86-64: below 2**63 the signed
+/// conversion, from 2**63 on the signed conversion of x - 2**63 with the top bit flipped.
+pub(super) fn c_float_to_unsigned(f: f64) -> u64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f >= TWO_63 {
+        (c_float_to_signed(f - TWO_63) as u64) ^ (1 << 63)
+    } else {
+        c_float_to_signed(f) as u64
+    }
+}
+
 pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
     match to {
         LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(match v {
-            LlValue::Float(f) => f as i64,
+            LlValue::Float(f) => c_float_to_signed(f),
             other => other.as_int(),
         }),
         LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(match v {
-            LlValue::Float(f) => f as u64,
+            LlValue::Float(f) => c_float_to_unsigned(f),
             other => other.as_uint(),
         }),
         LlType::FLOAT => LlValue::Float(v.as_float()),
         _ if to.narrow_bits().is_some() => LlValue::narrow(
             to,
             match v {
-                LlValue::Float(f) => f as i64,
+                LlValue::Float(f) => c_float_to_signed(f),
                 other => other.as_int(),
             },
         ),

@@ -949,6 +949,12 @@ impl RTyper<'_> {
                     && id != B::Float
                     && id != B::RarithmeticRSinglefloat
                 {
+                    // r_uint(x), r_ulonglong(x): C's conversion to the unsigned type itself
+                    // (the reference's cast_float_to_uint), which keeps values from 2**63 on
+                    if tr == LlType::UNSIGNED || tr == LlType::UNSIGNEDLONGLONG {
+                        let u = llops.genop(LlOp::CastPrimitive, vec![hop.args_v[0]], tr);
+                        return Ok((u, rr));
+                    }
                     let i = llops.genop(LlOp::CastFloatToInt, vec![hop.args_v[0]], LlType::SIGNED);
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }

@@ -56,17 +56,19 @@ static inline unsigned long rpy_uint_mod_zer(unsigned long x, unsigned long y) {
     if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
     return x % y;
 }
+/* Shifts: the reference emits C's `x << s` with its range check off (-O2), so a count
+ * outside 0..63 does what the x86-64 instructions do, which take it modulo 64. */
 static inline long rpy_int_lshift(long x, long s) {
-    return (s >= 0 && s < 64) ? (long)((unsigned long)x << s) : 0;
+    return (long)((unsigned long)x << (s & 63));
 }
 static inline long rpy_int_rshift(long x, long s) {
-    return (s >= 0 && s < 64) ? (x >> s) : (x < 0 ? -1 : 0);
+    return x >> (s & 63);
 }
 static inline unsigned long rpy_uint_lshift(unsigned long x, long s) {
-    return (s >= 0 && s < 64) ? (x << s) : 0;
+    return x << (s & 63);
 }
 static inline unsigned long rpy_uint_rshift(unsigned long x, long s) {
-    return (s >= 0 && s < 64) ? (x >> s) : 0;
+    return x >> (s & 63);
 }
 static inline long rpy_int_add_ovf(long x, long y) {
     long r;
@@ -88,8 +90,9 @@ static inline long rpy_int_abs_ovf(long x) {
     return x < 0 ? -x : x;
 }
 static inline long rpy_int_lshift_ovf(long x, long s) {
+    /* the reference's ll_int_lshift_ovf: (x << s) >> s must give x back */
     long r = rpy_int_lshift(x, s);
-    if (s < 0 || s >= 64 || (r >> s) != x) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
+    if (rpy_int_rshift(r, s) != x) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }
     return r;
 }
 

@@ -393,69 +393,177 @@ struct rpy_string *RPyRT_ll_float_repr(double x) {
     return mkstr(buf, n);
 }
 
-/* rfloat.formatd(x, code, precision, flags): 'e' 'f' 'g' (and upper case) with a
- * precision, any other code the repr without its ".0"; flag 2 adds ".0" to a finite
- * number without a point or exponent, flag 1 a '+' to a non-negative one */
+/* The digits dtoa gives for a finite x (no trailing zeros; "0" for zero) and the position
+ * of the decimal point: the shortest for 'r', n significant digits for 'e'/'g', n digits
+ * after the point for 'f' (none at all when it rounds to zero). `digits` holds FBUF. */
+static int dtoa_digits(double x, unsigned char code, int n, char *digits, int *decpt) {
+    double ax = fabs(x);
+    char buf[FBUF];
+    int k = 0;
+    if (ax == 0.0) {
+        strcpy(digits, "0");
+        *decpt = 1;
+        return 1;
+    }
+    if (code == 'r') {
+        shortest_digits(x, digits, decpt);
+        return (int)strlen(digits);
+    }
+    if (code == 'f') {
+        snprintf(buf, sizeof buf, "%.*f", n, ax);
+        int dp = 0;
+        bool seen_point = false;
+        for (char *q = buf; *q; q++) {
+            if (*q == '.') {
+                seen_point = true;
+                continue;
+            }
+            if (!seen_point)
+                dp++;
+            if (k == 0 && *q == '0') {
+                dp--;
+                continue;
+            }
+            digits[k++] = *q;
+        }
+        if (k == 0)
+            dp = -n;
+        *decpt = dp;
+    } else {
+        snprintf(buf, sizeof buf, "%.*e", n - 1, ax);
+        char *e = strchr(buf, 'e');
+        for (char *q = buf; q < e; q++)
+            if (*q >= '0' && *q <= '9')
+                digits[k++] = *q;
+        *decpt = atoi(e + 1) + 1;
+    }
+    while (k > 0 && digits[k - 1] == '0')
+        k--;
+    if (k == 0 && code != 'f') {
+        digits[k++] = '0';
+        *decpt = 1;
+    }
+    digits[k] = 0;
+    return k;
+}
+
+static int put_zeros(char *out, int n, int count) {
+    for (int i = 0; i < count; i++)
+        out[n++] = '0';
+    return n;
+}
+
+/* rfloat.formatd(x, code, precision, flags) as the reference's dtoa formats it: 'e' 'f'
+ * 'g' (and upper case) with a precision, any other code the shortest repr without its
+ * ".0"; flags 1 DTSF_SIGN (a '+'), 2 DTSF_ADD_DOT_0 (".0" on an integral value, which 'g'
+ * at exactly `precision` digits writes with an exponent instead), 4 DTSF_ALT ('g' keeps
+ * its trailing zeros, every code its decimal point), 8 DTSF_CUT_EXP_0 (no leading zero in
+ * a one-digit exponent). `out` holds 2 * FBUF. */
 static int formatd_buf(double x, unsigned char code, long prec, long flags, char *out) {
-    bool upper = code >= 'A' && code <= 'Z';
+    bool upper = code == 'E' || code == 'F' || code == 'G';
     unsigned char lc = upper ? (unsigned char)(code + ('a' - 'A')) : code;
-    const char *sp;
-    int n;
+    int n = 0;
+    if (isnan(x))
+        return snprintf(out, FBUF, "%s", upper ? "NAN" : "nan");
+    if (isinf(x)) {
+        const char *s = x < 0 ? "-inf" : (flags & 1) ? "+inf" : "inf";
+        for (; *s; s++)
+            out[n++] = upper ? (char)(*s + ('A' - 'a') * (*s >= 'a' && *s <= 'z')) : *s;
+        out[n] = 0;
+        return n;
+    }
     if (prec < 0)
         prec = 0;
     if (prec > 400)
         prec = 400;
-    char *o = out + 1; /* room for the '+' of flag 1 */
+    int nd;
     switch (lc) {
     case 'e':
-        if ((sp = special_float(x, upper)))
-            n = snprintf(o, FBUF - 1, "%s", sp);
-        else
-            n = snprintf(o, FBUF - 1, upper ? "%.*E" : "%.*e", (int)prec, x);
+        nd = (int)prec + 1;
         break;
     case 'f':
-        /* "inf"/"nan" stay lower case for 'F', as in the LLInterpreter */
-        if ((sp = special_float(x, false)))
-            n = snprintf(o, FBUF - 1, "%s", sp);
-        else
-            n = snprintf(o, FBUF - 1, "%.*f", (int)prec, x);
+        nd = (int)prec;
         break;
     case 'g':
-        if ((sp = special_float(x, upper)))
-            n = snprintf(o, FBUF - 1, "%s", sp);
-        else
-            n = snprintf(o, FBUF - 1, upper ? "%.*G" : "%.*g", (int)(prec < 1 ? 1 : prec), x);
+        nd = prec < 1 ? 1 : (int)prec;
         break;
     default:
-        n = float_repr_buf(x, o);
-        if (isfinite(x) && n >= 2 && o[n - 2] == '.' && o[n - 1] == '0') {
-            n -= 2;
-            o[n] = 0;
-        }
+        lc = 'r';
+        nd = 0;
         break;
     }
-    if ((flags & 2) && isfinite(x) && !strpbrk(o, ".eE")) {
-        o[n++] = '.';
-        o[n++] = '0';
-        o[n] = 0;
+    char digits[FBUF];
+    int decpt;
+    int buflen = dtoa_digits(x, lc, nd, digits, &decpt);
+    bool use_exp = false;
+    int vend = buflen;
+    if (lc == 'e') {
+        use_exp = true;
+        vend = nd;
+    } else if (lc == 'f') {
+        vend = decpt + nd;
+    } else if (lc == 'g') {
+        use_exp = decpt <= -4 || decpt > nd || ((flags & 2) && decpt == nd);
+        if (flags & 4)
+            vend = nd;
+    } else {
+        use_exp = decpt <= -4 || decpt > 16;
     }
-    if ((flags & 1) && o[0] != '-') {
-        out[0] = '+';
-        return n + 1;
+    int exp = decpt - 1;
+    if (use_exp)
+        decpt = 1;
+    int vstart = decpt <= 0 ? decpt - 1 : 0;
+    if (vend <= decpt)
+        vend = (!use_exp && (flags & 2)) ? decpt + 1 : decpt;
+    if (signbit(x))
+        out[n++] = '-';
+    else if (flags & 1)
+        out[n++] = '+';
+    int body = n;
+    if (decpt <= 0) {
+        n = put_zeros(out, n, decpt - vstart);
+        out[n++] = '.';
+        n = put_zeros(out, n, -decpt);
+    } else {
+        n = put_zeros(out, n, -vstart);
     }
-    memmove(out, o, (size_t)n + 1);
+    if (0 < decpt && decpt <= buflen) {
+        memcpy(out + n, digits, (size_t)decpt);
+        n += decpt;
+        out[n++] = '.';
+        memcpy(out + n, digits + decpt, (size_t)(buflen - decpt));
+        n += buflen - decpt;
+    } else {
+        memcpy(out + n, digits, (size_t)buflen);
+        n += buflen;
+    }
+    if (buflen < decpt) {
+        n = put_zeros(out, n, decpt - buflen);
+        out[n++] = '.';
+        n = put_zeros(out, n, vend - decpt);
+    } else {
+        n = put_zeros(out, n, vend - buflen);
+    }
+    if (!(flags & 4) && n > body && out[n - 1] == '.')
+        n--;
+    if (use_exp) {
+        int ae = exp < 0 ? -exp : exp;
+        n += sprintf(out + n, "%c%c%s%d", upper ? 'E' : 'e', exp < 0 ? '-' : '+',
+                     (ae < 10 && !(flags & 8)) ? "0" : "", ae);
+    }
+    out[n] = 0;
     return n;
 }
 
 struct rpy_string *RPyRT_ll_float_format(double x, unsigned char code, long prec) {
-    char buf[FBUF + 8];
+    char buf[2 * FBUF];
     int n = formatd_buf(x, code, prec, 0, buf);
     return mkstr(buf, n);
 }
 
 struct rpy_string *RPyRT_ll_float_format_4(double x, unsigned char code, long prec,
                                            long flags) {
-    char buf[FBUF + 8];
+    char buf[2 * FBUF];
     int n = formatd_buf(x, code, prec, flags, buf);
     return mkstr(buf, n);
 }
@@ -565,7 +673,8 @@ void *RPyRT_ll_math__modf(double x, uint32_t tuple_tid) {
     if (!t)
         return NULL;
     double ip = trunc(x);
-    t->item0 = copysign(x - ip, x);
+    /* an infinity is all integral part: the fraction is a zero of its sign */
+    t->item0 = copysign(isinf(x) ? 0.0 : x - ip, x);
     t->item1 = ip;
     return t;
 }

@@ -231,8 +231,11 @@ impl<'p> LlInterpreter<'p> {
                     "isfinite" => return Ok(LlValue::Bool(x.is_finite())),
                     "modf" | "frexp" => {
                         let (p, q) = if name.as_str() == "modf" {
+                            // an infinity is all integral part: the fraction is a zero
+                            // of its sign (inf - inf would be nan)
                             let ip = x.trunc();
-                            (LlValue::Float((x - ip).copysign(x)), LlValue::Float(ip))
+                            let frac = if x.is_infinite() { 0.0 } else { x - ip };
+                            (LlValue::Float(frac.copysign(x)), LlValue::Float(ip))
                         } else {
                             let (m, e) = frexp(x);
                             (LlValue::Float(m), LlValue::Int(e))

@@ -217,36 +217,165 @@ pub fn format_f(f: f64, prec: usize, alt: bool) -> String {
     s
 }
 
-/// `rpython.rlib.rfloat.formatd(x, code, precision, flags)`: `'e'`, `'f'`, `'g'` with a
-/// precision, `'r'` the shortest repr (without the `.0` Python's `repr` adds, unless
-/// `DTSF_ADD_DOT_0`, flag 2, is given; flag 1 `DTSF_SIGN` adds `+` to positives).
-pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
-    let upper = code.is_ascii_uppercase();
-    let mut s = match code.to_ascii_lowercase() {
-        b'e' => format_e(x, precision, false, upper),
+/// `rfloat.formatd`'s flags.
+const DTSF_SIGN: i64 = 0x1;
+const DTSF_ADD_DOT_0: i64 = 0x2;
+const DTSF_ALT: i64 = 0x4;
+const DTSF_CUT_EXP_0: i64 = 0x8;
+
+/// The digits dtoa gives for a finite `x` (no trailing zeros; `0` for zero) and the
+/// position of the decimal point: mode 0 (shortest) for `'r'`, `n` significant digits for
+/// `'e'`/`'g'`, `n` digits after the point for `'f'` (none at all when it rounds to zero).
+fn dtoa_digits(x: f64, code: u8, n: usize) -> (Vec<u8>, i32) {
+    let a = x.abs();
+    if a == 0.0 {
+        return (b"0".to_vec(), 1);
+    }
+    let (mut digits, mut decpt) = match code {
+        b'r' => shortest_digits(a),
         b'f' => {
-            if let Some(sp) = special_float(x) {
-                sp
-            } else {
-                format!("{:.*}", precision, x)
+            let s = format!("{:.*}", n.min(MAX_PRECISION), a);
+            let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+            let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+            let mut decpt = int.len() as i32;
+            let lead = digits.iter().take_while(|&&d| d == b'0').count();
+            digits.drain(..lead);
+            decpt -= lead as i32;
+            if digits.is_empty() {
+                decpt = -(n as i32);
             }
+            (digits, decpt)
         }
-        b'g' => format_g(x, precision.max(1), false, upper),
-        _ => {
-            let r = float_repr(x);
-            match r.strip_suffix(".0") {
-                Some(t) if x.is_finite() => t.to_string(),
-                _ => r,
-            }
-        }
+        _ => rounded_digits(a, n),
     };
-    if flags & 2 != 0 && x.is_finite() && !s.contains(['.', 'e', 'E']) {
-        s.push_str(".0");
+    while digits.last() == Some(&b'0') {
+        digits.pop();
     }
-    if flags & 1 != 0 && !s.starts_with('-') {
-        s.insert(0, '+');
+    if digits.is_empty() && code != b'f' {
+        digits.push(b'0');
+        decpt = 1;
     }
-    s
+    (digits, decpt)
+}
+
+/// `rpython.rlib.rfloat.formatd(x, code, precision, flags)` as the reference's dtoa
+/// formats it: `'e'`, `'f'`, `'g'` (and upper case) with a precision, `'r'` the shortest
+/// repr without the `.0`; flags `DTSF_SIGN` (a `+`), `DTSF_ADD_DOT_0` (`.0` on an integral
+/// value, which `'g'` at exactly `precision` digits writes with an exponent instead),
+/// `DTSF_ALT` (`'g'` keeps its trailing zeros, every code its decimal point) and
+/// `DTSF_CUT_EXP_0` (no leading zero in a one-digit exponent).
+pub fn formatd(x: f64, code: u8, precision: usize, flags: i64) -> String {
+    let upper = matches!(code, b'E' | b'F' | b'G');
+    let code = code.to_ascii_lowercase();
+    if x.is_nan() {
+        return if upper { "NAN" } else { "nan" }.into();
+    }
+    if x.is_infinite() {
+        let s = if x < 0.0 {
+            "-inf"
+        } else if flags & DTSF_SIGN != 0 {
+            "+inf"
+        } else {
+            "inf"
+        };
+        return if upper { s.to_uppercase() } else { s.into() };
+    }
+    let precision = precision.min(MAX_PRECISION) as i32;
+    let (code, n) = match code {
+        b'e' => (b'e', precision + 1),
+        b'f' => (b'f', precision),
+        b'g' => (b'g', precision.max(1)),
+        _ => (b'r', 0),
+    };
+    let (digits, mut decpt) = dtoa_digits(x, code, n as usize);
+    let buflen = digits.len() as i32;
+    let mut use_exp = false;
+    let mut vend = buflen;
+    match code {
+        b'e' => {
+            use_exp = true;
+            vend = n;
+        }
+        b'f' => vend = decpt + n,
+        b'g' => {
+            use_exp = decpt <= -4 || decpt > n || (flags & DTSF_ADD_DOT_0 != 0 && decpt == n);
+            if flags & DTSF_ALT != 0 {
+                vend = n;
+            }
+        }
+        _ => use_exp = decpt <= -4 || decpt > 16,
+    }
+    let exp = decpt - 1;
+    if use_exp {
+        decpt = 1;
+    }
+    let vstart = if decpt <= 0 { decpt - 1 } else { 0 };
+    if vend <= decpt {
+        vend = if !use_exp && flags & DTSF_ADD_DOT_0 != 0 {
+            decpt + 1
+        } else {
+            decpt
+        };
+    }
+    let zeros = |out: &mut String, k: i32| out.extend(std::iter::repeat_n('0', k.max(0) as usize));
+    let mut out = String::new();
+    if x.is_sign_negative() {
+        out.push('-');
+    } else if flags & DTSF_SIGN != 0 {
+        out.push('+');
+    }
+    let body = out.len();
+    if decpt <= 0 {
+        zeros(&mut out, decpt - vstart);
+        out.push('.');
+        zeros(&mut out, -decpt);
+    } else {
+        zeros(&mut out, -vstart);
+    }
+    if 0 < decpt && decpt <= buflen {
+        out.extend(digits[..decpt as usize].iter().map(|&d| d as char));
+        out.push('.');
+        out.extend(digits[decpt as usize..].iter().map(|&d| d as char));
+    } else {
+        out.extend(digits.iter().map(|&d| d as char));
+    }
+    if buflen < decpt {
+        zeros(&mut out, decpt - buflen);
+        out.push('.');
+        zeros(&mut out, vend - decpt);
+    } else {
+        zeros(&mut out, vend - buflen);
+    }
+    if flags & DTSF_ALT == 0 && out.len() > body && out.ends_with('.') {
+        out.pop();
+    }
+    if use_exp {
+        out.push(if upper { 'E' } else { 'e' });
+        out.push(if exp < 0 { '-' } else { '+' });
+        if exp.abs() < 10 && flags & DTSF_CUT_EXP_0 == 0 {
+            out.push('0');
+        }
+        out.push_str(&exp.abs().to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+#[test]
+fn formatd_flags_as_the_reference() {
+    // values the reference binary printed (float_formatd_flags_blind7a)
+    assert_eq!(formatd(0.0, b'g', 3, DTSF_ALT), "0.00");
+    assert_eq!(formatd(-1.5, b'g', 3, DTSF_ALT), "-1.50");
+    assert_eq!(formatd(1e-300, b'g', 3, DTSF_ALT), "1.00e-300");
+    assert_eq!(formatd(f64::NAN, b'g', 6, DTSF_SIGN), "nan");
+    assert_eq!(formatd(f64::INFINITY, b'g', 6, DTSF_SIGN), "+inf");
+    assert_eq!(formatd(-0.0, b'g', 0, 0), "-0");
+    assert_eq!(formatd(1e16, b'f', 1, DTSF_SIGN), "+10000000000000000.0");
+    assert_eq!(formatd(2.0 / 3.0, b'g', 17, 0), "0.66666666666666663");
+    assert_eq!(formatd(1.0, b'r', 0, DTSF_ADD_DOT_0), "1.0");
+    assert_eq!(formatd(0.000123456, b'f', 2, 0), "0.00");
+    assert_eq!(formatd(0.1, b'f', 0, 0), "0");
+    assert_eq!(formatd(1.0, b'e', 0, 0), "1e+00");
 }
 
 /// One part of a complex number as Python 2.7 writes it: `repr` (shortest digits) or

@@ -161,8 +161,28 @@ def mulmod(a, b, c):
     return (a * b) % c
 
 
+@specialize.argtype(0)
+def _byteswap_word(x):
+    """The 8 bytes of the word-sized integer x in the opposite order, in x's own type
+    (the 8 low bytes are taken one at a time, so the sign bits a signed shift brings in
+    are never used)."""
+    res = x & 0
+    i = 0
+    while i < 8:
+        res = (res << 8) | (x & 0xFF)
+        x = x >> 8
+        i += 1
+    return res
+
+
+@specialize.ll()
 def byteswap(arg):
-    return arg
+    """Little <-> big endian of a word-sized integer, or of the 8 bytes of a float (one
+    version per low-level type, as the reference's)."""
+    if isinstance(arg, float):
+        from rpython.rlib.longlong2float import float2longlong, longlong2float
+        return longlong2float(_byteswap_word(float2longlong(arg)))
+    return _byteswap_word(arg)
 
 
 r_longlonglong = r_longlong
