@@ -234,7 +234,8 @@ impl Op {
     /// Operations the reference's flow-graph simplification deletes when their result is
     /// never used (its `transform_dead_op_vars`, before annotation): the annotator never
     /// sees them, so `y = a.missing` or `z = n + "s"` with `y`, `z` unused is accepted.
-    /// Unless it is the operation a `try` catches the exceptions of.
+    /// Unless it is the operation a `try` catches the exceptions of. Not `Type`, `Int`,
+    /// `Float`, `Long`: the reference leaves those as calls of the built-in types.
     pub fn removable_when_dead(self) -> bool {
         use Op::*;
         matches!(
@@ -245,7 +246,6 @@ impl Op {
                 | Bool
                 | Is
                 | Id
-                | Type
                 | IsSubtype
                 | IsInstance
                 | Repr
@@ -275,9 +275,6 @@ impl Op {
                 | And
                 | Or
                 | Xor
-                | Int
-                | Float
-                | Long
                 | Lt
                 | Le
                 | Eq
