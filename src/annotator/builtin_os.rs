@@ -46,6 +46,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsFstatFields
             | B::OsListdirRaw
             | B::OsPipeRaw
+            | B::OsWaitpidRaw
             | B::OsLoadavgItem
             | B::OsStatInt
             | B::OsFstatInt
@@ -169,7 +170,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             B::OsListdirRaw => Ok(SomeValue::string0(false)),
-            B::OsPipeRaw => Ok(SomeValue::int()),
+            B::OsPipeRaw | B::OsWaitpidRaw => Ok(SomeValue::int()),
             B::OsLoadavgItem => Ok(SomeValue::float()),
             B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
             B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
@@ -238,7 +239,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::OsKill | B::OsDup2 | B::OsFtruncate => {
                 self.check_int(name, "argument 1", &p[0])?;
                 self.check_int(name, "argument 2", &p[1])?;
-                Ok(S::None)
+                // rposix's kill returns the C function's result (0)
+                Ok(if id == B::OsKill {
+                    SomeValue::nonneg_int()
+                } else {
+                    S::None
+                })
             }
             B::OsFsync => {
                 self.check_int(name, "the file descriptor", &p[0])?;

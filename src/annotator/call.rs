@@ -305,6 +305,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 match built {
                     Ok((mut graph, diags)) => {
+                        super::simplify::remove_dead_ops(&mut graph);
                         super::simplify::remove_dead_inputargs(&mut graph);
                         for d in diags {
                             self.push_diagnostic(d);

@@ -207,6 +207,7 @@ builtins! {
     OsLoadavgItem = "os.loadavg_item";
     /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
     OsPipeRaw = "os.pipe_raw";
+    OsWaitpidRaw = "os.waitpid_raw";
     OsStatInt = "os.stat_int";
     OsStatFloat = "os.stat_float";
     OsFstatInt = "os.fstat_int";

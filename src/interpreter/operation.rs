@@ -231,6 +231,62 @@ impl Op {
         )
     }
 
+    /// Operations the reference's flow-graph simplification deletes when their result is
+    /// never used (its `transform_dead_op_vars`, before annotation): the annotator never
+    /// sees them, so `y = a.missing` or `z = n + "s"` with `y`, `z` unused is accepted.
+    /// Unless it is the operation a `try` catches the exceptions of. Not `Type`, `Int`,
+    /// `Float`, `Long`: the reference leaves those as calls of the built-in types.
+    pub fn removable_when_dead(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            NewTuple
+                | NewList
+                | NewDict
+                | Bool
+                | Is
+                | Id
+                | IsSubtype
+                | IsInstance
+                | Repr
+                | Str
+                | Len
+                | Hash
+                | GetAttr
+                | GetItem
+                | Pos
+                | Neg
+                | Abs
+                | Hex
+                | Oct
+                | Ord
+                | Invert
+                | Add
+                | Sub
+                | Mul
+                | TrueDiv
+                | FloorDiv
+                | Div
+                | Mod
+                | Divmod
+                | Pow
+                | LShift
+                | RShift
+                | And
+                | Or
+                | Xor
+                | Lt
+                | Le
+                | Eq
+                | Ne
+                | Gt
+                | Ge
+                | Cmp
+                | Contains
+                | Iter
+        )
+    }
+
     /// Built-in exception classes (by name) this operation can raise implicitly, which an
     /// enclosing `try` can catch (seed 002, "Exception rules"). Calls can raise anything.
     pub fn canraise(self) -> &'static [&'static str] {

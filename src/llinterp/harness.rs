@@ -88,6 +88,7 @@ fn interpret_file(
         Ok(v) => Outcome::Value(v),
         Err(Unwind::Raise { etype, .. }) => Outcome::Raised(interp.class_name(etype)),
         Err(Unwind::Fatal { msg, .. }) => return Err(msg),
+        Err(Unwind::Exit(status)) => return Err(format!("os._exit({status})")),
     };
     Ok((outcome, stdout))
 }

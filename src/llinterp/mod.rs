@@ -7,6 +7,7 @@
 //! `runtime`; the primitive operations in `ops`.
 
 mod code;
+mod fds;
 mod gc;
 mod ops;
 mod runtime;
@@ -29,6 +30,8 @@ pub enum Unwind {
     /// Execution cannot continue (undefined behaviour in the compiled program, or a limit
     /// of the interpreter); the message names what happened, `span` where.
     Fatal { msg: String, span: Span },
+    /// `os._exit(status)`: the process ends at once, without flushing buffered streams.
+    Exit(i32),
 }
 
 /// How the message of a stop for undefined behaviour starts (`LlInterpreter::undefined`);
@@ -57,8 +60,8 @@ pub struct LlInterpreter<'p> {
     pub out: Output,
     /// The line `print` is building (RPython buffers it until the newline).
     print_buf: Vec<u8>,
-    /// Files the program opened with `os.open`, by file descriptor (from 3 on).
-    pub(crate) files: HashMap<i64, std::fs::File>,
+    /// The program's file descriptors: the standard streams and the files it opened.
+    pub(crate) fds: fds::FdTable,
     depth: usize,
     /// Flattened slot of each (pointer type, field name) already accessed.
     slot_cache: HashMap<(LlType, crate::lltypesystem::Sym), usize>,
@@ -71,6 +74,8 @@ pub struct LlInterpreter<'p> {
     /// The live GC pointers of the frames of the calls in progress (see `gc`).
     gc_roots: Vec<LlValue>,
     start: std::time::Instant,
+    /// Set in the child of an `os.fork()`.
+    pub(crate) forked_child: bool,
 }
 
 /// The deepest recursion the interpreter follows before stopping as a stack overflow.
@@ -83,7 +88,7 @@ impl<'p> LlInterpreter<'p> {
             heap: prog.heap.clone(),
             out,
             print_buf: Vec::new(),
-            files: HashMap::default(),
+            fds: fds::FdTable::new(),
             depth: 0,
             slot_cache: HashMap::default(),
             codes: Vec::new(),
@@ -91,14 +96,37 @@ impl<'p> LlInterpreter<'p> {
             steps: 0,
             gc_roots: Vec::new(),
             start: std::time::Instant::now(),
+            forked_child: false,
         }
     }
 
     /// Runs `entry_point(argv)` as a standalone program's main would; returns the exit
     /// status (134 after an uncaught exception, as `abort()` gives).
     pub fn run_entry(&mut self, argv: &[String]) -> RunResult {
+        let r = self.run_entry_once(argv);
+        if self.forked_child {
+            // A child of `os.fork()` runs on this thread only: it ends here, as the
+            // compiled child would leave main(), whatever threads the parent had.
+            if let Some((msg, _)) = &r.fatal {
+                let _ = self.write_fd(2, format!("{msg}\n").as_bytes());
+            }
+            let _ = self.flush();
+            // SAFETY: _exit ends the process; nothing runs after it
+            unsafe { libc::_exit(r.exit_code) }
+        }
+        r
+    }
+
+    fn run_entry_once(&mut self, argv: &[String]) -> RunResult {
         let argv_val = self.make_argv(argv);
         let mut res = self.call_function(self.prog.entry, &[argv_val], Span::default());
+        if let Err(Unwind::Exit(status)) = res {
+            let _ = self.flush();
+            return RunResult {
+                exit_code: status & 0xff,
+                fatal: None,
+            };
+        }
         if let (Ok(_), Some(f)) = (&res, self.prog.at_exit) {
             // the C library's flush of buffered streams at a normal exit
             if let Err(e) = self.call_function(f, &[], Span::default()) {
@@ -122,6 +150,10 @@ impl<'p> LlInterpreter<'p> {
                     fatal: None,
                 }
             }
+            Err(Unwind::Exit(status)) => RunResult {
+                exit_code: status & 0xff,
+                fatal: None,
+            },
             Err(Unwind::Fatal { msg, span }) => {
                 // the caller writes the message, with the line it names
                 RunResult {
@@ -167,7 +199,15 @@ impl<'p> LlInterpreter<'p> {
     }
 
     pub(crate) fn write_fd(&mut self, fd: i64, data: &[u8]) -> std::io::Result<usize> {
-        match (&mut self.out, fd) {
+        let stream = match self.fds.get_mut(fd) {
+            Some(fds::Fd::Std(k)) => *k,
+            Some(fds::Fd::File(f)) => {
+                f.write_all(data)?;
+                return Ok(data.len());
+            }
+            None => return Err(std::io::Error::from_raw_os_error(libc::EBADF)),
+        };
+        match (&mut self.out, stream) {
             (Output::Capture { stdout, .. }, 1) => stdout.extend_from_slice(data),
             (Output::Capture { stderr, .. }, 2) => stderr.extend_from_slice(data),
             (Output::Inherit, 1) => {
@@ -180,17 +220,21 @@ impl<'p> LlInterpreter<'p> {
                 o.write_all(data)?;
                 o.flush()?;
             }
-            (_, fd) => match self.files.get_mut(&fd) {
-                Some(f) => f.write_all(data)?,
-                None => {
-                    return Err(std::io::Error::new(
-                        std::io::ErrorKind::InvalidInput,
-                        "bad file descriptor",
-                    ))
-                }
-            },
+            // standard input, opened for reading only
+            _ => return Err(std::io::Error::from_raw_os_error(libc::EBADF)),
         }
         Ok(data.len())
+    }
+
+    /// Reads at most `buf.len()` bytes from the program's descriptor `fd`.
+    pub(crate) fn read_fd(&mut self, fd: i64, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::Read;
+        match self.fds.get_mut(fd) {
+            Some(fds::Fd::Std(0)) => std::io::stdin().read(buf),
+            Some(fds::Fd::File(f)) => f.read(buf),
+            // the run's output streams, opened for writing only
+            Some(fds::Fd::Std(_)) | None => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
+        }
     }
 
     /// Calls function `f` of the function table.

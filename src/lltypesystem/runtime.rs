@@ -81,6 +81,12 @@ runtime_fns! {
     OsLoadavgItem = "ll_os_loadavg_item", &["OSError"], NO_ALLOC;
     /// `os.pipe()` -> `read << 32 | write`
     OsPipeRaw = "ll_os_pipe_raw", &["OSError"], NO_ALLOC;
+    /// `os.waitpid(pid, options)` -> `pid << 32 | status`
+    OsWaitpidRaw = "ll_os_waitpid_raw", &["OSError"], NO_ALLOC;
+    /// `os.fork() -> Signed`
+    OsFork = "ll_os_fork", &["OSError"], NO_ALLOC;
+    /// `os._exit(status)`: ends the process at once (no buffered stream is flushed)
+    OsExit = "ll_os_exit", NONE, NO_ALLOC;
     /// `os.lseek(fd, pos, how) -> Signed`
     OsLseek = "ll_os_lseek", &["OSError"], NO_ALLOC;
     /// the other `os` functions (`rtyper::rexternal` lists their signatures)
@@ -94,6 +100,10 @@ runtime_fns! {
     OsStrerror = "ll_os_strerror", NONE, ALLOC;
     OsIsatty = "ll_os_isatty", NONE, NO_ALLOC;
     OsDup = "ll_os_dup", &["OSError"], NO_ALLOC;
+    /// `os.dup2(fd, newfd)`
+    OsDup2 = "ll_os_dup2", &["OSError"], NO_ALLOC;
+    /// `os.kill(pid, sig) -> Signed` (0: rposix returns the C function's result)
+    OsKill = "ll_os_kill", &["OSError"], NO_ALLOC;
     OsFsync = "ll_os_fsync", &["OSError"], NO_ALLOC;
     OsAccess = "ll_os_access", NONE, NO_ALLOC;
     /// `os.path.exists`/`isdir`/`isfile`

@@ -860,12 +860,20 @@ impl ObjSpace {
                 }
             }
         }
+        // The class belongs to the module its `__module__` names, as CPython's
+        // `type.__new__` has it: a class a metaclass builds in another module (pairtype's
+        // `extendabletype`) is still the user's.
+        let module = dict
+            .get("__module__")
+            .and_then(|m| self.name_of(m))
+            .and_then(|m| self.modules.get(&*m).copied())
+            .or(globals);
         let id = self.heap.alloc(Object::Class(Class {
             name: cname,
             bases: base_ids.clone(),
             mro: Vec::new(),
             dict,
-            module: globals,
+            module,
             span: spans.0,
             name_span: spans.1,
             builtin: None,

@@ -46,6 +46,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsListdirRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
     (B::OsPipeRaw, os_not_at_import),
+    (B::OsWaitpidRaw, os_not_at_import),
     (B::OsStatInt, os_not_at_import),
     (B::OsStatFloat, os_not_at_import),
     (B::OsFstatInt, os_not_at_import),

@@ -579,17 +579,22 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::OsListdir | B::OsGetloadavg | B::OsPipe => {
+            B::OsListdir | B::OsGetloadavg | B::OsPipe | B::OsWaitpid => {
                 // the helpers of ll_os.py build the result, of the result's type
                 let raises = self.has_implicit_exception(hop, "OSError");
                 let mut args = vec![ctype(tr)];
                 if id == B::OsListdir {
                     args.push(self.inputarg(llops, hop, 0, rs)?);
                 }
+                if id == B::OsWaitpid {
+                    args.push(self.inputarg(llops, hop, 0, si)?);
+                    args.push(self.inputarg(llops, hop, 1, si)?);
+                }
                 let helper = match self.repr(rr) {
                     Repr::List { fixed: true, .. } => "ll_listdir_fixed",
                     Repr::List { .. } => "ll_listdir",
                     _ if id == B::OsPipe => "ll_pipe",
+                    _ if id == B::OsWaitpid => "ll_waitpid",
                     _ => "ll_getloadavg",
                 };
                 if raises {

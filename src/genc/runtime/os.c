@@ -4,9 +4,11 @@
 #include "text.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* a path as a C string (malloc'ed), or NULL with the exception set */
@@ -77,6 +79,28 @@ long RPyRT_ll_os_dup(long fd) {
     check(r);
     return r;
 }
+
+void RPyRT_ll_os_dup2(long fd, long newfd) { check(dup2((int)fd, (int)newfd)); }
+
+long RPyRT_ll_os_kill(long pid, long sig) {
+    check(kill((pid_t)pid, (int)sig));
+    return 0;
+}
+
+long RPyRT_ll_os_fork(void) {
+    pid_t r = fork();
+    check((int)r);
+    return (long)r;
+}
+
+long RPyRT_ll_os_waitpid_raw(long pid, long options) {
+    int status = 0;
+    pid_t r = waitpid((pid_t)pid, &status, (int)options);
+    check((int)r);
+    return ((long)r << 32) | (long)(unsigned int)status;
+}
+
+void RPyRT_ll_os_exit(long status) { _exit((int)status); }
 
 long RPyRT_ll_os_pipe_raw(void) {
     int fds[2];

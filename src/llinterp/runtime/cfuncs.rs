@@ -124,15 +124,7 @@ impl<'p> LlInterpreter<'p> {
                 let (fd, buf, len) = (int(0), ptr(1), n(2));
                 self.c_bytes(buf, len, f, span)?;
                 let mut tmp = vec![0u8; len];
-                use std::io::Read as _;
-                let got = if fd == 0 {
-                    std::io::stdin().read(&mut tmp)
-                } else {
-                    match self.files.get_mut(&fd) {
-                        Some(file) => file.read(&mut tmp),
-                        None => return Ok(self.c_int(rty, -1)),
-                    }
-                };
+                let got = self.read_fd(fd, &mut tmp);
                 match got {
                     Ok(k) => {
                         if let Ok(b) = self.heap.bytes_mut(buf) {

@@ -52,8 +52,9 @@ impl<'p> LlInterpreter<'p> {
         let int = |i: usize| a[i].as_int();
         Ok(match f {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
-            | OsStrerror | OsIsatty | OsDup | OsPipeRaw | OsFsync | OsAccess | OsPathExists
-            | OsPathIsdir | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+            | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw | OsFork | OsExit
+            | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir | OsPathIsfile
+            | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
                 return self.call_os(f, a, rty, span)
             }
             OsWrite => {
@@ -66,15 +67,7 @@ impl<'p> LlInterpreter<'p> {
             OsRead => {
                 let (fd, n) = (int(0), int(1).max(0) as usize);
                 let mut buf = vec![0u8; n];
-                use std::io::Read;
-                let got = if fd == 0 {
-                    std::io::stdin().read(&mut buf)
-                } else {
-                    match self.files.get_mut(&fd) {
-                        Some(f) => f.read(&mut buf),
-                        None => return Err(self.raise_oserror(libc::EBADF)),
-                    }
-                };
+                let got = self.read_fd(fd, &mut buf);
                 let got = got.map_err(|e| self.raise_oserror(e.raw_os_error().unwrap_or(0)))?;
                 buf.truncate(got);
                 self.strv(&buf)
@@ -102,18 +95,14 @@ impl<'p> LlInterpreter<'p> {
                 }
                 let path = String::from_utf8_lossy(&path).into_owned();
                 match o.open(&path) {
-                    Ok(f) => {
-                        let fd = (3..).find(|k| !self.files.contains_key(k)).unwrap_or(3);
-                        self.files.insert(fd, f);
-                        LlValue::Int(fd)
-                    }
+                    Ok(f) => LlValue::Int(self.fds.insert(super::fds::Fd::File(f))),
                     Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 }
             }
             OsClose => {
                 let fd = int(0);
-                if self.files.remove(&fd).is_none() && !(0..=2).contains(&fd) {
-                    return Err(self.raise_oserror(libc::EBADF));
+                if let Err(e) = self.fds.close(fd) {
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
                 }
                 LlValue::Void
             }
@@ -152,7 +141,7 @@ impl<'p> LlInterpreter<'p> {
                     2 => SeekFrom::End(pos),
                     _ => return Err(self.raise_oserror(libc::EINVAL)),
                 };
-                match self.files.get_mut(&fd).map(|f| f.seek(whence)) {
+                match self.fds.file_mut(fd).map(|f| f.seek(whence)) {
                     Some(Ok(p)) => LlValue::Int(p as i64),
                     Some(Err(e)) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                     None => return Err(self.raise_oserror(libc::EBADF)),

@@ -1,8 +1,9 @@
 //! The `os` externals of `rtyper::rexternal` as the LLInterpreter runs them. Paths are
-//! the real file system's; file descriptors are the interpreter's own table (`files`,
-//! numbers from 3 up, as `os.open` hands them out), with 0–2 its standard streams. Each
+//! the real file system's; file descriptors are the interpreter's own table (`fds`,
+//! numbered as POSIX hands them out), with 0–2 its standard streams at the start. Each
 //! raises OSError where the C function would fail.
 
+use super::super::fds::Fd;
 use super::super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlType, LlValue};
@@ -19,17 +20,18 @@ impl LlInterpreter<'_> {
     /// `fstat` of the program's descriptor `fd`: a file it opened, or one of the standard
     /// streams (those of this process, which the program's output goes to).
     fn fstat(&self, fd: i64) -> std::io::Result<std::fs::Metadata> {
-        if let Some(f) = self.files.get(&fd) {
-            return f.metadata();
+        match self.fds.get(fd) {
+            Some(Fd::File(f)) => f.metadata(),
+            Some(Fd::Std(k)) => {
+                use std::os::unix::io::FromRawFd;
+                // SAFETY: a standard descriptor of this process, borrowed (never closed:
+                // the File is not dropped)
+                let f =
+                    std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(*k as i32) });
+                f.metadata()
+            }
+            None => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
         }
-        if (0..=2).contains(&fd) {
-            use std::os::unix::io::FromRawFd;
-            // SAFETY: a standard descriptor of this process, borrowed (never closed: the
-            // File is not dropped)
-            let f = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd as i32) });
-            return f.metadata();
-        }
-        Err(std::io::Error::from_raw_os_error(libc::EBADF))
     }
 
     fn path_arg(&self, v: LlValue, span: Span) -> Result<std::path::PathBuf, Unwind> {
@@ -95,23 +97,69 @@ impl LlInterpreter<'_> {
                 self.strv(text.as_bytes())
             }
             OsIsatty => {
-                let fd = int(0);
                 let captured = matches!(self.out, super::super::Output::Capture { .. });
-                truth(match fd {
-                    0 => std::io::stdin().is_terminal(),
-                    1 => !captured && std::io::stdout().is_terminal(),
-                    2 => !captured && std::io::stderr().is_terminal(),
-                    _ => self.files.get(&fd).is_some_and(|f| f.is_terminal()),
+                truth(match self.fds.get(int(0)) {
+                    Some(Fd::Std(0)) => std::io::stdin().is_terminal(),
+                    Some(Fd::Std(1)) => !captured && std::io::stdout().is_terminal(),
+                    Some(Fd::Std(_)) => !captured && std::io::stderr().is_terminal(),
+                    Some(Fd::File(f)) => f.is_terminal(),
+                    None => false,
                 })
             }
-            OsDup => {
-                let fd = int(0);
-                let Some(copy) = self.files.get(&fd).and_then(|f| f.try_clone().ok()) else {
-                    return Err(self.raise_oserror(libc::EBADF));
+            OsDup => match self.fds.dup(int(0)) {
+                Ok(new) => LlValue::Int(new),
+                Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
+            },
+            OsDup2 => {
+                let r = self.fds.dup2(int(0), int(1));
+                return ok_or_oserror(self, r);
+            }
+            OsExit if self.forked_child => {
+                let _ = self.flush();
+                // SAFETY: _exit ends the process at once, as the C function does
+                unsafe { libc::_exit(int(0) as i32) }
+            }
+            OsExit => return Err(Unwind::Exit(int(0) as i32)),
+            OsFork => {
+                // the child goes on interpreting: the interpreter holds no lock and its
+                // output is written unbuffered, so nothing is written twice
+                let _ = self.flush();
+                // SAFETY: fork() takes no arguments; the child only runs this thread
+                let pid = unsafe { libc::fork() };
+                if pid < 0 {
+                    let e = std::io::Error::last_os_error();
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
+                }
+                if pid == 0 {
+                    self.forked_child = true;
+                }
+                LlValue::Int(pid as i64)
+            }
+            OsWaitpidRaw => {
+                let (pid, options) = (int(0), int(1));
+                let mut status: libc::c_int = 0;
+                // SAFETY: waitpid() stores the status into a local
+                let r = unsafe { libc::waitpid(pid as libc::pid_t, &mut status, options as i32) };
+                if r < 0 {
+                    let e = std::io::Error::last_os_error();
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
+                }
+                LlValue::Int((r as i64) << 32 | (status as u32 as i64))
+            }
+            OsKill => {
+                let (pid, sig) = (int(0), int(1));
+                let r = match (i32::try_from(pid), i32::try_from(sig)) {
+                    // SAFETY: kill() takes plain integers
+                    (Ok(p), Ok(s)) => unsafe { libc::kill(p, s) },
+                    _ => {
+                        return Err(self.raise_oserror(libc::EINVAL));
+                    }
                 };
-                let new = (3..).find(|k| !self.files.contains_key(k)).unwrap_or(3);
-                self.files.insert(new, copy);
-                LlValue::Int(new)
+                if r != 0 {
+                    let e = std::io::Error::last_os_error();
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
+                }
+                LlValue::Int(0)
             }
             OsPipeRaw => {
                 let mut fds = [0i32; 2];
@@ -120,24 +168,23 @@ impl LlInterpreter<'_> {
                     let e = std::io::Error::last_os_error();
                     return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
                 }
-                // numbered as the program's own table hands them out (lowest free from 3)
+                // numbered as the program's own table hands them out (lowest free)
                 let mut ends = [0i64; 2];
                 for (k, raw) in fds.into_iter().enumerate() {
                     use std::os::unix::io::FromRawFd;
-                    let n = (3..).find(|x| !self.files.contains_key(x)).unwrap_or(3);
                     // SAFETY: a fresh descriptor, owned from now on by this File
-                    self.files
-                        .insert(n, unsafe { std::fs::File::from_raw_fd(raw) });
-                    ends[k] = n;
+                    let f = unsafe { std::fs::File::from_raw_fd(raw) };
+                    ends[k] = self.fds.insert(Fd::File(f));
                 }
                 LlValue::Int(ends[0] << 32 | ends[1])
             }
             OsFsync => {
                 let fd = int(0);
-                let r = match self.files.get(&fd) {
-                    Some(f) => f.sync_all(),
-                    None if (0..=2).contains(&fd) => Ok(()),
-                    None => Err(std::io::ErrorKind::InvalidInput.into()),
+                let r = match self.fds.get(fd) {
+                    Some(Fd::File(f)) => f.sync_all(),
+                    // as when the expected outputs were recorded: into files
+                    Some(Fd::Std(_)) => Ok(()),
+                    None => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
                 };
                 return ok_or_oserror(self, r);
             }

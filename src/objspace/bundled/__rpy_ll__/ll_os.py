@@ -3,7 +3,7 @@ functions give flat values (a NUL-separated string of names, one load average), 
 helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
 pointer types of the result, passed by the RTyper as constants."""
 from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
-from __rpy__ import os_fstat_int, os_fstat_float, os_pipe_raw
+from __rpy__ import os_fstat_int, os_fstat_float, os_pipe_raw, os_waitpid_raw
 from rpython.rtyper.lltypesystem.lltype import malloc
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
@@ -66,6 +66,17 @@ def ll_pipe(TUPLE):
     t = malloc(TUPLE.TO)
     t.item0 = fds >> 32
     t.item1 = fds & 0xffffffff
+    return t
+
+
+@specialize.ll()
+def ll_waitpid(TUPLE, pid, options):
+    """`os.waitpid(pid, options)`: the external gives the pid and the status in one int
+    (pid << 32 | status; a status has 16 bits)."""
+    r = os_waitpid_raw(pid, options)
+    t = malloc(TUPLE.TO)
+    t.item0 = r >> 32
+    t.item1 = r & 0xffffffff
     return t
 
 

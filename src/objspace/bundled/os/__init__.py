@@ -122,6 +122,45 @@ devnull = '/dev/null'
 error = OSError
 
 
+# The wait-status macros of Linux's C library (rposix turns them into functions; those
+# of a test return a bool).
+def WIFEXITED(status):
+    return (status & 0x7f) == 0
+
+
+def WEXITSTATUS(status):
+    return (status >> 8) & 0xff
+
+
+def WIFSIGNALED(status):
+    sig = status & 0x7f
+    return sig != 0 and sig != 0x7f
+
+
+def WTERMSIG(status):
+    return status & 0x7f
+
+
+def WIFSTOPPED(status):
+    return (status & 0xff) == 0x7f
+
+
+def WSTOPSIG(status):
+    return (status >> 8) & 0xff
+
+
+def WCOREDUMP(status):
+    return (status & 0x80) != 0
+
+
+def WIFCONTINUED(status):
+    return status == 0xffff
+
+
+WNOHANG = 1
+WUNTRACED = 2
+
+
 class stat_result(object):
     """What `stat` returns: the st_* fields, times as floats. Indexed with a constant, it
     is the tuple of the first ten fields, the times in whole seconds (as in RPython)."""
