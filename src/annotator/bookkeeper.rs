@@ -262,7 +262,9 @@ impl Bookkeeper {
             return None;
         }
         let root = self.dict_items(def).0;
-        self.r_dicts.iter().find(|(d, _, _)| self.dict_items(*d).0 == root)
+        self.r_dicts
+            .iter()
+            .find(|(d, _, _)| self.dict_items(*d).0 == root)
     }
 
     pub fn new_listdef(&mut self, s_item: SomeValue) -> ListDefId {

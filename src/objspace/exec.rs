@@ -220,7 +220,9 @@ impl ObjSpace {
             _ => return,
         };
         for name in names {
-            let v = self.new_unknown(&format!("{name} (after an exec of code rpy-lsp does not read)"));
+            let v = self.new_unknown(&format!(
+                "{name} (after an exec of code rpy-lsp does not read)"
+            ));
             let _ = self.ns_set(module, &name, v);
         }
     }

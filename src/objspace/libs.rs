@@ -383,7 +383,7 @@ fn os_isatty(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// A path import-time code names, on the host: a relative one is relative to the working
 /// directory `os.getcwd()` reports (the project's root for `check`, where the reference's
 /// translation runs; the real one for `run` and `build`), not to rpy-lsp's own.
-fn host_path(sp: &ObjSpace, path: &str) -> std::path::PathBuf {
+pub(crate) fn host_path(sp: &ObjSpace, path: &str) -> std::path::PathBuf {
     let p = std::path::PathBuf::from(path);
     match &sp.config.policy.cwd {
         Some(cwd) if p.is_relative() => cwd.join(p),

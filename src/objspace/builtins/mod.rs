@@ -362,11 +362,12 @@ fn b_compile(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// bundled `__rpy_file__` model (a module may read its grammar or data file as it is
 /// imported); one opened for writing or appending is unknown.
 fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    let mode = a
-        .args
-        .get(1)
-        .copied()
-        .or_else(|| a.kwargs.iter().find(|(k, _)| &**k == "mode").map(|(_, v)| *v));
+    let mode = a.args.get(1).copied().or_else(|| {
+        a.kwargs
+            .iter()
+            .find(|(k, _)| &**k == "mode")
+            .map(|(_, v)| *v)
+    });
     let reading = match mode {
         None => true,
         Some(m) => match sp.text_of(m) {
@@ -376,6 +377,14 @@ fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     };
     if !reading || a.args.is_empty() {
         return b_file_unknown(sp, a);
+    }
+    // a file the sandbox of `check` hides (outside the project) is unknown, not missing
+    if let Some(name) = sp.text_of(a.args[0]) {
+        let path = super::libs::host_path(sp, &name);
+        let overlay = sp.config.overlays.contains_key(&path);
+        if !overlay && path.exists() && !sp.config.policy.may_read(&path) {
+            return b_file_unknown(sp, a);
+        }
     }
     let model = sp.import_absolute("__rpy_file__")?;
     let Some(open) = sp.module_attr(model, "open_for_reading") else {
