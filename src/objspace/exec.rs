@@ -212,8 +212,9 @@ impl ObjSpace {
                 .dict
                 .iter()
                 .filter(|(k, v)| {
-                    !(k.starts_with("__") && k.ends_with("__"))
-                        && !matches!(v, Value::Obj(id) if matches!(self.heap.get(*id), Object::Module(_)))
+                    let dunder = k.starts_with("__") && k.ends_with("__");
+                    let module = matches!(v, Value::Obj(id) if matches!(self.heap.get(*id), Object::Module(_)));
+                    !dunder && !module
                 })
                 .map(|(k, _)| k.clone())
                 .collect(),
