@@ -556,13 +556,14 @@ fn run_stops_at_an_unmodelled_c_function_and_build_calls_it() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n42\n");
 }
 
-/// Import-time code that loops over a value rpy-lsp does not model (the lines of a file
-/// read with `open()`) left a table rpy-lsp cannot know: `check` accepts the program (an
-/// unknown is a warning), `run` and `build` refuse it naming the loop's line; import-time
-/// code that only stores an unknown, never branching on it, runs.
+/// Import-time code that loops over a value rpy-lsp does not model (`keyword.kwlist`)
+/// left a table rpy-lsp cannot know: `check` accepts the program (an unknown is a
+/// warning), `run` and `build` refuse it naming the loop's line; import-time code that only
+/// stores an unknown, never branching on it, runs; and so does a table filled from the
+/// lines of a data file, which import-time code reads with `open()`.
 #[test]
 fn run_refuses_import_time_control_flow_on_an_unknown() {
-    let prog = "fixtures/programs/ok_mm_import_time_file_read/main.py";
+    let prog = "fixtures/programs/ok_import_time_table_from_unmodelled.py";
     let (code, _, stderr) = rpy(&["check", prog]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("RPY301"), "{stderr}");
@@ -576,7 +577,7 @@ fn run_refuses_import_time_control_flow_on_an_unknown() {
         assert_eq!((code, stdout.as_str()), (1, ""), "{cmd}: {stderr}");
         assert!(
             stderr.contains("error[RPY301]: import-time code branched or looped here on a value rpy-lsp does not model")
-                && stderr.contains("ok_mm_import_time_file_read/main.py:7:13"),
+                && stderr.contains("ok_import_time_table_from_unmodelled.py:22:11"),
             "{cmd}: {stderr}"
         );
         assert!(!out.exists(), "{cmd} wrote an executable");
@@ -587,6 +588,10 @@ fn run_refuses_import_time_control_flow_on_an_unknown() {
     );
     let (code, stdout, stderr) = rpy(&["run", stores.to_str().unwrap(), "--", "while"]);
     assert_eq!((code, stdout.as_str()), (0, "5\n"), "{stderr}");
+    // keywords.txt maps `if` to 2; argv[0] is no keyword
+    let file_table = "fixtures/programs/ok_mm_import_time_file_read/main.py";
+    let (code, stdout, stderr) = rpy(&["run", file_table]);
+    assert_eq!((code, stdout.as_str()), (0, "2\n"), "{stderr}");
 }
 
 /// With an annotator error, the flow stage's errors are reported only in functions a path

@@ -581,7 +581,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// Generalizes a dict's keys to `key`, which must be hashable.
+    /// Generalizes a dict's keys to `key`, which must be hashable (unless the dict is an
+    /// r_dict, which hashes with its own function).
     pub fn dict_key(&mut self, def: DictDefId, key: &SomeValue) -> Result<(), AnnError> {
         // Lists and dicts have no hash function, nor tuples containing them.
         fn unhashable(s: &SomeValue) -> bool {
@@ -591,7 +592,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 _ => false,
             }
         }
-        if unhashable(key) {
+        // an r_dict hashes its keys with its own function: a list key is fine there
+        if unhashable(key) && self.bk.r_dict_of(def).is_none() {
             return Err(AnnError::new(
                 "RPY205",
                 format!(

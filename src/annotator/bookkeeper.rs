@@ -255,6 +255,18 @@ impl Bookkeeper {
         (self.find(k), self.find(v))
     }
 
+    /// The `r_dict(eq, hash)` a dict is (dicts that meet share it): its definition and its
+    /// key equality and hash functions; `None` for a plain dict.
+    pub fn r_dict_of(&self, def: DictDefId) -> Option<&(DictDefId, SomeValue, SomeValue)> {
+        if self.r_dicts.is_empty() {
+            return None;
+        }
+        let root = self.dict_items(def).0;
+        self.r_dicts
+            .iter()
+            .find(|(d, _, _)| self.dict_items(*d).0 == root)
+    }
+
     pub fn new_listdef(&mut self, s_item: SomeValue) -> ListDefId {
         let item = self.new_item(s_item);
         self.listdefs.push(item);

@@ -468,6 +468,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.addpendingblock(g, start, inputs, super::annrpython::Incoming::Call(span));
         let pos = self.bk.position;
         self.info[g as usize].callers.insert(pos);
+        // A call site calls the one specialization its latest (most general) arguments
+        // select, as the reference's RTyper picks it from the final annotations: one
+        // selected by earlier arguments (None before a str-or-None, with argtype) is no
+        // longer its target.
+        if let Desc::Function(f) = self.bk.desc(fdesc) {
+            if f.graphs.len() > 1 {
+                let stale: Vec<u32> = f.graphs.values().copied().filter(|&o| o != g).collect();
+                for o in stale {
+                    self.info[o as usize].callers.remove(pos);
+                }
+            }
+        }
         if is_gen {
             let gen = self
                 .bk

@@ -32,6 +32,15 @@ impl Callers {
             false
         }
     }
+    /// Removes `p`; false when it was not there.
+    pub fn remove(&mut self, p: Position) -> bool {
+        if self.set.remove(&p) {
+            self.order.retain(|&q| q != p);
+            true
+        } else {
+            false
+        }
+    }
     pub fn iter(&self) -> std::slice::Iter<'_, Position> {
         self.order.iter()
     }

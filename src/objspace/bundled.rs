@@ -107,6 +107,7 @@ bundled! {
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
     "rpython.rtyper.lltypesystem.rffi" => "rpython/rtyper/lltypesystem/rffi.py", false;
+    "__rpy_file__" => "__rpy_file__.py", false;
     "__rpy_ll__" => "__rpy_ll__/__init__.py", true;
     "__rpy_ll__.ll_str" => "__rpy_ll__/ll_str.py", false;
     "__rpy_ll__.ll_os" => "__rpy_ll__/ll_os.py", false;

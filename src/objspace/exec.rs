@@ -141,6 +141,16 @@ impl ObjSpace {
                     self.unknown_dicts.insert(d);
                 }
             }
+            if locals.is_none() {
+                let module = match globals {
+                    None => self.frames.last().map(|&(m, _)| m),
+                    Some(Value::Obj(g)) => self.globals_views.get(&g).copied(),
+                    Some(_) => None,
+                };
+                if let Some(module) = module {
+                    self.forget_module_globals(module);
+                }
+            }
             return Ok(());
         };
         let run = |sp: &mut Self, code, module| match locals {
@@ -188,5 +198,33 @@ impl ObjSpace {
             self.setitem(g, key, v)?;
         }
         Ok(())
+    }
+
+    /// After `exec` of code rpy-lsp could not read into a module's globals: that code may
+    /// have bound any name (tinySelf execs a copy of a class's source under the name of a
+    /// placeholder class), so the module's names from before are unknown from here on, and
+    /// so is a name missing there. What the module defines after the `exec` is known again.
+    fn forget_module_globals(&mut self, module: ObjId) {
+        self.unknown_globals.insert(module);
+        // Imported modules stay known: generated code rebinding `os` is not a pattern seen.
+        let names: Vec<Rc<str>> = match self.heap.get(module) {
+            Object::Module(m) => m
+                .dict
+                .iter()
+                .filter(|(k, v)| {
+                    let dunder = k.starts_with("__") && k.ends_with("__");
+                    let module = matches!(v, Value::Obj(id) if matches!(self.heap.get(*id), Object::Module(_)));
+                    !dunder && !module
+                })
+                .map(|(k, _)| k.clone())
+                .collect(),
+            _ => return,
+        };
+        for name in names {
+            let v = self.new_unknown(&format!(
+                "{name} (after an exec of code rpy-lsp does not read)"
+            ));
+            let _ = self.ns_set(module, &name, v);
+        }
     }
 }

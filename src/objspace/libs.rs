@@ -245,7 +245,7 @@ fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             "Permission denied (rpy-lsp does not write files at import time)",
         ));
     }
-    let p = std::path::PathBuf::from(&path);
+    let p = host_path(sp, &path);
     let data = match sp.config.overlays.get(&p) {
         Some(t) => t.clone().into_bytes(),
         None => match sp.config.policy.read_file(&p) {
@@ -381,6 +381,17 @@ fn os_isatty(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(Value::Bool(false))
 }
 
+/// A path import-time code names, on the host: a relative one is relative to the working
+/// directory `os.getcwd()` reports (the project's root for `check`, where the reference's
+/// translation runs; the real one for `run` and `build`), not to rpy-lsp's own.
+pub(crate) fn host_path(sp: &ObjSpace, path: &str) -> std::path::PathBuf {
+    let p = std::path::PathBuf::from(path);
+    match &sp.config.policy.cwd {
+        Some(cwd) if p.is_relative() => cwd.join(p),
+        _ => p,
+    }
+}
+
 fn os_getcwd(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
     let d = sp.config.policy.cwd();
@@ -403,7 +414,8 @@ fn os_listdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     sp.world_read = true;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
-    if !sp.config.policy.may_read(std::path::Path::new(&path)) {
+    let path = host_path(sp, &path);
+    if !sp.config.policy.may_read(&path) {
         return Err(sp.os_error(13, "Permission denied"));
     }
     let Ok(rd) = std::fs::read_dir(&path) else {
@@ -425,7 +437,8 @@ fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     sp.world_read = true;
     let path = sp.text_of(a.args[0]).unwrap_or_default();
-    if !sp.config.policy.may_read(std::path::Path::new(&path)) {
+    let path = host_path(sp, &path);
+    if !sp.config.policy.may_read(&path) {
         return Err(sp.os_error(13, "Permission denied"));
     }
     let m = match a.id {
@@ -454,7 +467,8 @@ fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     sp.world_read = true;
-    let path = std::path::PathBuf::from(sp.text_of(a.args[0]).unwrap_or_default());
+    let path = sp.text_of(a.args[0]).unwrap_or_default();
+    let path = host_path(sp, &path);
     let overlay = sp.config.overlays.contains_key(&path);
     if !overlay && !sp.config.policy.may_read(&path) {
         return Ok(Value::Bool(false));

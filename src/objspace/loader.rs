@@ -407,7 +407,7 @@ impl ObjSpace {
     }
 
     /// Imports `fullname` absolutely, binding submodules as attributes of their packages.
-    fn import_absolute(&mut self, fullname: &str) -> R<ObjId> {
+    pub(crate) fn import_absolute(&mut self, fullname: &str) -> R<ObjId> {
         let mut parent: Option<ObjId> = None;
         let mut prefix = String::new();
         for part in fullname.split('.') {

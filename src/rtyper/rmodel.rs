@@ -392,12 +392,7 @@ impl RTyper<'_> {
 
     /// The key equality and hash graphs of an `r_dict` (dicts that meet share them).
     fn r_dict_functions(&self, def: crate::annotator::model::DictDefId) -> Option<(u32, u32)> {
-        let bk = &self.ann.bookkeeper;
-        let root = bk.find(bk.dict_items(def).0);
-        let (_, eq, hash) = bk
-            .r_dicts
-            .iter()
-            .find(|(d, _, _)| bk.find(bk.dict_items(*d).0) == root)?;
+        let (_, eq, hash) = self.ann.bookkeeper.r_dict_of(def)?;
         let graph = |s: &SomeValue| match s {
             SomeValue::Pbc { descs, .. } if descs.len() == 1 => self.single_graph_of(descs[0]),
             _ => None,

@@ -186,8 +186,8 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::Execfile, b_unsupported),
     (B::Input, b_unsupported),
     (B::RawInput, b_unsupported),
-    (B::Open, b_file_unknown),
-    (B::File, b_file_unknown),
+    (B::Open, b_open),
+    (B::File, b_open),
     (B::Reload, b_unsupported),
     // constructors of built-in classes
     (B::Object, c_object),
@@ -358,6 +358,43 @@ fn b_compile(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 /// `open(path)` at import time (a grammar file read to build a parser): rpy-lsp does not
 /// read files for the program, so the file and what is read from it are unknown.
+/// `open()` / `file()` at import time: a file opened for reading is read for real through the
+/// bundled `__rpy_file__` model (a module may read its grammar or data file as it is
+/// imported); one opened for writing or appending is unknown.
+fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let mode = a.args.get(1).copied().or_else(|| {
+        a.kwargs
+            .iter()
+            .find(|(k, _)| &**k == "mode")
+            .map(|(_, v)| *v)
+    });
+    let reading = match mode {
+        None => true,
+        Some(m) => match sp.text_of(m) {
+            Some(m) => !m.contains(['w', 'a', '+']),
+            None => false,
+        },
+    };
+    if !reading || a.args.is_empty() {
+        return b_file_unknown(sp, a);
+    }
+    // a file the sandbox of `check` hides (outside the project) is unknown, not missing
+    if let Some(name) = sp.text_of(a.args[0]) {
+        let path = super::libs::host_path(sp, &name);
+        let overlay = sp.config.overlays.contains_key(&path);
+        if !overlay && path.exists() && !sp.config.policy.may_read(&path) {
+            return b_file_unknown(sp, a);
+        }
+    }
+    let model = sp.import_absolute("__rpy_file__")?;
+    let Some(open) = sp.module_attr(model, "open_for_reading") else {
+        return b_file_unknown(sp, a);
+    };
+    let args = std::mem::take(&mut a.args);
+    let kwargs = std::mem::take(&mut a.kwargs);
+    sp.call_value(open, args, kwargs)
+}
+
 fn b_file_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let what = format!("{}()", a.id.name());
     sp.warn_unknown(&what, "the result of");

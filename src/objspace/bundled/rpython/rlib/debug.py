@@ -23,6 +23,13 @@ def ll_assert(x, msg):
     assert x, msg
 
 
+@specialize.argtype(0)
+def ll_assert_not_none(x):
+    """`x`, asserted not None: its annotation loses None (minipypy's frames)."""
+    assert x is not None
+    return x
+
+
 def check_nonneg(x):
     """The annotator must prove `x >= 0`."""
     assert x >= 0
