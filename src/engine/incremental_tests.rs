@@ -237,7 +237,8 @@ const EDITS: &[(&str, &str, &str, bool, bool, bool)] = &[
     (
         "main",
         "    extra = Extra().size()\n",
-        "    extra = Extra().size() + 1\n",
+        // printed: an unused result is dropped before annotation, as in the reference
+        "    print Extra().size() + 1\n",
         true,
         true,
         false,
@@ -246,16 +247,16 @@ const EDITS: &[(&str, &str, &str, bool, bool, bool)] = &[
     // A line being typed (a syntax error in the buffer), then finished.
     (
         "main",
-        "    extra = Extra().size() + 1\n",
-        "    extra = Extra(.size() + 1\n",
+        "    print Extra().size() + 1\n",
+        "    print Extra(.size() + 1\n",
         true,
         true,
         false,
     ),
     (
         "main",
-        "    extra = Extra(.size() + 1\n",
-        "    extra = Extra().size() + 1\n",
+        "    print Extra(.size() + 1\n",
+        "    print Extra().size() + 1\n",
         false,
         true,
         false,

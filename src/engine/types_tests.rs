@@ -36,6 +36,7 @@ def entry_point(argv):
     head = Node(n)
     head.next = Node(n + 1)
     s = argv[0]
+    print s
     return count(head) + head.limit
 
 
