@@ -996,6 +996,19 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
             Some(BuiltinId::Open) => self.library_function("rpython.rlib.rfile", "create_file")?,
             _ => func,
         };
+        // A bundled model's function that the reference's flow space replaces by its
+        // RPython version (os.path.join → rpath's two-argument join) names that version in
+        // `_rpy_flow_redirect_`; import-time code keeps calling the CPython-like one.
+        let func = match func {
+            Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
+                Object::Function(f) => f
+                    .attrs
+                    .get("_rpy_flow_redirect_")
+                    .map_or(func, Hlvalue::Const),
+                _ => func,
+            },
+            _ => func,
+        };
         if let Some(id) = self.builtin_id(func) {
             use BuiltinId as B;
             let name = id.name();
