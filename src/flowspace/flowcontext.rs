@@ -13,7 +13,7 @@
 use super::model::*;
 use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
-use crate::compiler::{CodeObject, Const};
+use crate::compiler::{CodeObject, Const, Instr};
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::{
@@ -308,7 +308,13 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             }
             Err(Unwind::Raise { etype, evalue }) => {
                 let target = self.graph.exceptblock;
-                self.close(target, vec![etype, evalue], ExitCase::None);
+                let link = self.close(target, vec![etype, evalue], ExitCase::None);
+                // (the raising instruction is the last one run: `eval` moved past it)
+                let pc = frame.state.pc as usize;
+                let caught = pc > 0 && frame.code.co_code.get(pc - 1) == Some(&Instr::ReraiseCaught);
+                if let (Some(link), true) = (link, caught) {
+                    self.graph.set_reraise_of_caught(link);
+                }
             }
             Err(Unwind::Fork(fork)) => match *fork {
                 Fork::Branch {
