@@ -75,6 +75,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
         }
         self.check_none_equality();
+        self.check_is_of_primitives();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
@@ -280,6 +281,52 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
                 self.bk.describe_type(self.heap(), other),
                 if op.opname == Op::Eq { "==" } else { "!=" }
+            );
+            self.report(AnnError::new("RPY205", msg), op.span);
+        }
+    }
+
+    /// `x is y` where one side is a number or a character and the result is not known
+    /// statically: the typer compares pointers only (its `is` of two primitives, or of a
+    /// primitive and anything else, is a TyperError). Judged on the final annotations, as a
+    /// character may still widen to a string.
+    fn check_is_of_primitives(&mut self) {
+        let is_primitive = |s: &SomeValue| {
+            matches!(
+                s,
+                SomeValue::Integer { .. }
+                    | SomeValue::Bool { .. }
+                    | SomeValue::Float { .. }
+                    | SomeValue::Char { .. }
+                    | SomeValue::UnicodeCodePoint { .. }
+            )
+        };
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if op.opname != Op::Is {
+                        continue;
+                    }
+                    match &self.info[g].bindings[op.result.0 as usize] {
+                        Some(SomeValue::Bool { konst: None, .. }) => {
+                            found.push((g as u32, op.clone()))
+                        }
+                        _ => continue,
+                    }
+                }
+            }
+        }
+        for (g, op) in found {
+            let a = self.annotation(g, op.args[0]);
+            let b = self.annotation(g, op.args[1]);
+            if a.is_impossible() || b.is_impossible() || !(is_primitive(&a) || is_primitive(&b)) {
+                continue;
+            }
+            let msg = format!(
+                "`is` between {} and {} is not supported by the RPython typer: it compares pointers (instances, lists, strings); compare numbers and characters with `==`",
+                self.bk.describe_type(self.heap(), &a),
+                self.bk.describe_type(self.heap(), &b),
             );
             self.report(AnnError::new("RPY205", msg), op.span);
         }
