@@ -286,20 +286,38 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// `x is y` where one side is a number or a character and the result is not known
-    /// statically: the typer compares pointers only (its `is` of two primitives, or of a
-    /// primitive and anything else, is a TyperError). Judged on the final annotations, as a
-    /// character may still widen to a string.
+    /// `x is y` whose result is not known statically, where the typer has no pointer
+    /// comparison: one side a number or a character (its `is` of non-pointers is a
+    /// TyperError), two tuples, or two values of different pointer kinds (a str and a
+    /// list...). Judged on the final annotations, as a character may still widen to a
+    /// string.
     fn check_is_of_primitives(&mut self) {
-        let is_primitive = |s: &SomeValue| {
-            matches!(
-                s,
-                SomeValue::Integer { .. }
-                    | SomeValue::Bool { .. }
-                    | SomeValue::Float { .. }
-                    | SomeValue::Char { .. }
-                    | SomeValue::UnicodeCodePoint { .. }
-            )
+        /// The kind of pointer a value is, as far as `is` cares (`None`: not decided here).
+        #[derive(PartialEq)]
+        enum Kind {
+            Primitive,
+            Tuple,
+            Ptr(&'static str),
+        }
+        let kind = |s: &SomeValue| match s {
+            SomeValue::Integer { .. }
+            | SomeValue::Bool { .. }
+            | SomeValue::Float { .. }
+            | SomeValue::Char { .. }
+            | SomeValue::UnicodeCodePoint { .. } => Some(Kind::Primitive),
+            SomeValue::Tuple(_) => Some(Kind::Tuple),
+            SomeValue::Str { .. } => Some(Kind::Ptr("str")),
+            SomeValue::Unicode { .. } => Some(Kind::Ptr("unicode")),
+            SomeValue::List { .. } => Some(Kind::Ptr("list")),
+            SomeValue::Dict { .. } => Some(Kind::Ptr("dict")),
+            SomeValue::Instance { .. } => Some(Kind::Ptr("instance")),
+            _ => None,
+        };
+        let refused = |a: &SomeValue, b: &SomeValue| match (kind(a), kind(b)) {
+            (Some(Kind::Primitive), _) | (_, Some(Kind::Primitive)) => true,
+            (Some(Kind::Tuple), Some(_)) | (Some(_), Some(Kind::Tuple)) => true,
+            (Some(x), Some(y)) => x != y,
+            _ => false,
         };
         let mut found = Vec::new();
         for g in 0..self.graphs.len() {
@@ -320,11 +338,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for (g, op) in found {
             let a = self.annotation(g, op.args[0]);
             let b = self.annotation(g, op.args[1]);
-            if a.is_impossible() || b.is_impossible() || !(is_primitive(&a) || is_primitive(&b)) {
+            if a.is_impossible() || b.is_impossible() || !refused(&a, &b) {
                 continue;
             }
             let msg = format!(
-                "`is` between {} and {} is not supported by the RPython typer: it compares pointers (instances, lists, strings); compare numbers and characters with `==`",
+                "`is` between {} and {} is not supported by the RPython typer: it compares pointers of one kind (two instances, two lists, two strings...); compare numbers, characters and tuples with `==`",
                 self.bk.describe_type(self.heap(), &a),
                 self.bk.describe_type(self.heap(), &b),
             );
