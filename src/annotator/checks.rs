@@ -286,25 +286,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// `x is y` whose result is not known statically, where the typer has no pointer
-    /// comparison: one side a number or a character (its `is` of non-pointers is a
-    /// TyperError), two tuples, or two values of different pointer kinds (a str and a
-    /// list...). Judged on the final annotations, as a character may still widen to a
-    /// string.
+    /// `x is y` whose result is not known statically, where the typer has no comparison
+    /// for it: a number and anything but a number (two numbers compare with `==`), a
+    /// character (its `is` of non-pointers is a TyperError), two tuples, or two values of
+    /// different pointer kinds (a str and a list...). Judged on the final annotations, as a
+    /// character may still widen to a string.
     fn check_is_of_primitives(&mut self) {
-        /// The kind of pointer a value is, as far as `is` cares (`None`: not decided here).
+        /// The kind of value, as far as `is` cares (`None`: not decided here).
         #[derive(PartialEq)]
         enum Kind {
-            Primitive,
+            Number,
+            Char,
             Tuple,
             Ptr(&'static str),
         }
         let kind = |s: &SomeValue| match s {
-            SomeValue::Integer { .. }
-            | SomeValue::Bool { .. }
-            | SomeValue::Float { .. }
-            | SomeValue::Char { .. }
-            | SomeValue::UnicodeCodePoint { .. } => Some(Kind::Primitive),
+            SomeValue::Integer { .. } | SomeValue::Bool { .. } | SomeValue::Float { .. } => {
+                Some(Kind::Number)
+            }
+            SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. } => Some(Kind::Char),
             SomeValue::Tuple(_) => Some(Kind::Tuple),
             SomeValue::Str { .. } => Some(Kind::Ptr("str")),
             SomeValue::Unicode { .. } => Some(Kind::Ptr("unicode")),
@@ -314,8 +314,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ => None,
         };
         let refused = |a: &SomeValue, b: &SomeValue| match (kind(a), kind(b)) {
-            (Some(Kind::Primitive), _) | (_, Some(Kind::Primitive)) => true,
-            (Some(Kind::Tuple), Some(_)) | (Some(_), Some(Kind::Tuple)) => true,
+            (Some(Kind::Number), Some(Kind::Number)) => false,
+            (Some(Kind::Char | Kind::Tuple), _) | (_, Some(Kind::Char | Kind::Tuple)) => true,
             (Some(x), Some(y)) => x != y,
             _ => false,
         };
@@ -342,7 +342,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 continue;
             }
             let msg = format!(
-                "`is` between {} and {} is not supported by the RPython typer: it compares pointers of one kind (two instances, two lists, two strings...); compare numbers, characters and tuples with `==`",
+                "`is` between {} and {} is not supported by the RPython typer: it compares two numbers, or two pointers of one kind (two instances, two lists, two strings...); compare characters and tuples with `==`",
                 self.bk.describe_type(self.heap(), &a),
                 self.bk.describe_type(self.heap(), &b),
             );
