@@ -344,7 +344,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 break;
             }
             let s = inputs.get(i).ok_or_else(|| {
-                spec_index_error(name, if or_var { "arg_or_var" } else { "arg" }, i, inputs.len())
+                spec_index_error(
+                    name,
+                    if or_var { "arg_or_var" } else { "arg" },
+                    i,
+                    inputs.len(),
+                )
             })?;
             // a low-level type is a constant of its own kind (`rffi.cast(Signed, x)`)
             if let SomeValue::LlType(t) = s {

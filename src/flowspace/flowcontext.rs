@@ -311,7 +311,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 let link = self.close(target, vec![etype, evalue], ExitCase::None);
                 // (the raising instruction is the last one run: `eval` moved past it)
                 let pc = frame.state.pc as usize;
-                let caught = pc > 0 && frame.code.co_code.get(pc - 1) == Some(&Instr::ReraiseCaught);
+                let caught =
+                    pc > 0 && frame.code.co_code.get(pc - 1) == Some(&Instr::ReraiseCaught);
                 if let (Some(link), true) = (link, caught) {
                     self.graph.set_reraise_of_caught(link);
                 }
