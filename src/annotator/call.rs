@@ -1036,6 +1036,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
         let s_meth = self.getattr_value(s_inst, name)?;
+        if let (SomeValue::Impossible, SomeValue::Instance { classdef, .. }) = (&s_meth, s_inst) {
+            // the operation (`x[i]`, `x[a:b]`...) needs a special method the class lacks
+            return Err(AnnError::new(
+                "RPY204",
+                format!(
+                    "instances of `{}` have no method `{}`, which this operation calls",
+                    self.bk.classdef(*classdef).name,
+                    name
+                ),
+            ));
+        }
         self.call_value(&s_meth, args)
     }
 
