@@ -267,7 +267,7 @@ code <module>.f argcount=1 flags=OPTIMIZED|NEWLOCALS line=1
       30 PopTop
       31 LoadFast 3 (.exc_value)
       32 LoadFast 2 (.exc_type)
-      33 Reraise
+      33 ReraiseCaught
       34 Jump 46
   >>  35 StoreFast 2 (.exc_type)
       36 DupTop
@@ -1371,7 +1371,7 @@ code <module> argcount=0 flags=MODULE line=1
       35 PopTop
       36 LoadName 7 (.exc_value)
       37 LoadName 6 (.exc_type)
-      38 Reraise
+      38 ReraiseCaught
       39 DeleteName 6 (.exc_type)
       40 DeleteName 7 (.exc_value)
       41 Jump 43

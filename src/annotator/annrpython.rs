@@ -506,8 +506,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     /// simplification turns such a `getitem` into `getitem_idx`, which its typer knows for
     /// lists and strings but not for instances with `__getitem__`. An exit that only raises
     /// the IndexError on (no handler matched it: `except KeyError`) is not one: the
-    /// reference drops those implicit-exception links (`remove_assertion_errors`). (A bare
-    /// `raise` as the whole handler gives the same link here; the reference keeps that one.)
+    /// reference drops those implicit-exception links (`remove_assertion_errors`). A bare
+    /// `raise` as the whole handler gives the same link here, but the reference keeps that
+    /// one: the flow space marked it (`is_reraise_of_caught`).
     pub(super) fn current_op_catches_index_error(&self) -> bool {
         let pos = self.bk.position;
         let block = &self.graphs[pos.graph as usize].blocks[pos.block as usize];
@@ -523,7 +524,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             let ExitCase::Exception(cls) = link.exitcase else {
                 return false;
             };
-            let reraised = link.target == graph.exceptblock
+            let reraised = !graph.is_reraise_of_caught(l)
+                && link.target == graph.exceptblock
                 && link.args.first().and_then(|a| a.constant()) == Some(Value::Obj(cls))
                 && link
                     .args

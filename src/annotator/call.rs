@@ -243,9 +243,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Specializer::Default | Specializer::Memo => {}
             Specializer::ArgType(idx) => {
                 for &i in idx {
-                    if let Some(s) = inputs.get(i) {
-                        key.push(KeyPart::Type(knowntype_key(&self.bk, s)));
-                    }
+                    let s = inputs
+                        .get(i)
+                        .ok_or_else(|| spec_index_error(&name, "argtype", i, inputs.len()))?;
+                    key.push(KeyPart::Type(knowntype_key(&self.bk, s)));
                 }
             }
             Specializer::ArgValue(idx) | Specializer::ArgOrVar(idx) => {
@@ -339,7 +340,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         key: &mut SpecKey,
     ) -> Result<(), AnnError> {
         for &i in idx {
-            let Some(s) = inputs.get(i) else { continue };
+            if or_var && key.last() == Some(&KeyPart::Var) {
+                // the reference stops at the first argument that is not a constant
+                break;
+            }
+            let s = inputs.get(i).ok_or_else(|| {
+                spec_index_error(
+                    name,
+                    if or_var { "arg_or_var" } else { "arg" },
+                    i,
+                    inputs.len(),
+                )
+            })?;
             // a low-level type is a constant of its own kind (`rffi.cast(Signed, x)`)
             if let SomeValue::LlType(t) = s {
                 key.push(KeyPart::Type(format!("ll{}", t.0)));
@@ -1037,6 +1049,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         args: &ArgsS,
     ) -> Result<SomeValue, AnnError> {
         let s_meth = self.getattr_value(s_inst, name)?;
+        if let (SomeValue::Impossible, SomeValue::Instance { classdef, .. }) = (&s_meth, s_inst) {
+            // the operation (`x[i]`, `x[a:b]`...) needs a special method the class lacks
+            return Err(AnnError::new(
+                "RPY204",
+                format!(
+                    "instances of `{}` have no method `{}`, which this operation calls",
+                    self.bk.classdef(*classdef).name,
+                    name
+                ),
+            ));
+        }
         self.call_value(&s_meth, args)
     }
 
@@ -1272,4 +1295,20 @@ fn stores_unknown_item(s_func: &SomeValue, args: &ArgsS) -> bool {
             .positional
             .iter()
             .all(|a| !a.is_error() || a.is_unknown())
+}
+
+/// A specialization on argument `i` of a function called with `n` arguments (self and the
+/// `*args` tuple counted): the reference's specializer indexes the arguments and fails.
+fn spec_index_error(name: &str, how: &str, i: usize, n: usize) -> AnnError {
+    AnnError::new(
+        "RPY218",
+        format!(
+            "`{}` is specialized on its argument {} (specialize.{}), but it receives only {} argument{} here (counted from 0)",
+            name,
+            i,
+            how,
+            n,
+            if n == 1 { "" } else { "s" }
+        ),
+    )
 }

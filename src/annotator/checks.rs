@@ -75,6 +75,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
         }
         self.check_none_equality();
+        self.check_is_of_primitives();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
@@ -280,6 +281,70 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "comparing {} with None using `{}` is not supported by the RPython typer: use `is None` / `is not None`",
                 self.bk.describe_type(self.heap(), other),
                 if op.opname == Op::Eq { "==" } else { "!=" }
+            );
+            self.report(AnnError::new("RPY205", msg), op.span);
+        }
+    }
+
+    /// `x is y` whose result is not known statically, where the typer has no comparison
+    /// for it: a number and anything but a number (two numbers compare with `==`), a
+    /// character (its `is` of non-pointers is a TyperError), two tuples, or two values of
+    /// different pointer kinds (a str and a list...). Judged on the final annotations, as a
+    /// character may still widen to a string.
+    fn check_is_of_primitives(&mut self) {
+        /// The kind of value, as far as `is` cares (`None`: not decided here).
+        #[derive(PartialEq)]
+        enum Kind {
+            Number,
+            Char,
+            Tuple,
+            Ptr(&'static str),
+        }
+        let kind = |s: &SomeValue| match s {
+            SomeValue::Integer { .. } | SomeValue::Bool { .. } | SomeValue::Float { .. } => {
+                Some(Kind::Number)
+            }
+            SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. } => Some(Kind::Char),
+            SomeValue::Tuple(_) => Some(Kind::Tuple),
+            SomeValue::Str { .. } => Some(Kind::Ptr("str")),
+            SomeValue::Unicode { .. } => Some(Kind::Ptr("unicode")),
+            SomeValue::List { .. } => Some(Kind::Ptr("list")),
+            SomeValue::Dict { .. } => Some(Kind::Ptr("dict")),
+            SomeValue::Instance { .. } => Some(Kind::Ptr("instance")),
+            _ => None,
+        };
+        let refused = |a: &SomeValue, b: &SomeValue| match (kind(a), kind(b)) {
+            (Some(Kind::Number), Some(Kind::Number)) => false,
+            (Some(Kind::Char | Kind::Tuple), _) | (_, Some(Kind::Char | Kind::Tuple)) => true,
+            (Some(x), Some(y)) => x != y,
+            _ => false,
+        };
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            for block in &self.graphs[g].blocks {
+                for op in &block.operations {
+                    if op.opname != Op::Is {
+                        continue;
+                    }
+                    match &self.info[g].bindings[op.result.0 as usize] {
+                        Some(SomeValue::Bool { konst: None, .. }) => {
+                            found.push((g as u32, op.clone()))
+                        }
+                        _ => continue,
+                    }
+                }
+            }
+        }
+        for (g, op) in found {
+            let a = self.annotation(g, op.args[0]);
+            let b = self.annotation(g, op.args[1]);
+            if a.is_impossible() || b.is_impossible() || !refused(&a, &b) {
+                continue;
+            }
+            let msg = format!(
+                "`is` between {} and {} is not supported by the RPython typer: it compares two numbers, or two pointers of one kind (two instances, two lists, two strings...); compare characters and tuples with `==`",
+                self.bk.describe_type(self.heap(), &a),
+                self.bk.describe_type(self.heap(), &b),
             );
             self.report(AnnError::new("RPY205", msg), op.span);
         }

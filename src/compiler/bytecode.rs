@@ -198,6 +198,10 @@ pub enum Instr {
     /// Stack: exc value, exc type (on top). Raises them again (end of an unmatched handler
     /// chain, end of a catch-all `finally` handler).
     Reraise,
+    /// Stack: exc value, exc type (on top). A bare `raise` in an except clause: raises the
+    /// exception the clause caught again, as the program asked (the flow space keeps it
+    /// apart from the `Reraise` of an exception no clause matched).
+    ReraiseCaught,
     /// `raise` with 0 (re-raise current, only valid where the compiler knows it), 1 (`raise
     /// E` / `raise inst`) or 2 (`raise E, arg`) stack items.
     Raise(u32),

@@ -312,6 +312,7 @@ fn op_name(instr: &Instr) -> &'static str {
         SetupExcept(_) => "SetupExcept",
         PopBlock => "PopBlock",
         Reraise => "Reraise",
+        ReraiseCaught => "ReraiseCaught",
         Raise(_) => "Raise",
         ImportName(_) => "ImportName",
         ImportFrom(_) => "ImportFrom",

@@ -90,7 +90,7 @@ fn effect(i: &Instr) -> (u32, i64) {
         JumpIfFalseOrPop(_) | JumpIfTrueOrPop(_) => (1, -1),
         ForIter(_) => (1, 1),
         SetupExcept(_) => (0, 0),
-        Reraise => (2, -2),
+        Reraise | ReraiseCaught => (2, -2),
         Raise(n) => (n, -(n as i64)),
         ImportName(_) => (2, -1),
         ImportFrom(_) => (1, 1),
@@ -209,7 +209,7 @@ fn verify_one(code: &CodeObject) -> Result<(), String> {
         let next = |depth: u32, blocks: Vec<(u32, u32)>| State { depth, blocks };
         use Instr::*;
         match instr {
-            ReturnValue | Reraise | Raise(_) => {}
+            ReturnValue | Reraise | ReraiseCaught | Raise(_) => {}
             Jump(t) => merge(&mut states, &mut work, pc, t, st.clone())?,
             PopJumpIfFalse(t) | PopJumpIfTrue(t) => {
                 merge(

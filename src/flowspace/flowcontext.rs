@@ -13,7 +13,7 @@
 use super::model::*;
 use crate::builtins::BuiltinId;
 use crate::compiler::bytecode::flags;
-use crate::compiler::{CodeObject, Const};
+use crate::compiler::{CodeObject, Const, Instr};
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::{
@@ -322,7 +322,14 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             }
             Err(Unwind::Raise { etype, evalue }) => {
                 let target = self.graph.exceptblock;
-                self.close(target, vec![etype, evalue], ExitCase::None);
+                let link = self.close(target, vec![etype, evalue], ExitCase::None);
+                // (the raising instruction is the last one run: `eval` moved past it)
+                let pc = frame.state.pc as usize;
+                let caught =
+                    pc > 0 && frame.code.co_code.get(pc - 1) == Some(&Instr::ReraiseCaught);
+                if let (Some(link), true) = (link, caught) {
+                    self.graph.set_reraise_of_caught(link);
+                }
             }
             Err(Unwind::Fork(fork)) => match *fork {
                 Fork::Branch {
@@ -1038,6 +1045,19 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         // As in the reference flow space: open() becomes rlib.rfile.create_file().
         let func = match self.builtin_id(func) {
             Some(BuiltinId::Open) => self.library_function("rpython.rlib.rfile", "create_file")?,
+            _ => func,
+        };
+        // A bundled model's function that the reference's flow space replaces by its
+        // RPython version (os.path.join → rpath's two-argument join) names that version in
+        // `_rpy_flow_redirect_`; import-time code keeps calling the CPython-like one.
+        let func = match func {
+            Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
+                Object::Function(f) => f
+                    .attrs
+                    .get("_rpy_flow_redirect_")
+                    .map_or(func, Hlvalue::Const),
+                _ => func,
+            },
             _ => func,
         };
         if let Some(id) = self.builtin_id(func) {

@@ -2,7 +2,7 @@
 //! Variable, Constant. A graph owns arenas of blocks, links and variables addressed by small
 //! ids; every operation carries the span of the source it came from.
 
-use crate::fasthash::HashMap;
+use crate::fasthash::{HashMap, HashSet};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
@@ -154,6 +154,11 @@ pub struct SideTables {
     arg_spans: HashMap<(LinkId, VarId), Span>,
     /// Every read and write of a named local in the blocks of the graph, in flowing order.
     pub local_refs: Vec<LocalRef>,
+    /// Links to the except block taken by a bare `raise` in an except clause: the program
+    /// raises the caught exception again itself. The reference keeps such a link where it
+    /// drops the re-raise of an implicit exception (an operation's IndexError) that no
+    /// clause matched, and the two look the same in the graph.
+    reraised_caught: HashSet<LinkId>,
 }
 
 impl SideTables {
@@ -170,6 +175,11 @@ impl SideTables {
             }
         }
         self.link_spans = spans;
+        self.reraised_caught = self
+            .reraised_caught
+            .iter()
+            .filter_map(|l| map.get(l).copied())
+            .collect();
         self.arg_spans = std::mem::take(&mut self.arg_spans)
             .into_iter()
             .filter_map(|((l, v), s)| map.get(&l).map(|&n| ((n, v), s)))
@@ -326,6 +336,14 @@ impl FunctionGraph {
         }
         spans[l.0 as usize] = span;
     }
+    /// Whether link `l` is a bare `raise` of the exception an except clause caught.
+    pub fn is_reraise_of_caught(&self, l: LinkId) -> bool {
+        self.side.reraised_caught.contains(&l)
+    }
+    /// Notes that link `l` is a bare `raise` of the exception an except clause caught.
+    pub fn set_reraise_of_caught(&mut self, l: LinkId) {
+        self.side.reraised_caught.insert(l);
+    }
     /// Where the `i`-th argument of link `l` was assigned on the path that took it
     /// (`Span::default()` when not known).
     pub fn arg_span(&self, l: LinkId, i: usize) -> Span {
@@ -354,7 +372,13 @@ impl FunctionGraph {
     }
     /// Checks that the side tables name only links and Variables of the graph.
     pub fn verify_side_tables(&self) -> Result<(), String> {
-        if self.side.link_spans.len() > self.links.len() {
+        if self.side.link_spans.len() > self.links.len()
+            || self
+                .side
+                .reraised_caught
+                .iter()
+                .any(|l| l.0 as usize >= self.links.len())
+        {
             return Err("a link span names a link the graph does not have".into());
         }
         for &(l, v) in self.side.arg_spans.keys() {

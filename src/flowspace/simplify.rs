@@ -110,6 +110,9 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
             if exit_span != crate::syntax::Span::default() {
                 graph.set_link_span(l, exit_span);
             }
+            if graph.is_reraise_of_caught(exit_id) {
+                graph.set_reraise_of_caught(l);
+            }
         }
     }
 }

@@ -434,7 +434,7 @@ fn step<S: Space>(
             let r = space.call(exit, CallArgs::positional(vec![a, b, none]))?;
             f.push(r);
         }
-        Instr::Reraise => {
+        Instr::Reraise | Instr::ReraiseCaught => {
             let etype = f.pop();
             let evalue = f.pop();
             return Err(Unwind::Raise { etype, evalue });

@@ -1077,6 +1077,15 @@ impl RTyper<'_> {
         };
         match self.repr(sr).clone() {
             Repr::Generator(gg) if name == "next" => self.generator_next(hop, llops, gg, sv, sr),
+            // `it.next()` of an iterator: the `next` operation of a loop, on the receiver
+            Repr::Iter { .. } | Repr::RangeIter if name == "next" => {
+                let s_it = match ss {
+                    SomeValue::BuiltinMethod { s_self, .. } => (**s_self).clone(),
+                    other => other.clone(),
+                };
+                hop.v_s_insertfirstarg(sv, sr, s_it);
+                self.rtype_next(hop, llops)
+            }
             Repr::List { item, .. } => {
                 // low-level helpers (ll_list.py); `sv` is the list
                 let it = self.lltype(item);

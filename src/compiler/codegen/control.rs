@@ -163,7 +163,7 @@ impl<'a> Codegen<'a> {
                 if in_handler && self.ur().save_exc {
                     self.hidden_op(".exc_value", Ctx::Load, sp);
                     self.hidden_op(".exc_type", Ctx::Load, sp);
-                    self.emit(Instr::Reraise, sp);
+                    self.emit(Instr::ReraiseCaught, sp);
                 } else {
                     self.emit(Instr::Raise(0), sp);
                 }

@@ -14,6 +14,19 @@ def isabs(s):
     return s.startswith('/')
 
 
+# Translated code calls the reference's two-argument RPython join instead (its flow space
+# redirects os.path.join): one component, or three, is a signature mismatch there.
+def join(a, b):
+    if b.startswith('/'):
+        return b
+    if a == '' or a.endswith('/'):
+        return a + b
+    return a + '/' + b
+
+
+_rjoin = join
+
+
 def join(a, *p):
     path = a
     for b in p:
@@ -24,6 +37,10 @@ def join(a, *p):
         else:
             path += '/' + b
     return path
+
+
+join._rpy_flow_redirect_ = _rjoin
+del _rjoin
 
 
 def split(p):
