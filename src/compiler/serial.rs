@@ -473,6 +473,7 @@ instr_codec! {
     63 PrintItem { to };
     64 PrintNewline { to };
     65 Exec(a);
+    66 ReraiseCaught;
 }
 
 /// Appends to the set of compiled modules `out` the module at `path` compiled from `text`
