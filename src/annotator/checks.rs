@@ -4,6 +4,7 @@
 //! Separate from the fixpoint (annrpython.rs), which they only read.
 
 use super::annrpython::*;
+use super::description::Desc;
 use super::model::*;
 use super::AnnError;
 use crate::flowspace::{Hlvalue, SpaceOperation};
@@ -75,6 +76,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
         }
         self.check_none_equality();
+        self.check_method_set_joins();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
@@ -282,6 +284,63 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if op.opname == Op::Eq { "==" } else { "!=" }
             );
             self.report(AnnError::new("RPY205", msg), op.span);
+        }
+    }
+
+    /// Bound methods reaching a join with a different set of methods than the join's: the
+    /// RPython typer represents a set of methods by the set itself (MethodsPBCRepr) and has
+    /// no conversion between two sets, so `m = a.step` (`a` of a base class with overrides:
+    /// the base's and the overrides' methods bound to the base) joined with `m = d.step`
+    /// (`d` of a subclass: one method) is refused, although each alone is fine. Judged on
+    /// the final annotations, link by link, as the typer converts link arguments.
+    fn check_method_set_joins(&mut self) {
+        let mut edges = Vec::new();
+        for g in 0..self.graphs.len() {
+            let graph = &self.graphs[g];
+            for block in &graph.blocks {
+                for &l in &block.exits {
+                    let link = graph.link(l);
+                    let target = graph.block(link.target);
+                    for (i, (&arg, &tv)) in link.args.iter().zip(&target.inputargs).enumerate() {
+                        let Some(SomeValue::Pbc { descs, .. }) =
+                            &self.info[g].bindings[tv.0 as usize]
+                        else {
+                            continue;
+                        };
+                        if matches!(self.bk.desc(descs[0]), Desc::Method(_)) {
+                            let span = match graph.arg_span(l, i) {
+                                s if s == Span::default() => graph.link_span(l),
+                                s => s,
+                            };
+                            edges.push((g as u32, arg, descs.clone(), span));
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for (g, arg, to, span) in edges {
+            let SomeValue::Pbc { descs: from, .. } = self.annotation(g, arg) else {
+                continue;
+            };
+            let (mut a, mut b) = (from.to_vec(), to.to_vec());
+            a.sort();
+            b.sort();
+            if a != b {
+                let pbc = |descs| SomeValue::Pbc {
+                    descs,
+                    can_be_none: false,
+                };
+                found.push((span, pbc(to), pbc(from)));
+            }
+        }
+        for (span, to, from) in found {
+            let msg = format!(
+                "bound methods joined here are {} on one path but {} at the join: the RPython typer cannot convert between two sets of methods (bind them to instances of one class, e.g. read the method from a variable of the base class)",
+                self.bk.describe_type(self.heap(), &from),
+                self.bk.describe_type(self.heap(), &to),
+            );
+            self.report(AnnError::new("RPY201", msg), span);
         }
     }
 
