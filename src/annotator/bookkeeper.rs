@@ -128,6 +128,10 @@ pub struct Bookkeeper {
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
+    /// Bound methods stored into list items and dict keys or values (the item, the set of
+    /// methods stored, where): judged against the item's final set after the fixpoint
+    /// (`checks.rs`), as the typer has no conversion between two sets of methods.
+    pub method_stores: Vec<(ItemId, Rc<[DescId]>, ItemRole, Span)>,
     /// Heap ids of the built-in classes the annotator needs, by name.
     pub builtin_classes: HashMap<Rc<str>, ObjId>,
 }
@@ -202,6 +206,7 @@ impl Bookkeeper {
             warnings: Vec::new(),
             warned: HashSet::default(),
             pending_del: Vec::new(),
+            method_stores: Vec::new(),
             builtin_classes,
         }
     }
@@ -348,6 +353,12 @@ impl Bookkeeper {
         s: &SomeValue,
         role: ItemRole,
     ) -> Result<bool, AnnError> {
+        if let SomeValue::Pbc { descs, .. } = s {
+            if descs.len() > 0 && matches!(self.desc(descs[0]), Desc::Method(_)) {
+                self.method_stores
+                    .push((item, descs.clone(), role, self.span));
+            }
+        }
         let r = self.find(item);
         let old = self.items[r.index()].s_value.clone();
         let new = match self.union(heap, &old, s) {
@@ -379,25 +390,6 @@ impl Bookkeeper {
         };
         if self.eq(heap, &new, &old) {
             return Ok(false);
-        }
-        // Bound methods in a list share one Repr only when every value stored has the
-        // item's final annotation: no conversion exists between two sets of methods. The
-        // first value stored, whatever its methods (`s.label` for an `s` of a base class
-        // with overrides), is no conversion; a later one that widens the item is.
-        if let SomeValue::Pbc { descs, .. } = &new {
-            if role == ItemRole::ListItem
-                && !old.is_impossible()
-                && descs.len() > 1
-                && matches!(self.desc(descs[0]), Desc::Method(_))
-            {
-                return Err(AnnError::new(
-                    "RPY205",
-                    format!(
-                        "a list cannot hold bound methods of different classes ({}): the RPython typer cannot convert between them",
-                        self.describe_type(heap, &new)
-                    ),
-                ));
-            }
         }
         let span = self.span;
         let r = self.find(item);

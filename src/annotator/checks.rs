@@ -327,21 +327,64 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             a.sort();
             b.sort();
             if a != b {
-                let pbc = |descs| SomeValue::Pbc {
-                    descs,
-                    can_be_none: false,
-                };
-                found.push((span, pbc(to), pbc(from)));
+                found.push((span, self.describe_methods(&to), self.describe_methods(&from)));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (item, stored, role, span) in std::mem::take(&mut self.bk.method_stores) {
+            let fin = self.bk.item(self.bk.find(item)).s_value.clone();
+            let SomeValue::Pbc { descs, .. } = &fin else {
+                continue;
+            };
+            let (mut a, mut b) = (stored.to_vec(), descs.to_vec());
+            a.sort();
+            b.sort();
+            if a != b && seen.insert(span) {
+                let msg = format!(
+                    "{} cannot hold bound methods of different sets ({} stored here, but {} in all): the RPython typer cannot convert between two sets of methods",
+                    role.what(),
+                    self.describe_methods(&stored),
+                    self.describe_methods(descs),
+                );
+                self.report(AnnError::new("RPY205", msg), span);
             }
         }
         for (span, to, from) in found {
             let msg = format!(
-                "bound methods joined here are {} on one path but {} at the join: the RPython typer cannot convert between two sets of methods (bind them to instances of one class, e.g. read the method from a variable of the base class)",
-                self.bk.describe_type(self.heap(), &from),
-                self.bk.describe_type(self.heap(), &to),
+                "bound methods joined here are {} on one path but {} at the join: the RPython typer cannot convert between two sets of methods (read the method from a variable of the base class on every path)",
+                from, to,
             );
             self.report(AnnError::new("RPY201", msg), span);
         }
+    }
+
+    /// A set of bound methods for a message: its functions and the classes of the instances
+    /// they are bound to (`Acc.step, Doubler.step bound to an Acc`).
+    fn describe_methods(&self, descs: &[DescId]) -> String {
+        let (mut funcs, mut selves) = (Vec::new(), Vec::new());
+        for &d in descs {
+            if let Desc::Method(m) = self.bk.desc(d) {
+                let origin = self.bk.classdef(m.origin).name.clone();
+                funcs.push(format!("{}.{}", origin, m.name));
+                if let Some(c) = m.selfclassdef {
+                    selves.push(self.bk.classdef(c).name.clone());
+                }
+            }
+        }
+        funcs.sort();
+        funcs.dedup();
+        selves.sort();
+        selves.dedup();
+        let selves: Vec<String> = selves.iter().map(|s| format!("`{}`", s)).collect();
+        format!(
+            "`{}` bound to {}",
+            funcs.join("`, `"),
+            if selves.is_empty() {
+                "an instance".to_string()
+            } else {
+                format!("an instance of {}", selves.join(" or "))
+            }
+        )
     }
 
     /// Operations that can never succeed with the final annotations.
