@@ -50,7 +50,7 @@ impl Item {
 }
 
 /// What a list or dict item is, for messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemRole {
     ListItem,
     DictKey,
@@ -128,10 +128,14 @@ pub struct Bookkeeper {
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
-    /// Bound methods stored into list items and dict keys or values (the item, the set of
-    /// methods stored, where): judged against the item's final set after the fixpoint
+    /// Bound methods stored into list items and dict keys or values (by item, role and
+    /// place: the set of methods stored the last time the store was flowed, i.e. with its
+    /// final annotation): judged against the item's final set after the fixpoint
     /// (`checks.rs`), as the typer has no conversion between two sets of methods.
-    pub method_stores: Vec<(ItemId, Rc<[DescId]>, ItemRole, Span)>,
+    pub method_stores: HashMap<(ItemId, ItemRole, Span), Rc<[DescId]>>,
+    /// The same for bound methods passed as arguments, by the callee's graph and input
+    /// variable and the call.
+    pub method_args: HashMap<(u32, crate::flowspace::VarId, Span), Rc<[DescId]>>,
     /// Heap ids of the built-in classes the annotator needs, by name.
     pub builtin_classes: HashMap<Rc<str>, ObjId>,
 }
@@ -206,7 +210,8 @@ impl Bookkeeper {
             warnings: Vec::new(),
             warned: HashSet::default(),
             pending_del: Vec::new(),
-            method_stores: Vec::new(),
+            method_stores: HashMap::default(),
+            method_args: HashMap::default(),
             builtin_classes,
         }
     }
@@ -356,7 +361,7 @@ impl Bookkeeper {
         if let SomeValue::Pbc { descs, .. } = s {
             if descs.len() > 0 && matches!(self.desc(descs[0]), Desc::Method(_)) {
                 self.method_stores
-                    .push((item, descs.clone(), role, self.span));
+                    .insert((item, role, self.span), descs.clone());
             }
         }
         let r = self.find(item);

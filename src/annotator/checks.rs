@@ -330,8 +330,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 found.push((span, self.describe_methods(&to), self.describe_methods(&from)));
             }
         }
+        let mut args: Vec<_> = std::mem::take(&mut self.bk.method_args).into_iter().collect();
+        args.sort_by_key(|((g, v, span), _)| (span.file.0, span.start, span.end, *g, *v));
+        for ((g, v, span), passed) in args {
+            let Some(SomeValue::Pbc { descs, .. }) = &self.info[g as usize].bindings[v.0 as usize]
+            else {
+                continue;
+            };
+            let (mut a, mut b) = (passed.to_vec(), descs.to_vec());
+            a.sort();
+            b.sort();
+            if a != b {
+                found.push((span, self.describe_methods(&descs.clone()), self.describe_methods(&passed)));
+            }
+        }
         let mut seen = std::collections::HashSet::new();
-        for (item, stored, role, span) in std::mem::take(&mut self.bk.method_stores) {
+        let mut stores: Vec<_> = std::mem::take(&mut self.bk.method_stores).into_iter().collect();
+        stores.sort_by_key(|((_, _, span), _)| (span.file.0, span.start, span.end));
+        for ((item, role, span), stored) in stores {
             let fin = self.bk.item(self.bk.find(item)).s_value.clone();
             let SomeValue::Pbc { descs, .. } = &fin else {
                 continue;
@@ -351,7 +367,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         for (span, to, from) in found {
             let msg = format!(
-                "bound methods joined here are {} on one path but {} at the join: the RPython typer cannot convert between two sets of methods (read the method from a variable of the base class on every path)",
+                "bound methods passed or joined here are {}, but {} where they go (the other calls or paths): the RPython typer cannot convert between two sets of methods (read the method from a variable of the base class every time)",
                 from, to,
             );
             self.report(AnnError::new("RPY201", msg), span);
