@@ -327,10 +327,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             a.sort();
             b.sort();
             if a != b {
-                found.push((span, self.describe_methods(&to), self.describe_methods(&from)));
+                found.push((
+                    span,
+                    self.describe_methods(&to),
+                    self.describe_methods(&from),
+                ));
             }
         }
-        let mut args: Vec<_> = std::mem::take(&mut self.bk.method_args).into_iter().collect();
+        let mut args: Vec<_> = std::mem::take(&mut self.bk.method_args)
+            .into_iter()
+            .collect();
         args.sort_by_key(|((g, v, span), _)| (span.file.0, span.start, span.end, *g, *v));
         for ((g, v, span), passed) in args {
             let Some(SomeValue::Pbc { descs, .. }) = &self.info[g as usize].bindings[v.0 as usize]
@@ -341,11 +347,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             a.sort();
             b.sort();
             if a != b {
-                found.push((span, self.describe_methods(&descs.clone()), self.describe_methods(&passed)));
+                found.push((
+                    span,
+                    self.describe_methods(&descs.clone()),
+                    self.describe_methods(&passed),
+                ));
             }
         }
         let mut seen = std::collections::HashSet::new();
-        let mut stores: Vec<_> = std::mem::take(&mut self.bk.method_stores).into_iter().collect();
+        let mut stores: Vec<_> = std::mem::take(&mut self.bk.method_stores)
+            .into_iter()
+            .collect();
         stores.sort_by_key(|((_, _, span), _)| (span.file.0, span.start, span.end));
         for ((item, role, span), stored) in stores {
             let fin = self.bk.item(self.bk.find(item)).s_value.clone();
