@@ -735,7 +735,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if let Incoming::Call(span) = from {
             for (s, &v) in inputs.iter().zip(&inputargs) {
                 if let SomeValue::Pbc { descs, .. } = s {
-                    if matches!(self.bk.desc(descs[0]), Desc::Method(_)) {
+                    if descs
+                        .first()
+                        .is_some_and(|&d| matches!(self.bk.desc(d), Desc::Method(_)))
+                    {
                         self.bk.method_args.insert((g, v, span), descs.clone());
                     }
                 }

@@ -359,7 +359,10 @@ impl Bookkeeper {
         role: ItemRole,
     ) -> Result<bool, AnnError> {
         if let SomeValue::Pbc { descs, .. } = s {
-            if descs.len() > 0 && matches!(self.desc(descs[0]), Desc::Method(_)) {
+            if descs
+                .first()
+                .is_some_and(|&d| matches!(self.desc(d), Desc::Method(_)))
+            {
                 self.method_stores
                     .insert((item, role, self.span), descs.clone());
             }

@@ -307,7 +307,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         else {
                             continue;
                         };
-                        if matches!(self.bk.desc(descs[0]), Desc::Method(_)) {
+                        if descs
+                            .first()
+                            .is_some_and(|&d| matches!(self.bk.desc(d), Desc::Method(_)))
+                        {
                             let span = match graph.arg_span(l, i) {
                                 s if s == Span::default() => graph.link_span(l),
                                 s => s,
