@@ -326,10 +326,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let SomeValue::Pbc { descs: from, .. } = self.annotation(g, arg) else {
                 continue;
             };
-            let (mut a, mut b) = (from.to_vec(), to.to_vec());
-            a.sort();
-            b.sort();
-            if a != b {
+            if !same_set(&from, &to) {
                 found.push((
                     span,
                     self.describe_methods(&to),
@@ -346,10 +343,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             else {
                 continue;
             };
-            let (mut a, mut b) = (passed.to_vec(), descs.to_vec());
-            a.sort();
-            b.sort();
-            if a != b {
+            if !same_set(&passed, &descs) {
                 found.push((
                     span,
                     self.describe_methods(&descs.clone()),
@@ -367,10 +361,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let SomeValue::Pbc { descs, .. } = &fin else {
                 continue;
             };
-            let (mut a, mut b) = (stored.to_vec(), descs.to_vec());
-            a.sort();
-            b.sort();
-            if a != b && seen.insert(span) {
+            if !same_set(&stored, &descs) && seen.insert(span) {
                 let msg = format!(
                     "{} cannot hold bound methods of different sets ({} stored here, but {} in all): the RPython typer cannot convert between two sets of methods",
                     role.what(),
@@ -769,4 +760,13 @@ pub(super) fn not_a_list(s: &SomeValue) -> bool {
                 | SomeValue::Instance { .. }
                 | SomeValue::Ptr(_)
         )
+}
+
+/// Whether two lists of descriptions hold the same set (a Repr of bound methods is keyed
+/// by its set, whatever the order the annotator met them in).
+fn same_set(a: &[DescId], b: &[DescId]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
 }
