@@ -343,7 +343,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             else {
                 continue;
             };
-            if !same_set(&passed, &descs) {
+            if !same_set(&passed, descs) {
                 found.push((
                     span,
                     self.describe_methods(&descs.clone()),
@@ -361,7 +361,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let SomeValue::Pbc { descs, .. } = &fin else {
                 continue;
             };
-            if !same_set(&stored, &descs) && seen.insert(span) {
+            if !same_set(&stored, descs) && seen.insert(span) {
                 let msg = format!(
                     "{} cannot hold bound methods of different sets ({} stored here, but {} in all): the RPython typer cannot convert between two sets of methods",
                     role.what(),
