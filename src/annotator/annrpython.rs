@@ -6,6 +6,7 @@
 //! is re-flowed when that generalizes.
 
 use super::bookkeeper::Bookkeeper;
+use super::description::Desc;
 use super::model::*;
 use super::{AnnError, AnnotatedProgram};
 use crate::diagnostics::Diagnostic;
@@ -733,6 +734,18 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
         let (gi, bi) = (g as usize, b as usize);
         let inputargs = self.graphs[gi].blocks[bi].inputargs.clone();
+        if let Incoming::Call(span) = from {
+            for (s, &v) in inputs.iter().zip(&inputargs) {
+                if let SomeValue::Pbc { descs, .. } = s {
+                    if descs
+                        .first()
+                        .is_some_and(|&d| matches!(self.bk.desc(d), Desc::Method(_)))
+                    {
+                        self.bk.method_args.insert((g, v, span), descs.clone());
+                    }
+                }
+            }
+        }
         let is_return = self.graphs[gi].returnblock.0 == b;
         let is_except = self.graphs[gi].exceptblock.0 == b;
         if is_return {

@@ -50,7 +50,7 @@ impl Item {
 }
 
 /// What a list or dict item is, for messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemRole {
     ListItem,
     DictKey,
@@ -128,6 +128,14 @@ pub struct Bookkeeper {
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
+    /// Bound methods stored into list items and dict keys or values (by item, role and
+    /// place: the set of methods stored the last time the store was flowed, i.e. with its
+    /// final annotation): judged against the item's final set after the fixpoint
+    /// (`checks.rs`), as the typer has no conversion between two sets of methods.
+    pub method_stores: HashMap<(ItemId, ItemRole, Span), Rc<[DescId]>>,
+    /// The same for bound methods passed as arguments, by the callee's graph and input
+    /// variable and the call.
+    pub method_args: HashMap<(u32, crate::flowspace::VarId, Span), Rc<[DescId]>>,
     /// Heap ids of the built-in classes the annotator needs, by name.
     pub builtin_classes: HashMap<Rc<str>, ObjId>,
 }
@@ -202,6 +210,8 @@ impl Bookkeeper {
             warnings: Vec::new(),
             warned: HashSet::default(),
             pending_del: Vec::new(),
+            method_stores: HashMap::default(),
+            method_args: HashMap::default(),
             builtin_classes,
         }
     }
@@ -360,6 +370,15 @@ impl Bookkeeper {
         s: &SomeValue,
         role: ItemRole,
     ) -> Result<bool, AnnError> {
+        if let SomeValue::Pbc { descs, .. } = s {
+            if descs
+                .first()
+                .is_some_and(|&d| matches!(self.desc(d), Desc::Method(_)))
+            {
+                self.method_stores
+                    .insert((item, role, self.span), descs.clone());
+            }
+        }
         let r = self.find(item);
         let old = self.items[r.index()].s_value.clone();
         let new = match self.union(heap, &old, s) {
@@ -391,25 +410,6 @@ impl Bookkeeper {
         };
         if self.eq(heap, &new, &old) {
             return Ok(false);
-        }
-        // Bound methods in a list share one Repr only when every value stored has the
-        // item's final annotation: no conversion exists between two sets of methods. The
-        // first value stored, whatever its methods (`s.label` for an `s` of a base class
-        // with overrides), is no conversion; a later one that widens the item is.
-        if let SomeValue::Pbc { descs, .. } = &new {
-            if role == ItemRole::ListItem
-                && !old.is_impossible()
-                && descs.len() > 1
-                && matches!(self.desc(descs[0]), Desc::Method(_))
-            {
-                return Err(AnnError::new(
-                    "RPY205",
-                    format!(
-                        "a list cannot hold bound methods of different classes ({}): the RPython typer cannot convert between them",
-                        self.describe_type(heap, &new)
-                    ),
-                ));
-            }
         }
         let span = self.span;
         let r = self.find(item);

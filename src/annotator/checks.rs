@@ -4,6 +4,7 @@
 //! Separate from the fixpoint (annrpython.rs), which they only read.
 
 use super::annrpython::*;
+use super::description::Desc;
 use super::model::*;
 use super::AnnError;
 use crate::flowspace::{Hlvalue, SpaceOperation};
@@ -76,6 +77,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         self.check_none_equality();
         self.check_is_of_primitives();
+        self.check_method_set_joins();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
@@ -348,6 +350,128 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             );
             self.report(AnnError::new("RPY205", msg), op.span);
         }
+    }
+
+    /// Bound methods reaching a join with a different set of methods than the join's: the
+    /// RPython typer represents a set of methods by the set itself (MethodsPBCRepr) and has
+    /// no conversion between two sets, so `m = a.step` (`a` of a base class with overrides:
+    /// the base's and the overrides' methods bound to the base) joined with `m = d.step`
+    /// (`d` of a subclass: one method) is refused, although each alone is fine. Judged on
+    /// the final annotations, link by link, as the typer converts link arguments.
+    fn check_method_set_joins(&mut self) {
+        let mut edges = Vec::new();
+        for g in 0..self.graphs.len() {
+            let graph = &self.graphs[g];
+            for block in &graph.blocks {
+                for &l in &block.exits {
+                    let link = graph.link(l);
+                    let target = graph.block(link.target);
+                    for (i, (&arg, &tv)) in link.args.iter().zip(&target.inputargs).enumerate() {
+                        let Some(SomeValue::Pbc { descs, .. }) =
+                            &self.info[g].bindings[tv.0 as usize]
+                        else {
+                            continue;
+                        };
+                        if descs
+                            .first()
+                            .is_some_and(|&d| matches!(self.bk.desc(d), Desc::Method(_)))
+                        {
+                            let span = match graph.arg_span(l, i) {
+                                s if s == Span::default() => graph.link_span(l),
+                                s => s,
+                            };
+                            edges.push((g as u32, arg, descs.clone(), span));
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for (g, arg, to, span) in edges {
+            let SomeValue::Pbc { descs: from, .. } = self.annotation(g, arg) else {
+                continue;
+            };
+            if !same_set(&from, &to) {
+                found.push((
+                    span,
+                    self.describe_methods(&to),
+                    self.describe_methods(&from),
+                ));
+            }
+        }
+        let mut args: Vec<_> = std::mem::take(&mut self.bk.method_args)
+            .into_iter()
+            .collect();
+        args.sort_by_key(|((g, v, span), _)| (span.file.0, span.start, span.end, *g, *v));
+        for ((g, v, span), passed) in args {
+            let Some(SomeValue::Pbc { descs, .. }) = &self.info[g as usize].bindings[v.0 as usize]
+            else {
+                continue;
+            };
+            if !same_set(&passed, descs) {
+                found.push((
+                    span,
+                    self.describe_methods(&descs.clone()),
+                    self.describe_methods(&passed),
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut stores: Vec<_> = std::mem::take(&mut self.bk.method_stores)
+            .into_iter()
+            .collect();
+        stores.sort_by_key(|((_, _, span), _)| (span.file.0, span.start, span.end));
+        for ((item, role, span), stored) in stores {
+            let fin = self.bk.item(self.bk.find(item)).s_value.clone();
+            let SomeValue::Pbc { descs, .. } = &fin else {
+                continue;
+            };
+            if !same_set(&stored, descs) && seen.insert(span) {
+                let msg = format!(
+                    "{} cannot hold bound methods of different sets ({} stored here, but {} in all): the RPython typer cannot convert between two sets of methods",
+                    role.what(),
+                    self.describe_methods(&stored),
+                    self.describe_methods(descs),
+                );
+                self.report(AnnError::new("RPY205", msg), span);
+            }
+        }
+        for (span, to, from) in found {
+            let msg = format!(
+                "bound methods passed or joined here are {}, but {} where they go (the other calls or paths): the RPython typer cannot convert between two sets of methods (read the method from a variable of the base class every time)",
+                from, to,
+            );
+            self.report(AnnError::new("RPY201", msg), span);
+        }
+    }
+
+    /// A set of bound methods for a message: its functions and the classes of the instances
+    /// they are bound to (`Acc.step, Doubler.step bound to an Acc`).
+    fn describe_methods(&self, descs: &[DescId]) -> String {
+        let (mut funcs, mut selves) = (Vec::new(), Vec::new());
+        for &d in descs {
+            if let Desc::Method(m) = self.bk.desc(d) {
+                let origin = self.bk.classdef(m.origin).name.clone();
+                funcs.push(format!("{}.{}", origin, m.name));
+                if let Some(c) = m.selfclassdef {
+                    selves.push(self.bk.classdef(c).name.clone());
+                }
+            }
+        }
+        funcs.sort();
+        funcs.dedup();
+        selves.sort();
+        selves.dedup();
+        let selves: Vec<String> = selves.iter().map(|s| format!("`{}`", s)).collect();
+        format!(
+            "`{}` bound to {}",
+            funcs.join("`, `"),
+            if selves.is_empty() {
+                "an instance".to_string()
+            } else {
+                format!("an instance of {}", selves.join(" or "))
+            }
+        )
     }
 
     /// Operations that can never succeed with the final annotations.
@@ -701,4 +825,13 @@ pub(super) fn not_a_list(s: &SomeValue) -> bool {
                 | SomeValue::Instance { .. }
                 | SomeValue::Ptr(_)
         )
+}
+
+/// Whether two lists of descriptions hold the same set (a Repr of bound methods is keyed
+/// by its set, whatever the order the annotator met them in).
+fn same_set(a: &[DescId], b: &[DescId]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
 }

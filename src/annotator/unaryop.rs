@@ -1032,6 +1032,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let s_obj = self.binding(g, of[0]);
             return self.s_isinstance(&s_obj, &a[1], &of);
         }
+        // A class chosen at run time among several (a PBC of classes, not `type(x)`): the
+        // annotator answers a bool, but the reference's RTyper has no `issubtype` for
+        // its ClassesPBCRepr.
+        if let S::Pbc { descs, .. } = &a[0] {
+            if descs.len() > 1 && matches!(self.bk.desc(descs[0]), Desc::Class(_)) {
+                return Err(AnnError::new(
+                    "RPY205",
+                    "issubclass() of a variable holding one of several classes is not supported by the RPython typer: test an instance with isinstance(), or compare the classes with `is`".into(),
+                ));
+            }
+        }
         let heap = self.space.heap();
         let t = a[0].konst().or_else(|| self.bk.pbc_const(&a[0]));
         let c = a[1].konst().or_else(|| self.bk.pbc_const(&a[1]));

@@ -189,7 +189,15 @@ impl RTyper<'_> {
             Op::SimpleCall => self.rtype_call(hop, llops),
             Op::Type => {
                 let cr = self.intern_repr(Repr::Class(None));
-                let t = self.typeptr(llops, hop.args_v[0], hop.args_r[0])?;
+                let t = if hop.args_s[0].can_be_none() {
+                    // type(None) is a null class pointer, not a dereference of None.
+                    let or = self.intern_repr(Repr::Object);
+                    let o = self.convertvar(llops, hop.args_v[0], hop.args_r[0], or)?;
+                    let ct = self.lltype(cr);
+                    self.gendirectcall(llops, "ll_inst_type", vec![o], ct)?
+                } else {
+                    self.typeptr(llops, hop.args_v[0], hop.args_r[0])?
+                };
                 Ok((t, cr))
             }
             Op::IsInstance => self.rtype_isinstance(hop, llops),

@@ -3,6 +3,7 @@
 Classes are numbered so that the subclasses of a class have the ids [min, max) of that
 class; each vtable holds its class's id as `subclassrange_min`.
 """
+from rpython.rtyper.lltypesystem.lltype import typeOf, nullptr
 from __rpy_ll__.ll_str import OBJECT
 
 
@@ -12,3 +13,12 @@ def ll_isinstance(obj, min, max):
         return False
     m = obj.typeptr.subclassrange_min
     return min <= m < max
+
+
+def ll_inst_type(obj):
+    """`type(obj)` of an instance that may be None: its vtable, or a null pointer for
+    None (the reference's `type(None)` gives NULL, which compares unequal to every
+    class)."""
+    if obj:
+        return obj.typeptr
+    return nullptr(typeOf(obj).TO.typeptr.TO)
