@@ -265,7 +265,7 @@ class B(A):
 
 
 def entry_point(argv):
-    fs = [A().f, B().f]
+    fs = [A().f(), \"two\"]
     return len(fs)
 
 
@@ -292,7 +292,7 @@ def target(*args):
     assert_eq!(
         a.hover(&main, at(text, "fs =", 0, 0)).map(|h| h.plain),
         Some(format!(
-            "(variable) fs: no type: its value is erroneous (made by `newlist(one of 2 methods, method B.f)`, the error at line {line}: {} {})",
+            "(variable) fs: no type: its value is erroneous (made by `newlist(int, str)`, the error at line {line}: {} {})",
             err.code,
             err.message.lines().next().unwrap()
         ))
