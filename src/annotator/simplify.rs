@@ -97,36 +97,37 @@ pub fn remove_dead_ops(graph: &mut FunctionGraph) {
 /// checks the length first (`len`, `eq`, a switch: never removed), and the annotator
 /// reads that check from the whole run (`check_unpack_length`), so none is removed.
 fn unpacking_ops(block: &crate::flowspace::Block) -> Vec<bool> {
-    use crate::interpreter::operation::Op;
-    use crate::objspace::object::Value;
     let ops = &block.operations;
     let mut out = vec![false; ops.len()];
     let mut i = 0;
     while i < ops.len() {
-        let first = &ops[i];
-        if first.opname != Op::GetItem || first.args.get(1) != Some(&Hlvalue::Const(Value::Int(0)))
-        {
-            i += 1;
-            continue;
-        }
-        let mut n = 1;
-        while let Some(o) = ops.get(i + n) {
-            if o.opname == Op::GetItem
-                && o.args[0] == first.args[0]
-                && o.span == first.span
-                && o.args.get(1) == Some(&Hlvalue::Const(Value::Int(n as i64)))
-            {
-                n += 1;
-            } else {
-                break;
-            }
-        }
+        let n = unpack_run_len(ops, i).max(1);
         if n >= 2 {
             out[i..i + n].iter_mut().for_each(|x| *x = true);
         }
         i += n;
     }
     out
+}
+
+/// How many operations from `ops[i]` on unpack one sequence: `getitem(t, 0)`,
+/// `getitem(t, 1)`, … of the same `t` at the same statement (0 when `ops[i]` is not
+/// `getitem(t, 0)`).
+pub(super) fn unpack_run_len(ops: &[crate::flowspace::SpaceOperation], i: usize) -> usize {
+    use crate::interpreter::operation::Op;
+    use crate::objspace::object::Value;
+    let Some(first) = ops.get(i) else { return 0 };
+    let nth = |o: &crate::flowspace::SpaceOperation, n: usize| {
+        o.opname == Op::GetItem
+            && o.args[0] == first.args[0]
+            && o.span == first.span
+            && o.args.get(1) == Some(&Hlvalue::Const(Value::Int(n as i64)))
+    };
+    let mut n = 0;
+    while ops.get(i + n).is_some_and(|o| nth(o, n)) {
+        n += 1;
+    }
+    n
 }
 
 pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {

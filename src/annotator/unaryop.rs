@@ -562,19 +562,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         let pos = self.bk.position;
         let block = self.graphs[pos.graph as usize].block(crate::flowspace::BlockId(pos.block));
-        let mut n = 0;
-        for other in &block.operations[pos.op as usize..] {
-            if other.opname == Op::GetItem
-                && other.args[0] == op.args[0]
-                && other.span == op.span
-                && other.args[1] == Hlvalue::Const(Value::Int(n))
-            {
-                n += 1;
-            } else {
-                break;
-            }
-        }
-        if n >= 2 && n as usize != items.len() {
+        let n = super::simplify::unpack_run_len(&block.operations, pos.op as usize);
+        if n >= 2 && n != items.len() {
             return Some(format!(
                 "unpacking a tuple of {} items into {} targets always raises ValueError",
                 items.len(),

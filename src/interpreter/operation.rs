@@ -238,53 +238,10 @@ impl Op {
     /// `Float`, `Long`: the reference leaves those as calls of the built-in types.
     pub fn removable_when_dead(self) -> bool {
         use Op::*;
-        matches!(
-            self,
-            NewTuple
-                | NewList
-                | NewDict
-                | Bool
-                | Is
-                | Id
-                | IsSubtype
-                | IsInstance
-                | Repr
-                | Str
-                | Len
-                | Hash
-                | GetAttr
-                | GetItem
-                | Pos
-                | Neg
-                | Abs
-                | Hex
-                | Oct
-                | Ord
-                | Invert
-                | Add
-                | Sub
-                | Mul
-                | TrueDiv
-                | FloorDiv
-                | Div
-                | Mod
-                | Divmod
-                | Pow
-                | LShift
-                | RShift
-                | And
-                | Or
-                | Xor
-                | Lt
-                | Le
-                | Eq
-                | Ne
-                | Gt
-                | Ge
-                | Cmp
-                | Contains
-                | Iter
-        )
+        // the foldable operations, less `type` and `getslice` (not in the reference's
+        // list), and the containers and lookups it also deletes
+        (self.is_pure() && !matches!(self, Type | GetSlice))
+            || matches!(self, NewList | NewDict | Id | Hash | Iter)
     }
 
     /// Built-in exception classes (by name) this operation can raise implicitly, which an
