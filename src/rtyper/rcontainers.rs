@@ -404,19 +404,34 @@ impl RTyper<'_> {
         newlist
             .args
             .iter()
-            .map(|&a| {
-                let c = self.annotation(hop.g, a).konst()?;
+            .map(|&a| self.immutable_constant(hop.g, a))
+            .collect()
+    }
+
+    /// The value of `a` when the annotator knows it as an immutable constant (the reference's
+    /// `is_immutable_constant`): a constant number, character, string, None or class, and a
+    /// constant tuple or prebuilt-constant PBC (function, frozen object) whatever it holds;
+    /// never a prebuilt list, dict, bytearray or (non-frozen) instance.
+    fn immutable_constant(&self, g: u32, a: Hlvalue) -> Option<Value> {
+        use crate::annotator::model::SomeValue as S;
+        let s = self.annotation(g, a);
+        match (&s, a) {
+            (S::Tuple(_) | S::Pbc { .. } | S::Builtin { .. }, Hlvalue::Const(c)) => Some(c),
+            (S::List { .. } | S::Dict { .. } | S::Instance { .. }, _) => None,
+            _ => {
+                let c = s.konst()?;
                 let immutable = match c {
                     Value::Obj(id) => matches!(
                         self.objheap.get(id),
                         crate::objspace::object::Object::Str(_)
                             | crate::objspace::object::Object::Unicode(_)
+                            | crate::objspace::object::Object::Class(_)
                     ),
                     _ => true,
                 };
                 immutable.then_some(c)
-            })
-            .collect()
+            }
+        }
     }
 
     pub(super) fn rtype_contains(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
