@@ -76,6 +76,31 @@ pub fn cvoid() -> Hlvalue {
     })
 }
 
+/// The item `x` of `l = [x]` when `op` is `mul(l, n)` and that `newlist` comes earlier in
+/// the same block (see `Hop::literal_single_item`).
+fn literal_single_item(
+    rt: &RTyper,
+    g: u32,
+    op: &SpaceOperation,
+    position: Position,
+) -> Option<Hlvalue> {
+    if op.opname != crate::interpreter::Op::Mul {
+        return None;
+    }
+    let Hlvalue::Var(list) = *op.args.first()? else {
+        return None;
+    };
+    let hl = &rt.ann.graphs[g as usize];
+    let block = hl.block(crate::flowspace::BlockId(position.block));
+    let newlist = block.operations[..position.op as usize]
+        .iter()
+        .find(|o| o.result == list && o.opname == crate::interpreter::Op::NewList)?;
+    match newlist.args[..] {
+        [x] => Some(x),
+        _ => None,
+    }
+}
+
 /// One high-level operation being translated.
 pub struct Hop {
     pub g: u32,
@@ -93,6 +118,10 @@ pub struct Hop {
     pub raising_index: Option<usize>,
     /// Keyword arguments of a `call_args` (name, value, Repr, the argument as written).
     pub keywords: Vec<(std::rc::Rc<str>, Hlvalue, ReprId, Hlvalue)>,
+    /// For `l * n` where `l` is the result of a one-item list literal `[x]` earlier in the
+    /// same block: `x` (value and Repr). The reference's `transform_allocate` turns such a
+    /// `mul` into `alloc_and_set(n, x)`, whatever happened to `l` in between.
+    pub literal_single_item: Option<(Hlvalue, ReprId)>,
 }
 
 impl Hop {
@@ -119,6 +148,10 @@ impl Hop {
         }
         let s_result = rt.annotation(g, Hlvalue::Var(op.result));
         let r_result = rt.var_repr(g, op.result)?;
+        let literal_single_item = match literal_single_item(rt, g, op, position) {
+            Some(x) => Some(rt.value_of(g, x, vmap)?),
+            None => None,
+        };
         Ok(Hop {
             g,
             op: op.clone(),
@@ -131,6 +164,7 @@ impl Hop {
             r_result,
             raising_index: None,
             keywords: Vec::new(),
+            literal_single_item,
         })
     }
 

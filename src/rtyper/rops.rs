@@ -416,6 +416,14 @@ impl RTyper<'_> {
                         (1, 0)
                     };
                     let times = self.inputarg(llops, hop, ni, si)?;
+                    if let (Some((x, rx)), Repr::List { item, .. }) =
+                        (hop.literal_single_item, self.repr(rr).clone())
+                    {
+                        // `[x] * n`: n copies of x, as the reference's `alloc_and_set`
+                        let x = self.convertvar(llops, x, rx, item)?;
+                        let args = vec![times, x];
+                        return Ok((self.new_list_call(llops, "ll_alloc_and_set", rr, args)?, rr));
+                    }
                     let (items, n) = self.list_parts(llops, hop.args_v[li], hop.args_r[li]);
                     let args = vec![items, n, times];
                     Ok((self.new_list_call(llops, "ll_mul", rr, args)?, rr))

@@ -358,17 +358,22 @@ def ll_concat_fixed(ARRAY, items1, n1, items2, n2):
 
 
 @specialize.ll()
+def _fill(dst, x, times):
+    # one store per item, none when x is the zero the new array already holds (not for
+    # floats, where -0.0 == 0.0)
+    if times > 0 and x == dst[0] and typeOf(dst).TO.OF != Float:
+        return
+    k = 0
+    while k < times:
+        dst[k] = x
+        k += 1
+
+
+@specialize.ll()
 def _repeat_into(dst, items, n, times):
     if n == 1:
-        # `[x] * n`, the usual case: one store per item, none when x is the zero the new
-        # array already holds (not for floats, where -0.0 == 0.0)
-        x = items[0]
-        if times > 0 and x == dst[0] and typeOf(dst).TO.OF != Float:
-            return
-        k = 0
-        while k < times:
-            dst[k] = x
-            k += 1
+        # `[x] * n`, the usual case
+        _fill(dst, items[0], times)
         return
     k = 0
     while k < times:
@@ -391,6 +396,26 @@ def ll_mul_fixed(ARRAY, items, n, times):
         times = 0
     a = malloc(ARRAY.TO, n * times)
     _repeat_into(a, items, n, times)
+    return a
+
+
+# `[x] * times` written as such in one block (the reference's `alloc_and_set`): x itself,
+# not the list the literal made, which the block may have changed before the `*`
+@specialize.ll()
+def ll_alloc_and_set(LIST, times, x):
+    if times < 0:
+        times = 0
+    l = _newlist(LIST, times)
+    _fill(l.items, x, times)
+    return l
+
+
+@specialize.ll()
+def ll_alloc_and_set_fixed(ARRAY, times, x):
+    if times < 0:
+        times = 0
+    a = malloc(ARRAY.TO, times)
+    _fill(a, x, times)
     return a
 
 
