@@ -175,9 +175,11 @@ impl RTyper<'_> {
                 }
             }
             // attributes read through a variable holding one of several classes: a slot of
-            // the classes' common base, each class's vtable holding its own value
+            // the classes' common base, each class's vtable holding its own value (also for
+            // an attribute instances have a field of: the reference's `extra_access_sets`
+            // give the class-level value a vtable field of its own)
             for (name, s) in pbc_reads.remove(&cd).unwrap_or_default() {
-                if slots.iter().any(|(n, _)| *n == name) || fields.iter().any(|(n, _)| *n == name) {
+                if slots.iter().any(|(n, _)| *n == name) {
                     continue;
                 }
                 let repr = self.getrepr(&s)?;
