@@ -11,7 +11,8 @@
 //! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
 //!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
 //!   final annotations; `call`: calls, argument binding, graphs per specialization;
-//! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces.
+//! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces;
+//!   `getattr`: attribute reads and writes; `isinstance`: `is`, `issubtype`, `isinstance`.
 
 mod annrpython;
 mod binaryop;
@@ -26,6 +27,8 @@ mod checks;
 pub mod classdef;
 mod describe;
 pub mod description;
+mod getattr;
+mod isinstance;
 pub mod llannotation;
 pub mod model;
 mod pbcmemo;
