@@ -7,13 +7,16 @@
 //!
 //! Layout, following the reference's rtyper: `rmodel` (Reprs, `getrepr`, conversions),
 //! `rclass` (instance and vtable layouts), `rpbc` (functions, calls, constants), `rops`
-//! (the `rtype_*` of each high-level operation through the `Hop` interface), `rbuiltin`
-//! (calls of built-in functions and methods).
+//! (the `rtype_*` of each high-level operation through the `Hop` interface), `rcall`
+//! (calls of functions, classes and methods), `rbuiltin` and `rbuiltinmethod` (calls of
+//! built-in functions and methods).
 
 mod annlowlevel;
 mod hop;
 mod normalizecalls;
 mod rbuiltin;
+mod rbuiltinmethod;
+mod rcall;
 mod rcfunc;
 mod rclass;
 mod rclasscall;
