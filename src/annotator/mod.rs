@@ -11,7 +11,8 @@
 //! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
 //!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
 //!   final annotations; `call`: calls, argument binding, graphs per specialization;
-//! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces;
+//! - `unaryop`, `binaryop`, `builtin`, `builtinmethod`: what each operation, built-in
+//!   function and method of a built-in type produces;
 //!   `getattr`: attribute reads and writes; `isinstance`: `is`, `issubtype`, `isinstance`.
 
 mod annrpython;
@@ -19,6 +20,7 @@ mod binaryop;
 pub mod bookkeeper;
 mod builtin;
 mod builtin_os;
+mod builtinmethod;
 mod call;
 mod calldefaults;
 mod callfamily;
