@@ -10,7 +10,8 @@
 //!   objects and specialization;
 //! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
 //!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
-//!   final annotations; `call`: calls, argument binding, graphs per specialization;
+//!   final annotations; `call`: calls and argument binding; `specialize`: the graph of
+//!   each specialization;
 //! - `unaryop`, `binaryop`, `builtin`, `builtinmethod`: what each operation, built-in
 //!   function and method of a built-in type produces;
 //!   `getattr`: attribute reads and writes; `isinstance`: `is`, `issubtype`, `isinstance`.
@@ -39,6 +40,7 @@ mod provenance;
 mod query;
 mod signature;
 mod simplify;
+mod specialize;
 mod unaryop;
 mod union;
 mod weakdict;
