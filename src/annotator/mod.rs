@@ -5,7 +5,8 @@
 //!
 //! Layout, following the reference toolchain's annotator:
 //! - `model`: the annotations; `union`: their join; `describe`: annotations in words;
-//! - `bookkeeper`: descriptions, class, list and dict definitions, prebuilt values;
+//! - `bookkeeper`: descriptions, class, list and dict definitions (`listdef`), prebuilt
+//!   values (`immutablevalue`);
 //! - `classdef`, `description`: classes and their attributes; functions, methods, frozen
 //!   objects and specialization;
 //! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
@@ -31,7 +32,9 @@ pub mod classdef;
 mod describe;
 pub mod description;
 mod getattr;
+mod immutablevalue;
 mod isinstance;
+mod listdef;
 pub mod llannotation;
 pub mod model;
 mod pbcmemo;
