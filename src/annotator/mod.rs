@@ -29,6 +29,7 @@ mod callfamily;
 mod callshapes;
 mod checks;
 pub mod classdef;
+mod classdesc;
 mod describe;
 pub mod description;
 mod getattr;
