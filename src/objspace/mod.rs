@@ -18,6 +18,7 @@ mod exc;
 mod exec;
 pub mod format;
 mod generators;
+mod libos;
 mod libs;
 pub mod loader;
 pub mod object;
