@@ -21,6 +21,7 @@ mod generators;
 mod libos;
 mod libs;
 pub mod loader;
+mod mainmodule;
 pub mod object;
 mod ops;
 pub mod precompiled;
