@@ -63,12 +63,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    pub(super) fn list_method(
-        &mut self,
-        def: ListDefId,
-        id: B,
-        args: &ArgsS,
-    ) -> Result<SomeValue, AnnError> {
+    fn list_method(&mut self, def: ListDefId, id: B, args: &ArgsS) -> Result<SomeValue, AnnError> {
         let p = &args.positional;
         let meth = id.short_name();
         let full = format!("list.{}", meth);
@@ -153,7 +148,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    pub(super) fn dict_method(
+    fn dict_method(
         &mut self,
         def: DictDefId,
         s_self: &SomeValue,

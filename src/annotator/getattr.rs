@@ -290,11 +290,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// Attribute of a prebuilt object (class, module, frozen instance, function).
-    pub(super) fn desc_getattr(
-        &mut self,
-        d: DescId,
-        name: &Rc<str>,
-    ) -> Result<SomeValue, AnnError> {
+    fn desc_getattr(&mut self, d: DescId, name: &Rc<str>) -> Result<SomeValue, AnnError> {
         let desc = match self.bk.desc(d) {
             Desc::Class(_) => None,
             other => Some(other.clone()),

@@ -53,7 +53,7 @@ impl Bookkeeper {
         })
     }
 
-    pub(super) fn immutable_obj(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+    fn immutable_obj(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
         // Prebuilt containers nested without bound (built by a loop at import time) would
         // make this recursion, and every later one over the annotation, overflow the stack.
         thread_local! {
@@ -72,11 +72,7 @@ impl Bookkeeper {
         r
     }
 
-    pub(super) fn immutable_obj_inner(
-        &mut self,
-        heap: &Heap,
-        id: ObjId,
-    ) -> Result<SomeValue, AnnError> {
+    fn immutable_obj_inner(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
         let v = Value::Obj(id);
         if let Some(what) = import_time_model_of(heap, id) {
             return Ok(SomeValue::Unknown(Rc::from(what)));

@@ -175,7 +175,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// The heap class that an annotation's values are known to be instances of.
-    pub(super) fn knowntype_class(&self, s: &SomeValue) -> Option<ObjId> {
+    fn knowntype_class(&self, s: &SomeValue) -> Option<ObjId> {
         let by = |n: &str| self.bk.builtin_classes.get(n).copied();
         match s {
             S::Integer { kind, .. } => by(int_kind_name(*kind)),

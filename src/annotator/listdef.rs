@@ -138,7 +138,7 @@ impl Bookkeeper {
         self.read_item(v)
     }
 
-    pub(super) fn notify(&mut self, item: ItemId) {
+    fn notify(&mut self, item: ItemId) {
         let r = self.find(item);
         self.reflow
             .extend(self.items[r.index()].read_locations.iter().copied());

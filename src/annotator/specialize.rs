@@ -222,7 +222,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// `objectmodel.enforceargs(...)`: the declared types must contain the arguments.
     /// The parts of a specialization key made of the values of arguments `idx`
     /// (`specialize.arg`): each must be a constant, or with `or_var` is a variable's part.
-    pub(super) fn arg_value_keys(
+    fn arg_value_keys(
         &self,
         name: &str,
         idx: &[usize],
@@ -274,11 +274,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
-    pub(super) fn enforce_args(
-        &mut self,
-        fdesc: DescId,
-        inputs: &mut [SomeValue],
-    ) -> Result<(), AnnError> {
+    fn enforce_args(&mut self, fdesc: DescId, inputs: &mut [SomeValue]) -> Result<(), AnnError> {
         let Desc::Function(f) = self.bk.desc(fdesc) else {
             return Ok(());
         };

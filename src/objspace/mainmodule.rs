@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 impl ObjSpace {
     /// Turns an exception or error escaping a module body into a diagnostic.
-    pub(super) fn report_escape(&mut self, u: Unwind<Value>) {
+    fn report_escape(&mut self, u: Unwind<Value>) {
         match u {
             Unwind::Raise { evalue, .. } => {
                 if let Value::Obj(id) = evalue {
@@ -184,7 +184,7 @@ impl ObjSpace {
     }
 
     /// The main module's import, given the result of running it.
-    pub(super) fn main_outcome(
+    fn main_outcome(
         &mut self,
         stem: &str,
         path: &Path,
@@ -235,7 +235,7 @@ impl ObjSpace {
         }
     }
 
-    pub(super) fn read_main(&mut self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
+    fn read_main(&mut self, path: &Path) -> Result<String, crate::sandbox::ReadError> {
         let roots = self.roots();
         match self.ask(Question::Main {
             path: path.to_path_buf(),
@@ -246,11 +246,11 @@ impl ObjSpace {
         }
     }
 
-    pub(super) fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {
+    fn main_module_file_failed_to_parse(&self, path: &Path) -> bool {
         self.find_module_by_path(path).is_none()
     }
 
-    pub(super) fn find_module_by_path(&self, path: &Path) -> Option<ObjId> {
+    fn find_module_by_path(&self, path: &Path) -> Option<ObjId> {
         self.module_info
             .iter()
             .find(|(_, i)| i.path.as_deref() == Some(path))

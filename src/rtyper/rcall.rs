@@ -223,7 +223,7 @@ impl RTyper<'_> {
 
     /// An argument of the call as the parameter of Repr `p` receives it: a constant is
     /// built directly in that Repr (a function passed where a function pointer is expected).
-    pub(super) fn arg_for_param(
+    fn arg_for_param(
         &mut self,
         llops: &mut LlOps,
         a: Hlvalue,

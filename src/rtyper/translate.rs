@@ -227,7 +227,7 @@ impl RTyper<'_> {
 
     /// Ends a low-level block after an operation that never returns: a fatal error
     /// (never reached: the operation raises first) and a link to the except block.
-    pub(super) fn stop_block_after(
+    fn stop_block_after(
         &mut self,
         mut llops: LlOps,
         lb: BlockId,
@@ -241,7 +241,7 @@ impl RTyper<'_> {
         Ok(())
     }
 
-    pub(super) fn translate_block(
+    fn translate_block(
         &mut self,
         g: u32,
         b: BlockId,

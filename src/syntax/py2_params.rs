@@ -9,7 +9,7 @@ use super::tokenize::TokKind;
 impl Rewriter<'_> {
     /// Tuple parameters among the parameters in tokens `from..to` (depth 0 there): each
     /// `(a, (b, c))` is replaced by a fresh name; returns (name, tuple text) pairs.
-    pub(super) fn rename_tuple_params(&mut self, from: usize, to: usize) -> Vec<(String, String)> {
+    fn rename_tuple_params(&mut self, from: usize, to: usize) -> Vec<(String, String)> {
         let mut out = Vec::new();
         let mut j = from;
         let mut at_param_start = true;
