@@ -799,15 +799,14 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 };
                 let text: String = msg
                     .chars()
-                    .filter(|c| {
-                        c.is_ascii_graphic() && !matches!(c, '"' | '\\' | '%') || *c == ' '
-                    })
+                    .filter(|c| c.is_ascii_graphic() && !matches!(c, '"' | '\\' | '%') || *c == ' ')
                     .collect();
                 // the message's `{}` are the values of the operation's other arguments
                 let values: Vec<String> = op.args.iter().skip(1).map(|&v| self.arg(v)).collect();
                 let holes = text.matches("{}").count();
                 if holes > 0 && holes == values.len() {
-                    let casts: Vec<String> = values.iter().map(|v| format!(", (long)({})", v)).collect();
+                    let casts: Vec<String> =
+                        values.iter().map(|v| format!(", (long)({})", v)).collect();
                     let _ = writeln!(
                         self.out,
                         "    {{ char rpy_ub[256]; snprintf(rpy_ub, sizeof rpy_ub, \"undefined behaviour: {}\"{}); rpy_fatal(rpy_ub); }}",
