@@ -177,11 +177,7 @@ impl SideTables {
             }
         }
         self.link_spans = spans;
-        self.reraised_caught = self
-            .reraised_caught
-            .iter()
-            .filter_map(new_id)
-            .collect();
+        self.reraised_caught = self.reraised_caught.iter().filter_map(new_id).collect();
         self.arg_spans = std::mem::take(&mut self.arg_spans)
             .into_iter()
             .filter_map(|((l, v), s)| new_id(&l).map(|n| ((n, v), s)))
