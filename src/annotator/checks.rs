@@ -290,8 +290,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// `x is y` whose result is not known statically, where the typer has no comparison
     /// for it: a number and anything but a number (two numbers compare with `==`), a
-    /// character (its `is` of non-pointers is a TyperError), two tuples, or two values of
-    /// different pointer kinds (a str and a list...). Judged on the final annotations, as a
+    /// character (its `is` of non-pointers is a TyperError), two tuples, two values of
+    /// different pointer kinds (a str and a list...) or two dicts of different low-level types. Judged on the final annotations, as a
     /// character may still widen to a string.
     fn check_is_of_primitives(&mut self) {
         /// The kind of value, as far as `is` cares (`None`: not decided here).
@@ -315,9 +315,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Instance { .. } => Some(Kind::Ptr("instance")),
             _ => None,
         };
-        let refused = |a: &SomeValue, b: &SomeValue| match (kind(a), kind(b)) {
+        let refused = |bk: &super::bookkeeper::Bookkeeper, a: &SomeValue, b: &SomeValue| match (
+            kind(a),
+            kind(b),
+        ) {
             (Some(Kind::Number), Some(Kind::Number)) => false,
             (Some(Kind::Char | Kind::Tuple), _) | (_, Some(Kind::Char | Kind::Tuple)) => true,
+            // Two dicts: one pointer type only if keys, values and free-slot marks agree
+            // (lists of different types pass: the typer compares them as both None).
+            (Some(Kind::Ptr("dict")), Some(Kind::Ptr("dict"))) => {
+                match (bk.ll_shape(a), bk.ll_shape(b)) {
+                    (Some(x), Some(y)) => x != y,
+                    _ => false,
+                }
+            }
             (Some(x), Some(y)) => x != y,
             _ => false,
         };
@@ -340,7 +351,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for (g, op) in found {
             let a = self.annotation(g, op.args[0]);
             let b = self.annotation(g, op.args[1]);
-            if a.is_impossible() || b.is_impossible() || !refused(&a, &b) {
+            if a.is_impossible() || b.is_impossible() || !refused(&self.bk, &a, &b) {
                 continue;
             }
             let msg = format!(

@@ -27,6 +27,7 @@ pub mod classdef;
 mod describe;
 pub mod description;
 pub mod llannotation;
+mod llshape;
 pub mod model;
 mod pbcmemo;
 mod positions;
