@@ -77,6 +77,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         self.check_none_equality();
         self.check_is_of_primitives();
+        self.check_type_of_non_instance();
         self.check_method_set_joins();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
@@ -360,6 +361,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), &b),
             );
             self.report(AnnError::new("RPY205", msg), op.span);
+        }
+    }
+
+    /// `type(x)` of a number, a string, a character, a list, a dict or a tuple: the RPython
+    /// typer has the operation for instances only (their class pointer), whatever the
+    /// annotator knows. `raise x` of such a value takes its type the same way (the flow
+    /// graph carries the type and the value to the exception exit), so it is refused too.
+    fn check_type_of_non_instance(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            let graph = &self.graphs[g];
+            for block in &graph.blocks {
+                for op in &block.operations {
+                    if op.opname != Op::Type
+                        || self.info[g].bindings[op.result.0 as usize].is_none()
+                    {
+                        continue;
+                    }
+                    let pair = [Hlvalue::Var(op.result), op.args[0]];
+                    let raised = block.exits.iter().any(|&l| {
+                        let link = graph.link(l);
+                        link.target == graph.exceptblock && link.args.windows(2).any(|w| w == pair)
+                    });
+                    found.push((g as u32, op.args[0], op.span, raised));
+                }
+            }
+        }
+        for (g, arg, span, raised) in found {
+            let s = self.annotation(g, arg);
+            if !matches!(
+                s,
+                SomeValue::Integer { .. }
+                    | SomeValue::Bool { .. }
+                    | SomeValue::Float { .. }
+                    | SomeValue::Char { .. }
+                    | SomeValue::UnicodeCodePoint { .. }
+                    | SomeValue::Str { .. }
+                    | SomeValue::Unicode { .. }
+                    | SomeValue::List { .. }
+                    | SomeValue::Dict { .. }
+                    | SomeValue::Tuple(_)
+            ) {
+                continue;
+            }
+            let what = self.bk.describe_type(self.heap(), &s);
+            let msg = if raised {
+                format!("`raise` of {what}: only exception instances and classes can be raised (the RPython typer cannot take the type of {what})")
+            } else {
+                format!("type() of {what} is not supported by the RPython typer: it has type() of instances only; use isinstance()")
+            };
+            self.report(AnnError::new("RPY205", msg), span);
         }
     }
 
