@@ -7,9 +7,9 @@ use super::call::ArgsS;
 use super::description::Desc;
 use super::model::*;
 use super::{AnnError, Bookkeeper};
-use crate::objspace::object::Heap;
 use crate::builtins::BuiltinId as B;
 use crate::interpreter::ConcreteSpace;
+use crate::objspace::object::Heap;
 use crate::objspace::object::Value;
 use std::rc::Rc;
 
@@ -27,7 +27,9 @@ impl Bookkeeper {
         s: &SomeValue,
     ) -> Result<Option<ClassDefId>, AnnError> {
         match s {
-            S::Pbc { descs, .. } if descs.len() == 1 && matches!(self.desc(descs[0]), Desc::Class(_)) => {
+            S::Pbc { descs, .. }
+                if descs.len() == 1 && matches!(self.desc(descs[0]), Desc::Class(_)) =>
+            {
                 Ok(Some(self.classdef_of_desc(heap, descs[0])?))
             }
             _ => Ok(None),

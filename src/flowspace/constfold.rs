@@ -95,8 +95,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 Object::Dict(_) => !self.objspace.is_os_environ(id),
                 // a weak dictionary made at import time is filled by the running program
                 Object::Builtin {
-                    id: crate::builtins::BuiltinId::WeakValueDictPrebuilt
-                    | crate::builtins::BuiltinId::WeakKeyDictPrebuilt,
+                    id:
+                        crate::builtins::BuiltinId::WeakValueDictPrebuilt
+                        | crate::builtins::BuiltinId::WeakKeyDictPrebuilt,
                     ..
                 } => false,
                 _ => true,
