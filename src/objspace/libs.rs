@@ -165,6 +165,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RweakrefDeadRef, om_none),
     (B::RweakrefRWeakValueDictionary, weakdict_new),
     (B::RweakrefRWeakKeyDictionary, weakdict_new),
+    (B::WeakValueDictPrebuilt, weakdict_call),
+    (B::WeakKeyDictPrebuilt, weakdict_call),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -556,6 +558,16 @@ fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         id,
         bound_self: Some(classes),
     }))
+}
+
+/// Calling a weak dictionary made at import time: not callable.
+fn weakdict_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let class = if a.id == B::WeakKeyDictPrebuilt {
+        "RWeakKeyDictionary"
+    } else {
+        "RWeakValueDictionary"
+    };
+    Err(sp.err("TypeError", format!("'{class}' object is not callable")))
 }
 
 /// Calling a weak reference made at import time: its object.
