@@ -19,6 +19,7 @@ pub mod generations;
 pub mod interpreter;
 pub mod llinterp;
 pub mod lltypesystem;
+pub mod libm;
 pub mod lsp;
 pub mod objspace;
 pub mod rtyper;
