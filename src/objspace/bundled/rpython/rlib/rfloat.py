@@ -65,15 +65,27 @@ def double_to_string(value, tp, precision, flags):
 
 
 def round_away(x):
-    r = math.floor(abs(x) + 0.5)
+    """x rounded to an integer, halves away from zero."""
+    ax = abs(x)
+    r = math.floor(ax + 0.5)
+    if r - ax >= 1.0:
+        # ax + 0.5 was rounded up to ax + 1.0: only happens for integral ax in
+        # [2**52, 2**53), which is its own rounding
+        return x
     return math.copysign(r, x)
 
 
 def round_half_even(x):
+    """x rounded to an integer, halves to the even neighbour."""
     ax = abs(x)
     r = math.floor(ax + 0.5)
-    if r - ax == 0.5 and math.fmod(r, 2.0) != 0.0:
-        r -= 1.0
+    frac = r - ax
+    if frac >= 1.0:
+        # as in round_away: ax is already an integer
+        return x
+    if frac >= 0.5:
+        # ax is n + 1/2: 2 * round(ax / 2) is the even one of n and n + 1
+        r = math.floor(ax * 0.5 + 0.5) * 2.0
     return math.copysign(r, x)
 
 
