@@ -638,22 +638,6 @@ double RPyRT_ll_float_mod(double x, double y) {
     return m;
 }
 
-/* Rust's f64::powi (compiler-rt's __powidf2): repeated squaring, then the reciprocal for
- * a negative exponent -- so 2^-1074 is 1/inf = 0, not the smallest subnormal */
-static double powi(double a, int b) {
-    bool recip = b < 0;
-    double r = 1.0;
-    for (;;) {
-        if (b & 1)
-            r *= a;
-        b /= 2;
-        if (b == 0)
-            break;
-        a *= a;
-    }
-    return recip ? 1.0 / r : r;
-}
-
 bool RPyRT_ll_math__isinf(double x) { return isinf(x); }
 bool RPyRT_ll_math__isnan(double x) { return isnan(x); }
 bool RPyRT_ll_math__isfinite(double x) { return isfinite(x); }
