@@ -18,6 +18,19 @@ DIST_FINITE = 1
 DIST_NAN = 2
 DIST_INFINITY = 3
 
+# float.h of the x86-64 host the reference configures itself on
+DBL_MAX = 1.7976931348623157e308
+DBL_MIN = 2.2250738585072014e-308
+DBL_EPSILON = 2.220446049250313e-16
+DBL_MAX_EXP = 1024
+DBL_MAX_10_EXP = 308
+DBL_MIN_EXP = -1021
+DBL_MIN_10_EXP = -307
+DBL_DIG = 15
+DBL_MANT_DIG = 53
+FLT_RADIX = 2
+FLT_ROUNDS = 1
+
 
 def isfinite(x):
     return not math.isinf(x) and not math.isnan(x)
@@ -177,7 +190,43 @@ def round_double(value, ndigits, half_even=False):
 
 
 def log2(x):
-    return math.log(x) / math.log(2.0)
+    """The base-2 logarithm, exact for powers of two: log of the frexp mantissa (of twice
+    it from 1 up, to avoid cancellation) over log(2), plus the exponent; nan and +inf
+    are their own log2, ValueError for x <= 0 and -inf."""
+    if not isfinite(x):
+        if isnan(x) or x > 0.0:
+            return x
+        raise ValueError("math domain error")
+    if x <= 0.0:
+        raise ValueError("math domain error")
+    m, e = math.frexp(x)
+    if x >= 1.0:
+        return math.log(2.0 * m) / math.log(2.0) + (e - 1)
+    return math.log(m) / math.log(2.0) + e
+
+
+def float_as_rbigint_ratio(value):
+    """(numerator, denominator) as rbigints, the denominator a power of two (1 for an
+    integral value): OverflowError for an infinity, ValueError for nan."""
+    from rpython.rlib.rbigint import rbigint
+    if isinf(value):
+        raise OverflowError("cannot pass infinity to as_integer_ratio()")
+    if isnan(value):
+        raise ValueError("cannot pass nan to as_integer_ratio()")
+    m, e = math.frexp(value)
+    i = 0
+    while i < 300 and m != math.floor(m):
+        m *= 2.0
+        e -= 1
+        i += 1
+    num = rbigint.fromfloat(m)
+    den = rbigint.fromint(1)
+    power = den.lshift(abs(e))
+    if e > 0:
+        num = num.mul(power)
+    else:
+        den = power
+    return num, den
 
 
 # The error function, its complement, gamma and log-gamma, computed the way the
