@@ -37,6 +37,7 @@ mod immutablevalue;
 mod isinstance;
 mod listdef;
 pub mod llannotation;
+mod llshape;
 pub mod model;
 mod pbcmemo;
 mod positions;

@@ -292,6 +292,24 @@ pub fn rtype(
     ann: &mut AnnotatedProgram,
     space: &mut ObjSpace,
 ) -> Result<LlProgram, Vec<Diagnostic>> {
+    rtype_rounds(ann, space, true).map(|p| p.expect("a whole program when its helpers are"))
+}
+
+/// The RTyper's diagnostics on the program's own graphs, for `check`: one translation
+/// round, without annotating and translating the low-level helpers it asks for. A helper
+/// that does not annotate is rpy-lsp's bug, not the user's (`take_helper_graphs`), and a
+/// helper's own operations are in the bundled helpers, so only `run` and `build`, which
+/// need the helpers' graphs, pay for them (a tenth of a check of a large program).
+pub fn check(ann: &mut AnnotatedProgram, space: &mut ObjSpace) -> Result<(), Vec<Diagnostic>> {
+    rtype_rounds(ann, space, false).map(|_| ())
+}
+
+/// `rtype`, or with `with_helpers` false `check`: then no `LlProgram` is made.
+fn rtype_rounds(
+    ann: &mut AnnotatedProgram,
+    space: &mut ObjSpace,
+    with_helpers: bool,
+) -> Result<Option<LlProgram>, Vec<Diagnostic>> {
     let Some(entry) = ann.entry_graph else {
         return Err(vec![Diagnostic::new(
             "RPY301",
@@ -391,7 +409,7 @@ pub fn rtype(
         }
         st = rt.into_state();
         let requests = st.helpers.take_requests();
-        if requests.is_empty() || !diags.is_empty() {
+        if requests.is_empty() || !diags.is_empty() || !with_helpers {
             break;
         }
         // the annotator reads and extends the same type arena
@@ -450,6 +468,9 @@ pub fn rtype(
         diags.dedup_by(|a, b| a.span == b.span && a.message == b.message);
         return Err(diags);
     }
+    if !with_helpers {
+        return Ok(None);
+    }
     let mut rt = RTyper::from_state(ann, &space.heap, st);
     let std_exceptions = rt.std_exceptions();
     let mut bundled_files = rt.bundled_files();
@@ -465,7 +486,7 @@ pub fn rtype(
         Some(LlPtr::Func(f)) => Some(f),
         _ => None,
     };
-    Ok(LlProgram {
+    Ok(Some(LlProgram {
         types: st.types,
         heap: st.heap,
         graphs,
@@ -478,7 +499,7 @@ pub fn rtype(
         std_exceptions,
         bundled_files,
         weakref,
-    })
+    }))
 }
 
 /// The graph of `rfile._flush_at_exit`, annotated as a helper, when the program has RPython
