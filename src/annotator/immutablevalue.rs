@@ -250,6 +250,31 @@ impl Bookkeeper {
                     }
                 }
             }
+            // a weak dictionary made at import time: of its key and value classes
+            Object::Builtin {
+                id:
+                    ctor @ (crate::builtins::BuiltinId::WeakValueDictPrebuilt
+                    | crate::builtins::BuiltinId::WeakKeyDictPrebuilt),
+                bound_self: Some(Value::Obj(classes)),
+            } => {
+                let ctor = if *ctor == crate::builtins::BuiltinId::WeakKeyDictPrebuilt {
+                    crate::builtins::BuiltinId::RweakrefRWeakKeyDictionary
+                } else {
+                    crate::builtins::BuiltinId::RweakrefRWeakValueDictionary
+                };
+                let Object::Tuple(items) = heap.get(*classes) else {
+                    return Err(AnnError::new("RPY218", "a malformed prebuilt weak dictionary".to_string()));
+                };
+                let items = items.clone();
+                let p = items
+                    .iter()
+                    .map(|&x| self.immutablevalue(heap, x))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let s = self.weakdict_of(heap, ctor, &p)?;
+                // its constant's annotation for the RTyper (`known_value`)
+                self.immutable_cache.insert(id, s.clone());
+                s
+            }
             Object::Builtin {
                 id,
                 bound_self: None,

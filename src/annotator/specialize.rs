@@ -8,8 +8,9 @@ use super::call::ArgsS;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
 use super::AnnError;
-use crate::flowspace::build_flow;
+use crate::flowspace::{build_flow, ExitCase, FunctionGraph, Hlvalue, Link, SpaceOperation, VarId};
 use crate::interpreter::arguments::bind;
+use crate::interpreter::operation::Op;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{Object, Value};
 use crate::syntax::Span;
@@ -124,6 +125,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         };
         let mut key: SpecKey = Vec::new();
+        let star = sig.varargs.is_some().then_some(extra.len());
         if sig.varargs.is_some() {
             key.push(KeyPart::Star(extra.len()));
             inputs.push(SomeValue::tuple(extra));
@@ -197,6 +199,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 match built {
                     Ok((mut graph, diags)) => {
+                        if let Some(n) = star {
+                            flatten_star_args(&mut graph, n);
+                        }
                         super::simplify::remove_dead_ops(&mut graph);
                         super::simplify::remove_dead_inputargs(&mut graph);
                         for d in diags {
@@ -216,6 +221,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         };
+        // the graph of a function taking `*args` takes one parameter per extra argument
+        if star.is_some() {
+            if let Some(SomeValue::Tuple(items)) = inputs.pop() {
+                inputs.extend(items.iter().cloned());
+            }
+        }
         Ok(Some((g, inputs)))
     }
 
@@ -451,4 +462,52 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         Ok(result)
     }
+}
+
+/// The graph of a function taking `*args`, called with `n` extra arguments: as the
+/// reference's specialization does, it takes them one by one (a new start block builds
+/// the tuple and goes to the function's own), so that a family of methods where one
+/// override takes `*args` has one call shape.
+fn flatten_star_args(graph: &mut FunctionGraph, n: usize) {
+    let old = graph.startblock;
+    let args = graph.block(old).inputargs.clone();
+    let Some((&tuple_arg, named)) = args.split_last() else {
+        return;
+    };
+    let hint = |g: &FunctionGraph, v: VarId| g.vars[v.0 as usize].name_hint.clone();
+    let copies: Vec<VarId> = named
+        .iter()
+        .map(|&v| {
+            let h = hint(graph, v);
+            graph.new_var(h)
+        })
+        .collect();
+    let stars: Vec<VarId> = (0..n).map(|_| graph.new_var(None)).collect();
+    let h = hint(graph, tuple_arg);
+    let t = graph.new_var(h);
+    let start = graph.new_block(copies.iter().chain(&stars).copied().collect());
+    let span = graph.span;
+    graph.block_mut(start).operations.push(SpaceOperation {
+        opname: Op::NewTuple,
+        args: stars.iter().map(|&v| Hlvalue::Var(v)).collect(),
+        result: t,
+        span,
+    });
+    let link_args = copies
+        .iter()
+        .chain(std::iter::once(&t))
+        .map(|&v| Hlvalue::Var(v))
+        .collect();
+    graph.add_link(
+        start,
+        Link {
+            prevblock: start,
+            target: old,
+            args: link_args,
+            exitcase: ExitCase::None,
+            last_exception: None,
+            last_exc_value: None,
+        },
+    );
+    graph.startblock = start;
 }

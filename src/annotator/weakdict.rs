@@ -6,9 +6,10 @@ use super::annrpython::Annotator;
 use super::call::ArgsS;
 use super::description::Desc;
 use super::model::*;
-use super::AnnError;
+use super::{AnnError, Bookkeeper};
 use crate::builtins::BuiltinId as B;
 use crate::interpreter::ConcreteSpace;
+use crate::objspace::object::Heap;
 use crate::objspace::object::Value;
 use std::rc::Rc;
 
@@ -18,32 +19,41 @@ fn bad(msg: String) -> AnnError {
     AnnError::new("RPY218", msg)
 }
 
-impl<C: ConcreteSpace> Annotator<'_, C> {
+impl Bookkeeper {
     /// The class definition of a class given as a constant (`Node`), if it is one.
-    fn const_classdef(&mut self, s: &SomeValue) -> Result<Option<ClassDefId>, AnnError> {
+    fn const_classdef(
+        &mut self,
+        heap: &Heap,
+        s: &SomeValue,
+    ) -> Result<Option<ClassDefId>, AnnError> {
         match s {
             S::Pbc { descs, .. }
-                if descs.len() == 1 && matches!(self.bk.desc(descs[0]), Desc::Class(_)) =>
+                if descs.len() == 1 && matches!(self.desc(descs[0]), Desc::Class(_)) =>
             {
-                Ok(Some(self.bk.classdef_of_desc(self.space.heap(), descs[0])?))
+                Ok(Some(self.classdef_of_desc(heap, descs[0])?))
             }
             _ => Ok(None),
         }
     }
 
     /// `RWeakValueDictionary(keyclass, valueclass)`, `RWeakKeyDictionary(keyclass,
-    /// valueclass)`.
-    pub(super) fn weakdict_new(&mut self, id: B, p: &[SomeValue]) -> Result<SomeValue, AnnError> {
+    /// valueclass)`, called in translated code or at import time (a prebuilt one).
+    pub(super) fn weakdict_of(
+        &mut self,
+        heap: &Heap,
+        id: B,
+        p: &[SomeValue],
+    ) -> Result<SomeValue, AnnError> {
         let name = id.short_name();
         if p.len() != 2 {
             return Err(bad(format!("{name}() takes a key class and a value class")));
         }
-        let Some(value) = self.const_classdef(&p[1])? else {
+        let Some(value) = self.const_classdef(heap, &p[1])? else {
             return Err(bad(format!(
                 "the value class of {name}() must be an RPython class"
             )));
         };
-        let key = self.const_classdef(&p[0])?;
+        let key = self.const_classdef(heap, &p[0])?;
         if id == B::RweakrefRWeakKeyDictionary {
             let Some(key) = key else {
                 return Err(bad(format!(
@@ -60,7 +70,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     konst: Some(Value::Obj(cls)),
                     ..
                 },
-            ) => match &*super::Bookkeeper::class_name(self.space.heap(), *cls) {
+            ) => match &*Bookkeeper::class_name(heap, *cls) {
                 "str" => SomeValue::string(),
                 "int" => SomeValue::int(),
                 "unicode" => SomeValue::unicode(false),
@@ -80,6 +90,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             key: Rc::new(s_key),
             value,
         })
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// `RWeakValueDictionary(keyclass, valueclass)`, `RWeakKeyDictionary(keyclass,
+    /// valueclass)`.
+    pub(super) fn weakdict_new(&mut self, id: B, p: &[SomeValue]) -> Result<SomeValue, AnnError> {
+        self.bk.weakdict_of(self.space.heap(), id, p)
     }
 
     /// `get`, `set` and `length` of a weak dictionary.

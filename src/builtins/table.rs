@@ -337,6 +337,11 @@ builtins! {
     WeakrefPrebuilt = "weakref.prebuilt_ref";
     RweakrefRWeakValueDictionary = "rweakref.RWeakValueDictionary";
     RweakrefRWeakKeyDictionary = "rweakref.RWeakKeyDictionary";
+    /// a weak dictionary made at import time (`RWeakValueDictionary(k, v)` in a global):
+    /// bound to the tuple (key class, value class); an empty prebuilt dictionary once
+    /// translated (its methods are not run at import time)
+    WeakValueDictPrebuilt = "rweakref.prebuilt_value_dict";
+    WeakKeyDictPrebuilt = "rweakref.prebuilt_key_dict";
     /// the methods of both weak dictionaries
     WeakDictGet = "rweakdict.get";
     WeakDictSet = "rweakdict.set";

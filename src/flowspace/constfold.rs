@@ -93,6 +93,13 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 } => false,
                 // `os.environ[k]` reads the environment of the running program
                 Object::Dict(_) => !self.objspace.is_os_environ(id),
+                // a weak dictionary made at import time is filled by the running program
+                Object::Builtin {
+                    id:
+                        crate::builtins::BuiltinId::WeakValueDictPrebuilt
+                        | crate::builtins::BuiltinId::WeakKeyDictPrebuilt,
+                    ..
+                } => false,
                 _ => true,
             },
             _ => true,

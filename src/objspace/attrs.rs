@@ -14,6 +14,7 @@ pub const STAR_FROM_MODEL_ATTR: &str = "__rpy_star_from_model__";
 use super::dict::DictOps;
 use super::object::{AttrMap, Class, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
 use std::rc::Rc;
@@ -129,6 +130,27 @@ impl ObjSpace {
         };
         if let Some(what) = self.unknown_name(obj) {
             return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
+        }
+        if let Object::Builtin {
+            id: b @ (B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt),
+            ..
+        } = self.heap.get(id)
+        {
+            // a method of a weak dictionary made at import time, used at import time: its
+            // entries are not modelled, so from here on the dictionary itself is unknown
+            let ctor = if *b == B::WeakKeyDictPrebuilt {
+                B::RweakrefRWeakKeyDictionary
+            } else {
+                B::RweakrefRWeakValueDictionary
+            };
+            let dict = format!("{}()", ctor.name());
+            let what = format!("{dict}.{name}");
+            self.warn_unknown(&what, "the import-time use of");
+            *self.heap.get_mut(id) = Object::Unknown {
+                name: Rc::from(dict.as_str()),
+                instance_of: None,
+            };
+            return Ok(Some(self.new_unknown(&what)));
         }
         match self.heap.get(id) {
             Object::Instance(inst) => {

@@ -163,9 +163,10 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::WeakrefPrebuilt, weakref_deref),
     (B::RgcCollect, om_none),
     (B::RweakrefDeadRef, om_none),
-    // a prebuilt weak dictionary (made at import time) is not modelled
-    (B::RweakrefRWeakValueDictionary, os_not_at_import),
-    (B::RweakrefRWeakKeyDictionary, os_not_at_import),
+    (B::RweakrefRWeakValueDictionary, weakdict_new),
+    (B::RweakrefRWeakKeyDictionary, weakdict_new),
+    (B::WeakValueDictPrebuilt, weakdict_call),
+    (B::WeakKeyDictPrebuilt, weakdict_call),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -541,6 +542,32 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         _ => os_not_at_import(sp, a),
     }
+}
+
+/// A weak dictionary made at import time: empty (calling its methods at import time is not
+/// modelled), remembering its key and value classes for the annotator.
+fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let id = if a.id == B::RweakrefRWeakKeyDictionary {
+        B::WeakKeyDictPrebuilt
+    } else {
+        B::WeakValueDictPrebuilt
+    };
+    let classes = sp.new_tuple(vec![a.args[0], a.args[1]]);
+    Ok(sp.alloc(Object::Builtin {
+        id,
+        bound_self: Some(classes),
+    }))
+}
+
+/// Calling a weak dictionary made at import time: not callable.
+fn weakdict_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let class = if a.id == B::WeakKeyDictPrebuilt {
+        "RWeakKeyDictionary"
+    } else {
+        "RWeakValueDictionary"
+    };
+    Err(sp.err("TypeError", format!("'{class}' object is not callable")))
 }
 
 /// Calling a weak reference made at import time: its object.

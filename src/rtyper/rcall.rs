@@ -291,32 +291,21 @@ impl RTyper<'_> {
             }
         }
         if varargs {
-            let tr = *params
-                .get(named)
-                .ok_or_else(|| TyperError::new("*args without a parameter"))?;
-            let Repr::Tuple(items) = self.repr(tr).clone() else {
-                return Err(TyperError::new("an *args parameter that is not a tuple"));
-            };
+            // the graph takes the extra arguments one by one (`flatten_star_args`)
             let first = named.saturating_sub(offset);
-            let mut vals = Vec::new();
-            for (k, ir) in items.iter().enumerate() {
-                let hi = first + k;
+            for (k, &p) in params.iter().enumerate().skip(named) {
+                let hi = first + (k - named);
                 if hi >= hop.nargs() {
                     return Err(TyperError::new("*args of a different length"));
                 }
-                vals.push(
-                    self.arg_for_param(
-                        llops,
-                        hop.op.args[hi],
-                        hop.args_v[hi],
-                        hop.args_r[hi],
-                        *ir,
-                    )?
-                    .0,
-                );
+                out.push(self.arg_for_param(
+                    llops,
+                    hop.op.args[hi],
+                    hop.args_v[hi],
+                    hop.args_r[hi],
+                    p,
+                )?);
             }
-            let t = self.build_tuple(llops, tr, vals);
-            out.push((t, tr));
         }
         Ok(out)
     }

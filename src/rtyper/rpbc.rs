@@ -10,6 +10,7 @@ use super::rmodel::{Repr, ReprId};
 use super::{LlFunction, RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::DescId;
+use crate::builtins::BuiltinId as B;
 use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant, VarId};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
@@ -470,10 +471,15 @@ impl RTyper<'_> {
                 if let Some(&p) = self.prebuilt.get(&(id, r)) {
                     return k(LlValue::Ptr(p));
                 }
-                let Object::Dict(d) = self.objheap.get(id) else {
-                    return Err(self.bad_const(v, r));
+                let entries = match self.objheap.get(id) {
+                    Object::Dict(d) => d.entries.clone(),
+                    // a weak dictionary made at import time: empty
+                    Object::Builtin {
+                        id: B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt,
+                        ..
+                    } => Vec::new(),
+                    _ => return Err(self.bad_const(v, r)),
                 };
-                let entries = d.entries.clone();
                 let (key, value) = (*key, *value);
                 let st = self.types.pointee(ty).unwrap();
                 let ept = self.types.field_type(st, "entries").unwrap();
