@@ -17,6 +17,7 @@ pub mod flowspace;
 pub mod genc;
 pub mod generations;
 pub mod interpreter;
+pub mod libm;
 pub mod llinterp;
 pub mod lltypesystem;
 pub mod lsp;

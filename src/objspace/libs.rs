@@ -257,18 +257,18 @@ fn math_fn(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         B::MathSinh => x.sinh(),
         B::MathCosh => x.cosh(),
         B::MathTanh => x.tanh(),
-        B::MathAsinh => x.asinh(),
+        B::MathAsinh => crate::libm::asinh(x),
         B::MathAcosh => {
             if x < 1.0 {
                 return domain(sp);
             }
-            x.acosh()
+            crate::libm::acosh(x)
         }
         B::MathAtanh => {
             if x <= -1.0 || x >= 1.0 {
                 return domain(sp);
             }
-            x.atanh()
+            crate::libm::atanh(x)
         }
         B::MathExpm1 => {
             let r = x.exp_m1();

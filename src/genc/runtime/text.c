@@ -638,22 +638,6 @@ double RPyRT_ll_float_mod(double x, double y) {
     return m;
 }
 
-/* Rust's f64::powi (compiler-rt's __powidf2): repeated squaring, then the reciprocal for
- * a negative exponent -- so 2^-1074 is 1/inf = 0, not the smallest subnormal */
-static double powi(double a, int b) {
-    bool recip = b < 0;
-    double r = 1.0;
-    for (;;) {
-        if (b & 1)
-            r *= a;
-        b /= 2;
-        if (b == 0)
-            break;
-        a *= a;
-    }
-    return recip ? 1.0 / r : r;
-}
-
 bool RPyRT_ll_math__isinf(double x) { return isinf(x); }
 bool RPyRT_ll_math__isnan(double x) { return isnan(x); }
 bool RPyRT_ll_math__isfinite(double x) { return isfinite(x); }
@@ -683,21 +667,9 @@ void *RPyRT_ll_math__frexp(double x, uint32_t tuple_tid) {
     struct rpy_tuple_fl *t = rpy_gc_malloc_fixed(tuple_tid);
     if (!t)
         return NULL;
-    /* the LLInterpreter's frexp: through log2 and powi (it differs from C's frexp
-     * only for the extremes of the range, where powi overflows) */
-    double m = x;
-    long e = 0;
-    if (x != 0.0 && isfinite(x)) {
-        e = (long)floor(log2(fabs(x))) + 1;
-        m = x / powi(2.0, (int)e);
-        if (fabs(m) >= 1.0) {
-            m /= 2.0;
-            e += 1;
-        } else if (fabs(m) < 0.5) {
-            m *= 2.0;
-            e -= 1;
-        }
-    }
+    /* C's frexp, as the LLInterpreter (zeros, infinities and nan: exponent 0) */
+    int e = 0;
+    double m = frexp(x, &e);
     t->item0 = m;
     t->item1 = e;
     return t;

@@ -30,9 +30,9 @@ fn generic_unary(name: &str) -> Option<(UnaryFn, bool)> {
         "sinh" => (f64::sinh, true),
         "tan" => (f64::tan, false),
         "tanh" => (f64::tanh, false),
-        "acosh" => (f64::acosh, false),
-        "asinh" => (f64::asinh, false),
-        "atanh" => (f64::atanh, false),
+        "acosh" => (crate::libm::acosh, false),
+        "asinh" => (crate::libm::asinh, false),
+        "atanh" => (crate::libm::atanh, false),
         "expm1" => (f64::exp_m1, true),
         _ => return None,
     })

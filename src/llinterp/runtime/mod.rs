@@ -226,8 +226,8 @@ impl<'p> LlInterpreter<'p> {
                             let frac = if x.is_infinite() { 0.0 } else { x - ip };
                             (LlValue::Float(frac.copysign(x)), LlValue::Float(ip))
                         } else {
-                            let (m, e) = frexp(x);
-                            (LlValue::Float(m), LlValue::Int(e))
+                            let (m, e) = crate::libm::frexp(x);
+                            (LlValue::Float(m), LlValue::Int(e as i64))
                         };
                         return Ok(self.new_tuple(rty, &[p, q]));
                     }
@@ -273,21 +273,4 @@ impl<'p> LlInterpreter<'p> {
             }
         })
     }
-}
-
-/// `math.frexp`: mantissa in [0.5, 1) and exponent.
-fn frexp(x: f64) -> (f64, i64) {
-    if x == 0.0 || !x.is_finite() {
-        return (x, 0);
-    }
-    let mut e = x.abs().log2().floor() as i64 + 1;
-    let mut m = x / 2f64.powi(e as i32);
-    if m.abs() >= 1.0 {
-        m /= 2.0;
-        e += 1;
-    } else if m.abs() < 0.5 {
-        m *= 2.0;
-        e -= 1;
-    }
-    (m, e)
 }

@@ -85,21 +85,9 @@ pub(crate) fn mod_f(a: f64, b: f64) -> f64 {
     }
 }
 
-/// `math.frexp`.
+/// `math.frexp`: the C library's.
 pub(crate) fn frexp(f: f64) -> (f64, i32) {
-    if f == 0.0 || f.is_nan() || f.is_infinite() {
-        return (f, 0);
-    }
-    let bits = f.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i32;
-    if exp == 0 {
-        // Subnormal: scale up first.
-        let (m, e) = frexp(f * (1u64 << 54) as f64);
-        return (m, e - 54);
-    }
-    let e = exp - 1022;
-    let m = f64::from_bits((bits & !(0x7ffu64 << 52)) | (1022u64 << 52));
-    (m, e)
+    crate::libm::frexp(f)
 }
 
 impl ObjSpace {

@@ -820,9 +820,7 @@ class rbigint(object):
         return mod
 
     def truediv(self, other):
-        if other.sign == 0:
-            raise ZeroDivisionError("long division or modulo by zero")
-        return self.tofloat() / other.tofloat()
+        return _true_divide(self, other)
 
     def pow(self, other, modulus=None):
         if other.sign < 0:
@@ -978,6 +976,67 @@ def _big_bitwise(a, b, op):
             d.append(x[i] ^ y[i])
         i += 1
     return _from_twos(d, n)
+
+
+_DBL_MANT_DIG = 53
+_DBL_MAX_EXP = 1024
+_DBL_MIN_EXP = -1021
+
+
+def _signed_float(x, negate):
+    if negate:
+        return -x
+    return x
+
+
+def _true_divide(a, b):
+    """a / b as a float, as the reference computes it (CPython's long_true_divide): two
+    operands below 2**53 divide as floats; otherwise an integer quotient of the
+    magnitudes keeps two or three bits beyond the 53 (or fewer, for a subnormal result),
+    is rounded half-even by hand with the bits lost on the way as a sticky bit, and is
+    scaled back with ldexp. Kept from the reference: after rounding up it clears only the
+    bits *below* the rounding bit, not the rounding bit itself."""
+    if b.sign == 0:
+        raise ZeroDivisionError("long division or modulo by zero")
+    negate = (a.sign < 0) != (b.sign < 0)
+    if a.sign == 0:
+        return _signed_float(0.0, negate)
+    a = a.abs()
+    b = b.abs()
+    a_bits = a.bit_length()
+    b_bits = b.bit_length()
+    if a_bits <= _DBL_MANT_DIG and b_bits <= _DBL_MANT_DIG:
+        return _signed_float(float(a.toint()) / float(b.toint()), negate)
+    diff = a_bits - b_bits
+    if diff > _DBL_MAX_EXP:
+        raise OverflowError("integer division result too large for a float")
+    if diff < _DBL_MIN_EXP - _DBL_MANT_DIG - 1:
+        return _signed_float(0.0, negate)
+    shift = max(diff, _DBL_MIN_EXP) - _DBL_MANT_DIG - 2
+    inexact = False
+    if shift <= 0:
+        x = a.lshift(-shift)
+    else:
+        x = a.rshift(shift)
+        if not a.eq(x.lshift(shift)):
+            inexact = True
+    x, rem = _divrem(x, b)
+    if rem.sign != 0:
+        inexact = True
+    x_bits = x.bit_length()
+    extra_bits = max(x_bits, _DBL_MIN_EXP - shift) - _DBL_MANT_DIG
+    mask = 1 << (extra_bits - 1)
+    low = x.toint()
+    if inexact:
+        low |= 1
+    if (low & mask) != 0 and (low & (3 * mask - 1)) != 0:
+        low += mask
+    low &= ~(mask - 1)
+    dx = float(low)
+    if shift + x_bits >= _DBL_MAX_EXP and (shift + x_bits > _DBL_MAX_EXP or
+                                          dx == math.ldexp(1.0, x_bits)):
+        raise OverflowError("integer division result too large for a float")
+    return _signed_float(math.ldexp(dx, shift), negate)
 
 
 def _divrem(a, b):

@@ -18,16 +18,54 @@ DIST_FINITE = 1
 DIST_NAN = 2
 DIST_INFINITY = 3
 
+# float.h of the x86-64 host the reference configures itself on
+DBL_MAX = 1.7976931348623157e308
+DBL_MIN = 2.2250738585072014e-308
+DBL_EPSILON = 2.220446049250313e-16
+DBL_MAX_EXP = 1024
+DBL_MAX_10_EXP = 308
+DBL_MIN_EXP = -1021
+DBL_MIN_10_EXP = -307
+DBL_DIG = 15
+DBL_MANT_DIG = 53
+FLT_RADIX = 2
+FLT_ROUNDS = 1
+
 
 def isfinite(x):
     return not math.isinf(x) and not math.isnan(x)
 
 
+INVALID_MSG = "could not convert string to float"
+
+
 def string_to_float(s):
-    return float(s)
+    """s (surrounding ASCII whitespace allowed) as a float: also the spellings of the
+    infinities and nan, in any case; ParseStringError for anything else."""
+    from rpython.rlib.rstring import strip_spaces, ParseStringError
+    s = strip_spaces(s)
+    if not s:
+        raise ParseStringError(INVALID_MSG)
+    low = s.lower()
+    if low == "inf" or low == "+inf" or low == "infinity" or low == "+infinity":
+        return INFINITY
+    if low == "-inf" or low == "-infinity":
+        return -INFINITY
+    if low == "nan" or low == "+nan":
+        return NAN
+    if low == "-nan":
+        return -NAN
+    try:
+        return rstring_to_float(s)
+    except ValueError:
+        raise ParseStringError(INVALID_MSG)
 
 
 def rstring_to_float(s):
+    """The whole of s as a float, by dtoa's strtod: no whitespace around it (float(s)
+    would strip spaces), ValueError for anything else."""
+    if s and (s[0] == ' ' or s[len(s) - 1] == ' '):
+        raise ValueError
     return float(s)
 
 
@@ -40,15 +78,27 @@ def double_to_string(value, tp, precision, flags):
 
 
 def round_away(x):
-    r = math.floor(abs(x) + 0.5)
+    """x rounded to an integer, halves away from zero."""
+    ax = abs(x)
+    r = math.floor(ax + 0.5)
+    if r - ax >= 1.0:
+        # ax + 0.5 was rounded up to ax + 1.0: only happens for integral ax in
+        # [2**52, 2**53), which is its own rounding
+        return x
     return math.copysign(r, x)
 
 
 def round_half_even(x):
+    """x rounded to an integer, halves to the even neighbour."""
     ax = abs(x)
     r = math.floor(ax + 0.5)
-    if r - ax == 0.5 and math.fmod(r, 2.0) != 0.0:
-        r -= 1.0
+    frac = r - ax
+    if frac >= 1.0:
+        # as in round_away: ax is already an integer
+        return x
+    if frac >= 0.5:
+        # ax is n + 1/2: 2 * round(ax / 2) is the even one of n and n + 1
+        r = math.floor(ax * 0.5 + 0.5) * 2.0
     return math.copysign(r, x)
 
 
@@ -140,4 +190,260 @@ def round_double(value, ndigits, half_even=False):
 
 
 def log2(x):
-    return math.log(x) / math.log(2.0)
+    """The base-2 logarithm, exact for powers of two: log of the frexp mantissa (of twice
+    it from 1 up, to avoid cancellation) over log(2), plus the exponent; nan and +inf
+    are their own log2, ValueError for x <= 0 and -inf."""
+    if not isfinite(x):
+        if isnan(x) or x > 0.0:
+            return x
+        raise ValueError("math domain error")
+    if x <= 0.0:
+        raise ValueError("math domain error")
+    m, e = math.frexp(x)
+    if x >= 1.0:
+        return math.log(2.0 * m) / math.log(2.0) + (e - 1)
+    return math.log(m) / math.log(2.0) + e
+
+
+def float_as_rbigint_ratio(value):
+    """(numerator, denominator) as rbigints, the denominator a power of two (1 for an
+    integral value): OverflowError for an infinity, ValueError for nan."""
+    from rpython.rlib.rbigint import rbigint
+    if isinf(value):
+        raise OverflowError("cannot pass infinity to as_integer_ratio()")
+    if isnan(value):
+        raise ValueError("cannot pass nan to as_integer_ratio()")
+    m, e = math.frexp(value)
+    i = 0
+    while i < 300 and m != math.floor(m):
+        m *= 2.0
+        e -= 1
+        i += 1
+    num = rbigint.fromfloat(m)
+    den = rbigint.fromint(1)
+    power = den.lshift(abs(e))
+    if e > 0:
+        num = num.mul(power)
+    else:
+        den = power
+    return num, den
+
+
+# The error function, its complement, gamma and log-gamma, computed the way the
+# reference's rfloat computes them (not the C library's versions): erf by its power
+# series below 1.5 and erfc by a continued fraction above; gamma and lgamma by the
+# Lanczos approximation (g = 6.024680040776729583740234375, 13 terms, the numerator and
+# denominator polynomials below). The operations and their order matter: every result
+# must be bit-for-bit that of the compiled reference.
+
+_ERF_SERIES_CUTOFF = 1.5
+_ERF_SERIES_TERMS = 25
+_ERFC_CONTFRAC_CUTOFF = 30.0
+_ERFC_CONTFRAC_TERMS = 50
+_SQRT_PI = 1.772453850905516027298167483341145182798
+
+
+def _erf_series(x):
+    # 2/sqrt(pi) * exp(-x*x) * sum of x**(2k+1) / (1/2 * 3/2 * ... * (k+1/2)),
+    # evaluated from the last term down
+    x2 = x * x
+    acc = 0.0
+    fk = _ERF_SERIES_TERMS + 0.5
+    i = 0
+    while i < _ERF_SERIES_TERMS:
+        acc = 2.0 + x2 * acc / fk
+        fk -= 1.0
+        i += 1
+    return acc * x * math.exp(-x2) / _SQRT_PI
+
+
+def _erfc_contfrac(x):
+    # the continued fraction of erfc for x >= 1.5, by its convergents p/q
+    if x >= _ERFC_CONTFRAC_CUTOFF:
+        return 0.0
+    x2 = x * x
+    a = 0.0
+    da = 0.5
+    p = 1.0
+    p_last = 0.0
+    q = da + x2
+    q_last = 1.0
+    i = 0
+    while i < _ERFC_CONTFRAC_TERMS:
+        a += da
+        da += 2.0
+        b = da + x2
+        p_last, p = p, b * p - a * p_last
+        q_last, q = q, b * q - a * q_last
+        i += 1
+    return p / q * x * math.exp(-x2) / _SQRT_PI
+
+
+def erf(x):
+    if isnan(x):
+        return x
+    ax = abs(x)
+    if ax < _ERF_SERIES_CUTOFF:
+        return _erf_series(x)
+    cf = _erfc_contfrac(ax)
+    if x > 0.0:
+        return 1.0 - cf
+    return cf - 1.0
+
+
+def erfc(x):
+    if isnan(x):
+        return x
+    ax = abs(x)
+    if ax < _ERF_SERIES_CUTOFF:
+        return 1.0 - _erf_series(x)
+    cf = _erfc_contfrac(ax)
+    if x > 0.0:
+        return cf
+    return 2.0 - cf
+
+
+def _sinpi(x):
+    # sin(pi * x), reduced to a quarter period first so that it is exact at integers
+    y = math.fmod(abs(x), 2.0)
+    k = int(round_away(2.0 * y))
+    if k == 0:
+        r = math.sin(math.pi * y)
+    elif k == 1:
+        r = math.cos(math.pi * (y - 0.5))
+    elif k == 2:
+        r = math.sin(math.pi * (1.0 - y))
+    elif k == 3:
+        r = -math.cos(math.pi * (y - 1.5))
+    else:
+        r = math.sin(math.pi * (y - 2.0))
+    return copysign(1.0, x) * r
+
+
+_LANCZOS_G = 6.024680040776729583740234375
+_LANCZOS_G_MINUS_HALF = 5.524680040776729583740234375
+_LANCZOS_NUM = [
+    23531376880.410759688572007674451636754734846804940,
+    42919803642.649098768957899047001988850926355848959,
+    35711959237.355668049440185451547166705960488635843,
+    17921034426.037209699919755754458931112671403265390,
+    6039542586.3520280050642916443072979210699388420708,
+    1439720407.3117216736632230727949123939715485786772,
+    248874557.86205415651146038641322942321632125127801,
+    31426415.585400194380614231628318205362874684987640,
+    2876370.6289353724412254090516208496135991145378768,
+    186056.26539522349504029498971604569928220784236328,
+    8071.6720023658162106380029022722506138218516325024,
+    210.82427775157934587250973392071336271166969580291,
+    2.5066282746310002701649081771338373386264310793408,
+]
+_LANCZOS_DEN = [
+    0.0, 39916800.0, 120543840.0, 150917976.0, 105258076.0, 45995730.0,
+    13339535.0, 2637558.0, 357423.0, 32670.0, 1925.0, 66.0, 1.0,
+]
+# gamma(1) .. gamma(23): exact as doubles
+_GAMMA_OF_INTEGERS = [
+    1.0, 1.0, 2.0, 6.0, 24.0, 120.0, 720.0, 5040.0, 40320.0, 362880.0,
+    3628800.0, 39916800.0, 479001600.0, 6227020800.0, 87178291200.0,
+    1307674368000.0, 20922789888000.0, 355687428096000.0,
+    6402373705728000.0, 121645100408832000.0, 2432902008176640000.0,
+    51090942171709440000.0, 1124000727777607680000.0,
+]
+
+
+def _lanczos_sum(x):
+    # the rational function of the approximation, by Horner's rule in x below 5 and
+    # in 1/x above (to avoid overflow)
+    num = 0.0
+    den = 0.0
+    assert x > 0.0
+    n = len(_LANCZOS_DEN)
+    if x < 5.0:
+        i = n - 1
+        while i >= 0:
+            num = num * x + _LANCZOS_NUM[i]
+            den = den * x + _LANCZOS_DEN[i]
+            i -= 1
+    else:
+        i = 0
+        while i < n:
+            num = num / x + _LANCZOS_NUM[i]
+            den = den / x + _LANCZOS_DEN[i]
+            i += 1
+    return num / den
+
+
+def gamma(x):
+    if isnan(x) or (isinf(x) and x > 0.0):
+        return x
+    if isinf(x) or x == 0.0:
+        raise ValueError("math domain error")
+    if x == math.floor(x):
+        if x < 0.0:
+            raise ValueError("math domain error")
+        if x < len(_GAMMA_OF_INTEGERS):
+            return _GAMMA_OF_INTEGERS[int(x) - 1]
+    ax = abs(x)
+    if ax < 1e-20:
+        r = 1.0 / x
+        if isinf(r):
+            raise OverflowError("math range error")
+        return r
+    if ax > 200.0:
+        if x < 0.0:
+            return 0.0 / -_sinpi(x)
+        raise OverflowError("math range error")
+    y = ax + _LANCZOS_G_MINUS_HALF
+    # z: the rounding error of y, to correct the power below
+    if ax > _LANCZOS_G_MINUS_HALF:
+        q = y - ax
+        z = q - _LANCZOS_G_MINUS_HALF
+    else:
+        q = y - _LANCZOS_G_MINUS_HALF
+        z = q - ax
+    z = z * _LANCZOS_G / y
+    if x < 0.0:
+        r = -math.pi / _sinpi(ax) / ax * math.exp(y) / _lanczos_sum(ax)
+        r -= z * r
+        if ax < 140.0:
+            r /= math.pow(y, ax - 0.5)
+        else:
+            half_pow = math.pow(y, ax / 2.0 - 0.25)
+            r /= half_pow
+            r /= half_pow
+    else:
+        r = _lanczos_sum(ax) / math.exp(y)
+        r += z * r
+        if ax < 140.0:
+            r *= math.pow(y, ax - 0.5)
+        else:
+            half_pow = math.pow(y, ax / 2.0 - 0.25)
+            r *= half_pow
+            r *= half_pow
+    if isinf(r):
+        raise OverflowError("math range error")
+    return r
+
+
+def lgamma(x):
+    if isnan(x):
+        return x
+    if isinf(x):
+        return INFINITY
+    if x == math.floor(x) and x <= 2.0:
+        if x <= 0.0:
+            raise ValueError("math range error")
+        return 0.0
+    ax = abs(x)
+    if ax < 1e-20:
+        return -math.log(ax)
+    if x > 0.0:
+        r = (math.log(_lanczos_sum(x)) - _LANCZOS_G +
+             (x - 0.5) * (math.log(x + _LANCZOS_G - 0.5) - 1))
+    else:
+        r = (math.log(math.pi) - math.log(abs(_sinpi(ax))) - math.log(ax) -
+             (math.log(_lanczos_sum(ax)) - _LANCZOS_G +
+              (ax - 0.5) * (math.log(ax + _LANCZOS_G - 0.5) - 1)))
+    if isinf(r):
+        raise OverflowError("math domain error")
+    return r

@@ -5,8 +5,9 @@ errors, errorhandler=None)` and returns a str. The error handlers are the refere
 `errorhandler(errors, encoding, msg, s, startpos, endpos)` gives `(replacement,
 newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encoding; the
 default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
-('replace') or skips ('ignore'). Not modelled: surrogates (a UTF-8 sequence encoding
-one is an invalid sequence here) and the other codecs (UTF-16/32/7, escapes, charmap).
+('replace') or skips ('ignore'). The UTF-8 encoder refuses surrogates unless
+`allow_surrogates`; the decoder takes a UTF-8 sequence encoding one for an invalid
+sequence. Not modelled: the other codecs (UTF-16/32/7, escapes, charmap).
 """
 
 MAXUNICODE = 0x10ffff
@@ -136,12 +137,37 @@ def _encode_utf8_char(result, c):
         result.append(chr(0x80 | (c & 0x3F)))
 
 
-def unicode_encode_utf_8(s, size, errors, errorhandler=None, allow_surrogates=True):
+def unicode_encode_utf_8(s, size, errors, errorhandler=None, allow_surrogates=False):
+    """With allow_surrogates a surrogate pair is encoded as the character it stands for
+    and a lone surrogate as its own three bytes; without (the default on this wide-unicode
+    host) every surrogate is an error ('surrogates not allowed') for the handler, whose
+    replacement must be ASCII."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
     result = []
     pos = 0
     while pos < size:
-        _encode_utf8_char(result, ord(s[pos]))
+        c = ord(s[pos])
         pos += 1
+        if 0xD800 <= c <= 0xDFFF:
+            if allow_surrogates:
+                if c <= 0xDBFF and pos < size and 0xDC00 <= ord(s[pos]) <= 0xDFFF:
+                    c = 0x10000 + ((c - 0xD800) << 10) + (ord(s[pos]) - 0xDC00)
+                    pos += 1
+            else:
+                ru, rs, pos = errorhandler(errors, 'utf8', 'surrogates not allowed',
+                                           s, pos - 1, pos)
+                if rs is not None:
+                    result.append(rs)
+                    continue
+                for r in ru:
+                    if ord(r) < 0x80:
+                        result.append(chr(ord(r)))
+                    else:
+                        errorhandler('strict', 'utf8', 'surrogates not allowed',
+                                     s, pos - 1, pos)
+                continue
+        _encode_utf8_char(result, c)
     return ''.join(result)
 
 
