@@ -37,6 +37,23 @@ impl RTyper<'_> {
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_frozen_method(hop, llops, sv, self_repr, func)
             }
+            Repr::Prebuilt(d)
+                if matches!(
+                    self.ann.bookkeeper.desc(d),
+                    crate::annotator::description::Desc::MethodOfFrozen { .. }
+                ) =>
+            {
+                // the method of the one prebuilt frozen object: `self` is that object,
+                // a constant of its own (void) Repr
+                let crate::annotator::description::Desc::MethodOfFrozen { func, frozen } =
+                    *self.ann.bookkeeper.desc(d)
+                else {
+                    unreachable!()
+                };
+                hop.r_s_popfirstarg();
+                let self_repr = self.intern_repr(Repr::Prebuilt(frozen));
+                self.call_frozen_method(hop, llops, cvoid(), self_repr, func)
+            }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
                 self.indirect_call(hop, llops, fv, graphs[0])

@@ -100,6 +100,16 @@ impl RTyper<'_> {
                 let s = self.convertvar(llops, v, r, self_repr)?;
                 return Ok((s, rr));
             }
+            // the method of the one prebuilt frozen object a variable holds (pyrolog's
+            // `self.engine.call`): the annotation says it all, the value carries nothing
+            Repr::Prebuilt(d)
+                if matches!(
+                    self.ann.bookkeeper.desc(d),
+                    crate::annotator::description::Desc::MethodOfFrozen { .. }
+                ) =>
+            {
+                return Ok((cvoid(), rr));
+            }
             _ => {}
         }
         match self.repr(r).clone() {
