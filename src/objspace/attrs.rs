@@ -450,7 +450,11 @@ impl ObjSpace {
         // super(C, cls) with cls a subclass of C reads class attributes; otherwise obj is
         // an instance of C, a class itself when C is a metaclass (typing's GenericMeta).
         let start_cls = match obj {
-            Value::Obj(o) if matches!(self.heap.get(o), Object::Class(_)) && self.is_subclass(o, this) => o,
+            Value::Obj(o)
+                if matches!(self.heap.get(o), Object::Class(_)) && self.is_subclass(o, this) =>
+            {
+                o
+            }
             _ => self.type_of(obj),
         };
         let mro = self.mro(start_cls).to_vec();

@@ -30,6 +30,7 @@ mod rops;
 mod rpbc;
 mod rptr;
 mod rrepr;
+mod rspecrows;
 mod rstr;
 mod rweakref;
 
