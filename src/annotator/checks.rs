@@ -77,6 +77,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         self.check_none_equality();
         self.check_is_of_primitives();
+        self.check_type_of_non_instance();
         self.check_method_set_joins();
         self.check_immutable_list_fields();
         self.check_utf8_codec_of_chars();
@@ -290,8 +291,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// `x is y` whose result is not known statically, where the typer has no comparison
     /// for it: a number and anything but a number (two numbers compare with `==`), a
-    /// character (its `is` of non-pointers is a TyperError), two tuples, or two values of
-    /// different pointer kinds (a str and a list...). Judged on the final annotations, as a
+    /// character (its `is` of non-pointers is a TyperError), two tuples, two values of
+    /// different pointer kinds (a str and a list...) or two dicts of different low-level types. Judged on the final annotations, as a
     /// character may still widen to a string.
     fn check_is_of_primitives(&mut self) {
         /// The kind of value, as far as `is` cares (`None`: not decided here).
@@ -315,9 +316,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Instance { .. } => Some(Kind::Ptr("instance")),
             _ => None,
         };
-        let refused = |a: &SomeValue, b: &SomeValue| match (kind(a), kind(b)) {
+        let refused = |bk: &super::bookkeeper::Bookkeeper, a: &SomeValue, b: &SomeValue| match (
+            kind(a),
+            kind(b),
+        ) {
             (Some(Kind::Number), Some(Kind::Number)) => false,
             (Some(Kind::Char | Kind::Tuple), _) | (_, Some(Kind::Char | Kind::Tuple)) => true,
+            // Two dicts: one pointer type only if keys, values and free-slot marks agree
+            // (lists of different types pass: the typer compares them as both None).
+            (Some(Kind::Ptr("dict")), Some(Kind::Ptr("dict"))) => {
+                match (bk.ll_shape(a), bk.ll_shape(b)) {
+                    (Some(x), Some(y)) => x != y,
+                    _ => false,
+                }
+            }
             (Some(x), Some(y)) => x != y,
             _ => false,
         };
@@ -340,7 +352,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for (g, op) in found {
             let a = self.annotation(g, op.args[0]);
             let b = self.annotation(g, op.args[1]);
-            if a.is_impossible() || b.is_impossible() || !refused(&a, &b) {
+            if a.is_impossible() || b.is_impossible() || !refused(&self.bk, &a, &b) {
                 continue;
             }
             let msg = format!(
@@ -349,6 +361,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), &b),
             );
             self.report(AnnError::new("RPY205", msg), op.span);
+        }
+    }
+
+    /// `type(x)` of a number, a string, a character, a list, a dict or a tuple: the RPython
+    /// typer has the operation for instances only (their class pointer), whatever the
+    /// annotator knows. `raise x` of such a value takes its type the same way (the flow
+    /// graph carries the type and the value to the exception exit), so it is refused too.
+    fn check_type_of_non_instance(&mut self) {
+        let mut found = Vec::new();
+        for g in 0..self.graphs.len() {
+            let graph = &self.graphs[g];
+            for block in &graph.blocks {
+                for op in &block.operations {
+                    if op.opname != Op::Type
+                        || self.info[g].bindings[op.result.0 as usize].is_none()
+                    {
+                        continue;
+                    }
+                    let pair = [Hlvalue::Var(op.result), op.args[0]];
+                    let raised = block.exits.iter().any(|&l| {
+                        let link = graph.link(l);
+                        link.target == graph.exceptblock && link.args.windows(2).any(|w| w == pair)
+                    });
+                    found.push((g as u32, op.args[0], op.span, raised));
+                }
+            }
+        }
+        for (g, arg, span, raised) in found {
+            let s = self.annotation(g, arg);
+            if !matches!(
+                s,
+                SomeValue::Integer { .. }
+                    | SomeValue::Bool { .. }
+                    | SomeValue::Float { .. }
+                    | SomeValue::Char { .. }
+                    | SomeValue::UnicodeCodePoint { .. }
+                    | SomeValue::Str { .. }
+                    | SomeValue::Unicode { .. }
+                    | SomeValue::List { .. }
+                    | SomeValue::Dict { .. }
+                    | SomeValue::Tuple(_)
+            ) {
+                continue;
+            }
+            let what = self.bk.describe_type(self.heap(), &s);
+            let msg = if raised {
+                format!("`raise` of {what}: only exception instances and classes can be raised (the RPython typer cannot take the type of {what})")
+            } else {
+                format!("type() of {what} is not supported by the RPython typer: it has type() of instances only; use isinstance()")
+            };
+            self.report(AnnError::new("RPY205", msg), span);
         }
     }
 

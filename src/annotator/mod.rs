@@ -5,28 +5,39 @@
 //!
 //! Layout, following the reference toolchain's annotator:
 //! - `model`: the annotations; `union`: their join; `describe`: annotations in words;
-//! - `bookkeeper`: descriptions, class, list and dict definitions, prebuilt values;
+//! - `bookkeeper`: descriptions, class, list and dict definitions (`listdef`), prebuilt
+//!   values (`immutablevalue`);
 //! - `classdef`, `description`: classes and their attributes; functions, methods, frozen
 //!   objects and specialization;
 //! - `annrpython`: the fixpoint over blocks, and resuming it for late helpers;
 //!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
-//!   final annotations; `call`: calls, argument binding, graphs per specialization;
-//! - `unaryop`, `binaryop`, `builtin`: what each operation and built-in function produces.
+//!   final annotations; `call`: calls and argument binding; `specialize`: the graph of
+//!   each specialization;
+//! - `unaryop`, `binaryop`, `builtin`, `builtinmethod`: what each operation, built-in
+//!   function and method of a built-in type produces;
+//!   `getattr`: attribute reads and writes; `isinstance`: `is`, `issubtype`, `isinstance`.
 
 mod annrpython;
 mod binaryop;
 pub mod bookkeeper;
 mod builtin;
 mod builtin_os;
+mod builtinmethod;
 mod call;
 mod calldefaults;
 mod callfamily;
 mod callshapes;
 mod checks;
 pub mod classdef;
+mod classdesc;
 mod describe;
 pub mod description;
+mod getattr;
+mod immutablevalue;
+mod isinstance;
+mod listdef;
 pub mod llannotation;
+mod llshape;
 pub mod model;
 mod pbcmemo;
 mod positions;
@@ -34,6 +45,7 @@ mod provenance;
 mod query;
 mod signature;
 mod simplify;
+mod specialize;
 mod unaryop;
 mod union;
 mod weakdict;

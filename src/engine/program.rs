@@ -288,7 +288,7 @@ impl Program {
         if ann.has_errors() || !ann.unknowns().is_empty() || self.space.branched_on_unknown() {
             return;
         }
-        if let Err(diags) = crate::rtyper::rtype(ann, &mut self.space) {
+        if let Err(diags) = crate::rtyper::check(ann, &mut self.space) {
             for mut d in diags {
                 d.severity = crate::diagnostics::Severity::Warning;
                 d.message = format!(

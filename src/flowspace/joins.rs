@@ -45,18 +45,22 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// notes the position as a candidate for later paths (false: the path goes on).
     pub(super) fn join_at(&mut self, state: State) -> bool {
         let pc = state.pc;
-        let candidates = self.joinpoints.get(&pc).cloned().unwrap_or_default();
-        // The most recent candidate first, as the reference's list of join blocks.
-        for &e in candidates.iter().rev() {
-            if !same_shape(&self.entries[e].state, &state) {
+        // The most recent candidate first, as the reference's list of join blocks. Nothing
+        // changes the candidates until the path stops (every change below returns), so they
+        // are read in place, and an entry's state is copied only when a block is made for
+        // it (a join point is passed thousands of times per program).
+        let candidates = self.joinpoints.get(&pc).map_or(0, Vec::len);
+        for k in (0..candidates).rev() {
+            let e = self.joinpoints[&pc][k];
+            let entry_state = &self.entries[e].state;
+            if !same_shape(entry_state, &state) {
                 continue;
             }
-            let entry_state = self.entries[e].state.clone();
-            let Some(union) = self.union_state(&entry_state, &state) else {
+            let Some(union) = self.union_state(entry_state, &state) else {
                 continue;
             };
             let mut state = state;
-            if self.matches(&union, &entry_state) && same_sharing(&entry_state, &state) {
+            if self.matches(&union, entry_state) && same_sharing(entry_state, &state) {
                 let target = self.block_at(e, &mut state);
                 let entry_state = self.entries[e].state.clone();
                 let args = link_args(&entry_state, &state);
@@ -66,6 +70,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             }
             // The new state is more general: a new block for the union; the block of the
             // candidate now only jumps to it.
+            let entry_state = self.entries[e].state.clone();
             let (newblock, newstate) = self.new_block_for(&union, &[&entry_state, &state]);
             let old = self.block_at(e, &mut state);
             let list = &self.block_entries[&old];
@@ -339,7 +344,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// The union of two states of the same shape: equal constants stay, anything else
     /// becomes a Variable. `None` when they cannot be merged (a local defined on one side
     /// only is dropped, as Python would fail to read it).
-    fn union_state(&mut self, a: &State, b: &State) -> Option<State> {
+    fn union_state(&self, a: &State, b: &State) -> Option<State> {
         let mut out = a.clone();
         for (i, slot) in out.locals.iter_mut().enumerate() {
             *slot = match (&a.locals[i], &b.locals[i]) {
@@ -353,7 +358,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         Some(out)
     }
 
-    fn union_value(&mut self, a: Hlvalue, b: Hlvalue) -> Option<Hlvalue> {
+    fn union_value(&self, a: Hlvalue, b: Hlvalue) -> Option<Hlvalue> {
         match (a, b) {
             (Hlvalue::Const(x), Hlvalue::Const(y)) if self.same_constant(x, y) => Some(a),
             // Each step of an unrolled loop is its own block: its iterator never merges.

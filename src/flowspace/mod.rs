@@ -1,11 +1,13 @@
 //! The flow space: code objects of the functions reachable from the entry point → flow
 //! graphs (the flow model of seed 001), with flow-level restrictions as diagnostics.
 
+mod constfold;
 mod flowcontext;
 mod joins;
 pub mod model;
 pub mod render;
 pub mod simplify;
+mod space;
 pub mod transform;
 pub mod verify;
 

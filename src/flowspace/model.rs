@@ -162,12 +162,14 @@ pub struct SideTables {
 }
 
 impl SideTables {
-    /// The tables after the links were renumbered (`map`: old id → new id; links not in it
-    /// are gone).
-    pub fn remap_links(&mut self, map: &HashMap<LinkId, LinkId>) {
+    /// The tables after the links were renumbered (`map[old]`: the new id, or `None` for a
+    /// link that is gone).
+    pub fn remap_links(&mut self, map: &[Option<LinkId>]) {
+        let new_id = |l: &LinkId| map.get(l.0 as usize).copied().flatten();
         let mut spans = Vec::new();
-        for (old, &new) in map {
-            if let Some(&s) = self.link_spans.get(old.0 as usize) {
+        for (old, new) in map.iter().enumerate() {
+            let Some(new) = *new else { continue };
+            if let Some(&s) = self.link_spans.get(old) {
                 if spans.len() <= new.0 as usize {
                     spans.resize(new.0 as usize + 1, Span::default());
                 }
@@ -175,14 +177,10 @@ impl SideTables {
             }
         }
         self.link_spans = spans;
-        self.reraised_caught = self
-            .reraised_caught
-            .iter()
-            .filter_map(|l| map.get(l).copied())
-            .collect();
+        self.reraised_caught = self.reraised_caught.iter().filter_map(new_id).collect();
         self.arg_spans = std::mem::take(&mut self.arg_spans)
             .into_iter()
-            .filter_map(|((l, v), s)| map.get(&l).map(|&n| ((n, v), s)))
+            .filter_map(|((l, v), s)| new_id(&l).map(|n| ((n, v), s)))
             .collect();
     }
 

@@ -29,8 +29,9 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
         .map(Some)
         .collect();
     let mut blocks = Vec::with_capacity(order.len());
-    let mut links: Vec<Link> = Vec::new();
-    let mut link_map: HashMap<LinkId, LinkId> = HashMap::default();
+    let mut links: Vec<Link> = Vec::with_capacity(old_links.len());
+    // old link id → new id, by index as `remap`
+    let mut link_map: Vec<Option<LinkId>> = vec![None; old_links.len()];
     for &old in &order {
         let mut block = old_blocks[old.0 as usize].take().expect("each block once");
         let exits = std::mem::take(&mut block.exits);
@@ -41,10 +42,10 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
                     link
                 }
                 // a link listed twice: a copy of the one already moved (and renumbered)
-                None => links[link_map[&l].0 as usize].clone(),
+                None => links[link_map[l.0 as usize].expect("moved").0 as usize].clone(),
             };
             link.prevblock = new_id(old);
-            link_map.insert(l, LinkId(links.len() as u32));
+            link_map[l.0 as usize] = Some(LinkId(links.len() as u32));
             block.exits.push(LinkId(links.len() as u32));
             links.push(link);
         }

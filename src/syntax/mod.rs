@@ -22,6 +22,7 @@ mod offsets;
 mod parse;
 mod py2;
 mod py2_literals;
+mod py2_params;
 mod span;
 mod strings;
 mod tokenize;

@@ -382,7 +382,7 @@ fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }
     // a file the sandbox of `check` hides (outside the project) is unknown, not missing
     if let Some(name) = sp.text_of(a.args[0]) {
-        let path = super::libs::host_path(sp, &name);
+        let path = super::libos::host_path(sp, &name);
         let overlay = sp.config.overlays.contains_key(&path);
         if !overlay && path.exists() && !sp.config.policy.may_read(&path) {
             return b_file_unknown(sp, a);

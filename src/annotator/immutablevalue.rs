@@ -1,0 +1,486 @@
+//! Import-time values → annotations (the reference's `immutablevalue`): takes a prebuilt
+//! value of the object space (a constant, a prebuilt list, dict or instance, a function
+//! or class, a module); gives its most precise annotation, building the descriptions and
+//! definitions it needs and marking the prebuilt instances and containers.
+
+use super::bookkeeper::{Bookkeeper, MAX_PREBUILT_DEPTH};
+use super::description::Desc;
+use super::model::*;
+use super::AnnError;
+use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
+use std::rc::Rc;
+
+/// Bundled models of libraries that only run at import time (`re`): their objects reach
+/// translated code only through the reference's own machinery (rply gives `re` patterns an
+/// rsre-based translation), which rpy-lsp does not model, so there they are unknown.
+const IMPORT_TIME_MODELS: &[&str] = &["re"];
+
+/// The model an object (module, function, class or instance) belongs to, if it is one of
+/// [`IMPORT_TIME_MODELS`].
+fn import_time_model_of(heap: &Heap, id: ObjId) -> Option<&'static str> {
+    let module = match heap.get(id) {
+        Object::Module(_) => Some(id),
+        Object::Function(f) => Some(f.globals),
+        Object::Class(c) => c.module,
+        Object::Instance(i) => heap.class(i.class).and_then(|c| c.module),
+        Object::BoundMethod {
+            func: Value::Obj(f),
+            ..
+        } => heap.function(Value::Obj(*f)).map(|f| f.globals),
+        _ => None,
+    }?;
+    match heap.get(module) {
+        Object::Module(m) if m.bundled => {
+            IMPORT_TIME_MODELS.iter().copied().find(|n| **n == *m.name)
+        }
+        _ => None,
+    }
+}
+
+impl Bookkeeper {
+    /// The most precise annotation of a prebuilt value.
+    pub fn immutablevalue(&mut self, heap: &Heap, v: Value) -> Result<SomeValue, AnnError> {
+        Ok(match v {
+            Value::None => SomeValue::None,
+            Value::Bool(b) => SomeValue::const_bool(b),
+            Value::Int(i) => SomeValue::Integer {
+                nonneg: i >= 0,
+                kind: IntKind::Signed,
+                konst: Some(v),
+            },
+            Value::Float(_) => SomeValue::Float { konst: Some(v) },
+            Value::Obj(id) => return self.immutable_obj(heap, id),
+        })
+    }
+
+    fn immutable_obj(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+        // Prebuilt containers nested without bound (built by a loop at import time) would
+        // make this recursion, and every later one over the annotation, overflow the stack.
+        thread_local! {
+            static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        }
+        let depth = DEPTH.with(|d| d.get());
+        if depth >= MAX_PREBUILT_DEPTH {
+            return Err(AnnError::new(
+                "RPY217",
+                format!("a prebuilt constant is nested more than {MAX_PREBUILT_DEPTH} levels deep"),
+            ));
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        let r = self.immutable_obj_inner(heap, id);
+        DEPTH.with(|d| d.set(depth));
+        r
+    }
+
+    fn immutable_obj_inner(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+        let v = Value::Obj(id);
+        if let Some(what) = import_time_model_of(heap, id) {
+            return Ok(SomeValue::Unknown(Rc::from(what)));
+        }
+        Ok(match heap.get(id) {
+            // a prebuilt bytearray: never a constant (it is mutable)
+            Object::ByteArray(_) => SomeValue::ByteArray,
+            Object::Str(s) => {
+                let no_nul = !s.contains(&0);
+                if s.len() == 1 {
+                    SomeValue::Char {
+                        no_nul,
+                        konst: Some(v),
+                    }
+                } else {
+                    SomeValue::Str {
+                        can_be_none: false,
+                        no_nul,
+                        konst: Some(v),
+                    }
+                }
+            }
+            Object::Unicode(s) => {
+                let no_nul = !s.contains('\0');
+                if s.chars().count() == 1 {
+                    SomeValue::UnicodeCodePoint {
+                        no_nul,
+                        konst: Some(v),
+                    }
+                } else {
+                    SomeValue::Unicode {
+                        can_be_none: false,
+                        no_nul,
+                        konst: Some(v),
+                    }
+                }
+            }
+            // as a function (the reference's annotator takes an unbound method's im_func)
+            Object::UnboundMethod { func, .. } => {
+                if matches!(func, Value::Obj(f) if matches!(heap.get(*f), Object::Function(_))) {
+                    // (the later stages find the function's description from either object)
+                    self.getdesc(heap, id)?;
+                }
+                return self.immutablevalue(heap, *func);
+            }
+            Object::Complex(re, im) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    format!(
+                        "complex numbers are not RPython: the constant {} cannot be used at run time (only folded away, as in `print` or `str()` of a constant)",
+                        crate::objspace::format::complex_format(*re, *im, true)
+                    ),
+                ))
+            }
+            Object::Long(i) => {
+                if let Ok(small) = i64::try_from(*i) {
+                    SomeValue::Integer {
+                        nonneg: small >= 0,
+                        kind: IntKind::Signed,
+                        konst: Some(Value::Int(small)),
+                    }
+                } else if (0..=u64::MAX as i128).contains(i) {
+                    SomeValue::Integer {
+                        nonneg: true,
+                        kind: IntKind::ULongLong,
+                        konst: None,
+                    }
+                } else {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        format!(
+                            "a prebuilt long integer ({}) does not fit in a machine word",
+                            i
+                        ),
+                    ));
+                }
+            }
+            Object::Unknown {
+                instance_of: Some(cls),
+                ..
+            } => {
+                // A prebuilt instance of a class deriving from a built-in type: as the
+                // class's own definition, it cannot be annotated.
+                let d = self.getdesc(heap, *cls)?;
+                self.classdef_of_desc(heap, d)?;
+                return Err(AnnError::new(
+                    "RPY219",
+                    "a prebuilt instance of a class deriving from a built-in type".to_string(),
+                ));
+            }
+            Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
+            Object::RInt { kind, value } => SomeValue::Integer {
+                nonneg: *value >= 0 || is_unsigned(*kind),
+                kind: *kind,
+                konst: Some(v),
+            },
+            Object::Tuple(items) => {
+                let items = items.clone();
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.immutablevalue(heap, x)?);
+                }
+                SomeValue::Tuple(out.into())
+            }
+            Object::List(items) => {
+                if let Some(s) = self.immutable_cache.get(&id) {
+                    return Ok(s.clone());
+                }
+                let def = self.new_listdef(SomeValue::Impossible);
+                let s = SomeValue::List {
+                    def,
+                    konst: Some(v),
+                };
+                self.immutable_cache.insert(id, s.clone());
+                let items = items.clone();
+                for x in items {
+                    let sx = self.immutablevalue(heap, x)?;
+                    self.generalize_list(heap, def, &sx)?;
+                }
+                s
+            }
+            Object::Dict(d) => {
+                if let Some(s) = self.immutable_cache.get(&id) {
+                    return Ok(s.clone());
+                }
+                let def = self.new_dictdef();
+                let s = SomeValue::Dict {
+                    def,
+                    konst: Some(v),
+                };
+                self.immutable_cache.insert(id, s.clone());
+                let entries = d.entries.clone();
+                for (ek, ev) in entries {
+                    let sk = self.immutablevalue(heap, ek)?;
+                    let sv = self.immutablevalue(heap, ev)?;
+                    self.generalize_key(heap, def, &sk)?;
+                    self.generalize_value(heap, def, &sv)?;
+                }
+                if self.os_environ == Some(id) {
+                    self.os_environ_def = Some(def);
+                    self.generalize_key(heap, def, &SomeValue::string0(true))?;
+                    self.generalize_value(heap, def, &SomeValue::string0(true))?;
+                }
+                s
+            }
+            Object::Set(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "sets are not RPython: use a dict with None values".to_string(),
+                ))
+            }
+            Object::Function(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::RweakrefDeadRef,
+                bound_self: None,
+            } => SomeValue::WeakRef { classdef: None },
+            // a weak reference made at import time: to its object's class
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::WeakrefPrebuilt,
+                bound_self: Some(x),
+            } => {
+                let x = *x;
+                match self.immutablevalue(heap, x)? {
+                    SomeValue::Instance { classdef, .. } => SomeValue::WeakRef {
+                        classdef: Some(classdef),
+                    },
+                    other => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "weakref.ref() needs an instance, not {}",
+                                self.describe_type(heap, &other)
+                            ),
+                        ))
+                    }
+                }
+            }
+            Object::Builtin {
+                id,
+                bound_self: None,
+            } => SomeValue::Builtin {
+                id: *id,
+                s_self: None,
+            },
+            Object::Builtin {
+                id,
+                bound_self: Some(s),
+            } => {
+                let (id, s) = (*id, *s);
+                let s_self = self.immutablevalue(heap, s)?;
+                SomeValue::BuiltinMethod {
+                    id,
+                    s_self: Rc::new(s_self),
+                }
+            }
+            Object::Class(_) => {
+                if Self::is_builtin_type(heap, id) {
+                    SomeValue::Type {
+                        konst: Some(v),
+                        of: None,
+                    }
+                } else {
+                    SomeValue::pbc(vec![self.getdesc(heap, id)?])
+                }
+            }
+            Object::Instance(inst) => {
+                let cls = inst.class;
+                if self.is_frozen_instance(heap, id) {
+                    SomeValue::pbc(vec![self.getdesc(heap, id)?])
+                } else if Self::is_builtin_type(heap, cls) {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        format!(
+                            "don't know how to represent a prebuilt `{}` object",
+                            Self::class_name(heap, cls)
+                        ),
+                    ));
+                } else {
+                    if let Some(s) = self.immutable_cache.get(&id) {
+                        return Ok(s.clone());
+                    }
+                    let cd = self.getuniqueclassdef(heap, cls)?;
+                    let s = SomeValue::Instance {
+                        classdef: cd,
+                        can_be_none: false,
+                        konst: Some(v),
+                    };
+                    self.immutable_cache.insert(id, s.clone());
+                    self.see_instance(heap, cd, id)?;
+                    s
+                }
+            }
+            Object::Module(_) => SomeValue::pbc(vec![self.getdesc(heap, id)?]),
+            Object::BoundMethod { func, self_value } => {
+                let (func, self_value) = (*func, *self_value);
+                let Value::Obj(fid) = func else {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        "unexpected bound method".to_string(),
+                    ));
+                };
+                let fdesc = self.getdesc(heap, fid)?;
+                match self_value {
+                    Value::Obj(sid)
+                        if self.is_frozen_instance(heap, sid)
+                            || matches!(heap.get(sid), Object::Module(_)) =>
+                    {
+                        let frozen = self.getdesc(heap, sid)?;
+                        SomeValue::pbc(vec![self.getmethodoffrozen(fdesc, frozen)])
+                    }
+                    Value::Obj(sid) if matches!(heap.get(sid), Object::Instance(_)) => {
+                        let Object::Instance(inst) = heap.get(sid) else {
+                            unreachable!()
+                        };
+                        let cls = inst.class;
+                        let name = match heap.get(fid) {
+                            Object::Function(f) => f.name.clone(),
+                            _ => Rc::from("?"),
+                        };
+                        // The class where the function is found along the MRO.
+                        let origin_cls = heap
+                            .class(cls)
+                            .and_then(|c| {
+                                c.mro.iter().copied().find(|&k| {
+                                    heap.class(k)
+                                        .is_some_and(|kc| kc.dict.iter().any(|(_, v)| v == func))
+                                })
+                            })
+                            .unwrap_or(cls);
+                        let attr = heap
+                            .class(origin_cls)
+                            .and_then(|c| {
+                                c.dict
+                                    .iter()
+                                    .find(|(_, v)| *v == func)
+                                    .map(|(n, _)| n.clone())
+                            })
+                            .unwrap_or(name);
+                        let origin = self.getuniqueclassdef(heap, origin_cls)?;
+                        let selfdef = self.getuniqueclassdef(heap, cls)?;
+                        self.see_instance(heap, selfdef, sid)?;
+                        self.find_attribute(heap, selfdef, &attr)?;
+                        let d = self.getmethoddesc(fdesc, origin, Some(selfdef), &attr);
+                        SomeValue::pbc(vec![d])
+                    }
+                    Value::Obj(sid) if heap.class(sid).is_some() => {
+                        return Err(AnnError::new(
+                            "RPY217",
+                            "classmethods are not supported".to_string(),
+                        ));
+                    }
+                    _ => {
+                        return Err(AnnError::new(
+                            "RPY217",
+                            "unexpected bound method".to_string(),
+                        ))
+                    }
+                }
+            }
+            Object::StaticMethod(f) => return self.immutablevalue(heap, *f),
+            Object::ClassMethod(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "classmethods are not supported".to_string(),
+                ))
+            }
+            Object::Property { .. } => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "a property object cannot be used as a value".to_string(),
+                ))
+            }
+            Object::Iterator(_) => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "a prebuilt iterator cannot be used at run time".to_string(),
+                ))
+            }
+            Object::Cell(_)
+            | Object::Code(_)
+            | Object::Slice(..)
+            | Object::Ellipsis
+            | Object::NotImplemented => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "this prebuilt object has no RPython representation".to_string(),
+                ))
+            }
+        })
+    }
+
+    /// A prebuilt list or dict used directly as a constant (a module global, a default
+    /// argument): modifying it at run time deserves a warning. Lists reached through the
+    /// attributes of prebuilt instances are mutable state and are not marked.
+    pub fn mark_prebuilt(&mut self, s: &SomeValue) {
+        match s {
+            SomeValue::List {
+                def,
+                konst: Some(v),
+            } => {
+                let it = self.list_item(*def);
+                self.items[it.index()].prebuilt.get_or_insert(*v);
+            }
+            SomeValue::Dict {
+                def,
+                konst: Some(v),
+            } => {
+                let (k, _) = self.dict_items(*def);
+                self.items[k.index()].prebuilt.get_or_insert(*v);
+            }
+            SomeValue::BuiltinMethod { s_self, .. } => self.mark_prebuilt(s_self),
+            _ => {}
+        }
+    }
+
+    /// Prebuilt instances whose class defines `_freeze_` are frozen PBCs.
+    pub fn is_frozen_instance(&self, heap: &Heap, obj: ObjId) -> bool {
+        match heap.get(obj) {
+            Object::Instance(inst) => heap.class(inst.class).is_some_and(|c| {
+                c.mro.iter().any(|&k| {
+                    heap.class(k)
+                        .is_some_and(|kc| kc.dict.contains("_freeze_") && kc.builtin.is_none())
+                })
+            }),
+            _ => false,
+        }
+    }
+
+    /// The annotation of an instance of a class given as a type (`isinstance` narrowing).
+    pub fn valueoftype(&mut self, heap: &Heap, cls: ObjId) -> Option<SomeValue> {
+        let c = heap.class(cls)?;
+        if Self::is_builtin_type(heap, cls) {
+            return Some(match c.builtin? {
+                BuiltinType::Int => SomeValue::int(),
+                BuiltinType::Bool => SomeValue::bool(),
+                BuiltinType::Float => SomeValue::float(),
+                BuiltinType::Str => SomeValue::string(),
+                BuiltinType::Unicode => SomeValue::unicode(false),
+                _ => match &*c.name {
+                    "r_uint" => SomeValue::int_of_kind(IntKind::Unsigned, true),
+                    "r_longlong" => SomeValue::int_of_kind(IntKind::LongLong, false),
+                    "r_ulonglong" => SomeValue::int_of_kind(IntKind::ULongLong, true),
+                    _ => return None,
+                },
+            });
+        }
+        let cd = self.getuniqueclassdef(heap, cls).ok()?;
+        Some(SomeValue::instance(cd))
+    }
+
+    /// The constant a PBC annotation stands for (a single prebuilt object).
+    pub fn pbc_const(&self, s: &SomeValue) -> Option<Value> {
+        match s {
+            SomeValue::Pbc {
+                descs,
+                can_be_none: false,
+            } if descs.len() == 1 => self.desc_obj(descs[0]).map(Value::Obj),
+            _ => s.konst(),
+        }
+    }
+
+    /// The import-time object a description stands for.
+    pub fn desc_obj(&self, d: DescId) -> Option<ObjId> {
+        match self.desc(d) {
+            Desc::Function(f) => Some(f.func),
+            Desc::Class(c) => Some(c.cls),
+            Desc::Frozen(f) => Some(f.obj),
+            Desc::Method(_) | Desc::MethodOfFrozen { .. } => None,
+        }
+    }
+}
