@@ -32,9 +32,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let desc = self.bk.classdef(cd).desc;
         let cls = self.bk.class_desc(desc)?.cls;
         let mro = heap.class(cls)?.mro.clone();
-        let marker = mro
-            .iter()
-            .find_map(|&k| heap.class(k)?.dict.get(crate::objspace::UNKNOWN_BASE_ATTR))?;
+        let marker = heap.unknown_base_of(cls)?;
         if mro
             .iter()
             .any(|&k| heap.class(k).is_some_and(|c| c.dict.contains(&name)))

@@ -88,6 +88,10 @@ builtins! {
     TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
     ObjectDunderGetattribute = "object.__getattribute__";
+    /// `object.__subclasshook__`: NotImplemented (the ABC machinery's default)
+    ObjectDunderSubclasshook = "object.__subclasshook__";
+    /// `object.__hash__`: the identity hash (what a `super().__hash__()` reaches)
+    ObjectDunderHash = "object.__hash__";
     BaseExceptionDunderInit = "BaseException.__init__";
     BaseExceptionDunderStr = "BaseException.__str__";
     BaseExceptionDunderRepr = "BaseException.__repr__";

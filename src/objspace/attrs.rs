@@ -469,8 +469,14 @@ impl ObjSpace {
         let (Some(Value::Obj(this)), Some(obj)) = (this, obj) else {
             return Ok(None);
         };
+        // super(C, cls) with cls a subclass of C reads class attributes; otherwise obj is
+        // an instance of C, a class itself when C is a metaclass (typing's GenericMeta).
         let start_cls = match obj {
-            Value::Obj(o) if matches!(self.heap.get(o), Object::Class(_)) => o,
+            Value::Obj(o)
+                if matches!(self.heap.get(o), Object::Class(_)) && self.is_subclass(o, this) =>
+            {
+                o
+            }
             _ => self.type_of(obj),
         };
         let mro = self.mro(start_cls).to_vec();
@@ -508,8 +514,29 @@ impl ObjSpace {
         Ok(None)
     }
 
-    /// `obj.name = value`.
+    /// `obj.name = value`, through a `__setattr__` the program defines on the class (or,
+    /// for a class, on its metaclass), as CPython does at import time.
     pub fn setattr(&mut self, obj: Value, name: &Rc<str>, value: Value) -> R<()> {
+        if let Value::Obj(id) = obj {
+            let cls = match self.heap.get(id) {
+                Object::Instance(i) => Some(i.class),
+                Object::Class(_) => self.metaclasses.get(&id).copied(),
+                _ => None,
+            };
+            let hook = cls.and_then(|c| self.lookup_class_attr(c, "__setattr__"));
+            if let Some(f @ Value::Obj(fid)) = hook {
+                if matches!(self.heap.get(fid), Object::Function(_)) {
+                    let n = self.intern(name);
+                    self.call_value(f, vec![obj, n, value], Vec::new())?;
+                    return Ok(());
+                }
+            }
+        }
+        self.setattr_raw(obj, name, value)
+    }
+
+    /// `obj.name = value` without the class's `__setattr__` (`object.__setattr__`).
+    pub fn setattr_raw(&mut self, obj: Value, name: &Rc<str>, value: Value) -> R<()> {
         let Value::Obj(id) = obj else {
             let tn = self.type_name(obj);
             return Err(self.err(

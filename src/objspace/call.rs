@@ -384,10 +384,14 @@ impl ObjSpace {
     /// The special method `name` of an instance of a user class, if it defines one.
     pub(crate) fn special_method(&self, v: Value, name: &str) -> Option<Value> {
         let Value::Obj(id) = v else { return None };
-        let Object::Instance(inst) = self.heap.get(id) else {
-            return None;
+        let cls = match self.heap.get(id) {
+            Object::Instance(inst) => inst.class,
+            // a class built by a metaclass gets its special methods from it (typing's
+            // `Generic[T]` is `GenericMeta.__getitem__`)
+            Object::Class(_) => *self.metaclasses.get(&id)?,
+            _ => return None,
         };
-        let m = self.lookup_class_attr(inst.class, name)?;
+        let m = self.lookup_class_attr(cls, name)?;
         // Built-in methods of the exception classes (`__str__`…) count too.
         Some(m)
     }

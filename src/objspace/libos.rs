@@ -166,7 +166,13 @@ pub(super) fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         .str_value(a.args[0])
         .map(|s| String::from_utf8_lossy(s).into_owned())
         .unwrap_or_else(|| "?".into());
-    sp.warn_unknown(&what, "the name");
+    // a model names what it cannot compute: a value, or a call's result (`rffi.cast()`)
+    let kind = if what.ends_with("()") {
+        "the result of"
+    } else {
+        "the name"
+    };
+    sp.warn_unknown(&what, kind);
     Ok(sp.new_unknown(&what))
 }
 

@@ -424,6 +424,14 @@ impl Heap {
             _ => None,
         }
     }
+    /// The unknown base a class derives from (directly or not), if any: what rpy-lsp
+    /// does not model may define its attributes and `__init__`.
+    pub fn unknown_base_of(&self, cls: ObjId) -> Option<Value> {
+        self.class(cls)?
+            .mro
+            .iter()
+            .find_map(|&k| self.class(k)?.dict.get(super::UNKNOWN_BASE_ATTR))
+    }
     pub fn function(&self, v: Value) -> Option<&Function> {
         match v {
             Value::Obj(id) => match self.get(id) {
@@ -458,6 +466,9 @@ impl Heap {
             }
             Value::Obj(id) => match self.get(id) {
                 Object::Str(s) => HashKey::Str(s.clone()),
+                // Python 2: an ASCII unicode equals the str of the same text, so both are
+                // one dict key (typing's unicode_literals namespaces read with str keys).
+                Object::Unicode(s) if s.is_ascii() => HashKey::Str(Rc::from(s.as_bytes())),
                 Object::Unicode(s) => HashKey::Unicode(s.clone()),
                 Object::Long(i) => HashKey::Int(*i),
                 Object::RInt { value, .. } => HashKey::Int(*value),

@@ -463,7 +463,8 @@ impl ObjSpace {
                 Object::Set(_) => t.set,
                 Object::Function(_) => t.function,
                 Object::Builtin { .. } => t.builtin_function,
-                Object::Class(_) => t.type_,
+                // a class built by a metaclass is an instance of it
+                Object::Class(_) => self.metaclasses.get(&id).copied().unwrap_or(t.type_),
                 Object::Instance(i) => i.class,
                 Object::Module(_) => t.module,
                 Object::BoundMethod { .. } | Object::UnboundMethod { .. } => t.method,

@@ -34,6 +34,7 @@ mod rops;
 mod rpbc;
 mod rptr;
 mod rrepr;
+mod rspecrows;
 mod rstr;
 mod rweakref;
 mod translate;

@@ -51,6 +51,12 @@ impl RTyper<'_> {
                 if graphs.len() > 1 {
                     families.push((graphs, Some(cd)));
                 }
+                // each row of a specialized method is a call family of its own
+                for (_, graphs) in self.method_rows(cd, name) {
+                    if graphs.len() > 1 && !families.iter().any(|(f, _)| *f == graphs) {
+                        families.push((graphs, Some(cd)));
+                    }
+                }
             }
         }
         // the __init__ of classes instantiated through a variable holding one of them (only

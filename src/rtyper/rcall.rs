@@ -36,6 +36,23 @@ impl RTyper<'_> {
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_frozen_method(hop, llops, sv, self_repr, func)
             }
+            Repr::Prebuilt(d)
+                if matches!(
+                    self.ann.bookkeeper.desc(d),
+                    crate::annotator::description::Desc::MethodOfFrozen { .. }
+                ) =>
+            {
+                // the method of the one prebuilt frozen object: `self` is that object,
+                // a constant of its own (void) Repr
+                let crate::annotator::description::Desc::MethodOfFrozen { func, frozen } =
+                    *self.ann.bookkeeper.desc(d)
+                else {
+                    unreachable!()
+                };
+                hop.r_s_popfirstarg();
+                let self_repr = self.intern_repr(Repr::Prebuilt(frozen));
+                self.call_frozen_method(hop, llops, cvoid(), self_repr, func)
+            }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
                 self.indirect_call(hop, llops, fv, graphs[0])
@@ -343,7 +360,13 @@ impl RTyper<'_> {
     ) -> R {
         let (params, result) = self.graph_signature(g0);
         let mut vals = vec![fv];
-        if hop.nargs() < params.len() || !hop.keywords.is_empty() {
+        // a family of functions taking `*args` (specialized on the number passed) gets
+        // its trailing arguments packed as the graphs take them
+        let varargs = matches!(
+            self.ann.graph_descs.get(g0 as usize).copied().flatten().map(|d| self.ann.bookkeeper.desc(d)),
+            Some(crate::annotator::description::Desc::Function(f)) if f.sig.varargs.is_some()
+        );
+        if hop.nargs() < params.len() || !hop.keywords.is_empty() || varargs {
             // missing arguments take the defaults of the family's functions (the annotator
             // checked that the functions called here agree on them)
             for ((v, r), &p) in self
@@ -412,9 +435,13 @@ impl RTyper<'_> {
             .bookkeeper
             .get_owner(cd, name)
             .ok_or_else(|| TyperError::new(format!("no method `{}`", name)))?;
+        // a specialized method: the slot of the row of this call's graphs
+        let slot_name: std::rc::Rc<str> = self
+            .row_slot_of(owner, name, targets[0])
+            .unwrap_or_else(|| std::rc::Rc::from(name));
         let Some((_, ClassSlot::Method { repr })) = self.classes.slots[&owner]
             .iter()
-            .find(|(n, _)| **n == *name)
+            .find(|(n, _)| **n == *slot_name)
             .cloned()
         else {
             return Err(TyperError::new(format!(
@@ -430,7 +457,7 @@ impl RTyper<'_> {
         let vtp = self.types.ptr(vt);
         let vv = llops.genop(LlOp::CastPointer, vec![tp], vtp);
         let ft = self.lltype(repr);
-        let fp = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(name))], ft);
+        let fp = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(&slot_name))], ft);
         hop.v_s_insertfirstarg(sv, sr, SomeValue::Impossible);
         self.indirect_call(hop, llops, fp, graphs[0])
     }

@@ -75,6 +75,9 @@ pub struct ClassLayouts {
     /// with different `__init__`s: the class owning the vtable slot of its `__init__` and
     /// the slot's name.
     pub init_slot: HashMap<ClassDefId, (ClassDefId, Rc<str>)>,
+    /// The row slots of specialized methods (`rspecrows`): (owner, slot) → (method name,
+    /// specialization key).
+    pub rows: HashMap<(ClassDefId, Rc<str>), (Rc<str>, crate::annotator::description::SpecKey)>,
     /// How many class definitions were laid out: those the annotator makes later, for a
     /// built-in exception a low-level helper raises, have no layout (the built-in's own
     /// vtable serves, see `classdef_of_class`).
@@ -164,7 +167,18 @@ impl RTyper<'_> {
                 if readonly && is_method {
                     let repr = self.method_family_repr(cd, &name)?;
                     if let Some(repr) = repr {
-                        slots.push((name, ClassSlot::Method { repr }));
+                        slots.push((name.clone(), ClassSlot::Method { repr }));
+                    }
+                    for (i, (key, mut graphs)) in
+                        self.method_rows(cd, &name).into_iter().enumerate()
+                    {
+                        self.sort_family(&mut graphs);
+                        let repr = self.intern_repr(Repr::FuncPtr(graphs));
+                        let slot = super::rspecrows::row_slot_name(&name, i);
+                        self.classes
+                            .rows
+                            .insert((cd, slot.clone()), (name.clone(), key));
+                        slots.push((slot, ClassSlot::Method { repr }));
                     }
                 } else if readonly && !self.has_instance_source(cd, &name) {
                     let repr = self.getrepr(&s)?;
@@ -521,13 +535,18 @@ impl RTyper<'_> {
             let vt_owner = self.classes.vtable[&owner];
             for (attr, slot) in slots {
                 let value = match slot {
-                    ClassSlot::Method { repr } => match self.method_graph(cd, &attr) {
-                        Some(g) => {
-                            let _ = repr;
-                            LlValue::Ptr(self.graph_funcptr(g))
+                    ClassSlot::Method { repr } => {
+                        let _ = repr;
+                        let row = self.classes.rows.get(&(owner, attr.clone())).cloned();
+                        let g = match row {
+                            Some((mname, key)) => self.method_graph_in_row(cd, &mname, &key),
+                            None => self.method_graph(cd, &attr),
+                        };
+                        match g {
+                            Some(g) => LlValue::Ptr(self.graph_funcptr(g)),
+                            None => LlValue::Ptr(LlPtr::Null),
                         }
-                        None => LlValue::Ptr(LlPtr::Null),
-                    },
+                    }
                     ClassSlot::Init { members, .. } => match members.contains(&cd) {
                         true => match self.method_graph(cd, "__init__") {
                             Some(g) => LlValue::Ptr(self.graph_funcptr(g)),

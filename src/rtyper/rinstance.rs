@@ -83,7 +83,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_getattr(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
-        let Hlvalue::Const(name) = hop.op.args[1] else {
+        // a name the annotator knows constant (`getattr(self, "x_" + name)` in a graph
+        // specialized on `name`) is as good as a constant of the flow graph
+        let Some(name) = attr_name_const(hop) else {
             return Err(TyperError::new("getattr with a non-constant name"));
         };
         let name = self
@@ -99,6 +101,16 @@ impl RTyper<'_> {
             | Repr::FrozenMethod { self_repr, .. } => {
                 let s = self.convertvar(llops, v, r, self_repr)?;
                 return Ok((s, rr));
+            }
+            // the method of the one prebuilt frozen object a variable holds (pyrolog's
+            // `self.engine.call`): the annotation says it all, the value carries nothing
+            Repr::Prebuilt(d)
+                if matches!(
+                    self.ann.bookkeeper.desc(d),
+                    crate::annotator::description::Desc::MethodOfFrozen { .. }
+                ) =>
+            {
+                return Ok((cvoid(), rr));
             }
             _ => {}
         }
@@ -230,7 +242,7 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_setattr(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
-        let Hlvalue::Const(name) = hop.op.args[1] else {
+        let Some(name) = attr_name_const(hop) else {
             return Err(TyperError::new("setattr with a non-constant name"));
         };
         let name = self
@@ -389,5 +401,14 @@ impl RTyper<'_> {
             });
         }
         Ok((acc.unwrap_or_else(|| cbool(false)), rb))
+    }
+}
+
+/// The attribute name of a `getattr`/`setattr`: a constant of the flow graph, or a variable
+/// the annotator knows constant.
+fn attr_name_const(hop: &Hop) -> Option<Value> {
+    match hop.op.args[1] {
+        Hlvalue::Const(name) => Some(name),
+        _ => hop.args_s.get(1)?.konst(),
     }
 }

@@ -117,8 +117,19 @@ pub(super) fn m_object_setattr(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             return Ok(Value::None);
         }
     }
-    sp.setattr(this, &n, a.args[1])?;
+    sp.setattr_raw(this, &n, a.args[1])?;
     Ok(Value::None)
+}
+
+pub(super) fn m_object_subclasshook(sp: &mut ObjSpace, _a: &mut BArgs) -> R {
+    let b = sp.builtins_module;
+    Ok(sp.module_attr(b, "NotImplemented").unwrap_or(Value::None))
+}
+
+pub(super) fn m_object_hash(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let this = a.take_self(sp)?;
+    a.arity(sp, 0, 0)?;
+    Ok(Value::Int(sp.id_of(this)))
 }
 
 pub(super) fn m_object_getattribute(sp: &mut ObjSpace, a: &mut BArgs) -> R {

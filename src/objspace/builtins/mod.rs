@@ -34,8 +34,8 @@ use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
 use classes::{
     c_classmethod, c_object, c_property, c_staticmethod, c_super, c_type, m_exc_init, m_exc_repr,
-    m_exc_str, m_function_get, m_object_getattribute, m_object_init, m_object_setattr, m_property,
-    m_type_new, m_type_subclasses,
+    m_exc_str, m_function_get, m_object_getattribute, m_object_hash, m_object_init,
+    m_object_setattr, m_object_subclasshook, m_property, m_type_new, m_type_subclasses,
 };
 use containers::{c_dict, c_list, c_set, c_slice, c_tuple, m_dict, m_list, m_set, m_slot_item};
 use iteration::{
@@ -216,6 +216,8 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::TypeSubclasses, m_type_subclasses),
     (B::ObjectDunderSetattr, m_object_setattr),
     (B::ObjectDunderGetattribute, m_object_getattribute),
+    (B::ObjectDunderSubclasshook, m_object_subclasshook),
+    (B::ObjectDunderHash, m_object_hash),
     (B::BaseExceptionDunderInit, m_exc_init),
     (B::BaseExceptionDunderStr, m_exc_str),
     (B::BaseExceptionDunderRepr, m_exc_repr),

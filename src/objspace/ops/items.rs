@@ -163,7 +163,7 @@ impl ObjSpace {
                     None => Err(self.err_value("KeyError", key)),
                 }
             }
-            Object::Instance(_) => match self.user_special(obj, "__getitem__") {
+            Object::Instance(_) | Object::Class(_) => match self.user_special(obj, "__getitem__") {
                 Some(m) => self.call_special(obj, m, vec![key]),
                 None => {
                     let tn = self.type_name(obj);

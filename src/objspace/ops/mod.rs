@@ -165,6 +165,11 @@ impl ObjSpace {
         let Value::Obj(aid) = a else {
             return self.type_error("issubclass() arg 1 must be a class");
         };
+        // CPython refuses a module, an instance or a str as arg 1 (scheme's import-time
+        // registry loops over `dir(module)` and skips them by catching the TypeError).
+        if !matches!(self.heap.get(aid), Object::Class(_)) && self.unknown_name(a).is_none() {
+            return self.type_error("issubclass() arg 1 must be a class");
+        }
         let Value::Obj(bid) = b else {
             return self.type_error("issubclass() arg 2 must be a class or tuple of classes");
         };

@@ -463,7 +463,20 @@ class rbigint(object):
 
     @staticmethod
     def fromdecimalstr(s):
-        return rbigint.fromstr(s, 10)
+        """The number of a decimal literal its caller has already checked: an optional
+        sign and digits, str or unicode. The reference trusts it and reports no error."""
+        p = 0
+        sign = 1
+        if s[p] == '-':
+            sign = -1
+            p += 1
+        elif s[p] == '+':
+            p += 1
+        d = [0]
+        while p < len(s):
+            d = _mag_mul_small_add(d, 10, ord(s[p]) - ord('0'))
+            p += 1
+        return _make(d, sign)
 
     @staticmethod
     def fromstr(s, base=0):

@@ -30,7 +30,8 @@ from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong
 from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
-from rpython.rlib.objectmodel import specialize
+from rpython.rlib.objectmodel import specialize, we_are_translated
+from __rpy__ import model_unknown
 import os
 
 
@@ -304,7 +305,10 @@ def _result_source(RESULT):
 @specialize.ll()
 def _pointer_of_type(TYPE):
     # A cast to a pointer type (`cast(SIGNEDP, p)`) or pointer arithmetic: typed here, but
-    # rpy-lsp does not model raw addresses, so `run` stops there.
+    # rpy-lsp does not model raw addresses, so `run` stops there. At import time (a function
+    # pointer from dlsym) the address is unknown: one warning, not an error.
+    if not we_are_translated():
+        return model_unknown("rffi.cast()")
     _external.count += 1
     if _external.count > 0:
         message = "rpy-lsp cannot compute raw addresses (rffi.cast to a pointer, ptradd)"
