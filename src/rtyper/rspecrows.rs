@@ -6,7 +6,7 @@
 
 use super::RTyper;
 use crate::annotator::classdef::ClassAttr;
-use crate::annotator::description::{Desc, SpecKey};
+use crate::annotator::description::{Desc, KeyPart, SpecKey};
 use crate::annotator::model::ClassDefId;
 use std::rc::Rc;
 
@@ -35,7 +35,20 @@ impl RTyper<'_> {
             _ => d,
         };
         match bk.desc(f) {
-            Desc::Function(fd) => fd.graphs.iter().map(|(k, g)| (k.clone(), *g)).collect(),
+            // the number of `*args` is the call shape's, not a row's: at one call site a
+            // plain method and a `*args` override of it are in the same row
+            Desc::Function(fd) => fd
+                .graphs
+                .iter()
+                .map(|(k, g)| {
+                    let key = k
+                        .iter()
+                        .filter(|p| !matches!(p, KeyPart::Star(_)))
+                        .cloned()
+                        .collect();
+                    (key, *g)
+                })
+                .collect(),
             _ => Vec::new(),
         }
     }
