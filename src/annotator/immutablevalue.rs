@@ -80,36 +80,8 @@ impl Bookkeeper {
         Ok(match heap.get(id) {
             // a prebuilt bytearray: never a constant (it is mutable)
             Object::ByteArray(_) => SomeValue::ByteArray,
-            Object::Str(s) => {
-                let no_nul = !s.contains(&0);
-                if s.len() == 1 {
-                    SomeValue::Char {
-                        no_nul,
-                        konst: Some(v),
-                    }
-                } else {
-                    SomeValue::Str {
-                        can_be_none: false,
-                        no_nul,
-                        konst: Some(v),
-                    }
-                }
-            }
-            Object::Unicode(s) => {
-                let no_nul = !s.contains('\0');
-                if s.chars().count() == 1 {
-                    SomeValue::UnicodeCodePoint {
-                        no_nul,
-                        konst: Some(v),
-                    }
-                } else {
-                    SomeValue::Unicode {
-                        can_be_none: false,
-                        no_nul,
-                        konst: Some(v),
-                    }
-                }
-            }
+            Object::Str(s) => const_str(s, v),
+            Object::Unicode(s) => const_unicode(s, v),
             // as a function (the reference's annotator takes an unbound method's im_func)
             Object::UnboundMethod { func, .. } => {
                 if matches!(func, Value::Obj(f) if matches!(heap.get(*f), Object::Function(_))) {
@@ -506,6 +478,42 @@ impl Bookkeeper {
             Desc::Class(c) => Some(c.cls),
             Desc::Frozen(f) => Some(f.obj),
             Desc::Method(_) | Desc::MethodOfFrozen { .. } => None,
+        }
+    }
+}
+
+/// The annotation of the prebuilt str `v` (bytes `s`): a character when it has one byte,
+/// else a string; a constant, never None. Shared by `immutablevalue` and the editor's
+/// `known_value`.
+pub(super) fn const_str(s: &[u8], v: Value) -> SomeValue {
+    let no_nul = !s.contains(&0);
+    if s.len() == 1 {
+        SomeValue::Char {
+            no_nul,
+            konst: Some(v),
+        }
+    } else {
+        SomeValue::Str {
+            can_be_none: false,
+            no_nul,
+            konst: Some(v),
+        }
+    }
+}
+
+/// The annotation of the prebuilt unicode `v` (text `s`), as `const_str` for str.
+pub(super) fn const_unicode(s: &str, v: Value) -> SomeValue {
+    let no_nul = !s.contains('\0');
+    if s.chars().count() == 1 {
+        SomeValue::UnicodeCodePoint {
+            no_nul,
+            konst: Some(v),
+        }
+    } else {
+        SomeValue::Unicode {
+            can_be_none: false,
+            no_nul,
+            konst: Some(v),
         }
     }
 }

@@ -35,36 +35,8 @@ impl Bookkeeper {
             return Some(S::LlType(t));
         }
         Some(match heap.get(id) {
-            Object::Str(s) => {
-                let no_nul = !s.contains(&0);
-                if s.len() == 1 {
-                    S::Char {
-                        no_nul,
-                        konst: Some(v),
-                    }
-                } else {
-                    S::Str {
-                        can_be_none: false,
-                        no_nul,
-                        konst: Some(v),
-                    }
-                }
-            }
-            Object::Unicode(s) => {
-                let no_nul = !s.contains('\0');
-                if s.chars().count() == 1 {
-                    S::UnicodeCodePoint {
-                        no_nul,
-                        konst: Some(v),
-                    }
-                } else {
-                    S::Unicode {
-                        can_be_none: false,
-                        no_nul,
-                        konst: Some(v),
-                    }
-                }
-            }
+            Object::Str(s) => super::immutablevalue::const_str(s, v),
+            Object::Unicode(s) => super::immutablevalue::const_unicode(s, v),
             Object::RInt { kind, value } => S::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),
                 kind: *kind,

@@ -17,6 +17,18 @@ use crate::objspace::object::{Object, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// The `self` of a method bound to the prebuilt value `v`: its constant, Repr and
+    /// annotation (as the annotator saw the value).
+    fn prebuilt_self(&mut self, v: Value) -> Result<(Hlvalue, ReprId, SomeValue), TyperError> {
+        let s = self
+            .ann
+            .bookkeeper
+            .known_value(self.objheap, v)
+            .unwrap_or(SomeValue::Impossible);
+        let r = self.getrepr(&s)?;
+        Ok((Hlvalue::Ll(self.const_value(v, r)?), r, s))
+    }
+
     pub(super) fn rtype_call(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let callee = hop.op.args[0];
         let callee_repr = self.repr(hop.args_r[0]).clone();
@@ -90,13 +102,7 @@ impl RTyper<'_> {
                         // a method bound to a prebuilt value (`", ".join`)
                         let (bid, s) = (*bid, *s);
                         hop.r_s_popfirstarg();
-                        let ss = self
-                            .ann
-                            .bookkeeper
-                            .known_value(self.objheap, s)
-                            .unwrap_or(SomeValue::Impossible);
-                        let sr = self.getrepr(&ss)?;
-                        let sv = Hlvalue::Ll(self.const_value(s, sr)?);
+                        let (sv, sr, ss) = self.prebuilt_self(s)?;
                         self.call_builtin_method(hop, llops, sv, sr, &ss, bid)
                     }
                     Object::Builtin { id: bid, .. } => {
@@ -127,13 +133,7 @@ impl RTyper<'_> {
                             // a method bound to a prebuilt object, folded by the flow
                             // space (`consts.name()` of a frozen module stand-in)
                             let sv = *self_value;
-                            let s_self = self
-                                .ann
-                                .bookkeeper
-                                .known_value(self.objheap, sv)
-                                .unwrap_or(SomeValue::Impossible);
-                            let r_self = self.getrepr(&s_self)?;
-                            let v_self = Hlvalue::Ll(self.const_value(sv, r_self)?);
+                            let (v_self, r_self, s_self) = self.prebuilt_self(sv)?;
                             hop.v_s_insertfirstarg(v_self, r_self, s_self);
                         } else if let SomeValue::Pbc { descs, .. } = &s_callee {
                             if let [d] = descs[..] {
