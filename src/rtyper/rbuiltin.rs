@@ -234,7 +234,8 @@ impl RTyper<'_> {
             | B::JitPromoteString
             | B::JitPromoteUnicode
             | B::JitHint
-            | B::NonconstNonConstant => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            | B::NonconstNonConstant
+            | B::DebugMakeSureNotResized => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }
