@@ -281,7 +281,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         match self.entry_call(desc, call) {
             Ok(g) => self.entry_graph = Some(g as usize),
             Err(e) => {
-                self.report(e, span);
+                // a flow error of the entry point itself is reported where it happened
+                if !self.flow_failed.contains(&entry) {
+                    self.report(e, span);
+                }
                 return;
             }
         }
