@@ -120,11 +120,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// `s.decode('utf-8')` of a constant string, which the typer cannot translate;
     /// `c.encode('utf-8')` of one unicode character or of a constant unicode string (or
     /// `c.decode('utf-8')` of one byte character). The annotator annotates the UTF-8 codec
-    /// function for the receivers it sees (the string and its length); the typer later
-    /// calls that function with any string, which may not widen an annotation once
-    /// annotation is over. So the reference accepts these calls only when the receivers
-    /// of all the program's calls make both annotations non-constant: not all characters
-    /// or constants of one length.
+    /// function for the union of the receivers it sees; the typer later calls that
+    /// function with any string, which may not widen an annotation once annotation is
+    /// over. So the reference accepts these calls only when that union is a string that
+    /// is not constant: not when all receivers are characters, or all the same constant.
     fn check_utf8_codec_of_chars(&mut self) {
         use crate::builtins::BuiltinId as B;
         // (decode?, receiver is one character, span)
@@ -141,8 +140,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         }
-        // (decode?, the receiver's length when the annotation fixes it, span)
-        let mut calls: Vec<(bool, Option<usize>, Span)> = Vec::new();
+        // (decode?, the receiver when it is a character (`Some(None)`) or a constant
+        // unicode string (`Some(Some(u))`), span)
+        type Fixed = Option<Option<Rc<str>>>;
+        let mut calls: Vec<(bool, Fixed, Span)> = Vec::new();
         for (g, op) in ops {
             let SomeValue::BuiltinMethod { id, s_self } = self.annotation(g, op.args[0]) else {
                 continue;
@@ -171,38 +172,40 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
                 continue;
             }
-            let fixed_len = match &*s_self {
-                SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. } => Some(1),
+            let fixed: Fixed = match &*s_self {
+                SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. } => Some(None),
                 s if !decode => match s.konst() {
                     Some(Value::Obj(id)) => match self.heap().get(id) {
-                        Object::Unicode(u) => Some(u.chars().count()),
+                        Object::Unicode(u) => Some(Some(u.clone())),
                         _ => None,
                     },
                     _ => None,
                 },
                 _ => None,
             };
-            calls.push((decode, fixed_len, op.span));
+            calls.push((decode, fixed, op.span));
         }
         for decode in [false, true] {
-            let lens: Vec<Option<usize>> = calls
+            let receivers: Vec<&Fixed> = calls
                 .iter()
                 .filter(|c| c.0 == decode)
-                .map(|c| c.1)
+                .map(|c| &c.1)
                 .collect();
-            let Some(&Some(first)) = lens.first() else {
+            let Some(&Some(first)) = receivers.first() else {
                 continue;
             };
-            if lens.iter().any(|&l| l != Some(first)) {
+            if receivers.iter().any(|r| r.as_ref() != Some(first)) {
                 continue;
             }
-            for &(_, _, span) in calls.iter().filter(|c| c.0 == decode) {
+            let char = first.is_none();
+            for (_, _, span) in calls.iter().filter(|c| c.0 == decode) {
+                let span = *span;
                 let msg = if decode {
                     "decode('utf-8') of a single character is not supported by the RPython typer unless the program also decodes a whole string: decode the string, or slice it (`s[i:i + 1]`)"
-                } else if first == 1 {
+                } else if char {
                     "encode('utf-8') of a single unicode character is not supported by the RPython typer unless the program also encodes a whole unicode string: encode the string, or slice it (`u[i:i + 1]`)"
                 } else {
-                    "encode('utf-8') of a constant unicode string is not supported by the RPython typer unless the program also encodes a unicode string of another length: write the byte string literal instead"
+                    "encode('utf-8') of a constant unicode string is not supported by the RPython typer unless the program also encodes another unicode string: write the byte string literal instead"
                 };
                 self.report(AnnError::new("RPY210", msg.into()), span);
             }
