@@ -285,8 +285,8 @@ impl Bookkeeper {
         // The reference refuses to merge a never-resized list with a resized one. Our
         // lists built by a comprehension count as resized where the reference's are fresh
         // (its `fence` hint), so the mark is dropped rather than reported.
-        it.must_not_resize = (it.must_not_resize || b_item.must_not_resize)
-            && !(it.resized || b_item.resized);
+        it.must_not_resize =
+            (it.must_not_resize || b_item.must_not_resize) && !(it.resized || b_item.resized);
         it.resized |= b_item.resized;
         if it.range_step != b_item.range_step {
             it.range_step = match (it.range_step, b_item.range_step) {
