@@ -14,6 +14,7 @@ use crate::interpreter::operation::Op;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{Object, Value};
 use crate::syntax::Span;
+use crate::diagnostics::Severity;
 
 /// The name of an annotation's Python type, for `specialize:argtype`.
 fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
@@ -204,10 +205,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         }
                         super::simplify::remove_dead_ops(&mut graph);
                         super::simplify::remove_dead_inputargs(&mut graph);
+                        let flow_error = diags.iter().any(|d| d.severity == Severity::Error);
                         for d in diags {
                             self.push_diagnostic(d);
                         }
                         let g = self.add_graph(graph, Some(fdesc));
+                        self.info[g as usize].flow_error = flow_error;
                         if let Desc::Function(f) = self.bk.desc_mut(fdesc) {
                             f.graphs.insert(key, g);
                         }
