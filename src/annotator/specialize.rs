@@ -8,13 +8,13 @@ use super::call::ArgsS;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
 use super::AnnError;
+use crate::diagnostics::Severity;
 use crate::flowspace::{build_flow, ExitCase, FunctionGraph, Hlvalue, Link, SpaceOperation, VarId};
 use crate::interpreter::arguments::bind;
 use crate::interpreter::operation::Op;
 use crate::interpreter::{CallArgs, ConcreteSpace, Space, Unwind};
 use crate::objspace::object::{Object, Value};
 use crate::syntax::Span;
-use crate::diagnostics::Severity;
 
 /// The name of an annotation's Python type, for `specialize:argtype`.
 fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
