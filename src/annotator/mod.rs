@@ -27,6 +27,7 @@ mod call;
 mod calldefaults;
 mod callfamily;
 mod callshapes;
+mod canonlythrow;
 mod checks;
 pub mod classdef;
 mod classdesc;

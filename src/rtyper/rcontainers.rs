@@ -204,9 +204,18 @@ impl RTyper<'_> {
                     ir,
                 ))
             }
-            Repr::Dict { key, value, .. } => {
+            Repr::Dict {
+                key, value, custom, ..
+            } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                if self.has_implicit_exception(hop, "KeyError") {
+                // an r_dict's lookup calls the user's functions: the reference declares
+                // nothing then
+                let raises = if custom.is_some() {
+                    self.catches(hop, "KeyError")
+                } else {
+                    self.has_implicit_exception(hop, "KeyError")
+                };
+                if raises {
                     hop.exception_is_here(llops);
                 }
                 let tv = self.lltype(value);
@@ -289,9 +298,14 @@ impl RTyper<'_> {
                 };
                 self.gendirectcall(llops, helper, vec![v, i], LlType::VOID)?;
             }
-            Repr::Dict { key, .. } => {
+            Repr::Dict { key, custom, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                if self.has_implicit_exception(hop, "KeyError") {
+                let raises = if custom.is_some() {
+                    self.catches(hop, "KeyError")
+                } else {
+                    self.has_implicit_exception(hop, "KeyError")
+                };
+                if raises {
                     hop.exception_is_here(llops);
                 }
                 self.dict_call(llops, "ll_dict_delitem", r, vec![v, k], LlType::VOID)?;

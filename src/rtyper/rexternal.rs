@@ -97,7 +97,7 @@ impl RTyper<'_> {
         if e.f
             .raises()
             .iter()
-            .any(|x| self.has_implicit_exception(hop, x))
+            .any(|x| self.catches(hop, x))
         {
             hop.exception_is_here(llops);
         }
