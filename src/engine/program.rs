@@ -305,6 +305,33 @@ impl Program {
         }
     }
 
+    /// The error to list first, when source order would not put the reference's first
+    /// error first. The reference stops at its first error: of a union error and a call
+    /// with wrong arguments it reports the one its annotation reaches first, which is the
+    /// one ours reaches first too (both are found at the call: a call whose callee's result
+    /// is not known yet waits for the callee, so an error in a function called earlier
+    /// comes first, and a bad call before the call of a function with a union error comes
+    /// before that error, wherever the function is defined). Only between those kinds: the
+    /// order in which the two annotators visit the blocks of one function differs, as do
+    /// the bodies of the bundled models, so for other errors source order is the better
+    /// guess. `None` when an earlier stage (import time, the flow graphs) has errors.
+    pub fn leading_error(&self) -> Option<Diagnostic> {
+        if self.space.diagnostics.iter().any(|d| d.is_error())
+            || self.diagnostics.iter().any(|d| d.is_error())
+        {
+            return None;
+        }
+        let ann = self.annotated.as_ref()?;
+        let union_or_call = |d: &Diagnostic| {
+            matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206")
+                && !self.space.is_bundled_file(d.span.file)
+        };
+        let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
+        ann.first_error
+            .clone()
+            .filter(|d| union_or_call(d) && union_or_call(first_in_source))
+    }
+
     /// Import-time and analysis diagnostics together.
     /// Warnings located inside rpy-lsp's bundled models are not the user's: they are left
     /// out (errors there are reported at the user's call with a label).
