@@ -306,30 +306,39 @@ impl Program {
     }
 
     /// The error to list first, when source order would not put the reference's first
-    /// error first. The reference stops at its first error: of a union error and a call
-    /// with wrong arguments it reports the one its annotation reaches first, which is the
-    /// one ours reaches first too (both are found at the call: a call whose callee's result
-    /// is not known yet waits for the callee, so an error in a function called earlier
-    /// comes first, and a bad call before the call of a function with a union error comes
-    /// before that error, wherever the function is defined). Only between those kinds: the
-    /// order in which the two annotators visit the blocks of one function differs, as do
-    /// the bodies of the bundled models, so for other errors source order is the better
-    /// guess. `None` when an earlier stage (import time, the flow graphs) has errors.
+    /// error first. The reference stops at its first error, and meets errors in the order
+    /// ours does in two cases:
+    /// - the flow graph of a function is built when the annotation first reaches a call of
+    ///   it (the entry point's first), so of the errors of the flow stage (a constant
+    ///   operation that always raises...) the one of the function reached first comes
+    ///   first, and before what the annotation finds in functions reached later;
+    /// - of a union error and a call with wrong arguments, the one the annotation reaches
+    ///   first: both are found at the call, and a call whose callee's result is not known
+    ///   yet waits for the callee (an error in a function called earlier comes first; a
+    ///   bad call before the call of a function with a union error comes before that
+    ///   error, wherever the function is defined).
+    ///
+    /// Otherwise source order is the better guess (the two annotators visit the blocks of
+    /// one function in different orders, and the bundled models differ from the library's
+    /// code): `None`, as when the import-time stage has errors.
     pub fn leading_error(&self) -> Option<Diagnostic> {
+        let ann = self.annotated.as_ref()?;
         if self.space.diagnostics.iter().any(|d| d.is_error())
-            || self.diagnostics.iter().any(|d| d.is_error())
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.is_error() && !ann.diagnostics.contains(d))
         {
             return None;
         }
-        let ann = self.annotated.as_ref()?;
-        let union_or_call = |d: &Diagnostic| {
-            matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206")
-                && !self.space.is_bundled_file(d.span.file)
-        };
+        let user = |d: &Diagnostic| !self.space.is_bundled_file(d.span.file);
+        let flow_stage = |d: &Diagnostic| d.code.starts_with("RPY1");
+        let union_or_call =
+            |d: &Diagnostic| matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206");
         let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
-        ann.first_error
-            .clone()
-            .filter(|d| union_or_call(d) && union_or_call(first_in_source))
+        ann.first_error.clone().filter(|d| {
+            user(d) && (flow_stage(d) || (union_or_call(d) && union_or_call(first_in_source)))
+        })
     }
 
     /// Import-time and analysis diagnostics together.
