@@ -51,13 +51,13 @@ impl Bookkeeper {
             }
             Op::Contains | Op::Iter => Some(NOTHING),
             Op::Next => match first {
-                SomeValue::Iterator { container, .. } => Some(
-                    if matches!(**container, SomeValue::Dict { .. }) {
+                SomeValue::Iterator { container, .. } => {
+                    Some(if matches!(**container, SomeValue::Dict { .. }) {
                         &["StopIteration", "RuntimeError"]
                     } else {
                         &["StopIteration"]
-                    },
-                ),
+                    })
+                }
                 _ => None,
             },
             Op::SimpleCall | Op::CallArgs => match first {

@@ -609,7 +609,11 @@ impl TyperError {
         let span = self.span.unwrap_or(fallback);
         match self.rejection {
             Some(code) => Diagnostic::new(code, span, self.msg),
-            None => Diagnostic::new("RPY301", span, format!("cannot be translated: {}", self.msg)),
+            None => Diagnostic::new(
+                "RPY301",
+                span,
+                format!("cannot be translated: {}", self.msg),
+            ),
         }
     }
 }

@@ -158,8 +158,7 @@ impl RTyper<'_> {
                     if decode {
                         args.insert(0, ctype(tr));
                     }
-                    if self.catches(hop, "UnicodeError") || self.catches(hop, "ValueError")
-                    {
+                    if self.catches(hop, "UnicodeError") || self.catches(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
                     return Ok((self.gendirectcall(llops, helper, args, tr)?, rr));

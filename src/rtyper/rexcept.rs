@@ -85,9 +85,10 @@ impl RTyper<'_> {
                 Some(o) if o.opname == Op::IsSubtype && query.exits.len() == 2 => o,
                 _ => break,
             };
-            let (Some(&a0), Some(Value::Obj(case))) =
-                (test.args.first(), test.args.get(1).and_then(|c| c.constant()))
-            else {
+            let (Some(&a0), Some(Value::Obj(case))) = (
+                test.args.first(),
+                test.args.get(1).and_then(|c| c.constant()),
+            ) else {
                 break;
             };
             if a0 != renamed {
@@ -214,11 +215,9 @@ impl RTyper<'_> {
 
     /// Whether class `c` derives from the built-in exception `name`.
     fn derives_from_builtin(&self, c: ObjId, name: &str) -> bool {
-        self.objheap.class(c).is_some_and(|k| {
-            k.mro
-                .iter()
-                .any(|&m| self.is_builtin_exception(m, name))
-        })
+        self.objheap
+            .class(c)
+            .is_some_and(|k| k.mro.iter().any(|&m| self.is_builtin_exception(m, name)))
     }
 
     /// Whether class `c` is `base` or derives from it.

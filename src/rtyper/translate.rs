@@ -266,9 +266,7 @@ impl RTyper<'_> {
             let mut hop = Hop::new(self, g, op, position, exc_handled, vmap, &mut llops)
                 .map_err(|e| e.at(op.span))?;
             if exc_handled {
-                hop.exception_cases = self
-                    .reference_exception_cases(g, b, op, &hop.args_s)
-                    .into();
+                hop.exception_cases = self.reference_exception_cases(g, b, op, &hop.args_s).into();
             }
             let (v, r) = self
                 .rtype_operation(&mut hop, &mut llops)
