@@ -50,18 +50,10 @@ impl Bookkeeper {
                 plain_dict(first).then_some(NOTHING)
             }
             Op::Contains | Op::Iter => Some(NOTHING),
-            Op::Next => match first {
-                SomeValue::Iterator { container, .. } => {
-                    Some(if matches!(**container, SomeValue::Dict { .. }) {
-                        &["StopIteration", "RuntimeError"]
-                    } else {
-                        &["StopIteration"]
-                    })
-                }
-                _ => None,
-            },
+            Op::Next => iterator_next(first),
             Op::SimpleCall | Op::CallArgs => match first {
-                SomeValue::BuiltinMethod { id, .. } => match id {
+                SomeValue::BuiltinMethod { id, s_self } => match id {
+                    B::IteratorNext => iterator_next(s_self),
                     B::ListPop => Some(INDEX_ERROR),
                     B::StrEncode | B::UnicodeEncode => Some(&["UnicodeEncodeError"]),
                     B::StrDecode | B::UnicodeDecode => Some(&["UnicodeDecodeError"]),
@@ -71,5 +63,19 @@ impl Bookkeeper {
             },
             _ => None,
         }
+    }
+}
+
+/// `next` of an iterator: the end of the iteration, and for a dict's the dict changing size.
+fn iterator_next(s_it: &SomeValue) -> Option<&'static [&'static str]> {
+    match s_it {
+        SomeValue::Iterator { container, .. } => {
+            Some(if matches!(**container, SomeValue::Dict { .. }) {
+                &["StopIteration", "RuntimeError"]
+            } else {
+                &["StopIteration"]
+            })
+        }
+        _ => None,
     }
 }
