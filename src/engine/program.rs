@@ -323,11 +323,12 @@ impl Program {
     /// code): `None`, as when the import-time stage has errors.
     pub fn leading_error(&self) -> Option<Diagnostic> {
         let ann = self.annotated.as_ref()?;
+        let of_annotation: HashSet<&Diagnostic> = ann.diagnostics.iter().collect();
         if self.space.diagnostics.iter().any(|d| d.is_error())
             || self
                 .diagnostics
                 .iter()
-                .any(|d| d.is_error() && !ann.diagnostics.contains(d))
+                .any(|d| d.is_error() && !of_annotation.contains(d))
         {
             return None;
         }
