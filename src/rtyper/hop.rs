@@ -120,7 +120,7 @@ pub struct Hop {
     pub exception_is_here_called: bool,
     /// For the operation of a block that catches exceptions: the classes of the exception
     /// links the reference's RTyper sees (`reference_exception_cases`); empty otherwise.
-    pub exception_cases: std::rc::Rc<[crate::objspace::object::ObjId]>,
+    pub exception_cases: std::rc::Rc<[super::rexcept::ExceptionCase]>,
     /// The exceptions the typing declared with `has_implicit_exception` (the reference's
     /// `implicit_exceptions_checked`): `None` until it asks, once there are exception cases.
     pub implicit_declared: std::cell::RefCell<Option<Vec<&'static str>>>,

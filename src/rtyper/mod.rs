@@ -107,6 +107,8 @@ pub struct TyperError {
     /// error); `None` for what only rpy-lsp's RTyper cannot translate (RPY301, a warning
     /// in `check`).
     pub rejection: Option<&'static str>,
+    /// Other places of the user's code the error is about.
+    pub labels: Vec<(Span, String)>,
 }
 
 impl TyperError {
@@ -115,6 +117,7 @@ impl TyperError {
             msg: msg.into(),
             span: None,
             rejection: None,
+            labels: Vec::new(),
         }
     }
 
@@ -607,14 +610,18 @@ impl RTyper<'_> {
 impl TyperError {
     fn into_diagnostic(self, fallback: Span) -> Diagnostic {
         let span = self.span.unwrap_or(fallback);
-        match self.rejection {
+        let mut d = match self.rejection {
             Some(code) => Diagnostic::new(code, span, self.msg),
             None => Diagnostic::new(
                 "RPY301",
                 span,
                 format!("cannot be translated: {}", self.msg),
             ),
+        };
+        for (s, m) in self.labels {
+            d = d.with_label(s, m);
         }
+        d
     }
 }
 

@@ -21,6 +21,11 @@ use crate::flowspace::{BlockId, ExitCase, Hlvalue, LinkId, SpaceOperation};
 use crate::interpreter::Op;
 use crate::objspace::builtin_exception_derives;
 use crate::objspace::object::{ObjId, Value};
+use crate::syntax::Span;
+
+/// The class of an exception link, and the `except` clause that tests it (its span;
+/// `Span::default()` for the links of no clause).
+pub(super) type ExceptionCase = (ObjId, Span);
 
 impl RTyper<'_> {
     /// The classes of the exception links of block `b` of graph `g` (which catches
@@ -31,10 +36,10 @@ impl RTyper<'_> {
         b: BlockId,
         op: &SpaceOperation,
         args_s: &[SomeValue],
-    ) -> Vec<ObjId> {
+    ) -> Vec<ExceptionCase> {
         let hl = &self.ann.graphs[g as usize];
         let mut covered: Vec<ObjId> = Vec::new();
-        let mut cases: Vec<ObjId> = Vec::new();
+        let mut cases: Vec<ExceptionCase> = Vec::new();
         for &l in hl.block(b).exits.iter().skip(1) {
             let link = hl.link(l);
             let ExitCase::Exception(cls) = link.exitcase else {
@@ -44,13 +49,13 @@ impl RTyper<'_> {
                 self.clause_cases(g, l, cls, &covered, &mut cases);
             } else if !self.is_unhandled_implicit(g, l, cls) {
                 covered.push(cls);
-                cases.push(cls);
+                cases.push((cls, Span::default()));
             }
         }
         // a class after one of its bases is never taken
-        let mut kept: Vec<ObjId> = Vec::new();
+        let mut kept: Vec<ExceptionCase> = Vec::new();
         for c in cases {
-            if !kept.iter().any(|&k| self.class_derives(c, k)) {
+            if !kept.iter().any(|&(k, _)| self.class_derives(c.0, k)) {
                 kept.push(c);
             }
         }
@@ -67,7 +72,7 @@ impl RTyper<'_> {
         l: LinkId,
         exception: ObjId,
         covered: &[ObjId],
-        cases: &mut Vec<ObjId>,
+        cases: &mut Vec<ExceptionCase>,
     ) {
         let hl = &self.ann.graphs[g as usize];
         let mut seen_exception = false;
@@ -95,7 +100,7 @@ impl RTyper<'_> {
                 break;
             }
             if !covered.iter().any(|&c| self.class_derives(case, c)) {
-                cases.push(case);
+                cases.push((case, test.span));
             }
             seen_exception |= self.is_builtin_exception(case, "Exception");
             // on along the branch where the test failed
@@ -110,7 +115,7 @@ impl RTyper<'_> {
             exc = Some(renamed);
         }
         if !seen_exception {
-            cases.push(exception);
+            cases.push((exception, Span::default()));
         }
     }
 
@@ -135,17 +140,18 @@ impl RTyper<'_> {
     /// possible, until nothing is left.
     fn followed_cases(
         &self,
-        cases: Vec<ObjId>,
+        cases: Vec<ExceptionCase>,
         can_only_throw: Option<&'static [&'static str]>,
-    ) -> Vec<ObjId> {
+    ) -> Vec<ExceptionCase> {
         let mut followed = Vec::new();
         match can_only_throw {
             None => {
-                for c in cases {
+                for case in cases {
+                    let c = case.0;
                     let all = self.is_builtin_exception(c, "Exception")
                         || self.is_builtin_exception(c, "BaseException");
                     if all || self.derives_from_builtin(c, "Exception") {
-                        followed.push(c);
+                        followed.push(case);
                     }
                     if all {
                         break;
@@ -154,12 +160,13 @@ impl RTyper<'_> {
             }
             Some(names) => {
                 let mut left: Vec<&str> = names.to_vec();
-                for c in cases {
+                for case in cases {
+                    let c = case.0;
                     if left.is_empty() {
                         break;
                     }
                     if left.iter().any(|n| self.builtin_name_derives(n, c)) {
-                        followed.push(c);
+                        followed.push(case);
                     }
                     left.retain(|n| !self.builtin_name_derives(n, c));
                 }
@@ -178,7 +185,7 @@ impl RTyper<'_> {
         let Some(declared) = declared.as_ref() else {
             return Ok(());
         };
-        for &c in hop.exception_cases.iter() {
+        for &(c, clause) in hop.exception_cases.iter() {
             if declared.iter().any(|n| self.builtin_name_derives(n, c)) {
                 continue;
             }
@@ -188,12 +195,17 @@ impl RTyper<'_> {
             } else {
                 declared.join(", ")
             };
-            return Err(TyperError::rejected(
+            let mut e = TyperError::rejected(
                 "RPY205",
                 format!(
                     "`except {name}` around this operation is not supported: the operation raises only {raised} here, and an `except` clause of a built-in operation must catch what it raises (the reference's RTyper: \"the graph catches {name}, but the rtyper did not explicitely handle it\")"
                 ),
-            ));
+            );
+            if clause != Span::default() {
+                e.labels
+                    .push((clause, format!("this clause expects {name}")));
+            }
+            return Err(e);
         }
         Ok(())
     }
