@@ -588,6 +588,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntAbsOvf => Some(format!("rpy_int_abs_ovf({})", a(0))),
             IntLshiftOvf => Some(format!("rpy_int_lshift_ovf({}, {})", a(0), a(1))),
             IntBetween => Some(format!("({} <= {} && {} < {})", a(0), a(1), a(1), a(2))),
+            ConvertFloatBytesToLonglong => Some(format!("rpy_float_bits({})", a(0))),
+            ConvertLonglongBytesToFloat => Some(format!("rpy_float_from_bits({})", a(0))),
             CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar | CastIntToUnichar
             | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer => {
                 Some(format!("(({}){})", cty, a(0)))

@@ -464,6 +464,8 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         FloatNe => LlValue::Bool(a!(0).as_float() != a!(1).as_float()),
         FloatGt => LlValue::Bool(a!(0).as_float() > a!(1).as_float()),
         FloatGe => LlValue::Bool(a!(0).as_float() >= a!(1).as_float()),
+        ConvertFloatBytesToLonglong => LlValue::Int(a!(0).as_float().to_bits() as i64),
+        ConvertLonglongBytesToFloat => LlValue::Float(f64::from_bits(a!(0).as_int() as u64)),
         CharLt | UnicharLt => LlValue::Bool(a!(0).as_int() < a!(1).as_int()),
         CharLe | UnicharLe => LlValue::Bool(a!(0).as_int() <= a!(1).as_int()),
         CharEq | UnicharEq => LlValue::Bool(a!(0).as_int() == a!(1).as_int()),

@@ -70,6 +70,17 @@ static inline unsigned long rpy_uint_lshift(unsigned long x, long s) {
 static inline unsigned long rpy_uint_rshift(unsigned long x, long s) {
     return x >> (s & 63);
 }
+/* the bits of a double as a long and back (rlib.longlong2float), NaN payloads kept */
+static inline long rpy_float_bits(double x) {
+    long r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
+static inline double rpy_float_from_bits(long x) {
+    double r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
 static inline long rpy_int_add_ovf(long x, long y) {
     long r;
     if (__builtin_add_overflow(x, y, &r)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }

@@ -25,10 +25,10 @@ as the toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
 from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
-from rpython.rtyper.lltypesystem.lltype import UniChar
+from rpython.rtyper.lltypesystem.lltype import UniChar, SingleFloat
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
-from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong, r_singlefloat
 from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize, we_are_translated
 from __rpy__ import model_unknown
@@ -76,6 +76,8 @@ def cast(TYPE, value):
         return r_ulonglong(value)
     if TYPE is Float:
         return float(value)
+    if TYPE is SingleFloat:
+        return r_singlefloat(value)
     if TYPE is INT:
         return r_int(value)
     if TYPE is UINT:
@@ -104,6 +106,7 @@ def CArrayPtr(T):
 
 CHAR = Char
 DOUBLE = Float
+FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
 CCHARPP = CArrayPtr(CCHARP)
@@ -124,7 +127,7 @@ def sizeof(tp):
         return tp.bits // 8
     if tp is Char or tp is Bool:
         return 1
-    if tp is UniChar:
+    if tp is UniChar or tp is SingleFloat:
         return 4
     if isinstance(tp, lltype.Struct):
         # natural alignment, as the C compiler lays the structure out
