@@ -245,6 +245,13 @@ impl RTyper<'_> {
             | B::JitPromoteUnicode
             | B::JitHint
             | B::NonconstNonConstant => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            // the JitDriver's markers called on a driver read from a variable
+            B::JitJitDriverJitMergePoint
+            | B::JitJitDriverCanEnterJit
+            | B::JitJitDriverLoopHeader => {
+                let void = self.intern_repr(Repr::Void);
+                Ok((cvoid(), void))
+            }
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }

@@ -98,10 +98,13 @@ def cast(TYPE, value):
 
 def CArray(T):
     return lltype.Array(T, hints={'nolength': True})
+# (called in translated code too, with a constant type: computed while annotating)
+CArray._annspecialcase_ = 'specialize:memo'
 
 
 def CArrayPtr(T):
     return lltype.Ptr(CArray(T))
+CArrayPtr._annspecialcase_ = 'specialize:memo'
 
 
 CHAR = Char
