@@ -206,6 +206,9 @@ builtins! {
     LltypeMalloc = "lltype.malloc";
     LltypeNullptr = "lltype.nullptr";
     LltypeTypeOf = "lltype.typeOf";
+    /// `rffi.cast(PTRTYPE, p)` of a pointer: the same address seen through another type
+    RffiCastPtr = "rffi.cast_ptr";
+    RffiPtradd = "rffi.ptradd";
     AnnlowlevelLlstr = "annlowlevel.llstr";
     OsListdirRaw = "os.listdir_raw";
     OsLoadavgItem = "os.loadavg_item";

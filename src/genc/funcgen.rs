@@ -703,6 +703,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 None
             }
             GetArraySize => Some(format!("{}->length", a(0))),
+            // the structure moves with its items: `items[0]` of the result is `items[n]`
+            DirectPtradd => Some(format!(
+                "(({cty})((char *){p} + ({n}) * (long)sizeof({p}->items[0])))",
+                p = a(0),
+                n = a(1)
+            )),
             GetInteriorField => {
                 if rt == LlType::VOID {
                     None

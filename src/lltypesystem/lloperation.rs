@@ -253,6 +253,8 @@ llops! {
     GetSubstruct = "getsubstruct", Some(2), Given, true, Nothing, false;
     GetArrayItem = "getarrayitem", Some(2), Given, false, Nothing, false;
     SetArrayItem = "setarrayitem", Some(3), V, false, Nothing, true;
+    /// `rffi.ptradd(p, n)`: a pointer `n` items (bytes: raw `char` arrays) further
+    DirectPtradd = "direct_ptradd", Some(2), Given, false, Nothing, false;
     GetArraySize = "getarraysize", Some(1), S, false, Nothing, false;
     /// `arraycopy(src, dst, src_start, dst_start, length)`: copies `length` items from one
     /// array to another of the same item type, front to back as `memmove` (the ranges may

@@ -49,6 +49,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::LltypeMalloc, os_not_at_import),
     (B::LltypeNullptr, os_not_at_import),
     (B::LltypeTypeOf, os_not_at_import),
+    (B::RffiCastPtr, os_not_at_import),
+    (B::RffiPtradd, os_not_at_import),
     (B::AnnlowlevelLlstr, os_not_at_import),
     (B::OsListdirRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),

@@ -31,7 +31,7 @@ from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong, r_singlefloat
 from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize, we_are_translated
-from __rpy__ import model_unknown
+from __rpy__ import model_unknown, rffi_cast_ptr, rffi_ptradd
 import os
 
 
@@ -93,7 +93,7 @@ def cast(TYPE, value):
     if lltype.typeOf(value) == TYPE:
         # a pointer to the type it has (VOIDP is CCHARP in this model)
         return value
-    return _pointer_of_type(TYPE)
+    return _cast_pointer(TYPE, value)
 
 
 def CArray(T):
@@ -309,22 +309,21 @@ def _result_source(RESULT):
 
 
 @specialize.ll()
-def _pointer_of_type(TYPE):
-    # A cast to a pointer type (`cast(SIGNEDP, p)`) or pointer arithmetic: typed here, but
-    # rpy-lsp does not model raw addresses, so `run` stops there. At import time (a function
+def _cast_pointer(TYPE, value):
+    # A cast of a pointer to another pointer type (`cast(SIGNEDP, buf)`): the same raw
+    # memory, read and written as what the new type says. At import time (a function
     # pointer from dlsym) the address is unknown: one warning, not an error.
     if not we_are_translated():
         return model_unknown("rffi.cast()")
-    _external.count += 1
-    if _external.count > 0:
-        message = "rpy-lsp cannot compute raw addresses (rffi.cast to a pointer, ptradd)"
-        os.write(2, message + "\n")
-        raise NotImplementedError(message)
-    return lltype.nullptr(TYPE.TO)
+    return rffi_cast_ptr(TYPE, value)
 
 
 def ptradd(ptr, n):
-    return _pointer_of_type(lltype.typeOf(ptr))
+    """`ptr` moved by `n` items (bytes for a `char *`): `run` computes it in raw `char`
+    arrays (`lltype.malloc(CCHARP.TO, n, flavor='raw')`, `str2charp`)."""
+    if not we_are_translated():
+        return model_unknown("rffi.ptradd()")
+    return rffi_ptradd(ptr, n)
 
 
 def llexternal(name, args, result, _callable=None, compilation_info=None,
