@@ -304,7 +304,11 @@ impl LlHeap {
             LlPtr::Obj { obj, inner: false } => (obj, 0i64),
             LlPtr::Raw { obj, off } => (obj, off as i64),
             LlPtr::Null => return Err(HeapError::NullDereference),
-            _ => return Err(HeapError::Invalid("ptradd of a pointer that is not to raw memory".into())),
+            _ => {
+                return Err(HeapError::Invalid(
+                    "ptradd of a pointer that is not to raw memory".into(),
+                ))
+            }
         };
         let c = self.container(LlPtr::Obj { obj, inner: false })?;
         if !matches!(c.items, Items::Bytes(_)) {

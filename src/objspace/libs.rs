@@ -4,12 +4,12 @@
 //! is `__rpy__.os_write`); `LIB_BUILTINS` is their registry.
 
 use super::builtins::{make_rint, BArgs, BuiltinFn};
+use super::dict::DictOps;
 use super::libos::{
     model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_isatty,
     os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_refuse_write,
     os_stat_fields, os_strerror, os_write, sys_exit, sys_frame_count, sys_frame_globals,
 };
-use super::dict::DictOps;
 use super::object::{AttrMap, Function, Instance, IntKind, Object, Value};
 use super::ops::{frexp, Num};
 use super::{ObjSpace, R};
@@ -580,7 +580,10 @@ fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         (B::WeakKeyDictPrebuilt, vec![a.args[0], a.args[1]])
     } else {
         let entries = sp.new_dict();
-        (B::WeakValueDictPrebuilt, vec![a.args[0], a.args[1], entries])
+        (
+            B::WeakValueDictPrebuilt,
+            vec![a.args[0], a.args[1], entries],
+        )
     };
     let classes = sp.new_tuple(classes);
     Ok(sp.alloc(Object::Builtin {

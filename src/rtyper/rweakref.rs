@@ -12,7 +12,7 @@ use crate::annotator::model::SomeValue;
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
-use crate::objspace::object::{IntKind, Object, ObjId, Value};
+use crate::objspace::object::{IntKind, ObjId, Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -38,11 +38,7 @@ impl RTyper<'_> {
     /// The prebuilt weak reference `obj`, made once: `rweakref.dead_ref` (its object is
     /// gone, the referent is NULL) or one made at import time (`weakref.ref(x)`), whose
     /// referent is the prebuilt instance (never freed, so the reference stays alive).
-    pub(super) fn prebuilt_weakref(
-        &mut self,
-        obj: ObjId,
-        r: ReprId,
-    ) -> Result<LlPtr, TyperError> {
+    pub(super) fn prebuilt_weakref(&mut self, obj: ObjId, r: ReprId) -> Result<LlPtr, TyperError> {
         let referent = match self.objheap.get(obj) {
             Object::Builtin {
                 id: B::RweakrefDeadRef,
@@ -102,10 +98,7 @@ impl RTyper<'_> {
     /// The entries of the weak value dictionary `d` made at import time that the
     /// reference's prebuilt copy keeps: those whose value is still alive when translation
     /// starts (`objspace::reach`), an instance of a class the program uses.
-    pub(super) fn prebuilt_weakdict_entries(
-        &mut self,
-        d: ObjId,
-    ) -> Vec<(Value, Value)> {
+    pub(super) fn prebuilt_weakdict_entries(&mut self, d: ObjId) -> Vec<(Value, Value)> {
         let Object::Builtin {
             bound_self: Some(Value::Obj(t)),
             ..
