@@ -578,6 +578,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::int())
             }
             B::RarithmeticLonglongmask => Ok(SomeValue::int_of_kind(IntKind::LongLong, false)),
+            // (an r_int64 is an int on the 64-bit machines the toolchain targets)
+            B::Longlong2floatFloat2longlong => {
+                self.arity(name, args, 1, 1)?;
+                Ok(SomeValue::int())
+            }
+            B::Longlong2floatLonglong2float => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int("longlong2float", "the argument", &p[0])?;
+                Ok(SomeValue::float())
+            }
             B::RarithmeticWiden => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("widen", "the argument", &p[0])?;

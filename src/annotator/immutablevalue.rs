@@ -238,8 +238,10 @@ impl Bookkeeper {
                     return Err(AnnError::new("RPY218", "a malformed prebuilt weak dictionary".to_string()));
                 };
                 let items = items.clone();
+                // (a value dictionary's third item holds its import-time entries)
                 let p = items
                     .iter()
+                    .take(2)
                     .map(|&x| self.immutablevalue(heap, x))
                     .collect::<Result<Vec<_>, _>>()?;
                 let s = self.weakdict_of(heap, ctor, &p)?;

@@ -538,6 +538,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 S::Ptr(types.ptr(t))
             }),
             B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            // raw memory at computed addresses: a pointer to raw memory, seen through
+            // another pointer type or moved
+            B::RffiCastPtr => match (ty(0), p.get(1)) {
+                (Ok(t), Some(S::Ptr(_))) if matches!(self.bk.lltypes.def(t), TypeDef::Ptr(_)) => {
+                    Ok(S::Ptr(t))
+                }
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "`rffi.cast()` to a pointer type needs a pointer".into(),
+                )),
+            },
+            B::RffiPtradd => match (p.first(), p.get(1)) {
+                (Some(S::Ptr(t)), Some(n)) if n.is_int_like() => Ok(S::Ptr(*t)),
+                _ => Err(AnnError::new(
+                    "RPY205",
+                    "`rffi.ptradd()` needs a pointer and an integer".into(),
+                )),
+            },
             B::RgcLlArraycopy => self.ll_arraycopy(p),
             B::AnnlowlevelLlstr | B::AnnlowlevelLlunicode => {
                 let (st, ut) = self.bk.string_types();

@@ -411,7 +411,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             };
             match outcome {
                 Ok(v) => {
-                    let s = self.bk.immutablevalue(self.space.heap(), v)?;
+                    // a type of the lltype model (`rffi.CArray(T)`) is a low-level type
+                    let s = match self.ll_const_annotation(v) {
+                        Some(s) => s,
+                        None => self.bk.immutablevalue(self.space.heap(), v)?,
+                    };
                     result = self.bk.union(self.space.heap(), &result, &s)?;
                 }
                 Err(Unwind::Error(d)) => {

@@ -93,9 +93,8 @@ pub(crate) use builtins;
 pub const GRAPH_ONLY: &[BuiltinId] = &[
     BuiltinId::RpythonPrintItem,
     BuiltinId::RpythonPrintNewline,
-    // the methods of rweakref's dictionaries, which exist only in translated code
-    BuiltinId::WeakDictGet,
-    BuiltinId::WeakDictSet,
+    // `length` of rweakref's key dictionaries, which exists only in translated code (a
+    // weak key dictionary used at import time is not modelled)
     BuiltinId::WeakDictLength,
 ];
 

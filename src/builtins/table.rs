@@ -206,6 +206,9 @@ builtins! {
     LltypeMalloc = "lltype.malloc";
     LltypeNullptr = "lltype.nullptr";
     LltypeTypeOf = "lltype.typeOf";
+    /// `rffi.cast(PTRTYPE, p)` of a pointer: the same address seen through another type
+    RffiCastPtr = "rffi.cast_ptr";
+    RffiPtradd = "rffi.ptradd";
     AnnlowlevelLlstr = "annlowlevel.llstr";
     OsListdirRaw = "os.listdir_raw";
     OsLoadavgItem = "os.loadavg_item";
@@ -320,6 +323,9 @@ builtins! {
     RarithmeticRUint16 = "rarithmetic.r_uint16";
     RarithmeticRInt8 = "rarithmetic.r_int8";
     RarithmeticRUint8 = "rarithmetic.r_uint8";
+    // longlong2float: the bits of a double as a Signed and back
+    Longlong2floatFloat2longlong = "longlong2float.float2longlong";
+    Longlong2floatLonglong2float = "longlong2float.longlong2float";
     // objectmodel
     ObjectmodelWeAreTranslated = "objectmodel.we_are_translated";
     ObjectmodelComputeHash = "objectmodel.compute_hash";

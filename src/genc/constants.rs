@@ -67,7 +67,8 @@ impl Database<'_> {
     fn ptr_value(&self, p: LlPtr, t: LlType) -> String {
         let cty = self.ctype(t);
         match p {
-            LlPtr::Null => "NULL".into(),
+            // (a computed raw address exists only at run time: never a prebuilt constant)
+            LlPtr::Null | LlPtr::Raw { .. } => "NULL".into(),
             LlPtr::Func(f) => format!("(({})&{})", cty, self.func_names[f as usize]),
             LlPtr::Obj { obj, inner } => {
                 let name = Self::const_name(obj);

@@ -476,6 +476,37 @@ impl<'a, 'p> FuncGen<'a, 'p> {
     }
 
     /// Writes the barrier a store of `value` into the object `base` points to needs.
+    /// An item access on a raw array of numbers wider than a byte (which may be a view of
+    /// raw `char` memory at any address, `rffi.ptradd`): the suffix of the `rpy_raw_*`
+    /// accessor and the item's address; `None` for other accesses.
+    fn raw_item(&self, op: &SpaceOperation) -> Option<(&'static str, String)> {
+        let types = self.db.types();
+        let arr = types.pointee(self.ty(op.args[0]))?;
+        if types.is_gc(arr) {
+            return None;
+        }
+        let name = match types.array_item(arr)? {
+            LlType::SIGNED => "long",
+            LlType::UNSIGNED => "ulong",
+            LlType::SIGNEDLONGLONG => "llong",
+            LlType::UNSIGNEDLONGLONG => "ullong",
+            LlType::FLOAT => "double",
+            LlType::UNICHAR => "u32",
+            LlType::INT => "int",
+            LlType::UINT => "uint",
+            LlType::SHORT => "short",
+            LlType::USHORT => "ushort",
+            _ => return None,
+        };
+        let p = self.arg(op.args[0]);
+        let addr = format!(
+            "((char *){p} + offsetof({st}, items) + ({i}) * (long)sizeof({p}->items[0]))",
+            st = self.db.struct_name(arr),
+            i = self.arg(op.args[1])
+        );
+        Some((name, addr))
+    }
+
     fn barrier(&mut self, base: Hlvalue, value: Hlvalue) {
         let types = self.db.types();
         let pointee = types.pointee(self.ty(base)).unwrap_or(LlType::VOID);
@@ -588,6 +619,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntAbsOvf => Some(format!("rpy_int_abs_ovf({})", a(0))),
             IntLshiftOvf => Some(format!("rpy_int_lshift_ovf({}, {})", a(0), a(1))),
             IntBetween => Some(format!("({} <= {} && {} < {})", a(0), a(1), a(1), a(2))),
+            ConvertFloatBytesToLonglong => Some(format!("rpy_float_bits({})", a(0))),
+            ConvertLonglongBytesToFloat => Some(format!("rpy_float_from_bits({})", a(0))),
             CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar | CastIntToUnichar
             | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer => {
                 Some(format!("(({}){})", cty, a(0)))
@@ -685,12 +718,16 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             GetArrayItem => {
                 if rt == LlType::VOID {
                     None
+                } else if let Some((name, addr)) = self.raw_item(op) {
+                    Some(format!("rpy_raw_get_{}({})", name, addr))
                 } else {
                     Some(format!("{}->items[{}]", a(0), a(1)))
                 }
             }
             SetArrayItem => {
-                if self.ty(op.args[2]) != LlType::VOID {
+                if let Some((name, addr)) = self.raw_item(op) {
+                    let _ = writeln!(self.out, "    rpy_raw_set_{}({}, {});", name, addr, a(2));
+                } else if self.ty(op.args[2]) != LlType::VOID {
                     self.barrier(op.args[0], op.args[2]);
                     let _ = writeln!(self.out, "    {}->items[{}] = {};", a(0), a(1), a(2));
                 }
@@ -701,6 +738,12 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 None
             }
             GetArraySize => Some(format!("{}->length", a(0))),
+            // the structure moves with its items: `items[0]` of the result is `items[n]`
+            DirectPtradd => Some(format!(
+                "(({cty})((char *){p} + ({n}) * (long)sizeof({p}->items[0])))",
+                p = a(0),
+                n = a(1)
+            )),
             GetInteriorField => {
                 if rt == LlType::VOID {
                     None

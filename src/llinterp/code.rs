@@ -201,6 +201,7 @@ fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes)
     let args: Box<[Operand]> = op.args.iter().map(|a| Operand::of(*a)).collect();
     let aux = match llop {
         Some(LlOp::GetField | LlOp::SetField) => field_slot(graph, op, types),
+        Some(LlOp::GetArrayItem | LlOp::SetArrayItem) => raw_item_type(graph, op, types),
         Some(LlOp::DirectCall) => match args.first() {
             Some(Operand::Const(LlValue::Ptr(LlPtr::Func(f)))) => *f,
             _ => UNRESOLVED,
@@ -222,6 +223,27 @@ fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes)
         interior,
         live: Box::default(),
         src: op,
+    }
+}
+
+/// `getarrayitem`/`setarrayitem` on a raw array whose items are numbers other than
+/// characters: the item type's id, for `LlHeap::raw_load` (such a pointer may designate raw
+/// `char` memory, `rffi.cast(rffi.SIGNEDP, buf)`); otherwise `UNRESOLVED`.
+fn raw_item_type(graph: &FunctionGraph, op: &SpaceOperation, types: &LlTypes) -> u32 {
+    let arr = op
+        .args
+        .first()
+        .and_then(|&a| graph.concretetype_of(a))
+        .and_then(|t| types.pointee(t));
+    match arr.and_then(|a| Some((a, types.array_item(a)?))) {
+        Some((a, item))
+            if !types.is_gc(a)
+                && item != LlType::CHAR
+                && !matches!(types.def(item), TypeDef::Ptr(_) | TypeDef::Struct { .. }) =>
+        {
+            item.0
+        }
+        _ => UNRESOLVED,
     }
 }
 

@@ -47,6 +47,19 @@ impl<'p> LlInterpreter<'p> {
     /// A failed memory access: an index out of bounds is the program's undefined
     /// behaviour (the RTyper emits unchecked accesses where no IndexError handler is);
     /// anything else is named with the operation.
+    /// The item type to read raw memory as for an array access through `p` (see
+    /// `LlHeap::raw_load`): a pointer into raw `char` memory (`ptradd`), or one whose static
+    /// type says numbers other than characters (`dop.aux`) to a raw `char` array (a
+    /// `cast` of a buffer); `None` for an ordinary array access.
+    fn raw_view(&self, p: LlPtr, dop: &DecodedOp) -> Option<LlType> {
+        let item = (dop.aux != UNRESOLVED).then_some(LlType(dop.aux));
+        match p {
+            LlPtr::Raw { .. } => Some(item.unwrap_or(LlType::CHAR)),
+            LlPtr::Obj { .. } if item.is_some() && self.heap.is_bytes(p) => item,
+            _ => None,
+        }
+    }
+
     fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
         if let HeapError::IndexOutOfBounds { index, length } = e {
             let what = match op.opname {
@@ -220,16 +233,28 @@ impl<'p> LlInterpreter<'p> {
                     _ => return Err(self.heap_err(op, HeapError::NullDereference)),
                 }
             }
-            GetArrayItem => self
-                .heap
-                .getitem(a!(0).as_ptr(), a!(1).as_int())
-                .map_err(|e| self.heap_err(op, e))?,
+            GetArrayItem => {
+                let p = a!(0).as_ptr();
+                let r = match self.raw_view(p, dop) {
+                    Some(item) => self.heap.raw_load(p, a!(1).as_int(), item),
+                    None => self.heap.getitem(p, a!(1).as_int()),
+                };
+                r.map_err(|e| self.heap_err(op, e))?
+            }
             SetArrayItem => {
-                self.heap
-                    .setitem(a!(0).as_ptr(), a!(1).as_int(), a!(2))
-                    .map_err(|e| self.heap_err(op, e))?;
+                let p = a!(0).as_ptr();
+                let r = match self.raw_view(p, dop) {
+                    Some(item) => self.heap.raw_store(p, a!(1).as_int(), item, a!(2)),
+                    None => self.heap.setitem(p, a!(1).as_int(), a!(2)),
+                };
+                r.map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
+            DirectPtradd => LlValue::Ptr(
+                self.heap
+                    .ptradd(a!(0).as_ptr(), a!(1).as_int())
+                    .map_err(|e| self.heap_err(op, e))?,
+            ),
             ArrayCopy => {
                 let (i, j, n) = (a!(2).as_int(), a!(3).as_int(), a!(4).as_int());
                 self.heap
@@ -464,6 +489,8 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
         FloatNe => LlValue::Bool(a!(0).as_float() != a!(1).as_float()),
         FloatGt => LlValue::Bool(a!(0).as_float() > a!(1).as_float()),
         FloatGe => LlValue::Bool(a!(0).as_float() >= a!(1).as_float()),
+        ConvertFloatBytesToLonglong => LlValue::Int(a!(0).as_float().to_bits() as i64),
+        ConvertLonglongBytesToFloat => LlValue::Float(f64::from_bits(a!(0).as_int() as u64)),
         CharLt | UnicharLt => LlValue::Bool(a!(0).as_int() < a!(1).as_int()),
         CharLe | UnicharLe => LlValue::Bool(a!(0).as_int() <= a!(1).as_int()),
         CharEq | UnicharEq => LlValue::Bool(a!(0).as_int() == a!(1).as_int()),
@@ -536,8 +563,10 @@ pub(super) fn fast_mem_op(
         LlOp::GetArraySize | LlOp::GetInteriorArraySize => {
             heap.len(a(0).as_ptr()).ok().map(|n| LlValue::Int(n as i64))
         }
-        LlOp::GetArrayItem => heap.getitem(a(0).as_ptr(), a(1).as_int()).ok(),
-        LlOp::SetArrayItem => heap
+        LlOp::GetArrayItem if dop.aux == UNRESOLVED => {
+            heap.getitem(a(0).as_ptr(), a(1).as_int()).ok()
+        }
+        LlOp::SetArrayItem if dop.aux == UNRESOLVED => heap
             .setitem(a(0).as_ptr(), a(1).as_int(), a(2))
             .ok()
             .map(|_| LlValue::Void),

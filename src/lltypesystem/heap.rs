@@ -23,6 +23,13 @@ pub enum LlPtr {
     },
     /// A function by index in the program's function table.
     Func(u32),
+    /// Raw memory at a computed address (`rffi.ptradd`): byte `off` of the characters of
+    /// the raw `char` array `obj`, read and written through any pointer type as the C
+    /// memory it is (`LlHeap::raw_load`).
+    Raw {
+        obj: u32,
+        off: u32,
+    },
 }
 
 /// A low-level value. Integers of every kind are kept in 64 bits; `Signed` and
@@ -133,6 +140,7 @@ impl std::fmt::Display for LlValue {
                 write!(f, "<ptr {}{}>", obj, if *inner { " items" } else { "" })
             }
             LlValue::Ptr(LlPtr::Func(i)) => write!(f, "<func {}>", i),
+            LlValue::Ptr(LlPtr::Raw { obj, off }) => write!(f, "<ptr {}+{}>", obj, off),
             LlValue::Name(s) => write!(f, "'{}'", s),
             LlValue::Type(t) => write!(f, "<type {}>", t.0),
         }
@@ -282,6 +290,112 @@ impl LlHeap {
                 .ok_or(HeapError::NullDereference),
             _ => Err(HeapError::NullDereference),
         }
+    }
+
+    /// Whether `p` is to a container whose items are characters.
+    pub fn is_bytes(&self, p: LlPtr) -> bool {
+        self.container(p)
+            .is_ok_and(|c| matches!(c.items, Items::Bytes(_)))
+    }
+
+    /// `ptradd(p, n)` of a pointer to a raw `char` array (or into one): `n` bytes further.
+    pub fn ptradd(&self, p: LlPtr, n: i64) -> R<LlPtr> {
+        let (obj, off) = match p {
+            LlPtr::Obj { obj, inner: false } => (obj, 0i64),
+            LlPtr::Raw { obj, off } => (obj, off as i64),
+            LlPtr::Null => return Err(HeapError::NullDereference),
+            _ => {
+                return Err(HeapError::Invalid(
+                    "ptradd of a pointer that is not to raw memory".into(),
+                ))
+            }
+        };
+        let c = self.container(LlPtr::Obj { obj, inner: false })?;
+        if !matches!(c.items, Items::Bytes(_)) {
+            return Err(HeapError::Invalid(
+                "ptradd of a raw array whose items are not characters is not modelled".into(),
+            ));
+        }
+        let off = off + n;
+        match u32::try_from(off) {
+            Ok(off) if off as usize <= items_len(c) => Ok(LlPtr::Raw { obj, off }),
+            _ => Err(HeapError::IndexOutOfBounds {
+                index: off,
+                length: items_len(c),
+            }),
+        }
+    }
+
+    /// The bytes of raw memory item `index` of type `item` through `p` (a pointer to a raw
+    /// `char` array or into one, whatever its static type says): where they are.
+    fn raw_span(&self, p: LlPtr, index: i64, item: LlType) -> R<(u32, usize, usize)> {
+        let (obj, off) = match p {
+            LlPtr::Obj { obj, inner: false } => (obj, 0usize),
+            LlPtr::Raw { obj, off } => (obj, off as usize),
+            LlPtr::Null => return Err(HeapError::NullDereference),
+            _ => return Err(HeapError::Invalid("not a pointer to raw memory".into())),
+        };
+        let size = match item {
+            LlType::CHAR | LlType::BOOL => 1,
+            LlType::UNICHAR => 4,
+            LlType::SIGNED
+            | LlType::UNSIGNED
+            | LlType::SIGNEDLONGLONG
+            | LlType::UNSIGNEDLONGLONG
+            | LlType::FLOAT => 8,
+            t => match t.narrow_bits() {
+                Some((bits, _)) => bits as usize / 8,
+                None => {
+                    return Err(HeapError::Invalid(
+                        "raw memory read or written as pointers is not modelled".into(),
+                    ))
+                }
+            },
+        };
+        let c = self.container(LlPtr::Obj { obj, inner: false })?;
+        let n = items_len(c);
+        let start = off as i64 + index * size as i64;
+        if !matches!(c.items, Items::Bytes(_)) || start < 0 || start as usize + size > n {
+            return Err(HeapError::IndexOutOfBounds {
+                index: start,
+                length: n,
+            });
+        }
+        Ok((obj, start as usize, size))
+    }
+
+    /// Item `index` of type `item` of raw memory through `p`: the little-endian bytes there.
+    pub fn raw_load(&self, p: LlPtr, index: i64, item: LlType) -> R<LlValue> {
+        let (obj, start, size) = self.raw_span(p, index, item)?;
+        let Items::Bytes(b) = &self.containers[obj as usize].items else {
+            return Err(HeapError::NullDereference);
+        };
+        let mut buf = [0u8; 8];
+        buf[..size].copy_from_slice(&b[start..start + size]);
+        let bits = u64::from_le_bytes(buf);
+        Ok(match item {
+            LlType::CHAR => LlValue::Char(bits as u8),
+            LlType::BOOL => LlValue::Bool(bits != 0),
+            LlType::UNICHAR => LlValue::UniChar(bits as u32),
+            LlType::FLOAT => LlValue::Float(f64::from_bits(bits)),
+            LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(bits),
+            LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(bits as i64),
+            t => LlValue::narrow(t, bits as i64),
+        })
+    }
+
+    /// Stores `v` as item `index` of type `item` of raw memory through `p`.
+    pub fn raw_store(&mut self, p: LlPtr, index: i64, item: LlType, v: LlValue) -> R<()> {
+        let (obj, start, size) = self.raw_span(p, index, item)?;
+        let bits = match v {
+            LlValue::Float(f) => f.to_bits(),
+            other => other.as_uint(),
+        };
+        let Items::Bytes(b) = &mut self.containers[obj as usize].items else {
+            return Err(HeapError::NullDereference);
+        };
+        b[start..start + size].copy_from_slice(&bits.to_le_bytes()[..size]);
+        Ok(())
     }
 
     /// `getfield(p, name)` where `p`'s static type points to the structure `s`.

@@ -193,6 +193,10 @@ llops! {
     FloatNe = "float_ne", Some(2), B, true, Nothing, false;
     FloatGt = "float_gt", Some(2), B, true, Nothing, false;
     FloatGe = "float_ge", Some(2), B, true, Nothing, false;
+    /// The 64 bits of a double as a Signed, and back (`rlib.longlong2float`): NaN payloads
+    /// and signs kept.
+    ConvertFloatBytesToLonglong = "convert_float_bytes_to_longlong", Some(1), S, true, Nothing, false;
+    ConvertLonglongBytesToFloat = "convert_longlong_bytes_to_float", Some(1), F, true, Nothing, false;
     // Char and UniChar
     CharLt = "char_lt", Some(2), B, true, Nothing, false;
     CharLe = "char_le", Some(2), B, true, Nothing, false;
@@ -249,6 +253,8 @@ llops! {
     GetSubstruct = "getsubstruct", Some(2), Given, true, Nothing, false;
     GetArrayItem = "getarrayitem", Some(2), Given, false, Nothing, false;
     SetArrayItem = "setarrayitem", Some(3), V, false, Nothing, true;
+    /// `rffi.ptradd(p, n)`: a pointer `n` items (bytes: raw `char` arrays) further
+    DirectPtradd = "direct_ptradd", Some(2), Given, false, Nothing, false;
     GetArraySize = "getarraysize", Some(1), S, false, Nothing, false;
     /// `arraycopy(src, dst, src_start, dst_start, length)`: copies `length` items from one
     /// array to another of the same item type, front to back as `memmove` (the ranges may

@@ -94,6 +94,9 @@ runtime_fns! {
     OsRmdir = "ll_os_rmdir", &["OSError"], NO_ALLOC;
     OsMkdir = "ll_os_mkdir", &["OSError"], NO_ALLOC;
     OsRename = "ll_os_rename", &["OSError"], NO_ALLOC;
+    /// `os.link(src, dst)`, `os.symlink(src, dst)`
+    OsLink = "ll_os_link", &["OSError"], NO_ALLOC;
+    OsSymlink = "ll_os_symlink", &["OSError"], NO_ALLOC;
     OsChdir = "ll_os_chdir", &["OSError"], NO_ALLOC;
     OsGetpid = "ll_os_getpid", NONE, NO_ALLOC;
     OsGetcwd = "ll_os_getcwd", &["OSError"], ALLOC;

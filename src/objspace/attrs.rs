@@ -132,7 +132,23 @@ impl ObjSpace {
             return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
         }
         if let Object::Builtin {
-            id: b @ (B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt),
+            id: B::WeakValueDictPrebuilt,
+            ..
+        } = self.heap.get(id)
+        {
+            // `get` and `set` of a weak value dictionary made at import time work there
+            let method = match &**name {
+                "get" => B::WeakDictGet,
+                "set" => B::WeakDictSet,
+                _ => return Ok(None),
+            };
+            return Ok(Some(self.alloc(Object::Builtin {
+                id: method,
+                bound_self: Some(obj),
+            })));
+        }
+        if let Object::Builtin {
+            id: b @ B::WeakKeyDictPrebuilt,
             ..
         } = self.heap.get(id)
         {

@@ -53,6 +53,7 @@ bundled! {
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;
     "weakref" => "weakref.py", false;
+    "struct" => "struct.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;

@@ -4,6 +4,7 @@
 //! is `__rpy__.os_write`); `LIB_BUILTINS` is their registry.
 
 use super::builtins::{make_rint, BArgs, BuiltinFn};
+use super::dict::DictOps;
 use super::libos::{
     model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_isatty,
     os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_refuse_write,
@@ -48,6 +49,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::LltypeMalloc, os_not_at_import),
     (B::LltypeNullptr, os_not_at_import),
     (B::LltypeTypeOf, os_not_at_import),
+    (B::RffiCastPtr, os_not_at_import),
+    (B::RffiPtradd, os_not_at_import),
     (B::AnnlowlevelLlstr, os_not_at_import),
     (B::OsListdirRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
@@ -144,6 +147,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RarithmeticRUlonglong, ra_r_ulonglong),
     (B::RarithmeticRInt, ra_r_int),
     (B::RarithmeticRSinglefloat, ra_r_singlefloat),
+    (B::Longlong2floatFloat2longlong, ll2f_float2longlong),
+    (B::Longlong2floatLonglong2float, ll2f_longlong2float),
     (B::RarithmeticRInt32, ra_r_narrow::<32, true>),
     (B::RarithmeticRUint32, ra_r_narrow::<32, false>),
     (B::RarithmeticRInt16, ra_r_narrow::<16, true>),
@@ -166,6 +171,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RweakrefRWeakValueDictionary, weakdict_new),
     (B::RweakrefRWeakKeyDictionary, weakdict_new),
     (B::WeakValueDictPrebuilt, weakdict_call),
+    (B::WeakDictGet, weakdict_get),
+    (B::WeakDictSet, weakdict_set),
     (B::WeakKeyDictPrebuilt, weakdict_call),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
@@ -521,6 +528,24 @@ fn ra_r_singlefloat(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(Value::Float(f as f32 as f64))
 }
 
+// ----- longlong2float -----
+
+fn ll2f_float2longlong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let f = sp.float_arg(a.args[0])?;
+    Ok(Value::Int(f.to_bits() as i64))
+}
+
+fn ll2f_longlong2float(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    // an int, or a machine integer of 64 bits (r_longlong, r_uint): its bit pattern
+    let bits = match sp.num(a.args[0]) {
+        Some(Num::I(i, _) | Num::R(_, i)) => i as u64,
+        _ => return sp.type_error("longlong2float() needs an integer"),
+    };
+    Ok(Value::Float(f64::from_bits(bits)))
+}
+
 // ----- objectmodel -----
 
 fn om_false(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -545,20 +570,77 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }
 }
 
-/// A weak dictionary made at import time: empty (calling its methods at import time is not
-/// modelled), remembering its key and value classes for the annotator.
+/// A weak dictionary made at import time, remembering its key and value classes for the
+/// annotator: `(keyclass, valueclass)` for a key dictionary (whose use at import time is
+/// not modelled), `(keyclass, valueclass, entries)` for a value dictionary, whose `get`
+/// and `set` work at import time on the dict `entries` (strongly: which values are still
+/// alive is decided when the program is translated, `objspace::reach`).
 fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
-    let id = if a.id == B::RweakrefRWeakKeyDictionary {
-        B::WeakKeyDictPrebuilt
+    let (id, classes) = if a.id == B::RweakrefRWeakKeyDictionary {
+        (B::WeakKeyDictPrebuilt, vec![a.args[0], a.args[1]])
     } else {
-        B::WeakValueDictPrebuilt
+        let entries = sp.new_dict();
+        (
+            B::WeakValueDictPrebuilt,
+            vec![a.args[0], a.args[1], entries],
+        )
     };
-    let classes = sp.new_tuple(vec![a.args[0], a.args[1]]);
+    let classes = sp.new_tuple(classes);
     Ok(sp.alloc(Object::Builtin {
         id,
         bound_self: Some(classes),
     }))
+}
+
+/// The entries dict of the weak value dictionary a method is bound to.
+fn weakdict_entries(sp: &mut ObjSpace, a: &BArgs) -> R {
+    if let Some(Value::Obj(d)) = a.this {
+        if let Object::Builtin {
+            id: B::WeakValueDictPrebuilt,
+            bound_self: Some(Value::Obj(t)),
+        } = sp.heap.get(d)
+        {
+            if let Object::Tuple(items) = sp.heap.get(*t) {
+                if let Some(&entries) = items.get(2) {
+                    return Ok(entries);
+                }
+            }
+        }
+    }
+    sp.type_error("a method of RWeakValueDictionary called without one")
+}
+
+/// `d.get(key)` at import time: the value, or None.
+fn weakdict_get(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let Value::Obj(entries) = weakdict_entries(sp, a)? else {
+        return Ok(Value::None);
+    };
+    let hk = sp.key_of(a.args[0])?;
+    let found = match sp.heap.get(entries) {
+        Object::Dict(d) => d.lookup(&hk),
+        _ => None,
+    };
+    Ok(found.unwrap_or(Value::None))
+}
+
+/// `d.set(key, value)` at import time; a None value removes the key.
+fn weakdict_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let entries = weakdict_entries(sp, a)?;
+    let (key, value) = (a.args[0], a.args[1]);
+    if value == Value::None {
+        let hk = sp.key_of(key)?;
+        if let Value::Obj(e) = entries {
+            if let Object::Dict(d) = sp.heap.get_mut(e) {
+                d.remove_key(&hk);
+            }
+        }
+    } else {
+        sp.setitem(entries, key, value)?;
+    }
+    Ok(Value::None)
 }
 
 /// Calling a weak dictionary made at import time: not callable.

@@ -28,6 +28,7 @@ pub mod precompiled;
 pub mod preparse;
 pub mod probes;
 mod re_module;
+pub mod reach;
 pub mod regex;
 mod space;
 mod strings;

@@ -229,6 +229,16 @@ impl RTyper<'_> {
             B::RarithmeticIntmask => Ok((self.inputarg(llops, hop, 0, si)?, si)),
             B::RarithmeticWiden => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            B::Longlong2floatFloat2longlong => {
+                let rf = self.intern_repr(Repr::Float);
+                let f = self.inputarg(llops, hop, 0, rf)?;
+                Ok((llops.genop(LlOp::ConvertFloatBytesToLonglong, vec![f], LlType::SIGNED), si))
+            }
+            B::Longlong2floatLonglong2float => {
+                // r_longlong, r_uint and int arguments alike: the 64 bits as a Signed
+                let i = self.inputarg(llops, hop, 0, si)?;
+                Ok((llops.genop(LlOp::ConvertLonglongBytesToFloat, vec![i], tr), rr))
+            }
             // hints for the JIT generator: nothing happens at run time without a JIT
             B::JitPromote
             | B::JitPromoteString
@@ -236,6 +246,13 @@ impl RTyper<'_> {
             | B::JitHint
             | B::NonconstNonConstant
             | B::DebugMakeSureNotResized => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            // the JitDriver's markers called on a driver read from a variable
+            B::JitJitDriverJitMergePoint
+            | B::JitJitDriverCanEnterJit
+            | B::JitJitDriverLoopHeader => {
+                let void = self.intern_repr(Repr::Void);
+                Ok((cvoid(), void))
+            }
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }

@@ -120,6 +120,14 @@ impl RTyper<'_> {
                                 crate::annotator::description::Desc::Function(f)
                                     if f.specializer == crate::annotator::description::Specializer::Memo)
                         });
+                        if let (true, crate::annotator::model::SomeValue::LlType(t)) =
+                            (memo, &hop.s_result)
+                        {
+                            // a low-level type computed at translation time
+                            // (`rffi.CArray(T)`): the annotation is what later uses read
+                            let c = super::hop::ctype(*t);
+                            return Ok((c, hop.r_result));
+                        }
                         if let (true, Some(k)) = (memo, hop.s_result.konst()) {
                             // a call computed at translation time (specialize:memo)
                             let rr = hop.r_result;

@@ -51,6 +51,8 @@ const EXTERNALS: &[External] = &[
     ext(B::OsRmdir, RuntimeFn::OsRmdir, &[Str], false),
     ext(B::OsMkdir, RuntimeFn::OsMkdir, &[Str, IntOr(0o777)], false),
     ext(B::OsRename, RuntimeFn::OsRename, &[Str, Str], false),
+    ext(B::OsLink, RuntimeFn::OsLink, &[Str, Str], false),
+    ext(B::OsSymlink, RuntimeFn::OsSymlink, &[Str, Str], false),
     ext(B::OsChdir, RuntimeFn::OsChdir, &[Str], false),
     ext(B::OsGetpid, RuntimeFn::OsGetpid, &[], true),
     ext(B::OsGetcwd, RuntimeFn::OsGetcwd, &[], true),

@@ -211,6 +211,11 @@ impl RTyper<'_> {
                 if let Repr::Frozen(f) = *self.repr(r) {
                     return self.frozen_getattr(hop, llops, f, &name);
                 }
+                if matches!(self.repr(rr), Repr::Void) {
+                    // a value with nothing to carry (a JitDriver's `jit_merge_point` read
+                    // from a variable holding the prebuilt driver): the annotation says it
+                    return Ok((cvoid(), rr));
+                }
                 if let Repr::Class(Some(cd)) = self.repr(r).clone() {
                     // one of several classes: the slot of the common base (or an ancestor)
                     let mut c = Some(cd);

@@ -471,11 +471,20 @@ impl RTyper<'_> {
                 if let Some(&p) = self.prebuilt.get(&(id, r)) {
                     return k(LlValue::Ptr(p));
                 }
+                let mut weak = false;
                 let entries = match self.objheap.get(id) {
                     Object::Dict(d) => d.entries.clone(),
-                    // a weak dictionary made at import time: empty
+                    // a weak value dictionary made at import time: its live entries
                     Object::Builtin {
-                        id: B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt,
+                        id: B::WeakValueDictPrebuilt,
+                        ..
+                    } => {
+                        weak = true;
+                        self.prebuilt_weakdict_entries(id)
+                    }
+                    // a weak key dictionary made at import time: empty
+                    Object::Builtin {
+                        id: B::WeakKeyDictPrebuilt,
                         ..
                     } => Vec::new(),
                     _ => return Err(self.bad_const(v, r)),
@@ -499,10 +508,15 @@ impl RTyper<'_> {
                     .setfield(&self.types, p, st, "num_used", LlValue::Int(n));
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
-                    let vc = self.const_value(vv, value)?;
+                    let vc = match (weak, vv) {
+                        (true, Value::Obj(inst)) => {
+                            LlValue::Ptr(self.prebuilt_weakref_to(inst, value)?)
+                        }
+                        _ => self.const_value(vv, value)?.value,
+                    };
                     for (f, x) in [
                         ("key", kc.value),
-                        ("value", vc.value),
+                        ("value", vc),
                         ("live", LlValue::Bool(true)),
                     ] {
                         let path = [Offset::Index(i as i64), Offset::Field(f.into())];

@@ -334,6 +334,22 @@ impl RTyper<'_> {
                 ))
             }
             B::LltypeTypeOf => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
+            B::RffiCastPtr => {
+                let pt = self.lltype(hop.r_result);
+                Ok((
+                    llops.genop(LlOp::CastPointer, vec![hop.args_v[1]], pt),
+                    hop.r_result,
+                ))
+            }
+            B::RffiPtradd => (|| {
+                let pt = self.lltype(hop.r_result);
+                let si = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
+                let n = self.inputarg(llops, hop, 1, si)?;
+                Ok((
+                    llops.genop(LlOp::DirectPtradd, vec![hop.args_v[0], n], pt),
+                    hop.r_result,
+                ))
+            })(),
             B::RgcLlArraycopy => (|| {
                 // an interior pointer (`s.chars`) is its structure's pointer: the operation
                 // finds the variable-sized array of the structure it is given

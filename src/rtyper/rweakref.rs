@@ -12,7 +12,7 @@ use crate::annotator::model::SomeValue;
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue};
-use crate::objspace::object::{IntKind, Object};
+use crate::objspace::object::{IntKind, ObjId, Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
@@ -38,11 +38,7 @@ impl RTyper<'_> {
     /// The prebuilt weak reference `obj`, made once: `rweakref.dead_ref` (its object is
     /// gone, the referent is NULL) or one made at import time (`weakref.ref(x)`), whose
     /// referent is the prebuilt instance (never freed, so the reference stays alive).
-    pub(super) fn prebuilt_weakref(
-        &mut self,
-        obj: crate::objspace::object::ObjId,
-        r: ReprId,
-    ) -> Result<LlPtr, TyperError> {
+    pub(super) fn prebuilt_weakref(&mut self, obj: ObjId, r: ReprId) -> Result<LlPtr, TyperError> {
         let referent = match self.objheap.get(obj) {
             Object::Builtin {
                 id: B::RweakrefDeadRef,
@@ -61,9 +57,20 @@ impl RTyper<'_> {
         if let Some(&p) = self.prebuilt.get(&(obj, r)) {
             return Ok(p);
         }
+        let p = self.new_prebuilt_weakref(referent, r)?;
+        self.prebuilt.insert((obj, r), p);
+        Ok(p)
+    }
+
+    /// A prebuilt weak reference (of Repr `r`) to the prebuilt instance `referent`, or a
+    /// dead one.
+    fn new_prebuilt_weakref(
+        &mut self,
+        referent: Option<ObjId>,
+        r: ReprId,
+    ) -> Result<LlPtr, TyperError> {
         let st = self.types.pointee(self.lltype(r)).unwrap_or(LlType::VOID);
         let p = self.heap.malloc(&self.types, st, 0);
-        self.prebuilt.insert((obj, r), p);
         if let Some(x) = referent {
             let x = self.prebuilt_instance(x)?;
             let _ = self
@@ -71,6 +78,59 @@ impl RTyper<'_> {
                 .setfield(&self.types, p, st, "referent", LlValue::Ptr(x));
         }
         Ok(p)
+    }
+
+    /// The weak reference (of Repr `r`) that a weak value dictionary made at import time
+    /// holds to its value `inst`, one per instance.
+    pub(super) fn prebuilt_weakref_to(
+        &mut self,
+        inst: ObjId,
+        r: ReprId,
+    ) -> Result<LlPtr, TyperError> {
+        if let Some(&p) = self.prebuilt.get(&(inst, r)) {
+            return Ok(p);
+        }
+        let p = self.new_prebuilt_weakref(Some(inst), r)?;
+        self.prebuilt.insert((inst, r), p);
+        Ok(p)
+    }
+
+    /// The entries of the weak value dictionary `d` made at import time that the
+    /// reference's prebuilt copy keeps: those whose value is still alive when translation
+    /// starts (`objspace::reach`), an instance of a class the program uses.
+    pub(super) fn prebuilt_weakdict_entries(&mut self, d: ObjId) -> Vec<(Value, Value)> {
+        let Object::Builtin {
+            bound_self: Some(Value::Obj(t)),
+            ..
+        } = self.objheap.get(d)
+        else {
+            return Vec::new();
+        };
+        let Object::Tuple(items) = self.objheap.get(*t) else {
+            return Vec::new();
+        };
+        let Some(&Value::Obj(entries)) = items.get(2) else {
+            return Vec::new();
+        };
+        let Object::Dict(dict) = self.objheap.get(entries) else {
+            return Vec::new();
+        };
+        if dict.entries.is_empty() {
+            return Vec::new();
+        }
+        let alive = crate::objspace::reach::alive_objects(self.objheap);
+        dict.entries
+            .iter()
+            .filter(|(_, v)| match v {
+                Value::Obj(o) => {
+                    alive.contains(o)
+                        && matches!(self.objheap.get(*o), Object::Instance(inst)
+                            if self.classdef_of_class(inst.class).is_some())
+                }
+                _ => false,
+            })
+            .copied()
+            .collect()
     }
 
     /// `weakref.ref(x)` and `rgc.collect()`; `None` for other built-ins.

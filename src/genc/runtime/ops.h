@@ -70,6 +70,33 @@ static inline unsigned long rpy_uint_lshift(unsigned long x, long s) {
 static inline unsigned long rpy_uint_rshift(unsigned long x, long s) {
     return x >> (s & 63);
 }
+/* raw memory read and written as numbers at any address (a `char` buffer viewed through
+ * rffi.cast(SIGNEDP, rffi.ptradd(buf, addr)) may be misaligned): through memcpy */
+#define RPY_RAW_ACCESS(NAME, T) \
+    static inline T rpy_raw_get_##NAME(const char *a) { T v; memcpy(&v, a, sizeof v); return v; } \
+    static inline void rpy_raw_set_##NAME(char *a, T v) { memcpy(a, &v, sizeof v); }
+RPY_RAW_ACCESS(long, long)
+RPY_RAW_ACCESS(ulong, unsigned long)
+RPY_RAW_ACCESS(llong, long long)
+RPY_RAW_ACCESS(ullong, unsigned long long)
+RPY_RAW_ACCESS(double, double)
+RPY_RAW_ACCESS(u32, uint32_t)
+RPY_RAW_ACCESS(int, int)
+RPY_RAW_ACCESS(uint, unsigned int)
+RPY_RAW_ACCESS(short, short)
+RPY_RAW_ACCESS(ushort, unsigned short)
+
+/* the bits of a double as a long and back (rlib.longlong2float), NaN payloads kept */
+static inline long rpy_float_bits(double x) {
+    long r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
+static inline double rpy_float_from_bits(long x) {
+    double r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
 static inline long rpy_int_add_ovf(long x, long y) {
     long r;
     if (__builtin_add_overflow(x, y, &r)) { rpy_raise_std(RPY_EXC_OverflowError); return 0; }

@@ -56,6 +56,26 @@ void RPyRT_ll_os_rename(struct rpy_string *from, struct rpy_string *to) {
     free(p);
 }
 
+void RPyRT_ll_os_link(struct rpy_string *from, struct rpy_string *to) {
+    WITH_PATH(p, from, )
+    char *q = rpy_cpath(to);
+    if (q) {
+        check(link(p, q));
+        free(q);
+    }
+    free(p);
+}
+
+void RPyRT_ll_os_symlink(struct rpy_string *from, struct rpy_string *to) {
+    WITH_PATH(p, from, )
+    char *q = rpy_cpath(to);
+    if (q) {
+        check(symlink(p, q));
+        free(q);
+    }
+    free(p);
+}
+
 long RPyRT_ll_os_getpid(void) { return (long)getpid(); }
 
 struct rpy_string *RPyRT_ll_os_getcwd(void) {

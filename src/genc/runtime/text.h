@@ -29,6 +29,8 @@ void RPyRT_ll_os_unlink(struct rpy_string *path);
 void RPyRT_ll_os_rmdir(struct rpy_string *path);
 void RPyRT_ll_os_mkdir(struct rpy_string *path, long mode);
 void RPyRT_ll_os_rename(struct rpy_string *from, struct rpy_string *to);
+void RPyRT_ll_os_link(struct rpy_string *from, struct rpy_string *to);
+void RPyRT_ll_os_symlink(struct rpy_string *from, struct rpy_string *to);
 void RPyRT_ll_os_chdir(struct rpy_string *path);
 long RPyRT_ll_os_getpid(void);
 struct rpy_string *RPyRT_ll_os_getcwd(void);

@@ -51,10 +51,10 @@ impl<'p> LlInterpreter<'p> {
         use RuntimeFn::*;
         let int = |i: usize| a[i].as_int();
         Ok(match f {
-            OsUnlink | OsRmdir | OsMkdir | OsRename | OsChdir | OsGetpid | OsGetcwd
-            | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw | OsFork | OsExit
-            | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir | OsPathIsfile
-            | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+            OsUnlink | OsRmdir | OsMkdir | OsRename | OsLink | OsSymlink | OsChdir | OsGetpid
+            | OsGetcwd | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw
+            | OsFork | OsExit | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir
+            | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
                 return self.call_os(f, a, rty, span)
             }
             OsWrite => {

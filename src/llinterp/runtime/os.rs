@@ -75,6 +75,14 @@ impl LlInterpreter<'_> {
                 let (p, q) = (self.path_arg(a[0], span)?, self.path_arg(a[1], span)?);
                 return ok_or_oserror(self, std::fs::rename(p, q));
             }
+            OsLink => {
+                let (p, q) = (self.path_arg(a[0], span)?, self.path_arg(a[1], span)?);
+                return ok_or_oserror(self, std::fs::hard_link(p, q));
+            }
+            OsSymlink => {
+                let (p, q) = (self.path_arg(a[0], span)?, self.path_arg(a[1], span)?);
+                return ok_or_oserror(self, std::os::unix::fs::symlink(p, q));
+            }
             OsChdir => {
                 let p = self.path_arg(a[0], span)?;
                 return ok_or_oserror(self, std::env::set_current_dir(p));

@@ -1,63 +1,72 @@
 """rpy-lsp's model of `rpython.rlib.longlong2float`, written in RPython: the bits of a
-float as a signed 64-bit integer and back, computed from the IEEE 754 layout with frexp and
-ldexp instead of the reference's memory casts. The integer side is `r_int64`, which on a
-64-bit machine is `int` (Signed), as in the reference."""
+float as a signed 64-bit integer and back (primitives: the memory casts of the reference,
+which keep NaN payloads), and the 32 bits of a single-precision float (an `r_singlefloat`,
+which rpy-lsp keeps as the double of the same value) as an `rffi.UINT` and back, computed
+from the IEEE 754 layouts: a single converts to a double exactly, a NaN keeping its sign
+and the high bits of its payload, as the machine's conversions do. The integer side of
+the doubles is `r_int64`, which on a 64-bit machine is `int` (Signed), as in the
+reference."""
 import math
+from __rpy__ import longlong2float_float2longlong, longlong2float_longlong2float
+from rpython.rlib.rarithmetic import intmask, r_singlefloat
+from rpython.rtyper.lltypesystem import rffi
 
-_MANT_BITS = 52
-_MANT_MASK = (1 << _MANT_BITS) - 1
-_EXP_MASK = 0x7ff
+float2longlong = longlong2float_float2longlong
+longlong2float = longlong2float_longlong2float
+
 _MININT = -9223372036854775807 - 1
-_MAXINT = 9223372036854775807
 
 
-def float2longlong(floatval):
-    if math.isnan(floatval):
-        return 0x7ff8000000000000
-    negative = floatval < 0.0 or (floatval == 0.0 and math.copysign(1.0, floatval) < 0.0)
-    ax = abs(floatval)
-    if math.isinf(ax):
-        bits = _EXP_MASK << _MANT_BITS
-    elif ax == 0.0:
-        bits = 0
-    else:
-        m, e = math.frexp(ax)
-        exponent = e + 1022
-        if exponent <= 0:
-            bits = int(math.ldexp(ax, 1074))
-        else:
-            bits = (exponent << _MANT_BITS) | int(math.ldexp(m * 2.0 - 1.0, _MANT_BITS))
-    if negative:
-        bits += _MININT
-    return bits
-
-
-def longlong2float(llval):
-    v = int(llval)
-    negative = v < 0
-    bits = v & _MAXINT
-    exponent = bits >> _MANT_BITS
-    mantissa = bits & _MANT_MASK
-    if exponent == _EXP_MASK:
+def uint2singlefloat(ival):
+    bits = intmask(ival) & 0xffffffff
+    exponent = (bits >> 23) & 0xff
+    mantissa = bits & 0x7fffff
+    if exponent == 0xff:
+        # infinities and NaNs: the double of the same sign, the payload in its high bits
+        # (quiet, as the conversion makes it)
+        dbits = (0x7ff << 52) | (mantissa << 29)
         if mantissa != 0:
-            nan = (1e200 * 1e200) - (1e200 * 1e200)
-            return math.copysign(nan, -1.0 if negative else 1.0)
-        result = 1e200 * 1e200
-    elif exponent == 0:
-        result = math.ldexp(float(mantissa), -1074)
+            dbits |= 1 << 51
+        if bits >> 31:
+            dbits += _MININT
+        return r_singlefloat(longlong2float(dbits))
+    if exponent == 0:
+        result = math.ldexp(float(mantissa), -149)
     else:
-        result = math.ldexp(float(mantissa | (1 << _MANT_BITS)), exponent - 1075)
-    if negative:
-        return -result
-    return result
+        result = math.ldexp(float(mantissa | (1 << 23)), exponent - 150)
+    if bits >> 31:
+        result = -result
+    return r_singlefloat(result)
+
+
+def singlefloat2uint(singlefloatval):
+    x = float(singlefloatval)
+    dbits = float2longlong(x)
+    sign = 0
+    if dbits < 0:
+        sign = 1 << 31
+    if math.isnan(x):
+        return rffi.cast(rffi.UINT, sign | 0x7fc00000 | ((dbits >> 29) & 0x7fffff))
+    ax = abs(x)
+    if math.isinf(ax):
+        return rffi.cast(rffi.UINT, sign | 0x7f800000)
+    if ax == 0.0:
+        return rffi.cast(rffi.UINT, sign)
+    m, e = math.frexp(ax)
+    exponent = e + 126
+    if exponent <= 0:
+        bits = int(math.ldexp(ax, 149))
+    else:
+        bits = (exponent << 23) | int(math.ldexp(m * 2.0 - 1.0, 23))
+    return rffi.cast(rffi.UINT, sign | bits)
 
 
 def uint2singlefloat_emulator(ival):
-    return float(ival)
+    return uint2singlefloat(ival)
 
 
 def singlefloat2uint_emulator(singlefloatval):
-    return int(singlefloatval)
+    return singlefloat2uint(singlefloatval)
 
 
 def encode_int32_into_longlong_nan(value):

@@ -165,13 +165,30 @@ def create_fdopen_rfile(fd, mode="r", buffering=-1):
     return RFile(fd, mode)
 
 
+class _Stdio(object):
+    """The C library's three standard streams, made at the first `create_stdio()`."""
+
+    def __init__(self):
+        self.stdin = None
+        self.stdout = None
+        self.stderr = None
+
+
+_stdio = _Stdio()
+
+
 def create_stdio():
-    """The three standard streams as RFile objects (stdin, stdout, stderr)."""
-    out_buffering = _FULLY_BUFFERED
-    if os.isatty(1):
-        out_buffering = _LINE_BUFFERED
-    return (RFile(0, "r", _UNBUFFERED), RFile(1, "w", out_buffering),
-            RFile(2, "w", _UNBUFFERED))
+    """The three standard streams as RFile objects (stdin, stdout, stderr). Every call
+    gives the same streams, as the reference's RFiles all wrap the C library's `stdout`:
+    what one wrote and did not flush is written before what the next one writes."""
+    if _stdio.stdout is None:
+        out_buffering = _FULLY_BUFFERED
+        if os.isatty(1):
+            out_buffering = _LINE_BUFFERED
+        _stdio.stdin = RFile(0, "r", _UNBUFFERED)
+        _stdio.stdout = RFile(1, "w", out_buffering)
+        _stdio.stderr = RFile(2, "w", _UNBUFFERED)
+    return _stdio.stdin, _stdio.stdout, _stdio.stderr
 
 
 # every buffered stream ever created (the C library's list of open streams)

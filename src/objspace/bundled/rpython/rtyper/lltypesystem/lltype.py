@@ -27,6 +27,8 @@ Unsigned = Primitive("Unsigned")
 SignedLongLong = Primitive("SignedLongLong")
 UnsignedLongLong = Primitive("UnsignedLongLong")
 Float = Primitive("Float")
+# C's float: its values are `r_singlefloat`s, which rpy-lsp keeps as doubles
+SingleFloat = Primitive("SingleFloat")
 Char = Primitive("Char")
 UniChar = Primitive("UniChar")
 Bool = Primitive("Bool")

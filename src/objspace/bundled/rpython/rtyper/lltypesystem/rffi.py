@@ -25,13 +25,13 @@ as the toolchain's wrapper gives them on 64-bit machines.
 """
 from rpython.rtyper.lltypesystem.lltype import Signed, Unsigned, SignedLongLong
 from rpython.rtyper.lltypesystem.lltype import UnsignedLongLong, Float, Char, Bool, Void
-from rpython.rtyper.lltypesystem.lltype import UniChar
+from rpython.rtyper.lltypesystem.lltype import UniChar, SingleFloat
 from rpython.rtyper.lltypesystem import lltype
 from rpython.rlib.rstring import StringBuilder
-from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong
+from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong, r_singlefloat
 from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize, we_are_translated
-from __rpy__ import model_unknown
+from __rpy__ import model_unknown, rffi_cast_ptr, rffi_ptradd
 import os
 
 
@@ -76,6 +76,8 @@ def cast(TYPE, value):
         return r_ulonglong(value)
     if TYPE is Float:
         return float(value)
+    if TYPE is SingleFloat:
+        return r_singlefloat(value)
     if TYPE is INT:
         return r_int(value)
     if TYPE is UINT:
@@ -91,19 +93,23 @@ def cast(TYPE, value):
     if lltype.typeOf(value) == TYPE:
         # a pointer to the type it has (VOIDP is CCHARP in this model)
         return value
-    return _pointer_of_type(TYPE)
+    return _cast_pointer(TYPE, value)
 
 
 def CArray(T):
     return lltype.Array(T, hints={'nolength': True})
+# (called in translated code too, with a constant type: computed while annotating)
+CArray._annspecialcase_ = 'specialize:memo'
 
 
 def CArrayPtr(T):
     return lltype.Ptr(CArray(T))
+CArrayPtr._annspecialcase_ = 'specialize:memo'
 
 
 CHAR = Char
 DOUBLE = Float
+FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
 CCHARPP = CArrayPtr(CCHARP)
@@ -124,7 +130,7 @@ def sizeof(tp):
         return tp.bits // 8
     if tp is Char or tp is Bool:
         return 1
-    if tp is UniChar:
+    if tp is UniChar or tp is SingleFloat:
         return 4
     if isinstance(tp, lltype.Struct):
         # natural alignment, as the C compiler lays the structure out
@@ -303,22 +309,21 @@ def _result_source(RESULT):
 
 
 @specialize.ll()
-def _pointer_of_type(TYPE):
-    # A cast to a pointer type (`cast(SIGNEDP, p)`) or pointer arithmetic: typed here, but
-    # rpy-lsp does not model raw addresses, so `run` stops there. At import time (a function
+def _cast_pointer(TYPE, value):
+    # A cast of a pointer to another pointer type (`cast(SIGNEDP, buf)`): the same raw
+    # memory, read and written as what the new type says. At import time (a function
     # pointer from dlsym) the address is unknown: one warning, not an error.
     if not we_are_translated():
         return model_unknown("rffi.cast()")
-    _external.count += 1
-    if _external.count > 0:
-        message = "rpy-lsp cannot compute raw addresses (rffi.cast to a pointer, ptradd)"
-        os.write(2, message + "\n")
-        raise NotImplementedError(message)
-    return lltype.nullptr(TYPE.TO)
+    return rffi_cast_ptr(TYPE, value)
 
 
 def ptradd(ptr, n):
-    return _pointer_of_type(lltype.typeOf(ptr))
+    """`ptr` moved by `n` items (bytes for a `char *`): `run` computes it in raw `char`
+    arrays (`lltype.malloc(CCHARP.TO, n, flavor='raw')`, `str2charp`)."""
+    if not we_are_translated():
+        return model_unknown("rffi.ptradd()")
+    return rffi_ptradd(ptr, n)
 
 
 def llexternal(name, args, result, _callable=None, compilation_info=None,
