@@ -131,6 +131,9 @@ impl ObjSpace {
         if let Some(what) = self.unknown_name(obj) {
             return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
         }
+        if let Some(m) = super::weakdicts::method(self, id, name) {
+            return Ok(Some(m));
+        }
         if let Object::Builtin {
             id: b @ (B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt),
             ..

@@ -167,6 +167,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RweakrefRWeakKeyDictionary, weakdict_new),
     (B::WeakValueDictPrebuilt, weakdict_call),
     (B::WeakKeyDictPrebuilt, weakdict_call),
+    (B::WeakDictGet, super::weakdicts::get),
+    (B::WeakDictSet, super::weakdicts::set),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -544,16 +546,21 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }
 }
 
-/// A weak dictionary made at import time: empty (calling its methods at import time is not
-/// modelled), remembering its key and value classes for the annotator.
+/// A weak dictionary made at import time, remembering its key and value classes for the
+/// annotator; a value dictionary also its entries (`weakdicts`: its `get` and `set` work
+/// at import time), a key dictionary none (calling its methods is not modelled).
 fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
-    let id = if a.id == B::RweakrefRWeakKeyDictionary {
-        B::WeakKeyDictPrebuilt
+    let (id, classes) = if a.id == B::RweakrefRWeakKeyDictionary {
+        (B::WeakKeyDictPrebuilt, vec![a.args[0], a.args[1]])
     } else {
-        B::WeakValueDictPrebuilt
+        let entries = sp.new_dict();
+        (
+            B::WeakValueDictPrebuilt,
+            vec![a.args[0], a.args[1], entries],
+        )
     };
-    let classes = sp.new_tuple(vec![a.args[0], a.args[1]]);
+    let classes = sp.new_tuple(classes);
     Ok(sp.alloc(Object::Builtin {
         id,
         bound_self: Some(classes),

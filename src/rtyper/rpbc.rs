@@ -471,11 +471,21 @@ impl RTyper<'_> {
                 if let Some(&p) = self.prebuilt.get(&(id, r)) {
                     return k(LlValue::Ptr(p));
                 }
+                let mut weak_values = false;
                 let entries = match self.objheap.get(id) {
                     Object::Dict(d) => d.entries.clone(),
-                    // a weak dictionary made at import time: empty
+                    // a weak value dictionary made at import time: its entries still
+                    // alive, each value held by a weak reference
                     Object::Builtin {
-                        id: B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt,
+                        id: B::WeakValueDictPrebuilt,
+                        ..
+                    } => {
+                        weak_values = true;
+                        crate::objspace::weakdicts::live_entries(self.objheap, id)
+                    }
+                    // a weak key dictionary made at import time: empty
+                    Object::Builtin {
+                        id: B::WeakKeyDictPrebuilt,
                         ..
                     } => Vec::new(),
                     _ => return Err(self.bad_const(v, r)),
@@ -499,10 +509,14 @@ impl RTyper<'_> {
                     .setfield(&self.types, p, st, "num_used", LlValue::Int(n));
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
-                    let vc = self.const_value(vv, value)?;
+                    let vc = if weak_values {
+                        self.prebuilt_weakref_to(vv, value)?
+                    } else {
+                        self.const_value(vv, value)?.value
+                    };
                     for (f, x) in [
                         ("key", kc.value),
-                        ("value", vc.value),
+                        ("value", vc),
                         ("live", LlValue::Bool(true)),
                     ] {
                         let path = [Offset::Index(i as i64), Offset::Field(f.into())];

@@ -73,6 +73,27 @@ impl RTyper<'_> {
         Ok(p)
     }
 
+    /// A new prebuilt weak reference (of Repr `r`) to the import-time instance `x`: an
+    /// entry of a weak value dictionary made at import time.
+    pub(super) fn prebuilt_weakref_to(
+        &mut self,
+        x: crate::objspace::object::Value,
+        r: ReprId,
+    ) -> Result<LlValue, TyperError> {
+        let crate::objspace::object::Value::Obj(x) = x else {
+            return Err(TyperError::new(
+                "a prebuilt weak dictionary holds something else than an instance",
+            ));
+        };
+        let st = self.types.pointee(self.lltype(r)).unwrap_or(LlType::VOID);
+        let p = self.heap.malloc(&self.types, st, 0);
+        let x = self.prebuilt_instance(x)?;
+        let _ = self
+            .heap
+            .setfield(&self.types, p, st, "referent", LlValue::Ptr(x));
+        Ok(LlValue::Ptr(p))
+    }
+
     /// `weakref.ref(x)` and `rgc.collect()`; `None` for other built-ins.
     pub(super) fn rtype_weakref_builtin(
         &mut self,

@@ -1,0 +1,160 @@
+//! `rweakref.RWeakValueDictionary` made at import time (a prebuilt weak dictionary): its
+//! `get` and `set` work at import time, on entries kept in a dict object beside its key
+//! and value classes (`bound_self` of the `WeakValueDictPrebuilt` object is the tuple
+//! `(keyclass, valueclass, entries)`). The reference's import-time dictionary is CPython's
+//! `weakref.WeakValueDictionary`: an entry whose value nothing else references is gone as
+//! soon as it is stored (reference counting), and the translated program starts with the
+//! entries still alive when it is translated (`live_entries`). Import-time `get` sees every
+//! entry stored: a value dropped at import time is not modelled as dead before translation.
+
+use super::builtins::BArgs;
+use super::object::{Heap, ObjId, Object, Value};
+use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
+use rustc_hash::FxHashSet;
+
+/// The dict object holding the entries of the prebuilt weak value dictionary `id`.
+fn entries_dict(heap: &Heap, id: ObjId) -> Option<ObjId> {
+    let Object::Builtin {
+        id: B::WeakValueDictPrebuilt,
+        bound_self: Some(Value::Obj(t)),
+    } = heap.get(id)
+    else {
+        return None;
+    };
+    match heap.get(*t) {
+        Object::Tuple(items) => match items.get(2) {
+            Some(Value::Obj(d)) if matches!(heap.get(*d), Object::Dict(_)) => Some(*d),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The method `name` of the prebuilt weak value dictionary `id` (`get`, `set`), bound.
+pub(crate) fn method(sp: &mut ObjSpace, id: ObjId, name: &str) -> Option<Value> {
+    entries_dict(&sp.heap, id)?;
+    let m = match name {
+        "get" => B::WeakDictGet,
+        "set" => B::WeakDictSet,
+        _ => return None,
+    };
+    Some(sp.alloc(Object::Builtin {
+        id: m,
+        bound_self: Some(Value::Obj(id)),
+    }))
+}
+
+/// The entries dict of the receiver of an import-time `get` or `set`.
+fn receiver(sp: &mut ObjSpace, a: &BArgs) -> R<Value> {
+    match a.this {
+        Some(Value::Obj(id)) => match entries_dict(&sp.heap, id) {
+            Some(d) => Ok(Value::Obj(d)),
+            None => sp.type_error("not a prebuilt RWeakValueDictionary".to_string()),
+        },
+        _ => sp.type_error("not a prebuilt RWeakValueDictionary".to_string()),
+    }
+}
+
+/// `d.get(key)` at import time: the value, or None.
+pub(crate) fn get(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let d = receiver(sp, a)?;
+    let Some(k) = sp.heap.hash_key(a.args[0]) else {
+        return sp.type_error("unhashable key".to_string());
+    };
+    let Value::Obj(d) = d else { unreachable!() };
+    Ok(match sp.heap.get(d) {
+        Object::Dict(dd) => dd.index.get(&k).map_or(Value::None, |&i| dd.entries[i].1),
+        _ => Value::None,
+    })
+}
+
+/// `d.set(key, value)` at import time (`value` None removes the key).
+pub(crate) fn set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let d = receiver(sp, a)?;
+    let (key, value) = (a.args[0], a.args[1]);
+    if value == Value::None {
+        let Value::Obj(did) = d else { unreachable!() };
+        let present = match (sp.heap.get(did), sp.heap.hash_key(key)) {
+            (Object::Dict(dd), Some(k)) => dd.index.contains_key(&k),
+            _ => false,
+        };
+        if present {
+            sp.delitem(d, key)?;
+        }
+    } else {
+        sp.setitem(d, key, value)?;
+    }
+    Ok(Value::None)
+}
+
+/// The entries of the prebuilt weak value dictionary `id` that the translated program
+/// starts with: those whose value is reachable from a module other than through weak
+/// dictionaries (what CPython has not freed; import-time garbage is not a root).
+pub fn live_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
+    let Some(d) = entries_dict(heap, id) else {
+        return Vec::new();
+    };
+    let Object::Dict(dd) = heap.get(d) else {
+        return Vec::new();
+    };
+    if dd.entries.is_empty() {
+        return Vec::new();
+    }
+    // the entries dicts of every prebuilt weak value dictionary hold weak references
+    let weak: FxHashSet<ObjId> = (0..heap.len())
+        .filter_map(|i| entries_dict(heap, ObjId(i as u32)))
+        .collect();
+    let mut seen: FxHashSet<ObjId> = FxHashSet::default();
+    let mut stack: Vec<ObjId> = (0..heap.len())
+        .map(|i| ObjId(i as u32))
+        .filter(|&o| matches!(heap.get(o), Object::Module(_)))
+        .collect();
+    while let Some(o) = stack.pop() {
+        if weak.contains(&o) || !seen.insert(o) {
+            continue;
+        }
+        let mut push = |v: Value| {
+            if let Value::Obj(x) = v {
+                stack.push(x);
+            }
+        };
+        match heap.get(o) {
+            Object::Tuple(items) | Object::List(items) => items.iter().for_each(|&v| push(v)),
+            Object::Dict(x) | Object::Set(x) => {
+                for &(k, v) in &x.entries {
+                    push(k);
+                    push(v);
+                }
+            }
+            Object::Instance(inst) => {
+                push(Value::Obj(inst.class));
+                inst.dict.iter().for_each(|(_, v)| push(v));
+            }
+            Object::Class(c) => c.dict.iter().for_each(|(_, v)| push(v)),
+            Object::Module(m) => m.dict.iter().for_each(|(_, v)| push(v)),
+            Object::Function(f) => {
+                f.defaults.iter().for_each(|&v| push(v));
+                f.closure.iter().for_each(|&c| push(Value::Obj(c)));
+            }
+            Object::Cell(Some(v)) | Object::StaticMethod(v) | Object::ClassMethod(v) => push(*v),
+            Object::BoundMethod { func, self_value } => {
+                push(*func);
+                push(*self_value);
+            }
+            Object::UnboundMethod { func, .. } => push(*func),
+            Object::Builtin {
+                bound_self: Some(v),
+                ..
+            } => push(*v),
+            _ => {}
+        }
+    }
+    dd.entries
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Obj(o) if seen.contains(o)))
+        .copied()
+        .collect()
+}
