@@ -139,8 +139,9 @@ impl ObjSpace {
             ..
         } = self.heap.get(id)
         {
-            // a method of a weak dictionary made at import time, used at import time: its
-            // entries are not modelled, so from here on the dictionary itself is unknown
+            // another method of a weak dictionary made at import time, or a method of a
+            // weak key dictionary, used at import time: its entries are not modelled, so
+            // from here on the dictionary itself is unknown
             let ctor = if *b == B::WeakKeyDictPrebuilt {
                 B::RweakrefRWeakKeyDictionary
             } else {
