@@ -229,7 +229,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Instantiates a class: an instance, with `__init__` called on it.
     fn call_class(&mut self, cdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
-        if self.is_bundled_class(cdesc, "r_dict") {
+        if self.is_bundled_class(cdesc, "r_dict") || self.is_bundled_class(cdesc, "r_ordereddict") {
             return self.call_r_dict(args);
         }
         let cd = self.bk.classdef_of_desc(self.space.heap(), cdesc)?;

@@ -270,3 +270,7 @@ class r_dict(object):
     def update(self, other):
         for key in other.keys():
             self[key] = other[key]
+
+
+class r_ordereddict(r_dict):
+    """An r_dict that keeps the insertion order (every RPython dict does)."""
