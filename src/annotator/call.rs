@@ -473,6 +473,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let (id, s_self) = (*id, s_self.clone());
                 self.call_builtin(id, s_self.as_deref(), args)
             }
+            // calling a virtual reference: its object
+            SomeValue::VRef { s_instance } => {
+                if !args.positional.is_empty() || !args.keywords.is_empty() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        "a virtual reference is called without arguments".into(),
+                    ));
+                }
+                Ok((**s_instance).clone())
+            }
             // calling a weak reference: its object, or None once freed
             SomeValue::WeakRef { classdef } => {
                 if !args.positional.is_empty() || !args.keywords.is_empty() {

@@ -201,6 +201,17 @@ impl Bookkeeper {
                 id: crate::builtins::BuiltinId::RweakrefDeadRef,
                 bound_self: None,
             } => SomeValue::WeakRef { classdef: None },
+            // a virtual reference made at import time (`vref_None`): to its object
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::JitVrefPrebuilt,
+                bound_self: Some(x),
+            } => {
+                let x = *x;
+                let s = self.immutablevalue(heap, x)?;
+                SomeValue::VRef {
+                    s_instance: std::rc::Rc::new(s),
+                }
+            }
             // a weak reference made at import time: to its object's class
             Object::Builtin {
                 id: crate::builtins::BuiltinId::WeakrefPrebuilt,

@@ -167,6 +167,10 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RweakrefRWeakKeyDictionary, weakdict_new),
     (B::WeakValueDictPrebuilt, weakdict_call),
     (B::WeakKeyDictPrebuilt, weakdict_call),
+    (B::JitVirtualRef, jit_vref),
+    (B::JitNonVirtualRef, jit_vref),
+    (B::JitVrefPrebuilt, weakref_deref),
+    (B::JitVirtualRefFinish, om_none),
     (B::WeakDictGet, super::weakdicts::get),
     (B::WeakDictSet, super::weakdicts::set),
     (B::CollectionsOrderedDict, collections_ordered_dict),
@@ -189,7 +193,6 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitRecordExactClass, om_none),
     (B::JitJitDebug, om_none),
     (B::JitCurrentTraceLength, jit_trace_length),
-    (B::JitConditionalCall, jit_conditional_call),
     (B::JitJitDriverJitMergePoint, om_none),
     (B::JitJitDriverCanEnterJit, om_none),
     (B::JitJitDriverLoopHeader, om_none),
@@ -577,6 +580,16 @@ fn weakdict_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Err(sp.err("TypeError", format!("'{class}' object is not callable")))
 }
 
+/// `jit.virtual_ref(x)` or `jit.non_virtual_ref(x)` at import time: a prebuilt virtual
+/// reference to `x` (`vref_None` is one to None).
+fn jit_vref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    Ok(sp.alloc(Object::Builtin {
+        id: B::JitVrefPrebuilt,
+        bound_self: Some(a.args[0]),
+    }))
+}
+
 /// Calling a weak reference made at import time: its object.
 fn weakref_deref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
@@ -760,18 +773,6 @@ fn jit_trace_length(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let _ = sp;
     let _ = a;
     Ok(Value::Int(-1))
-}
-
-fn jit_conditional_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    if a.args.len() < 2 {
-        return sp.type_error("conditional_call() takes at least 2 arguments");
-    }
-    if sp.truth(a.args[0])? {
-        let f = a.args[1];
-        let rest = a.args[2..].to_vec();
-        sp.call_value(f, rest, Vec::new())?;
-    }
-    Ok(Value::None)
 }
 
 // ----- debug -----

@@ -36,6 +36,7 @@ mod rptr;
 mod rrepr;
 mod rspecrows;
 mod rstr;
+mod rvref;
 mod rweakref;
 mod translate;
 
