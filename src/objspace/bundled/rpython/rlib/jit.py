@@ -59,6 +59,23 @@ class InvalidVirtualRef(Exception):
     """A virtual reference called after virtual_ref_finish (only the JIT checks it)."""
 
 
+def loop_unrolling_heuristic(lst, size, cutoff=2):
+    """Whether a loop over `lst` may be unrolled: without a JIT, only an empty one."""
+    return size == 0 or isvirtual(lst) or (isconstant(size) and size <= cutoff)
+
+
+def enter_portal_frame(unique_id):
+    """Marks the start of a function for the JIT's profiler: nothing without a JIT."""
+
+
+def leave_portal_frame():
+    """Marks the end of a function for the JIT's profiler: nothing without a JIT."""
+
+
+def set_param_to_default(driver, name):
+    """Resets a tunable JIT parameter: nothing without a JIT."""
+
+
 def elidable(func):
     """The function has no side effects and its result depends only on its arguments."""
     func._elidable_function_ = True
