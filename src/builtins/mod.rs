@@ -93,9 +93,8 @@ pub(crate) use builtins;
 pub const GRAPH_ONLY: &[BuiltinId] = &[
     BuiltinId::RpythonPrintItem,
     BuiltinId::RpythonPrintNewline,
-    // the methods of rweakref's dictionaries, which exist only in translated code
-    BuiltinId::WeakDictGet,
-    BuiltinId::WeakDictSet,
+    // the length of an RWeakKeyDictionary, which exists only in translated code (`get`
+    // and `set` of an RWeakValueDictionary made at import time work at import time)
     BuiltinId::WeakDictLength,
 ];
 
