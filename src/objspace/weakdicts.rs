@@ -46,13 +46,13 @@ pub(crate) fn method(sp: &mut ObjSpace, id: ObjId, name: &str) -> Option<Value> 
 }
 
 /// The entries dict of the receiver of an import-time `get` or `set`.
-fn receiver(sp: &mut ObjSpace, a: &BArgs) -> R<Value> {
+fn receiver(sp: &mut ObjSpace, a: &BArgs) -> R<ObjId> {
     match a.this {
         Some(Value::Obj(id)) => match entries_dict(&sp.heap, id) {
-            Some(d) => Ok(Value::Obj(d)),
-            None => sp.type_error("not a prebuilt RWeakValueDictionary".to_string()),
+            Some(d) => Ok(d),
+            None => sp.type_error("not a prebuilt RWeakValueDictionary"),
         },
-        _ => sp.type_error("not a prebuilt RWeakValueDictionary".to_string()),
+        _ => sp.type_error("not a prebuilt RWeakValueDictionary"),
     }
 }
 
@@ -61,9 +61,8 @@ pub(crate) fn get(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let d = receiver(sp, a)?;
     let Some(k) = sp.heap.hash_key(a.args[0]) else {
-        return sp.type_error("unhashable key".to_string());
+        return sp.type_error("unhashable key");
     };
-    let Value::Obj(d) = d else { unreachable!() };
     Ok(match sp.heap.get(d) {
         Object::Dict(dd) => dd.index.get(&k).map_or(Value::None, |&i| dd.entries[i].1),
         _ => Value::None,
@@ -76,16 +75,15 @@ pub(crate) fn set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let d = receiver(sp, a)?;
     let (key, value) = (a.args[0], a.args[1]);
     if value == Value::None {
-        let Value::Obj(did) = d else { unreachable!() };
-        let present = match (sp.heap.get(did), sp.heap.hash_key(key)) {
+        let present = match (sp.heap.get(d), sp.heap.hash_key(key)) {
             (Object::Dict(dd), Some(k)) => dd.index.contains_key(&k),
             _ => false,
         };
         if present {
-            sp.delitem(d, key)?;
+            sp.delitem(Value::Obj(d), key)?;
         }
     } else {
-        sp.setitem(d, key, value)?;
+        sp.setitem(Value::Obj(d), key, value)?;
     }
     Ok(Value::None)
 }
