@@ -890,6 +890,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 diagnostics.push(w);
             }
         }
+        // the reference stops at its first error: which one ours found first is kept
+        let first_error = diagnostics.iter().find(|d| d.is_error()).cloned();
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
         let graph_descs = self.info.iter().map(|i| i.desc).collect();
         let blocks_reached = self
@@ -934,6 +936,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bindings,
             graph_of_func: self.graph_of_func,
             diagnostics,
+            first_error,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
             call_targets,

@@ -57,7 +57,7 @@ impl RTyper<'_> {
             B::OsWrite => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let s = self.inputarg(llops, hop, 1, rs)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -73,7 +73,7 @@ impl RTyper<'_> {
                 } else {
                     cint(0o777)
                 };
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -88,7 +88,7 @@ impl RTyper<'_> {
             }
             B::OsClose => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
@@ -96,7 +96,7 @@ impl RTyper<'_> {
             }
             B::OsListdir | B::OsGetloadavg | B::OsPipe | B::OsWaitpid => {
                 // the helpers of ll_os.py build the result, of the result's type
-                let raises = self.has_implicit_exception(hop, "OSError");
+                let raises = self.catches(hop, "OSError");
                 let mut args = vec![ctype(tr)];
                 if id == B::OsListdir {
                     args.push(self.inputarg(llops, hop, 0, rs)?);
@@ -124,7 +124,7 @@ impl RTyper<'_> {
                     _ => ("ll_stat_fields", rs),
                 };
                 let p = self.inputarg(llops, hop, 0, ra)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -150,7 +150,7 @@ impl RTyper<'_> {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let pos = self.inputarg(llops, hop, 1, si)?;
                 let how = self.inputarg(llops, hop, 2, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -166,7 +166,7 @@ impl RTyper<'_> {
             B::OsRead => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let n = self.inputarg(llops, hop, 1, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -383,9 +383,9 @@ impl RTyper<'_> {
                     return Ok((self.inputarg(llops, hop, 0, rr)?, rr));
                 }
                 let s = self.inputarg(llops, hop, 0, rs)?;
-                if self.has_implicit_exception(hop, "UnicodeDecodeError")
-                    || self.has_implicit_exception(hop, "UnicodeError")
-                    || self.has_implicit_exception(hop, "ValueError")
+                if self.catches(hop, "UnicodeDecodeError")
+                    || self.catches(hop, "UnicodeError")
+                    || self.catches(hop, "ValueError")
                 {
                     hop.exception_is_here(llops);
                 }
@@ -495,8 +495,7 @@ impl RTyper<'_> {
                 for i in 0..hop.nargs() {
                     args.push(self.inputarg(llops, hop, i, rf)?);
                 }
-                if self.has_implicit_exception(hop, "ValueError")
-                    || self.has_implicit_exception(hop, "OverflowError")
+                if self.catches(hop, "ValueError") || self.catches(hop, "OverflowError")
                 {
                     hop.exception_is_here(llops);
                 }
