@@ -658,6 +658,30 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arity(name, args, 0, 1)?;
                 Ok(S::None)
             }
+            B::JitVirtualRef | B::JitNonVirtualRef => {
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    S::Instance { .. } => {}
+                    S::None if id == B::JitNonVirtualRef => {}
+                    other => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "{}() needs an instance, not {}",
+                                id.short_name(),
+                                self.bk.describe_type(self.space.heap(), other)
+                            ),
+                        ))
+                    }
+                }
+                Ok(S::VRef {
+                    s_instance: Rc::new(p[0].clone()),
+                })
+            }
+            B::JitVirtualRefFinish => {
+                self.arity(name, args, 2, 2)?;
+                Ok(S::None)
+            }
             B::WeakrefRef => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
@@ -688,13 +712,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
             B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
-            B::JitConditionalCall => {
-                if p.len() < 2 {
-                    return Err(AnnError::new("RPY206", "conditional_call() takes at least 2 arguments".into()));
-                }
-                self.call_value(&p[1], &ArgsS::simple(p[2..].to_vec()))?;
-                Ok(S::None)
-            }
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {
                 self.check_jit_driver_call(name, s_self, args)?;
                 Ok(S::None)

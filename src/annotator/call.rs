@@ -229,7 +229,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Instantiates a class: an instance, with `__init__` called on it.
     fn call_class(&mut self, cdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
-        if self.is_bundled_class(cdesc, "r_dict") {
+        if self.is_bundled_class(cdesc, "r_dict") || self.is_bundled_class(cdesc, "r_ordereddict") {
             return self.call_r_dict(args);
         }
         let cd = self.bk.classdef_of_desc(self.space.heap(), cdesc)?;
@@ -472,6 +472,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Builtin { id, s_self } => {
                 let (id, s_self) = (*id, s_self.clone());
                 self.call_builtin(id, s_self.as_deref(), args)
+            }
+            // calling a virtual reference: its object
+            SomeValue::VRef { s_instance } => {
+                if !args.positional.is_empty() || !args.keywords.is_empty() {
+                    return Err(AnnError::new(
+                        "RPY218",
+                        "a virtual reference is called without arguments".into(),
+                    ));
+                }
+                Ok((**s_instance).clone())
             }
             // calling a weak reference: its object, or None once freed
             SomeValue::WeakRef { classdef } => {

@@ -116,6 +116,7 @@ impl Bookkeeper {
                 format!("weak reference to {}", self.classdef(*c).name)
             }
             S::WeakRef { classdef: None } => "dead weak reference".into(),
+            S::VRef { s_instance } => format!("virtual reference to {}", inner(s_instance)),
             S::WeakValueDict { key, value } => format!(
                 "RWeakValueDictionary of {} to {}",
                 inner(key),

@@ -271,6 +271,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
             S::WeakValueDict { .. } | S::WeakKeyDict { .. } => self.weakdict_getattr(obj, name),
+            // whether the JIT keeps its object virtual: never without a JIT
+            S::VRef { .. } if name == "virtual" => Ok(SomeValue::bool()),
             S::Iterator { .. } | S::Generator { .. } if name == "next" => Ok(S::BuiltinMethod {
                 id: B::IteratorNext,
                 s_self: Rc::new(obj.clone()),

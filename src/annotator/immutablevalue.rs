@@ -201,6 +201,17 @@ impl Bookkeeper {
                 id: crate::builtins::BuiltinId::RweakrefDeadRef,
                 bound_self: None,
             } => SomeValue::WeakRef { classdef: None },
+            // a virtual reference made at import time (`vref_None`): to its object
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::JitVrefPrebuilt,
+                bound_self: Some(x),
+            } => {
+                let x = *x;
+                let s = self.immutablevalue(heap, x)?;
+                SomeValue::VRef {
+                    s_instance: std::rc::Rc::new(s),
+                }
+            }
             // a weak reference made at import time: to its object's class
             Object::Builtin {
                 id: crate::builtins::BuiltinId::WeakrefPrebuilt,
@@ -245,6 +256,10 @@ impl Bookkeeper {
                     .map(|&x| self.immutablevalue(heap, x))
                     .collect::<Result<Vec<_>, _>>()?;
                 let s = self.weakdict_of(heap, ctor, &p)?;
+                // the values it starts with are prebuilt instances of the program
+                for (_, v) in crate::objspace::weakdicts::live_entries(heap, id) {
+                    self.immutablevalue(heap, v)?;
+                }
                 // its constant's annotation for the RTyper (`known_value`)
                 self.immutable_cache.insert(id, s.clone());
                 s

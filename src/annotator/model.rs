@@ -119,6 +119,12 @@ pub enum SomeValue {
     WeakRef {
         classdef: Option<ClassDefId>,
     },
+    /// A virtual reference (`jit.virtual_ref(x)`, `jit.non_virtual_ref(x)`, `vref_None`;
+    /// the reference's `SomeVRef`): calling it gives `s_instance`, an instance annotation
+    /// or None. Never None itself.
+    VRef {
+        s_instance: Rc<SomeValue>,
+    },
     /// `rweakref.RWeakValueDictionary(keyclass, valueclass)` (`SomeWeakValueDict`): keys of
     /// the annotation `key` (str, int or instances), values instances of `value` held
     /// weakly.
@@ -487,6 +493,7 @@ impl SomeValue {
             S::Unicode { .. } => "SomeUnicodeString",
             S::ByteArray => "SomeByteArray",
             S::WeakRef { .. } => "SomeWeakRef",
+            S::VRef { .. } => "SomeVRef",
             S::WeakValueDict { .. } => "SomeWeakValueDict",
             S::WeakKeyDict { .. } => "SomeWeakKeyDict",
             S::Tuple(_) => "SomeTuple",

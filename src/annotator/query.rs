@@ -57,6 +57,13 @@ impl Bookkeeper {
                     .collect::<Option<Vec<_>>>()?
                     .into(),
             ),
+            // a virtual reference made at import time: to its object
+            Object::Builtin {
+                id: crate::builtins::BuiltinId::JitVrefPrebuilt,
+                bound_self: Some(x),
+            } => S::VRef {
+                s_instance: std::rc::Rc::new(self.known_value(heap, *x)?),
+            },
             // a weak reference made at import time: to its object's class
             Object::Builtin {
                 id: crate::builtins::BuiltinId::WeakrefPrebuilt,

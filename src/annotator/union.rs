@@ -200,6 +200,7 @@ impl Bookkeeper {
             (S::Generator { graph: g1 }, S::Generator { graph: g2 }) => g1 == g2,
             (S::ByteArray, S::ByteArray) => true,
             (S::WeakRef { classdef: c1 }, S::WeakRef { classdef: c2 }) => c1 == c2,
+            (S::VRef { s_instance: i1 }, S::VRef { s_instance: i2 }) => self.eq(heap, i1, i2),
             (S::WeakValueDict { key: k1, value: v1 }, S::WeakValueDict { key: k2, value: v2 }) => {
                 v1 == v2 && self.eq(heap, k1, k2)
             }
@@ -402,6 +403,13 @@ impl Bookkeeper {
                 return Err(union_error(
                     "two RWeakKeyDictionary of different key or value classes",
                 ))
+            }
+            // virtual references: of the union of their objects
+            (S::VRef { s_instance: i1 }, S::VRef { s_instance: i2 }) => {
+                let s = self.union_impl(heap, i1, i2, pure)?;
+                S::VRef {
+                    s_instance: Rc::new(s),
+                }
             }
             // a dead reference (no class) joins any other
             (S::WeakRef { classdef: None }, w @ S::WeakRef { .. })

@@ -93,8 +93,8 @@ pub(crate) use builtins;
 pub const GRAPH_ONLY: &[BuiltinId] = &[
     BuiltinId::RpythonPrintItem,
     BuiltinId::RpythonPrintNewline,
-    // `length` of rweakref's key dictionaries, which exists only in translated code (a
-    // weak key dictionary used at import time is not modelled)
+    // the length of an RWeakKeyDictionary, which exists only in translated code (`get`
+    // and `set` of an RWeakValueDictionary made at import time work at import time)
     BuiltinId::WeakDictLength,
 ];
 

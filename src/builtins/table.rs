@@ -376,7 +376,14 @@ builtins! {
     JitRecordExactClass = "jit.record_exact_class";
     JitJitDebug = "jit.jit_debug";
     JitCurrentTraceLength = "jit.current_trace_length";
-    JitConditionalCall = "jit.conditional_call";
+    /// `jit.virtual_ref(x)`, `jit.non_virtual_ref(x)`: a reference to the instance `x`
+    /// (or None for the second) that calling gives back; only the JIT treats it specially
+    JitVirtualRef = "jit.virtual_ref";
+    JitNonVirtualRef = "jit.non_virtual_ref";
+    JitVirtualRefFinish = "jit.virtual_ref_finish";
+    /// a virtual reference made at import time (`jit.vref_None`): bound to its object,
+    /// which calling it gives
+    JitVrefPrebuilt = "jit.prebuilt_vref";
     JitJitDriverJitMergePoint = "jit.JitDriver.jit_merge_point";
     JitJitDriverCanEnterJit = "jit.JitDriver.can_enter_jit";
     JitJitDriverLoopHeader = "jit.JitDriver.loop_header";

@@ -740,6 +740,14 @@ fn run_on_this_thread(
             let lc = file.line_col(span.start);
             format!("{}:{}", file.path.display(), lc.line + 1)
         });
+        if let Some(what) = msg.strip_prefix(crate::llinterp::TRAP) {
+            // the binary says nothing: explain only to a person at a terminal
+            // SAFETY: isatty only reads the file descriptor's state
+            if unsafe { libc::isatty(2) } == 1 {
+                eprintln!("rpy-lsp run: {} at {}", what, at.as_deref().unwrap_or("?"));
+            }
+            return result.exit_code;
+        }
         match (msg.strip_prefix(crate::llinterp::UNDEFINED), at) {
             (Some(what), Some(at)) => {
                 eprintln!("rpy-lsp run: undefined behaviour at {}: {}", at, what)

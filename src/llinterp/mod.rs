@@ -38,6 +38,16 @@ pub enum Unwind {
 /// the command line puts the user's line after it.
 pub const UNDEFINED: &str = "undefined behaviour: ";
 
+/// How the message of a stop for an arithmetic trap starts: an integer division by zero
+/// (or of the most negative int by -1) that no handler checks is a bare C division, which
+/// x86-64 traps: the compiled program dies of SIGFPE, status 136 as bash shows it, with
+/// nothing on its stderr. `run` ends with that status; the command line explains the
+/// stop only on a terminal, so that a captured stderr is the binary's.
+pub const TRAP: &str = "arithmetic trap: ";
+
+/// The exit status of a program killed by SIGFPE (128 + 8).
+pub const TRAP_STATUS: i32 = 136;
+
 /// Where a run's output goes.
 pub enum Output {
     /// The process's own stdout and stderr.
@@ -157,7 +167,11 @@ impl<'p> LlInterpreter<'p> {
             Err(Unwind::Fatal { msg, span }) => {
                 // the caller writes the message, with the line it names
                 RunResult {
-                    exit_code: 134,
+                    exit_code: if msg.starts_with(TRAP) {
+                        TRAP_STATUS
+                    } else {
+                        134
+                    },
                     fatal: Some((msg, span)),
                 }
             }

@@ -40,7 +40,19 @@ impl<'p> LlInterpreter<'p> {
     fn division_overflow(&self, op: &SpaceOperation) -> Unwind {
         self.fatal(
             op,
-            "integer overflow: the most negative int divided by -1 (without ovfcheck(): undefined in RPython)",
+            format!("{}integer overflow: the most negative int divided by -1 without ovfcheck() (SIGFPE)", super::TRAP),
+        )
+    }
+
+    /// An integer division by zero where no ZeroDivisionError handler is: the C division
+    /// traps.
+    fn division_by_zero(&self, op: &SpaceOperation) -> Unwind {
+        self.fatal(
+            op,
+            format!(
+                "{}division by zero without a ZeroDivisionError handler in this function (SIGFPE)",
+                super::TRAP
+            ),
         )
     }
 
@@ -108,10 +120,7 @@ impl<'p> LlInterpreter<'p> {
             IntFloorDiv | IntMod | IntPyDiv | IntPyMod | LlongPyDiv | LlongPyMod => {
                 let (x, y) = (a!(0).as_int(), a!(1).as_int());
                 if y == 0 {
-                    return Err(self.fatal(
-                        op,
-                        "division by zero (no ZeroDivisionError handler: undefined in RPython)",
-                    ));
+                    return Err(self.division_by_zero(op));
                 }
                 if x == i64::MIN && y == -1 {
                     return Err(self.division_overflow(op));
@@ -182,10 +191,7 @@ impl<'p> LlInterpreter<'p> {
                     ) {
                         return Err(self.raise_std("ZeroDivisionError"));
                     }
-                    return Err(self.fatal(
-                        op,
-                        "division by zero (no ZeroDivisionError handler: undefined in RPython)",
-                    ));
+                    return Err(self.division_by_zero(op));
                 }
                 LlValue::Uint(
                     if matches!(

@@ -131,29 +131,17 @@ impl ObjSpace {
         if let Some(what) = self.unknown_name(obj) {
             return Ok(Some(self.new_unknown(&format!("{what}.{name}"))));
         }
-        if let Object::Builtin {
-            id: B::WeakValueDictPrebuilt,
-            ..
-        } = self.heap.get(id)
-        {
-            // `get` and `set` of a weak value dictionary made at import time work there
-            let method = match &**name {
-                "get" => B::WeakDictGet,
-                "set" => B::WeakDictSet,
-                _ => return Ok(None),
-            };
-            return Ok(Some(self.alloc(Object::Builtin {
-                id: method,
-                bound_self: Some(obj),
-            })));
+        if let Some(m) = super::weakdicts::method(self, id, name) {
+            return Ok(Some(m));
         }
         if let Object::Builtin {
             id: b @ B::WeakKeyDictPrebuilt,
             ..
         } = self.heap.get(id)
         {
-            // a method of a weak dictionary made at import time, used at import time: its
-            // entries are not modelled, so from here on the dictionary itself is unknown
+            // another method of a weak dictionary made at import time, or a method of a
+            // weak key dictionary, used at import time: its entries are not modelled, so
+            // from here on the dictionary itself is unknown
             let ctor = if *b == B::WeakKeyDictPrebuilt {
                 B::RweakrefRWeakKeyDictionary
             } else {

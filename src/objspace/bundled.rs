@@ -99,6 +99,8 @@ bundled! {
     "rpython.rlib.parsing.parsing" => "rpython/rlib/parsing/parsing.py", false;
     "rpython.rlib.parsing.ebnfparse" => "rpython/rlib/parsing/ebnfparse.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
+    "rpython.rlib.rstack" => "rpython/rlib/rstack.py", false;
+    "rpython.rlib.rstackovf" => "rpython/rlib/rstackovf.py", false;
     "rpython.rlib.rstruct" => "rpython/rlib/rstruct/__init__.py", true;
     "rpython.rlib.rstruct.error" => "rpython/rlib/rstruct/error.py", false;
     "rpython.rlib.rstruct.ieee" => "rpython/rlib/rstruct/ieee.py", false;

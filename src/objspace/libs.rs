@@ -4,7 +4,6 @@
 //! is `__rpy__.os_write`); `LIB_BUILTINS` is their registry.
 
 use super::builtins::{make_rint, BArgs, BuiltinFn};
-use super::dict::DictOps;
 use super::libos::{
     model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_isatty,
     os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_refuse_write,
@@ -171,9 +170,13 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RweakrefRWeakValueDictionary, weakdict_new),
     (B::RweakrefRWeakKeyDictionary, weakdict_new),
     (B::WeakValueDictPrebuilt, weakdict_call),
-    (B::WeakDictGet, weakdict_get),
-    (B::WeakDictSet, weakdict_set),
     (B::WeakKeyDictPrebuilt, weakdict_call),
+    (B::JitVirtualRef, jit_vref),
+    (B::JitNonVirtualRef, jit_vref),
+    (B::JitVrefPrebuilt, weakref_deref),
+    (B::JitVirtualRefFinish, om_none),
+    (B::WeakDictGet, super::weakdicts::get),
+    (B::WeakDictSet, super::weakdicts::set),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -194,7 +197,6 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitRecordExactClass, om_none),
     (B::JitJitDebug, om_none),
     (B::JitCurrentTraceLength, jit_trace_length),
-    (B::JitConditionalCall, jit_conditional_call),
     (B::JitJitDriverJitMergePoint, om_none),
     (B::JitJitDriverCanEnterJit, om_none),
     (B::JitJitDriverLoopHeader, om_none),
@@ -571,10 +573,8 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 /// A weak dictionary made at import time, remembering its key and value classes for the
-/// annotator: `(keyclass, valueclass)` for a key dictionary (whose use at import time is
-/// not modelled), `(keyclass, valueclass, entries)` for a value dictionary, whose `get`
-/// and `set` work at import time on the dict `entries` (strongly: which values are still
-/// alive is decided when the program is translated, `objspace::reach`).
+/// annotator; a value dictionary also its entries (`weakdicts`: its `get` and `set` work
+/// at import time), a key dictionary none (calling its methods is not modelled).
 fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
     let (id, classes) = if a.id == B::RweakrefRWeakKeyDictionary {
@@ -593,56 +593,6 @@ fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }))
 }
 
-/// The entries dict of the weak value dictionary a method is bound to.
-fn weakdict_entries(sp: &mut ObjSpace, a: &BArgs) -> R {
-    if let Some(Value::Obj(d)) = a.this {
-        if let Object::Builtin {
-            id: B::WeakValueDictPrebuilt,
-            bound_self: Some(Value::Obj(t)),
-        } = sp.heap.get(d)
-        {
-            if let Object::Tuple(items) = sp.heap.get(*t) {
-                if let Some(&entries) = items.get(2) {
-                    return Ok(entries);
-                }
-            }
-        }
-    }
-    sp.type_error("a method of RWeakValueDictionary called without one")
-}
-
-/// `d.get(key)` at import time: the value, or None.
-fn weakdict_get(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    a.arity(sp, 1, 1)?;
-    let Value::Obj(entries) = weakdict_entries(sp, a)? else {
-        return Ok(Value::None);
-    };
-    let hk = sp.key_of(a.args[0])?;
-    let found = match sp.heap.get(entries) {
-        Object::Dict(d) => d.lookup(&hk),
-        _ => None,
-    };
-    Ok(found.unwrap_or(Value::None))
-}
-
-/// `d.set(key, value)` at import time; a None value removes the key.
-fn weakdict_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    a.arity(sp, 2, 2)?;
-    let entries = weakdict_entries(sp, a)?;
-    let (key, value) = (a.args[0], a.args[1]);
-    if value == Value::None {
-        let hk = sp.key_of(key)?;
-        if let Value::Obj(e) = entries {
-            if let Object::Dict(d) = sp.heap.get_mut(e) {
-                d.remove_key(&hk);
-            }
-        }
-    } else {
-        sp.setitem(entries, key, value)?;
-    }
-    Ok(Value::None)
-}
-
 /// Calling a weak dictionary made at import time: not callable.
 fn weakdict_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let class = if a.id == B::WeakKeyDictPrebuilt {
@@ -651,6 +601,16 @@ fn weakdict_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         "RWeakValueDictionary"
     };
     Err(sp.err("TypeError", format!("'{class}' object is not callable")))
+}
+
+/// `jit.virtual_ref(x)` or `jit.non_virtual_ref(x)` at import time: a prebuilt virtual
+/// reference to `x` (`vref_None` is one to None).
+fn jit_vref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    Ok(sp.alloc(Object::Builtin {
+        id: B::JitVrefPrebuilt,
+        bound_self: Some(a.args[0]),
+    }))
 }
 
 /// Calling a weak reference made at import time: its object.
@@ -836,18 +796,6 @@ fn jit_trace_length(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let _ = sp;
     let _ = a;
     Ok(Value::Int(-1))
-}
-
-fn jit_conditional_call(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    if a.args.len() < 2 {
-        return sp.type_error("conditional_call() takes at least 2 arguments");
-    }
-    if sp.truth(a.args[0])? {
-        let f = a.args[1];
-        let rest = a.args[2..].to_vec();
-        sp.call_value(f, rest, Vec::new())?;
-    }
-    Ok(Value::None)
 }
 
 // ----- debug -----

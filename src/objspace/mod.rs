@@ -33,6 +33,7 @@ pub mod regex;
 mod space;
 mod strings;
 mod types;
+pub mod weakdicts;
 
 pub use attrs::{STAR_FROM_MODEL_ATTR, UNKNOWN_BASE_ATTR};
 pub use builtins::builtin_names;

@@ -37,6 +37,7 @@ mod rptr;
 mod rrepr;
 mod rspecrows;
 mod rstr;
+mod rvref;
 mod rweakref;
 mod translate;
 

@@ -25,6 +25,9 @@ impl RTyper<'_> {
         if let Some(r) = self.rtype_weakref_builtin(hop, llops, id) {
             return r;
         }
+        if let Some(r) = self.rtype_vref_builtin(hop, llops, id) {
+            return r;
+        }
         let void = self.intern_repr(Repr::Void);
         let rr = hop.r_result;
         let tr = self.lltype(rr);

@@ -44,6 +44,7 @@ impl RTyper<'_> {
             }
             Repr::Class(Some(common)) => self.call_runtime_class(hop, llops, common),
             Repr::WeakRef => self.rtype_weakref_call(hop, llops),
+            Repr::VRef => self.rtype_vref_call(hop, llops),
             Repr::FrozenMethod { self_repr, func } => {
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_frozen_method(hop, llops, sv, self_repr, func)

@@ -115,6 +115,7 @@ impl RTyper<'_> {
             _ => {}
         }
         match self.repr(r).clone() {
+            Repr::VRef => self.rtype_vref_getattr(&name),
             Repr::Instance(_) | Repr::Object if name == "__class__" => {
                 if matches!(self.repr(rr), Repr::Prebuilt(_)) {
                     // a leaf class: the one class is a constant of the annotation

@@ -34,6 +34,8 @@ pub enum Repr {
     ByteArray,
     /// `Ptr(weakref)`: a weak reference to an instance, or NULL (`rweakref`).
     WeakRef,
+    /// `Ptr(object)`: a virtual reference (`jit.virtual_ref`), its object itself.
+    VRef,
     /// `Ptr(GcStruct tuple)` of the items' Reprs.
     Tuple(Vec<ReprId>),
     /// Resizable: `Ptr(GcStruct list {length, items: Ptr(GcArray(ITEM))})`;
@@ -235,7 +237,7 @@ impl RTyper<'_> {
                 let s = self.classes.instance_struct(*cd);
                 self.types.ptr(s)
             }
-            Repr::Object => {
+            Repr::Object | Repr::VRef => {
                 let o = self.classes.object;
                 self.types.ptr(o)
             }
@@ -296,6 +298,7 @@ impl RTyper<'_> {
             SomeValue::Unicode { .. } => Repr::Unicode,
             SomeValue::ByteArray => Repr::ByteArray,
             SomeValue::WeakRef { .. } => Repr::WeakRef,
+            SomeValue::VRef { .. } => Repr::VRef,
             SomeValue::WeakValueDict { .. } | SomeValue::WeakKeyDict { .. } => {
                 self.weakdict_repr(s)?
             }

@@ -68,6 +68,8 @@ impl RTyper<'_> {
                 Op::Len => Some("__len__"),
                 Op::GetItem => Some("__getitem__"),
                 Op::SetItem => Some("__setitem__"),
+                Op::GetSlice => Some("__getslice__"),
+                Op::SetSlice => Some("__setslice__"),
                 Op::Iter => Some("__iter__"),
                 Op::Contains => Some("__contains__"),
                 Op::Next => Some("next"),

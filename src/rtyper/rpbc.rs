@@ -323,6 +323,10 @@ impl RTyper<'_> {
                 }
                 _ => Err(self.bad_const(v, r)),
             },
+            (Repr::VRef, _) => Ok(LlConstant {
+                ty,
+                value: self.prebuilt_vref(v, r)?,
+            }),
             (Repr::WeakRef, Value::Obj(id)) => Ok(LlConstant {
                 ty,
                 value: LlValue::Ptr(self.prebuilt_weakref(id, r)?),

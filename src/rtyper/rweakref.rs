@@ -99,37 +99,13 @@ impl RTyper<'_> {
     /// reference's prebuilt copy keeps: those whose value is still alive when translation
     /// starts (`objspace::reach`), an instance of a class the program uses.
     pub(super) fn prebuilt_weakdict_entries(&mut self, d: ObjId) -> Vec<(Value, Value)> {
-        let Object::Builtin {
-            bound_self: Some(Value::Obj(t)),
-            ..
-        } = self.objheap.get(d)
-        else {
-            return Vec::new();
-        };
-        let Object::Tuple(items) = self.objheap.get(*t) else {
-            return Vec::new();
-        };
-        let Some(&Value::Obj(entries)) = items.get(2) else {
-            return Vec::new();
-        };
-        let Object::Dict(dict) = self.objheap.get(entries) else {
-            return Vec::new();
-        };
-        if dict.entries.is_empty() {
-            return Vec::new();
-        }
-        let alive = crate::objspace::reach::alive_objects(self.objheap);
-        dict.entries
-            .iter()
+        crate::objspace::weakdicts::live_entries(self.objheap, d)
+            .into_iter()
             .filter(|(_, v)| match v {
-                Value::Obj(o) => {
-                    alive.contains(o)
-                        && matches!(self.objheap.get(*o), Object::Instance(inst)
-                            if self.classdef_of_class(inst.class).is_some())
-                }
+                Value::Obj(o) => matches!(self.objheap.get(*o), Object::Instance(inst)
+                        if self.classdef_of_class(inst.class).is_some()),
                 _ => false,
             })
-            .copied()
             .collect()
     }
 

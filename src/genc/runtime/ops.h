@@ -14,14 +14,14 @@
     (((VT *)rpy_exc_type)->subclassrange_min >= (MIN) && \
      ((VT *)rpy_exc_type)->subclassrange_min < (MAX))
 
+/* Python's floor division and modulo over C's: the most negative long by -1 (without
+ * ovfcheck) traps in the C division, as the reference's `x / y` does (SIGFPE). */
 static inline long rpy_int_floordiv(long x, long y) {
-    if (y == -1) return -x;   /* wraps for LONG_MIN, and avoids the trap */
     long q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;
     return q;
 }
 static inline long rpy_int_floormod(long x, long y) {
-    if (y == -1) return 0;
     long r = x % y;
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;

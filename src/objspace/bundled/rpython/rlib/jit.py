@@ -7,7 +7,7 @@ from __rpy__ import jit_promote, jit_promote_string, jit_promote_unicode, jit_hi
 from __rpy__ import jit_we_are_jitted, jit_isconstant, jit_isvirtual, jit_assert_green
 from __rpy__ import jit_set_param, jit_record_known_class
 from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_length
-from __rpy__ import jit_conditional_call
+from __rpy__ import jit_virtual_ref, jit_non_virtual_ref, jit_virtual_ref_finish
 from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
 from __rpy__ import jit_JitDriver_loop_header
 # names the reference's jit module re-exports from objectmodel
@@ -27,7 +27,53 @@ record_known_class = jit_record_known_class
 record_exact_class = jit_record_exact_class
 jit_debug = jit_jit_debug
 current_trace_length = jit_current_trace_length
-conditional_call = jit_conditional_call
+
+
+@specialize.call_location()
+def conditional_call(condition, function, *args):
+    """`if condition: function(*args)`, which the JIT compiles without a bridge."""
+    if condition:
+        function(*args)
+conditional_call._always_inline_ = 'try'
+
+
+@specialize.call_location()
+def conditional_call_elidable(value, function, *args):
+    """`value` unless it is 0 or None, else `function(*args)` (a cache the JIT trusts)."""
+    if isinstance(value, int):
+        if value == 0:
+            value = function(*args)
+            assert isinstance(value, int)
+    else:
+        if value is None:
+            value = function(*args)
+    return value
+
+virtual_ref = jit_virtual_ref
+non_virtual_ref = jit_non_virtual_ref
+virtual_ref_finish = jit_virtual_ref_finish
+vref_None = non_virtual_ref(None)
+
+
+class InvalidVirtualRef(Exception):
+    """A virtual reference called after virtual_ref_finish (only the JIT checks it)."""
+
+
+def loop_unrolling_heuristic(lst, size, cutoff=2):
+    """Whether a loop over `lst` may be unrolled: without a JIT, only an empty one."""
+    return size == 0 or isvirtual(lst) or (isconstant(size) and size <= cutoff)
+
+
+def enter_portal_frame(unique_id):
+    """Marks the start of a function for the JIT's profiler: nothing without a JIT."""
+
+
+def leave_portal_frame():
+    """Marks the end of a function for the JIT's profiler: nothing without a JIT."""
+
+
+def set_param_to_default(driver, name):
+    """Resets a tunable JIT parameter: nothing without a JIT."""
 
 
 def elidable(func):

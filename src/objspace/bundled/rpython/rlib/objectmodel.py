@@ -128,6 +128,68 @@ def prepare_dict_update(d, n_elements):
     pass
 
 
+# The dict helpers below do what the reference's do on a translated dict (which keeps the
+# insertion order); the hash arguments are not needed to find a key here.
+
+@specialize.call_location()
+def reversed_dict(d):
+    """The keys of `d`, last inserted first."""
+    return reversed(d.keys())
+
+
+@specialize.call_location()
+def iterkeys_with_hash(d):
+    """(key, hash) pairs."""
+    return iter([(k, compute_hash(k)) for k in d.keys()])
+
+
+@specialize.call_location()
+def iteritems_with_hash(d):
+    """(key, value, hash) triples."""
+    return iter([(k, v, compute_hash(k)) for (k, v) in d.items()])
+
+
+@specialize.call_location()
+def contains_with_hash(d, key, h):
+    return key in d
+
+
+@specialize.call_location()
+def setitem_with_hash(d, key, h, value):
+    d[key] = value
+
+
+@specialize.call_location()
+def getitem_with_hash(d, key, h):
+    return d[key]
+
+
+@specialize.call_location()
+def delitem_with_hash(d, key, h):
+    del d[key]
+
+
+@specialize.call_location()
+def delitem_if_value_is(d, key, value):
+    """`if d.get(key) is value: del d[key]`."""
+    if key in d and d[key] is value:
+        del d[key]
+
+
+@specialize.call_location()
+def move_to_end(d, key, last=True):
+    """Moves `key` to the end of the order of `d` (to its start if not `last`)."""
+    value = d.pop(key)
+    if last:
+        d[key] = value
+    else:
+        items = d.items()
+        d.clear()
+        d[key] = value
+        for k, v in items:
+            d[k] = v
+
+
 def fetch_translated_config():
     return None
 
@@ -270,3 +332,7 @@ class r_dict(object):
     def update(self, other):
         for key in other.keys():
             self[key] = other[key]
+
+
+class r_ordereddict(r_dict):
+    """An r_dict that keeps the insertion order (every RPython dict does)."""

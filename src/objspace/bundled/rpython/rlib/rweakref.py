@@ -2,7 +2,8 @@
 prebuilt weak reference whose object is gone (calling it gives None; it joins the weak
 references to any class). `RWeakValueDictionary(keyclass, valueclass)` and
 `RWeakKeyDictionary(keyclass, valueclass)` are built-ins (their methods `get`, `set`,
-and `length` for the second); one made at import time (a prebuilt one) is not modelled.
+and `length` for the second); one made at import time (a prebuilt one): see
+`objspace::weakdicts` (value dictionaries work at import time, key ones start empty).
 """
 import weakref
 from __rpy__ import rweakref_dead_ref, rweakref_RWeakValueDictionary, rweakref_RWeakKeyDictionary

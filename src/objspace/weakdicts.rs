@@ -1,0 +1,110 @@
+//! `rweakref.RWeakValueDictionary` made at import time (a prebuilt weak dictionary): its
+//! `get` and `set` work at import time, on entries kept in a dict object beside its key
+//! and value classes (`bound_self` of the `WeakValueDictPrebuilt` object is the tuple
+//! `(keyclass, valueclass, entries)`). The reference's import-time dictionary is CPython's
+//! `weakref.WeakValueDictionary`: an entry whose value nothing else references is gone as
+//! soon as it is stored (reference counting), and the translated program starts with the
+//! entries still alive when it is translated (`live_entries`). Import-time `get` sees every
+//! entry stored: a value dropped at import time is not modelled as dead before translation.
+
+use super::builtins::BArgs;
+use super::object::{Heap, ObjId, Object, Value};
+use super::{ObjSpace, R};
+use crate::builtins::BuiltinId as B;
+
+/// The dict object holding the entries of the prebuilt weak value dictionary `id`.
+fn entries_dict(heap: &Heap, id: ObjId) -> Option<ObjId> {
+    let Object::Builtin {
+        id: B::WeakValueDictPrebuilt,
+        bound_self: Some(Value::Obj(t)),
+    } = heap.get(id)
+    else {
+        return None;
+    };
+    match heap.get(*t) {
+        Object::Tuple(items) => match items.get(2) {
+            Some(Value::Obj(d)) if matches!(heap.get(*d), Object::Dict(_)) => Some(*d),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The method `name` of the prebuilt weak value dictionary `id` (`get`, `set`), bound.
+pub(crate) fn method(sp: &mut ObjSpace, id: ObjId, name: &str) -> Option<Value> {
+    entries_dict(&sp.heap, id)?;
+    let m = match name {
+        "get" => B::WeakDictGet,
+        "set" => B::WeakDictSet,
+        _ => return None,
+    };
+    Some(sp.alloc(Object::Builtin {
+        id: m,
+        bound_self: Some(Value::Obj(id)),
+    }))
+}
+
+/// The entries dict of the receiver of an import-time `get` or `set`.
+fn receiver(sp: &mut ObjSpace, a: &BArgs) -> R<ObjId> {
+    match a.this {
+        Some(Value::Obj(id)) => match entries_dict(&sp.heap, id) {
+            Some(d) => Ok(d),
+            None => sp.type_error("not a prebuilt RWeakValueDictionary"),
+        },
+        _ => sp.type_error("not a prebuilt RWeakValueDictionary"),
+    }
+}
+
+/// `d.get(key)` at import time: the value, or None.
+pub(crate) fn get(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let d = receiver(sp, a)?;
+    let Some(k) = sp.heap.hash_key(a.args[0]) else {
+        return sp.type_error("unhashable key");
+    };
+    Ok(match sp.heap.get(d) {
+        Object::Dict(dd) => dd.index.get(&k).map_or(Value::None, |&i| dd.entries[i].1),
+        _ => Value::None,
+    })
+}
+
+/// `d.set(key, value)` at import time (`value` None removes the key).
+pub(crate) fn set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let d = receiver(sp, a)?;
+    let (key, value) = (a.args[0], a.args[1]);
+    if value == Value::None {
+        let present = match (sp.heap.get(d), sp.heap.hash_key(key)) {
+            (Object::Dict(dd), Some(k)) => dd.index.contains_key(&k),
+            _ => false,
+        };
+        if present {
+            sp.delitem(Value::Obj(d), key)?;
+        }
+    } else {
+        sp.setitem(Value::Obj(d), key, value)?;
+    }
+    Ok(Value::None)
+}
+
+/// The entries of the prebuilt weak value dictionary `id` that the translated program
+/// starts with: those whose value is still alive when translation starts (reachable from
+/// a module other than through weak dictionaries, `reach::alive_objects`: what CPython
+/// has not freed).
+pub fn live_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
+    let Some(d) = entries_dict(heap, id) else {
+        return Vec::new();
+    };
+    let Object::Dict(dd) = heap.get(d) else {
+        return Vec::new();
+    };
+    if dd.entries.is_empty() {
+        return Vec::new();
+    }
+    let alive = super::reach::alive_objects(heap);
+    dd.entries
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Obj(o) if alive.contains(o)))
+        .copied()
+        .collect()
+}
