@@ -122,6 +122,12 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_instance_str", vec![obj], t)?
             }
             Repr::Unicode if !repr => self.gendirectcall(llops, "ll_unicode_str", vec![v], t)?,
+            // the reference's `str(unicode(ch))`: ASCII or UnicodeEncodeError
+            Repr::UniChar if !repr => {
+                let tu = self.unicode_ptr;
+                let u = self.gendirectcall(llops, "ll_char_str", vec![ctype(tu), v], tu)?;
+                self.gendirectcall(llops, "ll_unicode_str", vec![u], t)?
+            }
             Repr::ByteArray if !repr => {
                 self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
             }

@@ -7,7 +7,8 @@ newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encod
 default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
 ('replace') or skips ('ignore'). The UTF-8 encoder refuses surrogates unless
 `allow_surrogates`; the decoder takes a UTF-8 sequence encoding one for an invalid
-sequence. Not modelled: the other codecs (UTF-16/32/7, escapes, charmap).
+sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be) follow. Not modelled: UTF-7,
+the escape codecs and charmap.
 """
 
 MAXUNICODE = 0x10ffff
@@ -237,3 +238,289 @@ def unicode_encode_latin_1(p, size, errors, errorhandler=None):
 
 def unicode_encode_ascii(p, size, errors, errorhandler=None):
     return unicode_encode_ucs1_helper(p, size, errors, errorhandler, 128)
+
+
+# ---- UTF-16 and UTF-32 (this host is little-endian, as the reference's BYTEORDER)
+#
+# The decoders return `(unicode, consumed)`; the `*_helper` ones also return the byte
+# order they ended with (-1 little, 1 big, 0 native without a BOM). A native decoder
+# skips a leading BOM and takes its byte order; the explicit ones keep a BOM as U+FEFF.
+# The encoders write a BOM only for the native byte order ("utf-16" / "utf-32").
+
+BYTEORDER = 'little'
+
+
+def _utf16_unit(s, pos, little):
+    if little:
+        return (ord(s[pos + 1]) << 8) | ord(s[pos])
+    return (ord(s[pos]) << 8) | ord(s[pos + 1])
+
+
+def str_decode_utf_16_helper(s, size, errors, final=True, errorhandler=None,
+                             byteorder="native", public_encoding_name='utf16'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    bo = 0
+    pos = 0
+    if byteorder == 'native':
+        if size >= 2:
+            bom = _utf16_unit(s, 0, True)
+            if bom == 0xFEFF:
+                pos = 2
+                bo = -1
+            elif bom == 0xFFFE:
+                pos = 2
+                bo = 1
+    elif byteorder == 'little':
+        bo = -1
+    else:
+        bo = 1
+    if size == 0:
+        return u'', 0, bo
+    little = bo != 1
+    result = []
+    end = len(s)
+    while pos < size:
+        if end - pos < 2:
+            # an odd byte left over
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
+                                  s, pos, end)
+            result.append(r)
+            if end - pos < 2:
+                break
+        unit = _utf16_unit(s, pos, little)
+        pos += 2
+        if unit < 0xD800 or unit > 0xDFFF:
+            result.append(unichr(unit))
+            continue
+        if end - pos < 2:
+            # a surrogate with nothing after it
+            pos -= 2
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "unexpected end of data", s, pos, end)
+            result.append(r)
+            if end - pos < 2:
+                break
+        elif unit <= 0xDBFF:
+            low = _utf16_unit(s, pos, little)
+            pos += 2
+            if 0xDC00 <= low <= 0xDFFF:
+                result.append(unichr(0x10000 + (((unit & 0x3FF) << 10) | (low & 0x3FF))))
+                continue
+            # the high surrogate is the error; decoding goes on at the unit after it
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "illegal UTF-16 surrogate", s, pos - 4, pos - 2)
+            result.append(r)
+        else:
+            r, pos = errorhandler(errors, public_encoding_name, "illegal encoding",
+                                  s, pos - 2, pos)
+            result.append(r)
+    return u''.join(result), pos, bo
+
+
+def str_decode_utf_16(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "native")
+    return u, n
+
+
+def str_decode_utf_16_be(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "big")
+    return u, n
+
+
+def str_decode_utf_16_le(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "little")
+    return u, n
+
+
+def _store16(result, unit, byteorder):
+    hi = chr((unit >> 8) & 0xff)
+    lo = chr(unit & 0xff)
+    if byteorder == 'little':
+        result.append(lo)
+        result.append(hi)
+    else:
+        result.append(hi)
+        result.append(lo)
+
+
+def unicode_encode_utf_16_helper(s, size, errors, errorhandler=None,
+                                 allow_surrogates=True, byteorder='little',
+                                 public_encoding_name='utf16'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    if byteorder == 'native':
+        _store16(result, 0xFEFF, BYTEORDER)
+        byteorder = BYTEORDER
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if c >= 0x10000:
+            _store16(result, 0xD800 | ((c - 0x10000) >> 10), byteorder)
+            _store16(result, 0xDC00 | ((c - 0x10000) & 0x3FF), byteorder)
+        elif c < 0xD800 or c >= 0xE000 or allow_surrogates:
+            _store16(result, c, byteorder)
+        else:
+            ru, rs, pos = errorhandler(errors, public_encoding_name,
+                                       'surrogates not allowed', s, pos - 1, pos)
+            if rs is not None:
+                if len(rs) % 2 != 0:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                result.append(rs)
+                continue
+            for r in ru:
+                if ord(r) >= 0xD800:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                else:
+                    _store16(result, ord(r), byteorder)
+    return ''.join(result)
+
+
+def unicode_encode_utf_16(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "native")
+
+
+def unicode_encode_utf_16_be(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "big")
+
+
+def unicode_encode_utf_16_le(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "little")
+
+
+def _utf32_unit(s, pos, little):
+    if little:
+        return ((ord(s[pos + 3]) << 24) | (ord(s[pos + 2]) << 16) |
+                (ord(s[pos + 1]) << 8) | ord(s[pos]))
+    return ((ord(s[pos]) << 24) | (ord(s[pos + 1]) << 16) |
+            (ord(s[pos + 2]) << 8) | ord(s[pos + 3]))
+
+
+def str_decode_utf_32_helper(s, size, errors, final=True, errorhandler=None,
+                             byteorder="native", public_encoding_name='utf32'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    bo = 0
+    pos = 0
+    if byteorder == 'native':
+        if size >= 4:
+            bom = _utf32_unit(s, 0, True)
+            if bom == 0x0000FEFF:
+                pos = 4
+                bo = -1
+            elif bom == 0xFFFE0000:
+                pos = 4
+                bo = 1
+    elif byteorder == 'little':
+        bo = -1
+    else:
+        bo = 1
+    if size == 0:
+        return u'', 0, bo
+    little = bo != 1
+    result = []
+    end = len(s)
+    while pos < size:
+        if end - pos < 4:
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
+                                  s, pos, end)
+            result.append(r)
+            if end - pos < 4:
+                break
+            continue
+        c = _utf32_unit(s, pos, little)
+        if c >= 0x110000:
+            # the error covers everything up to the end of the input
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "codepoint not in range(0x110000)", s, pos, end)
+            result.append(r)
+            continue
+        result.append(unichr(c))
+        pos += 4
+    return u''.join(result), pos, bo
+
+
+def str_decode_utf_32(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "native")
+    return u, n
+
+
+def str_decode_utf_32_be(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "big")
+    return u, n
+
+
+def str_decode_utf_32_le(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "little")
+    return u, n
+
+
+def _store32(result, c, byteorder):
+    b = [chr((c >> 24) & 0xff), chr((c >> 16) & 0xff), chr((c >> 8) & 0xff), chr(c & 0xff)]
+    if byteorder == 'little':
+        b.reverse()
+    for x in b:
+        result.append(x)
+
+
+def unicode_encode_utf_32_helper(s, size, errors, errorhandler=None,
+                                 allow_surrogates=True, byteorder='little',
+                                 public_encoding_name='utf32'):
+    """Only a high surrogate (U+D800..U+DBFF) is refused without allow_surrogates; a
+    character is written as it is (a wide host pairs no surrogates)."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    if byteorder == 'native':
+        _store32(result, 0xFEFF, BYTEORDER)
+        byteorder = BYTEORDER
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if 0xD800 <= c < 0xDC00 and not allow_surrogates:
+            ru, rs, pos = errorhandler(errors, public_encoding_name,
+                                       'surrogates not allowed', s, pos - 1, pos)
+            if rs is not None:
+                if len(rs) % 4 != 0:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                result.append(rs)
+                continue
+            for r in ru:
+                if ord(r) >= 0xD800:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                else:
+                    _store32(result, ord(r), byteorder)
+            continue
+        _store32(result, c, byteorder)
+    return ''.join(result)
+
+
+def unicode_encode_utf_32(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "native")
+
+
+def unicode_encode_utf_32_be(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "big")
+
+
+def unicode_encode_utf_32_le(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "little")
