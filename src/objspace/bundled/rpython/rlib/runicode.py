@@ -7,9 +7,11 @@ newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encod
 default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
 ('replace') or skips ('ignore'). The UTF-8 encoder refuses surrogates unless
 `allow_surrogates`; the decoder takes a UTF-8 sequence encoding one for an invalid
-sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be) follow. Not modelled: UTF-7,
-the escape codecs and charmap.
+sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be), charmap, unicode-escape and
+raw-unicode-escape follow. Not modelled: UTF-7, unicode-internal, `\\N{...}` escapes.
 """
+
+from rpython.rlib.rarithmetic import r_uint, intmask
 
 MAXUNICODE = 0x10ffff
 UNICHR = unichr
@@ -524,3 +526,244 @@ def unicode_encode_utf_32_be(s, size, errors, errorhandler=None, allow_surrogate
 def unicode_encode_utf_32_le(s, size, errors, errorhandler=None, allow_surrogates=True):
     return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
                                         allow_surrogates, "little")
+
+
+# ---- charmap: a dict from characters to characters (None: Latin-1)
+
+ERROR_CHAR = u'\ufffe'
+
+
+def str_decode_charmap(s, size, errors, final=False, errorhandler=None, mapping=None):
+    """A byte the mapping lacks (or maps to U+FFFE) is an error."""
+    if mapping is None:
+        return str_decode_latin_1(s, size, errors, final, errorhandler)
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    result = []
+    pos = 0
+    while pos < size:
+        c = mapping.get(s[pos], ERROR_CHAR)
+        if c == ERROR_CHAR:
+            r, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
+                                  s, pos, pos + 1)
+            result.append(r)
+            continue
+        result.append(c)
+        pos += 1
+    return u''.join(result), pos
+
+
+def unicode_encode_charmap(s, size, errors, errorhandler=None, mapping=None):
+    """A run of characters the mapping lacks (or maps to '') is one error; each
+    character of the handler's replacement is mapped in turn."""
+    if mapping is None:
+        return unicode_encode_latin_1(s, size, errors, errorhandler)
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    pos = 0
+    while pos < size:
+        c = mapping.get(s[pos], '')
+        if len(c) > 0:
+            result.append(c)
+            pos += 1
+            continue
+        end = pos + 1
+        while end < size and mapping.get(s[end], '') == '':
+            end += 1
+        ru, rs, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
+                                   s, pos, end)
+        if rs is not None:
+            result.append(rs)
+            continue
+        for r in ru:
+            c2 = mapping.get(r, '')
+            if len(c2) == 0:
+                errorhandler("strict", "charmap", "character maps to <undefined>",
+                             s, pos, pos + 1)
+            result.append(c2)
+    return ''.join(result)
+
+
+# ---- unicode-escape and raw-unicode-escape
+
+hexdigits = "0123456789ABCDEFabcdef"
+
+
+def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
+    """The character of the `digits` hex digits at `pos` (read with int(x, 16), so a
+    sign or spaces pass) appended to the list `builder`; the new position."""
+    end = len(s)
+    if pos + digits > end:
+        stop = pos
+        while stop < end and s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
+        builder.append(r)
+        return pos
+    try:
+        code = r_uint(int(s[pos:pos + digits], 16))
+    except ValueError:
+        stop = pos
+        while s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
+        builder.append(r)
+        return pos
+    if code <= r_uint(MAXUNICODE):
+        builder.append(unichr(intmask(code)))
+        return pos + digits
+    r, pos = errorhandler(errors, encoding, "illegal Unicode character",
+                          s, pos - 2, pos + digits)
+    builder.append(r)
+    return pos
+
+
+_SIMPLE_ESCAPES = {'\\': u'\\', '\'': u'\'', '"': u'"', 'b': u'\b', 'f': u'\f',
+                   't': u'\t', 'n': u'\n', 'r': u'\r', 'v': u'\v', 'a': u'\a'}
+
+
+def str_decode_unicode_escape(s, size, errors, final=False, errorhandler=None,
+                              unicodedata_handler=None):
+    """Python's escapes; without a unicodedata handler `\\N` stays as it is."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    if size == 0:
+        return u'', 0
+    result = []
+    pos = 0
+    while pos < size:
+        ch = s[pos]
+        pos += 1
+        if ch != '\\':
+            result.append(unichr(ord(ch)))
+            continue
+        if pos >= size:
+            r, pos = errorhandler(errors, "unicodeescape", "\\ at end of string",
+                                  s, pos - 1, size)
+            result.append(r)
+            continue
+        ch = s[pos]
+        pos += 1
+        if ch == '\n':
+            continue
+        simple = _SIMPLE_ESCAPES.get(ch, u'')
+        if simple:
+            result.append(simple)
+        elif '0' <= ch <= '7':
+            # up to three octal digits
+            code = ord(ch) - ord('0')
+            k = 1
+            while k < 3 and pos < size and '0' <= s[pos] <= '7':
+                code = (code << 3) + ord(s[pos]) - ord('0')
+                pos += 1
+                k += 1
+            result.append(unichr(code))
+        elif ch == 'x':
+            pos = hexescape(result, s, pos, 2, "unicodeescape", errorhandler,
+                            "truncated \\xXX escape", errors)
+        elif ch == 'u':
+            pos = hexescape(result, s, pos, 4, "unicodeescape", errorhandler,
+                            "truncated \\uXXXX escape", errors)
+        elif ch == 'U':
+            pos = hexescape(result, s, pos, 8, "unicodeescape", errorhandler,
+                            "truncated \\UXXXXXXXX escape", errors)
+        else:
+            result.append(u'\\')
+            result.append(unichr(ord(ch)))
+    return u''.join(result), pos
+
+
+_HEX = '0123456789abcdef'
+
+
+def raw_unicode_escape_helper(result, code):
+    """`\\xhh`, `\\uhhhh` or `\\Uhhhhhhhh` (lowercase digits) appended to `result`."""
+    if code >= 0x10000 or code < 0:
+        result.append("\\U")
+        n = 8
+    elif code >= 0x100:
+        result.append("\\u")
+        n = 4
+    else:
+        result.append("\\x")
+        n = 2
+    i = n - 1
+    while i >= 0:
+        result.append(_HEX[(code >> (4 * i)) & 0x0f])
+        i -= 1
+
+
+def unicode_encode_unicode_escape(s, size, errors, errorhandler=None):
+    """Printable ASCII as it is (a backslash doubled), tab, newline and return as
+    `\\t \\n \\r`, every other character as a hex escape."""
+    result = []
+    pos = 0
+    while pos < size:
+        oc = ord(s[pos])
+        if oc == 9:
+            result.append('\\t')
+        elif oc == 10:
+            result.append('\\n')
+        elif oc == 13:
+            result.append('\\r')
+        elif oc == 92:
+            result.append('\\\\')
+        elif oc < 32 or oc >= 0x7F:
+            raw_unicode_escape_helper(result, oc)
+        else:
+            result.append(chr(oc))
+        pos += 1
+    return ''.join(result)
+
+
+def str_decode_raw_unicode_escape(s, size, errors, final=False, errorhandler=None):
+    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    if size == 0:
+        return u'', 0
+    result = []
+    pos = 0
+    while pos < size:
+        ch = s[pos]
+        if ch != '\\':
+            result.append(unichr(ord(ch)))
+            pos += 1
+            continue
+        start = pos
+        # every backslash of the run but the last is copied now
+        while True:
+            pos += 1
+            if pos == size or s[pos] != '\\':
+                break
+            result.append(u'\\')
+        if pos >= size:
+            result.append(u'\\')
+            break
+        if (pos - start) % 2 == 0 or (s[pos] != 'u' and s[pos] != 'U'):
+            result.append(u'\\')
+            result.append(unichr(ord(s[pos])))
+            pos += 1
+            continue
+        if s[pos] == 'u':
+            digits = 4
+        else:
+            digits = 8
+        pos = hexescape(result, s, pos + 1, digits, "rawunicodeescape", errorhandler,
+                        "truncated \\uXXXX", errors)
+    return u''.join(result), pos
+
+
+def unicode_encode_raw_unicode_escape(s, size, errors, errorhandler=None):
+    """Latin-1 characters as they are, the others as `\\uXXXX` / `\\UXXXXXXXX`."""
+    result = []
+    pos = 0
+    while pos < size:
+        oc = ord(s[pos])
+        if oc < 0x100:
+            result.append(chr(oc))
+        else:
+            raw_unicode_escape_helper(result, oc)
+        pos += 1
+    return ''.join(result)
