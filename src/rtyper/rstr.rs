@@ -159,7 +159,7 @@ impl RTyper<'_> {
         let (fmt, uni): (Vec<u32>, bool) = match hop.args_s[0].konst() {
             Some(Value::Obj(id)) => match self.objheap.get(id) {
                 Object::Str(b) => (b.iter().map(|&c| c as u32).collect(), false),
-                Object::Unicode(u) => (u.chars().map(|c| c as u32).collect(), true),
+                Object::Unicode(u) => (u.codes().to_vec(), true),
                 _ => return Err(TyperError::new("`%` with a format that is not a string")),
             },
             _ => return Err(TyperError::new("`%` with a format that is not a constant")),
