@@ -528,7 +528,7 @@ def jn(n):
     );
     assert_eq!(string(src, "spu", &[1]), "a|b||c|a\u{20ac}b\u{20ac}|c");
     // an empty separator: three empty pieces and the whole string, as the reference's
-    // binary gives them (fixtures/run/suite1_blind10a: `"abc".split("")`)
+    // binary gives them (fixtures/run/mm_str_unicode_suite_blind10a: `"abc".split("")`)
     assert_eq!(int(src, "empty_sep", &[0]), 4);
     assert_eq!(
         string(src, "lines", &[1]),
