@@ -3,7 +3,9 @@
 //! decoding, and the fixture programs.
 
 use rpy_lsp::compiler::bytecode::flags;
-use rpy_lsp::compiler::{compile_module, verify_stack_depth, CodeObject, Compiled, Const, Instr, UStr};
+use rpy_lsp::compiler::{
+    compile_module, verify_stack_depth, CodeObject, Compiled, Const, Instr, UStr,
+};
 use rpy_lsp::syntax::{parse_module, FileId, Span};
 use std::rc::Rc;
 

@@ -71,11 +71,7 @@ fn repr_bytes(b: &[u8], out: &mut String) {
 
 fn repr_unicode(s: &crate::compiler::UStr, out: &mut String) {
     let has = |c: char| s.codes().contains(&u32::from(c));
-    let quote = if has('\'') && !has('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     out.push('u');
     out.push(quote);
     for &code in s.codes() {

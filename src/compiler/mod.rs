@@ -15,8 +15,8 @@ pub mod ustr;
 pub mod verify;
 
 pub use bytecode::{BinOp, CmpOp, CodeObject, Const, Instr, UnOp};
-pub use ustr::UStr;
 pub use disasm::disassemble;
+pub use ustr::UStr;
 pub use verify::verify_stack_depth;
 
 use crate::diagnostics::Diagnostic;

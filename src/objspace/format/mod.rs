@@ -37,11 +37,7 @@ pub fn repr_bytes(s: &[u8]) -> Vec<u8> {
 
 fn repr_unicode(s: &crate::compiler::UStr) -> Vec<u8> {
     let has = |c: char| s.codes().contains(&u32::from(c));
-    let quote = if has('\'') && !has('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 3);
     out.push('u');
     out.push(quote);

@@ -230,12 +230,16 @@ impl ObjSpace {
                 },
                 _ => {
                     let s = self.str_value(v)?;
-                    Ok(crate::compiler::UStr::from(String::from_utf8_lossy(&s).as_ref()))
+                    Ok(crate::compiler::UStr::from(
+                        String::from_utf8_lossy(&s).as_ref(),
+                    ))
                 }
             },
             _ => {
                 let s = self.str_value(v)?;
-                Ok(crate::compiler::UStr::from(String::from_utf8_lossy(&s).as_ref()))
+                Ok(crate::compiler::UStr::from(
+                    String::from_utf8_lossy(&s).as_ref(),
+                ))
             }
         }
     }
