@@ -3,6 +3,8 @@ float as a signed 64-bit integer and back, computed from the IEEE 754 layout wit
 ldexp instead of the reference's memory casts. The integer side is `r_int64`, which on a
 64-bit machine is `int` (Signed), as in the reference."""
 import math
+from rpython.rlib.signature import signature
+from rpython.rlib import types
 
 _MANT_BITS = 52
 _MANT_MASK = (1 << _MANT_BITS) - 1
@@ -32,6 +34,9 @@ def float2longlong(floatval):
     return bits
 
 
+# the reference asserts that the argument is an r_int64 (`int` here): an r_longlong (a
+# distinct class, r_int) is refused
+@signature(types.int(), returns=types.float())
 def longlong2float(llval):
     v = int(llval)
     negative = v < 0
