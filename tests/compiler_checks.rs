@@ -3,7 +3,9 @@
 //! decoding, and the fixture programs.
 
 use rpy_lsp::compiler::bytecode::flags;
-use rpy_lsp::compiler::{compile_module, verify_stack_depth, CodeObject, Compiled, Const, Instr};
+use rpy_lsp::compiler::{
+    compile_module, verify_stack_depth, CodeObject, Compiled, Const, Instr, UStr,
+};
 use rpy_lsp::syntax::{parse_module, FileId, Span};
 use std::rc::Rc;
 
@@ -141,13 +143,13 @@ fn string_constants_follow_python2() {
     let module = compile_clean(src);
     let consts = &module.co_consts;
     assert!(consts.contains(&Const::Str(Rc::from(&b"\xe9"[..]))));
-    assert!(consts.contains(&Const::Unicode(Rc::from("é"))));
+    assert!(consts.contains(&Const::Unicode(UStr::from("é"))));
     assert!(consts.contains(&Const::Str(Rc::from("é".as_bytes()))));
     assert!(consts.contains(&Const::Str(Rc::from(&b"xy"[..]))));
 
     let src = "from __future__ import unicode_literals\na = 'x'\nb = b'y'\n";
     let module = compile_clean(src);
-    assert!(module.co_consts.contains(&Const::Unicode(Rc::from("x"))));
+    assert!(module.co_consts.contains(&Const::Unicode(UStr::from("x"))));
     assert!(module.co_consts.contains(&Const::Str(Rc::from(&b"y"[..]))));
 }
 

@@ -527,7 +527,9 @@ def jn(n):
         "[|a||b|]/[|a,,b,]/[,a,,b|]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[,a,,b,]/[]/[]/[]/[]/[]/[]/[]/[|]/[|]/[|]/[,]/[,]/[,]/[,]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[abc]/[aaa]/[aaa]/[aaa]/[|a]/[a|]/[aaa]/[aaa]/[a| b| c]/[a| b, c]/[a, b| c]/[a, b, c]/[a, b, c]/[a, b, c]/[a, b|c]"
     );
     assert_eq!(string(src, "spu", &[1]), "a|b||c|a\u{20ac}b\u{20ac}|c");
-    assert_eq!(raised(src, "empty_sep", &[0]), "ValueError");
+    // an empty separator: three empty pieces and the whole string, as the reference's
+    // binary gives them (fixtures/run/mm_str_unicode_suite_blind10a: `"abc".split("")`)
+    assert_eq!(int(src, "empty_sep", &[0]), 4);
     assert_eq!(
         string(src, "lines", &[1]),
         "[a|b|c|d][aN|bRN|cR|d][a||b][aN|N|bN][][][][N][x][xR][x|][xRN|R]"
@@ -631,7 +633,9 @@ def latin_dec(n):
         string(src, "enc", &[0]),
         "104 226 130 172 240 159 152 128 195 169"
     );
-    assert_eq!(string(src, "enc", &[1]), "239 191 189 244 143 191 191 120");
+    // a lone surrogate is encoded as its three bytes (the reference's ll_encode_utf8
+    // allows surrogates)
+    assert_eq!(string(src, "enc", &[1]), "237 160 128 244 143 191 191 120");
     assert_eq!(string(src, "dec", &[0]), "104 8364 128512");
     assert_eq!(string(src, "dec", &[1]), "65535 1114111");
     for i in 0..8 {

@@ -142,7 +142,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         // (decode?, the receiver when it is a character (`Some(None)`) or a constant
         // unicode string (`Some(Some(u))`), span)
-        type Fixed = Option<Option<Rc<str>>>;
+        type Fixed = Option<Option<crate::compiler::UStr>>;
         let mut calls: Vec<(bool, Fixed, Span)> = Vec::new();
         for (g, op) in ops {
             let SomeValue::BuiltinMethod { id, s_self } = self.annotation(g, op.args[0]) else {

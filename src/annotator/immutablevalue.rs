@@ -519,9 +519,9 @@ pub(super) fn const_str(s: &[u8], v: Value) -> SomeValue {
 }
 
 /// The annotation of the prebuilt unicode `v` (text `s`), as `const_str` for str.
-pub(super) fn const_unicode(s: &str, v: Value) -> SomeValue {
-    let no_nul = !s.contains('\0');
-    if s.chars().count() == 1 {
+pub(super) fn const_unicode(s: &crate::compiler::UStr, v: Value) -> SomeValue {
+    let no_nul = !s.codes().contains(&0);
+    if s.len() == 1 {
         SomeValue::UnicodeCodePoint {
             no_nul,
             konst: Some(v),

@@ -338,7 +338,7 @@ fn const_matches(heap: &Heap, k: &Const, v: Value) -> bool {
         (Const::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
         (Const::Str(s), Value::Obj(id)) => matches!(heap.get(id), Object::Str(t) if **t == **s),
         (Const::Unicode(s), Value::Obj(id)) => {
-            matches!(heap.get(id), Object::Unicode(t) if **t == **s)
+            matches!(heap.get(id), Object::Unicode(t) if t == s)
         }
         _ => false,
     }

@@ -699,6 +699,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             return Ok(SomeValue::int());
         }
+        self.int_of_constant(s)?;
         match s {
             S::Integer { kind, .. } if is_unsigned(*kind) => Err(AnnError::new(
                 "RPY220",
@@ -728,6 +729,42 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             )),
         }
+    }
+
+    /// The reference computes `int()` of a constant while annotating (its
+    /// `constpropagate`): a result that needs a long (a float or decimal string beyond
+    /// the machine word) is a prebuilt long, which it refuses; a ValueError or
+    /// OverflowError (nan, inf, not a number) leaves the result unknown.
+    fn int_of_constant(&self, s: &SomeValue) -> Result<(), AnnError> {
+        let long = match s.konst() {
+            // (int() of a float truncates; the machine word is [-2**63, 2**63))
+            Some(Value::Float(f)) if f.is_finite() => {
+                !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f.trunc())
+            }
+            Some(Value::Obj(id)) => match self.space.heap().get(id) {
+                Object::Str(b) => std::str::from_utf8(b).is_ok_and(|t| {
+                    let t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+                    let neg = t.starts_with('-');
+                    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                    let decimal = !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit());
+                    // a number beyond i128 is certainly a long
+                    decimal
+                        && digits
+                            .parse::<i128>()
+                            .map_or(true, |v| i64::try_from(if neg { -v } else { v }).is_err())
+                }),
+                _ => false,
+            },
+            _ => false,
+        };
+        if long {
+            return Err(AnnError::new(
+                "RPY217",
+                "int() of this constant is a long integer, which does not fit in a machine word: the reference computes it while annotating and refuses it"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 
     pub fn builtin_float(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {

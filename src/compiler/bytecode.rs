@@ -26,7 +26,7 @@ pub enum Const {
     Complex(f64, f64),
     /// Python 2 `str` (bytes).
     Str(Rc<[u8]>),
-    Unicode(Rc<str>),
+    Unicode(crate::compiler::UStr),
     Tuple(Rc<[Const]>),
     Code(Rc<CodeObject>),
     Ellipsis,

@@ -69,15 +69,14 @@ fn repr_bytes(b: &[u8], out: &mut String) {
     out.push(quote);
 }
 
-fn repr_unicode(s: &str, out: &mut String) {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+fn repr_unicode(s: &crate::compiler::UStr, out: &mut String) {
+    let has = |c: char| s.codes().contains(&u32::from(c));
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     out.push('u');
     out.push(quote);
-    for c in s.chars() {
+    for &code in s.codes() {
+        // a lone surrogate is not a `char`: written as its escape, as others of its range
+        let c = char::from_u32(code).unwrap_or('\u{ffff}');
         match c {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
@@ -88,14 +87,14 @@ fn repr_unicode(s: &str, out: &mut String) {
                 out.push(quote);
             }
             ' '..='~' => out.push(c),
-            c if (c as u32) < 0x100 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            _ if code < 0x100 => {
+                let _ = write!(out, "\\x{:02x}", code);
             }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+            _ if code < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", code);
             }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
+            _ => {
+                let _ = write!(out, "\\U{:08x}", code);
             }
         }
     }

@@ -11,10 +11,12 @@ pub mod disasm;
 pub mod serial;
 mod strings;
 mod symtable;
+pub mod ustr;
 pub mod verify;
 
 pub use bytecode::{BinOp, CmpOp, CodeObject, Const, Instr, UnOp};
 pub use disasm::disassemble;
+pub use ustr::UStr;
 pub use verify::verify_stack_depth;
 
 use crate::diagnostics::Diagnostic;

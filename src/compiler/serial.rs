@@ -182,7 +182,8 @@ impl Writer {
             }
             Const::Unicode(s) => {
                 self.uint(8);
-                self.string(s);
+                self.uint(s.len() as u64);
+                s.codes().iter().for_each(|&c| self.uint(c.into()));
             }
             Const::Tuple(items) => {
                 self.uint(9);
@@ -318,7 +319,11 @@ impl<'a> Reader<'a> {
                 let n = self.uint()? as usize;
                 Const::Str(Rc::from(self.take(n)?))
             }
-            8 => Const::Unicode(self.string()?),
+            8 => {
+                let n = self.uint()? as usize;
+                let codes = (0..n).map(|_| self.u32()).collect::<Option<Vec<u32>>>()?;
+                Const::Unicode(crate::compiler::UStr::from_codes(codes))
+            }
             9 => {
                 let n = self.uint()? as usize;
                 let items = (0..n)

@@ -8,7 +8,7 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PyStr {
     Bytes(Vec<u8>),
-    Unicode(String),
+    Unicode(super::UStr),
 }
 
 /// Why a literal could not be decoded from its source text.
@@ -18,8 +18,6 @@ pub enum DecodeError {
     NotALiteral,
     /// A literal with an escape Python 2 rejects (message for a diagnostic).
     Invalid(String),
-    /// A literal whose value cannot be represented (lone surrogates in unicode).
-    Unsupported(String),
 }
 
 fn skip_trivia(b: &[u8], mut i: usize) -> usize {
@@ -99,14 +97,14 @@ pub fn decode_literal(src: &str, unicode_literals: bool) -> Result<PyStr, Decode
         return Err(DecodeError::NotALiteral);
     }
     if pieces.iter().any(|p| matches!(p, PyStr::Unicode(_))) {
-        let mut s = String::new();
+        let mut s: Vec<u32> = Vec::new();
         for p in pieces {
             match p {
-                PyStr::Unicode(u) => s.push_str(&u),
-                PyStr::Bytes(v) => s.push_str(&String::from_utf8_lossy(&v)),
+                PyStr::Unicode(u) => s.extend_from_slice(u.codes()),
+                PyStr::Bytes(v) => s.extend(String::from_utf8_lossy(&v).chars().map(u32::from)),
             }
         }
-        Ok(PyStr::Unicode(s))
+        Ok(PyStr::Unicode(super::UStr::from_codes(s)))
     } else {
         let mut v = Vec::new();
         for p in pieces {
@@ -118,7 +116,7 @@ pub fn decode_literal(src: &str, unicode_literals: bool) -> Result<PyStr, Decode
     }
 }
 
-/// Output of one literal: bytes or code points (surrogate pairs are joined at the end).
+/// Output of one literal: bytes or code points.
 enum Out {
     Bytes(Vec<u8>),
     Chars(Vec<u32>),
@@ -149,34 +147,12 @@ impl Out {
         }
         Ok(())
     }
-    fn finish(self) -> Result<PyStr, DecodeError> {
+    /// The literal's value: escapes give code points as they are (CPython 2, a wide
+    /// build, keeps `u'\\ud83d\\ude00'` as two characters and a lone surrogate as itself).
+    fn finish(self) -> PyStr {
         match self {
-            Out::Bytes(v) => Ok(PyStr::Bytes(v)),
-            Out::Chars(cps) => {
-                let mut s = String::with_capacity(cps.len());
-                let mut i = 0;
-                while i < cps.len() {
-                    let c = cps[i];
-                    if (0xd800..0xdc00).contains(&c)
-                        && cps.get(i + 1).is_some_and(|l| (0xdc00..0xe000).contains(l))
-                    {
-                        let joined = 0x10000 + ((c - 0xd800) << 10) + (cps[i + 1] - 0xdc00);
-                        s.push(char::from_u32(joined).unwrap_or('\u{fffd}'));
-                        i += 2;
-                        continue;
-                    }
-                    match char::from_u32(c) {
-                        Some(ch) => s.push(ch),
-                        None => {
-                            return Err(DecodeError::Unsupported(format!(
-                                "lone surrogate U+{c:04X} in a unicode literal is not supported"
-                            )))
-                        }
-                    }
-                    i += 1;
-                }
-                Ok(PyStr::Unicode(s))
-            }
+            Out::Bytes(v) => PyStr::Bytes(v),
+            Out::Chars(cps) => PyStr::Unicode(super::UStr::from_codes(cps)),
         }
     }
 }
@@ -235,7 +211,7 @@ fn decode_piece(body: &str, raw: bool, unicode: bool) -> Result<PyStr, DecodeErr
                 i += run;
             }
         }
-        return out.finish();
+        return Ok(out.finish());
     }
     while i < chars.len() {
         let c = chars[i];
@@ -298,7 +274,7 @@ fn decode_piece(body: &str, raw: bool, unicode: bool) -> Result<PyStr, DecodeErr
             }
         }
     }
-    out.finish()
+    Ok(out.finish())
 }
 
 #[cfg(test)]
@@ -350,12 +326,12 @@ mod tests {
         );
         assert_eq!(
             decode_literal(r"u'\ud83d\ude00'", false).unwrap(),
-            PyStr::Unicode("\u{1f600}".into())
+            PyStr::Unicode(crate::compiler::UStr::from_codes(vec![0xd83d, 0xde00]))
         );
-        assert!(matches!(
-            decode_literal(r"u'\ud800'", false),
-            Err(DecodeError::Unsupported(_))
-        ));
+        assert_eq!(
+            decode_literal(r"u'a\ud800'", false).unwrap(),
+            PyStr::Unicode(crate::compiler::UStr::from_codes(vec![0x61, 0xd800]))
+        );
     }
 
     #[test]

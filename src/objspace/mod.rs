@@ -461,7 +461,12 @@ impl ObjSpace {
     }
 
     pub fn new_unicode(&mut self, s: &str) -> Value {
-        self.alloc(Object::Unicode(Rc::from(s)))
+        self.alloc(Object::Unicode(crate::compiler::UStr::from(s)))
+    }
+
+    /// A unicode string of these code points (lone surrogates included).
+    pub fn new_unicode_codes(&mut self, codes: Vec<u32>) -> Value {
+        self.alloc(Object::Unicode(crate::compiler::UStr::from_codes(codes)))
     }
 
     pub fn new_tuple(&mut self, items: Vec<Value>) -> Value {
@@ -531,7 +536,7 @@ impl ObjSpace {
         }
         let s: Rc<str> = match self.heap.get(id) {
             Object::Str(b) => Rc::from(std::str::from_utf8(b).ok()?),
-            Object::Unicode(u) => u.clone(),
+            Object::Unicode(u) => Rc::from(u.to_str()?.as_str()),
             _ => return None,
         };
         if let Some(&iid) = self.interned.get(&*s) {

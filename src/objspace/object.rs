@@ -129,7 +129,7 @@ pub enum HashKey {
     Int(i128),
     Float(u64),
     Str(Rc<[u8]>),
-    Unicode(Rc<str>),
+    Unicode(crate::compiler::UStr),
     Tuple(Vec<HashKey>),
     Identity(ObjId),
 }
@@ -301,7 +301,7 @@ pub enum Object {
     /// A `bytearray` made at import time (a prebuilt one: each use in translated code
     /// is a copy of it, as the reference converts it).
     ByteArray(Vec<u8>),
-    Unicode(Rc<str>),
+    Unicode(crate::compiler::UStr),
     Long(i128),
     RInt {
         kind: IntKind,
@@ -468,7 +468,7 @@ impl Heap {
                 Object::Str(s) => HashKey::Str(s.clone()),
                 // Python 2: an ASCII unicode equals the str of the same text, so both are
                 // one dict key (typing's unicode_literals namespaces read with str keys).
-                Object::Unicode(s) if s.is_ascii() => HashKey::Str(Rc::from(s.as_bytes())),
+                Object::Unicode(s) if s.is_ascii() => HashKey::Str(Rc::from(s.ascii_bytes())),
                 Object::Unicode(s) => HashKey::Unicode(s.clone()),
                 Object::Long(i) => HashKey::Int(*i),
                 Object::RInt { value, .. } => HashKey::Int(*value),

@@ -24,7 +24,7 @@ fn units(sp: &ObjSpace, v: Value) -> Option<Vec<u32>> {
     match v {
         Value::Obj(id) => match sp.heap.get(id) {
             Object::Str(s) => Some(s.iter().map(|&b| u32::from(b)).collect()),
-            Object::Unicode(s) => Some(s.chars().map(u32::from).collect()),
+            Object::Unicode(s) => Some(s.codes().to_vec()),
             _ => None,
         },
         _ => None,

@@ -149,7 +149,7 @@ impl Space for ObjSpace {
         }
         match self.heap.get(id) {
             Object::Str(b) => std::str::from_utf8(b).ok().map(Rc::from),
-            Object::Unicode(u) => Some(u.clone()),
+            Object::Unicode(u) => u.to_str().map(|s| Rc::from(s.as_str())),
             _ => None,
         }
     }

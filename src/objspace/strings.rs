@@ -135,7 +135,7 @@ impl ObjSpace {
                 }),
                 Object::Unicode(u) => Some(Txt {
                     unicode: true,
-                    c: u.chars().map(|c| c as u32).collect(),
+                    c: u.codes().to_vec(),
                 }),
                 _ => None,
             },
@@ -162,8 +162,7 @@ impl ObjSpace {
 
     fn txt_value(&mut self, t: Txt) -> Value {
         if t.unicode {
-            let s: String = t.c.iter().filter_map(|&c| char::from_u32(c)).collect();
-            self.new_unicode(&s)
+            self.new_unicode_codes(t.c)
         } else {
             let b: Vec<u8> = t.c.iter().map(|&c| c as u8).collect();
             self.new_str_vec(b)

@@ -269,8 +269,7 @@ impl RTyper<'_> {
                         } else {
                             cint(-1)
                         };
-                        // an empty separator is a ValueError
-                        raise_here(self, hop, llops, "ValueError");
+                        // (an empty separator raises nothing: see `_split_empty`)
                         // the reference's rsplit of a str (not of a unicode string) misses
                         // adjacent separators (`_rsplit_str`)
                         let base = if id == B::StrSplit {

@@ -304,9 +304,7 @@ impl RTyper<'_> {
                 _ => Err(self.bad_const(v, r)),
             },
             (Repr::UniChar, Value::Obj(id)) => match self.objheap.get(id) {
-                Object::Unicode(s) if s.chars().count() == 1 => {
-                    k(LlValue::UniChar(s.chars().next().unwrap() as u32))
-                }
+                Object::Unicode(s) if s.len() == 1 => k(LlValue::UniChar(s.codes()[0])),
                 Object::Str(s) if s.len() == 1 => k(LlValue::UniChar(s[0] as u32)),
                 _ => Err(self.bad_const(v, r)),
             },
@@ -317,8 +315,8 @@ impl RTyper<'_> {
                 }
                 // a unicode character constant where a str is expected (`u"-" in s`): the
                 // reference converts characters by their code
-                Object::Unicode(u) if u.chars().all(|c| (c as u32) < 256) => {
-                    let bytes: Vec<u8> = u.chars().map(|c| c as u32 as u8).collect();
+                Object::Unicode(u) if u.codes().iter().all(|&c| c < 256) => {
+                    let bytes: Vec<u8> = u.codes().iter().map(|&c| c as u8).collect();
                     k(LlValue::Ptr(self.prebuilt_str(&bytes)))
                 }
                 _ => Err(self.bad_const(v, r)),
@@ -348,7 +346,7 @@ impl RTyper<'_> {
             (Repr::Unicode, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::Unicode(_) | Object::Str(_) => {
                     let chars: Vec<u32> = match self.objheap.get(id) {
-                        Object::Unicode(u) => u.chars().map(|c| c as u32).collect(),
+                        Object::Unicode(u) => u.codes().to_vec(),
                         Object::Str(b) => b.iter().map(|&c| c as u32).collect(),
                         _ => Vec::new(),
                     };

@@ -122,6 +122,12 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_instance_str", vec![obj], t)?
             }
             Repr::Unicode if !repr => self.gendirectcall(llops, "ll_unicode_str", vec![v], t)?,
+            // the reference's `str(unicode(ch))`: ASCII or UnicodeEncodeError
+            Repr::UniChar if !repr => {
+                let tu = self.unicode_ptr;
+                let u = self.gendirectcall(llops, "ll_char_str", vec![ctype(tu), v], tu)?;
+                self.gendirectcall(llops, "ll_unicode_str", vec![u], t)?
+            }
             Repr::ByteArray if !repr => {
                 self.gendirectcall(llops, "ll_bytearray_str", vec![v], t)?
             }
@@ -153,7 +159,7 @@ impl RTyper<'_> {
         let (fmt, uni): (Vec<u32>, bool) = match hop.args_s[0].konst() {
             Some(Value::Obj(id)) => match self.objheap.get(id) {
                 Object::Str(b) => (b.iter().map(|&c| c as u32).collect(), false),
-                Object::Unicode(u) => (u.chars().map(|c| c as u32).collect(), true),
+                Object::Unicode(u) => (u.codes().to_vec(), true),
                 _ => return Err(TyperError::new("`%` with a format that is not a string")),
             },
             _ => return Err(TyperError::new("`%` with a format that is not a constant")),

@@ -241,7 +241,7 @@ impl<'a> Codegen<'a> {
     fn fallback_string(&self, v: &ast::Constant, kind: Option<&str>) -> Const {
         match v {
             ast::Constant::Str(s) if self.unicode_literals || kind == Some("u") => {
-                Const::Unicode(Rc::from(s.as_str()))
+                Const::Unicode(crate::compiler::UStr::from(s.as_str()))
             }
             ast::Constant::Str(s) => Const::Str(Rc::from(s.as_bytes())),
             ast::Constant::Bytes(b) => Const::Str(Rc::from(b.as_slice())),
@@ -261,15 +261,10 @@ impl<'a> Codegen<'a> {
             .map(|src| decode_literal(src, self.unicode_literals));
         match decoded {
             Some(Ok(PyStr::Bytes(b))) => Const::Str(Rc::from(b.as_slice())),
-            Some(Ok(PyStr::Unicode(s))) => Const::Unicode(Rc::from(s.as_str())),
+            Some(Ok(PyStr::Unicode(s))) => Const::Unicode(s),
             Some(Err(DecodeError::Invalid(msg))) => {
                 let sp = self.span(c.range);
                 self.diag("RPY001", sp, msg);
-                self.fallback_string(&c.value, c.kind.as_deref())
-            }
-            Some(Err(DecodeError::Unsupported(msg))) => {
-                let sp = self.span(c.range);
-                self.diag("RPY004", sp, msg);
                 self.fallback_string(&c.value, c.kind.as_deref())
             }
             _ => self.fallback_string(&c.value, c.kind.as_deref()),

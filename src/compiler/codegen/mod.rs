@@ -88,7 +88,7 @@ enum ConstKey {
     Float(u64),
     Complex(u64, u64),
     Str(Rc<[u8]>),
-    Unicode(Rc<str>),
+    Unicode(crate::compiler::UStr),
     Tuple(Vec<ConstKey>),
     Code(usize),
     Ellipsis,
@@ -536,7 +536,7 @@ fn stmt_start(s: &ast::Stmt) -> u32 {
 fn const_text(c: &Const) -> Rc<str> {
     match c {
         Const::Str(b) => Rc::from(String::from_utf8_lossy(b).as_ref()),
-        Const::Unicode(s) => s.clone(),
+        Const::Unicode(s) => Rc::from(s.to_string_lossy().as_str()),
         _ => Rc::from(""),
     }
 }

@@ -13,9 +13,7 @@ pub(super) fn b_ord(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if let Value::Obj(id) = v {
         match sp.heap.get(id) {
             Object::Str(s) if s.len() == 1 => return Ok(Value::Int(s[0] as i64)),
-            Object::Unicode(u) if u.chars().count() == 1 => {
-                return Ok(Value::Int(u.chars().next().unwrap_or('\0') as i64))
-            }
+            Object::Unicode(u) if u.len() == 1 => return Ok(Value::Int(u.codes()[0] as i64)),
             Object::Str(s) => {
                 let n = s.len();
                 return sp.type_error(format!(
@@ -23,7 +21,7 @@ pub(super) fn b_ord(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 ));
             }
             Object::Unicode(u) => {
-                let n = u.chars().count();
+                let n = u.len();
                 return sp.type_error(format!(
                     "ord() expected a character, but string of length {n} found"
                 ));
@@ -47,11 +45,9 @@ pub(super) fn b_chr(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 pub(super) fn b_unichr(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let i = sp.int_arg(a.args[0], "unichr()")?;
-    match u32::try_from(i).ok().and_then(char::from_u32) {
-        Some(c) => {
-            let mut buf = [0u8; 4];
-            Ok(sp.new_unicode(c.encode_utf8(&mut buf)))
-        }
+    // a wide build: every code point, lone surrogates included
+    match u32::try_from(i).ok().filter(|&c| c <= 0x10ffff) {
+        Some(c) => Ok(sp.new_unicode_codes(vec![c])),
         None => sp.value_error("unichr() arg not in range(0x110000)"),
     }
 }
@@ -113,7 +109,7 @@ pub(super) fn c_unicode(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Unicode(_)) => Ok(v),
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Str(_)) => {
             let u = sp.unicode_of(v)?;
-            Ok(sp.new_unicode(&u))
+            Ok(sp.alloc(Object::Unicode(u)))
         }
         _ => {
             if let Some(m) = sp.special_method(v, "__unicode__") {

@@ -35,16 +35,15 @@ pub fn repr_bytes(s: &[u8]) -> Vec<u8> {
     out
 }
 
-fn repr_unicode(s: &str) -> Vec<u8> {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+fn repr_unicode(s: &crate::compiler::UStr) -> Vec<u8> {
+    let has = |c: char| s.codes().contains(&u32::from(c));
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 3);
     out.push('u');
     out.push(quote);
-    for c in s.chars() {
+    for &code in s.codes() {
+        // a lone surrogate (not a `char`) takes the escape of its range
+        let c = char::from_u32(code).unwrap_or('\u{ffff}');
         match c {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
@@ -55,9 +54,9 @@ fn repr_unicode(s: &str) -> Vec<u8> {
                 out.push(c);
             }
             ' '..='~' => out.push(c),
-            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+            _ if code < 0x100 => out.push_str(&format!("\\x{:02x}", code)),
+            _ if code < 0x10000 => out.push_str(&format!("\\u{:04x}", code)),
+            _ => out.push_str(&format!("\\U{:08x}", code)),
         }
     }
     out.push(quote);
@@ -80,18 +79,20 @@ impl ObjSpace {
                 Object::Str(s) => Ok(s.to_vec()),
                 Object::Unicode(u) => {
                     if u.is_ascii() {
-                        Ok(u.as_bytes().to_vec())
+                        Ok(u.codes().iter().map(|&c| c as u8).collect())
                     } else {
                         let (pos, c) = u
-                            .chars()
+                            .codes()
+                            .iter()
+                            .copied()
                             .enumerate()
-                            .find(|(_, c)| !c.is_ascii())
-                            .unwrap_or((0, '?'));
+                            .find(|&(_, c)| c >= 128)
+                            .unwrap_or((0, u32::from('?')));
                         Err(self.err(
                             "UnicodeEncodeError",
                             format!(
                                 "'ascii' codec can't encode character u'\\x{:x}' in position {pos}: ordinal not in range(128)",
-                                c as u32
+                                c
                             ),
                         ))
                     }

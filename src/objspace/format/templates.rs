@@ -16,7 +16,8 @@ impl ObjSpace {
         let (fmt_bytes, mut unicode) = match fmt {
             Value::Obj(id) => match self.heap.get(id) {
                 Object::Str(s) => (s.to_vec(), false),
-                Object::Unicode(u) => (u.as_bytes().to_vec(), true),
+                // (a lone surrogate in the format becomes U+FFFD: the format is read as UTF-8)
+                Object::Unicode(u) => (u.to_string_lossy().into_bytes(), true),
                 _ => unreachable!(),
             },
             _ => unreachable!(),

@@ -252,10 +252,7 @@ impl ObjSpace {
                 (Object::Unicode(_) | Object::Str(_), Object::Unicode(_) | Object::Str(_)) => {
                     let s = self.unicode_of(a)?;
                     let t = self.unicode_of(b)?;
-                    let mut u = String::with_capacity(s.len() + t.len());
-                    u.push_str(&s);
-                    u.push_str(&t);
-                    return Ok(self.new_unicode(&u));
+                    return Ok(self.alloc(Object::Unicode(s.concat(&t))));
                 }
                 (Object::List(l), Object::List(m)) => {
                     Object::List(l.iter().chain(m.iter()).copied().collect())
@@ -292,7 +289,7 @@ impl ObjSpace {
             }
             Object::Unicode(s) => {
                 let v = s.repeat(n);
-                return Ok(Some(self.new_unicode(&v)));
+                return Ok(Some(self.alloc(Object::Unicode(v))));
             }
             Object::List(l) => Object::List(l.repeat(n)),
             Object::Tuple(l) => Object::Tuple(l.repeat(n)),

@@ -125,7 +125,7 @@ impl ObjSpace {
             (Object::Str(s), Object::Str(t)) => Ok(s == t),
             (Object::Unicode(s), Object::Unicode(t)) => Ok(s == t),
             (Object::Str(s), Object::Unicode(u)) | (Object::Unicode(u), Object::Str(s)) => {
-                Ok(s.is_ascii() && s.as_ref() == u.as_bytes())
+                Ok(s.is_ascii() && s.as_ref() == u.ascii_bytes().as_slice())
             }
             (Object::Tuple(l), Object::Tuple(m)) | (Object::List(l), Object::List(m)) => {
                 if l.len() != m.len() {

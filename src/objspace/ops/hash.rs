@@ -100,10 +100,10 @@ pub(crate) fn hash_of_key(k: &HashKey) -> i64 {
         HashKey::Str(s) => str_hash(s),
         HashKey::Unicode(u) => {
             if u.is_ascii() {
-                str_hash(u.as_bytes())
+                str_hash(&u.ascii_bytes())
             } else {
                 let mut x: i64 = 0;
-                for c in u.chars() {
+                for &c in u.codes() {
                     x = x.wrapping_mul(1_000_003) ^ c as i64;
                 }
                 x

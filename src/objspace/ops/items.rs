@@ -122,7 +122,7 @@ impl ObjSpace {
                     Object::List(l) => (l.len(), "list"),
                     Object::Tuple(l) => (l.len(), "tuple"),
                     Object::Str(s) => (s.len(), "string"),
-                    Object::Unicode(s) => (s.chars().count(), "string"),
+                    Object::Unicode(s) => (s.len(), "string"),
                     _ => unreachable!(),
                 };
                 let j = if i < 0 { i + len as i64 } else { i };
@@ -137,10 +137,8 @@ impl ObjSpace {
                         Ok(self.char_str(c))
                     }
                     Object::Unicode(s) => {
-                        let c = s.chars().nth(j).unwrap_or('\0');
-                        let mut buf = [0u8; 4];
-                        let t = c.encode_utf8(&mut buf).to_string();
-                        Ok(self.new_unicode(&t))
+                        let c = s.codes()[j];
+                        Ok(self.new_unicode_codes(vec![c]))
                     }
                     _ => unreachable!(),
                 }
@@ -181,7 +179,7 @@ impl ObjSpace {
         let len = match self.heap.get(id) {
             Object::List(l) | Object::Tuple(l) => l.len(),
             Object::Str(s) => s.len(),
-            Object::Unicode(s) => s.chars().count(),
+            Object::Unicode(s) => s.len(),
             _ => 0,
         } as i64;
         let (start, _, step, count) = slice_indices(len, start, stop, step);
@@ -210,9 +208,9 @@ impl ObjSpace {
                 Ok(self.new_str_vec(v))
             }
             Object::Unicode(s) => {
-                let chars: Vec<char> = s.chars().collect();
-                let v: String = idx.map(|i| chars[i]).collect();
-                Ok(self.new_unicode(&v))
+                let codes = s.codes();
+                let v: Vec<u32> = idx.map(|i| codes[i]).collect();
+                Ok(self.new_unicode_codes(v))
             }
             _ => unreachable!(),
         }
@@ -380,7 +378,7 @@ impl ObjSpace {
                     Object::Unicode(_) => {
                         let hay = self.unicode_of(container)?;
                         let needle = self.unicode_of(item)?;
-                        Ok(hay.contains(&*needle))
+                        Ok(hay.contains(&needle))
                     }
                     _ => self.type_error("'in <string>' requires string as left operand"),
                 },
@@ -389,7 +387,7 @@ impl ObjSpace {
             Object::Unicode(_) => {
                 let hay = self.unicode_of(container)?;
                 let needle = self.unicode_of(item)?;
-                Ok(hay.contains(&*needle))
+                Ok(hay.contains(&needle))
             }
             Object::Dict(d) | Object::Set(d) => {
                 let _ = d;

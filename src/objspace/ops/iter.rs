@@ -26,9 +26,8 @@ impl ObjSpace {
             Object::Unicode(s) => {
                 let s = s.clone();
                 let mut out = Vec::with_capacity(s.len());
-                for c in s.chars() {
-                    let mut buf = [0u8; 4];
-                    out.push(self.new_unicode(c.encode_utf8(&mut buf)));
+                for &c in s.codes() {
+                    out.push(self.new_unicode_codes(vec![c]));
                 }
                 out
             }

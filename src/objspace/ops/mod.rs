@@ -20,7 +20,6 @@ pub(crate) use arith::{frexp, narrow_overflow_message, wrap_rint, Num};
 use crate::interpreter::Op;
 use crate::objspace::object::{Object, Value};
 use crate::objspace::{ObjSpace, R};
-use std::rc::Rc;
 
 impl ObjSpace {
     /// Executes one operation on concrete values.
@@ -214,12 +213,12 @@ impl ObjSpace {
     }
 
     /// The text of a `str` (ASCII-decoded) or `unicode` value.
-    pub(crate) fn unicode_of(&mut self, v: Value) -> R<Rc<str>> {
+    pub(crate) fn unicode_of(&mut self, v: Value) -> R<crate::compiler::UStr> {
         match v {
             Value::Obj(id) => match self.heap.get(id) {
                 Object::Unicode(u) => Ok(u.clone()),
                 Object::Str(s) => match std::str::from_utf8(s) {
-                    Ok(t) if s.is_ascii() => Ok(Rc::from(t)),
+                    Ok(t) if s.is_ascii() => Ok(crate::compiler::UStr::from(t)),
                     _ => {
                         let pos = s.iter().position(|b| !b.is_ascii()).unwrap_or(0);
                         let byte = s[pos];
@@ -231,12 +230,16 @@ impl ObjSpace {
                 },
                 _ => {
                     let s = self.str_value(v)?;
-                    Ok(Rc::from(String::from_utf8_lossy(&s).as_ref()))
+                    Ok(crate::compiler::UStr::from(
+                        String::from_utf8_lossy(&s).as_ref(),
+                    ))
                 }
             },
             _ => {
                 let s = self.str_value(v)?;
-                Ok(Rc::from(String::from_utf8_lossy(&s).as_ref()))
+                Ok(crate::compiler::UStr::from(
+                    String::from_utf8_lossy(&s).as_ref(),
+                ))
             }
         }
     }

@@ -41,7 +41,7 @@ impl ObjSpace {
         if let Value::Obj(id) = v {
             match self.heap.get(id) {
                 Object::Str(s) => return Ok(s.len()),
-                Object::Unicode(s) => return Ok(s.chars().count()),
+                Object::Unicode(s) => return Ok(s.len()),
                 Object::Tuple(l) | Object::List(l) => return Ok(l.len()),
                 Object::Dict(d) | Object::Set(d) => return Ok(d.entries.len()),
                 Object::Instance(i) if i.class == self.types.xrange => {

@@ -486,11 +486,32 @@ def _wrap(LIST, items):
 
 
 @specialize.ll()
+def _split_empty(ARRAY, s, max, right):
+    # an empty separator is found at every position without moving on, as the reference's
+    # search gives it: `max` empty pieces (len(s) without a limit, none for another
+    # negative max), then the whole string; rsplit puts the whole string first
+    if max == -1:
+        max = len(s.chars)
+    if max < 0:
+        max = 0
+    res = malloc(ARRAY.TO, max + 1)
+    i = 0
+    while i <= max:
+        res[i] = _piece(s, 0, 0)
+        i += 1
+    if right:
+        res[0] = s
+    else:
+        res[max] = s
+    return res
+
+
+@specialize.ll()
 def _split_sep(ARRAY, s, sep, max):
     n = len(s.chars)
     m = len(sep.chars)
     if m == 0:
-        raise ValueError
+        return _split_empty(ARRAY, s, max, False)
     count = ll_count(s, sep, 0, n)
     if max >= 0 and count > max:
         count = max
@@ -512,7 +533,7 @@ def _rsplit_sep(ARRAY, s, sep, max):
     n = len(s.chars)
     m = len(sep.chars)
     if m == 0:
-        raise ValueError
+        return _split_empty(ARRAY, s, max, True)
     count = 0
     j = ll_rfind(s, sep, 0, n)
     while j >= 0 and (max < 0 or count < max):
@@ -540,7 +561,7 @@ def _rsplit_str(ARRAY, s, sep, max):
     n = len(s.chars)
     m = len(sep.chars)
     if m == 0:
-        raise ValueError
+        return _split_empty(ARRAY, s, max, True)
     if max == -1:
         max = n
     count = 1

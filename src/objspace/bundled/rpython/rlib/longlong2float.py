@@ -9,10 +9,18 @@ reference."""
 import math
 from __rpy__ import longlong2float_float2longlong, longlong2float_longlong2float
 from rpython.rlib.rarithmetic import intmask, r_singlefloat
+from rpython.rlib.signature import signature
+from rpython.rlib import types
 from rpython.rtyper.lltypesystem import rffi
 
 float2longlong = longlong2float_float2longlong
-longlong2float = longlong2float_longlong2float
+
+
+# the reference asserts that the argument is an r_int64 (`int` here): an r_longlong (a
+# distinct class, r_int) is refused
+@signature(types.int(), returns=types.float())
+def longlong2float(llval):
+    return longlong2float_longlong2float(llval)
 
 _MININT = -9223372036854775807 - 1
 

@@ -7,8 +7,11 @@ newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encod
 default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
 ('replace') or skips ('ignore'). The UTF-8 encoder refuses surrogates unless
 `allow_surrogates`; the decoder takes a UTF-8 sequence encoding one for an invalid
-sequence. Not modelled: the other codecs (UTF-16/32/7, escapes, charmap).
+sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be), charmap, unicode-escape and
+raw-unicode-escape follow. Not modelled: UTF-7, unicode-internal, `\\N{...}` escapes.
 """
+
+from rpython.rlib.rarithmetic import r_uint, intmask
 
 MAXUNICODE = 0x10ffff
 UNICHR = unichr
@@ -237,3 +240,530 @@ def unicode_encode_latin_1(p, size, errors, errorhandler=None):
 
 def unicode_encode_ascii(p, size, errors, errorhandler=None):
     return unicode_encode_ucs1_helper(p, size, errors, errorhandler, 128)
+
+
+# ---- UTF-16 and UTF-32 (this host is little-endian, as the reference's BYTEORDER)
+#
+# The decoders return `(unicode, consumed)`; the `*_helper` ones also return the byte
+# order they ended with (-1 little, 1 big, 0 native without a BOM). A native decoder
+# skips a leading BOM and takes its byte order; the explicit ones keep a BOM as U+FEFF.
+# The encoders write a BOM only for the native byte order ("utf-16" / "utf-32").
+
+BYTEORDER = 'little'
+
+
+def _utf16_unit(s, pos, little):
+    if little:
+        return (ord(s[pos + 1]) << 8) | ord(s[pos])
+    return (ord(s[pos]) << 8) | ord(s[pos + 1])
+
+
+def str_decode_utf_16_helper(s, size, errors, final=True, errorhandler=None,
+                             byteorder="native", public_encoding_name='utf16'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    bo = 0
+    pos = 0
+    if byteorder == 'native':
+        if size >= 2:
+            bom = _utf16_unit(s, 0, True)
+            if bom == 0xFEFF:
+                pos = 2
+                bo = -1
+            elif bom == 0xFFFE:
+                pos = 2
+                bo = 1
+    elif byteorder == 'little':
+        bo = -1
+    else:
+        bo = 1
+    if size == 0:
+        return u'', 0, bo
+    little = bo != 1
+    result = []
+    end = len(s)
+    while pos < size:
+        if end - pos < 2:
+            # an odd byte left over
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
+                                  s, pos, end)
+            result.append(r)
+            if end - pos < 2:
+                break
+        unit = _utf16_unit(s, pos, little)
+        pos += 2
+        if unit < 0xD800 or unit > 0xDFFF:
+            result.append(unichr(unit))
+            continue
+        if end - pos < 2:
+            # a surrogate with nothing after it
+            pos -= 2
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "unexpected end of data", s, pos, end)
+            result.append(r)
+            if end - pos < 2:
+                break
+        elif unit <= 0xDBFF:
+            low = _utf16_unit(s, pos, little)
+            pos += 2
+            if 0xDC00 <= low <= 0xDFFF:
+                result.append(unichr(0x10000 + (((unit & 0x3FF) << 10) | (low & 0x3FF))))
+                continue
+            # the high surrogate is the error; decoding goes on at the unit after it
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "illegal UTF-16 surrogate", s, pos - 4, pos - 2)
+            result.append(r)
+        else:
+            r, pos = errorhandler(errors, public_encoding_name, "illegal encoding",
+                                  s, pos - 2, pos)
+            result.append(r)
+    return u''.join(result), pos, bo
+
+
+def str_decode_utf_16(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "native")
+    return u, n
+
+
+def str_decode_utf_16_be(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "big")
+    return u, n
+
+
+def str_decode_utf_16_le(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_16_helper(s, size, errors, final, errorhandler, "little")
+    return u, n
+
+
+def _store16(result, unit, byteorder):
+    hi = chr((unit >> 8) & 0xff)
+    lo = chr(unit & 0xff)
+    if byteorder == 'little':
+        result.append(lo)
+        result.append(hi)
+    else:
+        result.append(hi)
+        result.append(lo)
+
+
+def unicode_encode_utf_16_helper(s, size, errors, errorhandler=None,
+                                 allow_surrogates=True, byteorder='little',
+                                 public_encoding_name='utf16'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    if byteorder == 'native':
+        _store16(result, 0xFEFF, BYTEORDER)
+        byteorder = BYTEORDER
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if c >= 0x10000:
+            _store16(result, 0xD800 | ((c - 0x10000) >> 10), byteorder)
+            _store16(result, 0xDC00 | ((c - 0x10000) & 0x3FF), byteorder)
+        elif c < 0xD800 or c >= 0xE000 or allow_surrogates:
+            _store16(result, c, byteorder)
+        else:
+            ru, rs, pos = errorhandler(errors, public_encoding_name,
+                                       'surrogates not allowed', s, pos - 1, pos)
+            if rs is not None:
+                if len(rs) % 2 != 0:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                result.append(rs)
+                continue
+            for r in ru:
+                if ord(r) >= 0xD800:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                else:
+                    _store16(result, ord(r), byteorder)
+    return ''.join(result)
+
+
+def unicode_encode_utf_16(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "native")
+
+
+def unicode_encode_utf_16_be(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "big")
+
+
+def unicode_encode_utf_16_le(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_16_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "little")
+
+
+def _utf32_unit(s, pos, little):
+    if little:
+        return ((ord(s[pos + 3]) << 24) | (ord(s[pos + 2]) << 16) |
+                (ord(s[pos + 1]) << 8) | ord(s[pos]))
+    return ((ord(s[pos]) << 24) | (ord(s[pos + 1]) << 16) |
+            (ord(s[pos + 2]) << 8) | ord(s[pos + 3]))
+
+
+def str_decode_utf_32_helper(s, size, errors, final=True, errorhandler=None,
+                             byteorder="native", public_encoding_name='utf32'):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    bo = 0
+    pos = 0
+    if byteorder == 'native':
+        if size >= 4:
+            bom = _utf32_unit(s, 0, True)
+            if bom == 0x0000FEFF:
+                pos = 4
+                bo = -1
+            elif bom == 0xFFFE0000:
+                pos = 4
+                bo = 1
+    elif byteorder == 'little':
+        bo = -1
+    else:
+        bo = 1
+    if size == 0:
+        return u'', 0, bo
+    little = bo != 1
+    result = []
+    end = len(s)
+    while pos < size:
+        if end - pos < 4:
+            if not final:
+                break
+            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
+                                  s, pos, end)
+            result.append(r)
+            if end - pos < 4:
+                break
+            continue
+        c = _utf32_unit(s, pos, little)
+        if c >= 0x110000:
+            # the error covers everything up to the end of the input
+            r, pos = errorhandler(errors, public_encoding_name,
+                                  "codepoint not in range(0x110000)", s, pos, end)
+            result.append(r)
+            continue
+        result.append(unichr(c))
+        pos += 4
+    return u''.join(result), pos, bo
+
+
+def str_decode_utf_32(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "native")
+    return u, n
+
+
+def str_decode_utf_32_be(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "big")
+    return u, n
+
+
+def str_decode_utf_32_le(s, size, errors, final=True, errorhandler=None):
+    u, n, bo = str_decode_utf_32_helper(s, size, errors, final, errorhandler, "little")
+    return u, n
+
+
+def _store32(result, c, byteorder):
+    b = [chr((c >> 24) & 0xff), chr((c >> 16) & 0xff), chr((c >> 8) & 0xff), chr(c & 0xff)]
+    if byteorder == 'little':
+        b.reverse()
+    for x in b:
+        result.append(x)
+
+
+def unicode_encode_utf_32_helper(s, size, errors, errorhandler=None,
+                                 allow_surrogates=True, byteorder='little',
+                                 public_encoding_name='utf32'):
+    """Only a high surrogate (U+D800..U+DBFF) is refused without allow_surrogates; a
+    character is written as it is (a wide host pairs no surrogates)."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    if byteorder == 'native':
+        _store32(result, 0xFEFF, BYTEORDER)
+        byteorder = BYTEORDER
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if 0xD800 <= c < 0xDC00 and not allow_surrogates:
+            ru, rs, pos = errorhandler(errors, public_encoding_name,
+                                       'surrogates not allowed', s, pos - 1, pos)
+            if rs is not None:
+                if len(rs) % 4 != 0:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                result.append(rs)
+                continue
+            for r in ru:
+                if ord(r) >= 0xD800:
+                    errorhandler('strict', public_encoding_name,
+                                 'surrogates not allowed', s, pos - 1, pos)
+                else:
+                    _store32(result, ord(r), byteorder)
+            continue
+        _store32(result, c, byteorder)
+    return ''.join(result)
+
+
+def unicode_encode_utf_32(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "native")
+
+
+def unicode_encode_utf_32_be(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "big")
+
+
+def unicode_encode_utf_32_le(s, size, errors, errorhandler=None, allow_surrogates=True):
+    return unicode_encode_utf_32_helper(s, size, errors, errorhandler,
+                                        allow_surrogates, "little")
+
+
+# ---- charmap: a dict from characters to characters (None: Latin-1)
+
+ERROR_CHAR = u'\ufffe'
+
+
+def str_decode_charmap(s, size, errors, final=False, errorhandler=None, mapping=None):
+    """A byte the mapping lacks (or maps to U+FFFE) is an error."""
+    if mapping is None:
+        return str_decode_latin_1(s, size, errors, final, errorhandler)
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    result = []
+    pos = 0
+    while pos < size:
+        c = mapping.get(s[pos], ERROR_CHAR)
+        if c == ERROR_CHAR:
+            r, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
+                                  s, pos, pos + 1)
+            result.append(r)
+            continue
+        result.append(c)
+        pos += 1
+    return u''.join(result), pos
+
+
+def unicode_encode_charmap(s, size, errors, errorhandler=None, mapping=None):
+    """A run of characters the mapping lacks (or maps to '') is one error; each
+    character of the handler's replacement is mapped in turn."""
+    if mapping is None:
+        return unicode_encode_latin_1(s, size, errors, errorhandler)
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    pos = 0
+    while pos < size:
+        c = mapping.get(s[pos], '')
+        if len(c) > 0:
+            result.append(c)
+            pos += 1
+            continue
+        end = pos + 1
+        while end < size and mapping.get(s[end], '') == '':
+            end += 1
+        ru, rs, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
+                                   s, pos, end)
+        if rs is not None:
+            result.append(rs)
+            continue
+        for r in ru:
+            c2 = mapping.get(r, '')
+            if len(c2) == 0:
+                errorhandler("strict", "charmap", "character maps to <undefined>",
+                             s, pos, pos + 1)
+            result.append(c2)
+    return ''.join(result)
+
+
+# ---- unicode-escape and raw-unicode-escape
+
+hexdigits = "0123456789ABCDEFabcdef"
+
+
+def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
+    """The character of the `digits` hex digits at `pos` (read with int(x, 16), so a
+    sign or spaces pass) appended to the list `builder`; the new position."""
+    end = len(s)
+    if pos + digits > end:
+        stop = pos
+        while stop < end and s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
+        builder.append(r)
+        return pos
+    try:
+        code = r_uint(int(s[pos:pos + digits], 16))
+    except ValueError:
+        stop = pos
+        while s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
+        builder.append(r)
+        return pos
+    if code <= r_uint(MAXUNICODE):
+        builder.append(unichr(intmask(code)))
+        return pos + digits
+    r, pos = errorhandler(errors, encoding, "illegal Unicode character",
+                          s, pos - 2, pos + digits)
+    builder.append(r)
+    return pos
+
+
+_SIMPLE_ESCAPES = {'\\': u'\\', '\'': u'\'', '"': u'"', 'b': u'\b', 'f': u'\f',
+                   't': u'\t', 'n': u'\n', 'r': u'\r', 'v': u'\v', 'a': u'\a'}
+
+
+def str_decode_unicode_escape(s, size, errors, final=False, errorhandler=None,
+                              unicodedata_handler=None):
+    """Python's escapes; without a unicodedata handler `\\N` stays as it is."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    if size == 0:
+        return u'', 0
+    result = []
+    pos = 0
+    while pos < size:
+        ch = s[pos]
+        pos += 1
+        if ch != '\\':
+            result.append(unichr(ord(ch)))
+            continue
+        if pos >= size:
+            r, pos = errorhandler(errors, "unicodeescape", "\\ at end of string",
+                                  s, pos - 1, size)
+            result.append(r)
+            continue
+        ch = s[pos]
+        pos += 1
+        if ch == '\n':
+            continue
+        simple = _SIMPLE_ESCAPES.get(ch, u'')
+        if simple:
+            result.append(simple)
+        elif '0' <= ch <= '7':
+            # up to three octal digits
+            code = ord(ch) - ord('0')
+            k = 1
+            while k < 3 and pos < size and '0' <= s[pos] <= '7':
+                code = (code << 3) + ord(s[pos]) - ord('0')
+                pos += 1
+                k += 1
+            result.append(unichr(code))
+        elif ch == 'x':
+            pos = hexescape(result, s, pos, 2, "unicodeescape", errorhandler,
+                            "truncated \\xXX escape", errors)
+        elif ch == 'u':
+            pos = hexescape(result, s, pos, 4, "unicodeescape", errorhandler,
+                            "truncated \\uXXXX escape", errors)
+        elif ch == 'U':
+            pos = hexescape(result, s, pos, 8, "unicodeescape", errorhandler,
+                            "truncated \\UXXXXXXXX escape", errors)
+        else:
+            result.append(u'\\')
+            result.append(unichr(ord(ch)))
+    return u''.join(result), pos
+
+
+_HEX = '0123456789abcdef'
+
+
+def raw_unicode_escape_helper(result, code):
+    """`\\xhh`, `\\uhhhh` or `\\Uhhhhhhhh` (lowercase digits) appended to `result`."""
+    if code >= 0x10000 or code < 0:
+        result.append("\\U")
+        n = 8
+    elif code >= 0x100:
+        result.append("\\u")
+        n = 4
+    else:
+        result.append("\\x")
+        n = 2
+    i = n - 1
+    while i >= 0:
+        result.append(_HEX[(code >> (4 * i)) & 0x0f])
+        i -= 1
+
+
+def unicode_encode_unicode_escape(s, size, errors, errorhandler=None):
+    """Printable ASCII as it is (a backslash doubled), tab, newline and return as
+    `\\t \\n \\r`, every other character as a hex escape."""
+    result = []
+    pos = 0
+    while pos < size:
+        oc = ord(s[pos])
+        if oc == 9:
+            result.append('\\t')
+        elif oc == 10:
+            result.append('\\n')
+        elif oc == 13:
+            result.append('\\r')
+        elif oc == 92:
+            result.append('\\\\')
+        elif oc < 32 or oc >= 0x7F:
+            raw_unicode_escape_helper(result, oc)
+        else:
+            result.append(chr(oc))
+        pos += 1
+    return ''.join(result)
+
+
+def str_decode_raw_unicode_escape(s, size, errors, final=False, errorhandler=None):
+    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    if size == 0:
+        return u'', 0
+    result = []
+    pos = 0
+    while pos < size:
+        ch = s[pos]
+        if ch != '\\':
+            result.append(unichr(ord(ch)))
+            pos += 1
+            continue
+        start = pos
+        # every backslash of the run but the last is copied now
+        while True:
+            pos += 1
+            if pos == size or s[pos] != '\\':
+                break
+            result.append(u'\\')
+        if pos >= size:
+            result.append(u'\\')
+            break
+        if (pos - start) % 2 == 0 or (s[pos] != 'u' and s[pos] != 'U'):
+            result.append(u'\\')
+            result.append(unichr(ord(s[pos])))
+            pos += 1
+            continue
+        if s[pos] == 'u':
+            digits = 4
+        else:
+            digits = 8
+        pos = hexescape(result, s, pos + 1, digits, "rawunicodeescape", errorhandler,
+                        "truncated \\uXXXX", errors)
+    return u''.join(result), pos
+
+
+def unicode_encode_raw_unicode_escape(s, size, errors, errorhandler=None):
+    """Latin-1 characters as they are, the others as `\\uXXXX` / `\\UXXXXXXXX`."""
+    result = []
+    pos = 0
+    while pos < size:
+        oc = ord(s[pos])
+        if oc < 0x100:
+            result.append(chr(oc))
+        else:
+            raw_unicode_escape_helper(result, oc)
+        pos += 1
+    return ''.join(result)
