@@ -212,6 +212,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         self.bk.describe_type(heap, &inputs[i]),
                         if container {
                             ": only the container the signature declares fits it, not another one with the same items"
+                        } else if s_decl.no_nul() && !inputs[i].no_nul() {
+                            ": the signature wants a string known to hold no NUL byte, and this one may hold one"
                         } else {
                             ""
                         }
