@@ -23,6 +23,7 @@ mod rclass;
 mod rclasscall;
 mod rcontainers;
 mod rdict;
+mod renviron;
 mod rexternal;
 mod rfrozen;
 mod rgenerator;

@@ -28,6 +28,9 @@ impl RTyper<'_> {
         if id.owner() == Some("rweakdict") {
             return self.rtype_weakdict_method(hop, llops, sv, sr, ss, id);
         }
+        if id == B::DictGet && self.is_os_environ(ss) {
+            return self.rtype_environ_get(hop, llops);
+        }
         let name = id.short_name();
         let rr = hop.r_result;
         let tr = self.lltype(rr);

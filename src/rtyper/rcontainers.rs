@@ -120,6 +120,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_getitem(hop, llops);
+        }
         self.char_container_as_str(hop, llops)?;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -225,6 +228,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_setitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_setitem(hop, llops);
+        }
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -274,6 +280,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_delitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_delitem(hop, llops);
+        }
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
