@@ -669,3 +669,36 @@ fn broken_helper_is_one_error_at_the_users_line() {
     assert_eq!((code, stdout.as_str()), (0, "1 [1]\n"), "{}", stderr);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `os.environ` of the translated program is the environment it runs with: `run`, and
+/// the executable `build` makes, read a variable given when they start (not the one of
+/// the translation), and set and unset their own. The program is a run fixture (its
+/// outputs without the variable, from the reference's binary, are beside it).
+#[test]
+fn environ_is_read_when_the_program_runs() {
+    let prog = "fixtures/run/io_environ_at_run_time_realprog17.py";
+    let tail = "KeyError on read\nRPY_ENV_NEW_REALPROG17 = set-1\nset-1\nRPY_ENV_NEW_REALPROG17 unset\nKeyError on del\n";
+    let with_var = format!("RPY_ENV_PROBE_REALPROG17 = from-env\n{tail}");
+    let run = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
+        .args(["run", prog])
+        .env("RPY_ENV_PROBE_REALPROG17", "from-env")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), with_var);
+    let exe = std::env::temp_dir().join(format!("rpy-cli-environ-{}", std::process::id()));
+    let (code, _, stderr) = rpy(&["build", prog, "-o", exe.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = Command::new(&exe)
+        .env("RPY_ENV_PROBE_REALPROG17", "from-env")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), with_var);
+    let out = Command::new(&exe)
+        .env_remove("RPY_ENV_PROBE_REALPROG17")
+        .output()
+        .unwrap();
+    let without = format!("RPY_ENV_PROBE_REALPROG17 unset\n{tail}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), without);
+    let _ = std::fs::remove_file(&exe);
+}

@@ -83,6 +83,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsWaitpid, os_not_at_import),
     (B::OsTtyname, os_not_at_import),
     (B::OsReadlink, os_readlink),
+    (B::OsFdopen, os_not_at_import),
     (B::OsSymlink, os_not_at_import),
     (B::OsLink, os_not_at_import),
     (B::OsFtruncate, os_not_at_import),
