@@ -43,7 +43,10 @@ impl RTyper<'_> {
         let k = self.inputarg(llops, hop, 0, rs)?;
         let rr = hop.r_result;
         let tr = self.lltype(rr);
-        Ok((self.rt_call(llops, RuntimeFn::OsEnvironGet, vec![k], tr), rr))
+        Ok((
+            self.rt_call(llops, RuntimeFn::OsEnvironGet, vec![k], tr),
+            rr,
+        ))
     }
 
     /// `os.environ[k] = v`: setenv (OSError when it fails).
