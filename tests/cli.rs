@@ -146,6 +146,29 @@ fn rules_explain_and_usage_errors() {
         .exists());
 }
 
+/// `rpy-lsp explain RPY205 | head` closes the pipe early: the tool ends as `cat` does
+/// (killed by SIGPIPE, or exit 0), never with a panic message.
+#[test]
+#[cfg(unix)]
+fn output_into_a_closed_pipe_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
+        .args(["explain", "RPY205"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.status.signal() == Some(libc::SIGPIPE) || out.status.code() == Some(0),
+        "{:?}",
+        out.status
+    );
+}
+
 #[test]
 fn run_executes_the_example_with_its_arguments() {
     let (code, stdout, _) = rpy(&["run", "examples/hello.py", "--", "bob"]);

@@ -70,6 +70,9 @@ pub(super) struct GraphInfo {
     /// Per link: whether the annotator followed it (a branch it knows is never taken, as
     /// `x is None` false for an `x` that is always None, is not).
     pub links_followed: Vec<bool>,
+    /// Building the graph reported an error (a construct the reference's flow space
+    /// refuses): the reference stops there, so what annotating it finds is not reported.
+    pub flow_error: bool,
 }
 
 pub(super) struct Annotator<'s, C: ConcreteSpace> {
@@ -183,6 +186,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             return;
         }
         let mut span = e.span.unwrap_or(default_span);
+        if self.inside_flow_errored_graph(span) {
+            return;
+        }
         let mut labels = e.labels;
         if self.bundled_files.contains(&span.file) {
             // A problem found inside rpy-lsp's bundled models (os, rlib…) is the caller's:
@@ -235,6 +241,22 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         None
     }
 
+    /// Whether `span` is in the function of the graph being annotated, and building that
+    /// graph reported an error: the reference stops at that error, before annotating.
+    fn inside_flow_errored_graph(&self, span: Span) -> bool {
+        let g = self.bk.position.graph as usize;
+        if !self.info.get(g).is_some_and(|i| i.flow_error) {
+            return false;
+        }
+        match self.graphs[g].func.map(|f| self.heap().get(f)) {
+            Some(Object::Function(f)) => {
+                let c = f.code.span;
+                c.file == span.file && c.start <= span.start && span.end <= c.end
+            }
+            _ => false,
+        }
+    }
+
     pub fn push_diagnostic(&mut self, d: Diagnostic) {
         if self.seen.insert((d.code, d.span, d.message.clone())) {
             self.diagnostics.push(d);
@@ -261,6 +283,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             return_sources: Vec::new(),
             desc,
             links_followed: vec![false; nlinks],
+            flow_error: false,
         });
         id
     }
@@ -281,7 +304,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         match self.entry_call(desc, call) {
             Ok(g) => self.entry_graph = Some(g as usize),
             Err(e) => {
-                self.report(e, span);
+                // a flow error of the entry point itself is reported where it happened
+                if !self.flow_failed.contains(&entry) {
+                    self.report(e, span);
+                }
                 return;
             }
         }
@@ -890,6 +916,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 diagnostics.push(w);
             }
         }
+        // the reference stops at its first error: which one ours found first is kept
+        let first_error = diagnostics.iter().find(|d| d.is_error()).cloned();
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
         let graph_descs = self.info.iter().map(|i| i.desc).collect();
         let blocks_reached = self
@@ -934,6 +962,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             bindings,
             graph_of_func: self.graph_of_func,
             diagnostics,
+            first_error,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
             call_targets,

@@ -168,7 +168,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (x, y) if x.is_int_like() && y.is_unicode_like() && op == Mul => Ok(SomeValue::unicode(y.no_nul())),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) if op == Add => {
                 if inplace {
-                    self.bk.mutate_list(self.space.heap(), *d1, true);
+                    self.bk.mutate_list(self.space.heap(), *d1, true)?;
                     self.bk.agree_lists(self.space.heap(), *d1, *d2)?;
                     return Ok(a.clone());
                 }
@@ -178,7 +178,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 // lst += iterable: extend with its items
                 let it = self.op_iter(y)?;
                 let item = self.op_next(&it)?;
-                self.bk.mutate_list(self.space.heap(), *def, true);
+                self.bk.mutate_list(self.space.heap(), *def, true)?;
                 if !item.is_impossible() {
                     self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
                 }
@@ -186,7 +186,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             (S::List { def, .. }, y) | (y, S::List { def, .. }) if op == Mul && y.is_int_like() => {
                 if inplace {
-                    self.bk.mutate_list(self.space.heap(), *def, true);
+                    self.bk.mutate_list(self.space.heap(), *def, true)?;
                     return Ok(a.clone());
                 }
                 self.bk.offspring(self.space.heap(), &[*def])
@@ -650,7 +650,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     ) -> Result<SomeValue, AnnError> {
         match (obj, idx) {
             (S::List { def, .. }, i) if i.is_int_like() => {
-                self.bk.mutate_list(self.space.heap(), *def, false);
+                self.bk.mutate_list(self.space.heap(), *def, false)?;
                 self.bk
                     .generalize_list(self.space.heap(), *def, &value.not_const())?;
                 Ok(S::None)
@@ -708,7 +708,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     pub fn op_delitem(&mut self, obj: &SomeValue, idx: &SomeValue) -> Result<SomeValue, AnnError> {
         match obj {
             S::List { def, .. } if idx.is_int_like() => {
-                self.bk.mutate_list(self.space.heap(), *def, true);
+                self.bk.mutate_list(self.space.heap(), *def, true)?;
                 Ok(S::None)
             }
             S::Dict { def, .. } => {
@@ -866,7 +866,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "lst[start:stop] = x: x must be a list".into(),
                     ));
                 };
-                self.bk.mutate_list(self.space.heap(), *def, true);
+                self.bk.mutate_list(self.space.heap(), *def, true)?;
                 self.bk.agree_lists(self.space.heap(), *def, *d2)?;
                 Ok(S::None)
             }
@@ -897,7 +897,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match obj {
             S::List { def, .. } => {
                 self.check_slice(start, stop, "slice deletion")?;
-                self.bk.mutate_list(self.space.heap(), *def, true);
+                self.bk.mutate_list(self.space.heap(), *def, true)?;
                 Ok(S::None)
             }
             _ => Err(AnnError::new(

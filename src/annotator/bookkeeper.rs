@@ -25,6 +25,8 @@ pub struct Item {
     pub mutated: bool,
     /// The list was resized after creation (append, pop…).
     pub resized: bool,
+    /// `make_sure_not_resized()` was called on the list: resizing it is an error.
+    pub must_not_resize: bool,
     /// Lists made by `range()`: their step (0 when it varies).
     pub range_step: Option<i64>,
     /// Operations that read the item annotation: re-flowed when it generalizes.
@@ -42,6 +44,7 @@ impl Item {
             s_value,
             mutated: false,
             resized: false,
+            must_not_resize: false,
             range_step: None,
             read_locations: BTreeSet::new(),
             origin: None,

@@ -621,11 +621,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::ObjectmodelNewlistHint => {
                 let s = self.bk.newlist(self.space.heap(), 0, &[], None)?;
                 if let S::List { def, .. } = s {
-                    self.bk.mutate_list(self.space.heap(), def, true);
+                    self.bk.mutate_list(self.space.heap(), def, true)?;
                 }
                 Ok(s)
             }
             B::ObjectmodelKeepaliveUntilHere | B::ObjectmodelResizelistHint => Ok(S::None),
+            B::DebugMakeSureNotResized => {
+                self.arity(name, args, 1, 1)?;
+                match &p[0] {
+                    S::List { def, .. } => self.bk.never_resize(*def),
+                    S::None | S::Impossible => {}
+                    other => {
+                        return Err(AnnError::new(
+                            "RPY218",
+                            format!(
+                                "make_sure_not_resized() needs a list, not {}",
+                                self.bk.describe_type(self.space.heap(), other)
+                            ),
+                        ))
+                    }
+                }
+                Ok(arg(0))
+            }
             B::RweakrefRWeakValueDictionary | B::RweakrefRWeakKeyDictionary => self.weakdict_new(id, p),
             B::RgcCollect => {
                 self.arity(name, args, 0, 1)?;

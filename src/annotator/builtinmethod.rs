@@ -70,7 +70,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match id {
             B::ListAppend => {
                 self.arity(&full, args, 1, 1)?;
-                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)
@@ -85,7 +85,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "list.extend() of a string is not supported by the RPython typer: write `lst += s` (for a list of characters) or append in a loop".into(),
                     ));
                 }
-                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk.mutate_list(self.space.heap(), def, true)?;
                 match &p[0] {
                     S::List { def: d2, .. } => self.bk.agree_lists(self.space.heap(), def, *d2)?,
                     s => {
@@ -101,7 +101,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::ListReverse => {
                 self.arity(&full, args, 0, 0)?;
-                self.bk.mutate_list(self.space.heap(), def, false);
+                self.bk.mutate_list(self.space.heap(), def, false)?;
                 Ok(S::None)
             }
             B::ListInsert => {
@@ -115,14 +115,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "list.insert(): the index is not proven non-negative; RPython inserts only at an index >= 0 (check it with `assert i >= 0` first)".to_string(),
                     ));
                 }
-                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[1].not_const())?;
                 Ok(S::None)
             }
             B::ListRemove => {
                 self.arity(&full, args, 1, 1)?;
-                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)
@@ -132,7 +132,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if let Some(i) = p.first() {
                     self.check_int("list.pop", "the index", i)?;
                 }
-                self.bk.mutate_list(self.space.heap(), def, true);
+                self.bk.mutate_list(self.space.heap(), def, true)?;
                 Ok(self.bk.read_list_item(def))
             }
             B::ListIndex => {
@@ -547,7 +547,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .bk
                     .newlist(self.space.heap(), 0, &[SomeValue::string()], None)?;
                 if let S::List { def, .. } = l {
-                    self.bk.mutate_list(self.space.heap(), def, true);
+                    self.bk.mutate_list(self.space.heap(), def, true)?;
                 }
                 Ok(l)
             }

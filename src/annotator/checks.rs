@@ -9,7 +9,7 @@ use super::model::*;
 use super::AnnError;
 use crate::flowspace::{Hlvalue, SpaceOperation};
 use crate::interpreter::{ConcreteSpace, Op};
-use crate::objspace::object::{ObjId, Object};
+use crate::objspace::object::{ObjId, Object, Value};
 use crate::syntax::Span;
 use std::rc::Rc;
 
@@ -119,11 +119,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// `s.decode('utf-8')` of a constant string, which the typer cannot translate;
-    /// `c.encode('utf-8')` of one unicode character (or `c.decode('utf-8')` of one byte
-    /// character). The annotator annotates the UTF-8 codec function for the receiver it
-    /// sees; the typer later calls that function with a whole string, which may not widen
-    /// an annotation once annotation is over. So the reference accepts a character's
-    /// UTF-8 codec call only when some other call already gave the codec a whole string.
+    /// `c.encode('utf-8')` of one unicode character or of a constant unicode string (or
+    /// `c.decode('utf-8')` of one byte character). The annotator annotates the UTF-8 codec
+    /// function for the union of the receivers it sees; the typer later calls that
+    /// function with any string, which may not widen an annotation once annotation is
+    /// over. So the reference accepts these calls only when that union is a string that
+    /// is not constant: not when all receivers are characters, or all the same constant.
     fn check_utf8_codec_of_chars(&mut self) {
         use crate::builtins::BuiltinId as B;
         // (decode?, receiver is one character, span)
@@ -140,7 +141,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         }
-        let mut calls: Vec<(bool, bool, Span)> = Vec::new();
+        // (decode?, the receiver when it is a character (`Some(None)`) or a constant
+        // unicode string (`Some(Some(u))`), span)
+        type Fixed = Option<Option<Rc<str>>>;
+        let mut calls: Vec<(bool, Fixed, Span)> = Vec::new();
         for (g, op) in ops {
             let SomeValue::BuiltinMethod { id, s_self } = self.annotation(g, op.args[0]) else {
                 continue;
@@ -169,21 +173,40 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
                 continue;
             }
-            let char = matches!(
-                *s_self,
-                SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
-            );
-            calls.push((decode, char, op.span));
+            let fixed: Fixed = match &*s_self {
+                SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. } => Some(None),
+                s if !decode => match s.konst() {
+                    Some(Value::Obj(id)) => match self.heap().get(id) {
+                        Object::Unicode(u) => Some(Some(u.clone())),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
+            calls.push((decode, fixed, op.span));
         }
         for decode in [false, true] {
-            if calls.iter().any(|&(d, c, _)| d == decode && !c) {
+            let receivers: Vec<&Fixed> = calls
+                .iter()
+                .filter(|c| c.0 == decode)
+                .map(|c| &c.1)
+                .collect();
+            let Some(&Some(first)) = receivers.first() else {
+                continue;
+            };
+            if receivers.iter().any(|r| r.as_ref() != Some(first)) {
                 continue;
             }
-            for &(_, _, span) in calls.iter().filter(|&&(d, c, _)| d == decode && c) {
+            let char = first.is_none();
+            for (_, _, span) in calls.iter().filter(|c| c.0 == decode) {
+                let span = *span;
                 let msg = if decode {
                     "decode('utf-8') of a single character is not supported by the RPython typer unless the program also decodes a whole string: decode the string, or slice it (`s[i:i + 1]`)"
-                } else {
+                } else if char {
                     "encode('utf-8') of a single unicode character is not supported by the RPython typer unless the program also encodes a whole unicode string: encode the string, or slice it (`u[i:i + 1]`)"
+                } else {
+                    "encode('utf-8') of a constant unicode string is not supported by the RPython typer unless the program also encodes another unicode string: write the byte string literal instead"
                 };
                 self.report(AnnError::new("RPY210", msg.into()), span);
             }

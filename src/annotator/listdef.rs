@@ -282,6 +282,11 @@ impl Bookkeeper {
         let ra = self.find(ra);
         let it = &mut self.items[ra.index()];
         it.mutated |= b_item.mutated;
+        // The reference refuses to merge a never-resized list with a resized one. Our
+        // lists built by a comprehension count as resized where the reference's are fresh
+        // (its `fence` hint), so the mark is dropped rather than reported.
+        it.must_not_resize =
+            (it.must_not_resize || b_item.must_not_resize) && !(it.resized || b_item.resized);
         it.resized |= b_item.resized;
         if it.range_step != b_item.range_step {
             it.range_step = match (it.range_step, b_item.range_step) {
@@ -348,13 +353,25 @@ impl Bookkeeper {
         Ok(s_new)
     }
 
-    /// Marks a list as mutated (items written), warning for prebuilt lists.
-    pub fn mutate_list(&mut self, heap: &Heap, def: ListDefId, resize: bool) {
+    /// Marks a list as mutated (items written), warning for prebuilt lists; resizing a list
+    /// given to `make_sure_not_resized()` is an error.
+    pub fn mutate_list(
+        &mut self,
+        heap: &Heap,
+        def: ListDefId,
+        resize: bool,
+    ) -> Result<(), AnnError> {
         let it = self.list_item(def);
         let span = self.span;
         let item = &mut self.items[it.index()];
         item.mutated = true;
-        if resize {
+        if resize && !item.resized {
+            if item.must_not_resize {
+                return Err(AnnError::new(
+                    "RPY205",
+                    "this resizes a list given to make_sure_not_resized(): such a list must keep its length".into(),
+                ));
+            }
             item.resized = true;
         }
         if item.prebuilt.is_some() {
@@ -365,6 +382,18 @@ impl Bookkeeper {
                 self.describe_type(heap, &SomeValue::List { def, konst: None })
             );
             self.warn("RPY212", span, msg, Vec::new());
+        }
+        Ok(())
+    }
+
+    /// `make_sure_not_resized(lst)`: the list must not be resized from now on. A list
+    /// already resized is left alone: ours include the lists built by comprehensions,
+    /// which the reference makes fresh ones (its `fence` hint), so no error is certain.
+    pub fn never_resize(&mut self, def: ListDefId) {
+        let it = self.list_item(def);
+        let item = &mut self.items[it.index()];
+        if !item.resized {
+            item.must_not_resize = true;
         }
     }
 

@@ -27,6 +27,7 @@ mod call;
 mod calldefaults;
 mod callfamily;
 mod callshapes;
+mod canonlythrow;
 mod checks;
 pub mod classdef;
 mod classdesc;
@@ -118,6 +119,10 @@ pub struct AnnotatedProgram {
     pub graph_descs: Vec<Option<DescId>>,
     /// Flow-level and annotation diagnostics, deduplicated, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Of `diagnostics`, the error the annotation found first (in the order the
+    /// reference's annotation would meet it: a call whose callee's result is not known yet
+    /// waits for the callee).
+    pub first_error: Option<Diagnostic>,
     /// Descriptions, class definitions, list and dict definitions the annotations refer to.
     pub bookkeeper: Bookkeeper,
     /// Graph of the entry point, when it could be built.
@@ -216,6 +221,7 @@ impl AnnotatedProgram {
             graph_of_func: HashMap::default(),
             graph_descs: Vec::new(),
             diagnostics: Vec::new(),
+            first_error: None,
             bookkeeper: Bookkeeper::new(&Heap::default()),
             entry_graph: None,
             call_targets: HashMap::default(),

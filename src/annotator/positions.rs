@@ -60,7 +60,7 @@ impl AnnotatedProgram {
         for g in &mut self.graphs {
             map_graph_spans(g, f);
         }
-        for d in &mut self.diagnostics {
+        for d in self.diagnostics.iter_mut().chain(self.first_error.as_mut()) {
             map_diagnostic_spans(d, f);
         }
         let bk = &mut self.bookkeeper;

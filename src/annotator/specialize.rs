@@ -8,6 +8,7 @@ use super::call::ArgsS;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
 use super::AnnError;
+use crate::diagnostics::Severity;
 use crate::flowspace::{build_flow, ExitCase, FunctionGraph, Hlvalue, Link, SpaceOperation, VarId};
 use crate::interpreter::arguments::bind;
 use crate::interpreter::operation::Op;
@@ -204,10 +205,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         }
                         super::simplify::remove_dead_ops(&mut graph);
                         super::simplify::remove_dead_inputargs(&mut graph);
+                        let flow_error = diags.iter().any(|d| d.severity == Severity::Error);
                         for d in diags {
                             self.push_diagnostic(d);
                         }
                         let g = self.add_graph(graph, Some(fdesc));
+                        self.info[g as usize].flow_error = flow_error;
                         if let Desc::Function(f) = self.bk.desc_mut(fdesc) {
                             f.graphs.insert(key, g);
                         }

@@ -385,6 +385,8 @@ builtins! {
     DebugHaveDebugPrints = "debug.have_debug_prints";
     DebugDebugOffset = "debug.debug_offset";
     DebugFatalerror = "debug.fatalerror";
+    /// the list itself; its annotation must never be resized from now on
+    DebugMakeSureNotResized = "debug.make_sure_not_resized";
     RerasedRequiresTaggedpointers = "rerased.requires_taggedpointers";
     // graph-only helpers: the flow space calls them for `print` statements
     RpythonPrintItem = "rpython_print_item";

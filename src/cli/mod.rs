@@ -185,12 +185,25 @@ pub fn with_big_stack<T: Send + 'static>(
 }
 
 pub fn main() -> i32 {
+    restore_sigpipe();
     match with_big_stack(run) {
         Ok(code) => code,
         Err(why) => {
             eprintln!("error: internal error: {why}");
             2
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`rpy-lsp explain RPY205 | head`)
+/// would panic in `println!`. A command-line tool (and a program under `run`, as its
+/// compiled binary would) should end quietly instead, as `cat` does: restore the default.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread is spawned; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

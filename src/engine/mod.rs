@@ -54,6 +54,9 @@ pub struct Analysis {
     file_maps: Vec<Vec<FileId>>,
     /// Every diagnostic added by `push_new` (before suppressions), for its deduplication.
     merged: crate::fasthash::HashSet<Diagnostic>,
+    /// The error each program's annotation found first (`Program::leading_error`): listed
+    /// before the others, which follow in source order.
+    leading: crate::fasthash::HashSet<Diagnostic>,
 }
 
 /// Analyses every program of the workspace. `overlays` are unsaved editor buffers.
@@ -75,6 +78,7 @@ pub fn analyze_after(
         programs: Vec::new(),
         file_maps: Vec::new(),
         merged: Default::default(),
+        leading: Default::default(),
     };
     if config.only_rpython && detect::evidence(config, overlays).is_none() {
         // Not an RPython workspace: nothing to say about its Python.
@@ -254,6 +258,7 @@ pub fn analyze_target_opts(
         programs: Vec::new(),
         file_maps: Vec::new(),
         merged: Default::default(),
+        leading: Default::default(),
     };
     let program = guarded(path, || {
         let mut program = Program::load(path, loader);
@@ -300,12 +305,11 @@ impl Analysis {
             };
             map.push(id);
         }
-        for d in program.all_diagnostics() {
+        let remap_diagnostic = |mut d: Diagnostic| {
             let remap = |s: Span| Span {
                 file: map.get(s.file.0 as usize).copied().unwrap_or(s.file),
                 ..s
             };
-            let mut d = d;
             d.span = remap(d.span);
             d.labels = d
                 .labels
@@ -315,7 +319,13 @@ impl Analysis {
                     message: l.message,
                 })
                 .collect();
-            self.push_new(d);
+            d
+        };
+        if let Some(d) = program.leading_error() {
+            self.leading.insert(remap_diagnostic(d));
+        }
+        for d in program.all_diagnostics() {
+            self.push_new(remap_diagnostic(d));
         }
         self.file_maps.push(map);
         self.programs.push(program);
@@ -371,8 +381,9 @@ impl Analysis {
         crate::diagnostics::suppress::apply(&self.sources, &mut self.diagnostics, |f| {
             !unreached.contains(&f)
         });
+        let leading = std::mem::take(&mut self.leading);
         self.diagnostics
-            .sort_by_key(|d| (d.span.file, d.span.start, d.code));
+            .sort_by_key(|d| (!leading.contains(d), d.span.file, d.span.start, d.code));
     }
 
     /// In each repaired buffer, only its syntax error (what else was found there is about

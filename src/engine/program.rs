@@ -290,6 +290,11 @@ impl Program {
         }
         if let Err(diags) = crate::rtyper::check(ann, &mut self.space) {
             for mut d in diags {
+                // a rejection the reference's RTyper makes too stays an error
+                if d.code != "RPY301" {
+                    self.translation.push(d);
+                    continue;
+                }
                 d.severity = crate::diagnostics::Severity::Warning;
                 d.message = format!(
                     "{} (`run` and `build` refuse the program; the reference toolchain may accept it)",
@@ -298,6 +303,43 @@ impl Program {
                 self.translation.push(d);
             }
         }
+    }
+
+    /// The error to list first, when source order would not put the reference's first
+    /// error first. The reference stops at its first error, and meets errors in the order
+    /// ours does in two cases:
+    /// - the flow graph of a function is built when the annotation first reaches a call of
+    ///   it (the entry point's first), so of the errors of the flow stage (a constant
+    ///   operation that always raises...) the one of the function reached first comes
+    ///   first, and before what the annotation finds in functions reached later;
+    /// - of a union error and a call with wrong arguments, the one the annotation reaches
+    ///   first: both are found at the call, and a call whose callee's result is not known
+    ///   yet waits for the callee (an error in a function called earlier comes first; a
+    ///   bad call before the call of a function with a union error comes before that
+    ///   error, wherever the function is defined).
+    ///
+    /// Otherwise source order is the better guess (the two annotators visit the blocks of
+    /// one function in different orders, and the bundled models differ from the library's
+    /// code): `None`, as when the import-time stage has errors.
+    pub fn leading_error(&self) -> Option<Diagnostic> {
+        let ann = self.annotated.as_ref()?;
+        let of_annotation: HashSet<&Diagnostic> = ann.diagnostics.iter().collect();
+        if self.space.diagnostics.iter().any(|d| d.is_error())
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.is_error() && !of_annotation.contains(d))
+        {
+            return None;
+        }
+        let user = |d: &Diagnostic| !self.space.is_bundled_file(d.span.file);
+        let flow_stage = |d: &Diagnostic| d.code.starts_with("RPY1");
+        let union_or_call =
+            |d: &Diagnostic| matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206");
+        let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
+        ann.first_error.clone().filter(|d| {
+            user(d) && (flow_stage(d) || (union_or_call(d) && union_or_call(first_in_source)))
+        })
     }
 
     /// Import-time and analysis diagnostics together.

@@ -666,7 +666,15 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     fn exec(&mut self, _args: Vec<Hlvalue>) -> OpResult<Hlvalue, ()> {
         Err(self.error("RPY103", "the exec statement is not RPython"))
     }
-    fn yield_value(&mut self, v: Hlvalue) -> OpResult<Hlvalue> {
+    fn yield_value(&mut self, v: Hlvalue, used: bool) -> OpResult<Hlvalue> {
+        // The reference's flow space gives a yield expression no value at all: anything
+        // but discarding it (`x = yield v`, what `send()` would pass in) fails.
+        if used {
+            return Err(self.error(
+                "RPY109",
+                "the value of a `yield` expression is not supported by RPython (generators have no send()): write `yield` as a statement",
+            ));
+        }
         self.record(Op::YieldValue, vec![v])?;
         Ok(Hlvalue::Const(Value::None))
     }

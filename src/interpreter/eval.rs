@@ -338,7 +338,8 @@ fn step<S: Space>(
         Instr::ReturnValue => return Ok(Some(f.pop())),
         Instr::YieldValue => {
             let v = f.pop();
-            let sent = space.yield_value(v)?;
+            let used = !matches!(code.co_code.get(f.state.pc as usize), Some(Instr::PopTop));
+            let sent = space.yield_value(v, used)?;
             f.push(sent);
         }
         Instr::Jump(t) => f.state.pc = t,

@@ -216,7 +216,8 @@ pub trait Space: Sized {
     ) -> OpResult<Self::Value, Vec<(std::rc::Rc<str>, Self::Value)>> {
         self.exec(vec![code]).map(|_| Vec::new())
     }
-    fn yield_value(&mut self, v: Self::Value) -> OpResult<Self::Value>;
+    /// `yield v`; `used` when the value it receives is not popped at once (`x = yield v`).
+    fn yield_value(&mut self, v: Self::Value, used: bool) -> OpResult<Self::Value>;
 }
 
 /// A space whose values are the concrete heap's: the import-time object space. The flow

@@ -200,6 +200,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::DebugDebugFlush, om_none),
     (B::DebugHaveDebugPrints, om_false),
     (B::DebugDebugOffset, jit_trace_length),
+    (B::DebugMakeSureNotResized, jit_identity),
     (B::DebugFatalerror, debug_fatalerror),
     (B::RerasedRequiresTaggedpointers, om_none),
 ];

@@ -47,7 +47,7 @@ use object::{HashKey, Heap, ObjId, Object, Value};
 use std::path::PathBuf;
 use std::rc::Rc;
 
-pub use types::Types;
+pub use types::{builtin_exception_derives, Types};
 
 /// Result of an object-space operation.
 pub type R<T = Value> = Result<T, Unwind<Value>>;

@@ -473,7 +473,7 @@ impl Space for ObjSpace {
         self.exec_with_locals(code, globals, locals)
     }
 
-    fn yield_value(&mut self, v: Value) -> R {
+    fn yield_value(&mut self, v: Value, _used: bool) -> R {
         self.do_yield(v)
     }
 }

@@ -101,6 +101,21 @@ pub const EXCEPTIONS: &[(&str, &str)] = &[
     ("UnicodeTranslateError", "UnicodeError"),
 ];
 
+/// Whether the built-in exception `name` is the built-in exception `base` or derives from
+/// it (by `EXCEPTIONS`).
+pub fn builtin_exception_derives(name: &str, base: &str) -> bool {
+    let mut n = name;
+    loop {
+        if n == base {
+            return true;
+        }
+        match EXCEPTIONS.iter().find(|(c, _)| *c == n) {
+            Some(&(_, b)) => n = b,
+            None => return false,
+        }
+    }
+}
+
 fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType) -> ObjId {
     let bases: Vec<ObjId> = base.into_iter().collect();
     let mut mro = Vec::new();

@@ -116,6 +116,14 @@ pub struct Hop {
     pub r_result: ReprId,
     /// Index in `LlOps::ops` of the operation marked by `exception_is_here`.
     pub raising_index: Option<usize>,
+    /// `exception_is_here` was called (the reference checks the declared exceptions then).
+    pub exception_is_here_called: bool,
+    /// For the operation of a block that catches exceptions: the classes of the exception
+    /// links the reference's RTyper sees (`reference_exception_cases`); empty otherwise.
+    pub exception_cases: std::rc::Rc<[super::rexcept::ExceptionCase]>,
+    /// The exceptions the typing declared with `has_implicit_exception` (the reference's
+    /// `implicit_exceptions_checked`): `None` until it asks, once there are exception cases.
+    pub implicit_declared: std::cell::RefCell<Option<Vec<&'static str>>>,
     /// Keyword arguments of a `call_args` (name, value, Repr, the argument as written).
     pub keywords: Vec<(std::rc::Rc<str>, Hlvalue, ReprId, Hlvalue)>,
     /// For `l * n` where `l` is the result of a one-item list literal `[x]` earlier in the
@@ -163,6 +171,9 @@ impl Hop {
             s_result,
             r_result,
             raising_index: None,
+            exception_is_here_called: false,
+            exception_cases: std::rc::Rc::from([]),
+            implicit_declared: std::cell::RefCell::new(None),
             keywords: Vec::new(),
             literal_single_item,
         })
@@ -192,6 +203,7 @@ impl Hop {
     /// Marks the next generated operation as the one that may raise.
     pub fn exception_is_here(&mut self, llops: &LlOps) {
         self.raising_index = Some(llops.ops.len());
+        self.exception_is_here_called = true;
     }
 
     /// Says no exception can occur (the last generated operation is not the raising one).
@@ -230,8 +242,22 @@ impl RTyper<'_> {
     }
 
     /// Whether the operation is in the scope of an `except` catching `name` (or a base
-    /// class of it).
-    pub fn has_implicit_exception(&self, hop: &Hop, name: &str) -> bool {
+    /// class of it), declaring (as the reference's typing functions do) that the operation
+    /// raises `name`: `check_implicit_exceptions` then refuses a handler for anything else.
+    /// Only where the reference's typing declares it; elsewhere `catches`.
+    pub fn has_implicit_exception(&self, hop: &Hop, name: &'static str) -> bool {
+        if !hop.exception_cases.is_empty() {
+            hop.implicit_declared
+                .borrow_mut()
+                .get_or_insert_with(Vec::new)
+                .push(name);
+        }
+        self.catches(hop, name)
+    }
+
+    /// Whether the operation is in the scope of an `except` catching `name` (or a base
+    /// class of it), without declaring anything.
+    pub fn catches(&self, hop: &Hop, name: &str) -> bool {
         if !hop.exc_handled {
             return false;
         }
@@ -239,28 +265,10 @@ impl RTyper<'_> {
         let block = hl.block(crate::flowspace::BlockId(hop.position.block));
         block.exits.iter().skip(1).any(|&l| {
             if let crate::flowspace::ExitCase::Exception(cls) = hl.link(l).exitcase {
-                self.class_is_base_of(cls, name)
+                self.builtin_name_derives(name, cls)
             } else {
                 false
             }
         })
-    }
-
-    /// Whether the built-in exception `name` is `cls` or a subclass of it.
-    fn class_is_base_of(&self, cls: crate::objspace::object::ObjId, name: &str) -> bool {
-        let cname = crate::annotator::Bookkeeper::class_name(self.objheap, cls);
-        if *cname == *name {
-            return true;
-        }
-        let bases: &[&str] = match name {
-            "ZeroDivisionError" | "OverflowError" => {
-                &["ArithmeticError", "StandardError", "Exception"]
-            }
-            "IndexError" | "KeyError" => &["LookupError", "StandardError", "Exception"],
-            "ValueError" | "OSError" | "AssertionError" => &["StandardError", "Exception"],
-            "StopIteration" => &["Exception"],
-            _ => &["Exception"],
-        };
-        bases.contains(&&*cname)
     }
 }

@@ -24,6 +24,7 @@ mod rclasscall;
 mod rcontainers;
 mod rdict;
 mod renviron;
+mod rexcept;
 mod rexternal;
 mod rfrozen;
 mod rgenerator;
@@ -103,6 +104,12 @@ pub struct LlProgram {
 pub struct TyperError {
     pub msg: String,
     pub span: Option<Span>,
+    /// The code of a rejection the reference's RTyper makes too (`check` reports it as an
+    /// error); `None` for what only rpy-lsp's RTyper cannot translate (RPY301, a warning
+    /// in `check`).
+    pub rejection: Option<&'static str>,
+    /// Other places of the user's code the error is about.
+    pub labels: Vec<(Span, String)>,
 }
 
 impl TyperError {
@@ -110,6 +117,16 @@ impl TyperError {
         TyperError {
             msg: msg.into(),
             span: None,
+            rejection: None,
+            labels: Vec::new(),
+        }
+    }
+
+    /// A program the reference's RTyper refuses too, reported with `code`.
+    pub fn rejected(code: &'static str, msg: impl Into<String>) -> TyperError {
+        TyperError {
+            rejection: Some(code),
+            ..TyperError::new(msg)
         }
     }
 }
@@ -593,11 +610,19 @@ impl RTyper<'_> {
 
 impl TyperError {
     fn into_diagnostic(self, fallback: Span) -> Diagnostic {
-        Diagnostic::new(
-            "RPY301",
-            self.span.unwrap_or(fallback),
-            format!("cannot be translated: {}", self.msg),
-        )
+        let span = self.span.unwrap_or(fallback);
+        let mut d = match self.rejection {
+            Some(code) => Diagnostic::new(code, span, self.msg),
+            None => Diagnostic::new(
+                "RPY301",
+                span,
+                format!("cannot be translated: {}", self.msg),
+            ),
+        };
+        for (s, m) in self.labels {
+            d = d.with_label(s, m);
+        }
+        d
     }
 }
 

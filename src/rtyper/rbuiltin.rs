@@ -54,7 +54,7 @@ impl RTyper<'_> {
             B::OsWrite => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let s = self.inputarg(llops, hop, 1, rs)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -70,7 +70,7 @@ impl RTyper<'_> {
                 } else {
                     cint(0o777)
                 };
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -85,7 +85,7 @@ impl RTyper<'_> {
             }
             B::OsClose => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
@@ -93,7 +93,7 @@ impl RTyper<'_> {
             }
             B::OsListdir | B::OsGetloadavg | B::OsPipe | B::OsWaitpid => {
                 // the helpers of ll_os.py build the result, of the result's type
-                let raises = self.has_implicit_exception(hop, "OSError");
+                let raises = self.catches(hop, "OSError");
                 let mut args = vec![ctype(tr)];
                 if id == B::OsListdir {
                     args.push(self.inputarg(llops, hop, 0, rs)?);
@@ -121,7 +121,7 @@ impl RTyper<'_> {
                     _ => ("ll_stat_fields", rs),
                 };
                 let p = self.inputarg(llops, hop, 0, ra)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -147,7 +147,7 @@ impl RTyper<'_> {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let pos = self.inputarg(llops, hop, 1, si)?;
                 let how = self.inputarg(llops, hop, 2, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -163,7 +163,7 @@ impl RTyper<'_> {
             B::OsRead => {
                 let fd = self.inputarg(llops, hop, 0, si)?;
                 let n = self.inputarg(llops, hop, 1, si)?;
-                if self.has_implicit_exception(hop, "OSError") {
+                if self.catches(hop, "OSError") {
                     hop.exception_is_here(llops);
                 }
                 Ok((
@@ -234,7 +234,8 @@ impl RTyper<'_> {
             | B::JitPromoteString
             | B::JitPromoteUnicode
             | B::JitHint
-            | B::NonconstNonConstant => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            | B::NonconstNonConstant
+            | B::DebugMakeSureNotResized => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }
@@ -380,9 +381,9 @@ impl RTyper<'_> {
                     return Ok((self.inputarg(llops, hop, 0, rr)?, rr));
                 }
                 let s = self.inputarg(llops, hop, 0, rs)?;
-                if self.has_implicit_exception(hop, "UnicodeDecodeError")
-                    || self.has_implicit_exception(hop, "UnicodeError")
-                    || self.has_implicit_exception(hop, "ValueError")
+                if self.catches(hop, "UnicodeDecodeError")
+                    || self.catches(hop, "UnicodeError")
+                    || self.catches(hop, "ValueError")
                 {
                     hop.exception_is_here(llops);
                 }
@@ -492,8 +493,7 @@ impl RTyper<'_> {
                 for i in 0..hop.nargs() {
                     args.push(self.inputarg(llops, hop, i, rf)?);
                 }
-                if self.has_implicit_exception(hop, "ValueError")
-                    || self.has_implicit_exception(hop, "OverflowError")
+                if self.catches(hop, "ValueError") || self.catches(hop, "OverflowError")
                 {
                     hop.exception_is_here(llops);
                 }

@@ -38,8 +38,10 @@ impl RTyper<'_> {
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let rs = self.intern_repr(Repr::Str);
         let _ = ss;
+        // where the reference's typing raises without declaring what (`exception_is_here`
+        // alone)
         let raise_here = |rt: &Self, hop: &mut Hop, llops: &LlOps, exc: &str| {
-            if rt.has_implicit_exception(hop, exc) {
+            if rt.catches(hop, exc) {
                 hop.exception_is_here(llops);
             }
         };
@@ -98,7 +100,9 @@ impl RTyper<'_> {
                     B::ListRemove => {
                         let x = self.inputarg(llops, hop, 0, item)?;
                         let eq = self.item_eq(item)?;
-                        raise_here(self, hop, llops, "ValueError");
+                        if self.has_implicit_exception(hop, "ValueError") {
+                            hop.exception_is_here(llops);
+                        }
                         self.gendirectcall_eq(llops, "ll_remove", vec![sv, x], eq, LlType::VOID)?;
                         return Ok((cvoid(), void));
                     }
@@ -106,7 +110,9 @@ impl RTyper<'_> {
                         let x = self.inputarg(llops, hop, 0, item)?;
                         let eq = self.item_eq(item)?;
                         let (items, n) = self.list_parts(llops, sv, sr);
-                        raise_here(self, hop, llops, "ValueError");
+                        if self.has_implicit_exception(hop, "ValueError") {
+                            hop.exception_is_here(llops);
+                        }
                         let args = vec![items, n, x];
                         let i =
                             self.gendirectcall_eq(llops, "ll_index", args, eq, LlType::SIGNED)?;
@@ -155,9 +161,7 @@ impl RTyper<'_> {
                     if decode {
                         args.insert(0, ctype(tr));
                     }
-                    if self.has_implicit_exception(hop, "UnicodeError")
-                        || self.has_implicit_exception(hop, "ValueError")
-                    {
+                    if self.catches(hop, "UnicodeError") || self.catches(hop, "ValueError") {
                         hop.exception_is_here(llops);
                     }
                     return Ok((self.gendirectcall(llops, helper, args, tr)?, rr));

@@ -119,6 +119,8 @@ impl RTyper<'_> {
         Ok(())
     }
 
+    /// (The reference's typing of an item of a list, a string or a bytearray declares no
+    /// exception: `catches`, not `has_implicit_exception`; a tuple's declares IndexError.)
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         if self.is_os_environ(&hop.args_s[0]) {
             return self.rtype_environ_getitem(hop, llops);
@@ -130,7 +132,7 @@ impl RTyper<'_> {
         match self.repr(r).clone() {
             Repr::List { item, fixed } => {
                 let i = self.inputarg(llops, hop, 1, si)?;
-                let handled = self.has_implicit_exception(hop, "IndexError");
+                let handled = self.catches(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
                     let arr = self.list_items_array(llops, v, ty, fixed);
                     let it = self.lltype(item);
@@ -154,7 +156,7 @@ impl RTyper<'_> {
                 let uni = matches!(self.repr(r), Repr::Unicode);
                 let rc = self.intern_repr(if uni { Repr::UniChar } else { Repr::Char });
                 let ct = self.lltype(rc);
-                let handled = self.has_implicit_exception(hop, "IndexError");
+                let handled = self.catches(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
                     return Ok((
                         llops.genop(LlOp::GetInteriorField, vec![v, cfield("chars"), i], ct),
@@ -170,7 +172,7 @@ impl RTyper<'_> {
             Repr::ByteArray => {
                 // an int: the byte (0..255)
                 let i = self.inputarg(llops, hop, 1, si)?;
-                let handled = self.has_implicit_exception(hop, "IndexError");
+                let handled = self.catches(hop, "IndexError");
                 if !handled && hop.args_s[1].is_nonneg() {
                     let c = llops.genop(
                         LlOp::GetInteriorField,
@@ -207,9 +209,18 @@ impl RTyper<'_> {
                     ir,
                 ))
             }
-            Repr::Dict { key, value, .. } => {
+            Repr::Dict {
+                key, value, custom, ..
+            } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                if self.has_implicit_exception(hop, "KeyError") {
+                // an r_dict's lookup calls the user's functions: the reference declares
+                // nothing then
+                let raises = if custom.is_some() {
+                    self.catches(hop, "KeyError")
+                } else {
+                    self.has_implicit_exception(hop, "KeyError")
+                };
+                if raises {
                     hop.exception_is_here(llops);
                 }
                 let tv = self.lltype(value);
@@ -298,9 +309,14 @@ impl RTyper<'_> {
                 };
                 self.gendirectcall(llops, helper, vec![v, i], LlType::VOID)?;
             }
-            Repr::Dict { key, .. } => {
+            Repr::Dict { key, custom, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                if self.has_implicit_exception(hop, "KeyError") {
+                let raises = if custom.is_some() {
+                    self.catches(hop, "KeyError")
+                } else {
+                    self.has_implicit_exception(hop, "KeyError")
+                };
+                if raises {
                     hop.exception_is_here(llops);
                 }
                 self.dict_call(llops, "ll_dict_delitem", r, vec![v, k], LlType::VOID)?;

@@ -94,11 +94,7 @@ impl RTyper<'_> {
                 Arg::IntOr(_) => self.inputarg(llops, hop, i, si)?,
             });
         }
-        if e.f
-            .raises()
-            .iter()
-            .any(|x| self.has_implicit_exception(hop, x))
-        {
+        if e.f.raises().iter().any(|x| self.catches(hop, x)) {
             hop.exception_is_here(llops);
         }
         if e.returns {

@@ -86,7 +86,12 @@ impl RTyper<'_> {
         if tuple {
             args.insert(0, ctype(tr));
         }
-        if self.has_implicit_exception(hop, "StopIteration") {
+        // a dict's iterator also raises RuntimeError (the dict changed size)
+        let mut raises = self.has_implicit_exception(hop, "StopIteration");
+        if helper.starts_with("ll_dictiter") {
+            raises |= self.has_implicit_exception(hop, "RuntimeError");
+        }
+        if raises {
             hop.exception_is_here(llops);
         }
         Ok((self.gendirectcall(llops, helper, args, tr)?, rr))

@@ -312,7 +312,8 @@ impl RTyper<'_> {
             Repr::Float => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
                 let b = self.inputarg(llops, hop, 1, rr)?;
-                let handled = self.has_implicit_exception(hop, "ZeroDivisionError");
+                // the reference's float typing declares nothing
+                let handled = self.catches(hop, "ZeroDivisionError");
                 let o = match base {
                     Op::Add => LlOp::FloatAdd,
                     Op::Sub => LlOp::FloatSub,
@@ -886,7 +887,8 @@ impl RTyper<'_> {
             ty: fpt,
             value: LlValue::Ptr(crate::lltypesystem::LlPtr::Func(f)),
         });
-        if self.has_implicit_exception(hop, "StopIteration") {
+        // a generator's next() is a call: the reference declares nothing
+        if self.catches(hop, "StopIteration") {
             hop.exception_is_here(llops);
         }
         Ok((llops.genop(LlOp::DirectCall, vec![fp, g], yt), yr))

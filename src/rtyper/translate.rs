@@ -265,8 +265,13 @@ impl RTyper<'_> {
             let exc_handled = catching && i + 1 == nops;
             let mut hop = Hop::new(self, g, op, position, exc_handled, vmap, &mut llops)
                 .map_err(|e| e.at(op.span))?;
+            if exc_handled {
+                hop.exception_cases = self.reference_exception_cases(g, b, op, &hop.args_s).into();
+            }
             let (v, r) = self
                 .rtype_operation(&mut hop, &mut llops)
+                .map_err(|e| e.at(op.span))?;
+            self.check_implicit_exceptions(&hop)
                 .map_err(|e| e.at(op.span))?;
             if exc_handled {
                 // the marked operation, or else a call (calls can raise anything); with

@@ -1,7 +1,7 @@
 """rpy-lsp's model of `rpython.rlib.debug`."""
 from __rpy__ import debug_debug_print, debug_debug_start, debug_debug_stop
 from __rpy__ import debug_debug_flush, debug_have_debug_prints, debug_debug_offset
-from __rpy__ import debug_fatalerror
+from __rpy__ import debug_fatalerror, debug_make_sure_not_resized
 from rpython.rlib.objectmodel import specialize
 
 debug_print = debug_debug_print
@@ -12,6 +12,8 @@ have_debug_prints = debug_have_debug_prints
 debug_offset = debug_debug_offset
 fatalerror = debug_fatalerror
 fatalerror_notb = debug_fatalerror
+# a built-in: the list must never be resized from now on (its annotation is marked)
+make_sure_not_resized = debug_make_sure_not_resized
 
 
 class FatalError(Exception):
@@ -41,13 +43,8 @@ def check_annotation(arg, checker):
     return arg
 
 
-# The reference checks these at each call, on that call's list: one graph per call site,
+# The reference checks this at each call, on that call's list: one graph per call site,
 # or every list passed would become one list type.
-@specialize.call_location()
-def make_sure_not_resized(arg):
-    return arg
-
-
 @specialize.call_location()
 def make_sure_not_modified(arg):
     return arg
