@@ -66,7 +66,7 @@ impl RTyper<'_> {
         hop: &mut Hop,
         llops: &mut LlOps,
         f: RuntimeFn,
-        raises: &[&str],
+        raises: &[&'static str],
         returns: bool,
     ) -> R {
         let rs = self.intern_repr(Repr::Str);
