@@ -692,3 +692,38 @@ fn broken_helper_is_one_error_at_the_users_line() {
     assert_eq!((code, stdout.as_str()), (0, "1 [1]\n"), "{}", stderr);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `os.environ` of the translated program is the environment it runs with: `run`, and
+/// the executable `build` makes, read a variable given when they start (not the one of
+/// the translation), and set and unset their own (`getenv`, `setenv`, `unsetenv`, as the
+/// reference's controller of `os.environ`).
+#[test]
+fn environ_is_read_when_the_program_runs() {
+    let p = write_program(
+        "environ_at_run_time",
+        "# os.environ in the translated program is the environment the binary runs with (getenv,\n# setenv and unsetenv), not the one of the translation: reads, KeyError, set and del.\nimport os\n\n\ndef show(name):\n    value = os.environ.get(name)\n    if value is None:\n        print name, \"unset\"\n    else:\n        print name, \"=\", value\n\n\ndef entry_point(argv):\n    show(\"RPY_ENV_PROBE_REALPROG17\")\n    try:\n        print os.environ[\"RPY_ENV_MISSING_REALPROG17\"]\n    except KeyError:\n        print \"KeyError on read\"\n    os.environ[\"RPY_ENV_NEW_REALPROG17\"] = \"set-\" + str(len(argv))\n    show(\"RPY_ENV_NEW_REALPROG17\")\n    print os.environ[\"RPY_ENV_NEW_REALPROG17\"]\n    del os.environ[\"RPY_ENV_NEW_REALPROG17\"]\n    show(\"RPY_ENV_NEW_REALPROG17\")\n    try:\n        del os.environ[\"RPY_ENV_NEW_REALPROG17\"]\n    except KeyError:\n        print \"KeyError on del\"\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let prog = p.to_str().unwrap();
+    let tail = "KeyError on read\nRPY_ENV_NEW_REALPROG17 = set-1\nset-1\nRPY_ENV_NEW_REALPROG17 unset\nKeyError on del\n";
+    let with_var = format!("RPY_ENV_PROBE_REALPROG17 = from-env\n{tail}");
+    let run = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
+        .args(["run", prog])
+        .env("RPY_ENV_PROBE_REALPROG17", "from-env")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), with_var);
+    let exe = p.with_extension("bin");
+    let (code, _, stderr) = rpy(&["build", prog, "-o", exe.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = Command::new(&exe)
+        .env("RPY_ENV_PROBE_REALPROG17", "from-env")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), with_var);
+    let out = Command::new(&exe)
+        .env_remove("RPY_ENV_PROBE_REALPROG17")
+        .output()
+        .unwrap();
+    let without = format!("RPY_ENV_PROBE_REALPROG17 unset\n{tail}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), without);
+}

@@ -108,7 +108,7 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// Results of `specialize.memo` functions, by function and argument values.
     pub memo_results: HashMap<(ObjId, Vec<crate::objspace::object::HashKey>), Value>,
     /// Source files of rpy-lsp's bundled models.
-    bundled_files: HashSet<crate::syntax::FileId>,
+    pub(super) bundled_files: HashSet<crate::syntax::FileId>,
     /// Unpackings of a tuple into the wrong number of targets: each always raises, so its
     /// path stops there (position, span, explanation).
     pub raising_unpacks: Vec<(Position, Span, String)>,

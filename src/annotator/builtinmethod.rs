@@ -333,7 +333,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 ListCheck::JoinedWithSeparator(tname),
                             ));
                         }
-                        if !same_kind(&item) && !item.is_error() {
+                        // '' joins characters of either kind (the typer casts each one to
+                        // the separator's character type)
+                        let joinable = same_kind(&item) || (empty_sep && is_char(&item));
+                        if !joinable && !item.is_error() {
                             return Err(AnnError::new(
                                 "RPY218",
                                 format!(

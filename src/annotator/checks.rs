@@ -80,6 +80,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.check_type_of_non_instance();
         self.check_method_set_joins();
         self.check_immutable_list_fields();
+        self.check_immutable_hints();
         self.check_utf8_codec_of_chars();
         for (def, span, check) in std::mem::take(&mut self.list_checks) {
             let s = self.bk.item(self.bk.list_item(def)).s_value.clone();

@@ -34,6 +34,7 @@ mod classdesc;
 mod describe;
 pub mod description;
 mod getattr;
+mod immutable_hints;
 mod immutablevalue;
 mod isinstance;
 mod listdef;

@@ -152,7 +152,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if s.is_error() || s.is_unknown() || s.is_impossible() {
             return true;
         }
-        self.bk.contains(self.space.heap(), s_decl, s)
+        // the reference compares annotations without their `no_nul` flag (its
+        // `check_str_without_nul` is off): `types.str0()` takes any string
+        self.bk.contains(
+            self.space.heap(),
+            &without_nul_flag(s_decl),
+            &without_nul_flag(s),
+        )
     }
 
     /// The arguments of a call of a function with a `@signature`: each must be contained
@@ -272,4 +278,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         Ok(s_decl)
     }
+}
+
+/// A string annotation with its `no_nul` flag cleared (other annotations as they are).
+fn without_nul_flag(s: &SomeValue) -> SomeValue {
+    let mut s = s.clone();
+    match &mut s {
+        SomeValue::Str { no_nul, .. }
+        | SomeValue::Char { no_nul, .. }
+        | SomeValue::Unicode { no_nul, .. }
+        | SomeValue::UnicodeCodePoint { no_nul, .. } => *no_nul = false,
+        _ => {}
+    }
+    s
 }

@@ -201,6 +201,9 @@ builtins! {
     OsPathIsdir = "os.path.isdir";
     OsPathIsfile = "os.path.isfile";
     // process and file-descriptor functions of rposix: translated, not run at import time
+    /// `os.fdopen(fd, mode)`: a file object at import time is unknown; the flow space
+    /// redirects it to `rfile.create_fdopen_rfile`, as the reference's does
+    OsFdopen = "os.fdopen";
     OsGetppid = "os.getppid";
     // lltype: pointers exist only in translated code
     LltypeMalloc = "lltype.malloc";

@@ -234,6 +234,9 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         // As in the reference flow space: open() becomes rlib.rfile.create_file().
         let func = match self.builtin_id(func) {
             Some(BuiltinId::Open) => self.library_function("rpython.rlib.rfile", "create_file")?,
+            Some(BuiltinId::OsFdopen) => {
+                self.library_function("rpython.rlib.rfile", "create_fdopen_rfile")?
+            }
             _ => func,
         };
         // A bundled model's function that the reference's flow space replaces by its

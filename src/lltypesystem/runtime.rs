@@ -100,6 +100,11 @@ runtime_fns! {
     OsChdir = "ll_os_chdir", &["OSError"], NO_ALLOC;
     OsGetpid = "ll_os_getpid", NONE, NO_ALLOC;
     OsGetcwd = "ll_os_getcwd", &["OSError"], ALLOC;
+    /// `os.environ.get(k)` of the translated program: the value or a null string
+    OsEnvironGet = "ll_os_environ_get", NONE, ALLOC;
+    OsEnvironGetitem = "ll_os_environ_getitem", &["KeyError"], ALLOC;
+    OsEnvironSetitem = "ll_os_environ_setitem", &["OSError"], NO_ALLOC;
+    OsEnvironDelitem = "ll_os_environ_delitem", &["KeyError", "OSError"], NO_ALLOC;
     OsStrerror = "ll_os_strerror", NONE, ALLOC;
     OsIsatty = "ll_os_isatty", NONE, NO_ALLOC;
     OsDup = "ll_os_dup", &["OSError"], NO_ALLOC;

@@ -78,6 +78,7 @@ bundled! {
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
+    "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
     "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;

@@ -283,6 +283,29 @@ pub(super) fn os_stat_fields(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(sp.new_tuple(items))
 }
 
+/// `os.readlink(path)` at import time, for a link the sandbox may read: what it points to
+/// (the bundled `os.path.realpath` resolves a module's own path with it, as an interpreter
+/// finding its C sources beside `__file__` does). An unknown path gives an unknown.
+pub(super) fn os_readlink(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    use std::os::unix::ffi::OsStrExt;
+    a.arity(sp, 1, 1)?;
+    let Some(name) = sp.text_of(a.args[0]) else {
+        return os_not_at_import(sp, a);
+    };
+    sp.world_read = true;
+    let path = host_path(sp, &name);
+    if !sp.config.policy.may_read(&path) {
+        return Err(sp.os_error(13, "Permission denied"));
+    }
+    match std::fs::read_link(&path) {
+        Ok(to) => Ok(sp.new_str(to.as_os_str().as_bytes())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(sp.os_error(2, "No such file or directory"))
+        }
+        Err(_) => Err(sp.os_error(22, "Invalid argument")),
+    }
+}
+
 pub(super) fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     sp.world_read = true;

@@ -6,8 +6,9 @@
 use super::builtins::{make_rint, BArgs, BuiltinFn};
 use super::libos::{
     model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_isatty,
-    os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_refuse_write,
-    os_stat_fields, os_strerror, os_write, sys_exit, sys_frame_count, sys_frame_globals,
+    os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_readlink,
+    os_refuse_write, os_stat_fields, os_strerror, os_write, sys_exit, sys_frame_count,
+    sys_frame_globals,
 };
 use super::object::{AttrMap, Function, Instance, IntKind, Object, Value};
 use super::ops::{frexp, Num};
@@ -84,7 +85,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsTimes, os_not_at_import),
     (B::OsWaitpid, os_not_at_import),
     (B::OsTtyname, os_not_at_import),
-    (B::OsReadlink, os_not_at_import),
+    (B::OsReadlink, os_readlink),
+    (B::OsFdopen, os_not_at_import),
     (B::OsSymlink, os_not_at_import),
     (B::OsLink, os_not_at_import),
     (B::OsFtruncate, os_not_at_import),

@@ -23,6 +23,7 @@ mod rclass;
 mod rclasscall;
 mod rcontainers;
 mod rdict;
+mod renviron;
 mod rexcept;
 mod rexternal;
 mod rfrozen;

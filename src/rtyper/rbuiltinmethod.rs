@@ -28,6 +28,9 @@ impl RTyper<'_> {
         if id.owner() == Some("rweakdict") {
             return self.rtype_weakdict_method(hop, llops, sv, sr, ss, id);
         }
+        if id == B::DictGet && self.is_os_environ(ss) {
+            return self.rtype_environ_get(hop, llops);
+        }
         let name = id.short_name();
         let rr = hop.r_result;
         let tr = self.lltype(rr);
@@ -286,7 +289,11 @@ impl RTyper<'_> {
                         let (l, rl) = (hop.args_v[0], hop.args_r[0]);
                         let (chars, void) = match self.repr(rl) {
                             &Repr::List { item, .. } => (
-                                matches!(self.repr(item), Repr::Char | Repr::UniChar),
+                                match self.repr(item) {
+                                    Repr::Char => Some(false),
+                                    Repr::UniChar => Some(true),
+                                    _ => None,
+                                },
                                 self.lltype(item) == LlType::VOID,
                             ),
                             _ => return Err(TyperError::new("str.join() of a non-list")),
@@ -305,13 +312,14 @@ impl RTyper<'_> {
                         }
                         let (items, n) = self.list_parts(llops, l, rl);
                         // characters are joined with '' only (the check says so otherwise)
-                        let res = if chars {
-                            self.gendirectcall(
-                                llops,
-                                "ll_join_chars",
-                                vec![ctype(ts), items, n],
-                                ts,
-                            )?
+                        let res = if let Some(wide_items) = chars {
+                            // characters of the other kind are cast to the separator's
+                            let helper = match (wide_items, ts == self.unicode_ptr) {
+                                (true, false) => "ll_join_chars_narrow",
+                                (false, true) => "ll_join_chars_widen",
+                                _ => "ll_join_chars",
+                            };
+                            self.gendirectcall(llops, helper, vec![ctype(ts), items, n], ts)?
                         } else {
                             self.gendirectcall(llops, "ll_join", vec![sv, items, n], ts)?
                         };

@@ -122,6 +122,9 @@ impl RTyper<'_> {
     /// (The reference's typing of an item of a list, a string or a bytearray declares no
     /// exception: `catches`, not `has_implicit_exception`; a tuple's declares IndexError.)
     pub(super) fn rtype_getitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_getitem(hop, llops);
+        }
         self.char_container_as_str(hop, llops)?;
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -236,6 +239,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_setitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_setitem(hop, llops);
+        }
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
@@ -285,6 +291,9 @@ impl RTyper<'_> {
     }
 
     pub(super) fn rtype_delitem(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
+        if self.is_os_environ(&hop.args_s[0]) {
+            return self.rtype_environ_delitem(hop, llops);
+        }
         let void = self.intern_repr(Repr::Void);
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
         let (v, r) = (hop.args_v[0], hop.args_r[0]);

@@ -237,3 +237,61 @@ double RPyRT_ll_os_fstat_float(long fd, long i) {
         return 0.0;
     return stat_time_field(&st, i);
 }
+
+/* os.environ of the translated program (src/rtyper/renviron.rs): the process's
+ * environment through getenv, setenv and unsetenv. A name the C library cannot hold
+ * (empty, with '=' or a NUL) is never set. */
+static char *env_name(struct rpy_string *key) {
+    long n = key->length;
+    if (n == 0 || memchr(key->items, '=', (size_t)n) || memchr(key->items, 0, (size_t)n))
+        return NULL;
+    char *k = malloc((size_t)n + 1);
+    if (!k)
+        return NULL;
+    memcpy(k, key->items, (size_t)n);
+    k[n] = 0;
+    return k;
+}
+
+struct rpy_string *RPyRT_ll_os_environ_get(struct rpy_string *key) {
+    char *k = env_name(key);
+    if (!k)
+        return NULL;
+    const char *v = getenv(k);
+    free(k);
+    return v ? rpy_mkstr(v, (long)strlen(v)) : NULL;
+}
+
+struct rpy_string *RPyRT_ll_os_environ_getitem(struct rpy_string *key) {
+    struct rpy_string *v = RPyRT_ll_os_environ_get(key);
+    if (!v)
+        rpy_raise_std(RPY_EXC_KeyError);
+    return v;
+}
+
+void RPyRT_ll_os_environ_setitem(struct rpy_string *key, struct rpy_string *value) {
+    char *k = env_name(key);
+    if (!k) {
+        rpy_raise_oserror(EINVAL);
+        return;
+    }
+    char *v = rpy_cpath(value);
+    if (v) {
+        check(setenv(k, v, 1));
+        free(v);
+    }
+    free(k);
+}
+
+void RPyRT_ll_os_environ_delitem(struct rpy_string *key) {
+    char *k = env_name(key);
+    if (!k) {
+        rpy_raise_oserror(EINVAL);
+        return;
+    }
+    int absent = getenv(k) == NULL;
+    check(unsetenv(k));
+    free(k);
+    if (absent)
+        rpy_raise_std(RPY_EXC_KeyError);
+}

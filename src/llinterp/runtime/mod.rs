@@ -54,7 +54,8 @@ impl<'p> LlInterpreter<'p> {
             OsUnlink | OsRmdir | OsMkdir | OsRename | OsLink | OsSymlink | OsChdir | OsGetpid
             | OsGetcwd | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw
             | OsFork | OsExit | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir
-            | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat => {
+            | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat | OsEnvironGet
+            | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem => {
                 return self.call_os(f, a, rty, span)
             }
             OsWrite => {

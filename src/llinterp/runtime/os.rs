@@ -6,7 +6,7 @@
 use super::super::fds::Fd;
 use super::super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
-use crate::lltypesystem::{LlType, LlValue};
+use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
 use std::io::IsTerminal;
 use std::os::unix::fs::MetadataExt;
@@ -17,6 +17,18 @@ type R = Result<LlValue, Unwind>;
 const STAT_NOFOLLOW: i64 = 16;
 
 impl LlInterpreter<'_> {
+    /// The value of an environment variable for the program: its own change, else the
+    /// process's.
+    fn getenv(&self, key: &[u8]) -> Option<Vec<u8>> {
+        use std::os::unix::ffi::OsStrExt;
+        if let Some(v) = self.environ.get(key) {
+            return v.clone();
+        }
+        env_key(key)
+            .and_then(std::env::var_os)
+            .map(|v| v.as_bytes().to_vec())
+    }
+
     /// `fstat` of the program's descriptor `fd`: a file it opened, or one of the standard
     /// streams (those of this process, which the program's output goes to).
     fn fstat(&self, fd: i64) -> std::io::Result<std::fs::Metadata> {
@@ -86,6 +98,35 @@ impl LlInterpreter<'_> {
             OsChdir => {
                 let p = self.path_arg(a[0], span)?;
                 return ok_or_oserror(self, std::env::set_current_dir(p));
+            }
+            OsEnvironGet | OsEnvironGetitem => {
+                let key = self.s(a[0], span)?;
+                match self.getenv(&key) {
+                    Some(v) => self.strv(&v),
+                    None if f == OsEnvironGet => LlValue::Ptr(LlPtr::Null),
+                    None => return Err(self.raise_std("KeyError")),
+                }
+            }
+            OsEnvironSetitem => {
+                let (key, value) = (self.s(a[0], span)?, self.s(a[1], span)?);
+                // setenv(3) refuses an empty name or one with '=' (EINVAL)
+                if env_key(&key).is_none() {
+                    return Err(self.raise_oserror(22));
+                }
+                self.environ.insert(key, Some(value));
+                LlValue::Void
+            }
+            OsEnvironDelitem => {
+                let key = self.s(a[0], span)?;
+                if env_key(&key).is_none() {
+                    return Err(self.raise_oserror(22));
+                }
+                let absent = self.getenv(&key).is_none();
+                self.environ.insert(key, None);
+                if absent {
+                    return Err(self.raise_std("KeyError"));
+                }
+                LlValue::Void
             }
             OsGetpid => LlValue::Int(std::process::id() as i64),
             OsGetcwd => match std::env::current_dir() {
@@ -244,4 +285,14 @@ impl LlInterpreter<'_> {
             _ => return Err(self.fatal_at(span, format!("{} is not an os external", f.name()))),
         })
     }
+}
+
+/// A variable name as the C library takes it: not empty, no '=' and no NUL (getenv of
+/// such a name finds nothing; setenv and unsetenv refuse it).
+fn env_key(key: &[u8]) -> Option<&std::ffi::OsStr> {
+    use std::os::unix::ffi::OsStrExt;
+    if key.is_empty() || key.contains(&b'=') || key.contains(&0) {
+        return None;
+    }
+    Some(std::ffi::OsStr::from_bytes(key))
 }

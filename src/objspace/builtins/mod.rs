@@ -380,6 +380,13 @@ fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if !reading || a.args.is_empty() {
         return b_file_unknown(sp, a);
     }
+    // a name computed from something unknown (rply's cache file under an unmodelled
+    // `appdirs` directory) names no file we can read: reading it through the model would
+    // loop on unknown chunks
+    if matches!(a.args[0], Value::Obj(id) if matches!(sp.heap.get(id), super::object::Object::Unknown { .. }))
+    {
+        return b_file_unknown(sp, a);
+    }
     // a file the sandbox of `check` hides (outside the project) is unknown, not missing
     if let Some(name) = sp.text_of(a.args[0]) {
         let path = super::libos::host_path(sp, &name);

@@ -723,3 +723,27 @@ def ll_join_chars(T, items, n):
         r.chars[i] = items[i]
         i += 1
     return r
+
+
+@specialize.ll()
+def ll_join_chars_narrow(T, items, n):
+    """`''.join(l)` of a list of unicode characters: a str whose characters are their
+    code points cast to a char, as the compiled reference does (the low 8 bits)."""
+    r = malloc(T.TO, n)
+    i = 0
+    while i < n:
+        r.chars[i] = chr(ord(items[i]) & 0xff)
+        i += 1
+    return r
+
+
+@specialize.ll()
+def ll_join_chars_widen(T, items, n):
+    """`u''.join(l)` of a list of str characters: each one becomes the code point of
+    its byte."""
+    r = malloc(T.TO, n)
+    i = 0
+    while i < n:
+        r.chars[i] = unichr(ord(items[i]))
+        i += 1
+    return r

@@ -1,5 +1,6 @@
 """rpy-lsp's model of `os.path` (POSIX paths), written in RPython."""
 from __rpy__ import os_path_exists, os_path_isdir, os_path_isfile, os_getcwd
+import os as _os  # partly initialised here: `os` imports `path` after defining lstat
 
 exists = os_path_exists
 isdir = os_path_isdir
@@ -82,6 +83,42 @@ def abspath(p):
     if not isabs(p):
         p = join(os_getcwd(), p)
     return normpath(p)
+
+
+def islink(p):
+    """Whether `p` is a symbolic link (False when it cannot be read)."""
+    try:
+        st = _os.lstat(p)
+    except OSError:
+        return False
+    return (st.st_mode & 0o170000) == 0o120000
+
+
+def realpath(filename):
+    """`os.path.realpath`: the absolute path with its symbolic links resolved, walking
+    the path part by part and starting again from each link's target (at most 40 of
+    them, as a loop of links would go on for ever)."""
+    path = filename
+    for _ in range(40):
+        parts = path.split('/')
+        current = '/' if isabs(path) else ''
+        target = None
+        i = 0
+        while i < len(parts):
+            part = parts[i]
+            i += 1
+            if part == '' or part == '.':
+                continue
+            current = join(current, part) if current else part
+            if islink(current):
+                target = _os.readlink(current)
+                if not isabs(target):
+                    target = join(dirname(current), target)
+                break
+        if target is None:
+            return abspath(path)
+        path = join(target, *parts[i:])
+    return abspath(path)
 
 
 def normpath(path):

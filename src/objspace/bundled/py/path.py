@@ -51,6 +51,12 @@ class local(object):
             path = os.path.join(path, str(arg))
         return local(path)
 
+    def __div__(self, other):
+        # `local / "sub"`, as pylib's `__div__` (ratomic-style include directories)
+        return self.join(other)
+
+    __truediv__ = __div__
+
     def dirpath(self, *args):
         parent = local(self.dirname)
         if args:

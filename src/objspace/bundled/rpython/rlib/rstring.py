@@ -157,7 +157,8 @@ def replace(input, sub, by, maxsplit=-1):
         builder.append(by)
         assert upper >= 0
         builder.append(input[upper:])
-        return ''.join(builder)
+        # an empty string of the input's kind: a unicode input joins unicode pieces
+        return input[:0].join(builder)
     pieces = split(input, sub, maxsplit)
     return by.join(pieces)
 

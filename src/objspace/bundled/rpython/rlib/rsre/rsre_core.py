@@ -91,9 +91,13 @@ def _match_at(ctx, pos):
         return False
     if ctx.fullmatch_only and state.match_end != ctx.end:
         return False
-    state.marks[1] = state.match_end
+    # a match ends at a position of the text, as the reference's `ctx.match_end = ptr`:
+    # the attribute stays non-negative (`text[:ctx.match_end]` needs no assert)
+    end = state.match_end
+    assert end >= 0
+    state.marks[1] = end
     ctx.match_start = pos
-    ctx.match_end = state.match_end
+    ctx.match_end = end
     ctx.match_marks_flat = state.marks
     return True
 

@@ -1,0 +1,69 @@
+//! The `_immutable_` hint of classes, checked as the reference's RTyper checks it when it
+//! lays out a class's instances: a class whose base says `_immutable_ = True` must say
+//! so itself (its own dict, not inherited), and a class's own `_immutable_` must be
+//! `True` exactly. Takes the classdefs of the finished annotation; reports at the class
+//! statement. Classes of rpy-lsp's bundled models are not judged (they are not the
+//! reference's).
+
+use super::annrpython::Annotator;
+use super::AnnError;
+use crate::interpreter::ConcreteSpace;
+use crate::objspace::object::Value;
+use crate::syntax::Span;
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    pub(super) fn check_immutable_hints(&mut self) {
+        let mut found: Vec<(Span, String)> = Vec::new();
+        for cd in &self.bk.classdefs {
+            let Some(desc) = self.bk.class_desc(cd.desc) else {
+                continue;
+            };
+            let Some(span) = desc.name_span else {
+                continue;
+            };
+            if self.bundled_files.contains(&span.file) {
+                continue;
+            }
+            let heap = self.space.heap();
+            let Some(class) = heap.class(desc.cls) else {
+                continue;
+            };
+            let name = &cd.name;
+            match class.dict.get("_immutable_") {
+                // `getattr(cls, '_immutable_')` through the bases (mixins included)
+                None => {
+                    let inherited = class.mro.iter().skip(1).find_map(|&k| {
+                        heap.class(k).and_then(|kc| kc.dict.get("_immutable_"))
+                    });
+                    if inherited.is_some_and(|v| truthy(heap, v)) {
+                        found.push((span, format!("class `{name}` inherits `_immutable_ = True` from a base, so it must declare `_immutable_ = True` itself (the RPython typer refuses it otherwise)")));
+                    }
+                }
+                Some(Value::Bool(true)) => {}
+                Some(_) => found.push((
+                    span,
+                    format!("class `{name}`: `_immutable_` must be True (the only value the RPython typer accepts)"),
+                )),
+            }
+        }
+        for (span, msg) in found {
+            self.report(AnnError::new("RPY203", msg), span);
+        }
+    }
+}
+
+/// Python's truth of a class attribute's value, as far as hints use them.
+fn truthy(heap: &crate::objspace::object::Heap, v: Value) -> bool {
+    use crate::objspace::object::Object;
+    match v {
+        Value::None => false,
+        Value::Bool(b) => b,
+        Value::Int(i) => i != 0,
+        Value::Float(f) => f != 0.0,
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(s) => !s.is_empty(),
+            Object::Tuple(items) | Object::List(items) => !items.is_empty(),
+            _ => true,
+        },
+    }
+}
