@@ -187,6 +187,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             calls.push((decode, fixed, op.span));
         }
         for decode in [false, true] {
+            if self.codec_called_with_any_string(decode) {
+                continue;
+            }
             let receivers: Vec<&Fixed> = calls
                 .iter()
                 .filter(|c| c.0 == decode)
@@ -211,6 +214,43 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.report(AnnError::new("RPY210", msg.into()), span);
             }
         }
+    }
+
+    /// Whether the program itself calls runicode's UTF-8 codec function
+    /// (`unicode_encode_utf_8` when `!decode`, `str_decode_utf_8` when `decode`) with a
+    /// string that is neither constant nor one character. The method's receivers and these
+    /// calls meet in the one function's annotation, which is then general enough for the
+    /// typer's own call.
+    fn codec_called_with_any_string(&mut self, decode: bool) -> bool {
+        let name = if decode {
+            "str_decode_utf_8"
+        } else {
+            "unicode_encode_utf_8"
+        };
+        for g in 0..self.graphs.len() {
+            let graph = &self.graphs[g];
+            if &*graph.name != name {
+                continue;
+            }
+            let in_runicode = graph.func.is_some_and(|f| match self.heap().get(f) {
+                Object::Function(func) => matches!(self.heap().get(func.globals),
+                    Object::Module(m) if m.bundled && &*m.name == "rpython.rlib.runicode"),
+                _ => false,
+            });
+            let Some(&first) = graph.blocks[graph.startblock.0 as usize].inputargs.first() else {
+                continue;
+            };
+            if !in_runicode {
+                continue;
+            }
+            let s = self.binding(g as u32, first);
+            let general = matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. })
+                && s.konst().is_none();
+            if general {
+                return true;
+            }
+        }
+        false
     }
 
     /// `_immutable_fields_ = ['f[*]']` declares `f` a list with immutable items: the typer
