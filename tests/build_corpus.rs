@@ -109,6 +109,13 @@ fn build_corpus_sample_under_sanitizers() {
     let cases: Vec<Case> = cases(&root)
         .into_iter()
         .filter(|c| !gaps.contains(&c.name))
+        // a program that dies of an unchecked division trap (SIGFPE, 136, as the
+        // reference's binary does) executes undefined behaviour by design: the sanitizer
+        // reports it instead of the trap
+        .filter(|c| {
+            std::fs::read_to_string(c.base.with_extension("exit"))
+                .map_or(true, |e| e.trim() != "136")
+        })
         .step_by(8)
         .collect();
     let results = run_all(&cases, |c| {
