@@ -45,6 +45,7 @@ mod pbcmemo;
 mod positions;
 mod provenance;
 mod query;
+mod report;
 mod signature;
 mod simplify;
 mod specialize;

@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 mod attrs;
+mod build_class;
 pub mod builtins;
 pub mod bundled;
 mod call;

@@ -1,0 +1,98 @@
+//! Reporting what the annotation finds: an `AnnError` becomes a diagnostic at the user's
+//! code (a problem inside a bundled model is shown at the user call that led there),
+//! once per place, the latest message kept when a re-flowed block finds it again; nothing
+//! is reported from speculative annotation or from a function whose graph failed to build
+//! (the reference stops at that flow error).
+
+use super::annrpython::Annotator;
+use super::AnnError;
+use crate::diagnostics::Diagnostic;
+use crate::fasthash::HashSet;
+use crate::interpreter::ConcreteSpace;
+use crate::objspace::object::Object;
+use crate::syntax::Span;
+use std::collections::VecDeque;
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    pub fn report(&mut self, e: AnnError, default_span: Span) {
+        if self.speculative.contains(&self.bk.position.graph) {
+            return;
+        }
+        let mut span = e.span.unwrap_or(default_span);
+        if self.inside_flow_errored_graph(span) {
+            return;
+        }
+        let mut labels = e.labels;
+        if self.bundled_files.contains(&span.file) {
+            // A problem found inside rpy-lsp's bundled models (os, rlib…) is the caller's:
+            // point at the user code that called into them.
+            if let Some(user) = self.user_call_site(self.bk.position.graph) {
+                labels.push((span, "inside the bundled model of the library".to_string()));
+                span = user;
+            }
+        }
+        if !self.seen.insert((e.code, span, e.msg.clone())) {
+            return;
+        }
+        let mut d = Diagnostic::new(e.code, span, e.msg);
+        for (s, m) in labels {
+            if s != span {
+                d = d.with_label(s, m);
+            }
+        }
+        // The same problem found again at the same place with more general annotations
+        // (the block was re-flowed): the later message describes the final types.
+        if let Some(old) = self
+            .diagnostics
+            .iter_mut()
+            .find(|o| o.code == d.code && o.span == d.span)
+        {
+            *old = d;
+            return;
+        }
+        self.diagnostics.push(d);
+    }
+
+    /// The span of the innermost call, from user code, that led to graph `g`.
+    fn user_call_site(&self, g: u32) -> Option<Span> {
+        let mut seen = HashSet::default();
+        let mut queue = VecDeque::from([g]);
+        while let Some(g) = queue.pop_front() {
+            if !seen.insert(g) {
+                continue;
+            }
+            for p in self.callers_of(g) {
+                let span = self.graphs[p.graph as usize].blocks[p.block as usize].operations
+                    [p.op as usize]
+                    .span;
+                if !self.bundled_files.contains(&span.file) {
+                    return Some(span);
+                }
+                queue.push_back(p.graph);
+            }
+        }
+        None
+    }
+
+    /// Whether `span` is in the function of the graph being annotated, and building that
+    /// graph reported an error: the reference stops at that error, before annotating.
+    fn inside_flow_errored_graph(&self, span: Span) -> bool {
+        let g = self.bk.position.graph as usize;
+        if !self.info.get(g).is_some_and(|i| i.flow_error) {
+            return false;
+        }
+        match self.graphs[g].func.map(|f| self.heap().get(f)) {
+            Some(Object::Function(f)) => {
+                let c = f.code.span;
+                c.file == span.file && c.start <= span.start && span.end <= c.end
+            }
+            _ => false,
+        }
+    }
+
+    pub fn push_diagnostic(&mut self, d: Diagnostic) {
+        if self.seen.insert((d.code, d.span, d.message.clone())) {
+            self.diagnostics.push(d);
+        }
+    }
+}
