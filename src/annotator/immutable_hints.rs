@@ -52,18 +52,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 }
 
-/// Python's truth of a class attribute's value, as far as hints use them.
+/// Python's truth of a class attribute's value, as far as hints use them: the annotator's
+/// truth of a constant, a list by its length, anything else true.
 fn truthy(heap: &crate::objspace::object::Heap, v: Value) -> bool {
     use crate::objspace::object::Object;
     match v {
-        Value::None => false,
-        Value::Bool(b) => b,
-        Value::Int(i) => i != 0,
-        Value::Float(f) => f != 0.0,
-        Value::Obj(id) => match heap.get(id) {
-            Object::Str(s) => !s.is_empty(),
-            Object::Tuple(items) | Object::List(items) => !items.is_empty(),
-            _ => true,
-        },
+        Value::Obj(id) if matches!(heap.get(id), Object::List(_)) => {
+            !matches!(heap.get(id), Object::List(items) if items.is_empty())
+        }
+        _ => super::unaryop::const_truth(heap, v).unwrap_or(true),
     }
 }
