@@ -31,6 +31,7 @@ mod canonlythrow;
 mod checks;
 pub mod classdef;
 mod classdesc;
+mod constprop;
 mod describe;
 pub mod description;
 mod getattr;

@@ -333,8 +333,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
                 s => Err(self.unsupported("ord", &[s])),
             },
-            Int => self.builtin_int(&a[0], None),
-            Float => self.builtin_float(&a[0]),
+            Int => {
+                let s = self.builtin_int(&a[0], None)?;
+                Ok(self.constpropagate(B::Int, &a[0], s))
+            }
+            Float => {
+                let s = self.builtin_float(&a[0])?;
+                Ok(self.constpropagate(B::Float, &a[0], s))
+            }
             Long => Err(AnnError::new(
                 "RPY217",
                 "long integers are not RPython: use rarithmetic.r_longlong".into(),
