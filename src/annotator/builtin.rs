@@ -713,6 +713,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
+            B::JitConditionalCallFunction => Ok(S::None),
             B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {

@@ -824,7 +824,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
                 let desc = self.bk.classdef(cd).desc;
-                if ClassDesc::lookup(&self.bk, desc, "__iter__").is_none() {
+                // (a method only subclasses define is called through them, as any other)
+                let in_family = ClassDesc::lookup(&self.bk, desc, "__iter__").is_some()
+                    || self.bk.getallsubdefs(cd).into_iter().any(|sub| {
+                        let d = self.bk.classdef(sub).desc;
+                        ClassDesc::lookup(&self.bk, d, "__iter__").is_some()
+                    });
+                if !in_family {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("instances of `{}` are not iterable: the class defines no __iter__", self.bk.classdef(cd).name),
