@@ -642,7 +642,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::DebugMakeSureNotResized => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
-                    S::List { def, .. } => self.bk.never_resize(*def),
+                    S::List { def, .. } => self.bk.never_resize(*def)?,
                     S::None | S::Impossible => {}
                     other => {
                         return Err(AnnError::new(

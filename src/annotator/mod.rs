@@ -34,6 +34,7 @@ mod classdesc;
 mod constprop;
 mod describe;
 pub mod description;
+mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;
