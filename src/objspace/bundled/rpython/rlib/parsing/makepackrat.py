@@ -15,9 +15,10 @@ import sys
 from rpython.rlib.parsing.tree import Nonterminal, Symbol
 from rpython.rlib.parsing.regexparse import parse_regex
 from rpython.rlib.parsing.regex import match_longest
-from rpython.rlib.parsing._packrat_grammar import read_grammar
+from rpython.rlib.parsing._packrat_grammar import read_grammar, GrammarError
 from rpython.rlib.parsing._packrat_codegen import ParserBuilder
 from rpython.rlib.objectmodel import we_are_translated
+from __rpy__ import model_unknown
 
 
 class BacktrackException(Exception):
@@ -114,7 +115,12 @@ class MetaPackratParser(type):
         if '__doc__' not in dct or dct['__doc__'] is None:
             return type.__new__(cls, name_, bases, dct)
         frame = sys._getframe(1)
-        grammar = read_grammar(dct['__doc__'])
+        try:
+            grammar = read_grammar(dct['__doc__'])
+        except GrammarError:
+            # a grammar rpy-lsp's reader does not follow: the parser class is unknown
+            return model_unknown("the parser class %s (its grammar is not read by rpy-lsp)"
+                                 % name_)
         builder = ParserBuilder()
         classname = "_packrat_parser_of_%s" % name_
         source = builder.build(grammar, classname)
