@@ -214,12 +214,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Err(AnnError::new(
                     "RPY210",
                     "printing a range() list is not supported by the RPython typer (a list that is only a range has no str()): build the list with a loop or a comprehension".into(),
-                ))
+                ).at_typer())
             }
             S::Dict { .. } => Err(AnnError::new(
                 "RPY205",
                 "printing a dict is not supported by RPython (it has no str())".into(),
-            )),
+            ).at_typer()),
             S::Iterator { .. }
             | S::Generator { .. }
             | S::Builtin { .. }
@@ -231,7 +231,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "printing {} is not supported by RPython",
                     self.bk.describe_type(self.space.heap(), s)
                 ),
-            )),
+            ).at_typer()),
             _ => Ok(()),
         }
     }
@@ -306,7 +306,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY210",
                         format!("{}() of a single iterable is not supported by the RPython typer: compare the items in a loop", name),
-                    ));
+                    ).at_typer());
                 }
                 if p.len() > 2 {
                     return Err(AnnError::new(
@@ -331,7 +331,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             self.bk.describe_type(self.space.heap(), &u),
                             if id == B::Min { "<" } else { ">" }
                         ),
-                    ));
+                    ).at_typer());
                 }
                 if id == B::Max {
                     if let S::Integer { nonneg: false, kind, .. } = u {
@@ -397,7 +397,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "hasattr() on {} is not supported by the RPython typer (only on prebuilt objects, where the answer is known during translation): use isinstance(), or give every class the attribute",
                             self.bk.describe_type(self.space.heap(), &p[0])
                         ),
-                    ))
+                    ).at_typer())
                 }
             }
             B::Getattr => {
@@ -525,7 +525,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     S::Generator { .. } => Err(AnnError::new(
                         "RPY210",
                         "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),
-                    )),
+                    ).at_typer()),
                     // A list of single characters; the typer checks at the end that it stays one.
                     s if s.is_str_like() || s.is_unicode_like() => {
                         let it = self.op_iter(s)?;

@@ -83,7 +83,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY210",
                         "list.extend() of a string is not supported by the RPython typer: write `lst += s` (for a list of characters) or append in a loop".into(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 match &p[0] {

@@ -42,7 +42,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 AnnError::new(
                     "RPY210",
                     "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
-                ),
+                ).at_typer(),
                 span,
             );
         }
@@ -71,7 +71,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 AnnError::new(
                     "RPY210",
                     "`in` of a list made by range() is not supported by the RPython typer: compare with the bounds (`0 <= x < n`) instead".into(),
-                ),
+                ).at_typer(),
                 span,
             );
         }
@@ -96,7 +96,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
                                 tname
                             ),
-                        ),
+                        ).at_typer(),
                         span,
                     );
                 }
@@ -211,7 +211,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 } else {
                     "encode('utf-8') of a constant unicode string is not supported by the RPython typer unless the program also encodes another unicode string: write the byte string literal instead"
                 };
-                self.report(AnnError::new("RPY210", msg.into()), span);
+                self.report(AnnError::new("RPY210", msg.into()).at_typer(), span);
             }
         }
     }
@@ -349,7 +349,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), other),
                 if op.opname == Op::Eq { "==" } else { "!=" }
             );
-            self.report(AnnError::new("RPY205", msg), op.span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), op.span);
         }
     }
 
