@@ -447,7 +447,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Err(AnnError::new(
                     "RPY205",
                     format!("comparing {} with `{}` is not supported by the RPython typer", what, op_symbol(opname)),
-                ).at_typer())
+                ))
             }
             // `x == None` with an `x` that can be something else: refused by the typer, but
             // judged on the final annotations (checks.rs), as `x` may still widen.

@@ -294,7 +294,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Reversed => {
                 self.arity(name, args, 1, 1)?;
                 if !matches!(p[0], S::List { .. }) {
-                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))));
+                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))).at_typer());
                 }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Reversed })
             }
@@ -303,10 +303,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new("RPY206", format!("{}() takes positional arguments only", name)));
                 }
                 if p.len() == 1 {
-                    return Err(AnnError::new(
+                    let e = AnnError::new(
                         "RPY210",
                         format!("{}() of a single iterable is not supported by the RPython typer: compare the items in a loop", name),
-                    ).at_typer());
+                    );
+                    // of a number, the reference's annotator refuses it (it is not iterable)
+                    return Err(if p[0].is_number() { e } else { e.at_typer() });
                 }
                 if p.len() > 2 {
                     return Err(AnnError::new(
@@ -465,7 +467,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 match &p[0] {
                     s if s.is_str_like() || s.is_unicode_like() => Ok(SomeValue::unicode(false)),
-                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
+                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s))).at_typer()),
                 }
             }
             // the reference's annotator takes any one argument, but its RTyper builds a

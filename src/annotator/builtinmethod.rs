@@ -440,7 +440,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}.replace() only replaces single characters in RPython: use rpython.rlib.rstring.replace", tname),
-                    ));
+                    ).at_typer());
                 }
                 Ok(string(no_nul && p[1].no_nul()))
             }

@@ -89,16 +89,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s,
                     SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
                 ) {
-                    self.report(
-                        AnnError::new(
+                    // characters of the separator's own kind reach the RTyper; of the
+                    // other kind, the reference's annotator refuses the join already
+                    let own_kind = matches!(
+                        (&s, &*tname),
+                        (SomeValue::Char { .. }, "str")
+                            | (SomeValue::UnicodeCodePoint { .. }, "unicode")
+                    );
+                    let e = AnnError::new(
                             "RPY210",
                             format!(
                                 "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
                                 tname
                             ),
-                        ).at_typer(),
-                        span,
-                    );
+                        );
+                    self.report(if own_kind { e.at_typer() } else { e }, span);
                 }
                 continue;
             }
@@ -424,7 +429,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), &a),
                 self.bk.describe_type(self.heap(), &b),
             );
-            self.report(AnnError::new("RPY205", msg), op.span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), op.span);
         }
     }
 
@@ -475,7 +480,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             } else {
                 format!("type() of {what} is not supported by the RPython typer: it has type() of instances only; use isinstance()")
             };
-            self.report(AnnError::new("RPY205", msg), span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), span);
         }
     }
 

@@ -347,7 +347,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Cmp => Err(AnnError::new(
                 "RPY205",
                 "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
-            )),
+            ).at_typer()),
             Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
             | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv
             | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
@@ -531,7 +531,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "repr() (or backticks) of {} is not supported by the RPython typer: use str(), or %r for instances",
                     self.bk.describe_type(self.space.heap(), s)
                 ),
-            )),
+            ).at_typer()),
             S::Str { no_nul, .. } if op == Op::Str => Ok(SomeValue::string0(*no_nul)),
             S::Char { no_nul, .. } if op == Op::Str => Ok(SomeValue::Char { no_nul: *no_nul, konst: None }),
             s if s.is_number() => Ok(SomeValue::string0(true)),
@@ -727,7 +727,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "int() of {} is not supported",
                     self.bk.describe_type(self.space.heap(), other)
                 ),
-            )),
+            )
+            .at_typer()),
         }
     }
 
@@ -795,7 +796,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "float() of {} is not supported",
                     self.bk.describe_type(self.space.heap(), other)
                 ),
-            )),
+            )
+            .at_typer()),
         }
     }
 
