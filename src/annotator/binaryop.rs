@@ -454,7 +454,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::None, other) | (other, S::None) if !matches!(other, S::None) => Ok(SomeValue::bool()),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
                 if ordering {
-                    return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));
+                    return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))).at_typer());
                 }
                 self.bk.agree_lists(self.space.heap(), *d1, *d2)?;
                 Ok(SomeValue::bool())
@@ -466,7 +466,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     op_symbol(opname),
                     self.bk.classdef(*classdef).name
                 ),
-            )),
+            ).at_typer()),
             (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
             // the typer orders a bytearray and a str byte by byte, but has no `==` between
             // them (its equality helper compares the two pointers first)
@@ -531,7 +531,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("`in` a string needs a string on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
-                    ));
+                    ).at_typer());
                 }
                 let ktd = match (op.args[0], item.konst().and_then(|c| self.heap().str_value(c)).map(|s| s == b"\0")) {
                     (Hlvalue::Var(v), Some(true)) => Some(Rc::new(vec![(false, v, SomeValue::string0(true))])),
@@ -777,7 +777,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "{}: a stop of -1 is only supported from the start of the sequence (`x[:-1]`); with a start index, compute the stop (`stop = len(x) - 1`, then `assert stop >= 0`)",
                     what
                 ),
-            ));
+            ).at_typer());
         }
         Ok(())
     }

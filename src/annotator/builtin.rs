@@ -575,7 +575,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("intmask() needs a number, not {}", self.bk.describe_type(self.space.heap(), &p[0])),
-                    ));
+                    ).at_typer());
                 }
                 Ok(SomeValue::int())
             }
@@ -612,7 +612,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::ObjectmodelComputeHash | B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId | B::ObjectmodelCurrentObjectAddrAsInt => {
                 self.arity(name, args, 1, 1)?;
                 if matches!(p[0], S::List { .. } | S::Dict { .. }) && id == B::ObjectmodelComputeHash {
-                    return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()));
+                    return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()).at_typer());
                 }
                 Ok(SomeValue::int())
             }

@@ -113,7 +113,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY209",
                         "list.insert(): the index is not proven non-negative; RPython inserts only at an index >= 0 (check it with `assert i >= 0` first)".to_string(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
@@ -382,7 +382,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 ""
                             }
                         ),
-                    ));
+                    )
+                    .at_typer());
                 }
                 // As strip: the typer splits a str on a str of several characters but
                 // takes a unicode separator as one character.
@@ -420,7 +421,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Some(c) if uni && same_kind(c) => Err(AnnError::new(
                         "RPY218",
                         format!("{}() takes one unicode character in RPython, not a unicode string: strip in a loop, or use a str", full),
-                    )),
+                    ).at_typer()),
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(
@@ -429,7 +430,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             tname,
                             self.bk.describe_type(self.space.heap(), c)
                         ),
-                    )),
+                    ).at_typer()),
                 }
             }
             B::StrReplace => {

@@ -116,7 +116,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "list() of a string makes a list of single characters, but this list also receives {}: build the list with a comprehension or a loop instead",
                             what
                         ),
-                    ),
+                    ).at_typer(),
                     span,
                 );
             }
@@ -173,7 +173,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     AnnError::new(
                         "RPY210",
                         "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
-                    ),
+                    ).at_typer(),
                     op.span,
                 );
                 continue;

@@ -519,7 +519,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s {
             S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
             S::Pbc { .. } | S::Type { .. } if op == Op::Str && self.is_class_value(s) => match self.class_str_refusal(s) {
-                Some(why) => Err(AnnError::new("RPY205", why)),
+                Some(why) => Err(AnnError::new("RPY205", why).at_typer()),
                 None => Ok(SomeValue::string0(true)),
             },
             S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
@@ -779,7 +779,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "float() of a narrow C integer ({}): widen it first with widen() or intmask()",
                     super::model::int_kind_name(k)
                 ),
-            ));
+            )
+            .at_typer());
         }
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
