@@ -92,7 +92,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     // characters of the separator's own kind reach the RTyper; of the
                     // other kind, the reference's annotator refuses the join already
                     let own_kind = matches!(
-                        (&s, &*tname),
+                        (&s, tname),
                         (SomeValue::Char { .. }, "str")
                             | (SomeValue::UnicodeCodePoint { .. }, "unicode")
                     );
