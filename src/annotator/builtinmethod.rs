@@ -91,7 +91,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY210",
                         "list.extend() of a string is not supported by the RPython typer: write `lst += s` (for a list of characters) or append in a loop".into(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 match &p[0] {
@@ -121,7 +121,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY209",
                         "list.insert(): the index is not proven non-negative; RPython inserts only at an index >= 0 (check it with `assert i >= 0` first)".to_string(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
@@ -390,7 +390,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 ""
                             }
                         ),
-                    ));
+                    )
+                    .at_typer());
                 }
                 // As strip: the typer splits a str on a str of several characters but
                 // takes a unicode separator as one character.
@@ -428,7 +429,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Some(c) if uni && same_kind(c) => Err(AnnError::new(
                         "RPY218",
                         format!("{}() takes one unicode character in RPython, not a unicode string: strip in a loop, or use a str", full),
-                    )),
+                    ).at_typer()),
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(
@@ -437,7 +438,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             tname,
                             self.bk.describe_type(self.space.heap(), c)
                         ),
-                    )),
+                    ).at_typer()),
                 }
             }
             B::StrReplace => {
@@ -448,7 +449,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}.replace() only replaces single characters in RPython: use rpython.rlib.rstring.replace", tname),
-                    ));
+                    ).at_typer());
                 }
                 Ok(string(no_nul && p[1].no_nul()))
             }

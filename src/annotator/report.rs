@@ -34,6 +34,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !self.seen.insert((e.code, span, e.msg.clone())) {
             return;
         }
+        if e.typer {
+            self.typer_stage.insert((e.code, span));
+        }
         let mut d = Diagnostic::new(e.code, span, e.msg);
         for (s, m) in labels {
             if s != span {
