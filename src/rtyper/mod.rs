@@ -26,6 +26,7 @@ mod rdict;
 mod renviron;
 mod rexcept;
 mod rexternal;
+mod rforward;
 mod rfrozen;
 mod rgenerator;
 mod rinstance;
@@ -142,6 +143,8 @@ pub struct RTyper<'a> {
     /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
     /// `getrepr`).
     pbc_reprs: rpbc::PbcReprs,
+    /// The list and dict definitions whose Reprs are being computed (`rforward`).
+    forward: rforward::ForwardReprs,
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
@@ -193,6 +196,8 @@ struct RtState {
     /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
     /// `getrepr`).
     pbc_reprs: rpbc::PbcReprs,
+    /// The list and dict definitions whose Reprs are being computed (`rforward`).
+    forward: rforward::ForwardReprs,
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
@@ -245,6 +250,7 @@ impl<'a> RTyper<'a> {
             reprs: st.reprs,
             repr_cache: st.repr_cache,
             pbc_reprs: st.pbc_reprs,
+            forward: st.forward,
             classes: st.classes,
             str_ptr: st.str_ptr,
             unicode_ptr: st.unicode_ptr,
@@ -276,6 +282,7 @@ impl<'a> RTyper<'a> {
             reprs: self.reprs,
             repr_cache: self.repr_cache,
             pbc_reprs: self.pbc_reprs,
+            forward: self.forward,
             classes: self.classes,
             str_ptr: self.str_ptr,
             unicode_ptr: self.unicode_ptr,
@@ -389,6 +396,7 @@ fn rtype_rounds(
         reprs: Vec::new(),
         repr_cache: HashMap::default(),
         pbc_reprs: Default::default(),
+        forward: Default::default(),
         classes,
         str_ptr,
         unicode_ptr,
