@@ -14,7 +14,7 @@ use crate::lltypesystem::LlType;
 use std::collections::HashMap;
 
 /// The definitions whose Reprs are being computed, by item, with the forward Repr (and
-/// its structure) a visit from inside their own items made.
+/// its structure or array) a visit from inside their own items made.
 #[derive(Default)]
 pub(super) struct ForwardReprs {
     in_progress: HashMap<ItemId, Option<(ReprId, LlType)>>,
@@ -23,7 +23,7 @@ pub(super) struct ForwardReprs {
 impl RTyper<'_> {
     /// The Repr of a list or dict definition (`item` identifies it: the list's item, the
     /// dict's value), whose items' Reprs `items` computes; `make` builds the Repr from
-    /// them. `fixed` lists are bare arrays, which cannot be declared before their item.
+    /// them. A `fixed` list is its bare array.
     pub(super) fn container_repr<T>(
         &mut self,
         item: ItemId,
@@ -36,12 +36,12 @@ impl RTyper<'_> {
             if let Some((id, _)) = slot {
                 return Ok(id);
             }
-            if fixed {
-                return Err(TyperError::new(
-                    "a list that is never resized and holds its own type",
-                ));
-            }
-            let s = self.types.new_struct(name, true, Vec::new());
+            // a fixed-size list is its array; the others are structures
+            let s = if fixed {
+                self.types.forward_gc_array()
+            } else {
+                self.types.new_struct(name, true, Vec::new())
+            };
             let p = self.types.ptr(s);
             // outside the cache until its Repr is known
             let id = ReprId(self.reprs.len() as u32);
@@ -57,8 +57,13 @@ impl RTyper<'_> {
             return Ok(self.intern_repr(repr));
         };
         // the items hold this very Repr: its structure is completed in place
-        let (_, fields) = self.container_struct(&repr);
-        self.types.set_fields(s, fields);
+        if let Repr::List { item, fixed: true } = repr {
+            let item_ty = self.lltype(item);
+            self.types.set_array_item(s, item_ty);
+        } else {
+            let (_, fields) = self.container_struct(&repr);
+            self.types.set_fields(s, fields);
+        }
         self.reprs[id.0 as usize].0 = repr.clone();
         self.repr_cache.insert(repr, id);
         Ok(id)
