@@ -346,7 +346,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 (SomeValue::None, o) | (o, SomeValue::None) => o,
                 _ => continue,
             };
-            if matches!(other, SomeValue::None) || other.is_impossible() {
+            // an erroneous value was reported where it was made
+            if matches!(other, SomeValue::None) || other.is_impossible() || other.is_error() {
                 continue;
             }
             let msg = format!(
@@ -496,6 +497,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let graph = &self.graphs[g];
             for block in &graph.blocks {
                 for &l in &block.exits {
+                    // a branch the annotator knows is never taken is dropped by the typer
+                    let followed = self.info[g].links_followed.get(l.0 as usize);
+                    if followed == Some(&false) {
+                        continue;
+                    }
                     let link = graph.link(l);
                     let target = graph.block(link.target);
                     for (i, (&arg, &tv)) in link.args.iter().zip(&target.inputargs).enumerate() {

@@ -69,6 +69,9 @@ pub enum KeyPart {
     Star(usize),
     Type(String),
     Const(HashKey),
+    /// The one description of a prebuilt-object set that is not a constant: a bound
+    /// method (`specialize.arg` keys on it, as the reference does).
+    Desc(DescId),
     Var,
     Location(Position),
 }

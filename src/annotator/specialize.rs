@@ -272,6 +272,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             match c.and_then(|c| self.heap().hash_key(c)) {
                 Some(k) => key.push(KeyPart::Const(k)),
                 None if or_var => key.push(KeyPart::Var),
+                // a bound method (`self.parse_item`) is not a constant, but the reference
+                // keys `specialize.arg` on its one description
+                None if matches!(s, SomeValue::Pbc { descs, .. } if descs.len() == 1) => {
+                    if let SomeValue::Pbc { descs, .. } = s {
+                        key.push(KeyPart::Desc(descs[0]));
+                    }
+                }
                 None => {
                     return Err(AnnError::new(
                         "RPY218",

@@ -188,6 +188,26 @@ impl LlTypes {
         }
     }
 
+    /// A GcArray whose item type is not known yet (a fixed-size list holding its own type):
+    /// not interned until `set_array_item` gives its item.
+    pub fn forward_gc_array(&mut self) -> LlType {
+        let id = LlType(self.defs.len() as u32);
+        self.defs.push(TypeDef::Array {
+            item: LlType::VOID,
+            gc: true,
+        });
+        id
+    }
+
+    /// Completes a `forward_gc_array` with its item type, and interns it.
+    pub fn set_array_item(&mut self, a: LlType, new_item: LlType) {
+        if let TypeDef::Array { item, .. } = &mut self.defs[a.0 as usize] {
+            *item = new_item;
+        }
+        let def = self.defs[a.0 as usize].clone();
+        self.interned.entry(def).or_insert(a);
+    }
+
     pub fn set_rtti(&mut self, s: LlType) {
         if let TypeDef::Struct { rtti, .. } = &mut self.defs[s.0 as usize] {
             *rtti = true;

@@ -26,6 +26,7 @@ mod rdict;
 mod renviron;
 mod rexcept;
 mod rexternal;
+mod rforward;
 mod rfrozen;
 mod rgenerator;
 mod rinstance;
@@ -164,6 +165,8 @@ pub struct RtState {
     /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
     /// `getrepr`).
     pbc_reprs: rpbc::PbcReprs,
+    /// The list and dict definitions whose Reprs are being computed (`rforward`).
+    forward: rforward::ForwardReprs,
     pub classes: ClassLayouts,
     pub str_ptr: LlType,
     pub unicode_ptr: LlType,
@@ -304,6 +307,7 @@ fn rtype_rounds(
         reprs: Vec::new(),
         repr_cache: HashMap::default(),
         pbc_reprs: Default::default(),
+        forward: Default::default(),
         classes,
         str_ptr,
         unicode_ptr,

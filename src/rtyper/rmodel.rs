@@ -178,59 +178,14 @@ impl RTyper<'_> {
                 let s = self.types.new_struct(&name, true, fields);
                 self.types.ptr(s)
             }
-            Repr::List { item, fixed } => {
+            Repr::List { item, fixed: true } => {
                 let item_ty = self.lltype(*item);
                 let arr = self.types.gc_array(item_ty);
-                let arr_ptr = self.types.ptr(arr);
-                if *fixed {
-                    arr_ptr
-                } else {
-                    let s = self.types.new_struct(
-                        "list",
-                        true,
-                        vec![("length".into(), LlType::SIGNED), ("items".into(), arr_ptr)],
-                    );
-                    self.types.ptr(s)
-                }
+                self.types.ptr(arr)
             }
-            Repr::Dict { key, value, custom } => {
-                let (kt, vt) = (self.lltype(*key), self.lltype(*value));
-                let fns: Vec<(std::rc::Rc<str>, LlType)> = match custom {
-                    Some((eq, hash)) => vec![
-                        ("fneq".into(), self.funcptr_type(*eq)),
-                        ("fnhash".into(), self.funcptr_type(*hash)),
-                    ],
-                    None => Vec::new(),
-                };
-                let entry = self.types.new_struct(
-                    "dictentry",
-                    false,
-                    vec![
-                        ("key".into(), kt),
-                        ("value".into(), vt),
-                        ("live".into(), LlType::BOOL),
-                    ],
-                );
-                let entries = self.types.gc_array(entry);
-                let entries_ptr = self.types.ptr(entries);
-                let index_arr = self.types.gc_array(LlType::SIGNED);
-                let index_ptr = self.types.ptr(index_arr);
-                let s = self.types.new_struct(
-                    "dict",
-                    true,
-                    vec![
-                        ("num_live".into(), LlType::SIGNED),
-                        ("num_used".into(), LlType::SIGNED),
-                        // what may be added before the index is rebuilt (see ll_dict.py)
-                        ("resize_counter".into(), LlType::SIGNED),
-                        ("entries".into(), entries_ptr),
-                        // the hash index (NULL until the first operation)
-                        ("indexes".into(), index_ptr),
-                    ]
-                    .into_iter()
-                    .chain(fns)
-                    .collect(),
-                );
+            Repr::List { fixed: false, .. } | Repr::Dict { .. } => {
+                let (name, fields) = self.container_struct(repr);
+                let s = self.types.new_struct(name, true, fields);
                 self.types.ptr(s)
             }
             Repr::Instance(cd) => {
@@ -310,16 +265,19 @@ impl RTyper<'_> {
                 Repr::Tuple(rs)
             }
             SomeValue::List { def, .. } => {
-                let item = self.ann.bookkeeper.list_item(*def);
-                let item = self.ann.bookkeeper.item(item);
-                let (s_item, resized, range_step) =
-                    (item.s_value.clone(), item.resized, item.range_step);
-                let _ = range_step;
-                let item = self.getrepr(&s_item)?;
-                Repr::List {
-                    item,
-                    fixed: !resized,
-                }
+                let id = self.ann.bookkeeper.list_item(*def);
+                let item = self.ann.bookkeeper.item(id);
+                let (s_item, resized) = (item.s_value.clone(), item.resized);
+                return self.container_repr(
+                    id,
+                    "list",
+                    !resized,
+                    |rt| rt.getrepr(&s_item),
+                    |item| Repr::List {
+                        item,
+                        fixed: !resized,
+                    },
+                );
             }
             SomeValue::Dict { def, .. } => {
                 let (k, v) = self.ann.bookkeeper.dict_items(*def);
@@ -327,10 +285,14 @@ impl RTyper<'_> {
                     self.ann.bookkeeper.item(k).s_value.clone(),
                     self.ann.bookkeeper.item(v).s_value.clone(),
                 );
-                let key = self.getrepr(&sk)?;
-                let value = self.getrepr(&sv)?;
                 let custom = self.r_dict_functions(*def);
-                Repr::Dict { key, value, custom }
+                return self.container_repr(
+                    v,
+                    "dict",
+                    false,
+                    |rt| Ok((rt.getrepr(&sk)?, rt.getrepr(&sv)?)),
+                    |(key, value)| Repr::Dict { key, value, custom },
+                );
             }
             SomeValue::Instance { classdef, .. } => Repr::Instance(*classdef),
             SomeValue::Pbc { descs, can_be_none } => {
