@@ -73,6 +73,9 @@ pub(super) struct GraphInfo {
     /// Building the graph reported an error (a construct the reference's flow space
     /// refuses): the reference stops there, so what annotating it finds is not reported.
     pub flow_error: bool,
+    /// The (block, operation) positions of the `append` calls of loops filling a new
+    /// list (`fill_loops`).
+    pub fill_appends: Vec<(u32, u32)>,
 }
 
 pub(super) struct Annotator<'s, C: ConcreteSpace> {
@@ -175,6 +178,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let def = self.bk.new_listdef(SomeValue::string0(true));
         let it = self.bk.list_item(def);
         self.bk.items[it.index()].resized = true;
+        self.bk.items[it.index()].resized_outside_fill = true;
         self.bk.items[it.index()].mutated = true;
         SomeValue::List { def, konst: None }
     }
@@ -189,6 +193,18 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if let Some(f) = graph.func {
             self.graph_of_func.entry(f).or_default().push(id as usize);
         }
+        let fill_appends = {
+            let heap = self.space.heap();
+            let is_str = |v: Value, s: &str| match v {
+                Value::Obj(id) => match heap.get(id) {
+                    Object::Str(b) => &**b == s.as_bytes(),
+                    Object::Class(c) => &*c.name == s,
+                    _ => false,
+                },
+                _ => false,
+            };
+            super::fill_loops::loop_fill_appends(&graph, &is_str)
+        };
         self.graphs.push(graph);
         self.info.push(GraphInfo {
             bindings: vec![None; nvars],
@@ -200,6 +216,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             desc,
             links_followed: vec![false; nlinks],
             flow_error: false,
+            fill_appends,
         });
         id
     }

@@ -397,10 +397,47 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .collect();
                 Ok(S::Bool { konst, ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)) })
             }
-            (x, y) if x.is_number() && y.is_number() => Ok(SomeValue::bool()),
+            (x, y) if x.is_number() && y.is_number() => {
+                // two constants compare at translation time (the reference's default)
+                let num = |v: Option<Value>| match v {
+                    Some(Value::Float(f)) => Some(f),
+                    Some(Value::Int(i)) => Some(i as f64),
+                    Some(Value::Bool(b)) => Some(b as i64 as f64),
+                    _ => None,
+                };
+                Ok(match (num(x.konst()), num(y.konst())) {
+                    (Some(p), Some(q)) => SomeValue::const_bool(match opname {
+                        Op::Lt => p < q,
+                        Op::Le => p <= q,
+                        Op::Eq => p == q,
+                        Op::Ne => p != q,
+                        Op::Gt => p > q,
+                        _ => p >= q,
+                    }),
+                    _ => SomeValue::bool(),
+                })
+            }
             (x, y) if (x.is_str_like() && y.is_str_like()) || (x.is_unicode_like() && y.is_unicode_like()) => {
                 if let (Some(c1), Some(c2)) = (x.konst(), y.konst()) {
                     let heap = self.space.heap();
+                    let codes = |c: Value| match c {
+                        Value::Obj(id) => match heap.get(id) {
+                            Object::Unicode(u) => Some(u.codes().to_vec()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let (Some(u1), Some(u2)) = (codes(c1), codes(c2)) {
+                        let r = match opname {
+                            Op::Lt => u1 < u2,
+                            Op::Le => u1 <= u2,
+                            Op::Eq => u1 == u2,
+                            Op::Ne => u1 != u2,
+                            Op::Gt => u1 > u2,
+                            _ => u1 >= u2,
+                        };
+                        return Ok(SomeValue::const_bool(r));
+                    }
                     if let (Some(s1), Some(s2)) = (heap.str_value(c1), heap.str_value(c2)) {
                         let r = match opname {
                             Op::Lt => s1 < s2,

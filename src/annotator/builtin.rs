@@ -353,12 +353,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Chr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("chr", "the argument", &p[0])?;
-                Ok(SomeValue::char(false))
+                Ok(self.constpropagate(id, &p[0], SomeValue::char(false)))
             }
             B::Unichr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("unichr", "the argument", &p[0])?;
-                Ok(SomeValue::unichar(false))
+                Ok(self.constpropagate(id, &p[0], SomeValue::unichar(false)))
             }
             B::Repr | B::Str => {
                 if id == B::Str && p.is_empty() {
@@ -450,7 +450,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(SomeValue::float());
                 }
                 self.arity(name, args, 1, 1)?;
-                self.builtin_float(&p[0])
+                let s = self.builtin_float(&p[0])?;
+                Ok(self.constpropagate(id, &p[0], s))
             }
             B::Bool => {
                 if p.is_empty() {
@@ -464,7 +465,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(SomeValue::unicode(true));
                 }
                 match &p[0] {
-                    s if s.is_str_like() || s.is_unicode_like() => Ok(SomeValue::unicode(false)),
+                    s if s.is_str_like() || s.is_unicode_like() => {
+                        Ok(self.constpropagate(id, s, SomeValue::unicode(false)))
+                    }
                     s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
                 }
             }
@@ -639,7 +642,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::DebugMakeSureNotResized => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
-                    S::List { def, .. } => self.bk.never_resize(*def),
+                    S::List { def, .. } => self.bk.never_resize(*def)?,
                     S::None | S::Impossible => {}
                     other => {
                         return Err(AnnError::new(
@@ -710,6 +713,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
+            B::JitConditionalCallFunction => Ok(S::None),
             B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {

@@ -70,7 +70,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match id {
             B::ListAppend => {
                 self.arity(&full, args, 1, 1)?;
-                self.bk.mutate_list(self.space.heap(), def, true)?;
+                let pos = self.bk.position;
+                let filling = self.info[pos.graph as usize]
+                    .fill_appends
+                    .contains(&(pos.block, pos.op));
+                if filling {
+                    self.bk.fill_list(def);
+                } else {
+                    self.bk.mutate_list(self.space.heap(), def, true)?;
+                }
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)

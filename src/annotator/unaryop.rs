@@ -333,8 +333,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
                 s => Err(self.unsupported("ord", &[s])),
             },
-            Int => self.builtin_int(&a[0], None),
-            Float => self.builtin_float(&a[0]),
+            Int => {
+                let s = self.builtin_int(&a[0], None)?;
+                Ok(self.constpropagate(B::Int, &a[0], s))
+            }
+            Float => {
+                let s = self.builtin_float(&a[0])?;
+                Ok(self.constpropagate(B::Float, &a[0], s))
+            }
             Long => Err(AnnError::new(
                 "RPY217",
                 "long integers are not RPython: use rarithmetic.r_longlong".into(),
@@ -818,7 +824,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
                 let desc = self.bk.classdef(cd).desc;
-                if ClassDesc::lookup(&self.bk, desc, "__iter__").is_none() {
+                // (a method only subclasses define is called through them, as any other)
+                let in_family = ClassDesc::lookup(&self.bk, desc, "__iter__").is_some()
+                    || self.bk.getallsubdefs(cd).into_iter().any(|sub| {
+                        let d = self.bk.classdef(sub).desc;
+                        ClassDesc::lookup(&self.bk, d, "__iter__").is_some()
+                    });
+                if !in_family {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("instances of `{}` are not iterable: the class defines no __iter__", self.bk.classdef(cd).name),
