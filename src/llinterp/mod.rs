@@ -45,6 +45,11 @@ pub const UNDEFINED: &str = "undefined behaviour: ";
 /// stop only on a terminal, so that a captured stderr is the binary's.
 pub const TRAP: &str = "arithmetic trap: ";
 
+/// How the message of a fatal error of the compiled program starts (a failed
+/// `debug_assert`): the binary writes `RPython traceback:` and `Fatal RPython error:
+/// <name>` to stderr and aborts (134), as for an exception that escapes `entry_point`.
+pub const FATAL: &str = "fatal RPython error: ";
+
 /// The exit status of a program killed by SIGFPE (128 + 8).
 pub const TRAP_STATUS: i32 = 136;
 
@@ -168,6 +173,17 @@ impl<'p> LlInterpreter<'p> {
                 exit_code: status & 0xff,
                 fatal: None,
             },
+            Err(Unwind::Fatal { msg, .. }) if msg.starts_with(FATAL) => {
+                let name = &msg[FATAL.len()..];
+                let _ = self.write_fd(
+                    2,
+                    format!("RPython traceback:\nFatal RPython error: {}\n", name).as_bytes(),
+                );
+                RunResult {
+                    exit_code: 134,
+                    fatal: None,
+                }
+            }
             Err(Unwind::Fatal { msg, span }) => {
                 // the caller writes the message, with the line it names
                 RunResult {

@@ -354,7 +354,7 @@ impl<'p> LlInterpreter<'p> {
             }
             DebugAssert => {
                 if !a!(0).as_bool() {
-                    return Err(self.fatal(op, "debug_assert failed"));
+                    return Err(self.fatal(op, format!("{}AssertionError", super::FATAL)));
                 }
                 LlValue::Void
             }

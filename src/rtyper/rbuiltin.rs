@@ -519,10 +519,18 @@ impl RTyper<'_> {
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
                 let v = self.inputarg(llops, hop, 0, rr)?;
-                if id == B::RarithmeticRSinglefloat && !matches!(v, Hlvalue::Ll(_)) {
-                    // a C float: rounded to single precision (float() reads it back)
-                    let f = self.gendirectcall(llops, "ll_round_to_float32", vec![v], LlType::FLOAT)?;
-                    return Ok((f, rr));
+                if id == B::RarithmeticRSinglefloat {
+                    // a C float: rounded to single precision (float() reads it back); the
+                    // reference casts a constant argument at run time too, so
+                    // `r_singlefloat(1.1)` is 1.100000023841858, never 1.1
+                    if let Hlvalue::Ll(LlConstant { ty, value: LlValue::Float(x) }) = v {
+                        let value = LlValue::Float(x as f32 as f64);
+                        return Ok((Hlvalue::Ll(LlConstant { ty, value }), rr));
+                    }
+                    if !matches!(v, Hlvalue::Ll(_)) {
+                        let f = self.gendirectcall(llops, "ll_round_to_float32", vec![v], LlType::FLOAT)?;
+                        return Ok((f, rr));
+                    }
                 }
                 Ok((v, rr))
             }

@@ -6,7 +6,7 @@
 //! the `yield` it stopped at, with every variable live across that `yield` saved in the
 //! frame. Falling off the end raises StopIteration (state -1).
 
-use super::hop::{cfield, cint, ctype, cvoid};
+use super::hop::{cbool, cfield, cint, ctype, cvoid};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
@@ -312,12 +312,25 @@ impl RTyper<'_> {
         let f0 = lg.new_typed_var(Some("frame".into()), fptr);
         let dispatch = lg.new_block(vec![f0]);
         let state = lg.new_typed_var(Some("state".into()), LlType::SIGNED);
-        lg.block_mut(dispatch).operations = vec![llop(
-            LlOp::GetField,
-            vec![Hlvalue::Var(f0), cfield("state")],
-            state,
-            span,
-        )];
+        // the reference's `next` takes the frame's resume point and clears it
+        // (`entry = self.current; self.current = None`) before running the body, so a
+        // generator that finished or raised has none: a later `next` fails its
+        // `assert entry is not None`, a fatal AssertionError no handler catches
+        let cleared = lg.new_typed_var(None, LlType::VOID);
+        lg.block_mut(dispatch).operations = vec![
+            llop(
+                LlOp::GetField,
+                vec![Hlvalue::Var(f0), cfield("state")],
+                state,
+                span,
+            ),
+            llop(
+                LlOp::SetField,
+                vec![Hlvalue::Var(f0), cfield("state"), cint(-1)],
+                cleared,
+                span,
+            ),
+        ];
         lg.block_mut(dispatch).exitswitch = ExitSwitch::Value(Hlvalue::Var(state));
         let mut targets: Vec<(i64, BlockId, Vec<VarId>)> =
             vec![(0, original_start, start_params.clone())];
@@ -352,10 +365,27 @@ impl RTyper<'_> {
                 span,
             );
         }
+        let fx = lg.new_typed_var(Some("frame".into()), fptr);
+        let exhausted = lg.new_block(vec![fx]);
+        let failed = lg.new_typed_var(None, LlType::VOID);
+        lg.block_mut(exhausted).operations = vec![llop(
+            LlOp::DebugAssert,
+            vec![cbool(false), cvoid()],
+            failed,
+            span,
+        )];
+        add_link(
+            &mut lg,
+            exhausted,
+            stop,
+            vec![Hlvalue::Var(fx)],
+            ExitCase::None,
+            span,
+        );
         add_link(
             &mut lg,
             dispatch,
-            stop,
+            exhausted,
             vec![Hlvalue::Var(f0)],
             ExitCase::Ll(LlValue::Int(-1)),
             span,

@@ -274,9 +274,23 @@ impl RTyper<'_> {
             (Repr::Int(_) | Repr::Float, Value::Bool(b)) => Ok(self
                 .convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty)
                 .unwrap()),
-            (Repr::Int(_) | Repr::Float, Value::Int(i)) => Ok(self
-                .convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty)
-                .unwrap()),
+            (Repr::Int(_) | Repr::Float, Value::Int(i)) => {
+                // The reference converts a constant to a signed narrow type by building
+                // the r_int32/r_int16/r_int8 value, which refuses what does not fit
+                // (`r_int32(0xFFFFFFFF)` stops the translation); unsigned ones wrap.
+                if let Some((bits, true)) = ty.narrow_bits() {
+                    let half = 1i64 << (bits - 1);
+                    if i >= half || i < -half {
+                        return Err(TyperError::rejected(
+                            "RPY217",
+                            format!("{i} does not fit in a signed {bits}-bit integer: the reference's typer stops with OverflowError when it converts this constant"),
+                        ));
+                    }
+                }
+                Ok(self
+                    .convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty)
+                    .unwrap())
+            }
             (Repr::Float, Value::Float(f)) => k(LlValue::Float(f)),
             (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::RInt { value, .. } => {

@@ -8,6 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// What a program wrote.
+struct Output {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
 pub struct Case {
     pub name: String,
     pub prog: PathBuf,
@@ -80,6 +86,19 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // the pipes are drained while the program runs: one that writes more than a pipe holds
+    // (64 KB) would otherwise block until the time limit
+    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_reader = drain(child.stdout.take().map(|r| Box::new(r) as _));
+    let err_reader = drain(child.stderr.take().map(|r| Box::new(r) as _));
     // a guard against hangs, not a speed test (benches/ measures speed): the program's own
     // CPU time, generous because the LLInterpreter runs as a debug build here, so a busy
     // shared machine does not make a slow program look hung; wall-clock time as a last
@@ -98,7 +117,11 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    let out = child.wait_with_output().unwrap();
+    let _ = child.wait();
+    let out = Output {
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    };
     let _ = std::fs::remove_dir_all(&dir);
     let Some(status) = status else {
         return Err(format!(
