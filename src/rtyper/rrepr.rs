@@ -115,6 +115,9 @@ impl RTyper<'_> {
             Repr::Int(_) | Repr::Bool | Repr::Float | Repr::Char | Repr::Void => {
                 EqSpec::Helper("ll_item_str")
             }
+            // as `str()` of the item itself: `<Name object at 0x…>` (NULL for None)
+            Repr::Instance(_) | Repr::Object => EqSpec::Helper("ll_item_instance_str"),
+            Repr::Unicode => EqSpec::Helper("ll_unicode_str"),
             _ => {
                 return Err(TyperError::new(format!(
                     "str() of a list or tuple of {} is not supported by `run` yet",
