@@ -53,6 +53,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RffiPtradd, os_not_at_import),
     (B::AnnlowlevelLlstr, os_not_at_import),
     (B::OsListdirRaw, os_not_at_import),
+    (B::OsEnvironRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
     (B::OsPipeRaw, os_not_at_import),
     (B::OsWaitpidRaw, os_not_at_import),
