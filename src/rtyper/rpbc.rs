@@ -277,7 +277,7 @@ impl RTyper<'_> {
             (Repr::Int(_) | Repr::Float, Value::Int(i)) => Ok(self
                 .convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty)
                 .unwrap()),
-            (Repr::Float, Value::Float(f)) => k(LlValue::Float(f)),
+            (Repr::Float, Value::Float(f)) => k(LlValue::Float(binary_float_const(f))),
             (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::RInt { value, .. } => {
                     let value = *value;
@@ -616,5 +616,25 @@ impl RTyper<'_> {
             out.push(c.as_int() as u8);
         }
         Some(out)
+    }
+}
+
+/// A float constant as the reference's compiled program holds it. Its C source writes a
+/// NaN constant as `HUGE_VAL/HUGE_VAL` (negated when the NaN has its sign bit), which the
+/// C compiler does not fold (the division raises the invalid-operation flag), so the
+/// binary's NaN has the sign of the machine's default NaN, flipped for a negative
+/// constant: on x86-64, whose default NaN is negative, the opposite of the constant's.
+/// IEEE 754 leaves the sign of a NaN an operation makes unspecified, so a program that
+/// looks at it (`copysign`, `float2longlong`) depends on this accident.
+pub(crate) fn binary_float_const(f: f64) -> f64 {
+    if !f.is_nan() {
+        return f;
+    }
+    let inf = std::hint::black_box(f64::INFINITY);
+    let default = inf / inf;
+    if f.is_sign_negative() {
+        -default
+    } else {
+        default
     }
 }
