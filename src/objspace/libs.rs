@@ -180,6 +180,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitVirtualRefFinish, om_none),
     (B::WeakDictGet, super::weakdicts::get),
     (B::WeakDictSet, super::weakdicts::set),
+    (B::WeakDictLength, super::weakdicts::length),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -580,15 +581,13 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// at import time), a key dictionary none (calling its methods is not modelled).
 fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
-    let (id, classes) = if a.id == B::RweakrefRWeakKeyDictionary {
-        (B::WeakKeyDictPrebuilt, vec![a.args[0], a.args[1]])
+    let id = if a.id == B::RweakrefRWeakKeyDictionary {
+        B::WeakKeyDictPrebuilt
     } else {
-        let entries = sp.new_dict();
-        (
-            B::WeakValueDictPrebuilt,
-            vec![a.args[0], a.args[1], entries],
-        )
+        B::WeakValueDictPrebuilt
     };
+    let entries = sp.new_dict();
+    let classes = vec![a.args[0], a.args[1], entries];
     let classes = sp.new_tuple(classes);
     Ok(sp.alloc(Object::Builtin {
         id,

@@ -484,11 +484,23 @@ impl RTyper<'_> {
                         weak = true;
                         self.prebuilt_weakdict_entries(id)
                     }
-                    // a weak key dictionary made at import time: empty
+                    // a weak key dictionary made at import time: empty, as the reference's
+                    // RTyper requires (an entry whose key is alive is refused)
                     Object::Builtin {
                         id: B::WeakKeyDictPrebuilt,
                         ..
-                    } => Vec::new(),
+                    } => {
+                        let live = crate::objspace::weakdicts::live_key_entries(self.objheap, id);
+                        if !live.is_empty() {
+                            return Err(TyperError::rejected(
+                                "RPY217",
+                                "got a non-empty prebuilt RWeakKeyDictionary: an \
+                                 RWeakKeyDictionary made at import time must have no entry \
+                                 whose key is still alive when the program is translated",
+                            ));
+                        }
+                        Vec::new()
+                    }
                     _ => return Err(self.bad_const(v, r)),
                 };
                 let (key, value) = (*key, *value);
