@@ -118,6 +118,9 @@ impl RTyper<'_> {
             // as `str()` of the item itself: `<Name object at 0x…>` (NULL for None)
             Repr::Instance(_) | Repr::Object => EqSpec::Helper("ll_item_instance_str"),
             Repr::Unicode => EqSpec::Helper("ll_unicode_str"),
+            Repr::UniChar => EqSpec::Helper("ll_item_unichar_str"),
+            // a class: the name its vtable carries
+            Repr::Class(_) => EqSpec::Helper("ll_item_class_str"),
             _ => {
                 return Err(TyperError::new(format!(
                     "str() of a list or tuple of {} is not supported by `run` yet",
