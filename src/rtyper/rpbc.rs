@@ -642,8 +642,8 @@ pub(crate) fn binary_float_const(f: f64) -> f64 {
     if !f.is_nan() {
         return f;
     }
-    let inf = std::hint::black_box(f64::INFINITY);
-    let default = inf / inf;
+    // the machine's default NaN: an invalid operation it computes (not folded)
+    let default = std::hint::black_box(f64::INFINITY) / std::hint::black_box(f64::INFINITY);
     if f.is_sign_negative() {
         -default
     } else {
