@@ -1,6 +1,7 @@
 """zlib's inflate() for rpy-lsp's model of `rpython.rlib.rzlib`, in RPython.
 
-A resumable decoder of deflate data (RFC 1951) in a zlib wrapper (RFC 1950) or raw. What
+A resumable decoder of deflate data (RFC 1951) in a zlib wrapper (RFC 1950), a gzip one
+(RFC 1952), either (`wbits` 32 + n), or raw, with zlib's CRC-32 and Adler-32. What
 a caller sees is zlib's, not only the output: input is taken a byte at a time, only when
 the bits held are not enough for what is decoded next, so the input a call leaves unused
 is zlib's; when the output space is full, the next symbol is still decoded (zlib stops at
@@ -8,7 +9,7 @@ the literal or the copy that finds no room); a call that makes no progress is Z_
 errors carry zlib's messages. Huffman codes are decoded bit by bit over canonical code
 counts (a code is taken once the bits held determine it, as zlib's table lookups do).
 """
-from rpython.rlib.rarithmetic import r_uint
+from rpython.rlib.rarithmetic import r_uint, intmask
 
 Z_OK = 0
 Z_STREAM_END = 1
@@ -36,6 +37,16 @@ CHECK = 14
 DONE = 15
 BAD = 16
 DICT = 17
+# the gzip header's fields, and the trailer's length
+FLAGS = 18
+TIME = 19
+OS = 20
+EXLEN = 21
+EXTRA = 22
+NAME = 23
+COMMENT = 24
+HCRC = 25
+LENGTH = 26
 
 LEN_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67,
             83, 99, 115, 131, 163, 195, 227, 258]
@@ -108,6 +119,31 @@ def fixed_codes():
 FIXED_LEN, FIXED_DIST = fixed_codes()
 
 
+def _crc_table():
+    # the table of the reflected CRC-32 polynomial 0xedb88320, one entry per byte value
+    table = []
+    for n in range(256):
+        c = n
+        for k in range(8):
+            if c & 1:
+                c = 0xedb88320 ^ (c >> 1)
+            else:
+                c = c >> 1
+        table.append(r_uint(c))
+    return table
+
+_CRC_TABLE = _crc_table()
+_MASK = r_uint(0xffffffff)
+
+
+def crc32_update(crc, s):
+    """The CRC-32 of `s` continuing from `crc`, as zlib's crc32()."""
+    crc = (crc & _MASK) ^ _MASK
+    for ch in s:
+        crc = _CRC_TABLE[intmask((crc ^ r_uint(ord(ch))) & r_uint(0xff))] ^ (crc >> 8)
+    return crc ^ _MASK
+
+
 def adler32_update(adler, s):
     a = adler & r_uint(0xffff)
     b = (adler >> 16) & r_uint(0xffff)
@@ -128,14 +164,25 @@ class InflateStream(object):
     """The state of one stream across calls of `inflate`."""
 
     def __init__(self, wbits):
+        # which wrappers the stream may have: zlib's (wbits 8..15), gzip's (16 + n), either
+        # (32 + n), none (negative)
+        self.zlib_ok = False
+        self.gzip_ok = False
         if wbits < 0:
             self.wrap = False
             self.wbits = -wbits
             self.mode = TYPEDO
         else:
             self.wrap = True
-            self.wbits = wbits
+            kind = (wbits >> 4) + 1
+            self.zlib_ok = (kind & 1) != 0
+            self.gzip_ok = (kind & 2) != 0
+            self.wbits = wbits & 15
             self.mode = HEAD
+        self.gzip = False      # the stream has a gzip wrapper (its check is a CRC-32)
+        self.flags = 0
+        self.header = []       # the gzip header's bytes, for its own CRC
+        self.total_out = 0
         self.hold = 0
         self.bits = 0
         self.last = False
@@ -243,7 +290,13 @@ class InflateStream(object):
             if mode == HEAD:
                 if not self._need(16):
                     break
-                if ((self.hold & 0xff) * 256 + ((self.hold >> 8) & 0xff)) % 31 != 0:
+                if self.gzip_ok and self.hold == 0x8b1f:
+                    self.gzip = True
+                    self.header = ['\x1f', '\x8b']
+                    self._take(16)
+                    self.mode = FLAGS
+                    continue
+                if not self.zlib_ok or ((self.hold & 0xff) * 256 + ((self.hold >> 8) & 0xff)) % 31 != 0:
                     self._bad("incorrect header check")
                     continue
                 if self.hold & 0x0f != 8:
@@ -259,6 +312,79 @@ class InflateStream(object):
                     self.mode = DICTID
                 else:
                     self.mode = TYPEDO
+            elif mode == FLAGS:
+                if not self._need(16):
+                    break
+                self.flags = self.hold & 0xffff
+                if self.flags & 0xff != 8:
+                    self._bad("unknown compression method")
+                    continue
+                if self.flags & 0xe000:
+                    self._bad("unknown header flags set")
+                    continue
+                self._header_bytes(2)
+                self.mode = TIME
+            elif mode == TIME:
+                if not self._need(32):
+                    break
+                self._header_bytes(4)
+                self.mode = OS
+            elif mode == OS:
+                if not self._need(16):
+                    break
+                self._header_bytes(2)
+                self.mode = EXLEN
+            elif mode == EXLEN:
+                if self.flags & 0x0400:
+                    if not self._need(16):
+                        break
+                    self.length = self.hold & 0xffff
+                    self._header_bytes(2)
+                self.mode = EXTRA
+            elif mode == EXTRA:
+                if self.flags & 0x0400:
+                    n = self._end - self.pos
+                    if n > self.length:
+                        n = self.length
+                    for i in range(n):
+                        self.header.append(self._data[self.pos + i])
+                    self.pos += n
+                    self.length -= n
+                    if self.length > 0:
+                        break
+                self.mode = NAME
+            elif mode == NAME or mode == COMMENT:
+                bit = 0x0800
+                if mode == COMMENT:
+                    bit = 0x1000
+                if self.flags & bit:
+                    # up to the NUL that ends the field, which may come in a later call
+                    done = False
+                    while self.pos < self._end:
+                        c = self._data[self.pos]
+                        self.header.append(c)
+                        self.pos += 1
+                        if c == '\x00':
+                            done = True
+                            break
+                    if not done:
+                        break
+                if mode == NAME:
+                    self.mode = COMMENT
+                else:
+                    self.mode = HCRC
+            elif mode == HCRC:
+                if self.flags & 0x0200:
+                    if not self._need(16):
+                        break
+                    want = self.hold & 0xffff
+                    self._take(16)
+                    if r_uint(want) != crc32_update(r_uint(0), "".join(self.header)) & r_uint(0xffff):
+                        self._bad("header crc mismatch")
+                        continue
+                self.header = []
+                self.check = r_uint(0)
+                self.mode = TYPEDO
             elif mode == DICTID:
                 if not self._need(32):
                     break
@@ -420,13 +546,27 @@ class InflateStream(object):
                 if not self._need(32):
                     break
                 h = self.hold
-                want = ((h & 0xff) << 24) | (((h >> 8) & 0xff) << 16) | (((h >> 16) & 0xff) << 8) | ((h >> 24) & 0xff)
-                self.check = adler32_update(self.check, "".join(out[checked:]))
+                if self.gzip:
+                    want = h & 0xffffffff
+                else:
+                    # zlib's Adler-32 is big-endian
+                    want = ((h & 0xff) << 24) | (((h >> 8) & 0xff) << 16) | (((h >> 16) & 0xff) << 8) | ((h >> 24) & 0xff)
+                self._update_check("".join(out[checked:]))
                 checked = len(out)
                 self._take(32)
                 if r_uint(want) != self.check:
                     self._bad("incorrect data check")
                     continue
+                self.mode = LENGTH
+            elif mode == LENGTH:
+                if self.gzip:
+                    if not self._need(32):
+                        break
+                    want = self.hold & 0xffffffff
+                    self._take(32)
+                    if want != (self.total_out + len(out)) & 0xffffffff:
+                        self._bad("incorrect length check")
+                        continue
                 self.mode = DONE
             elif mode == DONE:
                 ret = Z_STREAM_END
@@ -437,12 +577,25 @@ class InflateStream(object):
         self._trim_window()
         output = "".join(out)
         if self.wrap and checked < len(out):
-            self.check = adler32_update(self.check, "".join(out[checked:]))
+            self._update_check("".join(out[checked:]))
+        self.total_out += len(out)
         self.output = output
         self._data = ""
         if ((self.pos == start and len(output) == 0) or flush == Z_FINISH) and ret == Z_OK:
             ret = Z_BUF_ERROR
         return ret
+
+    def _update_check(self, s):
+        if self.gzip:
+            self.check = crc32_update(self.check, s)
+        else:
+            self.check = adler32_update(self.check, s)
+
+    def _header_bytes(self, n):
+        # the n bytes (of a gzip header) held, taken and kept for the header's CRC
+        for i in range(n):
+            self.header.append(chr((self.hold >> (8 * i)) & 0xff))
+        self._take(8 * n)
 
     def _code_lengths(self):
         # the lengths of the literal/length and distance codes, then the codes

@@ -8,7 +8,8 @@ reference's. Compression (`deflateInit`, `compress`, `deflateEnd`), whose output
 on zlib's own algorithm, and preset dictionaries are not in the model: a program using
 them can be checked, and `run` and `build` refuse it naming them."""
 import sys
-from rpython.rlib.rarithmetic import r_uint, intmask
+from rpython.rlib.rarithmetic import r_uint
+from rpython.rlib._rzlib_inflate import InflateStream, crc32_update, adler32_update
 
 Z_OK = 0
 Z_STREAM_END = 1
@@ -37,50 +38,14 @@ CRC32_DEFAULT_START = 0
 ADLER32_DEFAULT_START = 1
 
 
-def _crc_table():
-    # the table of the reflected CRC-32 polynomial 0xedb88320, one entry per byte value
-    table = []
-    for n in range(256):
-        c = n
-        for k in range(8):
-            if c & 1:
-                c = 0xedb88320 ^ (c >> 1)
-            else:
-                c = c >> 1
-        table.append(r_uint(c))
-    return table
-
-_CRC_TABLE = _crc_table()
-_MASK = r_uint(0xffffffff)
-
-
 def crc32(string, start=CRC32_DEFAULT_START):
     """The CRC-32 of `string` continuing from `start`, as zlib's crc32()."""
-    crc = (r_uint(start) & _MASK) ^ _MASK
-    for ch in string:
-        crc = _CRC_TABLE[intmask((crc ^ r_uint(ord(ch))) & r_uint(0xff))] ^ (crc >> 8)
-    return crc ^ _MASK
+    return crc32_update(r_uint(start), string)
 
 
 def adler32(string, start=ADLER32_DEFAULT_START):
     """The Adler-32 of `string` continuing from `start`, as zlib's adler32()."""
-    s = r_uint(start) & _MASK
-    a = s & r_uint(0xffff)
-    b = (s >> 16) & r_uint(0xffff)
-    base = r_uint(65521)
-    # zlib reduces a start value above the modulus only as it sums: so do we
-    n = 0
-    for ch in string:
-        a += r_uint(ord(ch))
-        b += a
-        n += 1
-        if n == 3800:
-            a = a % base
-            b = b % base
-            n = 0
-    a = a % base
-    b = b % base
-    return (b << 16) | a
+    return adler32_update(r_uint(start) & r_uint(0xffffffff), string)
 
 
 class RZlibError(Exception):
@@ -118,15 +83,14 @@ def _stream_error(stream, err, while_doing):
     return RZlibError("Error %d %s%s%s" % (err, while_doing, delim, reason))
 
 
-from rpython.rlib._rzlib_inflate import InflateStream
 
 
 def inflateInit(wbits=MAX_WBITS, zdict=None):
-    """A stream that decompresses (`decompress`): a zlib stream for `wbits` 8..15, raw
-    deflate data for -15..-8."""
+    """A stream that decompresses (`decompress`): a zlib stream for `wbits` 8..15, a gzip
+    one for 24..31, either for 40..47, raw deflate data for -15..-8."""
     if zdict is not None:
         raise RZlibError("preset dictionaries are not supported by rpy-lsp")
-    if not (8 <= wbits <= 15 or -15 <= wbits <= -8):
+    if not (-15 <= wbits <= -8 or (0 < wbits < 48 and wbits & 15 >= 8)):
         raise ValueError("Invalid initialization option")
     return InflateStream(wbits)
 
