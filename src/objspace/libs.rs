@@ -681,6 +681,9 @@ fn module_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1 + a.kwargs.len())?;
     let d = sp.new_dict();
+    if let Value::Obj(id) = d {
+        sp.heap.mark_insertion_ordered(id);
+    }
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;
     }
