@@ -18,12 +18,11 @@ from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rarithmetic import intmask
 from rpython.rtyper.annlowlevel import llstr
 from rpython.rlib.rgc import ll_arraycopy
-from __rpy_ll__.ll_str import STR, UNICODE, OBJECT, ll_instance_str, ll_unicode_str, ll_char_str
+from __rpy_ll__.ll_str import STR, OBJECT, ll_instance_str
 from __rpy__ import rffi_cast_ptr
 import math
 
 OBJECTPTR = Ptr(OBJECT)
-UNICODEPTR = Ptr(UNICODE)
 
 
 def _isfinite(f):
@@ -121,12 +120,6 @@ def ll_item_class_str(c):
     # vtable carries
     obj = nullptr(OBJECT)
     return rffi_cast_ptr(typeOf(obj).TO.typeptr, c).name
-
-
-@specialize.ll()
-def ll_item_unichar_str(c):
-    # `str(unicode(c))`: the character if it is ASCII, UnicodeEncodeError otherwise
-    return ll_unicode_str(ll_char_str(UNICODEPTR, c))
 
 
 @specialize.ll()
