@@ -43,7 +43,8 @@ fn flag_names(f: u32) -> String {
     }
 }
 
-fn repr_bytes(b: &[u8], out: &mut String) {
+/// Python 2's `repr` of a byte string, appended to `out`.
+pub fn repr_bytes(b: &[u8], out: &mut String) {
     let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
         '"'
     } else {
@@ -69,7 +70,8 @@ fn repr_bytes(b: &[u8], out: &mut String) {
     out.push(quote);
 }
 
-fn repr_unicode(s: &crate::compiler::UStr, out: &mut String) {
+/// Python 2's `repr` of a unicode string, appended to `out`.
+pub fn repr_unicode(s: &crate::compiler::UStr, out: &mut String) {
     let has = |c: char| s.codes().contains(&u32::from(c));
     let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     out.push('u');

@@ -200,29 +200,7 @@ impl Analysis {
                 let Some(caller_item) = self.item_for(pi, func) else {
                     continue;
                 };
-                let k = match out
-                    .iter()
-                    .position(|c| c.item.name_span == caller_item.name_span)
-                {
-                    Some(k) => k,
-                    None => {
-                        out.push(Call {
-                            item: caller_item,
-                            sites: Vec::new(),
-                            passes: Vec::new(),
-                        });
-                        out.len() - 1
-                    }
-                };
-                let entry = &mut out[k];
-                if !entry.sites.contains(&site) {
-                    entry.sites.push(site);
-                }
-                if let Some(p) = passes {
-                    if !entry.passes.contains(&p) {
-                        entry.passes.push(p);
-                    }
-                }
+                add_call(&mut out, caller_item, site, passes);
             }
         }
         out
@@ -260,24 +238,7 @@ impl Analysis {
                     let Some(callee) = self.item_for(pi, func) else {
                         continue;
                     };
-                    let k = match out
-                        .iter()
-                        .position(|c| c.item.name_span == callee.name_span)
-                    {
-                        Some(k) => k,
-                        None => {
-                            out.push(Call {
-                                item: callee,
-                                sites: Vec::new(),
-                                passes: Vec::new(),
-                            });
-                            out.len() - 1
-                        }
-                    };
-                    let entry = &mut out[k];
-                    if !entry.sites.contains(&site) {
-                        entry.sites.push(site);
-                    }
+                    add_call(&mut out, callee, site, None);
                 }
             }
         }
@@ -305,6 +266,31 @@ fn defined_in_class(text: &str, offset: usize) -> bool {
         }
     }
     false
+}
+
+/// Records a call of (or from) `item` at `site` in `out`: one entry per function, its call
+/// sites and the argument types passed (`passes`) each listed once.
+fn add_call(out: &mut Vec<Call>, item: CallItem, site: Span, passes: Option<String>) {
+    let k = match out.iter().position(|c| c.item.name_span == item.name_span) {
+        Some(k) => k,
+        None => {
+            out.push(Call {
+                item,
+                sites: Vec::new(),
+                passes: Vec::new(),
+            });
+            out.len() - 1
+        }
+    };
+    let entry = &mut out[k];
+    if !entry.sites.contains(&site) {
+        entry.sites.push(site);
+    }
+    if let Some(p) = passes {
+        if !entry.passes.contains(&p) {
+            entry.passes.push(p);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -265,6 +265,25 @@ impl Target {
 }
 
 impl Backend {
+    /// Runs `f` on the analysis of the document `uri` once it covers the version the request
+    /// was made against (`target`), with the snapshot, the file's path and its source; `None`
+    /// when no analysis of that version comes within `QUERY_WAIT` or `f` finds nothing.
+    async fn query_file<T, F>(&self, uri: &Uri, f: F) -> Option<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot, &Path, &crate::syntax::SourceFile) -> Option<T> + Send + 'static,
+    {
+        let t = self.target(uri).await?;
+        self.shared
+            .worker
+            .query(move |snap| {
+                let s = t.matches(snap)?;
+                let a = &s.analysis;
+                f(s, &t.path, a.sources.get(a.sources.find(&t.path)?))
+            })
+            .await
+    }
+
     fn new(
         client: Client,
         shut_down: Arc<AtomicBool>,
@@ -327,18 +346,10 @@ impl Backend {
     }
 
     async fn flow_graph(&self, params: FlowGraphParams) -> Result<FlowGraphResult> {
-        let pending = self.target(&params.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(FlowGraphResult { dot: None });
-        };
         let pos = params.position;
         let dot = self
-            .shared
-            .worker
-            .query(move |snap| {
-                let a = &t.matches(snap)?.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                a.flow_graph_dot(&t.path, convert::offset(file, pos))
+            .query_file(&params.text_document.uri, move |s, path, file| {
+                s.analysis.flow_graph_dot(path, convert::offset(file, pos))
             })
             .await;
         Ok(FlowGraphResult { dot })
@@ -541,19 +552,12 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: lsp::HoverParams) -> Result<Option<lsp::Hover>> {
-        let pending = self.target(&params.text_document_position_params.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
-        let pos = params.text_document_position_params.position;
+        let at = params.text_document_position_params;
         let markdown = self.shared.caps().hover_markdown;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let a = &t.matches(snap)?.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                let info = a.hover(&t.path, convert::offset(file, pos))?;
+            .query_file(&at.text_document.uri, move |s, path, file| {
+                let a = &s.analysis;
+                let info = a.hover(path, convert::offset(file, at.position))?;
                 Some(convert::hover(&a.sources, &info, markdown))
             })
             .await)
@@ -563,19 +567,11 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::GotoDefinitionParams,
     ) -> Result<Option<lsp::GotoDefinitionResponse>> {
-        let pending = self.target(&params.text_document_position_params.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
-        let pos = params.text_document_position_params.position;
+        let at = params.text_document_position_params;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let s = t.matches(snap)?;
+            .query_file(&at.text_document.uri, move |s, path, file| {
                 let a = &s.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                let loc = a.definition(&t.path, convert::offset(file, pos))?;
+                let loc = a.definition(path, convert::offset(file, at.position))?;
                 let target = convert::file_of(&a.sources, loc.span)?;
                 let uri = uri_for(s, &target.path)?;
                 let range = convert::range_in(target, loc.span);
@@ -592,18 +588,10 @@ impl LanguageServer for Backend {
         params: lsp::DocumentSymbolParams,
     ) -> Result<Option<lsp::DocumentSymbolResponse>> {
         let uri = params.text_document.uri;
-        let pending = self.target(&uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
         let hierarchical = self.shared.caps().hierarchical_symbols;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let a = &t.matches(snap)?.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                let symbols = a.symbols(&t.path);
+            .query_file(&uri.clone(), move |s, path, file| {
+                let symbols = s.analysis.symbols(path);
                 Some(if hierarchical {
                     lsp::DocumentSymbolResponse::Nested(
                         symbols
@@ -624,26 +612,17 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::InlayHintParams,
     ) -> Result<Option<Vec<lsp::InlayHint>>> {
-        let enabled = self.shared.inputs().settings.inlay_hints;
-        let pending = self.target(&params.text_document.uri);
-        if !enabled {
+        if !self.shared.inputs().settings.inlay_hints {
             return Ok(Some(Vec::new()));
         }
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
         let range = params.range;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let a = &t.matches(snap)?.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
+            .query_file(&params.text_document.uri, move |s, path, file| {
                 let (start, end) = (
                     convert::offset(file, range.start),
                     convert::offset(file, range.end),
                 );
-                let hints = a.inlay_hints(&t.path);
+                let hints = s.analysis.inlay_hints(path);
                 Some(
                     hints
                         .iter()
@@ -706,23 +685,15 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::CodeActionParams,
     ) -> Result<Option<lsp::CodeActionResponse>> {
-        let pending = self.target(&params.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
         let versioned = self.shared.caps().document_changes;
         let range = params.range;
         let context = params.context;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let s = t.matches(snap)?;
+            .query_file(&params.text_document.uri, move |s, path, file| {
                 let a = &s.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
                 let (start, end) = (convert::offset(file, range.start), convert::offset(file, range.end));
                 let mut out: lsp::CodeActionResponse = Vec::new();
-                for action in a.code_actions(&t.path, start, end) {
+                for action in a.code_actions(path, start, end) {
                     let kind = if action.is_quickfix { lsp::CodeActionKind::QUICKFIX } else { lsp::CodeActionKind::new("quickfix.suppress") };
                     if let Some(only) = &context.only {
                         let wanted = |k: &lsp::CodeActionKind| kind.as_str() == k.as_str() || kind.as_str().starts_with(&format!("{}.", k.as_str()));

@@ -95,20 +95,12 @@ impl Backend {
         &self,
         params: lsp::ReferenceParams,
     ) -> Result<Option<Vec<lsp::Location>>> {
-        let pending = self.target(&params.text_document_position.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
-        let pos = params.text_document_position.position;
+        let at = params.text_document_position;
         let include = params.context.include_declaration;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let s = t.matches(snap)?;
+            .query_file(&at.text_document.uri, move |s, path, file| {
                 let a = &s.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                let refs = a.references(&t.path, convert::offset(file, pos), include);
+                let refs = a.references(path, convert::offset(file, at.position), include);
                 Some(
                     refs.iter()
                         .filter_map(|l| location(s, &l.path, l.span))
@@ -122,19 +114,12 @@ impl Backend {
         &self,
         params: lsp::CallHierarchyPrepareParams,
     ) -> Result<Option<Vec<lsp::CallHierarchyItem>>> {
-        let pending = self.target(&params.text_document_position_params.text_document.uri);
-        let Some(t) = pending.await else {
-            return Ok(None);
-        };
-        let pos = params.text_document_position_params.position;
+        let at = params.text_document_position_params;
         Ok(self
-            .shared
-            .worker
-            .query(move |snap| {
-                let s = t.matches(snap)?;
-                let a = &s.analysis;
-                let file = a.sources.get(a.sources.find(&t.path)?);
-                let item = a.call_item_at(&t.path, convert::offset(file, pos))?;
+            .query_file(&at.text_document.uri, move |s, path, file| {
+                let item = s
+                    .analysis
+                    .call_item_at(path, convert::offset(file, at.position))?;
                 Some(vec![call_item(s, &item)?])
             })
             .await)

@@ -135,57 +135,28 @@ impl TyperError {
 pub struct RTyper<'a> {
     pub ann: &'a AnnotatedProgram,
     pub objheap: &'a Heap,
-    pub types: LlTypes,
-    pub heap: LlHeap,
-    reprs: Vec<(Repr, LlType)>,
-    repr_cache: HashMap<Repr, ReprId>,
-    /// The Repr of each set of prebuilt objects, by the identity of the shared set (see
-    /// `getrepr`).
-    pbc_reprs: rpbc::PbcReprs,
-    pub classes: ClassLayouts,
-    pub str_ptr: LlType,
-    pub unicode_ptr: LlType,
-    /// `Ptr(BYTEARRAY)`: `GcStruct rpy_bytearray {chars: Array(Char)}`, as the reference
-    /// lays a bytearray out (a string without its hash).
-    pub bytearray_ptr: LlType,
-    functions: Vec<LlFunction>,
-    graph_func: HashMap<u32, u32>,
-    runtime_func: HashMap<RuntimeFn, u32>,
-    /// The function of each C function the program declares and calls (`rcfunc`).
-    c_funcs: HashMap<crate::lltypesystem::libc::CDecl, u32>,
-    str_consts: HashMap<Vec<u8>, LlPtr>,
-    prebuilt: HashMap<(ObjId, ReprId), LlPtr>,
-    /// Repr of every Variable of every graph, once computed.
-    var_reprs: HashMap<(u32, VarId), ReprId>,
-    /// Arithmetic whose result an `ovfcheck()` checks: generated at the `ovfcheck` call as
-    /// the `_ovf` operation (so it is the block's raising operation).
-    pending_ovf: HashMap<(u32, VarId), (crate::lltypesystem::LlOp, Vec<Hlvalue>, LlType)>,
-    /// `range()` calls whose list is only iterated, in the same block (`for i in
-    /// range(n)`): no list is built; the `iter` makes a range iterator of these
-    /// (start, stop, step) values. Keyed by the high-level result Variable.
-    lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
-    /// Items of arrays of structures read in low-level code (`d.entries[i]`, an
-    /// `ArrayItem`): no value is made; the accesses to their fields, in the same block,
-    /// become interior operations on the (array, index) kept here. Keyed by the
-    /// high-level result Variable.
-    array_items: HashMap<(u32, VarId), (Hlvalue, Hlvalue)>,
-    /// Generators: the frame structure of each generator graph, the function index and
-    /// graph slot of its `next`.
-    gen_frames: HashMap<u32, LlType>,
-    gen_next: HashMap<u32, u32>,
-    gen_next_slot: HashMap<u32, u32>,
-    /// The graphs the RTyper makes itself (generators' `next`, classes' `instantiate`),
-    /// by slot (`EXTRA_SLOT_BASE + k`), once built; `extra_slots` slots are given out.
-    extra_graphs: HashMap<u32, FunctionGraph>,
-    extra_slots: u32,
-    /// The common signature of the graphs of each call family (normalizecalls).
-    family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
-    /// The low-level helpers called so far, and those still to annotate.
-    helpers: annlowlevel::Helpers,
+    /// Everything else: the state that outlives one translation round (`rtype_rounds`).
+    /// Read through `Deref` (`self.types`); code that borrows two of its fields at once,
+    /// one mutably, names them through `st` (`self.st.heap.setfield(&self.st.types, …)`)
+    /// so that the borrows are of disjoint fields.
+    st: RtState,
+}
+
+impl std::ops::Deref for RTyper<'_> {
+    type Target = RtState;
+    fn deref(&self) -> &RtState {
+        &self.st
+    }
+}
+
+impl std::ops::DerefMut for RTyper<'_> {
+    fn deref_mut(&mut self) -> &mut RtState {
+        &mut self.st
+    }
 }
 
 /// The RTyper's own state, kept while the annotator it borrows from is resumed.
-struct RtState {
+pub struct RtState {
     pub types: LlTypes,
     pub heap: LlHeap,
     reprs: Vec<(Repr, LlType)>,
@@ -237,67 +208,11 @@ struct RtState {
 
 impl<'a> RTyper<'a> {
     fn from_state(ann: &'a AnnotatedProgram, objheap: &'a Heap, st: RtState) -> RTyper<'a> {
-        RTyper {
-            ann,
-            objheap,
-            types: st.types,
-            heap: st.heap,
-            reprs: st.reprs,
-            repr_cache: st.repr_cache,
-            pbc_reprs: st.pbc_reprs,
-            classes: st.classes,
-            str_ptr: st.str_ptr,
-            unicode_ptr: st.unicode_ptr,
-            bytearray_ptr: st.bytearray_ptr,
-            functions: st.functions,
-            graph_func: st.graph_func,
-            runtime_func: st.runtime_func,
-            c_funcs: st.c_funcs,
-            str_consts: st.str_consts,
-            prebuilt: st.prebuilt,
-            var_reprs: st.var_reprs,
-            pending_ovf: st.pending_ovf,
-            lazy_ranges: st.lazy_ranges,
-            array_items: st.array_items,
-            gen_frames: st.gen_frames,
-            gen_next: st.gen_next,
-            gen_next_slot: st.gen_next_slot,
-            extra_graphs: st.extra_graphs,
-            extra_slots: st.extra_slots,
-            family_sig: st.family_sig,
-            helpers: st.helpers,
-        }
+        RTyper { ann, objheap, st }
     }
 
     fn into_state(self) -> RtState {
-        RtState {
-            types: self.types,
-            heap: self.heap,
-            reprs: self.reprs,
-            repr_cache: self.repr_cache,
-            pbc_reprs: self.pbc_reprs,
-            classes: self.classes,
-            str_ptr: self.str_ptr,
-            unicode_ptr: self.unicode_ptr,
-            bytearray_ptr: self.bytearray_ptr,
-            functions: self.functions,
-            graph_func: self.graph_func,
-            runtime_func: self.runtime_func,
-            c_funcs: self.c_funcs,
-            str_consts: self.str_consts,
-            prebuilt: self.prebuilt,
-            var_reprs: self.var_reprs,
-            pending_ovf: self.pending_ovf,
-            lazy_ranges: self.lazy_ranges,
-            array_items: self.array_items,
-            gen_frames: self.gen_frames,
-            gen_next: self.gen_next,
-            gen_next_slot: self.gen_next_slot,
-            extra_graphs: self.extra_graphs,
-            extra_slots: self.extra_slots,
-            family_sig: self.family_sig,
-            helpers: self.helpers,
-        }
+        self.st
     }
 }
 
@@ -699,9 +614,9 @@ impl<'a> RTyper<'a> {
     /// The function-table index of a runtime function, as a constant function pointer of
     /// the given signature.
     pub fn runtime(&mut self, f: RuntimeFn, args: &[LlType], result: LlType) -> Hlvalue {
-        let idx = *self.runtime_func.entry(f).or_insert_with(|| {
-            self.functions.push(LlFunction::Runtime(f));
-            self.functions.len() as u32 - 1
+        let idx = *self.st.runtime_func.entry(f).or_insert_with(|| {
+            self.st.functions.push(LlFunction::Runtime(f));
+            self.st.functions.len() as u32 - 1
         });
         let ft = self.types.func(args.to_vec(), result);
         let pt = self.types.ptr(ft);
@@ -734,17 +649,26 @@ impl<'a> RTyper<'a> {
     /// A new vtable of the root type.
     pub fn new_vtable(&mut self, name: &str, min: i64, max: i64) -> LlPtr {
         let ov = self.classes.object_vtable;
-        let p = self.heap.malloc(&self.types, ov, 0);
+        let p = self.st.heap.malloc(&self.st.types, ov, 0);
         let name_ptr = self.prebuilt_str(name.as_bytes());
+        let _ = self.st.heap.setfield(
+            &self.st.types,
+            p,
+            ov,
+            "subclassrange_min",
+            LlValue::Int(min),
+        );
+        let _ = self.st.heap.setfield(
+            &self.st.types,
+            p,
+            ov,
+            "subclassrange_max",
+            LlValue::Int(max),
+        );
         let _ = self
+            .st
             .heap
-            .setfield(&self.types, p, ov, "subclassrange_min", LlValue::Int(min));
-        let _ = self
-            .heap
-            .setfield(&self.types, p, ov, "subclassrange_max", LlValue::Int(max));
-        let _ = self
-            .heap
-            .setfield(&self.types, p, ov, "name", LlValue::Ptr(name_ptr));
+            .setfield(&self.st.types, p, ov, "name", LlValue::Ptr(name_ptr));
         p
     }
 

@@ -301,7 +301,7 @@ impl RTyper<'_> {
         for i in 0..n {
             let cd = ClassDefId(i as u32);
             let vt = self.classes.vtable[&cd];
-            let p = self.heap.malloc(&self.types, vt, 0);
+            let p = self.st.heap.malloc(&self.st.types, vt, 0);
             self.classes.vtable_ptr.insert(cd, p);
         }
         for i in 0..n {
@@ -519,14 +519,29 @@ impl RTyper<'_> {
         let name = self.ann.bookkeeper.classdefs[cd.index()].name.clone();
         let name_ptr = self.prebuilt_str(name.as_bytes());
         let heap_err = |e: crate::lltypesystem::heap::HeapError| TyperError::new(e.to_string());
-        self.heap
-            .setfield(&self.types, p, ov, "subclassrange_min", LlValue::Int(min))
+        self.st
+            .heap
+            .setfield(
+                &self.st.types,
+                p,
+                ov,
+                "subclassrange_min",
+                LlValue::Int(min),
+            )
             .map_err(heap_err)?;
-        self.heap
-            .setfield(&self.types, p, ov, "subclassrange_max", LlValue::Int(max))
+        self.st
+            .heap
+            .setfield(
+                &self.st.types,
+                p,
+                ov,
+                "subclassrange_max",
+                LlValue::Int(max),
+            )
             .map_err(heap_err)?;
-        self.heap
-            .setfield(&self.types, p, ov, "name", LlValue::Ptr(name_ptr))
+        self.st
+            .heap
+            .setfield(&self.st.types, p, ov, "name", LlValue::Ptr(name_ptr))
             .map_err(heap_err)?;
         // every slot of every ancestor, with this class's value
         let mut c = Some(cd);
@@ -578,8 +593,9 @@ impl RTyper<'_> {
                         _ => LlValue::zero(&self.types, self.lltype(repr)),
                     },
                 };
-                self.heap
-                    .setfield(&self.types, p, vt_owner, &cls_field(&attr), value)
+                self.st
+                    .heap
+                    .setfield(&self.st.types, p, vt_owner, &cls_field(&attr), value)
                     .map_err(heap_err)?;
             }
             c = self.ann.bookkeeper.classdefs[owner.index()].basedef;

@@ -177,7 +177,7 @@ impl RTyper<'_> {
         self.classes.instantiate.insert(cd, f);
         let object = self.classes.object;
         let object_ptr = self.types.ptr(object);
-        let vtable_ptr = self.types.ptr(self.classes.object_vtable);
+        let vtable_ptr = self.st.types.ptr(self.st.classes.object_vtable);
         let mut lg = FunctionGraph::new(name, None, span, &[]);
         let mut types = vec![LlType::VOID; lg.vars.len()];
         let (rb, eb) = (lg.returnblock, lg.exceptblock);
@@ -208,11 +208,12 @@ impl RTyper<'_> {
         lg.set_link_span(l, span);
         self.extra_graphs.insert(slot, lg);
         let vt = self.classes.vtable_ptr[&cd];
-        self.heap
+        self.st
+            .heap
             .setfield(
-                &self.types,
+                &self.st.types,
                 vt,
-                self.classes.object_vtable,
+                self.st.classes.object_vtable,
                 "instantiate",
                 LlValue::Ptr(f),
             )
@@ -294,7 +295,7 @@ impl RTyper<'_> {
                     "internal error, an `__init__` slot of no function",
                 ));
             };
-            let vtp = self.types.ptr(self.classes.vtable[&owner]);
+            let vtp = self.st.types.ptr(self.st.classes.vtable[&owner]);
             let vv = llops.genop(LlOp::CastPointer, vec![vt], vtp);
             let ft = self.lltype(slot);
             let fp = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(&name))], ft);

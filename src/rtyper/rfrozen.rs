@@ -229,7 +229,7 @@ impl RTyper<'_> {
             return Err(TyperError::new("internal error, not a frozen object Repr"));
         };
         let st = self.frozen_struct(f);
-        let p = self.heap.malloc(&self.types, st, 0);
+        let p = self.st.heap.malloc(&self.st.types, st, 0);
         self.prebuilt.insert((obj, r), p);
         let attrs = self.pbc_reprs.frozen.as_ref().unwrap().attrs[f as usize].clone();
         for (name, s) in attrs {
@@ -239,8 +239,9 @@ impl RTyper<'_> {
             };
             let fr = self.getrepr(&s)?;
             let k = self.const_value(v, fr)?;
-            self.heap
-                .setfield(&self.types, p, st, &pbc_field(&name), k.value)
+            self.st
+                .heap
+                .setfield(&self.st.types, p, st, &pbc_field(&name), k.value)
                 .map_err(|e| TyperError::new(e.to_string()))?;
         }
         Ok(p)

@@ -97,7 +97,7 @@ impl RTyper<'_> {
             return f;
         }
         let slot = self.new_extra_graph_slot();
-        self.functions.push(super::LlFunction::Graph {
+        self.st.functions.push(super::LlFunction::Graph {
             graph: slot,
             name: format!("{}.next", self.ann.graphs[g as usize].name).into(),
         });
@@ -159,7 +159,7 @@ impl RTyper<'_> {
             let r = lg.new_typed_var(None, LlType::VOID);
             let o = self.classes.object;
             let optr = self.types.ptr(o);
-            let ovt = self.types.ptr(self.classes.object_vtable);
+            let ovt = self.st.types.ptr(self.st.classes.object_vtable);
             let inst_ptr = self.types.ptr(st);
             let e = lg.new_typed_var(None, inst_ptr);
             let eo = lg.new_typed_var(None, optr);

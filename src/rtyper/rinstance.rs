@@ -226,7 +226,7 @@ impl RTyper<'_> {
                             .find(|(n, _)| **n == *name)
                             .map(|(_, s)| s.clone());
                         if let Some(sr) = slot.map(|s| s.repr()) {
-                            let vtp = self.types.ptr(self.classes.vtable[&owner]);
+                            let vtp = self.st.types.ptr(self.st.classes.vtable[&owner]);
                             let vv = llops.genop(LlOp::CastPointer, vec![v], vtp);
                             let t = self.lltype(sr);
                             let out =

@@ -883,7 +883,7 @@ impl RTyper<'_> {
         let yr = self.yield_repr(gg)?;
         let yt = self.lltype(yr);
         let f = self.gen_next_func(gg);
-        let ft = self.types.func(vec![self.lltype(gr)], yt);
+        let ft = self.st.types.func(vec![self.lltype(gr)], yt);
         let fpt = self.types.ptr(ft);
         let fp = Hlvalue::Ll(LlConstant {
             ty: fpt,

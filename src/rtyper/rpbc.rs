@@ -162,7 +162,7 @@ impl RTyper<'_> {
         if let Some(&i) = self.graph_func.get(&g) {
             return LlPtr::Func(i);
         }
-        self.functions.push(LlFunction::Graph {
+        self.st.functions.push(LlFunction::Graph {
             graph: g,
             name: self.ann.graphs[g as usize].name.clone(),
         });
@@ -232,7 +232,7 @@ impl RTyper<'_> {
             return p;
         }
         let st = self.types.pointee(self.str_ptr).unwrap();
-        let p = self.heap.malloc(&self.types, st, bytes.len());
+        let p = self.st.heap.malloc(&self.st.types, st, bytes.len());
         if let Ok(b) = self.heap.bytes_mut(p) {
             b.copy_from_slice(bytes);
         }
@@ -252,7 +252,7 @@ impl RTyper<'_> {
     /// A prebuilt `rpy_unicode` holding the code points `chars`.
     pub fn prebuilt_unicode(&mut self, chars: &[u32]) -> LlPtr {
         let st = self.types.pointee(self.unicode_ptr).unwrap();
-        let p = self.heap.malloc(&self.types, st, chars.len());
+        let p = self.st.heap.malloc(&self.st.types, st, chars.len());
         if let Ok(vals) = self.heap.values_mut(p) {
             for (i, &c) in chars.iter().enumerate() {
                 vals[i] = LlValue::UniChar(c);
@@ -335,7 +335,7 @@ impl RTyper<'_> {
                     // bytearray (its binary gives each use of the constant its own bytes)
                     let b = b.clone();
                     let st = self.types.pointee(self.bytearray_ptr).unwrap();
-                    let p = self.heap.malloc(&self.types, st, b.len());
+                    let p = self.st.heap.malloc(&self.st.types, st, b.len());
                     if let Ok(dst) = self.heap.bytes_mut(p) {
                         dst.copy_from_slice(&b);
                     }
@@ -363,13 +363,17 @@ impl RTyper<'_> {
                 };
                 let vals = vals.clone();
                 let st = self.types.pointee(ty).unwrap();
-                let p = self.heap.malloc(&self.types, st, 0);
+                let p = self.st.heap.malloc(&self.st.types, st, 0);
                 self.prebuilt.insert((id, r), p);
                 for (i, (iv, ir)) in vals.into_iter().zip(items.clone()).enumerate() {
                     let c = self.const_value(iv, ir)?;
-                    let _ = self
-                        .heap
-                        .setfield(&self.types, p, st, &format!("item{}", i), c.value);
+                    let _ = self.st.heap.setfield(
+                        &self.st.types,
+                        p,
+                        st,
+                        &format!("item{}", i),
+                        c.value,
+                    );
                 }
                 k(LlValue::Ptr(p))
             }
@@ -384,22 +388,23 @@ impl RTyper<'_> {
                 let (item, fixed) = (*item, *fixed);
                 let item_ty = self.lltype(item);
                 let arr = self.types.gc_array(item_ty);
-                let a = self.heap.malloc(&self.types, arr, vals.len());
+                let a = self.st.heap.malloc(&self.st.types, arr, vals.len());
                 let p = if fixed {
                     a
                 } else {
                     let st = self.types.pointee(ty).unwrap();
-                    let p = self.heap.malloc(&self.types, st, 0);
-                    let _ = self.heap.setfield(
-                        &self.types,
+                    let p = self.st.heap.malloc(&self.st.types, st, 0);
+                    let _ = self.st.heap.setfield(
+                        &self.st.types,
                         p,
                         st,
                         "length",
                         LlValue::Int(vals.len() as i64),
                     );
                     let _ = self
+                        .st
                         .heap
-                        .setfield(&self.types, p, st, "items", LlValue::Ptr(a));
+                        .setfield(&self.st.types, p, st, "items", LlValue::Ptr(a));
                     p
                 };
                 self.prebuilt.insert((id, r), p);
@@ -516,19 +521,22 @@ impl RTyper<'_> {
                 let st = self.types.pointee(ty).unwrap();
                 let ept = self.types.field_type(st, "entries").unwrap();
                 let arr = self.types.pointee(ept).unwrap();
-                let p = self.heap.malloc(&self.types, st, 0);
-                let e = self.heap.malloc(&self.types, arr, entries.len());
+                let p = self.st.heap.malloc(&self.st.types, st, 0);
+                let e = self.st.heap.malloc(&self.st.types, arr, entries.len());
                 self.prebuilt.insert((id, r), p);
                 let n = entries.len() as i64;
                 let _ = self
+                    .st
                     .heap
-                    .setfield(&self.types, p, st, "entries", LlValue::Ptr(e));
+                    .setfield(&self.st.types, p, st, "entries", LlValue::Ptr(e));
                 let _ = self
+                    .st
                     .heap
-                    .setfield(&self.types, p, st, "num_live", LlValue::Int(n));
+                    .setfield(&self.st.types, p, st, "num_live", LlValue::Int(n));
                 let _ = self
+                    .st
                     .heap
-                    .setfield(&self.types, p, st, "num_used", LlValue::Int(n));
+                    .setfield(&self.st.types, p, st, "num_used", LlValue::Int(n));
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
                     let vc = match (weak, vv) {
@@ -543,7 +551,7 @@ impl RTyper<'_> {
                         ("live", LlValue::Bool(true)),
                     ] {
                         let path = [Offset::Index(i as i64), Offset::Field(f.into())];
-                        let _ = self.heap.setinterior(&self.types, e, arr, &path, x);
+                        let _ = self.st.heap.setinterior(&self.st.types, e, arr, &path, x);
                     }
                 }
                 k(LlValue::Ptr(p))
@@ -578,13 +586,14 @@ impl RTyper<'_> {
             return Err(TyperError::new("a prebuilt instance of an unknown class"));
         };
         let st = self.classes.inst[&cd];
-        let p = self.heap.malloc(&self.types, st, 0);
+        let p = self.st.heap.malloc(&self.st.types, st, 0);
         self.prebuilt.insert((id, obj_repr), p);
         let vt = self.classes.vtable_ptr[&cd];
         let object = self.classes.object;
         let _ = self
+            .st
             .heap
-            .setfield(&self.types, p, object, "typeptr", LlValue::Ptr(vt));
+            .setfield(&self.st.types, p, object, "typeptr", LlValue::Ptr(vt));
         let mut c = Some(cd);
         while let Some(owner) = c {
             let fields = self.classes.fields.get(&owner).cloned().unwrap_or_default();
@@ -593,8 +602,8 @@ impl RTyper<'_> {
                 let value = dict.get(&attr).or_else(|| self.class_default(cd, &attr));
                 if let Some(value) = value {
                     let c = self.const_value(value, r)?;
-                    let _ = self.heap.setfield(
-                        &self.types,
+                    let _ = self.st.heap.setfield(
+                        &self.st.types,
                         p,
                         ost,
                         &super::rclass::inst_field(&attr),

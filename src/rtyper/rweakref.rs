@@ -22,7 +22,7 @@ pub const WEAKREF_STRUCT: &str = "weakref";
 impl RTyper<'_> {
     /// The low-level type of Repr `WeakRef`: `Ptr(weakref)`.
     pub(super) fn make_weakref_lltype(&mut self) -> LlType {
-        let object = self.types.ptr(self.classes.object);
+        let object = self.st.types.ptr(self.st.classes.object);
         let s = self
             .types
             .new_struct(WEAKREF_STRUCT, true, vec![("referent".into(), object)]);
@@ -70,12 +70,13 @@ impl RTyper<'_> {
         r: ReprId,
     ) -> Result<LlPtr, TyperError> {
         let st = self.types.pointee(self.lltype(r)).unwrap_or(LlType::VOID);
-        let p = self.heap.malloc(&self.types, st, 0);
+        let p = self.st.heap.malloc(&self.st.types, st, 0);
         if let Some(x) = referent {
             let x = self.prebuilt_instance(x)?;
             let _ = self
+                .st
                 .heap
-                .setfield(&self.types, p, st, "referent", LlValue::Ptr(x));
+                .setfield(&self.st.types, p, st, "referent", LlValue::Ptr(x));
         }
         Ok(p)
     }
@@ -245,7 +246,7 @@ impl RTyper<'_> {
                     return Ok((cvoid(), void));
                 }
                 let t = self.dict_call(llops, "ll_dict_get", rd, vec![d, h, null(tv)], tv)?;
-                let obj = self.types.ptr(self.classes.object);
+                let obj = self.st.types.ptr(self.st.classes.object);
                 let ko = llops.genop(LlOp::CastPointer, vec![k], obj);
                 let tr = self.lltype(rr);
                 let v = self.gendirectcall(llops, "ll_weakkey_value", vec![t, ko], tr)?;

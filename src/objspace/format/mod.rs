@@ -9,57 +9,16 @@ pub use floats::{complex_format, float_repr, float_str, format_e, format_f, form
 use super::object::{Object, Value};
 use super::{ObjSpace, R};
 
+/// Python 2's `repr` of a byte string (the compiler's, which `graph` and `dis` print too).
 pub fn repr_bytes(s: &[u8]) -> Vec<u8> {
-    let quote = if s.contains(&b'\'') && !s.contains(&b'"') {
-        b'"'
-    } else {
-        b'\''
-    };
-    let mut out = Vec::with_capacity(s.len() + 2);
-    out.push(quote);
-    for &c in s {
-        match c {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            c if c == quote => {
-                out.push(b'\\');
-                out.push(c);
-            }
-            0x20..=0x7e => out.push(c),
-            c => out.extend_from_slice(format!("\\x{c:02x}").as_bytes()),
-        }
-    }
-    out.push(quote);
-    out
+    let mut out = String::with_capacity(s.len() + 2);
+    crate::compiler::disasm::repr_bytes(s, &mut out);
+    out.into_bytes()
 }
 
 fn repr_unicode(s: &crate::compiler::UStr) -> Vec<u8> {
-    let has = |c: char| s.codes().contains(&u32::from(c));
-    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 3);
-    out.push('u');
-    out.push(quote);
-    for &code in s.codes() {
-        // a lone surrogate (not a `char`) takes the escape of its range
-        let c = char::from_u32(code).unwrap_or('\u{ffff}');
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            ' '..='~' => out.push(c),
-            _ if code < 0x100 => out.push_str(&format!("\\x{:02x}", code)),
-            _ if code < 0x10000 => out.push_str(&format!("\\u{:04x}", code)),
-            _ => out.push_str(&format!("\\U{:08x}", code)),
-        }
-    }
-    out.push(quote);
+    crate::compiler::disasm::repr_unicode(s, &mut out);
     out.into_bytes()
 }
 
