@@ -150,7 +150,7 @@ mod tests {
         let ks: Vec<Value> = (0..40).map(|i| s(&mut heap, &format!("k{i}"))).collect();
         let tuple = |heap: &mut Heap, i: i64, t: &str| {
             let st = s(heap, t);
-            Value::Obj(heap.alloc(Object::Tuple(vec![Value::Int(i), st].into())))
+            Value::Obj(heap.alloc(Object::Tuple(vec![Value::Int(i), st])))
         };
         let t1 = tuple(&mut heap, 1, "a");
         let t2 = tuple(&mut heap, 2, "b");
