@@ -73,6 +73,9 @@ pub(super) struct GraphInfo {
     /// Building the graph reported an error (a construct the reference's flow space
     /// refuses): the reference stops there, so what annotating it finds is not reported.
     pub flow_error: bool,
+    /// The (block, operation) positions of the `append` calls of loops filling a new
+    /// list (`fill_loops`).
+    pub fill_appends: Vec<(u32, u32)>,
 }
 
 pub(super) struct Annotator<'s, C: ConcreteSpace> {
@@ -84,6 +87,8 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub graph_of_func: HashMap<ObjId, Vec<usize>>,
     pub(super) diagnostics: Vec<Diagnostic>,
     pub(super) seen: HashSet<(&'static str, Span, String)>,
+    /// Errors of the reference's RTyper stage (code, span), see `AnnError::typer`.
+    pub(super) typer_stage: HashSet<(&'static str, Span)>,
     pub entry_graph: Option<usize>,
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
@@ -148,6 +153,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             graph_of_func: HashMap::default(),
             diagnostics: Vec::new(),
             seen: HashSet::default(),
+            typer_stage: HashSet::default(),
             entry_graph: None,
             flow_failed: HashSet::default(),
             prebuilt_graphs: HashMap::default(),
@@ -175,6 +181,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let def = self.bk.new_listdef(SomeValue::string0(true));
         let it = self.bk.list_item(def);
         self.bk.items[it.index()].resized = true;
+        self.bk.items[it.index()].resized_outside_fill = true;
         self.bk.items[it.index()].mutated = true;
         SomeValue::List { def, konst: None }
     }
@@ -189,6 +196,18 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if let Some(f) = graph.func {
             self.graph_of_func.entry(f).or_default().push(id as usize);
         }
+        let fill_appends = {
+            let heap = self.space.heap();
+            let is_str = |v: Value, s: &str| match v {
+                Value::Obj(id) => match heap.get(id) {
+                    Object::Str(b) => &**b == s.as_bytes(),
+                    Object::Class(c) => &*c.name == s,
+                    _ => false,
+                },
+                _ => false,
+            };
+            super::fill_loops::loop_fill_appends(&graph, &is_str)
+        };
         self.graphs.push(graph);
         self.info.push(GraphInfo {
             bindings: vec![None; nvars],
@@ -200,6 +219,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             desc,
             links_followed: vec![false; nlinks],
             flow_error: false,
+            fill_appends,
         });
         id
     }
@@ -792,6 +812,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         me.info = info;
         me.graph_of_func = ann.graph_of_func;
         me.diagnostics = ann.diagnostics;
+        me.typer_stage = ann.typer_stage;
         me.entry_graph = ann.entry_graph;
         me.seen = seen;
         me.flow_failed = flow_failed;
@@ -832,8 +853,15 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 diagnostics.push(w);
             }
         }
-        // the reference stops at its first error: which one ours found first is kept
-        let first_error = diagnostics.iter().find(|d| d.is_error()).cloned();
+        // the reference stops at its first error: which one ours found first is kept, the
+        // annotation's own before those of the reference's RTyper (which runs after it)
+        let typer_stage = std::mem::take(&mut self.typer_stage);
+        let first_error = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .find(|d| !typer_stage.contains(&(d.code, d.span)))
+            .or_else(|| diagnostics.iter().find(|d| d.is_error()))
+            .cloned();
         diagnostics.sort_by_key(|d| (d.span.file, d.span.start, d.span.end));
         let graph_descs = self.info.iter().map(|i| i.desc).collect();
         let blocks_reached = self
@@ -879,6 +907,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             graph_of_func: self.graph_of_func,
             diagnostics,
             first_error,
+            typer_stage,
             bookkeeper: self.bk,
             entry_graph: self.entry_graph,
             call_targets,

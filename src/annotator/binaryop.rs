@@ -253,13 +253,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "unsupported format specifier `{}`: only %s, %d, %x, %o, %f, %r and %% are supported, without flags, width or precision",
                             spec
                         ),
-                    ));
+                    ).at_typer());
                 }
                 None => {
                     return Err(AnnError::new(
                         "RPY208",
                         "incomplete format: `%` at the end of the format string".into(),
-                    ))
+                    )
+                    .at_typer())
                 }
             }
         }
@@ -271,7 +272,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     specs.len(),
                     items.len()
                 ),
-            ));
+            )
+            .at_typer());
         }
         let mut no_nul = fmt.no_nul();
         for (f, s) in specs.iter().zip(&items) {
@@ -289,7 +291,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             if *f == 's' && self.is_class_value(s) {
                 if let Some(why) = self.class_str_refusal(s) {
-                    return Err(AnnError::new("RPY208", format!("%s: {}", why)));
+                    return Err(AnnError::new("RPY208", format!("%s: {}", why)).at_typer());
                 }
             }
             let ok = match f {
@@ -318,7 +320,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         self.bk.describe_type(self.space.heap(), s)
                     ),
                 };
-                return Err(AnnError::new("RPY208", what));
+                return Err(AnnError::new("RPY208", what).at_typer());
             }
             if !(s.is_number() || ((s.is_str_like() || s.is_unicode_like()) && s.no_nul())) {
                 no_nul = false;
@@ -353,7 +355,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             op_symbol(opname),
                             self.bk.describe_type(self.space.heap(), y)
                         ),
-                    ));
+                    ).at_typer());
                 }
                 let mut konst = None;
                 if let (Some(Value::Int(p)), Some(Value::Int(q))) = (x.konst(), y.konst()) {
@@ -397,10 +399,47 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .collect();
                 Ok(S::Bool { konst, ktd: (!ktd.is_empty()).then(|| Rc::new(ktd)) })
             }
-            (x, y) if x.is_number() && y.is_number() => Ok(SomeValue::bool()),
+            (x, y) if x.is_number() && y.is_number() => {
+                // two constants compare at translation time (the reference's default)
+                let num = |v: Option<Value>| match v {
+                    Some(Value::Float(f)) => Some(f),
+                    Some(Value::Int(i)) => Some(i as f64),
+                    Some(Value::Bool(b)) => Some(b as i64 as f64),
+                    _ => None,
+                };
+                Ok(match (num(x.konst()), num(y.konst())) {
+                    (Some(p), Some(q)) => SomeValue::const_bool(match opname {
+                        Op::Lt => p < q,
+                        Op::Le => p <= q,
+                        Op::Eq => p == q,
+                        Op::Ne => p != q,
+                        Op::Gt => p > q,
+                        _ => p >= q,
+                    }),
+                    _ => SomeValue::bool(),
+                })
+            }
             (x, y) if (x.is_str_like() && y.is_str_like()) || (x.is_unicode_like() && y.is_unicode_like()) => {
                 if let (Some(c1), Some(c2)) = (x.konst(), y.konst()) {
                     let heap = self.space.heap();
+                    let codes = |c: Value| match c {
+                        Value::Obj(id) => match heap.get(id) {
+                            Object::Unicode(u) => Some(u.codes().to_vec()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let (Some(u1), Some(u2)) = (codes(c1), codes(c2)) {
+                        let r = match opname {
+                            Op::Lt => u1 < u2,
+                            Op::Le => u1 <= u2,
+                            Op::Eq => u1 == u2,
+                            Op::Ne => u1 != u2,
+                            Op::Gt => u1 > u2,
+                            _ => u1 >= u2,
+                        };
+                        return Ok(SomeValue::const_bool(r));
+                    }
                     if let (Some(s1), Some(s2)) = (heap.str_value(c1), heap.str_value(c2)) {
                         let r = match opname {
                             Op::Lt => s1 < s2,
@@ -452,7 +491,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::None, other) | (other, S::None) if !matches!(other, S::None) => Ok(SomeValue::bool()),
             (S::List { def: d1, .. }, S::List { def: d2, .. }) => {
                 if ordering {
-                    return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))));
+                    return Err(AnnError::new("RPY205", format!("ordering comparison of lists (`{}`) is not supported", op_symbol(opname))).at_typer());
                 }
                 self.bk.agree_lists(self.space.heap(), *d1, *d2)?;
                 Ok(SomeValue::bool())
@@ -464,7 +503,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     op_symbol(opname),
                     self.bk.classdef(*classdef).name
                 ),
-            )),
+            ).at_typer()),
             (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
             // the typer orders a bytearray and a str byte by byte, but has no `==` between
             // them (its equality helper compares the two pointers first)
@@ -478,7 +517,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "comparing a bytearray with a str (`{}`) is not supported by the RPython typer: compare str(b) with the string",
                         op_symbol(opname)
                     ),
-                ))
+                ).at_typer())
             }
             _ => {
                 if a.is_immutable_constant() && b.is_immutable_constant() && matches!(opname, Op::Eq | Op::Ne) {
@@ -529,7 +568,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("`in` a string needs a string on the left, not {}", self.bk.describe_type(self.space.heap(), item)),
-                    ));
+                    ).at_typer());
                 }
                 let ktd = match (op.args[0], item.konst().and_then(|c| self.heap().str_value(c)).map(|s| s == b"\0")) {
                     (Hlvalue::Var(v), Some(true)) => Some(Rc::new(vec![(false, v, SomeValue::string0(true))])),
@@ -549,7 +588,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         "`in` a bytearray needs a one-character string on the left, not {} (the RPython typer has no other test)",
                         self.bk.describe_type(self.space.heap(), item)
                     ),
-                ))
+                ).at_typer())
             }
             S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
                 if !item.is_unicode_like() && !item.is_str_like() {
@@ -600,7 +639,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "{} cannot be a dict key: it is not hashable (lists, dicts and bytearrays have no hash in RPython; use a tuple of their items, or a string)",
                     self.bk.describe_type(self.space.heap(), key)
                 ),
-            ));
+            ).at_typer());
         }
         self.bk
             .generalize_key(self.space.heap(), def, &key.not_const())?;
@@ -775,7 +814,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "{}: a stop of -1 is only supported from the start of the sequence (`x[:-1]`); with a start index, compute the stop (`stop = len(x) - 1`, then `assert stop >= 0`)",
                     what
                 ),
-            ));
+            ).at_typer());
         }
         Ok(())
     }
@@ -858,7 +897,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY205",
                         "slice assignment needs an explicit non-negative stop (`lst[a:b] = ...`): the RPython typer does not support `lst[a:] = ...`, `lst[:] = ...` or `lst[:-1] = ...`".into(),
-                    ));
+                    ).at_typer());
                 }
                 let S::List { def: d2, .. } = value else {
                     return Err(AnnError::new(

@@ -25,6 +25,9 @@ pub struct Item {
     pub mutated: bool,
     /// The list was resized after creation (append, pop…).
     pub resized: bool,
+    /// The list was resized other than by the one `append` of a loop filling it, after
+    /// which the reference's annotator sees a fresh copy (`fill_loops`).
+    pub resized_outside_fill: bool,
     /// `make_sure_not_resized()` was called on the list: resizing it is an error.
     pub must_not_resize: bool,
     /// Lists made by `range()`: their step (0 when it varies).
@@ -44,6 +47,7 @@ impl Item {
             s_value,
             mutated: false,
             resized: false,
+            resized_outside_fill: false,
             must_not_resize: false,
             range_step: None,
             read_locations: BTreeSet::new(),

@@ -214,12 +214,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Err(AnnError::new(
                     "RPY210",
                     "printing a range() list is not supported by the RPython typer (a list that is only a range has no str()): build the list with a loop or a comprehension".into(),
-                ))
+                ).at_typer())
             }
             S::Dict { .. } => Err(AnnError::new(
                 "RPY205",
                 "printing a dict is not supported by RPython (it has no str())".into(),
-            )),
+            ).at_typer()),
             S::Iterator { .. }
             | S::Generator { .. }
             | S::Builtin { .. }
@@ -231,7 +231,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "printing {} is not supported by RPython",
                     self.bk.describe_type(self.space.heap(), s)
                 ),
-            )),
+            ).at_typer()),
             _ => Ok(()),
         }
     }
@@ -294,7 +294,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Reversed => {
                 self.arity(name, args, 1, 1)?;
                 if !matches!(p[0], S::List { .. }) {
-                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))));
+                    return Err(AnnError::new("RPY218", format!("reversed() needs a list, not {}", self.bk.describe_type(self.space.heap(), &p[0]))).at_typer());
                 }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Reversed })
             }
@@ -303,10 +303,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new("RPY206", format!("{}() takes positional arguments only", name)));
                 }
                 if p.len() == 1 {
-                    return Err(AnnError::new(
+                    let e = AnnError::new(
                         "RPY210",
                         format!("{}() of a single iterable is not supported by the RPython typer: compare the items in a loop", name),
-                    ));
+                    );
+                    // of a number, the reference's annotator refuses it (it is not iterable)
+                    return Err(if p[0].is_number() { e } else { e.at_typer() });
                 }
                 if p.len() > 2 {
                     return Err(AnnError::new(
@@ -331,7 +333,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             self.bk.describe_type(self.space.heap(), &u),
                             if id == B::Min { "<" } else { ">" }
                         ),
-                    ));
+                    ).at_typer());
                 }
                 if id == B::Max {
                     if let S::Integer { nonneg: false, kind, .. } = u {
@@ -353,12 +355,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Chr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("chr", "the argument", &p[0])?;
-                Ok(SomeValue::char(false))
+                Ok(self.constpropagate(id, &p[0], SomeValue::char(false)))
             }
             B::Unichr => {
                 self.arity(name, args, 1, 1)?;
                 self.check_int("unichr", "the argument", &p[0])?;
-                Ok(SomeValue::unichar(false))
+                Ok(self.constpropagate(id, &p[0], SomeValue::unichar(false)))
             }
             B::Repr | B::Str => {
                 if id == B::Str && p.is_empty() {
@@ -397,7 +399,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "hasattr() on {} is not supported by the RPython typer (only on prebuilt objects, where the answer is known during translation): use isinstance(), or give every class the attribute",
                             self.bk.describe_type(self.space.heap(), &p[0])
                         ),
-                    ))
+                    ).at_typer())
                 }
             }
             B::Getattr => {
@@ -450,7 +452,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(SomeValue::float());
                 }
                 self.arity(name, args, 1, 1)?;
-                self.builtin_float(&p[0])
+                let s = self.builtin_float(&p[0])?;
+                Ok(self.constpropagate(id, &p[0], s))
             }
             B::Bool => {
                 if p.is_empty() {
@@ -464,8 +467,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Ok(SomeValue::unicode(true));
                 }
                 match &p[0] {
-                    s if s.is_str_like() || s.is_unicode_like() => Ok(SomeValue::unicode(false)),
-                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s)))),
+                    s if s.is_str_like() || s.is_unicode_like() => {
+                        Ok(self.constpropagate(id, s, SomeValue::unicode(false)))
+                    }
+                    s => Err(AnnError::new("RPY218", format!("unicode() of {} is not supported", self.bk.describe_type(self.space.heap(), s))).at_typer()),
                 }
             }
             // the reference's annotator takes any one argument, but its RTyper builds a
@@ -525,7 +530,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     S::Generator { .. } => Err(AnnError::new(
                         "RPY210",
                         "list() of a generator is not supported by the RPython typer: use a list comprehension, or append the items in a loop".into(),
-                    )),
+                    ).at_typer()),
                     // A list of single characters; the typer checks at the end that it stays one.
                     s if s.is_str_like() || s.is_unicode_like() => {
                         let it = self.op_iter(s)?;
@@ -573,7 +578,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("intmask() needs a number, not {}", self.bk.describe_type(self.space.heap(), &p[0])),
-                    ));
+                    ).at_typer());
                 }
                 Ok(SomeValue::int())
             }
@@ -610,7 +615,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::ObjectmodelComputeHash | B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId | B::ObjectmodelCurrentObjectAddrAsInt => {
                 self.arity(name, args, 1, 1)?;
                 if matches!(p[0], S::List { .. } | S::Dict { .. }) && id == B::ObjectmodelComputeHash {
-                    return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()));
+                    return Err(AnnError::new("RPY218", "compute_hash() of a list or dict is not supported".into()).at_typer());
                 }
                 Ok(SomeValue::int())
             }
@@ -639,7 +644,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::DebugMakeSureNotResized => {
                 self.arity(name, args, 1, 1)?;
                 match &p[0] {
-                    S::List { def, .. } => self.bk.never_resize(*def),
+                    S::List { def, .. } => self.bk.never_resize(*def)?,
                     S::None | S::Impossible => {}
                     other => {
                         return Err(AnnError::new(
@@ -710,6 +715,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::NonconstNonConstant => Ok(arg(0).not_const()),
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
+            B::JitConditionalCallFunction => Ok(S::None),
             B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {

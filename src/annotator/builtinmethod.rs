@@ -70,7 +70,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match id {
             B::ListAppend => {
                 self.arity(&full, args, 1, 1)?;
-                self.bk.mutate_list(self.space.heap(), def, true)?;
+                let pos = self.bk.position;
+                let filling = self.info[pos.graph as usize]
+                    .fill_appends
+                    .contains(&(pos.block, pos.op));
+                if filling {
+                    self.bk.fill_list(def);
+                } else {
+                    self.bk.mutate_list(self.space.heap(), def, true)?;
+                }
                 self.bk
                     .generalize_list(self.space.heap(), def, &p[0].not_const())?;
                 Ok(S::None)
@@ -83,7 +91,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY210",
                         "list.extend() of a string is not supported by the RPython typer: write `lst += s` (for a list of characters) or append in a loop".into(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 match &p[0] {
@@ -113,7 +121,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY209",
                         "list.insert(): the index is not proven non-negative; RPython inserts only at an index >= 0 (check it with `assert i >= 0` first)".to_string(),
-                    ));
+                    ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
                 self.bk
@@ -382,7 +390,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 ""
                             }
                         ),
-                    ));
+                    )
+                    .at_typer());
                 }
                 // As strip: the typer splits a str on a str of several characters but
                 // takes a unicode separator as one character.
@@ -420,7 +429,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     Some(c) if uni && same_kind(c) => Err(AnnError::new(
                         "RPY218",
                         format!("{}() takes one unicode character in RPython, not a unicode string: strip in a loop, or use a str", full),
-                    )),
+                    ).at_typer()),
                     Some(c) => Err(AnnError::new(
                         "RPY218",
                         format!(
@@ -429,7 +438,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             tname,
                             self.bk.describe_type(self.space.heap(), c)
                         ),
-                    )),
+                    ).at_typer()),
                 }
             }
             B::StrReplace => {
@@ -440,7 +449,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}.replace() only replaces single characters in RPython: use rpython.rlib.rstring.replace", tname),
-                    ));
+                    ).at_typer());
                 }
                 Ok(string(no_nul && p[1].no_nul()))
             }

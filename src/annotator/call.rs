@@ -459,7 +459,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | SomeValue::Type { .. }
                 if (args.positional.iter().any(|a| a.is_error())
                     || args.keywords.iter().any(|(_, a)| a.is_error()))
-                    && !stores_unknown_item(s_func, args) =>
+                    && !stores_unknown_or_erroneous_item(s_func, args) =>
             {
                 Ok(args
                     .positional
@@ -866,10 +866,11 @@ fn args_eq(
             .all(|((n, x), (m, y))| n == m && bk.eq(heap, x, y))
 }
 
-/// `lst.append(x)`, `lst.insert(i, x)`, `d.setdefault(k, x)`… with `x` unknown (and
-/// nothing erroneous): the container's items become unknown, so the call is made (a
-/// list filled from unmodelled code is not "always empty").
-fn stores_unknown_item(s_func: &SomeValue, args: &ArgsS) -> bool {
+/// `lst.append(x)`, `lst.insert(i, x)`, `d.setdefault(k, x)`… with `x` unknown or
+/// erroneous (already reported): the container's items become unknown or erroneous, so the
+/// call is made (a list filled from unmodelled code, or from a call already reported as an
+/// error, is not "always empty": reading it must not be a second error).
+fn stores_unknown_or_erroneous_item(s_func: &SomeValue, args: &ArgsS) -> bool {
     use crate::builtins::BuiltinId as B;
     let SomeValue::BuiltinMethod { id, s_self } = s_func else {
         return false;
@@ -879,11 +880,5 @@ fn stores_unknown_item(s_func: &SomeValue, args: &ArgsS) -> bool {
         SomeValue::List { .. } | SomeValue::Dict { .. }
     );
     let stores = matches!(id, B::ListAppend | B::ListInsert | B::DictSetdefault);
-    container
-        && stores
-        && args.keywords.is_empty()
-        && args
-            .positional
-            .iter()
-            .all(|a| !a.is_error() || a.is_unknown())
+    container && stores && args.keywords.is_empty()
 }

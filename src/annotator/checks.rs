@@ -42,7 +42,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 AnnError::new(
                     "RPY210",
                     "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
-                ),
+                ).at_typer(),
                 span,
             );
         }
@@ -71,7 +71,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 AnnError::new(
                     "RPY210",
                     "`in` of a list made by range() is not supported by the RPython typer: compare with the bounds (`0 <= x < n`) instead".into(),
-                ),
+                ).at_typer(),
                 span,
             );
         }
@@ -89,16 +89,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     s,
                     SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
                 ) {
-                    self.report(
-                        AnnError::new(
+                    // characters of the separator's own kind reach the RTyper; of the
+                    // other kind, the reference's annotator refuses the join already
+                    let own_kind = matches!(
+                        (&s, tname),
+                        (SomeValue::Char { .. }, "str")
+                            | (SomeValue::UnicodeCodePoint { .. }, "unicode")
+                    );
+                    let e = AnnError::new(
                             "RPY210",
                             format!(
                                 "{}.join() with a separator of a list that only ever holds single characters is not supported by the RPython typer: join it with '' (which takes characters), or join a list of strings",
                                 tname
                             ),
-                        ),
-                        span,
-                    );
+                        );
+                    self.report(if own_kind { e.at_typer() } else { e }, span);
                 }
                 continue;
             }
@@ -111,7 +116,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             "list() of a string makes a list of single characters, but this list also receives {}: build the list with a comprehension or a loop instead",
                             what
                         ),
-                    ),
+                    ).at_typer(),
                     span,
                 );
             }
@@ -168,7 +173,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     AnnError::new(
                         "RPY210",
                         "decode('utf-8') of a constant string is not supported by the RPython annotator: write the unicode literal (u\"...\") instead".into(),
-                    ),
+                    ).at_typer(),
                     op.span,
                 );
                 continue;
@@ -211,7 +216,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 } else {
                     "encode('utf-8') of a constant unicode string is not supported by the RPython typer unless the program also encodes another unicode string: write the byte string literal instead"
                 };
-                self.report(AnnError::new("RPY210", msg.into()), span);
+                self.report(AnnError::new("RPY210", msg.into()).at_typer(), span);
             }
         }
     }
@@ -349,7 +354,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), other),
                 if op.opname == Op::Eq { "==" } else { "!=" }
             );
-            self.report(AnnError::new("RPY205", msg), op.span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), op.span);
         }
     }
 
@@ -424,7 +429,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.describe_type(self.heap(), &a),
                 self.bk.describe_type(self.heap(), &b),
             );
-            self.report(AnnError::new("RPY205", msg), op.span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), op.span);
         }
     }
 
@@ -475,7 +480,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             } else {
                 format!("type() of {what} is not supported by the RPython typer: it has type() of instances only; use isinstance()")
             };
-            self.report(AnnError::new("RPY205", msg), span);
+            self.report(AnnError::new("RPY205", msg).at_typer(), span);
         }
     }
 

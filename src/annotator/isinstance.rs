@@ -160,7 +160,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 return Err(AnnError::new(
                     "RPY205",
                     "issubclass() of a variable holding one of several classes is not supported by the RPython typer: test an instance with isinstance(), or compare the classes with `is`".into(),
-                ));
+                ).at_typer());
             }
         }
         let heap = self.space.heap();

@@ -282,12 +282,12 @@ impl Bookkeeper {
         let ra = self.find(ra);
         let it = &mut self.items[ra.index()];
         it.mutated |= b_item.mutated;
-        // The reference refuses to merge a never-resized list with a resized one. Our
-        // lists built by a comprehension count as resized where the reference's are fresh
-        // (its `fence` hint), so the mark is dropped rather than reported.
-        it.must_not_resize =
-            (it.must_not_resize || b_item.must_not_resize) && !(it.resized || b_item.resized);
+        // The reference refuses to merge a never-resized list with a resized one; the
+        // mark is dropped here rather than reported.
+        it.must_not_resize = (it.must_not_resize || b_item.must_not_resize)
+            && !(it.resized_outside_fill || b_item.resized_outside_fill);
         it.resized |= b_item.resized;
+        it.resized_outside_fill |= b_item.resized_outside_fill;
         if it.range_step != b_item.range_step {
             it.range_step = match (it.range_step, b_item.range_step) {
                 (Some(_), Some(_)) => Some(0),
@@ -365,7 +365,7 @@ impl Bookkeeper {
         let span = self.span;
         let item = &mut self.items[it.index()];
         item.mutated = true;
-        if resize && !item.resized {
+        if resize && !item.resized_outside_fill {
             if item.must_not_resize {
                 return Err(AnnError::new(
                     "RPY205",
@@ -373,6 +373,7 @@ impl Bookkeeper {
                 ));
             }
             item.resized = true;
+            item.resized_outside_fill = true;
         }
         if item.prebuilt.is_some() {
             let what = if resize { "resizes" } else { "modifies" };
@@ -386,15 +387,28 @@ impl Bookkeeper {
         Ok(())
     }
 
-    /// `make_sure_not_resized(lst)`: the list must not be resized from now on. A list
-    /// already resized is left alone: ours include the lists built by comprehensions,
-    /// which the reference makes fresh ones (its `fence` hint), so no error is certain.
-    pub fn never_resize(&mut self, def: ListDefId) {
+    /// The `append` of a loop filling a new list (`fill_loops`): a resize the
+    /// reference's annotator does not see on the list leaving the loop.
+    pub fn fill_list(&mut self, def: ListDefId) {
         let it = self.list_item(def);
         let item = &mut self.items[it.index()];
-        if !item.resized {
-            item.must_not_resize = true;
+        item.mutated = true;
+        item.resized = true;
+    }
+
+    /// `make_sure_not_resized(lst)`: the list must not be resized from now on; a list
+    /// resized already is an error (one filled by a loop is a fresh copy after it).
+    pub fn never_resize(&mut self, def: ListDefId) -> Result<(), AnnError> {
+        let it = self.list_item(def);
+        let item = &mut self.items[it.index()];
+        if item.resized_outside_fill {
+            return Err(AnnError::new(
+                "RPY205",
+                "make_sure_not_resized() of a list that is resized (appended to, extended, popped…): the list must keep the length it was made with".into(),
+            ));
         }
+        item.must_not_resize = true;
+        Ok(())
     }
 
     pub fn mutate_dict(&mut self, heap: &Heap, def: DictDefId) {

@@ -31,8 +31,10 @@ mod canonlythrow;
 mod checks;
 pub mod classdef;
 mod classdesc;
+mod constprop;
 mod describe;
 pub mod description;
+mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;
@@ -66,12 +68,15 @@ use crate::syntax::Span;
 
 /// An annotation error on its way to becoming a diagnostic: its rule, message, and why
 /// (labels). The primary span is the operation being annotated unless `span` says otherwise.
+/// `typer`: the reference refuses this only in its RTyper, which runs after the whole
+/// annotation, so any error of the annotation proper is reported before it.
 #[derive(Clone, Debug)]
 pub struct AnnError {
     pub code: &'static str,
     pub msg: String,
     pub labels: Vec<(Span, String)>,
     pub span: Option<Span>,
+    pub typer: bool,
 }
 
 impl AnnError {
@@ -81,7 +86,13 @@ impl AnnError {
             msg,
             labels: Vec::new(),
             span: None,
+            typer: false,
         }
+    }
+    /// The same error, of the reference's RTyper stage (see [`AnnError`]).
+    pub fn at_typer(mut self) -> AnnError {
+        self.typer = true;
+        self
     }
     pub fn label(mut self, span: Span, msg: impl Into<String>) -> AnnError {
         self.labels.push((span, msg.into()));
@@ -124,6 +135,9 @@ pub struct AnnotatedProgram {
     /// reference's annotation would meet it: a call whose callee's result is not known yet
     /// waits for the callee).
     pub first_error: Option<Diagnostic>,
+    /// Of `diagnostics`, the errors the reference reports only while RTyping (code and
+    /// span): they come after every error of the annotation proper.
+    pub typer_stage: crate::fasthash::HashSet<(&'static str, Span)>,
     /// Descriptions, class definitions, list and dict definitions the annotations refer to.
     pub bookkeeper: Bookkeeper,
     /// Graph of the entry point, when it could be built.
@@ -223,6 +237,7 @@ impl AnnotatedProgram {
             graph_descs: Vec::new(),
             diagnostics: Vec::new(),
             first_error: None,
+            typer_stage: Default::default(),
             bookkeeper: Bookkeeper::new(&Heap::default()),
             entry_graph: None,
             call_targets: HashMap::default(),

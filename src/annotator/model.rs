@@ -539,7 +539,7 @@ pub fn narrow_arith_message(kind: IntKind) -> Option<String> {
 /// The refusal of an operation whose integers are of a narrow `kind` (RPY220).
 pub fn narrow_refusal(kind: Option<IntKind>) -> Result<(), crate::annotator::AnnError> {
     match kind.and_then(narrow_arith_message) {
-        Some(m) => Err(crate::annotator::AnnError::new("RPY220", m)),
+        Some(m) => Err(crate::annotator::AnnError::new("RPY220", m).at_typer()),
         None => Ok(()),
     }
 }

@@ -34,6 +34,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !self.seen.insert((e.code, span, e.msg.clone())) {
             return;
         }
+        if e.typer {
+            self.typer_stage.insert((e.code, span));
+        }
         let mut d = Diagnostic::new(e.code, span, e.msg);
         for (s, m) in labels {
             if s != span {
@@ -88,6 +91,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             _ => false,
         }
+    }
+
+    /// A problem found while building the flow graph of a function the annotation reached:
+    /// inside a bundled model (or code it generated), it is shown at the user code whose
+    /// call led there, as `report` does.
+    pub fn push_flow_diagnostic(&mut self, mut d: Diagnostic) {
+        if self.bundled_files.contains(&d.span.file) {
+            let pos = self.bk.position;
+            let here = self
+                .graphs
+                .get(pos.graph as usize)
+                .and_then(|g| g.blocks.get(pos.block as usize))
+                .and_then(|b| b.operations.get(pos.op as usize))
+                .map(|op| op.span);
+            let user = match here {
+                Some(s) if !self.bundled_files.contains(&s.file) => Some(s),
+                _ => self.user_call_site(pos.graph),
+            };
+            if let Some(user) = user {
+                let inner = d.span;
+                d.span = user;
+                d = d.with_label(inner, "inside the bundled model of the library");
+            }
+        }
+        self.push_diagnostic(d);
     }
 
     pub fn push_diagnostic(&mut self, d: Diagnostic) {

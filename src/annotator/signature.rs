@@ -102,6 +102,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let it = self.bk.item_mut(it);
                 it.mutated = true;
                 it.resized = kind == "list";
+                it.resized_outside_fill = it.resized;
                 SomeValue::List { def, konst: None }
             }
             "dict" => {

@@ -207,7 +207,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         super::simplify::remove_dead_inputargs(&mut graph);
                         let flow_error = diags.iter().any(|d| d.severity == Severity::Error);
                         for d in diags {
-                            self.push_diagnostic(d);
+                            self.push_flow_diagnostic(d);
                         }
                         let g = self.add_graph(graph, Some(fdesc));
                         self.info[g as usize].flow_error = flow_error;
@@ -218,7 +218,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
                     Err(d) => {
                         self.flow_failed.insert(func);
-                        self.push_diagnostic(d);
+                        self.push_flow_diagnostic(d);
                         return Ok(None);
                     }
                 }

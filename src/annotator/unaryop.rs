@@ -333,8 +333,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 )),
                 s => Err(self.unsupported("ord", &[s])),
             },
-            Int => self.builtin_int(&a[0], None),
-            Float => self.builtin_float(&a[0]),
+            Int => {
+                let s = self.builtin_int(&a[0], None)?;
+                Ok(self.constpropagate(B::Int, &a[0], s))
+            }
+            Float => {
+                let s = self.builtin_float(&a[0])?;
+                Ok(self.constpropagate(B::Float, &a[0], s))
+            }
             Long => Err(AnnError::new(
                 "RPY217",
                 "long integers are not RPython: use rarithmetic.r_longlong".into(),
@@ -347,7 +353,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Cmp => Err(AnnError::new(
                 "RPY205",
                 "cmp() is not supported by the RPython typer: compare with `<` and `==`".into(),
-            )),
+            ).at_typer()),
             Add | Sub | Mul | TrueDiv | FloorDiv | Div | Mod | LShift | RShift | And | Or | Xor
             | InplaceAdd | InplaceSub | InplaceMul | InplaceTrueDiv | InplaceFloorDiv
             | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
@@ -519,7 +525,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match s {
             S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
             S::Pbc { .. } | S::Type { .. } if op == Op::Str && self.is_class_value(s) => match self.class_str_refusal(s) {
-                Some(why) => Err(AnnError::new("RPY205", why)),
+                Some(why) => Err(AnnError::new("RPY205", why).at_typer()),
                 None => Ok(SomeValue::string0(true)),
             },
             S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
@@ -531,7 +537,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "repr() (or backticks) of {} is not supported by the RPython typer: use str(), or %r for instances",
                     self.bk.describe_type(self.space.heap(), s)
                 ),
-            )),
+            ).at_typer()),
             S::Str { no_nul, .. } if op == Op::Str => Ok(SomeValue::string0(*no_nul)),
             S::Char { no_nul, .. } if op == Op::Str => Ok(SomeValue::Char { no_nul: *no_nul, konst: None }),
             s if s.is_number() => Ok(SomeValue::string0(true)),
@@ -727,7 +733,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "int() of {} is not supported",
                     self.bk.describe_type(self.space.heap(), other)
                 ),
-            )),
+            )
+            .at_typer()),
         }
     }
 
@@ -778,7 +785,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "float() of a narrow C integer ({}): widen it first with widen() or intmask()",
                     super::model::int_kind_name(k)
                 ),
-            ));
+            )
+            .at_typer());
         }
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
@@ -795,7 +803,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "float() of {} is not supported",
                     self.bk.describe_type(self.space.heap(), other)
                 ),
-            )),
+            )
+            .at_typer()),
         }
     }
 
@@ -818,7 +827,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
                 let desc = self.bk.classdef(cd).desc;
-                if ClassDesc::lookup(&self.bk, desc, "__iter__").is_none() {
+                // (a method only subclasses define is called through them, as any other)
+                let in_family = ClassDesc::lookup(&self.bk, desc, "__iter__").is_some()
+                    || self.bk.getallsubdefs(cd).into_iter().any(|sub| {
+                        let d = self.bk.classdef(sub).desc;
+                        ClassDesc::lookup(&self.bk, d, "__iter__").is_some()
+                    });
+                if !in_family {
                     return Err(AnnError::new(
                         "RPY205",
                         format!("instances of `{}` are not iterable: the class defines no __iter__", self.bk.classdef(cd).name),

@@ -380,6 +380,7 @@ builtins! {
     JitRecordExactClass = "jit.record_exact_class";
     JitJitDebug = "jit.jit_debug";
     JitCurrentTraceLength = "jit.current_trace_length";
+    JitConditionalCallFunction = "jit.conditional_call_function";
     /// `jit.virtual_ref(x)`, `jit.non_virtual_ref(x)`: a reference to the instance `x`
     /// (or None for the second) that calling gives back; only the JIT treats it specially
     JitVirtualRef = "jit.virtual_ref";

@@ -316,7 +316,10 @@ impl Program {
     ///   first: both are found at the call, and a call whose callee's result is not known
     ///   yet waits for the callee (an error in a function called earlier comes first; a
     ///   bad call before the call of a function with a union error comes before that
-    ///   error, wherever the function is defined).
+    ///   error, wherever the function is defined);
+    /// - an error of the annotation proper before one the reference finds only while
+    ///   RTyping (`AnnError::typer`: printing a dict, `%d` of a string...), as its RTyper
+    ///   runs after the whole annotation.
     ///
     /// Otherwise source order is the better guess (the two annotators visit the blocks of
     /// one function in different orders, and the bundled models differ from the library's
@@ -337,8 +340,12 @@ impl Program {
         let union_or_call =
             |d: &Diagnostic| matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206");
         let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
+        let typer_stage = |d: &Diagnostic| ann.typer_stage.contains(&(d.code, d.span));
         ann.first_error.clone().filter(|d| {
-            user(d) && (flow_stage(d) || (union_or_call(d) && union_or_call(first_in_source)))
+            user(d)
+                && (flow_stage(d)
+                    || (union_or_call(d) && union_or_call(first_in_source))
+                    || (typer_stage(first_in_source) && !typer_stage(d)))
         })
     }
 

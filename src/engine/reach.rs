@@ -124,7 +124,9 @@ impl Walk<'_> {
 }
 
 /// Methods the language calls without their name being read (`__init__` by a call of the
-/// class, `__getitem__` by indexing, `next` by a `for` loop…).
+/// class, `__getitem__` by indexing, `next` by a `for` loop…). Not `__new__`: a call of
+/// the class in translated code never runs it (import-time code does, and its graph is
+/// not the program's).
 fn called_implicitly(name: &str) -> bool {
-    (name.starts_with("__") && name.ends_with("__")) || name == "next"
+    (name.starts_with("__") && name.ends_with("__") && name != "__new__") || name == "next"
 }

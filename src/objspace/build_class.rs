@@ -8,6 +8,7 @@ use super::object::{AttrMap, Class, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
+use std::rc::Rc;
 
 impl ObjSpace {
     /// C3 linearization; depth-first left-to-right when C3 fails.
@@ -127,8 +128,30 @@ impl ObjSpace {
             }
             _ => return self.make_class_plain(name, bases, namespace, globals),
         };
-        // A subclass of `type`: its `__new__` builds the class (calling `type.__new__`),
-        // then its `__init__` runs on it.
+        self.run_metaclass(meta_cls, vec![name, bases, namespace], Vec::new(), globals)
+    }
+
+    /// `Meta(name, bases, namespace, **kwargs)` for a subclass `Meta` of `type`, from a
+    /// class statement or a call (typing's `GenericMeta.__getitem__` calls
+    /// `self.__class__(...)`): its `__new__` builds the class (calling `type.__new__`),
+    /// then its `__init__` runs on it, as `type.__call__` does.
+    pub(crate) fn instantiate_metaclass(
+        &mut self,
+        meta_cls: ObjId,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let globals = self.frames.last().map(|&(module, _)| module);
+        self.run_metaclass(meta_cls, args, kwargs, globals)
+    }
+
+    fn run_metaclass(
+        &mut self,
+        meta_cls: ObjId,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+        globals: Option<ObjId>,
+    ) -> R {
         let cls = match self.user_meta_attr(meta_cls, "__new__") {
             Some(new) => {
                 let new = match new {
@@ -138,10 +161,15 @@ impl ObjSpace {
                     },
                     _ => new,
                 };
-                self.call(new, vec![meta, name, bases, namespace])?
+                let mut new_args = vec![Value::Obj(meta_cls)];
+                new_args.extend(args.iter().copied());
+                self.call_value(new, new_args, kwargs.clone())?
             }
             None => {
-                let c = self.make_class_plain(name, bases, namespace, globals)?;
+                if !kwargs.is_empty() {
+                    return self.type_error("type() takes no keyword arguments");
+                }
+                let c = self.make_class_plain(args[0], args[1], args[2], globals)?;
                 if let Value::Obj(cid) = c {
                     self.metaclasses.insert(cid, meta_cls);
                 }
@@ -150,7 +178,9 @@ impl ObjSpace {
         };
         if let Some(init) = self.user_meta_attr(meta_cls, "__init__") {
             if matches!(cls, Value::Obj(c) if self.heap.class(c).is_some()) {
-                self.call(init, vec![cls, name, bases, namespace])?;
+                let mut init_args = vec![cls];
+                init_args.extend(args);
+                self.call_value(init, init_args, kwargs)?;
             }
         }
         Ok(cls)

@@ -101,6 +101,10 @@ bundled! {
     "rpython.rlib.parsing.lexer" => "rpython/rlib/parsing/lexer.py", false;
     "rpython.rlib.parsing.parsing" => "rpython/rlib/parsing/parsing.py", false;
     "rpython.rlib.parsing.ebnfparse" => "rpython/rlib/parsing/ebnfparse.py", false;
+    "rpython.rlib.parsing._packrat_grammar" => "rpython/rlib/parsing/_packrat_grammar.py", false;
+    "rpython.rlib.parsing._packrat_codegen" => "rpython/rlib/parsing/_packrat_codegen.py", false;
+    "rpython.rlib.parsing.makepackrat" => "rpython/rlib/parsing/makepackrat.py", false;
+    "rpython.rlib.parsing.pypackrat" => "rpython/rlib/parsing/pypackrat.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
     "rpython.rlib.rstack" => "rpython/rlib/rstack.py", false;
     "rpython.rlib.rstackovf" => "rpython/rlib/rstackovf.py", false;

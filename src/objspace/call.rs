@@ -301,6 +301,9 @@ impl ObjSpace {
         if let Some(ctor) = self.heap.class(cls).and_then(|c| c.constructor) {
             return self.call_builtin(ctor, Some(Value::Obj(cls)), args, kwargs);
         }
+        if self.is_metaclass(cls) && args.len() == 3 {
+            return self.instantiate_metaclass(cls, args, kwargs);
+        }
         let base = self.builtin_base(cls);
         let is_exc = self.is_exception_class(cls);
         if let Some(b) = base {

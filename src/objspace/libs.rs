@@ -201,6 +201,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitRecordExactClass, om_none),
     (B::JitJitDebug, om_none),
     (B::JitCurrentTraceLength, jit_trace_length),
+    (B::JitConditionalCallFunction, om_none),
     (B::JitJitDriverJitMergePoint, om_none),
     (B::JitJitDriverCanEnterJit, om_none),
     (B::JitJitDriverLoopHeader, om_none),

@@ -466,10 +466,14 @@ impl ObjSpace {
                         },
                         Some(f) => self.load_found(&prefix, f)?,
                         None if parent.is_some_and(|p| {
-                            self.module_info.get(&p).is_some_and(|i| !i.bundled)
+                            self.module_info
+                                .get(&p)
+                                .is_some_and(|i| !i.bundled || !i.is_package)
                         }) =>
                         {
-                            // A submodule missing from the user's own package: an error.
+                            // A submodule missing from the user's own package, or any
+                            // submodule of a plain module (Python 2.7's `collections` has
+                            // no `collections.abc`: typing falls back on an ImportError).
                             let u = self.missing_module(part);
                             self.note_missing_bundled(&prefix, &u);
                             return Err(u);

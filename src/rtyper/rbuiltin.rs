@@ -260,6 +260,28 @@ impl RTyper<'_> {
                 Ok((cbool(false), self.intern_repr(Repr::Bool)))
             }
             B::JitCurrentTraceLength => Ok((cint(-1), si)),
+            // The JIT's conditional call takes the function itself (the reference asks its
+            // Repr for the one function's pointer): a bound method or a choice of functions
+            // has none.
+            B::JitConditionalCallFunction => {
+                let bk = &self.ann.bookkeeper;
+                let one_function = matches!(
+                    &hop.args_s[0],
+                    crate::annotator::model::SomeValue::Pbc { descs, can_be_none: false }
+                        if descs.len() == 1
+                            && matches!(bk.desc(descs[0]), crate::annotator::description::Desc::Function(_))
+                );
+                if !one_function {
+                    return Err(TyperError::rejected(
+                        "RPY205",
+                        format!(
+                        "jit.conditional_call() needs one function to call, not {}: the JIT calls it directly (write a function taking the object as its first argument)",
+                        bk.describe_type(self.objheap, &hop.args_s[0])
+                    ),
+                    ));
+                }
+                Ok((cvoid(), void))
+            }
             B::JitRecordKnownClass
             | B::JitRecordExactClass
             | B::JitAssertGreen

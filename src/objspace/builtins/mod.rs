@@ -21,7 +21,7 @@
 mod classes;
 mod containers;
 mod iteration;
-mod numeric;
+pub(crate) mod numeric;
 mod objects;
 mod print;
 mod text;

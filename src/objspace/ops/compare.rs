@@ -45,6 +45,16 @@ impl ObjSpace {
         let r = match op {
             Op::Eq => self.values_eq(a, b)?,
             Op::Ne => !self.values_eq(a, b)?,
+            _ if self.set_inclusion(a, b).is_some() => {
+                // Sets order by inclusion (`<=` is issubset), not by cmp().
+                let (a_in_b, b_in_a, la, lb) = self.set_inclusion(a, b).unwrap();
+                match op {
+                    Op::Lt => a_in_b && la < lb,
+                    Op::Le => a_in_b,
+                    Op::Gt => b_in_a && la > lb,
+                    _ => b_in_a,
+                }
+            }
             _ => {
                 // NaN compares false.
                 if let (Some(x), Some(y)) = (self.float_of(a), self.float_of(b)) {
@@ -62,6 +72,22 @@ impl ObjSpace {
             }
         };
         Ok(Value::Bool(r))
+    }
+
+    /// For two sets (or frozensets): whether each includes the other, and their sizes.
+    fn set_inclusion(&self, a: Value, b: Value) -> Option<(bool, bool, usize, usize)> {
+        let (Value::Obj(x), Value::Obj(y)) = (a, b) else {
+            return None;
+        };
+        match (self.heap.get(x), self.heap.get(y)) {
+            (Object::Set(d), Object::Set(e)) => Some((
+                d.index.keys().all(|k| e.index.contains_key(k)),
+                e.index.keys().all(|k| d.index.contains_key(k)),
+                d.len(),
+                e.len(),
+            )),
+            _ => None,
+        }
     }
 
     /// A special method defined by a user class (not the built-in ones of exceptions).

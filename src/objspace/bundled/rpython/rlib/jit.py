@@ -7,6 +7,7 @@ from __rpy__ import jit_promote, jit_promote_string, jit_promote_unicode, jit_hi
 from __rpy__ import jit_we_are_jitted, jit_isconstant, jit_isvirtual, jit_assert_green
 from __rpy__ import jit_set_param, jit_record_known_class
 from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_length
+from __rpy__ import jit_conditional_call_function
 from __rpy__ import jit_virtual_ref, jit_non_virtual_ref, jit_virtual_ref_finish
 from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
 from __rpy__ import jit_JitDriver_loop_header
@@ -32,6 +33,9 @@ current_trace_length = jit_current_trace_length
 @specialize.call_location()
 def conditional_call(condition, function, *args):
     """`if condition: function(*args)`, which the JIT compiles without a bridge."""
+    if we_are_jitted():
+        # the JIT's operation takes the function itself: one function, not a method
+        jit_conditional_call_function(function)
     if condition:
         function(*args)
 conditional_call._always_inline_ = 'try'
@@ -40,6 +44,8 @@ conditional_call._always_inline_ = 'try'
 @specialize.call_location()
 def conditional_call_elidable(value, function, *args):
     """`value` unless it is 0 or None, else `function(*args)` (a cache the JIT trusts)."""
+    if we_are_jitted():
+        jit_conditional_call_function(function)
     if isinstance(value, int):
         if value == 0:
             value = function(*args)

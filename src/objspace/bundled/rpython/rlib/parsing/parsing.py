@@ -214,3 +214,137 @@ class PackratParser(object):
 
     def __repr__(self):
         return "%s(%r, %r)" % (self.__class__.__name__, self.rules, self.startsymbol)
+
+
+class ParserCompiler(object):
+    """`ParserCompiler(parser).compile()`: a subclass of the parser's class whose `parse`
+    runs generated matcher methods, one per symbol reachable from the start symbol, each
+    memoising its results by position. The methods are Python source compiled here at
+    import time, as rpython 0.2.1 does, and behave as that version's do: a matched
+    nonterminal's node has no children, a matched terminal's node carries the token's name
+    as its text, and an empty expansion names a global `symbol` that does not exist (a
+    NameError when it runs, a flow error when translated)."""
+
+    def __init__(self, parser):
+        self.parser = parser
+        self.numbers = {}
+        self.methods = []
+        self.pending = []
+
+    def number(self, symbol):
+        if symbol not in self.numbers:
+            self.numbers[symbol] = len(self.numbers)
+        return self.numbers[symbol]
+
+    def matcher_name(self, symbol):
+        if self.parser.is_nonterminal(symbol):
+            kind = "nonterminal"
+        else:
+            kind = "terminal"
+        return "match_%s%d" % (kind, self.number(symbol))
+
+    def memo_name(self, symbol):
+        if self.parser.is_nonterminal(symbol):
+            kind = "nonterminals"
+        else:
+            kind = "terminals"
+        return "self.matched_%s%d" % (kind, self.number(symbol))
+
+    def want(self, symbol):
+        if symbol not in self.numbers:
+            self.number(symbol)
+            self.pending.append(symbol)
+        return self.matcher_name(symbol)
+
+    def emit_terminal(self, symbol):
+        memo = self.memo_name(symbol)
+        self.methods.extend([
+            "    def %s(self, i):" % self.matcher_name(symbol),
+            "        if i in %s:" % memo,
+            "            return %s[i]" % memo,
+            "        try:",
+            "            token = self.input[i]",
+            "            if self.terminal_equality(%r, token):" % symbol,
+            "                found = (Symbol(%r, token.name, token), i + 1)" % symbol,
+            "                %s[i] = found" % memo,
+            "                return found",
+            "        except IndexError:",
+            "            pass",
+            "        return None, i",
+        ])
+
+    def emit_nonterminal(self, symbol):
+        memo = self.memo_name(symbol)
+        lines = [
+            "    def %s(self, i):" % self.matcher_name(symbol),
+            "        if i in %s:" % memo,
+            "            return %s[i]" % memo,
+            "        failed_at = 0",
+            "        alternative = 0",
+            "        while 1:",
+        ]
+        expansions = self.parser.get_rule(symbol).expansions
+        for k in range(len(expansions)):
+            expansion = expansions[k]
+            lines.append("            if alternative == %d:" % k)
+            if not expansion:
+                # rpython 0.2.1 names the rule here by a global that does not exist.
+                lines.append("                found = (Nonterminal(symbol, []), i)")
+                lines.append("                %s[i] = found" % memo)
+                lines.append("                return found")
+                continue
+            lines.append("                position = i")
+            lines.append("                children = []")
+            for subsymbol in expansion:
+                lines.append("                node, after = self.%s(position)"
+                             % self.want(subsymbol))
+                lines.append("                if node is None:")
+                lines.append("                    failed_at = after")
+                lines.append("                    alternative = %d" % (k + 1))
+                lines.append("                    continue")
+                lines.append("                position = after")
+            lines.append("                found = (Nonterminal(%r, children), position)"
+                         % symbol)
+            lines.append("                %s[i] = found" % memo)
+            lines.append("                return found")
+        lines.append("            if alternative == %d:" % len(expansions))
+        lines.append("                found = None, failed_at")
+        lines.append("                %s[i] = found" % memo)
+        lines.append("                return found")
+        self.methods.extend(lines)
+
+    def compile(self):
+        start = self.parser.startsymbol
+        self.want(start)
+        while self.pending:
+            symbol = self.pending.pop(0)
+            if self.parser.is_nonterminal(symbol):
+                self.emit_nonterminal(symbol)
+            else:
+                self.emit_terminal(symbol)
+        init = [
+            "    def __init__(self):",
+            "        self.rules = []",
+            "        self.nonterminal_to_rule = {}",
+            "        self.startsymbol = ''",
+            "        self.parsetablefactory = None",
+        ]
+        for symbol in self.numbers:
+            init.append("        %s = {}" % self.memo_name(symbol))
+        parse = [
+            "    def parse(self, tokenlist, lazy=True):",
+            "        self.input = tokenlist",
+            "        result = self.%s(0)" % self.matcher_name(start),
+            "        if result[0] is None:",
+            "            raise ParseError(None, self.input[result[1]])",
+            "        return result[0]",
+        ]
+        source = "\n".join(["class CompileableParser(baseclass):"] + self.methods +
+                           init + parse) + "\n"
+        namespace = {"baseclass": self.parser.__class__, "Nonterminal": Nonterminal,
+                     "Symbol": Symbol, "ParseError": ParseError}
+        exec compile(source, "<compiled parser>", "exec") in namespace
+        cls = namespace["CompileableParser"]
+        factory = self.parser.parsetablefactory
+        cls.terminal_equality = factory.terminal_equality.im_func
+        return cls
