@@ -45,6 +45,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsLstatFields
             | B::OsFstatFields
             | B::OsListdirRaw
+            | B::OsEnvironRaw
             | B::OsPipeRaw
             | B::OsWaitpidRaw
             | B::OsLoadavgItem
@@ -169,7 +170,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::Tuple(items.into()))
             }
             // externals of rpy-lsp's low-level helpers (ll_os.py)
-            B::OsListdirRaw => Ok(SomeValue::string0(false)),
+            B::OsListdirRaw | B::OsEnvironRaw => Ok(SomeValue::string0(false)),
             B::OsPipeRaw | B::OsWaitpidRaw => Ok(SomeValue::int()),
             B::OsLoadavgItem => Ok(SomeValue::float()),
             B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),

@@ -255,11 +255,9 @@ impl Bookkeeper {
                     .take(2)
                     .map(|&x| self.immutablevalue(heap, x))
                     .collect::<Result<Vec<_>, _>>()?;
+                // (the values it starts with are not annotated: the reference's annotator
+                // does not look into a prebuilt weak dictionary, its RTyper converts them)
                 let s = self.weakdict_of(heap, ctor, &p)?;
-                // the values it starts with are prebuilt instances of the program
-                for (_, v) in crate::objspace::weakdicts::live_entries(heap, id) {
-                    self.immutablevalue(heap, v)?;
-                }
                 // its constant's annotation for the RTyper (`known_value`)
                 self.immutable_cache.insert(id, s.clone());
                 s

@@ -214,6 +214,7 @@ builtins! {
     RffiPtradd = "rffi.ptradd";
     AnnlowlevelLlstr = "annlowlevel.llstr";
     OsListdirRaw = "os.listdir_raw";
+    OsEnvironRaw = "os.environ_raw";
     OsLoadavgItem = "os.loadavg_item";
     /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
     OsPipeRaw = "os.pipe_raw";

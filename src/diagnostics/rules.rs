@@ -422,7 +422,7 @@ local must be assigned before it is read on every path.",
 
 
 def words(text):
-    return unicode(text).split(u\",\")
+    return [bytearray(w) for w in text.split(\",\")]
 
 
 def show(items):

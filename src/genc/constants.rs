@@ -259,7 +259,12 @@ impl Database<'_> {
 /// A C literal of a double, exact (shortest round-trip digits).
 pub fn float_lit(f: f64) -> String {
     if f.is_nan() {
-        "__builtin_nan(\"\")".into()
+        // with its sign (the RTyper gave NaN constants the sign the reference's binary has)
+        if f.is_sign_negative() {
+            "(-__builtin_nan(\"\"))".into()
+        } else {
+            "__builtin_nan(\"\")".into()
+        }
     } else if f.is_infinite() {
         if f > 0.0 {
             "__builtin_inf()".into()

@@ -91,9 +91,11 @@ pub struct LlInterpreter<'p> {
     start: std::time::Instant,
     /// Set in the child of an `os.fork()`.
     pub(crate) forked_child: bool,
-    /// The program's changes to its environment (`os.environ[k] = v`, `del`; None:
-    /// unset) over the process's: the interpreter leaves rpy-lsp's own environment alone.
-    pub(crate) environ: HashMap<Vec<u8>, Option<Vec<u8>>>,
+    /// The program's environment once it changed it (`os.environ[k] = v`, `del`): the
+    /// process's entries in their order, changed in place, a new variable last, as the C
+    /// library keeps them; `None` while unchanged (the process's). The interpreter leaves
+    /// rpy-lsp's own environment alone.
+    pub(crate) environ: Option<Vec<(Vec<u8>, Vec<u8>)>>,
 }
 
 /// The deepest recursion the interpreter follows before stopping as a stack overflow.
@@ -115,7 +117,7 @@ impl<'p> LlInterpreter<'p> {
             gc_roots: Vec::new(),
             start: std::time::Instant::now(),
             forked_child: false,
-            environ: HashMap::default(),
+            environ: None,
         }
     }
 

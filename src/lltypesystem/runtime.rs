@@ -102,6 +102,9 @@ runtime_fns! {
     OsGetcwd = "ll_os_getcwd", &["OSError"], ALLOC;
     /// `os.environ.get(k)` of the translated program: the value or a null string
     OsEnvironGet = "ll_os_environ_get", NONE, ALLOC;
+    /// the environment's `name=value` entries in its order, each followed by a NUL
+    /// (`os.environ.keys()`/`items()`, ll_os.py)
+    OsEnvironRaw = "ll_os_environ_raw", NONE, ALLOC;
     OsEnvironGetitem = "ll_os_environ_getitem", &["KeyError"], ALLOC;
     OsEnvironSetitem = "ll_os_environ_setitem", &["OSError"], NO_ALLOC;
     OsEnvironDelitem = "ll_os_environ_delitem", &["KeyError", "OSError"], NO_ALLOC;

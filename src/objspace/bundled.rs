@@ -76,6 +76,8 @@ bundled! {
     "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
+    "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
+    "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;

@@ -53,6 +53,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RffiPtradd, os_not_at_import),
     (B::AnnlowlevelLlstr, os_not_at_import),
     (B::OsListdirRaw, os_not_at_import),
+    (B::OsEnvironRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
     (B::OsPipeRaw, os_not_at_import),
     (B::OsWaitpidRaw, os_not_at_import),
@@ -179,6 +180,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::JitVirtualRefFinish, om_none),
     (B::WeakDictGet, super::weakdicts::get),
     (B::WeakDictSet, super::weakdicts::set),
+    (B::WeakDictLength, super::weakdicts::length),
     (B::CollectionsOrderedDict, collections_ordered_dict),
     (B::ModuleDunderInit, module_init),
     (B::ObjectmodelKeepaliveUntilHere, om_none),
@@ -580,15 +582,13 @@ fn weakref_ref(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// at import time), a key dictionary none (calling its methods is not modelled).
 fn weakdict_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 2, 2)?;
-    let (id, classes) = if a.id == B::RweakrefRWeakKeyDictionary {
-        (B::WeakKeyDictPrebuilt, vec![a.args[0], a.args[1]])
+    let id = if a.id == B::RweakrefRWeakKeyDictionary {
+        B::WeakKeyDictPrebuilt
     } else {
-        let entries = sp.new_dict();
-        (
-            B::WeakValueDictPrebuilt,
-            vec![a.args[0], a.args[1], entries],
-        )
+        B::WeakValueDictPrebuilt
     };
+    let entries = sp.new_dict();
+    let classes = vec![a.args[0], a.args[1], entries];
     let classes = sp.new_tuple(classes);
     Ok(sp.alloc(Object::Builtin {
         id,
@@ -682,6 +682,9 @@ fn module_init(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1 + a.kwargs.len())?;
     let d = sp.new_dict();
+    if let Value::Obj(id) = d {
+        sp.heap.mark_insertion_ordered(id);
+    }
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;
     }

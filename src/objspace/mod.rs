@@ -28,6 +28,7 @@ mod ops;
 pub mod precompiled;
 pub mod preparse;
 pub mod probes;
+pub mod pydict_order;
 mod re_module;
 pub mod reach;
 pub mod regex;

@@ -61,6 +61,16 @@ fn referents(heap: &Heap, id: ObjId, out: &mut Vec<Value>) {
                 }
             }
         }
+        Object::Builtin {
+            id: B::WeakKeyDictPrebuilt,
+            bound_self: Some(Value::Obj(t)),
+        } => {
+            // (key class, value class, entries): the classes only (a value is held while
+            // its key lives, and the keys are weak)
+            if let Object::Tuple(items) = heap.get(*t) {
+                out.extend(items.iter().take(2).copied());
+            }
+        }
         Object::Builtin { bound_self, .. } => out.extend(*bound_self),
         Object::Class(c) => {
             out.extend(c.bases.iter().map(|&b| Value::Obj(b)));

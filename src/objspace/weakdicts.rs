@@ -1,21 +1,25 @@
-//! `rweakref.RWeakValueDictionary` made at import time (a prebuilt weak dictionary): its
-//! `get` and `set` work at import time, on entries kept in a dict object beside its key
-//! and value classes (`bound_self` of the `WeakValueDictPrebuilt` object is the tuple
-//! `(keyclass, valueclass, entries)`). The reference's import-time dictionary is CPython's
-//! `weakref.WeakValueDictionary`: an entry whose value nothing else references is gone as
-//! soon as it is stored (reference counting), and the translated program starts with the
-//! entries still alive when it is translated (`live_entries`). Import-time `get` sees every
-//! entry stored: a value dropped at import time is not modelled as dead before translation.
+//! `rweakref.RWeakValueDictionary` and `RWeakKeyDictionary` made at import time (prebuilt
+//! weak dictionaries): their `get` and `set` (and `length` of a key dictionary) work at
+//! import time, on entries kept in a dict object beside the key and value classes
+//! (`bound_self` of the `WeakValueDictPrebuilt`/`WeakKeyDictPrebuilt` object is the tuple
+//! `(keyclass, valueclass, entries)`). The reference's import-time dictionaries are
+//! CPython's `weakref.WeakValueDictionary` and `WeakKeyDictionary`: an entry whose value
+//! (key) nothing else references is gone as soon as it is stored (reference counting).
+//! The translated program starts with the value dictionary's entries still alive when it
+//! is translated (`live_entries`); the reference's RTyper refuses a key dictionary that
+//! still has an entry then (`live_key_entries`). Import-time `get` and `length` see every
+//! entry stored: an object dropped at import time is not modelled as dead before
+//! translation.
 
 use super::builtins::BArgs;
 use super::object::{Heap, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
 
-/// The dict object holding the entries of the prebuilt weak value dictionary `id`.
+/// The dict object holding the entries of the prebuilt weak dictionary `id`.
 fn entries_dict(heap: &Heap, id: ObjId) -> Option<ObjId> {
     let Object::Builtin {
-        id: B::WeakValueDictPrebuilt,
+        id: B::WeakValueDictPrebuilt | B::WeakKeyDictPrebuilt,
         bound_self: Some(Value::Obj(t)),
     } = heap.get(id)
     else {
@@ -30,12 +34,21 @@ fn entries_dict(heap: &Heap, id: ObjId) -> Option<ObjId> {
     }
 }
 
-/// The method `name` of the prebuilt weak value dictionary `id` (`get`, `set`), bound.
+/// The method `name` of the prebuilt weak dictionary `id` (`get`, `set`, and `length`
+/// of a key dictionary), bound.
 pub(crate) fn method(sp: &mut ObjSpace, id: ObjId, name: &str) -> Option<Value> {
     entries_dict(&sp.heap, id)?;
+    let keyed = matches!(
+        sp.heap.get(id),
+        Object::Builtin {
+            id: B::WeakKeyDictPrebuilt,
+            ..
+        }
+    );
     let m = match name {
         "get" => B::WeakDictGet,
         "set" => B::WeakDictSet,
+        "length" if keyed => B::WeakDictLength,
         _ => return None,
     };
     Some(sp.alloc(Object::Builtin {
@@ -49,9 +62,9 @@ fn receiver(sp: &mut ObjSpace, a: &BArgs) -> R<ObjId> {
     match a.this {
         Some(Value::Obj(id)) => match entries_dict(&sp.heap, id) {
             Some(d) => Ok(d),
-            None => sp.type_error("not a prebuilt RWeakValueDictionary"),
+            None => sp.type_error("not a prebuilt weak dictionary"),
         },
-        _ => sp.type_error("not a prebuilt RWeakValueDictionary"),
+        _ => sp.type_error("not a prebuilt weak dictionary"),
     }
 }
 
@@ -85,6 +98,33 @@ pub(crate) fn set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         sp.setitem(Value::Obj(d), key, value)?;
     }
     Ok(Value::None)
+}
+
+/// `d.length()` of a weak key dictionary at import time: its entries.
+pub(crate) fn length(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    let d = receiver(sp, a)?;
+    Ok(match sp.heap.get(d) {
+        Object::Dict(dd) => Value::Int(dd.entries.len() as i64),
+        _ => Value::Int(0),
+    })
+}
+
+/// The entries of the prebuilt weak key dictionary `id` whose key is still alive when
+/// translation starts (what the reference's RTyper finds in it, and refuses).
+pub fn live_key_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
+    let Some(Object::Dict(dd)) = entries_dict(heap, id).map(|d| heap.get(d)) else {
+        return Vec::new();
+    };
+    if dd.entries.is_empty() {
+        return Vec::new();
+    }
+    let alive = super::reach::alive_objects(heap);
+    dd.entries
+        .iter()
+        .filter(|(k, _)| matches!(k, Value::Obj(o) if alive.contains(o)))
+        .copied()
+        .collect()
 }
 
 /// The entries of the prebuilt weak value dictionary `id` that the translated program

@@ -28,8 +28,12 @@ impl RTyper<'_> {
         if id.owner() == Some("rweakdict") {
             return self.rtype_weakdict_method(hop, llops, sv, sr, ss, id);
         }
-        if id == B::DictGet && self.is_os_environ(ss) {
-            return self.rtype_environ_get(hop, llops);
+        if self.is_os_environ(ss) {
+            match id {
+                B::DictGet => return self.rtype_environ_get(hop, llops),
+                B::DictKeys | B::DictItems => return self.rtype_environ_list(hop, llops, id),
+                _ => {}
+            }
         }
         let name = id.short_name();
         let rr = hop.r_result;

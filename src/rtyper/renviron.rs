@@ -4,7 +4,8 @@
 //! `environ[k] = v` and `del environ[k]` call the C library (`getenv`, `setenv`,
 //! `unsetenv`) through runtime functions, so a compiled program sees the variables it is
 //! started with, not those of the machine that translated it. `keys()` and `items()`
-//! still read the import-time snapshot.
+//! list the environment when they are called (in its order: a variable the program adds
+//! comes last), through the helpers of `ll_os.py`.
 
 use super::hop::{cvoid, Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
@@ -47,6 +48,22 @@ impl RTyper<'_> {
             self.rt_call(llops, RuntimeFn::OsEnvironGet, vec![k], tr),
             rr,
         ))
+    }
+
+    /// `os.environ.keys()` and `items()`: lists of the environment as it is now.
+    pub(super) fn rtype_environ_list(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        id: crate::builtins::BuiltinId,
+    ) -> R {
+        let base = if id == crate::builtins::BuiltinId::DictKeys {
+            "ll_environ_keys"
+        } else {
+            "ll_environ_items"
+        };
+        let rr = hop.r_result;
+        Ok((self.new_list_call(llops, base, rr, vec![])?, rr))
     }
 
     /// `os.environ[k] = v`: setenv (OSError when it fails).

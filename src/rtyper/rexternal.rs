@@ -56,6 +56,7 @@ const EXTERNALS: &[External] = &[
     ext(B::OsChdir, RuntimeFn::OsChdir, &[Str], false),
     ext(B::OsGetpid, RuntimeFn::OsGetpid, &[], true),
     ext(B::OsGetcwd, RuntimeFn::OsGetcwd, &[], true),
+    ext(B::OsEnvironRaw, RuntimeFn::OsEnvironRaw, &[], true),
     ext(B::OsStrerror, RuntimeFn::OsStrerror, &[Int], true),
     ext(B::OsIsatty, RuntimeFn::OsIsatty, &[Int], true),
     ext(B::OsDup, RuntimeFn::OsDup, &[Int], true),

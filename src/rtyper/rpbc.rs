@@ -291,7 +291,7 @@ impl RTyper<'_> {
                     .convert_const_ll(LlValue::Int(i), LlType::SIGNED, ty)
                     .unwrap())
             }
-            (Repr::Float, Value::Float(f)) => k(LlValue::Float(f)),
+            (Repr::Float, Value::Float(f)) => k(LlValue::Float(binary_float_const(f))),
             (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::RInt { value, .. } => {
                     let value = *value;
@@ -494,7 +494,16 @@ impl RTyper<'_> {
                 }
                 let mut weak = false;
                 let entries = match self.objheap.get(id) {
-                    Object::Dict(d) => d.entries.clone(),
+                    // in the order CPython iterates over it (the reference converts
+                    // `dictobj.items()`), when that order is reproducible
+                    Object::Dict(d) if self.objheap.is_insertion_ordered(id) => d.entries.clone(),
+                    Object::Dict(d) => {
+                        let keys: Vec<Value> = d.entries.iter().map(|e| e.0).collect();
+                        match crate::objspace::pydict_order::cpython_order(self.objheap, &keys) {
+                            Some(order) => order.into_iter().map(|i| d.entries[i]).collect(),
+                            None => d.entries.clone(),
+                        }
+                    }
                     // a weak value dictionary made at import time: its live entries
                     Object::Builtin {
                         id: B::WeakValueDictPrebuilt,
@@ -503,11 +512,23 @@ impl RTyper<'_> {
                         weak = true;
                         self.prebuilt_weakdict_entries(id)
                     }
-                    // a weak key dictionary made at import time: empty
+                    // a weak key dictionary made at import time: empty, as the reference's
+                    // RTyper requires (an entry whose key is alive is refused)
                     Object::Builtin {
                         id: B::WeakKeyDictPrebuilt,
                         ..
-                    } => Vec::new(),
+                    } => {
+                        let live = crate::objspace::weakdicts::live_key_entries(self.objheap, id);
+                        if !live.is_empty() {
+                            return Err(TyperError::rejected(
+                                "RPY217",
+                                "got a non-empty prebuilt RWeakKeyDictionary: an \
+                                 RWeakKeyDictionary made at import time must have no entry \
+                                 whose key is still alive when the program is translated",
+                            ));
+                        }
+                        Vec::new()
+                    }
                     _ => return Err(self.bad_const(v, r)),
                 };
                 let (key, value) = (*key, *value);
@@ -639,5 +660,25 @@ impl RTyper<'_> {
             out.push(c.as_int() as u8);
         }
         Some(out)
+    }
+}
+
+/// A float constant as the reference's compiled program holds it. Its C source writes a
+/// NaN constant as `HUGE_VAL/HUGE_VAL` (negated when the NaN has its sign bit), which the
+/// C compiler does not fold (the division raises the invalid-operation flag), so the
+/// binary's NaN has the sign of the machine's default NaN, flipped for a negative
+/// constant: on x86-64, whose default NaN is negative, the opposite of the constant's.
+/// IEEE 754 leaves the sign of a NaN an operation makes unspecified, so a program that
+/// looks at it (`copysign`, `float2longlong`) depends on this accident.
+pub(crate) fn binary_float_const(f: f64) -> f64 {
+    if !f.is_nan() {
+        return f;
+    }
+    // the machine's default NaN: an invalid operation it computes (not folded)
+    let default = std::hint::black_box(f64::INFINITY) / std::hint::black_box(f64::INFINITY);
+    if f.is_sign_negative() {
+        -default
+    } else {
+        default
     }
 }

@@ -115,6 +115,20 @@ impl RTyper<'_> {
             Repr::Int(_) | Repr::Bool | Repr::Float | Repr::Char | Repr::Void => {
                 EqSpec::Helper("ll_item_str")
             }
+            // as `str()` of the item itself: `<Name object at 0x…>` (NULL for None)
+            Repr::Instance(_) | Repr::Object => EqSpec::Helper("ll_item_instance_str"),
+            Repr::Unicode => EqSpec::Helper("ll_unicode_str"),
+            // the reference's RTyper fails on these (its str() of a unicode character is
+            // not low-level: "ValueError: should return a low-level type")
+            Repr::UniChar => {
+                return Err(TyperError::rejected(
+                    "RPY205",
+                    "str() of a list or tuple of unicode characters is not supported by the \
+                     RPython typer (it fails on the items' str()): make them unicode strings",
+                ))
+            }
+            // a class: the name its vtable carries
+            Repr::Class(_) => EqSpec::Helper("ll_item_class_str"),
             _ => {
                 return Err(TyperError::new(format!(
                     "str() of a list or tuple of {} is not supported by `run` yet",

@@ -57,6 +57,21 @@ fn clean_message(msg: String) -> String {
     }
 }
 
+/// The parser's message for a `\\N{NAME}` escape naming no character ("Got unexpected
+/// unicode", at the name) said as Python 2 says it.
+fn unknown_char_name(text: &str, off: usize) -> Option<String> {
+    let before = text.get(..off.min(text.len()))?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let esc = before[line_start..].rfind("\\N{")? + line_start;
+    let end = text[esc..].find('}').map(|i| esc + i + 1)?;
+    (end > off).then(|| {
+        format!(
+            "(unicode error) unknown Unicode character name in `{}`",
+            &text[esc..end]
+        )
+    })
+}
+
 /// Inputs at least this large are split at top-level statements and parsed in parallel.
 const PARALLEL_MIN_BYTES: usize = 96 * 1024;
 /// Aim for pieces of at least this many bytes.
@@ -260,6 +275,7 @@ pub fn parse_module(file: FileId, text: &str) -> Result<ParsedModule, SyntaxErro
                 }
                 off = o as u32;
             }
+            let message = unknown_char_name(text, off as usize).unwrap_or(message);
             return Err(SyntaxError {
                 span: char_span(file, text, off),
                 message,

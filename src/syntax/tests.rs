@@ -465,6 +465,12 @@ fn syntax_errors_have_right_line() {
     let (lc, e) = err(&format!("x = {}1{}\n", "(".repeat(300), ")".repeat(300)));
     assert_eq!(lc.line, 0);
     assert!(e.message.contains("nested"));
+    let (lc, e) = err("x = 1\ny = u'a\\N{NO SUCH CHARACTER}b'\n");
+    assert_eq!(lc.line, 1, "{e:?}");
+    assert_eq!(
+        e.message,
+        "(unicode error) unknown Unicode character name in `\\N{NO SUCH CHARACTER}`"
+    );
 }
 
 #[test]

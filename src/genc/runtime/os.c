@@ -295,3 +295,29 @@ void RPyRT_ll_os_environ_delitem(struct rpy_string *key) {
     if (absent)
         rpy_raise_std(RPY_EXC_KeyError);
 }
+
+/* os.environ.keys() and items(): each "name=value" entry of the environment (those with
+ * a '='), each followed by a NUL; ll_os.py splits them */
+extern char **environ;
+struct rpy_string *RPyRT_ll_os_environ_raw(void) {
+    size_t total = 0;
+    for (char **e = environ; *e; e++)
+        if (strchr(*e, '='))
+            total += strlen(*e) + 1;
+    char *buf = malloc(total + 1);
+    if (!buf) {
+        rpy_raise_std(RPY_EXC_MemoryError);
+        return NULL;
+    }
+    size_t o = 0;
+    for (char **e = environ; *e; e++) {
+        if (!strchr(*e, '='))
+            continue;
+        size_t n = strlen(*e) + 1;
+        memcpy(buf + o, *e, n);
+        o += n;
+    }
+    struct rpy_string *r = rpy_mkstr(buf, (long)total);
+    free(buf);
+    return r;
+}

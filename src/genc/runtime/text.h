@@ -56,6 +56,7 @@ struct rpy_string *RPyRT_ll_os_environ_get(struct rpy_string *key);
 struct rpy_string *RPyRT_ll_os_environ_getitem(struct rpy_string *key);
 void RPyRT_ll_os_environ_setitem(struct rpy_string *key, struct rpy_string *value);
 void RPyRT_ll_os_environ_delitem(struct rpy_string *key);
+struct rpy_string *RPyRT_ll_os_environ_raw(void);
 /* text.c's own helpers, for os.c: a str copied from a C buffer; a path as a malloc'ed C
  * string (NULL with OSError set when it holds a NUL) */
 struct rpy_string *rpy_mkstr(const char *buf, long n);

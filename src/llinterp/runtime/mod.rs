@@ -55,7 +55,7 @@ impl<'p> LlInterpreter<'p> {
             | OsGetcwd | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw
             | OsFork | OsExit | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir
             | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat | OsEnvironGet
-            | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem => {
+            | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem | OsEnvironRaw => {
                 return self.call_os(f, a, rty, span)
             }
             OsWrite => {

@@ -17,16 +17,42 @@ type R = Result<LlValue, Unwind>;
 const STAT_NOFOLLOW: i64 = 16;
 
 impl LlInterpreter<'_> {
-    /// The value of an environment variable for the program: its own change, else the
-    /// process's.
+    /// The value of an environment variable for the program.
     fn getenv(&self, key: &[u8]) -> Option<Vec<u8>> {
         use std::os::unix::ffi::OsStrExt;
-        if let Some(v) = self.environ.get(key) {
-            return v.clone();
+        if let Some(env) = &self.environ {
+            return env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
         }
         env_key(key)
             .and_then(std::env::var_os)
             .map(|v| v.as_bytes().to_vec())
+    }
+
+    /// The program's environment, copied from the process's at its first change.
+    fn environ_mut(&mut self) -> &mut Vec<(Vec<u8>, Vec<u8>)> {
+        use std::os::unix::ffi::OsStrExt;
+        self.environ.get_or_insert_with(|| {
+            std::env::vars_os()
+                .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
+                .collect()
+        })
+    }
+
+    /// `name=value` of each variable, each followed by a NUL (`ll_os_environ_raw`).
+    fn environ_raw(&self) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt;
+        let mut raw = Vec::new();
+        let mut put = |k: &[u8], v: &[u8]| {
+            raw.extend_from_slice(k);
+            raw.push(b'=');
+            raw.extend_from_slice(v);
+            raw.push(0);
+        };
+        match &self.environ {
+            Some(env) => env.iter().for_each(|(k, v)| put(k, v)),
+            None => std::env::vars_os().for_each(|(k, v)| put(k.as_bytes(), v.as_bytes())),
+        }
+        raw
     }
 
     /// `fstat` of the program's descriptor `fd`: a file it opened, or one of the standard
@@ -113,7 +139,11 @@ impl LlInterpreter<'_> {
                 if env_key(&key).is_none() {
                     return Err(self.raise_oserror(22));
                 }
-                self.environ.insert(key, Some(value));
+                let env = self.environ_mut();
+                match env.iter_mut().find(|(k, _)| *k == key) {
+                    Some(entry) => entry.1 = value,
+                    None => env.push((key, value)),
+                }
                 LlValue::Void
             }
             OsEnvironDelitem => {
@@ -122,11 +152,15 @@ impl LlInterpreter<'_> {
                     return Err(self.raise_oserror(22));
                 }
                 let absent = self.getenv(&key).is_none();
-                self.environ.insert(key, None);
+                self.environ_mut().retain(|(k, _)| *k != key);
                 if absent {
                     return Err(self.raise_std("KeyError"));
                 }
                 LlValue::Void
+            }
+            OsEnvironRaw => {
+                let raw = self.environ_raw();
+                self.strv(&raw)
             }
             OsGetpid => LlValue::Int(std::process::id() as i64),
             OsGetcwd => match std::env::current_dir() {

@@ -1,10 +1,12 @@
 """rpy-lsp's low-level helpers of the `os` functions that build containers: the external
-functions give flat values (a NUL-separated string of names, one load average), these
+functions give flat values (a NUL-separated string of names or of the environment's
+entries, one load average), these
 helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` are the
 pointer types of the result, passed by the RTyper as constants."""
 from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
 from __rpy__ import os_fstat_int, os_fstat_float, os_pipe_raw, os_waitpid_raw
-from rpython.rtyper.lltypesystem.lltype import malloc
+from __rpy__ import os_environ_raw
+from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
 
@@ -136,3 +138,65 @@ def ll_fstat_fields(TUPLE, fd):
     t.item8 = os_fstat_float(fd, 8)
     t.item9 = os_fstat_float(fd, 9)
     return t
+
+
+# ---- os.environ.keys() and items(): the environment when they are called, in its order
+
+@specialize.ll()
+def _env_fill(items, raw, n, with_values):
+    # each `name=value` entry (followed by a NUL) as its name, or a (name, value) tuple
+    start = 0
+    k = 0
+    i = 0
+    while k < n:
+        if raw[i] == '\x00':
+            eq = raw.find('=', start, i)
+            assert eq >= 0
+            if with_values:
+                t = malloc(typeOf(items).TO.OF.TO)
+                t.item0 = llstr(raw[start:eq])
+                t.item1 = llstr(raw[eq + 1:i])
+                items[k] = t
+            else:
+                items[k] = llstr(raw[start:eq])
+            k += 1
+            start = i + 1
+        i += 1
+
+
+@specialize.ll()
+def _env_array(ARRAY, with_values):
+    raw = os_environ_raw()
+    n = raw.count('\x00')
+    items = malloc(ARRAY, n)
+    _env_fill(items, raw, n, with_values)
+    return items
+
+
+@specialize.ll()
+def _env_list(LIST, with_values):
+    items = _env_array(LIST.TO.items.TO, with_values)
+    lst = malloc(LIST.TO)
+    lst.length = len(items)
+    lst.items = items
+    return lst
+
+
+@specialize.ll()
+def ll_environ_keys(LIST):
+    return _env_list(LIST, False)
+
+
+@specialize.ll()
+def ll_environ_keys_fixed(ARRAY):
+    return _env_array(ARRAY.TO, False)
+
+
+@specialize.ll()
+def ll_environ_items(LIST):
+    return _env_list(LIST, True)
+
+
+@specialize.ll()
+def ll_environ_items_fixed(ARRAY):
+    return _env_array(ARRAY.TO, True)

@@ -12,14 +12,17 @@ that make the `str()` of one item are made per item type when the RTyper first n
 (`make_list_str`, `make_tuple_str`, called in the object space as `make_tuple_eq` is, see
 rtyper/annlowlevel.rs); `ll_item_str` and `ll_str_or_none` are those of the other types.
 """
-from rpython.rtyper.lltypesystem.lltype import malloc
+from rpython.rtyper.lltypesystem.lltype import malloc, Ptr, nullptr, typeOf
 from rpython.rlib.objectmodel import specialize, compute_hash
 from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rarithmetic import intmask
 from rpython.rtyper.annlowlevel import llstr
 from rpython.rlib.rgc import ll_arraycopy
-from __rpy_ll__.ll_str import STR
+from __rpy_ll__.ll_str import STR, OBJECT, ll_instance_str
+from __rpy__ import rffi_cast_ptr
 import math
+
+OBJECTPTR = Ptr(OBJECT)
 
 
 def _isfinite(f):
@@ -103,6 +106,20 @@ def ll_call(x, f):
 def ll_item_str(x):
     # a number, a character or None (Void)
     return llstr(str(x))
+
+
+@specialize.ll()
+def ll_item_instance_str(x):
+    # an instance of any class, seen as an `object` (the base structure of them all)
+    return ll_instance_str(rffi_cast_ptr(OBJECTPTR, x))
+
+
+@specialize.ll()
+def ll_item_class_str(c):
+    # a class (a pointer to its vtable, which starts with the root vtable): the name the
+    # vtable carries
+    obj = nullptr(OBJECT)
+    return rffi_cast_ptr(typeOf(obj).TO.typeptr, c).name
 
 
 @specialize.ll()

@@ -450,6 +450,7 @@ def ll_instance_str(obj):
     return llstr("<" + hlstr(obj.typeptr.name) + " object at " + hex(uid) + ">")
 
 
+@specialize.ll()
 def ll_unicode_str(s):
     """`str()` of a unicode string: its ASCII characters, UnicodeEncodeError otherwise
     (helpers create no classes, so the encoding raises it)."""

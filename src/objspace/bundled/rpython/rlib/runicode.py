@@ -7,8 +7,10 @@ newpos)` when decoding and `(replacement, replacement_bytes, newpos)` when encod
 default one raises UnicodeDecodeError / UnicodeEncodeError for 'strict', and replaces
 ('replace') or skips ('ignore'). The UTF-8 encoder refuses surrogates unless
 `allow_surrogates`; the decoder takes a UTF-8 sequence encoding one for an invalid
-sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be), charmap, unicode-escape and
-raw-unicode-escape follow. Not modelled: UTF-7, unicode-internal, `\\N{...}` escapes.
+sequence. UTF-16 and UTF-32 (native with a BOM, -le, -be), UTF-7 (RFC 2152, the
+optional direct characters and whitespace written as themselves), charmap,
+unicode-escape and raw-unicode-escape follow. Not modelled: unicode-internal, `\\N{...}`
+escapes.
 """
 
 from rpython.rlib.rarithmetic import r_uint, intmask
@@ -767,3 +769,162 @@ def unicode_encode_raw_unicode_escape(s, size, errors, errorhandler=None):
             raw_unicode_escape_helper(result, oc)
         pos += 1
     return ''.join(result)
+
+
+# ---- UTF-7 (RFC 2152)
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+# the ASCII characters the encoder writes as themselves: RFC 2152's set D, its optional
+# set O and the whitespace tab, LF, CR and space ('+', '\\', '~' and the control
+# characters are written in base 64)
+_UTF7_DIRECT = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'(),-./:?"
+                "!\"#$%&*;<=>@[]^_`{|}" + "\t\n\r ")
+
+
+def _utf7_direct(c):
+    return 0 < c < 128 and chr(c) in _UTF7_DIRECT
+
+
+def _utf7_is_b64(c):
+    # a character of the base-64 alphabet (what ends a shift sequence without '-')
+    return c < 128 and (chr(c).isalnum() or c == ord('+') or c == ord('/'))
+
+
+def _utf7_b64_value(ch):
+    if 'A' <= ch <= 'Z':
+        return ord(ch) - ord('A')
+    if 'a' <= ch <= 'z':
+        return ord(ch) - ord('a') + 26
+    if '0' <= ch <= '9':
+        return ord(ch) - ord('0') + 52
+    if ch == '+':
+        return 62
+    return 63
+
+
+def unicode_encode_utf_7(s, size, errors, errorhandler=None):
+    result = []
+    shifted = False
+    nbits = 0      # bits waiting in `acc` to be written
+    acc = 0
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if _utf7_direct(c):
+            if shifted:
+                if nbits > 0:
+                    result.append(_B64[(acc << (6 - nbits)) & 0x3f])
+                    nbits = 0
+                    acc = 0
+                shifted = False
+                # a base-64 character or '-' after the sequence needs the explicit end
+                if _utf7_is_b64(c) or c == ord('-'):
+                    result.append('-')
+            result.append(chr(c))
+            continue
+        if not shifted:
+            if c == ord('+'):
+                result.append('+-')
+                continue
+            result.append('+')
+            shifted = True
+        if c >= 0x10000:
+            units = [0xd800 | ((c - 0x10000) >> 10), 0xdc00 | ((c - 0x10000) & 0x3ff)]
+        else:
+            units = [c]
+        for unit in units:
+            acc = (acc << 16) | unit
+            nbits += 16
+            while nbits >= 6:
+                result.append(_B64[(acc >> (nbits - 6)) & 0x3f])
+                nbits -= 6
+            acc &= (1 << nbits) - 1
+    if nbits > 0:
+        result.append(_B64[(acc << (6 - nbits)) & 0x3f])
+    if shifted:
+        result.append('-')
+    return ''.join(result)
+
+
+def str_decode_utf_7(s, size, errors, final=False, errorhandler=None):
+    if errorhandler is None:
+        errorhandler = default_unicode_error_decode
+    result = []
+    pos = 0
+    shifted = False
+    nbits = 0
+    acc = 0
+    high = 0           # a high surrogate waiting for its low half
+    seq_in = 0         # where the current shift sequence starts: its '+'
+    seq_out = 0        # and the output then
+    while pos < size:
+        ch = s[pos]
+        c = ord(ch)
+        if shifted:
+            if _utf7_is_b64(c):
+                acc = (acc << 6) | _utf7_b64_value(ch)
+                nbits += 6
+                pos += 1
+                if nbits < 16:
+                    continue
+                unit = acc >> (nbits - 16)
+                nbits -= 16
+                acc &= (1 << nbits) - 1
+                if high:
+                    if 0xdc00 <= unit <= 0xdfff:
+                        result.append(UNICHR(0x10000 + ((high & 0x3ff) << 10) + (unit & 0x3ff)))
+                        high = 0
+                        continue
+                    result.append(unichr(high))
+                    high = 0
+                if 0xd800 <= unit <= 0xdbff:
+                    high = unit
+                else:
+                    result.append(unichr(unit))
+                continue
+            # the character ends the sequence: what is left must be zero padding
+            shifted = False
+            if nbits >= 6 or (nbits > 0 and acc != 0):
+                if nbits >= 6:
+                    msg = "partial character in shift sequence"
+                else:
+                    msg = "non-zero padding bits in shift sequence"
+                r, pos = errorhandler(errors, 'utf7', msg, s, pos, pos + 1)
+                result.append(r)
+                continue
+            if high and c <= 127 and ch != '+':
+                result.append(unichr(high))
+            high = 0
+            if ch == '-':
+                pos += 1
+        elif ch == '+':
+            seq_in = pos
+            pos += 1
+            if pos < size and s[pos] == '-':
+                result.append(u'+')
+                pos += 1
+            else:
+                shifted = True
+                high = 0
+                nbits = 0
+                acc = 0
+                seq_out = len(result)
+        elif c <= 127:
+            result.append(unichr(c))
+            pos += 1
+        else:
+            r, pos = errorhandler(errors, 'utf7', "unexpected special character",
+                                  s, pos, pos + 1)
+            result.append(r)
+    if shifted and final:
+        if high or nbits >= 6 or (nbits > 0 and acc != 0):
+            # (the reference gives the output position where the sequence started)
+            r, pos = errorhandler(errors, 'utf7', "unterminated shift sequence",
+                                  s, seq_out, pos)
+            result.append(r)
+    elif shifted:
+        # an unfinished sequence is left for the next call
+        pos = seq_in
+        result = result[:seq_out]
+    return u''.join(result), pos
