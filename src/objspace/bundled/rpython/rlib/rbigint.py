@@ -913,16 +913,18 @@ class rbigint(object):
     def abs_rshift_and_mask(self, bigshiftcount, mask):
         """(abs(self) >> bigshiftcount) & mask, for a shift count of type r_ulonglong."""
         assert mask >= 0
-        wordshift = bigshiftcount / SHIFT
-        numdigits = self.numdigits()
-        if wordshift >= numdigits:
+        ndigits = self.numdigits()
+        # the digit the shifted value starts in, and the bit it starts at there
+        first = bigshiftcount / SHIFT
+        if first >= ndigits:
             return 0
-        wordshift = intmask(wordshift)
-        loshift = intmask(intmask(bigshiftcount) - intmask(wordshift * SHIFT))
-        lastdigit = self.digit(wordshift) >> loshift
-        if mask > (MASK >> loshift) and wordshift + 1 < numdigits:
-            lastdigit |= self.digit(wordshift + 1) << (SHIFT - loshift)
-        return lastdigit & mask
+        first = intmask(first)
+        bit = intmask(bigshiftcount % SHIFT)
+        value = self.digit(first) >> bit
+        # the mask wants bits beyond this digit: they come from the next one
+        if mask > (MASK >> bit) and first + 1 < ndigits:
+            value |= self.digit(first + 1) << (SHIFT - bit)
+        return value & mask
 
     def and_(self, other):
         return _big_bitwise(self, other, '&')
