@@ -577,62 +577,47 @@ class rbigint(object):
         """`nbytes` bytes of the number (two's complement when `signed`)."""
         if byteorder != 'big' and byteorder != 'little':
             raise InvalidEndiannessError()
-        if not signed and self.sign == -1:
+        negative = self.sign == -1
+        if negative and not signed:
             raise InvalidSignednessError()
-        j = 0
-        imax = self.numdigits()
-        accum = 0
-        accumbits = 0
-        result = []
-        carry = 1
-        i = 0
-        while i < imax:
-            d = self._digits[i]
-            if self.sign == -1:
-                d = (d ^ MASK) + carry
-                carry = d >> SHIFT
-                d &= MASK
-            accum |= d << accumbits
-            if i == imax - 1:
-                # the significant bits of the last digit only
-                if self.sign == -1:
-                    top = d ^ MASK
-                else:
-                    top = d
-                while top:
-                    top >>= 1
-                    accumbits += 1
-            else:
-                accumbits += SHIFT
-            while accumbits >= 8:
-                if j >= nbytes:
-                    raise OverflowError()
-                j += 1
-                result.append(chr(accum & 0xFF))
-                accum >>= 8
-                accumbits -= 8
-            i += 1
-        if accumbits:
-            if j >= nbytes:
+        # the bytes of the magnitude, least significant first, without zeros on top
+        magnitude = []
+        pending = 0
+        npending = 0
+        for i in range(self.numdigits()):
+            pending |= self.digit(i) << npending
+            npending += SHIFT
+            while npending >= 8:
+                magnitude.append(pending & 0xFF)
+                pending >>= 8
+                npending -= 8
+        magnitude.append(pending)
+        while magnitude and magnitude[-1] == 0:
+            magnitude.pop()
+        used = len(magnitude)
+        if negative and nbytes == 0 and used == 1 and magnitude[0] == 1:
+            # all sign bits: the reference writes -1 in no bytes at all
+            return ''
+        if used > nbytes:
+            raise OverflowError()
+        while len(magnitude) < nbytes:
+            magnitude.append(0)
+        if negative:
+            # two's complement over nbytes: invert, add one
+            carry = 1
+            for i in range(nbytes):
+                value = (magnitude[i] ^ 0xFF) + carry
+                carry = value >> 8
+                magnitude[i] = value & 0xFF
+            # the top bit must say negative, or the number did not fit
+            if magnitude[nbytes - 1] < 0x80:
                 raise OverflowError()
-            j += 1
-            if self.sign == -1:
-                accum |= (~0) << accumbits
-            result.append(chr(accum & 0xFF))
-        k = j
-        while k < nbytes:
-            if self.sign == -1:
-                result.append(chr(0xFF))
-            else:
-                result.append(chr(0))
-            k += 1
-        if j == nbytes and nbytes > 0 and signed:
-            # the sign bit must be the top bit of the last byte
-            if (self.sign == -1) != (ord(result[len(result) - 1]) >= 0x80):
-                raise OverflowError()
+        elif signed and used == nbytes and nbytes > 0 and magnitude[nbytes - 1] >= 0x80:
+            # the top bit would say negative
+            raise OverflowError()
         if byteorder == 'big':
-            result.reverse()
-        return ''.join(result)
+            magnitude.reverse()
+        return ''.join([chr(byte) for byte in magnitude])
 
     def tolonglong(self):
         return r_longlong(self.toint())
@@ -913,16 +898,18 @@ class rbigint(object):
     def abs_rshift_and_mask(self, bigshiftcount, mask):
         """(abs(self) >> bigshiftcount) & mask, for a shift count of type r_ulonglong."""
         assert mask >= 0
-        wordshift = bigshiftcount / SHIFT
-        numdigits = self.numdigits()
-        if wordshift >= numdigits:
+        ndigits = self.numdigits()
+        # the digit the shifted value starts in, and the bit it starts at there
+        first = bigshiftcount / SHIFT
+        if first >= ndigits:
             return 0
-        wordshift = intmask(wordshift)
-        loshift = intmask(intmask(bigshiftcount) - intmask(wordshift * SHIFT))
-        lastdigit = self.digit(wordshift) >> loshift
-        if mask > (MASK >> loshift) and wordshift + 1 < numdigits:
-            lastdigit |= self.digit(wordshift + 1) << (SHIFT - loshift)
-        return lastdigit & mask
+        first = intmask(first)
+        bit = intmask(bigshiftcount % SHIFT)
+        value = self.digit(first) >> bit
+        # the mask wants bits beyond this digit: they come from the next one
+        if mask > (MASK >> bit) and first + 1 < ndigits:
+            value |= self.digit(first + 1) << (SHIFT - bit)
+        return value & mask
 
     def and_(self, other):
         return _big_bitwise(self, other, '&')

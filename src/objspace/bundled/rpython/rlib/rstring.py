@@ -61,26 +61,57 @@ def _isspace(c):
 
 
 @specialize.argtype(0)
+def _split_words(value, maxsplit):
+    # str.split(): words between runs of whitespace; once maxsplit words are taken the
+    # rest, from the next word on, is the last one
+    words = []
+    n = len(value)
+    pos = 0
+    while True:
+        while pos < n and _isspace(value[pos]):
+            pos += 1
+        if pos >= n:
+            return words
+        if maxsplit == 0:
+            words.append(value[pos:n])
+            return words
+        end = pos
+        while end < n and not _isspace(value[end]):
+            end += 1
+        words.append(value[pos:end])
+        maxsplit -= 1
+        pos = end
+
+
+@specialize.argtype(0)
+def _rsplit_words(value, maxsplit):
+    # the same from the right: the rest, up to the last word found, is the first one
+    words = []
+    end = len(value)
+    while True:
+        while end > 0 and _isspace(value[end - 1]):
+            end -= 1
+        if end <= 0:
+            break
+        assert end >= 0
+        if maxsplit == 0:
+            words.append(value[:end])
+            break
+        start = end
+        while start > 0 and not _isspace(value[start - 1]):
+            start -= 1
+        assert start >= 0
+        words.append(value[start:end])
+        maxsplit -= 1
+        end = start
+    words.reverse()
+    return words
+
+
+@specialize.argtype(0)
 def split(value, by=None, maxsplit=-1):
     if by is None:
-        length = len(value)
-        i = 0
-        res = []
-        while True:
-            while i < length and _isspace(value[i]):
-                i += 1
-            if i >= length:
-                break
-            if maxsplit == 0:
-                j = length
-            else:
-                j = i + 1
-                while j < length and not _isspace(value[j]):
-                    j += 1
-                maxsplit -= 1
-            res.append(value[i:j])
-            i = j + 1
-        return res
+        return _split_words(value, maxsplit)
     bylen = len(by)
     if bylen == 0:
         raise ValueError("empty separator")
@@ -100,27 +131,7 @@ def split(value, by=None, maxsplit=-1):
 @specialize.argtype(0)
 def rsplit(value, by=None, maxsplit=-1):
     if by is None:
-        res = []
-        i = len(value) - 1
-        while True:
-            while i >= 0 and _isspace(value[i]):
-                i -= 1
-            if i < 0:
-                break
-            if maxsplit == 0:
-                j = -1
-            else:
-                j = i - 1
-                while j >= 0 and not _isspace(value[j]):
-                    j -= 1
-                maxsplit -= 1
-            start = j + 1
-            stop = i + 1
-            assert start >= 0 and stop >= 0
-            res.append(value[start:stop])
-            i = j - 1
-        res.reverse()
-        return res
+        return _rsplit_words(value, maxsplit)
     bylen = len(by)
     if bylen == 0:
         raise ValueError("empty separator")
@@ -145,20 +156,21 @@ def replace(input, sub, by, maxsplit=-1):
     if maxsplit == 0:
         return input
     if not sub:
-        upper = len(input)
-        if maxsplit > 0 and maxsplit < upper + 2:
-            upper = maxsplit - 1
-        builder = []
-        i = 0
-        while i < upper:
-            builder.append(by)
-            builder.append(input[i])
-            i += 1
-        builder.append(by)
-        assert upper >= 0
-        builder.append(input[upper:])
+        # the empty pattern matches before every item and at the end: `by` goes there,
+        # at most maxsplit times
+        times = len(input) + 1
+        if 0 < maxsplit < times:
+            times = maxsplit
+        pieces = []
+        for i in range(times - 1):
+            pieces.append(by)
+            pieces.append(input[i])
+        pieces.append(by)
+        rest = times - 1
+        assert rest >= 0
+        pieces.append(input[rest:])
         # an empty string of the input's kind: a unicode input joins unicode pieces
-        return input[:0].join(builder)
+        return input[:0].join(pieces)
     pieces = split(input, sub, maxsplit)
     return by.join(pieces)
 

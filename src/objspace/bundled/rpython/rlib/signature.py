@@ -6,25 +6,28 @@ from rpython.rlib import types
 
 
 def signature(*paramtypes, **kwargs):
-    returntype = kwargs.pop('returns', None)
-    if returntype is None:
+    # `returns` is the one keyword, and it is required
+    if kwargs.get('returns') is None:
         raise TypeError("signature: parameter 'returns' required")
+    spec = (paramtypes, kwargs['returns'])
 
-    def decorator(f):
-        f._signature_ = (paramtypes, returntype)
-        return f
-    return decorator
+    def record(func):
+        func._signature_ = spec
+        return func
+    return record
 
 
 def finishsigs(cls):
-    def fix(sigtype):
-        if isinstance(sigtype, types.SelfTypeMarker):
-            return types.instance(cls)
-        return sigtype
-    for attr in cls.__dict__.values():
-        if hasattr(attr, '_signature_'):
-            paramtypes, returntype = attr._signature_
-            attr._signature_ = (tuple([fix(t) for t in paramtypes]), fix(returntype))
+    """Puts the instances of cls where its methods' signatures say `types.self()`."""
+    def resolve(sigtype):
+        if not isinstance(sigtype, types.SelfTypeMarker):
+            return sigtype
+        return types.instance(cls)
+    for member in cls.__dict__.values():
+        spec = getattr(member, '_signature_', None)
+        if spec is not None:
+            params = tuple([resolve(t) for t in spec[0]])
+            member._signature_ = (params, resolve(spec[1]))
     return cls
 
 

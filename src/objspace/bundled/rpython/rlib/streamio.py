@@ -32,33 +32,39 @@ class Stream(object):
         raise MyNotImplementedError
 
     def readall(self):
-        bufsize = 8192
-        result = []
+        chunks = []
+        size = 8192
         while True:
-            data = self.read(bufsize)
+            try:
+                data = self.read(size)
+            except OSError:
+                # an error after some data ends the data, as in CPython 2
+                if not chunks:
+                    raise
+                break
             if not data:
                 break
-            result.append(data)
-            if bufsize < 4194304:
-                bufsize <<= 1
-        return "".join(result)
+            chunks.append(data)
+            # ever larger reads, up to 4 MB
+            size = min(size * 2, 4194304)
+        return "".join(chunks)
 
     def readline(self):
-        # what `peek` shows can be read up to the end of the line at once
-        result = []
+        # reads at most what peek() shows up to its first newline: never past the line
+        pieces = []
         while True:
-            startindex, peeked = self.peek()
-            assert 0 <= startindex <= len(peeked)
-            pn = peeked.find("\n", startindex)
-            if pn < 0:
-                pn = len(peeked)
-            c = self.read(pn - startindex + 1)
-            if not c:
+            start, window = self.peek()
+            assert 0 <= start <= len(window)
+            newline = window.find("\n", start)
+            if newline < 0:
+                newline = len(window)
+            piece = self.read(newline + 1 - start)
+            if not piece:
                 break
-            result.append(c)
-            if c.endswith("\n"):
+            pieces.append(piece)
+            if piece[-1] == "\n":
                 break
-        return "".join(result)
+        return "".join(pieces)
 
     def truncate(self, size):
         raise MyNotImplementedError

@@ -12,13 +12,12 @@ class LexerError(Exception):
         self.args = (input, state, source_pos)
 
     def nice_error_message(self, filename="<unknown>"):
-        # Positions are 0-based, the message 1-based.
-        lines = self.input.split("\n")
-        result = ["  File %s, line %s" % (filename, self.source_pos.lineno + 1)]
-        result.append(lines[self.source_pos.lineno])
-        result.append(" " * self.source_pos.columnno + "^")
-        result.append("LexerError")
-        return "\n".join(result)
+        where = self.source_pos
+        # the position's line is counted from 0, the message's from 1
+        header = "  File %s, line %s" % (filename, where.lineno + 1)
+        line = self.input.split("\n")[where.lineno]
+        caret = " " * where.columnno + "^"
+        return "\n".join([header, line, caret, "LexerError"])
 
     def __str__(self):
         return self.nice_error_message()

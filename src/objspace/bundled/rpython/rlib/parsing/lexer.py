@@ -148,11 +148,12 @@ class LexingDFARunner(object):
         return self
 
     def adjust_position(self, token):
-        # The reference sets the column after a token with newlines to the offset of
-        # its last newline (not the length after it); positions follow it.
-        newlines = token.count("\n")
-        self.lineno += newlines
-        if newlines == 0:
+        # Moves the line and column past token. After a token holding newlines the
+        # reference's column is the offset of its last newline within the token (not
+        # the length after it); positions follow it.
+        last_newline = token.rfind("\n")
+        if last_newline < 0:
             self.columnno += len(token)
         else:
-            self.columnno = token.rfind("\n")
+            self.lineno += token.count("\n")
+            self.columnno = last_newline

@@ -22,65 +22,74 @@ from __rpy__ import model_unknown
 
 
 class BacktrackException(Exception):
+    """A parse failed here; `error` (an ErrorInformation, or None) says what was wanted."""
+
     def __init__(self, error=None):
-        self.error = error
         if not we_are_translated():
+            # untranslated callers see the error in args and str()
             Exception.__init__(self, error)
+        self.error = error
 
 
 class ErrorInformation(object):
+    """Where a parse failed (`pos`, an index into the input) and the list of things
+    that would have done there (`expected`)."""
+
     def __init__(self, pos, expected=None):
+        self.pos = pos
         if expected is None:
             expected = []
         self.expected = expected
-        self.pos = pos
 
     def __str__(self):
         return "ErrorInformation(%s, %s)" % (self.pos, self.expected)
 
     def get_line_column(self, source):
+        """(line, column) of pos: the line counted from 0, the column from 1."""
         pos = self.pos
         assert pos >= 0
-        before = source[:pos]
-        lineno = before.count("\n")
-        columnno = pos - before.rfind("\n")
-        return lineno, columnno
+        head = source[:pos]
+        line_start = head.rfind("\n")  # -1 on the first line
+        return head.count("\n"), pos - line_start
 
     def nice_error_message(self, filename='<filename>', source=""):
-        result = []
-        if source:
-            lineno, columnno = self.get_line_column(source)
-            result.append("  File %s, line %s" % (filename, lineno + 1))
-            result.append(source.split("\n")[lineno])
-            result.append(" " * columnno + "^")
+        lines = []
+        if not source:
+            lines.append("<couldn't get source>")
         else:
-            result.append("<couldn't get source>")
-        if self.expected:
-            reasons = self.expected
-            if len(reasons) > 1:
-                quoted = ["'%s'" % e for e in reasons[:-1]]
-                expected = "%s or '%s'" % (", ".join(quoted), reasons[-1])
+            row, col = self.get_line_column(source)
+            lines.append("  File %s, line %s" % (filename, row + 1))
+            lines.append(source.split("\n")[row])
+            lines.append(" " * col + "^")
+        wanted = self.expected
+        if not wanted:
+            lines.append("ParseError")
+        else:
+            if len(wanted) == 1:
+                what = wanted[0]
             else:
-                expected = reasons[0]
-            result.append("ParseError: expected %s" % (expected, ))
-        else:
-            result.append("ParseError")
-        return "\n".join(result)
+                # all but the last quoted and comma-separated, "or" before the last
+                head = ["'%s'" % (w,) for w in wanted[:-1]]
+                what = ", ".join(head) + " or '%s'" % (wanted[-1],)
+            lines.append("ParseError: expected %s" % (what,))
+        return "\n".join(lines)
 
 
 class Status(object):
-    # status codes
-    NORMAL = 0
-    ERROR = 1
-    INPROGRESS = 2
-    LEFTRECURSION = 3
-    SOMESOLUTIONS = 4
+    """The memo of one production at one position: its state (one of the codes below),
+    where it ended, its result and its error."""
+
+    NORMAL = 0          # parsed: result and pos are known
+    ERROR = 1           # failed: error says why
+    INPROGRESS = 2      # being parsed now
+    LEFTRECURSION = 3   # met again while in progress
+    SOMESOLUTIONS = 4   # a left recursion being grown
 
     def __init__(self):
-        self.pos = 0
-        self.error = None
         self.status = self.INPROGRESS
+        self.pos = 0
         self.result = None
+        self.error = None
 
 
 def _longest_prefix(automaton, text, pos):
@@ -104,51 +113,51 @@ def _longest_prefix(automaton, text, pos):
     return -1
 
 
-def _make_automaton(regex_text):
-    regex = parse_regex(regex_text)
-    return regex.make_automaton()
+_NOT_COPIED = ("__weakref__", "__doc__", "__dict__", "__module__")
 
 
 class MetaPackratParser(type):
-    # The class statement of a parser with a grammar docstring builds its methods.
+    """Gives a PackratParser subclass whose docstring is a grammar its parsing methods,
+    when its class statement runs."""
+
     def __new__(cls, name_, bases, dct):
-        if '__doc__' not in dct or dct['__doc__'] is None:
+        grammar_text = dct.get('__doc__')
+        if grammar_text is None:
             return type.__new__(cls, name_, bases, dct)
-        frame = sys._getframe(1)
         try:
-            grammar = read_grammar(dct['__doc__'])
+            productions = read_grammar(grammar_text)
         except GrammarError:
             # a grammar rpy-lsp's reader does not follow: the parser class is unknown
             return model_unknown("the parser class %s (its grammar is not read by rpy-lsp)"
                                  % name_)
         builder = ParserBuilder()
-        classname = "_packrat_parser_of_%s" % name_
-        source = builder.build(grammar, classname)
-        globals_ = frame.f_globals
-        if 'BacktrackException' not in globals_:
-            raise Exception("must import BacktrackException")
-        if 'Status' not in globals_:
-            raise Exception("must import Status")
-        # The generated functions read the names of the module defining the parser (the
-        # reference rebinds them to its globals): the class is built there, under a name
-        # of its own.
-        exec compile(source, "<packrat parser %s>" % name_, "exec") in globals_
-        made = sys._getframe(1).f_globals[classname]
-        automata = [_make_automaton(r) for r in builder.regexes]
-        result = type.__new__(cls, name_, bases, dct)
-        forbidden = {"__weakref__": None, "__doc__": None, "__dict__": None,
-                     "__module__": None}
-        for key, value in made.__dict__.items():
-            if key not in forbidden and not hasattr(result, key):
-                setattr(result, key, value)
-        if result.__init__ == object.__init__:
-            result.__init__ = made.__dict__['__init__']
-        result.init_parser = made.__dict__['__init__']
-        result._automata = automata
-        result._code = source
-        return result
+        holder = "_packrat_parser_of_%s" % name_
+        source = builder.build(productions, holder)
+        # The generated methods run with the globals of the module that defines the
+        # parser (code in the grammar uses its names), so they are compiled there.
+        module_globals = sys._getframe(1).f_globals
+        for needed in ("BacktrackException", "Status"):
+            if needed not in module_globals:
+                raise Exception("must import %s" % (needed,))
+        exec compile(source, "<packrat parser %s>" % name_, "exec") in module_globals
+        # (rpy-lsp's f_globals is a view of the module as it was when asked)
+        generated = sys._getframe(1).f_globals[holder].__dict__
+        parser_class = type.__new__(cls, name_, bases, dct)
+        for key, value in generated.items():
+            # what the user's class (or a base) defines stays
+            if key not in _NOT_COPIED and not hasattr(parser_class, key):
+                setattr(parser_class, key, value)
+        if parser_class.__init__ == object.__init__:
+            parser_class.__init__ = generated['__init__']
+        parser_class.init_parser = generated['__init__']
+        parser_class._automata = [parse_regex(text).make_automaton()
+                                  for text in builder.regexes]
+        parser_class._code = source
+        return parser_class
 
 
+# The base of grammar-docstring parsers (without a docstring: that would be a grammar);
+# an instance parses the input it was made with, from position `_pos`.
 class PackratParser(object):
     __metaclass__ = MetaPackratParser
 
@@ -156,44 +165,55 @@ class PackratParser(object):
     _BacktrackException = BacktrackException
 
     def __chars__(self, chars):
+        """Matches the literal `chars` here and answers it."""
+        text = self._inputstream
+        at = self._pos
+        i = 0
         try:
-            for i in range(len(chars)):
-                if self._inputstream[self._pos + i] != chars[i]:
-                    raise BacktrackException(
-                        self._ErrorInformation(self._pos, [chars]))
-            self._pos += len(chars)
-            return chars
+            while i < len(chars):
+                if text[at + i] != chars[i]:
+                    break
+                i += 1
+            else:
+                self._pos = at + len(chars)
+                return chars
         except IndexError:
-            raise BacktrackException(
-                self._ErrorInformation(self._pos, [chars]))
+            pass
+        raise BacktrackException(self._ErrorInformation(at, [chars]))
 
     def __any__(self):
+        """Matches any one item here and answers it."""
+        at = self._pos
         try:
-            result = self._inputstream[self._pos]
-            self._pos += 1
-            return result
+            item = self._inputstream[at]
         except IndexError:
-            raise BacktrackException(
-                self._ErrorInformation(self._pos, ['anything']))
+            raise BacktrackException(self._ErrorInformation(at, ['anything']))
+        self._pos = at + 1
+        return item
 
-    def _regex_end(self, index):
-        pos = self._pos
-        assert pos >= 0
-        return _longest_prefix(self._automata[index], self._inputstream, pos)
+    def _match_regex(self, index):
+        """Matches the grammar's index-th regex here (its longest match) and answers the
+        text matched; a regex failing says nothing about what it wanted."""
+        start = self._pos
+        assert start >= 0
+        stop = _longest_prefix(self._automata[index], self._inputstream, start)
+        if stop < 0:
+            raise BacktrackException(None)
+        assert stop >= 0
+        self._pos = stop
+        return self._inputstream[start:stop]
 
     def _combine_errors(self, error1, error2):
+        """The error to report of two: the one further on, or, at the same place, one
+        listing everything either expected (a list saying nothing loses)."""
         if error1 is None:
             return error2
-        if (error2 is None or error1.pos > error2.pos or
-                len(error2.expected) == 0):
+        if error2 is None or error1.pos > error2.pos or not error2.expected:
             return error1
-        elif error2.pos > error1.pos or len(error1.expected) == 0:
+        if error2.pos > error1.pos or not error1.expected:
             return error2
-        expected = []
-        already_there = {}
-        for ep in [error1.expected, error2.expected]:
-            for reason in ep:
-                if reason not in already_there:
-                    already_there[reason] = True
-                    expected.append(reason)
-        return ErrorInformation(error1.pos, expected)
+        merged = []
+        for reason in error1.expected + error2.expected:
+            if reason not in merged:
+                merged.append(reason)
+        return ErrorInformation(error1.pos, merged)

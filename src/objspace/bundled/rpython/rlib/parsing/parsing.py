@@ -29,26 +29,41 @@ class Rule(object):
 
 
 class LazyInputStream(object):
+    """A sequence read from an iterator as far as indexing needs."""
+
     def __init__(self, iterator):
         self.iterator = iter(iterator)
         self.data = []
 
     def __getitem__(self, index):
         assert index >= 0
-        while len(self.data) <= index:
+        data = self.data
+        while index >= len(data):
             try:
-                self.data.append(self.iterator.next())
+                item = self.iterator.next()
             except StopIteration:
                 raise IndexError("index out of range")
-        return self.data[index]
+            data.append(item)
+        return data[index]
 
 
 class ErrorInformation(object):
+    """The furthest token position a parse reached (`pos`) and the symbols that could
+    have come there (`failure_reasons`)."""
+
     def __init__(self, pos, failure_reasons=None):
+        self.pos = pos
         if failure_reasons is None:
             failure_reasons = []
         self.failure_reasons = failure_reasons
-        self.pos = pos
+
+
+def _expectation(reasons):
+    # one reason as it is; several quoted, comma-separated, with "or" before the last
+    if len(reasons) == 1:
+        return reasons[0]
+    quoted = ["'%s'" % (reason,) for reason in reasons]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 class ParseError(Exception):
@@ -58,25 +73,20 @@ class ParseError(Exception):
         self.args = (source_pos, errorinformation)
 
     def nice_error_message(self, filename="<unknown>", source=""):
-        # Positions are 0-based, the message 1-based.
-        result = ["  File %s, line %s" % (filename, self.source_pos.lineno + 1)]
-        if source:
-            result.append(source.split("\n")[self.source_pos.lineno])
-            result.append(" " * self.source_pos.columnno + "^")
+        where = self.source_pos
+        # the position's line is counted from 0, the message's from 1
+        lines = ["  File %s, line %s" % (filename, where.lineno + 1)]
+        if not source:
+            lines.append("<couldn't get source>")
         else:
-            result.append("<couldn't get source>")
-        info = self.errorinformation
-        if info:
-            reasons = info.failure_reasons
-            if len(reasons) > 1:
-                quoted = ["'%s'" % reason for reason in reasons[:-1]]
-                expected = "%s or '%s'" % (", ".join(quoted), reasons[-1])
-            else:
-                expected = reasons[0]
-            result.append("ParseError: expected %s" % (expected,))
+            lines.append(source.split("\n")[where.lineno])
+            lines.append(" " * where.columnno + "^")
+        if not self.errorinformation:
+            lines.append("ParseError")
         else:
-            result.append("ParseError")
-        return "\n".join(result)
+            lines.append("ParseError: expected " +
+                         _expectation(self.errorinformation.failure_reasons))
+        return "\n".join(lines)
 
 
 def combine_errors(first, second):

@@ -52,10 +52,10 @@ class StrMatchContext(AbstractMatchContext):
         return ord(self._string[index])
 
     def group(self, groupnum=0):
-        frm, to = self.span(groupnum)
-        if 0 <= frm <= to:
-            return self._string[frm:to]
-        return None
+        first, last = self.span(groupnum)
+        if not 0 <= first <= last:
+            return None  # the group did not take part in the match
+        return self._string[first:last]
 
 
 class UnicodeMatchContext(AbstractMatchContext):
@@ -67,10 +67,10 @@ class UnicodeMatchContext(AbstractMatchContext):
         return ord(self._unicodestr[index])
 
     def group(self, groupnum=0):
-        frm, to = self.span(groupnum)
-        if 0 <= frm <= to:
-            return self._unicodestr[frm:to]
-        return None
+        first, last = self.span(groupnum)
+        if not 0 <= first <= last:
+            return None  # the group did not take part in the match
+        return self._unicodestr[first:last]
 
 
 @specialize.argtype(0)
@@ -119,25 +119,27 @@ def search_context(ctx):
     return False
 
 
-def _adjust(start, end, length):
-    if start < 0:
-        start = 0
-    elif start > length:
-        start = length
-    if end < 0:
-        end = 0
-    elif end > length:
-        end = length
-    return start, end
+def _clamp(index, length):
+    # start and end are brought into 0..length before matching, as slicing does
+    if index < 0:
+        return 0
+    if index > length:
+        return length
+    return index
+
+
+def _string_context(pattern, string, start, end, flags):
+    length = len(string)
+    return StrMatchContext(pattern, string, _clamp(start, length), _clamp(end, length),
+                           flags)
 
 
 def match(pattern, string, start=0, end=sys.maxint, flags=0, fullmatch=False):
-    start, end = _adjust(start, end, len(string))
-    ctx = StrMatchContext(pattern, string, start, end, flags)
-    ctx.fullmatch_only = fullmatch
-    if match_context(ctx):
-        return ctx
-    return None
+    context = _string_context(pattern, string, start, end, flags)
+    context.fullmatch_only = fullmatch
+    if not match_context(context):
+        return None
+    return context
 
 
 def fullmatch(pattern, string, start=0, end=sys.maxint, flags=0):
@@ -145,8 +147,7 @@ def fullmatch(pattern, string, start=0, end=sys.maxint, flags=0):
 
 
 def search(pattern, string, start=0, end=sys.maxint, flags=0):
-    start, end = _adjust(start, end, len(string))
-    ctx = StrMatchContext(pattern, string, start, end, flags)
-    if search_context(ctx):
-        return ctx
-    return None
+    context = _string_context(pattern, string, start, end, flags)
+    if not search_context(context):
+        return None
+    return context
