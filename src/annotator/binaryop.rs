@@ -359,14 +359,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 let mut konst = None;
                 if let (Some(Value::Int(p)), Some(Value::Int(q))) = (x.konst(), y.konst()) {
-                    konst = Some(match opname {
-                        Op::Lt => p < q,
-                        Op::Le => p <= q,
-                        Op::Eq => p == q,
-                        Op::Ne => p != q,
-                        Op::Gt => p > q,
-                        _ => p >= q,
-                    });
+                    konst = Some(compare_consts(opname, &p, &q));
                 }
                 let mut ktd: KnownTypeData = Vec::new();
                 let signed = |s: &SomeValue| !s.is_unsigned();
@@ -408,14 +401,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => None,
                 };
                 Ok(match (num(x.konst()), num(y.konst())) {
-                    (Some(p), Some(q)) => SomeValue::const_bool(match opname {
-                        Op::Lt => p < q,
-                        Op::Le => p <= q,
-                        Op::Eq => p == q,
-                        Op::Ne => p != q,
-                        Op::Gt => p > q,
-                        _ => p >= q,
-                    }),
+                    (Some(p), Some(q)) => SomeValue::const_bool(compare_consts(opname, &p, &q)),
                     _ => SomeValue::bool(),
                 })
             }
@@ -430,25 +416,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         _ => None,
                     };
                     if let (Some(u1), Some(u2)) = (codes(c1), codes(c2)) {
-                        let r = match opname {
-                            Op::Lt => u1 < u2,
-                            Op::Le => u1 <= u2,
-                            Op::Eq => u1 == u2,
-                            Op::Ne => u1 != u2,
-                            Op::Gt => u1 > u2,
-                            _ => u1 >= u2,
-                        };
+                        let r = compare_consts(opname, &u1, &u2);
                         return Ok(SomeValue::const_bool(r));
                     }
                     if let (Some(s1), Some(s2)) = (heap.str_value(c1), heap.str_value(c2)) {
-                        let r = match opname {
-                            Op::Lt => s1 < s2,
-                            Op::Le => s1 <= s2,
-                            Op::Eq => s1 == s2,
-                            Op::Ne => s1 != s2,
-                            Op::Gt => s1 > s2,
-                            _ => s1 >= s2,
-                        };
+                        let r = compare_consts(opname, &s1, &s2);
                         return Ok(SomeValue::const_bool(r));
                     }
                 }
@@ -966,5 +938,18 @@ fn dunder_of(op: Op) -> &'static str {
         Or | InplaceOr => "__or__",
         Xor | InplaceXor => "__xor__",
         _ => "__add__",
+    }
+}
+
+/// The result of the comparison `opname` (`lt`, `le`, `eq`, `ne`, `gt`, `ge`) between two
+/// constants, which the annotator computes at translation time as the reference does.
+fn compare_consts<T: PartialOrd + ?Sized>(opname: Op, a: &T, b: &T) -> bool {
+    match opname {
+        Op::Lt => a < b,
+        Op::Le => a <= b,
+        Op::Eq => a == b,
+        Op::Ne => a != b,
+        Op::Gt => a > b,
+        _ => a >= b,
     }
 }

@@ -113,6 +113,24 @@ pub(crate) fn length(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// The entries of the prebuilt weak key dictionary `id` whose key is still alive when
 /// translation starts (what the reference's RTyper finds in it, and refuses).
 pub fn live_key_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
+    entries_alive_by(heap, id, |(k, _)| k)
+}
+
+/// The entries of the prebuilt weak value dictionary `id` that the translated program
+/// starts with: those whose value is still alive when translation starts (reachable from
+/// a module other than through weak dictionaries, `reach::alive_objects`: what CPython
+/// has not freed).
+pub fn live_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
+    entries_alive_by(heap, id, |(_, v)| v)
+}
+
+/// The entries of the weak dictionary `id` whose weakly held side (`side` of the entry:
+/// the key or the value) is an object still alive when translation starts.
+fn entries_alive_by(
+    heap: &Heap,
+    id: ObjId,
+    side: impl Fn(&(Value, Value)) -> &Value,
+) -> Vec<(Value, Value)> {
     let Some(Object::Dict(dd)) = entries_dict(heap, id).map(|d| heap.get(d)) else {
         return Vec::new();
     };
@@ -122,29 +140,7 @@ pub fn live_key_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
     let alive = super::reach::alive_objects(heap);
     dd.entries
         .iter()
-        .filter(|(k, _)| matches!(k, Value::Obj(o) if alive.contains(o)))
-        .copied()
-        .collect()
-}
-
-/// The entries of the prebuilt weak value dictionary `id` that the translated program
-/// starts with: those whose value is still alive when translation starts (reachable from
-/// a module other than through weak dictionaries, `reach::alive_objects`: what CPython
-/// has not freed).
-pub fn live_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
-    let Some(d) = entries_dict(heap, id) else {
-        return Vec::new();
-    };
-    let Object::Dict(dd) = heap.get(d) else {
-        return Vec::new();
-    };
-    if dd.entries.is_empty() {
-        return Vec::new();
-    }
-    let alive = super::reach::alive_objects(heap);
-    dd.entries
-        .iter()
-        .filter(|(_, v)| matches!(v, Value::Obj(o) if alive.contains(o)))
+        .filter(|e| matches!(side(e), Value::Obj(o) if alive.contains(o)))
         .copied()
         .collect()
 }
