@@ -93,9 +93,6 @@ pub(crate) use builtins;
 pub const GRAPH_ONLY: &[BuiltinId] = &[
     BuiltinId::RpythonPrintItem,
     BuiltinId::RpythonPrintNewline,
-    // the length of an RWeakKeyDictionary, which exists only in translated code (`get`
-    // and `set` of an RWeakValueDictionary made at import time work at import time)
-    BuiltinId::WeakDictLength,
 ];
 
 impl BuiltinId {
