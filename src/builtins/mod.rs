@@ -90,10 +90,7 @@ pub(crate) use builtins;
 
 /// The built-ins that exist only in flow graphs: the object space has no implementation
 /// of them (the flow space calls them for `print` statements).
-pub const GRAPH_ONLY: &[BuiltinId] = &[
-    BuiltinId::RpythonPrintItem,
-    BuiltinId::RpythonPrintNewline,
-];
+pub const GRAPH_ONLY: &[BuiltinId] = &[BuiltinId::RpythonPrintItem, BuiltinId::RpythonPrintNewline];
 
 impl BuiltinId {
     /// The machine integer kind a constructor of `rarithmetic` makes (`r_uint(x)`,
