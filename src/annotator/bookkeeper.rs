@@ -136,6 +136,9 @@ pub struct Bookkeeper {
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
+    /// Prebuilt `r_dict`s: their definition and the key annotation their equality and hash
+    /// functions were last called with (the annotator calls them again when it grows).
+    pub prebuilt_r_dicts: Vec<(DictDefId, SomeValue)>,
     /// Bound methods stored into list items and dict keys or values (by item, role and
     /// place: the set of methods stored the last time the store was flowed, i.e. with its
     /// final annotation): judged against the item's final set after the fixpoint
@@ -218,6 +221,7 @@ impl Bookkeeper {
             warnings: Vec::new(),
             warned: HashSet::default(),
             pending_del: Vec::new(),
+            prebuilt_r_dicts: Vec::new(),
             method_stores: HashMap::default(),
             method_args: HashMap::default(),
             builtin_classes,

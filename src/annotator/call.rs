@@ -315,31 +315,43 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             self.bk.r_dicts.push((def, eq, hash));
         }
         let key = self.bk.read_dict_key(def);
-        if !key.is_impossible() {
-            let eq = args.positional[0].clone();
-            let hash = args.positional[1].clone();
-            let r = self.call_value(&eq, &ArgsS::simple(vec![key.clone(), key.clone()]))?;
-            if !r.is_int_like() && !r.is_impossible() && !r.is_error() {
-                return Err(AnnError::new(
-                    "RPY218",
-                    format!(
-                        "the key equality function of an r_dict must return a bool, not {}",
-                        self.bk.describe_type(self.space.heap(), &r)
-                    ),
-                ));
-            }
-            let h = self.call_value(&hash, &ArgsS::simple(vec![key]))?;
-            if !h.is_int_like() && !h.is_impossible() && !h.is_error() {
-                return Err(AnnError::new(
-                    "RPY218",
-                    format!(
-                        "the key hash function of an r_dict must return an int, not {}",
-                        self.bk.describe_type(self.space.heap(), &h)
-                    ),
-                ));
-            }
-        }
+        let (eq, hash) = (args.positional[0].clone(), args.positional[1].clone());
+        self.emulate_r_dict_functions(&eq, &hash, key)?;
         Ok(SomeValue::Dict { def, konst: None })
+    }
+
+    /// An r_dict's key equality and hash functions called on its key annotation, as its
+    /// lookups call them (nothing while no key is known).
+    pub(super) fn emulate_r_dict_functions(
+        &mut self,
+        eq: &SomeValue,
+        hash: &SomeValue,
+        key: SomeValue,
+    ) -> Result<(), AnnError> {
+        if key.is_impossible() {
+            return Ok(());
+        }
+        let r = self.call_value(eq, &ArgsS::simple(vec![key.clone(), key.clone()]))?;
+        if !r.is_int_like() && !r.is_impossible() && !r.is_error() {
+            return Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "the key equality function of an r_dict must return a bool, not {}",
+                    self.bk.describe_type(self.space.heap(), &r)
+                ),
+            ));
+        }
+        let h = self.call_value(hash, &ArgsS::simple(vec![key]))?;
+        if !h.is_int_like() && !h.is_impossible() && !h.is_error() {
+            return Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "the key hash function of an r_dict must return an int, not {}",
+                    self.bk.describe_type(self.space.heap(), &h)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Calling one of several classes: either all of them get their `__init__` from the

@@ -37,7 +37,64 @@ fn import_time_model_of(heap: &Heap, id: ObjId) -> Option<&'static str> {
     }
 }
 
+/// Whether `cls` is the bundled model's `r_dict` or `r_ordereddict`.
+pub(crate) fn is_bundled_r_dict(heap: &Heap, cls: ObjId) -> bool {
+    heap.class(cls).is_some_and(|c| {
+        matches!(&*c.name, "r_dict" | "r_ordereddict")
+            && c.module
+                .is_some_and(|m| matches!(heap.get(m), Object::Module(m) if m.bundled))
+    })
+}
+
+/// The entries of a prebuilt `r_dict` of the bundled model (its parallel `_keys` and
+/// `_values` lists) and the hash of each key, as its `key_hash` gave it.
+pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> (Vec<(Value, Value)>, Vec<Value>) {
+    let Object::Instance(inst) = heap.get(id) else {
+        return (Vec::new(), Vec::new());
+    };
+    let list = |name: &str| match inst.dict.get(name) {
+        Some(Value::Obj(l)) => match heap.get(l) {
+            Object::List(items) => items.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let (keys, values, hashes) = (list("_keys"), list("_values"), list("_hashes"));
+    (keys.into_iter().zip(values).collect(), hashes)
+}
+
 impl Bookkeeper {
+    /// A prebuilt `r_dict`: a dict (the reference's `immutablevalue` of an r_dict) whose
+    /// keys are compared and hashed by its two functions.
+    fn immutable_r_dict(&mut self, heap: &Heap, id: ObjId) -> Result<SomeValue, AnnError> {
+        if let Some(s) = self.immutable_cache.get(&id) {
+            return Ok(s.clone());
+        }
+        let def = self.new_dictdef();
+        let s = SomeValue::Dict {
+            def,
+            konst: Some(Value::Obj(id)),
+        };
+        self.immutable_cache.insert(id, s.clone());
+        let Object::Instance(inst) = heap.get(id) else {
+            return Ok(s);
+        };
+        let (eq, hash) = (inst.dict.get("key_eq"), inst.dict.get("key_hash"));
+        let (Some(eq), Some(hash)) = (eq, hash) else {
+            return Ok(s);
+        };
+        let (s_eq, s_hash) = (self.immutablevalue(heap, eq)?, self.immutablevalue(heap, hash)?);
+        self.r_dicts.push((def, s_eq, s_hash));
+        for (k, v) in r_dict_entries(heap, id).0 {
+            let sk = self.immutablevalue(heap, k)?;
+            let sv = self.immutablevalue(heap, v)?;
+            self.generalize_key(heap, def, &sk)?;
+            self.generalize_value(heap, def, &sv)?;
+        }
+        self.prebuilt_r_dicts.push((def, SomeValue::Impossible));
+        Ok(s)
+    }
+
     /// The most precise annotation of a prebuilt value.
     pub fn immutablevalue(&mut self, heap: &Heap, v: Value) -> Result<SomeValue, AnnError> {
         Ok(match v {
@@ -289,6 +346,9 @@ impl Bookkeeper {
                 } else {
                     SomeValue::pbc(vec![self.getdesc(heap, id)?])
                 }
+            }
+            Object::Instance(inst) if is_bundled_r_dict(heap, inst.class) => {
+                return self.immutable_r_dict(heap, id)
             }
             Object::Instance(inst) => {
                 let cls = inst.class;

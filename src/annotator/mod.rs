@@ -38,6 +38,7 @@ mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;
+pub(crate) use immutablevalue::{is_bundled_r_dict, r_dict_entries};
 mod isinstance;
 mod listdef;
 pub mod llannotation;

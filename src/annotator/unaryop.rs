@@ -186,7 +186,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         };
         self.annotate_pending_del();
+        self.annotate_prebuilt_r_dicts();
         result
+    }
+
+    /// The functions of each prebuilt `r_dict` are called on its key annotation, again
+    /// whenever that annotation grows (the reference's `update_rdict_annotations`).
+    fn annotate_prebuilt_r_dicts(&mut self) {
+        for i in 0..self.bk.prebuilt_r_dicts.len() {
+            let (def, last) = self.bk.prebuilt_r_dicts[i].clone();
+            let key = self.bk.item(self.bk.dict_items(def).0).s_value.clone();
+            if self.bk.eq(self.space.heap(), &key, &last) {
+                continue;
+            }
+            self.bk.prebuilt_r_dicts[i].1 = key.clone();
+            let Some((_, eq, hash)) = self.bk.r_dict_of(def).cloned() else {
+                continue;
+            };
+            let span = self.bk.span;
+            if let Err(e) = self.emulate_r_dict_functions(&eq, &hash, key) {
+                self.report(e, span);
+            }
+        }
     }
 
     /// `__del__` of each class with instances is called on an instance of that class.

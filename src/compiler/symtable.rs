@@ -56,6 +56,9 @@ pub struct Scope {
     pub nested: bool,
     /// Contains `yield` (only meaningful for functions).
     pub generator: bool,
+    /// A function containing a bare `exec code` (no `in`): the code may bind names the
+    /// compiler cannot see, so implicit globals are read by name (CPython's LOAD_NAME).
+    pub bare_exec: bool,
     /// Parameters in order (mangled).
     pub params: Vec<String>,
     pub children: Vec<ScopeId>,
@@ -81,6 +84,7 @@ impl Scope {
             parent,
             nested,
             generator: false,
+            bare_exec: false,
             params: Vec::new(),
             children: Vec::new(),
             flags: HashMap::default(),
@@ -619,6 +623,15 @@ impl Builder {
                 }
             }
             Expr::Call(c) => {
+                if let Expr::Name(n) = &*c.func {
+                    let scope = self.scope();
+                    if n.id.as_str() == crate::syntax::EXEC_FUNC
+                        && c.args.len() == 1
+                        && scope.kind == ScopeKind::Function
+                    {
+                        scope.bare_exec = true;
+                    }
+                }
                 self.expr(&c.func);
                 for a in &c.args {
                     self.expr(a);

@@ -473,13 +473,13 @@ fn step<S: Space>(
             space.print_newline(dest)?;
         }
         Instr::Exec(1)
-            if f.namespace.is_none()
-                && !code.has_flag(
-                    crate::compiler::bytecode::flags::MODULE
-                        | crate::compiler::bytecode::flags::CLASS_BODY,
-                ) =>
+            if !code.has_flag(
+                crate::compiler::bytecode::flags::MODULE
+                    | crate::compiler::bytecode::flags::CLASS_BODY,
+            ) =>
         {
-            // A bare `exec` in a function sees (and may rebind) the function's locals.
+            // A bare `exec` in a function sees (and may rebind) the function's locals; the
+            // other names it binds stay in the frame's namespace, where `LoadName` finds them.
             let code_v = f.pop();
             let locals: Vec<_> = code
                 .co_varnames
@@ -487,11 +487,14 @@ fn step<S: Space>(
                 .zip(&f.state.locals)
                 .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
                 .collect();
-            let after = space.exec_in_function(code_v, f.globals, locals)?;
+            let (after, ns) = space.exec_in_function(code_v, f.globals, f.namespace, locals)?;
             for (name, v) in after {
                 if let Some(i) = code.co_varnames.iter().position(|n| *n == name) {
                     f.state.locals[i] = Some(v);
                 }
+            }
+            if ns.is_some() {
+                f.namespace = ns;
             }
         }
         Instr::Exec(n) => {

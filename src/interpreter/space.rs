@@ -205,16 +205,19 @@ pub trait Space: Sized {
     fn print_newline(&mut self, dest: Option<Self::Value>) -> OpResult<Self::Value, ()>;
     fn exec(&mut self, args: Vec<Self::Value>) -> OpResult<Self::Value, ()>;
     /// A bare `exec code` in a function: Python 2 runs it with the module `globals` and
-    /// the function's bound `locals` as its local namespace; gives that namespace back
-    /// after the run (what the code bound), for the frame to take its locals from.
+    /// a local namespace holding the function's bound `locals` (the frame's `namespace`
+    /// dict from an earlier exec, if any); gives back what that namespace holds after the
+    /// run, and the namespace itself, for the frame to take its locals from and to read the
+    /// other names the code bound (`LoadName`).
     #[allow(clippy::type_complexity)]
     fn exec_in_function(
         &mut self,
         code: Self::Value,
         _globals: crate::objspace::object::ObjId,
+        _namespace: Option<crate::objspace::object::ObjId>,
         _locals: Vec<(std::rc::Rc<str>, Self::Value)>,
-    ) -> OpResult<Self::Value, Vec<(std::rc::Rc<str>, Self::Value)>> {
-        self.exec(vec![code]).map(|_| Vec::new())
+    ) -> OpResult<Self::Value, ExecOutcome<Self::Value>> {
+        self.exec(vec![code]).map(|_| (Vec::new(), None))
     }
     /// `yield v`; `used` when the value it receives is not popped at once (`x = yield v`).
     fn yield_value(&mut self, v: Self::Value, used: bool) -> OpResult<Self::Value>;
@@ -245,3 +248,10 @@ pub trait ConcreteSpace: Space<Value = Value> {
         Vec::new()
     }
 }
+
+/// What a bare `exec` in a function bound: every name of its local namespace with its value,
+/// and that namespace (`None` when nothing was run).
+pub type ExecOutcome<V> = (
+    Vec<(std::rc::Rc<str>, V)>,
+    Option<crate::objspace::object::ObjId>,
+);

@@ -74,13 +74,14 @@ impl ObjSpace {
         &mut self,
         code: Value,
         globals: ObjId,
+        namespace: Option<ObjId>,
         locals: Vec<(Rc<str>, Value)>,
-    ) -> R<Vec<(Rc<str>, Value)>> {
+    ) -> R<crate::interpreter::space::ExecOutcome<Value>> {
         let code = self.code_to_exec(code)?;
         let Some(code) = code else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), namespace));
         };
-        let ns = self.heap.alloc(Object::Dict(Default::default()));
+        let ns = namespace.unwrap_or_else(|| self.heap.alloc(Object::Dict(Default::default())));
         for (k, v) in locals {
             let key = self.intern(&k);
             self.setitem(Value::Obj(ns), key, v)?;
@@ -90,10 +91,11 @@ impl ObjSpace {
             Object::Dict(d) => d.entries.clone(),
             _ => Vec::new(),
         };
-        Ok(entries
+        let names = entries
             .into_iter()
             .filter_map(|(k, v)| self.name_of(k).map(|n| (n, v)))
-            .collect())
+            .collect();
+        Ok((names, Some(ns)))
     }
 
     /// The code object `exec` runs: a string is compiled; `None` for unmodelled code.

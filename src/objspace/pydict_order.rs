@@ -97,11 +97,17 @@ pub fn cpython_order(heap: &Heap, keys: &[Value]) -> Option<Vec<usize>> {
         .iter()
         .map(|&k| py_hash(heap, k, 0))
         .collect::<Option<Vec<i64>>>()?;
+    Some(order_of_hashes(&hashes))
+}
+
+/// The positions in the order CPython 2.7 iterates over a dict into which keys of these
+/// `hashes` were inserted in this order (an `r_dict`'s keys hash with its own function).
+pub fn order_of_hashes(hashes: &[i64]) -> Vec<usize> {
     // slots: the position of the key each holds
     let mut table: Vec<Option<usize>> = vec![None; 8];
     let mut used = 0usize;
-    for k in 0..keys.len() {
-        insert_clean(&mut table, &hashes, k);
+    for k in 0..hashes.len() {
+        insert_clean(&mut table, hashes, k);
         used += 1;
         // a new key filled a slot: CPython resizes at two thirds full (fill is `used`,
         // there being no deleted slots here)
@@ -113,11 +119,11 @@ pub fn cpython_order(heap: &Heap, keys: &[Value]) -> Option<Vec<usize>> {
             }
             let old = std::mem::replace(&mut table, vec![None; size]);
             for k in old.into_iter().flatten() {
-                insert_clean(&mut table, &hashes, k);
+                insert_clean(&mut table, hashes, k);
             }
         }
     }
-    Some(table.into_iter().flatten().collect())
+    table.into_iter().flatten().collect()
 }
 
 /// CPython's probe sequence, to the first free slot.

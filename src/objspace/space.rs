@@ -468,9 +468,10 @@ impl Space for ObjSpace {
         &mut self,
         code: Value,
         globals: ObjId,
+        namespace: Option<ObjId>,
         locals: Vec<(Rc<str>, Value)>,
-    ) -> OpResult<Value, Vec<(Rc<str>, Value)>> {
-        self.exec_with_locals(code, globals, locals)
+    ) -> OpResult<Value, crate::interpreter::space::ExecOutcome<Value>> {
+        self.exec_with_locals(code, globals, namespace, locals)
     }
 
     fn yield_value(&mut self, v: Value, _used: bool) -> R {

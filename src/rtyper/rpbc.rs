@@ -488,7 +488,7 @@ impl RTyper<'_> {
                 let c = self.const_value(v, sr)?;
                 k(c.value)
             }
-            (Repr::Dict { key, value, .. }, Value::Obj(id)) => {
+            (Repr::Dict { key, value, custom }, Value::Obj(id)) => {
                 if let Some(&p) = self.prebuilt.get(&(id, r)) {
                     return k(LlValue::Ptr(p));
                 }
@@ -502,6 +502,36 @@ impl RTyper<'_> {
                         match crate::objspace::pydict_order::cpython_order(self.objheap, &keys) {
                             Some(order) => order.into_iter().map(|i| d.entries[i]).collect(),
                             None => d.entries.clone(),
+                        }
+                    }
+                    // an r_dict made at import time: in the order CPython iterates over
+                    // the untranslated r_dict's own dict (keys hashed by its function)
+                    Object::Instance(inst)
+                        if crate::annotator::is_bundled_r_dict(
+                            self.objheap,
+                            inst.class,
+                        ) =>
+                    {
+                        let (entries, hashes) =
+                            crate::annotator::r_dict_entries(self.objheap, id);
+                        let hashes: Option<Vec<i64>> = hashes
+                            .iter()
+                            .map(|h| match h {
+                                // (CPython's hash of the key's wrapper: -1 is -2)
+                                Value::Int(-1) => Some(-2),
+                                Value::Int(i) => Some(*i),
+                                Value::Bool(b) => Some(*b as i64),
+                                _ => None,
+                            })
+                            .collect();
+                        match hashes {
+                            Some(h) if h.len() == entries.len() => {
+                                crate::objspace::pydict_order::order_of_hashes(&h)
+                                    .into_iter()
+                                    .map(|i| entries[i])
+                                    .collect()
+                            }
+                            _ => entries,
                         }
                     }
                     // a weak value dictionary made at import time: its live entries
@@ -531,7 +561,7 @@ impl RTyper<'_> {
                     }
                     _ => return Err(self.bad_const(v, r)),
                 };
-                let (key, value) = (*key, *value);
+                let (key, value, custom) = (*key, *value, *custom);
                 let st = self.types.pointee(ty).unwrap();
                 let ept = self.types.field_type(st, "entries").unwrap();
                 let arr = self.types.pointee(ept).unwrap();
@@ -551,6 +581,16 @@ impl RTyper<'_> {
                     .st
                     .heap
                     .setfield(&self.st.types, p, st, "num_used", LlValue::Int(n));
+                // an r_dict holds its key equality and hash functions
+                if let Some((eq, hash)) = custom {
+                    for (field, g) in [("fneq", eq), ("fnhash", hash)] {
+                        let fp = self.graph_funcptr(g);
+                        let _ = self
+                            .st
+                            .heap
+                            .setfield(&self.st.types, p, st, field, LlValue::Ptr(fp));
+                    }
+                }
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
                     let vc = match (weak, vv) {

@@ -46,6 +46,13 @@ impl<'a> Codegen<'a> {
                     span,
                 );
             }
+            Some(NameScope::GlobalImplicit)
+                if function && self.table.scopes[scope_id].bare_exec && ctx == Ctx::Load =>
+            {
+                // A bare `exec` may have bound the name in the function's namespace.
+                let i = self.name_index(&mangled);
+                self.emit(Instr::LoadName(i), span);
+            }
             Some(NameScope::GlobalExplicit) | Some(NameScope::GlobalImplicit)
                 if function || scope == Some(NameScope::GlobalExplicit) =>
             {

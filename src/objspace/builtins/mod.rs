@@ -181,7 +181,7 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::PrintItem, b_print_item),
     (B::PrintNewline, b_print_newline),
     (B::DunderImport, b_import),
-    (B::Eval, b_unsupported),
+    (B::Eval, b_result_unknown),
     (B::Compile, b_compile),
     (B::Execfile, b_unsupported),
     (B::Input, b_unsupported),
@@ -378,33 +378,36 @@ fn b_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         },
     };
     if !reading || a.args.is_empty() {
-        return b_file_unknown(sp, a);
+        return b_result_unknown(sp, a);
     }
     // a name computed from something unknown (rply's cache file under an unmodelled
     // `appdirs` directory) names no file we can read: reading it through the model would
     // loop on unknown chunks
     if matches!(a.args[0], Value::Obj(id) if matches!(sp.heap.get(id), super::object::Object::Unknown { .. }))
     {
-        return b_file_unknown(sp, a);
+        return b_result_unknown(sp, a);
     }
     // a file the sandbox of `check` hides (outside the project) is unknown, not missing
     if let Some(name) = sp.text_of(a.args[0]) {
         let path = super::libos::host_path(sp, &name);
         let overlay = sp.config.overlays.contains_key(&path);
         if !overlay && path.exists() && !sp.config.policy.may_read(&path) {
-            return b_file_unknown(sp, a);
+            return b_result_unknown(sp, a);
         }
     }
     let model = sp.import_absolute("__rpy_file__")?;
     let Some(open) = sp.module_attr(model, "open_for_reading") else {
-        return b_file_unknown(sp, a);
+        return b_result_unknown(sp, a);
     };
     let args = std::mem::take(&mut a.args);
     let kwargs = std::mem::take(&mut a.kwargs);
     sp.call_value(open, args, kwargs)
 }
 
-fn b_file_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+/// A call whose result rpy-lsp does not compute at import time (a file it may not read;
+/// `eval()` of text, which would need the caller's local variables): an unknown value, so
+/// what depends on it is unchecked rather than wrongly rejected.
+fn b_result_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let what = format!("{}()", a.id.name());
     sp.warn_unknown(&what, "the result of");
     Ok(sp.new_unknown(&what))

@@ -92,6 +92,7 @@ class _File(object):
 stdin = _File(0, '<stdin>')
 stdout = _File(1, '<stdout>')
 stderr = _File(2, '<stderr>')
+__stdin__ = stdin
 __stdout__ = stdout
 __stderr__ = stderr
 

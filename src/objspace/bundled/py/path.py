@@ -121,3 +121,19 @@ class local(object):
 
     def read_text(self, encoding):
         return self.read('r').decode(encoding)
+
+    def readlines(self, cr=1):
+        # fundy reads its grammar line by line, `#!if` directives included
+        data = self.read('rU')
+        if not cr:
+            return data.split('\n')
+        lines = []
+        start = 0
+        while start < len(data):
+            end = data.find('\n', start)
+            if end < 0:
+                lines.append(data[start:])
+                break
+            lines.append(data[start:end + 1])
+            start = end + 1
+        return lines
