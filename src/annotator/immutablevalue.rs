@@ -192,6 +192,14 @@ impl Bookkeeper {
                     "a prebuilt instance of a class deriving from a built-in type".to_string(),
                 ));
             }
+            // a long constant the compiler folded beyond 128 bits (`1 << 999`)
+            Object::Unknown { name, .. } if &**name == crate::objspace::BIG_LONG => {
+                return Err(AnnError::new(
+                    "RPY217",
+                    "a prebuilt long integer (beyond 128 bits) does not fit in a machine word"
+                        .to_string(),
+                ));
+            }
             Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),

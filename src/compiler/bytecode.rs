@@ -21,6 +21,9 @@ pub enum Const {
     Int(i64),
     /// Integer literal that does not fit in 64 bits (Python 2 long).
     Long(i128),
+    /// A long CPython's optimizer folds out of constants (`1 << 999`) beyond 128 bits, the
+    /// limit of rpy-lsp's integers: no value of ours, but a prebuilt long all the same.
+    BigLong,
     Float(f64),
     /// A complex literal's value (`1j`): (real, imaginary).
     Complex(f64, f64),

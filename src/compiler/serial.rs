@@ -197,6 +197,7 @@ impl Writer {
                 self.code(c)?;
             }
             Const::Ellipsis => self.uint(11),
+            Const::BigLong => self.uint(12),
         }
         Ok(())
     }
@@ -333,6 +334,7 @@ impl<'a> Reader<'a> {
             }
             10 => Const::Code(self.code()?),
             11 => Const::Ellipsis,
+            12 => Const::BigLong,
             _ => return None,
         })
     }

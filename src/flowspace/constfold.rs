@@ -120,6 +120,15 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
 
     /// Folds `op` on constant arguments with the concrete space, as the reference does.
     pub(super) fn constfold(&mut self, op: Op, consts: &[Value]) -> Option<OpResult<Hlvalue>> {
+        // an operation that can overflow gives a long when an argument is one: the
+        // reference leaves it an operation (nor does rpy-lsp compute one beyond 128 bits)
+        let overflowing = matches!(
+            op,
+            Op::Add | Op::Sub | Op::Mul | Op::FloorDiv | Op::Div | Op::Mod | Op::LShift | Op::Neg | Op::Abs
+        );
+        if overflowing && consts.iter().any(|&c| self.is_long(c)) {
+            return None;
+        }
         match Space::op(self.objspace, op, consts) {
             Ok(v) => {
                 // `C.f` is the function itself in the graph (an unbound method only
@@ -131,8 +140,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     },
                     _ => v,
                 };
-                if matches!(v, Value::Obj(id) if matches!(self.objspace.heap().get(id), Object::Long(_)))
-                {
+                // a long result (one beyond rpy-lsp's model too) stays an operation
+                if self.is_long(v) {
                     return None;
                 }
                 if op == Op::GetSlice
@@ -177,6 +186,18 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 )))
             }
             Err(_) => None,
+        }
+    }
+
+    /// Whether `v` is a Python 2 long (one beyond rpy-lsp's 128-bit integers included).
+    fn is_long(&self, v: Value) -> bool {
+        let Value::Obj(id) = v else { return false };
+        match self.objspace.heap().get(id) {
+            Object::Long(_) => true,
+            Object::Unknown { name, .. } => {
+                matches!(&**name, crate::objspace::BIG_LONG | crate::objspace::LONG_RESULT)
+            }
+            _ => false,
         }
     }
 

@@ -204,7 +204,17 @@ pub struct ObjSpace {
     /// Before which top-level import of the main module to take `checkpoint`.
     pub checkpoint_at: Option<usize>,
     pub checkpoint: Option<Box<probes::Checkpoint>>,
+    /// Set when an integer operation's result left the 128-bit model (CPython gives a
+    /// long): the operation that sees it gives an unknown value instead of an error.
+    pub(crate) beyond_model: bool,
 }
+
+/// The name of the unknown value standing for a long constant beyond rpy-lsp's 128-bit
+/// integers that CPython's compiler folds (`1 << 999`): a prebuilt long if RPython code
+/// reaches it. What import-time code computes from it is [`LONG_RESULT`].
+pub const BIG_LONG: &str = "a long constant beyond rpy-lsp's 128-bit integers";
+/// The name of the unknown result of an integer operation beyond rpy-lsp's 128 bits.
+pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers";
 
 impl ObjSpace {
     /// A fresh space with the built-in classes, the exception hierarchy and `__builtin__`.
@@ -281,6 +291,7 @@ impl ObjSpace {
             boundaries: Vec::new(),
             checkpoint_at: None,
             checkpoint: None,
+            beyond_model: false,
         };
         space.setup_types();
         space.setup_builtins_module();
@@ -401,10 +412,12 @@ impl ObjSpace {
 
     /// What an operation on the unknown `u` gives: `u` itself, except that what comes from
     /// an instance of a class deriving from a built-in type (`spec[1]` of an `OpSpec`) is
-    /// no longer that instance (RPython code may use it).
+    /// no longer that instance (RPython code may use it), and what comes from a folded long
+    /// constant is no longer that constant.
     pub(crate) fn derived_unknown(&mut self, u: Value) -> Value {
         match u {
             Value::Obj(id) => match self.heap.get(id) {
+                Object::Unknown { name, .. } if &**name == BIG_LONG => self.new_unknown(LONG_RESULT),
                 Object::Unknown {
                     name,
                     instance_of: Some(_),

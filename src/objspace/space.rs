@@ -34,6 +34,7 @@ impl ObjSpace {
             Const::Bool(b) => Value::Bool(*b),
             Const::Int(i) => Value::Int(*i),
             Const::Long(i) => self.alloc(Object::Long(*i)),
+            Const::BigLong => self.new_unknown(crate::objspace::BIG_LONG),
             Const::Float(f) => Value::Float(*f),
             Const::Complex(re, im) => self.alloc(Object::Complex(*re, *im)),
             Const::Str(s) => self.str_const(s),

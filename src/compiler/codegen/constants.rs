@@ -18,6 +18,8 @@ pub(super) enum FoldedNum {
     /// a machine word, or anything computed from a long: `-2 ** 63` is a long in range).
     Int(i128, bool),
     Float(f64),
+    /// A long beyond i128 (`1 << 999`): CPython folds it all the same; it folds no further.
+    BigLong,
 }
 
 /// Whether `i` leaves Python 2's `int` (a signed machine word).
@@ -51,6 +53,7 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> O
                     .checked_neg()
                     .map(|n| Int(n, long_suffix(text, u.operand.range()) || out_of_word(n))),
                 Float(f) => Some(Float(-f)),
+                BigLong => None,
             }
         }
         ast::Expr::UnaryOp(u) => match (u.op, fold(&u.operand)?) {
@@ -112,30 +115,39 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
     let as_f = |n: FoldedNum| match n {
         Int(i, _) => i as f64,
         Float(f) => f,
+        BigLong => f64::NAN,
     };
+    if matches!(a, BigLong) || matches!(b, BigLong) {
+        return None;
+    }
     let finite = |r: f64| r.is_finite().then_some(Float(r));
     if let (Int(x, lx), Int(y, ly)) = (a, b) {
         // an int result out of a word becomes a long, as anything computed from a long
         let int = |r: i128| Int(r, lx || ly || out_of_word(r));
+        // a result beyond i128 is a long CPython still folds
+        let big = |r: Option<i128>| Some(r.map_or(BigLong, int));
         return match op {
-            O::Add => x.checked_add(y).map(int),
-            O::Sub => x.checked_sub(y).map(int),
-            O::Mult => x.checked_mul(y).map(int),
+            O::Add => big(x.checked_add(y)),
+            O::Sub => big(x.checked_sub(y)),
+            O::Mult => big(x.checked_mul(y)),
             O::FloorDiv | O::Mod if y == 0 => None,
             O::FloorDiv => x.checked_div_euclid(y).map(|_| int(floor_div(x, y))),
             O::Mod => Some(int(x - floor_div(x, y) * y)),
             O::LShift if y < 0 => None,
+            O::LShift if x == 0 => Some(int(0)),
             O::LShift => {
-                let n = u32::try_from(y).ok().filter(|&n| n < 127)?;
-                let r = x.checked_shl(n)?;
-                (r >> n == x).then_some(int(r))
+                let shifted = u32::try_from(y)
+                    .ok()
+                    .filter(|&n| n < 127)
+                    .and_then(|n| x.checked_shl(n).filter(|r| r >> n == x));
+                big(shifted)
             }
             O::RShift if y < 0 => None,
             O::RShift => Some(int(x >> y.min(127))),
             O::BitAnd => Some(int(x & y)),
             O::BitOr => Some(int(x | y)),
             O::BitXor => Some(int(x ^ y)),
-            O::Pow if y >= 0 => x.checked_pow(u32::try_from(y).ok()?).map(int),
+            O::Pow if y >= 0 => big(u32::try_from(y).ok().and_then(|n| x.checked_pow(n))),
             O::Pow | O::Div => fold_binary(op, Float(x as f64), Float(y as f64)),
             _ => None,
         };
@@ -189,6 +201,7 @@ impl<'a> Codegen<'a> {
             Some(FoldedNum::Int(i, true)) => Const::Long(i),
             Some(FoldedNum::Int(i, false)) => Const::Int(i as i64),
             Some(FoldedNum::Float(f)) => Const::Float(f),
+            Some(FoldedNum::BigLong) => Const::BigLong,
             None => return,
         };
         self.load_const(k, sp);

@@ -138,11 +138,24 @@ impl ObjSpace {
         }
     }
 
+    /// An integer result outside the 128-bit model: CPython's would be a long, which
+    /// rpy-lsp does not model, so the operation's caller turns this into an unknown value
+    /// (`take_beyond_model`), not a Python error.
     pub(super) fn overflow<T>(&mut self) -> R<T> {
+        self.beyond_model = true;
         Err(self.err(
             "OverflowError",
             "integer result too large for rpy-lsp's import-time model (128 bits)",
         ))
+    }
+
+    /// After an integer operation: an unknown long when its result left the model.
+    pub(super) fn take_beyond_model(&mut self) -> Option<Value> {
+        if !std::mem::take(&mut self.beyond_model) {
+            return None;
+        }
+        self.warn_unknown(super::super::LONG_RESULT, "the value of");
+        Some(self.new_unknown(super::super::LONG_RESULT))
     }
 
     pub(super) fn arith(&mut self, op: Op, x: Num, y: Num) -> R<Option<Num>> {

@@ -94,7 +94,10 @@ impl ObjSpace {
                 (Op::Pos, n) => n,
                 (Op::Neg, Num::I(i, l)) => match i.checked_neg() {
                     Some(r) => Num::I(r, l),
-                    None => return self.overflow(),
+                    None => {
+                        let _ = self.overflow::<()>();
+                        return Ok(self.take_beyond_model().unwrap_or(Value::None));
+                    }
                 },
                 (Op::Neg, Num::R(k, i)) => Num::R(k, i.wrapping_neg()),
                 (Op::Neg, Num::F(f)) => Num::F(-f),
@@ -180,7 +183,11 @@ impl ObjSpace {
             return r;
         }
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
-            if let Some(r) = self.arith(op, x, y)? {
+            let r = self.arith(op, x, y);
+            if let Some(long) = self.take_beyond_model() {
+                return Ok(long);
+            }
+            if let Some(r) = r? {
                 return Ok(self.num_value(r));
             }
             return self.unsupported_operands(op, a, b);
