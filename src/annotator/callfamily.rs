@@ -41,6 +41,9 @@ impl Callers {
             false
         }
     }
+    pub fn contains(&self, p: Position) -> bool {
+        self.set.contains(&p)
+    }
     pub fn iter(&self) -> std::slice::Iter<'_, Position> {
         self.order.iter()
     }

@@ -204,8 +204,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 continue;
             };
             let span = self.bk.span;
+            // the calls belong to no operation: the one being annotated must not look as if
+            // it called the r_dict's functions (the RTyper takes its callees from there)
+            let pos = self.bk.position;
+            let called_before: Vec<bool> = self.info.iter().map(|i| i.callers.contains(pos)).collect();
+            let family_before: Vec<bool> = self
+                .families
+                .families
+                .iter()
+                .map(|f| f.callers.contains(pos))
+                .collect();
             if let Err(e) = self.emulate_r_dict_functions(&eq, &hash, key) {
                 self.report(e, span);
+            }
+            for (g, info) in self.info.iter_mut().enumerate() {
+                if !called_before.get(g).copied().unwrap_or(false) {
+                    info.callers.remove(pos);
+                }
+            }
+            for (f, fam) in self.families.families.iter_mut().enumerate() {
+                if !family_before.get(f).copied().unwrap_or(false) {
+                    fam.callers.remove(pos);
+                }
             }
         }
     }

@@ -220,6 +220,11 @@ impl Database<'_> {
     fn items_init(&self, c: &Container, out: &mut String) {
         let types = self.types();
         let n = Self::item_count(c);
+        if self.is_void(c.item_ty) && !matches!(c.items, Items::Bytes(_)) {
+            // an array of Void items is declared with its length only
+            let _ = write!(out, "{} ", n);
+            return;
+        }
         let _ = write!(out, "{}, {{ ", n);
         match &c.items {
             Items::Bytes(b) => {

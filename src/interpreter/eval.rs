@@ -292,8 +292,22 @@ fn step<S: Space>(
             let starstar = if starstar { Some(f.pop()) } else { None };
             let star = if star { Some(f.pop()) } else { None };
             let kwflat = f.popn(2 * nkw as usize);
-            let positional = f.popn(npos as usize);
+            let mut positional = f.popn(npos as usize);
             let func = f.pop();
+            if npos == 1 && nkw == 0 && star.is_none() && starstar.is_none() && space.is_builtin_eval(&func)
+            {
+                // `eval(text)` sees the caller's variables
+                let locals: Vec<_> = code
+                    .co_varnames
+                    .iter()
+                    .zip(&f.state.locals)
+                    .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
+                    .collect();
+                let text = positional.pop().expect("one argument");
+                let v = space.eval_in_frame(text, f.globals, f.namespace, locals)?;
+                f.push(v);
+                return Ok(None);
+            }
             let mut keywords = Vec::with_capacity(nkw as usize);
             for pair in kwflat.chunks(2) {
                 let Some(name) = space.const_str(&pair[0]) else {

@@ -219,6 +219,22 @@ pub trait Space: Sized {
     ) -> OpResult<Self::Value, ExecOutcome<Self::Value>> {
         self.exec(vec![code]).map(|_| (Vec::new(), None))
     }
+    /// Whether `v` is the built-in `eval`, whose `eval(text)` reads the caller's variables:
+    /// the frame calls [`Space::eval_in_frame`] for it.
+    fn is_builtin_eval(&self, _v: &Self::Value) -> bool {
+        false
+    }
+    /// `eval(text)` in a frame: the expression sees the module `globals`, the frame's
+    /// `namespace` (a module or class body) and its bound `locals` (a function).
+    fn eval_in_frame(
+        &mut self,
+        text: Self::Value,
+        _globals: crate::objspace::object::ObjId,
+        _namespace: Option<crate::objspace::object::ObjId>,
+        _locals: Vec<(std::rc::Rc<str>, Self::Value)>,
+    ) -> OpResult<Self::Value> {
+        Ok(text)
+    }
     /// `yield v`; `used` when the value it receives is not popped at once (`x = yield v`).
     fn yield_value(&mut self, v: Self::Value, used: bool) -> OpResult<Self::Value>;
 }

@@ -13,6 +13,10 @@ use crate::diagnostics::Diagnostic;
 use std::path::PathBuf;
 use std::rc::Rc;
 
+
+/// The name `eval_text` binds the value of the expression to.
+const EVAL_RESULT: &str = "__rpy_eval_result__";
+
 impl ObjSpace {
     /// `compile(source, filename, 'exec')`: parses and compiles `source` into a code object.
     pub(crate) fn compile_source(&mut self, source: Value, filename: Value, mode: Value) -> R {
@@ -96,6 +100,52 @@ impl ObjSpace {
             .filter_map(|(k, v)| self.name_of(k).map(|n| (n, v)))
             .collect();
         Ok((names, Some(ns)))
+    }
+
+    /// `eval(text)` called from a frame: the expression is evaluated with the module
+    /// `globals`, then the frame's `namespace` (a class body's, when it is not the module)
+    /// and `locals` (a function's) as its local names. Text that is not a string (a code
+    /// object) is unknown.
+    pub(crate) fn eval_text(
+        &mut self,
+        text: Value,
+        globals: ObjId,
+        namespace: Option<ObjId>,
+        locals: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let Some(src) = self.heap.str_value(text).map(|b| b.to_vec()) else {
+            self.warn_unknown("eval()", "the result of");
+            return Ok(self.new_unknown("eval()"));
+        };
+        // CPython strips leading blanks; the expression becomes the value of one assignment
+        let start = src.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(src.len());
+        let mut wrapped = format!("{EVAL_RESULT} = (").into_bytes();
+        wrapped.extend_from_slice(&src[start..]);
+        wrapped.extend_from_slice(b"\n)\n");
+        let source = self.new_str(&wrapped);
+        let name = self.new_str(b"<string>");
+        let mode = self.new_str(b"exec");
+        let code = self.compile_source(source, name, mode)?;
+        let Some(code) = self.code_to_exec(code)? else {
+            return Ok(self.new_unknown("eval()"));
+        };
+        let ns = self.heap.alloc(Object::Dict(Default::default()));
+        let mut names: Vec<(Value, Value)> = match namespace {
+            Some(n) if n != globals => match self.heap.get(n) {
+                Object::Dict(d) => d.entries.clone(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        for (k, v) in locals {
+            names.push((self.intern(&k), v));
+        }
+        for (k, v) in names {
+            self.setitem(Value::Obj(ns), k, v)?;
+        }
+        self.run_code_in_namespace(code, globals, ns)?;
+        let key = self.intern(EVAL_RESULT);
+        self.getitem(Value::Obj(ns), key)
     }
 
     /// The code object `exec` runs: a string is compiled; `None` for unmodelled code.

@@ -465,6 +465,23 @@ impl Space for ObjSpace {
         self.exec_statement(args)
     }
 
+    fn is_builtin_eval(&self, v: &Value) -> bool {
+        matches!(v, Value::Obj(id) if matches!(
+            self.heap.get(*id),
+            Object::Builtin { id: crate::builtins::BuiltinId::Eval, bound_self: None }
+        ))
+    }
+
+    fn eval_in_frame(
+        &mut self,
+        text: Value,
+        globals: ObjId,
+        namespace: Option<ObjId>,
+        locals: Vec<(Rc<str>, Value)>,
+    ) -> OpResult<Value> {
+        self.eval_text(text, globals, namespace, locals)
+    }
+
     fn exec_in_function(
         &mut self,
         code: Value,

@@ -198,6 +198,83 @@ class BufferingInputStream(Stream):
         return self.base.try_to_find_file_descriptor()
 
 
+class BufferingOutputStream(Stream):
+    """Writing through a buffer of about `bufsize` bytes: the data reaches the file when
+    the buffer would overflow, on `flush()` or `close()`, never at exit by itself (what a
+    translated program did not flush is lost, as with the reference's streams). `do_write`
+    writes past the buffer."""
+
+    def __init__(self, base, bufsize=-1):
+        self.base = base
+        if bufsize <= 0:
+            bufsize = 8192
+        self.bufsize = bufsize
+        self.pending = []
+        self.pending_len = 0
+
+    def do_write(self, data):
+        self.base.write(data)
+
+    def _take_pending(self):
+        data = "".join(self.pending)
+        self.pending = []
+        self.pending_len = 0
+        return data
+
+    def write(self, data):
+        if self.pending_len + len(data) < self.bufsize:
+            self.pending.append(data)
+            self.pending_len += len(data)
+        elif self.pending_len > 0:
+            self.pending.append(data)
+            self.do_write(self._take_pending())
+        else:
+            self.do_write(data)
+
+    def flush_buffers(self):
+        if self.pending_len > 0:
+            self.do_write(self._take_pending())
+
+    def flush(self):
+        self.flush_buffers()
+        self.base.flush()
+
+    def flushable(self):
+        return True
+
+    def tell(self):
+        return self.base.tell() + self.pending_len
+
+    def close1(self, closefileno):
+        self.flush_buffers()
+        self.base.close1(closefileno)
+
+    def try_to_find_file_descriptor(self):
+        return self.base.try_to_find_file_descriptor()
+
+
+class LineBufferingOutputStream(BufferingOutputStream):
+    """Writing a line at a time: what ends with a newline reaches the file at once (with
+    what was pending), the rest of the data waits for the next newline."""
+
+    def write(self, data):
+        # everything up to the last newline goes out now
+        cut = data.rfind("\n") + 1
+        if self.pending_len + len(data) >= self.bufsize and self.pending_len + cut < self.bufsize:
+            # too much for the buffer: as much as fills it goes out too
+            cut = self.bufsize - self.pending_len
+        if cut <= 0 and self.pending_len + len(data) < self.bufsize:
+            self.pending.append(data)
+            self.pending_len += len(data)
+            return
+        assert cut >= 0
+        self.pending.append(data[:cut])
+        self.do_write(self._take_pending())
+        rest = data[cut:]
+        self.pending = [rest]
+        self.pending_len = len(rest)
+
+
 def _flags(mode):
     if mode.startswith("r"):
         if mode.find("+") >= 0:
@@ -218,7 +295,12 @@ def fdopen_as_stream(fd, mode, buffering=-1, signal_checker=None):
     base = DiskFile(fd)
     if mode.startswith("r") and mode.find("+") < 0:
         return BufferingInputStream(base, buffering)
-    return base
+    if mode.find("+") >= 0 or buffering == 0:
+        return base
+    # writing only: a line-buffered (buffering=1) or buffered stream
+    if buffering == 1:
+        return LineBufferingOutputStream(base)
+    return BufferingOutputStream(base, buffering)
 
 
 def open_file_as_stream(path, mode="r", buffering=-1, signal_checker=None):
