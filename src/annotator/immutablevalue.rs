@@ -83,7 +83,10 @@ impl Bookkeeper {
         let (Some(eq), Some(hash)) = (eq, hash) else {
             return Ok(s);
         };
-        let (s_eq, s_hash) = (self.immutablevalue(heap, eq)?, self.immutablevalue(heap, hash)?);
+        let (s_eq, s_hash) = (
+            self.immutablevalue(heap, eq)?,
+            self.immutablevalue(heap, hash)?,
+        );
         self.r_dicts.push((def, s_eq, s_hash));
         for (k, v) in r_dict_entries(heap, id).0 {
             let sk = self.immutablevalue(heap, k)?;

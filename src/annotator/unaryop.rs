@@ -207,7 +207,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // the calls belong to no operation: the one being annotated must not look as if
             // it called the r_dict's functions (the RTyper takes its callees from there)
             let pos = self.bk.position;
-            let called_before: Vec<bool> = self.info.iter().map(|i| i.callers.contains(pos)).collect();
+            let called_before: Vec<bool> =
+                self.info.iter().map(|i| i.callers.contains(pos)).collect();
             let family_before: Vec<bool> = self
                 .families
                 .families

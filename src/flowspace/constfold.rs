@@ -124,7 +124,15 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         // reference leaves it an operation (nor does rpy-lsp compute one beyond 128 bits)
         let overflowing = matches!(
             op,
-            Op::Add | Op::Sub | Op::Mul | Op::FloorDiv | Op::Div | Op::Mod | Op::LShift | Op::Neg | Op::Abs
+            Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::FloorDiv
+                | Op::Div
+                | Op::Mod
+                | Op::LShift
+                | Op::Neg
+                | Op::Abs
         );
         if overflowing && consts.iter().any(|&c| self.is_long(c)) {
             return None;
@@ -195,7 +203,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         match self.objspace.heap().get(id) {
             Object::Long(_) => true,
             Object::Unknown { name, .. } => {
-                matches!(&**name, crate::objspace::BIG_LONG | crate::objspace::LONG_RESULT)
+                matches!(
+                    &**name,
+                    crate::objspace::BIG_LONG | crate::objspace::LONG_RESULT
+                )
             }
             _ => false,
         }

@@ -294,7 +294,11 @@ fn step<S: Space>(
             let kwflat = f.popn(2 * nkw as usize);
             let mut positional = f.popn(npos as usize);
             let func = f.pop();
-            if npos == 1 && nkw == 0 && star.is_none() && starstar.is_none() && space.is_builtin_eval(&func)
+            if npos == 1
+                && nkw == 0
+                && star.is_none()
+                && starstar.is_none()
+                && space.is_builtin_eval(&func)
             {
                 // `eval(text)` sees the caller's variables
                 let locals: Vec<_> = code

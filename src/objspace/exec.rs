@@ -13,7 +13,6 @@ use crate::diagnostics::Diagnostic;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-
 /// The name `eval_text` binds the value of the expression to.
 const EVAL_RESULT: &str = "__rpy_eval_result__";
 
@@ -118,7 +117,10 @@ impl ObjSpace {
             return Ok(self.new_unknown("eval()"));
         };
         // CPython strips leading blanks; the expression becomes the value of one assignment
-        let start = src.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(src.len());
+        let start = src
+            .iter()
+            .position(|&c| c != b' ' && c != b'\t')
+            .unwrap_or(src.len());
         let mut wrapped = format!("{EVAL_RESULT} = (").into_bytes();
         wrapped.extend_from_slice(&src[start..]);
         wrapped.extend_from_slice(b"\n)\n");

@@ -417,7 +417,9 @@ impl ObjSpace {
     pub(crate) fn derived_unknown(&mut self, u: Value) -> Value {
         match u {
             Value::Obj(id) => match self.heap.get(id) {
-                Object::Unknown { name, .. } if &**name == BIG_LONG => self.new_unknown(LONG_RESULT),
+                Object::Unknown { name, .. } if &**name == BIG_LONG => {
+                    self.new_unknown(LONG_RESULT)
+                }
                 Object::Unknown {
                     name,
                     instance_of: Some(_),

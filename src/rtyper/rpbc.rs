@@ -507,13 +507,9 @@ impl RTyper<'_> {
                     // an r_dict made at import time: in the order CPython iterates over
                     // the untranslated r_dict's own dict (keys hashed by its function)
                     Object::Instance(inst)
-                        if crate::annotator::is_bundled_r_dict(
-                            self.objheap,
-                            inst.class,
-                        ) =>
+                        if crate::annotator::is_bundled_r_dict(self.objheap, inst.class) =>
                     {
-                        let (entries, hashes) =
-                            crate::annotator::r_dict_entries(self.objheap, id);
+                        let (entries, hashes) = crate::annotator::r_dict_entries(self.objheap, id);
                         let hashes: Option<Vec<i64>> = hashes
                             .iter()
                             .map(|h| match h {
@@ -585,10 +581,10 @@ impl RTyper<'_> {
                 if let Some((eq, hash)) = custom {
                     for (field, g) in [("fneq", eq), ("fnhash", hash)] {
                         let fp = self.graph_funcptr(g);
-                        let _ = self
-                            .st
-                            .heap
-                            .setfield(&self.st.types, p, st, field, LlValue::Ptr(fp));
+                        let _ =
+                            self.st
+                                .heap
+                                .setfield(&self.st.types, p, st, field, LlValue::Ptr(fp));
                     }
                 }
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
