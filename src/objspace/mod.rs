@@ -30,6 +30,7 @@ pub mod preparse;
 pub mod probes;
 pub mod pydict_order;
 mod re_module;
+mod setops;
 pub mod reach;
 pub mod regex;
 mod space;
