@@ -197,6 +197,23 @@ impl AnnotatedProgram {
         out
     }
 
+    /// The unknowns that explain why the program cannot be translated: the unmodelled
+    /// names it uses, without the arguments of methods unknown code may call (which
+    /// follow from those names), unless there is nothing else to name.
+    pub fn unknowns_to_report(&self) -> Vec<std::rc::Rc<str>> {
+        let all = self.unknowns();
+        let named: Vec<_> = all
+            .iter()
+            .filter(|u| !u.starts_with(annrpython::UNKNOWN_CALLER_ARGUMENT))
+            .cloned()
+            .collect();
+        if named.is_empty() {
+            all
+        } else {
+            named
+        }
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
