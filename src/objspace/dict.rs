@@ -23,6 +23,8 @@ pub trait DictOps {
     /// iteration order: the table is presized once for all of them, then each is inserted
     /// without a resize; an existing key keeps its value unless `replace`.
     fn merge(&mut self, items: Vec<(HashKey, Value, Value)>, replace: bool);
+    /// `insertdict` of each entry, without any resize (after an explicit `presize`).
+    fn insert_unresized(&mut self, items: Vec<(HashKey, Value, Value)>, replace: bool);
     /// `_PyDict_NewPresized` / `dictresize`: a table sized for `minused` keys.
     fn presize(&mut self, minused: usize);
 }
@@ -153,6 +155,10 @@ impl DictOps for Dict {
                 self.table.resize((used + items.len()) * 2);
             }
         }
+        self.insert_unresized(items, replace);
+    }
+
+    fn insert_unresized(&mut self, items: Vec<(HashKey, Value, Value)>, replace: bool) {
         for (hk, key, value) in items {
             match self.index.get(&hk) {
                 Some(&i) => {

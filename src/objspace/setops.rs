@@ -6,6 +6,7 @@
 use super::dict::DictOps;
 use super::object::{Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
+use crate::interpreter::Op;
 
 impl ObjSpace {
     /// The entries of a heap dict or set in CPython's order, with their hash keys.
@@ -127,17 +128,89 @@ impl ObjSpace {
             }
             return Ok(out);
         }
-        let mut out = self.copy_container(a);
-        for x in self.iterate(other)? {
-            let hk = self.key_of(x)?;
-            out.remove_key(&hk);
-        }
-        if let Some((used, fill, size)) = out.table.counts() {
-            if (fill - used) * 5 >= size - 1 {
-                out.presize(if used > 50000 { used * 2 } else { used * 4 });
+        let copy = self.alloc(Object::Set(self.copy_container(a)));
+        self.set_difference_update(copy, other)?;
+        let Value::Obj(cid) = copy else {
+            unreachable!("alloc gives an object")
+        };
+        Ok(match self.heap.get_mut(cid) {
+            Object::Set(d) => std::mem::take(d),
+            _ => Dict::default(),
+        })
+    }
+
+    /// `set_difference_update_internal` (`s -= t`): discards the items of `other` (in
+    /// its order) from the set `target`, whose table is then rebuilt when at least a
+    /// fifth of it is deleted slots.
+    pub(crate) fn set_difference_update(&mut self, target: Value, other: Value) -> R<()> {
+        let Value::Obj(tid) = target else {
+            return Ok(());
+        };
+        let keys: Vec<HashKey> = match self.py_items_of(other) {
+            Some(items) => items.into_iter().map(|(h, _, _)| h).collect(),
+            None => {
+                let mut keys = Vec::new();
+                for x in self.iterate(other)? {
+                    keys.push(self.key_of(x)?);
+                }
+                keys
+            }
+        };
+        if let Object::Set(t) = self.heap.get_mut(tid) {
+            for hk in keys {
+                t.remove_key(&hk);
+            }
+            if let Some((used, fill, size)) = t.table.counts() {
+                if (fill - used) * 5 >= size - 1 {
+                    t.presize(if used > 50000 { used * 2 } else { used * 4 });
+                }
             }
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// `set_symmetric_difference_update` (`s ^= t`): each item of `other` (in its order)
+    /// is discarded from the set `target`, or added when it was not there.
+    pub(crate) fn set_symmetric_difference_update(&mut self, target: Value, other: Value) -> R<()> {
+        let Value::Obj(tid) = target else {
+            return Ok(());
+        };
+        let items = match self.py_items_of(other) {
+            Some(items) => items,
+            None => {
+                let tmp = self.alloc(Object::Set(Dict::default()));
+                self.set_update_from(tmp, other)?;
+                self.py_items_of(tmp).unwrap_or_default()
+            }
+        };
+        if let Object::Set(t) = self.heap.get_mut(tid) {
+            for (hk, k, _) in items {
+                if t.remove_key(&hk).is_none() {
+                    t.insert(hk, k, Value::None);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `s op= t` of two sets, in place as CPython does it (`set_ior`, `set_isub`,
+    /// `set_iand`, `set_ixor`); `None` when `op` has no in-place set form.
+    pub(crate) fn set_inplace(&mut self, op: Op, a: ObjId, b: Value) -> R<Option<Value>> {
+        let target = Value::Obj(a);
+        match op {
+            Op::InplaceOr => self.set_update_from(target, b)?,
+            Op::InplaceSub => self.set_difference_update(target, b)?,
+            Op::InplaceXor => self.set_symmetric_difference_update(target, b)?,
+            Op::InplaceAnd => {
+                // the intersection is made as a new set whose body then replaces the set's
+                let body = self.set_intersection_of(a, b)?;
+                if let Object::Set(t) = self.heap.get_mut(a) {
+                    *t = body;
+                }
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(target))
     }
 
     /// `set_symmetric_difference`: a copy of `other` as a set, from which each item of

@@ -331,12 +331,11 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let seq = a.args.first().copied().unwrap_or(Value::None);
         let v = a.args.get(1).copied().unwrap_or(Value::None);
         let d = sp.new_dict();
-        // CPython 2.7 presizes for a dict (by its `ma_fill`, which `Py_SIZE` reads) or a
-        // set (its size) and then inserts without resizing
+        // from a dict or a set, CPython 2.7 presizes the table for half again as many
+        // keys (`sys.getsizeof` shows it) and then inserts without resizing
         let presized = match seq {
             Value::Obj(s) => match sp.heap.get(s) {
-                Object::Dict(src) => src.table.counts().map(|(_, fill, _)| fill),
-                Object::Set(src) => Some(src.len()),
+                Object::Dict(src) | Object::Set(src) => Some(src.len() / 2 * 3),
                 _ => None,
             },
             _ => None,
@@ -344,7 +343,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         if let (Some(n), Some(items), Value::Obj(did)) = (presized, sp.py_items_of(seq), d) {
             if let Object::Dict(dd) = sp.heap.get_mut(did) {
                 dd.presize(n);
-                dd.merge(items.into_iter().map(|(h, k, _)| (h, k, v)).collect(), true);
+                dd.insert_unresized(items.into_iter().map(|(h, k, _)| (h, k, v)).collect(), true);
             }
             return Ok(d);
         }

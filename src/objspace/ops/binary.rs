@@ -150,6 +150,13 @@ impl ObjSpace {
                     }
                     return Ok(a);
                 }
+                Object::Set(_)
+                    if matches!(b, Value::Obj(o) if matches!(self.heap.get(o), Object::Set(_))) =>
+                {
+                    if let Some(r) = self.set_inplace(op, id, b)? {
+                        return Ok(r);
+                    }
+                }
                 Object::Instance(_) => {
                     if let Some(m) = self.special_method(a, iname) {
                         let r = self.call_special(a, m, vec![b])?;
