@@ -418,31 +418,39 @@ local must be assigned before it is read on every path.",
         severity: Error,
         summary: "rpy-lsp's RTyper cannot translate this operation",
         doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
-        bad: "import os
+        bad: "from rpython.rlib.objectmodel import specialize
 
+class A(object):
+    pass
 
-def words(text):
-    return [bytearray(w) for w in text.split(\",\")]
+class B(A):
+    pass
 
-
-def show(items):
-    os.write(1, str(len(items)) + \"\\n\")
-
+@specialize.memo()
+def make(cls):
+    return cls()
 
 def entry_point(argv):
-    parts = words(argv[0])
-    print parts
-    show(parts)
+    print make(A if len(argv) > 1 else B) is make(A)
     return 0
-
 
 def target(*args):
     return entry_point, None
 ",
-        good: "import os
+        good: "from rpython.rlib.objectmodel import specialize
+
+class A(object):
+    pass
+
+class B(A):
+    pass
+
+@specialize.memo()
+def make(cls):
+    return cls()
 
 def entry_point(argv):
-    os.write(1, argv[0] + \"\\n\")
+    print make(A) is make(A), make(B) is make(A)
     return 0
 
 def target(*args):
