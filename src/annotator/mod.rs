@@ -162,6 +162,20 @@ pub struct AnnotatedProgram {
 }
 
 impl AnnotatedProgram {
+    /// What the `specialize.memo` function `func` returned at translation time for these
+    /// arguments (their hash keys), if it was called with them.
+    pub fn memo_result(
+        &self,
+        func: ObjId,
+        args: &[crate::objspace::object::HashKey],
+    ) -> Option<crate::objspace::object::Value> {
+        self.resume
+            .as_ref()?
+            .memo_results
+            .get(&(func, args.to_vec()))
+            .copied()
+    }
+
     /// Plain words: "int, non-negative", "list of str, resizable", "instance of Node or None".
     pub fn describe(&self, heap: &Heap, s: &SomeValue) -> String {
         self.bookkeeper.describe(heap, s)

@@ -420,38 +420,42 @@ local must be assigned before it is read on every path.",
         doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
         bad: "from rpython.rlib.objectmodel import specialize
 
-class A(object):
-    pass
-
-class B(A):
-    pass
 
 @specialize.memo()
-def make(cls):
-    return cls()
+def limits(big):
+    if big:
+        return [100, 1000]
+    return [1, 10]
+
 
 def entry_point(argv):
-    print make(A if len(argv) > 1 else B) is make(A)
+    n = len(argv)
+    big = n > 2
+    print limits(big)[1]
     return 0
+
 
 def target(*args):
     return entry_point, None
 ",
         good: "from rpython.rlib.objectmodel import specialize
 
-class A(object):
-    pass
-
-class B(A):
-    pass
 
 @specialize.memo()
-def make(cls):
-    return cls()
+def limits(big):
+    if big:
+        return [100, 1000]
+    return [1, 10]
+
 
 def entry_point(argv):
-    print make(A) is make(A), make(B) is make(A)
+    n = len(argv)
+    if n > 2:
+        print limits(True)[1]
+    else:
+        print limits(False)[1]
     return 0
+
 
 def target(*args):
     return entry_point, None

@@ -32,6 +32,7 @@ mod rgenerator;
 mod rinstance;
 mod riter;
 mod rlist;
+mod rmemo;
 pub mod rmodel;
 mod rops;
 mod rpbc;
