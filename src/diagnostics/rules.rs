@@ -422,16 +422,16 @@ local must be assigned before it is read on every path.",
 
 
 @specialize.memo()
-def limits(big):
+def limits(big, strict):
     if big:
-        return [100, 1000]
-    return [1, 10]
+        return [100, 1000, int(strict)]
+    return [1, 10, int(strict)]
 
 
 def entry_point(argv):
     n = len(argv)
     big = n > 2
-    print limits(big)[1]
+    print limits(big, n > 3)[1]
     return 0
 
 
@@ -442,18 +442,18 @@ def target(*args):
 
 
 @specialize.memo()
-def limits(big):
+def limits(big, strict):
     if big:
-        return [100, 1000]
-    return [1, 10]
+        return [100, 1000, int(strict)]
+    return [1, 10, int(strict)]
 
 
 def entry_point(argv):
     n = len(argv)
     if n > 2:
-        print limits(True)[1]
+        print limits(True, True)[1]
     else:
-        print limits(False)[1]
+        print limits(False, False)[1]
     return 0
 
 

@@ -135,7 +135,7 @@ impl RTyper<'_> {
                             return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                         }
                         if memo {
-                            if let Some(r) = self.memo_by_class(hop, llops, id)? {
+                            if let Some(r) = self.memo_by_value(hop, llops, id)? {
                                 return Ok(r);
                             }
                         }

@@ -1,8 +1,10 @@
-//! `specialize.memo` called with a class known only at run time. The annotator ran the
-//! function at translation time for every class the argument can be; the reference
-//! stores each result as an attribute of its class and reads it at run time. Here the
-//! table is two prebuilt arrays, the classes and their results, and the call is a lookup
-//! in them (`ll_class.ll_memo_lookup`): the same results, found another way.
+//! `specialize.memo` called with an argument known only at run time: a class, a frozen
+//! object or a bool. The annotator ran the function at translation time for every value
+//! the argument can be; the reference stores each result as an attribute of its class or
+//! frozen object (or branches on the bool) and reads it at run time. Here the table is two
+//! prebuilt arrays, the values and their results, and the call is a lookup in them
+//! (`ll_class.ll_memo_lookup`): the same results, found another way. A memo function of
+//! several arguments known only at run time is not translated yet.
 
 use super::hop::{Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
@@ -14,42 +16,56 @@ use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 
 impl RTyper<'_> {
-    /// The call of the memo function `func` with one argument, a class chosen at run
-    /// time: its result and Repr; `None` for another call (not translated).
-    pub(super) fn memo_by_class(
+    /// The call of the memo function `func` with one argument chosen at run time: its
+    /// result and Repr; `None` for another call (not translated).
+    pub(super) fn memo_by_value(
         &mut self,
         hop: &mut Hop,
         llops: &mut LlOps,
         func: ObjId,
     ) -> Result<Option<(Hlvalue, ReprId)>, TyperError> {
-        let [_, SomeValue::Pbc {
-            descs,
-            can_be_none: false,
-        }] = &hop.args_s[..]
-        else {
+        let r_arg = hop.args_r.get(1).copied();
+        let values: Vec<Value> = match &hop.args_s[..] {
+            [_, SomeValue::Pbc {
+                descs,
+                can_be_none: false,
+            }] => {
+                let objs: Option<Vec<ObjId>> = descs
+                    .iter()
+                    .map(|&d| self.ann.bookkeeper.desc_obj(d))
+                    .collect();
+                match objs {
+                    Some(objs) => objs.into_iter().map(Value::Obj).collect(),
+                    None => return Ok(None),
+                }
+            }
+            [_, SomeValue::Bool { konst: None, .. }] => vec![Value::Bool(false), Value::Bool(true)],
+            _ => return Ok(None),
+        };
+        let Some(r_arg) = r_arg else {
             return Ok(None);
         };
-        let r_arg = hop.args_r[1];
         let rr = hop.r_result;
-        if !matches!(self.repr(r_arg), Repr::Class(_)) || self.lltype(rr) == LlType::VOID {
+        if !matches!(
+            self.repr(r_arg),
+            Repr::Class(_) | Repr::Frozen(_) | Repr::Bool
+        ) || self.lltype(rr) == LlType::VOID
+        {
             return Ok(None);
         }
-        let mut classes = Vec::new();
+        let mut keys = Vec::new();
         let mut results = Vec::new();
-        for &d in descs.iter() {
-            let Some(cls) = self.ann.bookkeeper.desc_obj(d) else {
-                return Ok(None);
-            };
-            let Some(key) = self.objheap.hash_key(Value::Obj(cls)) else {
+        for v in values {
+            let Some(key) = self.objheap.hash_key(v) else {
                 return Ok(None);
             };
             let Some(result) = self.ann.memo_result(func, &[key]) else {
                 return Ok(None);
             };
-            classes.push(self.const_value(Value::Obj(cls), r_arg)?.value);
+            keys.push(self.const_value(v, r_arg)?.value);
             results.push(self.const_value(result, rr)?.value);
         }
-        let keys = self.prebuilt_array(r_arg, classes);
+        let keys = self.prebuilt_array(r_arg, keys);
         let values = self.prebuilt_array(rr, results);
         let v_arg = self.inputarg(llops, hop, 1, r_arg)?;
         let t = self.lltype(rr);

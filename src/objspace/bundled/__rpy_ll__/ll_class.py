@@ -27,9 +27,9 @@ def ll_inst_type(obj):
 
 @specialize.ll()
 def ll_memo_lookup(keys, values, key):
-    """`specialize.memo` called with a class known only at run time: the result computed
-    at translation time for the class `key` (vtable). `keys` and `values` are the table,
-    prebuilt: the classes the argument can be and their results."""
+    """`specialize.memo` called with an argument known only at run time (a class, a
+    frozen object, a bool): the result computed at translation time for `key`. `keys` and
+    `values` are the table, prebuilt: the values the argument can be and their results."""
     i = 0
     n = len(keys)
     while i < n - 1:
