@@ -647,7 +647,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         if name.starts_with("__") || self.graphs.iter().any(|g| g.name == *name) {
             return;
         }
-        let what: Rc<str> = Rc::from(format!("{UNKNOWN_CALLER_ARGUMENT} `{name}`, {UNKNOWN_CALLER}"));
+        let what: Rc<str> = Rc::from(format!(
+            "{UNKNOWN_CALLER_ARGUMENT} `{name}`, {UNKNOWN_CALLER}"
+        ));
         for i in 0..self.bk.classdefs.len() {
             let cd = ClassDefId(i as u32);
             let defines = self

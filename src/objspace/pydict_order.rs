@@ -378,8 +378,14 @@ mod tests {
         assert_eq!(float_hash(0.1), 2576882278);
         assert_eq!(float_hash(-1.0), -2);
         assert_eq!(float_hash(1e20), 7766279631452241925);
-        assert_eq!(py_hash(&HashKey::Int(10i128.pow(20))), Some(7766279631452241925));
-        assert_eq!(py_hash(&HashKey::Int(-(10i128.pow(20)))), Some(-7766279631452241925));
+        assert_eq!(
+            py_hash(&HashKey::Int(10i128.pow(20))),
+            Some(7766279631452241925)
+        );
+        assert_eq!(
+            py_hash(&HashKey::Int(-(10i128.pow(20)))),
+            Some(-7766279631452241925)
+        );
         assert_eq!(py_hash(&HashKey::Int((1i128 << 64) - 1)), Some(-2));
         assert_eq!(py_hash(&HashKey::Int(1i128 << 63)), Some(i64::MIN));
         assert_eq!(py_hash(&HashKey::Int(-(1i128 << 63))), Some(i64::MIN));
@@ -397,12 +403,18 @@ mod tests {
         for w in ["west", "down", "north", "up", "east", "south", "in", "out"] {
             t.add(&s(w));
         }
-        assert_eq!(names(&t), ["north", "west", "up", "down", "in", "east", "south", "out"]);
+        assert_eq!(
+            names(&t),
+            ["north", "west", "up", "down", "in", "east", "south", "out"]
+        );
         t.delete(&s("north"));
         t.delete(&s("up"));
         t.add(&s("up"));
         t.add(&s("ne"));
-        assert_eq!(names(&t), ["west", "up", "ne", "down", "in", "east", "south", "out"]);
+        assert_eq!(
+            names(&t),
+            ["west", "up", "ne", "down", "in", "east", "south", "out"]
+        );
         let mut popped = Vec::new();
         while t.counts().unwrap().0 > 3 {
             match t.pop().unwrap() {

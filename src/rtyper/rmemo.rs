@@ -8,10 +8,10 @@
 
 use super::hop::{Hop, LlOps};
 use super::rmodel::{Repr, ReprId};
+use super::LlConstant;
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
 use crate::flowspace::Hlvalue;
-use super::LlConstant;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{ObjId, Value};
 

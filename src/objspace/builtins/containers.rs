@@ -7,7 +7,7 @@
 use super::BArgs;
 use crate::builtins::BuiltinId as B;
 use crate::objspace::dict::DictOps;
-use crate::objspace::object::{Dict, ObjId, Object, Value};
+use crate::objspace::object::{Dict, HashKey, ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
 
 pub(super) fn c_tuple(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -37,7 +37,10 @@ pub(super) fn c_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 impl ObjSpace {
     /// The items of a `dict` value in CPython's order, with their hash keys.
-    fn dict_items(&self, v: Value) -> Option<Vec<(crate::objspace::object::HashKey, Value, Value)>> {
+    fn dict_items(
+        &self,
+        v: Value,
+    ) -> Option<Vec<(crate::objspace::object::HashKey, Value, Value)>> {
         match v {
             Value::Obj(id) => match self.heap.get(id) {
                 Object::Dict(d) => Some(d.py_items()),
@@ -49,11 +52,10 @@ impl ObjSpace {
 
     /// `PyDict_Merge(d, other)` of a dict into the dict `d` (one presizing, then each
     /// entry in `other`'s order).
-    fn dict_merge(&mut self, d: Value, items: Vec<(crate::objspace::object::HashKey, Value, Value)>) {
+    fn dict_merge(&mut self, d: Value, items: Vec<(HashKey, Value, Value)>) {
         if let Value::Obj(id) = d {
             if let Object::Dict(dd) = self.heap.get_mut(id) {
                 dd.merge(items, true);
-                return;
             }
         }
     }

@@ -150,9 +150,7 @@ impl ObjSpace {
                     }
                     return Ok(a);
                 }
-                Object::Set(_)
-                    if matches!(b, Value::Obj(o) if matches!(self.heap.get(o), Object::Set(_))) =>
-                {
+                Object::Set(_) if matches!(b, Value::Obj(o) if matches!(self.heap.get(o), Object::Set(_))) => {
                     if let Some(r) = self.set_inplace(op, id, b)? {
                         return Ok(r);
                     }
