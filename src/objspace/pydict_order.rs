@@ -73,6 +73,11 @@ fn long_hash(v: i128) -> i64 {
         digits.push((a & 0x3fff_ffff) as u64);
         a >>= 30;
     }
+    digits_hash(&digits, v < 0)
+}
+
+/// `long_hash` of the long whose 30-bit digits are `digits` (least significant first).
+fn digits_hash(digits: &[u64], negative: bool) -> i64 {
     let mut x: u64 = 0;
     for &d in digits.iter().rev() {
         x = x.rotate_left(30).wrapping_add(d);
@@ -80,7 +85,7 @@ fn long_hash(v: i128) -> i64 {
             x = x.wrapping_add(1);
         }
     }
-    let x = if v < 0 { x.wrapping_neg() } else { x };
+    let x = if negative { x.wrapping_neg() } else { x };
     fix(x as i64)
 }
 
@@ -94,19 +99,22 @@ fn float_hash(v: f64) -> i64 {
     }
     if v.fract() == 0.0 {
         // an integral float hashes as the int or long of its value
-        return match i64::try_from(v as i128) {
-            Ok(i) if v.abs() < 9.2e18 => fix(i),
-            _ if v.abs() < 1.7e38 => long_hash(v as i128),
-            _ => return frac_hash(v),
-        };
+        if v.abs() < 9.2e18 {
+            return fix(v as i64);
+        }
+        // |v| = mantissa << shift, in 30-bit digits
+        let bits = v.abs().to_bits();
+        let mantissa = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+        let shift = ((bits >> 52) & 0x7ff) as usize - 1075;
+        let wide = (mantissa as u128) << (shift % 30);
+        let mut digits = vec![0u64; shift / 30];
+        let mut w = wide;
+        while w > 0 {
+            digits.push((w & 0x3fff_ffff) as u64);
+            w >>= 30;
+        }
+        return digits_hash(&digits, v < 0.0);
     }
-    frac_hash(v)
-}
-
-/// The part of `_Py_HashDouble` for a value that is not integral (or too large for us
-/// to hash as a long: then it is rounded like a non-integral one, which CPython does not
-/// do; such keys are rare enough).
-fn frac_hash(v: f64) -> i64 {
     let (mut m, expo) = crate::libm::frexp(v);
     m *= 2147483648.0;
     let hipart = m as i64;
@@ -378,6 +386,10 @@ mod tests {
         assert_eq!(float_hash(0.1), 2576882278);
         assert_eq!(float_hash(-1.0), -2);
         assert_eq!(float_hash(1e20), 7766279631452241925);
+        assert_eq!(float_hash(1e100), -5970202163673034167);
+        assert_eq!(float_hash(2.0f64.powi(64)), 1);
+        assert_eq!(float_hash(1e19), -8446744073709551616);
+        assert_eq!(float_hash(-1.5e300), 5734771021582775296);
         assert_eq!(
             py_hash(&HashKey::Int(10i128.pow(20))),
             Some(7766279631452241925)
