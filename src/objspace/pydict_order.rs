@@ -9,10 +9,14 @@
 //! merges), so that the slots give the order. Keys hash as CPython 2.7 hashes them on a
 //! 64-bit build (no hash randomization, 30-bit long digits, UCS-4 unicode).
 //!
-//! Keys hashed by address (instances, classes, functions, `None`) have no reproducible
-//! order: the reference's order depends on where CPython happened to allocate them, which
-//! depends on everything the toolchain did before. A dict holding one is "unknown order"
+//! Keys hashed by address (instances, classes, functions) have no reproducible order: the
+//! reference's order depends on where CPython happened to allocate them, which depends on
+//! everything the toolchain did before. A dict holding one is "unknown order"
 //! ([`PyTable::Unknown`]) and iterates in insertion order; so does an `OrderedDict`.
+//! `None` is a static object of the interpreter, a position-independent executable: only
+//! the low 8 bits of its hash (its address within its page) are the same from run to
+//! run, so a dict holding `None` has a known order as long as `None`'s probes need no
+//! other bits (a table of at most 256 slots and at most one collision on its way).
 
 use super::object::HashKey;
 
@@ -124,6 +128,26 @@ fn float_hash(v: f64) -> i64 {
         .wrapping_add((expo as i64) << 15))
 }
 
+/// The low bits of `hash(None)` under the reference's Python 2.7.18 (its address rotated
+/// by 4 bits: the bits from within its page), and how many they are.
+const NONE_HASH_LOW: i64 = 0xde;
+const NONE_HASH_BITS: u32 = 8;
+
+/// The hash the table keeps for a key: CPython's, or for `None` the bits of it that are
+/// known; with how many low bits of it are known (`u32::MAX`: all).
+fn table_hash(key: &HashKey) -> Option<(i64, u32)> {
+    match key {
+        HashKey::None => Some((NONE_HASH_LOW, NONE_HASH_BITS)),
+        k => py_hash(k).map(|h| (h, u32::MAX)),
+    }
+}
+
+/// Whether a probe that reads the hash's bits from `from` on, `size_bits` of them, reads
+/// known bits only.
+fn knows(from: u32, size_bits: u32, known: u32) -> bool {
+    known == u32::MAX || from + size_bits <= known
+}
+
 /// One slot of the table: its key (when active) and `me_hash`, which a deleted slot
 /// keeps and `popitem` overwrites in slot 0 with where to search next.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,7 +217,7 @@ impl PyTable {
     /// `insertdict` of a new key without the resize check (what merges do after
     /// presizing).
     pub fn insert(&mut self, key: &HashKey) {
-        let Some(h) = py_hash(key) else {
+        let Some((h, known)) = table_hash(key) else {
             self.forget();
             return;
         };
@@ -203,7 +227,10 @@ impl PyTable {
         if slots.is_empty() {
             *slots = vec![Slot::Empty(0); MINSIZE];
         }
-        let i = lookup(slots, h, key);
+        let Some(i) = lookup(slots, h, key, known) else {
+            self.forget();
+            return;
+        };
         if matches!(slots[i], Slot::Empty(_)) {
             *fill += 1;
         }
@@ -215,7 +242,7 @@ impl PyTable {
 
     /// Deletes a key (its slot becomes a dummy).
     pub fn delete(&mut self, key: &HashKey) {
-        let Some(h) = py_hash(key) else {
+        let Some((h, known)) = table_hash(key) else {
             self.forget();
             return;
         };
@@ -223,9 +250,14 @@ impl PyTable {
             if slots.is_empty() {
                 return;
             }
-            let i = lookup(slots, h, key);
+            let Some(i) = lookup(slots, h, key, known) else {
+                self.forget();
+                return;
+            };
             if matches!(slots[i], Slot::Active(..)) {
-                slots[i] = Slot::Dummy(h);
+                // the hash a deleted `None` leaves is its real one, larger than any
+                // table (what `popitem` reads as its hint)
+                slots[i] = Slot::Dummy(if known == u32::MAX { h } else { i64::MAX });
                 *used -= 1;
             }
         }
@@ -253,7 +285,11 @@ impl PyTable {
         *used = 0;
         for s in old {
             if let Slot::Active(h, k) = s {
-                let i = first_free(slots, h);
+                let known = table_hash(&k).map_or(u32::MAX, |(_, b)| b);
+                let Some(i) = first_free(slots, h, known) else {
+                    self.forget();
+                    return;
+                };
                 slots[i] = Slot::Active(h, k);
                 *fill += 1;
                 *used += 1;
@@ -321,40 +357,60 @@ impl PyTable {
 }
 
 /// `lookdict`: the slot holding `key`, else the first dummy on its probe sequence, else
-/// the empty slot that ends it.
-fn lookup(slots: &[Slot], h: i64, key: &HashKey) -> usize {
+/// the empty slot that ends it; `None` when the probes need bits of the hash that are not
+/// known (only `known` low bits are).
+fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
     let mask = slots.len() - 1;
+    let size_bits = slots.len().trailing_zeros();
+    if !knows(0, size_bits, known) {
+        return None;
+    }
     let mut i = h as u64 as usize & mask;
     let mut perturb = h as u64;
+    let mut shift = 0;
     let mut freeslot = None;
     loop {
         match &slots[i & mask] {
-            Slot::Empty(_) => return freeslot.unwrap_or(i & mask),
-            Slot::Active(sh, k) if *sh == h && k == key => return i & mask,
+            Slot::Empty(_) => return Some(freeslot.unwrap_or(i & mask)),
+            Slot::Active(sh, k) if *sh == h && k == key => return Some(i & mask),
             Slot::Dummy(_) if freeslot.is_none() => freeslot = Some(i & mask),
             _ => {}
+        }
+        if !knows(shift, size_bits, known) {
+            return None;
         }
         i = (i << 2)
             .wrapping_add(i)
             .wrapping_add(perturb as usize)
             .wrapping_add(1);
         perturb >>= 5;
+        shift += 5;
     }
 }
 
-/// `insertdict_clean`'s probe: the first empty slot (the table has no dummies).
-fn first_free(slots: &[Slot], h: i64) -> usize {
+/// `insertdict_clean`'s probe: the first empty slot (the table has no dummies); `None`
+/// when the probes need unknown bits of the hash.
+fn first_free(slots: &[Slot], h: i64, known: u32) -> Option<usize> {
     let mask = slots.len() - 1;
+    let size_bits = slots.len().trailing_zeros();
+    if !knows(0, size_bits, known) {
+        return None;
+    }
     let mut i = h as u64 as usize & mask;
     let mut perturb = h as u64;
+    let mut shift = 0;
     while !matches!(slots[i & mask], Slot::Empty(_)) {
+        if !knows(shift, size_bits, known) {
+            return None;
+        }
         i = (i << 2)
             .wrapping_add(i)
             .wrapping_add(perturb as usize)
             .wrapping_add(1);
         perturb >>= 5;
+        shift += 5;
     }
-    i & mask
+    Some(i & mask)
 }
 
 #[cfg(test)]
@@ -373,6 +429,7 @@ mod tests {
             .map(|k| match k {
                 HashKey::Str(b) => String::from_utf8_lossy(b).into_owned(),
                 HashKey::Int(i) => i.to_string(),
+                HashKey::None => "None".to_string(),
                 k => format!("{k:?}"),
             })
             .collect()
@@ -442,6 +499,24 @@ mod tests {
             ints.add(&HashKey::Int(i));
         }
         assert_eq!(names(&ints), ["9", "3", "17", "1"]);
+        // None's hash is known in its low 8 bits: enough for its first probes; CPython
+        // gives [None, 14, 6] every time, and for 6, 14, 0, None a different order from
+        // run to run
+        let mut n = PyTable::default();
+        for k in [HashKey::Int(6), HashKey::Int(14), HashKey::None] {
+            n.add(&k);
+        }
+        assert_eq!(names(&n), ["None", "14", "6"]);
+        let mut n = PyTable::default();
+        for k in [
+            HashKey::Int(6),
+            HashKey::Int(14),
+            HashKey::Int(0),
+            HashKey::None,
+        ] {
+            n.add(&k);
+        }
+        assert!(n.order().is_none());
         let mut u = PyTable::default();
         u.add(&s("a"));
         u.add(&HashKey::Identity(crate::objspace::object::ObjId(3)));
