@@ -1,5 +1,6 @@
 //! `impl Space for ObjSpace`: the frame interpreter's view of the concrete object space.
 
+use super::dict::DictOps;
 use super::object::{Function, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::compiler::{CodeObject, Const};
@@ -152,6 +153,17 @@ impl Space for ObjSpace {
             Object::Str(b) => std::str::from_utf8(b).ok().map(Rc::from),
             Object::Unicode(u) => u.to_str().map(|s| Rc::from(s.as_str())),
             _ => None,
+        }
+    }
+
+    fn presize_dict(&mut self, d: &Value, n: usize) {
+        // `_PyDict_NewPresized`: only a display of more than five items
+        if n > 5 {
+            if let Value::Obj(id) = *d {
+                if let Object::Dict(dict) = self.heap.get_mut(id) {
+                    dict.presize(n);
+                }
+            }
         }
     }
 

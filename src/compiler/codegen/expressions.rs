@@ -252,9 +252,10 @@ impl<'a> Codegen<'a> {
                     );
                     return;
                 }
-                // As in Python 2: an empty dict, then one STORE_MAP per item, at the item's
-                // position (so that a conflicting item is reported at its own line).
-                self.emit(Instr::BuildMap(0), sp);
+                // As in Python 2: an empty dict presized for the items (which decides the
+                // order CPython iterates over it in), then one STORE_MAP per item, at the
+                // item's position (so that a conflicting item is reported at its own line).
+                self.emit(Instr::BuildMap(d.keys.len().min(0xffff) as u32), sp);
                 for (k, v) in d.keys.iter().zip(&d.values) {
                     let Some(k) = k else { continue };
                     self.expr(v);
