@@ -494,4 +494,11 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         self.bundled_files.iter().copied().collect()
     }
+    fn call_builtin_const(
+        &mut self,
+        id: crate::builtins::BuiltinId,
+        args: Vec<Value>,
+    ) -> Option<Value> {
+        self.call_builtin(id, None, args, Vec::new()).ok()
+    }
 }
