@@ -21,19 +21,25 @@ ORD = ord
 
 
 def default_unicode_error_decode(errors, encoding, msg, s, startingpos, endingpos):
+    """'replace' puts U+FFFD for the bad bytes, 'ignore' nothing; any other policy
+    raises."""
+    if errors != 'replace' and errors != 'ignore':
+        raise UnicodeDecodeError(encoding, s, startingpos, endingpos, msg)
+    replacement = u''
     if errors == 'replace':
-        return u'\ufffd', endingpos
-    if errors == 'ignore':
-        return u'', endingpos
-    raise UnicodeDecodeError(encoding, s, startingpos, endingpos, msg)
+        replacement = u'\ufffd'
+    return replacement, endingpos
 
 
 def default_unicode_error_encode(errors, encoding, msg, u, startingpos, endingpos):
+    """'replace' puts '?' for the bad characters, 'ignore' nothing (never raw bytes);
+    any other policy raises."""
+    if errors != 'replace' and errors != 'ignore':
+        raise UnicodeEncodeError(encoding, u, startingpos, endingpos, msg)
+    replacement = u''
     if errors == 'replace':
-        return u'?', None, endingpos
-    if errors == 'ignore':
-        return u'', None, endingpos
-    raise UnicodeEncodeError(encoding, u, startingpos, endingpos, msg)
+        replacement = u'?'
+    return replacement, None, endingpos
 
 
 def _utf8_length(first):
@@ -177,12 +183,9 @@ def unicode_encode_utf_8(s, size, errors, errorhandler=None, allow_surrogates=Fa
 
 
 def str_decode_latin_1(s, size, errors, final=False, errorhandler=None):
-    result = []
-    pos = 0
-    while pos < size:
-        result.append(unichr(ord(s[pos])))
-        pos += 1
-    return u''.join(result), pos
+    """Every byte is the code point of its value: never an error."""
+    chars = [unichr(ord(s[i])) for i in range(size)]
+    return u''.join(chars), size
 
 
 def str_decode_ascii(s, size, errors, final=False, errorhandler=None):
@@ -514,14 +517,14 @@ def str_decode_charmap(s, size, errors, final=False, errorhandler=None, mapping=
     result = []
     pos = 0
     while pos < size:
-        c = mapping.get(s[pos], ERROR_CHAR)
-        if c == ERROR_CHAR:
+        mapped = mapping.get(s[pos], ERROR_CHAR)
+        if mapped != ERROR_CHAR:
+            result.append(mapped)
+            pos += 1
+        else:
             r, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
                                   s, pos, pos + 1)
             result.append(r)
-            continue
-        result.append(c)
-        pos += 1
     return u''.join(result), pos
 
 
@@ -562,31 +565,36 @@ def unicode_encode_charmap(s, size, errors, errorhandler=None, mapping=None):
 hexdigits = "0123456789ABCDEFabcdef"
 
 
-def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
-    """The character of the `digits` hex digits at `pos` (read with int(x, 16), so a
-    sign or spaces pass) appended to the list `builder`; the new position."""
-    end = len(s)
-    if pos + digits > end:
-        stop = pos
-        while stop < end and s[stop] in hexdigits:
-            stop += 1
-        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
-        builder.append(r)
-        return pos
+def _read_hex(s, pos, digits):
+    """`(True, value)` for the `digits` characters at `pos` read by int(x, 16) (so a
+    sign or blanks pass; a negative value wraps to a huge one), `(False, 0)` when the
+    input is too short or they do not read as a number."""
+    if pos + digits > len(s):
+        return False, r_uint(0)
     try:
-        code = r_uint(int(s[pos:pos + digits], 16))
+        value = int(s[pos:pos + digits], 16)
     except ValueError:
-        stop = pos
-        while s[stop] in hexdigits:
-            stop += 1
-        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
-        builder.append(r)
-        return pos
-    if code <= r_uint(MAXUNICODE):
+        return False, r_uint(0)
+    return True, r_uint(value)
+
+
+def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
+    """Appends to the list `builder` the character that the `digits` hex digits at `pos`
+    stand for (the escape's backslash and letter come just before); the position after
+    it. Digits that are cut short or not a number are an error over the escape up to
+    the hex digits that follow it; a value beyond U+10FFFF one over the whole escape."""
+    readable, code = _read_hex(s, pos, digits)
+    if readable and code <= r_uint(MAXUNICODE):
         builder.append(unichr(intmask(code)))
         return pos + digits
-    r, pos = errorhandler(errors, encoding, "illegal Unicode character",
-                          s, pos - 2, pos + digits)
+    if readable:
+        r, pos = errorhandler(errors, encoding, "illegal Unicode character",
+                              s, pos - 2, pos + digits)
+    else:
+        stop = pos
+        while stop < len(s) and s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
     builder.append(r)
     return pos
 
@@ -690,39 +698,35 @@ def unicode_encode_unicode_escape(s, size, errors, errorhandler=None):
 
 
 def str_decode_raw_unicode_escape(s, size, errors, final=False, errorhandler=None):
-    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes."""
+    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes;
+    every other byte is the code point of its value."""
     if errorhandler is None:
         errorhandler = default_unicode_error_decode
-    if size == 0:
-        return u'', 0
     result = []
     pos = 0
     while pos < size:
-        ch = s[pos]
-        if ch != '\\':
-            result.append(unichr(ord(ch)))
-            pos += 1
-            continue
-        start = pos
-        # every backslash of the run but the last is copied now
-        while True:
-            pos += 1
-            if pos == size or s[pos] != '\\':
-                break
-            result.append(u'\\')
-        if pos >= size:
-            result.append(u'\\')
-            break
-        if (pos - start) % 2 == 0 or (s[pos] != 'u' and s[pos] != 'U'):
-            result.append(u'\\')
+        if s[pos] != '\\':
             result.append(unichr(ord(s[pos])))
             pos += 1
             continue
-        if s[pos] == 'u':
+        after = pos
+        while after < size and s[after] == '\\':
+            after += 1
+        count = after - pos
+        escape = (count % 2 == 1 and after < size and
+                  (s[after] == 'u' or s[after] == 'U'))
+        if escape:
+            # the last backslash belongs to the escape
+            count -= 1
+        for i in range(count):
+            result.append(u'\\')
+        if not escape:
+            pos = after
+            continue
+        digits = 8
+        if s[after] == 'u':
             digits = 4
-        else:
-            digits = 8
-        pos = hexescape(result, s, pos + 1, digits, "rawunicodeescape", errorhandler,
+        pos = hexescape(result, s, after + 1, digits, "rawunicodeescape", errorhandler,
                         "truncated \\uXXXX", errors)
     return u''.join(result), pos
 
