@@ -82,32 +82,27 @@ fn to_upper(c: u32, unicode: bool, out: &mut Vec<u32>) {
     }
 }
 
-fn find_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+/// Where `needle` may start in `hay[start..end]` (`end` clipped to the length): `None`
+/// when the window is too short for it. An empty needle matches at every position.
+fn candidate_starts(
+    hay: &[u32],
+    needle: &[u32],
+    start: usize,
+    end: usize,
+) -> Option<std::ops::RangeInclusive<usize>> {
     let end = end.min(hay.len());
-    if start > end {
+    if start > end || needle.len() > end - start {
         return None;
     }
-    if needle.is_empty() {
-        return Some(start);
-    }
-    if needle.len() > end - start {
-        return None;
-    }
-    (start..=end - needle.len()).find(|&i| &hay[i..i + needle.len()] == needle)
+    Some(start..=end - needle.len())
+}
+
+fn find_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+    candidate_starts(hay, needle, start, end)?.find(|&i| &hay[i..i + needle.len()] == needle)
 }
 
 fn rfind_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
-    let end = end.min(hay.len());
-    if start > end {
-        return None;
-    }
-    if needle.is_empty() {
-        return Some(end);
-    }
-    if needle.len() > end - start {
-        return None;
-    }
-    (start..=end - needle.len())
+    candidate_starts(hay, needle, start, end)?
         .rev()
         .find(|&i| &hay[i..i + needle.len()] == needle)
 }
