@@ -107,17 +107,23 @@ fn rfind_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<us
         .find(|&i| &hay[i..i + needle.len()] == needle)
 }
 
-/// Python's slice-like normalization of `start`/`end` arguments of string methods.
+/// Python's slice-like normalization of `start`/`end` arguments of string methods. A
+/// `start` beyond the end stays there (nothing is found from it, not even ""), so the
+/// range may be empty with `start > end`.
 fn norm_range(len: usize, start: Option<i64>, end: Option<i64>) -> (usize, usize) {
     let l = len as i64;
-    let fix = |v: i64| -> usize {
-        if v < 0 {
-            (v + l).max(0) as usize
-        } else {
-            v.min(l) as usize
-        }
+    let from_end = |v: i64| (v + l).max(0) as usize;
+    let start = match start {
+        Some(v) if v < 0 => from_end(v),
+        Some(v) => v as usize,
+        None => 0,
     };
-    (start.map(fix).unwrap_or(0), end.map(fix).unwrap_or(len))
+    let end = match end {
+        Some(v) if v < 0 => from_end(v),
+        Some(v) => v.min(l) as usize,
+        None => len,
+    };
+    (start, end)
 }
 
 impl ObjSpace {
