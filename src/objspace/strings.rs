@@ -201,10 +201,9 @@ impl ObjSpace {
         let meth = id.short_name();
         let this = a.take_self(self)?;
         let Some(mut s) = self.txt(this) else {
-            let tn = self.type_name(this);
-            return self.type_error(format!(
-                "descriptor '{meth}' requires a 'str' object but received a '{tn}'"
-            ));
+            // (a unicode method is the str one's twin: the id it was called by says which)
+            let class = if a.id == id { "str" } else { "unicode" };
+            return self.descriptor_type_error(meth, class, this);
         };
         // `join` looks at its items twice (for unicode, then to join): an iterator
         // argument is consumed once, into a list.
