@@ -18,8 +18,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// the final annotations (a list stays a `range()` list only if nothing mutates it).
     pub(super) fn check_typer_limits(&mut self) {
         // reversed() of a range list: the iterator the operation makes
-        let reversed = self.ops_on_range_lists(|op, bindings| {
-            match &bindings[op.result.0 as usize] {
+        let reversed =
+            self.ops_on_range_lists(|op, bindings| match &bindings[op.result.0 as usize] {
                 Some(SomeValue::Iterator {
                     container,
                     variant: IterVariant::Reversed,
@@ -28,8 +28,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => None,
                 },
                 _ => None,
-            }
-        });
+            });
         for span in reversed {
             self.report(
                 AnnError::new(

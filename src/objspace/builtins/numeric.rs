@@ -185,7 +185,9 @@ fn parse_int(text: &str, base: u32, long: bool) -> Option<i128> {
         Some(r) => (true, r.trim_start_matches(is_py_space)),
         None => (
             false,
-            t.strip_prefix('+').unwrap_or(t).trim_start_matches(is_py_space),
+            t.strip_prefix('+')
+                .unwrap_or(t)
+                .trim_start_matches(is_py_space),
         ),
     };
     let t = if long {
