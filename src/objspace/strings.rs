@@ -194,6 +194,16 @@ impl ObjSpace {
         }
     }
 
+    /// The width a string is padded to (`ljust`, `center`, `zfill`…): no more than the
+    /// model holds (MemoryError beyond).
+    fn pad_width(&mut self, width: i128) -> R<usize> {
+        let w = width.clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
+        if w > super::MAX_ITEMS {
+            return Err(self.err("MemoryError", "width too large for the import-time model"));
+        }
+        Ok(w)
+    }
+
     /// Every `str.*` and `unicode.*` method.
     pub(crate) fn string_method(&mut self, a: &mut BArgs) -> R {
         // str and unicode share the methods: the receiver says which applies
@@ -528,12 +538,7 @@ impl ObjSpace {
                     }
                     None => b' ' as u32,
                 };
-                let w = width.clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
-                if w > super::MAX_ITEMS {
-                    return Err(
-                        self.err("MemoryError", "width too large for the import-time model")
-                    );
-                }
+                let w = self.pad_width(width)?;
                 if s.c.len() >= w {
                     return Ok(this);
                 }
@@ -553,15 +558,7 @@ impl ObjSpace {
             }
             B::StrZfill => {
                 a.arity(self, 1, 1)?;
-                let w = self
-                    .int_of(a.args[0])
-                    .unwrap_or(0)
-                    .clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
-                if w > super::MAX_ITEMS {
-                    return Err(
-                        self.err("MemoryError", "width too large for the import-time model")
-                    );
-                }
+                let w = self.pad_width(self.int_of(a.args[0]).unwrap_or(0))?;
                 if s.c.len() >= w {
                     return Ok(this);
                 }
