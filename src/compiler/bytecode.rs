@@ -297,6 +297,14 @@ impl CodeObject {
 }
 
 impl Instr {
+    /// A call with one positional argument (a decorator, the message of an assertion).
+    pub const CALL_ONE: Instr = Instr::Call {
+        npos: 1,
+        nkw: 0,
+        star: false,
+        starstar: false,
+    };
+
     /// The instruction index this instruction may jump to, if any.
     pub fn jump_target(&self) -> Option<u32> {
         match *self {

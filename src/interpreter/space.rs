@@ -266,6 +266,15 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         Vec::new()
     }
+    /// Calls the registry's import-time implementation of built-in `id` on constant
+    /// arguments (the annotator's constant folding of `int("12")`, `chr(120)`…): its
+    /// result, or `None` when the call raises (the reference then leaves the value
+    /// non-constant).
+    fn call_builtin_const(
+        &mut self,
+        id: crate::builtins::BuiltinId,
+        args: Vec<Value>,
+    ) -> Option<Value>;
 }
 
 /// What a bare `exec` in a function bound: every name of its local namespace with its value,

@@ -19,6 +19,31 @@ impl ObjSpace {
         self.err("NameError", msg)
     }
 
+    /// A name that is not a local: in the module `globals` (when `search_module`: not
+    /// when it is the namespace already searched), then among the built-ins; unknown in a
+    /// module whose namespace got unknown contents, else a NameError (`global name` for
+    /// the global lookup of a function).
+    fn load_past_locals(
+        &mut self,
+        globals: ObjId,
+        name: &Rc<str>,
+        search_module: bool,
+        global_lookup: bool,
+    ) -> R {
+        if search_module {
+            if let Some(v) = self.module_attr(globals, name) {
+                return Ok(v);
+            }
+        }
+        if let Some(v) = self.builtin_lookup(name) {
+            return Ok(v);
+        }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
+        }
+        Err(self.name_error(name, global_lookup))
+    }
+
     /// A global missing from a module whose namespace got unknown contents.
     fn unknown_global(&mut self, name: &str) -> Value {
         self.warn_unknown(name, "the global");
@@ -256,16 +281,7 @@ impl Space for ObjSpace {
     }
 
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> R {
-        if let Some(v) = self.module_attr(globals, name) {
-            return Ok(v);
-        }
-        if let Some(v) = self.builtin_lookup(name) {
-            return Ok(v);
-        }
-        if self.unknown_globals.contains(&globals) {
-            return Ok(self.unknown_global(name));
-        }
-        Err(self.name_error(name, true))
+        self.load_past_locals(globals, name, true, true)
     }
 
     fn store_global(&mut self, globals: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
@@ -284,18 +300,7 @@ impl Space for ObjSpace {
         if let Some(v) = self.ns_get(namespace, name) {
             return Ok(v);
         }
-        if namespace != globals {
-            if let Some(v) = self.module_attr(globals, name) {
-                return Ok(v);
-            }
-        }
-        if let Some(v) = self.builtin_lookup(name) {
-            return Ok(v);
-        }
-        if self.unknown_globals.contains(&globals) {
-            return Ok(self.unknown_global(name));
-        }
-        Err(self.name_error(name, false))
+        self.load_past_locals(globals, name, namespace != globals, false)
     }
 
     fn store_name(&mut self, namespace: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
@@ -524,5 +529,12 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     }
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         self.bundled_files.iter().copied().collect()
+    }
+    fn call_builtin_const(
+        &mut self,
+        id: crate::builtins::BuiltinId,
+        args: Vec<Value>,
+    ) -> Option<Value> {
+        self.call_builtin(id, None, args, Vec::new()).ok()
     }
 }

@@ -162,10 +162,7 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let meth = bid.short_name();
     let this = a.take_self(sp)?;
     let Some(id) = list_of(sp, this) else {
-        let tn = sp.type_name(this);
-        return sp.type_error(format!(
-            "descriptor '{meth}' requires a 'list' object but received a '{tn}'"
-        ));
+        return sp.descriptor_type_error(meth, "list", this);
     };
     let items_len = match sp.heap.get(id) {
         Object::List(l) | Object::Tuple(l) => l.len(),
@@ -361,10 +358,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Dict(_)) => id,
         _ => {
-            let tn = sp.type_name(this);
-            return sp.type_error(format!(
-                "descriptor '{meth}' requires a 'dict' object but received a '{tn}'"
-            ));
+            return sp.descriptor_type_error(meth, "dict", this);
         }
     };
     let entries = |sp: &ObjSpace| match sp.heap.get(id) {
@@ -494,10 +488,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Set(_)) => id,
         _ => {
-            let tn = sp.type_name(this);
-            return sp.type_error(format!(
-                "descriptor '{meth}' requires a 'set' object but received a '{tn}'"
-            ));
+            return sp.descriptor_type_error(meth, "set", this);
         }
     };
     let keys = |sp: &ObjSpace| match sp.heap.get(id) {
