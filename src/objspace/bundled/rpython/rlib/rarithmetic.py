@@ -99,6 +99,7 @@ def string_to_int(s, base=10):
     ParseStringOverflowError when the value does not fit in a Signed (real programs fall
     back to rbigint then)."""
     from rpython.rlib.rstring import ParseStringError, ParseStringOverflowError
+    from rpython.rlib.rstring import InvalidBaseError
     original_base = base
     start, stop = _strip_whitespace(s, 0, len(s))
     sign = 1
@@ -119,7 +120,7 @@ def string_to_int(s, base=10):
         else:
             base = 10
     elif base < 2 or base > 36:
-        raise ParseStringError("int() base must be >= 2 and <= 36")
+        raise InvalidBaseError("int() base must be >= 2 and <= 36")
     if (base == 16 and prefix == 'x') or (base == 8 and prefix == 'o') or \
             (base == 2 and prefix == 'b'):
         start += 2

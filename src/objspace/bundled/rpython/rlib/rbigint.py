@@ -13,7 +13,7 @@ zero always has sign 0.
 import math
 from rpython.rlib.rarithmetic import intmask, ovfcheck, r_uint, r_ulonglong, r_longlong
 from rpython.rlib.rarithmetic import _digit_value
-from rpython.rlib.rstring import ParseStringError
+from rpython.rlib.rstring import ParseStringError, InvalidBaseError
 from rpython.rlib.objectmodel import specialize
 
 SHIFT = 31
@@ -258,9 +258,9 @@ def _make(d, sign):
 def _strip_spaces(s):
     start = 0
     stop = len(s)
-    while start < stop and s[start] == ' ':
+    while start < stop and s[start] in ' \f\n\r\t\v':
         start += 1
-    while stop > start and s[stop - 1] == ' ':
+    while stop > start and s[stop - 1] in ' \f\n\r\t\v':
         stop -= 1
     assert stop >= 0
     return s[start:stop]
@@ -480,52 +480,47 @@ class rbigint(object):
 
     @staticmethod
     def fromstr(s, base=0):
-        """As long(s, base): an optional sign, prefix and 'l'/'L' suffix; ParseStringError
-        for anything else."""
-        literal = s
+        """As long(s, base): an optional sign (spaces may follow it), prefix and 'l'/'L'
+        suffix; ParseStringError for anything else, whose message names the base the caller
+        gave (0 when it was guessed from the prefix), as the reference's parser does."""
         s = _strip_spaces(s)
         if (s.endswith('l') or s.endswith('L')) and base < 22:
             stop = len(s) - 1
             assert stop >= 0
             s = s[:stop]
+        original_base = base
         sign = 1
-        i = 0
-        if i < len(s) and (s[i] == '-' or s[i] == '+'):
-            if s[i] == '-':
-                sign = -1
-            i += 1
+        if s.startswith('-'):
+            sign = -1
+            s = _strip_spaces(s[1:])
+        elif s.startswith('+'):
+            s = _strip_spaces(s[1:])
+        prefix = ''
+        if len(s) >= 2 and s[0] == '0':
+            prefix = s[1].lower()
         if base == 0:
-            base = 10
-            if i + 1 < len(s) and s[i] == '0':
-                c = s[i + 1]
-                if c == 'x' or c == 'X':
-                    base = 16
-                    i += 2
-                elif c == 'o' or c == 'O':
-                    base = 8
-                    i += 2
-                elif c == 'b' or c == 'B':
-                    base = 2
-                    i += 2
-                else:
-                    base = 8
-        elif i + 1 < len(s) and s[i] == '0':
-            c = s[i + 1]
-            if (base == 16 and (c == 'x' or c == 'X')) or \
-               (base == 8 and (c == 'o' or c == 'O')) or \
-               (base == 2 and (c == 'b' or c == 'B')):
-                i += 2
-        if base < 2 or base > 36:
-            raise ParseStringError("long() base must be >= 2 and <= 36")
+            if prefix == 'x':
+                base = 16
+            elif prefix == 'b':
+                base = 2
+            elif s.startswith('0'):
+                base = 8
+            else:
+                base = 10
+        elif base < 2 or base > 36:
+            raise InvalidBaseError("long() base must be >= 2 and <= 36")
+        i = 0
+        if (base == 16 and prefix == 'x') or (base == 8 and prefix == 'o') or \
+                (base == 2 and prefix == 'b'):
+            i = 2
         if i >= len(s):
-            raise ParseStringError("invalid literal for long() with base %d: '%s'" %
-                                   (base, literal))
+            raise ParseStringError("invalid literal for long() with base %d" % original_base)
         d = [0]
         while i < len(s):
             v = _digit_value(s[i])
             if v >= base:
-                raise ParseStringError("invalid literal for long() with base %d: '%s'" %
-                                       (base, literal))
+                raise ParseStringError("invalid literal for long() with base %d" %
+                                       original_base)
             d = _mag_mul_small_add(d, base, v)
             i += 1
         return _make(d, sign)

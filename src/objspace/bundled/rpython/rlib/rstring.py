@@ -244,6 +244,10 @@ class ParseStringError(Exception):
         self.msg = msg
 
 
+class InvalidBaseError(ParseStringError):
+    """A base outside 2..36 given to a string-to-number parser."""
+
+
 class ParseStringOverflowError(Exception):
     def __init__(self, parser):
         self.parser = parser
