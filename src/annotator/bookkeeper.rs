@@ -281,7 +281,8 @@ impl Bookkeeper {
                         self.describe_type(heap, &old),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = origin {
                     // The later of the two yields is the odd one out.
                     if o.file == span.file && o.start > span.start {

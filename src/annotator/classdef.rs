@@ -264,7 +264,8 @@ impl Bookkeeper {
                 self.describe_type(heap, new),
                 e.detail_suffix()
             ),
-        );
+        )
+        .stage_of(&e);
         if let Some(o) = origin {
             err = err.label(
                 o,

@@ -176,7 +176,8 @@ impl Bookkeeper {
                         self.describe_type(heap, s),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = origin {
                     err = err.label(
                         o,
@@ -266,7 +267,8 @@ impl Bookkeeper {
                         self.describe_type(heap, &sb),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = oa {
                     err = err.label(o, format!("{} here", self.describe_type(heap, &sa)));
                 }

@@ -455,6 +455,12 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 Ok(etype) => Unwind::Raise { etype, evalue: exc },
                 Err(e) => e,
             },
+            // As the reference's flow space: another constant is raised as a value whose
+            // type is taken (an operation, not folded); its typer refuses that type
+            Hlvalue::Const(_) => match self.record(Op::Type, vec![exc]) {
+                Ok(etype) => Unwind::Raise { etype, evalue: exc },
+                Err(e) => e,
+            },
             _ => self.error("RPY109", "exceptions must be classes or instances"),
         }
     }
