@@ -301,7 +301,8 @@ impl Bookkeeper {
                 let merged = match self.union(heap, &newattr.s_value, &subattr.s_value) {
                     Ok(u) => u,
                     Err(e) => {
-                        // Keep the old attribute so that later operations see it.
+                        // The attribute is poisoned: what reads it later is a consequence
+                        // of this error, not another one (the reference stops here).
                         let err = self.attr_error(
                             heap,
                             (cd, attr),
@@ -309,9 +310,12 @@ impl Bookkeeper {
                             subattr.origin,
                             &e,
                         );
+                        let mut subattr = subattr;
+                        subattr.s_value = SomeValue::Error;
                         self.classdefs[sub.index()]
                             .attrs
                             .insert(attr.clone(), subattr);
+                        self.update_attr(sub, attr);
                         return Err(err);
                     }
                 };
