@@ -343,12 +343,51 @@ impl Bookkeeper {
                 }
             }
         }
+        let written = !newattr.readonly;
         self.classdefs[cd.index()]
             .attrs
             .insert(attr.clone(), newattr);
         self.add_constant_sources(heap, cd, attr, constant_sources)?;
         self.update_attr(cd, attr);
-        Ok(())
+        self.check_attr_allowed(cd, attr, written)
+    }
+
+    /// An attribute some code writes, moved up to class `cd` whose instances may not have
+    /// it (`_attrs_`, `__slots__`, a built-in exception): as the reference, an error (the
+    /// attribute read through a variable of that class, e.g. an exception caught where
+    /// several classes meet). Writes check the declaration themselves first.
+    fn check_attr_allowed(
+        &self,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        written: bool,
+    ) -> Result<(), AnnError> {
+        let Some(c) = self.class_desc(self.classdefs[cd.index()].desc) else {
+            return Ok(());
+        };
+        match &c.enforced_attrs {
+            Some(allowed) if written && !allowed.contains(attr) => {
+                let why = if c.is_builtin_exception {
+                    format!(
+                        "instances of the built-in exception `{}` cannot have attributes",
+                        c.name
+                    )
+                } else {
+                    format!(
+                        "it is not listed in the `_attrs_` / `__slots__` of `{}`",
+                        c.name
+                    )
+                };
+                Err(AnnError::new(
+                    "RPY204",
+                    format!(
+                        "attribute `{attr}` is read on an instance known only as `{}` here (several classes meet), but {why}: read it where the value is known to be of the class that has it",
+                        c.name
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Generalizes the attribute (on its owner, or on `cd` when new) to contain `s`.
