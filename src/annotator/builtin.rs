@@ -461,6 +461,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::PrintNewline | B::RpythonPrintNewline => Ok(S::None),
             // constructors of built-in types
             B::Int => {
+                // `int(s, base=16)`: the reference's annotator takes the base by keyword,
+                // its typer does not
+                if let ([s], [(k, base)]) = (&p[..], &args.keywords[..]) {
+                    if &**k == "base" {
+                        self.builtin_int(s, Some(base))?;
+                        return Err(AnnError::new(
+                            "RPY206",
+                            "int() with the base as a keyword argument is not supported by the RPython typer: pass it by position, int(s, 16)".into(),
+                        )
+                        .at_typer());
+                    }
+                }
                 self.arity(name, args, 1, 2)?;
                 self.builtin_int(&p[0], p.get(1))
             }
