@@ -265,7 +265,7 @@ impl Bookkeeper {
                 e.detail_suffix()
             ),
         )
-        .stage_of(&e);
+        .stage_of(e);
         if let Some(o) = origin {
             err = err.label(
                 o,
