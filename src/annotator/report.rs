@@ -34,8 +34,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !self.seen.insert((e.code, span, e.msg.clone())) {
             return;
         }
+        // the stage of the message kept at this place (the latest, see below)
         if e.typer {
             self.typer_stage.insert((e.code, span));
+        } else {
+            self.typer_stage.remove(&(e.code, span));
         }
         let here = self.annotating_op.then_some(self.bk.position);
         if let Some(pos) = here {
