@@ -593,14 +593,9 @@ impl Bookkeeper {
                     .iter()
                     .all(|&d| matches!(self.desc(d), Desc::Class(_))) =>
             {
-                // as the reference (a type and a constant class make a plain type): which
-                // variable's type it is is lost, so a test on it no longer narrows that
-                // variable (an exception whose class is a constant on one of the paths into
-                // a handler, as an implicit one is, is not narrowed by its `except`)
-                let _ = of;
                 S::Type {
                     konst: None,
-                    of: None,
+                    of: of.clone(),
                 }
             }
             (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => {
