@@ -95,6 +95,14 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub(super) seen: HashSet<(&'static str, Span, String)>,
     /// Errors of the reference's RTyper stage (code, span), see `AnnError::typer`.
     pub(super) typer_stage: HashSet<(&'static str, Span)>,
+    /// The errors (code, span) reported while annotating each operation: withdrawn when
+    /// the operation is annotated again with a poisoned argument (`report::retract_at`).
+    pub(super) reported_at: HashMap<Position, Vec<(&'static str, Span, usize)>>,
+    /// Where each error was reported, in order (`None`: not while annotating an
+    /// operation, e.g. a join): an index into it is the `usize` of `reported_at`.
+    pub(super) report_log: Vec<Option<Position>>,
+    /// Whether an operation is being annotated (`reported_at` is kept for those only).
+    pub(super) annotating_op: bool,
     pub entry_graph: Option<usize>,
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
@@ -160,6 +168,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             diagnostics: Vec::new(),
             seen: HashSet::default(),
             typer_stage: HashSet::default(),
+            reported_at: HashMap::default(),
+            report_log: Vec::new(),
+            annotating_op: false,
             entry_graph: None,
             flow_failed: HashSet::default(),
             prebuilt_graphs: HashMap::default(),
@@ -410,7 +421,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 self.report(e, op.span);
                 SomeValue::Error
             } else {
-                self.consider_op(&op, &args_s)
+                if args_s.iter().any(SomeValue::is_error) {
+                    self.retract_at(self.bk.position);
+                }
+                self.annotating_op = true;
+                let r = self.consider_op(&op, &args_s);
+                self.annotating_op = false;
+                r
             };
             if result.is_impossible() {
                 blocked = Some((i, op.opname));

@@ -431,7 +431,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (x, y) if (x.is_str_like() && y.is_unicode_like()) || (x.is_unicode_like() && y.is_str_like()) => Err(AnnError::new(
                 "RPY205",
                 format!("comparing str with unicode (`{}`): RPython has no implicit conversion between them", op_symbol(opname)),
-            )),
+            ).at_typer()),
             // == and != compare tuples item by item (the typer unions the two tuples).
             (S::Tuple(_), S::Tuple(_)) if !ordering => {
                 if !self.bk.compatible(self.space.heap(), a, b) {
@@ -453,10 +453,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     S::Dict { .. } => "dicts",
                     _ => "functions, classes or prebuilt objects (use `is`)",
                 };
-                Err(AnnError::new(
+                let e = AnnError::new(
                     "RPY205",
                     format!("comparing {} with `{}` is not supported by the RPython typer", what, op_symbol(opname)),
-                ))
+                );
+                // the annotator refuses only the ordering of tuples; any other comparison
+                // is a bool to it, refused by its typer
+                Err(if matches!(a, S::Tuple(_)) { e } else { e.at_typer() })
             }
             // `x == None` with an `x` that can be something else: refused by the typer, but
             // judged on the final annotations (checks.rs), as `x` may still widen.
@@ -476,7 +479,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.bk.classdef(*classdef).name
                 ),
             ).at_typer()),
-            (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b])),
+            (S::Dict { .. }, _) | (_, S::Dict { .. }) if ordering => Err(self.unsupported(op_symbol(opname), &[a, b]).at_typer()),
             // the typer orders a bytearray and a str byte by byte, but has no `==` between
             // them (its equality helper compares the two pointers first)
             (S::ByteArray, y) | (y, S::ByteArray) if y.is_str_like() => {
@@ -504,6 +507,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     && type_word(a) != "object"
                     && type_word(b) != "object";
                 if mixed_kinds {
+                    // a bool to the reference's annotator (its default comparison)
                     return Err(AnnError::new(
                         "RPY205",
                         format!(
@@ -512,7 +516,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             self.bk.describe_type(self.space.heap(), b),
                             op_symbol(opname)
                         ),
-                    ));
+                    )
+                    .at_typer());
                 }
                 Ok(SomeValue::bool())
             }
@@ -587,7 +592,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Instance { classdef, .. } => Err(AnnError::new(
                 "RPY205",
                 format!("`in` on instances of `{}` is not supported: __contains__ is not honoured by RPython", self.bk.classdef(*classdef).name),
-            )),
+            )
+            .at_typer()),
             other => Err(AnnError::new("RPY205", format!("`in` {}: it is not a container", self.bk.describe_type(self.space.heap(), other)))),
         }
     }
@@ -627,29 +633,71 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.dict_key(*def, k)?;
                 Ok(self.bk.read_dict_value(*def))
             }
-            (S::Str { no_nul, .. } | S::Char { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::char(*no_nul)),
-            (S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. }, i) if i.is_int_like() => Ok(SomeValue::unichar(*no_nul)),
+            (S::Str { no_nul, .. } | S::Char { no_nul, .. }, i) if i.is_int_like() => {
+                Ok(SomeValue::char(*no_nul))
+            }
+            (S::Unicode { no_nul, .. } | S::UnicodeCodePoint { no_nul, .. }, i)
+                if i.is_int_like() =>
+            {
+                Ok(SomeValue::unichar(*no_nul))
+            }
             // a bytearray's items are ints (bytes), not characters
             (S::ByteArray, i) if i.is_int_like() => Ok(SomeValue::int()),
             (S::Tuple(items), i) if i.is_int_like() => match i.konst() {
                 Some(Value::Int(n)) => {
                     let len = items.len() as i64;
                     let k = if n < 0 { n + len } else { n };
-                    Ok(if (0..len).contains(&k) { items[k as usize].clone() } else { SomeValue::Impossible })
+                    Ok(if (0..len).contains(&k) {
+                        items[k as usize].clone()
+                    } else {
+                        SomeValue::Impossible
+                    })
                 }
-                Some(Value::Bool(b)) => Ok(items.get(b as usize).cloned().unwrap_or(SomeValue::Impossible)),
-                _ => Err(AnnError::new(
-                    "RPY205",
-                    "indexing a tuple needs a constant index: each position of a tuple has its own type".into(),
-                )),
+                Some(Value::Bool(b)) => Ok(items
+                    .get(b as usize)
+                    .cloned()
+                    .unwrap_or(SomeValue::Impossible)),
+                _ => {
+                    let e = AnnError::new(
+                        "RPY205",
+                        "indexing a tuple needs a constant index: each position of a tuple has its own type".into(),
+                    );
+                    // the reference's annotator takes the union of the items (a union error
+                    // when they do not mix); only its typer refuses the variable index
+                    Err(if self.bk.compatible_all(self.space.heap(), items) {
+                        e.at_typer()
+                    } else {
+                        e
+                    })
+                }
             },
-            (S::Instance { .. }, _) => self.call_instance_method(obj, "__getitem__", &ArgsS::simple(vec![idx.clone()])),
+            (S::Instance { .. }, _) => {
+                self.call_instance_method(obj, "__getitem__", &ArgsS::simple(vec![idx.clone()]))
+            }
             (S::None, _) => Ok(SomeValue::Impossible),
-            (S::List { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::ByteArray | S::Tuple(_), i) => Err(AnnError::new(
+            (
+                S::List { .. }
+                | S::Str { .. }
+                | S::Char { .. }
+                | S::Unicode { .. }
+                | S::ByteArray
+                | S::Tuple(_),
+                i,
+            ) => Err(AnnError::new(
                 "RPY205",
-                format!("{} indices must be integers, not {}", type_word(obj), self.bk.describe_type(self.space.heap(), i)),
+                format!(
+                    "{} indices must be integers, not {}",
+                    type_word(obj),
+                    self.bk.describe_type(self.space.heap(), i)
+                ),
             )),
-            _ => Err(AnnError::new("RPY205", format!("{} cannot be indexed", self.bk.describe_type(self.space.heap(), obj)))),
+            _ => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "{} cannot be indexed",
+                    self.bk.describe_type(self.space.heap(), obj)
+                ),
+            )),
         }
     }
 

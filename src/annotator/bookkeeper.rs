@@ -28,8 +28,14 @@ pub struct Item {
     /// The list was resized other than by the one `append` of a loop filling it, after
     /// which the reference's annotator sees a fresh copy (`fill_loops`).
     pub resized_outside_fill: bool,
-    /// `make_sure_not_resized()` was called on the list: resizing it is an error.
+    /// `make_sure_not_resized()` was called on the list, or it was stored in or read from
+    /// a field declared with immutable items: resizing it is an error.
     pub must_not_resize: bool,
+    /// The field (`Class.field`) that made the list one that must not be resized, for
+    /// messages (`None`: `make_sure_not_resized()`).
+    pub no_resize_field: Option<Rc<str>>,
+    /// Where the list was first resized (as `resized_outside_fill`), for messages.
+    pub resized_at: Option<Span>,
     /// Lists made by `range()`: their step (0 when it varies).
     pub range_step: Option<i64>,
     /// Operations that read the item annotation: re-flowed when it generalizes.
@@ -49,6 +55,8 @@ impl Item {
             resized: false,
             resized_outside_fill: false,
             must_not_resize: false,
+            no_resize_field: None,
+            resized_at: None,
             range_step: None,
             read_locations: BTreeSet::new(),
             origin: None,
@@ -285,7 +293,8 @@ impl Bookkeeper {
                         self.describe_type(heap, &old),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = origin {
                     // The later of the two yields is the odd one out.
                     if o.file == span.file && o.start > span.start {

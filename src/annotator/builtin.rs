@@ -251,10 +251,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             } else {
                 format!(": {}", hint)
             };
-            return Err(AnnError::new(
+            let e = AnnError::new(
                 "RPY210",
                 format!("`{}()` is not supported by RPython{}", short, hint),
-            ));
+            );
+            // the reference's annotator types zip() of two lists; only its typer lacks it
+            let typed = id == B::Zip && args.positional.len() == 2 && args.keywords.is_empty();
+            return Err(if typed { e.at_typer() } else { e });
         }
         if let Some(r) = self.call_ll_builtin(id, args) {
             return r;
@@ -281,13 +284,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => false,
                 };
                 if unnumbered {
-                    return Err(AnnError::new(
+                    let e = AnnError::new(
                         "RPY210",
                         format!(
                             "enumerate() of {} is not supported by RPython (only lists and strings): count with a variable",
                             self.bk.describe_type(self.space.heap(), &p[0])
                         ),
-                    ));
+                    );
+                    // the reference's annotator enumerates a dict's keys; its typer refuses
+                    let of_dict = match &p[0] {
+                        S::Dict { .. } => true,
+                        S::Iterator { container, .. } => matches!(**container, S::Dict { .. }),
+                        _ => false,
+                    };
+                    return Err(if of_dict { e.at_typer() } else { e });
                 }
                 Ok(S::Iterator { container: Rc::new(p[0].clone()), variant: IterVariant::Enumerate })
             }
@@ -319,7 +329,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let mut u = S::Impossible;
                 for s in p {
                     u = self.bk.union(self.space.heap(), &u, &s.not_const()).map_err(|e| {
-                        AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix()))
+                        AnnError::new("RPY218", format!("{}() of values of different types{}", name, e.detail_suffix())).stage_of(&e)
                     })?;
                 }
                 // the comparison is made in the type of the result
@@ -354,12 +364,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::Chr => {
                 self.arity(name, args, 1, 1)?;
-                self.check_int("chr", "the argument", &p[0])?;
+                self.check_int("chr", "the argument", &p[0])
+                    .map_err(|e| typer_unless_const(e, &p[0]))?;
                 Ok(self.constpropagate(id, &p[0], SomeValue::char(false)))
             }
             B::Unichr => {
                 self.arity(name, args, 1, 1)?;
-                self.check_int("unichr", "the argument", &p[0])?;
+                self.check_int("unichr", "the argument", &p[0])
+                    .map_err(|e| typer_unless_const(e, &p[0]))?;
                 Ok(self.constpropagate(id, &p[0], SomeValue::unichar(false)))
             }
             B::Repr | B::Str => {
@@ -378,7 +390,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::Issubclass => Ok(SomeValue::bool()),
             B::Hasattr => {
                 self.arity(name, args, 2, 2)?;
-                let attr = self.attr_name(&p[1], "hasattr")?;
+                // a bool to the reference's annotator; its typer needs the name constant
+                let attr = self
+                    .attr_name(&p[1], "hasattr")
+                    .map_err(AnnError::at_typer)?;
                 // Only answers known during translation (prebuilt objects) can be typed.
                 if p[0].is_immutable_constant() || matches!(p[0], S::Pbc { .. }) {
                     // On prebuilt objects the answer is a constant, as in the reference:
@@ -421,7 +436,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::Hex | B::Oct => {
                 self.arity(name, args, 1, 1)?;
-                self.check_int(name, "the argument", &p[0])?;
+                // a str to the reference's annotator (any object's hex()), refused by its typer
+                self.check_int(name, "the argument", &p[0])
+                    .map_err(AnnError::at_typer)?;
                 if p[0].konst().is_none() {
                     super::model::narrow_refusal(p[0].int_kind())?;
                 }
@@ -444,6 +461,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::PrintNewline | B::RpythonPrintNewline => Ok(S::None),
             // constructors of built-in types
             B::Int => {
+                // `int(s, base=16)`: the reference's annotator takes the base by keyword,
+                // its typer does not
+                if let ([s], [(k, base)]) = (&p[..], &args.keywords[..]) {
+                    if &**k == "base" {
+                        self.builtin_int(s, Some(base))?;
+                        return Err(AnnError::new(
+                            "RPY206",
+                            "int() with the base as a keyword argument is not supported by the RPython typer: pass it by position, int(s, 16)".into(),
+                        )
+                        .at_typer());
+                    }
+                }
                 self.arity(name, args, 1, 2)?;
                 self.builtin_int(&p[0], p.get(1))
             }
@@ -487,7 +516,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 "bytearray() of {} is not supported: RPython builds a bytearray only by copying a str or a bytearray (for n zero bytes: bytearray('\\0' * n))",
                                 self.bk.describe_type(self.space.heap(), s)
                             ),
-                        ))
+                        )
+                        .at_typer())
                     }
                 }
                 Ok(SomeValue::bytearray())
@@ -521,7 +551,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 AnnError::new(
                                     "RPY202",
                                     format!("list() of a tuple whose items have different types{}", e.detail_suffix()),
-                                )
+                                ).stage_of(&e)
                             })?;
                         }
                         let init: Vec<SomeValue> = if item.is_impossible() { Vec::new() } else { vec![item] };
@@ -930,4 +960,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
 fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
+}
+
+/// The refusal of a built-in call the reference's annotator folds when its argument is a
+/// constant (failing there, as CPython's own function does) and otherwise types without
+/// looking: only its typer refuses a variable.
+fn typer_unless_const(e: AnnError, arg: &SomeValue) -> AnnError {
+    if arg.konst().is_some() {
+        e
+    } else {
+        e.at_typer()
+    }
 }

@@ -345,7 +345,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         // the separator's character type)
                         let joinable = same_kind(&item) || (empty_sep && is_char(&item));
                         if !joinable && !item.is_error() {
-                            return Err(AnnError::new(
+                            let e = AnnError::new(
                                 "RPY218",
                                 format!(
                                     "{}.join() needs a list of {}s, not a {}",
@@ -353,7 +353,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                     tname,
                                     self.bk.describe_type(self.space.heap(), &p[0])
                                 ),
-                            ));
+                            );
+                            // the reference's annotator reads the items' no-nul flag, which
+                            // only strings of either kind have; its typer refuses the rest
+                            let stringy = item.is_str_like() || item.is_unicode_like();
+                            return Err(if stringy { e.at_typer() } else { e });
                         }
                         Ok(string(no_nul && item.no_nul()))
                     }
@@ -399,7 +403,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}(): the separator of a unicode split is one unicode character in RPython, not a unicode string: use rpython.rlib.rstring.split", full),
-                    ));
+                    )
+                    .at_typer());
                 }
                 if let Some(m) = p.get(1) {
                     self.check_int(&full, "maxsplit", m)?;
@@ -459,10 +464,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 // string test each other's prefixes (compared char by char).
                 let ok = p[0].is_str_like() || p[0].is_unicode_like();
                 if !ok && !p[0].is_error() {
+                    // a bool to the reference's annotator, refused by its typer
                     return Err(AnnError::new(
                         "RPY218",
                         format!("{}() needs a {} argument", full, tname),
-                    ));
+                    )
+                    .at_typer());
                 }
                 // Folded on constants, as the reference does: a branch on an unrolled
                 // constant's suffix is then taken on one side only.
@@ -505,7 +512,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                                 ""
                             }
                         ),
-                    ));
+                    )
+                    .at_typer());
                 }
                 for (i, b) in p.iter().enumerate().skip(1) {
                     if b.is_int_like() && !b.is_nonneg() {

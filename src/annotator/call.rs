@@ -567,7 +567,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "the functions called here return values of different types{}",
                     e.detail_suffix()
                 ),
-            );
+            )
+            .stage_of(e);
         };
         let (r_desc, o_desc) = (
             self.bk.describe_type(heap, &r),
@@ -584,7 +585,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 r_desc,
                 e.detail_suffix()
             ),
-        );
+        ).stage_of(e);
         for (g, s, against, words) in [(og, os, &r, o_desc), (&g, &r, os, r_desc)] {
             if let Some(sp) = g.and_then(|g| self.return_site(g, s, against)) {
                 err = err.label(sp, format!("returns {} here", words));

@@ -313,7 +313,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     format!(
                         "`{attr}[*]` in the `_immutable_fields_` of `{cname}` declares a list with immutable items, but `{cname}.{attr}` is {what}, not a list"
                     ),
-                ),
+                )
+                // the reference's annotator looks at the hint only for lists
+                .at_typer(),
                 span,
             );
         }
@@ -578,7 +580,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.describe_methods(&stored),
                     self.describe_methods(descs),
                 );
-                self.report(AnnError::new("RPY205", msg), span);
+                self.report(AnnError::new("RPY205", msg).at_typer(), span);
             }
         }
         for (span, to, from) in found {
@@ -586,7 +588,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "bound methods passed or joined here are {}, but {} where they go (the other calls or paths): the RPython typer cannot convert between two sets of methods (read the method from a variable of the base class every time)",
                 from, to,
             );
-            self.report(AnnError::new("RPY201", msg), span);
+            self.report(AnnError::new("RPY201", msg).at_typer(), span);
         }
     }
 

@@ -264,7 +264,8 @@ impl Bookkeeper {
                 self.describe_type(heap, new),
                 e.detail_suffix()
             ),
-        );
+        )
+        .stage_of(e);
         if let Some(o) = origin {
             err = err.label(
                 o,
@@ -300,7 +301,8 @@ impl Bookkeeper {
                 let merged = match self.union(heap, &newattr.s_value, &subattr.s_value) {
                     Ok(u) => u,
                     Err(e) => {
-                        // Keep the old attribute so that later operations see it.
+                        // The attribute is poisoned: what reads it later is a consequence
+                        // of this error, not another one (the reference stops here).
                         let err = self.attr_error(
                             heap,
                             (cd, attr),
@@ -308,9 +310,12 @@ impl Bookkeeper {
                             subattr.origin,
                             &e,
                         );
+                        let mut subattr = subattr;
+                        subattr.s_value = SomeValue::Error;
                         self.classdefs[sub.index()]
                             .attrs
                             .insert(attr.clone(), subattr);
+                        self.update_attr(sub, attr);
                         return Err(err);
                     }
                 };
@@ -338,12 +343,51 @@ impl Bookkeeper {
                 }
             }
         }
+        let written = !newattr.readonly;
         self.classdefs[cd.index()]
             .attrs
             .insert(attr.clone(), newattr);
         self.add_constant_sources(heap, cd, attr, constant_sources)?;
         self.update_attr(cd, attr);
-        Ok(())
+        self.check_attr_allowed(cd, attr, written)
+    }
+
+    /// An attribute some code writes, moved up to class `cd` whose instances may not have
+    /// it (`_attrs_`, `__slots__`, a built-in exception): as the reference, an error (the
+    /// attribute read through a variable of that class, e.g. an exception caught where
+    /// several classes meet). Writes check the declaration themselves first.
+    fn check_attr_allowed(
+        &self,
+        cd: ClassDefId,
+        attr: &Rc<str>,
+        written: bool,
+    ) -> Result<(), AnnError> {
+        let Some(c) = self.class_desc(self.classdefs[cd.index()].desc) else {
+            return Ok(());
+        };
+        match &c.enforced_attrs {
+            Some(allowed) if written && !allowed.contains(attr) => {
+                let why = if c.is_builtin_exception {
+                    format!(
+                        "instances of the built-in exception `{}` cannot have attributes",
+                        c.name
+                    )
+                } else {
+                    format!(
+                        "it is not listed in the `_attrs_` / `__slots__` of `{}`",
+                        c.name
+                    )
+                };
+                Err(AnnError::new(
+                    "RPY204",
+                    format!(
+                        "attribute `{attr}` is read on an instance known only as `{}` here (several classes meet), but {why}: read it where the value is known to be of the class that has it",
+                        c.name
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Generalizes the attribute (on its owner, or on `cd` when new) to contain `s`.

@@ -200,6 +200,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         ))
     }
 
+    /// A list read from or stored in field `name` of an instance of `cd` declared with
+    /// immutable items (`name[*]` in `_immutable_fields_`): it must never be resized.
+    fn immutable_list_field(
+        &mut self,
+        cd: ClassDefId,
+        name: &str,
+        s: &SomeValue,
+    ) -> Result<(), AnnError> {
+        let S::List { def, .. } = s else {
+            return Ok(());
+        };
+        if !self.bk.is_immutable_list_field(self.space.heap(), cd, name) {
+            return Ok(());
+        }
+        let owner = self.bk.get_owner(cd, name).unwrap_or(cd);
+        let field = format!("{}.{}", self.bk.classdef(owner).name, name);
+        self.bk.never_resize_field(*def, &field)
+    }
+
     /// Reading attribute `name` of a value.
     pub fn getattr_value(&mut self, obj: &SomeValue, name: &str) -> Result<SomeValue, AnnError> {
         let rname: Rc<str> = Rc::from(name);
@@ -222,7 +241,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     let s_get = self.bk.immutablevalue(self.space.heap(), fget)?;
                     return self.call_value(&s_get, &ArgsS::simple(vec![obj.clone()]));
                 }
-                self.bk.s_getattr(self.space.heap(), cd, &rname)
+                let s = self.bk.s_getattr(self.space.heap(), cd, &rname)?;
+                self.immutable_list_field(cd, name, &s)?;
+                Ok(s)
             }
             S::Pbc { descs, .. } => {
                 let descs = descs.clone();
@@ -377,6 +398,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 self.bk
                     .setattr_instance(self.space.heap(), cd, &name, value)?;
+                self.immutable_list_field(cd, &name, value)?;
                 Ok(S::None)
             }
             S::Pbc { descs, .. } => {

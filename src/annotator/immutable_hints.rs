@@ -47,7 +47,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         }
         for (span, msg) in found {
-            self.report(AnnError::new("RPY203", msg), span);
+            // the reference's annotator ignores the hint; its typer refuses the class
+            self.report(AnnError::new("RPY203", msg).at_typer(), span);
         }
     }
 }

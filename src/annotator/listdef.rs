@@ -176,7 +176,8 @@ impl Bookkeeper {
                         self.describe_type(heap, s),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = origin {
                     err = err.label(
                         o,
@@ -266,7 +267,8 @@ impl Bookkeeper {
                         self.describe_type(heap, &sb),
                         e.detail_suffix()
                     ),
-                );
+                )
+                .stage_of(&e);
                 if let Some(o) = oa {
                     err = err.label(o, format!("{} here", self.describe_type(heap, &sa)));
                 }
@@ -286,8 +288,12 @@ impl Bookkeeper {
         // mark is dropped here rather than reported.
         it.must_not_resize = (it.must_not_resize || b_item.must_not_resize)
             && !(it.resized_outside_fill || b_item.resized_outside_fill);
+        if it.no_resize_field.is_none() {
+            it.no_resize_field = b_item.no_resize_field.clone();
+        }
         it.resized |= b_item.resized;
         it.resized_outside_fill |= b_item.resized_outside_fill;
+        it.resized_at = it.resized_at.or(b_item.resized_at);
         if it.range_step != b_item.range_step {
             it.range_step = match (it.range_step, b_item.range_step) {
                 (Some(_), Some(_)) => Some(0),
@@ -367,13 +373,17 @@ impl Bookkeeper {
         item.mutated = true;
         if resize && !item.resized_outside_fill {
             if item.must_not_resize {
-                return Err(AnnError::new(
-                    "RPY205",
-                    "this resizes a list given to make_sure_not_resized(): such a list must keep its length".into(),
-                ));
+                let msg = match &item.no_resize_field {
+                    Some(f) => format!(
+                        "this resizes a list that is also `{f}`, declared with immutable items (`[*]` in `_immutable_fields_`): such a list must keep its length"
+                    ),
+                    None => "this resizes a list given to make_sure_not_resized(): such a list must keep its length".into(),
+                };
+                return Err(AnnError::new("RPY205", msg));
             }
             item.resized = true;
             item.resized_outside_fill = true;
+            item.resized_at = Some(span);
         }
         if item.prebuilt.is_some() {
             let what = if resize { "resizes" } else { "modifies" };
@@ -402,12 +412,41 @@ impl Bookkeeper {
         let it = self.list_item(def);
         let item = &mut self.items[it.index()];
         if item.resized_outside_fill {
-            return Err(AnnError::new(
+            let mut e = AnnError::new(
                 "RPY205",
                 "make_sure_not_resized() of a list that is resized (appended to, extended, popped…): the list must keep the length it was made with".into(),
-            ));
+            );
+            if let Some(at) = item.resized_at {
+                e = e.label(at, "the list is resized here");
+            }
+            return Err(e);
         }
         item.must_not_resize = true;
+        Ok(())
+    }
+
+    /// A list stored in or read from field `field` (`Class.field`) declared with immutable
+    /// items (`field[*]` in `_immutable_fields_`): as `never_resize`, which the reference
+    /// applies to such a list.
+    pub fn never_resize_field(&mut self, def: ListDefId, field: &str) -> Result<(), AnnError> {
+        let it = self.list_item(def);
+        let item = &mut self.items[it.index()];
+        let first = !item.must_not_resize;
+        if first {
+            item.must_not_resize = true;
+            item.no_resize_field = Some(std::rc::Rc::from(field));
+        }
+        // reported once per list (at the first field that meets it resized)
+        if item.resized_outside_fill && first {
+            let mut e = AnnError::new(
+                "RPY205",
+                format!("`{field}` is declared with immutable items (`[*]` in `_immutable_fields_`), but this list is resized (appended to, extended, popped…): such a list must keep the length it was made with"),
+            );
+            if let Some(at) = item.resized_at {
+                e = e.label(at, "the list is resized here");
+            }
+            return Err(e);
+        }
         Ok(())
     }
 

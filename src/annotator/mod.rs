@@ -95,6 +95,12 @@ impl AnnError {
         self.typer = true;
         self
     }
+    /// The same error, of the stage of `cause` when that is the RTyper's (a union refused
+    /// only by the reference's typer makes the error reporting it one of the typer too).
+    pub fn stage_of(mut self, cause: &AnnError) -> AnnError {
+        self.typer |= cause.typer;
+        self
+    }
     pub fn label(mut self, span: Span, msg: impl Into<String>) -> AnnError {
         self.labels.push((span, msg.into()));
         self

@@ -81,7 +81,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .first()
             .map(|op| op.span)
             .unwrap_or(graph.span);
-        let mut err = AnnError::new("RPY201", msg).at(primary.1.unwrap_or(fallback));
+        let mut err = AnnError::new("RPY201", msg)
+            .stage_of(e)
+            .at(primary.1.unwrap_or(fallback));
         if let Some(o) = other.1 {
             err = err.label(o, format!("{} here", o_desc));
         }

@@ -34,9 +34,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if !self.seen.insert((e.code, span, e.msg.clone())) {
             return;
         }
+        // the stage of the message kept at this place (the latest, see below)
         if e.typer {
             self.typer_stage.insert((e.code, span));
+        } else {
+            self.typer_stage.remove(&(e.code, span));
         }
+        let here = self.annotating_op.then_some(self.bk.position);
+        if let Some(pos) = here {
+            let seq = self.report_log.len();
+            self.reported_at
+                .entry(pos)
+                .or_default()
+                .push((e.code, span, seq));
+        }
+        self.report_log.push(here);
         let mut d = Diagnostic::new(e.code, span, e.msg);
         for (s, m) in labels {
             if s != span {
@@ -54,6 +66,39 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return;
         }
         self.diagnostics.push(d);
+    }
+
+    /// The operation at `pos` is annotated again with an argument poisoned by an error
+    /// found since elsewhere: what it reported before came from annotations that error
+    /// made wrong (the reference stops at the first error, before such a consequence), so
+    /// it is withdrawn. Not when no other error came after it: the poison is then its
+    /// own, come back around a loop.
+    pub(super) fn retract_at(&mut self, pos: super::Position) {
+        let Some(found) = self.reported_at.get(&pos) else {
+            return;
+        };
+        let log = &self.report_log;
+        let later_elsewhere = |seq: usize| log[seq + 1..].iter().any(|&p| p != Some(pos));
+        let (gone, kept): (Vec<_>, Vec<_>) =
+            found.iter().partition(|&&(_, _, seq)| later_elsewhere(seq));
+        if gone.is_empty() {
+            return;
+        }
+        let withdrawn = |d: &Diagnostic| {
+            gone.iter()
+                .any(|&(code, span, _)| d.code == code && d.span == span)
+        };
+        // an error stays: the one that poisoned the argument (its place may be shared,
+        // as the user call of a bundled model is)
+        if !self
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && !withdrawn(d))
+        {
+            return;
+        }
+        self.diagnostics.retain(|d| !withdrawn(d));
+        self.reported_at.insert(pos, kept);
     }
 
     /// The span of the innermost call, from user code, that led to graph `g`.

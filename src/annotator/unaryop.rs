@@ -273,10 +273,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Op::Contains => "`in`".to_string(),
             other => format!("`{}`", other.name()),
         };
-        Err(AnnError::new(
+        let e = AnnError::new(
             "RPY205",
             format!("{} is not supported on os.environ in RPython: it offers only `environ[key]` (read, assign, del), `environ.get(key)`, `environ.keys()` and `environ.items()`", what),
-        ))
+        );
+        // `len` and `in` are the default int and bool to the reference's annotator; only
+        // its typer refuses them
+        Err(if matches!(op.opname, Op::Len | Op::Contains) {
+            e.at_typer()
+        } else {
+            e
+        })
     }
 
     pub fn consider_op_inner(
@@ -350,7 +357,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     return Err(AnnError::new(
                         "RPY205",
                         "indexing an instance (its `__getitem__`) where `IndexError` is caught is not supported by the RPython typer: call the method, or catch the error inside `__getitem__`".into(),
-                    ));
+                    )
+                    .at_typer());
                 }
                 self.op_getitem(&a[0], &a[1])
             }
@@ -363,7 +371,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Bool => self.op_bool(op, &a[0]),
             Hex | Oct => match &a[0] {
                 s if s.is_int_like() => Ok(SomeValue::string0(true)),
-                s => Err(self.unsupported(op.opname.name(), &[s])),
+                // a str to the reference's annotator (any object's hex()), refused by its typer
+                s => Err(self.unsupported(op.opname.name(), &[s]).at_typer()),
             },
             Ord => match &a[0] {
                 S::Char { .. } => Ok(SomeValue::nonneg_int()),
@@ -565,13 +574,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             super::model::narrow_refusal(s.int_kind())?;
         }
         match s {
-            S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what))),
+            // str() and repr() of anything are a str to the reference's annotator: only its
+            // typer refuses these
+            S::Dict { .. } => Err(AnnError::new("RPY205", format!("{}() of a dict is not supported by RPython", what)).at_typer()),
             S::Pbc { .. } | S::Type { .. } if op == Op::Str && self.is_class_value(s) => match self.class_str_refusal(s) {
                 Some(why) => Err(AnnError::new("RPY205", why).at_typer()),
                 None => Ok(SomeValue::string0(true)),
             },
             S::Iterator { .. } | S::Generator { .. } | S::Builtin { .. } | S::BuiltinMethod { .. } | S::Pbc { .. } | S::Object => {
-                Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe_type(self.space.heap(), s))))
+                Err(AnnError::new("RPY205", format!("{}() of {} is not supported by RPython", what, self.bk.describe_type(self.space.heap(), s))).at_typer())
             }
             s if op == Op::Repr => Err(AnnError::new(
                 "RPY205",
@@ -817,7 +828,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 "RPY218",
                 "float() of a bytearray is not supported by the RPython typer: use float(str(b))"
                     .into(),
-            )),
+            )
+            .at_typer()),
             other => Err(AnnError::new(
                 "RPY218",
                 format!(
@@ -833,17 +845,35 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     pub fn op_iter(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
-            S::List { .. } | S::Dict { .. } | S::Str { .. } | S::Char { .. } | S::Unicode { .. } | S::UnicodeCodePoint { .. } => {
-                Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain })
+            S::List { .. }
+            | S::Dict { .. }
+            | S::Str { .. }
+            | S::Char { .. }
+            | S::Unicode { .. }
+            | S::UnicodeCodePoint { .. } => Ok(S::Iterator {
+                container: Rc::new(s.clone()),
+                variant: IterVariant::Plain,
+            }),
+            S::Tuple(items) if items.len() == 1 => Ok(S::Iterator {
+                container: Rc::new(s.clone()),
+                variant: IterVariant::Plain,
+            }),
+            S::Tuple(items) => {
+                let e = AnnError::new(
+                    "RPY205",
+                    format!(
+                        "a loop over a tuple of {} items is not supported (the RPython typer only iterates over tuples of one item, and the items may have different types): loop over a list `[...]` instead, or over rlib.unroll.unrolling_iterable for a constant tuple",
+                        items.len()
+                    ),
+                );
+                // the reference's annotator iterates over the union of the items (a union
+                // error when they do not mix); only its typer refuses the loop
+                Err(if self.bk.compatible_all(self.space.heap(), items) {
+                    e.at_typer()
+                } else {
+                    e
+                })
             }
-            S::Tuple(items) if items.len() == 1 => Ok(S::Iterator { container: Rc::new(s.clone()), variant: IterVariant::Plain }),
-            S::Tuple(items) => Err(AnnError::new(
-                "RPY205",
-                format!(
-                    "a loop over a tuple of {} items is not supported (the RPython typer only iterates over tuples of one item, and the items may have different types): loop over a list `[...]` instead, or over rlib.unroll.unrolling_iterable for a constant tuple",
-                    items.len()
-                ),
-            )),
             S::Iterator { .. } | S::Generator { .. } => Ok(s.clone()),
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
@@ -857,13 +887,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if !in_family {
                     return Err(AnnError::new(
                         "RPY205",
-                        format!("instances of `{}` are not iterable: the class defines no __iter__", self.bk.classdef(cd).name),
+                        format!(
+                            "instances of `{}` are not iterable: the class defines no __iter__",
+                            self.bk.classdef(cd).name
+                        ),
                     ));
                 }
                 self.call_instance_method(s, "__iter__", &ArgsS::default())
             }
             S::None => Ok(SomeValue::Impossible),
-            other => Err(AnnError::new("RPY205", format!("{} is not iterable", self.bk.describe_type(self.space.heap(), other)))),
+            other => Err(AnnError::new(
+                "RPY205",
+                format!(
+                    "{} is not iterable",
+                    self.bk.describe_type(self.space.heap(), other)
+                ),
+            )),
         }
     }
 

@@ -254,6 +254,19 @@ impl Bookkeeper {
         self.union_impl(heap, a, b, true).is_ok()
     }
 
+    /// Whether all of `items` have a union (the reference's `unionof(*items)` succeeds),
+    /// without side effects.
+    pub fn compatible_all(&mut self, heap: &Heap, items: &[SomeValue]) -> bool {
+        let mut acc = SomeValue::Impossible;
+        for s in items {
+            match self.union_impl(heap, &acc, s, true) {
+                Ok(u) => acc = u,
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
     /// `a ∪ None`.
     pub fn noneify(&self, heap: &Heap, a: &SomeValue) -> Result<SomeValue, AnnError> {
         Ok(match a {
@@ -505,10 +518,13 @@ impl Bookkeeper {
                     names.sort();
                     names.dedup();
                     if names.len() > 1 {
+                        // a set of methods to the reference's annotator; its typer
+                        // refuses them
                         return Err(union_error(format!(
                             "the methods `{}` and `{}` cannot be mixed: the RPython typer needs one attribute name for all the methods a variable can hold",
                             names[0], names[1]
-                        )));
+                        ))
+                        .at_typer());
                     }
                 }
                 if k0 == "method of a frozen object" {
@@ -527,7 +543,8 @@ impl Bookkeeper {
                             "the methods `{}` and `{}` of prebuilt (frozen) objects cannot be mixed: a variable holding methods of frozen objects must hold methods of one function",
                             self.frozen_method_name(heap, methods[0]),
                             self.frozen_method_name(heap, *other)
-                        )));
+                        ))
+                        .at_typer());
                     }
                 }
                 let all: Rc<[DescId]> = self.simplify_methods(all).into();

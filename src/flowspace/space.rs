@@ -267,13 +267,12 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 }
                 _ => {}
             }
-            if let Some(op) = id.flow_op(args.positional.len()) {
-                if !args.is_simple() {
-                    return Err(self.error(
-                        "RPY109",
-                        format!("should not call {}() with keyword arguments", name),
-                    ));
-                }
+            // With keyword arguments, as the reference's flow space: a `call_args` of the
+            // built-in, which its annotator judges (below)
+            if let Some(op) = id
+                .flow_op(args.positional.len())
+                .filter(|_| args.is_simple())
+            {
                 return self.op(op, &args.positional);
             }
         }
@@ -452,6 +451,12 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 }
             }
             Hlvalue::Var(_) => match self.op(Op::Type, &[exc]) {
+                Ok(etype) => Unwind::Raise { etype, evalue: exc },
+                Err(e) => e,
+            },
+            // As the reference's flow space: another constant is raised as a value whose
+            // type is taken (an operation, not folded); its typer refuses that type
+            Hlvalue::Const(_) => match self.record(Op::Type, vec![exc]) {
                 Ok(etype) => Unwind::Raise { etype, evalue: exc },
                 Err(e) => e,
             },

@@ -53,14 +53,17 @@ class ErrorInformation(object):
         return head.count("\n"), pos - line_start
 
     def nice_error_message(self, filename='<filename>', source=""):
-        lines = []
-        if not source:
-            lines.append("<couldn't get source>")
-        else:
+        # As rpython 0.2.1: the list of lines is made only when there is a source, yet
+        # the other branch appends to it too. Building the flow graph of this method
+        # fails there (a local read before it is assigned), so the reference refuses
+        # every program that calls it.
+        if source:
             row, col = self.get_line_column(source)
-            lines.append("  File %s, line %s" % (filename, row + 1))
+            lines = ["  File %s, line %s" % (filename, row + 1)]
             lines.append(source.split("\n")[row])
             lines.append(" " * col + "^")
+        else:
+            lines.append("<couldn't get source>")
         wanted = self.expected
         if not wanted:
             lines.append("ParseError")
