@@ -2,7 +2,8 @@
 //! (`fixtures/programs`, verdicts in `fixtures/verdicts.tsv` made by
 //! `fixtures/make-verdicts.sh`). The real binary runs on every program with `--format json`:
 //! a program the reference accepts must get no error; a program it rejects must get an
-//! error whose primary span or one of whose labels is at the line marked `# REJECT`, and
+//! error whose primary span or one of whose labels is at the line marked `# REJECT` (in any
+//! module of a multi-module program), and
 //! that error must be the first listed (the reference reports only its first error).
 //! Also checks that no variable is left poisoned without an error being reported.
 
