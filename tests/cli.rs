@@ -727,3 +727,50 @@ fn environ_is_read_when_the_program_runs() {
     let without = format!("RPY_ENV_PROBE_REALPROG17 unset\n{tail}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), without);
 }
+
+/// A program calling C through `rpython.rlib.clibffi` (not modelled): `check` gives no
+/// error, and `run` refuses it naming the clibffi names it uses, not the methods of the
+/// program's own classes that the unmodelled objects might call back (agrif/lisplisp's
+/// FFI layer has a `call` method, and calls `call` on a clibffi function pointer).
+#[test]
+fn run_refuses_clibffi_naming_what_it_uses() {
+    let path = write_program(
+        "clibffi_refused",
+        r#"from rpython.rlib import clibffi
+from rpython.rtyper.lltypesystem import rffi
+
+
+class DoubleType(object):
+    def push_arg(self, func, val):
+        func.push_arg(val)
+
+    def call(self, func):
+        return func.call(rffi.DOUBLE)
+
+
+def entry_point(argv):
+    lib = clibffi.CDLL("libm.so.6")
+    f = lib.getpointer("sqrt", [clibffi.ffi_type_double], clibffi.ffi_type_double)
+    t = DoubleType()
+    t.push_arg(f, float(len(argv)))
+    print t.call(f)
+    return 0
+
+
+def target(*args):
+    return entry_point, None
+"#,
+    );
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = rpy(&["check", p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("0 errors"), "{stderr}");
+    let (code, _, stderr) = rpy(&["run", p]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains(
+            "error[RPY301]: the program uses what rpy-lsp does not model (rpython.rlib.clibffi.CDLL, rpython.rlib.clibffi.ffi_type_double): it can be checked but not run"
+        ),
+        "{stderr}"
+    );
+}

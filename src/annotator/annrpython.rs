@@ -5,6 +5,12 @@
 //! a dict entry, an attribute or a function's result registers the position, and the block
 //! is re-flowed when that generalizes.
 
+/// How an argument of a method that unknown code may call is named among the unknowns:
+/// a consequence of some unmodelled name, which `AnnotatedProgram::unknowns_to_report`
+/// lists only when no such name is known.
+pub(crate) const UNKNOWN_CALLER_ARGUMENT: &str = "an argument of";
+pub(crate) const UNKNOWN_CALLER: &str = "which code rpy-lsp does not model may call";
+
 use super::bookkeeper::Bookkeeper;
 use super::description::Desc;
 use super::model::*;
@@ -648,7 +654,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             return;
         }
         let what: Rc<str> = Rc::from(format!(
-            "an argument of `{name}`, which code rpy-lsp does not model may call"
+            "{UNKNOWN_CALLER_ARGUMENT} `{name}`, {UNKNOWN_CALLER}"
         ));
         for i in 0..self.bk.classdefs.len() {
             let cd = ClassDefId(i as u32);
@@ -693,7 +699,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 .contains(&self.graphs[g as usize].name)
         {
             let what: Rc<str> = Rc::from(format!(
-                "an argument of `{}`, which code rpy-lsp does not model may call",
+                "{UNKNOWN_CALLER_ARGUMENT} `{}`, {UNKNOWN_CALLER}",
                 self.graphs[g as usize].name
             ));
             for s in inputs.iter_mut().skip(1) {

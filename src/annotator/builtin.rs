@@ -792,11 +792,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.check_int("range", "the arguments", s)?;
             }
         }
-        let zero = S::Integer {
-            nonneg: true,
-            kind: IntKind::Signed,
-            konst: Some(Value::Int(0)),
-        };
+        let zero = SomeValue::const_len(0);
         let (start, stop, step) = match p.len() {
             1 => (zero, p[0].clone(), Some(1)),
             2 => (p[0].clone(), p[1].clone(), Some(1)),

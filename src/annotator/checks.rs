@@ -17,27 +17,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Uses the annotator accepts but the RPython typer cannot translate, which depend on
     /// the final annotations (a list stays a `range()` list only if nothing mutates it).
     pub(super) fn check_typer_limits(&mut self) {
-        let mut found = Vec::new();
-        for g in 0..self.graphs.len() {
-            for block in &self.graphs[g].blocks {
-                for op in &block.operations {
-                    let Some(SomeValue::Iterator {
-                        container,
-                        variant: IterVariant::Reversed,
-                    }) = &self.info[g].bindings[op.result.0 as usize]
-                    else {
-                        continue;
-                    };
-                    if let SomeValue::List { def, .. } = **container {
-                        let it = self.bk.item(self.bk.list_item(def));
-                        if it.range_step.is_some() && !it.mutated && !it.resized {
-                            found.push(op.span);
-                        }
-                    }
-                }
-            }
-        }
-        for span in found {
+        // reversed() of a range list: the iterator the operation makes
+        let reversed =
+            self.ops_on_range_lists(|op, bindings| match &bindings[op.result.0 as usize] {
+                Some(SomeValue::Iterator {
+                    container,
+                    variant: IterVariant::Reversed,
+                }) => match **container {
+                    SomeValue::List { def, .. } => Some(def),
+                    _ => None,
+                },
+                _ => None,
+            });
+        for span in reversed {
             self.report(
                 AnnError::new(
                     "RPY210",
@@ -46,27 +38,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 span,
             );
         }
-        let mut found = Vec::new();
-        for g in 0..self.graphs.len() {
-            for block in &self.graphs[g].blocks {
-                for op in &block.operations {
-                    if op.opname != Op::Contains {
-                        continue;
-                    }
-                    let Some(Hlvalue::Var(v)) = op.args.first() else {
-                        continue;
-                    };
-                    if let Some(SomeValue::List { def, .. }) = &self.info[g].bindings[v.0 as usize]
-                    {
-                        let it = self.bk.item(self.bk.list_item(*def));
-                        if it.range_step.is_some() && !it.mutated && !it.resized {
-                            found.push(op.span);
-                        }
-                    }
-                }
+        // `x in l` of a range list: the operation's first argument
+        let contains = self.ops_on_range_lists(|op, bindings| {
+            if op.opname != Op::Contains {
+                return None;
             }
-        }
-        for span in found {
+            match op.args.first() {
+                Some(Hlvalue::Var(v)) => match &bindings[v.0 as usize] {
+                    Some(SomeValue::List { def, .. }) => Some(*def),
+                    _ => None,
+                },
+                _ => None,
+            }
+        });
+        for span in contains {
             self.report(
                 AnnError::new(
                     "RPY210",
@@ -121,6 +106,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
             }
         }
+    }
+
+    /// The spans of the operations that `list_of` says use a list (its definition), among
+    /// those whose list is still a `range()` list at the fixpoint (nothing mutates or
+    /// resizes it).
+    fn ops_on_range_lists(
+        &self,
+        list_of: impl Fn(&SpaceOperation, &[Option<SomeValue>]) -> Option<ListDefId>,
+    ) -> Vec<Span> {
+        let mut found = Vec::new();
+        for (graph, info) in self.graphs.iter().zip(&self.info) {
+            for op in graph.blocks.iter().flat_map(|b| &b.operations) {
+                let Some(def) = list_of(op, &info.bindings) else {
+                    continue;
+                };
+                let item = self.bk.item(self.bk.list_item(def));
+                if item.range_step.is_some() && !item.mutated && !item.resized {
+                    found.push(op.span);
+                }
+            }
+        }
+        found
     }
 
     /// `s.decode('utf-8')` of a constant string, which the typer cannot translate;

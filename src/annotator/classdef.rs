@@ -808,21 +808,34 @@ impl Bookkeeper {
         positions.sort_unstable();
         let mut out = Vec::with_capacity(positions.len() + 1);
         for i in positions {
-            let d = descs[i];
-            match self.desc(d) {
-                Desc::Method(m) if m.selfclassdef.is_none() => {
-                    let (methcd, func, name) = (m.origin, m.func, m.name.clone());
-                    out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
-                }
-                _ => out.push(d),
-            }
+            out.push(self.bound_method(descs[i], None));
         }
-        if let Some(i) = uplookup {
-            let Desc::Method(m) = self.desc(descs[i]) else {
-                unreachable!()
-            };
-            let (func, origin, name) = (m.func, m.origin, m.name.clone());
-            out.push(self.getmethoddesc(func, origin, Some(cd), &name));
+        self.filtered_pbc(cd, out, uplookup.map(|i| descs[i]), can_be_none)
+    }
+
+    /// `d` itself, or for an unbound method description the one bound to `to` (by
+    /// default to the class that defines the method).
+    fn bound_method(&mut self, d: DescId, to: Option<ClassDefId>) -> DescId {
+        match self.desc(d) {
+            Desc::Method(m) if m.selfclassdef.is_none() => {
+                let (func, origin, name) = (m.func, m.origin, m.name.clone());
+                self.getmethoddesc(func, origin, Some(to.unwrap_or(origin)), &name)
+            }
+            _ => d,
+        }
+    }
+
+    /// The result of `lookup_filter`: the descriptions kept (`out`), then the method
+    /// found in `cd` or above it (`uplookup`) bound to `cd`.
+    fn filtered_pbc(
+        &mut self,
+        cd: ClassDefId,
+        mut out: Vec<DescId>,
+        uplookup: Option<DescId>,
+        can_be_none: bool,
+    ) -> SomeValue {
+        if let Some(d) = uplookup {
+            out.push(self.bound_method(d, Some(cd)));
         }
         if !out.is_empty() {
             let mut r = SomeValue::pbc(out);
@@ -848,9 +861,9 @@ impl Bookkeeper {
         for &d in descs.iter() {
             match self.desc(d) {
                 Desc::Method(m) if m.selfclassdef.is_none() => {
-                    let (methcd, func, name) = (m.origin, m.func, m.name.clone());
+                    let methcd = m.origin;
                     if methcd != cd && self.issubclass_def(methcd, cd) {
-                        out.push(self.getmethoddesc(func, methcd, Some(methcd), &name));
+                        out.push(self.bound_method(d, None));
                     } else if self.issubclass_def(cd, methcd)
                         && uplookup.is_none_or(|(u, _)| self.issubclass_def(methcd, u))
                     {
@@ -860,24 +873,7 @@ impl Bookkeeper {
                 _ => out.push(d),
             }
         }
-        if let Some((_, d)) = uplookup {
-            let Desc::Method(m) = self.desc(d) else {
-                unreachable!()
-            };
-            let (func, origin, name) = (m.func, m.origin, m.name.clone());
-            out.push(self.getmethoddesc(func, origin, Some(cd), &name));
-        }
-        if !out.is_empty() {
-            let mut r = SomeValue::pbc(out);
-            if let SomeValue::Pbc { can_be_none: c, .. } = &mut r {
-                *c = can_be_none;
-            }
-            r
-        } else if can_be_none {
-            SomeValue::None
-        } else {
-            SomeValue::Impossible
-        }
+        self.filtered_pbc(cd, out, uplookup.map(|(_, d)| d), can_be_none)
     }
 
     /// `__init__` (or another attribute) looked up in the class dicts, unbound.

@@ -162,6 +162,20 @@ pub struct AnnotatedProgram {
 }
 
 impl AnnotatedProgram {
+    /// What the `specialize.memo` function `func` returned at translation time for these
+    /// arguments (their hash keys), if it was called with them.
+    pub fn memo_result(
+        &self,
+        func: ObjId,
+        args: &[crate::objspace::object::HashKey],
+    ) -> Option<crate::objspace::object::Value> {
+        self.resume
+            .as_ref()?
+            .memo_results
+            .get(&(func, args.to_vec()))
+            .copied()
+    }
+
     /// Plain words: "int, non-negative", "list of str, resizable", "instance of Node or None".
     pub fn describe(&self, heap: &Heap, s: &SomeValue) -> String {
         self.bookkeeper.describe(heap, s)
@@ -195,6 +209,23 @@ impl AnnotatedProgram {
         out.sort();
         out.dedup();
         out
+    }
+
+    /// The unknowns that explain why the program cannot be translated: the unmodelled
+    /// names it uses, without the arguments of methods unknown code may call (which
+    /// follow from those names), unless there is nothing else to name.
+    pub fn unknowns_to_report(&self) -> Vec<std::rc::Rc<str>> {
+        let all = self.unknowns();
+        let named: Vec<_> = all
+            .iter()
+            .filter(|u| !u.starts_with(annrpython::UNKNOWN_CALLER_ARGUMENT))
+            .cloned()
+            .collect();
+        if named.is_empty() {
+            all
+        } else {
+            named
+        }
     }
 
     /// Whether any diagnostic is an error.

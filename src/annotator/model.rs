@@ -233,6 +233,14 @@ impl SomeValue {
             konst: None,
         }
     }
+    /// The constant nonnegative int `n` (a known length).
+    pub fn const_len(n: usize) -> SomeValue {
+        S::Integer {
+            nonneg: true,
+            kind: IntKind::Signed,
+            konst: Some(Value::Int(n as i64)),
+        }
+    }
     pub fn int_of_kind(kind: IntKind, nonneg: bool) -> SomeValue {
         let nonneg = nonneg || is_unsigned(kind);
         S::Integer {

@@ -574,41 +574,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     pub fn op_len(&mut self, s: &SomeValue) -> Result<SomeValue, AnnError> {
         match s {
-            S::Char { .. } | S::UnicodeCodePoint { .. } => Ok(S::Integer {
-                nonneg: true,
-                kind: IntKind::Signed,
-                konst: Some(Value::Int(1)),
-            }),
+            S::Char { .. } | S::UnicodeCodePoint { .. } => Ok(SomeValue::const_len(1)),
             S::Str { .. } | S::Unicode { .. } | S::ByteArray => Ok(SomeValue::nonneg_int()),
-            S::Tuple(items) => Ok(S::Integer {
-                nonneg: true,
-                kind: IntKind::Signed,
-                konst: Some(Value::Int(items.len() as i64)),
+            S::Tuple(items) => Ok(SomeValue::const_len(items.len())),
+            // a container that can hold nothing is known to be empty
+            S::List { def, .. } => Ok(if self.bk.read_list_item(*def).is_impossible() {
+                SomeValue::const_len(0)
+            } else {
+                SomeValue::nonneg_int()
             }),
-            S::List { def, .. } => {
-                let item = self.bk.read_list_item(*def);
-                if item.is_impossible() {
-                    Ok(S::Integer {
-                        nonneg: true,
-                        kind: IntKind::Signed,
-                        konst: Some(Value::Int(0)),
-                    })
-                } else {
-                    Ok(SomeValue::nonneg_int())
-                }
-            }
-            S::Dict { def, .. } => {
-                let k = self.bk.read_dict_key(*def);
-                if k.is_impossible() {
-                    Ok(S::Integer {
-                        nonneg: true,
-                        kind: IntKind::Signed,
-                        konst: Some(Value::Int(0)),
-                    })
-                } else {
-                    Ok(SomeValue::nonneg_int())
-                }
-            }
+            S::Dict { def, .. } => Ok(if self.bk.read_dict_key(*def).is_impossible() {
+                SomeValue::const_len(0)
+            } else {
+                SomeValue::nonneg_int()
+            }),
             S::Instance { classdef, .. } => {
                 // As an attribute read: a __len__ that only subclasses define is found
                 // there (mal's `len(ast)` on its base MalType).

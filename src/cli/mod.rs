@@ -407,17 +407,8 @@ fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConf
     }
     config.rules.ignore.extend(args.ignore.iter().cloned());
     config.translate = !args.no_translate;
-    let unknown = config.rules.unknown_selectors();
-    if !unknown.is_empty() {
-        return Err(format!(
-            "unknown rule selector{} {} (see `rpy-lsp rules`)",
-            if unknown.len() == 1 { "" } else { "s" },
-            unknown
-                .iter()
-                .map(|u| format!("`{u}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    if let Some(e) = config.rules.unknown_selectors_error() {
+        return Err(e);
     }
     Ok(config)
 }

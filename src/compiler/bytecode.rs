@@ -138,7 +138,8 @@ pub enum Instr {
     BuildTuple(u32),
     BuildList(u32),
     BuildSet(u32),
-    /// Builds a dict from 2*n items: key, value, key, value… (first pair deepest).
+    /// Pushes a new empty dict presized for `n` items (CPython 2.7's `BUILD_MAP n`: the
+    /// size decides the order CPython iterates over the dict in).
     BuildMap(u32),
     /// Appends TOS to the list `n` items below it (after popping TOS); list comprehensions.
     ListAppend(u32),
@@ -293,6 +294,14 @@ impl CodeObject {
 }
 
 impl Instr {
+    /// A call with one positional argument (a decorator, the message of an assertion).
+    pub const CALL_ONE: Instr = Instr::Call {
+        npos: 1,
+        nkw: 0,
+        star: false,
+        starstar: false,
+    };
+
     /// The instruction index this instruction may jump to, if any.
     pub fn jump_target(&self) -> Option<u32> {
         match *self {

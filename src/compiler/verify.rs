@@ -64,7 +64,7 @@ fn effect(i: &Instr) -> (u32, i64) {
             (n, -(n as i64))
         }
         BuildSlice(n) | BuildTuple(n) | BuildList(n) | BuildSet(n) => (n, 1 - n as i64),
-        BuildMap(n) => (2 * n, 1 - 2 * n as i64),
+        BuildMap(_) => (0, 1),
         ListAppend(n) | SetAdd(n) => (n + 1, -1),
         MapAdd(n) => (n + 2, -2),
         StoreMap => (3, -2),

@@ -418,32 +418,44 @@ local must be assigned before it is read on every path.",
         severity: Error,
         summary: "rpy-lsp's RTyper cannot translate this operation",
         doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
-        bad: "import os
+        bad: "from rpython.rlib.objectmodel import specialize
 
 
-def words(text):
-    return [bytearray(w) for w in text.split(\",\")]
-
-
-def show(items):
-    os.write(1, str(len(items)) + \"\\n\")
+@specialize.memo()
+def limits(big, strict):
+    if big:
+        return [100, 1000, int(strict)]
+    return [1, 10, int(strict)]
 
 
 def entry_point(argv):
-    parts = words(argv[0])
-    print parts
-    show(parts)
+    n = len(argv)
+    big = n > 2
+    print limits(big, n > 3)[1]
     return 0
 
 
 def target(*args):
     return entry_point, None
 ",
-        good: "import os
+        good: "from rpython.rlib.objectmodel import specialize
+
+
+@specialize.memo()
+def limits(big, strict):
+    if big:
+        return [100, 1000, int(strict)]
+    return [1, 10, int(strict)]
+
 
 def entry_point(argv):
-    os.write(1, argv[0] + \"\\n\")
+    n = len(argv)
+    if n > 2:
+        print limits(True, True)[1]
+    else:
+        print limits(False, False)[1]
     return 0
+
 
 def target(*args):
     return entry_point, None

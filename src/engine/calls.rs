@@ -142,6 +142,25 @@ impl Analysis {
         out
     }
 
+    /// The call operation at `pos` in program `pi`, and its span in the unified files.
+    fn call_site<'g>(
+        &self,
+        pi: usize,
+        ann: &'g crate::annotator::AnnotatedProgram,
+        pos: crate::annotator::model::Position,
+    ) -> Option<(&'g crate::flowspace::SpaceOperation, Span)> {
+        let caller = &ann.graphs[pos.graph as usize];
+        let op = caller
+            .block(crate::flowspace::BlockId(pos.block))
+            .operations
+            .get(pos.op as usize)?;
+        let site = Span {
+            file: self.unified(pi, op.span.file),
+            ..op.span
+        };
+        Some((op, site))
+    }
+
     /// Who calls the function of `item`, where, and with which argument types.
     pub fn incoming_calls(&self, item: &CallItem) -> Vec<Call> {
         let mut out: Vec<Call> = Vec::new();
@@ -166,18 +185,11 @@ impl Analysis {
                 .collect();
             positions.sort_by_key(|p| (p.graph, p.block, p.op));
             for pos in positions {
-                let caller = &ann.graphs[pos.graph as usize];
-                let Some(func) = caller.func else { continue };
-                let Some(op) = caller
-                    .block(crate::flowspace::BlockId(pos.block))
-                    .operations
-                    .get(pos.op as usize)
-                else {
+                let Some(func) = ann.graphs[pos.graph as usize].func else {
                     continue;
                 };
-                let site = Span {
-                    file: self.unified(pi, op.span.file),
-                    ..op.span
+                let Some((op, site)) = self.call_site(pi, ann, pos) else {
+                    continue;
                 };
                 let passes = (op.opname == Op::SimpleCall).then(|| {
                     let words: Vec<String> = op
@@ -219,17 +231,8 @@ impl Analysis {
                 .collect();
             calls.sort_by_key(|(p, _)| (p.graph, p.block, p.op));
             for (pos, targets) in calls {
-                let caller = &ann.graphs[pos.graph as usize];
-                let Some(op) = caller
-                    .block(crate::flowspace::BlockId(pos.block))
-                    .operations
-                    .get(pos.op as usize)
-                else {
+                let Some((_, site)) = self.call_site(pi, ann, *pos) else {
                     continue;
-                };
-                let site = Span {
-                    file: self.unified(pi, op.span.file),
-                    ..op.span
                 };
                 for &t in targets.iter() {
                     let Some(func) = ann.graphs.get(t as usize).and_then(|g| g.func) else {

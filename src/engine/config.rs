@@ -77,6 +77,23 @@ impl RuleSelection {
             .cloned()
             .collect()
     }
+
+    /// The complaint about the selectors that name no rule, or `None` when every one does.
+    pub fn unknown_selectors_error(&self) -> Option<String> {
+        let unknown = self.unknown_selectors();
+        if unknown.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "unknown rule selector{} {} (see `rpy-lsp rules`)",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown
+                .iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
 }
 
 /// A selector: `ALL`, a code or a prefix of codes (`RPY2`, any case), or a rule name.
@@ -232,18 +249,8 @@ impl EngineConfig {
                 .into_iter()
                 .collect(),
         };
-        let unknown = config.rules.unknown_selectors();
-        if !unknown.is_empty() {
-            return Err(format!(
-                "{}: [tool.rpy-lsp]: unknown rule selector{} {} (see `rpy-lsp rules`)",
-                file.display(),
-                if unknown.len() == 1 { "" } else { "s" },
-                unknown
-                    .iter()
-                    .map(|u| format!("`{u}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        if let Some(e) = config.rules.unknown_selectors_error() {
+            return Err(format!("{}: [tool.rpy-lsp]: {e}", file.display()));
         }
         Ok(config)
     }

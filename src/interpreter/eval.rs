@@ -251,7 +251,11 @@ fn step<S: Space>(
         Instr::BuildTuple(n) => build(space, f, Op::NewTuple, n as usize)?,
         Instr::BuildList(n) => build(space, f, Op::NewList, n as usize)?,
         Instr::BuildSet(n) => build(space, f, Op::NewSet, n as usize)?,
-        Instr::BuildMap(n) => build(space, f, Op::NewDict, 2 * n as usize)?,
+        Instr::BuildMap(n) => {
+            let d = space.op(Op::NewDict, &[])?;
+            space.presize_dict(&d, n as usize);
+            f.push(d);
+        }
         Instr::ListAppend(n) | Instr::SetAdd(n) => {
             let item = f.pop();
             let target = f.state.stack[f.state.stack.len() - n as usize].clone();

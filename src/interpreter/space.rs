@@ -116,6 +116,9 @@ pub trait Space: Sized {
     fn const_str(&self, v: &Self::Value) -> Option<Rc<str>>;
 
     fn op(&mut self, op: Op, args: &[Self::Value]) -> OpResult<Self::Value>;
+    /// `BUILD_MAP n`'s size hint for the dict `d` just made (CPython presizes a display
+    /// of more than five items, which decides its iteration order).
+    fn presize_dict(&mut self, _d: &Self::Value, _n: usize) {}
     fn call(&mut self, func: Self::Value, args: CallArgs<Self::Value>) -> OpResult<Self::Value>;
     fn branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch>;
     fn next(&mut self, iter: &Self::Value) -> OpResult<Self::Value, IterNext<Self::Value>>;
@@ -244,4 +247,13 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         Vec::new()
     }
+    /// Calls the registry's import-time implementation of built-in `id` on constant
+    /// arguments (the annotator's constant folding of `int("12")`, `chr(120)`…): its
+    /// result, or `None` when the call raises (the reference then leaves the value
+    /// non-constant).
+    fn call_builtin_const(
+        &mut self,
+        id: crate::builtins::BuiltinId,
+        args: Vec<Value>,
+    ) -> Option<Value>;
 }

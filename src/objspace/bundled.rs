@@ -74,6 +74,7 @@ bundled! {
     "rpython.rlib.rgc" => "rpython/rlib/rgc.py", false;
     "rpython.rlib.rweakref" => "rpython/rlib/rweakref.py", false;
     "rpython.rlib.rrandom" => "rpython/rlib/rrandom.py", false;
+    "rpython.rlib._blockhash" => "rpython/rlib/_blockhash.py", false;
     "rpython.rlib.rsha" => "rpython/rlib/rsha.py", false;
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;

@@ -31,7 +31,7 @@ impl ObjSpace {
         if let Some(d) = starstar {
             let entries = match d {
                 Value::Obj(id) => match self.heap.get(id) {
-                    Object::Dict(d) => Some(d.entries.clone()),
+                    Object::Dict(d) => Some(d.py_entries()),
                     _ => None,
                 },
                 _ => None,

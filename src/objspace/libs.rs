@@ -683,7 +683,9 @@ fn collections_ordered_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1 + a.kwargs.len())?;
     let d = sp.new_dict();
     if let Value::Obj(id) = d {
-        sp.heap.mark_insertion_ordered(id);
+        if let Object::Dict(dict) = sp.heap.get_mut(id) {
+            dict.keep_insertion_order();
+        }
     }
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;

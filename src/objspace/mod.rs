@@ -32,6 +32,7 @@ pub mod pydict_order;
 mod re_module;
 pub mod reach;
 pub mod regex;
+mod setops;
 mod space;
 mod strings;
 mod types;

@@ -176,11 +176,14 @@ impl AttrMap {
     }
 }
 
-/// A dict with arbitrary hashable keys, in insertion order.
+/// A dict (or a set) with arbitrary hashable keys: the entries in insertion order, and
+/// CPython 2.7's hash table of them, which gives the order import-time code sees
+/// (`pydict_order`). Change it through `dict::DictOps`, which keeps both.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dict {
     pub entries: Vec<(Value, Value)>,
     pub index: HashMap<HashKey, usize>,
+    pub table: super::pydict_order::PyTable,
 }
 
 #[derive(Clone, Debug)]
@@ -372,10 +375,6 @@ pub struct Heap {
     /// handed out mutable since.
     watched: u32,
     touched: bool,
-    /// The dicts that keep their insertion order when iterated under CPython
-    /// (`collections.OrderedDict`); another dict iterates in CPython's hash order
-    /// (`pydict_order`).
-    insertion_ordered: std::collections::HashSet<ObjId>,
 }
 
 impl Heap {
@@ -383,14 +382,6 @@ impl Heap {
         let id = ObjId(self.objects.len() as u32);
         self.objects.push(obj);
         id
-    }
-    /// Marks `id` as a dict that keeps its insertion order (an OrderedDict).
-    pub fn mark_insertion_ordered(&mut self, id: ObjId) {
-        self.insertion_ordered.insert(id);
-    }
-    /// Whether the dict `id` keeps its insertion order when CPython iterates over it.
-    pub fn is_insertion_ordered(&self, id: ObjId) -> bool {
-        self.insertion_ordered.contains(&id)
     }
     pub fn get(&self, id: ObjId) -> &Object {
         &self.objects[id.0 as usize]

@@ -1,5 +1,6 @@
 //! `impl Space for ObjSpace`: the frame interpreter's view of the concrete object space.
 
+use super::dict::DictOps;
 use super::object::{Function, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::compiler::{CodeObject, Const};
@@ -16,6 +17,31 @@ impl ObjSpace {
             format!("name '{name}' is not defined")
         };
         self.err("NameError", msg)
+    }
+
+    /// A name that is not a local: in the module `globals` (when `search_module`: not
+    /// when it is the namespace already searched), then among the built-ins; unknown in a
+    /// module whose namespace got unknown contents, else a NameError (`global name` for
+    /// the global lookup of a function).
+    fn load_past_locals(
+        &mut self,
+        globals: ObjId,
+        name: &Rc<str>,
+        search_module: bool,
+        global_lookup: bool,
+    ) -> R {
+        if search_module {
+            if let Some(v) = self.module_attr(globals, name) {
+                return Ok(v);
+            }
+        }
+        if let Some(v) = self.builtin_lookup(name) {
+            return Ok(v);
+        }
+        if self.unknown_globals.contains(&globals) {
+            return Ok(self.unknown_global(name));
+        }
+        Err(self.name_error(name, global_lookup))
     }
 
     /// A global missing from a module whose namespace got unknown contents.
@@ -154,6 +180,17 @@ impl Space for ObjSpace {
         }
     }
 
+    fn presize_dict(&mut self, d: &Value, n: usize) {
+        // `_PyDict_NewPresized`: only a display of more than five items
+        if n > 5 {
+            if let Value::Obj(id) = *d {
+                if let Object::Dict(dict) = self.heap.get_mut(id) {
+                    dict.presize(n);
+                }
+            }
+        }
+    }
+
     fn op(&mut self, op: Op, args: &[Value]) -> R {
         let model_object = op == Op::GetAttr
             && !self.is_bundled_module(args[0])
@@ -243,16 +280,7 @@ impl Space for ObjSpace {
     }
 
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> R {
-        if let Some(v) = self.module_attr(globals, name) {
-            return Ok(v);
-        }
-        if let Some(v) = self.builtin_lookup(name) {
-            return Ok(v);
-        }
-        if self.unknown_globals.contains(&globals) {
-            return Ok(self.unknown_global(name));
-        }
-        Err(self.name_error(name, true))
+        self.load_past_locals(globals, name, true, true)
     }
 
     fn store_global(&mut self, globals: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
@@ -271,18 +299,7 @@ impl Space for ObjSpace {
         if let Some(v) = self.ns_get(namespace, name) {
             return Ok(v);
         }
-        if namespace != globals {
-            if let Some(v) = self.module_attr(globals, name) {
-                return Ok(v);
-            }
-        }
-        if let Some(v) = self.builtin_lookup(name) {
-            return Ok(v);
-        }
-        if self.unknown_globals.contains(&globals) {
-            return Ok(self.unknown_global(name));
-        }
-        Err(self.name_error(name, false))
+        self.load_past_locals(globals, name, namespace != globals, false)
     }
 
     fn store_name(&mut self, namespace: ObjId, name: &Rc<str>, v: Value) -> OpResult<Value, ()> {
@@ -493,5 +510,12 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     }
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         self.bundled_files.iter().copied().collect()
+    }
+    fn call_builtin_const(
+        &mut self,
+        id: crate::builtins::BuiltinId,
+        args: Vec<Value>,
+    ) -> Option<Value> {
+        self.call_builtin(id, None, args, Vec::new()).ok()
     }
 }

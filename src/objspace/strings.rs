@@ -82,47 +82,48 @@ fn to_upper(c: u32, unicode: bool, out: &mut Vec<u32>) {
     }
 }
 
-fn find_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+/// Where `needle` may start in `hay[start..end]` (`end` clipped to the length): `None`
+/// when the window is too short for it. An empty needle matches at every position.
+fn candidate_starts(
+    hay: &[u32],
+    needle: &[u32],
+    start: usize,
+    end: usize,
+) -> Option<std::ops::RangeInclusive<usize>> {
     let end = end.min(hay.len());
-    if start > end {
+    if start > end || needle.len() > end - start {
         return None;
     }
-    if needle.is_empty() {
-        return Some(start);
-    }
-    if needle.len() > end - start {
-        return None;
-    }
-    (start..=end - needle.len()).find(|&i| &hay[i..i + needle.len()] == needle)
+    Some(start..=end - needle.len())
+}
+
+fn find_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
+    candidate_starts(hay, needle, start, end)?.find(|&i| &hay[i..i + needle.len()] == needle)
 }
 
 fn rfind_sub(hay: &[u32], needle: &[u32], start: usize, end: usize) -> Option<usize> {
-    let end = end.min(hay.len());
-    if start > end {
-        return None;
-    }
-    if needle.is_empty() {
-        return Some(end);
-    }
-    if needle.len() > end - start {
-        return None;
-    }
-    (start..=end - needle.len())
+    candidate_starts(hay, needle, start, end)?
         .rev()
         .find(|&i| &hay[i..i + needle.len()] == needle)
 }
 
-/// Python's slice-like normalization of `start`/`end` arguments of string methods.
+/// Python's slice-like normalization of `start`/`end` arguments of string methods. A
+/// `start` beyond the end stays there (nothing is found from it, not even ""), so the
+/// range may be empty with `start > end`.
 fn norm_range(len: usize, start: Option<i64>, end: Option<i64>) -> (usize, usize) {
     let l = len as i64;
-    let fix = |v: i64| -> usize {
-        if v < 0 {
-            (v + l).max(0) as usize
-        } else {
-            v.min(l) as usize
-        }
+    let from_end = |v: i64| (v + l).max(0) as usize;
+    let start = match start {
+        Some(v) if v < 0 => from_end(v),
+        Some(v) => v as usize,
+        None => 0,
     };
-    (start.map(fix).unwrap_or(0), end.map(fix).unwrap_or(len))
+    let end = match end {
+        Some(v) if v < 0 => from_end(v),
+        Some(v) => v.min(l) as usize,
+        None => len,
+    };
+    (start, end)
 }
 
 impl ObjSpace {
@@ -193,6 +194,16 @@ impl ObjSpace {
         }
     }
 
+    /// The width a string is padded to (`ljust`, `center`, `zfill`…): no more than the
+    /// model holds (MemoryError beyond).
+    fn pad_width(&mut self, width: i128) -> R<usize> {
+        let w = width.clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
+        if w > super::MAX_ITEMS {
+            return Err(self.err("MemoryError", "width too large for the import-time model"));
+        }
+        Ok(w)
+    }
+
     /// Every `str.*` and `unicode.*` method.
     pub(crate) fn string_method(&mut self, a: &mut BArgs) -> R {
         // str and unicode share the methods: the receiver says which applies
@@ -200,10 +211,9 @@ impl ObjSpace {
         let meth = id.short_name();
         let this = a.take_self(self)?;
         let Some(mut s) = self.txt(this) else {
-            let tn = self.type_name(this);
-            return self.type_error(format!(
-                "descriptor '{meth}' requires a 'str' object but received a '{tn}'"
-            ));
+            // (a unicode method is the str one's twin: the id it was called by says which)
+            let class = if a.id == id { "str" } else { "unicode" };
+            return self.descriptor_type_error(meth, class, this);
         };
         // `join` looks at its items twice (for unicode, then to join): an iterator
         // argument is consumed once, into a list.
@@ -528,12 +538,7 @@ impl ObjSpace {
                     }
                     None => b' ' as u32,
                 };
-                let w = width.clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
-                if w > super::MAX_ITEMS {
-                    return Err(
-                        self.err("MemoryError", "width too large for the import-time model")
-                    );
-                }
+                let w = self.pad_width(width)?;
                 if s.c.len() >= w {
                     return Ok(this);
                 }
@@ -553,15 +558,7 @@ impl ObjSpace {
             }
             B::StrZfill => {
                 a.arity(self, 1, 1)?;
-                let w = self
-                    .int_of(a.args[0])
-                    .unwrap_or(0)
-                    .clamp(0, super::MAX_ITEMS as i128 + 1) as usize;
-                if w > super::MAX_ITEMS {
-                    return Err(
-                        self.err("MemoryError", "width too large for the import-time model")
-                    );
-                }
+                let w = self.pad_width(self.int_of(a.args[0]).unwrap_or(0))?;
                 if s.c.len() >= w {
                     return Ok(this);
                 }

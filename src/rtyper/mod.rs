@@ -32,6 +32,7 @@ mod rgenerator;
 mod rinstance;
 mod riter;
 mod rlist;
+mod rmemo;
 pub mod rmodel;
 mod rops;
 mod rpbc;
@@ -256,7 +257,7 @@ fn rtype_rounds(
         )]);
     };
     // values of modules rpy-lsp does not model have no low-level representation
-    let unknowns = ann.unknowns();
+    let unknowns = ann.unknowns_to_report();
     if !unknowns.is_empty() {
         return Err(vec![Diagnostic::new(
             "RPY301",

@@ -134,6 +134,11 @@ impl RTyper<'_> {
                             let rr = hop.r_result;
                             return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                         }
+                        if memo {
+                            if let Some(r) = self.memo_by_value(hop, llops, id)? {
+                                return Ok(r);
+                            }
+                        }
                         let Some(g) = self.first_call_target(hop) else {
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };

@@ -12,6 +12,20 @@ use crate::objspace::object::{IntKind, Value};
 type R = Result<(Hlvalue, ReprId), TyperError>;
 
 impl RTyper<'_> {
+    /// A dict lookup by key (`d[k]`, `del d[k]`) raises KeyError where the program
+    /// catches it: the exception is declared there. An r_dict's lookup calls the user's
+    /// functions (`custom`): the reference declares nothing implicit then.
+    fn dict_key_error_here(&self, llops: &mut LlOps, hop: &mut Hop, custom: bool) {
+        let raises = if custom {
+            self.catches(hop, "KeyError")
+        } else {
+            self.has_implicit_exception(hop, "KeyError")
+        };
+        if raises {
+            hop.exception_is_here(llops);
+        }
+    }
+
     pub fn build_tuple(&mut self, llops: &mut LlOps, rr: ReprId, items: Vec<Hlvalue>) -> Hlvalue {
         let tr = self.lltype(rr);
         let st = self.types.pointee(tr).unwrap();
@@ -213,16 +227,7 @@ impl RTyper<'_> {
                 key, value, custom, ..
             } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                // an r_dict's lookup calls the user's functions: the reference declares
-                // nothing then
-                let raises = if custom.is_some() {
-                    self.catches(hop, "KeyError")
-                } else {
-                    self.has_implicit_exception(hop, "KeyError")
-                };
-                if raises {
-                    hop.exception_is_here(llops);
-                }
+                self.dict_key_error_here(llops, hop, custom.is_some());
                 let tv = self.lltype(value);
                 Ok((
                     self.dict_call(llops, "ll_dict_getitem", r, vec![v, k], tv)?,
@@ -311,14 +316,7 @@ impl RTyper<'_> {
             }
             Repr::Dict { key, custom, .. } => {
                 let k = self.inputarg(llops, hop, 1, key)?;
-                let raises = if custom.is_some() {
-                    self.catches(hop, "KeyError")
-                } else {
-                    self.has_implicit_exception(hop, "KeyError")
-                };
-                if raises {
-                    hop.exception_is_here(llops);
-                }
+                self.dict_key_error_here(llops, hop, custom.is_some());
                 self.dict_call(llops, "ll_dict_delitem", r, vec![v, k], LlType::VOID)?;
             }
             _ => {

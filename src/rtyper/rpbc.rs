@@ -496,14 +496,7 @@ impl RTyper<'_> {
                 let entries = match self.objheap.get(id) {
                     // in the order CPython iterates over it (the reference converts
                     // `dictobj.items()`), when that order is reproducible
-                    Object::Dict(d) if self.objheap.is_insertion_ordered(id) => d.entries.clone(),
-                    Object::Dict(d) => {
-                        let keys: Vec<Value> = d.entries.iter().map(|e| e.0).collect();
-                        match crate::objspace::pydict_order::cpython_order(self.objheap, &keys) {
-                            Some(order) => order.into_iter().map(|i| d.entries[i]).collect(),
-                            None => d.entries.clone(),
-                        }
-                    }
+                    Object::Dict(d) => d.py_entries(),
                     // a weak value dictionary made at import time: its live entries
                     Object::Builtin {
                         id: B::WeakValueDictPrebuilt,

@@ -118,6 +118,8 @@ impl RTyper<'_> {
             // as `str()` of the item itself: `<Name object at 0x…>` (NULL for None)
             Repr::Instance(_) | Repr::Object => EqSpec::Helper("ll_item_instance_str"),
             Repr::Unicode => EqSpec::Helper("ll_unicode_str"),
+            // its bytes, as a str
+            Repr::ByteArray => EqSpec::Helper("ll_bytearray_str"),
             // the reference's RTyper fails on these (its str() of a unicode character is
             // not low-level: "ValueError: should return a low-level type")
             Repr::UniChar => {

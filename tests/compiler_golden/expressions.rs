@@ -490,7 +490,7 @@ code <module> argcount=0 flags=MODULE line=1
        5 LoadName 2 (kw)
        6 Call 1 kw=1 * **
        7 StoreName 3 (r)
-       8 BuildMap 0
+       8 BuildMap 3
        9 LoadConst 0 (1)
       10 LoadConst 3 ('a')
       11 StoreMap

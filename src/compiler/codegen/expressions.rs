@@ -75,16 +75,7 @@ impl<'a> Codegen<'a> {
                 let cleanup = self.new_label();
                 let end = self.new_label();
                 self.expr(&c.left);
-                let n = c.ops.len();
-                for k in 0..n - 1 {
-                    self.expr(&c.comparators[k]);
-                    self.emit(Instr::DupTop, sp);
-                    self.emit(Instr::RotThree, sp);
-                    self.emit(Instr::Compare(cmpop(c.ops[k])), sp);
-                    self.emit(Instr::PopJumpIfFalse(cleanup), sp);
-                }
-                self.expr(&c.comparators[n - 1]);
-                self.emit(Instr::Compare(cmpop(c.ops[n - 1])), sp);
+                self.compare_chain(c, c.ops.len(), sp, Instr::PopJumpIfFalse(cleanup));
                 self.emit(
                     if cond {
                         Instr::PopJumpIfTrue(target)
@@ -252,9 +243,10 @@ impl<'a> Codegen<'a> {
                     );
                     return;
                 }
-                // As in Python 2: an empty dict, then one STORE_MAP per item, at the item's
-                // position (so that a conflicting item is reported at its own line).
-                self.emit(Instr::BuildMap(0), sp);
+                // As in Python 2: an empty dict presized for the items (which decides the
+                // order CPython iterates over it in), then one STORE_MAP per item, at the
+                // item's position (so that a conflicting item is reported at its own line).
+                self.emit(Instr::BuildMap(d.keys.len().min(0xffff) as u32), sp);
                 for (k, v) in d.keys.iter().zip(&d.values) {
                     let Some(k) = k else { continue };
                     self.expr(v);
@@ -377,6 +369,21 @@ impl<'a> Codegen<'a> {
         true
     }
 
+    /// The `n` comparisons of `a < b < c` after the leftmost operand: each middle operand
+    /// is kept (DUP_TOP, ROT_THREE) for the next comparison, and a false result leaves
+    /// the chain by `exit` (a jump to the cleanup); the last result stays on the stack.
+    fn compare_chain(&mut self, c: &'a ast::ExprCompare, n: usize, sp: Span, exit: Instr) {
+        for k in 0..n - 1 {
+            self.expr(&c.comparators[k]);
+            self.emit(Instr::DupTop, sp);
+            self.emit(Instr::RotThree, sp);
+            self.emit(Instr::Compare(cmpop(c.ops[k])), sp);
+            self.emit(exit, sp);
+        }
+        self.expr(&c.comparators[n - 1]);
+        self.emit(Instr::Compare(cmpop(c.ops[n - 1])), sp);
+    }
+
     fn compare(&mut self, c: &'a ast::ExprCompare, sp: Span) {
         self.expr(&c.left);
         let n = c.ops.len().min(c.comparators.len());
@@ -390,15 +397,7 @@ impl<'a> Codegen<'a> {
         }
         let cleanup = self.new_label();
         let end = self.new_label();
-        for k in 0..n - 1 {
-            self.expr(&c.comparators[k]);
-            self.emit(Instr::DupTop, sp);
-            self.emit(Instr::RotThree, sp);
-            self.emit(Instr::Compare(cmpop(c.ops[k])), sp);
-            self.emit(Instr::JumpIfFalseOrPop(cleanup), sp);
-        }
-        self.expr(&c.comparators[n - 1]);
-        self.emit(Instr::Compare(cmpop(c.ops[n - 1])), sp);
+        self.compare_chain(c, n, sp, Instr::JumpIfFalseOrPop(cleanup));
         self.emit(Instr::Jump(end), sp);
         self.bind(cleanup);
         self.emit(Instr::RotTwo, sp);

@@ -187,15 +187,7 @@ impl<'a> Codegen<'a> {
     fn apply_decorators(&mut self, decorators: &[ast::Expr]) {
         for d in decorators.iter().rev() {
             let sp = self.span(d.range());
-            self.emit(
-                Instr::Call {
-                    npos: 1,
-                    nkw: 0,
-                    star: false,
-                    starstar: false,
-                },
-                sp,
-            );
+            self.emit(Instr::CALL_ONE, sp);
         }
     }
 
@@ -314,15 +306,7 @@ impl<'a> Codegen<'a> {
         let isp = self.span(first.range());
         self.expr(first);
         self.emit(Instr::GetIter, isp);
-        self.emit(
-            Instr::Call {
-                npos: 1,
-                nkw: 0,
-                star: false,
-                starstar: false,
-            },
-            sp,
-        );
+        self.emit(Instr::CALL_ONE, sp);
     }
 
     pub(super) fn comp_loop(

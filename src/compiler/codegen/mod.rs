@@ -445,15 +445,7 @@ impl<'a> Codegen<'a> {
         let i = self.name_index("SystemError");
         self.emit(Instr::LoadGlobal(i), span);
         self.load_const(str_const(msg), span);
-        self.emit(
-            Instr::Call {
-                npos: 1,
-                nkw: 0,
-                star: false,
-                starstar: false,
-            },
-            span,
-        );
+        self.emit(Instr::CALL_ONE, span);
         self.emit(Instr::Raise(1), span);
     }
 

@@ -96,15 +96,7 @@ impl<'a> Codegen<'a> {
                 self.emit(Instr::LoadGlobal(i), sp);
                 if let Some(m) = &a.msg {
                     self.expr(m);
-                    self.emit(
-                        Instr::Call {
-                            npos: 1,
-                            nkw: 0,
-                            star: false,
-                            starstar: false,
-                        },
-                        sp,
-                    );
+                    self.emit(Instr::CALL_ONE, sp);
                 }
                 self.emit(Instr::Raise(1), sp);
                 self.bind(end);

@@ -7,7 +7,7 @@
 use super::BArgs;
 use crate::builtins::BuiltinId as B;
 use crate::objspace::dict::DictOps;
-use crate::objspace::object::{Dict, ObjId, Object, Value};
+use crate::objspace::object::{Dict, HashKey, ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
 
 pub(super) fn c_tuple(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -36,15 +36,44 @@ pub(super) fn c_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 impl ObjSpace {
-    /// The items of a `dict` value (KeyError-free snapshot).
-    fn dict_entries(&self, v: Value) -> Option<Vec<(Value, Value)>> {
+    /// The items of a `dict` value in CPython's order, with their hash keys.
+    fn dict_items(
+        &self,
+        v: Value,
+    ) -> Option<Vec<(crate::objspace::object::HashKey, Value, Value)>> {
         match v {
             Value::Obj(id) => match self.heap.get(id) {
-                Object::Dict(d) => Some(d.entries.clone()),
+                Object::Dict(d) => Some(d.py_items()),
                 _ => None,
             },
             _ => None,
         }
+    }
+
+    /// `PyDict_Merge(d, other)` of a dict into the dict `d` (one presizing, then each
+    /// entry in `other`'s order).
+    fn dict_merge(&mut self, d: Value, items: Vec<(HashKey, Value, Value)>) {
+        if let Value::Obj(id) = d {
+            if let Object::Dict(dd) = self.heap.get_mut(id) {
+                dd.merge(items, true);
+            }
+        }
+    }
+
+    /// Keyword arguments of a built-in call as CPython 2.7 hands them over: a dict into
+    /// which they were inserted last first (`update_keyword_args` pops them), merged.
+    fn merge_kwargs(&mut self, d: Value, kwargs: Vec<(std::rc::Rc<str>, Value)>) -> R<()> {
+        if kwargs.is_empty() {
+            return Ok(());
+        }
+        let mut kw = Dict::default();
+        for (k, v) in kwargs.into_iter().rev() {
+            let key = self.intern(&k);
+            let hk = self.key_of(key)?;
+            kw.insert(hk, key, v);
+        }
+        self.dict_merge(d, kw.py_items());
+        Ok(())
     }
 
     /// `d.update(other)` with a mapping or an iterable of pairs.
@@ -58,8 +87,12 @@ impl ObjSpace {
             }
             return Ok(());
         }
-        if let Some(entries) = self.dict_entries(other) {
-            for (k, v) in entries {
+        if let Some(items) = self.dict_items(other) {
+            if matches!(d, Value::Obj(id) if matches!(self.heap.get(id), Object::Dict(_))) {
+                self.dict_merge(d, items);
+                return Ok(());
+            }
+            for (_, k, v) in items {
                 self.setitem(d, k, v)?;
             }
             return Ok(());
@@ -94,10 +127,7 @@ pub(super) fn c_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if let Some(&src) = a.args.first() {
         sp.dict_update(d, src)?;
     }
-    for (k, v) in a.kwargs.clone() {
-        let key = sp.intern(&k);
-        sp.setitem(d, key, v)?;
-    }
+    sp.merge_kwargs(d, a.kwargs.clone())?;
     Ok(d)
 }
 
@@ -105,9 +135,7 @@ pub(super) fn c_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1)?;
     let s = sp.alloc(Object::Set(Dict::default()));
     if let Some(&src) = a.args.first() {
-        for x in sp.iterate(src)? {
-            sp.set_add(s, x)?;
-        }
+        sp.set_update_from(s, src)?;
     }
     Ok(s)
 }
@@ -134,10 +162,7 @@ pub(super) fn m_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let meth = bid.short_name();
     let this = a.take_self(sp)?;
     let Some(id) = list_of(sp, this) else {
-        let tn = sp.type_name(this);
-        return sp.type_error(format!(
-            "descriptor '{meth}' requires a 'list' object but received a '{tn}'"
-        ));
+        return sp.descriptor_type_error(meth, "list", this);
     };
     let items_len = match sp.heap.get(id) {
         Object::List(l) | Object::Tuple(l) => l.len(),
@@ -305,6 +330,22 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         let seq = a.args.first().copied().unwrap_or(Value::None);
         let v = a.args.get(1).copied().unwrap_or(Value::None);
         let d = sp.new_dict();
+        // from a dict or a set, CPython 2.7 presizes the table for half again as many
+        // keys (`sys.getsizeof` shows it) and then inserts without resizing
+        let presized = match seq {
+            Value::Obj(s) => match sp.heap.get(s) {
+                Object::Dict(src) | Object::Set(src) => Some(src.len() / 2 * 3),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(n), Some(items), Value::Obj(did)) = (presized, sp.py_items_of(seq), d) {
+            if let Object::Dict(dd) = sp.heap.get_mut(did) {
+                dd.presize(n);
+                dd.insert_unresized(items.into_iter().map(|(h, k, _)| (h, k, v)).collect(), true);
+            }
+            return Ok(d);
+        }
         for (i, k) in sp.iterate(seq)?.into_iter().enumerate() {
             if i % 4096 == 0 {
                 sp.check_memory()?;
@@ -317,14 +358,11 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Dict(_)) => id,
         _ => {
-            let tn = sp.type_name(this);
-            return sp.type_error(format!(
-                "descriptor '{meth}' requires a 'dict' object but received a '{tn}'"
-            ));
+            return sp.descriptor_type_error(meth, "dict", this);
         }
     };
     let entries = |sp: &ObjSpace| match sp.heap.get(id) {
-        Object::Dict(d) => d.entries.clone(),
+        Object::Dict(d) => d.py_entries(),
         _ => vec![],
     };
     match bid {
@@ -398,10 +436,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             if let Some(&o) = a.args.first() {
                 sp.dict_update(this, o)?;
             }
-            for (k, v) in a.kwargs.clone() {
-                let key = sp.intern(&k);
-                sp.setitem(this, key, v)?;
-            }
+            sp.merge_kwargs(this, a.kwargs.clone())?;
             Ok(Value::None)
         }
         B::DictPop => {
@@ -421,25 +456,18 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictPopitem => {
             a.arity(sp, 0, 0)?;
-            let last = match sp.heap.get(id) {
-                Object::Dict(d) => d.entries.last().copied(),
+            let popped = match sp.heap.get_mut(id) {
+                Object::Dict(d) => d.pop_entry(),
                 _ => None,
             };
-            let Some((k, v)) = last else {
+            let Some((k, v)) = popped else {
                 return Err(sp.err("KeyError", "popitem(): dictionary is empty"));
             };
-            let hk = sp.key_of(k)?;
-            if let Object::Dict(d) = sp.heap.get_mut(id) {
-                d.remove_key(&hk);
-            }
             Ok(sp.new_tuple(vec![k, v]))
         }
         B::DictCopy => {
             a.arity(sp, 0, 0)?;
-            let d = match sp.heap.get(id) {
-                Object::Dict(d) => d.clone(),
-                _ => Dict::default(),
-            };
+            let d = sp.copy_container(id);
             Ok(sp.alloc(Object::Dict(d)))
         }
         B::DictClear => {
@@ -460,10 +488,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let id = match this {
         Value::Obj(id) if matches!(sp.heap.get(id), Object::Set(_)) => id,
         _ => {
-            let tn = sp.type_name(this);
-            return sp.type_error(format!(
-                "descriptor '{meth}' requires a 'set' object but received a '{tn}'"
-            ));
+            return sp.descriptor_type_error(meth, "set", this);
         }
     };
     let keys = |sp: &ObjSpace| match sp.heap.get(id) {
@@ -489,21 +514,18 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             Ok(Value::None)
         }
         B::SetPop => {
-            let first = keys(sp).first().copied();
-            let Some(k) = first else {
+            let popped = match sp.heap.get_mut(id) {
+                Object::Set(d) => d.pop_entry(),
+                _ => None,
+            };
+            let Some((k, _)) = popped else {
                 return Err(sp.err("KeyError", "pop from an empty set"));
             };
-            let hk = sp.key_of(k)?;
-            if let Object::Set(d) = sp.heap.get_mut(id) {
-                d.remove_key(&hk);
-            }
             Ok(k)
         }
         B::SetUpdate => {
             for &o in &a.args.clone() {
-                for x in sp.iterate(o)? {
-                    sp.set_add(this, x)?;
-                }
+                sp.set_update_from(this, o)?;
             }
             Ok(Value::None)
         }
@@ -513,41 +535,31 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         | B::FrozensetIntersection
         | B::SetDifference
         | B::FrozensetDifference => {
-            let mut result = match sp.heap.get(id) {
-                Object::Set(d) => d.clone(),
-                _ => Dict::default(),
-            };
-            for &o in &a.args.clone() {
-                let other = sp.iterate(o)?;
-                let mut other_keys = Vec::with_capacity(other.len());
-                for &x in &other {
-                    other_keys.push(sp.key_of(x)?);
-                }
-                match bid {
+            // as CPython 2.7 builds each result (which decides its iteration order)
+            let mut result = sp.alloc(Object::Set(sp.copy_container(id)));
+            let args = a.args.clone();
+            if args.is_empty() {
+                return Ok(result);
+            }
+            for (i, &o) in args.iter().enumerate() {
+                let Value::Obj(rid) = result else {
+                    unreachable!("alloc gives an object")
+                };
+                // the first operation is on the set itself, the others on the result
+                let src = if i == 0 { id } else { rid };
+                let next = match bid {
                     B::SetUnion | B::FrozensetUnion => {
-                        for (x, hk) in other.into_iter().zip(other_keys) {
-                            result.insert(hk, x, Value::None);
-                        }
+                        sp.set_update_from(result, o)?;
+                        continue;
                     }
                     B::SetIntersection | B::FrozensetIntersection => {
-                        let keep: crate::fasthash::HashSet<_> = other_keys.into_iter().collect();
-                        let mut r = Dict::default();
-                        for (k, v) in result.entries.clone() {
-                            let hk = sp.key_of(k)?;
-                            if keep.contains(&hk) {
-                                r.insert(hk, k, v);
-                            }
-                        }
-                        result = r;
+                        sp.set_intersection_of(src, o)?
                     }
-                    _ => {
-                        for hk in other_keys {
-                            result.remove_key(&hk);
-                        }
-                    }
-                }
+                    _ => sp.set_difference_of(src, o)?,
+                };
+                result = sp.alloc(Object::Set(next));
             }
-            Ok(sp.alloc(Object::Set(result)))
+            Ok(result)
         }
         B::SetIssubset | B::FrozensetIssubset | B::SetIssuperset => {
             a.arity(sp, 1, 1)?;
@@ -568,10 +580,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             Ok(Value::Bool(r))
         }
         B::SetCopy | B::FrozensetCopy => {
-            let d = match sp.heap.get(id) {
-                Object::Set(d) => d.clone(),
-                _ => Dict::default(),
-            };
+            let d = sp.copy_container(id);
             Ok(sp.alloc(Object::Set(d)))
         }
         B::SetClear => {

@@ -128,6 +128,17 @@ impl BArgs {
     }
 }
 
+impl ObjSpace {
+    /// The TypeError of a method of a built-in class called on another type's object
+    /// (`list.append(3, 4)`).
+    pub(crate) fn descriptor_type_error(&mut self, meth: &str, class: &str, got: Value) -> R {
+        let tn = self.type_name(got);
+        self.type_error(format!(
+            "descriptor '{meth}' requires a '{class}' object but received a '{tn}'"
+        ))
+    }
+}
+
 /// A builtin implemented in Rust.
 pub type BuiltinFn = fn(&mut ObjSpace, &mut BArgs) -> R;
 

@@ -176,14 +176,25 @@ pub(super) fn b_bin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     radix_repr(sp, a, 2)
 }
 
-/// Parses a Python integer literal in `base` (0: autodetect).
-fn parse_int(text: &str, base: u32) -> Option<i128> {
-    let t = text.trim();
+/// Parses a Python integer literal in `base` (0: autodetect), as Python 2's `int()` does
+/// (`long()` when `long`: only it takes an `L` suffix). Blanks may surround the number
+/// and follow its sign.
+fn parse_int(text: &str, base: u32, long: bool) -> Option<i128> {
+    let t = text.trim_matches(is_py_space);
     let (neg, t) = match t.strip_prefix('-') {
-        Some(r) => (true, r.trim_start()),
-        None => (false, t.strip_prefix('+').unwrap_or(t).trim_start()),
+        Some(r) => (true, r.trim_start_matches(is_py_space)),
+        None => (
+            false,
+            t.strip_prefix('+')
+                .unwrap_or(t)
+                .trim_start_matches(is_py_space),
+        ),
     };
-    let t = t.strip_suffix(['l', 'L']).unwrap_or(t);
+    let t = if long {
+        t.strip_suffix(['l', 'L']).unwrap_or(t)
+    } else {
+        t
+    };
     let lower = t.to_ascii_lowercase();
     let (base, digits) = match base {
         0 => {
@@ -211,6 +222,11 @@ fn parse_int(text: &str, base: u32) -> Option<i128> {
     Some(if neg { -v } else { v })
 }
 
+/// The blanks Python 2's `str.isspace()` knows (vertical tab included).
+fn is_py_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+}
+
 fn int_from(sp: &mut ObjSpace, a: &mut BArgs, long: bool) -> R<i128> {
     a.arity(sp, 0, 2)?;
     let Some(v) = a.get(0, "x") else { return Ok(0) };
@@ -223,7 +239,7 @@ fn int_from(sp: &mut ObjSpace, a: &mut BArgs, long: bool) -> R<i128> {
         let Some(text) = sp.text_of(v) else {
             return sp.type_error("int() can't convert non-string with explicit base");
         };
-        return match parse_int(&text, base) {
+        return match parse_int(&text, base, long) {
             Some(i) => Ok(i),
             None => sp.value_error(format!(
                 "invalid literal for int() with base {base}: '{text}'"
@@ -246,7 +262,7 @@ fn int_from(sp: &mut ObjSpace, a: &mut BArgs, long: bool) -> R<i128> {
     if let Some(text) = sp.text_of(v) {
         if matches!(v, Value::Obj(id) if matches!(sp.heap.get(id), Object::Str(_) | Object::Unicode(_)))
         {
-            return match parse_int(&text, 10) {
+            return match parse_int(&text, 10, long) {
                 Some(i) => Ok(i),
                 None => {
                     let r = String::from_utf8_lossy(&sp.repr_value(v)?).into_owned();

@@ -193,7 +193,7 @@ impl ObjSpace {
                 return self.repr_seq(&items, "[", "]", depth);
             }
             Object::Dict(d) => {
-                let entries = d.entries.clone();
+                let entries = d.py_entries();
                 let mut out = b"{".to_vec();
                 for (i, (k, x)) in entries.into_iter().enumerate() {
                     if i > 0 {
@@ -207,7 +207,7 @@ impl ObjSpace {
                 return Ok(out);
             }
             Object::Set(d) => {
-                let keys: Vec<Value> = d.entries.iter().map(|e| e.0).collect();
+                let keys: Vec<Value> = d.py_entries().into_iter().map(|e| e.0).collect();
                 return self.repr_seq(&keys, "set([", "])", depth);
             }
             Object::Function(f) => format!("<function {} at 0x{:x}>", f.name, addr),

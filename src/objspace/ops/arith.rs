@@ -145,6 +145,18 @@ impl ObjSpace {
         ))
     }
 
+    /// The ZeroDivisionError of an integer `/`, `//`, `%` or true division by `b` = 0.
+    fn int_divisor(&mut self, op: Op, b: i128) -> R<()> {
+        if b != 0 {
+            return Ok(());
+        }
+        let msg = match op {
+            Op::TrueDiv => "division by zero",
+            _ => "integer division or modulo by zero",
+        };
+        Err(self.err("ZeroDivisionError", msg))
+    }
+
     pub(super) fn arith(&mut self, op: Op, x: Num, y: Num) -> R<Option<Num>> {
         use Op::*;
         enum Dom {
@@ -217,25 +229,15 @@ impl ObjSpace {
                     Sub => a.checked_sub(b),
                     Mul => a.checked_mul(b),
                     Div | FloorDiv => {
-                        if b == 0 {
-                            return Err(
-                                self.err("ZeroDivisionError", "integer division or modulo by zero")
-                            );
-                        }
+                        self.int_divisor(op, b)?;
                         floordiv_i(a, b)
                     }
                     TrueDiv => {
-                        if b == 0 {
-                            return Err(self.err("ZeroDivisionError", "division by zero"));
-                        }
+                        self.int_divisor(op, b)?;
                         return Ok(Some(Num::F(a as f64 / b as f64)));
                     }
                     Mod => {
-                        if b == 0 {
-                            return Err(
-                                self.err("ZeroDivisionError", "integer division or modulo by zero")
-                            );
-                        }
+                        self.int_divisor(op, b)?;
                         mod_i(a, b)
                     }
                     Pow => {
@@ -310,25 +312,15 @@ impl ObjSpace {
                     Sub => a.wrapping_sub(b),
                     Mul => a.wrapping_mul(b),
                     Div | FloorDiv => {
-                        if b == 0 {
-                            return Err(
-                                self.err("ZeroDivisionError", "integer division or modulo by zero")
-                            );
-                        }
+                        self.int_divisor(op, b)?;
                         floordiv_i(a, b).unwrap_or(0)
                     }
                     TrueDiv => {
-                        if b == 0 {
-                            return Err(self.err("ZeroDivisionError", "division by zero"));
-                        }
+                        self.int_divisor(op, b)?;
                         return Ok(Some(Num::F(a as f64 / b as f64)));
                     }
                     Mod => {
-                        if b == 0 {
-                            return Err(
-                                self.err("ZeroDivisionError", "integer division or modulo by zero")
-                            );
-                        }
+                        self.int_divisor(op, b)?;
                         mod_i(a, b).unwrap_or(0)
                     }
                     Pow => {

@@ -5,7 +5,6 @@
 
 use super::arith::Num;
 use crate::interpreter::Op;
-use crate::objspace::dict::DictOps;
 use crate::objspace::object::{Object, Value};
 use crate::objspace::{ObjSpace, R};
 
@@ -150,6 +149,11 @@ impl ObjSpace {
                         }
                     }
                     return Ok(a);
+                }
+                Object::Set(_) if matches!(b, Value::Obj(o) if matches!(self.heap.get(o), Object::Set(_))) => {
+                    if let Some(r) = self.set_inplace(op, id, b)? {
+                        return Ok(r);
+                    }
                 }
                 Object::Instance(_) => {
                     if let Some(m) = self.special_method(a, iname) {
@@ -302,40 +306,23 @@ impl ObjSpace {
         let (Value::Obj(x), Value::Obj(y)) = (a, b) else {
             return self.unsupported_operands(op, a, b);
         };
-        let (Object::Set(s), Object::Set(t)) = (self.heap.get(x), self.heap.get(y)) else {
+        if !matches!(
+            (self.heap.get(x), self.heap.get(y)),
+            (Object::Set(_), Object::Set(_))
+        ) {
             return self.unsupported_operands(op, a, b);
+        }
+        // as CPython 2.7 builds each result (which decides its iteration order)
+        let out = match op {
+            Op::Or => {
+                let out = self.alloc(Object::Set(self.copy_container(x)));
+                self.set_update_from(out, b)?;
+                return Ok(out);
+            }
+            Op::And => self.set_intersection_of(x, b)?,
+            Op::Sub => self.set_difference_of(x, b)?,
+            _ => self.set_symmetric_difference_of(x, b)?,
         };
-        let mut out = crate::objspace::object::Dict::default();
-        let entries_s = s.entries.clone();
-        let entries_t = t.entries.clone();
-        for &(k, v) in &entries_s {
-            let hk = self.key_of(k)?;
-            let in_t = match self.heap.get(y) {
-                Object::Set(t) => t.contains_key(&hk),
-                _ => false,
-            };
-            let keep = match op {
-                Op::Sub => !in_t,
-                Op::And => in_t,
-                Op::Or => true,
-                _ => !in_t,
-            };
-            if keep {
-                out.insert(hk, k, v);
-            }
-        }
-        if matches!(op, Op::Or | Op::Xor) {
-            for &(k, v) in &entries_t {
-                let hk = self.key_of(k)?;
-                let in_s = match self.heap.get(x) {
-                    Object::Set(s) => s.contains_key(&hk),
-                    _ => false,
-                };
-                if !in_s {
-                    out.insert(hk, k, v);
-                }
-            }
-        }
         Ok(self.alloc(Object::Set(out)))
     }
 }

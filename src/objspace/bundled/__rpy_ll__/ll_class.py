@@ -4,6 +4,7 @@ Classes are numbered so that the subclasses of a class have the ids [min, max) o
 class; each vtable holds its class's id as `subclassrange_min`.
 """
 from rpython.rtyper.lltypesystem.lltype import typeOf, nullptr
+from rpython.rlib.objectmodel import specialize
 from __rpy_ll__.ll_str import OBJECT
 
 
@@ -22,3 +23,17 @@ def ll_inst_type(obj):
     if obj:
         return obj.typeptr
     return nullptr(typeOf(obj).TO.typeptr.TO)
+
+
+@specialize.ll()
+def ll_memo_lookup(keys, values, key):
+    """`specialize.memo` called with an argument known only at run time (a class, a
+    frozen object, a bool): the result computed at translation time for `key`. `keys` and
+    `values` are the table, prebuilt: the values the argument can be and their results."""
+    i = 0
+    n = len(keys)
+    while i < n - 1:
+        if keys[i] == key:
+            break
+        i += 1
+    return values[i]

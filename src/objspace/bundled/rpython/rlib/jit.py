@@ -36,8 +36,9 @@ def conditional_call(condition, function, *args):
     if we_are_jitted():
         # the JIT's operation takes the function itself: one function, not a method
         jit_conditional_call_function(function)
-    if condition:
-        function(*args)
+    if not condition:
+        return
+    function(*args)
 conditional_call._always_inline_ = 'try'
 
 
@@ -46,14 +47,16 @@ def conditional_call_elidable(value, function, *args):
     """`value` unless it is 0 or None, else `function(*args)` (a cache the JIT trusts)."""
     if we_are_jitted():
         jit_conditional_call_function(function)
+    # (each call site is its own specialization: `value` is an int or an object there)
     if isinstance(value, int):
-        if value == 0:
-            value = function(*args)
-            assert isinstance(value, int)
-    else:
-        if value is None:
-            value = function(*args)
-    return value
+        if value != 0:
+            return value
+        computed = function(*args)
+        assert isinstance(computed, int)
+        return computed
+    if value is not None:
+        return value
+    return function(*args)
 
 virtual_ref = jit_virtual_ref
 non_virtual_ref = jit_non_virtual_ref
@@ -67,7 +70,10 @@ class InvalidVirtualRef(Exception):
 
 def loop_unrolling_heuristic(lst, size, cutoff=2):
     """Whether a loop over `lst` may be unrolled: without a JIT, only an empty one."""
-    return size == 0 or isvirtual(lst) or (isconstant(size) and size <= cutoff)
+    if size == 0 or isvirtual(lst):
+        return True
+    # a length the JIT knows, if it is short enough
+    return isconstant(size) and size <= cutoff
 
 
 def enter_portal_frame(unique_id):
@@ -82,67 +88,50 @@ def set_param_to_default(driver, name):
     """Resets a tunable JIT parameter: nothing without a JIT."""
 
 
-def elidable(func):
-    """The function has no side effects and its result depends only on its arguments."""
-    func._elidable_function_ = True
-    return func
+def _marker(attribute, value):
+    """A decorator that sets the function attribute `attribute` (a hint the reference's
+    JIT generator reads) to `value`."""
+    def mark(func):
+        setattr(func, attribute, value)
+        return func
+    return mark
 
 
+# The function has no side effects and its result depends only on its arguments.
+elidable = _marker('_elidable_function_', True)
 purefunction = elidable
-
-
-def dont_look_inside(func):
-    func._jit_look_inside_ = False
-    return func
-
-
-def look_inside(func):
-    func._jit_look_inside_ = True
-    return func
-
-
-def unroll_safe(func):
-    func._jit_unroll_safe_ = True
-    return func
+dont_look_inside = _marker('_jit_look_inside_', False)
+look_inside = _marker('_jit_look_inside_', True)
+unroll_safe = _marker('_jit_unroll_safe_', True)
+not_in_trace = _marker('oopspec', 'jit.not_in_trace()')
 
 
 def loop_invariant(func):
-    dont_look_inside(func)
-    func._jit_loop_invariant_ = True
-    return func
+    """Computed once per loop: also not looked inside."""
+    return _marker('_jit_loop_invariant_', True)(dont_look_inside(func))
 
 
 def elidable_promote(promote_args='all'):
-    def decorator(func):
-        elidable(func)
-        func._jit_elidable_promote_ = promote_args
-        return func
-    return decorator
+    """Elidable, with the arguments `promote_args` names promoted first."""
+    mark = _marker('_jit_elidable_promote_', promote_args)
+    return lambda func: mark(elidable(func))
 
 
 purefunction_promote = elidable_promote
 
 
 def look_inside_iff(predicate):
-    def inner(func):
-        func._jit_look_inside_iff_ = predicate
-        return func
-    return inner
+    """Looked inside only when `predicate` holds for the arguments."""
+    return _marker('_jit_look_inside_iff_', predicate)
 
 
 def oopspec(spec):
-    def decorator(func):
-        func.oopspec = spec
-        return func
-    return decorator
-
-
-def not_in_trace(func):
-    func.oopspec = 'jit.not_in_trace()'
-    return func
+    """The JIT's description of what the function does."""
+    return _marker('oopspec', spec)
 
 
 def vectorize(func):
+    """A hint for the JIT's vectorizer: nothing without a JIT."""
     return func
 
 
@@ -150,30 +139,36 @@ class JitHintError(Exception):
     """Inconsistency in the JIT hints."""
 
 
-PARAMETERS = {'threshold': 1039,
-              'function_threshold': 1619,
-              'trace_eagerness': 200,
-              'decay': 40,
-              'trace_limit': 6000,
-              'inlining': 1,
-              'loop_longevity': 1000,
-              'retrace_limit': 0,
-              'max_retrace_guards': 15,
-              'max_unroll_loops': 0,
-              'disable_unrolling': 200,
-              'enable_opts': 'all',
-              'max_unroll_recursion': 7,
-              'vec': 0,
-              'vec_all': 0,
-              'vec_cost': 0,
-              }
-
-# The parameters a user string may name (`enable_opts` is the one that is not a number).
+# Each tunable JIT parameter: its default value and one line of help (interpreters
+# print them for `--jit help`).
+_PARAMETER_TABLE = [
+    ('threshold', 1039, 'loop iterations before a loop is traced'),
+    ('function_threshold', 1619, 'calls before a function is traced from its start'),
+    ('trace_eagerness', 200, 'guard failures before a bridge is traced'),
+    ('decay', 40, 'how fast the counters of loops and functions decay'),
+    ('trace_limit', 6000, 'the longest trace, in operations, that is compiled'),
+    ('inlining', 1, 'whether functions are inlined into traces (0 or 1)'),
+    ('loop_longevity', 1000, 'how long an unused compiled loop is kept'),
+    ('retrace_limit', 0, 'how many times a loop may be retraced'),
+    ('max_retrace_guards', 15, 'the most guards a retraced loop may have'),
+    ('max_unroll_loops', 0, 'the most times a loop is unrolled'),
+    ('disable_unrolling', 200, 'trace length beyond which loops are not unrolled'),
+    ('enable_opts', 'all', 'the optimizations that are enabled, separated by colons'),
+    ('max_unroll_recursion', 7, 'how deep recursive calls are unrolled'),
+    ('vec', 0, 'whether loops are vectorized (0 or 1)'),
+    ('vec_all', 0, 'whether every trace is vectorized (0 or 1)'),
+    ('vec_cost', 0, 'the cost threshold of vectorization'),
+]
+PARAMETERS = {}
+PARAMETER_DOCS = {}
+# the parameters a user string may give a number for (all but `enable_opts`)
 _USER_INT_PARAMS = {}
-for _name in PARAMETERS:
-    if _name != 'enable_opts':
-        _USER_INT_PARAMS[_name] = 0
-del _name
+for _entry in _PARAMETER_TABLE:
+    PARAMETERS[_entry[0]] = _entry[1]
+    PARAMETER_DOCS[_entry[0]] = _entry[2]
+    if _entry[0] != 'enable_opts':
+        _USER_INT_PARAMS[_entry[0]] = 0
+del _entry
 
 
 class TraceLimitTooHigh(Exception):
@@ -187,41 +182,20 @@ def set_user_param(driver, text):
     is ValueError, and a trace_limit above 2**14 is TraceLimitTooHigh."""
     if text == 'off' or text == 'default':
         return
-    for s in text.split(','):
-        s = s.strip(' ')
-        parts = s.split('=')
-        if len(parts) != 2:
+    for item in text.split(','):
+        pair = item.strip(' ').split('=')
+        if len(pair) != 2:
             raise ValueError
-        name = parts[0]
-        value = parts[1]
-        if name == 'enable_opts':
+        key = pair[0]
+        if key == 'enable_opts':
+            # any text: a list of optimization names
             continue
-        if name not in _USER_INT_PARAMS:
+        if key not in _USER_INT_PARAMS:
             raise ValueError
-        if name == 'trace_limit' and int(value) > 2**14:
+        number = int(pair[1])
+        if key == 'trace_limit' and number > 2**14:
             raise TraceLimitTooHigh
-        int(value)
 
-
-# One line of help for each parameter (interpreters print them for `--jit help`).
-PARAMETER_DOCS = {
-    'threshold': 'loop iterations before a loop is traced',
-    'function_threshold': 'calls before a function is traced from its start',
-    'trace_eagerness': 'guard failures before a bridge is traced',
-    'decay': 'how fast the counters of loops and functions decay',
-    'trace_limit': 'the longest trace, in operations, that is compiled',
-    'inlining': 'whether functions are inlined into traces (0 or 1)',
-    'loop_longevity': 'how long an unused compiled loop is kept',
-    'retrace_limit': 'how many times a loop may be retraced',
-    'max_retrace_guards': 'the most guards a retraced loop may have',
-    'max_unroll_loops': 'the most times a loop is unrolled',
-    'disable_unrolling': 'trace length beyond which loops are not unrolled',
-    'enable_opts': 'the optimizations that are enabled, separated by colons',
-    'max_unroll_recursion': 'how deep recursive calls are unrolled',
-    'vec': 'whether loops are vectorized (0 or 1)',
-    'vec_all': 'whether every trace is vectorized (0 or 1)',
-    'vec_cost': 'the cost threshold of vectorization',
-}
 
 ENABLE_ALL_OPTS = 'intbounds:rewrite:virtualize:string:pure:earlyforce:heap:unroll'
 
@@ -239,31 +213,29 @@ class JitDriver(object):
                  can_never_inline=None, should_unroll_one_iteration=None,
                  name='jitdriver', check_untranslated=True, vectorize=False,
                  get_unique_id=None, is_recursive=False, get_location=None):
-        if greens is None:
-            greens = []
-        self.greens = greens
         self.name = name
-        if reds == 'auto':
-            self.autoreds = True
+        self.greens = greens or []
+        # reds='auto': the JIT finds the red variables itself
+        self.autoreds = reds == 'auto'
+        if self.autoreds:
             self.reds = []
             self.numreds = -1
         else:
-            self.autoreds = False
-            if reds is None:
-                reds = []
-            self.reds = reds
-            self.numreds = len(reds)
+            self.reds = reds or []
+            self.numreds = len(self.reds)
         if virtualizables is not None:
             self.virtualizables = virtualizables
-        self.get_printable_location = get_printable_location
-        self.get_location = get_location
-        self.get_unique_id = get_unique_id
-        self.confirm_enter_jit = confirm_enter_jit
-        self.can_never_inline = can_never_inline
-        self.should_unroll_one_iteration = should_unroll_one_iteration
-        self.check_untranslated = check_untranslated
-        self.is_recursive = is_recursive
-        self.vectorize = vectorize
+        # the callbacks and flags, kept for the program to read back
+        for key, value in [('get_printable_location', get_printable_location),
+                           ('get_location', get_location),
+                           ('get_unique_id', get_unique_id),
+                           ('confirm_enter_jit', confirm_enter_jit),
+                           ('can_never_inline', can_never_inline),
+                           ('should_unroll_one_iteration', should_unroll_one_iteration),
+                           ('check_untranslated', check_untranslated),
+                           ('is_recursive', is_recursive),
+                           ('vectorize', vectorize)]:
+            setattr(self, key, value)
 
     jit_merge_point = jit_JitDriver_jit_merge_point
     can_enter_jit = jit_JitDriver_can_enter_jit

@@ -6,7 +6,8 @@ from __rpy__ import rfloat_formatd
 from math import isinf, isnan, copysign, log1p
 
 INFINITY = 1e200 * 1e200
-NAN = INFINITY - INFINITY
+# a positive NaN, as the reference's (the machine's inf - inf is negative on x86-64)
+NAN = abs(INFINITY - INFINITY)
 
 DTSF_STR_PRECISION = 12
 DTSF_SIGN = 0x1
@@ -33,7 +34,8 @@ FLT_ROUNDS = 1
 
 
 def isfinite(x):
-    return not math.isinf(x) and not math.isnan(x)
+    # x - x is 0 for a finite x, nan for an infinity or a nan
+    return x - x == 0.0
 
 
 INVALID_MSG = "could not convert string to float"
@@ -43,22 +45,24 @@ def string_to_float(s):
     """s (surrounding ASCII whitespace allowed) as a float: also the spellings of the
     infinities and nan, in any case; ParseStringError for anything else."""
     from rpython.rlib.rstring import strip_spaces, ParseStringError
-    s = strip_spaces(s)
-    if not s:
-        raise ParseStringError(INVALID_MSG)
-    low = s.lower()
-    if low == "inf" or low == "+inf" or low == "infinity" or low == "+infinity":
+    text = strip_spaces(s)
+    # (the results are constants of the code, as in the reference: a prebuilt NaN's
+    # sign is what its compiled program makes of it)
+    key = text.lower()
+    if key in ('inf', '+inf', 'infinity', '+infinity'):
         return INFINITY
-    if low == "-inf" or low == "-infinity":
+    if key in ('-inf', '-infinity'):
         return -INFINITY
-    if low == "nan" or low == "+nan":
+    if key in ('nan', '+nan'):
         return NAN
-    if low == "-nan":
+    if key == '-nan':
         return -NAN
-    try:
-        return rstring_to_float(s)
-    except ValueError:
-        raise ParseStringError(INVALID_MSG)
+    if text:
+        try:
+            return rstring_to_float(text)
+        except ValueError:
+            pass
+    raise ParseStringError(INVALID_MSG)
 
 
 def rstring_to_float(s):
@@ -189,20 +193,24 @@ def round_double(value, ndigits, half_even=False):
     return copysign(float(digits), value)
 
 
+_LN2 = math.log(2.0)
+
+
 def log2(x):
-    """The base-2 logarithm, exact for powers of two: log of the frexp mantissa (of twice
-    it from 1 up, to avoid cancellation) over log(2), plus the exponent; nan and +inf
-    are their own log2, ValueError for x <= 0 and -inf."""
-    if not isfinite(x):
-        if isnan(x) or x > 0.0:
-            return x
-        raise ValueError("math domain error")
+    """The base-2 logarithm, exact for powers of two: the exponent plus the log of the
+    frexp mantissa over log(2) (of twice the mantissa from 1 up, so that a negative
+    log does not cancel against the exponent); nan and +inf are their own log2,
+    ValueError for x <= 0 and -inf."""
+    if isnan(x):
+        return x
     if x <= 0.0:
         raise ValueError("math domain error")
-    m, e = math.frexp(x)
-    if x >= 1.0:
-        return math.log(2.0 * m) / math.log(2.0) + (e - 1)
-    return math.log(m) / math.log(2.0) + e
+    if isinf(x):
+        return x
+    mant, exp = math.frexp(x)
+    if x < 1.0:
+        return exp + math.log(mant) / _LN2
+    return (exp - 1) + math.log(mant * 2.0) / _LN2
 
 
 def float_as_rbigint_ratio(value):

@@ -2,10 +2,9 @@
 held in r_uint. `RMD5(data)`, `update`, `digest`, `hexdigest`, `copy` as the reference's;
 digest() leaves the object usable (it pads a copy of the state)."""
 import math
-from rpython.rlib.rarithmetic import r_uint, r_ulonglong, intmask
+from rpython.rlib.rarithmetic import r_uint
+from rpython.rlib._blockhash import BlockHash, MASK, HEX, rotl, read_word
 
-MASK = r_uint(0xffffffff)
-HEX = '0123456789abcdef'
 digest_size = digestsize = 16
 
 # T[i] = floor(|sin(i + 1)| * 2**32), as RFC 1321 defines the table.
@@ -13,18 +12,12 @@ _T = [r_uint(int(math.floor(abs(math.sin(i + 1)) * 4294967296.0))) for i in rang
 _SHIFTS = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21]
 
 
-def _rotl(x, n):
-    return ((x << n) | (x >> (32 - n))) & MASK
-
-
 def _compress(h, block, start):
     """Mixes the 64 bytes of `block` from `start` into the four words of `h`."""
     x = [r_uint(0)] * 16
     i = 0
     while i < 16:
-        j = start + 4 * i
-        x[i] = (r_uint(ord(block[j])) | (r_uint(ord(block[j + 1])) << 8) |
-                (r_uint(ord(block[j + 2])) << 16) | (r_uint(ord(block[j + 3])) << 24))
+        x[i] = read_word(block, start + 4 * i, False)
         i += 1
     a = h[0]
     b = h[1]
@@ -48,7 +41,7 @@ def _compress(h, block, start):
         tmp = d
         d = c
         c = b
-        b = (b + _rotl((a + (f & MASK) + _T[i] + x[g]) & MASK, _SHIFTS[4 * r + (i & 3)])) & MASK
+        b = (b + rotl((a + (f & MASK) + _T[i] + x[g]) & MASK, _SHIFTS[4 * r + (i & 3)])) & MASK
         a = tmp
         i += 1
     h[0] = (h[0] + a) & MASK
@@ -57,61 +50,15 @@ def _compress(h, block, start):
     h[3] = (h[3] + d) & MASK
 
 
-class RMD5(object):
-    def __init__(self, initialdata=''):
-        self._h = [r_uint(0x67452301), r_uint(0xefcdab89), r_uint(0x98badcfe),
-                   r_uint(0x10325476)]
-        self._pending = ''
-        self._count = r_ulonglong(0)
-        self.update(initialdata)
+class RMD5(BlockHash):
+    _initial = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476]
+    _big_endian = False
 
-    def update(self, data):
-        self._count += r_ulonglong(len(data))
-        buf = self._pending + data
-        pos = 0
-        while pos + 64 <= len(buf):
-            _compress(self._h, buf, pos)
-            pos += 64
-        self._pending = buf[pos:]
+    def _compress(self, h, block, start):
+        _compress(h, block, start)
 
-    def _final(self):
-        h = self._h[:]
-        bits = self._count << 3
-        tail = self._pending + '\x80'
-        while len(tail) % 64 != 56:
-            tail += '\x00'
-        i = 0
-        while i < 8:
-            tail += chr(intmask((bits >> (8 * i)) & r_ulonglong(0xff)))
-            i += 1
-        pos = 0
-        while pos < len(tail):
-            _compress(h, tail, pos)
-            pos += 64
-        return h
-
-    def digest(self):
-        out = ''
-        for word in self._final():
-            i = 0
-            while i < 4:
-                out += chr(intmask((word >> (8 * i)) & r_uint(0xff)))
-                i += 1
-        return out
-
-    def hexdigest(self):
-        out = ''
-        for c in self.digest():
-            n = ord(c)
-            out += HEX[n >> 4] + HEX[n & 15]
-        return out
-
-    def copy(self):
-        clone = RMD5()
-        clone._h = self._h[:]
-        clone._pending = self._pending
-        clone._count = self._count
-        return clone
+    def _new(self):
+        return RMD5()
 
 
 new = RMD5

@@ -1,16 +1,11 @@
 """rpy-lsp's model of `rpython.rlib.rsha`: SHA-1 (FIPS 180) in RPython, over 32-bit words
 held in r_uint. `RSHA(data)`, `update`, `digest`, `hexdigest`, `copy` as the reference's;
 digest() leaves the object usable (it pads a copy of the state)."""
-from rpython.rlib.rarithmetic import r_uint, r_ulonglong, intmask
+from rpython.rlib.rarithmetic import r_uint
+from rpython.rlib._blockhash import BlockHash, MASK, HEX, rotl, read_word
 
-MASK = r_uint(0xffffffff)
-HEX = '0123456789abcdef'
 blocksize = 1
 digest_size = digestsize = 20
-
-
-def _rotl(x, n):
-    return ((x << n) | (x >> (32 - n))) & MASK
 
 
 def _compress(h, block, start):
@@ -18,12 +13,10 @@ def _compress(h, block, start):
     w = [r_uint(0)] * 80
     i = 0
     while i < 16:
-        j = start + 4 * i
-        w[i] = ((r_uint(ord(block[j])) << 24) | (r_uint(ord(block[j + 1])) << 16) |
-                (r_uint(ord(block[j + 2])) << 8) | r_uint(ord(block[j + 3])))
+        w[i] = read_word(block, start + 4 * i, True)
         i += 1
     while i < 80:
-        w[i] = _rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1)
+        w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1)
         i += 1
     a = h[0]
     b = h[1]
@@ -44,10 +37,10 @@ def _compress(h, block, start):
         else:
             f = b ^ c ^ d
             k = r_uint(0xCA62C1D6)
-        tmp = (_rotl(a, 5) + (f & MASK) + e + k + w[t]) & MASK
+        tmp = (rotl(a, 5) + (f & MASK) + e + k + w[t]) & MASK
         e = d
         d = c
-        c = _rotl(b, 30)
+        c = rotl(b, 30)
         b = a
         a = tmp
         t += 1
@@ -58,61 +51,15 @@ def _compress(h, block, start):
     h[4] = (h[4] + e) & MASK
 
 
-class RSHA(object):
-    def __init__(self, initialdata=''):
-        self._h = [r_uint(0x67452301), r_uint(0xEFCDAB89), r_uint(0x98BADCFE),
-                   r_uint(0x10325476), r_uint(0xC3D2E1F0)]
-        self._pending = ''
-        self._count = r_ulonglong(0)
-        self.update(initialdata)
+class RSHA(BlockHash):
+    _initial = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
+    _big_endian = True
 
-    def update(self, data):
-        self._count += r_ulonglong(len(data))
-        buf = self._pending + data
-        pos = 0
-        while pos + 64 <= len(buf):
-            _compress(self._h, buf, pos)
-            pos += 64
-        self._pending = buf[pos:]
+    def _compress(self, h, block, start):
+        _compress(h, block, start)
 
-    def _final(self):
-        h = self._h[:]
-        bits = self._count << 3
-        tail = self._pending + '\x80'
-        while len(tail) % 64 != 56:
-            tail += '\x00'
-        i = 7
-        while i >= 0:
-            tail += chr(intmask((bits >> (8 * i)) & r_ulonglong(0xff)))
-            i -= 1
-        pos = 0
-        while pos < len(tail):
-            _compress(h, tail, pos)
-            pos += 64
-        return h
-
-    def digest(self):
-        out = ''
-        for word in self._final():
-            i = 3
-            while i >= 0:
-                out += chr(intmask((word >> (8 * i)) & r_uint(0xff)))
-                i -= 1
-        return out
-
-    def hexdigest(self):
-        out = ''
-        for c in self.digest():
-            n = ord(c)
-            out += HEX[n >> 4] + HEX[n & 15]
-        return out
-
-    def copy(self):
-        clone = RSHA()
-        clone._h = self._h[:]
-        clone._pending = self._pending
-        clone._count = self._count
-        return clone
+    def _new(self):
+        return RSHA()
 
 
 sha = RSHA

@@ -21,19 +21,25 @@ ORD = ord
 
 
 def default_unicode_error_decode(errors, encoding, msg, s, startingpos, endingpos):
+    """'replace' puts U+FFFD for the bad bytes, 'ignore' nothing; any other policy
+    raises."""
+    if errors != 'replace' and errors != 'ignore':
+        raise UnicodeDecodeError(encoding, s, startingpos, endingpos, msg)
+    replacement = u''
     if errors == 'replace':
-        return u'\ufffd', endingpos
-    if errors == 'ignore':
-        return u'', endingpos
-    raise UnicodeDecodeError(encoding, s, startingpos, endingpos, msg)
+        replacement = u'\ufffd'
+    return replacement, endingpos
 
 
 def default_unicode_error_encode(errors, encoding, msg, u, startingpos, endingpos):
+    """'replace' puts '?' for the bad characters, 'ignore' nothing (never raw bytes);
+    any other policy raises."""
+    if errors != 'replace' and errors != 'ignore':
+        raise UnicodeEncodeError(encoding, u, startingpos, endingpos, msg)
+    replacement = u''
     if errors == 'replace':
-        return u'?', None, endingpos
-    if errors == 'ignore':
-        return u'', None, endingpos
-    raise UnicodeEncodeError(encoding, u, startingpos, endingpos, msg)
+        replacement = u'?'
+    return replacement, None, endingpos
 
 
 def _utf8_length(first):
@@ -177,12 +183,9 @@ def unicode_encode_utf_8(s, size, errors, errorhandler=None, allow_surrogates=Fa
 
 
 def str_decode_latin_1(s, size, errors, final=False, errorhandler=None):
-    result = []
-    pos = 0
-    while pos < size:
-        result.append(unichr(ord(s[pos])))
-        pos += 1
-    return u''.join(result), pos
+    """Every byte is the code point of its value: never an error."""
+    chars = [unichr(ord(s[i])) for i in range(size)]
+    return u''.join(chars), size
 
 
 def str_decode_ascii(s, size, errors, final=False, errorhandler=None):
@@ -254,76 +257,170 @@ def unicode_encode_ascii(p, size, errors, errorhandler=None):
 BYTEORDER = 'little'
 
 
-def _utf16_unit(s, pos, little):
-    if little:
-        return (ord(s[pos + 1]) << 8) | ord(s[pos])
-    return (ord(s[pos]) << 8) | ord(s[pos + 1])
+def _code_unit(s, pos, width, little):
+    """The `width`-byte code unit at `pos`, its bytes read in the given order."""
+    value = 0
+    k = 0
+    while k < width:
+        if little:
+            byte = ord(s[pos + width - 1 - k])
+        else:
+            byte = ord(s[pos + k])
+        value = (value << 8) | byte
+        k += 1
+    return value
 
 
-def str_decode_utf_16_helper(s, size, errors, final=True, errorhandler=None,
-                             byteorder="native", public_encoding_name='utf16'):
+def _store_unit(result, value, byteorder, width):
+    """Appends the `width` bytes of `value` to `result` in the given byte order."""
+    shift = 8 * (width - 1)
+    step = -8
+    if byteorder == 'little':
+        shift = 0
+        step = 8
+    k = 0
+    while k < width:
+        result.append(chr((value >> shift) & 0xff))
+        shift += step
+        k += 1
+
+
+def _decode_start(s, size, byteorder, width):
+    """Where decoding starts and the byte order it reads (-1 little, 1 big, 0 native
+    without a BOM): a native decoder takes the order of a leading BOM and skips it."""
+    if byteorder == 'little':
+        return 0, -1
+    if byteorder == 'big':
+        return 0, 1
+    if size >= width:
+        if _code_unit(s, 0, width, True) == 0xFEFF:
+            return width, -1
+        if _code_unit(s, 0, width, False) == 0xFEFF:
+            return width, 1
+    return 0, 0
+
+
+def _decode_utf16_char(s, pos, little, errors, errorhandler, encoding, result):
+    """Decodes the character at `pos` (the input holds the low half of a surrogate pair
+    after a surrogate); the position after it."""
+    unit = _code_unit(s, pos, 2, little)
+    if unit < 0xD800 or unit > 0xDFFF:
+        result.append(unichr(unit))
+        return pos + 2
+    if unit >= 0xDC00:
+        r, pos = errorhandler(errors, encoding, "illegal encoding", s, pos, pos + 2)
+    else:
+        low = _code_unit(s, pos + 2, 2, little)
+        if 0xDC00 <= low <= 0xDFFF:
+            result.append(unichr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)))
+            return pos + 4
+        # only the high half is wrong: decoding goes on at the unit after it
+        r, pos = errorhandler(errors, encoding, "illegal UTF-16 surrogate",
+                              s, pos, pos + 2)
+    result.append(r)
+    return pos
+
+
+def _decode_utf32_char(s, pos, little, errors, errorhandler, encoding, result):
+    """Decodes the character at `pos`; the position after it. A value beyond the last
+    code point is an error reaching to the end of the input."""
+    code = _code_unit(s, pos, 4, little)
+    if code < 0x110000:
+        result.append(unichr(code))
+        return pos + 4
+    r, pos = errorhandler(errors, encoding, "codepoint not in range(0x110000)",
+                          s, pos, len(s))
+    result.append(r)
+    return pos
+
+
+def _decode_fixed_width(s, size, errors, final, errorhandler, byteorder, encoding,
+                        width):
+    """UTF-16 (`width` 2) and UTF-32 (4) decoding: `(unicode, consumed, byteorder)`.
+    Input that ends inside a character (a partial code unit, or a UTF-16 surrogate
+    without a unit after it) is left unconsumed unless `final`; then it is an error
+    from there to the end, after which decoding stops if less than a unit is left."""
     if errorhandler is None:
         errorhandler = default_unicode_error_decode
-    bo = 0
-    pos = 0
-    if byteorder == 'native':
-        if size >= 2:
-            bom = _utf16_unit(s, 0, True)
-            if bom == 0xFEFF:
-                pos = 2
-                bo = -1
-            elif bom == 0xFFFE:
-                pos = 2
-                bo = 1
-    elif byteorder == 'little':
-        bo = -1
-    else:
-        bo = 1
+    pos, bo = _decode_start(s, size, byteorder, width)
     if size == 0:
         return u'', 0, bo
     little = bo != 1
     result = []
     end = len(s)
     while pos < size:
-        if end - pos < 2:
-            # an odd byte left over
+        need = width
+        message = "truncated data"
+        if width == 2 and end - pos >= 2 and 0xD800 <= _code_unit(s, pos, 2, little) <= 0xDFFF:
+            need = 4
+            message = "unexpected end of data"
+        if end - pos < need:
             if not final:
                 break
-            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
-                                  s, pos, end)
+            r, pos = errorhandler(errors, encoding, message, s, pos, end)
             result.append(r)
-            if end - pos < 2:
+            if end - pos < width:
                 break
-        unit = _utf16_unit(s, pos, little)
-        pos += 2
-        if unit < 0xD800 or unit > 0xDFFF:
-            result.append(unichr(unit))
             continue
-        if end - pos < 2:
-            # a surrogate with nothing after it
-            pos -= 2
-            if not final:
-                break
-            r, pos = errorhandler(errors, public_encoding_name,
-                                  "unexpected end of data", s, pos, end)
-            result.append(r)
-            if end - pos < 2:
-                break
-        elif unit <= 0xDBFF:
-            low = _utf16_unit(s, pos, little)
-            pos += 2
-            if 0xDC00 <= low <= 0xDFFF:
-                result.append(unichr(0x10000 + (((unit & 0x3FF) << 10) | (low & 0x3FF))))
-                continue
-            # the high surrogate is the error; decoding goes on at the unit after it
-            r, pos = errorhandler(errors, public_encoding_name,
-                                  "illegal UTF-16 surrogate", s, pos - 4, pos - 2)
-            result.append(r)
+        if width == 2:
+            pos = _decode_utf16_char(s, pos, little, errors, errorhandler, encoding,
+                                     result)
         else:
-            r, pos = errorhandler(errors, public_encoding_name, "illegal encoding",
-                                  s, pos - 2, pos)
-            result.append(r)
+            pos = _decode_utf32_char(s, pos, little, errors, errorhandler, encoding,
+                                     result)
     return u''.join(result), pos, bo
+
+
+def _refuses(c, width):
+    """Whether the encoder of `width` refuses character `c` when surrogates are not
+    allowed: UTF-16 any surrogate, UTF-32 (as the reference) only a high one."""
+    if width == 2:
+        return 0xD800 <= c <= 0xDFFF
+    return 0xD800 <= c <= 0xDBFF
+
+
+def _encode_fixed_width(s, size, errors, errorhandler, allow_surrogates, byteorder,
+                        encoding, width):
+    """UTF-16 (`width` 2: a character beyond the BMP as a surrogate pair) and UTF-32
+    (4) encoding; the native byte order starts with a BOM. A refused surrogate goes to
+    the error handler, whose replacement must itself be encodable."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    if byteorder == 'native':
+        _store_unit(result, 0xFEFF, BYTEORDER, width)
+        byteorder = BYTEORDER
+    pos = 0
+    while pos < size:
+        c = ord(s[pos])
+        pos += 1
+        if allow_surrogates or not _refuses(c, width):
+            if width == 2 and c >= 0x10000:
+                _store_unit(result, 0xD800 + ((c - 0x10000) >> 10), byteorder, 2)
+                _store_unit(result, 0xDC00 + ((c - 0x10000) & 0x3FF), byteorder, 2)
+            else:
+                _store_unit(result, c, byteorder, width)
+            continue
+        ru, rs, pos = errorhandler(errors, encoding, 'surrogates not allowed',
+                                   s, pos - 1, pos)
+        if rs is not None:
+            # bytes given as they are: whole code units only
+            if len(rs) % width != 0:
+                errorhandler('strict', encoding, 'surrogates not allowed', s, pos - 1, pos)
+            result.append(rs)
+            continue
+        for r in ru:
+            if ord(r) >= 0xD800:
+                errorhandler('strict', encoding, 'surrogates not allowed', s, pos - 1, pos)
+            else:
+                _store_unit(result, ord(r), byteorder, width)
+    return ''.join(result)
+
+
+def str_decode_utf_16_helper(s, size, errors, final=True, errorhandler=None,
+                             byteorder="native", public_encoding_name='utf16'):
+    return _decode_fixed_width(s, size, errors, final, errorhandler, byteorder,
+                               public_encoding_name, 2)
 
 
 def str_decode_utf_16(s, size, errors, final=True, errorhandler=None):
@@ -341,51 +438,11 @@ def str_decode_utf_16_le(s, size, errors, final=True, errorhandler=None):
     return u, n
 
 
-def _store16(result, unit, byteorder):
-    hi = chr((unit >> 8) & 0xff)
-    lo = chr(unit & 0xff)
-    if byteorder == 'little':
-        result.append(lo)
-        result.append(hi)
-    else:
-        result.append(hi)
-        result.append(lo)
-
-
 def unicode_encode_utf_16_helper(s, size, errors, errorhandler=None,
                                  allow_surrogates=True, byteorder='little',
                                  public_encoding_name='utf16'):
-    if errorhandler is None:
-        errorhandler = default_unicode_error_encode
-    result = []
-    if byteorder == 'native':
-        _store16(result, 0xFEFF, BYTEORDER)
-        byteorder = BYTEORDER
-    pos = 0
-    while pos < size:
-        c = ord(s[pos])
-        pos += 1
-        if c >= 0x10000:
-            _store16(result, 0xD800 | ((c - 0x10000) >> 10), byteorder)
-            _store16(result, 0xDC00 | ((c - 0x10000) & 0x3FF), byteorder)
-        elif c < 0xD800 or c >= 0xE000 or allow_surrogates:
-            _store16(result, c, byteorder)
-        else:
-            ru, rs, pos = errorhandler(errors, public_encoding_name,
-                                       'surrogates not allowed', s, pos - 1, pos)
-            if rs is not None:
-                if len(rs) % 2 != 0:
-                    errorhandler('strict', public_encoding_name,
-                                 'surrogates not allowed', s, pos - 1, pos)
-                result.append(rs)
-                continue
-            for r in ru:
-                if ord(r) >= 0xD800:
-                    errorhandler('strict', public_encoding_name,
-                                 'surrogates not allowed', s, pos - 1, pos)
-                else:
-                    _store16(result, ord(r), byteorder)
-    return ''.join(result)
+    return _encode_fixed_width(s, size, errors, errorhandler, allow_surrogates,
+                               byteorder, public_encoding_name, 2)
 
 
 def unicode_encode_utf_16(s, size, errors, errorhandler=None, allow_surrogates=True):
@@ -403,58 +460,10 @@ def unicode_encode_utf_16_le(s, size, errors, errorhandler=None, allow_surrogate
                                         allow_surrogates, "little")
 
 
-def _utf32_unit(s, pos, little):
-    if little:
-        return ((ord(s[pos + 3]) << 24) | (ord(s[pos + 2]) << 16) |
-                (ord(s[pos + 1]) << 8) | ord(s[pos]))
-    return ((ord(s[pos]) << 24) | (ord(s[pos + 1]) << 16) |
-            (ord(s[pos + 2]) << 8) | ord(s[pos + 3]))
-
-
 def str_decode_utf_32_helper(s, size, errors, final=True, errorhandler=None,
                              byteorder="native", public_encoding_name='utf32'):
-    if errorhandler is None:
-        errorhandler = default_unicode_error_decode
-    bo = 0
-    pos = 0
-    if byteorder == 'native':
-        if size >= 4:
-            bom = _utf32_unit(s, 0, True)
-            if bom == 0x0000FEFF:
-                pos = 4
-                bo = -1
-            elif bom == 0xFFFE0000:
-                pos = 4
-                bo = 1
-    elif byteorder == 'little':
-        bo = -1
-    else:
-        bo = 1
-    if size == 0:
-        return u'', 0, bo
-    little = bo != 1
-    result = []
-    end = len(s)
-    while pos < size:
-        if end - pos < 4:
-            if not final:
-                break
-            r, pos = errorhandler(errors, public_encoding_name, "truncated data",
-                                  s, pos, end)
-            result.append(r)
-            if end - pos < 4:
-                break
-            continue
-        c = _utf32_unit(s, pos, little)
-        if c >= 0x110000:
-            # the error covers everything up to the end of the input
-            r, pos = errorhandler(errors, public_encoding_name,
-                                  "codepoint not in range(0x110000)", s, pos, end)
-            result.append(r)
-            continue
-        result.append(unichr(c))
-        pos += 4
-    return u''.join(result), pos, bo
+    return _decode_fixed_width(s, size, errors, final, errorhandler, byteorder,
+                               public_encoding_name, 4)
 
 
 def str_decode_utf_32(s, size, errors, final=True, errorhandler=None):
@@ -472,47 +481,11 @@ def str_decode_utf_32_le(s, size, errors, final=True, errorhandler=None):
     return u, n
 
 
-def _store32(result, c, byteorder):
-    b = [chr((c >> 24) & 0xff), chr((c >> 16) & 0xff), chr((c >> 8) & 0xff), chr(c & 0xff)]
-    if byteorder == 'little':
-        b.reverse()
-    for x in b:
-        result.append(x)
-
-
 def unicode_encode_utf_32_helper(s, size, errors, errorhandler=None,
                                  allow_surrogates=True, byteorder='little',
                                  public_encoding_name='utf32'):
-    """Only a high surrogate (U+D800..U+DBFF) is refused without allow_surrogates; a
-    character is written as it is (a wide host pairs no surrogates)."""
-    if errorhandler is None:
-        errorhandler = default_unicode_error_encode
-    result = []
-    if byteorder == 'native':
-        _store32(result, 0xFEFF, BYTEORDER)
-        byteorder = BYTEORDER
-    pos = 0
-    while pos < size:
-        c = ord(s[pos])
-        pos += 1
-        if 0xD800 <= c < 0xDC00 and not allow_surrogates:
-            ru, rs, pos = errorhandler(errors, public_encoding_name,
-                                       'surrogates not allowed', s, pos - 1, pos)
-            if rs is not None:
-                if len(rs) % 4 != 0:
-                    errorhandler('strict', public_encoding_name,
-                                 'surrogates not allowed', s, pos - 1, pos)
-                result.append(rs)
-                continue
-            for r in ru:
-                if ord(r) >= 0xD800:
-                    errorhandler('strict', public_encoding_name,
-                                 'surrogates not allowed', s, pos - 1, pos)
-                else:
-                    _store32(result, ord(r), byteorder)
-            continue
-        _store32(result, c, byteorder)
-    return ''.join(result)
+    return _encode_fixed_width(s, size, errors, errorhandler, allow_surrogates,
+                               byteorder, public_encoding_name, 4)
 
 
 def unicode_encode_utf_32(s, size, errors, errorhandler=None, allow_surrogates=True):
@@ -544,14 +517,14 @@ def str_decode_charmap(s, size, errors, final=False, errorhandler=None, mapping=
     result = []
     pos = 0
     while pos < size:
-        c = mapping.get(s[pos], ERROR_CHAR)
-        if c == ERROR_CHAR:
+        mapped = mapping.get(s[pos], ERROR_CHAR)
+        if mapped != ERROR_CHAR:
+            result.append(mapped)
+            pos += 1
+        else:
             r, pos = errorhandler(errors, "charmap", "character maps to <undefined>",
                                   s, pos, pos + 1)
             result.append(r)
-            continue
-        result.append(c)
-        pos += 1
     return u''.join(result), pos
 
 
@@ -592,31 +565,36 @@ def unicode_encode_charmap(s, size, errors, errorhandler=None, mapping=None):
 hexdigits = "0123456789ABCDEFabcdef"
 
 
-def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
-    """The character of the `digits` hex digits at `pos` (read with int(x, 16), so a
-    sign or spaces pass) appended to the list `builder`; the new position."""
-    end = len(s)
-    if pos + digits > end:
-        stop = pos
-        while stop < end and s[stop] in hexdigits:
-            stop += 1
-        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
-        builder.append(r)
-        return pos
+def _read_hex(s, pos, digits):
+    """`(True, value)` for the `digits` characters at `pos` read by int(x, 16) (so a
+    sign or blanks pass; a negative value wraps to a huge one), `(False, 0)` when the
+    input is too short or they do not read as a number."""
+    if pos + digits > len(s):
+        return False, r_uint(0)
     try:
-        code = r_uint(int(s[pos:pos + digits], 16))
+        value = int(s[pos:pos + digits], 16)
     except ValueError:
-        stop = pos
-        while s[stop] in hexdigits:
-            stop += 1
-        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
-        builder.append(r)
-        return pos
-    if code <= r_uint(MAXUNICODE):
+        return False, r_uint(0)
+    return True, r_uint(value)
+
+
+def hexescape(builder, s, pos, digits, encoding, errorhandler, message, errors):
+    """Appends to the list `builder` the character that the `digits` hex digits at `pos`
+    stand for (the escape's backslash and letter come just before); the position after
+    it. Digits that are cut short or not a number are an error over the escape up to
+    the hex digits that follow it; a value beyond U+10FFFF one over the whole escape."""
+    readable, code = _read_hex(s, pos, digits)
+    if readable and code <= r_uint(MAXUNICODE):
         builder.append(unichr(intmask(code)))
         return pos + digits
-    r, pos = errorhandler(errors, encoding, "illegal Unicode character",
-                          s, pos - 2, pos + digits)
+    if readable:
+        r, pos = errorhandler(errors, encoding, "illegal Unicode character",
+                              s, pos - 2, pos + digits)
+    else:
+        stop = pos
+        while stop < len(s) and s[stop] in hexdigits:
+            stop += 1
+        r, pos = errorhandler(errors, encoding, message, s, pos - 2, stop)
     builder.append(r)
     return pos
 
@@ -720,39 +698,35 @@ def unicode_encode_unicode_escape(s, size, errors, errorhandler=None):
 
 
 def str_decode_raw_unicode_escape(s, size, errors, final=False, errorhandler=None):
-    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes."""
+    """Only `\\uXXXX` and `\\UXXXXXXXX` after an odd number of backslashes are escapes;
+    every other byte is the code point of its value."""
     if errorhandler is None:
         errorhandler = default_unicode_error_decode
-    if size == 0:
-        return u'', 0
     result = []
     pos = 0
     while pos < size:
-        ch = s[pos]
-        if ch != '\\':
-            result.append(unichr(ord(ch)))
-            pos += 1
-            continue
-        start = pos
-        # every backslash of the run but the last is copied now
-        while True:
-            pos += 1
-            if pos == size or s[pos] != '\\':
-                break
-            result.append(u'\\')
-        if pos >= size:
-            result.append(u'\\')
-            break
-        if (pos - start) % 2 == 0 or (s[pos] != 'u' and s[pos] != 'U'):
-            result.append(u'\\')
+        if s[pos] != '\\':
             result.append(unichr(ord(s[pos])))
             pos += 1
             continue
-        if s[pos] == 'u':
+        after = pos
+        while after < size and s[after] == '\\':
+            after += 1
+        count = after - pos
+        escape = (count % 2 == 1 and after < size and
+                  (s[after] == 'u' or s[after] == 'U'))
+        if escape:
+            # the last backslash belongs to the escape
+            count -= 1
+        for i in range(count):
+            result.append(u'\\')
+        if not escape:
+            pos = after
+            continue
+        digits = 8
+        if s[after] == 'u':
             digits = 4
-        else:
-            digits = 8
-        pos = hexescape(result, s, pos + 1, digits, "rawunicodeescape", errorhandler,
+        pos = hexescape(result, s, after + 1, digits, "rawunicodeescape", errorhandler,
                         "truncated \\uXXXX", errors)
     return u''.join(result), pos
 

@@ -9,20 +9,22 @@ from rpython.rlib.parsing import _unknown
 
 
 class Rule(object):
+    """A nonterminal and its expansions (lists of symbol names), tried in order."""
+
     def __init__(self, nonterminal, expansions):
         self.nonterminal = nonterminal
         self.expansions = expansions
 
     def __eq__(self, other):
-        return (self.nonterminal == other.nonterminal and
-                self.expansions == other.expansions)
+        return ((self.nonterminal, self.expansions) ==
+                (other.nonterminal, other.expansions))
 
     def __ne__(self, other):
-        return not self == other
+        return not self.__eq__(other)
 
     def __str__(self):
-        return "%s: %s" % (
-            self.nonterminal, " | ".join([repr(e) for e in self.expansions]))
+        alternatives = [repr(expansion) for expansion in self.expansions]
+        return self.nonterminal + ": " + " | ".join(alternatives)
 
     def __repr__(self):
         return "Rule(%r, %r)" % (self.nonterminal, self.expansions)
@@ -32,19 +34,19 @@ class LazyInputStream(object):
     """A sequence read from an iterator as far as indexing needs."""
 
     def __init__(self, iterator):
-        self.iterator = iter(iterator)
         self.data = []
+        self.iterator = iter(iterator)
 
     def __getitem__(self, index):
         assert index >= 0
-        data = self.data
-        while index >= len(data):
-            try:
-                item = self.iterator.next()
-            except StopIteration:
+        while len(self.data) <= index:
+            # IndexError past the end, as a list would
+            for item in self.iterator:
+                self.data.append(item)
+                break
+            else:
                 raise IndexError("index out of range")
-            data.append(item)
-        return data[index]
+        return self.data[index]
 
 
 class ErrorInformation(object):
@@ -53,9 +55,7 @@ class ErrorInformation(object):
 
     def __init__(self, pos, failure_reasons=None):
         self.pos = pos
-        if failure_reasons is None:
-            failure_reasons = []
-        self.failure_reasons = failure_reasons
+        self.failure_reasons = [] if failure_reasons is None else failure_reasons
 
 
 def _expectation(reasons):
@@ -67,10 +67,11 @@ def _expectation(reasons):
 
 
 class ParseError(Exception):
+    """The parse failed: where (a `SourcePos`) and what was expected there."""
+
     def __init__(self, source_pos, errorinformation):
-        self.source_pos = source_pos
-        self.errorinformation = errorinformation
         self.args = (source_pos, errorinformation)
+        self.source_pos, self.errorinformation = self.args
 
     def nice_error_message(self, filename="<unknown>", source=""):
         where = self.source_pos
@@ -115,9 +116,11 @@ def _expected_name(symbol):
 
 
 class LazyParseTable(object):
+    """The memo of one parse: each symbol's result at each token position."""
+
     def __init__(self, input, parser):
-        self.parser = parser
         self.input = input
+        self.parser = parser
         # symbol -> {position: (node, next position, error)}; nested so that a lookup
         # builds no key.
         self.matched = {}
@@ -171,16 +174,21 @@ class LazyParseTable(object):
 
 
 class PackratParser(object):
+    """Parses a token list by the rules from `startsymbol`, memoising with the table
+    `parsetablefactory` makes; left recursion is refused when it is built."""
+
     def __init__(self, rules, startsymbol, parsetablefactory=LazyParseTable,
                  check_for_left_recursion=True):
         self.rules = rules
-        self.nonterminal_to_rule = {}
-        for rule in rules:
-            self.nonterminal_to_rule[rule.nonterminal] = rule
         self.startsymbol = startsymbol
+        self.parsetablefactory = parsetablefactory
+        # a later rule for the same nonterminal replaces an earlier one
+        by_name = {}
+        for r in rules:
+            by_name[r.nonterminal] = r
+        self.nonterminal_to_rule = by_name
         if check_for_left_recursion:
             assert not self.has_left_recursion()
-        self.parsetablefactory = parsetablefactory
 
     def is_nonterminal(self, symbol):
         return symbol in self.nonterminal_to_rule
@@ -191,35 +199,29 @@ class PackratParser(object):
     def parse(self, tokeniterator, lazy=False):
         if not _unknown.known_list(tokeniterator):
             return tokeniterator
-        input = list(tokeniterator)
-        table = self.parsetablefactory(input, self)
-        node, after, error = table.match_symbol(0, self.startsymbol)
-        if node is None:
-            raise ParseError(input[error.pos].source_pos, error)
-        return node
+        tokens = list(tokeniterator)
+        node, after, error = self.parsetablefactory(tokens, self).match_symbol(
+            0, self.startsymbol)
+        if node is not None:
+            return node
+        raise ParseError(tokens[error.pos].source_pos, error)
 
     def has_left_recursion(self):
-        """Whether a nonterminal can start with itself (import time)."""
-        first = {}
-        for rule in self.rules:
-            starts = {}
-            for expansion in rule.expansions:
-                if expansion and self.is_nonterminal(expansion[0]):
-                    starts[expansion[0]] = True
-            first[rule.nonterminal] = starts
-        changed = True
-        while changed:
-            changed = False
-            for name in first:
-                starts = first[name]
-                for other in list(starts.keys()):
-                    for reached in first[other]:
-                        if reached not in starts:
-                            starts[reached] = True
-                            changed = True
-        for name in first:
-            if name in first[name]:
-                return True
+        """Whether a nonterminal can start with itself (import time): a search from each
+        nonterminal through the nonterminals its expansions start with."""
+        for name in self.nonterminal_to_rule:
+            seen = {}
+            todo = [name]
+            while todo:
+                for expansion in self.nonterminal_to_rule[todo.pop()].expansions:
+                    if not expansion or not self.is_nonterminal(expansion[0]):
+                        continue
+                    head = expansion[0]
+                    if head == name:
+                        return True
+                    if head not in seen:
+                        seen[head] = True
+                        todo.append(head)
         return False
 
     def __repr__(self):
