@@ -2,33 +2,62 @@
 //! (`fixtures/programs`, verdicts in `fixtures/verdicts.tsv` made by
 //! `fixtures/make-verdicts.sh`). The real binary runs on every program with `--format json`:
 //! a program the reference accepts must get no error; a program it rejects must get an
-//! error whose primary span or one of whose labels is at the line marked `# REJECT`, and
+//! error whose primary span or one of whose labels is at the line marked `# REJECT` (in any
+//! module of a multi-module program), and
 //! that error must be the first listed (the reference reports only its first error).
 //! Also checks that no variable is left poisoned without an error being reported.
 
 use rpy_lsp::annotator::{annotate_standalone, SomeValue};
 use rpy_lsp::engine::program::Program;
 use rpy_lsp::objspace::LoaderConfig;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod corpus;
 use corpus::verdicts;
 
-/// 1-based lines carrying a `# REJECT` marker.
-fn marked_lines(path: &Path) -> Vec<u64> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains("# REJECT"))
-        .map(|(i, _)| i as u64 + 1)
-        .collect()
+/// The `# REJECT` markers of a program as (file, 1-based line): those of the target file,
+/// and for a multi-module program (a `main.py` target in its own directory) those of every
+/// module beside it, since the reference may stop in a module other than the target.
+fn marked_lines(path: &Path) -> Vec<(PathBuf, u64)> {
+    let mut files = vec![path.to_path_buf()];
+    if path.file_name().is_some_and(|n| n == "main.py") {
+        if let Some(dir) = path.parent() {
+            collect_modules(dir, &mut files);
+        }
+    }
+    let mut marks = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let canon = f.canonicalize().unwrap_or(f.clone());
+        for (i, l) in text.lines().enumerate() {
+            if l.contains("# REJECT") && !marks.contains(&(canon.clone(), i as u64 + 1)) {
+                marks.push((canon.clone(), i as u64 + 1));
+            }
+        }
+    }
+    marks
 }
 
-/// The number of errors `check` reports on `path`, and the lines of `path` the first one
-/// listed is at or labels.
-fn check_first_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
+/// Every `.py` file under `dir`, recursively.
+fn collect_modules(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect_modules(&p, out);
+        } else if p.extension().is_some_and(|e| e == "py") && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+}
+
+/// The number of errors `check` reports on `path`, and the places (file, line) the first
+/// one listed is at or labels.
+fn check_first_error_lines(path: &Path) -> (usize, Vec<(PathBuf, u64)>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_rpy-lsp"))
         .args(["check", "--format", "json"])
         .arg(path)
@@ -37,12 +66,12 @@ fn check_first_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let json: serde_json::Value = serde_json::from_str(&stdout)
         .unwrap_or_else(|e| panic!("{}: bad JSON ({e}): {stdout}", path.display()));
-    let same_file = |f: &serde_json::Value| {
-        f.as_str()
-            .is_some_and(|f| Path::new(f).canonicalize().ok() == path.canonicalize().ok())
+    let place = |f: &serde_json::Value, l: &serde_json::Value| {
+        let f = Path::new(f.as_str()?).canonicalize().ok()?;
+        Some((f, l.as_u64().unwrap_or(0)))
     };
     let mut errors = 0;
-    let mut first_lines = Vec::new();
+    let mut first_places = Vec::new();
     let mut summary = Vec::new();
     for d in json["diagnostics"].as_array().expect("diagnostics") {
         if d["severity"] != "error" {
@@ -53,13 +82,9 @@ fn check_first_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
         if errors > 1 {
             continue;
         }
-        if same_file(&d["file"]) {
-            first_lines.push(d["line"].as_u64().unwrap_or(0));
-        }
+        first_places.extend(place(&d["file"], &d["line"]));
         for l in d["labels"].as_array().into_iter().flatten() {
-            if same_file(&l["file"]) {
-                first_lines.push(l["line"].as_u64().unwrap_or(0));
-            }
+            first_places.extend(place(&l["file"], &l["line"]));
         }
     }
     let code = out.status.code();
@@ -69,7 +94,7 @@ fn check_first_error_lines(path: &Path) -> (usize, Vec<u64>, String) {
         "{}: exit code disagrees with the diagnostics",
         path.display()
     );
-    (errors, first_lines, summary.join(" | "))
+    (errors, first_places, summary.join(" | "))
 }
 
 #[test]
@@ -78,17 +103,26 @@ fn check_agrees_with_reference_verdicts_at_marked_lines() {
     assert!(all.len() >= 80, "the corpus has {} programs", all.len());
     let mut disagreements = Vec::new();
     for e in &all {
-        let (errors, first_lines, summary) = check_first_error_lines(&e.path);
+        let (errors, first_places, summary) = check_first_error_lines(&e.path);
         let marked = marked_lines(&e.path);
         let ok = if e.verdict.starts_with("OK") {
             errors == 0
         } else {
-            errors > 0 && (marked.is_empty() || marked.iter().any(|m| first_lines.contains(m)))
+            errors > 0 && (marked.is_empty() || marked.iter().any(|m| first_places.contains(m)))
         };
         if !ok {
             disagreements.push(format!(
                 "{}: reference `{}`, marked {:?}, check: [{}]",
-                e.rel, e.verdict, marked, summary
+                e.rel,
+                e.verdict,
+                marked
+                    .iter()
+                    .map(|(f, l)| format!(
+                        "{}:{l}",
+                        f.file_name().unwrap_or_default().to_string_lossy()
+                    ))
+                    .collect::<Vec<_>>(),
+                summary
             ));
         }
     }

@@ -278,6 +278,12 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 continue;
             }
             self.flowin(g, b);
+            // As the reference, callers see a new result when the return block is
+            // processed, not when a link reaches it: blocks scheduled before that (the
+            // other path of an if/else returning) are flowed first.
+            if self.graphs[g as usize].returnblock.0 == b {
+                self.notify_callers(g);
+            }
             self.drain_reflow();
         }
     }
@@ -748,9 +754,6 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             self.info[gi].state[bi] = BlockState::Pending;
             self.info[gi].restart[bi] = 0;
             self.pending.push_back((g, b));
-            if is_return {
-                self.notify_callers(g);
-            }
             return;
         }
         let mut changed = false;
@@ -789,9 +792,6 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             if self.info[gi].state[bi] != BlockState::Pending {
                 self.info[gi].state[bi] = BlockState::Pending;
                 self.pending.push_back((g, b));
-            }
-            if is_return {
-                self.notify_callers(g);
             }
         }
     }

@@ -264,7 +264,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
             }
         }
-        if specs.len() != items.len() {
+        // more values than specifiers is accepted: the reference's RTyper takes the values
+        // it needs in order and ignores the rest; fewer stop it (StopIteration)
+        if specs.len() > items.len() {
             return Err(AnnError::new(
                 "RPY208",
                 format!(

@@ -317,6 +317,10 @@ impl Program {
     ///   yet waits for the callee (an error in a function called earlier comes first; a
     ///   bad call before the call of a function with a union error comes before that
     ///   error, wherever the function is defined);
+    /// - a missing attribute found before a union error: a function whose result is
+    ///   known on one path first (`return -1` while the path returning an instance waits
+    ///   for a callee) has its callers re-flowed with that partial result, and reading an
+    ///   attribute of it stops the reference before the union at the return is met;
     /// - an error of the annotation proper before one the reference finds only while
     ///   RTyping (`AnnError::typer`: printing a dict, `%d` of a string...), as its RTyper
     ///   runs after the whole annotation.
@@ -339,12 +343,15 @@ impl Program {
         let flow_stage = |d: &Diagnostic| d.code.starts_with("RPY1");
         let union_or_call =
             |d: &Diagnostic| matches!(d.code, "RPY201" | "RPY202" | "RPY203" | "RPY206");
+        let union = |d: &Diagnostic| matches!(d.code, "RPY201" | "RPY202" | "RPY203");
+        let missing_attribute = |d: &Diagnostic| d.code == "RPY204";
         let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
         let typer_stage = |d: &Diagnostic| ann.typer_stage.contains(&(d.code, d.span));
         ann.first_error.clone().filter(|d| {
             user(d)
                 && (flow_stage(d)
                     || (union_or_call(d) && union_or_call(first_in_source))
+                    || (missing_attribute(d) && union(first_in_source))
                     || (typer_stage(first_in_source) && !typer_stage(d)))
         })
     }

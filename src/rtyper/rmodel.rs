@@ -482,6 +482,51 @@ impl RTyper<'_> {
             _ if self.types.is_ptr(tf) && self.types.is_ptr(tt) => cast(LlOp::CastPointer),
             _ => None,
         };
+        // A number or character where a string, container or instance is expected (or the
+        // reverse): the reference's RTyper has no conversion between them either
+        // ("don't know how to convert"), e.g. an int key given to an
+        // `RWeakValueDictionary(str, ...)`, which its annotator lets through.
+        let primitive = |r: &Repr| {
+            matches!(
+                r,
+                Repr::Bool | Repr::Int(_) | Repr::Float | Repr::Char | Repr::UniChar
+            )
+        };
+        let gc_object = |r: &Repr| {
+            matches!(
+                r,
+                Repr::Str
+                    | Repr::Unicode
+                    | Repr::List { .. }
+                    | Repr::Dict { .. }
+                    | Repr::Tuple(_)
+                    | Repr::Instance(_)
+            )
+        };
+        if op.is_none()
+            && ((primitive(&rf) && gc_object(&rt)) || (gc_object(&rf) && primitive(&rt)))
+        {
+            let kind = |r: &Repr| match r {
+                Repr::Bool => "a bool",
+                Repr::Int(_) => "an integer",
+                Repr::Float => "a float",
+                Repr::Char | Repr::UniChar => "a character",
+                Repr::Str => "a string",
+                Repr::Unicode => "a unicode string",
+                Repr::List { .. } => "a list",
+                Repr::Dict { .. } => "a dict",
+                Repr::Tuple(_) => "a tuple",
+                _ => "an instance",
+            };
+            return Err(TyperError::rejected(
+                "RPY218",
+                format!(
+                    "{} is given where {} is expected: RPython cannot convert between them",
+                    kind(&rf),
+                    kind(&rt)
+                ),
+            ));
+        }
         match op {
             Some(op) => Ok(llops.genop(op, vec![v], tt)),
             None => Err(TyperError::new(format!(
