@@ -100,7 +100,7 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub(super) reported_at: HashMap<Position, Vec<(&'static str, Span, usize)>>,
     /// Where each error was reported, in order (`None`: not while annotating an
     /// operation, e.g. a join): an index into it is the `usize` of `reported_at`.
-    pub(super) report_log: Vec<Option<Position>>,
+    pub(super) report_log: Vec<(Option<Position>, &'static str)>,
     /// Whether an operation is being annotated (`reported_at` is kept for those only).
     pub(super) annotating_op: bool,
     pub entry_graph: Option<usize>,

@@ -48,7 +48,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 .or_default()
                 .push((e.code, span, seq));
         }
-        self.report_log.push(here);
+        self.report_log.push((here, e.code));
         let mut d = Diagnostic::new(e.code, span, e.msg);
         for (s, m) in labels {
             if s != span {
@@ -68,17 +68,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.diagnostics.push(d);
     }
 
-    /// The operation at `pos` is annotated again with an argument poisoned by an error
-    /// found since elsewhere: what it reported before came from annotations that error
-    /// made wrong (the reference stops at the first error, before such a consequence), so
-    /// it is withdrawn. Not when no other error came after it: the poison is then its
-    /// own, come back around a loop.
+    /// The operation at `pos` is annotated again with an argument poisoned by a union
+    /// error on an instance attribute (RPY203) found since elsewhere: what it reported
+    /// before came from the attribute's earlier, narrower annotation, which the reference
+    /// has generalized (and failed on) before it reaches this operation, so it is
+    /// withdrawn (YASI's `Status.result`, `err_packrat_result_union_before_use_realprog19`).
+    /// A function result's union (RPY201) withdraws nothing: the reference, too, has
+    /// already stopped at what the callers found with the earlier result
+    /// (`err_search_minus_one_recursive_probe_blind12`). Nothing is withdrawn either
+    /// when no other error came after it: the poison is then its own, come back around a
+    /// loop.
     pub(super) fn retract_at(&mut self, pos: super::Position) {
         let Some(found) = self.reported_at.get(&pos) else {
             return;
         };
         let log = &self.report_log;
-        let later_elsewhere = |seq: usize| log[seq + 1..].iter().any(|&p| p != Some(pos));
+        let later_elsewhere = |seq: usize| {
+            log[seq + 1..]
+                .iter()
+                .any(|&(p, code)| p != Some(pos) && code == "RPY203")
+        };
         let (gone, kept): (Vec<_>, Vec<_>) =
             found.iter().partition(|&&(_, _, seq)| later_elsewhere(seq));
         if gone.is_empty() {

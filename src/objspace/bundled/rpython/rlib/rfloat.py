@@ -74,6 +74,12 @@ def rstring_to_float(s):
 
 
 def formatd(x, code, precision, flags=0):
+    # 'r' is the shortest repr: a precision makes no sense there and the reference asserts
+    # it is 0 (a fatal AssertionError in its binaries); other codes are a ValueError.
+    if code == 'r':
+        assert precision == 0
+    elif code not in 'efgEFG':
+        raise ValueError('Invalid mode')
     return rfloat_formatd(x, code, precision, flags)
 
 
