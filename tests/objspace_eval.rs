@@ -248,9 +248,9 @@ fn dicts_and_sets() {
          df = sorted(set([1, 2, 3]) - set([2]))\nfk = dict.fromkeys(['x', 'y'], 0)\nd2 = dict([('a', 1)], b=2)\n\
          d3 = dict(zip('ab', [1, 2]))\ntk = {(1, 2): 'tuple', 1.0: 'float'}\ntv = tk[1]\nd4 = {1: 'a', True: 'b'}\n",
         &[
-            ("k", "['a', 'b', 'c']"),
-            ("v", "[1, 2, 3]"),
-            ("it", "[('a', 1), ('b', 2), ('c', 3)]"),
+            ("k", "['a', 'c', 'b']"), // CPython 2.7's hash order, as the reference sees it
+            ("v", "[1, 3, 2]"),
+            ("it", "[('a', 1), ('c', 3), ('b', 2)]"),
             ("g", "(1, None, 0)"),
             ("s", "5"),
             ("p", "2"),
@@ -263,7 +263,7 @@ fn dicts_and_sets() {
             ("u", "[2, 3, 4, 9]"),
             ("i2", "[2, 3]"),
             ("df", "[1, 3]"),
-            ("fk", "{'x': 0, 'y': 0}"),
+            ("fk", "{'y': 0, 'x': 0}"),
             ("d2", "{'a': 1, 'b': 2}"),
             ("d3", "{'a': 1, 'b': 2}"),
             ("tv", "'float'"),
@@ -691,7 +691,7 @@ fn loops_comprehensions_and_control_flow() {
             ("r9", "20"),
             ("r10", "14"),
             ("r11", "'cba'"),
-            ("r12", "['z', 'y']"),
+            ("r12", "['y', 'z']"), // CPython 2.7's hash order
         ],
     );
 }

@@ -305,12 +305,7 @@ fn step<S: Space>(
                 && space.is_builtin_eval(&func)
             {
                 // `eval(text)` sees the caller's variables
-                let locals: Vec<_> = code
-                    .co_varnames
-                    .iter()
-                    .zip(&f.state.locals)
-                    .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
-                    .collect();
+                let locals = bound_locals(&code, &f.state.locals);
                 let text = positional.pop().expect("one argument");
                 let v = space.eval_in_frame(text, f.globals, f.namespace, locals)?;
                 f.push(v);
@@ -503,12 +498,7 @@ fn step<S: Space>(
             // A bare `exec` in a function sees (and may rebind) the function's locals; the
             // other names it binds stay in the frame's namespace, where `LoadName` finds them.
             let code_v = f.pop();
-            let locals: Vec<_> = code
-                .co_varnames
-                .iter()
-                .zip(&f.state.locals)
-                .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
-                .collect();
+            let locals = bound_locals(&code, &f.state.locals);
             let (after, ns) = space.exec_in_function(code_v, f.globals, f.namespace, locals)?;
             for (name, v) in after {
                 if let Some(i) = code.co_varnames.iter().position(|n| *n == name) {
@@ -580,6 +570,19 @@ fn pop_slice<S: Space>(
     };
     let obj = f.pop();
     (obj, lo, hi)
+}
+
+/// The function's local variables that are bound, by name: what `eval(text)` and a bare
+/// `exec` in the function see.
+fn bound_locals<V: Clone>(
+    code: &crate::compiler::CodeObject,
+    locals: &[Option<V>],
+) -> Vec<(std::rc::Rc<str>, V)> {
+    code.co_varnames
+        .iter()
+        .zip(locals)
+        .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
+        .collect()
 }
 
 fn cell_name(code: &crate::compiler::CodeObject, i: u32) -> std::rc::Rc<str> {

@@ -142,6 +142,16 @@ fn table_hash(key: &HashKey) -> Option<(i64, u32)> {
     }
 }
 
+/// CPython 2.7's open-addressing step: `i = 5i + 1 + perturb`, then `perturb >>= 5` (each
+/// step reads five more bits of the hash).
+fn next_probe(i: &mut usize, perturb: &mut u64) {
+    *i = (*i << 2)
+        .wrapping_add(*i)
+        .wrapping_add(*perturb as usize)
+        .wrapping_add(1);
+    *perturb >>= 5;
+}
+
 /// Whether a probe that reads the hash's bits from `from` on, `size_bits` of them, reads
 /// known bits only.
 fn knows(from: u32, size_bits: u32, known: u32) -> bool {
@@ -379,11 +389,7 @@ fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
         if !knows(shift, size_bits, known) {
             return None;
         }
-        i = (i << 2)
-            .wrapping_add(i)
-            .wrapping_add(perturb as usize)
-            .wrapping_add(1);
-        perturb >>= 5;
+        next_probe(&mut i, &mut perturb);
         shift += 5;
     }
 }
@@ -403,11 +409,7 @@ fn first_free(slots: &[Slot], h: i64, known: u32) -> Option<usize> {
         if !knows(shift, size_bits, known) {
             return None;
         }
-        i = (i << 2)
-            .wrapping_add(i)
-            .wrapping_add(perturb as usize)
-            .wrapping_add(1);
-        perturb >>= 5;
+        next_probe(&mut i, &mut perturb);
         shift += 5;
     }
     Some(i & mask)
@@ -445,11 +447,7 @@ fn place_new_key(table: &mut [Option<usize>], hashes: &[i64], k: usize) {
     let mut i = h as usize & mask;
     let mut perturb = h;
     while table[i & mask].is_some() {
-        i = (i << 2)
-            .wrapping_add(i)
-            .wrapping_add(perturb as usize)
-            .wrapping_add(1);
-        perturb >>= 5;
+        next_probe(&mut i, &mut perturb);
     }
     table[i & mask] = Some(k);
 }
