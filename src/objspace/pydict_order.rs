@@ -366,10 +366,15 @@ impl PyTable {
     }
 }
 
-/// `lookdict`: the slot holding `key`, else the first dummy on its probe sequence, else
-/// the empty slot that ends it; `None` when the probes need bits of the hash that are not
-/// known (only `known` low bits are).
-fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
+/// Walks CPython's probe sequence for hash `h` until `visit` answers with a slot; `None`
+/// when the next step needs bits of the hash that are not known (only `known` low bits
+/// are).
+fn probe(
+    slots: &[Slot],
+    h: i64,
+    known: u32,
+    mut visit: impl FnMut(usize, &Slot) -> Option<usize>,
+) -> Option<usize> {
     let mask = slots.len() - 1;
     let size_bits = slots.len().trailing_zeros();
     if !knows(0, size_bits, known) {
@@ -378,13 +383,9 @@ fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
     let mut i = h as u64 as usize & mask;
     let mut perturb = h as u64;
     let mut shift = 0;
-    let mut freeslot = None;
     loop {
-        match &slots[i & mask] {
-            Slot::Empty(_) => return Some(freeslot.unwrap_or(i & mask)),
-            Slot::Active(sh, k) if *sh == h && k == key => return Some(i & mask),
-            Slot::Dummy(_) if freeslot.is_none() => freeslot = Some(i & mask),
-            _ => {}
+        if let Some(found) = visit(i & mask, &slots[i & mask]) {
+            return Some(found);
         }
         if !knows(shift, size_bits, known) {
             return None;
@@ -394,25 +395,27 @@ fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
     }
 }
 
+/// `lookdict`: the slot holding `key`, else the first dummy on its probe sequence, else
+/// the empty slot that ends it; `None` when the probes need unknown bits of the hash.
+fn lookup(slots: &[Slot], h: i64, key: &HashKey, known: u32) -> Option<usize> {
+    let mut freeslot = None;
+    probe(slots, h, known, |j, slot| match slot {
+        Slot::Empty(_) => Some(freeslot.unwrap_or(j)),
+        Slot::Active(sh, k) if *sh == h && k == key => Some(j),
+        Slot::Dummy(_) => {
+            freeslot.get_or_insert(j);
+            None
+        }
+        Slot::Active(..) => None,
+    })
+}
+
 /// `insertdict_clean`'s probe: the first empty slot (the table has no dummies); `None`
 /// when the probes need unknown bits of the hash.
 fn first_free(slots: &[Slot], h: i64, known: u32) -> Option<usize> {
-    let mask = slots.len() - 1;
-    let size_bits = slots.len().trailing_zeros();
-    if !knows(0, size_bits, known) {
-        return None;
-    }
-    let mut i = h as u64 as usize & mask;
-    let mut perturb = h as u64;
-    let mut shift = 0;
-    while !matches!(slots[i & mask], Slot::Empty(_)) {
-        if !knows(shift, size_bits, known) {
-            return None;
-        }
-        next_probe(&mut i, &mut perturb);
-        shift += 5;
-    }
-    Some(i & mask)
+    probe(slots, h, known, |j, slot| {
+        matches!(slot, Slot::Empty(_)).then_some(j)
+    })
 }
 
 /// The positions in the order CPython 2.7 iterates over a dict into which keys of these
