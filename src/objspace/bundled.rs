@@ -54,6 +54,7 @@ bundled! {
     "traceback" => "traceback.py", false;
     "weakref" => "weakref.py", false;
     "struct" => "struct.py", false;
+    "subprocess" => "subprocess.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;
