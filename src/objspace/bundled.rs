@@ -117,6 +117,7 @@ bundled! {
     "rpython.rlib.rstruct.runpack" => "rpython/rlib/rstruct/runpack.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
+    "rpython.rtyper.extregistry" => "rpython/rtyper/extregistry.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
