@@ -141,6 +141,9 @@ pub struct Bookkeeper {
     pub span: Span,
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
+    /// The annotation (`SomeValue::External`) of the instances of each class an
+    /// ExtRegistryEntry is about (`_type_`), by class (see `annotator::extregistry`).
+    pub ext_types: HashMap<ObjId, ObjId>,
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
@@ -227,6 +230,7 @@ impl Bookkeeper {
             },
             span: Span::default(),
             warnings: Vec::new(),
+            ext_types: HashMap::default(),
             warned: HashSet::default(),
             pending_del: Vec::new(),
             prebuilt_r_dicts: Vec::new(),

@@ -224,6 +224,7 @@ impl Bookkeeper {
             | (S::Error, S::Error)
             | (S::Unknown(_), S::Unknown(_))
             | (S::Object, S::Object) => true,
+            (S::External(x), S::External(y)) => x == y,
             _ => false,
         }
     }
@@ -310,6 +311,11 @@ impl Bookkeeper {
             (_, S::Unknown(_)) => b.clone(),
             (S::Error, _) | (_, S::Error) => S::Error,
             (S::Impossible, x) | (x, S::Impossible) => x.clone(),
+            // two annotations of one ExtRegistryEntry's kind (`SomeRule() ∪ SomeRule()`)
+            (S::External(x), S::External(y)) if same_class(heap, *x, *y) => S::External(*x.min(y)),
+            (S::External(_), _) | (_, S::External(_)) => S::Unknown(Rc::from(
+                "an annotation of an ExtRegistryEntry mixed with another",
+            )),
             (S::None, x) | (x, S::None) => self.noneify(heap, x)?,
             (S::Bool { konst: c1, ktd: k1 }, S::Bool { konst: c2, ktd: k2 }) => {
                 let ktd = match (k1, k2) {
@@ -814,5 +820,17 @@ impl Bookkeeper {
                 }
             }
         }
+    }
+}
+
+/// Whether two objects are instances of one class (two annotations of one kind).
+fn same_class(
+    heap: &Heap,
+    x: crate::objspace::object::ObjId,
+    y: crate::objspace::object::ObjId,
+) -> bool {
+    match (heap.get(x), heap.get(y)) {
+        (Object::Instance(a), Object::Instance(b)) => a.class == b.class,
+        _ => false,
     }
 }

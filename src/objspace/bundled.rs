@@ -115,6 +115,9 @@ bundled! {
     "rpython.rlib.rstruct.ieee" => "rpython/rlib/rstruct/ieee.py", false;
     "rpython.rlib.rstruct.nativefmttable" => "rpython/rlib/rstruct/nativefmttable.py", false;
     "rpython.rlib.rstruct.runpack" => "rpython/rlib/rstruct/runpack.py", false;
+    "rpython.annotator" => "rpython/annotator/__init__.py", true;
+    "rpython.annotator.model" => "rpython/annotator/model.py", false;
+    "rpython.annotator.bookkeeper" => "rpython/annotator/bookkeeper.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.extregistry" => "rpython/rtyper/extregistry.py", false;
