@@ -144,6 +144,9 @@ pub struct Bookkeeper {
     /// The annotation (`SomeValue::External`) of the instances of each class an
     /// ExtRegistryEntry is about (`_type_`), by class (see `annotator::extregistry`).
     pub ext_types: HashMap<ObjId, ObjId>,
+    /// The modules `rpython.annotator.model` and `rpython.annotator.bookkeeper` of the
+    /// ExtRegistryEntry bridge, once a program imported the bundled extregistry.
+    pub ext_bridge: Option<(ObjId, ObjId)>,
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
@@ -231,6 +234,7 @@ impl Bookkeeper {
             span: Span::default(),
             warnings: Vec::new(),
             ext_types: HashMap::default(),
+            ext_bridge: None,
             warned: HashSet::default(),
             pending_del: Vec::new(),
             prebuilt_r_dicts: Vec::new(),

@@ -30,11 +30,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .find(|&id| matches!(heap.get(id), Object::Module(m) if m.bundled && &*m.name == name))
     }
 
+    /// The bridge's modules (found by `prepare_ext_registry`).
     fn ext_modules(&self) -> Option<Modules> {
-        Some(Modules {
-            model: self.find_module("rpython.annotator.model")?,
-            bookkeeper: self.find_module("rpython.annotator.bookkeeper")?,
-        })
+        let (model, bookkeeper) = self.bk.ext_bridge?;
+        Some(Modules { model, bookkeeper })
     }
 
     fn attr(&mut self, obj: Value, name: &str) -> Option<Value> {
@@ -51,10 +50,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Runs `compute_annotation()` of every ExtRegistryEntry `_type_` (marked by the
     /// bundled extregistry) for the bookkeeper's `immutablevalue`.
     pub(super) fn prepare_ext_registry(&mut self) {
-        if self.find_module("rpython.rtyper.extregistry").is_none() || self.ext_modules().is_none()
-        {
+        if self.find_module("rpython.rtyper.extregistry").is_none() {
             return;
         }
+        let (Some(model), Some(bookkeeper)) = (
+            self.find_module("rpython.annotator.model"),
+            self.find_module("rpython.annotator.bookkeeper"),
+        ) else {
+            return;
+        };
+        self.bk.ext_bridge = Some((model, bookkeeper));
         let heap = self.space.heap();
         let marked: Vec<(ObjId, Value)> = (0..heap.len() as u32)
             .map(ObjId)
@@ -92,11 +97,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let Some(getattr) = self.attr(Value::Obj(o), "getattr") else {
                     return unknown();
                 };
-                let Some(s_attr) = self.to_model(&args[1]) else {
+                let Some(s_attr) = self.model_of(&args[1]) else {
                     return unknown();
                 };
                 match self.call_py(getattr, vec![s_attr]) {
-                    Some(r) => self.from_model(r),
+                    Some(r) => self.annotation_of_model(r),
                     None => unknown(),
                 }
             }
@@ -112,7 +117,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         let mut margs = Vec::new();
         for a in &args.positional {
-            match self.to_model(a) {
+            match self.model_of(a) {
                 Some(m) => margs.push(m),
                 None => return unknown(),
             }
@@ -120,7 +125,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let r = self.call_py(Value::Obj(o), margs);
         self.emulated_calls();
         match r {
-            Some(r) => self.from_model(r),
+            Some(r) => self.annotation_of_model(r),
             None => unknown(),
         }
     }
@@ -142,7 +147,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// Our annotation as the library's code sees it.
-    fn to_model(&mut self, s: &SomeValue) -> Option<Value> {
+    fn model_of(&mut self, s: &SomeValue) -> Option<Value> {
         let m = self.ext_modules()?;
         let b = Value::Bool;
         Some(match s {
@@ -194,7 +199,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 
     /// The library's annotation as ours.
-    fn from_model(&mut self, v: Value) -> SomeValue {
+    fn annotation_of_model(&mut self, v: Value) -> SomeValue {
         let unknown = || SomeValue::Unknown(Rc::from("an ExtRegistryEntry's annotation"));
         let Some(m) = self.ext_modules() else {
             return unknown();
@@ -261,7 +266,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let item = self
                 .attr(v, "listdef")
                 .and_then(|d| self.attr(d, "s_item"))
-                .map(|s| self.from_model(s))
+                .map(|s| self.annotation_of_model(s))
                 .unwrap_or_else(unknown);
             return SomeValue::List {
                 def: self.bk.new_listdef(item),
@@ -298,9 +303,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 },
                 _ => continue,
             };
-            let s_func = self.from_model(pbc);
-            let args_s: Vec<SomeValue> =
-                arg_values.into_iter().map(|a| self.from_model(a)).collect();
+            let s_func = self.annotation_of_model(pbc);
+            let args_s: Vec<SomeValue> = arg_values
+                .into_iter()
+                .map(|a| self.annotation_of_model(a))
+                .collect();
             if let Err(e) = self.call_value(&s_func, &ArgsS::simple(args_s)) {
                 let span = self.bk.span;
                 self.report(e, span);
