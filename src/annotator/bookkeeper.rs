@@ -141,9 +141,11 @@ pub struct Bookkeeper {
     pub span: Span,
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
-    /// The annotation (`SomeValue::External`) of the instances of each class an
-    /// ExtRegistryEntry is about (`_type_`), by class (see `annotator::extregistry`).
+    /// The annotation (`SomeValue::External`) of each prebuilt instance of a class an
+    /// ExtRegistryEntry is about (`_type_`), by instance (see `annotator::extregistry`).
     pub ext_types: HashMap<ObjId, ObjId>,
+    /// The classes of those annotations whose pair has a `union` (`pairtype(K, K)`).
+    pub ext_unions: HashSet<ObjId>,
     /// The modules `rpython.annotator.model` and `rpython.annotator.bookkeeper` of the
     /// ExtRegistryEntry bridge, once a program imported the bundled extregistry.
     pub ext_bridge: Option<(ObjId, ObjId)>,
@@ -234,6 +236,7 @@ impl Bookkeeper {
             span: Span::default(),
             warnings: Vec::new(),
             ext_types: HashMap::default(),
+            ext_unions: HashSet::default(),
             ext_bridge: None,
             warned: HashSet::default(),
             pending_del: Vec::new(),

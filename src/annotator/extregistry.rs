@@ -2,8 +2,10 @@
 //! by the entry's annotator-level code, which rpy-lsp runs in its object space as the
 //! reference runs it, on the plain annotations of the bundled `rpython.annotator.model`.
 //!
-//! Before the annotation, every `_type_` the bundled `rpython.rtyper.extregistry` marked
-//! gets its annotation from `entry(cls).compute_annotation()` ([`SomeValue::External`]).
+//! Before the annotation, every prebuilt instance of a `_type_` the bundled
+//! `rpython.rtyper.extregistry` marked gets its annotation from
+//! `entry(cls, instance).compute_annotation()` ([`SomeValue::External`]); two of them
+//! have a union only where the library defines one (`pairtype(K, K).union`).
 //! Then `getattr` on it runs the annotation's `method_<name>` lookup or its `getattr()`,
 //! and calling one of its methods runs it with the arguments mapped to model annotations;
 //! the result is mapped back, and the calls it asked for with `emulate_pbc_call` are
@@ -60,24 +62,46 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return;
         };
         self.bk.ext_bridge = Some((model, bookkeeper));
+        // the prebuilt instances of the marked classes, with their entry
         let heap = self.space.heap();
-        let marked: Vec<(ObjId, Value)> = (0..heap.len() as u32)
+        let entry_of = |cls: ObjId| {
+            heap.class(cls).and_then(|c| {
+                c.mro.iter().find_map(|&k| match heap.get(k) {
+                    Object::Class(k) => k.dict.get("__rpy_extregistry_type__"),
+                    _ => None,
+                })
+            })
+        };
+        let marked: Vec<(ObjId, ObjId, Value)> = (0..heap.len() as u32)
             .map(ObjId)
             .filter_map(|id| match heap.get(id) {
-                Object::Class(c) => c.dict.get("__rpy_extregistry_type__").map(|e| (id, e)),
+                Object::Instance(i) => entry_of(i.class).map(|e| (id, i.class, e)),
                 _ => None,
             })
             .collect();
-        for (cls, entry) in marked {
-            let Some(e) = self.call_py(entry, vec![Value::Obj(cls)]) else {
+        let pairtype = self
+            .find_module("rpython.tool.pairtype")
+            .and_then(|m| self.attr(Value::Obj(m), "pairtype"));
+        for (inst, cls, entry) in marked {
+            let Some(e) = self.call_py(entry, vec![Value::Obj(cls), Value::Obj(inst)]) else {
                 continue;
             };
             let Some(compute) = self.attr(e, "compute_annotation") else {
                 continue;
             };
-            if let Some(Value::Obj(s)) = self.call_py(compute, Vec::new()) {
-                if matches!(self.space.heap().get(s), Object::Instance(_)) {
-                    self.bk.ext_types.insert(cls, s);
+            let Some(Value::Obj(s)) = self.call_py(compute, Vec::new()) else {
+                continue;
+            };
+            let Object::Instance(k) = self.space.heap().get(s) else {
+                continue;
+            };
+            let kind = k.class;
+            self.bk.ext_types.insert(inst, s);
+            // does the library define the union of two annotations of this kind?
+            if let Some(pt) = pairtype {
+                let pair = self.call_py(pt, vec![Value::Obj(kind), Value::Obj(kind)]);
+                if pair.and_then(|p| self.attr(p, "union")).is_some() {
+                    self.bk.ext_unions.insert(kind);
                 }
             }
         }

@@ -158,10 +158,8 @@ impl Bookkeeper {
         if let Some(what) = import_time_model_of(heap, id) {
             return Ok(SomeValue::Unknown(Rc::from(what)));
         }
-        if let Object::Instance(i) = heap.get(id) {
-            if let Some(&s) = self.ext_types.get(&i.class) {
-                return Ok(SomeValue::External(s));
-            }
+        if let Some(&s) = self.ext_types.get(&id) {
+            return Ok(SomeValue::External(s));
         }
         if let Some(entry) = ext_registry_entry(heap, id) {
             let msg = format!("this object is described by the ExtRegistryEntry `{entry}`, whose annotator-level code (compute_annotation, compute_result_annotation, specialize_call) rpy-lsp does not run: what it gives is unknown, and the code using it is not checked");

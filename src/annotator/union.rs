@@ -311,8 +311,22 @@ impl Bookkeeper {
             (_, S::Unknown(_)) => b.clone(),
             (S::Error, _) | (_, S::Error) => S::Error,
             (S::Impossible, x) | (x, S::Impossible) => x.clone(),
-            // two annotations of one ExtRegistryEntry's kind (`SomeRule() ∪ SomeRule()`)
-            (S::External(x), S::External(y)) if same_class(heap, *x, *y) => S::External(*x.min(y)),
+            // two annotations of one ExtRegistryEntry's kind (`SomeRule(const=r1) ∪
+            // SomeRule(const=r2)`): what the library's `pairtype(K, K).union` gives, if it
+            // defines one; else the reference's UnionError
+            (S::External(x), S::External(y)) if same_class(heap, *x, *y) => {
+                let kind = match heap.get(*x) {
+                    Object::Instance(i) => Some(i.class),
+                    _ => None,
+                };
+                if !kind.is_some_and(|k| self.ext_unions.contains(&k)) {
+                    return Err(union_error(format!(
+                        "{} and another one cannot be mixed: the library defines no union of the pair",
+                        self.describe_type(heap, a)
+                    )));
+                }
+                S::External(*x.min(y))
+            }
             (S::External(_), _) | (_, S::External(_)) => S::Unknown(Rc::from(
                 "an annotation of an ExtRegistryEntry mixed with another",
             )),
