@@ -45,6 +45,14 @@ impl ObjSpace {
         }
     }
 
+    /// The value of a long beyond 128 bits, if `v` is one whose value is known.
+    pub(crate) fn big_long_value(&self, v: Value) -> Option<Rc<BigInt>> {
+        match v {
+            Value::Obj(id) => self.heap.big_long(id).cloned(),
+            _ => None,
+        }
+    }
+
     /// Whether `v` is a long beyond 128 bits whose value is known.
     pub(crate) fn is_big_long(&self, v: Value) -> bool {
         matches!(v, Value::Obj(id) if self.heap.big_long(id).is_some())
