@@ -938,7 +938,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         // the driver's hooks that the reference annotates at each jit_merge_point
         let hooks: Vec<Value> = ["get_printable_location", "get_location"]
             .iter()
-            .filter_map(|h| inst.dict.get(*h))
+            .filter_map(|h| inst.dict.get(h))
             .filter(|v| !matches!(v, Value::None))
             .collect();
         if !args.positional.is_empty() {
