@@ -216,7 +216,12 @@ impl ObjSpace {
         file: Option<crate::syntax::FileId>,
         bundled: bool,
     ) -> ObjId {
-        let mut dict = AttrMap::default();
+        // a program's module keeps CPython's table of its globals (`globals()`, `vars(m)`)
+        let mut dict = if bundled {
+            AttrMap::default()
+        } else {
+            AttrMap::with_table()
+        };
         let n = self.new_str(fullname.as_bytes());
         dict.set("__name__", n);
         dict.set("__doc__", Value::None);
