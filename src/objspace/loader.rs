@@ -316,9 +316,18 @@ impl ObjSpace {
             _ => None,
         };
         if let Object::Module(m) = self.heap.get_mut(module) {
+            // CPython's order of the first names: the import sets `__builtins__` just
+            // before running the code, after a package's `__file__` and `__path__` (only
+            // the table has it: `globals()` shows it as None)
+            if !is_package {
+                m.dict.add_table_only("__builtins__");
+            }
             m.dict.set("__file__", fv);
             if let Some(pl) = path_list {
                 m.dict.set("__path__", pl);
+            }
+            if is_package {
+                m.dict.add_table_only("__builtins__");
             }
             if is_package {
                 let n: Value = m.dict.get("__name__").unwrap_or(Value::None);

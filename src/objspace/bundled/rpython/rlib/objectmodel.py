@@ -235,7 +235,7 @@ class r_dict(object):
     entries live in a dict, `_dict`, each under its own number and stored with the hash of
     its key (`r_dict_store`), so that the dict's table, and the order import-time code and
     the prebuilt value see, are CPython's for those hashes. Each entry is [key, value,
-    hash]; a key is found by comparing hashes, then `key_eq`."""
+    hash]; a key is found among the entries of its hash (`_by_hash`) with `key_eq`."""
 
     def _newdict(self):
         return {}
@@ -244,13 +244,17 @@ class r_dict(object):
         self.key_eq = key_eq
         self.key_hash = key_hash
         self._dict = self._newdict()
+        self._by_hash = {}
         self._count = 0
 
     def _find(self, key, h):
-        for n, entry in self._dict.items():
-            if entry[2] == h and self.key_eq(entry[0], key):
+        for n in self._by_hash.get(h, ()):
+            if self.key_eq(self._dict[n][0], key):
                 return n
         return -1
+
+    def _forget(self, n, h):
+        self._by_hash[h].remove(n)
 
     def __getitem__(self, key):
         n = self._find(key, self.key_hash(key))
@@ -263,6 +267,7 @@ class r_dict(object):
         n = self._find(key, h)
         if n < 0:
             _r_dict_store(self._dict, self._count, h, [key, value, h])
+            self._by_hash.setdefault(h, []).append(self._count)
             self._count += 1
         else:
             self._dict[n][1] = value
@@ -273,6 +278,7 @@ class r_dict(object):
         if n < 0:
             raise KeyError(key)
         _r_dict_delete(self._dict, n, h)
+        self._forget(n, h)
 
     def __contains__(self, key):
         return self._find(key, self.key_hash(key)) >= 0
@@ -305,10 +311,12 @@ class r_dict(object):
             raise KeyError(key)
         value = self._dict[n][1]
         _r_dict_delete(self._dict, n, h)
+        self._forget(n, h)
         return value
 
     def popitem(self):
         n, entry = self._dict.popitem()
+        self._forget(n, entry[2])
         return entry[0], entry[1]
 
     def keys(self):
@@ -331,6 +339,7 @@ class r_dict(object):
 
     def clear(self):
         self._dict.clear()
+        self._by_hash = {}
 
     def copy(self):
         result = self.__class__(self.key_eq, self.key_hash)
