@@ -76,7 +76,8 @@ impl Database<'_> {
             LlValue::Float(f) if f.is_nan() => {
                 // the RTyper gave the constant the sign of the machine's division
                 // (`binary_float_const`): the default NaN's for a positive one
-                let default = std::hint::black_box(f64::INFINITY) / std::hint::black_box(f64::INFINITY);
+                let default =
+                    std::hint::black_box(f64::INFINITY) / std::hint::black_box(f64::INFINITY);
                 if f.is_sign_negative() == default.is_sign_negative() {
                     "(HUGE_VAL/HUGE_VAL)".into()
                 } else {

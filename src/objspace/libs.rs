@@ -641,10 +641,16 @@ fn om_compute_hash(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 /// -1 is -2, a long hashes as a long; `None` for anything else).
 fn r_dict_slot(sp: &mut ObjSpace, a: &BArgs) -> R<(ObjId, HashKey, Option<i64>)> {
     let (Value::Obj(d), Value::Int(n)) = (a.args[0], a.args[1]) else {
-        return Err(sp.err("TypeError", "r_dict_store() takes a dict and an entry number"));
+        return Err(sp.err(
+            "TypeError",
+            "r_dict_store() takes a dict and an entry number",
+        ));
     };
     if !matches!(sp.heap.get(d), Object::Dict(_)) {
-        return Err(sp.err("TypeError", "r_dict_store() takes a dict and an entry number"));
+        return Err(sp.err(
+            "TypeError",
+            "r_dict_store() takes a dict and an entry number",
+        ));
     }
     let hash = sp
         .heap

@@ -521,6 +521,53 @@ mod tests {
     }
 
     /// Orders CPython 2.7 gives (`d.keys()` after the same operations).
+    /// `PyDict_Copy` (what `type` makes of a class body) and keys inserted under hashes of
+    /// their own (an r_dict's), against CPython 2.7.18: `dict(d).keys()`, and a dict of
+    /// objects whose `__hash__` returns the given values (-1 is -2 there).
+    #[test]
+    fn copies_and_given_hashes_match_cpython_2_7() {
+        let words = [
+            "op_push", "op_pop", "op_add", "op_sub", "op_mul", "op_div", "op_jump", "op_call",
+            "op_ret", "op_halt", "op_nop", "limit",
+        ];
+        let mut t = PyTable::default();
+        for w in words {
+            t.add(&s(w));
+        }
+        assert_eq!(
+            names(&t),
+            [
+                "op_ret", "op_pop", "op_div", "op_halt", "op_add", "op_nop", "op_push", "op_mul",
+                "op_sub", "limit", "op_jump", "op_call"
+            ]
+        );
+        assert_eq!(
+            names(&t.copy()),
+            [
+                "op_ret", "op_div", "op_halt", "op_add", "op_nop", "op_call", "op_pop", "op_mul",
+                "op_sub", "limit", "op_jump", "op_push"
+            ]
+        );
+        let hashes = [3, 10, 17, 24, 5, 12, 0, 7, -2, 1 << 40];
+        let mut t = PyTable::default();
+        for (n, &h) in hashes.iter().enumerate() {
+            t.add_with_hash(h, &HashKey::Int(n as i128));
+        }
+        let order = |t: &PyTable| -> Vec<i128> {
+            (t.order().unwrap().into_iter())
+                .map(|k| match k {
+                    HashKey::Int(n) => *n,
+                    k => panic!("{k:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(order(&t), [6, 9, 0, 4, 7, 1, 5, 2, 3, 8]);
+        t.delete_with_hash(10, &HashKey::Int(1));
+        t.delete_with_hash(0, &HashKey::Int(6));
+        t.add_with_hash(10, &HashKey::Int(10));
+        assert_eq!(order(&t), [9, 0, 4, 7, 10, 5, 2, 3, 8]);
+    }
+
     #[test]
     fn orders_match_cpython_2_7() {
         let mut t = PyTable::default();

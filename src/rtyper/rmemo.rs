@@ -17,8 +17,8 @@ use super::LlConstant;
 use super::{RTyper, TyperError};
 use crate::annotator::description::Desc;
 use crate::annotator::model::SomeValue;
-use crate::interpreter::arguments::bind;
 use crate::flowspace::Hlvalue;
+use crate::interpreter::arguments::bind;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::objspace::object::{HashKey, ObjId, Value};
 
@@ -51,7 +51,9 @@ impl RTyper<'_> {
                 .iter()
                 .map(|&d| self.ann.bookkeeper.desc_obj(d).map(Value::Obj))
                 .collect(),
-            SomeValue::Bool { konst: None, .. } => Some(vec![Value::Bool(false), Value::Bool(true)]),
+            SomeValue::Bool { konst: None, .. } => {
+                Some(vec![Value::Bool(false), Value::Bool(true)])
+            }
             s => s.konst().map(|k| vec![k]),
         }
     }
