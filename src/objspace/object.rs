@@ -142,8 +142,8 @@ pub struct AttrMap {
     /// CPython 2.7's table of the names (`pydict_order`), kept by the namespaces whose
     /// order import-time code sees (`vars(cls)`, `globals()`: classes and modules); it may
     /// hold names CPython's dict has and this map does not (a class's `__dict__`).
-    /// `None` for the others (an instance's `__dict__` is made by inserting the names in
-    /// order, as CPython filled it).
+    /// `None` for the others until a name is deleted (an instance's `__dict__` is made by
+    /// inserting the names in order, as CPython filled it).
     table: Option<Box<super::pydict_order::PyTable>>,
 }
 
@@ -196,6 +196,16 @@ impl AttrMap {
         }
     }
     pub fn remove(&mut self, name: &str) -> Option<Value> {
+        if self.table.is_none() && self.index.contains_key(name) {
+            // a deletion leaves a dummy slot where CPython's dict had the name, which
+            // inserting the remaining names in order would not reproduce: from now on the
+            // map keeps the table CPython's dict has (an instance's `__dict__`)
+            let mut t = super::pydict_order::PyTable::default();
+            for (n, _) in &self.entries {
+                t.add(&name_key(n));
+            }
+            self.table = Some(Box::new(t));
+        }
         let i = self.index.remove(name)?;
         let (_, v) = self.entries.remove(i);
         for (j, (n, _)) in self.entries.iter().enumerate().skip(i) {
