@@ -242,6 +242,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub fn annotate_entry(&mut self, entry: ObjId, args: Vec<SomeValue>, standalone: bool) {
+        self.prepare_ext_registry();
         let span = match self.heap().get(entry) {
             Object::Function(f) => f.code.name_span,
             _ => Span::default(),

@@ -144,6 +144,14 @@ pub struct Bookkeeper {
     pub span: Span,
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
+    /// The annotation (`SomeValue::External`) of each prebuilt instance of a class an
+    /// ExtRegistryEntry is about (`_type_`), by instance (see `annotator::extregistry`).
+    pub ext_types: HashMap<ObjId, ObjId>,
+    /// The classes of those annotations whose pair has a `union` (`pairtype(K, K)`).
+    pub ext_unions: HashSet<ObjId>,
+    /// The modules `rpython.annotator.model` and `rpython.annotator.bookkeeper` of the
+    /// ExtRegistryEntry bridge, once a program imported the bundled extregistry.
+    pub ext_bridge: Option<(ObjId, ObjId)>,
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
@@ -230,6 +238,9 @@ impl Bookkeeper {
             },
             span: Span::default(),
             warnings: Vec::new(),
+            ext_types: HashMap::default(),
+            ext_unions: HashSet::default(),
+            ext_bridge: None,
             warned: HashSet::default(),
             pending_del: Vec::new(),
             prebuilt_r_dicts: Vec::new(),

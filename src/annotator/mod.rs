@@ -34,6 +34,7 @@ mod classdesc;
 mod constprop;
 mod describe;
 pub mod description;
+mod extregistry;
 mod fill_loops;
 mod getattr;
 mod immutable_hints;

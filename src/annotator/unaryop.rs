@@ -147,6 +147,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Op::SetAttr | Op::SetItem => args[..2].iter().any(|a| a.is_error()),
             _ => args.iter().any(|a| a.is_error()),
         };
+        // an ExtRegistryEntry's annotation: its own annotator-level code says
+        if let Some(S::External(o)) = args.first() {
+            if op.opname == Op::GetAttr && !args.iter().any(|a| a.is_error() || a.is_unknown()) {
+                return self.ext_op(op.opname, *o, args);
+            }
+        }
         if op.opname == Op::IsSubtype && !args[0].is_error() && matches!(args[1], S::Unknown(_)) {
             return self.issubtype_of_unknown(&args[0], &args[1]);
         }

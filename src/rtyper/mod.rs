@@ -520,7 +520,7 @@ impl RTyper<'_> {
                     let label = d.span;
                     let mut moved = Diagnostic::new(d.code, span, d.message.clone());
                     moved.severity = d.severity;
-                    return moved.with_label(label, "inside the bundled model of the library");
+                    return moved.with_label(label, crate::diagnostics::BUNDLED_MODEL_LABEL);
                 }
                 queue.push_back(p.graph);
             }
