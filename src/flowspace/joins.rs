@@ -49,9 +49,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         // changes the candidates until the path stops (every change below returns), so they
         // are read in place, and an entry's state is copied only when a block is made for
         // it (a join point is passed thousands of times per program).
-        let candidates = self.joinpoints.get(&pc).map_or(0, Vec::len);
+        let candidates = self.joinpoints.get(pc as usize).map_or(0, Vec::len);
         for k in (0..candidates).rev() {
-            let e = self.joinpoints[&pc][k];
+            let e = self.joinpoints[pc as usize][k];
             let entry_state = &self.entries[e].state;
             if !same_shape(entry_state, &state) {
                 continue;
@@ -108,7 +108,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             );
             // The values the old block passes on came from its own entry.
             self.graph.set_link_span(id, entry_span);
-            let list = self.joinpoints.get_mut(&pc).expect("joinpoint");
+            let list = self.joinpoints.get_mut(pc as usize).expect("joinpoint");
             list.retain(|&x| x != e);
             if let Some(l) = self.block_entries.get_mut(&old) {
                 l.retain(|&x| x != e);
@@ -153,7 +153,11 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             store_spans: self.store_spans.clone(),
             refs_len: self.graph.side.local_refs.len(),
         });
-        self.joinpoints.entry(pc).or_default().push(e);
+        let i = pc as usize;
+        if i >= self.joinpoints.len() {
+            self.joinpoints.resize(i + 1, Vec::new());
+        }
+        self.joinpoints[i].push(e);
         self.block_entries.entry(block).or_default().push(e);
     }
 
