@@ -89,7 +89,7 @@ pub(super) enum Flowed<'s> {
     /// The engine's graph (read in place).
     Prebuilt(&'s FunctionGraph, &'s [Diagnostic]),
     /// Flowed by the annotator.
-    Built(FunctionGraph, Vec<Diagnostic>),
+    Built(Box<FunctionGraph>, Vec<Diagnostic>),
 }
 
 pub(super) struct Annotator<'s, C: ConcreteSpace> {

@@ -197,9 +197,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         Some(Flowed::Prebuilt(graph, diags)) => {
                             Ok(((*graph).clone(), diags.to_vec()))
                         }
-                        Some(Flowed::Built(graph, diags)) => Ok((graph.clone(), diags.clone())),
+                        Some(Flowed::Built(graph, diags)) => Ok(((**graph).clone(), diags.clone())),
                         None => build_flow(self.space, func).inspect(|(graph, diags)| {
-                            let kept = Flowed::Built(graph.clone(), diags.clone());
+                            let kept = Flowed::Built(Box::new(graph.clone()), diags.clone());
                             self.flowed.insert(func, kept);
                         }),
                     },
