@@ -302,18 +302,21 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// Slots that hold the same value in each of `incoming` (the states being merged: a local
     /// and its copy on the stack) get the same fresh Variable, named after the local.
     pub(super) fn new_block_for(&mut self, state: &State, incoming: &[&State]) -> (BlockId, State) {
-        let slots = flat(state);
-        let incoming: Vec<Vec<Option<Hlvalue>>> = incoming.iter().map(|st| flat(st)).collect();
+        // the slots of `state`, each replaced by its fresh Variable in turn (slot `i` still
+        // holds `state`'s value when it is reached); the incoming states are read in place
+        let mut fresh: Vec<Option<Hlvalue>> = flat(state);
         let nlocals = state.locals.len();
-        let mut fresh: Vec<Option<Hlvalue>> = slots.clone();
         let mut inputargs = Vec::new();
-        for i in 0..slots.len() {
-            let Some(Hlvalue::Var(_)) = slots[i] else {
+        for i in 0..fresh.len() {
+            let Some(Hlvalue::Var(_)) = fresh[i] else {
                 continue;
             };
             let shared = (0..i).find(|&k| {
                 matches!(fresh[k], Some(Hlvalue::Var(_)))
-                    && incoming.iter().all(|st| st[k].is_some() && st[k] == st[i])
+                    && incoming.iter().all(|st| {
+                        let x = slot(st, k);
+                        x.is_some() && x == slot(st, i)
+                    })
             });
             if let Some(k) = shared {
                 fresh[i] = fresh[k];
@@ -326,7 +329,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 (0..nlocals)
                     .find(|&j| {
                         incoming.iter().all(|st| {
-                            matches!((st[j], st[i]), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
+                            matches!((slot(st, j), slot(st, i)), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
                         })
                     })
                     .map(|j| self.code.co_varnames[j].clone())
