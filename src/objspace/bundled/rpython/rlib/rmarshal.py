@@ -5,8 +5,8 @@ format for a value whose type is described at import time. `get_marshaller(t)` g
 
 A description is `int`, `float`, `bool`, `str`, `None`, a list `[t]`, a dict `{k: v}` or
 a tuple `(t1, t2, ...)` of descriptions. As in the reference, an int is written as a
-64-bit one (`I`), a float as its `%.17g` text, a dict ends with `0`, and a loaded list,
-dict or string may be None (a `N` in the data); a loaded str is never None.
+64-bit one (`I`), a float as its `%.17g` text, a dict ends with `0`, and a loaded list
+or dict may be None (a `N` in the data); a loaded str never is.
 """
 from rpython.rlib.unroll import unrolling_iterable
 from rpython.rlib.rfloat import formatd, rstring_to_float
