@@ -34,6 +34,8 @@ pub struct Item {
     /// The field (`Class.field`) that made the list one that must not be resized, for
     /// messages (`None`: `make_sure_not_resized()`).
     pub no_resize_field: Option<Rc<str>>,
+    /// Where the list was first stored in or read from that field, for messages.
+    pub no_resize_at: Option<Span>,
     /// Where the list was first resized (as `resized_outside_fill`), for messages.
     pub resized_at: Option<Span>,
     /// Lists made by `range()`: their step (0 when it varies).
@@ -56,6 +58,7 @@ impl Item {
             resized_outside_fill: false,
             must_not_resize: false,
             no_resize_field: None,
+            no_resize_at: None,
             resized_at: None,
             range_step: None,
             read_locations: BTreeSet::new(),

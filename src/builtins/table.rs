@@ -365,6 +365,10 @@ builtins! {
     ObjectmodelKeepaliveUntilHere = "objectmodel.keepalive_until_here";
     ObjectmodelResizelistHint = "objectmodel.resizelist_hint";
     ObjectmodelFuncWithNewName = "objectmodel.func_with_new_name";
+    /// the bundled `r_dict`'s dict at import time: an entry stored or deleted under the
+    /// hash the program's own function gave its key (CPython's table of `_r_dictkey`s)
+    ObjectmodelRDictStore = "objectmodel.r_dict_store";
+    ObjectmodelRDictDelete = "objectmodel.r_dict_delete";
     // jit
     JitPromote = "jit.promote";
     JitPromoteString = "jit.promote_string";
@@ -402,6 +406,10 @@ builtins! {
     DebugFatalerror = "debug.fatalerror";
     /// the list itself; its annotation must never be resized from now on
     DebugMakeSureNotResized = "debug.make_sure_not_resized";
+    /// the int itself; its annotation must be a non-negative (`check_nonneg`) or a plain
+    /// signed (`check_regular_int`) int
+    DebugCheckNonneg = "debug.check_nonneg";
+    DebugCheckRegularInt = "debug.check_regular_int";
     RerasedRequiresTaggedpointers = "rerased.requires_taggedpointers";
     // graph-only helpers: the flow space calls them for `print` statements
     RpythonPrintItem = "rpython_print_item";
