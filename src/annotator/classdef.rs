@@ -767,8 +767,16 @@ impl Bookkeeper {
                             attr, c.name
                         )
                     };
-                    // Poison the attribute so that reading it does not report again.
-                    self.generalize_attr_at(heap, owner, attr, Some(SomeValue::Error))?;
+                    // Poison the attribute so that reading it does not report again
+                    // (once: generalizing again would reflow its readers forever when
+                    // the writer is one of them).
+                    let poisoned = self.classdefs[owner.index()]
+                        .attrs
+                        .get(attr)
+                        .is_some_and(|a| matches!(a.s_value, SomeValue::Error));
+                    if !poisoned {
+                        self.generalize_attr_at(heap, owner, attr, Some(SomeValue::Error))?;
+                    }
                     return Err(AnnError::new("RPY204", msg));
                 }
             }

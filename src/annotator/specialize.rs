@@ -126,8 +126,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         };
         let mut key: SpecKey = Vec::new();
-        let star = sig.varargs.is_some().then_some(extra.len());
-        if sig.varargs.is_some() {
+        // An unknown `*rest` passed on to a function's own `*args` leaves that tuple
+        // unknown (its length too): the graph keeps `*args` as one unknown parameter.
+        let star_unknown = match (&sig.varargs, &args.star_unknown) {
+            (Some(_), Some(u)) => Some(u.clone()),
+            _ => None,
+        };
+        let star = if star_unknown.is_some() {
+            None
+        } else {
+            sig.varargs.is_some().then_some(extra.len())
+        };
+        if let Some(u) = star_unknown {
+            key.push(KeyPart::Star(usize::MAX));
+            inputs.push(u);
+        } else if sig.varargs.is_some() {
             key.push(KeyPart::Star(extra.len()));
             inputs.push(SomeValue::tuple(extra));
         }

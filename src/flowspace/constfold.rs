@@ -73,12 +73,15 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         match v {
             Value::Obj(id) => match self.objspace.heap().get(id) {
                 Object::Instance(inst) => {
-                    // Prebuilt instances are mutable unless frozen with `_freeze_`.
+                    // Prebuilt instances are mutable unless frozen with `_freeze_`; an
+                    // instance of a built-in class (a bare `object()` sentinel) is folded
+                    // as the reference folds any `__builtin__` object.
                     let heap = self.objspace.heap();
                     heap.class(inst.class).is_some_and(|c| {
-                        c.mro
-                            .iter()
-                            .any(|&k| heap.class(k).is_some_and(|k| k.dict.contains("_freeze_")))
+                        c.builtin == Some(crate::objspace::object::BuiltinType::Object)
+                            || c.mro.iter().any(|&k| {
+                                heap.class(k).is_some_and(|k| k.dict.contains("_freeze_"))
+                            })
                     })
                 }
                 Object::BoundMethod { self_value, .. } => self.foldable(*self_value),

@@ -367,6 +367,17 @@ impl ObjSpace {
             .and_then(|m| self.name_of(m))
             .and_then(|m| self.modules.get(&*m).copied())
             .or(globals);
+        // For the analysis, though, a class a model's metaclass builds from the user's
+        // classes (`type(cls)(name, (cls,), methods)` with pairtype's `extendabletype`)
+        // is the user's, not the model's: it belongs to the module of its first user base.
+        let module = match module {
+            Some(m) if self.is_bundled_module(Value::Obj(m)) => base_ids
+                .iter()
+                .filter_map(|&b| self.heap.class(b).and_then(|c| c.module))
+                .find(|&bm| !self.is_bundled_module(Value::Obj(bm)))
+                .or(module),
+            other => other,
+        };
         let id = self.heap.alloc(Object::Class(Class {
             name: cname,
             bases: base_ids.clone(),

@@ -81,6 +81,7 @@ bundled! {
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
+    "rpython.rlib.rmarshal" => "rpython/rlib/rmarshal.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;

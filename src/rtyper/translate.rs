@@ -288,6 +288,19 @@ impl RTyper<'_> {
                     })
                 });
             }
+            // a call through a method family gives the family's result, here the instance
+            // of a base class: the operation's own result is the class it was annotated
+            // with (the reference casts down to it)
+            let (v, r) = match (self.repr(r), self.repr(hop.r_result)) {
+                (Repr::Instance(_), Repr::Instance(_)) if r != hop.r_result => {
+                    let rr = hop.r_result;
+                    let cv = self
+                        .convertvar(&mut llops, v, r, rr)
+                        .map_err(|e| e.at(op.span))?;
+                    (cv, rr)
+                }
+                _ => (v, r),
+            };
             vmap.insert(op.result, (v, r));
             if !exc_handled && self.annotation(g, Hlvalue::Var(op.result)).is_impossible() {
                 // the operation never gives a value (a call of a function that always

@@ -6,7 +6,14 @@ collector's (what it frees shows in weak references).
 from __rpy__ import rgc_ll_arraycopy, rgc_collect
 
 # functions of newer rpythons that 0.2.1's rgc lacks: using one is an error there
-_rpy_absent_ = ("disable", "enable", "isenabled")
+_rpy_absent_ = (
+    "disable", "enable", "isenabled", "collect_step", "increase_root_stack_depth",
+    # `get_stats(what)` and the statistics it reads
+    "get_stats", "TOTAL_GC_TIME", "TOTAL_MEMORY", "TOTAL_ALLOCATED_MEMORY",
+    "TOTAL_MEMORY_PRESSURE", "PEAK_MEMORY", "PEAK_ALLOCATED_MEMORY", "TOTAL_ARENA_MEMORY",
+    "TOTAL_RAWMALLOCED_MEMORY", "PEAK_ARENA_MEMORY", "PEAK_RAWMALLOCED_MEMORY",
+    "NURSERY_SIZE",
+)
 
 # `ll_arraycopy(source, dest, source_start, dest_start, length)`: copies `length` items
 # between two low-level arrays (GcArrays, or the inlined array of a structure such as a
