@@ -715,10 +715,13 @@ fn any_of(llops: &mut LlOps, eqs: Vec<Hlvalue>) -> Hlvalue {
 
 /// Whether the number annotation `x` contains the tuple item `item` (their union is `x`),
 /// which decides whether the reference's `x in (constants)` compares `x` with that item at
-/// all: an int with ints and bools but not floats, a bool only with bools, a float with
-/// every number (`n in (1.0, 5)` is false for `n == 1`). Other kinds compare as before.
+/// all: an int with ints and bools but not floats, a float with every number, a bool only
+/// with bools and only if it carries no knowntypedata (the union with a constant drops it:
+/// `b in (True,)` is false for `b = n == 1`, and `n in (1.0, 5)` for `n == 1`). Other kinds
+/// compare as before.
 fn number_kind_contains(x: &SomeValue, item: &SomeValue) -> bool {
     match (x, item) {
+        (SomeValue::Bool { ktd: Some(_), .. }, _) => false,
         (SomeValue::Bool { .. }, SomeValue::Integer { .. } | SomeValue::Float { .. }) => false,
         (SomeValue::Integer { .. }, SomeValue::Float { .. }) => false,
         _ => true,
