@@ -720,10 +720,13 @@ fn any_of(llops: &mut LlOps, eqs: Vec<Hlvalue>) -> Hlvalue {
 /// `b in (True,)` is false for `b = n == 1`, and `n in (1.0, 5)` for `n == 1`). Other kinds
 /// compare as before.
 fn number_kind_contains(x: &SomeValue, item: &SomeValue) -> bool {
-    match (x, item) {
-        (SomeValue::Bool { ktd: Some(_), .. }, _) => false,
-        (SomeValue::Bool { .. }, SomeValue::Integer { .. } | SomeValue::Float { .. }) => false,
-        (SomeValue::Integer { .. }, SomeValue::Float { .. }) => false,
-        _ => true,
-    }
+    !matches!(
+        (x, item),
+        (SomeValue::Bool { ktd: Some(_), .. }, _)
+            | (
+                SomeValue::Bool { .. },
+                SomeValue::Integer { .. } | SomeValue::Float { .. }
+            )
+            | (SomeValue::Integer { .. }, SomeValue::Float { .. })
+    )
 }
