@@ -417,7 +417,7 @@ fn check_reports_what_the_rtyper_cannot_translate() {
     assert_eq!(code, 0, "a warning only: {stdout}");
     assert_eq!(
         codes(&stdout),
-        vec![("RPY301".to_string(), "warning".to_string(), 14)]
+        vec![("RPY301".to_string(), "warning".to_string(), 5)]
     );
     let (_, stdout, _) = rpy(&["check", "--format", "json", "--no-translate", bad_s]);
     assert!(codes(&stdout).is_empty(), "{stdout}");
@@ -426,7 +426,7 @@ fn check_reports_what_the_rtyper_cannot_translate() {
     let (code, _, stderr) = rpy(&["run", bad_s]);
     assert_eq!(code, 1);
     assert!(
-        stderr.contains("error[RPY301]") && stderr.contains("rpy301_bad.py:14:"),
+        stderr.contains("error[RPY301]") && stderr.contains("rpy301_bad.py:5:"),
         "{stderr}"
     );
 }

@@ -46,21 +46,30 @@ pub(crate) fn is_bundled_r_dict(heap: &Heap, cls: ObjId) -> bool {
     })
 }
 
-/// The entries of a prebuilt `r_dict` of the bundled model (its parallel `_keys` and
-/// `_values` lists) and the hash of each key, as its `key_hash` gave it.
-pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> (Vec<(Value, Value)>, Vec<Value>) {
+/// The entries of a prebuilt `r_dict` of the bundled model, in the order CPython iterates
+/// over the r_dict's own dict (its table of the keys' hashes by the r_dict's function), as
+/// the reference converts it; insertion order when that order is not known.
+pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
     let Object::Instance(inst) = heap.get(id) else {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     };
-    let list = |name: &str| match inst.dict.get(name) {
-        Some(Value::Obj(l)) => match heap.get(l) {
-            Object::List(items) => items.clone(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
+    let Some(Value::Obj(d)) = inst.dict.get("_dict") else {
+        return Vec::new();
     };
-    let (keys, values, hashes) = (list("_keys"), list("_values"), list("_hashes"));
-    (keys.into_iter().zip(values).collect(), hashes)
+    let Object::Dict(d) = heap.get(d) else {
+        return Vec::new();
+    };
+    // each entry is [key, value, hash]
+    d.py_entries()
+        .into_iter()
+        .filter_map(|(_, e)| match e {
+            Value::Obj(l) => match heap.get(l) {
+                Object::List(items) if items.len() == 3 => Some((items[0], items[1])),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 impl Bookkeeper {
@@ -88,7 +97,7 @@ impl Bookkeeper {
             self.immutablevalue(heap, hash)?,
         );
         self.r_dicts.push((def, s_eq, s_hash));
-        for (k, v) in r_dict_entries(heap, id).0 {
+        for (k, v) in r_dict_entries(heap, id) {
             let sk = self.immutablevalue(heap, k)?;
             let sv = self.immutablevalue(heap, v)?;
             self.generalize_key(heap, def, &sk)?;

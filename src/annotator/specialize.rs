@@ -340,12 +340,36 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// `specialize:memo`: the function runs at translation time for every combination of
     /// the prebuilt values its arguments can take; the call's result is what it returned.
     pub(super) fn call_memo(&mut self, fdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
-        let (func, name) = match self.bk.desc(fdesc) {
-            Desc::Function(f) => (f.func, f.name.clone()),
+        let (func, name, sig, defaults, name_span) = match self.bk.desc(fdesc) {
+            Desc::Function(f) => (
+                f.func,
+                f.name.clone(),
+                f.sig.clone(),
+                f.defaults.clone(),
+                f.name_span,
+            ),
             _ => unreachable!(),
         };
+        // the arguments as the function receives them: keywords by name, defaults filled
+        // in (the reference's `parse_arguments`); the RTyper binds the call the same way
+        let mut defaults_s = Vec::with_capacity(defaults.len());
+        for &d in defaults.iter() {
+            defaults_s.push(self.bk.immutablevalue(self.space.heap(), d)?);
+        }
+        let (mut inputs, extra) = bind(
+            &name,
+            &sig,
+            &defaults_s,
+            args.positional.clone(),
+            args.keywords.clone(),
+        )
+        .map_err(|e| {
+            AnnError::new("RPY206", format!("wrong arguments in a call: {}", e.0))
+                .label(name_span, format!("`{}` is defined here", name))
+        })?;
+        inputs.extend(extra);
         let mut choices: Vec<Vec<Value>> = Vec::new();
-        for s in &args.positional {
+        for s in &inputs {
             let vals: Vec<Value> = match s {
                 SomeValue::Pbc { descs, can_be_none } => {
                     let mut v: Vec<Value> = descs

@@ -365,6 +365,10 @@ builtins! {
     ObjectmodelKeepaliveUntilHere = "objectmodel.keepalive_until_here";
     ObjectmodelResizelistHint = "objectmodel.resizelist_hint";
     ObjectmodelFuncWithNewName = "objectmodel.func_with_new_name";
+    /// the bundled `r_dict`'s dict at import time: an entry stored or deleted under the
+    /// hash the program's own function gave its key (CPython's table of `_r_dictkey`s)
+    ObjectmodelRDictStore = "objectmodel.r_dict_store";
+    ObjectmodelRDictDelete = "objectmodel.r_dict_delete";
     // jit
     JitPromote = "jit.promote";
     JitPromoteString = "jit.promote_string";

@@ -418,42 +418,25 @@ local must be assigned before it is read on every path.",
         severity: Error,
         summary: "rpy-lsp's RTyper cannot translate this operation",
         doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
-        bad: "from rpython.rlib.objectmodel import specialize
-
-
-@specialize.memo()
-def limits(big, strict):
-    if big:
-        return [100, 1000, int(strict)]
-    return [1, 10, int(strict)]
+        bad: "import os
 
 
 def entry_point(argv):
-    n = len(argv)
-    big = n > 2
-    print limits(big, n > 3)[1]
+    old = os.umask(18)
+    os.umask(old)
+    print old >= 0
     return 0
 
 
 def target(*args):
     return entry_point, None
 ",
-        good: "from rpython.rlib.objectmodel import specialize
-
-
-@specialize.memo()
-def limits(big, strict):
-    if big:
-        return [100, 1000, int(strict)]
-    return [1, 10, int(strict)]
+        good: "import os
 
 
 def entry_point(argv):
-    n = len(argv)
-    if n > 2:
-        print limits(True, True)[1]
-    else:
-        print limits(False, False)[1]
+    fd = os.open(\"out.txt\", os.O_WRONLY | os.O_CREAT, 0644)
+    os.close(fd)
     return 0
 
 

@@ -64,6 +64,30 @@ impl Database<'_> {
         }
     }
 
+    /// `value` in code (not in an initialiser of prebuilt data). A NaN is written as the
+    /// reference writes it, `(HUGE_VAL/HUGE_VAL)`, negated for a NaN that was negative at
+    /// translation time: where the C compiler evaluates its use at compile time (the
+    /// argument of `copysign`, the bits of a local) it folds the division to a positive
+    /// NaN, elsewhere the machine divides and gives its default NaN. The reference's binary
+    /// depends on which, so ours does the same. (Prebuilt data holds the machine's NaN,
+    /// as the reference's, which patches such fields at startup.)
+    pub fn code_value(&self, v: LlValue, t: LlType) -> String {
+        match v {
+            LlValue::Float(f) if f.is_nan() => {
+                // the RTyper gave the constant the sign of the machine's division
+                // (`binary_float_const`): the default NaN's for a positive one
+                let default =
+                    std::hint::black_box(f64::INFINITY) / std::hint::black_box(f64::INFINITY);
+                if f.is_sign_negative() == default.is_sign_negative() {
+                    "(HUGE_VAL/HUGE_VAL)".into()
+                } else {
+                    "(-(HUGE_VAL/HUGE_VAL))".into()
+                }
+            }
+            _ => self.value(v, t),
+        }
+    }
+
     fn ptr_value(&self, p: LlPtr, t: LlType) -> String {
         let cty = self.ctype(t);
         match p {

@@ -74,7 +74,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
     fn arg(&self, v: Hlvalue) -> String {
         match v {
             Hlvalue::Var(v) => format!("v{}", v.0),
-            Hlvalue::Ll(c) => self.db.value(c.value, c.ty),
+            Hlvalue::Ll(c) => self.db.code_value(c.value, c.ty),
             Hlvalue::Const(_) => "0".into(),
         }
     }

@@ -12,7 +12,7 @@ pub const UNKNOWN_BASE_ATTR: &str = "__rpy_unknown_base__";
 pub const STAR_FROM_MODEL_ATTR: &str = "__rpy_star_from_model__";
 
 use super::dict::DictOps;
-use super::object::{AttrMap, Dict, HashKey, ObjId, Object, Value};
+use super::object::{name_key, AttrMap, Dict, HashKey, ObjId, Object, Value};
 use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
 use std::rc::Rc;
@@ -81,14 +81,56 @@ impl ObjSpace {
         }
     }
 
-    /// A dict snapshot of a namespace.
+    /// A dict snapshot of a namespace: with CPython's table of it when the namespace keeps
+    /// one (a class, a module), so that it iterates as CPython's does; the names the table
+    /// has and the namespace does not (a class's `__doc__`, `__dict__`, `__weakref__`)
+    /// are None. Without a table, the names inserted in order (an instance's, which
+    /// CPython filled that way).
     pub(crate) fn dict_of_attrs(&mut self, attrs: &AttrMap) -> Value {
         let mut d = Dict::default();
-        let items: Vec<(Rc<str>, Value)> = attrs.iter().map(|(k, v)| (k.clone(), v)).collect();
-        for (k, v) in items {
-            let key = self.intern(&k);
-            let hk = self.heap.hash_key(key).expect("str is hashable");
-            d.insert(hk, key, v);
+        let items: Vec<(Rc<str>, Value)> = attrs
+            .iter()
+            .filter(|(k, _)| &***k != UNKNOWN_BASE_ATTR)
+            .map(|(k, v)| (k.clone(), v))
+            .collect();
+        let ordered: Option<Vec<Rc<str>>> = attrs.table().and_then(|t| {
+            t.order()?
+                .into_iter()
+                .map(|k| match k {
+                    HashKey::Str(b) => std::str::from_utf8(b).ok().map(Rc::from),
+                    _ => None,
+                })
+                .collect()
+        });
+        // every name of the namespace must be in the table (else insertion order)
+        let ordered = ordered.filter(|names| {
+            let held: crate::fasthash::HashSet<&str> = names.iter().map(|n| &**n).collect();
+            items.iter().all(|(k, _)| held.contains(&**k))
+        });
+        match (ordered, attrs.table()) {
+            (Some(mut names), Some(table)) => {
+                let mut table = table.clone();
+                if names.iter().any(|n| &**n == UNKNOWN_BASE_ATTR) {
+                    // rpy-lsp's own marker is no name of CPython's dict
+                    table.delete(&name_key(UNKNOWN_BASE_ATTR));
+                    names.retain(|n| &**n != UNKNOWN_BASE_ATTR);
+                }
+                for name in names {
+                    let key = self.intern(&name);
+                    let hk = self.heap.hash_key(key).expect("str is hashable");
+                    let v = attrs.get(&name).unwrap_or(Value::None);
+                    d.index.insert(hk, d.entries.len());
+                    d.entries.push((key, v));
+                }
+                d.table = table;
+            }
+            _ => {
+                for (k, v) in items {
+                    let key = self.intern(&k);
+                    let hk = self.heap.hash_key(key).expect("str is hashable");
+                    d.insert(hk, key, v);
+                }
+            }
         }
         self.alloc(Object::Dict(d))
     }

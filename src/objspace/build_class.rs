@@ -4,7 +4,8 @@
 //! class body's namespace, gives the class object; attribute lookup on it is in `attrs`.
 
 use super::attrs::UNKNOWN_BASE_ATTR;
-use super::object::{AttrMap, Class, ObjId, Object, Value};
+use super::object::{AttrMap, BuiltinType, Class, ObjId, Object, Value};
+use super::pydict_order::PyTable;
 use super::{ObjSpace, R};
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
@@ -118,7 +119,8 @@ impl ObjSpace {
             }
         };
         let Some(meta) = meta else {
-            return self.make_class_plain(name, bases, namespace, globals);
+            let old_style = self.is_old_style_statement(bases, globals);
+            return self.make_class_with(name, bases, namespace, globals, old_style);
         };
         let meta_cls = match meta {
             Value::Obj(m) if self.is_metaclass(m) => m,
@@ -220,6 +222,24 @@ impl ObjSpace {
         }
     }
 
+    /// Whether a class statement with these bases and no `__metaclass__` in its body
+    /// makes an old-style class (Python 2's `classobj`): no bases and no module-level
+    /// `__metaclass__`, or an old-style first base.
+    fn is_old_style_statement(&self, bases: Value, globals: Option<ObjId>) -> bool {
+        let first = match bases {
+            Value::Obj(b) => match self.heap.get(b) {
+                Object::Tuple(items) => items.first().copied(),
+                _ => return false,
+            },
+            _ => return false,
+        };
+        match first {
+            None => globals.is_none_or(|g| self.module_attr(g, "__metaclass__").is_none()),
+            Some(Value::Obj(b)) => self.old_style_classes.contains(&b),
+            Some(_) => false,
+        }
+    }
+
     /// `type(name, bases, namespace)`: a class without metaclass processing.
     pub fn make_class_plain(
         &mut self,
@@ -227,6 +247,19 @@ impl ObjSpace {
         bases: Value,
         namespace: Value,
         globals: Option<ObjId>,
+    ) -> R {
+        self.make_class_with(name, bases, namespace, globals, false)
+    }
+
+    /// `make_class_plain`, or with `old_style` Python 2's `classobj` (whose dict is the
+    /// body's namespace itself, where `type` copies it).
+    fn make_class_with(
+        &mut self,
+        name: Value,
+        bases: Value,
+        namespace: Value,
+        globals: Option<ObjId>,
+        old_style: bool,
     ) -> R {
         let Some(cname) = self.name_of(name) else {
             return self.type_error("class name must be a string");
@@ -260,9 +293,13 @@ impl ObjSpace {
         let mut dict = AttrMap::default();
         let mut spans = (None, None);
         let mut attr_spans = Vec::new();
+        let mut ns_table = PyTable::default();
         if let Value::Obj(ns) = namespace {
             let entries: Vec<(Value, Value)> = match self.heap.get(ns) {
-                Object::Dict(d) => d.entries.clone(),
+                Object::Dict(d) => {
+                    ns_table = d.table.clone();
+                    d.entries.clone()
+                }
                 _ => return self.type_error("class namespace must be a dict"),
             };
             for (k, v) in entries {
@@ -295,12 +332,32 @@ impl ObjSpace {
             ));
             dict.remove("__metaclass__");
         }
+        // CPython's table of the class's dict, for the order import-time code iterates
+        // over it in: `classobj` keeps the namespace and adds `__doc__`; `type` copies it,
+        // adds `__module__`, then its `__dict__` and `__weakref__` descriptors, then
+        // `__doc__` (`type_new`, `PyType_Ready`)
+        if old_style {
+            dict.set_table(ns_table);
+            dict.add_table_only("__doc__");
+        } else {
+            dict.set_table(ns_table.copy());
+        }
         if !dict.contains("__module__") {
             if let Some(g) = globals {
                 if let Some(m) = self.module_attr(g, "__name__") {
                     dict.set("__module__", m);
                 }
             }
+        }
+        if !old_style {
+            let (add_dict, add_weak) = self.instance_slots_added(&base_ids, &dict);
+            if add_dict {
+                dict.add_table_only("__dict__");
+            }
+            if add_weak {
+                dict.add_table_only("__weakref__");
+            }
+            dict.add_table_only("__doc__");
         }
         // The class belongs to the module its `__module__` names, as CPython's
         // `type.__new__` has it: a class a metaclass builds in another module (pairtype's
@@ -339,7 +396,42 @@ impl ObjSpace {
         if unknown_base.is_some() || inherits_unknown {
             self.unknown_base_classes.insert(id);
         }
+        if old_style {
+            self.old_style_classes.insert(id);
+        }
         Ok(Value::Obj(id))
+    }
+
+    /// Whether `type` gives a new class with these bases a `__dict__` and a `__weakref__`
+    /// descriptor of its own: when its solid base (the first new-style base) has no
+    /// instance dict, or no weak reference list, as CPython 2.7's built-in types and
+    /// classes are laid out. A body with `__slots__` gets neither (its slots' member
+    /// descriptors are not modelled).
+    fn instance_slots_added(&self, bases: &[ObjId], dict: &AttrMap) -> (bool, bool) {
+        if dict.contains("__slots__") {
+            return (false, false);
+        }
+        let solid = bases
+            .iter()
+            .copied()
+            .find(|b| !self.old_style_classes.contains(b));
+        let Some(solid) = solid else {
+            // only old-style bases (or none): `object` is the solid base
+            return (true, true);
+        };
+        let Some(c) = self.heap.class(solid) else {
+            return (false, false);
+        };
+        match c.builtin {
+            // a class of the program: it has both already
+            None => (false, false),
+            Some(_) if self.is_exception_class(solid) => (false, true),
+            Some(BuiltinType::Type) => (false, false),
+            Some(BuiltinType::Long | BuiltinType::Str | BuiltinType::Tuple | BuiltinType::Set) => {
+                (true, false)
+            }
+            Some(_) => (true, true),
+        }
     }
 
     /// The class-body namespace being executed (innermost), for `import_from_mixin`.

@@ -70,6 +70,31 @@ impl Dict {
         self.table.forget();
     }
 
+    /// `d[key] = value` for an `r_dict`'s entry: `hk` tells it apart from every other key
+    /// (the entry's number), `hash` is what the program's hash function gave its key
+    /// (`None`: not an int, so no order is known).
+    pub fn insert_with_hash(&mut self, hash: Option<i64>, hk: HashKey, key: Value, value: Value) {
+        if let Some(&i) = self.index.get(&hk) {
+            self.entries[i].1 = value;
+            return;
+        }
+        match hash {
+            Some(h) => self.table.add_with_hash(h, &hk),
+            None => self.table.forget(),
+        }
+        self.push_entry(hk, key, value);
+    }
+
+    /// `del d[key]` of an entry added with `insert_with_hash`.
+    pub fn remove_with_hash(&mut self, hash: Option<i64>, hk: &HashKey) -> Option<(Value, Value)> {
+        let entry = self.take_entry(hk)?;
+        match hash {
+            Some(h) => self.table.delete_with_hash(h, hk),
+            None => self.table.forget(),
+        }
+        Some(entry)
+    }
+
     /// Adds a new entry without touching the table.
     fn push_entry(&mut self, hk: HashKey, key: Value, value: Value) {
         self.index.insert(hk, self.entries.len());

@@ -10,7 +10,7 @@ use super::libos::{
     os_refuse_write, os_stat_fields, os_strerror, os_write, sys_exit, sys_frame_count,
     sys_frame_globals,
 };
-use super::object::{AttrMap, Function, Instance, IntKind, Object, Value};
+use super::object::{AttrMap, Function, HashKey, Instance, IntKind, ObjId, Object, Value};
 use super::ops::{frexp, Num};
 use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
@@ -186,6 +186,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelKeepaliveUntilHere, om_none),
     (B::ObjectmodelResizelistHint, om_none),
     (B::ObjectmodelFuncWithNewName, om_func_with_new_name),
+    (B::ObjectmodelRDictStore, om_r_dict_store),
+    (B::ObjectmodelRDictDelete, om_r_dict_delete),
     // jit
     (B::JitPromote, jit_identity),
     (B::JitPromoteString, jit_identity),
@@ -632,6 +634,52 @@ fn om_compute_hash(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let h = sp.hash_value(a.args[0])?;
     Ok(Value::Int(h))
+}
+
+/// The dict and the entry number of an `r_dict_store` / `r_dict_delete` call, and the
+/// CPython hash of what the r_dict's hash function returned (an `_r_dictkey`'s `__hash__`:
+/// -1 is -2, a long hashes as a long; `None` for anything else).
+fn r_dict_slot(sp: &mut ObjSpace, a: &BArgs) -> R<(ObjId, HashKey, Option<i64>)> {
+    let (Value::Obj(d), Value::Int(n)) = (a.args[0], a.args[1]) else {
+        return Err(sp.err(
+            "TypeError",
+            "r_dict_store() takes a dict and an entry number",
+        ));
+    };
+    if !matches!(sp.heap.get(d), Object::Dict(_)) {
+        return Err(sp.err(
+            "TypeError",
+            "r_dict_store() takes a dict and an entry number",
+        ));
+    }
+    let hash = sp
+        .heap
+        .hash_key(a.args[2])
+        .filter(|k| matches!(k, HashKey::Int(_)))
+        .and_then(|k| super::pydict_order::py_hash(&k));
+    Ok((d, HashKey::Int(n as i128), hash))
+}
+
+/// `r_dict_store(d, n, h, entry)`: `d[n] = entry` where `n` numbers an r_dict's entry and
+/// `h` is its key's hash by the r_dict's function (the table orders by `h`).
+fn om_r_dict_store(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 4, 4)?;
+    let (d, hk, hash) = r_dict_slot(sp, a)?;
+    let (n, entry) = (a.args[1], a.args[3]);
+    if let Object::Dict(dict) = sp.heap.get_mut(d) {
+        dict.insert_with_hash(hash, hk, n, entry);
+    }
+    Ok(Value::None)
+}
+
+/// `r_dict_delete(d, n, h)`: `del d[n]` of an entry stored by `r_dict_store`.
+fn om_r_dict_delete(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 3, 3)?;
+    let (d, hk, hash) = r_dict_slot(sp, a)?;
+    if let Object::Dict(dict) = sp.heap.get_mut(d) {
+        dict.remove_with_hash(hash, &hk);
+    }
+    Ok(Value::None)
 }
 
 fn om_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {

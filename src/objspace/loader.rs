@@ -216,7 +216,12 @@ impl ObjSpace {
         file: Option<crate::syntax::FileId>,
         bundled: bool,
     ) -> ObjId {
-        let mut dict = AttrMap::default();
+        // a program's module keeps CPython's table of its globals (`globals()`, `vars(m)`)
+        let mut dict = if bundled {
+            AttrMap::default()
+        } else {
+            AttrMap::with_table()
+        };
         let n = self.new_str(fullname.as_bytes());
         dict.set("__name__", n);
         dict.set("__doc__", Value::None);
@@ -311,9 +316,18 @@ impl ObjSpace {
             _ => None,
         };
         if let Object::Module(m) = self.heap.get_mut(module) {
+            // CPython's order of the first names: the import sets `__builtins__` just
+            // before running the code, after a package's `__file__` and `__path__` (only
+            // the table has it: `globals()` shows it as None)
+            if !is_package {
+                m.dict.add_table_only("__builtins__");
+            }
             m.dict.set("__file__", fv);
             if let Some(pl) = path_list {
                 m.dict.set("__path__", pl);
+            }
+            if is_package {
+                m.dict.add_table_only("__builtins__");
             }
             if is_package {
                 let n: Value = m.dict.get("__name__").unwrap_or(Value::None);

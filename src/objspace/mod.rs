@@ -174,6 +174,9 @@ pub struct ObjSpace {
     pub(crate) unknown_modules: HashMap<String, ObjId>,
     /// Classes with a base class rpy-lsp does not model (the base was left out).
     pub unknown_base_classes: HashSet<ObjId>,
+    /// Classes that are Python 2's old-style classes (`classobj`): their dict is their
+    /// body's namespace, not a copy (see `build_class`).
+    pub old_style_classes: HashSet<ObjId>,
     /// Dicts returned by `globals()`, with their module: writes to them define globals.
     pub(crate) globals_views: HashMap<ObjId, ObjId>,
     /// Where import-time code first branched on, or iterated over, an unknown value: from
@@ -280,6 +283,7 @@ impl ObjSpace {
             print_newline_fn: None,
             unknown_modules: HashMap::default(),
             unknown_base_classes: HashSet::default(),
+            old_style_classes: HashSet::default(),
             metaclasses: HashMap::default(),
             globals_views: HashMap::default(),
             unknown_control: None,

@@ -139,9 +139,49 @@ pub enum HashKey {
 pub struct AttrMap {
     entries: Vec<(Rc<str>, Value)>,
     index: HashMap<Rc<str>, usize>,
+    /// CPython 2.7's table of the names (`pydict_order`), kept by the namespaces whose
+    /// order import-time code sees (`vars(cls)`, `globals()`: classes and modules); it may
+    /// hold names CPython's dict has and this map does not (a class's `__dict__`).
+    /// `None` for the others until a name is deleted (an instance's `__dict__` is made by
+    /// inserting the names in order, as CPython filled it).
+    table: Option<Box<super::pydict_order::PyTable>>,
+}
+
+/// The hash key of a namespace's name.
+pub fn name_key(name: &str) -> HashKey {
+    HashKey::Str(Rc::from(name.as_bytes()))
 }
 
 impl AttrMap {
+    /// An empty map that keeps CPython's table of its names.
+    pub fn with_table() -> AttrMap {
+        AttrMap {
+            table: Some(Box::default()),
+            ..AttrMap::default()
+        }
+    }
+
+    /// CPython's table of the names, for a map that keeps one.
+    pub fn table(&self) -> Option<&super::pydict_order::PyTable> {
+        self.table.as_deref()
+    }
+
+    /// Replaces the table (a class's, made from its body's namespace).
+    pub fn set_table(&mut self, table: super::pydict_order::PyTable) {
+        self.table = Some(Box::new(table));
+    }
+
+    /// Adds a name to the table only (a name CPython's dict has that this map does not
+    /// hold: a class's `__doc__`, `__dict__`, `__weakref__`).
+    pub fn add_table_only(&mut self, name: &str) {
+        if let Some(t) = &mut self.table {
+            let k = name_key(name);
+            if !t.holds(&k) {
+                t.add(&k);
+            }
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<Value> {
         self.index.get(name).map(|&i| self.entries[i].1)
     }
@@ -149,16 +189,30 @@ impl AttrMap {
         if let Some(&i) = self.index.get(name) {
             self.entries[i].1 = value;
         } else {
+            self.add_table_only(name);
             let name: Rc<str> = Rc::from(name);
             self.index.insert(name.clone(), self.entries.len());
             self.entries.push((name, value));
         }
     }
     pub fn remove(&mut self, name: &str) -> Option<Value> {
+        if self.table.is_none() && self.index.contains_key(name) {
+            // a deletion leaves a dummy slot where CPython's dict had the name, which
+            // inserting the remaining names in order would not reproduce: from now on the
+            // map keeps the table CPython's dict has (an instance's `__dict__`)
+            let mut t = super::pydict_order::PyTable::default();
+            for (n, _) in &self.entries {
+                t.add(&name_key(n));
+            }
+            self.table = Some(Box::new(t));
+        }
         let i = self.index.remove(name)?;
         let (_, v) = self.entries.remove(i);
         for (j, (n, _)) in self.entries.iter().enumerate().skip(i) {
             self.index.insert(n.clone(), j);
+        }
+        if let Some(t) = &mut self.table {
+            t.delete(&name_key(name));
         }
         Some(v)
     }

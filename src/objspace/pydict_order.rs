@@ -212,10 +212,49 @@ impl PyTable {
         }
     }
 
+    /// Whether the table holds `key` (false when the order is unknown).
+    pub fn holds(&self, key: &HashKey) -> bool {
+        let (PyTable::Known { slots, .. }, Some((h, known))) = (self, table_hash(key)) else {
+            return false;
+        };
+        !slots.is_empty()
+            && lookup(slots, h, key, known).is_some_and(|i| matches!(slots[i], Slot::Active(..)))
+    }
+
+    /// `PyDict_Copy`: a new table presized for the keys (`PyDict_Merge` into an empty
+    /// dict), then the keys of `self` inserted in its slot order without resizing.
+    pub fn copy(&self) -> PyTable {
+        let Some(keys) = self.order() else {
+            return PyTable::Unknown;
+        };
+        let mut t = PyTable::default();
+        if keys.len() * 3 >= MINSIZE * 2 {
+            t.resize(keys.len() * 2);
+        }
+        for k in keys {
+            t.insert(k);
+        }
+        t
+    }
+
     /// `PyDict_SetItem` / `set_add_key` of a key the table does not hold: inserted, then
     /// the table grows when it is two thirds full.
     pub fn add(&mut self, key: &HashKey) {
-        self.insert(key);
+        match table_hash(key) {
+            Some((h, known)) => self.add_hashed(h, known, key),
+            None => self.forget(),
+        }
+    }
+
+    /// `add` of a key whose hash is `h` (its `known` low bits), whatever its own: an
+    /// `r_dict`'s key, hashed by the program's function, that the dict holding it tells
+    /// apart from every other by `key` (a stand-in: its entry's number).
+    pub fn add_with_hash(&mut self, h: i64, key: &HashKey) {
+        self.add_hashed(h, u32::MAX, key);
+    }
+
+    fn add_hashed(&mut self, h: i64, known: u32, key: &HashKey) {
+        self.insert_hashed(h, known, key);
         if let PyTable::Known { slots, fill, used } = self {
             if *fill * 3 >= slots.len() * 2 {
                 let minused = if *used > 50000 { 2 * *used } else { 4 * *used };
@@ -227,10 +266,13 @@ impl PyTable {
     /// `insertdict` of a new key without the resize check (what merges do after
     /// presizing).
     pub fn insert(&mut self, key: &HashKey) {
-        let Some((h, known)) = table_hash(key) else {
-            self.forget();
-            return;
-        };
+        match table_hash(key) {
+            Some((h, known)) => self.insert_hashed(h, known, key),
+            None => self.forget(),
+        }
+    }
+
+    fn insert_hashed(&mut self, h: i64, known: u32, key: &HashKey) {
         let PyTable::Known { slots, fill, used } = self else {
             return;
         };
@@ -252,10 +294,18 @@ impl PyTable {
 
     /// Deletes a key (its slot becomes a dummy).
     pub fn delete(&mut self, key: &HashKey) {
-        let Some((h, known)) = table_hash(key) else {
-            self.forget();
-            return;
-        };
+        match table_hash(key) {
+            Some((h, known)) => self.delete_hashed(h, known, key),
+            None => self.forget(),
+        }
+    }
+
+    /// `delete` of a key added with `add_with_hash`.
+    pub fn delete_with_hash(&mut self, h: i64, key: &HashKey) {
+        self.delete_hashed(h, u32::MAX, key);
+    }
+
+    fn delete_hashed(&mut self, h: i64, known: u32, key: &HashKey) {
         if let PyTable::Known { slots, used, .. } = self {
             if slots.is_empty() {
                 return;
@@ -418,43 +468,6 @@ fn first_free(slots: &[Slot], h: i64, known: u32) -> Option<usize> {
     })
 }
 
-/// The positions in the order CPython 2.7 iterates over a dict into which keys of these
-/// `hashes` were inserted in this order, each a different key whatever its hash (an
-/// `r_dict`'s keys hash with the program's own function and compare with its own).
-pub fn order_of_hashes(hashes: &[i64]) -> Vec<usize> {
-    // slots: the position of the key each holds
-    let mut table: Vec<Option<usize>> = vec![None; 8];
-    for k in 0..hashes.len() {
-        place_new_key(&mut table, hashes, k);
-        // a new key filled a slot: CPython resizes at two thirds full (no deleted slots)
-        let used = k + 1;
-        if used * 3 >= table.len() * 2 {
-            let minused = if used > 50000 { 2 * used } else { 4 * used };
-            let mut size = 8;
-            while size <= minused {
-                size <<= 1;
-            }
-            let old = std::mem::replace(&mut table, vec![None; size]);
-            for k in old.into_iter().flatten() {
-                place_new_key(&mut table, hashes, k);
-            }
-        }
-    }
-    table.into_iter().flatten().collect()
-}
-
-/// Key `k` into the first free slot of CPython's probe sequence for its hash.
-fn place_new_key(table: &mut [Option<usize>], hashes: &[i64], k: usize) {
-    let mask = table.len() - 1;
-    let h = hashes[k] as u64;
-    let mut i = h as usize & mask;
-    let mut perturb = h;
-    while table[i & mask].is_some() {
-        next_probe(&mut i, &mut perturb);
-    }
-    table[i & mask] = Some(k);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,6 +521,53 @@ mod tests {
     }
 
     /// Orders CPython 2.7 gives (`d.keys()` after the same operations).
+    /// `PyDict_Copy` (what `type` makes of a class body) and keys inserted under hashes of
+    /// their own (an r_dict's), against CPython 2.7.18: `dict(d).keys()`, and a dict of
+    /// objects whose `__hash__` returns the given values (-1 is -2 there).
+    #[test]
+    fn copies_and_given_hashes_match_cpython_2_7() {
+        let words = [
+            "op_push", "op_pop", "op_add", "op_sub", "op_mul", "op_div", "op_jump", "op_call",
+            "op_ret", "op_halt", "op_nop", "limit",
+        ];
+        let mut t = PyTable::default();
+        for w in words {
+            t.add(&s(w));
+        }
+        assert_eq!(
+            names(&t),
+            [
+                "op_ret", "op_pop", "op_div", "op_halt", "op_add", "op_nop", "op_push", "op_mul",
+                "op_sub", "limit", "op_jump", "op_call"
+            ]
+        );
+        assert_eq!(
+            names(&t.copy()),
+            [
+                "op_ret", "op_div", "op_halt", "op_add", "op_nop", "op_call", "op_pop", "op_mul",
+                "op_sub", "limit", "op_jump", "op_push"
+            ]
+        );
+        let hashes = [3, 10, 17, 24, 5, 12, 0, 7, -2, 1 << 40];
+        let mut t = PyTable::default();
+        for (n, &h) in hashes.iter().enumerate() {
+            t.add_with_hash(h, &HashKey::Int(n as i128));
+        }
+        let order = |t: &PyTable| -> Vec<i128> {
+            (t.order().unwrap().into_iter())
+                .map(|k| match k {
+                    HashKey::Int(n) => *n,
+                    k => panic!("{k:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(order(&t), [6, 9, 0, 4, 7, 1, 5, 2, 3, 8]);
+        t.delete_with_hash(10, &HashKey::Int(1));
+        t.delete_with_hash(0, &HashKey::Int(6));
+        t.add_with_hash(10, &HashKey::Int(10));
+        assert_eq!(order(&t), [9, 0, 4, 7, 10, 5, 2, 3, 8]);
+    }
+
     #[test]
     fn orders_match_cpython_2_7() {
         let mut t = PyTable::default();

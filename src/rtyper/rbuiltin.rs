@@ -233,6 +233,11 @@ impl RTyper<'_> {
             B::RarithmeticWiden => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::RarithmeticLonglongmask => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             B::Longlong2floatFloat2longlong => {
+                // of a constant: folded during translation (the reference's backend folds
+                // the operation), so a NaN has the sign it had then, not the machine's
+                if let Some(Value::Float(f)) = hop.args_s[0].konst() {
+                    return Ok((cint(f.to_bits() as i64), si));
+                }
                 let rf = self.intern_repr(Repr::Float);
                 let f = self.inputarg(llops, hop, 0, rf)?;
                 Ok((llops.genop(LlOp::ConvertFloatBytesToLonglong, vec![f], LlType::SIGNED), si))
@@ -533,6 +538,15 @@ impl RTyper<'_> {
                     }
                 }
                 Ok((v, rr))
+            }
+            B::MathCopysign if hop.args_s[1].konst().is_some_and(|y| matches!(y, Value::Float(f) if f.is_nan())) => {
+                // `copysign(x, NAN)`: the reference's C passes a constant NaN as
+                // `HUGE_VAL/HUGE_VAL` (negated for a negative one) straight to the C library's
+                // copysign, which gcc folds to fabs(x) whatever the NaN's sign (checked with
+                // gcc 12 at -O0 to -O3); the machine's division, elsewhere, gives its own sign
+                let rf = self.intern_repr(Repr::Float);
+                let x = self.inputarg(llops, hop, 0, rf)?;
+                Ok((llops.genop(LlOp::FloatAbs, vec![x], LlType::FLOAT), rf))
             }
             _ if id.is_math() => {
                 let rf = self.intern_repr(Repr::Float);

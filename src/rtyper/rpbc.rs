@@ -498,30 +498,12 @@ impl RTyper<'_> {
                     // `dictobj.items()`), when that order is reproducible
                     Object::Dict(d) => d.py_entries(),
                     // an r_dict made at import time: in the order CPython iterates over
-                    // the untranslated r_dict's own dict (keys hashed by its function)
+                    // the untranslated r_dict's own dict (keys hashed by its function),
+                    // which the object space keeps
                     Object::Instance(inst)
                         if crate::annotator::is_bundled_r_dict(self.objheap, inst.class) =>
                     {
-                        let (entries, hashes) = crate::annotator::r_dict_entries(self.objheap, id);
-                        let hashes: Option<Vec<i64>> = hashes
-                            .iter()
-                            .map(|h| match h {
-                                // (CPython's hash of the key's wrapper: -1 is -2)
-                                Value::Int(-1) => Some(-2),
-                                Value::Int(i) => Some(*i),
-                                Value::Bool(b) => Some(*b as i64),
-                                _ => None,
-                            })
-                            .collect();
-                        match hashes {
-                            Some(h) if h.len() == entries.len() => {
-                                crate::objspace::pydict_order::order_of_hashes(&h)
-                                    .into_iter()
-                                    .map(|i| entries[i])
-                                    .collect()
-                            }
-                            _ => entries,
-                        }
+                        crate::annotator::r_dict_entries(self.objheap, id)
                     }
                     // a weak value dictionary made at import time: its live entries
                     Object::Builtin {

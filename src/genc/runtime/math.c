@@ -73,7 +73,6 @@ double RPyRT_ll_math__cos(double x) { return isinf(x) ? value_error() : cos(x); 
 double RPyRT_ll_math__atan2(double y, double x) { return atan2(y, x); }
 double RPyRT_ll_math__floor(double x) { return floor(x); }
 double RPyRT_ll_math__trunc(double x) { return trunc(x); }
-double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
 
 double RPyRT_ll_math__fmod(double x, double y) {
     if (isinf(y) && isfinite(x))

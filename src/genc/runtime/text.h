@@ -114,7 +114,9 @@ double RPyRT_ll_math__fabs(double x);
 double RPyRT_ll_math__fmod(double x, double y);
 double RPyRT_ll_math__hypot(double x, double y);
 double RPyRT_ll_math__ldexp(double x, double e);
-double RPyRT_ll_math__copysign(double x, double y);
+/* inline, as the reference calls the C library's copysign directly: the C compiler folds
+   it where the sign is a constant (a NaN written `HUGE_VAL/HUGE_VAL`) */
+static inline double RPyRT_ll_math__copysign(double x, double y) { return copysign(x, y); }
 double RPyRT_ll_math__trunc(double x);
 
 #endif

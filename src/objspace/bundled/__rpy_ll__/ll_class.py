@@ -26,14 +26,22 @@ def ll_inst_type(obj):
 
 
 @specialize.ll()
-def ll_memo_lookup(keys, values, key):
-    """`specialize.memo` called with an argument known only at run time (a class, a
-    frozen object, a bool): the result computed at translation time for `key`. `keys` and
-    `values` are the table, prebuilt: the values the argument can be and their results."""
+def ll_memo_index(keys, key, stride, acc):
+    """One argument of a `specialize.memo` call known only at run time (a class, a frozen
+    object, a bool): `acc` plus `stride` times the position of `key` among `keys`, the
+    values the argument can be (prebuilt). The sum over the arguments is the position of
+    the call's result in the table of every combination (`ll_memo_result`)."""
     i = 0
     n = len(keys)
     while i < n - 1:
         if keys[i] == key:
             break
         i += 1
+    return acc + i * stride
+
+
+@specialize.ll()
+def ll_memo_result(values, i):
+    """The result of a `specialize.memo` call computed at translation time: item `i` of
+    the prebuilt table of results (see `ll_memo_index`)."""
     return values[i]

@@ -10,6 +10,9 @@ from __rpy__ import objectmodel_current_object_addr_as_int, objectmodel_instanti
 from __rpy__ import objectmodel_import_from_mixin, objectmodel_newlist_hint
 from __rpy__ import objectmodel_keepalive_until_here, objectmodel_resizelist_hint
 from __rpy__ import objectmodel_func_with_new_name
+from __rpy__ import objectmodel_r_dict_store as _r_dict_store
+from __rpy__ import objectmodel_r_dict_delete as _r_dict_delete
+from collections import OrderedDict
 
 we_are_translated = objectmodel_we_are_translated
 compute_hash = objectmodel_compute_hash
@@ -226,88 +229,104 @@ running_on_llinterp = CDefinedIntSymbolic('RUNNING_ON_LLINTERP', default=1)
 
 
 class r_dict(object):
-    """A dict whose keys are compared with `key_eq` and hashed with `key_hash`."""
+    """A dict whose keys are compared with `key_eq` and hashed with `key_hash`.
+
+    As the reference's, whose dict holds `_r_dictkey`s hashing as `key_hash` says: the
+    entries live in a dict, `_dict`, each under its own number and stored with the hash of
+    its key (`r_dict_store`), so that the dict's table, and the order import-time code and
+    the prebuilt value see, are CPython's for those hashes. Each entry is [key, value,
+    hash]; a key is found among the entries of its hash (`_by_hash`) with `key_eq`."""
+
+    def _newdict(self):
+        return {}
 
     def __init__(self, key_eq, key_hash, force_non_null=False, simple_hash_eq=False):
         self.key_eq = key_eq
         self.key_hash = key_hash
-        self._keys = []
-        self._values = []
-        self._hashes = []
+        self._dict = self._newdict()
+        self._by_hash = {}
+        self._count = 0
 
-    def _index(self, key):
-        h = self.key_hash(key)
-        i = 0
-        n = len(self._keys)
-        while i < n:
-            if self._hashes[i] == h and self.key_eq(self._keys[i], key):
-                return i
-            i += 1
+    def _find(self, key, h):
+        for n in self._by_hash.get(h, ()):
+            if self.key_eq(self._dict[n][0], key):
+                return n
         return -1
 
+    def _forget(self, n, h):
+        self._by_hash[h].remove(n)
+
     def __getitem__(self, key):
-        i = self._index(key)
-        if i < 0:
+        n = self._find(key, self.key_hash(key))
+        if n < 0:
             raise KeyError(key)
-        return self._values[i]
+        return self._dict[n][1]
 
     def __setitem__(self, key, value):
-        i = self._index(key)
-        if i < 0:
-            self._keys.append(key)
-            self._values.append(value)
-            self._hashes.append(self.key_hash(key))
+        h = self.key_hash(key)
+        n = self._find(key, h)
+        if n < 0:
+            _r_dict_store(self._dict, self._count, h, [key, value, h])
+            self._by_hash.setdefault(h, []).append(self._count)
+            self._count += 1
         else:
-            self._values[i] = value
+            self._dict[n][1] = value
 
     def __delitem__(self, key):
-        i = self._index(key)
-        if i < 0:
+        h = self.key_hash(key)
+        n = self._find(key, h)
+        if n < 0:
             raise KeyError(key)
-        del self._keys[i]
-        del self._values[i]
-        del self._hashes[i]
+        _r_dict_delete(self._dict, n, h)
+        self._forget(n, h)
 
     def __contains__(self, key):
-        return self._index(key) >= 0
+        return self._find(key, self.key_hash(key)) >= 0
 
     def __len__(self):
-        return len(self._keys)
+        return len(self._dict)
 
     def __iter__(self):
-        return iter(self._keys)
+        return iter(self.keys())
 
     def get(self, key, default):
-        i = self._index(key)
-        if i < 0:
+        n = self._find(key, self.key_hash(key))
+        if n < 0:
             return default
-        return self._values[i]
+        return self._dict[n][1]
 
     def setdefault(self, key, default):
-        i = self._index(key)
-        if i < 0:
+        n = self._find(key, self.key_hash(key))
+        if n < 0:
             self[key] = default
             return default
-        return self._values[i]
+        return self._dict[n][1]
 
     def pop(self, key, *default):
-        i = self._index(key)
-        if i < 0:
+        h = self.key_hash(key)
+        n = self._find(key, h)
+        if n < 0:
             if default:
                 return default[0]
             raise KeyError(key)
-        value = self._values[i]
-        del self[key]
+        value = self._dict[n][1]
+        _r_dict_delete(self._dict, n, h)
+        self._forget(n, h)
         return value
 
+    def popitem(self):
+        n, entry = self._dict.popitem()
+        self._forget(n, entry[2])
+        return entry[0], entry[1]
+
     def keys(self):
-        return self._keys[:]
+        return [entry[0] for entry in self._dict.values()]
 
     def values(self):
-        return self._values[:]
+        return [entry[1] for entry in self._dict.values()]
 
     def items(self):
-        return [(self._keys[i], self._values[i]) for i in range(len(self._keys))]
+        return [(entry[0], entry[1]) for entry in self._dict.values()]
 
     def iterkeys(self):
         return iter(self.keys())
@@ -319,20 +338,21 @@ class r_dict(object):
         return iter(self.items())
 
     def clear(self):
-        self._keys = []
-        self._values = []
-        self._hashes = []
+        self._dict.clear()
+        self._by_hash = {}
 
     def copy(self):
-        result = r_dict(self.key_eq, self.key_hash)
-        for i in range(len(self._keys)):
-            result[self._keys[i]] = self._values[i]
+        result = self.__class__(self.key_eq, self.key_hash)
+        result.update(self)
         return result
 
     def update(self, other):
-        for key in other.keys():
-            self[key] = other[key]
+        for key, value in other.items():
+            self[key] = value
 
 
 class r_ordereddict(r_dict):
-    """An r_dict that keeps the insertion order (every RPython dict does)."""
+    """An r_dict that keeps the insertion order (as the reference's, an OrderedDict)."""
+
+    def _newdict(self):
+        return OrderedDict()
