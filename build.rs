@@ -8,6 +8,8 @@
 // The included modules are the library's; the build script uses a part of them.
 #![allow(dead_code, unused_imports, unused_macros)]
 
+#[path = "src/biglong.rs"]
+mod biglong;
 #[path = "src/compiler/mod.rs"]
 mod compiler;
 #[path = "src/diagnostics/mod.rs"]

@@ -84,6 +84,20 @@
 #   threads, SOM_INTERP=AST, the same RPySOM): 718M -> 627M, the analysing thread 598M ->
 #   515M. CPU time, interleaved runs pinned to one core on a machine at load 7-8: median
 #   140 -> 120 ms (wall median 383 -> 320 ms, inflated by the load).
+# Session 20 (branch perf20; the same `check` output, concise and json, after each commit;
+#   check_corpus, rtyper_corpus, cli and the library tests pass). Allocation and hashing
+#   cut out of the per-graph passes: the flow simplifications (one table of entering
+#   links, no copied blocks or exit lists, no renumbering when nothing changes), the frame
+#   state copied in place at each instruction, the engine's graphs read in place by the
+#   annotator, tables by id instead of hash maps (RTyper Variables, join points), the
+#   annotator's dead-code passes, the symbol table's names. Instructions (callgrind, the
+#   mirror's RPySOM, SOM_INTERP=AST): all threads 668M -> 603M (-10%), the analysing thread
+#   553M -> 479M (-13%; without parsing, whose share between the two threads varies by
+#   +-8M from run to run, 529M -> 464M, -12%). The generated 10k-line program of
+#   benches/rtyper.sh under `run`: 732M -> 647M (flow graphs 261M -> 207M, annotation
+#   111M -> 93M, RTyper 102M -> 94M). Wall and CPU could not be compared quietly (load
+#   13-16 at the end); the two binaries interleaved, pinned to one core: CPU best 150 ->
+#   130 ms, median 169 -> 150 ms; wall best 424 -> 378 ms; peak RSS 72 MiB, unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then

@@ -7,6 +7,7 @@
 //! shared by every stage; `sandbox` says what the analysed program may see of the machine.
 
 pub mod annotator;
+pub mod biglong;
 pub mod builtins;
 pub mod cli;
 pub mod compiler;

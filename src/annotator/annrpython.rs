@@ -84,6 +84,14 @@ pub(super) struct GraphInfo {
     pub fill_appends: Vec<(u32, u32)>,
 }
 
+/// The flow graph of a function as first built, for its other specializations.
+pub(super) enum Flowed<'s> {
+    /// The engine's graph (read in place).
+    Prebuilt(&'s FunctionGraph, &'s [Diagnostic]),
+    /// Flowed by the annotator.
+    Built(Box<FunctionGraph>, Vec<Diagnostic>),
+}
+
 pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub space: &'s mut C,
     pub bk: Bookkeeper,
@@ -115,7 +123,7 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     /// `specialize.memo` call, which empties this) changes the heap during annotation.
     /// The low-level helpers are specialized per type: flowing them again and again was a
     /// tenth of a check.
-    pub(super) flowed: HashMap<ObjId, (FunctionGraph, Vec<Diagnostic>)>,
+    pub(super) flowed: HashMap<ObjId, Flowed<'s>>,
     /// Call operations whose callee was None when they were flowed.
     pub none_calls: Vec<Position>,
     /// Checks of lists made on the final annotations (`checks.rs`), with the place of
@@ -242,6 +250,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     }
 
     pub fn annotate_entry(&mut self, entry: ObjId, args: Vec<SomeValue>, standalone: bool) {
+        self.prepare_ext_registry();
         let span = match self.heap().get(entry) {
             Object::Function(f) => f.code.name_span,
             _ => Span::default(),

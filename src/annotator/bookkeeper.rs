@@ -34,6 +34,8 @@ pub struct Item {
     /// The field (`Class.field`) that made the list one that must not be resized, for
     /// messages (`None`: `make_sure_not_resized()`).
     pub no_resize_field: Option<Rc<str>>,
+    /// Where the list was first stored in or read from that field, for messages.
+    pub no_resize_at: Option<Span>,
     /// Where the list was first resized (as `resized_outside_fill`), for messages.
     pub resized_at: Option<Span>,
     /// Lists made by `range()`: their step (0 when it varies).
@@ -56,6 +58,7 @@ impl Item {
             resized_outside_fill: false,
             must_not_resize: false,
             no_resize_field: None,
+            no_resize_at: None,
             resized_at: None,
             range_step: None,
             read_locations: BTreeSet::new(),
@@ -141,6 +144,14 @@ pub struct Bookkeeper {
     pub span: Span,
     /// Warnings produced while annotating (mutation of prebuilt containers…).
     pub warnings: Vec<Diagnostic>,
+    /// The annotation (`SomeValue::External`) of each prebuilt instance of a class an
+    /// ExtRegistryEntry is about (`_type_`), by instance (see `annotator::extregistry`).
+    pub ext_types: HashMap<ObjId, ObjId>,
+    /// The classes of those annotations whose pair has a `union` (`pairtype(K, K)`).
+    pub ext_unions: HashSet<ObjId>,
+    /// The modules `rpython.annotator.model` and `rpython.annotator.bookkeeper` of the
+    /// ExtRegistryEntry bridge, once a program imported the bundled extregistry.
+    pub ext_bridge: Option<(ObjId, ObjId)>,
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
@@ -227,6 +238,9 @@ impl Bookkeeper {
             },
             span: Span::default(),
             warnings: Vec::new(),
+            ext_types: HashMap::default(),
+            ext_unions: HashSet::default(),
+            ext_bridge: None,
             warned: HashSet::default(),
             pending_del: Vec::new(),
             prebuilt_r_dicts: Vec::new(),

@@ -688,6 +688,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(arg(0))
             }
+            B::DebugCheckNonneg | B::DebugCheckRegularInt => {
+                self.arity(name, args, 1, 1)?;
+                self.check_int_hint(id, &p[0])?;
+                Ok(arg(0))
+            }
             B::RweakrefRWeakValueDictionary | B::RweakrefRWeakKeyDictionary => self.weakdict_new(id, p),
             B::RgcCollect => {
                 self.arity(name, args, 0, 1)?;
@@ -864,6 +869,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .newlist(self.space.heap(), 0, &[item], Some(step.unwrap_or(0)))
     }
 
+    /// `debug.check_nonneg(x)` / `debug.check_regular_int(x)`: translation-time proofs that
+    /// `x` is a plain signed int known non-negative (an unsigned int is refused by the former
+    /// too), or a plain signed int.
+    fn check_int_hint(&mut self, id: B, s: &SomeValue) -> Result<(), AnnError> {
+        if s.is_impossible() || s.is_error() {
+            return Ok(());
+        }
+        let signed = s.int_kind() == Some(IntKind::Signed);
+        let what = self.bk.describe_type(self.space.heap(), s);
+        let msg = if id == B::DebugCheckNonneg {
+            if s.is_unsigned() {
+                format!("check_nonneg() of an unsigned integer ({what}): it is only meant for signed ints")
+            } else if !(signed && s.is_nonneg()) {
+                format!("check_nonneg() of {what} that the annotator cannot prove non-negative")
+            } else {
+                return Ok(());
+            }
+        } else if !signed {
+            format!("check_regular_int() of {what}, not a plain signed int")
+        } else {
+            return Ok(());
+        };
+        Err(AnnError::new("RPY218", msg))
+    }
+
     /// `driver.jit_merge_point(**livevars)`: every green and red variable, by keyword.
     fn check_jit_driver_call(
         &mut self,
@@ -899,11 +929,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 _ => Vec::new(),
             }
         };
-        let mut expected = names("greens");
+        let greens = names("greens");
+        let mut expected = greens.clone();
         expected.extend(names("reds"));
         if expected.is_empty() {
             return Ok(());
         }
+        // the driver's hooks that the reference annotates at each jit_merge_point
+        let hooks: Vec<Value> = ["get_printable_location", "get_location"]
+            .iter()
+            .filter_map(|h| inst.dict.get(h))
+            .filter(|v| !matches!(v, Value::None))
+            .collect();
         if !args.positional.is_empty() {
             return Err(AnnError::new(
                 "RPY221",
@@ -953,6 +990,34 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     parts.join("; ")
                 ),
             ));
+        }
+        if name.ends_with("jit_merge_point") && !greens.iter().any(|g| g.contains('.')) {
+            self.annotate_jit_hooks(&hooks, &greens, args)?;
+        }
+        Ok(())
+    }
+
+    /// `get_printable_location` and `get_location` of a JitDriver, called (as the
+    /// reference's annotate_hooks does at each `jit_merge_point`) with the annotations of the
+    /// green variables: they are RPython functions translated with the program.
+    fn annotate_jit_hooks(
+        &mut self,
+        hooks: &[Value],
+        greens: &[String],
+        args: &ArgsS,
+    ) -> Result<(), AnnError> {
+        let greens_s: Vec<SomeValue> = greens
+            .iter()
+            .filter_map(|g| {
+                args.keywords
+                    .iter()
+                    .find(|(k, _)| &**k == g.as_str())
+                    .map(|(_, s)| s.clone())
+            })
+            .collect();
+        for &hook in hooks {
+            let s_func = self.bk.immutablevalue(self.space.heap(), hook)?;
+            self.call_value(&s_func, &ArgsS::simple(greens_s.clone()))?;
         }
         Ok(())
     }

@@ -532,6 +532,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::Impossible)
             }
             SomeValue::Error | SomeValue::Unknown(_) => Ok(s_func.clone()),
+            SomeValue::External(o) => {
+                let o = *o;
+                Ok(self.ext_call(o, args))
+            }
             other => Err(AnnError::new(
                 "RPY207",
                 format!(

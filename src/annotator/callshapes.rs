@@ -66,11 +66,16 @@ impl CallShapes {
         let mut members: Vec<DescId> = self.parent.keys().copied().collect();
         members.sort();
         let mut out: Vec<(DescId, Vec<DescId>)> = Vec::new();
+        // each root's place in `out` (families in the order of their first member)
+        let mut index: HashMap<DescId, usize> = HashMap::default();
         for d in members {
             let r = self.find(d);
-            match out.iter_mut().find(|(root, _)| *root == r) {
-                Some((_, m)) => m.push(d),
-                None => out.push((r, vec![d])),
+            match index.get(&r) {
+                Some(&i) => out[i].1.push(d),
+                None => {
+                    index.insert(r, out.len());
+                    out.push((r, vec![d]));
+                }
             }
         }
         out

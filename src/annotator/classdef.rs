@@ -167,13 +167,12 @@ impl Bookkeeper {
 
     /// The class definition and its bases, most derived first.
     pub fn mro_defs(&self, cd: ClassDefId) -> Vec<ClassDefId> {
-        let mut out = vec![cd];
-        let mut c = self.classdefs[cd.index()].basedef;
-        while let Some(b) = c {
-            out.push(b);
-            c = self.classdefs[b.index()].basedef;
-        }
-        out
+        self.mro_iter(cd).collect()
+    }
+
+    /// [`Bookkeeper::mro_defs`] without the vector (attribute lookups walk it often).
+    pub fn mro_iter(&self, cd: ClassDefId) -> impl Iterator<Item = ClassDefId> + '_ {
+        std::iter::successors(Some(cd), move |c| self.classdefs[c.index()].basedef)
     }
 
     pub fn issubclass_def(&self, a: ClassDefId, b: ClassDefId) -> bool {
@@ -216,8 +215,7 @@ impl Bookkeeper {
     }
 
     pub fn get_owner(&self, cd: ClassDefId, attr: &str) -> Option<ClassDefId> {
-        self.mro_defs(cd)
-            .into_iter()
+        self.mro_iter(cd)
             .find(|c| self.classdefs[c.index()].attrs.contains_key(attr))
     }
 
@@ -334,7 +332,7 @@ impl Bookkeeper {
                 }
             }
         }
-        for sup in self.mro_defs(cd) {
+        for sup in self.mro_iter(cd) {
             if let Some(lst) = self.classdefs[sup.index()].attr_sources.get(attr) {
                 for &src in lst {
                     if !src.instance_level() {
@@ -846,8 +844,7 @@ impl Bookkeeper {
         // The most precise class above `cd` (itself included) defining the method; the last
         // description for it, as the scan in description order keeps.
         let uplookup = self
-            .mro_defs(cd)
-            .into_iter()
+            .mro_iter(cd)
             .find_map(|c| index.by_origin.get(&c).and_then(|p| p.last().copied()));
         positions.sort_unstable();
         let mut out = Vec::with_capacity(positions.len() + 1);

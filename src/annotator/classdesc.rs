@@ -300,16 +300,30 @@ impl Bookkeeper {
         let Some(c) = heap.class(cls) else {
             return false;
         };
-        let (plain, quasi) = (format!("{attr}[*]"), format!("{attr}?[*]"));
+        let declares = |n: &str| {
+            n.strip_suffix("[*]").is_some_and(|p| p == attr)
+                || n.strip_suffix("?[*]").is_some_and(|p| p == attr)
+        };
         c.mro.iter().any(|&k| {
             heap.class(k)
                 .and_then(|kc| kc.dict.get("_immutable_fields_"))
-                .is_some_and(|v| {
-                    names_of(heap, v)
-                        .iter()
-                        .any(|n| **n == *plain || **n == *quasi)
-                })
+                .is_some_and(|v| any_name(heap, v, &declares))
         })
+    }
+}
+
+/// Whether one of the names of `v` (as [`names_of`] lists them) satisfies `f`, without
+/// making the list (the typer asks this for every list field it reads).
+fn any_name(heap: &Heap, v: Value, f: &impl Fn(&str) -> bool) -> bool {
+    match v {
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(s) => f(&String::from_utf8_lossy(s)),
+            Object::Tuple(items) | Object::List(items) => {
+                items.iter().any(|&x| any_name(heap, x, f))
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -224,6 +224,15 @@ impl Bookkeeper {
             S::Unknown(what) => {
                 format!("unknown (comes from `{what}`, which rpy-lsp does not model)")
             }
+            S::External(o) => match heap.get(*o) {
+                Object::Instance(i) => format!(
+                    "an annotation of an ExtRegistryEntry ({})",
+                    heap.class(i.class)
+                        .map(|c| c.name.to_string())
+                        .unwrap_or_default()
+                ),
+                _ => "a method of an ExtRegistryEntry's annotation".into(),
+            },
         }
     }
 

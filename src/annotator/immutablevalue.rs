@@ -37,6 +37,27 @@ fn import_time_model_of(heap: &Heap, id: ObjId) -> Option<&'static str> {
     }
 }
 
+/// The `ExtRegistryEntry` subclass that describes an object (a function it is `_about_`,
+/// a class that is its `_type_`, or an instance of that class), marked by the bundled
+/// model of `rpython.rtyper.extregistry`: what the entry's annotator-level code says of it
+/// is unknown to rpy-lsp, which does not run that code.
+fn ext_registry_entry(heap: &Heap, id: ObjId) -> Option<String> {
+    const MARK: &str = "__rpy_extregistry__";
+    let attrs = |id: ObjId| match heap.get(id) {
+        Object::Function(f) => f.attrs.get(MARK),
+        Object::Class(c) => c.dict.get(MARK),
+        _ => None,
+    };
+    let mark = match heap.get(id) {
+        Object::Instance(i) => heap
+            .class(i.class)
+            .and_then(|c| c.mro.iter().find_map(|&k| attrs(k))),
+        _ => attrs(id),
+    }?;
+    heap.str_value(mark)
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+}
+
 /// Whether `cls` is the bundled model's `r_dict` or `r_ordereddict`.
 pub(crate) fn is_bundled_r_dict(heap: &Heap, cls: ObjId) -> bool {
     heap.class(cls).is_some_and(|c| {
@@ -145,6 +166,16 @@ impl Bookkeeper {
         let v = Value::Obj(id);
         if let Some(what) = import_time_model_of(heap, id) {
             return Ok(SomeValue::Unknown(Rc::from(what)));
+        }
+        if let Some(&s) = self.ext_types.get(&id) {
+            return Ok(SomeValue::External(s));
+        }
+        if let Some(entry) = ext_registry_entry(heap, id) {
+            let msg = format!("this object is described by the ExtRegistryEntry `{entry}`, whose annotator-level code (compute_annotation, compute_result_annotation, specialize_call) rpy-lsp does not run: what it gives is unknown, and the code using it is not checked");
+            self.warn("RPY007", self.span, msg, Vec::new());
+            return Ok(SomeValue::Unknown(Rc::from(format!(
+                "the ExtRegistryEntry `{entry}`"
+            ))));
         }
         Ok(match heap.get(id) {
             // a prebuilt bytearray: never a constant (it is mutable)

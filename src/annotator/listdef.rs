@@ -290,6 +290,7 @@ impl Bookkeeper {
             && !(it.resized_outside_fill || b_item.resized_outside_fill);
         if it.no_resize_field.is_none() {
             it.no_resize_field = b_item.no_resize_field.clone();
+            it.no_resize_at = b_item.no_resize_at;
         }
         it.resized |= b_item.resized;
         it.resized_outside_fill |= b_item.resized_outside_fill;
@@ -379,7 +380,13 @@ impl Bookkeeper {
                     ),
                     None => "this resizes a list given to make_sure_not_resized(): such a list must keep its length".into(),
                 };
-                return Err(AnnError::new("RPY205", msg));
+                let mut e = AnnError::new("RPY205", msg);
+                // where the field met the list: the reference reports there instead when
+                // it annotated the resize first
+                if let (Some(f), Some(at)) = (&item.no_resize_field, item.no_resize_at) {
+                    e = e.label(at, format!("the list is stored in or read from `{f}` here"));
+                }
+                return Err(e);
             }
             item.resized = true;
             item.resized_outside_fill = true;
@@ -435,6 +442,7 @@ impl Bookkeeper {
         if first {
             item.must_not_resize = true;
             item.no_resize_field = Some(std::rc::Rc::from(field));
+            item.no_resize_at = Some(self.span);
         }
         // reported once per list (at the first field that meets it resized)
         if item.resized_outside_fill && first {

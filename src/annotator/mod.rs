@@ -13,8 +13,9 @@
 //!   `provenance`: where annotations came from, for messages; `checks`: the checks on the
 //!   final annotations; `call`: calls and argument binding; `specialize`: the graph of
 //!   each specialization;
-//! - `unaryop`, `binaryop`, `builtin`, `builtinmethod`: what each operation, built-in
-//!   function and method of a built-in type produces;
+//! - `dispatch`: the rule of each operation; `unaryop`, `binaryop`, `itemop`, `builtin`,
+//!   `builtinmethod`: what each operation, built-in function and method of a built-in type
+//!   produces;
 //!   `getattr`: attribute reads and writes; `isinstance`: `is`, `issubtype`, `isinstance`.
 
 mod annrpython;
@@ -34,12 +35,15 @@ mod classdesc;
 mod constprop;
 mod describe;
 pub mod description;
+mod dispatch;
+mod extregistry;
 mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;
 pub(crate) use immutablevalue::{is_bundled_r_dict, r_dict_entries};
 mod isinstance;
+mod itemop;
 mod listdef;
 pub mod llannotation;
 mod llshape;

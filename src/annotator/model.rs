@@ -197,6 +197,11 @@ pub enum SomeValue {
     /// warning. A program whose annotations contain it was not fully checked, and a later
     /// stage (`build`, `run`) must refuse it (see `AnnotatedProgram::unknowns`).
     Unknown(Rc<str>),
+    /// An annotation an `ExtRegistryEntry` built (the object its `compute_annotation()`
+    /// returned, a `SomeObject` subclass of the library's, such as rply's `SomeRule`, or
+    /// one of its bound `method_*`s): operations on it run the library's annotator-level
+    /// code (see `annotator::extregistry`).
+    External(crate::objspace::object::ObjId),
     /// A low-level pointer (`SomePtr`): low-level helpers and user code of `lltype`. The
     /// type is the `Ptr` type itself; NULL is a value of it.
     Ptr(LlType),
@@ -517,7 +522,7 @@ impl SomeValue {
             S::Type { .. } => "SomeType",
             S::Impossible => "SomeImpossibleValue",
             S::Error => "SomeImpossibleValue",
-            S::Unknown(_) => "SomeObject",
+            S::Unknown(_) | S::External(_) => "SomeObject",
             S::Ptr(_) => "SomePtr",
             S::InteriorPtr { .. } | S::ArrayItem { .. } => "SomeInteriorPtr",
             S::LlType(_) => "SomeLLType",

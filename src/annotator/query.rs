@@ -97,8 +97,7 @@ impl Bookkeeper {
     /// The class definition (among `cd` and its bases) holding the instance attribute
     /// `name`, and the attribute.
     pub fn find_attr(&self, cd: ClassDefId, name: &str) -> Option<(ClassDefId, &AttrDef)> {
-        self.mro_defs(cd)
-            .into_iter()
+        self.mro_iter(cd)
             .find_map(|c| self.classdef(c).attrs.get(name).map(|a| (c, a)))
     }
 

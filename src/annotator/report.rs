@@ -6,7 +6,7 @@
 
 use super::annrpython::Annotator;
 use super::AnnError;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, BUNDLED_MODEL_LABEL};
 use crate::fasthash::HashSet;
 use crate::interpreter::ConcreteSpace;
 use crate::objspace::object::Object;
@@ -27,7 +27,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // A problem found inside rpy-lsp's bundled models (os, rlib…) is the caller's:
             // point at the user code that called into them.
             if let Some(user) = self.user_call_site(self.bk.position.graph) {
-                labels.push((span, "inside the bundled model of the library".to_string()));
+                labels.push((span, BUNDLED_MODEL_LABEL.to_string()));
                 span = user;
             }
         }
@@ -56,11 +56,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
         }
         // The same problem found again at the same place with more general annotations
-        // (the block was re-flowed): the later message describes the final types.
+        // (the block was re-flowed): the later message describes the final types. Two
+        // places inside a bundled model shown at one user call are two problems.
+        let origin = d.bundled_origin();
         if let Some(old) = self
             .diagnostics
             .iter_mut()
-            .find(|o| o.code == d.code && o.span == d.span)
+            .find(|o| o.code == d.code && o.span == d.span && o.bundled_origin() == origin)
         {
             *old = d;
             return;
@@ -166,7 +168,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             if let Some(user) = user {
                 let inner = d.span;
                 d.span = user;
-                d = d.with_label(inner, "inside the bundled model of the library");
+                d = d.with_label(inner, BUNDLED_MODEL_LABEL);
             }
         }
         self.push_diagnostic(d);

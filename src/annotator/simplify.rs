@@ -4,7 +4,7 @@
 //! local that is dead after a loop (`for k in d: ...` then `for k in other: ...`) would have
 //! to have one type at every join point it flows through.
 
-use crate::flowspace::{ExitSwitch, FunctionGraph, Hlvalue};
+use crate::flowspace::{BlockId, ExitSwitch, FunctionGraph, Hlvalue, VarId};
 
 /// Deletes the operations without side effects whose results are never used
 /// (`Op::removable_when_dead`), as the reference's `transform_dead_op_vars` does before
@@ -16,9 +16,9 @@ use crate::flowspace::{ExitSwitch, FunctionGraph, Hlvalue};
 pub fn remove_dead_ops(graph: &mut FunctionGraph) {
     let nvars = graph.vars.len();
     let mut read = vec![false; nvars];
-    // deps[v]: the variables v's value is computed from (by a removable operation, or
-    // passed into v over a link)
-    let mut deps: Vec<Vec<u32>> = vec![Vec::new(); nvars];
+    // (v, d): the value of v is computed from d (by a removable operation, or passed into
+    // v over a link); gathered in one vector, then grouped by v (`deps`)
+    let mut edges: Vec<(u32, u32)> = Vec::new();
     let unpacks: Vec<Vec<bool>> = graph.blocks.iter().map(unpacking_ops).collect();
     let removable = |g: &FunctionGraph, b: usize, i: usize| {
         let block = &g.blocks[b];
@@ -34,10 +34,10 @@ pub fn remove_dead_ops(graph: &mut FunctionGraph) {
     for (bi, block) in graph.blocks.iter().enumerate() {
         for (i, op) in block.operations.iter().enumerate() {
             if removable(graph, bi, i) {
-                let r = op.result.0 as usize;
+                let r = op.result.0;
                 for a in &op.args {
                     if let Hlvalue::Var(v) = a {
-                        deps[r].push(v.0);
+                        edges.push((r, v.0));
                     }
                 }
             } else {
@@ -55,7 +55,7 @@ pub fn remove_dead_ops(graph: &mut FunctionGraph) {
         for (i, a) in l.args.iter().enumerate() {
             let Hlvalue::Var(v) = a else { continue };
             match target.inputargs.get(i) {
-                Some(t) => deps[t.0 as usize].push(v.0),
+                Some(t) => edges.push((t.0, v.0)),
                 None => read[v.0 as usize] = true,
             }
         }
@@ -65,9 +65,23 @@ pub fn remove_dead_ops(graph: &mut FunctionGraph) {
             read[v.0 as usize] = true;
         }
     }
+    // deps[start[v]..start[v + 1]]: the variables v is computed from
+    let mut start = vec![0u32; nvars + 1];
+    for &(v, _) in &edges {
+        start[v as usize + 1] += 1;
+    }
+    for i in 0..nvars {
+        start[i + 1] += start[i];
+    }
+    let mut fill: Vec<u32> = start[..nvars].to_vec();
+    let mut deps = vec![0u32; edges.len()];
+    for &(v, d) in &edges {
+        deps[fill[v as usize] as usize] = d;
+        fill[v as usize] += 1;
+    }
     let mut work: Vec<u32> = (0..nvars as u32).filter(|&v| read[v as usize]).collect();
     while let Some(v) = work.pop() {
-        for &d in &deps[v as usize] {
+        for &d in &deps[start[v as usize] as usize..start[v as usize + 1] as usize] {
             if !read[d as usize] {
                 read[d as usize] = true;
                 work.push(d);
@@ -75,15 +89,12 @@ pub fn remove_dead_ops(graph: &mut FunctionGraph) {
         }
     }
     for bi in 0..graph.blocks.len() {
-        let n = graph.blocks[bi].operations.len();
-        let keep: Vec<bool> = (0..n)
-            .map(|i| {
-                read[graph.blocks[bi].operations[i].result.0 as usize] || !removable(graph, bi, i)
-            })
-            .collect();
-        if keep.iter().all(|&k| k) {
+        let ops = &graph.blocks[bi].operations;
+        let dead = |i: usize| !read[ops[i].result.0 as usize] && removable(graph, bi, i);
+        if !(0..ops.len()).any(dead) {
             continue;
         }
+        let keep: Vec<bool> = (0..ops.len()).map(|i| !dead(i)).collect();
         let mut i = 0;
         graph.blocks[bi].operations.retain(|_| {
             i += 1;
@@ -131,81 +142,62 @@ pub(super) fn unpack_run_len(ops: &[crate::flowspace::SpaceOperation], i: usize)
 }
 
 pub fn remove_dead_inputargs(graph: &mut FunctionGraph) {
-    // live[b][i]: input argument i of block b is used.
-    let mut live: Vec<Vec<bool>> = graph
-        .blocks
-        .iter()
-        .map(|b| vec![false; b.inputargs.len()])
-        .collect();
-    let keep_all = [
-        graph.returnblock.0 as usize,
-        graph.exceptblock.0 as usize,
-        graph.startblock.0 as usize,
-    ];
-    // Variables used directly by operations and exit switches (each Variable belongs to
-    // one block, so one table serves all blocks).
-    let mut used = vec![false; graph.vars.len()];
-    for b in &graph.blocks {
+    // Each Variable belongs to one block: `live` (by Variable) says whether an input
+    // argument is used, `owner` which block's input argument a Variable is.
+    let nvars = graph.vars.len();
+    let mut live = vec![false; nvars];
+    let mut owner = vec![u32::MAX; nvars];
+    let keep_all = [graph.returnblock, graph.exceptblock, graph.startblock];
+    for (bi, b) in graph.blocks.iter().enumerate() {
+        let all = keep_all.contains(&BlockId(bi as u32));
+        for v in &b.inputargs {
+            owner[v.0 as usize] = bi as u32;
+            live[v.0 as usize] |= all;
+        }
+        // Variables used directly by operations and exit switches
         for op in &b.operations {
             for a in &op.args {
                 if let Hlvalue::Var(v) = a {
-                    used[v.0 as usize] = true;
+                    live[v.0 as usize] = true;
                 }
             }
         }
         if let ExitSwitch::Value(Hlvalue::Var(v)) = b.exitswitch {
-            used[v.0 as usize] = true;
+            live[v.0 as usize] = true;
         }
     }
-    for (bi, b) in graph.blocks.iter().enumerate() {
-        for (i, v) in b.inputargs.iter().enumerate() {
-            if keep_all.contains(&bi) || used[v.0 as usize] {
-                live[bi][i] = true;
-            }
-        }
-    }
+    let arg_live = |live: &[bool], target: &[VarId], i: usize| {
+        target.get(i).is_none_or(|t| live[t.0 as usize])
+    };
     // Propagate backwards along links until nothing changes.
     let mut changed = true;
     while changed {
         changed = false;
         for l in &graph.links {
-            let src = l.prevblock.0 as usize;
-            let dst = l.target.0 as usize;
+            let src = l.prevblock.0;
+            let target = &graph.blocks[l.target.0 as usize].inputargs;
             for (i, a) in l.args.iter().enumerate() {
-                if !live[dst].get(i).copied().unwrap_or(true) {
-                    continue;
-                }
                 let Hlvalue::Var(v) = a else { continue };
-                if let Some(j) = graph.blocks[src].inputargs.iter().position(|x| x == v) {
-                    if !live[src][j] {
-                        live[src][j] = true;
-                        changed = true;
-                    }
+                let v = v.0 as usize;
+                if owner[v] == src && !live[v] && arg_live(&live, target, i) {
+                    live[v] = true;
+                    changed = true;
                 }
             }
         }
     }
     for l in graph.links.iter_mut() {
-        let dst = l.target.0 as usize;
-        if live[dst].iter().all(|&x| x) {
+        let target = &graph.blocks[l.target.0 as usize].inputargs;
+        if target.iter().all(|t| live[t.0 as usize]) {
             continue;
         }
-        let keep = |i: usize| live[dst].get(i).copied().unwrap_or(true);
         let mut i = 0;
         l.args.retain(|_| {
             i += 1;
-            keep(i - 1)
+            arg_live(&live, target, i - 1)
         });
     }
-    for (bi, b) in graph.blocks.iter_mut().enumerate() {
-        if live[bi].iter().all(|&x| x) {
-            continue;
-        }
-        let mut i = 0;
-        b.inputargs.retain(|_| {
-            let keep = live[bi][i];
-            i += 1;
-            keep
-        });
+    for b in graph.blocks.iter_mut() {
+        b.inputargs.retain(|v| live[v.0 as usize]);
     }
 }

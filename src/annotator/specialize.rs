@@ -3,7 +3,7 @@
 //! the graph of the specialization those arguments select (flowing it the first time), or
 //! for a memo function the values it returned at translation time.
 
-use super::annrpython::Annotator;
+use super::annrpython::{Annotator, Flowed};
 use super::call::ArgsS;
 use super::description::{Desc, KeyPart, SpecKey, Specializer};
 use super::model::*;
@@ -186,18 +186,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if self.flow_failed.contains(&func) {
                     return Ok(None);
                 }
+                // The engine's graph is read where it is for the function's other
+                // specializations too (not copied twice); one flowed here is kept for them.
                 let built = match self.prebuilt_graphs.remove(&func) {
-                    Some((graph, diags)) => Ok((graph.clone(), diags.to_vec())),
+                    Some((graph, diags)) => {
+                        self.flowed.insert(func, Flowed::Prebuilt(graph, diags));
+                        Ok((graph.clone(), diags.to_vec()))
+                    }
                     None => match self.flowed.get(&func) {
-                        Some((graph, diags)) => Ok((graph.clone(), diags.clone())),
-                        None => build_flow(self.space, func),
+                        Some(Flowed::Prebuilt(graph, diags)) => {
+                            Ok(((*graph).clone(), diags.to_vec()))
+                        }
+                        Some(Flowed::Built(graph, diags)) => Ok(((**graph).clone(), diags.clone())),
+                        None => build_flow(self.space, func).inspect(|(graph, diags)| {
+                            let kept = Flowed::Built(Box::new(graph.clone()), diags.clone());
+                            self.flowed.insert(func, kept);
+                        }),
                     },
                 };
-                if let Ok((graph, diags)) = &built {
-                    self.flowed
-                        .entry(func)
-                        .or_insert_with(|| (graph.clone(), diags.clone()));
-                }
                 match built {
                     Ok((mut graph, diags)) => {
                         if let Some(n) = star {

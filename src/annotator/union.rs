@@ -224,6 +224,7 @@ impl Bookkeeper {
             | (S::Error, S::Error)
             | (S::Unknown(_), S::Unknown(_))
             | (S::Object, S::Object) => true,
+            (S::External(x), S::External(y)) => x == y,
             _ => false,
         }
     }
@@ -310,6 +311,25 @@ impl Bookkeeper {
             (_, S::Unknown(_)) => b.clone(),
             (S::Error, _) | (_, S::Error) => S::Error,
             (S::Impossible, x) | (x, S::Impossible) => x.clone(),
+            // two annotations of one ExtRegistryEntry's kind (`SomeRule(const=r1) ∪
+            // SomeRule(const=r2)`): what the library's `pairtype(K, K).union` gives, if it
+            // defines one; else the reference's UnionError
+            (S::External(x), S::External(y)) if same_class(heap, *x, *y) => {
+                let kind = match heap.get(*x) {
+                    Object::Instance(i) => Some(i.class),
+                    _ => None,
+                };
+                if !kind.is_some_and(|k| self.ext_unions.contains(&k)) {
+                    return Err(union_error(format!(
+                        "{} and another one cannot be mixed: the library defines no union of the pair",
+                        self.describe_type(heap, a)
+                    )));
+                }
+                S::External(*x.min(y))
+            }
+            (S::External(_), _) | (_, S::External(_)) => S::Unknown(Rc::from(
+                "an annotation of an ExtRegistryEntry mixed with another",
+            )),
             (S::None, x) | (x, S::None) => self.noneify(heap, x)?,
             (S::Bool { konst: c1, ktd: k1 }, S::Bool { konst: c2, ktd: k2 }) => {
                 let ktd = match (k1, k2) {
@@ -814,5 +834,17 @@ impl Bookkeeper {
                 }
             }
         }
+    }
+}
+
+/// Whether two objects are instances of one class (two annotations of one kind).
+fn same_class(
+    heap: &Heap,
+    x: crate::objspace::object::ObjId,
+    y: crate::objspace::object::ObjId,
+) -> bool {
+    match (heap.get(x), heap.get(y)) {
+        (Object::Instance(a), Object::Instance(b)) => a.class == b.class,
+        _ => false,
     }
 }

@@ -406,6 +406,10 @@ builtins! {
     DebugFatalerror = "debug.fatalerror";
     /// the list itself; its annotation must never be resized from now on
     DebugMakeSureNotResized = "debug.make_sure_not_resized";
+    /// the int itself; its annotation must be a non-negative (`check_nonneg`) or a plain
+    /// signed (`check_regular_int`) int
+    DebugCheckNonneg = "debug.check_nonneg";
+    DebugCheckRegularInt = "debug.check_regular_int";
     RerasedRequiresTaggedpointers = "rerased.requires_taggedpointers";
     // graph-only helpers: the flow space calls them for `print` statements
     RpythonPrintItem = "rpython_print_item";

@@ -22,8 +22,8 @@ pub enum Const {
     /// Integer literal that does not fit in 64 bits (Python 2 long).
     Long(i128),
     /// A long CPython's optimizer folds out of constants (`1 << 999`) beyond 128 bits, the
-    /// limit of rpy-lsp's integers: no value of ours, but a prebuilt long all the same.
-    BigLong,
+    /// limit of rpy-lsp's integers elsewhere (see [`crate::biglong`]).
+    BigLong(Rc<crate::biglong::BigInt>),
     Float(f64),
     /// A complex literal's value (`1j`): (real, imaginary).
     Complex(f64, f64),

@@ -121,7 +121,9 @@ fn repr_into(c: &Const, out: &mut String) {
         Const::Long(i) => {
             let _ = write!(out, "{i}L");
         }
-        Const::BigLong => out.push_str("<long beyond 128 bits>"),
+        Const::BigLong(i) => {
+            let _ = write!(out, "{i}L");
+        }
         Const::Float(f) => {
             if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e16 {
                 let _ = write!(out, "{f:.1}");

@@ -197,7 +197,10 @@ impl Writer {
                 self.code(c)?;
             }
             Const::Ellipsis => self.uint(11),
-            Const::BigLong => self.uint(12),
+            Const::BigLong(i) => {
+                self.uint(12);
+                self.bytes(i.to_string().as_bytes());
+            }
         }
         Ok(())
     }
@@ -334,7 +337,11 @@ impl<'a> Reader<'a> {
             }
             10 => Const::Code(self.code()?),
             11 => Const::Ellipsis,
-            12 => Const::BigLong,
+            12 => {
+                let n = self.uint()? as usize;
+                let digits = std::str::from_utf8(self.take(n)?).ok()?;
+                Const::BigLong(Rc::new(digits.parse().ok()?))
+            }
             _ => return None,
         })
     }

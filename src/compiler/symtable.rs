@@ -155,10 +155,10 @@ impl SymbolTable {
                 newbound.extend(b.iter().cloned());
             }
         }
-        let order = self.scopes[id].order.clone();
         let mut scopes = HashMap::default();
-        for name in &order {
-            let flags = self.scopes[id].flags[name];
+        let this = &self.scopes[id];
+        for name in &this.order {
+            let flags = this.flags[name];
             let sc = if flags & DEF_GLOBAL != 0 {
                 global_local.insert(name.clone());
                 if let Some(b) = bound_local.as_mut() {
@@ -248,15 +248,20 @@ impl SymbolTable {
 
 /// Python's private name mangling (`__x` in class `A` → `_A__x`).
 pub fn mangle(private: Option<&str>, name: &str) -> String {
+    mangled(private, name).into_owned()
+}
+
+/// [`mangle`], borrowing `name` when it is not mangled (most names).
+fn mangled<'n>(private: Option<&str>, name: &'n str) -> std::borrow::Cow<'n, str> {
     if let Some(p) = private {
         if name.starts_with("__") && !name.ends_with("__") && !name.contains('.') {
             let stripped = p.trim_start_matches('_');
             if !stripped.is_empty() {
-                return format!("_{stripped}{name}");
+                return format!("_{stripped}{name}").into();
             }
         }
     }
-    name.to_string()
+    name.into()
 }
 
 struct Builder {
@@ -274,18 +279,17 @@ impl Builder {
     }
 
     fn add(&mut self, name: &str, flag: u8) {
-        let private = self.table.scopes[self.current].private.clone();
-        let name = mangle(private.as_deref(), name);
-        let scope = self.scope();
-        match scope.flags.get_mut(&name) {
+        let scope = &mut self.table.scopes[self.current];
+        let name = mangled(scope.private.as_deref(), name);
+        match scope.flags.get_mut(&*name) {
             Some(f) => *f |= flag,
             None => {
-                scope.flags.insert(name.clone(), flag);
-                scope.order.push(name.clone());
+                scope.flags.insert(name.to_string(), flag);
+                scope.order.push(name.to_string());
             }
         }
         if flag & DEF_PARAM != 0 {
-            scope.params.push(name);
+            scope.params.push(name.into_owned());
         }
     }
 

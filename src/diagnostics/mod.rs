@@ -40,7 +40,18 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
 }
 
+/// The label of a diagnostic moved from inside a bundled model to the user's call.
+pub const BUNDLED_MODEL_LABEL: &str = "inside the bundled model of the library";
+
 impl Diagnostic {
+    /// Where inside a bundled model a diagnostic moved to the user's call was found.
+    pub fn bundled_origin(&self) -> Option<Span> {
+        self.labels
+            .iter()
+            .find(|l| l.message == BUNDLED_MODEL_LABEL)
+            .map(|l| l.span)
+    }
+
     /// A diagnostic of rule `code` (which must be registered in [`RULES`]); its severity is
     /// the rule's default.
     pub fn new(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {

@@ -148,8 +148,11 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     },
                     _ => v,
                 };
-                // a long result (one beyond rpy-lsp's model too) stays an operation
-                if self.is_long(v) {
+                // As the reference: the long result of an operation that can overflow stays
+                // an operation (it is probably meant for an intmask()); another operation's
+                // long is a constant (`(1 << 999) >> 990` is 512L), unless rpy-lsp did not
+                // compute its value.
+                if (overflowing && self.is_long(v)) || self.is_uncomputed_long(v) {
                     return None;
                 }
                 if op == Op::GetSlice
@@ -207,6 +210,19 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     &**name,
                     crate::objspace::BIG_LONG | crate::objspace::LONG_RESULT
                 )
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `v` is a long whose value rpy-lsp did not compute (beyond its model).
+    fn is_uncomputed_long(&self, v: Value) -> bool {
+        let Value::Obj(id) = v else { return false };
+        match self.objspace.heap().get(id) {
+            Object::Unknown { name, .. } => {
+                &**name == crate::objspace::LONG_RESULT
+                    || (&**name == crate::objspace::BIG_LONG
+                        && self.objspace.heap().big_long(id).is_none())
             }
             _ => false,
         }

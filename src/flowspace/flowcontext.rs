@@ -62,7 +62,7 @@ pub fn build_flow<C: ConcreteSpace>(
         kind: Kind::Start,
         instrs_in_block: 0,
         span: code.span,
-        joinpoints: HashMap::default(),
+        joinpoints: vec![Vec::new(); code.co_code.len() + 1],
         entries: Vec::new(),
         block_entries: HashMap::default(),
         pending: VecDeque::new(),
@@ -220,8 +220,9 @@ pub(super) struct FlowContext<'a, C: ConcreteSpace> {
     kind: Kind,
     pub(super) instrs_in_block: usize,
     pub(super) span: Span,
-    /// The join points noted so far (see `joins`), by bytecode position.
-    pub(super) joinpoints: HashMap<u32, Vec<usize>>,
+    /// The join points noted so far (see `joins`), by bytecode position (one list per
+    /// instruction: a table, where a map hashed every step that records an operation).
+    pub(super) joinpoints: Vec<Vec<usize>>,
     pub(super) entries: Vec<super::joins::JoinEntry>,
     /// The join points inside each block, in flowing order.
     pub(super) block_entries: HashMap<BlockId, Vec<usize>>,

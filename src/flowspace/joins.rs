@@ -49,9 +49,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
         // changes the candidates until the path stops (every change below returns), so they
         // are read in place, and an entry's state is copied only when a block is made for
         // it (a join point is passed thousands of times per program).
-        let candidates = self.joinpoints.get(&pc).map_or(0, Vec::len);
+        let candidates = self.joinpoints.get(pc as usize).map_or(0, Vec::len);
         for k in (0..candidates).rev() {
-            let e = self.joinpoints[&pc][k];
+            let e = self.joinpoints[pc as usize][k];
             let entry_state = &self.entries[e].state;
             if !same_shape(entry_state, &state) {
                 continue;
@@ -108,7 +108,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             );
             // The values the old block passes on came from its own entry.
             self.graph.set_link_span(id, entry_span);
-            let list = self.joinpoints.get_mut(&pc).expect("joinpoint");
+            let list = self.joinpoints.get_mut(pc as usize).expect("joinpoint");
             list.retain(|&x| x != e);
             if let Some(l) = self.block_entries.get_mut(&old) {
                 l.retain(|&x| x != e);
@@ -153,7 +153,11 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
             store_spans: self.store_spans.clone(),
             refs_len: self.graph.side.local_refs.len(),
         });
-        self.joinpoints.entry(pc).or_default().push(e);
+        let i = pc as usize;
+        if i >= self.joinpoints.len() {
+            self.joinpoints.resize(i + 1, Vec::new());
+        }
+        self.joinpoints[i].push(e);
         self.block_entries.entry(block).or_default().push(e);
     }
 
@@ -298,18 +302,21 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
     /// Slots that hold the same value in each of `incoming` (the states being merged: a local
     /// and its copy on the stack) get the same fresh Variable, named after the local.
     pub(super) fn new_block_for(&mut self, state: &State, incoming: &[&State]) -> (BlockId, State) {
-        let slots = flat(state);
-        let incoming: Vec<Vec<Option<Hlvalue>>> = incoming.iter().map(|st| flat(st)).collect();
+        // the slots of `state`, each replaced by its fresh Variable in turn (slot `i` still
+        // holds `state`'s value when it is reached); the incoming states are read in place
+        let mut fresh: Vec<Option<Hlvalue>> = flat(state);
         let nlocals = state.locals.len();
-        let mut fresh: Vec<Option<Hlvalue>> = slots.clone();
         let mut inputargs = Vec::new();
-        for i in 0..slots.len() {
-            let Some(Hlvalue::Var(_)) = slots[i] else {
+        for i in 0..fresh.len() {
+            let Some(Hlvalue::Var(_)) = fresh[i] else {
                 continue;
             };
             let shared = (0..i).find(|&k| {
                 matches!(fresh[k], Some(Hlvalue::Var(_)))
-                    && incoming.iter().all(|st| st[k].is_some() && st[k] == st[i])
+                    && incoming.iter().all(|st| {
+                        let x = slot(st, k);
+                        x.is_some() && x == slot(st, i)
+                    })
             });
             if let Some(k) = shared {
                 fresh[i] = fresh[k];
@@ -322,7 +329,7 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 (0..nlocals)
                     .find(|&j| {
                         incoming.iter().all(|st| {
-                            matches!((st[j], st[i]), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
+                            matches!((slot(st, j), slot(st, i)), (Some(Hlvalue::Var(a)), Some(Hlvalue::Var(b))) if a == b)
                         })
                     })
                     .map(|j| self.code.co_varnames[j].clone())

@@ -401,7 +401,8 @@ impl FunctionGraph {
     pub fn iterblocks(&self) -> Vec<BlockId> {
         let mut seen = vec![false; self.blocks.len()];
         let mut order = Vec::with_capacity(self.blocks.len());
-        let mut stack = vec![self.startblock];
+        let mut stack = Vec::with_capacity(self.blocks.len().max(4));
+        stack.push(self.startblock);
         while let Some(b) = stack.pop() {
             if std::mem::replace(&mut seen[b.0 as usize], true) {
                 continue;
@@ -416,10 +417,11 @@ impl FunctionGraph {
 
     /// Links of reachable blocks.
     pub fn iterlinks(&self) -> Vec<LinkId> {
-        self.iterblocks()
-            .into_iter()
-            .flat_map(|b| self.block(b).exits.clone())
-            .collect()
+        let mut links = Vec::with_capacity(self.links.len());
+        for b in self.iterblocks() {
+            links.extend_from_slice(&self.block(b).exits);
+        }
+        links
     }
 
     /// For each operation of block `b`: the variables read after it (by later operations,

@@ -20,13 +20,45 @@ pub fn simplify_graph(graph: &mut FunctionGraph) {
     super::transform::remove_dead_blocks(graph);
 }
 
-/// For each reachable block, the links entering it.
-fn entry_map(graph: &FunctionGraph) -> HashMap<BlockId, Vec<LinkId>> {
-    let mut map: HashMap<BlockId, Vec<LinkId>> = HashMap::default();
-    for l in graph.iterlinks() {
-        map.entry(graph.link(l).target).or_default().push(l);
+/// For each reachable block, the links entering it (from reachable blocks, in
+/// `iterlinks` order), by block index: one table for the whole graph, where a map of
+/// vectors cost an allocation per block on every pass.
+struct Entries {
+    /// `links[start[b]..start[b + 1]]` enter block `b`.
+    start: Vec<u32>,
+    links: Vec<LinkId>,
+}
+
+impl Entries {
+    fn of(graph: &FunctionGraph) -> Entries {
+        let all = graph.iterlinks();
+        let n = graph.blocks.len();
+        let mut start = vec![0u32; n + 1];
+        for &l in &all {
+            start[graph.link(l).target.0 as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut links = vec![LinkId(0); all.len()];
+        let mut fill: Vec<u32> = start[..n].to_vec();
+        for &l in &all {
+            let t = graph.link(l).target.0 as usize;
+            links[fill[t] as usize] = l;
+            fill[t] += 1;
+        }
+        Entries { start, links }
     }
-    map
+
+    fn get(&self, b: BlockId) -> &[LinkId] {
+        let i = b.0 as usize;
+        &self.links[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// How many links enter each block, by block index.
+    fn counts(&self) -> Vec<u32> {
+        self.start.windows(2).map(|w| w[1] - w[0]).collect()
+    }
 }
 
 /// Replaces, in `v`, the Variables `subst` maps.
@@ -54,7 +86,7 @@ fn is_empty_jump(graph: &FunctionGraph, b: BlockId) -> bool {
 /// link's arguments in terms of theirs. The names read in such a block (`local_refs`) move
 /// to the block before it when it has one.
 pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
-    let entries = entry_map(graph);
+    let entries = Entries::of(graph).counts();
     for l in graph.iterlinks() {
         let mut hops = 0;
         while is_empty_jump(graph, graph.link(l).target) && hops < graph.blocks.len() {
@@ -69,7 +101,7 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
                 .copied()
                 .zip(graph.link(l).args.iter().copied())
                 .collect();
-            let only_entry = entries.get(&empty).is_some_and(|e| e.len() == 1) && hops == 1;
+            let only_entry = entries[empty.0 as usize] == 1 && hops == 1;
             if only_entry {
                 let prev = graph.link(l).prevblock;
                 for r in &mut graph.side.local_refs {
@@ -121,34 +153,33 @@ pub fn eliminate_empty_blocks(graph: &mut FunctionGraph) {
 /// two inputargs that every link gives the same values, the second is replaced by the first.
 pub fn remove_identical_inputargs(graph: &mut FunctionGraph) {
     loop {
-        let entries = entry_map(graph);
+        let entries = Entries::of(graph);
         let mut progress = false;
-        let mut blocks: Vec<BlockId> = entries.keys().copied().collect();
-        blocks.sort();
-        for b in blocks {
-            if b == graph.startblock || b == graph.returnblock || b == graph.exceptblock {
+        for i in 0..graph.blocks.len() {
+            let b = BlockId(i as u32);
+            let links = entries.get(b);
+            if links.is_empty()
+                || b == graph.startblock
+                || b == graph.returnblock
+                || b == graph.exceptblock
+            {
                 continue;
             }
-            let links = &entries[&b];
-            let inputargs = graph.block(b).inputargs.clone();
+            let inputargs = &graph.block(b).inputargs;
             let mut subst: HashMap<VarId, Hlvalue> = HashMap::default();
             let mut keep = vec![true; inputargs.len()];
+            let arg = |l: LinkId, k: usize| graph.link(l).args[k];
             for i in 0..inputargs.len() {
-                let column: Vec<Hlvalue> = links.iter().map(|&l| graph.link(l).args[i]).collect();
-                if let Hlvalue::Const(c) = column[0] {
-                    if column.iter().all(|a| *a == Hlvalue::Const(c)) {
-                        subst.insert(inputargs[i], column[0]);
+                let first = arg(links[0], i);
+                if let Hlvalue::Const(c) = first {
+                    if links.iter().all(|&l| arg(l, i) == Hlvalue::Const(c)) {
+                        subst.insert(inputargs[i], first);
                         keep[i] = false;
                         continue;
                     }
                 }
-                let same = (0..i).find(|&j| {
-                    keep[j]
-                        && links.iter().all(|&l| {
-                            let args = &graph.link(l).args;
-                            args[j] == args[i]
-                        })
-                });
+                let same =
+                    (0..i).find(|&j| keep[j] && links.iter().all(|&l| arg(l, j) == arg(l, i)));
                 if let Some(j) = same {
                     subst.insert(inputargs[i], Hlvalue::Var(inputargs[j]));
                     keep[i] = false;
@@ -179,17 +210,15 @@ pub fn remove_identical_inputargs(graph: &mut FunctionGraph) {
 /// Applies `subst` to the uses of Variables in block `b`: its operations, switch, exits and
 /// the names read in it.
 fn rename_in_block(graph: &mut FunctionGraph, b: BlockId, subst: &HashMap<VarId, Hlvalue>) {
-    let block = graph.block_mut(b);
+    let block = &mut graph.blocks[b.0 as usize];
     for op in &mut block.operations {
         op.args.iter_mut().for_each(|a| substitute(subst, a));
     }
     if let ExitSwitch::Value(v) = &mut block.exitswitch {
         substitute(subst, v);
     }
-    let exits = block.exits.clone();
-    for l in exits {
-        graph
-            .link_mut(l)
+    for &l in &block.exits {
+        graph.links[l.0 as usize]
             .args
             .iter_mut()
             .for_each(|a| substitute(subst, a));
@@ -204,7 +233,7 @@ fn rename_in_block(graph: &mut FunctionGraph, b: BlockId, subst: &HashMap<VarId,
 /// A block entered by one link only, from a block whose only exit that link is, is appended
 /// to that block (its inputargs become the link's arguments).
 pub fn join_blocks(graph: &mut FunctionGraph) {
-    let mut entries = entry_map(graph);
+    let mut entries = Entries::of(graph).counts();
     let mut stack = vec![graph.startblock];
     let mut seen = vec![false; graph.blocks.len()];
     while let Some(b) = stack.pop() {
@@ -222,7 +251,7 @@ pub fn join_blocks(graph: &mut FunctionGraph) {
                 && next != graph.startblock
                 && next != graph.returnblock
                 && next != graph.exceptblock
-                && entries.get(&next).is_some_and(|e| e.len() == 1);
+                && entries[next.0 as usize] == 1;
             if !joinable {
                 break;
             }
@@ -251,7 +280,7 @@ pub fn join_blocks(graph: &mut FunctionGraph) {
             for &e in &taken.exits {
                 graph.link_mut(e).prevblock = b;
             }
-            entries.remove(&next);
+            entries[next.0 as usize] = 0;
             let block = graph.block_mut(b);
             block.operations.extend(taken.operations);
             block.exitswitch = taken.exitswitch;
@@ -269,29 +298,31 @@ pub fn join_blocks(graph: &mut FunctionGraph) {
 pub fn compact_vars(graph: &mut FunctionGraph) {
     const NONE: u32 = u32::MAX;
     let mut remap = vec![NONE; graph.vars.len()];
-    let mut vars = Vec::new();
-    let mut take = |v: VarId, vars: &mut Vec<Variable>, graph: &FunctionGraph| {
+    // Each kept Variable is moved once to its new place (`remap` marks it taken).
+    let mut old_vars = std::mem::take(&mut graph.vars);
+    let mut vars = Vec::with_capacity(old_vars.len());
+    let mut take = |v: VarId| {
         let slot = &mut remap[v.0 as usize];
         if *slot == NONE {
             *slot = vars.len() as u32;
-            vars.push(graph.vars[v.0 as usize].clone());
+            vars.push(Variable {
+                name_hint: old_vars[v.0 as usize].name_hint.take(),
+            });
         }
-        VarId(*slot)
     };
-    let order = graph.iterblocks();
-    let mut order_all = order.clone();
+    let mut order_all = graph.iterblocks();
     for b in [graph.returnblock, graph.exceptblock] {
         if !order_all.contains(&b) {
             order_all.push(b);
         }
     }
     for &b in &order_all {
-        let block = graph.block(b).clone();
+        let block = graph.block(b);
         for v in &block.inputargs {
-            take(*v, &mut vars, graph);
+            take(*v);
         }
         for op in &block.operations {
-            take(op.result, &mut vars, graph);
+            take(op.result);
         }
         for &l in &block.exits {
             let link = graph.link(l);
@@ -299,7 +330,7 @@ pub fn compact_vars(graph: &mut FunctionGraph) {
                 .into_iter()
                 .flatten()
             {
-                take(v, &mut vars, graph);
+                take(v);
             }
         }
     }
@@ -316,7 +347,7 @@ pub fn compact_vars(graph: &mut FunctionGraph) {
         }
     };
     for &b in &order_all {
-        let block = graph.block_mut(b);
+        let block = &mut graph.blocks[b.0 as usize];
         block.inputargs.iter_mut().for_each(map);
         for op in &mut block.operations {
             map(&mut op.result);
@@ -325,9 +356,8 @@ pub fn compact_vars(graph: &mut FunctionGraph) {
         if let ExitSwitch::Value(v) = &mut block.exitswitch {
             map_h(v);
         }
-        let exits = block.exits.clone();
-        for l in exits {
-            let link = graph.link_mut(l);
+        for &l in &block.exits {
+            let link = &mut graph.links[l.0 as usize];
             link.args.iter_mut().for_each(map_h);
             link.last_exception.iter_mut().for_each(map);
             link.last_exc_value.iter_mut().for_each(map);

@@ -65,11 +65,13 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 "dict comprehensions are not RPython: build the dict with a loop",
             ));
         }
-        self.snapshot = if frame.state.blocks.is_empty() {
-            None
+        if frame.state.blocks.is_empty() {
+            self.snapshot = None;
+        } else if let Some(s) = &mut self.snapshot {
+            s.clone_from(&frame.state);
         } else {
-            Some(frame.state.clone())
-        };
+            self.snapshot = Some(frame.state.clone());
+        }
         // An operation of the previous instruction may have left this pending when that
         // instruction ended without `after_instr` (it raised): it is not this one's.
         self.raise_pending = None;

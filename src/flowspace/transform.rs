@@ -13,6 +13,10 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
             order.push(b);
         }
     }
+    if is_in_order(graph, &order) {
+        // Nothing to drop or renumber (the usual case after the first pass).
+        return;
+    }
     // Old id → new id, by index (every graph passes here two or three times: no hashing,
     // and the kept blocks and links are moved, not copied).
     let mut remap: Vec<Option<BlockId>> = vec![None; graph.blocks.len()];
@@ -69,6 +73,25 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
         });
 }
 
+/// Whether renumbering after `order` would change nothing: every block is in `order`, at
+/// its own index, and their exits, in that order, are every link once, in order.
+fn is_in_order(graph: &FunctionGraph, order: &[BlockId]) -> bool {
+    if order.len() != graph.blocks.len() || order.iter().enumerate().any(|(i, b)| b.0 as usize != i)
+    {
+        return false;
+    }
+    let mut next = 0u32;
+    for block in &graph.blocks {
+        for l in &block.exits {
+            if l.0 != next {
+                return false;
+            }
+            next += 1;
+        }
+    }
+    next as usize == graph.links.len()
+}
+
 /// `ovfcheck(x << y)`, `ovfcheck(x // y)`…: an operation that can raise (ValueError,
 /// ZeroDivisionError) ends its block, so the `ovfcheck()` call that must follow it directly
 /// opens the next one. As the reference's simplification does, the operation's own
@@ -76,6 +99,15 @@ pub fn remove_dead_blocks(graph: &mut FunctionGraph) {
 /// the two blocks become one, so the typer sees the operation and its check side by side.
 /// `is_ovfcheck` tells the `ovfcheck` function constant.
 pub fn join_ovfcheck(graph: &mut FunctionGraph, is_ovfcheck: impl Fn(&Hlvalue) -> bool) {
+    let opens_a_block = |b: &Block| {
+        b.operations.first().is_some_and(|op| {
+            op.opname == crate::interpreter::Op::SimpleCall && is_ovfcheck(&op.args[0])
+        })
+    };
+    if !graph.blocks.iter().any(opens_a_block) {
+        // the usual case: no `ovfcheck()` call starts a block
+        return;
+    }
     loop {
         let mut incoming: HashMap<BlockId, Vec<LinkId>> = HashMap::default();
         for b in graph.iterblocks() {

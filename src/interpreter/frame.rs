@@ -14,7 +14,7 @@ pub struct Handler {
 
 /// The part of a frame that changes while it runs: what the flow space records at block
 /// boundaries and merges at join points.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct FrameState<V> {
     /// Fast locals, indexed like `co_varnames`; `None` when unbound.
     pub locals: Vec<Option<V>>,
@@ -22,6 +22,26 @@ pub struct FrameState<V> {
     pub blocks: Vec<Handler>,
     /// Index of the next instruction.
     pub pc: u32,
+}
+
+/// `clone_from` reuses the vectors' buffers (the derived one would not): the flow space
+/// copies the state at the start of every instruction.
+impl<V: Clone> Clone for FrameState<V> {
+    fn clone(&self) -> Self {
+        FrameState {
+            locals: self.locals.clone(),
+            stack: self.stack.clone(),
+            blocks: self.blocks.clone(),
+            pc: self.pc,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.locals.clone_from(&source.locals);
+        self.stack.clone_from(&source.stack);
+        self.blocks.clone_from(&source.blocks);
+        self.pc = source.pc;
+    }
 }
 
 /// One activation of a code object.

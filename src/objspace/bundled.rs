@@ -54,6 +54,7 @@ bundled! {
     "traceback" => "traceback.py", false;
     "weakref" => "weakref.py", false;
     "struct" => "struct.py", false;
+    "subprocess" => "subprocess.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;
@@ -114,8 +115,12 @@ bundled! {
     "rpython.rlib.rstruct.ieee" => "rpython/rlib/rstruct/ieee.py", false;
     "rpython.rlib.rstruct.nativefmttable" => "rpython/rlib/rstruct/nativefmttable.py", false;
     "rpython.rlib.rstruct.runpack" => "rpython/rlib/rstruct/runpack.py", false;
+    "rpython.annotator" => "rpython/annotator/__init__.py", true;
+    "rpython.annotator.model" => "rpython/annotator/model.py", false;
+    "rpython.annotator.bookkeeper" => "rpython/annotator/bookkeeper.py", false;
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
+    "rpython.rtyper.extregistry" => "rpython/rtyper/extregistry.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;

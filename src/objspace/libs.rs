@@ -215,6 +215,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::DebugHaveDebugPrints, om_false),
     (B::DebugDebugOffset, jit_trace_length),
     (B::DebugMakeSureNotResized, jit_identity),
+    (B::DebugCheckNonneg, jit_identity),
+    (B::DebugCheckRegularInt, jit_identity),
     (B::DebugFatalerror, debug_fatalerror),
     (B::RerasedRequiresTaggedpointers, om_none),
 ];

@@ -429,6 +429,9 @@ pub struct Heap {
     /// handed out mutable since.
     watched: u32,
     touched: bool,
+    /// The values of the longs beyond 128 bits (`1 << 999`): each an `Unknown` named
+    /// [`crate::objspace::BIG_LONG`] for every operation that does not compute on longs.
+    big_longs: HashMap<ObjId, Rc<crate::biglong::BigInt>>,
 }
 
 impl Heap {
@@ -436,6 +439,19 @@ impl Heap {
         let id = ObjId(self.objects.len() as u32);
         self.objects.push(obj);
         id
+    }
+    /// A long beyond 128 bits: an unknown for what does not compute on it, with its value.
+    pub fn alloc_big_long(&mut self, value: Rc<crate::biglong::BigInt>) -> ObjId {
+        let id = self.alloc(Object::Unknown {
+            name: Rc::from(crate::objspace::BIG_LONG),
+            instance_of: None,
+        });
+        self.big_longs.insert(id, value);
+        id
+    }
+    /// The value of a long beyond 128 bits (`alloc_big_long`).
+    pub fn big_long(&self, id: ObjId) -> Option<&Rc<crate::biglong::BigInt>> {
+        self.big_longs.get(&id)
     }
     pub fn get(&self, id: ObjId) -> &Object {
         &self.objects[id.0 as usize]

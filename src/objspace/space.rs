@@ -60,7 +60,7 @@ impl ObjSpace {
             Const::Bool(b) => Value::Bool(*b),
             Const::Int(i) => Value::Int(*i),
             Const::Long(i) => self.alloc(Object::Long(*i)),
-            Const::BigLong => self.new_unknown(crate::objspace::BIG_LONG),
+            Const::BigLong(i) => Value::Obj(self.heap.alloc_big_long(i.clone())),
             Const::Float(f) => Value::Float(*f),
             Const::Complex(re, im) => self.alloc(Object::Complex(*re, *im)),
             Const::Str(s) => self.str_const(s),

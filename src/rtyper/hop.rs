@@ -5,8 +5,7 @@
 use super::rmodel::ReprId;
 use super::{RTyper, TyperError};
 use crate::annotator::model::{Position, SomeValue};
-use crate::fasthash::HashMap;
-use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation, VarId};
+use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
 use crate::syntax::Span;
@@ -139,7 +138,7 @@ impl Hop {
         op: &SpaceOperation,
         position: Position,
         exc_handled: bool,
-        vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
+        vmap: &super::VarMap,
         _llops: &mut LlOps,
     ) -> Result<Hop, TyperError> {
         let n = op.args.len();

@@ -520,7 +520,7 @@ impl RTyper<'_> {
                     let label = d.span;
                     let mut moved = Diagnostic::new(d.code, span, d.message.clone());
                     moved.severity = d.severity;
-                    return moved.with_label(label, "inside the bundled model of the library");
+                    return moved.with_label(label, crate::diagnostics::BUNDLED_MODEL_LABEL);
                 }
                 queue.push_back(p.graph);
             }
@@ -544,6 +544,34 @@ impl TyperError {
             d = d.with_label(s, m);
         }
         d
+    }
+}
+
+/// The low-level value and Repr of each Variable of the annotated graph being translated,
+/// by `VarId` (a graph's Variables are numbered densely from 0: a table, not a map).
+#[derive(Default)]
+pub struct VarMap(Vec<Option<(Hlvalue, ReprId)>>);
+
+impl VarMap {
+    pub fn with_vars(n: usize) -> VarMap {
+        VarMap(vec![None; n])
+    }
+    pub fn get(&self, v: &VarId) -> Option<&(Hlvalue, ReprId)> {
+        self.0.get(v.0 as usize).and_then(Option::as_ref)
+    }
+    pub fn insert(&mut self, v: VarId, x: (Hlvalue, ReprId)) {
+        let i = v.0 as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = Some(x);
+    }
+}
+
+impl std::ops::Index<&VarId> for VarMap {
+    type Output = (Hlvalue, ReprId);
+    fn index(&self, v: &VarId) -> &(Hlvalue, ReprId) {
+        self.get(v).expect("a typed Variable")
     }
 }
 
@@ -598,7 +626,7 @@ impl<'a> RTyper<'a> {
         &mut self,
         g: u32,
         a: Hlvalue,
-        vmap: &HashMap<VarId, (Hlvalue, ReprId)>,
+        vmap: &VarMap,
     ) -> Result<(Hlvalue, ReprId), TyperError> {
         match a {
             Hlvalue::Var(v) => vmap.get(&v).copied().ok_or_else(|| {

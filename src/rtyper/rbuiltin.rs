@@ -253,7 +253,9 @@ impl RTyper<'_> {
             | B::JitPromoteUnicode
             | B::JitHint
             | B::NonconstNonConstant
-            | B::DebugMakeSureNotResized => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
+            | B::DebugMakeSureNotResized
+            | B::DebugCheckNonneg
+            | B::DebugCheckRegularInt => Ok((self.inputarg(llops, hop, 0, rr)?, rr)),
             // the JitDriver's markers called on a driver read from a variable
             B::JitJitDriverJitMergePoint
             | B::JitJitDriverCanEnterJit

@@ -351,6 +351,11 @@ impl RTyper<'_> {
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
             }
+            SomeValue::External(_) => {
+                return Err(TyperError::new(
+                    "a value annotated by an ExtRegistryEntry, whose RTyper code (rtyper_makerepr, specialize_call) rpy-lsp does not run",
+                ))
+            }
         };
         Ok(self.intern_repr(repr))
     }

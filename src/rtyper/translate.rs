@@ -5,7 +5,7 @@
 //! Graphs the annotator never reached get an empty placeholder.
 
 use super::rmodel::{Repr, ReprId};
-use super::{hop, Hop, LlOps, RTyper, TyperError};
+use super::{hop, Hop, LlOps, RTyper, TyperError, VarMap};
 use crate::annotator::model::Position;
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::HashMap;
@@ -116,7 +116,7 @@ impl RTyper<'_> {
         lg.vars.clear();
         let mut errors = Vec::new();
         // blocks, in the annotated graph's order; every Variable gets its Repr's type
-        let mut vmap: HashMap<VarId, (Hlvalue, ReprId)> = HashMap::default();
+        let mut vmap = VarMap::with_vars(hl.vars.len());
         let reached = &self.ann.blocks_reached[g as usize];
         let order: Vec<BlockId> = hl
             .iterblocks()
@@ -246,7 +246,7 @@ impl RTyper<'_> {
         g: u32,
         b: BlockId,
         lg: &mut FunctionGraph,
-        vmap: &mut HashMap<VarId, (Hlvalue, ReprId)>,
+        vmap: &mut VarMap,
         bmap: &HashMap<BlockId, BlockId>,
     ) -> Result<(), TyperError> {
         let hl = &self.ann.graphs[g as usize];

@@ -5,6 +5,7 @@
 //! that the later stages see the same constants as the reference.
 
 use super::Codegen;
+use crate::biglong::{self, BigInt, IntOp};
 use crate::compiler::bytecode::Const;
 use crate::compiler::strings::{decode_literal, DecodeError, PyStr};
 use crate::syntax::ast::{self, text_size::TextRange, Ranged};
@@ -12,14 +13,14 @@ use crate::syntax::Span;
 use std::rc::Rc;
 
 /// A number computed at compile time.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) enum FoldedNum {
     /// An integer, and whether Python 2 makes it a `long` (an `L` literal, a result out of
     /// a machine word, or anything computed from a long: `-2 ** 63` is a long in range).
     Int(i128, bool),
     Float(f64),
-    /// A long beyond i128 (`1 << 999`): CPython folds it all the same; it folds no further.
-    BigLong,
+    /// A long beyond i128 (`1 << 999`): CPython folds it all the same, and further.
+    BigLong(Rc<BigInt>),
 }
 
 /// Whether `i` leaves Python 2's `int` (a signed machine word).
@@ -53,7 +54,7 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> O
                     .checked_neg()
                     .map(|n| Int(n, long_suffix(text, u.operand.range()) || out_of_word(n))),
                 Float(f) => Some(Float(-f)),
-                BigLong => None,
+                BigLong(_) => None,
             }
         }
         ast::Expr::UnaryOp(u) => match (u.op, fold(&u.operand)?) {
@@ -63,6 +64,8 @@ pub(super) fn fold_constant(e: &ast::Expr, true_division: bool, text: &str) -> O
             }
             (ast::UnaryOp::USub, Float(f)) if f != 0.0 => Some(Float(-f)),
             (ast::UnaryOp::Invert, Int(i, long)) => Some(Int(!i, long)),
+            (ast::UnaryOp::USub, BigLong(i)) => biglong::unary(IntOp::Neg, &i).map(long_of),
+            (ast::UnaryOp::Invert, BigLong(i)) => biglong::unary(IntOp::Invert, &i).map(long_of),
             _ => None,
         },
         ast::Expr::BinOp(b) => {
@@ -112,20 +115,26 @@ fn literal(e: &ast::Expr, text: &str) -> Option<FoldedNum> {
 fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNum> {
     use ast::Operator as O;
     use FoldedNum::*;
-    let as_f = |n: FoldedNum| match n {
-        Int(i, _) => i as f64,
-        Float(f) => f,
-        BigLong => f64::NAN,
+    let as_f = |n: &FoldedNum| match n {
+        Int(i, _) => *i as f64,
+        Float(f) => *f,
+        BigLong(_) => f64::NAN,
     };
-    if matches!(a, BigLong) || matches!(b, BigLong) {
-        return None;
+    match (&a, &b) {
+        (BigLong(_), Int(..) | BigLong(_)) | (Int(..), BigLong(_)) => return fold_big(op, &a, &b),
+        (BigLong(_), _) | (_, BigLong(_)) => return None,
+        _ => {}
     }
     let finite = |r: f64| r.is_finite().then_some(Float(r));
-    if let (Int(x, lx), Int(y, ly)) = (a, b) {
+    if let (Int(x, lx), Int(y, ly)) = (&a, &b) {
+        let (x, y, lx, ly) = (*x, *y, *lx, *ly);
         // an int result out of a word becomes a long, as anything computed from a long
         let int = |r: i128| Int(r, lx || ly || out_of_word(r));
         // a result beyond i128 is a long CPython still folds
-        let big = |r: Option<i128>| Some(r.map_or(BigLong, int));
+        let big = |r: Option<i128>| match r {
+            Some(r) => Some(int(r)),
+            None => fold_big(op, &a, &b),
+        };
         return match op {
             O::Add => big(x.checked_add(y)),
             O::Sub => big(x.checked_sub(y)),
@@ -152,7 +161,7 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
             _ => None,
         };
     }
-    let (x, y) = (as_f(a), as_f(b));
+    let (x, y) = (as_f(&a), as_f(&b));
     match op {
         O::Add => finite(x + y),
         O::Sub => finite(x - y),
@@ -176,6 +185,39 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
             finite(x.powf(y))
         }
         _ => None,
+    }
+}
+
+/// The long CPython folds `a op b` into when an operand or the result leaves i128.
+fn fold_big(op: ast::Operator, a: &FoldedNum, b: &FoldedNum) -> Option<FoldedNum> {
+    use ast::Operator as O;
+    let op = match op {
+        O::Add => IntOp::Add,
+        O::Sub => IntOp::Sub,
+        O::Mult => IntOp::Mul,
+        O::FloorDiv => IntOp::FloorDiv,
+        O::Mod => IntOp::Mod,
+        O::Pow => IntOp::Pow,
+        O::LShift => IntOp::LShift,
+        O::RShift => IntOp::RShift,
+        O::BitAnd => IntOp::And,
+        O::BitOr => IntOp::Or,
+        O::BitXor => IntOp::Xor,
+        _ => return None,
+    };
+    let big = |n: &FoldedNum| match n {
+        FoldedNum::Int(i, _) => Some(BigInt::from(*i)),
+        FoldedNum::BigLong(i) => Some((**i).clone()),
+        FoldedNum::Float(_) => None,
+    };
+    biglong::binary(op, &big(a)?, &big(b)?).map(long_of)
+}
+
+/// A long computed beyond i128: back to an i128 long when it fits.
+fn long_of(i: BigInt) -> FoldedNum {
+    match biglong::to_i128(&i) {
+        Some(small) => FoldedNum::Int(small, true),
+        None => FoldedNum::BigLong(Rc::new(i)),
     }
 }
 
@@ -253,7 +295,7 @@ impl<'a> Codegen<'a> {
             Some(FoldedNum::Int(i, true)) => Const::Long(i),
             Some(FoldedNum::Int(i, false)) => Const::Int(i as i64),
             Some(FoldedNum::Float(f)) => Const::Float(f),
-            Some(FoldedNum::BigLong) => Const::BigLong,
+            Some(FoldedNum::BigLong(i)) => Const::BigLong(i),
             None => return,
         };
         self.load_const(k, sp);

@@ -51,13 +51,23 @@ impl ObjSpace {
     }
 
     /// `PyDict_Merge(d, other)` of a dict into the dict `d` (one presizing, then each
-    /// entry in `other`'s order).
-    fn dict_merge(&mut self, d: Value, items: Vec<(HashKey, Value, Value)>) {
-        if let Value::Obj(id) = d {
-            if let Object::Dict(dd) = self.heap.get_mut(id) {
-                dd.merge(items, true);
+    /// entry in `other`'s order). Into a `globals()` dict the names also reach the module
+    /// (`globals().update(OPCODES)` defines globals at import time).
+    fn dict_merge(&mut self, d: Value, items: Vec<(HashKey, Value, Value)>) -> R<()> {
+        let Value::Obj(id) = d else {
+            return Ok(());
+        };
+        if let Some(&module) = self.globals_views.get(&id) {
+            for &(_, k, v) in &items {
+                if let Some(name) = self.name_of(k) {
+                    self.ns_set(module, &name, v)?;
+                }
             }
         }
+        if let Object::Dict(dd) = self.heap.get_mut(id) {
+            dd.merge(items, true);
+        }
+        Ok(())
     }
 
     /// Keyword arguments of a built-in call as CPython 2.7 hands them over: a dict into
@@ -72,8 +82,7 @@ impl ObjSpace {
             let hk = self.key_of(key)?;
             kw.insert(hk, key, v);
         }
-        self.dict_merge(d, kw.py_items());
-        Ok(())
+        self.dict_merge(d, kw.py_items())
     }
 
     /// `d.update(other)` with a mapping or an iterable of pairs.
@@ -89,8 +98,7 @@ impl ObjSpace {
         }
         if let Some(items) = self.dict_items(other) {
             if matches!(d, Value::Obj(id) if matches!(self.heap.get(id), Object::Dict(_))) {
-                self.dict_merge(d, items);
-                return Ok(());
+                return self.dict_merge(d, items);
             }
             for (_, k, v) in items {
                 self.setitem(d, k, v)?;

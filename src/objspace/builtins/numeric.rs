@@ -143,6 +143,22 @@ pub(super) fn b_round(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn radix_repr(sp: &mut ObjSpace, a: &BArgs, radix: u32) -> R {
     a.arity(sp, 1, 1)?;
     let v = a.args[0];
+    if let Some(big) = sp.big_long_value(v) {
+        // a long beyond 128 bits: its digits, as Python 2 writes a long's
+        let neg = big.as_ref() < &crate::biglong::BigInt::from(0);
+        let m = if neg {
+            -big.as_ref().clone()
+        } else {
+            big.as_ref().clone()
+        };
+        let body = match radix {
+            16 => format!("0x{m:x}L"),
+            2 => format!("0b{m:b}"),
+            _ => format!("0{m:o}L"),
+        };
+        let s = format!("{}{body}", if neg { "-" } else { "" });
+        return Ok(sp.new_str(s.as_bytes()));
+    }
     let Some(i) = sp.int_of(v) else {
         return sp.type_error("hex()/oct() argument can't be converted to hex/oct");
     };

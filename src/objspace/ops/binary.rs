@@ -87,6 +87,9 @@ impl ObjSpace {
         if let Some(r) = self.complex_unary(op, a) {
             return r;
         }
+        if let Some(r) = self.long_op(op, &[a], false) {
+            return Ok(r);
+        }
         if let Some(n) = self.num(a) {
             let r = match (op, n) {
                 (Op::Pos, Num::I(i, l)) => Num::I(i, l),
@@ -94,6 +97,9 @@ impl ObjSpace {
                 (Op::Neg, Num::I(i, l)) => match i.checked_neg() {
                     Some(r) => Num::I(r, l),
                     None => {
+                        if let Some(r) = self.long_op(op, &[a], true) {
+                            return Ok(r);
+                        }
                         let _ = self.overflow::<()>();
                         return Ok(self.take_beyond_model().unwrap_or(Value::None));
                     }
@@ -183,11 +189,20 @@ impl ObjSpace {
                 _ => {}
             }
         }
+        if let Some(r) = self.long_op(op, &[a, b], false) {
+            return Ok(r);
+        }
         if let Some(r) = self.complex_binary(op, a, b) {
             return r;
         }
         if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
             let r = self.arith(op, x, y);
+            if self.beyond_model {
+                if let Some(long) = self.long_op(op, &[a, b], true) {
+                    self.beyond_model = false;
+                    return Ok(long);
+                }
+            }
             if let Some(long) = self.take_beyond_model() {
                 return Ok(long);
             }

@@ -13,6 +13,7 @@ mod complex;
 mod hash;
 mod items;
 mod iter;
+mod longs;
 mod truth;
 
 pub(crate) use arith::{frexp, narrow_overflow_message, wrap_rint, Num};

@@ -2,6 +2,7 @@
 from __rpy__ import debug_debug_print, debug_debug_start, debug_debug_stop
 from __rpy__ import debug_debug_flush, debug_have_debug_prints, debug_debug_offset
 from __rpy__ import debug_fatalerror, debug_make_sure_not_resized
+from __rpy__ import debug_check_nonneg, debug_check_regular_int
 from rpython.rlib.objectmodel import specialize
 
 debug_print = debug_debug_print
@@ -32,10 +33,9 @@ def ll_assert_not_none(x):
     return x
 
 
-def check_nonneg(x):
-    """The annotator must prove `x >= 0`."""
-    assert x >= 0
-    return x
+# built-ins: the annotator must prove `x` a non-negative (a plain signed) int
+check_nonneg = debug_check_nonneg
+check_regular_int = debug_check_regular_int
 
 
 @specialize.call_location()
