@@ -544,8 +544,16 @@ impl RTyper<'_> {
                 // `x in (a, b, c)`: x compared with each item of a comparable Repr (`tok in
                 // ("+", "-")`: the characters as strings), any of the equalities
                 let (x, rx) = (hop.args_v[1], hop.args_r[1]);
+                let s_items = match &hop.args_s[0] {
+                    SomeValue::Tuple(s) => Some(s.clone()),
+                    _ => None,
+                };
                 let mut eqs = Vec::new();
                 for (i, &ri) in items.iter().enumerate() {
+                    let s_item = s_items.as_ref().and_then(|s| s.get(i));
+                    if s_item.is_some_and(|s| !number_kind_contains(&hop.args_s[1], s)) {
+                        continue;
+                    }
                     let Some(rt) = self.common_repr(ri, rx) else {
                         continue;
                     };
@@ -703,4 +711,22 @@ fn any_of(llops: &mut LlOps, eqs: Vec<Hlvalue>) -> Hlvalue {
         acc = llops.genop(LlOp::IntOr, vec![acc, ei], LlType::SIGNED);
     }
     llops.genop(LlOp::IntNe, vec![acc, cint(0)], LlType::BOOL)
+}
+
+/// Whether the number annotation `x` contains the tuple item `item` (their union is `x`),
+/// which decides whether the reference's `x in (constants)` compares `x` with that item at
+/// all: an int with ints and bools but not floats, a float with every number, a bool only
+/// with bools and only if it carries no knowntypedata (the union with a constant drops it:
+/// `b in (True,)` is false for `b = n == 1`, and `n in (1.0, 5)` for `n == 1`). Other kinds
+/// compare as before.
+fn number_kind_contains(x: &SomeValue, item: &SomeValue) -> bool {
+    !matches!(
+        (x, item),
+        (SomeValue::Bool { ktd: Some(_), .. }, _)
+            | (
+                SomeValue::Bool { .. },
+                SomeValue::Integer { .. } | SomeValue::Float { .. }
+            )
+            | (SomeValue::Integer { .. }, SomeValue::Float { .. })
+    )
 }

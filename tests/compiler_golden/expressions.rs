@@ -595,3 +595,56 @@ fn constant_folding_needs_adjacent_constants() {
 "#,
     );
 }
+
+#[test]
+fn list_display_before_in_is_a_tuple_as_cpython_optimizes_it() {
+    // CPython 2.7's dis: `x in [1, -2]`, `x in [2 * 3, 4]` and `x not in []` load one
+    // constant tuple; `[4, 2 * 3]`, `[True, 1]` and a list before `==` stay BUILD_LIST
+    golden(
+        r#"a = x in [1, -2]
+b = x in [2 * 3, 4]
+c = x not in []
+d = x in [4, 2 * 3]
+e = x in [True, 1]
+f = x == [1]
+"#,
+        r#"
+code <module> argcount=0 flags=MODULE line=1
+       0 LoadName 0 (x)
+       1 LoadConst 0 (1)
+       2 LoadConst 1 (-2)
+       3 BuildTuple 2
+       4 Compare In
+       5 StoreName 1 (a)
+       6 LoadName 0 (x)
+       7 LoadConst 2 (6)
+       8 LoadConst 3 (4)
+       9 BuildTuple 2
+      10 Compare In
+      11 StoreName 2 (b)
+      12 LoadName 0 (x)
+      13 BuildTuple 0
+      14 Compare NotIn
+      15 StoreName 3 (c)
+      16 LoadName 0 (x)
+      17 LoadConst 3 (4)
+      18 LoadConst 2 (6)
+      19 BuildList 2
+      20 Compare In
+      21 StoreName 4 (d)
+      22 LoadName 0 (x)
+      23 LoadConst 4 (True)
+      24 LoadConst 0 (1)
+      25 BuildList 2
+      26 Compare In
+      27 StoreName 5 (e)
+      28 LoadName 0 (x)
+      29 LoadConst 0 (1)
+      30 BuildList 1
+      31 Compare Eq
+      32 StoreName 6 (f)
+      33 LoadConst 5 (None)
+      34 ReturnValue
+"#,
+    );
+}

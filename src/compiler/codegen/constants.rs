@@ -231,8 +231,60 @@ fn floor_div(x: i128, y: i128) -> i128 {
     }
 }
 
+/// How CPython 2.7's peephole pass sees an expression when it counts the constants loaded
+/// just before a `BUILD_TUPLE`/`BUILD_LIST`: one `LOAD_CONST` of a literal, or a constant it
+/// folded itself (arithmetic, a tuple of constants), after which its count restarts at 1.
+#[derive(Clone, Copy, PartialEq)]
+enum ConstUnit {
+    Literal,
+    Folded,
+    NotConstant,
+}
+
+/// Whether the optimizer turns the display `elts` (of a tuple, or of a list that is the
+/// right operand of `in`/`not in`) into one constant tuple: the `LOAD_CONST`s it counts
+/// right before the `BUILD_*` must cover every item. A folded item restarts the count at 1
+/// and anything else at 0, so `[2 * 3, 4]` and `[(1, 2), 5]` fold while `[4, 2 * 3]` and
+/// `[(1, 2), (3, 4)]` do not (`True` is a global name in Python 2, not a constant).
+fn display_folds(elts: &[ast::Expr], true_division: bool, text: &str) -> bool {
+    let mut run = 0usize;
+    for e in elts {
+        run = match const_unit(e, true_division, text) {
+            ConstUnit::Literal => run + 1,
+            ConstUnit::Folded => 1,
+            ConstUnit::NotConstant => 0,
+        };
+    }
+    run >= elts.len()
+}
+
+fn const_unit(e: &ast::Expr, true_division: bool, text: &str) -> ConstUnit {
+    match e {
+        ast::Expr::Constant(c) => match c.value {
+            ast::Constant::Bool(_) => ConstUnit::NotConstant,
+            _ => ConstUnit::Literal,
+        },
+        // `-<number>` is one literal in CPython's parser
+        ast::Expr::UnaryOp(u)
+            if u.op == ast::UnaryOp::USub && literal(&u.operand, text).is_some() =>
+        {
+            ConstUnit::Literal
+        }
+        ast::Expr::Tuple(t) if display_folds(&t.elts, true_division, text) => ConstUnit::Folded,
+        _ if fold_constant(e, true_division, text).is_some() => ConstUnit::Folded,
+        _ => ConstUnit::NotConstant,
+    }
+}
+
 impl<'a> Codegen<'a> {
     /// `fold_constant` of `e` in this module.
+    /// Whether `x in [a, b]` / `x not in [a, b]` gets the constant tuple `(a, b)` as its
+    /// right operand in CPython 2.7 (its optimizer's only rewrite of a list display), which
+    /// the flow space then folds like any constant tuple.
+    pub(super) fn in_list_folds(&self, elts: &[ast::Expr]) -> bool {
+        display_folds(elts, self.future_division, self.text)
+    }
+
     pub(super) fn fold(&self, e: &ast::Expr) -> Option<FoldedNum> {
         fold_constant(e, self.future_division, self.text)
     }

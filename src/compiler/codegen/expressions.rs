@@ -380,8 +380,25 @@ impl<'a> Codegen<'a> {
             self.emit(Instr::Compare(cmpop(c.ops[k])), sp);
             self.emit(exit, sp);
         }
-        self.expr(&c.comparators[n - 1]);
+        self.comparand(&c.comparators[n - 1], c.ops[n - 1], sp);
         self.emit(Instr::Compare(cmpop(c.ops[n - 1])), sp);
+    }
+
+    /// The right operand of the comparison that ends a chain: a list display of constants
+    /// right before `in`/`not in` is built as a tuple, which CPython 2.7's optimizer makes
+    /// one constant (`x in [1, 2]` loads `(1, 2)`), so `'q' in ['p', 'q']` is folded.
+    fn comparand(&mut self, e: &'a ast::Expr, op: ast::CmpOp, sp: Span) {
+        match e {
+            ast::Expr::List(l)
+                if matches!(op, ast::CmpOp::In | ast::CmpOp::NotIn)
+                    && self.in_list_folds(&l.elts) =>
+            {
+                if self.elts(&l.elts, sp) {
+                    self.emit(Instr::BuildTuple(l.elts.len() as u32), sp);
+                }
+            }
+            _ => self.expr(e),
+        }
     }
 
     fn compare(&mut self, c: &'a ast::ExprCompare, sp: Span) {
@@ -391,7 +408,7 @@ impl<'a> Codegen<'a> {
             return;
         }
         if n == 1 {
-            self.expr(&c.comparators[0]);
+            self.comparand(&c.comparators[0], c.ops[0], sp);
             self.emit(Instr::Compare(cmpop(c.ops[0])), sp);
             return;
         }

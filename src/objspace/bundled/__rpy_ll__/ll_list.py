@@ -208,6 +208,11 @@ def ll_setslice(l, start, stop, items2, n2):
     # l[start:stop] = other: the items between replaced by other's, which may be l's
     n = l.length
     _check_slice_start(start, n)
+    if stop > n:
+        # the reference only asserts `stop <= len(l)` here (no clamping as for a read):
+        # its binaries copy a negative number of items
+        ll_undefined("list slice assignment stop {} past the end of the list (length {})",
+                     stop, n)
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop < start:
