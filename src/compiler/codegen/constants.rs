@@ -140,8 +140,9 @@ fn fold_binary(op: ast::Operator, a: FoldedNum, b: FoldedNum) -> Option<FoldedNu
             O::Sub => big(x.checked_sub(y)),
             O::Mult => big(x.checked_mul(y)),
             O::FloorDiv | O::Mod if y == 0 => None,
-            O::FloorDiv => x.checked_div_euclid(y).map(|_| int(floor_div(x, y))),
-            O::Mod => Some(int(x - floor_div(x, y) * y)),
+            // i128::MIN // -1 is the one quotient beyond i128: a long
+            O::FloorDiv => big(x.checked_div(y).map(|_| floor_div(x, y))),
+            O::Mod => Some(int(py_mod(x, y))),
             O::LShift if y < 0 => None,
             O::LShift if x == 0 => Some(int(0)),
             O::LShift => {
@@ -221,7 +222,17 @@ fn long_of(i: BigInt) -> FoldedNum {
     }
 }
 
-/// Python's integer floor division (`y` is not 0).
+/// Python's integer modulo, with the sign of `y` (`y` is not 0); never overflows.
+fn py_mod(x: i128, y: i128) -> i128 {
+    let r = x.checked_rem(y).unwrap_or(0);
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    }
+}
+
+/// Python's integer floor division (`y` is not 0, and not `-1` when `x` is `i128::MIN`).
 fn floor_div(x: i128, y: i128) -> i128 {
     let q = x / y;
     if (x % y != 0) && ((x < 0) != (y < 0)) {
