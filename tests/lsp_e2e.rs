@@ -540,7 +540,8 @@ fn inlay_hints_show_types_and_the_setting_turns_them_off() {
 
 #[test]
 fn definition_into_a_bundled_model() {
-    let text = "from rpython.rlib.debug import check_nonneg\n\n\ndef entry_point(argv):\n    check_nonneg(len(argv))\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n";
+    // ll_assert is a function of the bundled model (check_nonneg is now a built-in alias)
+    let text = "from rpython.rlib.debug import ll_assert\n\n\ndef entry_point(argv):\n    ll_assert(len(argv) > 0, \"argv\")\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n";
     let ws = Workspace::new("bundled", &[("main.py", text)]);
     let mut c = Client::start(&ws.root, json!({}));
     let uri = ws.uri("main.py");
@@ -559,11 +560,7 @@ fn definition_into_a_bundled_model() {
     let model = std::fs::read_to_string(&path).unwrap();
     let line = def["range"]["start"]["line"].as_u64().unwrap() as usize;
     assert!(
-        model
-            .lines()
-            .nth(line)
-            .unwrap()
-            .contains("def check_nonneg"),
+        model.lines().nth(line).unwrap().contains("def ll_assert"),
         "{def}"
     );
     // The model opened in the editor answers hover too, and gets no diagnostics of its own.
@@ -575,7 +572,7 @@ fn definition_into_a_bundled_model() {
     assert!(
         hover["contents"]["value"]
             .as_str()
-            .is_some_and(|v| v.contains("check_nonneg")),
+            .is_some_and(|v| v.contains("ll_assert")),
         "{hover}"
     );
     c.shutdown();

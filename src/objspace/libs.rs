@@ -215,8 +215,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::DebugHaveDebugPrints, om_false),
     (B::DebugDebugOffset, jit_trace_length),
     (B::DebugMakeSureNotResized, jit_identity),
-    (B::DebugCheckNonneg, jit_identity),
-    (B::DebugCheckRegularInt, jit_identity),
+    (B::DebugCheckNonneg, debug_check_nonneg),
+    (B::DebugCheckRegularInt, debug_check_regular_int),
     (B::DebugFatalerror, debug_fatalerror),
     (B::RerasedRequiresTaggedpointers, om_none),
 ];
@@ -846,6 +846,39 @@ fn jit_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     if a.args.is_empty() {
         let n = a.id.name();
         return sp.type_error(format!("{n}() takes at least 1 argument (0 given)"));
+    }
+    Ok(a.args[0])
+}
+
+/// `debug.check_nonneg(x)` run at import time: the model's asserts, an unsigned kind
+/// (whose `-1` is not negative) or a negative value fail.
+fn debug_check_nonneg(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let failed = match sp.num(a.args[0]) {
+        Some(Num::I(i, _)) => i < 0,
+        Some(Num::R(IntKind::Unsigned | IntKind::ULongLong, _)) => true,
+        Some(Num::R(IntKind::Narrow { signed: false, .. }, _)) => true,
+        Some(Num::R(_, i)) => i < 0,
+        Some(Num::F(f)) => f < 0.0 || f.is_nan(),
+        None => false,
+    };
+    if failed {
+        return Err(sp.err("AssertionError", ""));
+    }
+    Ok(a.args[0])
+}
+
+/// `debug.check_regular_int(x)` run at import time: an int, long, bool or machine integer
+/// within a signed word; anything else fails the model's assert.
+fn debug_check_regular_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let ok = match sp.num(a.args[0]) {
+        Some(Num::I(i, _)) | Some(Num::R(_, i)) => i64::try_from(i).is_ok(),
+        Some(Num::F(_)) => false,
+        None => true,
+    };
+    if !ok {
+        return Err(sp.err("AssertionError", ""));
     }
     Ok(a.args[0])
 }

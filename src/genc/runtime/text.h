@@ -14,6 +14,7 @@
 #ifndef RPY_TEXT_H
 #define RPY_TEXT_H
 
+#include <math.h>
 #include "rpy.h"
 
 /* ---- the OS, the clock, print ------------------------------------------------------- */
