@@ -579,6 +579,41 @@ fn definition_into_a_bundled_model() {
 }
 
 #[test]
+fn definition_of_a_builtin_alias_in_a_bundled_model() {
+    // check_nonneg is a built-in of the registry that the bundled debug model binds to its
+    // name: go-to-definition goes to that line of the model
+    let text = "from rpython.rlib.debug import check_nonneg\n\n\ndef entry_point(argv):\n    check_nonneg(len(argv))\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n";
+    let ws = Workspace::new("bundled_alias", &[("main.py", text)]);
+    let mut c = Client::start(&ws.root, json!({}));
+    let uri = ws.uri("main.py");
+    c.open(&uri, 1, text);
+    c.wait_diagnostics(0, &uri, |p| p["version"] == 1);
+    for (line, character) in [(4, 8), (0, 35)] {
+        let def = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        );
+        let target = def["uri"].as_str().unwrap_or_else(|| panic!("{def}"));
+        assert!(
+            target.starts_with("file://") && target.ends_with("rpython/rlib/debug.py"),
+            "{target}"
+        );
+        let path = PathBuf::from(target.strip_prefix("file://").unwrap());
+        let model = std::fs::read_to_string(&path).unwrap();
+        let at = def["range"]["start"]["line"].as_u64().unwrap() as usize;
+        assert!(
+            model
+                .lines()
+                .nth(at)
+                .unwrap()
+                .starts_with("check_nonneg = "),
+            "{def}"
+        );
+    }
+    c.shutdown();
+}
+
+#[test]
 fn bad_input_never_kills_the_server() {
     let ws = program("bad");
     let mut c = Client::start(&ws.root, json!({}));

@@ -58,6 +58,31 @@ fn ext_registry_entry(heap: &Heap, id: ObjId) -> Option<String> {
         .map(|n| String::from_utf8_lossy(n).into_owned())
 }
 
+/// The name of `cls` when its instances are callable objects the reference refuses as
+/// prebuilt constants: its class (or a base) defines `__call__`, and it is the user's or
+/// one of the objects CPython's `site` adds to the built-ins (`exit`, `quit`…, whose
+/// model marks them with `_rpy_site_callable_`). The reference's bookkeeper sees a
+/// callable constant as a function-like object and has no description for an instance.
+fn prebuilt_callable_class(heap: &Heap, cls: ObjId) -> Option<String> {
+    let c = heap.class(cls)?;
+    let defines = |attr: &str| {
+        c.mro.iter().any(|&k| {
+            heap.class(k)
+                .is_some_and(|kc| kc.builtin.is_none() && kc.dict.contains(attr))
+        })
+    };
+    if !defines("__call__") {
+        return None;
+    }
+    let bundled = c
+        .module
+        .is_some_and(|m| matches!(heap.get(m), Object::Module(m) if m.bundled));
+    if bundled && !defines("_rpy_site_callable_") {
+        return None;
+    }
+    Some(c.name.to_string())
+}
+
 /// Whether `cls` is the bundled model's `r_dict` or `r_ordereddict`.
 pub(crate) fn is_bundled_r_dict(heap: &Heap, cls: ObjId) -> bool {
     heap.class(cls).is_some_and(|c| {
@@ -411,6 +436,13 @@ impl Bookkeeper {
                         format!(
                             "don't know how to represent a prebuilt `{}` object",
                             Self::class_name(heap, cls)
+                        ),
+                    ));
+                } else if let Some(name) = prebuilt_callable_class(heap, cls) {
+                    return Err(AnnError::new(
+                        "RPY217",
+                        format!(
+                            "object with a __call__ is not RPython: the prebuilt `{name}` instance (only functions, classes and methods can be called in RPython; a frozen object needs `_freeze_`)"
                         ),
                     ));
                 } else {

@@ -287,7 +287,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let mut konst = None;
         if let Some(kt) = self.knowntype_class(s_obj) {
             let kt_mro = heap.class(kt).map(|c| c.mro.clone()).unwrap_or_default();
-            let is_sub = classes.iter().any(|c| kt_mro.contains(c));
+            let is_sub = classes
+                .iter()
+                .any(|&c| kt_mro.contains(&c) || abc_registered(heap, c, &kt_mro));
             let is_super = classes
                 .iter()
                 .any(|&c| heap.class(c).is_some_and(|cc| cc.mro.contains(&kt)));
@@ -353,4 +355,33 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         Ok(S::Bool { konst, ktd })
     }
+}
+
+/// Whether a class of `kt_mro` is a virtual subclass of the ABC `c` (`ABCMeta.register`,
+/// as `numbers` registers `int` with `Integral`): registered with `c` or with one of its
+/// subclasses, as CPython's `issubclass` answers (and the reference with it).
+fn abc_registered(heap: &crate::objspace::object::Heap, c: ObjId, kt_mro: &[ObjId]) -> bool {
+    let registered_with = |k: ObjId| {
+        let Some(Value::Obj(reg)) = heap.class(k).and_then(|kc| kc.dict.get("_abc_registry"))
+        else {
+            return false;
+        };
+        match heap.get(reg) {
+            Object::List(items) => items
+                .iter()
+                .any(|r| matches!(r, Value::Obj(r) if kt_mro.contains(r))),
+            _ => false,
+        }
+    };
+    if heap
+        .class(c)
+        .and_then(|cc| cc.dict.get("_abc_registry"))
+        .is_none()
+    {
+        return false;
+    }
+    (0..heap.len() as u32).map(ObjId).any(|k| {
+        heap.class(k)
+            .is_some_and(|kc| kc.mro.contains(&c) && registered_with(k))
+    })
 }

@@ -179,6 +179,34 @@ impl Analysis {
         }
         let (pi, v) = self.resolve(path, &parts)?;
         self.definition_of(pi, v)
+            .or_else(|| self.model_binding(pi, parts.last()?, v))
+    }
+
+    /// A built-in of the registry that a bundled model binds to a name
+    /// (`check_nonneg = debug_check_nonneg` in `rpython.rlib.debug`) has no definition
+    /// of its own: the model's line binding `name` to it is where the user is sent.
+    fn model_binding(&self, pi: usize, name: &str, v: Value) -> Option<Location> {
+        let space = &self.programs[pi].space;
+        let mut modules: Vec<_> = space.module_info.keys().copied().collect();
+        modules.sort();
+        modules.into_iter().find_map(|m| {
+            let Object::Module(module) = space.heap.get(m) else {
+                return None;
+            };
+            if !module.bundled || module.dict.get(name) != Some(v) {
+                return None;
+            }
+            let fid = self.unified(pi, module.file?);
+            let file = self.sources.get(fid);
+            let body = parse_module(fid, &file.text).ok()?.body;
+            let symbol = symbols_of(fid, &file.text, &body, false)
+                .into_iter()
+                .find(|s| s.name == name)?;
+            Some(Location {
+                path: file.path.clone(),
+                span: symbol.name_span,
+            })
+        })
     }
 
     /// What is known of the name or expression at `offset`: the annotation of a local,

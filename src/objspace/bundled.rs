@@ -82,6 +82,7 @@ bundled! {
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rmarshal" => "rpython/rlib/rmarshal.py", false;
+    "rpython.rlib.rsocket" => "rpython/rlib/rsocket.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
@@ -127,6 +128,8 @@ bundled! {
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
     "rpython.rtyper.lltypesystem.rffi" => "rpython/rtyper/lltypesystem/rffi.py", false;
     "__rpy_file__" => "__rpy_file__.py", false;
+    "__rpy_site__" => "__rpy_site__.py", false;
+    "numbers" => "numbers.py", false;
     "__rpy_ll__" => "__rpy_ll__/__init__.py", true;
     "__rpy_ll__.ll_str" => "__rpy_ll__/ll_str.py", false;
     "__rpy_ll__.ll_os" => "__rpy_ll__/ll_os.py", false;

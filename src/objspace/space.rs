@@ -38,10 +38,29 @@ impl ObjSpace {
         if let Some(v) = self.builtin_lookup(name) {
             return Ok(v);
         }
+        if let Some(v) = self.site_builtin(name) {
+            return Ok(v);
+        }
         if self.unknown_globals.contains(&globals) {
             return Ok(self.unknown_global(name));
         }
         Err(self.name_error(name, global_lookup))
+    }
+
+    /// A built-in CPython's `site` adds (`exit`, `quit`, `help`…), from the bundled
+    /// `__rpy_site__` model, imported the first time one is used (most programs never
+    /// do) and then kept among the built-ins.
+    fn site_builtin(&mut self, name: &str) -> Option<Value> {
+        const SITE_NAMES: [&str; 6] = ["exit", "quit", "copyright", "credits", "license", "help"];
+        if !SITE_NAMES.contains(&name) {
+            return None;
+        }
+        let model = self.import_absolute("__rpy_site__").ok()?;
+        let v = self.module_attr(model, name)?;
+        if let Object::Module(m) = self.heap.get_mut(self.builtins_module) {
+            m.dict.set(name, v);
+        }
+        Some(v)
     }
 
     /// A global missing from a module whose namespace got unknown contents.
