@@ -117,6 +117,9 @@ pub struct Bookkeeper {
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
     pub classdefs: Vec<ClassDef>,
+    /// Attributes moved up to a class whose `_attrs_` forbid them by a read through that
+    /// class (reported there): the writes on its subclasses are that same mistake.
+    pub attrs_forbidden_by_read: HashSet<(ClassDefId, Rc<str>)>,
     /// Per class and attribute, the first value known code writes to it that is not a
     /// list (`checks::not_a_list`): an attribute that is unknown as a whole (unknown code
     /// writes it too) may still be known not to be a list (`check_immutable_list_fields`).
@@ -220,6 +223,7 @@ impl Bookkeeper {
             methods_of_frozen: HashMap::default(),
             mixin_funcs: HashMap::default(),
             classdefs: Vec::new(),
+            attrs_forbidden_by_read: Default::default(),
             known_attr_writes: HashMap::default(),
             items: Vec::new(),
             listdefs: Vec::new(),

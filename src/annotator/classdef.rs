@@ -347,7 +347,11 @@ impl Bookkeeper {
             .insert(attr.clone(), newattr);
         self.add_constant_sources(heap, cd, attr, constant_sources)?;
         self.update_attr(cd, attr);
-        self.check_attr_allowed(cd, attr, written)
+        let allowed = self.check_attr_allowed(cd, attr, written);
+        if allowed.is_err() {
+            self.attrs_forbidden_by_read.insert((cd, attr.clone()));
+        }
+        allowed
     }
 
     /// An attribute some code writes, moved up to class `cd` whose instances may not have
@@ -774,8 +778,21 @@ impl Bookkeeper {
                         .attrs
                         .get(attr)
                         .is_some_and(|a| matches!(a.s_value, SomeValue::Error));
+                    // a write on a subclass, to an attribute a read through `owner`
+                    // moved there: the read is the mistake, reported where it is (as
+                    // the reference, which stops there)
+                    let moved_by_read = owner != cd
+                        && self
+                            .attrs_forbidden_by_read
+                            .contains(&(owner, attr.clone()));
                     if !poisoned {
-                        self.generalize_attr_at(heap, owner, attr, Some(SomeValue::Error))?;
+                        let r = self.generalize_attr_at(heap, owner, attr, Some(SomeValue::Error));
+                        if !moved_by_read {
+                            r?;
+                        }
+                    }
+                    if moved_by_read {
+                        return Ok(());
                     }
                     return Err(AnnError::new("RPY204", msg));
                 }

@@ -10,6 +10,10 @@
 //! and calling one of its methods runs it with the arguments mapped to model annotations;
 //! the result is mapped back, and the calls it asked for with `emulate_pbc_call` are
 //! annotated. What cannot be mapped is unknown (never an error of the user's).
+//!
+//! A function an entry is `_about_` gets the same treatment: its annotation is the
+//! bundled extregistry's `_SomeDescribed`, and calling it runs the entry's
+//! `compute_result_annotation` on the arguments' model annotations.
 
 use super::annrpython::Annotator;
 use super::call::ArgsS;
@@ -82,6 +86,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let pairtype = self
             .find_module("rpython.tool.pairtype")
             .and_then(|m| self.attr(Value::Obj(m), "pairtype"));
+        // the functions an entry with a `compute_result_annotation` is `_about_`
+        let heap = self.space.heap();
+        let about: Vec<(ObjId, Value)> = (0..heap.len() as u32)
+            .map(ObjId)
+            .filter_map(|id| match heap.get(id) {
+                Object::Function(f) => f.attrs.get("__rpy_extregistry_about__").map(|e| (id, e)),
+                _ => None,
+            })
+            .collect();
+        let described = self
+            .find_module("rpython.rtyper.extregistry")
+            .and_then(|m| self.attr(Value::Obj(m), "_SomeDescribed"));
+        for (f, entry) in about {
+            let Some(cls) = described else { break };
+            if let Some(Value::Obj(s)) = self.call_py(cls, vec![entry, Value::Obj(f)]) {
+                self.bk.ext_types.insert(f, s);
+            }
+        }
         for (inst, cls, entry) in marked {
             let Some(e) = self.call_py(entry, vec![Value::Obj(cls), Value::Obj(inst)]) else {
                 continue;

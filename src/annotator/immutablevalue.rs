@@ -310,10 +310,13 @@ impl Bookkeeper {
                 };
                 self.immutable_cache.insert(id, s.clone());
                 let entries = d.entries.clone();
+                // each key is generalized before its value is looked at, as the
+                // reference does: a key that does not mix is met before what seeing the
+                // value (a prebuilt instance's attributes) may find
                 for (ek, ev) in entries {
                     let sk = self.immutablevalue(heap, ek)?;
-                    let sv = self.immutablevalue(heap, ev)?;
                     self.generalize_key(heap, def, &sk)?;
+                    let sv = self.immutablevalue(heap, ev)?;
                     self.generalize_value(heap, def, &sv)?;
                 }
                 if self.os_environ == Some(id) {
