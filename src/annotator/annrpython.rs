@@ -111,6 +111,10 @@ pub(super) struct Annotator<'s, C: ConcreteSpace> {
     pub(super) report_log: Vec<(Option<Position>, &'static str)>,
     /// Whether an operation is being annotated (`reported_at` is kept for those only).
     pub(super) annotating_op: bool,
+    /// The checks after the annotation look at the operations again: a constant whose
+    /// annotation fails was reported where the annotation met it, not at whatever
+    /// operation was processed last.
+    checking_after: bool,
     pub entry_graph: Option<usize>,
     /// Functions whose graph could not be built (reported once).
     pub flow_failed: HashSet<ObjId>,
@@ -179,6 +183,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             reported_at: HashMap::default(),
             report_log: Vec::new(),
             annotating_op: false,
+            checking_after: false,
             entry_graph: None,
             flow_failed: HashSet::default(),
             prebuilt_graphs: HashMap::default(),
@@ -274,11 +279,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             }
         }
         self.complete();
+        self.checking_after = true;
         self.check_typer_limits();
         self.report_blocked();
         if standalone {
             self.check_standalone_return();
         }
+        self.checking_after = false;
     }
 
     pub fn complete(&mut self) {
@@ -370,8 +377,10 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 s
             }
             Err(e) => {
-                let span = self.bk.span;
-                self.report(e, span);
+                if !self.checking_after {
+                    let span = self.bk.span;
+                    self.report(e, span);
+                }
                 SomeValue::Error
             }
         }

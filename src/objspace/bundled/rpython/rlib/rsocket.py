@@ -8,8 +8,8 @@ and `check` sees the reference's classes, methods and result types: an `RSocket`
 functions. The constants are the values of the reference's platform (x86-64 Linux).
 
 An address keeps its `struct sockaddr` as a string of bytes (`_data`), built and read
-here byte by byte. Timeouts are stored (`settimeout`/`gettimeout`) and switch the socket
-to non-blocking mode as the reference does, but a call does not wait with `poll()` first.
+here byte by byte. A socket with a timeout is non-blocking, and each call first waits with
+`poll()` for at most the timeout (`SocketTimeout` when it passes), as the reference's.
 Host names are not resolved: `INETAddress` takes a dotted IPv4 address ("" is any,
 "localhost" the loopback), `INET6Address` only the any address; another host is a
 `GAIError`. A name of the reference's module missing here is unknown (RPY007)."""
@@ -105,8 +105,14 @@ _c_setsockopt = rffi.llexternal("setsockopt", [rffi.INT, rffi.INT, rffi.INT, rff
 _c_fcntl = rffi.llexternal("fcntl", [rffi.INT, rffi.INT, rffi.INT], rffi.INT)
 _c_dup = rffi.llexternal("dup", [rffi.INT], rffi.INT)
 _c_gethostname = rffi.llexternal("gethostname", [rffi.CCHARP, rffi.SIZE_T], rffi.INT)
+_c_poll = rffi.llexternal("poll", [rffi.CCHARP, rffi.UINT, rffi.INT], rffi.INT)
 _c_errno_location = rffi.llexternal("__errno_location", [], rffi.INTP)
 
+_EINPROGRESS = 115
+_EISCONN = 106
+_EWOULDBLOCK = 11
+_POLLIN = 1
+_POLLOUT = 4
 _F_GETFL = 3
 _F_SETFL = 4
 _O_NONBLOCK = 2048
@@ -411,6 +417,48 @@ class RSocket(object):
     def error_handler(self):
         return last_error()
 
+    def _select(self, for_writing):
+        """0 when the socket is ready (or blocking), 1 when the timeout passed, -1 on
+        an error of poll()."""
+        if self.timeout <= 0.0 or self.fd < 0:
+            return 0
+        if for_writing:
+            events = _POLLOUT
+        else:
+            events = _POLLIN
+        # struct pollfd: int fd, short events, short revents
+        data = _bytes_le(self.fd, 4) + _bytes_le(events, 2) + "\x00\x00"
+        n = _c_poll(data, 1, int(self.timeout * 1000.0 + 0.5))
+        if n < 0:
+            return -1
+        if n == 0:
+            return 1
+        return 0
+
+    def wait_for_data(self, for_writing):
+        timeout = self._select(for_writing)
+        if timeout != 0:
+            if timeout == 1:
+                raise SocketTimeout
+            raise self.error_handler()
+
+    def _connect(self, address):
+        """(errno, timed out) of connecting to `address`."""
+        if _c_connect(self.fd, address._data, address.addrlen) >= 0:
+            return 0, False
+        err = _errno()
+        if self.timeout > 0.0 and err == _EINPROGRESS:
+            timeout = self._select(True)
+            if timeout == 0:
+                err = self.getsockopt_int(SOL_SOCKET, SO_ERROR)
+                if err == _EISCONN:
+                    err = 0
+            elif timeout == -1:
+                err = _errno()
+            else:
+                return _EWOULDBLOCK, True
+        return err, False
+
     def fileno(self):
         fd = self.fd
         if fd < 0:
@@ -418,6 +466,8 @@ class RSocket(object):
         return fd
 
     def accept(self, inheritable=True):
+        if self._select(False) == 1:
+            raise SocketTimeout
         newfd, address = _call_with_addrbuf(self.fd, 2)
         if newfd < 0:
             raise self.error_handler()
@@ -440,13 +490,15 @@ class RSocket(object):
         return fd
 
     def connect(self, address):
-        if _c_connect(self.fd, address._data, address.addrlen) < 0:
-            raise CSocketError(_errno())
+        err, timeout = self._connect(address)
+        if timeout:
+            raise SocketTimeout
+        if err:
+            raise CSocketError(err)
 
     def connect_ex(self, address):
-        if _c_connect(self.fd, address._data, address.addrlen) < 0:
-            return _errno()
-        return 0
+        err, timeout = self._connect(address)
+        return err
 
     def dup(self, SocketClass=None):
         if SocketClass is None:
@@ -500,6 +552,7 @@ class RSocket(object):
             raise self.error_handler()
 
     def recv(self, buffersize, flags=0):
+        self.wait_for_data(False)
         buf = lltype.malloc(rffi.CCHARP.TO, buffersize, flavor='raw')
         got = _c_recv(self.fd, buf, buffersize, flags)
         if got >= 0:
@@ -510,6 +563,7 @@ class RSocket(object):
         raise self.error_handler()
 
     def recvfrom(self, buffersize, flags=0):
+        self.wait_for_data(False)
         buf = lltype.malloc(rffi.CCHARP.TO, buffersize, flavor='raw')
         abuf = lltype.malloc(rffi.CCHARP.TO, _ADDRBUF, flavor='raw')
         lenp = lltype.malloc(rffi.CCHARP.TO, 4, flavor='raw')
@@ -533,6 +587,7 @@ class RSocket(object):
         return (data, None)
 
     def send(self, data, flags=0):
+        self.wait_for_data(True)
         res = _c_send(self.fd, data, len(data), flags)
         if res < 0:
             raise self.error_handler()
@@ -552,6 +607,7 @@ class RSocket(object):
             remaining = remaining[count:]
 
     def sendto(self, data, length, flags, address):
+        self.wait_for_data(True)
         res = _c_sendto(self.fd, data, length, flags, address._data, address.addrlen)
         if res < 0:
             raise self.error_handler()
