@@ -140,6 +140,13 @@ impl RTyper<'_> {
                             }
                         }
                         let Some(g) = self.first_call_target(hop) else {
+                            if matches!(self.objheap.get(id), Object::Function(f) if f.attrs.get("__rpy_extregistry_about__").is_some())
+                            {
+                                // its result came from the entry's compute_result_annotation
+                                return Err(TyperError::new(
+                                    "a call of a function an ExtRegistryEntry is `_about_`, whose specialize_call rpy-lsp does not run",
+                                ));
+                            }
                             return Err(TyperError::new("a call the annotator did not follow"));
                         };
                         let (_, _, s_callee) = hop.r_s_popfirstarg();
