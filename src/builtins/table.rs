@@ -216,6 +216,8 @@ builtins! {
     OsListdirRaw = "os.listdir_raw";
     OsEnvironRaw = "os.environ_raw";
     OsLoadavgItem = "os.loadavg_item";
+    /// one field of `os.times()` (ll_os.py builds the tuple)
+    OsTimesItem = "os.times_item";
     /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
     OsPipeRaw = "os.pipe_raw";
     OsWaitpidRaw = "os.waitpid_raw";
@@ -404,6 +406,8 @@ builtins! {
     DebugHaveDebugPrints = "debug.have_debug_prints";
     DebugDebugOffset = "debug.debug_offset";
     DebugFatalerror = "debug.fatalerror";
+    /// `fatalerror` without the traceback header (`llop.debug_fatalerror` too)
+    DebugFatalerrorNotb = "debug.fatalerror_notb";
     /// the list itself; its annotation must never be resized from now on
     DebugMakeSureNotResized = "debug.make_sure_not_resized";
     /// the int itself; its annotation must be a non-negative (`check_nonneg`) or a plain

@@ -731,7 +731,10 @@ fn run_on_this_thread(
             let lc = file.line_col(span.start);
             format!("{}:{}", file.path.display(), lc.line + 1)
         });
-        if let Some(what) = msg.strip_prefix(crate::llinterp::TRAP) {
+        let signal_stop = msg
+            .strip_prefix(crate::llinterp::TRAP)
+            .or_else(|| msg.strip_prefix(crate::llinterp::SEGV));
+        if let Some(what) = signal_stop {
             // the binary says nothing: explain only to a person at a terminal
             // SAFETY: isatty only reads the file descriptor's state
             if unsafe { libc::isatty(2) } == 1 {

@@ -86,6 +86,12 @@ impl<'p> LlInterpreter<'p> {
                 ),
             );
         }
+        if let HeapError::NullDereference = e {
+            return self.fatal(
+                op,
+                format!("{}{} (in `{}`)", super::SEGV, e, op.opname.name()),
+            );
+        }
         self.fatal(op, format!("{} (in `{}`)", e, op.opname.name()))
     }
 

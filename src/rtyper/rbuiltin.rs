@@ -94,7 +94,7 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::OsListdir | B::OsGetloadavg | B::OsPipe | B::OsWaitpid => {
+            B::OsListdir | B::OsGetloadavg | B::OsTimes | B::OsPipe | B::OsWaitpid => {
                 // the helpers of ll_os.py build the result, of the result's type
                 let raises = self.catches(hop, "OSError");
                 let mut args = vec![ctype(tr)];
@@ -110,6 +110,7 @@ impl RTyper<'_> {
                     Repr::List { .. } => "ll_listdir",
                     _ if id == B::OsPipe => "ll_pipe",
                     _ if id == B::OsWaitpid => "ll_waitpid",
+                    _ if id == B::OsTimes => "ll_times",
                     _ => "ll_getloadavg",
                 };
                 if raises {
@@ -304,6 +305,12 @@ impl RTyper<'_> {
                 Ok((self.new_dict(llops, rr)?, rr))
             }
             B::ObjectmodelInstantiate => self.rtype_objectmodel_instantiate(hop, llops),
+            B::DebugFatalerror | B::DebugFatalerrorNotb => {
+                let msg = self.inputarg(llops, hop, 0, rs)?;
+                let tb = cint((id == B::DebugFatalerror) as i64);
+                self.rt_call(llops, RuntimeFn::DebugFatalerror, vec![msg, tb], LlType::VOID);
+                Ok((cvoid(), void))
+            }
             B::DebugHaveDebugPrints => Ok((cbool(false), self.intern_repr(Repr::Bool))),
             B::DebugDebugOffset => Ok((cint(-1), si)),
             B::RfloatFormatd => {

@@ -268,6 +268,16 @@ void RPyRT_ll_print_newline(void) {
     print_len = 0;
 }
 
+/* rlib.debug.fatalerror[_notb] and llop.debug_fatalerror: the message on stderr, then
+ * abort() (134); a pending print line is lost, as in the reference's binary */
+void RPyRT_ll_debug_fatalerror(struct rpy_string *msg, long traceback) {
+    if (traceback)
+        (void)write_all(2, (const unsigned char *)"RPython traceback:\n", 19);
+    (void)write_all(2, (const unsigned char *)msg->items, msg->length);
+    (void)write_all(2, (const unsigned char *)"\n", 1);
+    abort();
+}
+
 /* ---- numbers to text ------------------------------------------------------------------------ */
 
 /* inf, -inf and nan as the reference spells them (never "-nan"); NULL for finite x */
