@@ -84,6 +84,8 @@ builtins! {
     // methods of built-in classes
     ObjectDunderInit = "object.__init__";
     TypeDunderNew = "type.__new__";
+    /// `tuple.__new__(cls, items)`: what a tuple subclass's `__new__` calls (import time)
+    TupleDunderNew = "tuple.__new__";
     /// `C.__subclasses__()`: the classes whose bases include `C`, in creation order
     TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
