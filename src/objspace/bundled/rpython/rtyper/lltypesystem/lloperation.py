@@ -85,6 +85,22 @@ class _LLOp(object):
     def int_xor(self, RESULTTYPE, x, y):
         return x ^ y
 
+    @specialize.ll()
+    def int_lshift(self, RESULTTYPE, x, y):
+        return x << y
+
+    @specialize.ll()
+    def int_rshift(self, RESULTTYPE, x, y):
+        return x >> y
+
+    @specialize.ll()
+    def int_invert(self, RESULTTYPE, x):
+        return ~x
+
+    def debug_print(self, RESULTTYPE, *args):
+        # a compiled program logs only when PYPYLOG is set, as rlib.debug's
+        pass
+
     def debug_fatalerror(self, RESULTTYPE, msg):
         # the message and a newline on stderr, then abort (no traceback header)
         fatalerror_notb(msg)
