@@ -402,9 +402,9 @@ impl LlInterpreter<'_> {
                 None => Err(libc::EINVAL),
             },
             OsFtruncate => match self.fds.get(int(0)) {
-                Some(Fd::File(file)) => match file.set_len(int(1).max(0) as u64) {
-                    Ok(()) if int(1) >= 0 => Ok(LlValue::Void),
-                    Ok(()) => Err(libc::EINVAL),
+                Some(Fd::File(_)) if int(1) < 0 => Err(libc::EINVAL),
+                Some(Fd::File(file)) => match file.set_len(int(1) as u64) {
+                    Ok(()) => Ok(LlValue::Void),
                     Err(e) => Err(e.raw_os_error().unwrap_or(0)),
                 },
                 Some(Fd::Std(k)) => {
