@@ -100,6 +100,9 @@ pub struct LlInterpreter<'p> {
     start: std::time::Instant,
     /// Set in the child of an `os.fork()`.
     pub(crate) forked_child: bool,
+    /// How many `debug_start` sections are open: a `debug_print` is written only outside
+    /// them (the reference's binaries without PYPYLOG).
+    pub(crate) debug_level: u32,
     /// The program's environment once it changed it (`os.environ[k] = v`, `del`): the
     /// process's entries in their order, changed in place, a new variable last, as the C
     /// library keeps them; `None` while unchanged (the process's). The interpreter leaves
@@ -126,6 +129,7 @@ impl<'p> LlInterpreter<'p> {
             gc_roots: Vec::new(),
             start: std::time::Instant::now(),
             forked_child: false,
+            debug_level: 0,
             environ: None,
         }
     }

@@ -295,11 +295,20 @@ impl RTyper<'_> {
             | B::JitAssertGreen
             | B::JitSetParam
             | B::JitJitDebug => Ok((cvoid(), void)),
-            // debug logging: a compiled program logs only when PYPYLOG is set (rpy-lsp's
-            // runtime has no log), so these do nothing
-            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush => {
+            // debug logging without PYPYLOG (rpy-lsp's runtime has no log file): a
+            // debug_print outside any debug_start/debug_stop section goes to stderr, as in
+            // the reference's binaries; the sections themselves print nothing
+            B::DebugDebugPrint => self.rtype_debug_print(hop, llops),
+            B::DebugDebugStart | B::DebugDebugStop => {
+                let f = if id == B::DebugDebugStart {
+                    RuntimeFn::DebugStart
+                } else {
+                    RuntimeFn::DebugStop
+                };
+                self.rt_call(llops, f, vec![], LlType::VOID);
                 Ok((cvoid(), void))
             }
+            B::DebugDebugFlush => Ok((cvoid(), void)),
             B::CollectionsOrderedDict if hop.nargs() == 0 => {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
                 Ok((self.new_dict(llops, rr)?, rr))
@@ -311,7 +320,11 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::DebugFatalerror, vec![msg, tb], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::DebugHaveDebugPrints => Ok((cbool(false), self.intern_repr(Repr::Bool))),
+            B::DebugHaveDebugPrints => {
+                let rb = self.intern_repr(Repr::Bool);
+                let v = self.rt_call(llops, RuntimeFn::DebugHavePrints, vec![], LlType::BOOL);
+                Ok((v, rb))
+            }
             B::DebugDebugOffset => Ok((cint(-1), si)),
             B::RfloatFormatd => {
                 let rf = self.intern_repr(Repr::Float);

@@ -101,6 +101,23 @@ impl<'p> LlInterpreter<'p> {
                     Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 }
             }
+            DebugPrintLine => {
+                if self.debug_level == 0 {
+                    let mut text = self.s(a[0], span)?;
+                    text.push(b'\n');
+                    let _ = self.write_fd(2, &text);
+                }
+                LlValue::Void
+            }
+            DebugStart => {
+                self.debug_level += 1;
+                LlValue::Void
+            }
+            DebugStop => {
+                self.debug_level = self.debug_level.saturating_sub(1);
+                LlValue::Void
+            }
+            DebugHavePrints => LlValue::Bool(self.debug_level == 0),
             DebugFatalerror => {
                 // the binary's abort(): the output written so far stays, status 134
                 let mut text = if int(1) != 0 {

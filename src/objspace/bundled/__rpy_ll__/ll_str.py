@@ -21,6 +21,13 @@ OBJECT = GcStruct('object')
 
 
 @specialize.ll()
+def ll_debug_bool(b):
+    # a bool of debug_print, which the reference's C prints as a word
+    if b:
+        return llstr("True")
+    return llstr("False")
+
+
 def _case(s, upper):
     # a copy with the ASCII letters of the other case changed (others kept)
     n = len(s.chars)

@@ -9,7 +9,7 @@ not model).
 """
 import os
 from rpython.rlib.objectmodel import specialize
-from rpython.rlib.debug import fatalerror_notb
+from rpython.rlib.debug import fatalerror_notb, debug_print as _debug_print
 
 
 class _LLOp(object):
@@ -98,8 +98,8 @@ class _LLOp(object):
         return ~x
 
     def debug_print(self, RESULTTYPE, *args):
-        # a compiled program logs only when PYPYLOG is set, as rlib.debug's
-        pass
+        # rlib.debug's: stderr outside a debug_start/debug_stop section
+        _debug_print(*args)
 
     def debug_fatalerror(self, RESULTTYPE, msg):
         # the message and a newline on stderr, then abort (no traceback header)
