@@ -345,6 +345,9 @@ impl RTyper<'_> {
                 Repr::Str | Repr::Char | Repr::Int(_) | Repr::Float => {
                     self.to_str(llops, v, r, false)?
                 }
+                _ if self.types.is_ptr(self.lltype(r)) => {
+                    self.gendirectcall(llops, "ll_debug_ptr", vec![v], t)?
+                }
                 _ => {
                     return Err(TyperError::new(
                         "debug_print of this value is not supported by `run` yet",

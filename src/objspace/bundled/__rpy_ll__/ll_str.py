@@ -28,6 +28,15 @@ def ll_debug_bool(b):
     return llstr("False")
 
 
+@specialize.ll()
+def ll_debug_ptr(p):
+    # a pointer of debug_print, which the reference's C prints with %p: an address, which
+    # no run reproduces (an id unique while the object lives here), "(nil)" for NULL
+    if not p:
+        return llstr("(nil)")
+    return llstr(hex(compute_unique_id(p)))
+
+
 def _case(s, upper):
     # a copy with the ASCII letters of the other case changed (others kept)
     n = len(s.chars)
