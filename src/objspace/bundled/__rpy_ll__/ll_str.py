@@ -34,7 +34,7 @@ def ll_debug_ptr(p):
     # no run reproduces (an id unique while the object lives here), "(nil)" for NULL
     if not p:
         return llstr("(nil)")
-    return llstr(hex(compute_unique_id(p)))
+    return llstr(hex(r_uint(compute_unique_id(p))))
 
 
 def _case(s, upper):
