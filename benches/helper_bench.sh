@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The driver of benches/lists.sh, dicts.sh and strings.sh: times one program of
 # benches/programs under `rpy-lsp run` (the LLInterpreter, with its low-level operations
-# per second) and as the executable `rpy-lsp build` makes (default --opt 2), best of 5
+# per second) and as the executable `rpy-lsp build` makes (default --opt 3), best of 5
 # runs each, pinned to one core.
 # usage: benches/helper_bench.sh PROGRAM RUN_ROUNDS BUILD_ROUNDS [ROUNDS]
 #   ROUNDS, when given, replaces both defaults.

@@ -2,7 +2,7 @@
 # Benchmark of the list operations (low-level helpers, __rpy_ll__/ll_list.py) on
 # benches/programs/listops.py: wall time of `rpy-lsp run` (the LLInterpreter, release
 # build, with its low-level operations per second) and of the executable `rpy-lsp build`
-# makes (default --opt 2), best of 5 runs each, on one core.
+# makes (default --opt 3), best of 5 runs each, on one core.
 # usage: benches/lists.sh [ROUNDS]   (default: 300 rounds under run, 20000 for the binary)
 # environment: RPY_LSP, RPY_LSP_BEFORE (see benches/helper_bench.sh, which does the timing).
 #

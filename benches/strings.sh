@@ -2,7 +2,7 @@
 # Benchmark of string building and string methods (low-level helpers, __rpy_ll__/ll_str.py
 # and ll_num.py) on benches/programs/strops.py and strmeths.py: wall time of `rpy-lsp run`
 # (the LLInterpreter, release build, with its low-level operations per second) and of the
-# executable `rpy-lsp build` makes (default --opt 2), best of 5 runs each, on one core.
+# executable `rpy-lsp build` makes (default --opt 3), best of 5 runs each, on one core.
 # usage: benches/strings.sh [ROUNDS]   (default: strops 300 rounds under run, 20000 for the
 #   binary; strmeths 100 and 10000)
 # environment: RPY_LSP, RPY_LSP_BEFORE (see benches/helper_bench.sh, which does the timing).

@@ -88,11 +88,18 @@ fn syntax_error_is_rpy001() {
 fn unsupported_constructs_are_rpy004() {
     // A construct the model lacks stops the module with a warning (what it would define is
     // unknown), not an error.
-    let (sp, _) = run("X = 1\ndef f():\n    return locals()\nL = f()\nZ = 3\n");
+    // (`locals()` in a function with a cell, which a closure reads)
+    let (sp, _) = run(
+        "X = 1\ndef f():\n    y = 1\n    def g():\n        return y\n    return locals()\nL = f()\nZ = 3\n",
+    );
     let d = describe(&sp);
     assert_eq!(d.len(), 1, "{d:?}");
-    assert!(d[0].starts_with("RPY007 main.py:3: "), "{d:?}");
+    assert!(d[0].starts_with("RPY007 main.py:6: "), "{d:?}");
     assert!(sp.import_stopped_unknown, "{d:?}");
+    // without cells it is a dict of the function's bound variables
+    let (sp, m) = run("def f(a):\n    b = a + 1\n    return locals()['b']\nB = f(1)\n");
+    assert!(describe(&sp).is_empty(), "{:?}", describe(&sp));
+    assert_eq!(sp.module_attr(m, "B"), Some(Value::Int(2)));
     // `exec` with a locals mapping of its own is modelled: the names land in it.
     let (sp, m) = run("g = {}\nl = {}\nexec 'y = 2' in g, l\nY = l['y']\n");
     assert!(describe(&sp).is_empty(), "{:?}", describe(&sp));

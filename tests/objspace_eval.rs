@@ -828,3 +828,35 @@ fn generators_are_lazy() {
         ],
     );
 }
+
+#[test]
+fn tuple_subclass_instances() {
+    // a user subclass of tuple: its instances are tuples of their class (CPython 2.7's
+    // values, checked with python 2.7.18)
+    check(
+        "class P(tuple):\n    def __new__(cls, a, b):\n        return tuple.__new__(cls, (a, b))\n\
+         \x20   def first(self):\n        return self[0]\n\
+         class Q(tuple):\n    pass\n\
+         class R(P):\n    def __init__(self, a, b):\n        SEEN.append(a + b)\n\
+         SEEN = []\n\
+         p = P(1, 2)\na = p.first()\nb = type(p) is P\nc = isinstance(p, tuple)\n\
+         d = tuple(p)\ne = type(d) is tuple\nf = p == (1, 2)\ng = len(p)\n\
+         q = Q([3, 4])\nh = type(q).__name__\ni = q[1]\nr = R(5, 6)\nj = SEEN\nk = r.first()\n\
+         l = isinstance(r, P)\nm = {p: 1}[(1, 2)]\n",
+        &[
+            ("a", "1"),
+            ("b", "True"),
+            ("c", "True"),
+            ("d", "(1, 2)"),
+            ("e", "True"),
+            ("f", "True"),
+            ("g", "2"),
+            ("h", "'Q'"),
+            ("i", "4"),
+            ("j", "[11]"),
+            ("k", "5"),
+            ("l", "True"),
+            ("m", "1"),
+        ],
+    );
+}

@@ -758,7 +758,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(S::None)
             }
             // debug
-            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush | B::DebugFatalerror => Ok(S::None),
+            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush | B::DebugFatalerror | B::DebugFatalerrorNotb => Ok(S::None),
             B::DebugHaveDebugPrints => Ok(SomeValue::bool()),
             B::DebugDebugOffset => Ok(SomeValue::int()),
             // `Base.__init__(self)` of a base without its own __init__: nothing to do (the

@@ -49,6 +49,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsPipeRaw
             | B::OsWaitpidRaw
             | B::OsLoadavgItem
+            | B::OsTimesItem
             | B::OsStatInt
             | B::OsFstatInt
             | B::OsStatFloat
@@ -172,7 +173,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // externals of rpy-lsp's low-level helpers (ll_os.py)
             B::OsListdirRaw | B::OsEnvironRaw => Ok(SomeValue::string0(false)),
             B::OsPipeRaw | B::OsWaitpidRaw => Ok(SomeValue::int()),
-            B::OsLoadavgItem => Ok(SomeValue::float()),
+            B::OsLoadavgItem | B::OsTimesItem => Ok(SomeValue::float()),
             B::OsStatInt | B::OsFstatInt => Ok(SomeValue::int()),
             B::OsStatFloat | B::OsFstatFloat => Ok(SomeValue::float()),
             B::OsListdir => {

@@ -274,6 +274,17 @@ impl Bookkeeper {
                 kind: *kind,
                 konst: Some(v),
             },
+            Object::Tuple(_) if heap.tuple_class(id).is_some() => {
+                // an instance of a tuple subclass: as a prebuilt instance of any class
+                // deriving from a built-in type, it cannot be annotated
+                let cls = heap.tuple_class(id).unwrap_or(id);
+                let d = self.getdesc(heap, cls)?;
+                self.classdef_of_desc(heap, d)?;
+                return Err(AnnError::new(
+                    "RPY219",
+                    "a prebuilt instance of a class deriving from a built-in type".to_string(),
+                ));
+            }
             Object::Tuple(items) => {
                 let items = items.clone();
                 let mut out = Vec::with_capacity(items.len());

@@ -98,6 +98,12 @@ pub fn lltype_of_obj(
         Value::Obj(o) => lltype_of_obj(heap, types, cache, o),
         _ => None,
     };
+    if kinds.contains(&"ForwardReference") {
+        // the type it became (`become`), which a `Ptr` made before may point to
+        let t = sub(attr("_become")?, types, cache)?;
+        cache.insert(id, t);
+        return Some(t);
+    }
     let t = if kinds.contains(&"Primitive") {
         let name = attr("_name").and_then(|v| heap.str_value(v))?;
         match name {

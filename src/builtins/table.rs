@@ -84,6 +84,8 @@ builtins! {
     // methods of built-in classes
     ObjectDunderInit = "object.__init__";
     TypeDunderNew = "type.__new__";
+    /// `tuple.__new__(cls, items)`: what a tuple subclass's `__new__` calls (import time)
+    TupleDunderNew = "tuple.__new__";
     /// `C.__subclasses__()`: the classes whose bases include `C`, in creation order
     TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
@@ -216,6 +218,8 @@ builtins! {
     OsListdirRaw = "os.listdir_raw";
     OsEnvironRaw = "os.environ_raw";
     OsLoadavgItem = "os.loadavg_item";
+    /// one field of `os.times()` (ll_os.py builds the tuple)
+    OsTimesItem = "os.times_item";
     /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
     OsPipeRaw = "os.pipe_raw";
     OsWaitpidRaw = "os.waitpid_raw";
@@ -404,6 +408,8 @@ builtins! {
     DebugHaveDebugPrints = "debug.have_debug_prints";
     DebugDebugOffset = "debug.debug_offset";
     DebugFatalerror = "debug.fatalerror";
+    /// `fatalerror` without the traceback header (`llop.debug_fatalerror` too)
+    DebugFatalerrorNotb = "debug.fatalerror_notb";
     /// the list itself; its annotation must never be resized from now on
     DebugMakeSureNotResized = "debug.make_sure_not_resized";
     /// the int itself; its annotation must be a non-negative (`check_nonneg`) or a plain

@@ -131,8 +131,9 @@ enum Command {
         /// The executable to write (default: `<target name>-c` in the current directory).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
-        /// Optimization level of the C compiler.
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=3))]
+        /// Optimization level of the C compiler (default 3: the reference toolchain
+        /// compiles its C with gcc -O3 on Linux, whatever its own -O level).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=3))]
         opt: u32,
         /// Garbage collector: `gen` (generational) or `none` (never frees; debugging).
         #[arg(long, value_enum, default_value = "gen")]
@@ -731,7 +732,10 @@ fn run_on_this_thread(
             let lc = file.line_col(span.start);
             format!("{}:{}", file.path.display(), lc.line + 1)
         });
-        if let Some(what) = msg.strip_prefix(crate::llinterp::TRAP) {
+        let signal_stop = msg
+            .strip_prefix(crate::llinterp::TRAP)
+            .or_else(|| msg.strip_prefix(crate::llinterp::SEGV));
+        if let Some(what) = signal_stop {
             // the binary says nothing: explain only to a person at a terminal
             // SAFETY: isatty only reads the file descriptor's state
             if unsafe { libc::isatty(2) } == 1 {

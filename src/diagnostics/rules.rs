@@ -418,13 +418,11 @@ local must be assigned before it is read on every path.",
         severity: Error,
         summary: "rpy-lsp's RTyper cannot translate this operation",
         doc: "After the annotator accepts a program, the RTyper turns every operation into low-level operations for `rpy-lsp run` (the LLInterpreter) and `rpy-lsp build` (C). Where it cannot (a built-in or a combination of types it does not translate yet, or a value from something rpy-lsp does not model), `run` and `build` refuse the program with this error at the operation's line. `check` runs the RTyper too, after a clean annotation, and reports the same as a warning: the reference toolchain, which defines the language, may well accept the program (`--no-translate` skips this step; the language server does not run it).",
-        bad: "import os
+        bad: "from rpython.rlib.objectmodel import current_object_addr_as_int
 
 
 def entry_point(argv):
-    old = os.umask(18)
-    os.umask(old)
-    print old >= 0
+    print current_object_addr_as_int(argv) != 0
     return 0
 
 

@@ -88,6 +88,8 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 // (a bytearray's every use is a copy of the prebuilt one, whose reads give
                 // the import-time bytes anyway: left to the RTyper)
                 Object::Iterator(_) | Object::Cell(_) | Object::ByteArray(_) => false,
+                // an instance of a user subclass of `tuple` is a user-created instance
+                Object::Tuple(_) if self.objspace.heap().tuple_class(id).is_some() => false,
                 // an instance of a user class (deriving from a built-in type) stays an
                 // instance for the annotator
                 Object::Unknown {

@@ -311,6 +311,26 @@ fn step<S: Space>(
                 f.push(v);
                 return Ok(None);
             }
+            if npos == 0
+                && nkw == 0
+                && star.is_none()
+                && starstar.is_none()
+                && f.namespace.is_none()
+                && code.co_cellvars.is_empty()
+                && code.co_freevars.is_empty()
+                && space.is_builtin_locals(&func)
+            {
+                // `locals()` in a function (without cells): a new dict of its bound
+                // variables, filled as CPython's PyFrame_FastToLocals fills one (the last
+                // of co_varnames first), which decides the dict's order
+                let d = space.op(Op::NewDict, &[])?;
+                for (name, v) in bound_locals(&code, &f.state.locals).into_iter().rev() {
+                    let k = space.name_const(&name);
+                    space.op(Op::SetItem, &[d.clone(), k, v])?;
+                }
+                f.push(d);
+                return Ok(None);
+            }
             let mut keywords = Vec::with_capacity(nkw as usize);
             for pair in kwflat.chunks(2) {
                 let Some(name) = space.const_str(&pair[0]) else {

@@ -227,6 +227,11 @@ pub trait Space: Sized {
     fn is_builtin_eval(&self, _v: &Self::Value) -> bool {
         false
     }
+    /// Whether `v` is the builtin `locals` (import-time code reads a function's variables
+    /// through it).
+    fn is_builtin_locals(&self, _v: &Self::Value) -> bool {
+        false
+    }
     /// `eval(text)` in a frame: the expression sees the module `globals`, the frame's
     /// `namespace` (a module or class body) and its bound `locals` (a function).
     fn eval_in_frame(

@@ -53,6 +53,15 @@ pub const FATAL: &str = "fatal RPython error: ";
 /// The exit status of a program killed by SIGFPE (128 + 8).
 pub const TRAP_STATUS: i32 = 136;
 
+/// How the message of a stop for a dereference of a null pointer starts (a field read or
+/// written, or an item, through None): the compiled program reads or writes near address
+/// 0 and dies of SIGSEGV, status 139 as bash shows it, with nothing on its stderr. As for
+/// a trap, `run` ends with that status and explains the stop only on a terminal.
+pub const SEGV: &str = "segmentation fault: ";
+
+/// The exit status of a program killed by SIGSEGV (128 + 11).
+pub const SEGV_STATUS: i32 = 139;
+
 /// Where a run's output goes.
 pub enum Output {
     /// The process's own stdout and stderr.
@@ -91,6 +100,9 @@ pub struct LlInterpreter<'p> {
     start: std::time::Instant,
     /// Set in the child of an `os.fork()`.
     pub(crate) forked_child: bool,
+    /// How many `debug_start` sections are open: a `debug_print` is written only outside
+    /// them (the reference's binaries without PYPYLOG).
+    pub(crate) debug_level: u32,
     /// The program's environment once it changed it (`os.environ[k] = v`, `del`): the
     /// process's entries in their order, changed in place, a new variable last, as the C
     /// library keeps them; `None` while unchanged (the process's). The interpreter leaves
@@ -117,6 +129,7 @@ impl<'p> LlInterpreter<'p> {
             gc_roots: Vec::new(),
             start: std::time::Instant::now(),
             forked_child: false,
+            debug_level: 0,
             environ: None,
         }
     }
@@ -191,6 +204,8 @@ impl<'p> LlInterpreter<'p> {
                 RunResult {
                     exit_code: if msg.starts_with(TRAP) {
                         TRAP_STATUS
+                    } else if msg.starts_with(SEGV) {
+                        SEGV_STATUS
                     } else {
                         134
                     },

@@ -86,6 +86,12 @@ impl<'p> LlInterpreter<'p> {
                 ),
             );
         }
+        if let HeapError::NullDereference = e {
+            return self.fatal(
+                op,
+                format!("{}{} (in `{}`)", super::SEGV, e, op.opname.name()),
+            );
+        }
         self.fatal(op, format!("{} (in `{}`)", e, op.opname.name()))
     }
 
@@ -219,17 +225,33 @@ impl<'p> LlInterpreter<'p> {
                 };
                 LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
             }
+            // (a structure in raw memory has no slots: its fields are bytes, looked up
+            // only when the slot access fails, to keep the common case cheap)
             GetField => {
                 let (p, slot) = self.field_args(graph, frame, dop)?;
-                self.heap
-                    .get_slot(p, slot)
-                    .map_err(|e| self.heap_err(op, e))?
+                match self.heap.get_slot(p, slot) {
+                    Ok(v) => v,
+                    Err(_) if self.heap.is_bytes(p) => {
+                        let (p, t) = self.raw_field(graph, frame, dop)?;
+                        self.heap
+                            .raw_load(p, 0, t)
+                            .map_err(|e| self.heap_err(op, e))?
+                    }
+                    Err(e) => return Err(self.heap_err(op, e)),
+                }
             }
             SetField => {
                 let (p, slot) = self.field_args(graph, frame, dop)?;
-                self.heap
-                    .set_slot(p, slot, a!(2))
-                    .map_err(|e| self.heap_err(op, e))?;
+                match self.heap.set_slot(p, slot, a!(2)) {
+                    Ok(()) => {}
+                    Err(_) if self.heap.is_bytes(p) => {
+                        let (p, t) = self.raw_field(graph, frame, dop)?;
+                        self.heap
+                            .raw_store(p, 0, t, a!(2))
+                            .map_err(|e| self.heap_err(op, e))?;
+                    }
+                    Err(e) => return Err(self.heap_err(op, e)),
+                }
                 LlValue::Void
             }
             GetSubstruct => {
@@ -390,6 +412,43 @@ impl<'p> LlInterpreter<'p> {
             }
             other => other,
         })
+    }
+
+    /// A field of a structure in raw memory (raw `char`s cast to a structure pointer, as a
+    /// C program allocates a structure): a pointer to its first byte, at the offset C's
+    /// layout gives it (each field aligned to its size), and its type.
+    fn raw_field(
+        &self,
+        graph: &FunctionGraph,
+        frame: &[LlValue],
+        dop: &DecodedOp<'p>,
+    ) -> Result<(LlPtr, LlType), Unwind> {
+        let op = dop.src;
+        let p = dop.args[0].get(frame).as_ptr();
+        let LlValue::Name(f) = dop.args[1].get(frame) else {
+            return Err(self.fatal(op, "field access without a field name"));
+        };
+        let types = &self.prog.types;
+        let ct = graph.concretetype_of(op.args[0]).unwrap_or(LlType::VOID);
+        let s = types.pointee(ct).unwrap_or(LlType::VOID);
+        let crate::lltypesystem::TypeDef::Struct { fields, .. } = types.def(s) else {
+            return Err(self.heap_err(op, HeapError::NoSuchField(f.as_str().into())));
+        };
+        let mut off = 0usize;
+        for (name, t) in fields {
+            let size = match *t {
+                LlType::CHAR | LlType::BOOL => 1,
+                LlType::UNICHAR => 4,
+                t => t.narrow_bits().map_or(8, |(bits, _)| bits as usize / 8),
+            };
+            off = off.div_ceil(size) * size;
+            if **name == *f.as_str() {
+                let at = self.heap.ptradd(p, off as i64);
+                return Ok((at.map_err(|e| self.heap_err(op, e))?, *t));
+            }
+            off += size;
+        }
+        Err(self.heap_err(op, HeapError::NoSuchField(f.as_str().into())))
     }
 
     /// The pointer and the field's flattened slot of a getfield/setfield (decoded ahead of

@@ -117,6 +117,27 @@ runtime_fns! {
     OsKill = "ll_os_kill", &["OSError"], NO_ALLOC;
     OsFsync = "ll_os_fsync", &["OSError"], NO_ALLOC;
     OsAccess = "ll_os_access", NONE, NO_ALLOC;
+    /// `os.umask(mask) -> Signed`: the previous mask
+    OsUmask = "ll_os_umask", NONE, NO_ALLOC;
+    /// field `i` of `os.times()` (user, system, children's user and system, elapsed), in
+    /// seconds; ll_os.py builds the tuple
+    OsTimesItem = "ll_os_times_item", &["OSError"], NO_ALLOC;
+    OsChmod = "ll_os_chmod", &["OSError"], NO_ALLOC;
+    OsReadlink = "ll_os_readlink", &["OSError"], ALLOC;
+    OsFtruncate = "ll_os_ftruncate", &["OSError"], NO_ALLOC;
+    OsTtyname = "ll_os_ttyname", &["OSError"], ALLOC;
+    OsGetlogin = "ll_os_getlogin", &["OSError"], ALLOC;
+    /// `os.system(command) -> Signed`: the wait status
+    OsSystem = "ll_os_system", NONE, NO_ALLOC;
+    OsNice = "ll_os_nice", &["OSError"], NO_ALLOC;
+    OsGetppid = "ll_os_getppid", NONE, NO_ALLOC;
+    OsGetpgrp = "ll_os_getpgrp", NONE, NO_ALLOC;
+    OsSetsid = "ll_os_setsid", &["OSError"], NO_ALLOC;
+    /// the user and group ids, unsigned (rposix widens `uid_t`/`gid_t` to r_uint)
+    OsGetuid = "ll_os_getuid", NONE, NO_ALLOC;
+    OsGeteuid = "ll_os_geteuid", NONE, NO_ALLOC;
+    OsGetgid = "ll_os_getgid", NONE, NO_ALLOC;
+    OsGetegid = "ll_os_getegid", NONE, NO_ALLOC;
     /// `os.path.exists`/`isdir`/`isfile`
     OsPathExists = "ll_os_path_exists", NONE, NO_ALLOC;
     OsPathIsdir = "ll_os_path_isdir", NONE, NO_ALLOC;
@@ -129,6 +150,18 @@ runtime_fns! {
     /// field `i` of `os.fstat(fd)`, numbered as for `os.stat`
     OsFstatInt = "ll_os_fstat_int", &["OSError"], NO_ALLOC;
     OsFstatFloat = "ll_os_fstat_float", &["OSError"], NO_ALLOC;
+    /// `rlib.debug.fatalerror(msg)` (traceback 1) and `fatalerror_notb(msg)` (0): writes
+    /// `RPython traceback:` (with 1), then the message and a newline to stderr, and aborts
+    DebugFatalerror = "ll_debug_fatalerror", NONE, NO_ALLOC;
+    /// `debug_print(...)`'s line (its items already joined): written with a newline to
+    /// stderr outside any `debug_start`/`debug_stop` section, as the reference's binaries
+    /// do without PYPYLOG (top-level debug_prints go to stderr, nested ones nowhere)
+    DebugPrintLine = "ll_debug_print_line", NONE, ALLOC;
+    /// `debug_start(category)` / `debug_stop(category)`: one section level in or out
+    DebugStart = "ll_debug_start", NONE, NO_ALLOC;
+    DebugStop = "ll_debug_stop", NONE, NO_ALLOC;
+    /// `have_debug_prints()`: whether a debug_print here would be written
+    DebugHavePrints = "ll_debug_have_prints", NONE, NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;

@@ -85,6 +85,7 @@ bundled! {
     "rpython.rlib.rsocket" => "rpython/rlib/rsocket.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
+    "rpython.rlib.rposix" => "rpython/rlib/rposix.py", false;
     "rpython.rlib.rtime" => "rpython/rlib/rtime.py", false;
     "rpython.rlib.rtimer" => "rpython/rlib/rtimer.py", false;
     "rpython.rlib.longlong2float" => "rpython/rlib/longlong2float.py", false;

@@ -306,6 +306,9 @@ impl ObjSpace {
         }
         let base = self.builtin_base(cls);
         let is_exc = self.is_exception_class(cls);
+        if base == Some(self.types.tuple) {
+            return self.instantiate_tuple_subclass(cls, args, kwargs);
+        }
         if let Some(b) = base {
             if !is_exc && b != self.types.object {
                 // A user subclass of a built-in type other than object.
@@ -372,6 +375,49 @@ impl ObjSpace {
                 if (!args.is_empty() || !kwargs.is_empty()) && !is_exc {
                     return self.type_error("this constructor takes no arguments");
                 }
+            }
+        }
+        Ok(v)
+    }
+
+    /// Calls a user subclass of `tuple`, as `type.__call__` does: its `__new__` (a user
+    /// one, an implicit static method called with the class first, or `tuple.__new__`),
+    /// then a user `__init__` when the result is an instance of the class.
+    fn instantiate_tuple_subclass(
+        &mut self,
+        cls: ObjId,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> R {
+        let new = self.lookup_class_attr(cls, "__new__");
+        let user_new = new.and_then(|f| match f {
+            Value::Obj(id) => match self.heap.get(id) {
+                Object::Function(_) => Some(f),
+                Object::StaticMethod(g) => Some(*g),
+                _ => None,
+            },
+            _ => None,
+        });
+        let mut full = Vec::with_capacity(args.len() + 1);
+        full.push(Value::Obj(cls));
+        full.extend(args.iter().copied());
+        let v = match user_new {
+            Some(f) => self.call_value(f, full, kwargs.clone())?,
+            None if kwargs.is_empty() => {
+                let tnew = self.builtin(crate::builtins::BuiltinId::TupleDunderNew);
+                self.call_value(tnew, full, Vec::new())?
+            }
+            None => return self.type_error("tuple() does not take keyword arguments"),
+        };
+        let is_instance = matches!(v, Value::Obj(id) if self.heap.tuple_class(id)
+            .is_some_and(|c| self.is_subclass(c, cls)));
+        if !is_instance {
+            return Ok(v);
+        }
+        if let Some(init @ Value::Obj(fid)) = self.lookup_class_attr(cls, "__init__") {
+            if matches!(self.heap.get(fid), Object::Function(_)) {
+                let bound = self.bind_attr(init, v, cls)?;
+                self.call_value(bound, args, kwargs)?;
             }
         }
         Ok(v)

@@ -55,6 +55,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsListdirRaw, os_not_at_import),
     (B::OsEnvironRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
+    (B::OsTimesItem, os_not_at_import),
     (B::OsPipeRaw, os_not_at_import),
     (B::OsWaitpidRaw, os_not_at_import),
     (B::OsStatInt, os_not_at_import),
@@ -218,6 +219,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::DebugCheckNonneg, debug_check_nonneg),
     (B::DebugCheckRegularInt, debug_check_regular_int),
     (B::DebugFatalerror, debug_fatalerror),
+    (B::DebugFatalerrorNotb, debug_fatalerror),
     (B::RerasedRequiresTaggedpointers, om_none),
 ];
 

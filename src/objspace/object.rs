@@ -432,6 +432,10 @@ pub struct Heap {
     /// The values of the longs beyond 128 bits (`1 << 999`): each an `Unknown` named
     /// [`crate::objspace::BIG_LONG`] for every operation that does not compute on longs.
     big_longs: HashMap<ObjId, Rc<crate::biglong::BigInt>>,
+    /// The class of each tuple that is an instance of a user subclass of `tuple`
+    /// (`class OpSpec(tuple)`): a tuple for every operation, of that class for `type()`,
+    /// `isinstance` and attribute lookup.
+    tuple_classes: HashMap<ObjId, ObjId>,
 }
 
 impl Heap {
@@ -448,6 +452,16 @@ impl Heap {
         });
         self.big_longs.insert(id, value);
         id
+    }
+    /// A tuple of the items, an instance of `cls`, a user subclass of `tuple`.
+    pub fn alloc_tuple_of_class(&mut self, items: Vec<Value>, cls: ObjId) -> ObjId {
+        let id = self.alloc(Object::Tuple(items));
+        self.tuple_classes.insert(id, cls);
+        id
+    }
+    /// The user subclass of `tuple` a tuple is an instance of (`alloc_tuple_of_class`).
+    pub fn tuple_class(&self, id: ObjId) -> Option<ObjId> {
+        self.tuple_classes.get(&id).copied()
     }
     /// The value of a long beyond 128 bits (`alloc_big_long`).
     pub fn big_long(&self, id: ObjId) -> Option<&Rc<crate::biglong::BigInt>> {

@@ -508,6 +508,13 @@ impl Space for ObjSpace {
         ))
     }
 
+    fn is_builtin_locals(&self, v: &Value) -> bool {
+        matches!(v, Value::Obj(id) if matches!(
+            self.heap.get(*id),
+            Object::Builtin { id: crate::builtins::BuiltinId::Locals, bound_self: None }
+        ))
+    }
+
     fn eval_in_frame(
         &mut self,
         text: Value,

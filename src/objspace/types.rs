@@ -472,7 +472,7 @@ impl ObjSpace {
                 Object::Long(_) => t.long,
                 Object::Complex(..) => t.complex,
                 Object::RInt { kind, .. } => t.rint_class(*kind),
-                Object::Tuple(_) => t.tuple,
+                Object::Tuple(_) => self.heap.tuple_class(id).unwrap_or(t.tuple),
                 Object::List(_) => t.list,
                 Object::Dict(_) => t.dict,
                 Object::Set(_) => t.set,

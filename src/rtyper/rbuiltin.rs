@@ -94,7 +94,7 @@ impl RTyper<'_> {
                 self.rt_call(llops, RuntimeFn::OsClose, vec![fd], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::OsListdir | B::OsGetloadavg | B::OsPipe | B::OsWaitpid => {
+            B::OsListdir | B::OsGetloadavg | B::OsTimes | B::OsPipe | B::OsWaitpid => {
                 // the helpers of ll_os.py build the result, of the result's type
                 let raises = self.catches(hop, "OSError");
                 let mut args = vec![ctype(tr)];
@@ -110,6 +110,7 @@ impl RTyper<'_> {
                     Repr::List { .. } => "ll_listdir",
                     _ if id == B::OsPipe => "ll_pipe",
                     _ if id == B::OsWaitpid => "ll_waitpid",
+                    _ if id == B::OsTimes => "ll_times",
                     _ => "ll_getloadavg",
                 };
                 if raises {
@@ -294,17 +295,36 @@ impl RTyper<'_> {
             | B::JitAssertGreen
             | B::JitSetParam
             | B::JitJitDebug => Ok((cvoid(), void)),
-            // debug logging: a compiled program logs only when PYPYLOG is set (rpy-lsp's
-            // runtime has no log), so these do nothing
-            B::DebugDebugPrint | B::DebugDebugStart | B::DebugDebugStop | B::DebugDebugFlush => {
+            // debug logging without PYPYLOG (rpy-lsp's runtime has no log file): a
+            // debug_print outside any debug_start/debug_stop section goes to stderr, as in
+            // the reference's binaries; the sections themselves print nothing
+            B::DebugDebugPrint => self.rtype_debug_print(hop, llops),
+            B::DebugDebugStart | B::DebugDebugStop => {
+                let f = if id == B::DebugDebugStart {
+                    RuntimeFn::DebugStart
+                } else {
+                    RuntimeFn::DebugStop
+                };
+                self.rt_call(llops, f, vec![], LlType::VOID);
                 Ok((cvoid(), void))
             }
+            B::DebugDebugFlush => Ok((cvoid(), void)),
             B::CollectionsOrderedDict if hop.nargs() == 0 => {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
                 Ok((self.new_dict(llops, rr)?, rr))
             }
             B::ObjectmodelInstantiate => self.rtype_objectmodel_instantiate(hop, llops),
-            B::DebugHaveDebugPrints => Ok((cbool(false), self.intern_repr(Repr::Bool))),
+            B::DebugFatalerror | B::DebugFatalerrorNotb => {
+                let msg = self.inputarg(llops, hop, 0, rs)?;
+                let tb = cint((id == B::DebugFatalerror) as i64);
+                self.rt_call(llops, RuntimeFn::DebugFatalerror, vec![msg, tb], LlType::VOID);
+                Ok((cvoid(), void))
+            }
+            B::DebugHaveDebugPrints => {
+                let rb = self.intern_repr(Repr::Bool);
+                let v = self.rt_call(llops, RuntimeFn::DebugHavePrints, vec![], LlType::BOOL);
+                Ok((v, rb))
+            }
             B::DebugDebugOffset => Ok((cint(-1), si)),
             B::RfloatFormatd => {
                 let rf = self.intern_repr(Repr::Float);

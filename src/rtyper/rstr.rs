@@ -326,4 +326,49 @@ impl RTyper<'_> {
         let args = vec![ctype(tu), s, super::hop::cint(128)];
         self.gendirectcall(llops, "ll_decode_latin1", args, tu)
     }
+
+    /// `debug_print(a, b, ...)`: the items as the reference's C formats them (strings as
+    /// they are, numbers as `str()` gives them at run time — `%ld`, `%f` —, bools as words),
+    /// joined by spaces, for the runtime's debug line.
+    pub(super) fn rtype_debug_print(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+    ) -> Result<(Hlvalue, ReprId), TyperError> {
+        let t = self.str_ptr;
+        let mut line: Option<Hlvalue> = None;
+        for i in 0..hop.nargs() {
+            let r = hop.args_r[i];
+            let v = self.inputarg(llops, hop, i, r)?;
+            let s = match self.repr(r) {
+                Repr::Bool => self.gendirectcall(llops, "ll_debug_bool", vec![v], t)?,
+                Repr::Str | Repr::Char | Repr::Int(_) | Repr::Float => {
+                    self.to_str(llops, v, r, false)?
+                }
+                _ if self.types.is_ptr(self.lltype(r)) => {
+                    self.gendirectcall(llops, "ll_debug_ptr", vec![v], t)?
+                }
+                _ => {
+                    return Err(TyperError::new(
+                        "debug_print of this value is not supported by `run` yet",
+                    ))
+                }
+            };
+            line = Some(match line {
+                None => s,
+                Some(acc) => {
+                    let sp = self.str_constant(b" ");
+                    let acc = self.gendirectcall(llops, "ll_strconcat", vec![acc, sp], t)?;
+                    self.gendirectcall(llops, "ll_strconcat", vec![acc, s], t)?
+                }
+            });
+        }
+        let line = match line {
+            Some(l) => l,
+            None => self.str_constant(b""),
+        };
+        self.rt_call(llops, RuntimeFn::DebugPrintLine, vec![line], LlType::VOID);
+        let void = self.intern_repr(Repr::Void);
+        Ok((super::hop::cvoid(), void))
+    }
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/times.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -321,3 +322,86 @@ struct rpy_string *RPyRT_ll_os_environ_raw(void) {
     free(buf);
     return r;
 }
+
+/* ---- the process functions of rposix, and chmod/readlink/ftruncate/ttyname --------- */
+
+long RPyRT_ll_os_umask(long mask) { return (long)umask((mode_t)mask); }
+
+double RPyRT_ll_os_times_item(long i) {
+    struct tms t;
+    long r = (long)times(&t);
+    double tck = (double)sysconf(_SC_CLK_TCK);
+    switch (i) {
+    case 0: return (double)(long)t.tms_utime / tck;
+    case 1: return (double)(long)t.tms_stime / tck;
+    case 2: return (double)(long)t.tms_cutime / tck;
+    case 3: return (double)(long)t.tms_cstime / tck;
+    default: return (double)r / tck;
+    }
+}
+
+void RPyRT_ll_os_chmod(struct rpy_string *path, long mode) {
+    WITH_PATH(p, path, )
+    check(chmod(p, (mode_t)mode));
+    free(p);
+}
+
+struct rpy_string *RPyRT_ll_os_readlink(struct rpy_string *path) {
+    char buf[4096];
+    WITH_PATH(p, path, NULL)
+    ssize_t n = readlink(p, buf, sizeof buf);
+    int e = errno;
+    free(p);
+    if (n < 0) {
+        rpy_raise_oserror(e);
+        return NULL;
+    }
+    return rpy_mkstr(buf, (long)n);
+}
+
+void RPyRT_ll_os_ftruncate(long fd, long length) { check(ftruncate((int)fd, (off_t)length)); }
+
+/* a string of the C library's static storage, or OSError of errno when it gave none */
+static struct rpy_string *c_text_or_raise(const char *t) {
+    if (!t) {
+        rpy_raise_oserror(errno);
+        return NULL;
+    }
+    return rpy_mkstr(t, (long)strlen(t));
+}
+
+struct rpy_string *RPyRT_ll_os_ttyname(long fd) { return c_text_or_raise(ttyname((int)fd)); }
+
+struct rpy_string *RPyRT_ll_os_getlogin(void) { return c_text_or_raise(getlogin()); }
+
+long RPyRT_ll_os_system(struct rpy_string *command) {
+    char *c = rpy_cpath(command);
+    if (!c)
+        return -1;
+    long r = (long)system(c);
+    free(c);
+    return r;
+}
+
+long RPyRT_ll_os_nice(long inc) {
+    /* -1 is also a valid niceness: errno tells an error apart */
+    errno = 0;
+    int r = nice((int)inc);
+    if (r == -1 && errno != 0)
+        rpy_raise_oserror(errno);
+    return r;
+}
+
+long RPyRT_ll_os_getppid(void) { return (long)getppid(); }
+long RPyRT_ll_os_getpgrp(void) { return (long)getpgrp(); }
+
+long RPyRT_ll_os_setsid(void) {
+    pid_t r = setsid();
+    check((int)r);
+    return (long)r;
+}
+
+unsigned long RPyRT_ll_os_getuid(void) { return (unsigned long)getuid(); }
+unsigned long RPyRT_ll_os_geteuid(void) { return (unsigned long)geteuid(); }
+unsigned long RPyRT_ll_os_getgid(void) { return (unsigned long)getgid(); }
+unsigned long RPyRT_ll_os_getegid(void) { return (unsigned long)getegid(); }

@@ -55,9 +55,10 @@ impl<'p> LlInterpreter<'p> {
             | OsGetcwd | OsStrerror | OsIsatty | OsDup | OsDup2 | OsKill | OsWaitpidRaw
             | OsFork | OsExit | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir
             | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat | OsEnvironGet
-            | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem | OsEnvironRaw => {
-                return self.call_os(f, a, rty, span)
-            }
+            | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem | OsEnvironRaw | OsUmask
+            | OsTimesItem | OsChmod | OsReadlink | OsFtruncate | OsTtyname | OsGetlogin
+            | OsSystem | OsNice | OsGetppid | OsGetpgrp | OsSetsid | OsGetuid | OsGeteuid
+            | OsGetgid | OsGetegid => return self.call_os(f, a, rty, span),
             OsWrite => {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {
@@ -99,6 +100,35 @@ impl<'p> LlInterpreter<'p> {
                     Ok(f) => LlValue::Int(self.fds.insert(super::fds::Fd::File(f))),
                     Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
                 }
+            }
+            DebugPrintLine => {
+                if self.debug_level == 0 {
+                    let mut text = self.s(a[0], span)?;
+                    text.push(b'\n');
+                    let _ = self.write_fd(2, &text);
+                }
+                LlValue::Void
+            }
+            DebugStart => {
+                self.debug_level += 1;
+                LlValue::Void
+            }
+            DebugStop => {
+                self.debug_level = self.debug_level.saturating_sub(1);
+                LlValue::Void
+            }
+            DebugHavePrints => LlValue::Bool(self.debug_level == 0),
+            DebugFatalerror => {
+                // the binary's abort(): the output written so far stays, status 134
+                let mut text = if int(1) != 0 {
+                    b"RPython traceback:\n".to_vec()
+                } else {
+                    Vec::new()
+                };
+                text.extend(self.s(a[0], span)?);
+                text.push(b'\n');
+                let _ = self.write_fd(2, &text);
+                return Err(super::Unwind::Exit(134));
             }
             OsClose => {
                 let fd = int(0);

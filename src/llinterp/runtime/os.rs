@@ -316,7 +316,7 @@ impl LlInterpreter<'_> {
                     _ => LlValue::Float(time(m.ctime(), m.ctime_nsec())),
                 }
             }
-            _ => return Err(self.fatal_at(span, format!("{} is not an os external", f.name()))),
+            _ => return self.call_os_process(f, a, span),
         })
     }
 }
@@ -329,4 +329,133 @@ fn env_key(key: &[u8]) -> Option<&std::ffi::OsStr> {
         return None;
     }
     Some(std::ffi::OsStr::from_bytes(key))
+}
+
+/// The value of a C call that sets errno when it returns -1, or OSError of that errno.
+fn errno_or<T: PartialEq + From<i8>>(r: T) -> Result<T, i32> {
+    if r == T::from(-1) {
+        Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0))
+    } else {
+        Ok(r)
+    }
+}
+
+/// A C string made by the C library (static storage), copied.
+fn c_text(p: *const libc::c_char) -> Option<Vec<u8>> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null result of getlogin/ttyname is a NUL-terminated string
+    Some(unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes().to_vec())
+}
+
+impl LlInterpreter<'_> {
+    /// The process externals of rposix (ids, umask, times, nice, system) and the
+    /// remaining file ones (chmod, readlink, ftruncate, ttyname): each calls the C
+    /// library's function, as the compiled program does.
+    fn call_os_process(&mut self, f: RuntimeFn, a: &[LlValue], span: Span) -> R {
+        use RuntimeFn::*;
+        let int = |i: usize| a[i].as_int();
+        let cpath = |me: &Self, v: LlValue| -> Result<Option<std::ffi::CString>, Unwind> {
+            use std::os::unix::ffi::OsStrExt;
+            let p = me.path_arg(v, span)?;
+            Ok(std::ffi::CString::new(p.as_os_str().as_bytes()).ok())
+        };
+        let r: Result<LlValue, i32> = match f {
+            // SAFETY (each call below): plain integers in and out, or a NUL-terminated
+            // string that lives across the call
+            OsUmask => Ok(LlValue::Int(
+                unsafe { libc::umask(int(0) as libc::mode_t) } as i64
+            )),
+            OsTimesItem => {
+                let mut t: libc::tms = unsafe { std::mem::zeroed() };
+                let r = unsafe { libc::times(&mut t) } as i64;
+                let tck = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+                let ticks = match int(0) {
+                    0 => t.tms_utime as i64,
+                    1 => t.tms_stime as i64,
+                    2 => t.tms_cutime as i64,
+                    3 => t.tms_cstime as i64,
+                    _ => r,
+                };
+                Ok(LlValue::Float(ticks as f64 / tck))
+            }
+            OsChmod => match cpath(self, a[0])? {
+                Some(c) => errno_or(unsafe { libc::chmod(c.as_ptr(), int(1) as libc::mode_t) })
+                    .map(|_| LlValue::Void),
+                None => Err(libc::EINVAL),
+            },
+            OsReadlink => match cpath(self, a[0])? {
+                Some(c) => {
+                    let mut buf = vec![0u8; 4096];
+                    let n = unsafe {
+                        libc::readlink(c.as_ptr(), buf.as_mut_ptr() as *mut libc::c_char, buf.len())
+                    };
+                    match errno_or(n) {
+                        Ok(n) => {
+                            buf.truncate(n as usize);
+                            Ok(self.strv(&buf))
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+                None => Err(libc::EINVAL),
+            },
+            OsFtruncate => match self.fds.get(int(0)) {
+                Some(Fd::File(_)) if int(1) < 0 => Err(libc::EINVAL),
+                Some(Fd::File(file)) => match file.set_len(int(1) as u64) {
+                    Ok(()) => Ok(LlValue::Void),
+                    Err(e) => Err(e.raw_os_error().unwrap_or(0)),
+                },
+                Some(Fd::Std(k)) => {
+                    errno_or(unsafe { libc::ftruncate(*k as i32, int(1)) }).map(|_| LlValue::Void)
+                }
+                None => Err(libc::EBADF),
+            },
+            OsTtyname => {
+                let raw = match self.fds.get(int(0)) {
+                    Some(Fd::File(file)) => Some(std::os::unix::io::AsRawFd::as_raw_fd(file)),
+                    Some(Fd::Std(k)) => Some(*k as i32),
+                    None => None,
+                };
+                match raw.map(|fd| c_text(unsafe { libc::ttyname(fd) })) {
+                    Some(Some(t)) => Ok(self.strv(&t)),
+                    Some(None) => Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0)),
+                    None => Err(libc::EBADF),
+                }
+            }
+            OsGetlogin => match c_text(unsafe { libc::getlogin() }) {
+                Some(t) => Ok(self.strv(&t)),
+                None => Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0)),
+            },
+            OsSystem => {
+                let _ = self.flush();
+                let c = std::ffi::CString::new(self.s(a[0], span)?).ok();
+                Ok(LlValue::Int(match c {
+                    Some(c) => (unsafe { libc::system(c.as_ptr()) }) as i64,
+                    None => -1,
+                }))
+            }
+            OsNice => {
+                // -1 is also a valid niceness: errno tells an error apart
+                unsafe { *libc::__errno_location() = 0 };
+                let r = unsafe { libc::nice(int(0) as i32) };
+                let e = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+                if r == -1 && e != 0 {
+                    Err(e)
+                } else {
+                    Ok(LlValue::Int(r as i64))
+                }
+            }
+            OsGetppid => Ok(LlValue::Int(unsafe { libc::getppid() } as i64)),
+            OsGetpgrp => Ok(LlValue::Int(unsafe { libc::getpgrp() } as i64)),
+            OsSetsid => errno_or(unsafe { libc::setsid() }).map(|r| LlValue::Int(r as i64)),
+            OsGetuid => Ok(LlValue::Uint(unsafe { libc::getuid() } as u64)),
+            OsGeteuid => Ok(LlValue::Uint(unsafe { libc::geteuid() } as u64)),
+            OsGetgid => Ok(LlValue::Uint(unsafe { libc::getgid() } as u64)),
+            OsGetegid => Ok(LlValue::Uint(unsafe { libc::getegid() } as u64)),
+            _ => return Err(self.fatal_at(span, format!("{} is not an os external", f.name()))),
+        };
+        r.map_err(|e| self.raise_oserror(e))
+    }
 }

@@ -14,13 +14,34 @@ pub(super) fn c_tuple(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1)?;
     match a.args.first() {
         Some(&v) => {
-            if matches!(v, Value::Obj(id) if matches!(sp.heap.get(id), Object::Tuple(_))) {
+            // (a tuple subclass's instance is copied into a plain tuple)
+            if matches!(v, Value::Obj(id) if matches!(sp.heap.get(id), Object::Tuple(_))
+                && sp.heap.tuple_class(id).is_none())
+            {
                 return Ok(v);
             }
             let items = sp.iterate(v)?;
             Ok(sp.new_tuple(items))
         }
         None => Ok(sp.new_tuple(vec![])),
+    }
+}
+
+/// `tuple.__new__(cls[, iterable])`: a tuple of the items, an instance of `cls` when it is
+/// a subclass of `tuple`.
+pub(super) fn m_tuple_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 2)?;
+    let cls = a.args[0];
+    let items = match a.args.get(1) {
+        Some(&v) => sp.iterate(v)?,
+        None => vec![],
+    };
+    match cls {
+        Value::Obj(c) if c == sp.types.tuple => Ok(sp.new_tuple(items)),
+        Value::Obj(c) if sp.heap.class(c).is_some() && sp.is_subclass(c, sp.types.tuple) => {
+            Ok(Value::Obj(sp.heap.alloc_tuple_of_class(items, c)))
+        }
+        _ => sp.type_error("tuple.__new__(X): X is not a subtype of tuple"),
     }
 }
 

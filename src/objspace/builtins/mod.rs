@@ -37,7 +37,9 @@ use classes::{
     m_exc_str, m_function_get, m_object_getattribute, m_object_hash, m_object_init,
     m_object_setattr, m_object_subclasshook, m_property, m_type_new, m_type_subclasses,
 };
-use containers::{c_dict, c_list, c_set, c_slice, c_tuple, m_dict, m_list, m_set, m_slot_item};
+use containers::{
+    c_dict, c_list, c_set, c_slice, c_tuple, m_dict, m_list, m_set, m_slot_item, m_tuple_new,
+};
 use iteration::{
     b_anyall, b_enumerate, b_filter, b_iter, b_len, b_map, b_minmax, b_next, b_range, b_reduce,
     b_reversed, b_sorted, b_sum, b_zip, c_xrange, m_iterator_iter, m_iterator_next,
@@ -224,6 +226,7 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     // methods of built-in classes
     (B::ObjectDunderInit, m_object_init),
     (B::TypeDunderNew, m_type_new),
+    (B::TupleDunderNew, m_tuple_new),
     (B::TypeSubclasses, m_type_subclasses),
     (B::ObjectDunderSetattr, m_object_setattr),
     (B::ObjectDunderGetattribute, m_object_getattribute),

@@ -213,6 +213,9 @@ def ll_setslice(l, start, stop, items2, n2):
         # its binaries copy a negative number of items
         ll_undefined("list slice assignment stop {} past the end of the list (length {})",
                      stop, n)
+    if 0 <= stop < start:
+        _setslice_stop_before_start(l, start, stop, items2, n2)
+        return
     start = _clamp(start, n)
     stop = _clamp(stop, n)
     if stop < start:
@@ -239,6 +242,30 @@ def ll_setslice(l, start, stop, items2, n2):
         _shrink(l, newlen)
     else:
         l.length = newlen
+
+
+@specialize.ll()
+def _setslice_stop_before_start(l, start, stop, items2, n2):
+    # l[start:stop] = other with stop < start: the reference's helper takes it as a list
+    # that grows by n2 (len2 > stop - start), so the list becomes n + n2 long, the items
+    # from `stop` on (not from `start`) move to start + n2 and other's items go to start.
+    # Its binaries move them with memcpy over an overlap, which glibc does as memmove;
+    # beyond the array's spare room the move would write past it.
+    n = l.length
+    newlen = n + n2
+    src = items2
+    if items2 == l.items:
+        src = malloc(typeOf(items2).TO, n2)
+        _copy(items2, 0, src, 0, n2)
+    _resize_ge(l, newlen)
+    items = l.items
+    tail = n - stop
+    if start + n2 + tail > len(items):
+        ll_undefined("list slice assignment [{}:{}] moves items past the list's array",
+                     start, stop)
+    _copy(items, stop, items, start + n2, tail)
+    _copy(src, 0, items, start, n2)
+    l.length = newlen
 
 
 @specialize.ll()

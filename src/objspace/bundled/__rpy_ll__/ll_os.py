@@ -5,7 +5,7 @@ helpers build the program's list or tuple of them. `LIST`, `ARRAY` and `TUPLE` a
 pointer types of the result, passed by the RTyper as constants."""
 from __rpy__ import os_listdir_raw, os_loadavg_item, os_stat_int, os_stat_float
 from __rpy__ import os_fstat_int, os_fstat_float, os_pipe_raw, os_waitpid_raw
-from __rpy__ import os_environ_raw
+from __rpy__ import os_environ_raw, os_times_item
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf
 from rpython.rtyper.annlowlevel import llstr, hlstr
 from rpython.rlib.objectmodel import specialize
@@ -58,6 +58,17 @@ def ll_getloadavg(TUPLE):
     t.item0 = os_loadavg_item(0)
     t.item1 = os_loadavg_item(1)
     t.item2 = os_loadavg_item(2)
+    return t
+
+
+@specialize.ll()
+def ll_times(TUPLE):
+    t = malloc(TUPLE.TO)
+    t.item0 = os_times_item(0)
+    t.item1 = os_times_item(1)
+    t.item2 = os_times_item(2)
+    t.item3 = os_times_item(3)
+    t.item4 = os_times_item(4)
     return t
 
 

@@ -21,6 +21,22 @@ OBJECT = GcStruct('object')
 
 
 @specialize.ll()
+def ll_debug_bool(b):
+    # a bool of debug_print, which the reference's C prints as a word
+    if b:
+        return llstr("True")
+    return llstr("False")
+
+
+@specialize.ll()
+def ll_debug_ptr(p):
+    # a pointer of debug_print, which the reference's C prints with %p: an address, which
+    # no run reproduces (an id unique while the object lives here), "(nil)" for NULL
+    if not p:
+        return llstr("(nil)")
+    return llstr(hex(r_uint(compute_unique_id(p))))
+
+
 def _case(s, upper):
     # a copy with the ASCII letters of the other case changed (others kept)
     n = len(s.chars)

@@ -1,7 +1,7 @@
 """rpy-lsp's model of `rpython.rlib.debug`."""
 from __rpy__ import debug_debug_print, debug_debug_start, debug_debug_stop
 from __rpy__ import debug_debug_flush, debug_have_debug_prints, debug_debug_offset
-from __rpy__ import debug_fatalerror, debug_make_sure_not_resized
+from __rpy__ import debug_fatalerror, debug_fatalerror_notb, debug_make_sure_not_resized
 from __rpy__ import debug_check_nonneg, debug_check_regular_int
 from rpython.rlib.objectmodel import specialize
 
@@ -12,7 +12,7 @@ debug_flush = debug_debug_flush
 have_debug_prints = debug_have_debug_prints
 debug_offset = debug_debug_offset
 fatalerror = debug_fatalerror
-fatalerror_notb = debug_fatalerror
+fatalerror_notb = debug_fatalerror_notb
 # a built-in: the list must never be resized from now on (its annotation is marked)
 make_sure_not_resized = debug_make_sure_not_resized
 

@@ -9,6 +9,7 @@ not model).
 """
 import os
 from rpython.rlib.objectmodel import specialize
+from rpython.rlib.debug import fatalerror_notb, debug_print as _debug_print
 
 
 class _LLOp(object):
@@ -30,6 +31,79 @@ class _LLOp(object):
         if q < 0 and q * y != x:
             q += 1
         return q
+
+    # the word operations, which wrap in C as RPython's int operations do
+    @specialize.ll()
+    def int_add(self, RESULTTYPE, x, y):
+        return x + y
+
+    @specialize.ll()
+    def int_sub(self, RESULTTYPE, x, y):
+        return x - y
+
+    @specialize.ll()
+    def int_mul(self, RESULTTYPE, x, y):
+        return x * y
+
+    @specialize.ll()
+    def int_neg(self, RESULTTYPE, x):
+        return -x
+
+    @specialize.ll()
+    def int_lt(self, RESULTTYPE, x, y):
+        return x < y
+
+    @specialize.ll()
+    def int_le(self, RESULTTYPE, x, y):
+        return x <= y
+
+    @specialize.ll()
+    def int_eq(self, RESULTTYPE, x, y):
+        return x == y
+
+    @specialize.ll()
+    def int_ne(self, RESULTTYPE, x, y):
+        return x != y
+
+    @specialize.ll()
+    def int_gt(self, RESULTTYPE, x, y):
+        return x > y
+
+    @specialize.ll()
+    def int_ge(self, RESULTTYPE, x, y):
+        return x >= y
+
+    @specialize.ll()
+    def int_and(self, RESULTTYPE, x, y):
+        return x & y
+
+    @specialize.ll()
+    def int_or(self, RESULTTYPE, x, y):
+        return x | y
+
+    @specialize.ll()
+    def int_xor(self, RESULTTYPE, x, y):
+        return x ^ y
+
+    @specialize.ll()
+    def int_lshift(self, RESULTTYPE, x, y):
+        return x << y
+
+    @specialize.ll()
+    def int_rshift(self, RESULTTYPE, x, y):
+        return x >> y
+
+    @specialize.ll()
+    def int_invert(self, RESULTTYPE, x):
+        return ~x
+
+    def debug_print(self, RESULTTYPE, *args):
+        # rlib.debug's: stderr outside a debug_start/debug_stop section
+        _debug_print(*args)
+
+    def debug_fatalerror(self, RESULTTYPE, msg):
+        # the message and a newline on stderr, then abort (no traceback header)
+        fatalerror_notb(msg)
 
     def debug_print_traceback(self, RESULTTYPE):
         # The binary prints the C locations of the exception being handled after this

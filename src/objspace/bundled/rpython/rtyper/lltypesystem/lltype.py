@@ -87,6 +87,34 @@ class GcArray(Array):
     _gckind = 'gc'
 
 
+class ForwardReference(ContainerType):
+    """A structure or array declared before it is defined (a type that points to
+    itself): `become(T)` makes it `T`. The annotator reads it as the type it became
+    (`_become`), so that a `Ptr` made before `become` points to that type; its fields and
+    name are copied for the program's own import-time code."""
+
+    def become(self, realcontainertype):
+        if not isinstance(realcontainertype, ContainerType):
+            raise TypeError("ForwardReference can only be to a container, not %r" %
+                            (realcontainertype,))
+        if realcontainertype._gckind != self._gckind:
+            raise TypeError("become() gives conflicting gckind, use the "
+                            "correct XxForwardReference")
+        self._become = realcontainertype
+        if isinstance(realcontainertype, Struct):
+            self._name = realcontainertype._name
+            self._fields = realcontainertype._fields
+            self._names = realcontainertype._names
+            for fname, ftype in realcontainertype._fields:
+                setattr(self, fname, ftype)
+        else:
+            self.OF = realcontainertype.OF
+
+
+class GcForwardReference(ForwardReference):
+    _gckind = 'gc'
+
+
 class Ptr(LowLevelType):
     def __init__(self, TO):
         self.TO = TO
