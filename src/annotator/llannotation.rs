@@ -540,13 +540,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
             // raw memory at computed addresses: a pointer to raw memory, seen through
             // another pointer type or moved
-            // The reference's `force_cast` is a C cast: any pointer or integer to a pointer
-            // type (rpylean keeps tagged words in pointers), a pointer to an integer type.
+            // The reference's `force_cast` is a C cast of whatever low-level value it is
+            // given: to a pointer type, any pointer, integer (rpylean keeps tagged words in
+            // pointers) or object (a string is its GC structure's pointer); a pointer to an
+            // integer type.
             B::RffiCastPtr => {
                 let to_ptr = |t| matches!(self.bk.lltypes.def(t), TypeDef::Ptr(_));
                 match (ty(0), p.get(1)) {
                     (Ok(t), Some(S::Ptr(_))) if to_ptr(t) => Ok(S::Ptr(t)),
                     (Ok(t), Some(s)) if to_ptr(t) && s.is_int_like() => Ok(S::Ptr(t)),
+                    (Ok(t), Some(s))
+                        if to_ptr(t)
+                            && matches!(
+                                s,
+                                S::Str { .. } | S::Unicode { .. } | S::Instance { .. }
+                            ) =>
+                    {
+                        Ok(S::Ptr(t))
+                    }
                     (Ok(t), Some(S::Ptr(_))) if t.is_integer() => {
                         Ok(ll_to_annotation(&self.bk.lltypes, t))
                     }

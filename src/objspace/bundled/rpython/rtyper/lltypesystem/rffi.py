@@ -93,9 +93,6 @@ def cast(TYPE, value):
         return r_signedchar(value)
     if TYPE is UCHAR:
         return r_uchar(value)
-    if lltype.typeOf(value) == TYPE:
-        # a pointer to the type it has (VOIDP is CCHARP in this model)
-        return value
     return _cast_pointer(TYPE, value)
 
 
