@@ -45,16 +45,22 @@ fn a_module_found_nowhere_is_one_rpy007_warning_and_unknown() {
     let x = sp.module_attr(m, "X").unwrap();
     assert_eq!(sp.unknown_name(x).as_deref(), Some("no_such_module.f().g"));
     // A module of `rpython` rpy-lsp does not model, and a name a partial model lacks.
-    let (sp, _) = run("from rpython.rlib.nonexistent import x\nfrom os import no_such_name\n");
+    let (sp, _) = run("from rpython.rlib.rsocket import x\nfrom os import no_such_name\n");
     let d = describe(&sp);
     assert_eq!(d.len(), 2, "{d:?}");
     assert!(
-        d[0].starts_with("RPY007 main.py:1: the module `rpython.rlib.nonexistent`"),
+        d[0].starts_with("RPY007 main.py:1: the module `rpython.rlib.rsocket`"),
         "{d:?}"
     );
     assert!(
         d[1].starts_with("RPY007 main.py:2: the name `os.no_such_name`"),
         "{d:?}"
+    );
+    // A module rpython 0.2.1's `rpython.rlib` does not have: the reference's ImportError.
+    let (sp, _) = run("from rpython.rlib.nonexistent import x\n");
+    assert_eq!(
+        describe(&sp),
+        vec!["RPY002 main.py:1: ImportError: No module named nonexistent: `rpython.rlib.nonexistent` does not exist in the reference's rpython (0.2.1)"]
     );
 }
 

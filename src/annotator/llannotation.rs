@@ -546,15 +546,34 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
             // raw memory at computed addresses: a pointer to raw memory, seen through
             // another pointer type or moved
-            B::RffiCastPtr => match (ty(0), p.get(1)) {
-                (Ok(t), Some(S::Ptr(_))) if matches!(self.bk.lltypes.def(t), TypeDef::Ptr(_)) => {
-                    Ok(S::Ptr(t))
+            // The reference's `force_cast` is a C cast of whatever low-level value it is
+            // given: to a pointer type, any pointer, integer (rpylean keeps tagged words in
+            // pointers) or object (a string is its GC structure's pointer); a pointer to an
+            // integer type.
+            B::RffiCastPtr => {
+                let to_ptr = |t| matches!(self.bk.lltypes.def(t), TypeDef::Ptr(_));
+                match (ty(0), p.get(1)) {
+                    (Ok(t), Some(S::Ptr(_))) if to_ptr(t) => Ok(S::Ptr(t)),
+                    (Ok(t), Some(s)) if to_ptr(t) && s.is_int_like() => Ok(S::Ptr(t)),
+                    (Ok(t), Some(s))
+                        if to_ptr(t)
+                            && matches!(
+                                s,
+                                S::Str { .. } | S::Unicode { .. } | S::Instance { .. }
+                            ) =>
+                    {
+                        Ok(S::Ptr(t))
+                    }
+                    (Ok(t), Some(S::Ptr(_))) if t.is_integer() => {
+                        Ok(ll_to_annotation(&self.bk.lltypes, t))
+                    }
+                    _ => Err(AnnError::new(
+                        "RPY205",
+                        "`rffi.cast()` of a pointer needs a pointer or integer type, and to a pointer type a pointer or an integer".into(),
+                    )),
                 }
-                _ => Err(AnnError::new(
-                    "RPY205",
-                    "`rffi.cast()` to a pointer type needs a pointer".into(),
-                )),
-            },
+            }
+            B::RffiIsPtr => Ok(S::const_bool(matches!(p.first(), Some(S::Ptr(_))))),
             B::RffiPtradd => match (p.first(), p.get(1)) {
                 (Some(S::Ptr(t)), Some(n)) if n.is_int_like() => Ok(S::Ptr(*t)),
                 _ => Err(AnnError::new(

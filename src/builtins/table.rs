@@ -211,8 +211,13 @@ builtins! {
     LltypeMalloc = "lltype.malloc";
     LltypeNullptr = "lltype.nullptr";
     LltypeTypeOf = "lltype.typeOf";
-    /// `rffi.cast(PTRTYPE, p)` of a pointer: the same address seen through another type
+    /// `rffi.cast(TYPE, x)` where a pointer is involved: the same address seen through
+    /// another pointer type, a pointer's address as an integer, or an integer (a tagged
+    /// word) kept in a pointer
     RffiCastPtr = "rffi.cast_ptr";
+    /// `rffi.cast()`'s test of its value: whether it is a low-level pointer (a constant
+    /// while annotating; pointers do not exist at import time)
+    RffiIsPtr = "rffi.is_ptr";
     RffiPtradd = "rffi.ptradd";
     AnnlowlevelLlstr = "annlowlevel.llstr";
     OsListdirRaw = "os.listdir_raw";

@@ -324,8 +324,20 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 self.close(target, vec![v], ExitCase::None);
             }
             Err(Unwind::Raise { etype, evalue }) => {
+                // The reference's flow space refuses an ImportError that leaves a function
+                // (an import in translated code that always fails, or `raise ImportError`).
+                let import_error = matches!(etype, Hlvalue::Const(Value::Obj(c))
+                    if self.builtin_class("ImportError") == Some(c));
                 let target = self.graph.exceptblock;
                 let link = self.close(target, vec![etype, evalue], ExitCase::None);
+                if let (Some(link), true) = (link, import_error) {
+                    let d = Diagnostic::new(
+                        "RPY108",
+                        self.span,
+                        "ImportError is raised in RPython: this always raises ImportError, and RPython refuses a function that lets it out (catch it, or import at module level)",
+                    );
+                    self.path_errors.push((d, link));
+                }
                 // (the raising instruction is the last one run: `eval` moved past it)
                 let pc = frame.state.pc as usize;
                 let caught =

@@ -93,6 +93,7 @@ impl Database<'_> {
         match p {
             // (a computed raw address exists only at run time: never a prebuilt constant)
             LlPtr::Null | LlPtr::Raw { .. } => "NULL".into(),
+            LlPtr::Addr(n) => format!("(({}){})", cty, n),
             LlPtr::Func(f) => format!("(({})&{})", cty, self.func_names[f as usize]),
             LlPtr::Obj { obj, inner } => {
                 let name = Self::const_name(obj);

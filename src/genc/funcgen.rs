@@ -622,9 +622,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             ConvertFloatBytesToLonglong => Some(format!("rpy_float_bits({})", a(0))),
             ConvertLonglongBytesToFloat => Some(format!("rpy_float_from_bits({})", a(0))),
             CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar | CastIntToUnichar
-            | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer => {
-                Some(format!("(({}){})", cty, a(0)))
-            }
+            | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer
+            | CastPtrToInt | CastIntToPtr => Some(format!("(({}){})", cty, a(0))),
             PtrEq => Some(format!("((void *){} == (void *){})", a(0), a(1))),
             PtrNe => Some(format!("((void *){} != (void *){})", a(0), a(1))),
             PtrIsZero => Some(format!("({} == NULL)", a(0))),

@@ -278,6 +278,8 @@ impl<'p> LlInterpreter<'p> {
                 r.map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
+            CastPtrToInt => LlValue::Int(ptr_address(a!(0).as_ptr())),
+            CastIntToPtr => LlValue::Ptr(address_ptr(a!(0).as_int(), self.heap.containers.len())),
             DirectPtradd => LlValue::Ptr(
                 self.heap
                     .ptradd(a!(0).as_ptr(), a!(1).as_int())
@@ -685,4 +687,44 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
         LlType::UNICHAR => LlValue::UniChar(v.as_int() as u32),
         _ => v,
     }
+}
+
+// `run` has no raw addresses: a pointer's address is a number that tells the objects apart
+// and is a multiple of 16, as C's aligned ones are (a tag in the low bits reads back), and
+// NULL is 0. `address_ptr` turns such a number back into its object's pointer; any other
+// integer is a pointer to nothing (`LlPtr::Addr`).
+const RAW_BASE: i64 = 1 << 44;
+const FUNC_BASE: i64 = 1 << 52;
+
+fn ptr_address(p: LlPtr) -> i64 {
+    match p {
+        LlPtr::Null => 0,
+        LlPtr::Obj { obj, .. } => (obj as i64 + 1) << 4,
+        LlPtr::Raw { obj, off } => RAW_BASE + ((obj as i64) << 20) + off as i64,
+        LlPtr::Func(f) => FUNC_BASE + ((f as i64) << 4),
+        LlPtr::Addr(n) => n,
+    }
+}
+
+fn address_ptr(n: i64, objects: usize) -> LlPtr {
+    if n == 0 {
+        return LlPtr::Null;
+    }
+    if n > 0 && n < RAW_BASE && n & 15 == 0 && ((n >> 4) - 1) < objects as i64 {
+        return LlPtr::Obj {
+            obj: ((n >> 4) - 1) as u32,
+            inner: false,
+        };
+    }
+    if (RAW_BASE..FUNC_BASE).contains(&n) {
+        let (obj, off) = ((n - RAW_BASE) >> 20, (n - RAW_BASE) & ((1 << 20) - 1));
+        if obj < objects as i64 {
+            return LlPtr::Raw {
+                obj: obj as u32,
+                off: off as u32,
+            };
+        }
+    }
+    // (a function's address read back stays an address: calls need the function itself)
+    LlPtr::Addr(n)
 }

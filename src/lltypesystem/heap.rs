@@ -30,6 +30,10 @@ pub enum LlPtr {
         obj: u32,
         off: u32,
     },
+    /// A pointer made from an integer that is no object's address (`rffi.cast(PTR, n)`:
+    /// a tagged word kept in a pointer). It compares and casts back to the integer; it
+    /// cannot be dereferenced.
+    Addr(i64),
 }
 
 /// A low-level value. Integers of every kind are kept in 64 bits; `Signed` and
@@ -141,6 +145,7 @@ impl std::fmt::Display for LlValue {
             }
             LlValue::Ptr(LlPtr::Func(i)) => write!(f, "<func {}>", i),
             LlValue::Ptr(LlPtr::Raw { obj, off }) => write!(f, "<ptr {}+{}>", obj, off),
+            LlValue::Ptr(LlPtr::Addr(n)) => write!(f, "<address {}>", n),
             LlValue::Name(s) => write!(f, "'{}'", s),
             LlValue::Type(t) => write!(f, "<type {}>", t.0),
         }

@@ -241,6 +241,11 @@ llops! {
     GcCollect = "gc__collect", Some(0), V, false, Nothing, true;
     /// Between a structure and its first-field parents, up or down.
     CastPointer = "cast_pointer", Some(1), Given, true, Nothing, false;
+    /// `rffi.cast(INTTYPE, ptr)`: a pointer's address as a `Signed` (0 for NULL).
+    CastPtrToInt = "cast_ptr_to_int", Some(1), S, false, Nothing, false;
+    /// `rffi.cast(PTRTYPE, n)`: the pointer whose address is the `Signed` `n` (a tagged word
+    /// kept in a pointer; 0 is NULL).
+    CastIntToPtr = "cast_int_to_ptr", Some(1), Given, false, Nothing, false;
     /// `malloc(Void const TYPE)`.
     Malloc = "malloc", Some(1), Given, false, Nothing, true;
     /// `malloc_varsize(Void const TYPE, Signed length)`.

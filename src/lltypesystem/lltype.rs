@@ -95,6 +95,15 @@ impl LlType {
         })
     }
 
+    /// The integer types: machine words, long longs and narrow C integers (not chars,
+    /// bools or floats).
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            LlType::SIGNED | LlType::UNSIGNED | LlType::SIGNEDLONGLONG | LlType::UNSIGNEDLONGLONG
+        ) || self.narrow_bits().is_some()
+    }
+
     pub fn is_primitive(self) -> bool {
         self.0 < PRIMITIVES.len() as u32
     }

@@ -50,6 +50,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::LltypeNullptr, os_not_at_import),
     (B::LltypeTypeOf, os_not_at_import),
     (B::RffiCastPtr, os_not_at_import),
+    (B::RffiIsPtr, om_false),
     (B::RffiPtradd, os_not_at_import),
     (B::AnnlowlevelLlstr, os_not_at_import),
     (B::OsListdirRaw, os_not_at_import),

@@ -182,6 +182,23 @@ impl ObjSpace {
         u
     }
 
+    /// Whether the bundled package `package` lists its real submodules (`_rpy_submodules_`,
+    /// those of rpython 0.2.1) and `name` is not one of them.
+    fn absent_submodule(&self, package: ObjId, name: &str) -> bool {
+        let Object::Module(m) = self.heap.get(package) else {
+            return false;
+        };
+        let Some(Value::Obj(t)) = m.dict.get("_rpy_submodules_") else {
+            return false;
+        };
+        match self.heap.get(t) {
+            Object::Tuple(items) => !items
+                .iter()
+                .any(|&v| self.heap.str_value(v) == Some(name.as_bytes())),
+            _ => false,
+        }
+    }
+
     /// A missing submodule of a package rpy-lsp models (`rpython.translator`): the report says
     /// which parts are modelled, since the real package has it.
     fn note_missing_bundled(&mut self, fullname: &str, u: &Unwind<Value>) {
@@ -490,6 +507,22 @@ impl ObjSpace {
                             // no `collections.abc`: typing falls back on an ImportError).
                             let u = self.missing_module(part);
                             self.note_missing_bundled(&prefix, &u);
+                            return Err(u);
+                        }
+                        None if parent.is_some_and(|p| self.absent_submodule(p, part)) => {
+                            // A submodule a later RPython added (`rpython.rlib.rutf8`): the
+                            // reference's package has no such module.
+                            let u = self.missing_module(part);
+                            if let Unwind::Raise {
+                                evalue: Value::Obj(id),
+                                ..
+                            } = &u
+                            {
+                                self.missing_module_hints.insert(
+                                    *id,
+                                    format!("`{prefix}` does not exist in the reference's rpython (0.2.1)"),
+                                );
+                            }
                             return Err(u);
                         }
                         None => {

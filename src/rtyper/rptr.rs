@@ -334,12 +334,28 @@ impl RTyper<'_> {
                 ))
             }
             B::LltypeTypeOf => Ok((super::hop::cvoid(), self.intern_repr(Repr::Void))),
-            B::RffiCastPtr => {
+            B::RffiCastPtr => (|| {
                 let pt = self.lltype(hop.r_result);
-                Ok((
-                    llops.genop(LlOp::CastPointer, vec![hop.args_v[1]], pt),
-                    hop.r_result,
-                ))
+                let have = self.lltype(hop.args_r[1]);
+                let v = if self.types.is_ptr(have) && self.types.is_ptr(pt) {
+                    llops.genop(LlOp::CastPointer, vec![hop.args_v[1]], pt)
+                } else if self.types.is_ptr(pt) {
+                    // an integer kept in a pointer: through Signed, as the reference's cast
+                    let si = self.intern_repr(Repr::Int(crate::objspace::object::IntKind::Signed));
+                    let n = self.inputarg(llops, hop, 1, si)?;
+                    llops.genop(LlOp::CastIntToPtr, vec![n], pt)
+                } else {
+                    let n = llops.genop(LlOp::CastPtrToInt, vec![hop.args_v[1]], LlType::SIGNED);
+                    self.prim_cast(llops, n, LlType::SIGNED, pt)?
+                };
+                Ok((v, hop.r_result))
+            })(),
+            B::RffiIsPtr => {
+                let is_ptr = matches!(
+                    hop.args_s.first(),
+                    Some(crate::annotator::model::SomeValue::Ptr(_))
+                );
+                Ok((super::hop::cbool(is_ptr), self.intern_repr(Repr::Bool)))
             }
             B::RffiPtradd => (|| {
                 let pt = self.lltype(hop.r_result);

@@ -31,7 +31,7 @@ from rpython.rlib.rstring import StringBuilder
 from rpython.rlib.rarithmetic import intmask, r_longlong, r_ulonglong, r_singlefloat
 from rpython.rlib.rarithmetic import build_int, r_uint as _r_word_uint
 from rpython.rlib.objectmodel import specialize, we_are_translated
-from __rpy__ import model_unknown, rffi_cast_ptr, rffi_ptradd
+from __rpy__ import model_unknown, rffi_cast_ptr, rffi_is_ptr, rffi_ptradd
 import os
 
 
@@ -66,6 +66,9 @@ UINT64 = UnsignedLongLong
 
 @specialize.ll()
 def cast(TYPE, value):
+    if rffi_is_ptr(value):
+        # C's cast of an address: to another pointer type, or to an integer
+        return rffi_cast_ptr(TYPE, value)
     if TYPE is Signed:
         return intmask(value)
     if TYPE is Unsigned:
@@ -90,9 +93,6 @@ def cast(TYPE, value):
         return r_signedchar(value)
     if TYPE is UCHAR:
         return r_uchar(value)
-    if lltype.typeOf(value) == TYPE:
-        # a pointer to the type it has (VOIDP is CCHARP in this model)
-        return value
     return _cast_pointer(TYPE, value)
 
 
@@ -310,9 +310,10 @@ def _result_source(RESULT):
 
 @specialize.ll()
 def _cast_pointer(TYPE, value):
-    # A cast of a pointer to another pointer type (`cast(SIGNEDP, buf)`): the same raw
-    # memory, read and written as what the new type says. At import time (a function
-    # pointer from dlsym) the address is unknown: one warning, not an error.
+    # A cast to a pointer type: of a pointer (`cast(SIGNEDP, buf)`), the same raw memory
+    # read and written as what the new type says; of an integer, the pointer at that
+    # address (a tagged word kept in a pointer). At import time (a function pointer from
+    # dlsym) the address is unknown: one warning, not an error.
     if not we_are_translated():
         return model_unknown("rffi.cast()")
     return rffi_cast_ptr(TYPE, value)
