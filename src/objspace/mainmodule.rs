@@ -86,7 +86,7 @@ impl ObjSpace {
                     "RPY007",
                     d.span,
                     format!(
-                        "{} after import-time code depended on a value rpy-lsp does not model: what the module defines from here on is unknown",
+                        "{} after import-time code depended on a value rpy-lsp does not model: what the module defines from here on is unknown (the program is not checked where it uses it)",
                         d.message
                     ),
                 )
