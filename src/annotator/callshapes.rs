@@ -18,9 +18,10 @@ use std::rc::Rc;
 /// A call's shape: positional arguments (with `self` for a method) and keyword names.
 type Shape = (usize, Vec<Rc<str>>);
 
-/// What a set of callables contributes to the families: its first function and whether
-/// its members are bound methods (`None`: not a set of functions and methods).
-type SetInfo = Option<(DescId, bool)>;
+/// What a set of callables contributes to the families: its functions (the reference's
+/// row of graphs for a call site) and whether its members are bound methods (`None`: not
+/// a set of functions and methods).
+type SetInfo = Option<(Rc<[DescId]>, bool)>;
 
 /// The families seen so far (a union-find over function descriptions) and their shapes.
 #[derive(Default, Debug)]
@@ -32,6 +33,12 @@ pub struct CallShapes {
     /// `Rc` (kept alive so the address stays theirs): a call site is re-flowed many times
     /// and a family can have thousands of members, so each set is merged once.
     merged: HashMap<usize, (Rc<[DescId]>, SetInfo)>,
+    /// Every call's row: its shape, the functions that call may reach and the first call
+    /// with them (the reference normalizes each row on its own: one call reaching only
+    /// overrides with equal defaults is fine while another call of the family passes every
+    /// argument to all of them). Keyed by the shape and the address of the functions.
+    rows: Vec<(Shape, Rc<[DescId]>, Span)>,
+    row_index: crate::fasthash::HashSet<(Shape, usize)>,
 }
 
 impl CallShapes {
@@ -87,16 +94,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     pub(super) fn record_call_shape(&mut self, descs: &Rc<[DescId]>, args: &ArgsS, span: Span) {
         let key = Rc::as_ptr(descs) as *const DescId as usize;
         let info = match self.call_shapes.merged.get(&key) {
-            Some((_, info)) => *info,
+            Some((_, info)) => info.clone(),
             None => {
                 let info = self.merge_call_set(descs);
-                self.call_shapes.merged.insert(key, (descs.clone(), info));
+                self.call_shapes
+                    .merged
+                    .insert(key, (descs.clone(), info.clone()));
                 info
             }
         };
-        let Some((first, bound)) = info else {
+        let Some((funcs, bound)) = info else {
             return;
         };
+        let first = funcs[0];
         // `f(a, *unknown)` (also the call of a method unknown code may call) has no known
         // shape: how many arguments it passes is unknown.
         if args.star_unknown.is_some() {
@@ -109,7 +119,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let root = self.call_shapes.find(first);
         let list = self.call_shapes.shapes.entry(root).or_default();
         if !list.iter().any(|(s, _)| *s == shape) {
-            list.push((shape, span));
+            list.push((shape.clone(), span));
+        }
+        let row_key = (shape.clone(), Rc::as_ptr(&funcs) as *const DescId as usize);
+        if self.call_shapes.row_index.insert(row_key) {
+            self.call_shapes.rows.push((shape, funcs, span));
         }
     }
 
@@ -142,7 +156,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         for &f in &funcs[1..] {
             self.call_shapes.union(first, f);
         }
-        Some((first, bound))
+        Some((Rc::from(funcs), bound))
     }
 
     /// The function description of the `__init__` that instances of class `d` run.
@@ -159,23 +173,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    /// Reports each family called with several shapes whose functions cannot share one.
+    /// Reports each family called with several shapes whose functions cannot share one:
+    /// as the reference's typer, row by row (the functions one call may reach), a row whose
+    /// functions differ in parameters or defaults and that a call does not fill in order.
     pub(super) fn check_call_shapes(&mut self) {
-        let members: Vec<DescId> = self.call_shapes.parent.keys().copied().collect();
-        let mut families: HashMap<DescId, Vec<DescId>> = HashMap::default();
-        for d in members {
-            let r = self.call_shapes.find(d);
-            families.entry(r).or_default().push(d);
-        }
+        let rows = self.call_shapes.rows.clone();
+        let mut reported: crate::fasthash::HashSet<DescId> = Default::default();
         let mut errors = Vec::new();
-        for (root, funcs) in families {
-            let shapes = self
-                .call_shapes
-                .shapes
-                .get(&root)
-                .cloned()
-                .unwrap_or_default();
-            if funcs.len() < 2 || shapes.len() < 2 {
+        for ((n, kws), row, span) in rows {
+            let root = self.call_shapes.find(row[0]);
+            let nshapes = self.call_shapes.shapes.get(&root).map_or(0, |v| v.len());
+            if nshapes < 2 || reported.contains(&root) {
+                continue;
+            }
+            let mut funcs: Vec<DescId> = row.to_vec();
+            funcs.sort();
+            funcs.dedup();
+            if funcs.len() < 2 {
                 continue;
             }
             let mut sigs = Vec::new();
@@ -212,23 +226,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             // A call that does not pass every parameter in order needs each function's own
             // defaults filled in: impossible with several shapes.
-            let needs_defaults = shapes.iter().find(|((n, kws), _)| {
-                sigs.iter().any(|(_, sig, _)| {
-                    let in_order = kws
-                        .iter()
-                        .enumerate()
-                        .all(|(i, k)| sig.argnames.get(n + i) == Some(k));
-                    n + kws.len() != sig.argnames.len() || !in_order
-                })
+            let needs_defaults = sigs.iter().any(|(_, sig, _)| {
+                let in_order = kws
+                    .iter()
+                    .enumerate()
+                    .all(|(i, k)| sig.argnames.get(n + i) == Some(k));
+                n + kws.len() != sig.argnames.len() || !in_order
             });
             // A call passing more arguments than one of the functions takes (an override
             // with fewer parameters, called through the base class) says so plainly.
-            let too_many = shapes.iter().find_map(|((n, kws), span)| {
-                sigs.iter()
-                    .find(|(_, sig, _)| n + kws.len() > sig.argnames.len())
-                    .map(|(name, sig, _)| (name.clone(), sig.argnames.len(), n + kws.len(), *span))
-            });
-            if let Some((name, takes, given, span)) = too_many {
+            let too_many = sigs
+                .iter()
+                .find(|(_, sig, _)| n + kws.len() > sig.argnames.len())
+                .map(|(name, sig, _)| (name.clone(), sig.argnames.len(), n + kws.len()));
+            if let Some((name, takes, given)) = too_many {
+                reported.insert(root);
                 errors.push((
                     AnnError::new(
                         "RPY206",
@@ -242,7 +254,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ),
                     span,
                 ));
-            } else if let Some((_, span)) = needs_defaults {
+            } else if needs_defaults {
+                reported.insert(root);
                 let mut names: Vec<String> =
                     sigs.iter().map(|(n, _, _)| format!("`{n}`")).collect();
                 names.sort();
@@ -256,7 +269,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                             names.join(" and ")
                         ),
                     ),
-                    *span,
+                    span,
                 ));
             }
         }

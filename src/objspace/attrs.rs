@@ -42,25 +42,48 @@ impl ObjSpace {
             || owner.starts_with(|c: char| c.is_ascii_uppercase())
     }
 
+    /// Records the bound method `m` made for `key` (see `ObjSpace::bound_methods`).
+    fn remember_bound(&mut self, key: Option<(ObjId, ObjId)>, m: Value) {
+        if let (Some(k), Value::Obj(m)) = (key, m) {
+            self.bound_methods.insert(k, m);
+        }
+    }
+
     /// Descriptor binding of a class attribute found for `obj` (an instance of `cls`).
     pub(crate) fn bind_attr(&mut self, attr: Value, obj: Value, cls: ObjId) -> R {
         let Value::Obj(id) = attr else {
             return Ok(attr);
         };
+        let memo_key = match obj {
+            Value::Obj(o) => Some((id, o)),
+            _ => None,
+        };
         match self.heap.get(id) {
-            Object::Function(_) => Ok(self.alloc(Object::BoundMethod {
-                func: attr,
-                self_value: obj,
-            })),
+            Object::Function(_) => {
+                if let Some(&m) = memo_key.and_then(|k| self.bound_methods.get(&k)) {
+                    return Ok(Value::Obj(m));
+                }
+                let m = self.alloc(Object::BoundMethod {
+                    func: attr,
+                    self_value: obj,
+                });
+                self.remember_bound(memo_key, m);
+                Ok(m)
+            }
             Object::Builtin {
-                id,
+                id: bid,
                 bound_self: None,
-            } if self.is_method_builtin(*id) => {
-                let id = *id;
-                Ok(self.alloc(Object::Builtin {
-                    id,
+            } if self.is_method_builtin(*bid) => {
+                let bid = *bid;
+                if let Some(&m) = memo_key.and_then(|k| self.bound_methods.get(&k)) {
+                    return Ok(Value::Obj(m));
+                }
+                let m = self.alloc(Object::Builtin {
+                    id: bid,
                     bound_self: Some(obj),
-                }))
+                });
+                self.remember_bound(memo_key, m);
+                Ok(m)
             }
             Object::StaticMethod(f) => Ok(*f),
             Object::ClassMethod(f) => {
@@ -335,6 +358,12 @@ impl ObjSpace {
                 let package =
                     &*m.name != "os" && self.module_info.get(&id).is_some_and(|i| i.is_package);
                 if self.is_bundled_module(obj) && !name.starts_with("__") && !package {
+                    return Ok(Some(self.new_unknown(&full)));
+                }
+                // A module whose globals received an unknown mapping
+                // (`globals().update(rffi_platform.configure(C))`, dioxide's `jack`) may
+                // hold the name: seen from another module too it is unknown.
+                if self.unknown_globals.contains(&id) && !name.starts_with("__") {
                     return Ok(Some(self.new_unknown(&full)));
                 }
                 Ok(None)

@@ -71,6 +71,28 @@ impl ObjSpace {
                 );
                 self.push_diagnostic(d);
             }
+            // Past the step, time or memory budget after a branch or loop on an unknown
+            // value (`while running:` over a list subclass that threads fill, in the
+            // reference's `_test_thread.py`): the loop may only be endless because of
+            // what rpy-lsp does not model.
+            Unwind::Error(d)
+                if d.code == "RPY004"
+                    && d.message.starts_with("import-time evaluation stopped")
+                    && self.unknown_control.is_some() =>
+            {
+                self.import_stopped_unknown = true;
+                let at = self.unknown_control.expect("checked above");
+                let d = Diagnostic::new(
+                    "RPY007",
+                    d.span,
+                    format!(
+                        "{} after import-time code depended on a value rpy-lsp does not model: what the module defines from here on is unknown (the program is not checked where it uses it)",
+                        d.message
+                    ),
+                )
+                .with_label(at, "a branch or loop on an unknown value");
+                self.push_diagnostic(d);
+            }
             Unwind::Error(d) => self.push_diagnostic(*d),
             Unwind::Fork(_) | Unwind::Stop => {
                 let d = Diagnostic::new(

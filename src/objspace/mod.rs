@@ -134,6 +134,12 @@ pub struct ObjSpace {
     /// Active frames: (globals module, class-body namespace).
     pub(crate) frames: Vec<(ObjId, Option<ObjId>)>,
     interned: HashMap<Rc<str>, ObjId>,
+    /// The bound method made for each (function or method built-in, receiver) pair read
+    /// at import time (`bind_attr`). Objects are never freed, so without it a loop that
+    /// calls `lst.append(x)` (or runs a comprehension) a million times would keep a million
+    /// method objects alive (pygirl's profiling target built 2M-item lists this way). A
+    /// bound method is immutable, so sharing it only makes `a.f is a.f` true.
+    pub(crate) bound_methods: HashMap<(ObjId, ObjId), ObjId>,
     interned_rev: HashMap<ObjId, Rc<str>>,
     str_consts: HashMap<Rc<[u8]>, ObjId>,
     char_cache: Vec<Option<ObjId>>,
@@ -258,6 +264,7 @@ impl ObjSpace {
             registry: builtins::registry(),
             frames: Vec::new(),
             interned: HashMap::default(),
+            bound_methods: HashMap::default(),
             interned_rev: HashMap::default(),
             str_consts: HashMap::default(),
             char_cache: vec![None; 256],
