@@ -1,10 +1,10 @@
 //! Constants: the Python 2 value of literals (ints that become longs, `L` suffixes, string
 //! literals decoded from the source text with their diagnostics, constant tuples) and the
 //! constant folding CPython 2.7 does at compile time (negative literals, arithmetic on
-//! constants; strings and tuples are in `seqfold`), so
+//! constants), so
 //! that the later stages see the same constants as the reference.
 
-use super::seqfold::{folds_to_sequence, FoldCtx};
+use super::seqfold::folds_to_sequence;
 use super::Codegen;
 use crate::biglong::{self, BigInt, IntOp};
 use crate::compiler::bytecode::Const;
@@ -258,10 +258,10 @@ enum ConstUnit {
 /// right before the `BUILD_*` must cover every item. A folded item restarts the count at 1
 /// and anything else at 0, so `[2 * 3, 4]` and `[(1, 2), 5]` fold while `[4, 2 * 3]` and
 /// `[(1, 2), (3, 4)]` do not (`True` is a global name in Python 2, not a constant).
-pub(super) fn tuple_display_folds(elts: &[ast::Expr], cx: &FoldCtx) -> bool {
+pub(super) fn display_folds(elts: &[ast::Expr], true_division: bool, text: &str) -> bool {
     let mut run = 0usize;
     for e in elts {
-        run = match const_unit(e, cx) {
+        run = match const_unit(e, true_division, text) {
             ConstUnit::Literal => run + 1,
             ConstUnit::Folded => 1,
             ConstUnit::NotConstant => 0,
@@ -270,7 +270,7 @@ pub(super) fn tuple_display_folds(elts: &[ast::Expr], cx: &FoldCtx) -> bool {
     run >= elts.len()
 }
 
-fn const_unit(e: &ast::Expr, cx: &FoldCtx) -> ConstUnit {
+fn const_unit(e: &ast::Expr, true_division: bool, text: &str) -> ConstUnit {
     match e {
         ast::Expr::Constant(c) => match c.value {
             ast::Constant::Bool(_) => ConstUnit::NotConstant,
@@ -278,13 +278,13 @@ fn const_unit(e: &ast::Expr, cx: &FoldCtx) -> ConstUnit {
         },
         // `-<number>` is one literal in CPython's parser
         ast::Expr::UnaryOp(u)
-            if u.op == ast::UnaryOp::USub && literal(&u.operand, cx.text).is_some() =>
+            if u.op == ast::UnaryOp::USub && literal(&u.operand, text).is_some() =>
         {
             ConstUnit::Literal
         }
-        ast::Expr::Tuple(t) if tuple_display_folds(&t.elts, cx) => ConstUnit::Folded,
-        _ if fold_constant(e, cx.true_division, cx.text).is_some() => ConstUnit::Folded,
-        _ if folds_to_sequence(e, cx) => ConstUnit::Folded,
+        ast::Expr::Tuple(t) if display_folds(&t.elts, true_division, text) => ConstUnit::Folded,
+        _ if fold_constant(e, true_division, text).is_some() => ConstUnit::Folded,
+        _ if folds_to_sequence(e, true_division, text) => ConstUnit::Folded,
         _ => ConstUnit::NotConstant,
     }
 }
@@ -295,12 +295,7 @@ impl<'a> Codegen<'a> {
     /// right operand in CPython 2.7 (its optimizer's only rewrite of a list display), which
     /// the flow space then folds like any constant tuple.
     pub(super) fn in_list_folds(&self, elts: &[ast::Expr]) -> bool {
-        let cx = FoldCtx {
-            true_division: self.future_division,
-            unicode_literals: self.unicode_literals,
-            text: self.text,
-        };
-        tuple_display_folds(elts, &cx)
+        display_folds(elts, self.future_division, self.text)
     }
 
     pub(super) fn fold(&self, e: &ast::Expr) -> Option<FoldedNum> {

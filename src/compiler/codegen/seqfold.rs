@@ -2,7 +2,7 @@
 //! (`"ab" * 3`, `3 * "ab"`, `"a" + "b"`, `("a",) * 2`, `"abc"[1]`), for the count of
 //! constants it makes before turning a list display right before `in` into a constant tuple
 //! (`x in ["ab" * 3, "c"]` loads `('ababab', 'c')`, while `x in ["c", "ab" * 3]` stays a
-//! list: a folded item restarts the count at 1, see `constants::tuple_display_folds`).
+//! list: a folded item restarts the count at 1, see `constants::display_folds`).
 //!
 //! The optimizer folds a binary operator or a subscript whose two operands are the two
 //! constants loaded right before it (the right one a single literal), as numbers do, and
@@ -12,6 +12,12 @@
 use super::constants::fold_constant;
 use crate::compiler::strings::{decode_literal, PyStr};
 use crate::syntax::ast;
+
+/// Where the folding happens: the module's text and whether `/` is true division.
+struct FoldCtx<'t> {
+    true_division: bool,
+    text: &'t str,
+}
 
 /// CPython 2.7 keeps a folded constant only up to this size (`fold_binops_on_constants`).
 const MAX_FOLDED_SIZE: usize = 20;
@@ -29,19 +35,16 @@ enum Folded {
     Other,
 }
 
-/// Where the folding happens: the module's text and its `__future__` flags.
-pub(super) struct FoldCtx<'t> {
-    pub true_division: bool,
-    pub unicode_literals: bool,
-    pub text: &'t str,
-}
-
 /// Whether `e` is a string/tuple operation the optimizer folds into one constant (a bare
 /// literal is not: it is counted as a literal by the caller).
-pub(super) fn folds_to_sequence(e: &ast::Expr, cx: &FoldCtx) -> bool {
+pub(super) fn folds_to_sequence(e: &ast::Expr, true_division: bool, text: &str) -> bool {
+    let cx = FoldCtx {
+        true_division,
+        text,
+    };
     matches!(e, ast::Expr::BinOp(_) | ast::Expr::Subscript(_))
         && matches!(
-            folded(e, cx),
+            folded(e, &cx),
             Some(Folded::Str(..) | Folded::Unicode(_) | Folded::Tuple(_) | Folded::Other)
         )
 }
@@ -63,7 +66,9 @@ fn single_literal(e: &ast::Expr) -> bool {
 fn folded(e: &ast::Expr, cx: &FoldCtx) -> Option<Folded> {
     match e {
         ast::Expr::Constant(c) => literal(c, cx),
-        ast::Expr::Tuple(t) if super::constants::tuple_display_folds(&t.elts, cx) => {
+        ast::Expr::Tuple(t)
+            if super::constants::display_folds(&t.elts, cx.true_division, cx.text) =>
+        {
             Some(Folded::Tuple(t.elts.len()))
         }
         ast::Expr::BinOp(b) if single_literal(&b.right) => {
@@ -126,7 +131,9 @@ fn literal(c: &ast::ExprConstant, cx: &FoldCtx) -> Option<Folded> {
             let src = cx
                 .text
                 .get(c.range.start().to_u32() as usize..c.range.end().to_u32() as usize)?;
-            match decode_literal(src, cx.unicode_literals).ok()? {
+            // (an unprefixed literal under `unicode_literals` is taken as a str: only its
+            // length and whether it is ASCII matter, which are the same for ASCII text)
+            match decode_literal(src, false).ok()? {
                 PyStr::Bytes(b) => Some(Folded::Str(b.len(), b.is_ascii())),
                 PyStr::Unicode(u) => Some(Folded::Unicode(u.codes().len())),
             }
