@@ -648,3 +648,65 @@ code <module> argcount=0 flags=MODULE line=1
 "#,
     );
 }
+
+#[test]
+fn folded_strings_and_tuples_count_in_the_constant_run_before_in() {
+    // CPython 2.7's dis: its optimizer folds `"ab" * 3`, `"abc"[1]` and `("a",) * 2` into
+    // one constant, which restarts its count at 1, so `a`, `c` and `e` load a constant
+    // tuple; `"x" * 21` is longer than 20 and stays an operation (`d`), and a folded item
+    // after a literal is not counted with it (`b`)
+    golden(
+        r#"a = x in ["ab" * 3, "c"]
+b = x in ["c", "ab" * 3]
+c = x in ["abc"[1], 1]
+d = x in ["x" * 21, "y"]
+e = x in [("a",) * 2, 1]
+"#,
+        r#"
+code <module> argcount=0 flags=MODULE line=1
+       0 LoadName 0 (x)
+       1 LoadConst 0 ('ab')
+       2 LoadConst 1 (3)
+       3 Binary Mul
+       4 LoadConst 2 ('c')
+       5 BuildTuple 2
+       6 Compare In
+       7 StoreName 1 (a)
+       8 LoadName 0 (x)
+       9 LoadConst 2 ('c')
+      10 LoadConst 0 ('ab')
+      11 LoadConst 1 (3)
+      12 Binary Mul
+      13 BuildList 2
+      14 Compare In
+      15 StoreName 2 (b)
+      16 LoadName 0 (x)
+      17 LoadConst 3 ('abc')
+      18 LoadConst 4 (1)
+      19 Subscr
+      20 LoadConst 4 (1)
+      21 BuildTuple 2
+      22 Compare In
+      23 StoreName 3 (c)
+      24 LoadName 0 (x)
+      25 LoadConst 5 ('x')
+      26 LoadConst 6 (21)
+      27 Binary Mul
+      28 LoadConst 7 ('y')
+      29 BuildList 2
+      30 Compare In
+      31 StoreName 4 (d)
+      32 LoadName 0 (x)
+      33 LoadConst 8 ('a')
+      34 BuildTuple 1
+      35 LoadConst 9 (2)
+      36 Binary Mul
+      37 LoadConst 4 (1)
+      38 BuildTuple 2
+      39 Compare In
+      40 StoreName 5 (e)
+      41 LoadConst 10 (None)
+      42 ReturnValue
+"#,
+    );
+}

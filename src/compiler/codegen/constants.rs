@@ -4,6 +4,7 @@
 //! constants), so
 //! that the later stages see the same constants as the reference.
 
+use super::seqfold::folds_to_sequence;
 use super::Codegen;
 use crate::biglong::{self, BigInt, IntOp};
 use crate::compiler::bytecode::Const;
@@ -257,7 +258,7 @@ enum ConstUnit {
 /// right before the `BUILD_*` must cover every item. A folded item restarts the count at 1
 /// and anything else at 0, so `[2 * 3, 4]` and `[(1, 2), 5]` fold while `[4, 2 * 3]` and
 /// `[(1, 2), (3, 4)]` do not (`True` is a global name in Python 2, not a constant).
-fn display_folds(elts: &[ast::Expr], true_division: bool, text: &str) -> bool {
+pub(super) fn display_folds(elts: &[ast::Expr], true_division: bool, text: &str) -> bool {
     let mut run = 0usize;
     for e in elts {
         run = match const_unit(e, true_division, text) {
@@ -283,47 +284,9 @@ fn const_unit(e: &ast::Expr, true_division: bool, text: &str) -> ConstUnit {
         }
         ast::Expr::Tuple(t) if display_folds(&t.elts, true_division, text) => ConstUnit::Folded,
         _ if fold_constant(e, true_division, text).is_some() => ConstUnit::Folded,
-        ast::Expr::BinOp(_) if folded_text_len(e, text).is_some() => ConstUnit::Folded,
+        _ if folds_to_sequence(e, true_division, text) => ConstUnit::Folded,
         _ => ConstUnit::NotConstant,
     }
-}
-
-/// The length of the string CPython 2.7's optimizer folds `e` into: `s * n`, `n * s` and
-/// `s + t` of string literals and integer literals (the left operand may be folded itself,
-/// the right one is a single literal, as for numbers), when the result has at most 20
-/// items (it keeps a longer one as the operation). Only its length matters here: which
-/// items of a list display are constants (`display_folds`); the flow space computes the
-/// value itself.
-fn folded_text_len(e: &ast::Expr, text: &str) -> Option<usize> {
-    let int_literal = |e: &ast::Expr| match literal(e, text)? {
-        FoldedNum::Int(i, _) => Some(i),
-        _ => None,
-    };
-    let n = match e {
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Str(s) => s.chars().count(),
-            ast::Constant::Bytes(b) => b.len(),
-            _ => return None,
-        },
-        ast::Expr::BinOp(b) if matches!(&*b.right, ast::Expr::Constant(_)) => {
-            let right_text = || folded_text_len(&b.right, text);
-            match b.op {
-                ast::Operator::Mult => match (folded_text_len(&b.left, text), right_text()) {
-                    (Some(l), None) => {
-                        l.saturating_mul(int_literal(&b.right)?.clamp(0, 1 << 20) as usize)
-                    }
-                    (None, Some(r)) => {
-                        r.saturating_mul(int_literal(&b.left)?.clamp(0, 1 << 20) as usize)
-                    }
-                    _ => return None,
-                },
-                ast::Operator::Add => folded_text_len(&b.left, text)? + right_text()?,
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    (n <= 20).then_some(n)
 }
 
 impl<'a> Codegen<'a> {

@@ -25,13 +25,15 @@
 //! - `control`: exits and exceptions (unwinding on break/continue/return, raise, try, with);
 //! - `targets`: assignment and deletion targets, subscripts and slices, augmented assignment;
 //! - `expressions`: expressions, conditional jumps, comparisons and calls;
-//! - `constants`: literal values and the numbers CPython folds at compile time.
+//! - `constants`: literal values and the numbers CPython folds at compile time;
+//! - `seqfold`: the strings and tuples it folds, for its count of constants before `in`.
 
 mod constants;
 mod control;
 mod expressions;
 mod functions;
 mod names;
+mod seqfold;
 mod statements;
 mod targets;
 

@@ -75,31 +75,26 @@ impl<'p> LlInterpreter<'p> {
                 self.strv(&buf)
             }
             OsOpen => {
-                // the POSIX flags of Linux: O_WRONLY 1, O_RDWR 2, O_CREAT 0o100,
-                // O_EXCL 0o200, O_TRUNC 0o1000, O_APPEND 0o2000
+                // open(2) itself, with the program's flags and mode as the reference's
+                // binary passes them: std's OpenOptions refuses combinations the system
+                // accepts (O_RDONLY | O_CREAT, O_RDONLY | O_TRUNC) and drops the others
+                // (O_NONBLOCK...); the kernel applies the umask to a created file
                 let path = self.s(a[0], span)?;
-                let flags = int(1);
-                let mut o = std::fs::OpenOptions::new();
-                match flags & 3 {
-                    0 => o.read(true),
-                    1 => o.write(true),
-                    _ => o.read(true).write(true),
+                // the C string ends at the first NUL, as rffi's str2charp passes it
+                let end = path.iter().position(|&b| b == 0).unwrap_or(path.len());
+                let Ok(cpath) = std::ffi::CString::new(&path[..end]) else {
+                    return Err(self.raise_oserror(libc::EINVAL));
                 };
-                o.append(flags & 0o2000 != 0).truncate(flags & 0o1000 != 0);
-                // the permissions of a created file, less the umask (as open(2))
-                std::os::unix::fs::OpenOptionsExt::mode(&mut o, int(2) as u32);
-                if flags & 0o100 != 0 {
-                    if flags & 0o200 != 0 {
-                        o.create_new(true);
-                    } else {
-                        o.create(true);
-                    }
+                let (flags, mode) = (int(1) as libc::c_int, int(2) as libc::c_uint);
+                // SAFETY: cpath is a valid NUL-terminated string that outlives the call
+                let fd = unsafe { libc::open(cpath.as_ptr(), flags, mode) };
+                if fd < 0 {
+                    let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+                    return Err(self.raise_oserror(errno));
                 }
-                let path = String::from_utf8_lossy(&path).into_owned();
-                match o.open(&path) {
-                    Ok(f) => LlValue::Int(self.fds.insert(super::fds::Fd::File(f))),
-                    Err(e) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
-                }
+                // SAFETY: fd was just opened by us and nothing else owns it
+                let f = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+                LlValue::Int(self.fds.insert(super::fds::Fd::File(f)))
             }
             DebugPrintLine => {
                 if self.debug_level == 0 {
