@@ -22,7 +22,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     ) -> Result<SomeValue, AnnError> {
         match container {
             S::List { def, .. } => {
-                self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
+                self.bk.generalize_list(self.space.heap(), *def, item)?;
                 Ok(SomeValue::bool())
             }
             S::Dict { def, .. } => {
@@ -200,8 +200,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match (obj, idx) {
             (S::List { def, .. }, i) if i.is_int_like() => {
                 self.bk.mutate_list(self.space.heap(), *def, false)?;
-                self.bk
-                    .generalize_list(self.space.heap(), *def, &value.not_const())?;
+                self.bk.generalize_list(self.space.heap(), *def, value)?;
                 Ok(S::None)
             }
             (S::Dict { def, .. }, k) => {
