@@ -204,8 +204,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.bk.mutate_dict(self.space.heap(), def);
                 }
                 self.dict_key(def, &p[0])?;
-                self.bk
-                    .generalize_value(self.space.heap(), def, &p[1].not_const())?;
+                self.bk.generalize_value(self.space.heap(), def, &p[1])?;
                 Ok(self.bk.read_dict_value(def))
             }
             B::DictCopy => {
@@ -272,8 +271,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.mutate_dict(self.space.heap(), def);
                 self.dict_key(def, &p[0])?;
                 if let Some(d) = p.get(1) {
-                    self.bk
-                        .generalize_value(self.space.heap(), def, &d.not_const())?;
+                    self.bk.generalize_value(self.space.heap(), def, d)?;
                 }
                 Ok(self.bk.read_dict_value(def))
             }

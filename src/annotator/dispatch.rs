@@ -308,7 +308,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 for pair in a.chunks(2) {
                     self.dict_key(def, &pair[0])?;
                     self.bk
-                        .generalize_value(self.space.heap(), def, &pair[1].not_const())?;
+                        .generalize_value(self.space.heap(), def, &pair[1])?;
                 }
                 Ok(S::Dict { def, konst: None })
             }

@@ -206,8 +206,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             (S::Dict { def, .. }, k) => {
                 self.bk.mutate_dict(self.space.heap(), *def);
                 self.dict_key(*def, k)?;
-                self.bk
-                    .generalize_value(self.space.heap(), *def, &value.not_const())?;
+                // values keep their constness, as in the reference's dictdef
+                self.bk.generalize_value(self.space.heap(), *def, value)?;
                 Ok(S::None)
             }
             (S::ByteArray, i) if i.is_int_like() => {
