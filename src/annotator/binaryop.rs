@@ -178,7 +178,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let item = self.op_next(&it)?;
                 self.bk.mutate_list(self.space.heap(), *def, true)?;
                 if !item.is_impossible() {
-                    self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
+                    self.bk.generalize_list(self.space.heap(), *def, &item)?;
                 }
                 Ok(a.clone())
             }

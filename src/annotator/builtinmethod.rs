@@ -79,8 +79,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 } else {
                     self.bk.mutate_list(self.space.heap(), def, true)?;
                 }
-                self.bk
-                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                // the item keeps its constness, as the reference's listdef.generalize
+                // does: a list that only ever holds one constant reads it back
+                self.bk.generalize_list(self.space.heap(), def, &p[0])?;
                 Ok(S::None)
             }
             B::ListExtend => {
@@ -100,8 +101,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         let it = self.op_iter(s)?;
                         let item = self.op_next(&it)?;
                         if !item.is_impossible() {
-                            self.bk
-                                .generalize_list(self.space.heap(), def, &item.not_const())?;
+                            self.bk.generalize_list(self.space.heap(), def, &item)?;
                         }
                     }
                 }
@@ -124,15 +124,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     ).at_typer());
                 }
                 self.bk.mutate_list(self.space.heap(), def, true)?;
-                self.bk
-                    .generalize_list(self.space.heap(), def, &p[1].not_const())?;
+                self.bk.generalize_list(self.space.heap(), def, &p[1])?;
                 Ok(S::None)
             }
             B::ListRemove => {
                 self.arity(&full, args, 1, 1)?;
                 self.bk.mutate_list(self.space.heap(), def, true)?;
-                self.bk
-                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                self.bk.generalize_list(self.space.heap(), def, &p[0])?;
                 Ok(S::None)
             }
             B::ListPop => {
@@ -145,8 +143,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::ListIndex => {
                 self.arity(&full, args, 1, 1)?;
-                self.bk
-                    .generalize_list(self.space.heap(), def, &p[0].not_const())?;
+                self.bk.generalize_list(self.space.heap(), def, &p[0])?;
                 Ok(SomeValue::nonneg_int())
             }
             _ => Err(AnnError::new(
@@ -203,8 +200,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     self.bk.mutate_dict(self.space.heap(), def);
                 }
                 self.dict_key(def, &p[0])?;
-                self.bk
-                    .generalize_value(self.space.heap(), def, &p[1].not_const())?;
+                self.bk.generalize_value(self.space.heap(), def, &p[1])?;
                 Ok(self.bk.read_dict_value(def))
             }
             B::DictCopy => {
@@ -271,8 +267,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.bk.mutate_dict(self.space.heap(), def);
                 self.dict_key(def, &p[0])?;
                 if let Some(d) = p.get(1) {
-                    self.bk
-                        .generalize_value(self.space.heap(), def, &d.not_const())?;
+                    self.bk.generalize_value(self.space.heap(), def, d)?;
                 }
                 Ok(self.bk.read_dict_value(def))
             }

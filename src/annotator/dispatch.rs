@@ -300,16 +300,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Iter => self.op_iter(&a[0]),
             Next => self.op_next(&a[0]),
             NewTuple => Ok(SomeValue::tuple(a.to_vec())),
-            NewList => {
-                let items: Vec<SomeValue> = a.iter().map(|s| s.not_const()).collect();
-                self.bk.newlist(self.space.heap(), 0, &items, None)
-            }
+            // the reference keeps the items' constness: a list only ever holding one
+            // constant reads back that constant (and branches on it fold)
+            NewList => self.bk.newlist(self.space.heap(), 0, a, None),
             NewDict => {
                 let def = self.bk.dictdef_here(0);
                 for pair in a.chunks(2) {
                     self.dict_key(def, &pair[0])?;
                     self.bk
-                        .generalize_value(self.space.heap(), def, &pair[1].not_const())?;
+                        .generalize_value(self.space.heap(), def, &pair[1])?;
                 }
                 Ok(S::Dict { def, konst: None })
             }

@@ -22,7 +22,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     ) -> Result<SomeValue, AnnError> {
         match container {
             S::List { def, .. } => {
-                self.bk.generalize_list(self.space.heap(), *def, &item.not_const())?;
+                self.bk.generalize_list(self.space.heap(), *def, item)?;
                 Ok(SomeValue::bool())
             }
             S::Dict { def, .. } => {
@@ -200,15 +200,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match (obj, idx) {
             (S::List { def, .. }, i) if i.is_int_like() => {
                 self.bk.mutate_list(self.space.heap(), *def, false)?;
-                self.bk
-                    .generalize_list(self.space.heap(), *def, &value.not_const())?;
+                self.bk.generalize_list(self.space.heap(), *def, value)?;
                 Ok(S::None)
             }
             (S::Dict { def, .. }, k) => {
                 self.bk.mutate_dict(self.space.heap(), *def);
                 self.dict_key(*def, k)?;
-                self.bk
-                    .generalize_value(self.space.heap(), *def, &value.not_const())?;
+                // values keep their constness, as in the reference's dictdef
+                self.bk.generalize_value(self.space.heap(), *def, value)?;
                 Ok(S::None)
             }
             (S::ByteArray, i) if i.is_int_like() => {
