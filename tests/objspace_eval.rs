@@ -727,6 +727,18 @@ fn sys_modules_and_unbound_methods() {
 }
 
 #[test]
+fn bound_methods_are_reused_at_import_time() {
+    // Import-time objects are never freed, so `lst.append(x)` in a loop of a million steps
+    // must not make a million method objects (a real profiling target ran out of the
+    // import-time memory budget that way): one bound method per (function, receiver).
+    check(
+        "class K(object):\n    def m(self):\n        return 'm'\na = K()\nb = K()\nl = []\n\
+         r1 = (a.m is a.m, a.m is b.m, a.m == a.m, a.m(), l.append is l.append)\n",
+        &[("r1", "(True, False, True, 'm', True)")],
+    );
+}
+
+#[test]
 fn builtin_registry_names() {
     let names = rpy_lsp::objspace::builtin_names();
     for n in [
