@@ -145,6 +145,7 @@ bundled! {
     "__rpy_ll__.ll_weakref" => "__rpy_ll__/ll_weakref.py", false;
     "rpython.tool" => "rpython/tool/__init__.py", true;
     "rpython.tool.pairtype" => "rpython/tool/pairtype.py", false;
+    "rpython.tool.sourcetools" => "rpython/tool/sourcetools.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;
