@@ -42,11 +42,17 @@ impl ObjSpace {
             || owner.starts_with(|c: char| c.is_ascii_uppercase())
     }
 
-    /// Records the bound method `m` made for `key` (see `ObjSpace::bound_methods`).
-    fn remember_bound(&mut self, key: Option<(ObjId, ObjId)>, m: Value) {
-        if let (Some(k), Value::Obj(m)) = (key, m) {
-            self.bound_methods.insert(k, m);
+    /// The bound method `make` describes for `key` (function, receiver), allocated once and
+    /// reused after (see `ObjSpace::bound_methods`); without a key, a new one each time.
+    fn bound_once(&mut self, key: Option<(ObjId, ObjId)>, make: Object) -> Value {
+        if let Some(&m) = key.and_then(|k| self.bound_methods.get(&k)) {
+            return Value::Obj(m);
         }
+        let m = self.alloc(make);
+        if let (Some(k), Value::Obj(id)) = (key, m) {
+            self.bound_methods.insert(k, id);
+        }
+        m
     }
 
     /// Descriptor binding of a class attribute found for `obj` (an instance of `cls`).
@@ -59,31 +65,25 @@ impl ObjSpace {
             _ => None,
         };
         match self.heap.get(id) {
-            Object::Function(_) => {
-                if let Some(&m) = memo_key.and_then(|k| self.bound_methods.get(&k)) {
-                    return Ok(Value::Obj(m));
-                }
-                let m = self.alloc(Object::BoundMethod {
+            Object::Function(_) => Ok(self.bound_once(
+                memo_key,
+                Object::BoundMethod {
                     func: attr,
                     self_value: obj,
-                });
-                self.remember_bound(memo_key, m);
-                Ok(m)
-            }
+                },
+            )),
             Object::Builtin {
                 id: bid,
                 bound_self: None,
             } if self.is_method_builtin(*bid) => {
                 let bid = *bid;
-                if let Some(&m) = memo_key.and_then(|k| self.bound_methods.get(&k)) {
-                    return Ok(Value::Obj(m));
-                }
-                let m = self.alloc(Object::Builtin {
-                    id: bid,
-                    bound_self: Some(obj),
-                });
-                self.remember_bound(memo_key, m);
-                Ok(m)
+                Ok(self.bound_once(
+                    memo_key,
+                    Object::Builtin {
+                        id: bid,
+                        bound_self: Some(obj),
+                    },
+                ))
             }
             Object::StaticMethod(f) => Ok(*f),
             Object::ClassMethod(f) => {
