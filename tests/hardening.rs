@@ -430,43 +430,52 @@ fn import_time_memory_and_work_are_bounded() {
             "grow_str",
             "s = ''\nwhile 1:\n    s += 'a'\n",
             "import-time evaluation stopped",
+            0,
         ),
         (
             "grow_list",
             "l = []\nwhile 1:\n    l.append('abcdefgh' * 20)\n",
             "import-time evaluation stopped",
+            0,
         ),
         (
             "fromkeys",
             "d = dict.fromkeys(range(2*10**7))\n",
             "import-time evaluation stopped",
+            0,
         ),
         (
             "expandtabs",
             "x = 'a\\t' * 10**6\ny = x.expandtabs(1000)\n",
             "MemoryError",
+            1,
         ),
         (
             "replace",
             "x = 'a' * 10**6\ny = x.replace('a', 'b' * 1000)\n",
             "MemoryError",
+            1,
         ),
         (
             "join",
             "x = ('b' * 1000).join(['a'] * 10**6)\n",
             "MemoryError",
+            1,
         ),
         (
             "write",
             "import os\nwhile 1:\n    os.write(1, 'x' * 100000)\n",
             "import-time evaluation stopped",
+            0,
         ),
     ];
-    for (name, text, message) in cases {
+    // Running past a budget is rpy-lsp's limit, not the program's error (the reference
+    // has no such limit): a warning. A MemoryError the program raises is its error.
+    for (name, text, message, want) in cases {
         let start = Instant::now();
         let (code, diags, stderr) = check_text(name, &format!("{text}{TAIL}"));
         let m = messages(&diags);
-        assert_eq!(code, 1, "{name}: {m} {stderr}");
+        assert_eq!(code, want, "{name}: {m} {stderr}");
         assert!(m.contains(message), "{name}: {m}");
         assert!(start.elapsed() < Duration::from_secs(45), "{name}");
     }
@@ -631,7 +640,9 @@ fn endless_import_time_loops_stop_within_seconds() {
         "def entry_point(argv):\n    return 0\ndef target(*args):\n    while 1: pass\n    return entry_point, None\n",
     );
     let m = messages(&diags);
-    assert_eq!(code, 1, "{m}");
+    // rpy-lsp's budget, not the program's error (the reference would never finish): a
+    // warning
+    assert_eq!(code, 0, "{m}");
     assert!(
         m.contains("RPY004:4:") && m.contains("stopped after"),
         "{m}"

@@ -501,6 +501,8 @@ impl Program {
                             .with_label(target_span, "the target function"),
                         }
                     }
+                    // past rpy-lsp's budget (hippyvm imports its interpreter here)
+                    Unwind::Error(d) if self.space.is_limit_stop(&d) => self.space.limit_stop(*d),
                     Unwind::Error(d) => *d,
                     _ => Diagnostic::new(
                         "RPY005",

@@ -71,26 +71,8 @@ impl ObjSpace {
                 );
                 self.push_diagnostic(d);
             }
-            // Past the step, time or memory budget after a branch or loop on an unknown
-            // value (`while running:` over a list subclass that threads fill, in the
-            // reference's `_test_thread.py`): the loop may only be endless because of
-            // what rpy-lsp does not model.
-            Unwind::Error(d)
-                if d.code == "RPY004"
-                    && d.message.starts_with("import-time evaluation stopped")
-                    && self.unknown_control.is_some() =>
-            {
-                self.import_stopped_unknown = true;
-                let at = self.unknown_control.expect("checked above");
-                let d = Diagnostic::new(
-                    "RPY007",
-                    d.span,
-                    format!(
-                        "{} after import-time code depended on a value rpy-lsp does not model: what the module defines from here on is unknown (the program is not checked where it uses it)",
-                        d.message
-                    ),
-                )
-                .with_label(at, "a branch or loop on an unknown value");
+            Unwind::Error(d) if self.is_limit_stop(&d) => {
+                let d = self.limit_stop(*d);
                 self.push_diagnostic(d);
             }
             Unwind::Error(d) => self.push_diagnostic(*d),
@@ -101,6 +83,47 @@ impl ObjSpace {
                     "internal error: the concrete space cannot fork",
                 );
                 self.push_diagnostic(d);
+            }
+        }
+    }
+
+    /// Whether an error that stopped import-time code is past rpy-lsp's step, time or
+    /// memory budget.
+    pub fn is_limit_stop(&self, d: &Diagnostic) -> bool {
+        d.code == "RPY004" && d.message.starts_with("import-time evaluation stopped")
+    }
+
+    /// The diagnostic of import-time code stopped by rpy-lsp's budget: a warning, since the
+    /// limit is rpy-lsp's, not the program's error. The reference toolchain has none
+    /// (hippyvm's and rmathics' rply grammars build their LALR tables at import time, more
+    /// than rpy-lsp's heap, which frees nothing, holds), and an endless loop never gives it
+    /// a verdict either. After a branch or loop on an unknown value (`while running:` over
+    /// a list subclass that threads fill, in the reference's `_test_thread.py`) the loop may
+    /// also only be endless because of what rpy-lsp does not model. What the module would
+    /// define from there on is unknown.
+    pub fn limit_stop(&mut self, d: Diagnostic) -> Diagnostic {
+        self.import_stopped_unknown = true;
+        match self.unknown_control {
+            Some(at) => Diagnostic::new(
+                "RPY007",
+                d.span,
+                format!(
+                    "{} after import-time code depended on a value rpy-lsp does not model: what the module defines from here on is unknown (the program is not checked where it uses it)",
+                    d.message
+                ),
+            )
+            .with_label(at, "a branch or loop on an unknown value"),
+            None => {
+                let mut w = Diagnostic::new(
+                    "RPY004",
+                    d.span,
+                    format!(
+                        "{}, a limit of rpy-lsp's import-time evaluation: what the module defines from here on is unknown (the program is not checked where it uses it)",
+                        d.message
+                    ),
+                );
+                w.severity = crate::diagnostics::Severity::Warning;
+                w
             }
         }
     }
