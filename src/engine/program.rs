@@ -465,6 +465,9 @@ impl Program {
         }
         // `args` is what follows the target on the toolchain's command line: none here.
         let args = self.space.new_list(Vec::new());
+        // `target` runs with budgets of its own: an import that ran past rpy-lsp's memory
+        // budget (a warning) would otherwise stop it at its first step
+        self.space.restart_limits();
         let result = match self.space.call(target, vec![driver, args]) {
             Ok(v) => v,
             Err(u) => {
