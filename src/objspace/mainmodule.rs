@@ -103,6 +103,7 @@ impl ObjSpace {
     /// define from there on is unknown.
     pub fn limit_stop(&mut self, d: Diagnostic) -> Diagnostic {
         self.import_stopped_unknown = true;
+        self.import_limit_stop.get_or_insert(d.span);
         match self.unknown_control {
             Some(at) => Diagnostic::new(
                 "RPY007",

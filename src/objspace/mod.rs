@@ -192,6 +192,9 @@ pub struct ObjSpace {
     /// An import-time exception was reported as unknown (see `unknown_control`): the
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
+    /// Where import-time code ran past rpy-lsp's step, time or memory budget (a warning):
+    /// what it would have computed is missing, so `run` and `build` refuse the program.
+    pub import_limit_stop: Option<Span>,
     /// Modules whose globals received an unknown mapping (`globals().update(configure(C))`
     /// with `configure` unmodelled): a name missing there is unknown, not a NameError.
     pub(crate) unknown_globals: HashSet<ObjId>,
@@ -295,6 +298,7 @@ impl ObjSpace {
             globals_views: HashMap::default(),
             unknown_control: None,
             import_stopped_unknown: false,
+            import_limit_stop: None,
             unknown_globals: HashSet::default(),
             unknown_dicts: Default::default(),
             probes: None,

@@ -282,6 +282,15 @@ fn rtype_rounds(
             "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
         )]);
     }
+    // Import-time code stopped by rpy-lsp's budget: the tables it was filling are cut short,
+    // and the program would run on them.
+    if let Some(at) = space.import_limit_stop {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            at,
+            "import-time code ran past rpy-lsp's budget here: what it would have computed is not known, so the program can be checked but not run",
+        )]);
+    }
     let entry_span = ann.graphs[entry].span;
     let at_exit_graph = stdio_at_exit(ann, space);
     // the arena starts with the types the annotator made (`lltype` in user code, strings)
