@@ -22,6 +22,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if self.inside_flow_errored_graph(span) {
             return;
         }
+        // An RTyper the program changed at import time is not the one modelled here.
+        if e.typer && self.space.rtyper_patched() {
+            return;
+        }
         let mut labels = e.labels;
         if self.bundled_files.contains(&span.file) {
             // A problem found inside rpy-lsp's bundled models (os, rlib…) is the caller's:
