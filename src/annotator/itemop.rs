@@ -297,6 +297,17 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let bound_ok = |s: &SomeValue| {
             s.is_int_like() || matches!(s, S::None | S::Float { .. }) || s.is_error()
         };
+        // A constant float bound is the RTyper's error: it makes the constant a machine int
+        // without converting it (`not an integer: 1.0`).
+        for s in [start, stop] {
+            if let S::Float { konst: Some(_) } = s {
+                return Err(AnnError::new(
+                    "RPY205",
+                    format!("{what}: a constant float slice index is not an integer"),
+                )
+                .at_typer());
+            }
+        }
         if !bound_ok(start) {
             return Err(AnnError::new(
                 "RPY205",
