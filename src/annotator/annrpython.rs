@@ -389,7 +389,23 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
     pub fn set_binding(&mut self, g: u32, v: VarId, s: SomeValue, span: Span) {
         let gi = g as usize;
         let new = match self.info[gi].bindings[v.0 as usize].take() {
-            Some(old) => self.bk.union(self.space.heap(), &old, &s).unwrap_or(s),
+            Some(old) => match self.bk.union(self.space.heap(), &old, &s) {
+                Ok(u) => u,
+                Err(e) => {
+                    // The reference's setbinding requires the new annotation of a result
+                    // to contain the old one: a result that was a possibly negative int
+                    // and is now unsigned (a helper called with an int length, then with
+                    // an r_uint: gnitz's checksum) is its UnionError. Only this integer
+                    // case is reported; other mismatches are this annotator's own order.
+                    let signedness = old.int_kind().is_some()
+                        && s.int_kind().is_some()
+                        && old.is_unsigned() != s.is_unsigned();
+                    if signedness && !self.checking_after {
+                        self.report(e, span);
+                    }
+                    s
+                }
+            },
             None => s,
         };
         self.info[gi].bindings[v.0 as usize] = Some(new);

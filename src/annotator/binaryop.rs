@@ -98,7 +98,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 // no arithmetic in a narrow kind (a shift is in the kind of its left side)
                 let kind = if matches!(op, LShift | RShift) { Some(k1) } else { compute_restype(k1, k2) };
                 if op != TrueDiv {
-                    super::model::narrow_refusal(kind)?;
+                    self.narrow_refusal(kind)?;
                 }
                 let union = |this: &mut Self| -> Result<SomeValue, AnnError> {
                     let u = this.bk.union(this.space.heap(), &x.not_const(), &y.not_const()).map_err(|e| this.signedness_error(op, x, y, &e))?;
@@ -281,7 +281,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 continue;
             }
             if s.konst().is_none() {
-                super::model::narrow_refusal(s.int_kind())?;
+                self.narrow_refusal(s.int_kind())?;
             }
             if (is_unicode && s.is_str_like()) || (!is_unicode && s.is_unicode_like()) {
                 return Err(AnnError::new(
@@ -344,7 +344,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match (a, b) {
             (x, y) if x.is_int_like() && y.is_int_like() => {
                 if let (Some(k1), Some(k2)) = (x.int_kind(), y.int_kind()) {
-                    super::model::narrow_refusal(compute_restype(k1, k2))?;
+                    self.narrow_refusal(compute_restype(k1, k2))?;
                 }
                 if (x.is_unsigned() || y.is_unsigned()) && !(x.is_nonneg() && y.is_nonneg()) {
                     return Err(AnnError::new(

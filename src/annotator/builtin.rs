@@ -333,7 +333,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     })?;
                 }
                 // the comparison is made in the type of the result
-                super::model::narrow_refusal(u.int_kind())?;
+                self.narrow_refusal(u.int_kind())?;
                 if !u.is_number() && !matches!(u, S::Char { .. } | S::UnicodeCodePoint { .. } | S::Error | S::Impossible) {
                     return Err(AnnError::new(
                         "RPY210",
@@ -440,7 +440,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.check_int(name, "the argument", &p[0])
                     .map_err(AnnError::at_typer)?;
                 if p[0].konst().is_none() {
-                    super::model::narrow_refusal(p[0].int_kind())?;
+                    self.narrow_refusal(p[0].int_kind())?;
                 }
                 Ok(SomeValue::string0(true))
             }
@@ -453,7 +453,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 if let Some(s) = p.first() {
                     self.check_printable(s)?;
                     if s.konst().is_none() {
-                        super::model::narrow_refusal(s.int_kind())?;
+                        self.narrow_refusal(s.int_kind())?;
                     }
                 }
                 Ok(S::None)

@@ -292,7 +292,23 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             ));
         }
-        if !start.is_int_like() && !matches!(start, S::None) && !start.is_error() {
+        // A float bound passes: the reference's annotator only checks integers, and its
+        // RTyper converts a float to a machine int (SwiftOrtho's `hits[:v * 1.1]`).
+        let bound_ok = |s: &SomeValue| {
+            s.is_int_like() || matches!(s, S::None | S::Float { .. }) || s.is_error()
+        };
+        // A constant float bound is the RTyper's error: it makes the constant a machine int
+        // without converting it (`not an integer: 1.0`).
+        for s in [start, stop] {
+            if let S::Float { konst: Some(_) } = s {
+                return Err(AnnError::new(
+                    "RPY205",
+                    format!("{what}: a constant float slice index is not an integer"),
+                )
+                .at_typer());
+            }
+        }
+        if !bound_ok(start) {
             return Err(AnnError::new(
                 "RPY205",
                 format!("{}: slice indices must be integers", what),
@@ -308,7 +324,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             ));
         }
-        if !stop.is_int_like() && !matches!(stop, S::None) && !stop.is_error() {
+        if !bound_ok(stop) {
             return Err(AnnError::new(
                 "RPY205",
                 format!("{}: slice indices must be integers", what),

@@ -228,6 +228,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         ) {
             return None;
         }
+        // Building a tuple or a list has no receiver: a pointer first among the items
+        // (gnitz's `(buf.ptr, 0, size)` regions) is an item like any other.
+        if matches!(op.opname, Op::NewTuple | Op::NewList) {
+            return None;
+        }
         // a constant, or an argument a specialization made constant (`setintfield`'s
         // field name, `specialize:ll_and_arg(1)`)
         let name = || {

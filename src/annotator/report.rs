@@ -14,12 +14,29 @@ use crate::syntax::Span;
 use std::collections::VecDeque;
 
 impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// The refusal of arithmetic on a narrow integer (RPY220), which is the reference
+    /// RTyper's: none when the program replaced the RTyper's helpers (RPyChip8 makes such
+    /// arithmetic work), and the operation is then typed as an ordinary integer one.
+    pub(super) fn narrow_refusal(
+        &self,
+        kind: Option<crate::objspace::object::IntKind>,
+    ) -> Result<(), AnnError> {
+        if self.space.rtyper_patched() {
+            return Ok(());
+        }
+        super::model::narrow_refusal(kind)
+    }
+
     pub fn report(&mut self, e: AnnError, default_span: Span) {
         if self.speculative.contains(&self.bk.position.graph) {
             return;
         }
         let mut span = e.span.unwrap_or(default_span);
         if self.inside_flow_errored_graph(span) {
+            return;
+        }
+        // An RTyper the program changed at import time is not the one modelled here.
+        if e.typer && self.space.rtyper_patched() {
             return;
         }
         let mut labels = e.labels;

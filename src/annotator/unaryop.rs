@@ -148,7 +148,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return Ok(s.clone());
         }
         if !s.is_immutable_constant() {
-            super::model::narrow_refusal(s.int_kind())?;
+            self.narrow_refusal(s.int_kind())?;
         }
         let heap = self.space.heap();
         let mut konst = None;
@@ -196,7 +196,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     pub(super) fn op_str(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
         let what = if op == Op::Repr { "repr" } else { "str" };
         if s.konst().is_none() {
-            super::model::narrow_refusal(s.int_kind())?;
+            self.narrow_refusal(s.int_kind())?;
         }
         match s {
             // str() and repr() of anything are a str to the reference's annotator: only its
@@ -303,7 +303,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     pub(super) fn op_unary_arith(&mut self, op: Op, s: &SomeValue) -> Result<SomeValue, AnnError> {
         if op != Op::Pos {
-            super::model::narrow_refusal(s.int_kind())?;
+            self.narrow_refusal(s.int_kind())?;
         }
         match (op, s) {
             (Op::Pos, S::Bool { .. }) => Ok(SomeValue::nonneg_int()),

@@ -31,6 +31,7 @@ pub(super) fn reachable_functions(
         names_read: HashSet::default(),
         pending: HashMap::default(),
         seen_consts: HashSet::default(),
+        seen_instance_classes: HashSet::default(),
     };
     walk.reach(entry);
     while let Some(f) = walk.queue.pop() {
@@ -67,6 +68,8 @@ struct Walk<'h> {
     /// Values of class dictionaries waiting for their name to be read.
     pending: HashMap<Rc<str>, Vec<Value>>,
     seen_consts: HashSet<ObjId>,
+    /// Classes whose members were walked for a prebuilt instance (all but `__init__`).
+    seen_instance_classes: HashSet<ObjId>,
 }
 
 impl Walk<'_> {
@@ -83,6 +86,16 @@ impl Walk<'_> {
         self.names_read.insert(name.into());
         for v in self.pending.remove(name).unwrap_or_default() {
             self.constant(v);
+        }
+    }
+
+    /// A member `name` of a class or instance: reached now if the language calls it
+    /// implicitly or a reached graph read the name, else once one does.
+    fn member(&mut self, name: &Rc<str>, v: Value, stack: &mut Vec<Value>) {
+        if called_implicitly(name) || self.names_read.contains(name) {
+            stack.push(v);
+        } else {
+            self.pending.entry(name.clone()).or_default().push(v);
         }
     }
 
@@ -106,15 +119,32 @@ impl Walk<'_> {
                             continue;
                         };
                         for (name, v) in kc.dict.iter() {
-                            if called_implicitly(name) || self.names_read.contains(name) {
-                                stack.push(v);
-                            } else {
-                                self.pending.entry(name.clone()).or_default().push(v);
-                            }
+                            self.member(name, v, &mut stack);
                         }
                     }
                 }
-                Object::Instance(inst) => stack.push(Value::Obj(inst.class)),
+                // A prebuilt instance: the methods of its class, except `__init__`, which
+                // only a call of the class runs (RPyChip8's dispatchers are made at import
+                // time by an `__init__` that is not RPython), and its own attributes.
+                Object::Instance(inst) => {
+                    if self.seen_instance_classes.insert(inst.class) {
+                        if let Some(c) = self.heap.class(inst.class) {
+                            for &k in &c.mro {
+                                let Some(kc) = self.heap.class(k) else {
+                                    continue;
+                                };
+                                for (name, v) in kc.dict.iter() {
+                                    if &**name != "__init__" {
+                                        self.member(name, v, &mut stack);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for (name, v) in inst.dict.iter() {
+                        self.member(name, v, &mut stack);
+                    }
+                }
                 Object::Tuple(items) | Object::List(items) => stack.extend(items.iter()),
                 Object::Dict(d) => stack.extend(d.entries.iter().map(|(_, v)| *v)),
                 _ => {}

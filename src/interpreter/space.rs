@@ -271,6 +271,11 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         Vec::new()
     }
+    /// Whether import-time code changed the RTyper's own code (its checks then do not
+    /// describe the reference's RTyper).
+    fn rtyper_patched(&self) -> bool {
+        false
+    }
     /// Calls the registry's import-time implementation of built-in `id` on constant
     /// arguments (the annotator's constant folding of `int("12")`, `chr(120)`…): its
     /// result, or `None` when the call raises (the reference then leaves the value

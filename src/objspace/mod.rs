@@ -189,6 +189,10 @@ pub struct ObjSpace {
     /// there on its effects are not known (a loop over an unknown runs no iteration), so a
     /// later import-time exception may come from what rpy-lsp does not model.
     pub(crate) unknown_control: Option<Span>,
+    /// Where import-time code first stored an attribute into the RTyper's own code
+    /// (`rint._rtype_template = ...`, RPyChip8's arithmetic on narrow integers): the
+    /// reference's RTyper is then not the one rpy-lsp models.
+    pub(crate) rtyper_patched: Option<Span>,
     /// An import-time exception was reported as unknown (see `unknown_control`): the
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
@@ -297,6 +301,7 @@ impl ObjSpace {
             metaclasses: HashMap::default(),
             globals_views: HashMap::default(),
             unknown_control: None,
+            rtyper_patched: None,
             import_stopped_unknown: false,
             import_limit_stop: None,
             unknown_globals: HashSet::default(),

@@ -244,6 +244,9 @@ impl Space for ObjSpace {
             }
             return Ok(r);
         }
+        if op == Op::SetAttr && !self.frames.is_empty() {
+            self.note_rtyper_patch(args[0]);
+        }
         match self.do_op(op, args) {
             // An operation that cannot work on an unknown value gives an unknown.
             Err(Unwind::Raise { .. }) if self.unknown_name_in(args) => {
@@ -540,7 +543,37 @@ impl Space for ObjSpace {
     }
 }
 
+impl ObjSpace {
+    /// `x.name = v` at import time where `x` comes from an unmodelled module of the
+    /// RTyper (`rpython.rtyper.rint`): the program changes the RTyper, so rpy-lsp cannot
+    /// tell what the reference's RTyper accepts (one warning, at the first such store).
+    fn note_rtyper_patch(&mut self, target: Value) {
+        let Some(name) = self.unknown_name(target) else {
+            return;
+        };
+        // (`rpython.rtyper.lltypesystem` holds the low-level types, not the RTyper.)
+        if self.rtyper_patched.is_some()
+            || !name.starts_with("rpython.rtyper.")
+            || name.starts_with("rpython.rtyper.lltypesystem.")
+        {
+            return;
+        }
+        let span = self.user_span();
+        self.rtyper_patched = Some(span);
+        self.diagnostics.push(Diagnostic::new(
+            "RPY007",
+            span,
+            format!(
+                "this changes the reference's RTyper (`{name}`), which rpy-lsp does not model: the checks of the RTyper stage are not reported"
+            ),
+        ));
+    }
+}
+
 impl crate::interpreter::ConcreteSpace for ObjSpace {
+    fn rtyper_patched(&self) -> bool {
+        self.rtyper_patched.is_some()
+    }
     fn heap(&self) -> &super::object::Heap {
         &self.heap
     }

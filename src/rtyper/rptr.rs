@@ -21,6 +21,10 @@ impl RTyper<'_> {
     /// The translation of `hop` when its receiver is a pointer; `None` for others.
     pub(super) fn rtype_ll_operation(&mut self, hop: &mut Hop, llops: &mut LlOps) -> Option<R> {
         let r0 = *hop.args_r.first()?;
+        // A tuple or list whose first item is a pointer is built like any other.
+        if matches!(hop.op.opname, Op::NewTuple | Op::NewList) {
+            return None;
+        }
         if let Some(SomeValue::LlType(_)) = hop.args_s.first() {
             // `T.TO`, `A.OF`, `typeOf(s) == T`: types are constants, and so are these
             return Some(Ok(match hop.s_result {

@@ -235,6 +235,12 @@ fn snippet(text: &str, r: TextRange, out: &mut Vec<Spanned>) -> Option<()> {
     let toks = tokenize(text);
     for t in &toks.tokens {
         if t.kind == TokKind::Newline {
+            // A line break written in the edit (the unpacking of a tuple parameter given
+            // its own line before a compound statement) ends a statement; the empty one
+            // the tokenizer adds at the end of the text does not.
+            if t.start < t.end {
+                out.push((Tok::Newline, r));
+            }
             continue;
         }
         out.push((convert(text, *t)?, r));

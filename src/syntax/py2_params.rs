@@ -84,8 +84,11 @@ impl Rewriter<'_> {
                 // Keep a docstring first.
                 (self.toks[k].end, true)
             } else {
-                // Before the first statement, on its line: a compound statement first is
-                // left as it is (the tuple parameter stays a syntax error there).
+                // Before the first statement, on its line. A compound statement cannot
+                // follow `x = t;` on one line, so there the unpacking gets a line of its
+                // own, indented like that statement (pydrofoil's bodies start with `if`).
+                // The inserted text maps back to the statement's start, so the original
+                // lines keep their numbers.
                 let compound = self.toks[k].kind == TokKind::Name
                     && matches!(
                         self.text(k),
@@ -93,6 +96,24 @@ impl Rewriter<'_> {
                     )
                     || self.is_op(k, "@");
                 if compound {
+                    let start = self.toks[k].start as usize;
+                    let line_start = self.src[..start].rfind('\n').map_or(0, |p| p + 1);
+                    let indent = &self.src[line_start..start];
+                    // Tab indentation is rewritten separately; leave such a body alone.
+                    if indent.is_empty() || indent.bytes().any(|b| b != b' ') {
+                        return;
+                    }
+                    let indent = indent.to_string();
+                    let renamed = self.rename_tuple_params(open + 1, close);
+                    if renamed.is_empty() {
+                        return;
+                    }
+                    let unpack: Vec<String> =
+                        renamed.iter().map(|(n, t)| format!("{t} = {n}")).collect();
+                    self.insert(
+                        self.toks[k].start,
+                        format!("{}\n{indent}", unpack.join("; ")),
+                    );
                     return;
                 }
                 (self.toks[k].start, false)

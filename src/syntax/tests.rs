@@ -791,7 +791,27 @@ const PY2_CORPUS: &[&str] = &[
     "if x:\n\tif y:\n\t    z = 1\n        w = 2\n  \t# comment\n\tv = 3\n",
     "print `a`, 0777L; y = b <> c  # c\n\n  \nz = (yy,\n     0777)\n",
     "def f(x):\n    print >>f, x,\n    return `x`\nclass A:\n    exec 'x'\n",
+    "def f(a, (b, c)):\n    if a:\n        return b\n    return c\ndef g(\n    (x, y)\n):\n    for i in x:\n        y += i\n    return y\n",
 ];
+
+/// A tuple parameter whose body starts with a compound statement: the unpacking gets a
+/// line of its own, and the original statements keep their ranges (and so their lines).
+#[test]
+fn tuple_parameter_before_compound_statement() {
+    let src = "def f(a, (b, c)):\n    if a:\n        return b\n    return c\n";
+    let m = parse(src);
+    let Stmt::FunctionDef(f) = &m.body[0] else {
+        panic!()
+    };
+    assert_eq!(f.body.len(), 3, "{:?}", f.body);
+    let Stmt::Assign(unpack) = &f.body[0] else {
+        panic!("{:?}", f.body[0])
+    };
+    assert_eq!(name_of(&unpack.value), "__rpy_targ0");
+    let Stmt::If(s) = &f.body[1] else { panic!() };
+    assert_eq!(sl(src, s), "if a:\n        return b");
+    assert_eq!(sl(src, &f.body[2]), "return c");
+}
 
 #[test]
 fn fast_and_slow_paths_agree_on_python2() {

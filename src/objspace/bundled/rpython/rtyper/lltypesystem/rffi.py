@@ -319,9 +319,12 @@ def _cast_pointer(TYPE, value):
     return rffi_cast_ptr(TYPE, value)
 
 
+@specialize.ll()
 def ptradd(ptr, n):
     """`ptr` moved by `n` items (bytes for a `char *`): `run` computes it in raw `char`
-    arrays (`lltype.malloc(CCHARP.TO, n, flavor='raw')`, `str2charp`)."""
+    arrays (`lltype.malloc(CCHARP.TO, n, flavor='raw')`, `str2charp`). The toolchain's
+    ptradd is not a function but an operation typed at each call, so `n` may be a signed
+    int at one call and an r_uint at another (gnitz's checksum): one copy per types."""
     if not we_are_translated():
         return model_unknown("rffi.ptradd()")
     return rffi_ptradd(ptr, n)
