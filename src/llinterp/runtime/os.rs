@@ -433,7 +433,7 @@ impl LlInterpreter<'_> {
                     // binary: /dev/null or a file seeks, a pipe or terminal is ESPIPE
                     Some(Fd::Std(k)) => {
                         errno_or(unsafe { libc::lseek(*k as i32, pos as libc::off_t, how as i32) })
-                            .map(|p| LlValue::Int(p as i64))
+                            .map(LlValue::Int)
                     }
                     None => Err(libc::EBADF),
                 }
