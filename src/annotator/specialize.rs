@@ -31,6 +31,9 @@ fn knowntype_key(bk: &super::Bookkeeper, s: &SomeValue) -> String {
         SomeValue::Instance { classdef, .. } => format!("instance:{}", classdef.index()),
         SomeValue::Pbc { descs, .. } => format!("pbc:{}", bk.desc(descs[0]).kind()),
         SomeValue::None => "NoneType".into(),
+        // each generator graph has its own iterator class in the reference
+        // (flowspace/generator.py makes one per graph it builds)
+        SomeValue::Generator { graph } => format!("generator:{}", graph),
         _ => "object".into(),
     }
 }

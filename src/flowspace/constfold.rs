@@ -88,6 +88,10 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                 // (a bytearray's every use is a copy of the prebuilt one, whose reads give
                 // the import-time bytes anyway: left to the RTyper)
                 Object::Iterator(_) | Object::Cell(_) | Object::ByteArray(_) => false,
+                // r_uint, r_longlong...: instances of a class of rarithmetic, not of
+                // `__builtin__`, so the reference records their operations (`TOP + 1 < 0`
+                // is computed by the program, a comparison prints as 1/0, not True)
+                Object::RInt { .. } => false,
                 // an instance of a user subclass of `tuple` is a user-created instance
                 Object::Tuple(_) if self.objspace.heap().tuple_class(id).is_some() => false,
                 // an instance of a user class (deriving from a built-in type) stays an

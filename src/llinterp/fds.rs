@@ -53,14 +53,6 @@ impl FdTable {
         self.map.get_mut(&fd)
     }
 
-    /// The file behind `fd`, when it is one (not a standard stream).
-    pub(crate) fn file_mut(&mut self, fd: i64) -> Option<&mut File> {
-        match self.map.get_mut(&fd) {
-            Some(Fd::File(f)) => Some(f),
-            _ => None,
-        }
-    }
-
     /// Opens `f` on the lowest free descriptor and returns its number.
     pub(crate) fn insert(&mut self, f: Fd) -> i64 {
         let n = (0..).find(|k| !self.map.contains_key(k)).unwrap_or(0);

@@ -56,9 +56,9 @@ impl<'p> LlInterpreter<'p> {
             | OsFork | OsExit | OsPipeRaw | OsFsync | OsAccess | OsPathExists | OsPathIsdir
             | OsPathIsfile | OsStatInt | OsStatFloat | OsFstatInt | OsFstatFloat | OsEnvironGet
             | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem | OsEnvironRaw | OsUmask
-            | OsTimesItem | OsChmod | OsReadlink | OsFtruncate | OsTtyname | OsGetlogin
-            | OsSystem | OsNice | OsGetppid | OsGetpgrp | OsSetsid | OsGetuid | OsGeteuid
-            | OsGetgid | OsGetegid => return self.call_os(f, a, rty, span),
+            | OsTimesItem | OsChmod | OsReadlink | OsFtruncate | OsLseek | OsTtyname
+            | OsGetlogin | OsSystem | OsNice | OsGetppid | OsGetpgrp | OsSetsid | OsGetuid
+            | OsGeteuid | OsGetgid | OsGetegid => return self.call_os(f, a, rty, span),
             OsWrite => {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {
@@ -156,21 +156,6 @@ impl<'p> LlInterpreter<'p> {
                 match v {
                     Some(v) => LlValue::Float(v),
                     None => return Err(self.raise_std("OSError")),
-                }
-            }
-            OsLseek => {
-                use std::io::{Seek, SeekFrom};
-                let (fd, pos) = (int(0), int(1));
-                let whence = match int(2) {
-                    0 if pos >= 0 => SeekFrom::Start(pos as u64),
-                    1 => SeekFrom::Current(pos),
-                    2 => SeekFrom::End(pos),
-                    _ => return Err(self.raise_oserror(libc::EINVAL)),
-                };
-                match self.fds.file_mut(fd).map(|f| f.seek(whence)) {
-                    Some(Ok(p)) => LlValue::Int(p as i64),
-                    Some(Err(e)) => return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0))),
-                    None => return Err(self.raise_oserror(libc::EBADF)),
                 }
             }
             TimeTime => LlValue::Float(

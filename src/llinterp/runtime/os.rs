@@ -351,7 +351,7 @@ fn c_text(p: *const libc::c_char) -> Option<Vec<u8>> {
 
 impl LlInterpreter<'_> {
     /// The process externals of rposix (ids, umask, times, nice, system) and the
-    /// remaining file ones (chmod, readlink, ftruncate, ttyname): each calls the C
+    /// remaining file ones (chmod, readlink, ftruncate, lseek, ttyname): each calls the C
     /// library's function, as the compiled program does.
     fn call_os_process(&mut self, f: RuntimeFn, a: &[LlValue], span: Span) -> R {
         use RuntimeFn::*;
@@ -412,6 +412,32 @@ impl LlInterpreter<'_> {
                 }
                 None => Err(libc::EBADF),
             },
+            OsLseek => {
+                use std::io::{Seek, SeekFrom};
+                let (pos, how) = (int(1), int(2));
+                match self.fds.get_mut(int(0)) {
+                    Some(Fd::File(file)) => {
+                        let whence = match how {
+                            0 if pos >= 0 => Some(SeekFrom::Start(pos as u64)),
+                            1 => Some(SeekFrom::Current(pos)),
+                            2 => Some(SeekFrom::End(pos)),
+                            _ => None,
+                        };
+                        match whence.map(|w| file.seek(w)) {
+                            Some(Ok(p)) => Ok(LlValue::Int(p as i64)),
+                            Some(Err(e)) => Err(e.raw_os_error().unwrap_or(0)),
+                            None => Err(libc::EINVAL),
+                        }
+                    }
+                    // a standard stream is this process's own descriptor, as in the
+                    // binary: /dev/null or a file seeks, a pipe or terminal is ESPIPE
+                    Some(Fd::Std(k)) => {
+                        errno_or(unsafe { libc::lseek(*k as i32, pos as libc::off_t, how as i32) })
+                            .map(LlValue::Int)
+                    }
+                    None => Err(libc::EBADF),
+                }
+            }
             OsTtyname => {
                 let raw = match self.fds.get(int(0)) {
                     Some(Fd::File(file)) => Some(std::os::unix::io::AsRawFd::as_raw_fd(file)),

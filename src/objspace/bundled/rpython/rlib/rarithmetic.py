@@ -142,12 +142,25 @@ def string_to_int(s, base=10):
     return result
 
 
+@specialize.argtype(0)
 def most_neg_value_of_same_type(x):
-    return -9223372036854775807 - 1
+    """The lowest value of x's integer type (0 for the unsigned ones), of that type."""
+    zero = x & 0
+    ones = ~zero
+    if ones < zero:
+        # signed: only the top bit set (these types are all 64 bits wide)
+        return ones << 63
+    return zero
 
 
+@specialize.argtype(0)
 def most_pos_value_of_same_type(x):
-    return 9223372036854775807
+    """The highest value of x's integer type (all bits set for the unsigned ones)."""
+    zero = x & 0
+    ones = ~zero
+    if ones < zero:
+        return ~(ones << 63)
+    return ones
 
 
 def normalizedinttype(t):

@@ -1,6 +1,5 @@
 """rpy-lsp's model of `rpython.rlib.rfloat`: float constants and helpers, written in
-RPython (the formatting helpers have the real signatures and result types; their text is
-approximate)."""
+RPython with the real signatures and result types (formatd is dtoa's formatting)."""
 import math
 from __rpy__ import rfloat_formatd
 from math import isinf, isnan, copysign, log1p
@@ -84,7 +83,14 @@ def formatd(x, code, precision, flags=0):
 
 
 def double_to_string(value, tp, precision, flags):
-    return str(value), DIST_FINITE
+    """formatd's text of value and what kind of number it is (DIST_*)."""
+    if isfinite(value):
+        special = DIST_FINITE
+    elif isinf(value):
+        special = DIST_INFINITY
+    else:
+        special = DIST_NAN
+    return formatd(value, tp, precision, flags), special
 
 
 def round_away(x):
