@@ -133,6 +133,14 @@ impl RTyper<'_> {
                 Some(self.rtype_weakdict_new(hop, llops))
             }
             B::RgcCollect => {
+                // the reference's typing converts a generation argument to Signed (which
+                // refuses a string, say) and then collects everything anyway
+                if !hop.args_r.is_empty() {
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    if let Err(e) = self.inputarg(llops, hop, 0, si) {
+                        return Some(Err(e));
+                    }
+                }
                 llops.genop(LlOp::GcCollect, vec![], LlType::VOID);
                 let void = self.intern_repr(Repr::Void);
                 Some(Ok((cvoid(), void)))

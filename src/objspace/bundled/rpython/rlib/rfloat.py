@@ -3,6 +3,7 @@ RPython with the real signatures and result types (formatd is dtoa's formatting)
 import math
 from __rpy__ import rfloat_formatd
 from math import isinf, isnan, copysign, log1p
+from rpython.rlib.objectmodel import enforceargs
 
 INFINITY = 1e200 * 1e200
 # a positive NaN, as the reference's (the machine's inf - inf is negative on x86-64)
@@ -72,6 +73,9 @@ def rstring_to_float(s):
     return float(s)
 
 
+# the reference declares the types (its code argument, a character, is left unchecked
+# here): a precision that is not an int is refused at the call
+@enforceargs(float, None, int, int)
 def formatd(x, code, precision, flags=0):
     # 'r' is the shortest repr: a precision makes no sense there and the reference asserts
     # it is 0 (a fatal AssertionError in its binaries); other codes are a ValueError.
