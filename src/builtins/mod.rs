@@ -229,7 +229,7 @@ impl BuiltinId {
             });
         }
         Some(match self {
-            OsGetpid | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid
+            OsGetpid | OsTempdir | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid
             | OsGeteuid | OsGetgid | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg | OsTimes
             | TimeTime | TimeClock => (0, 0),
             OsClose | OsUnlink | OsRemove | OsRmdir | OsSystem | OsExit | OsIsatty | OsStrerror

@@ -1,6 +1,7 @@
 //! The C compiler: writes the generated sources into a directory and compiles them into
 //! an executable with the system compiler, found through the `cc` crate (which respects
-//! `CC` and `CFLAGS`). A missing compiler or a failed compilation is an error that says
+//! `CC` and `CFLAGS`), with the program's `ExternalCompilationInfo` (include and library
+//! directories, libraries, its own C files). A missing compiler or a failed compilation is an error that says
 //! where the sources were kept.
 
 use super::CSources;
@@ -68,7 +69,20 @@ fn host_triple() -> String {
     }
 }
 
-/// Compiles the sources written in `dir` into the executable `out`.
+/// A path the program gives relative to the current directory (where `build` runs, as
+/// the toolchain reads it), for the compiler that runs in the sources' directory.
+fn from_cwd(p: &str) -> PathBuf {
+    let p = Path::new(p);
+    if p.is_absolute() {
+        return p.to_path_buf();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Compiles the sources written in `dir` into the executable `out`, with the compile and
+/// link information of the C functions the program calls.
 pub fn compile(
     src: &CSources,
     dir: &Path,
@@ -96,8 +110,18 @@ pub fn compile(
     if opts.gc == GcKind::None {
         cmd.arg("-DRPY_GC_NONE");
     }
+    let eci = &src.eci;
+    for d in &eci.include_dirs {
+        cmd.arg(format!("-I{}", from_cwd(d).display()));
+    }
+    for a in &eci.compile_extra {
+        cmd.arg(&**a);
+    }
     for f in src.c_files() {
         cmd.arg(f);
+    }
+    for f in &eci.separate_module_files {
+        cmd.arg(from_cwd(f));
     }
     let out_abs = if out.is_absolute() {
         out.to_path_buf()
@@ -106,7 +130,24 @@ pub fn compile(
             .map(|d| d.join(out))
             .unwrap_or_else(|_| out.to_path_buf())
     };
-    cmd.arg("-o").arg(&out_abs).arg("-lm");
+    cmd.arg("-o").arg(&out_abs);
+    // as the toolchain links: directories, object files, extra flags, then libraries
+    for d in &eci.library_dirs {
+        cmd.arg(format!("-L{}", from_cwd(d).display()));
+    }
+    for f in &eci.link_files {
+        cmd.arg(from_cwd(f));
+    }
+    for a in &eci.link_extra {
+        cmd.arg(&**a);
+    }
+    for l in &eci.libraries {
+        cmd.arg(format!("-l{}", l));
+    }
+    if eci.use_cpp_linker {
+        cmd.arg("-lstdc++");
+    }
+    cmd.arg("-lm");
     let output = cmd
         .output()
         .map_err(|e| CompileError::NoCompiler(format!("{}: {}", tool.path().display(), e)))?;

@@ -5,6 +5,7 @@
 //! `runtime`: the runtime functions; `libc`: the C functions programs declare.
 
 pub mod heap;
+pub mod eci;
 pub mod libc;
 pub mod lloperation;
 pub mod lltype;

@@ -55,6 +55,7 @@ bundled! {
     "weakref" => "weakref.py", false;
     "struct" => "struct.py", false;
     "subprocess" => "subprocess.py", false;
+    "tempfile" => "tempfile.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;
@@ -148,6 +149,8 @@ bundled! {
     "rpython.tool.sourcetools" => "rpython/tool/sourcetools.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
+    "rpython.translator.tool" => "rpython/translator/tool/__init__.py", true;
+    "rpython.translator.tool.cbuild" => "rpython/translator/tool/cbuild.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;
     "rpython.jit.codewriter" => "rpython/jit/codewriter/__init__.py", true;
     "rpython.jit.codewriter.policy" => "rpython/jit/codewriter/policy.py", false;

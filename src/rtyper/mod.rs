@@ -339,7 +339,10 @@ fn rtype_rounds(
         let mut rt = RTyper::from_state(ann, &space.heap, st);
         if entry_func.is_none() {
             if let Err(e) = rt.setup_classes() {
+                // (the classes are not all laid out: translating would meet them)
                 diags.push(e.into_diagnostic(entry_span));
+                st = rt.into_state();
+                break;
             }
             entry_func = Some(rt.graph_funcptr(entry as u32));
             at_exit_func = at_exit_graph.map(|g| rt.graph_funcptr(g));

@@ -4,6 +4,7 @@
 //! its result type from the call's function pointer type (a tuple result is built in it).
 
 mod cfuncs;
+mod checksum;
 mod containers;
 mod math;
 mod os;
