@@ -80,10 +80,17 @@ impl Eci {
         union(&mut self.include_dirs, &other.include_dirs);
         union(&mut self.libraries, &other.libraries);
         union(&mut self.library_dirs, &other.library_dirs);
-        union(&mut self.separate_module_sources, &other.separate_module_sources);
-        union(&mut self.separate_module_files, &other.separate_module_files);
+        union(
+            &mut self.separate_module_sources,
+            &other.separate_module_sources,
+        );
+        union(
+            &mut self.separate_module_files,
+            &other.separate_module_files,
+        );
         union(&mut self.link_files, &other.link_files);
-        self.compile_extra.extend(other.compile_extra.iter().cloned());
+        self.compile_extra
+            .extend(other.compile_extra.iter().cloned());
         self.link_extra.extend(other.link_extra.iter().cloned());
         self.use_cpp_linker |= other.use_cpp_linker;
     }
