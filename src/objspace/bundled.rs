@@ -111,6 +111,7 @@ bundled! {
     "rpython.rlib.parsing._packrat_codegen" => "rpython/rlib/parsing/_packrat_codegen.py", false;
     "rpython.rlib.parsing.makepackrat" => "rpython/rlib/parsing/makepackrat.py", false;
     "rpython.rlib.parsing.pypackrat" => "rpython/rlib/parsing/pypackrat.py", false;
+    "rpython.rlib._rbigint_mag" => "rpython/rlib/_rbigint_mag.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
     "rpython.rlib.rstack" => "rpython/rlib/rstack.py", false;
     "rpython.rlib.rstackovf" => "rpython/rlib/rstackovf.py", false;
