@@ -39,6 +39,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("math.c", include_str!("runtime/math.c")),
     ("containers.c", include_str!("runtime/containers.c")),
     ("os.c", include_str!("runtime/os.c")),
+    ("debuglog.c", include_str!("runtime/debuglog.c")),
 ];
 
 /// The generated sources of a program.
