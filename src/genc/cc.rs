@@ -81,6 +81,42 @@ fn from_cwd(p: &str) -> PathBuf {
         .unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// The compiler and linker flags the config tools give (`pkg-config NAME --cflags`,
+/// `--libs`), asked when the program is compiled; a tool that fails is an error naming it.
+fn config_tool_flags(
+    tools: &[std::rc::Rc<str>],
+) -> Result<(Vec<String>, Vec<String>), CompileError> {
+    let mut flags = (Vec::new(), Vec::new());
+    for tool in tools {
+        let mut words = tool.split_whitespace();
+        let Some(program) = words.next() else {
+            continue;
+        };
+        let args: Vec<&str> = words.collect();
+        for (which, into) in [("--cflags", &mut flags.0), ("--libs", &mut flags.1)] {
+            let out = std::process::Command::new(program)
+                .args(&args)
+                .arg(which)
+                .output()
+                .map_err(|e| CompileError::Io(format!("cannot run `{} {}`: {}", tool, which, e)))?;
+            if !out.status.success() {
+                return Err(CompileError::Io(format!(
+                    "`{} {}` failed: {}",
+                    tool,
+                    which,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+            into.extend(
+                String::from_utf8_lossy(&out.stdout)
+                    .split_whitespace()
+                    .map(String::from),
+            );
+        }
+    }
+    Ok(flags)
+}
+
 /// Compiles the sources written in `dir` into the executable `out`, with the compile and
 /// link information of the C functions the program calls.
 pub fn compile(
@@ -111,6 +147,8 @@ pub fn compile(
         cmd.arg("-DRPY_GC_NONE");
     }
     let eci = &src.eci;
+    let (tool_cflags, tool_libs) = config_tool_flags(&eci.config_tools)?;
+    cmd.args(&tool_cflags);
     for d in &eci.include_dirs {
         cmd.arg(format!("-I{}", from_cwd(d).display()));
     }
@@ -144,6 +182,7 @@ pub fn compile(
     for l in &eci.libraries {
         cmd.arg(format!("-l{}", l));
     }
+    cmd.args(&tool_libs);
     if eci.use_cpp_linker {
         cmd.arg("-lstdc++");
     }

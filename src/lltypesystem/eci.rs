@@ -34,6 +34,9 @@ pub struct Eci {
     pub link_files: Vec<Rc<str>>,
     /// C++ code is linked in (the C++ runtime library is needed)
     pub use_cpp_linker: bool,
+    /// Commands whose `--cflags` and `--libs` give more flags (`pkg-config NAME`, a
+    /// config tool: `from_pkg_config`, `from_config_tool`), split on spaces
+    pub config_tools: Vec<Rc<str>>,
 }
 
 impl Eci {
@@ -52,6 +55,7 @@ impl Eci {
             "compile_extra" => &mut self.compile_extra,
             "link_extra" => &mut self.link_extra,
             "link_files" => &mut self.link_files,
+            "config_tools" => &mut self.config_tools,
             _ => return None,
         })
     }
@@ -89,6 +93,7 @@ impl Eci {
             &other.separate_module_files,
         );
         union(&mut self.link_files, &other.link_files);
+        union(&mut self.config_tools, &other.config_tools);
         self.compile_extra
             .extend(other.compile_extra.iter().cloned());
         self.link_extra.extend(other.link_extra.iter().cloned());

@@ -335,8 +335,9 @@ _ECI_LISTS = ['pre_include_bits', 'includes', 'include_dirs', 'post_include_bits
 
 
 def _eci_lists(eci):
-    """NOT_RPYTHON: the non-empty lists of `eci` as (name, items) pairs of strings, and
-    ('use_cpp_linker', ()) if it is set: what the RTyper reads (`_rpy_c_eci`)."""
+    """NOT_RPYTHON: the non-empty lists of `eci` as (name, items) pairs of strings,
+    ('use_cpp_linker', ()) if it is set and the config tools `build` asks for flags
+    (`from_pkg_config`): what the RTyper reads (`_rpy_c_eci`)."""
     pairs = []
     for attr in _ECI_LISTS:
         items = getattr(eci, attr, ())
@@ -344,6 +345,9 @@ def _eci_lists(eci):
             pairs.append((attr, tuple([str(item) for item in items])))
     if getattr(eci, 'use_cpp_linker', False):
         pairs.append(('use_cpp_linker', ()))
+    tools = getattr(eci, '_rpy_config_tools', ())
+    if tools:
+        pairs.append(('config_tools', tuple(tools)))
     return tuple(pairs)
 
 

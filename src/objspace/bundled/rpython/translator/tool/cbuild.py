@@ -9,11 +9,11 @@ declares (`_rpy_c_eci`), and `build` passes them on: `includes` as `#include <..
 `pre_include_bits` and the `post_include_bits`, `include_dirs` as `-I`, `library_dirs` as
 `-L`, `libraries` as `-l`, `link_files`, `compile_extra`, `link_extra`, and
 `separate_module_sources`/`separate_module_files` compiled beside the program. Relative
-paths are taken from the current directory, as the toolchain does. `run` calls only the
-C functions rpy-lsp implements; it has no C compiler. Asking `pkg-config` or a config
-tool is not modelled (unknown)."""
-from __rpy__ import model_unknown
-
+paths are taken from the current directory, as the toolchain does. `from_pkg_config` and
+`from_config_tool` record the package or tool (`_rpy_config_tools`), whose `--cflags` and
+`--libs` `build` asks when it compiles, instead of at import time (rpy-lsp runs no tool
+while checking). `run` calls only the C functions rpy-lsp implements; it has no C
+compiler."""
 # the list attributes, in the toolchain's order; the last two keep duplicates
 _LISTS = ['pre_include_bits', 'includes', 'include_dirs', 'post_include_bits',
           'libraries', 'library_dirs', 'separate_module_sources',
@@ -44,6 +44,8 @@ class ExternalCompilationInfo(object):
         self.testonly_libraries = tuple(testonly_libraries)
         self.use_cpp_linker = use_cpp_linker
         self.platform = platform
+        # the commands `build` asks for flags: 'pkg-config NAME' or a config tool
+        self._rpy_config_tools = ()
 
     def _value(self):
         return tuple([getattr(self, name) for name in _LISTS]) + (self.use_cpp_linker,)
@@ -71,7 +73,14 @@ class ExternalCompilationInfo(object):
             use_cpp_linker = use_cpp_linker or other.use_cpp_linker
         kwds['use_cpp_linker'] = use_cpp_linker
         kwds['platform'] = self.platform
-        return ExternalCompilationInfo(**kwds)
+        merged = ExternalCompilationInfo(**kwds)
+        tools = []
+        for one in (self,) + others:
+            for tool in one._rpy_config_tools:
+                if tool not in tools:
+                    tools.append(tool)
+        merged._rpy_config_tools = tuple(tools)
+        return merged
 
     def copy_without(self, *names):
         kwds = {}
@@ -122,8 +131,12 @@ class ExternalCompilationInfo(object):
 
     @classmethod
     def from_pkg_config(cls, pkgname):
-        return model_unknown("ExternalCompilationInfo.from_pkg_config()")
+        eci = cls()
+        eci._rpy_config_tools = ('pkg-config ' + pkgname,)
+        return eci
 
     @classmethod
     def from_config_tool(cls, execonfigtool):
-        return model_unknown("ExternalCompilationInfo.from_config_tool()")
+        eci = cls()
+        eci._rpy_config_tools = (execonfigtool,)
+        return eci
