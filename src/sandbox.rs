@@ -503,6 +503,18 @@ mod tests {
     }
 
     #[test]
+    fn the_temporary_directory_is_seen_empty_and_the_uid_is_fixed() {
+        // a sandbox sees no TMPDIR unless it is named, so its temporary directory is /tmp
+        let p = Policy::sandboxed(Vec::new(), &[], None);
+        assert_eq!(p.temp_dir(), PathBuf::from("/tmp"));
+        assert!(p.in_temp_dir(Path::new("/tmp/rply-1-0-abc.json")));
+        assert!(!p.in_temp_dir(Path::new("/tmp/project/data.txt")));
+        assert!(!p.in_temp_dir(Path::new("/tmp")));
+        assert!(!p.in_temp_dir(Path::new("/etc/passwd")));
+        assert_eq!(p.uid(), FIXED_UID);
+    }
+
+    #[test]
     fn refuses_what_is_not_a_regular_file() {
         assert_eq!(
             read_regular(Path::new("/dev/null"), 10),

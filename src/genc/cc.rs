@@ -1,8 +1,8 @@
 //! The C compiler: writes the generated sources into a directory and compiles them into
 //! an executable with the system compiler, found through the `cc` crate (which respects
 //! `CC` and `CFLAGS`), with the program's `ExternalCompilationInfo` (include and library
-//! directories, libraries, its own C files). A missing compiler or a failed compilation is an error that says
-//! where the sources were kept.
+//! directories, libraries, its own C files, the flags of `pkg-config`). A missing compiler
+//! or a failed compilation is an error that says where the sources were kept.
 
 use super::CSources;
 use std::path::{Path, PathBuf};

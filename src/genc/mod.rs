@@ -7,7 +7,8 @@
 //! per graph, with the exception and GC-root transforms applied as it is written),
 //! `helpers` (the calls of the runtime functions, per signature), `cfuncs` (the calls of
 //! the C functions the program declares; their `ExternalCompilationInfo` is merged into
-//! `CSources::eci`), `cc` (the C compiler), and `runtime/` (the C runtime: GC, text and number functions, lists).
+//! `CSources::eci`), `cc` (the C compiler), and `runtime/` (the C runtime: GC, text and
+//! number functions, lists, the debug log).
 
 mod cc;
 mod cfuncs;
