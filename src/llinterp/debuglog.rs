@@ -9,7 +9,8 @@
 //!   `debug_print`s directly inside them, wherever they are nested; the other sections
 //!   and the prints directly inside them are not; `:FILE` logs every section;
 //! - `FILE` or `+FILE` (profiling): every section's start and stop, no `debug_print`
-//!   inside a section.
+//!   inside a section (the reference's binaries also log their GC's own sections there,
+//!   `gc-minor`…, which rpy-lsp's runtimes do not have).
 //!
 //! `debug_print`s outside any section go to the log in every mode. `FILE` `-` is stderr;
 //! `%d` in it is the process id. A file is written through a buffer that a section's
