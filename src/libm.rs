@@ -10,6 +10,8 @@ mod sys {
         pub fn asinh(x: f64) -> f64;
         pub fn atanh(x: f64) -> f64;
         pub fn frexp(x: f64, exp: *mut std::ffi::c_int) -> f64;
+        pub fn cbrt(x: f64) -> f64;
+        pub fn hypot(x: f64, y: f64) -> f64;
     }
 }
 
@@ -23,6 +25,18 @@ pub fn acosh(x: f64) -> f64 {
 pub fn asinh(x: f64) -> f64 {
     // SAFETY: as above
     unsafe { sys::asinh(x) }
+}
+
+/// The C library's `cbrt(x)`.
+pub fn cbrt(x: f64) -> f64 {
+    // SAFETY: as above
+    unsafe { sys::cbrt(x) }
+}
+
+/// The C library's `hypot(x, y)`.
+pub fn hypot(x: f64, y: f64) -> f64 {
+    // SAFETY: as above
+    unsafe { sys::hypot(x, y) }
 }
 
 /// The C library's `atanh(x)`.

@@ -30,6 +30,8 @@ pub const MAX_WALK_DEPTH: usize = 64;
 pub const FIXED_TIME: f64 = 1_577_836_800.0;
 /// What `os.getpid()` returns in a sandbox.
 pub const FIXED_PID: i64 = 4242;
+/// What `os.getuid()` and `os.geteuid()` return in a sandbox.
+pub const FIXED_UID: i64 = 1000;
 
 /// Most bytes import-time evaluation may allocate (approximately: every allocation of the
 /// analysing thread while it runs counts).
@@ -197,6 +199,8 @@ pub struct Policy {
     pub cwd: Option<PathBuf>,
     /// `os.getpid()`; `None`: the real one.
     pub pid: Option<i64>,
+    /// `os.getuid()`, `os.geteuid()`; `None`: the real ones.
+    pub uid: Option<i64>,
     /// Largest file read.
     pub max_file_bytes: u64,
 }
@@ -230,6 +234,7 @@ impl Policy {
             clock: Some(FIXED_TIME),
             cwd: Some(cwd.unwrap_or_else(|| PathBuf::from("/"))),
             pid: Some(FIXED_PID),
+            uid: Some(FIXED_UID),
             max_file_bytes: MAX_FILE_BYTES,
         }
     }
@@ -242,6 +247,7 @@ impl Policy {
             clock: None,
             cwd: None,
             pid: None,
+            uid: None,
             max_file_bytes: MAX_FILE_BYTES,
         }
     }
@@ -314,6 +320,32 @@ impl Policy {
 
     pub fn pid(&self) -> i64 {
         self.pid.unwrap_or_else(|| std::process::id() as i64)
+    }
+
+    /// `os.getuid()` (and `geteuid()`).
+    pub fn uid(&self) -> i64 {
+        // SAFETY: getuid has no preconditions and cannot fail
+        self.uid.unwrap_or_else(|| unsafe { libc::getuid() } as i64)
+    }
+
+    /// The temporary directory, as `tempfile.gettempdir()` finds it: `TMPDIR`, `TEMP` or
+    /// `TMP` of the environment import-time code sees, else `/tmp`.
+    pub fn temp_dir(&self) -> PathBuf {
+        ["TMPDIR", "TEMP", "TMP"]
+            .iter()
+            .filter_map(|n| self.env_var(n))
+            .find(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/tmp"))
+    }
+
+    /// Whether `path` names a file directly in the temporary directory. Import-time code
+    /// sees none there and its writes there go nowhere: what a library caches in it
+    /// (rply's parser tables, named after the user and a hash of the grammar) was written
+    /// by an earlier run, and must not change what the program translates to.
+    pub fn in_temp_dir(&self, path: &Path) -> bool {
+        path.parent()
+            .is_some_and(|dir| dir == self.temp_dir() && path.file_name().is_some())
     }
 }
 
@@ -468,6 +500,18 @@ mod tests {
             x = std::hint::black_box(x.wrapping_add(1));
         }
         assert!(clock.elapsed() > std::time::Duration::ZERO);
+    }
+
+    #[test]
+    fn the_temporary_directory_is_seen_empty_and_the_uid_is_fixed() {
+        // a sandbox sees no TMPDIR unless it is named, so its temporary directory is /tmp
+        let p = Policy::sandboxed(Vec::new(), &[], None);
+        assert_eq!(p.temp_dir(), PathBuf::from("/tmp"));
+        assert!(p.in_temp_dir(Path::new("/tmp/rply-1-0-abc.json")));
+        assert!(!p.in_temp_dir(Path::new("/tmp/project/data.txt")));
+        assert!(!p.in_temp_dir(Path::new("/tmp")));
+        assert!(!p.in_temp_dir(Path::new("/etc/passwd")));
+        assert_eq!(p.uid(), FIXED_UID);
     }
 
     #[test]

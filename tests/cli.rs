@@ -579,6 +579,68 @@ fn run_stops_at_an_unmodelled_c_function_and_build_calls_it() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n42\n");
 }
 
+/// A C function of a library the program names (`compilation_info=` an
+/// `ExternalCompilationInfo` with `libraries=`): `run` refuses it saying what `build`
+/// links; `build` links it, and fails on a library the machine lacks with the linker's
+/// message; a failing `pkg-config` is named.
+#[test]
+fn build_links_the_libraries_of_a_compilation_info() {
+    let text = |lib: &str, how: &str| {
+        format!(
+            "from rpython.rtyper.lltypesystem import rffi\nfrom rpython.translator.tool.cbuild import ExternalCompilationInfo\n\neci = {how}\nc_f = rffi.llexternal('zlibVersion', [], rffi.CCHARP, compilation_info=eci)\n\ndef entry_point(argv):\n    print rffi.charp2str(c_f())[:1] == '{lib}'\n    return 0\n\ndef target(*args):\n    return entry_point, None\n"
+        )
+    };
+    let p = write_program(
+        "eci_zlib_version",
+        &text(
+            "1",
+            "ExternalCompilationInfo(includes=['zlib.h'], libraries=['z'])",
+        ),
+    );
+    let (code, _, stderr) = rpy(&["run", p.to_str().unwrap()]);
+    assert_eq!(code, 134, "{stderr}");
+    assert!(
+        stderr.contains("cannot be called by `run`")
+            && stderr.contains("`rpy-lsp build` calls it (linking -lz)"),
+        "{stderr}"
+    );
+    let exe = p.with_extension("bin");
+    let (code, _, stderr) = rpy(&["build", p.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = Command::new(&exe).output().unwrap();
+    // (a bool computed at run time prints as 1, as in the reference's binaries)
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
+    let missing = write_program(
+        "eci_missing_lib",
+        &text(
+            "1",
+            "ExternalCompilationInfo(libraries=['rpy_no_such_library'])",
+        ),
+    );
+    let exe = missing.with_extension("bin");
+    let (code, _, stderr) = rpy(&[
+        "build",
+        missing.to_str().unwrap(),
+        "-o",
+        exe.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("rpy_no_such_library"), "{stderr}");
+    let pkg = write_program(
+        "eci_missing_pkg",
+        &text(
+            "1",
+            "ExternalCompilationInfo.from_pkg_config('rpy-no-such-package')",
+        ),
+    );
+    let (code, _, stderr) = rpy(&["build", pkg.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("`pkg-config rpy-no-such-package --cflags` failed"),
+        "{stderr}"
+    );
+}
+
 /// Import-time code that loops over a value rpy-lsp does not model (`keyword.kwlist`)
 /// left a table rpy-lsp cannot know: `check` accepts the program (an unknown is a
 /// warning), `run` and `build` refuse it naming the loop's line; import-time code that only

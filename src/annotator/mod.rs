@@ -22,6 +22,7 @@ mod annrpython;
 mod binaryop;
 pub mod bookkeeper;
 mod builtin;
+mod builtin_checks;
 mod builtin_os;
 mod builtinmethod;
 mod call;

@@ -229,9 +229,9 @@ impl BuiltinId {
             });
         }
         Some(match self {
-            OsGetpid | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid | OsGetuid
-            | OsGeteuid | OsGetgid | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg | OsTimes
-            | TimeTime | TimeClock => (0, 0),
+            OsGetpid | OsTempdir | OsGetcwd | OsGetppid | OsGetpgrp | OsFork | OsSetsid
+            | OsGetuid | OsGeteuid | OsGetgid | OsGetegid | OsGetlogin | OsPipe | OsGetloadavg
+            | OsTimes | TimeTime | TimeClock => (0, 0),
             OsClose | OsUnlink | OsRemove | OsRmdir | OsSystem | OsExit | OsIsatty | OsStrerror
             | OsListdir | OsPathExists | OsPathIsdir | OsPathIsfile | OsDup | OsUmask | OsNice
             | OsFsync | OsChdir | OsReadlink | OsTtyname | TimeSleep => (1, 1),

@@ -185,6 +185,8 @@ builtins! {
     OsGetenv = "os.getenv";
     OsEnvironSnapshot = "os.environ_snapshot";
     OsGetpid = "os.getpid";
+    /// `tempfile.gettempdir()` (the bundled `tempfile` model's primitive)
+    OsTempdir = "os.tempdir";
     OsUnlink = "os.unlink";
     OsRemove = "os.remove";
     OsRename = "os.rename";

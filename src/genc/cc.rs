@@ -1,7 +1,8 @@
 //! The C compiler: writes the generated sources into a directory and compiles them into
 //! an executable with the system compiler, found through the `cc` crate (which respects
-//! `CC` and `CFLAGS`). A missing compiler or a failed compilation is an error that says
-//! where the sources were kept.
+//! `CC` and `CFLAGS`), with the program's `ExternalCompilationInfo` (include and library
+//! directories, libraries, its own C files, the flags of `pkg-config`). A missing compiler
+//! or a failed compilation is an error that says where the sources were kept.
 
 use super::CSources;
 use std::path::{Path, PathBuf};
@@ -68,7 +69,56 @@ fn host_triple() -> String {
     }
 }
 
-/// Compiles the sources written in `dir` into the executable `out`.
+/// A path the program gives relative to the current directory (where `build` runs, as
+/// the toolchain reads it), for the compiler that runs in the sources' directory.
+fn from_cwd(p: &str) -> PathBuf {
+    let p = Path::new(p);
+    if p.is_absolute() {
+        return p.to_path_buf();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The compiler and linker flags the config tools give (`pkg-config NAME --cflags`,
+/// `--libs`), asked when the program is compiled; a tool that fails is an error naming it.
+fn config_tool_flags(
+    tools: &[std::rc::Rc<str>],
+) -> Result<(Vec<String>, Vec<String>), CompileError> {
+    let mut flags = (Vec::new(), Vec::new());
+    for tool in tools {
+        let mut words = tool.split_whitespace();
+        let Some(program) = words.next() else {
+            continue;
+        };
+        let args: Vec<&str> = words.collect();
+        for (which, into) in [("--cflags", &mut flags.0), ("--libs", &mut flags.1)] {
+            let out = std::process::Command::new(program)
+                .args(&args)
+                .arg(which)
+                .output()
+                .map_err(|e| CompileError::Io(format!("cannot run `{} {}`: {}", tool, which, e)))?;
+            if !out.status.success() {
+                return Err(CompileError::Io(format!(
+                    "`{} {}` failed: {}",
+                    tool,
+                    which,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+            into.extend(
+                String::from_utf8_lossy(&out.stdout)
+                    .split_whitespace()
+                    .map(String::from),
+            );
+        }
+    }
+    Ok(flags)
+}
+
+/// Compiles the sources written in `dir` into the executable `out`, with the compile and
+/// link information of the C functions the program calls.
 pub fn compile(
     src: &CSources,
     dir: &Path,
@@ -96,8 +146,20 @@ pub fn compile(
     if opts.gc == GcKind::None {
         cmd.arg("-DRPY_GC_NONE");
     }
+    let eci = &src.eci;
+    let (tool_cflags, tool_libs) = config_tool_flags(&eci.config_tools)?;
+    cmd.args(&tool_cflags);
+    for d in &eci.include_dirs {
+        cmd.arg(format!("-I{}", from_cwd(d).display()));
+    }
+    for a in &eci.compile_extra {
+        cmd.arg(&**a);
+    }
     for f in src.c_files() {
         cmd.arg(f);
+    }
+    for f in &eci.separate_module_files {
+        cmd.arg(from_cwd(f));
     }
     let out_abs = if out.is_absolute() {
         out.to_path_buf()
@@ -106,7 +168,25 @@ pub fn compile(
             .map(|d| d.join(out))
             .unwrap_or_else(|_| out.to_path_buf())
     };
-    cmd.arg("-o").arg(&out_abs).arg("-lm");
+    cmd.arg("-o").arg(&out_abs);
+    // as the toolchain links: directories, object files, extra flags, then libraries
+    for d in &eci.library_dirs {
+        cmd.arg(format!("-L{}", from_cwd(d).display()));
+    }
+    for f in &eci.link_files {
+        cmd.arg(from_cwd(f));
+    }
+    for a in &eci.link_extra {
+        cmd.arg(&**a);
+    }
+    for l in &eci.libraries {
+        cmd.arg(format!("-l{}", l));
+    }
+    cmd.args(&tool_libs);
+    if eci.use_cpp_linker {
+        cmd.arg("-lstdc++");
+    }
+    cmd.arg("-lm");
     let output = cmd
         .output()
         .map_err(|e| CompileError::NoCompiler(format!("{}: {}", tool.path().display(), e)))?;

@@ -7,6 +7,7 @@
 //! `runtime`; the primitive operations in `ops`.
 
 mod code;
+mod debuglog;
 mod fds;
 mod gc;
 mod ops;
@@ -100,9 +101,8 @@ pub struct LlInterpreter<'p> {
     start: std::time::Instant,
     /// Set in the child of an `os.fork()`.
     pub(crate) forked_child: bool,
-    /// How many `debug_start` sections are open: a `debug_print` is written only outside
-    /// them (the reference's binaries without PYPYLOG).
-    pub(crate) debug_level: u32,
+    /// `rlib.debug`'s log (`PYPYLOG`).
+    pub(crate) debug_log: debuglog::DebugLog,
     /// The program's environment once it changed it (`os.environ[k] = v`, `del`): the
     /// process's entries in their order, changed in place, a new variable last, as the C
     /// library keeps them; `None` while unchanged (the process's). The interpreter leaves
@@ -129,7 +129,7 @@ impl<'p> LlInterpreter<'p> {
             gc_roots: Vec::new(),
             start: std::time::Instant::now(),
             forked_child: false,
-            debug_level: 0,
+            debug_log: debuglog::DebugLog::new(),
             environ: None,
         }
     }
@@ -168,6 +168,10 @@ impl<'p> LlInterpreter<'p> {
             }
         }
         let _ = self.flush();
+        if res.is_ok() {
+            // the C library's flush of the log file at a normal exit (an abort loses it)
+            self.debug_flush();
+        }
         match res {
             Ok(v) => RunResult {
                 exit_code: (v.as_int() & 0xff) as i32,

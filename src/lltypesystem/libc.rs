@@ -55,6 +55,13 @@ libc_fns! {
     Getpid = "getpid", "unistd.h";
     /// `time_t time(time_t *)`: the argument must be NULL
     Time = "time", "time.h";
+    /// `double cbrt(double)`, `hypot(double, double)` of the math library (`libraries=['m']`)
+    Cbrt = "cbrt", "math.h";
+    Hypot = "hypot", "math.h";
+    /// zlib's `uLong crc32(uLong, const Bytef *, uInt)` and `adler32` (`libraries=['z']`):
+    /// `build` links the library the program names, `run` computes the same checksums
+    Crc32 = "crc32", "zlib.h";
+    Adler32 = "adler32", "zlib.h";
 }
 
 impl LibcFn {
@@ -72,6 +79,8 @@ pub struct CDecl {
     pub result: Rc<str>,
     /// The registry's entry for it, if `run` can execute it.
     pub known: Option<LibcFn>,
+    /// What `build` compiles and links with for it (`compilation_info=`).
+    pub eci: Rc<super::eci::Eci>,
     /// Where the program declares it (`path:line` of `name = rffi.llexternal(...)`), when
     /// found: `run` names it when it cannot call the function.
     pub declared_at: Option<Rc<str>>,

@@ -4,6 +4,7 @@
 //! the types (malloc, fields, items), shared by prebuilt constants and the LLInterpreter;
 //! `runtime`: the runtime functions; `libc`: the C functions programs declare.
 
+pub mod eci;
 pub mod heap;
 pub mod libc;
 pub mod lloperation;

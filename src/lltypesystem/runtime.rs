@@ -154,14 +154,17 @@ runtime_fns! {
     /// `RPython traceback:` (with 1), then the message and a newline to stderr, and aborts
     DebugFatalerror = "ll_debug_fatalerror", NONE, NO_ALLOC;
     /// `debug_print(...)`'s line (its items already joined): written with a newline to
-    /// stderr outside any `debug_start`/`debug_stop` section, as the reference's binaries
-    /// do without PYPYLOG (top-level debug_prints go to stderr, nested ones nowhere)
+    /// the log where prints are on, as the reference's binaries do (`PYPYLOG`; without
+    /// it, top-level debug_prints go to stderr and nested ones nowhere)
     DebugPrintLine = "ll_debug_print_line", NONE, ALLOC;
-    /// `debug_start(category)` / `debug_stop(category)`: one section level in or out
+    /// `debug_start(category)` / `debug_stop(category)`: one section level in or out,
+    /// logged if `PYPYLOG` selects the category
     DebugStart = "ll_debug_start", NONE, NO_ALLOC;
     DebugStop = "ll_debug_stop", NONE, NO_ALLOC;
     /// `have_debug_prints()`: whether a debug_print here would be written
     DebugHavePrints = "ll_debug_have_prints", NONE, NO_ALLOC;
+    /// `debug_flush()`: the log file's buffer is written
+    DebugFlush = "ll_debug_flush", NONE, NO_ALLOC;
     /// `time.time() -> Float`, `time.clock() -> Float`
     TimeTime = "ll_time_time", NONE, NO_ALLOC;
     TimeClock = "ll_time_clock", NONE, NO_ALLOC;

@@ -55,6 +55,7 @@ bundled! {
     "weakref" => "weakref.py", false;
     "struct" => "struct.py", false;
     "subprocess" => "subprocess.py", false;
+    "tempfile" => "tempfile.py", false;
     "py" => "py/__init__.py", true;
     "py.code" => "py/code.py", false;
     "py.path" => "py/path.py", false;
@@ -110,6 +111,7 @@ bundled! {
     "rpython.rlib.parsing._packrat_codegen" => "rpython/rlib/parsing/_packrat_codegen.py", false;
     "rpython.rlib.parsing.makepackrat" => "rpython/rlib/parsing/makepackrat.py", false;
     "rpython.rlib.parsing.pypackrat" => "rpython/rlib/parsing/pypackrat.py", false;
+    "rpython.rlib._rbigint_mag" => "rpython/rlib/_rbigint_mag.py", false;
     "rpython.rlib.rstacklet" => "rpython/rlib/rstacklet.py", false;
     "rpython.rlib.rstack" => "rpython/rlib/rstack.py", false;
     "rpython.rlib.rstackovf" => "rpython/rlib/rstackovf.py", false;
@@ -148,6 +150,8 @@ bundled! {
     "rpython.tool.sourcetools" => "rpython/tool/sourcetools.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
+    "rpython.translator.tool" => "rpython/translator/tool/__init__.py", true;
+    "rpython.translator.tool.cbuild" => "rpython/translator/tool/cbuild.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;
     "rpython.jit.codewriter" => "rpython/jit/codewriter/__init__.py", true;
     "rpython.jit.codewriter.policy" => "rpython/jit/codewriter/policy.py", false;

@@ -28,6 +28,7 @@ pub(super) fn os_write(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             sp.write_out(&data, fd == 2);
             Ok(Value::Int(data.len() as i64))
         }
+        _ if sp.sink_fds.contains(&(fd as i64)) => Ok(Value::Int(data.len() as i64)),
         _ => Err(sp.os_error(9, "Bad file descriptor")),
     }
 }
@@ -52,13 +53,23 @@ pub(super) fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         return sp.type_error("coercing to Unicode: need string or buffer");
     };
     let flags = sp.int_of(a.args[1]).unwrap_or(0);
+    let p = host_path(sp, &path);
+    if sp.config.policy.in_temp_dir(&p) {
+        // a file of the temporary directory: none is there, and one written goes nowhere
+        if flags & 0o100 == 0 {
+            return Err(sp.os_error(2, "No such file or directory"));
+        }
+        let fd = sp.next_fd;
+        sp.next_fd += 1;
+        sp.sink_fds.insert(fd);
+        return Ok(Value::Int(fd));
+    }
     if flags & O_WRITE_FLAGS != 0 {
         return Err(sp.os_error(
             13,
             "Permission denied (rpy-lsp does not write files at import time)",
         ));
     }
-    let p = host_path(sp, &path);
     let data = match sp.config.overlays.get(&p) {
         Some(t) => t.clone().into_bytes(),
         None => match sp.config.policy.read_file(&p) {
@@ -78,7 +89,7 @@ pub(super) fn os_open(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 pub(super) fn os_close(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let fd = sp.int_of(a.args[0]).unwrap_or(-1) as i64;
-    if sp.files.remove(&fd).is_none() && !(0..=2).contains(&fd) {
+    if sp.files.remove(&fd).is_none() && !sp.sink_fds.remove(&fd) && !(0..=2).contains(&fd) {
         return Err(sp.os_error(9, "Bad file descriptor"));
     }
     Ok(Value::None)
@@ -128,6 +139,21 @@ pub(super) fn os_environ_snapshot(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 pub(super) fn os_getpid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 0)?;
     Ok(Value::Int(sp.config.policy.pid()))
+}
+
+/// `os.getuid()`, `os.geteuid()`: the policy's (a fixed one in a sandbox).
+pub(super) fn os_getuid(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 0, 0)?;
+    Ok(Value::Int(sp.config.policy.uid()))
+}
+
+/// `tempfile.gettempdir()`: the policy's temporary directory, which import-time code
+/// sees empty (`Policy::in_temp_dir`).
+pub(super) fn os_tempdir(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    use std::os::unix::ffi::OsStrExt;
+    a.arity(sp, 0, 0)?;
+    let d = sp.config.policy.temp_dir();
+    Ok(sp.new_str(d.as_os_str().as_bytes()))
 }
 
 pub(super) fn sys_exit(sp: &mut ObjSpace, a: &mut BArgs) -> R {
@@ -312,7 +338,7 @@ pub(super) fn os_path_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let path = sp.text_of(a.args[0]).unwrap_or_default();
     let path = host_path(sp, &path);
     let overlay = sp.config.overlays.contains_key(&path);
-    if !overlay && !sp.config.policy.may_read(&path) {
+    if !overlay && (!sp.config.policy.may_read(&path) || sp.config.policy.in_temp_dir(&path)) {
         return Ok(Value::Bool(false));
     }
     let r = match a.id {

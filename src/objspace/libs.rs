@@ -5,10 +5,10 @@
 
 use super::builtins::{make_rint, BArgs, BuiltinFn};
 use super::libos::{
-    model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_isatty,
-    os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_readlink,
-    os_refuse_write, os_stat_fields, os_strerror, os_write, sys_exit, sys_frame_count,
-    sys_frame_globals,
+    model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_getuid,
+    os_isatty, os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read,
+    os_readlink, os_refuse_write, os_stat_fields, os_strerror, os_tempdir, os_write, sys_exit,
+    sys_frame_count, sys_frame_globals,
 };
 use super::object::{AttrMap, Function, HashKey, Instance, IntKind, ObjId, Object, Value};
 use super::ops::{frexp, Num};
@@ -26,6 +26,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsGetenv, os_getenv),
     (B::OsEnvironSnapshot, os_environ_snapshot),
     (B::OsGetpid, os_getpid),
+    (B::OsTempdir, os_tempdir),
     (B::OsUnlink, os_not_at_import),
     (B::OsRemove, os_not_at_import),
     (B::OsRename, os_not_at_import),
@@ -67,8 +68,8 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::AnnlowlevelLlunicode, os_not_at_import),
     (B::AnnlowlevelHlunicode, os_not_at_import),
     (B::RgcLlArraycopy, os_not_at_import),
-    (B::OsGetuid, os_not_at_import),
-    (B::OsGeteuid, os_not_at_import),
+    (B::OsGetuid, os_getuid),
+    (B::OsGeteuid, os_getuid),
     (B::OsGetgid, os_not_at_import),
     (B::OsGetegid, os_not_at_import),
     (B::OsGetpgrp, os_not_at_import),

@@ -173,6 +173,8 @@ pub struct ObjSpace {
     pub(crate) softspace: bool,
     /// Open files of `os.open` (read-only, in memory).
     pub(crate) files: HashMap<i64, (Vec<u8>, usize)>,
+    /// Files `os.open` created in the temporary directory: written to nowhere.
+    pub(crate) sink_fds: HashSet<i64>,
     pub(crate) next_fd: i64,
     pub(crate) print_item_fn: Option<Value>,
     pub(crate) print_newline_fn: Option<Value>,
@@ -292,6 +294,7 @@ impl ObjSpace {
             steps: 0,
             softspace: false,
             files: HashMap::default(),
+            sink_fds: HashSet::default(),
             next_fd: 3,
             print_item_fn: None,
             print_newline_fn: None,

@@ -295,9 +295,8 @@ impl RTyper<'_> {
             | B::JitAssertGreen
             | B::JitSetParam
             | B::JitJitDebug => Ok((cvoid(), void)),
-            // debug logging without PYPYLOG (rpy-lsp's runtime has no log file): a
-            // debug_print outside any debug_start/debug_stop section goes to stderr, as in
-            // the reference's binaries; the sections themselves print nothing
+            // debug logging as the reference's binaries do it, steered by PYPYLOG (the
+            // runtimes keep the log: llinterp/debuglog.rs, genc/runtime/debuglog.c)
             B::DebugDebugPrint => self.rtype_debug_print(hop, llops),
             B::DebugDebugStart | B::DebugDebugStop => {
                 let f = if id == B::DebugDebugStart {
@@ -305,10 +304,14 @@ impl RTyper<'_> {
                 } else {
                     RuntimeFn::DebugStop
                 };
-                self.rt_call(llops, f, vec![], LlType::VOID);
+                let category = self.inputarg(llops, hop, 0, rs)?;
+                self.rt_call(llops, f, vec![category], LlType::VOID);
                 Ok((cvoid(), void))
             }
-            B::DebugDebugFlush => Ok((cvoid(), void)),
+            B::DebugDebugFlush => {
+                self.rt_call(llops, RuntimeFn::DebugFlush, vec![], LlType::VOID);
+                Ok((cvoid(), void))
+            }
             B::CollectionsOrderedDict if hop.nargs() == 0 => {
                 // RPython's dicts keep insertion order: an OrderedDict is a dict
                 Ok((self.new_dict(llops, rr)?, rr))

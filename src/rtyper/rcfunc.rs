@@ -10,6 +10,7 @@ use super::hop::{Hop, LlOps};
 use super::rmodel::ReprId;
 use super::{LlFunction, RTyper, TyperError};
 use crate::flowspace::{Hlvalue, LlConstant};
+use crate::lltypesystem::eci::Eci;
 use crate::lltypesystem::libc::{CDecl, LibcFn};
 use crate::lltypesystem::{LlOp, LlPtr, LlValue};
 use crate::objspace::object::{ObjId, Object, Value};
@@ -41,13 +42,44 @@ impl RTyper<'_> {
             return None;
         };
         let name = text(name)?;
+        let eci = func
+            .attrs
+            .get("_rpy_c_eci")
+            .map(|v| self.c_eci(v))
+            .unwrap_or_default();
         Some(CDecl {
+            eci: Rc::new(eci),
             known: LibcFn::lookup(&name),
             args: args.iter().map(|a| text(*a)).collect::<Option<_>>()?,
             result: text(result)?,
             name,
             declared_at: None,
         })
+    }
+
+    /// The compile and link information the model recorded (`_rpy_c_eci`: (name, items)
+    /// pairs of strings); what is not such a tuple (an unknown) adds nothing.
+    fn c_eci(&self, v: Value) -> Eci {
+        let mut eci = Eci::default();
+        let tuple = |v: Value| match v {
+            Value::Obj(t) => match self.objheap.get(t) {
+                Object::Tuple(items) => Some(items.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let text = |v: &Value| -> Option<Rc<str>> {
+            Some(String::from_utf8_lossy(self.objheap.str_value(*v)?).into())
+        };
+        for pair in tuple(v).unwrap_or_default() {
+            let Some(pair) = tuple(pair) else { continue };
+            let [name, items] = &pair[..] else { continue };
+            let (Some(name), Some(items)) = (text(name), tuple(*items)) else {
+                continue;
+            };
+            eci.set(&name, items.iter().filter_map(text).collect());
+        }
+        eci
     }
 
     /// A call of C function `decl` (`hop` without its callee): its arguments as the call

@@ -136,6 +136,22 @@ pub fn cls_field(attr: &str) -> String {
 impl RTyper<'_> {
     /// Creates the structures of every class definition, then their fields, numbers the
     /// classes and builds the prebuilt vtables.
+    /// An attribute of class `cd` that cannot be typed: the error names the class and the
+    /// attribute, at the class's name if it has no place of its own (a value from a library
+    /// is found here first, not at the entry point).
+    fn attr_error(&self, mut e: TyperError, cd: ClassDefId, attr: &str) -> TyperError {
+        let def = &self.ann.bookkeeper.classdefs[cd.index()];
+        e.msg = format!("attribute `{}` of class {}: {}", attr, def.name, e.msg);
+        if e.span.is_none() {
+            e.span = self
+                .ann
+                .bookkeeper
+                .class_desc(def.desc)
+                .and_then(|c| c.name_span);
+        }
+        e
+    }
+
     pub(super) fn setup_classes(&mut self) -> Result<(), TyperError> {
         let bk = &self.ann.bookkeeper;
         let n = bk.classdefs.len();
@@ -181,10 +197,14 @@ impl RTyper<'_> {
                         slots.push((slot, ClassSlot::Method { repr }));
                     }
                 } else if readonly && !self.has_instance_source(cd, &name) {
-                    let repr = self.getrepr(&s)?;
+                    let repr = self
+                        .getrepr(&s)
+                        .map_err(|e| self.attr_error(e, cd, &name))?;
                     slots.push((name, ClassSlot::Constant { repr }));
                 } else {
-                    let repr = self.getrepr(&s)?;
+                    let repr = self
+                        .getrepr(&s)
+                        .map_err(|e| self.attr_error(e, cd, &name))?;
                     fields.push((name, repr));
                 }
             }

@@ -45,7 +45,12 @@ impl RTyper<'_> {
         let p = llops.genop(LlOp::Malloc, vec![ctype(st)], ti);
         let or = self.intern_repr(Repr::Object);
         let o = self.convertvar(llops, p, ri, or)?;
-        let vt = self.classes.vtable_ptr[&cd];
+        let Some(&vt) = self.classes.vtable_ptr.get(&cd) else {
+            return Err(TyperError::new(format!(
+                "internal error, class {} first seen after the classes were laid out",
+                self.ann.bookkeeper.classdefs[cd.index()].name
+            )));
+        };
         let cr = self.intern_repr(Repr::Class(None));
         let vtc = Hlvalue::Ll(LlConstant {
             ty: self.lltype(cr),

@@ -7,7 +7,7 @@ use super::{RTyper, TyperError};
 use crate::annotator::model::{ClassDefId, DescId, IterVariant, SomeValue};
 use crate::flowspace::Hlvalue;
 use crate::lltypesystem::{LlOp, LlType, LlValue};
-use crate::objspace::object::IntKind;
+use crate::objspace::object::{IntKind, Object};
 
 /// A Repr, by id in the RTyper's arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -351,10 +351,19 @@ impl RTyper<'_> {
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
             }
-            SomeValue::External(_) => {
-                return Err(TyperError::new(
-                    "a value annotated by an ExtRegistryEntry, whose RTyper code (rtyper_makerepr, specialize_call) rpy-lsp does not run",
-                ))
+            SomeValue::External(ann) => {
+                // the annotation's class names the library (rply's `SomeRule`)
+                let what = match self.objheap.get(*ann) {
+                    Object::Instance(inst) => format!(
+                        " ({})",
+                        crate::annotator::Bookkeeper::class_name(self.objheap, inst.class)
+                    ),
+                    _ => String::new(),
+                };
+                return Err(TyperError::new(format!(
+                    "a value annotated by an ExtRegistryEntry{}, whose RTyper code (rtyper_makerepr, specialize_call) rpy-lsp does not run",
+                    what
+                )));
             }
         };
         Ok(self.intern_repr(repr))

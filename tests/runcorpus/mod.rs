@@ -66,8 +66,23 @@ pub fn program_args(prog: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Runs one program with `cmd` (the program's arguments already given); `Err`
-/// describes the first difference with the expected outputs. `env`: extra environment.
+/// The environment variables of the program's `# ENV: NAME=VALUE ...` header line.
+pub fn program_env(prog: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(prog).unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.strip_prefix("# ENV:"))
+        .map(|a| {
+            a.split_whitespace()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs one program with `cmd` (the program's arguments already given, its `# ENV:`
+/// variables added here); `Err` describes the first difference with the expected
+/// outputs. `env`: extra environment.
 pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!(
         "rpy-corpus-{}-{}-{}",
@@ -77,6 +92,9 @@ pub fn check_case(mut cmd: Command, case: &Case, env: &[(&str, &str)]) -> Result
     ));
     std::fs::create_dir_all(&dir).unwrap();
     for (k, v) in env {
+        cmd.env(k, v);
+    }
+    for (k, v) in program_env(&case.prog) {
         cmd.env(k, v);
     }
     let mut child = cmd

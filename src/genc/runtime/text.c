@@ -268,26 +268,6 @@ void RPyRT_ll_print_newline(void) {
     print_len = 0;
 }
 
-/* debug_print without PYPYLOG: written to stderr outside any debug_start/debug_stop
- * section (the reference's top-level debug_prints), nowhere inside one */
-static unsigned long debug_level = 0;
-
-void RPyRT_ll_debug_print_line(struct rpy_string *line) {
-    if (debug_level == 0) {
-        (void)write_all(2, (const unsigned char *)line->items, line->length);
-        (void)write_all(2, (const unsigned char *)"\n", 1);
-    }
-}
-
-void RPyRT_ll_debug_start(void) { debug_level++; }
-
-void RPyRT_ll_debug_stop(void) {
-    if (debug_level > 0)
-        debug_level--;
-}
-
-bool RPyRT_ll_debug_have_prints(void) { return debug_level == 0; }
-
 /* rlib.debug.fatalerror[_notb] and llop.debug_fatalerror: the message on stderr, then
  * abort() (134); a pending print line is lost, as in the reference's binary */
 void RPyRT_ll_debug_fatalerror(struct rpy_string *msg, long traceback) {

@@ -6,6 +6,8 @@
 //! function (the user's line is the call).
 
 use super::super::{LlInterpreter, Unwind};
+use super::checksum;
+use crate::lltypesystem::eci::Eci;
 use crate::lltypesystem::libc::{CDecl, LibcFn};
 use crate::lltypesystem::{LlPtr, LlType, LlValue};
 use crate::syntax::Span;
@@ -21,19 +23,21 @@ impl<'p> LlInterpreter<'p> {
             return Err(self.fatal_at(
                 span,
                 format!(
-                    "the C function `{}` (declared with rffi.llexternal{}) cannot be called by `run`: it runs only the C library functions rpy-lsp models ({}); `rpy-lsp build` calls it",
+                    "the C function `{}` (declared with rffi.llexternal{}) cannot be called by `run`: it runs only the C library functions rpy-lsp models ({}); `rpy-lsp build` calls it{}",
                     decl.name,
                     decl.declared_at
                         .as_ref()
                         .map(|at| format!(" at {}", at))
                         .unwrap_or_default(),
-                    known.join(", ")
+                    known.join(", "),
+                    how_build_links(&decl.eci)
                 ),
             ));
         };
         let int = |i: usize| a.get(i).map(|v| v.as_int()).unwrap_or(0);
         let ptr = |i: usize| a.get(i).map(|v| v.as_ptr()).unwrap_or(LlPtr::Null);
         let n = |i: usize| a.get(i).map(|v| v.as_uint()).unwrap_or(0) as usize;
+        let flt = |i: usize| a.get(i).map(|v| v.as_float()).unwrap_or(0.0);
         let v = match f {
             Strlen => self.c_string(ptr(0), f, span)?.len() as i64,
             Strcmp | Strncmp => {
@@ -136,6 +140,18 @@ impl<'p> LlInterpreter<'p> {
                 }
             }
             Getpid => std::process::id() as i64,
+            Cbrt => return Ok(LlValue::Float(crate::libm::cbrt(flt(0)))),
+            Hypot => return Ok(LlValue::Float(crate::libm::hypot(flt(0), flt(1)))),
+            Crc32 | Adler32 => {
+                // zlib's `uInt` length and `uLong` running value (32 bits of it)
+                let data = self.c_bytes(ptr(1), n(2) as u32 as usize, f, span)?;
+                let start = a.first().map(|v| v.as_uint()).unwrap_or(0) as u32;
+                if f == Crc32 {
+                    checksum::crc32(start, &data) as i64
+                } else {
+                    checksum::adler32(start, &data) as i64
+                }
+            }
             Time => {
                 if ptr(0) != LlPtr::Null && a.first().is_some_and(|v| matches!(v, LlValue::Ptr(_)))
                 {
@@ -208,5 +224,23 @@ impl<'p> LlInterpreter<'p> {
                 format!("{}() of a buffer that is not of chars", f.name()),
             )
         })
+    }
+}
+
+/// What `build` compiles or links for a C function beyond the C library, as the end of
+/// `run`'s refusal: the libraries and C sources of its `compilation_info`.
+fn how_build_links(eci: &Eci) -> String {
+    let mut parts = Vec::new();
+    if !eci.libraries.is_empty() {
+        let libs: Vec<String> = eci.libraries.iter().map(|l| format!("-l{}", l)).collect();
+        parts.push(format!("linking {}", libs.join(" ")));
+    }
+    if !eci.separate_module_sources.is_empty() || !eci.separate_module_files.is_empty() {
+        parts.push("compiling the program's own C code".to_string());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
     }
 }

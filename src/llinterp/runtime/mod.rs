@@ -4,6 +4,7 @@
 //! its result type from the call's function pointer type (a tuple result is built in it).
 
 mod cfuncs;
+mod checksum;
 mod containers;
 mod math;
 mod os;
@@ -97,22 +98,26 @@ impl<'p> LlInterpreter<'p> {
                 LlValue::Int(self.fds.insert(super::fds::Fd::File(f)))
             }
             DebugPrintLine => {
-                if self.debug_level == 0 {
-                    let mut text = self.s(a[0], span)?;
-                    text.push(b'\n');
-                    let _ = self.write_fd(2, &text);
+                if self.debug_have_prints() {
+                    let text = self.s(a[0], span)?;
+                    self.debug_print_line(&text);
                 }
                 LlValue::Void
             }
-            DebugStart => {
-                self.debug_level += 1;
+            DebugStart | DebugStop => {
+                let category = self.s(a[0], span)?;
+                if f == DebugStart {
+                    self.debug_start(&category);
+                } else {
+                    self.debug_stop(&category);
+                }
                 LlValue::Void
             }
-            DebugStop => {
-                self.debug_level = self.debug_level.saturating_sub(1);
+            DebugHavePrints => LlValue::Bool(self.debug_have_prints()),
+            DebugFlush => {
+                self.debug_flush();
                 LlValue::Void
             }
-            DebugHavePrints => LlValue::Bool(self.debug_level == 0),
             DebugFatalerror => {
                 // the binary's abort(): the output written so far stays, status 134
                 let mut text = if int(1) != 0 {

@@ -29,7 +29,7 @@ impl LlInterpreter<'_> {
     }
 
     /// The program's environment, copied from the process's at its first change.
-    fn environ_mut(&mut self) -> &mut Vec<(Vec<u8>, Vec<u8>)> {
+    pub(crate) fn environ_mut(&mut self) -> &mut Vec<(Vec<u8>, Vec<u8>)> {
         use std::os::unix::ffi::OsStrExt;
         self.environ.get_or_insert_with(|| {
             std::env::vars_os()

@@ -6,7 +6,7 @@ The public surface is exactly rpython 0.2.1's (`rbigint.fromint`, `fromstr`, `fr
 so the class declares it complete (`_rpy_complete_`): an attribute the reference's rbigint
 does not have is an error, as there. The algorithms are plain schoolbook ones over a
 magnitude list (little-endian digits of SHIFT bits, no high zero digit except for zero
-itself, `size == len(_digits)`), because a model needs to be right, not fast; helpers that
+itself, `size == len(_digits)`; their arithmetic is in `_rbigint_mag`), because a model needs to be right, not fast; helpers that
 are not methods of the reference's class are module functions. `sign` is -1, 0 or 1 and
 zero always has sign 0.
 """
@@ -16,9 +16,13 @@ from rpython.rlib.rarithmetic import _digit_value
 from rpython.rlib.rstring import ParseStringError, InvalidBaseError
 from rpython.rlib.objectmodel import specialize
 
-SHIFT = 31
-MASK = (1 << SHIFT) - 1
-BASE = 1 << SHIFT
+from rpython.rlib._rbigint_mag import SHIFT, MASK, BASE
+from rpython.rlib._rbigint_mag import _mag_add, _mag_add_one, _mag_cmp, _mag_divmod
+from rpython.rlib._rbigint_mag import _mag_divmod_small, _mag_from_nonneg
+from rpython.rlib._rbigint_mag import _mag_is_zero, _mag_mul, _mag_mul_small_add
+from rpython.rlib._rbigint_mag import _mag_normalize, _mag_shl1_or, _mag_sub
+from rpython.rlib._rbigint_mag import _mag_twos
+
 FLOAT_MULTIPLIER = float(1 << SHIFT)
 
 BASE8 = '01234567'
@@ -35,205 +39,6 @@ class InvalidEndiannessError(Exception):
 
 class InvalidSignednessError(Exception):
     pass
-
-
-# ____________________________________________________________
-# magnitudes: lists of digits, least significant first
-
-def _mag_normalize(d):
-    n = len(d)
-    while n > 1 and d[n - 1] == 0:
-        n -= 1
-    if n < len(d):
-        assert n >= 0
-        return d[:n]
-    return d
-
-
-def _mag_is_zero(d):
-    return len(d) == 1 and d[0] == 0
-
-
-def _mag_cmp(a, b):
-    """-1, 0 or 1 as |a| < |b|, == or >."""
-    if len(a) != len(b):
-        if len(a) < len(b):
-            return -1
-        return 1
-    i = len(a) - 1
-    while i >= 0:
-        if a[i] != b[i]:
-            if a[i] < b[i]:
-                return -1
-            return 1
-        i -= 1
-    return 0
-
-
-def _mag_add(a, b):
-    if len(a) < len(b):
-        a, b = b, a
-    result = []
-    carry = 0
-    i = 0
-    while i < len(a):
-        s = a[i] + carry
-        if i < len(b):
-            s += b[i]
-        result.append(s & MASK)
-        carry = s >> SHIFT
-        i += 1
-    if carry:
-        result.append(carry)
-    return result
-
-
-def _mag_sub(a, b):
-    """|a| - |b| where |a| >= |b|."""
-    result = []
-    borrow = 0
-    i = 0
-    while i < len(a):
-        s = a[i] - borrow
-        if i < len(b):
-            s -= b[i]
-        if s < 0:
-            s += BASE
-            borrow = 1
-        else:
-            borrow = 0
-        result.append(s)
-        i += 1
-    return _mag_normalize(result)
-
-
-def _mag_mul(a, b):
-    result = [0] * (len(a) + len(b))
-    i = 0
-    while i < len(a):
-        ai = a[i]
-        if ai != 0:
-            carry = 0
-            j = 0
-            while j < len(b):
-                t = result[i + j] + ai * b[j] + carry
-                result[i + j] = t & MASK
-                carry = t >> SHIFT
-                j += 1
-            k = i + len(b)
-            while carry:
-                t = result[k] + carry
-                result[k] = t & MASK
-                carry = t >> SHIFT
-                k += 1
-        i += 1
-    return _mag_normalize(result)
-
-
-def _mag_mul_small_add(a, m, c):
-    """|a| * m + c for small non-negative m and c (below BASE)."""
-    result = []
-    carry = c
-    i = 0
-    while i < len(a):
-        t = a[i] * m + carry
-        result.append(t & MASK)
-        carry = t >> SHIFT
-        i += 1
-    if carry:
-        result.append(carry)
-    return _mag_normalize(result)
-
-
-def _mag_divmod_small(a, n):
-    """(|a| // n, |a| % n) for 0 < n < BASE."""
-    result = [0] * len(a)
-    rem = 0
-    i = len(a) - 1
-    while i >= 0:
-        cur = (rem << SHIFT) | a[i]
-        result[i] = cur // n
-        rem = cur % n
-        i -= 1
-    return _mag_normalize(result), rem
-
-
-def _mag_shl1_or(a, bit):
-    result = []
-    carry = bit
-    i = 0
-    while i < len(a):
-        t = (a[i] << 1) | carry
-        result.append(t & MASK)
-        carry = t >> SHIFT
-        i += 1
-    if carry:
-        result.append(carry)
-    return _mag_normalize(result)
-
-
-def _mag_divmod(a, b):
-    """(|a| // |b|, |a| % |b|) for |b| > 0: binary long division."""
-    if len(b) == 1:
-        q, r = _mag_divmod_small(a, b[0])
-        return q, [r]
-    if _mag_cmp(a, b) < 0:
-        return [0], a
-    quotient = [0] * len(a)
-    rem = [0]
-    i = len(a) - 1
-    while i >= 0:
-        bit = SHIFT - 1
-        while bit >= 0:
-            rem = _mag_shl1_or(rem, (a[i] >> bit) & 1)
-            if _mag_cmp(rem, b) >= 0:
-                rem = _mag_sub(rem, b)
-                quotient[i] |= 1 << bit
-            bit -= 1
-        i -= 1
-    return _mag_normalize(quotient), rem
-
-
-def _mag_from_nonneg(x):
-    """The magnitude of a non-negative int."""
-    if x == 0:
-        return [0]
-    result = []
-    while x:
-        result.append(x & MASK)
-        x >>= SHIFT
-    return result
-
-
-def _mag_twos(d, sign, n):
-    """n digits of the two's complement of (sign, d)."""
-    result = []
-    i = 0
-    while i < n:
-        if i < len(d):
-            result.append(d[i])
-        else:
-            result.append(0)
-        i += 1
-    if sign < 0:
-        i = 0
-        while i < n:
-            result[i] = (~result[i]) & MASK
-            i += 1
-        result = _mag_add_one(result, n)
-    return result
-
-
-def _mag_add_one(d, n):
-    result = []
-    carry = 1
-    i = 0
-    while i < n:
-        t = d[i] + carry
-        result.append(t & MASK)
-        carry = t >> SHIFT
-        i += 1
-    return result
 
 
 def _from_twos(d, n):

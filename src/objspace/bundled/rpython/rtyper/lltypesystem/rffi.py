@@ -17,7 +17,8 @@ function. Calling a declared function converts its arguments as the toolchain's 
 does (a number to the declared C number type; a string passed for a `char *` becomes a
 fresh NUL-terminated copy, freed after the call, and None becomes NULL), then calls
 `_c_<name>`, the C function itself: its attribute `_rpy_c_function` (the C name and the C
-spellings of the declared types) tells the RTyper to call C there. `run` executes the C
+spellings of the declared types) tells the RTyper to call C there, and `_rpy_c_eci` (the
+lists of an `ExternalCompilationInfo`) what `build` compiles and links with. `run` executes the C
 library functions rpy-lsp models (`lltypesystem/libc.rs`) and stops at the others; `build`
 calls the C function. The body of `_c_<name>` only gives the annotator a value of the
 result type, never a constant. `INT` and `UINT` results come as `Signed` and `Unsigned`,
@@ -330,6 +331,29 @@ def ptradd(ptr, n):
     return rffi_ptradd(ptr, n)
 
 
+# the lists of an ExternalCompilationInfo that `build` passes to the C compiler and linker
+_ECI_LISTS = ['pre_include_bits', 'includes', 'include_dirs', 'post_include_bits',
+              'libraries', 'library_dirs', 'separate_module_sources',
+              'separate_module_files', 'compile_extra', 'link_extra', 'link_files']
+
+
+def _eci_lists(eci):
+    """NOT_RPYTHON: the non-empty lists of `eci` as (name, items) pairs of strings,
+    ('use_cpp_linker', ()) if it is set and the config tools `build` asks for flags
+    (`from_pkg_config`): what the RTyper reads (`_rpy_c_eci`)."""
+    pairs = []
+    for attr in _ECI_LISTS:
+        items = getattr(eci, attr, ())
+        if items:
+            pairs.append((attr, tuple([str(item) for item in items])))
+    if getattr(eci, 'use_cpp_linker', False):
+        pairs.append(('use_cpp_linker', ()))
+    tools = getattr(eci, '_rpy_config_tools', ())
+    if tools:
+        pairs.append(('config_tools', tuple(tools)))
+    return tuple(pairs)
+
+
 def llexternal(name, args, result, _callable=None, compilation_info=None,
                sandboxsafe=False, releasegil='auto', _nowrapper=False,
                calling_conv='c', elidable_function=False, macro=None,
@@ -362,6 +386,9 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     exec "\n".join(lines) + "\n" in namespace
     namespace['_c_' + name]._rpy_c_function = (
         name, tuple([_c_type(T) for T in args]), _c_type(result))
+    if compilation_info is not None:
+        # what `build` tells the C compiler and linker (translator/tool/cbuild.py)
+        namespace['_c_' + name]._rpy_c_eci = _eci_lists(compilation_info)
     # one wrapper per kind of argument (a string or a buffer for a `char *`)
     namespace[name]._annspecialcase_ = 'specialize:ll'
     return namespace[name]

@@ -1,0 +1,1 @@
+"""rpy-lsp's model of the `rpython.translator.tool` package: only `cbuild`."""
