@@ -151,6 +151,28 @@ fn runaway_recursion_and_loops_are_stopped() {
 }
 
 #[test]
+fn endless_loop_on_an_unknown_stops_before_the_time_budget() {
+    // The reference's `_test_thread.py`: threads (unmodelled) would empty the list; the
+    // loop takes the same path on its unknown truth until the branch limit, long before
+    // the CPU-time budget, and the rest of the module is unknown.
+    let src = "import thread\nclass L(list):\n    pass\nrunning = L()\nthread.start_new_thread(len, ())\nwhile running:\n    pass\nDONE = 1\n";
+    let started = std::time::Instant::now();
+    let (sp, m) = run(src);
+    let d = describe(&sp);
+    assert!(
+        d.iter().any(|l| l.starts_with("RPY007 main.py:6:")
+            && l.contains("branches on values rpy-lsp does not model")),
+        "{d:?}"
+    );
+    assert!(
+        !d.iter().any(|l| l.contains("seconds of CPU time")),
+        "{d:?}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    assert_eq!(sp.module_attr(m, "DONE"), None);
+}
+
+#[test]
 fn caught_import_errors_leave_no_diagnostic() {
     // An import found nowhere does not fail (it is unknown, with its one warning): the
     // `except ImportError:` fallback does not run.

@@ -7,7 +7,7 @@ use super::bookkeeper::{Bookkeeper, MAX_PREBUILT_DEPTH};
 use super::description::Desc;
 use super::model::*;
 use super::AnnError;
-use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
+use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Opaque, Value};
 use std::rc::Rc;
 
 /// Bundled models of libraries that only run at import time (`re`): their objects reach
@@ -268,6 +268,24 @@ impl Bookkeeper {
                         .to_string(),
                 ));
             }
+            // a C constant `rffi_platform` asks the C compiler for: of its type, not constant
+            Object::Unknown { .. } if heap.opaque(id).is_some() => match heap.opaque(id) {
+                Some(Opaque::Bool) => SomeValue::Bool {
+                    konst: None,
+                    ktd: None,
+                },
+                Some(Opaque::Float) => SomeValue::Float { konst: None },
+                Some(Opaque::Str) => SomeValue::Str {
+                    can_be_none: false,
+                    no_nul: true,
+                    konst: None,
+                },
+                kind => SomeValue::Integer {
+                    nonneg: kind == Some(Opaque::Size),
+                    kind: IntKind::Signed,
+                    konst: None,
+                },
+            },
             Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),

@@ -133,6 +133,23 @@ pub fn lltype_of_obj(
         } else {
             types.array(item)
         }
+    } else if kinds.contains(&"OpaqueType") {
+        let name = attr("_name").and_then(|v| heap.str_value(v))?;
+        types.opaque(&String::from_utf8_lossy(name))
+    } else if kinds.contains(&"FuncType") {
+        let args = match attr("ARGS") {
+            Some(Value::Obj(a)) => match heap.get(a) {
+                Object::Tuple(items) => items.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let args = args
+            .into_iter()
+            .map(|a| sub(a, types, cache))
+            .collect::<Option<Vec<_>>>()?;
+        let result = sub(attr("RESULT")?, types, cache)?;
+        types.func(args, result)
     } else if kinds.contains(&"Struct") {
         let name = attr("_name").and_then(|v| heap.str_value(v))?;
         let name = String::from_utf8_lossy(name).into_owned();

@@ -128,6 +128,8 @@ bundled! {
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
     "rpython.rtyper.lltypesystem.rffi" => "rpython/rtyper/lltypesystem/rffi.py", false;
+    "rpython.rtyper.tool" => "rpython/rtyper/tool/__init__.py", true;
+    "rpython.rtyper.tool.rffi_platform" => "rpython/rtyper/tool/rffi_platform.py", false;
     "__rpy_file__" => "__rpy_file__.py", false;
     "__rpy_site__" => "__rpy_site__.py", false;
     "numbers" => "numbers.py", false;
@@ -148,6 +150,8 @@ bundled! {
     "rpython.tool.sourcetools" => "rpython/tool/sourcetools.py", false;
     "rpython.translator" => "rpython/translator/__init__.py", true;
     "rpython.translator.driver" => "rpython/translator/driver.py", false;
+    "rpython.translator.tool" => "rpython/translator/tool/__init__.py", true;
+    "rpython.translator.tool.cbuild" => "rpython/translator/tool/cbuild.py", false;
     "rpython.jit" => "rpython/jit/__init__.py", true;
     "rpython.jit.codewriter" => "rpython/jit/codewriter/__init__.py", true;
     "rpython.jit.codewriter.policy" => "rpython/jit/codewriter/policy.py", false;

@@ -189,6 +189,9 @@ pub struct ObjSpace {
     /// there on its effects are not known (a loop over an unknown runs no iteration), so a
     /// later import-time exception may come from what rpy-lsp does not model.
     pub(crate) unknown_control: Option<Span>,
+    /// How many times import-time code branched on an unknown value (each takes the true
+    /// path): past [`MAX_UNKNOWN_BRANCHES`] a loop is taken as endless there.
+    pub(crate) unknown_branches: u32,
     /// An import-time exception was reported as unknown (see `unknown_control`): the
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
@@ -223,6 +226,10 @@ pub struct ObjSpace {
 /// integers that CPython's compiler folds (`1 << 999`): a prebuilt long if RPython code
 /// reaches it. What import-time code computes from it is [`LONG_RESULT`].
 pub const BIG_LONG: &str = "a long constant beyond rpy-lsp's 128-bit integers";
+/// How many branches on unknown values import-time code may take: `while running: pass`
+/// over a list that only threads would empty (the reference's `_test_thread.py`) always
+/// takes the same path, and would otherwise spin until the CPU-time budget (5 s).
+pub const MAX_UNKNOWN_BRANCHES: u32 = 1_000_000;
 /// The name of the unknown result of an integer operation beyond rpy-lsp's 128 bits.
 pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers";
 
@@ -294,6 +301,7 @@ impl ObjSpace {
             metaclasses: HashMap::default(),
             globals_views: HashMap::default(),
             unknown_control: None,
+            unknown_branches: 0,
             import_stopped_unknown: false,
             unknown_globals: HashSet::default(),
             unknown_dicts: Default::default(),
@@ -436,6 +444,12 @@ impl ObjSpace {
                     name,
                     instance_of: Some(_),
                 } => {
+                    let name = name.clone();
+                    self.new_unknown(&name)
+                }
+                // what is computed from a C constant of unknown value is of a type rpy-lsp
+                // does not compute here (`str(BUFSIZ)`): untyped
+                Object::Unknown { name, .. } if self.heap.opaque(id).is_some() => {
                     let name = name.clone();
                     self.new_unknown(&name)
                 }

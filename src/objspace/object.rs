@@ -436,6 +436,38 @@ pub struct Heap {
     /// (`class OpSpec(tuple)`): a tuple for every operation, of that class for `type()`,
     /// `isinstance` and attribute lookup.
     tuple_classes: HashMap<ObjId, ObjId>,
+    /// The unknowns whose type is known ([`Opaque`]): what a C configuration gives at import
+    /// time (`rffi_platform.configure`), which rpy-lsp does not compute.
+    opaques: HashMap<ObjId, Opaque>,
+}
+
+/// The type of an import-time value whose content rpy-lsp does not compute (a C constant
+/// `rffi_platform` would ask the C compiler for): an unknown to import-time code, a value of
+/// this type, never a constant, to the annotator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opaque {
+    /// A C integer constant (any sign).
+    Int,
+    /// A size (`sizeof`): never negative.
+    Size,
+    Bool,
+    Float,
+    /// A C string constant (no NUL inside).
+    Str,
+}
+
+impl Opaque {
+    /// The kind a bundled model names (`opaque_value("int", what)`).
+    pub fn from_name(name: &[u8]) -> Option<Opaque> {
+        Some(match name {
+            b"int" => Opaque::Int,
+            b"size" => Opaque::Size,
+            b"bool" => Opaque::Bool,
+            b"float" => Opaque::Float,
+            b"str" => Opaque::Str,
+            _ => return None,
+        })
+    }
 }
 
 impl Heap {
@@ -452,6 +484,19 @@ impl Heap {
         });
         self.big_longs.insert(id, value);
         id
+    }
+    /// An unknown of a known type ([`Opaque`]), named `name` (what it stands for).
+    pub fn alloc_opaque(&mut self, name: &str, kind: Opaque) -> ObjId {
+        let id = self.alloc(Object::Unknown {
+            name: Rc::from(name),
+            instance_of: None,
+        });
+        self.opaques.insert(id, kind);
+        id
+    }
+    /// The type of an unknown made by [`Self::alloc_opaque`].
+    pub fn opaque(&self, id: ObjId) -> Option<Opaque> {
+        self.opaques.get(&id).copied()
     }
     /// A tuple of the items, an instance of `cls`, a user subclass of `tuple`.
     pub fn alloc_tuple_of_class(&mut self, items: Vec<Value>, cls: ObjId) -> ObjId {

@@ -586,6 +586,16 @@ impl RTyper<'_> {
     }
 
     fn bad_const(&self, v: Value, r: ReprId) -> TyperError {
+        if let Value::Obj(id) = v {
+            if let (Some(_), Object::Unknown { name, .. }) =
+                (self.objheap.opaque(id), self.objheap.get(id))
+            {
+                // `rffi_platform`'s answers: the toolchain runs the C compiler for them
+                return TyperError::new(format!(
+                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks no C compiler"
+                ));
+            }
+        }
         TyperError::new(format!(
             "the constant {:?} cannot be represented as {}",
             v,

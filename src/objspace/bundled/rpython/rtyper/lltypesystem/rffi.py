@@ -53,6 +53,33 @@ UINT16 = USHORT
 INT8 = SIGNEDCHAR
 UINT8 = UCHAR
 LONG = Signed
+# the other C integer types of the reference's platform (x86-64 Linux), as its rffi
+# finds them there
+TIME_T = Signed
+MODE_T = INT
+PID_T = INT
+WCHAR_T = INT
+INTPTR_T = Signed
+UINTPTR_T = Unsigned
+PTRDIFF_T = Signed
+INT_LEAST8_T = SIGNEDCHAR
+UINT_LEAST8_T = UCHAR
+INT_LEAST16_T = SHORT
+UINT_LEAST16_T = USHORT
+INT_LEAST32_T = INT
+UINT_LEAST32_T = UINT
+INT_LEAST64_T = Signed
+UINT_LEAST64_T = Unsigned
+INT_FAST8_T = SIGNEDCHAR
+UINT_FAST8_T = UCHAR
+INT_FAST16_T = Signed
+UINT_FAST16_T = Unsigned
+INT_FAST32_T = Signed
+UINT_FAST32_T = Unsigned
+INT_FAST64_T = Signed
+UINT_FAST64_T = Unsigned
+INTMAX_T = Signed
+UINTMAX_T = Unsigned
 ULONG = Unsigned
 SIGNED = Signed
 UNSIGNED = Unsigned
@@ -107,6 +134,30 @@ def CArrayPtr(T):
 CArrayPtr._annspecialcase_ = 'specialize:memo'
 
 
+def CStruct(name, *fields, **kwds):
+    """A C structure: its fields are named `c_<field>`, as the toolchain's."""
+    c_fields = [('c_' + key, value) for key, value in fields]
+    return lltype.Struct(name, *c_fields, **kwds)
+
+
+def CStructPtr(*args, **kwds):
+    return lltype.Ptr(CStruct(*args, **kwds))
+
+
+def CCallback(args, res):
+    return lltype.Ptr(lltype.FuncType(args, res))
+CCallback._annspecialcase_ = 'specialize:memo'
+
+
+def COpaque(name=None, ptr_typedef=None, hints=None, compilation_info=None):
+    return lltype.OpaqueType(name)
+
+
+def COpaquePtr(*args, **kwds):
+    kwds.pop('typedef', None)
+    return lltype.Ptr(COpaque(*args, **kwds))
+
+
 CHAR = Char
 DOUBLE = Float
 FLOAT = SingleFloat
@@ -121,6 +172,21 @@ INTP = CArrayPtr(INT)
 UINTP = CArrayPtr(UINT)
 SHORTP = CArrayPtr(SHORT)
 UCHARP = CArrayPtr(UCHAR)
+USHORTP = CArrayPtr(USHORT)
+SIGNEDCHARP = CArrayPtr(SIGNEDCHAR)
+ULONGP = CArrayPtr(Unsigned)
+LONGLONGP = CArrayPtr(SignedLongLong)
+ULONGLONGP = CArrayPtr(UnsignedLongLong)
+SIZE_TP = ULONGP
+SSIZE_TP = LONGP
+TIME_TP = LONGP
+MODE_TP = INTP
+PID_TP = INTP
+WCHAR_TP = INTP
+FLOATP = CArrayPtr(SingleFloat)
+CWCHARP = CArrayPtr(UniChar)
+VOIDPP = CArrayPtr(VOIDP)
+NULL = None
 
 
 @specialize.memo()
@@ -205,6 +271,72 @@ def charpsize2str(cp, size):
     for i in range(size):
         b.append(cp[i])
     return b.build()
+
+
+class scoped_alloc_buffer(object):
+    """`with scoped_alloc_buffer(size) as buf:` a raw buffer `buf.raw` of `size` chars;
+    `buf.str(n)` is a string of its first `n`."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def __enter__(self):
+        self.raw = lltype.malloc(CCHARP.TO, self.size, flavor='raw')
+        return self
+
+    def __exit__(self, *args):
+        lltype.free(self.raw, flavor='raw')
+
+    def str(self, length):
+        assert self.size >= length
+        return charpsize2str(self.raw, length)
+
+
+class scoped_nonmovingbuffer(object):
+    """`with scoped_nonmovingbuffer(s) as buf:` a `char *` to the characters of `s`."""
+
+    def __init__(self, data):
+        self.data = data
+    __init__._annenforceargs_ = [None, str]
+
+    def __enter__(self):
+        # (the toolchain points into the string when its GC can pin it; a copy here)
+        self.buf = str2charp(self.data)
+        return self.buf
+
+    def __exit__(self, *args):
+        free_charp(self.buf)
+
+
+scoped_view_charp = scoped_nonmovingbuffer
+
+
+def liststr2charpp(l):
+    """A NULL-terminated `char **` of copies of the strings."""
+    array = lltype.malloc(CCHARPP.TO, len(l) + 1, flavor='raw')
+    for i in range(len(l)):
+        array[i] = str2charp(l[i])
+    array[len(l)] = lltype.nullptr(CCHARP.TO)
+    return array
+
+
+def free_charpp(ref):
+    """Frees what `liststr2charpp` made."""
+    i = 0
+    while ref[i]:
+        free_charp(ref[i])
+        i += 1
+    lltype.free(ref, flavor='raw')
+
+
+def charpp2liststr(p):
+    """The strings of a NULL-terminated `char **`."""
+    result = []
+    i = 0
+    while p[i]:
+        result.append(charp2str(p[i]))
+        i += 1
+    return result
 
 
 class scoped_str2charp(object):
