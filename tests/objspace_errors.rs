@@ -45,11 +45,11 @@ fn a_module_found_nowhere_is_one_rpy007_warning_and_unknown() {
     let x = sp.module_attr(m, "X").unwrap();
     assert_eq!(sp.unknown_name(x).as_deref(), Some("no_such_module.f().g"));
     // A module of `rpython` rpy-lsp does not model, and a name a partial model lacks.
-    let (sp, _) = run("from rpython.rlib.rsignal import x\nfrom os import no_such_name\n");
+    let (sp, _) = run("from rpython.rlib.rmmap import x\nfrom os import no_such_name\n");
     let d = describe(&sp);
     assert_eq!(d.len(), 2, "{d:?}");
     assert!(
-        d[0].starts_with("RPY007 main.py:1: the module `rpython.rlib.rsignal`"),
+        d[0].starts_with("RPY007 main.py:1: the module `rpython.rlib.rmmap`"),
         "{d:?}"
     );
     assert!(

@@ -83,6 +83,8 @@ bundled! {
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rmarshal" => "rpython/rlib/rmarshal.py", false;
     "rpython.rlib.rsocket" => "rpython/rlib/rsocket.py", false;
+    "rpython.rlib.rsignal" => "rpython/rlib/rsignal.py", false;
+    "rpython.rlib.rlocale" => "rpython/rlib/rlocale.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
     "rpython.rlib.rposix" => "rpython/rlib/rposix.py", false;
