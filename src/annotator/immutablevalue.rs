@@ -269,23 +269,9 @@ impl Bookkeeper {
                 ));
             }
             // a C constant `rffi_platform` asks the C compiler for: of its type, not constant
-            Object::Unknown { .. } if heap.opaque(id).is_some() => match heap.opaque(id) {
-                Some(Opaque::Bool) => SomeValue::Bool {
-                    konst: None,
-                    ktd: None,
-                },
-                Some(Opaque::Float) => SomeValue::Float { konst: None },
-                Some(Opaque::Str) => SomeValue::Str {
-                    can_be_none: false,
-                    no_nul: true,
-                    konst: None,
-                },
-                kind => SomeValue::Integer {
-                    nonneg: kind == Some(Opaque::Size),
-                    kind: IntKind::Signed,
-                    konst: None,
-                },
-            },
+            Object::Unknown { .. } if heap.opaque(id).is_some() => {
+                opaque_annotation(heap.opaque(id).unwrap_or(Opaque::Int))
+            }
             Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
                 nonneg: *value >= 0 || is_unsigned(*kind),
@@ -705,5 +691,27 @@ pub(super) fn const_unicode(s: &crate::compiler::UStr, v: Value) -> SomeValue {
             no_nul,
             konst: Some(v),
         }
+    }
+}
+
+/// The annotation of a value of a known type and unknown content (`rffi_platform`'s
+/// answers): never a constant.
+pub(super) fn opaque_annotation(kind: Opaque) -> SomeValue {
+    match kind {
+        Opaque::Bool => SomeValue::Bool {
+            konst: None,
+            ktd: None,
+        },
+        Opaque::Float => SomeValue::Float { konst: None },
+        Opaque::Str => SomeValue::Str {
+            can_be_none: false,
+            no_nul: true,
+            konst: None,
+        },
+        Opaque::Int | Opaque::Size => SomeValue::Integer {
+            nonneg: kind == Opaque::Size,
+            kind: IntKind::Signed,
+            konst: None,
+        },
     }
 }

@@ -195,8 +195,8 @@ pub struct ObjSpace {
     /// An import-time exception was reported as unknown (see `unknown_control`): the
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
-    /// Modules whose globals received an unknown mapping (`globals().update(configure(C))`
-    /// with `configure` unmodelled): a name missing there is unknown, not a NameError.
+    /// Modules whose globals received an unknown mapping (`globals().update(m.table)` with
+    /// `m` unmodelled): a name missing there is unknown, not a NameError.
     pub(crate) unknown_globals: HashSet<ObjId>,
     /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
     /// unknown, not KeyErrors.

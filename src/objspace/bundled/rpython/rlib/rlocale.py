@@ -96,6 +96,19 @@ lconv = rffi.CStruct('lconv',
                      ('p_sign_posn', rffi.UCHAR), ('n_sign_posn', rffi.UCHAR))
 
 
+
+class cConfig(object):
+    """What the reference's configuration found, by name (`cConfig.LC_CTYPE`)."""
+    pass
+
+
+for _name in constant_names + tuple(langinfo_names):
+    setattr(cConfig, _name, globals().get(_name))
+del _name
+cConfig.lconv = lconv
+cConfig.HAVE_BIND_TEXTDOMAIN_CODESET = HAVE_BIND_TEXTDOMAIN_CODESET
+
+
 def external(name, args, result, calling_conv='c', **kwds):
     return rffi.llexternal(name, args, result, calling_conv=calling_conv,
                            sandboxsafe=True, **kwds)

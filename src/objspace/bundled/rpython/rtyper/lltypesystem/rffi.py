@@ -96,6 +96,14 @@ def cast(TYPE, value):
     if rffi_is_ptr(value):
         # C's cast of an address: to another pointer type, or to an integer
         return rffi_cast_ptr(TYPE, value)
+    if isinstance(value, str) or isinstance(value, unicode):
+        # as the reference's `force_cast`: a character is its code, a string the address
+        # of its low-level structure
+        if not we_are_translated():
+            if len(value) == 1:
+                return cast(TYPE, ord(value))
+            return model_unknown("rffi.cast()")
+        return rffi_cast_ptr(TYPE, value)
     if TYPE is Signed:
         return intmask(value)
     if TYPE is Unsigned:
@@ -163,6 +171,10 @@ DOUBLE = Float
 FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
+# `const char *`: the same array of chars as a `char *` (a distinct object, as the
+# reference's type with its `render_as_const` hint), which llexternal does not make
+# from a string
+CONST_CCHARP = lltype.Ptr(CArray(Char))
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
@@ -405,7 +417,8 @@ _C_TYPES = [(Signed, "long"), (Unsigned, "unsigned long"), (SignedLongLong, "lon
             (UnsignedLongLong, "unsigned long long"), (Float, "double"), (Char, "char"),
             (Bool, "bool"), (Void, "void"), (INT, "int"), (UINT, "unsigned int"),
             (SHORT, "short"), (USHORT, "unsigned short"), (SIGNEDCHAR, "signed char"),
-            (UCHAR, "unsigned char"), (CCHARP, "char *"), (CCHARPP, "char **"),
+            (UCHAR, "unsigned char"), (CCHARP, "char *"), (CONST_CCHARP, "const char *"),
+            (CCHARPP, "char **"),
             (SIGNEDP, "long *"), (DOUBLEP, "double *")]
 
 
