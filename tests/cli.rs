@@ -774,3 +774,46 @@ def target(*args):
         "{stderr}"
     );
 }
+
+/// A C constant from `rffi_platform.configure`: `check` types it as an int (no error, no
+/// warning: the arithmetic on it is checked) and `run`, which asks no C compiler for its
+/// value, refuses the program naming the constant.
+#[test]
+fn run_refuses_rffi_platform_constants_by_name() {
+    let path = write_program(
+        "rffi_platform_const",
+        r#"from rpython.rtyper.tool import rffi_platform
+from rpython.translator.tool.cbuild import ExternalCompilationInfo
+
+
+class CConfig:
+    _compilation_info_ = ExternalCompilationInfo(includes=["stdio.h"])
+    BUFSIZ = rffi_platform.DefinedConstantInteger("BUFSIZ")
+
+
+BUFSIZ = rffi_platform.configure(CConfig)["BUFSIZ"]
+
+
+def entry_point(argv):
+    print len(argv) * BUFSIZ
+    return 0
+
+
+def target(*args):
+    return entry_point, None
+"#,
+    );
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = rpy(&["check", p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("0 errors"), "{stderr}");
+    assert!(!stderr.contains("RPY007"), "{stderr}");
+    let (code, _, stderr) = rpy(&["run", p]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains(
+            "the C constant BUFSIZ (from rffi_platform) is a value rpy-lsp does not compute"
+        ),
+        "{stderr}"
+    );
+}

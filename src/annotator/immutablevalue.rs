@@ -695,7 +695,10 @@ pub(super) fn const_unicode(s: &crate::compiler::UStr, v: Value) -> SomeValue {
 }
 
 /// The annotation of a value of a known type and unknown content (`rffi_platform`'s
-/// answers): never a constant.
+/// answers): never a constant. An integer is taken as non-negative, as most C constants
+/// are (sizes, flags, errno values, signal numbers): the reference knows the value, and a
+/// positive one slices a string (`buf[:PATH_MAX]`); a negative one (an error code) is
+/// compared, never used where the sign matters.
 pub(super) fn opaque_annotation(kind: Opaque) -> SomeValue {
     match kind {
         Opaque::Bool => SomeValue::Bool {
@@ -708,8 +711,8 @@ pub(super) fn opaque_annotation(kind: Opaque) -> SomeValue {
             no_nul: true,
             konst: None,
         },
-        Opaque::Int | Opaque::Size => SomeValue::Integer {
-            nonneg: kind == Opaque::Size,
+        Opaque::Int => SomeValue::Integer {
+            nonneg: true,
             kind: IntKind::Signed,
             konst: None,
         },

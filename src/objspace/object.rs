@@ -446,10 +446,8 @@ pub struct Heap {
 /// this type, never a constant, to the annotator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opaque {
-    /// A C integer constant (any sign).
+    /// A C integer constant or size.
     Int,
-    /// A size (`sizeof`): never negative.
-    Size,
     Bool,
     Float,
     /// A C string constant (no NUL inside).
@@ -461,7 +459,6 @@ impl Opaque {
     pub fn from_name(name: &[u8]) -> Option<Opaque> {
         Some(match name {
             b"int" => Opaque::Int,
-            b"size" => Opaque::Size,
             b"bool" => Opaque::Bool,
             b"float" => Opaque::Float,
             b"str" => Opaque::Str,

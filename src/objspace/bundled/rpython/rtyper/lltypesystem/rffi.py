@@ -391,7 +391,7 @@ def _arg_source(i, TARGET):
     if TARGET is UnsignedLongLong:
         return "r_ulonglong(a%d)" % i
     if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, a%d)" % (i, i)
+        return "cast(ARG%d, _number_arg(a%d))" % (i, i)
     return "a%d" % i
 
 
@@ -402,6 +402,15 @@ def _charp_arg(x):
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
         return str2charp(x)
+    return x
+
+
+@specialize.ll()
+def _number_arg(x):
+    """An argument for a C number: the toolchain's wrapper asks for its low-level type
+    first, which a string has not (unlike `cast`, which takes a string's address)."""
+    if isinstance(x, str) or isinstance(x, unicode):
+        lltype.typeOf(x)
     return x
 
 
@@ -480,7 +489,11 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     declared argument and result types: the wrapper (converting the arguments) and the
     C function `_c_<name>` it calls (shared by the wrapper's specializations)."""
     params = ", ".join(["c%d" % i for i in range(len(args))])
+    # (called at import time, the toolchain runs the C function through ctypes: what it
+    # gives is unknown here, with a warning)
     lines = ["def _c_%s(%s):" % (name, params),
+             "    if not we_are_translated():",
+             "        return model_unknown(%r)" % ("%s()" % name,),
              "    _external.count += 1",
              "    n = _external.count",
              "    if n > 0:",
@@ -491,7 +504,9 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
-                 '_charp_done': _charp_done,
+                 '_charp_done': _charp_done, '_number_arg': _number_arg,
+                 'we_are_translated': we_are_translated,
+                 'model_unknown': model_unknown,
                  'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
     for i in range(len(args)):
         namespace['ARG%d' % i] = args[i]

@@ -80,11 +80,11 @@ def checkcompiles(expression, c_header_source, include_dirs=None):
 
 
 def sizeof(name, eci, **kwds):
-    return model_opaque("size", "rffi_platform.sizeof(%r)" % (name,))
+    return model_opaque("int", "rffi_platform.sizeof(%r)" % (name,))
 
 
 def memory_alignment():
-    return model_opaque("size", "rffi_platform.memory_alignment()")
+    return model_opaque("int", "rffi_platform.memory_alignment()")
 
 
 def configure(CConfig, ignore_errors=False):
@@ -199,7 +199,7 @@ class SizeOf(CConfigEntry):
         self.name = name
 
     def build_result(self, results):
-        return model_opaque("size", "sizeof(%s)" % (self.name,))
+        return model_opaque("int", "sizeof(%s)" % (self.name,))
 
 
 class CConfigSingleEntry(object):
