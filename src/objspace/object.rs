@@ -438,7 +438,15 @@ pub struct Heap {
     tuple_classes: HashMap<ObjId, ObjId>,
     /// The unknowns whose type is known ([`Opaque`]): what a C configuration gives at import
     /// time (`rffi_platform.configure`), which rpy-lsp does not compute.
-    opaques: HashMap<ObjId, Opaque>,
+    opaques: HashMap<ObjId, (Opaque, Option<Rc<CProbe>>)>,
+}
+
+/// How `run` and `build` may ask the C compiler for an opaque integer's value: the C
+/// expression (`BUFSIZ`, `sizeof(struct stat)`) and the text before it (the `#include`s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CProbe {
+    pub prelude: String,
+    pub expr: String,
 }
 
 /// The type of an import-time value whose content rpy-lsp does not compute (a C constant
@@ -483,17 +491,22 @@ impl Heap {
         id
     }
     /// An unknown of a known type ([`Opaque`]), named `name` (what it stands for).
-    pub fn alloc_opaque(&mut self, name: &str, kind: Opaque) -> ObjId {
+    pub fn alloc_opaque(&mut self, name: &str, kind: Opaque, probe: Option<CProbe>) -> ObjId {
         let id = self.alloc(Object::Unknown {
             name: Rc::from(name),
             instance_of: None,
         });
-        self.opaques.insert(id, kind);
+        self.opaques.insert(id, (kind, probe.map(Rc::new)));
         id
     }
     /// The type of an unknown made by [`Self::alloc_opaque`].
     pub fn opaque(&self, id: ObjId) -> Option<Opaque> {
-        self.opaques.get(&id).copied()
+        self.opaques.get(&id).map(|o| o.0)
+    }
+    /// How to ask the C compiler for the value of an unknown made by
+    /// [`Self::alloc_opaque`].
+    pub fn opaque_probe(&self, id: ObjId) -> Option<&CProbe> {
+        self.opaques.get(&id).and_then(|o| o.1.as_deref())
     }
     /// A tuple of the items, an instance of `cls`, a user subclass of `tuple`.
     pub fn alloc_tuple_of_class(&mut self, items: Vec<Value>, cls: ObjId) -> ObjId {

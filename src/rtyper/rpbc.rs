@@ -14,7 +14,7 @@ use crate::builtins::BuiltinId as B;
 use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant, VarId};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::{Object, Opaque, Value};
 use std::rc::Rc;
 
 /// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared
@@ -311,6 +311,27 @@ impl RTyper<'_> {
                         k(LlValue::Int(value as i64))
                     }
                 }
+                // a C constant `rffi_platform` asks for: the C compiler's answer when
+                // translating for `run` and `build`, any value when only checking
+                Object::Unknown { .. } if self.objheap.opaque(id) == Some(Opaque::Int) => {
+                    let n = match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
+                        (false, _) => 0,
+                        (true, Some(p)) => crate::genc::probe::integer_constant(&p.prelude, &p.expr)
+                            .map_err(|e| {
+                                let name = match self.objheap.get(id) {
+                                    Object::Unknown { name, .. } => name.to_string(),
+                                    _ => String::new(),
+                                };
+                                TyperError::new(format!(
+                                    "the value of {name} (from rffi_platform) could not be had from the C compiler: {e}"
+                                ))
+                            })?,
+                        (true, None) => return Err(self.bad_const(v, r)),
+                    };
+                    Ok(self
+                        .convert_const_ll(LlValue::Int(n), LlType::SIGNED, ty)
+                        .unwrap())
+                }
                 _ => Err(self.bad_const(v, r)),
             },
             (Repr::Char, Value::Obj(id)) => match self.objheap.get(id) {
@@ -590,9 +611,9 @@ impl RTyper<'_> {
             if let (Some(_), Object::Unknown { name, .. }) =
                 (self.objheap.opaque(id), self.objheap.get(id))
             {
-                // `rffi_platform`'s answers: the toolchain runs the C compiler for them
+                // `rffi_platform`'s answers: the toolchain runs C programs for them
                 return TyperError::new(format!(
-                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks no C compiler"
+                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks the C compiler only for integer constants and sizes, and runs no C program"
                 ));
             }
         }

@@ -80,18 +80,29 @@ def checkcompiles(expression, c_header_source, include_dirs=None):
 
 
 def sizeof(name, eci, **kwds):
-    return model_opaque("int", "rffi_platform.sizeof(%r)" % (name,))
+    return model_opaque("int", "rffi_platform.sizeof(%r)" % (name,), "sizeof(%s)" % (name,),
+                        _prelude(eci))
 
 
 def memory_alignment():
     return model_opaque("int", "rffi_platform.memory_alignment()")
 
 
+def _prelude(eci):
+    """The C text before a question: the headers of the configuration, in the order the
+    toolchain writes them."""
+    lines = list(eci.pre_include_bits)
+    for h in eci.includes:
+        lines.append("#include <%s>" % (h,))
+    lines.extend(eci.post_include_bits)
+    return "\n".join(lines)
+
+
 def configure(CConfig, ignore_errors=False):
     """The answers to the entries of `CConfig` (its attributes that are entries), by
     name."""
     eci = CConfig._compilation_info_
-    results = {}
+    results = {'': _prelude(eci)}
     res = {}
     for key in dir(CConfig):
         value = getattr(CConfig, key)
@@ -102,12 +113,17 @@ def configure(CConfig, ignore_errors=False):
 
 def _result(entry, results):
     """The answer to one entry, once per entry (a structure's field may be another
-    entry)."""
+    entry); `results['']` is the configuration's C prelude."""
     if entry in results:
         return results[entry]
     r = entry.build_result(results)
     results[entry] = r
     return r
+
+
+def _c_integer(what, expr, results):
+    """An integer of unknown value, which `run` and `build` ask the C compiler for."""
+    return model_opaque("int", what, expr, results[''])
 
 
 class CConfigEntry(object):
@@ -148,7 +164,7 @@ class ConstantInteger(CConfigEntry):
         self.name = name
 
     def build_result(self, results):
-        return model_opaque("int", "the C constant %s" % (self.name,))
+        return _c_integer("the C constant %s" % (self.name,), self.name, results)
 
 
 class IntegerFunctionResult(CConfigEntry):
@@ -165,7 +181,7 @@ class DefinedConstantInteger(CConfigEntry):
         self.name = self.macro = macro
 
     def build_result(self, results):
-        return model_opaque("int", "the C constant %s" % (self.macro,))
+        return _c_integer("the C constant %s" % (self.macro,), self.macro, results)
 
 
 class DefinedConstantDouble(CConfigEntry):
@@ -199,7 +215,7 @@ class SizeOf(CConfigEntry):
         self.name = name
 
     def build_result(self, results):
-        return model_opaque("int", "sizeof(%s)" % (self.name,))
+        return _c_integer("sizeof(%s)" % (self.name,), "sizeof(%s)" % (self.name,), results)
 
 
 class CConfigSingleEntry(object):
