@@ -11,6 +11,25 @@ use std::sync::Mutex;
 
 type Key = (String, String);
 static CACHE: Mutex<Option<HashMap<Key, Result<i64, String>>>> = Mutex::new(None);
+static COMPILES: Mutex<Option<HashMap<String, Result<bool, String>>>> = Mutex::new(None);
+
+/// Whether the C text compiles (`rffi_platform.Has`: `(void)(name);` in a function;
+/// `Defined`: an `#ifndef` that stops with `#error`).
+pub fn compiles(text: &str) -> Result<bool, String> {
+    if let Some(r) = COMPILES
+        .lock()
+        .ok()
+        .and_then(|c| c.as_ref().and_then(|m| m.get(text).cloned()))
+    {
+        return r;
+    }
+    let r = compile(text).map(|(ok, _)| ok);
+    if let Ok(mut c) = COMPILES.lock() {
+        c.get_or_insert_with(HashMap::new)
+            .insert(text.to_string(), r.clone());
+    }
+    r
+}
 
 /// The value of the integer constant expression `expr` after the C text `prelude` (the
 /// program's `#include`s), as a 64-bit two's-complement word.
@@ -106,5 +125,13 @@ mod tests {
         assert_eq!(integer_constant("", "-5 * 3"), Ok(-15));
         assert_eq!(integer_constant("", "sizeof(long long)"), Ok(8));
         assert!(integer_constant("#include <errno.h>", "NO_SUCH_MACRO").is_err());
+        assert_eq!(
+            compiles("#include <stdio.h>\nvoid f(void) { (void)(printf); }"),
+            Ok(true)
+        );
+        assert_eq!(
+            compiles("void f(void) { (void)(no_such_name); }"),
+            Ok(false)
+        );
     }
 }

@@ -271,6 +271,22 @@ impl RTyper<'_> {
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),
+            // `rffi_platform.Has`/`Defined`: whether the C text compiles
+            (Repr::Bool, Value::Obj(id)) if self.objheap.opaque(id) == Some(Opaque::Bool) => {
+                match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
+                    (false, _) => k(LlValue::Bool(false)),
+                    (true, Some(p)) => {
+                        let text = format!("{}\n{}\n", p.prelude, p.expr);
+                        match crate::genc::probe::compiles(&text) {
+                            Ok(b) => k(LlValue::Bool(b)),
+                            Err(e) => Err(TyperError::new(format!(
+                                "the C compiler could not be asked about rffi_platform's answer: {e}"
+                            ))),
+                        }
+                    }
+                    (true, None) => Err(self.bad_const(v, r)),
+                }
+            }
             (Repr::Int(_) | Repr::Float, Value::Bool(b)) => Ok(self
                 .convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty)
                 .unwrap()),
@@ -613,7 +629,7 @@ impl RTyper<'_> {
             {
                 // `rffi_platform`'s answers: the toolchain runs C programs for them
                 return TyperError::new(format!(
-                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks the C compiler only for integer constants and sizes, and runs no C program"
+                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks the C compiler only for integer constants, sizes and whether names exist, and runs no C program"
                 ));
             }
         }

@@ -9,7 +9,11 @@ string. At import time such a value is unknown: a branch on it takes one path, w
 warning. A `Struct` is the structure its entry declares (the fields named, as
 `rffi.CStruct` makes them, without the C compiler's padding); a `SimpleType` is the type
 hint it was given. An entry whose `ifdef` macro is undefined would be None: rpy-lsp takes
-it as defined."""
+it as defined.
+
+Each integer and bool carries the C question that gives it (the expression, or a text that
+compiles when the answer is yes, after the configuration's headers): `run` and `build`
+ask the C compiler, without running anything (`genc::probe`)."""
 from rpython.rtyper.lltypesystem import rffi
 from rpython.translator.tool.cbuild import ExternalCompilationInfo
 from __rpy__ import model_opaque
@@ -68,7 +72,13 @@ def getintegerfunctionresult(function, args=None, c_header_source='', includes=[
 
 
 def has(name, c_header_source, include_dirs=None, libraries=None):
-    return model_opaque("bool", "rffi_platform.has(%r)" % (name,))
+    return model_opaque("bool", "rffi_platform.has(%r)" % (name,), _has_text(name),
+                        c_header_source)
+
+
+def _has_text(name):
+    """C that compiles when `name` exists (what `run` and `build` ask the C compiler)."""
+    return "void rpy_probe_has(void) { (void)(%s); }" % (name,)
 
 
 def verify_eci(eci):
@@ -207,7 +217,9 @@ class Defined(CConfigEntry):
         self.name = macro
 
     def build_result(self, results):
-        return model_opaque("bool", "whether the C macro %s is defined" % (self.macro,))
+        return model_opaque("bool", "whether the C macro %s is defined" % (self.macro,),
+                            "#ifndef %s\n#error undefined\n#endif" % (self.macro,),
+                            results[''])
 
 
 class SizeOf(CConfigEntry):
@@ -227,7 +239,8 @@ class Has(CConfigSingleEntry):
         self.name = name
 
     def build_result(self, results):
-        return model_opaque("bool", "whether the C name %s exists" % (self.name,))
+        return model_opaque("bool", "whether the C name %s exists" % (self.name,),
+                            _has_text(self.name), results[''])
 
 
 class Works(CConfigSingleEntry):
