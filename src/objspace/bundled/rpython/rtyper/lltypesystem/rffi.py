@@ -391,8 +391,9 @@ def _arg_source(i, TARGET):
     if TARGET is UnsignedLongLong:
         return "r_ulonglong(a%d)" % i
     if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, _number_arg(a%d))" % (i, i)
-    return "a%d" % i
+        return "cast(ARG%d, _typed_arg(a%d))" % (i, i)
+    # (a `const char *` too: the wrapper makes none from a string)
+    return "_typed_arg(a%d)" % i
 
 
 @specialize.ll()
@@ -406,9 +407,10 @@ def _charp_arg(x):
 
 
 @specialize.ll()
-def _number_arg(x):
-    """An argument for a C number: the toolchain's wrapper asks for its low-level type
-    first, which a string has not (unlike `cast`, which takes a string's address)."""
+def _typed_arg(x):
+    """An argument the wrapper does not make from a string (all but a `char *`): the
+    toolchain's wrapper asks for its low-level type first, which a string has not (unlike
+    `cast`, which takes a string's address)."""
     if isinstance(x, str) or isinstance(x, unicode):
         lltype.typeOf(x)
     return x
@@ -504,7 +506,7 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
-                 '_charp_done': _charp_done, '_number_arg': _number_arg,
+                 '_charp_done': _charp_done, '_typed_arg': _typed_arg,
                  'we_are_translated': we_are_translated,
                  'model_unknown': model_unknown,
                  'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
