@@ -836,3 +836,59 @@ def target(*args):
         "{stderr}"
     );
 }
+
+/// C constants from `rffi_platform.configure`: `check` types them (an int, a string; no
+/// error, no warning: the code using them is checked); `run` asks the C compiler for the
+/// integer (compile-only) and refuses a program using the string, naming it.
+#[test]
+fn run_asks_the_c_compiler_for_rffi_platform_integers() {
+    let program = |name: &str, use_line: &str| {
+        write_program(
+            name,
+            &format!(
+                r#"from rpython.rtyper.tool import rffi_platform
+from rpython.translator.tool.cbuild import ExternalCompilationInfo
+
+
+class CConfig:
+    _compilation_info_ = ExternalCompilationInfo(includes=["errno.h", "stdio.h"])
+    EINTR = rffi_platform.ConstantInteger("EINTR")
+    P_tmpdir = rffi_platform.DefinedConstantString("P_tmpdir")
+
+
+globals().update(rffi_platform.configure(CConfig))
+
+
+def entry_point(argv):
+    print {use_line}
+    return 0
+
+
+def target(*args):
+    return entry_point, None
+"#
+            ),
+        )
+    };
+    let ints = program("rffi_platform_int", "len(argv) * EINTR");
+    let p = ints.to_str().unwrap();
+    let (code, _, stderr) = rpy(&["check", p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("0 errors, 0 warnings"), "{stderr}");
+    let (code, stdout, stderr) = rpy(&["run", p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "4\n");
+    let strs = program("rffi_platform_str", "P_tmpdir + argv[0]");
+    let p = strs.to_str().unwrap();
+    let (code, _, stderr) = rpy(&["check", p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("0 errors"), "{stderr}");
+    let (code, _, stderr) = rpy(&["run", p]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains(
+            "the C constant P_tmpdir (from rffi_platform) is a value rpy-lsp does not compute"
+        ),
+        "{stderr}"
+    );
+}

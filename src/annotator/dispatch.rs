@@ -325,8 +325,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.call_value(&a[0], &args)
             }
             YieldValue => {
-                self.bk
-                    .generalize_yield(self.space.heap(), g, &a[0].not_const())?;
+                // the yielded values keep their constness: the reference's generator
+                // returns them from its `next` graph, whose result keeps it
+                self.bk.generalize_yield(self.space.heap(), g, &a[0])?;
                 Ok(S::None)
             }
             Hint => Ok(a[0].clone()),

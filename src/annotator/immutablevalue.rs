@@ -7,7 +7,7 @@ use super::bookkeeper::{Bookkeeper, MAX_PREBUILT_DEPTH};
 use super::description::Desc;
 use super::model::*;
 use super::AnnError;
-use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Value};
+use crate::objspace::object::{BuiltinType, Heap, IntKind, ObjId, Object, Opaque, Value};
 use std::rc::Rc;
 
 /// Bundled models of libraries that only run at import time (`re`): their objects reach
@@ -267,6 +267,10 @@ impl Bookkeeper {
                     "a prebuilt long integer (beyond 128 bits) does not fit in a machine word"
                         .to_string(),
                 ));
+            }
+            // a C constant `rffi_platform` asks the C compiler for: of its type, not constant
+            Object::Unknown { .. } if heap.opaque(id).is_some() => {
+                opaque_annotation(heap.opaque(id).unwrap_or(Opaque::Int))
             }
             Object::Unknown { name, .. } => SomeValue::Unknown(name.clone()),
             Object::RInt { kind, value } => SomeValue::Integer {
@@ -687,5 +691,30 @@ pub(super) fn const_unicode(s: &crate::compiler::UStr, v: Value) -> SomeValue {
             no_nul,
             konst: Some(v),
         }
+    }
+}
+
+/// The annotation of a value of a known type and unknown content (`rffi_platform`'s
+/// answers): never a constant. An integer is taken as non-negative, as most C constants
+/// are (sizes, flags, errno values, signal numbers): the reference knows the value, and a
+/// positive one slices a string (`buf[:PATH_MAX]`); a negative one (an error code) is
+/// compared, never used where the sign matters.
+pub(super) fn opaque_annotation(kind: Opaque) -> SomeValue {
+    match kind {
+        Opaque::Bool => SomeValue::Bool {
+            konst: None,
+            ktd: None,
+        },
+        Opaque::Float => SomeValue::Float { konst: None },
+        Opaque::Str => SomeValue::Str {
+            can_be_none: false,
+            no_nul: true,
+            konst: None,
+        },
+        Opaque::Int => SomeValue::Integer {
+            nonneg: true,
+            kind: IntKind::Signed,
+            konst: None,
+        },
     }
 }

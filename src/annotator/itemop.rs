@@ -109,8 +109,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ),
             ).at_typer());
         }
-        self.bk
-            .generalize_key(self.space.heap(), def, &key.not_const())?;
+        // keys keep their constness, as in the reference's dictdef (a dict whose only key
+        // is one constant reads that constant back)
+        self.bk.generalize_key(self.space.heap(), def, key)?;
         Ok(())
     }
 

@@ -133,6 +133,23 @@ pub fn lltype_of_obj(
         } else {
             types.array(item)
         }
+    } else if kinds.contains(&"OpaqueType") {
+        let name = attr("_name").and_then(|v| heap.str_value(v))?;
+        types.opaque(&String::from_utf8_lossy(name))
+    } else if kinds.contains(&"FuncType") {
+        let args = match attr("ARGS") {
+            Some(Value::Obj(a)) => match heap.get(a) {
+                Object::Tuple(items) => items.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let args = args
+            .into_iter()
+            .map(|a| sub(a, types, cache))
+            .collect::<Option<Vec<_>>>()?;
+        let result = sub(attr("RESULT")?, types, cache)?;
+        types.func(args, result)
     } else if kinds.contains(&"Struct") {
         let name = attr("_name").and_then(|v| heap.str_value(v))?;
         let name = String::from_utf8_lossy(name).into_owned();
@@ -381,6 +398,28 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     None => Err(missing(types, item)),
                 }
             }
+            // a field of a structure inlined in another (`p.c_it_value.c_tv_sec` of a
+            // C `struct itimerval`)
+            S::InteriorPtr { base, ref field } => {
+                let inner = types
+                    .pointee(base)
+                    .and_then(|s| types.field_type(s, field))
+                    .unwrap_or(LlType::VOID);
+                if !matches!(types.def(inner), TypeDef::Struct { .. }) {
+                    return Err(missing(types, inner));
+                }
+                let Some(ft) = types.field_type(inner, name) else {
+                    return Err(missing(types, inner));
+                };
+                match types.def(ft) {
+                    // deeper still: seen as a pointer to the inner structure
+                    TypeDef::Struct { .. } | TypeDef::Array { .. } => Ok(S::InteriorPtr {
+                        base: types.ptr(inner),
+                        field: Rc::from(name),
+                    }),
+                    _ => Ok(ll_to_annotation(types, ft)),
+                }
+            }
             _ => Err(missing(types, LlType::VOID)),
         }
     }
@@ -392,6 +431,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let s = match *recv {
             S::Ptr(p) => types.pointee(p).unwrap_or(p),
             S::ArrayItem { array } => types.pointee(array).and_then(|a| types.array_item(a))?,
+            S::InteriorPtr { base, ref field } => types
+                .pointee(base)
+                .and_then(|s| types.field_type(s, field))?,
             _ => return None,
         };
         types.field_type(s, name)
@@ -570,6 +612,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         Ok(S::Ptr(t))
                     }
                     (Ok(t), Some(S::Ptr(_))) if t.is_integer() => {
+                        Ok(ll_to_annotation(&self.bk.lltypes, t))
+                    }
+                    // a character to an integer type (its code), a string's address
+                    (Ok(t), Some(s))
+                        if t.is_integer()
+                            && matches!(
+                                s,
+                                S::Char { .. }
+                                    | S::UnicodeCodePoint { .. }
+                                    | S::Str { .. }
+                                    | S::Unicode { .. }
+                            ) =>
+                    {
                         Ok(ll_to_annotation(&self.bk.lltypes, t))
                     }
                     _ => Err(AnnError::new(

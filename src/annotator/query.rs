@@ -89,6 +89,9 @@ impl Bookkeeper {
                 SomeValue::pbc(vec![*self.desc_of_obj.get(&id)?])
             }
             Object::StaticMethod(f) => return self.known_value(heap, *f),
+            Object::Unknown { .. } if heap.opaque(id).is_some() => {
+                super::immutablevalue::opaque_annotation(heap.opaque(id)?)
+            }
             Object::ByteArray(_) => S::ByteArray,
             _ => return None,
         })

@@ -275,6 +275,10 @@ builtins! {
     /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
     /// that knows it lacks something (`config.<group>` of an unmodelled option set)
     ModelUnknown = "model.unknown";
+    /// `model_opaque(kind, what)`: a value of a known type ("int", "bool", "float", "str")
+    /// whose content rpy-lsp does not compute (what `rffi_platform` asks the C compiler):
+    /// unknown at import time, of that type and never constant when annotated
+    ModelOpaque = "model.opaque";
     // re (import time only: the bundled `re.py` and `rsre_re.py` are built on these)
     ReInfo = "re.info";
     ReSpans = "re.spans";

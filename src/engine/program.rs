@@ -321,6 +321,10 @@ impl Program {
     ///   known on one path first (`return -1` while the path returning an instance waits
     ///   for a callee) has its callers re-flowed with that partial result, and reading an
     ///   attribute of it stops the reference before the union at the return is met;
+    /// - a union error before an error found inside a bundled model (a library function
+    ///   called with a wrong argument: `stream.write(n)` then `stream.write(s)`): the
+    ///   union is met in the calling block, the library's code only after that block
+    ///   (`err_streamio_write_int_bc14`);
     /// - an error of the annotation proper before one the reference finds only while
     ///   RTyping (`AnnError::typer`: printing a dict, `%d` of a string...), as its RTyper
     ///   runs after the whole annotation.
@@ -347,10 +351,14 @@ impl Program {
         let missing_attribute = |d: &Diagnostic| d.code == "RPY204";
         let first_in_source = ann.diagnostics.iter().find(|d| d.is_error())?;
         let typer_stage = |d: &Diagnostic| ann.typer_stage.contains(&(d.code, d.span));
+        // an error found inside a bundled model, at a call the annotator follows into
+        // the library's code: met after the rest of the calling block
+        let in_model = |d: &Diagnostic| d.bundled_origin().is_some();
         ann.first_error.clone().filter(|d| {
             user(d)
                 && (flow_stage(d)
                     || (union_or_call(d) && union_or_call(first_in_source))
+                    || (union(d) && in_model(first_in_source))
                     || (missing_attribute(d) && union(first_in_source))
                     || (typer_stage(first_in_source) && !typer_stage(d)))
         })

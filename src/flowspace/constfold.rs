@@ -100,6 +100,9 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
                     instance_of: Some(_),
                     ..
                 } => false,
+                // a C constant of unknown value (`rffi_platform`): the annotator computes on
+                // its type
+                Object::Unknown { .. } if self.objspace.heap().opaque(id).is_some() => false,
                 // `os.environ[k]` reads the environment of the running program
                 Object::Dict(_) => !self.objspace.is_os_environ(id),
                 // a weak dictionary made at import time is filled by the running program

@@ -185,7 +185,10 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 let heap_before = self.objspace.heap().len();
                 if let Some(r) = self.constfold(op, consts) {
                     if let Ok(Hlvalue::Const(v @ Value::Obj(id))) = r {
-                        if let Object::Unknown { name, .. } = self.objspace.heap().get(id) {
+                        let typed = self.objspace.heap().opaque(id).is_some();
+                        if let (Object::Unknown { name, .. }, false) =
+                            (self.objspace.heap().get(id), typed)
+                        {
                             // A name a bundled model lacks: one warning here, and the
                             // value is unknown.
                             let msg = format!("the name `{name}` is not modelled by rpy-lsp (nor found on the search path): what comes from it is unknown, and the code using it is not checked");
@@ -476,7 +479,8 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
     fn load_global(&mut self, globals: ObjId, name: &Rc<str>) -> OpResult<Hlvalue> {
         match Space::load_global(self.objspace, globals, name) {
             Ok(v @ Value::Obj(id))
-                if matches!(self.objspace.heap().get(id), Object::Unknown { .. }) =>
+                if matches!(self.objspace.heap().get(id), Object::Unknown { .. })
+                    && self.objspace.heap().opaque(id).is_none() =>
             {
                 // A builtin rpy-lsp does not model (none today): one warning at each use.
                 let own = matches!(self.objspace.heap().get(globals), Object::Module(m) if m.dict.get(name).is_some());

@@ -17,6 +17,7 @@ pub mod database;
 mod effects;
 pub mod funcgen;
 mod helpers;
+pub mod probe;
 
 pub use cc::{compile, CompileError, CompileOptions, GcKind};
 

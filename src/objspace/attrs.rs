@@ -361,8 +361,8 @@ impl ObjSpace {
                     return Ok(Some(self.new_unknown(&full)));
                 }
                 // A module whose globals received an unknown mapping
-                // (`globals().update(rffi_platform.configure(C))`, dioxide's `jack`) may
-                // hold the name: seen from another module too it is unknown.
+                // (`globals().update(htmlentitydefs.name2codepoint)`) may hold the name:
+                // seen from another module too it is unknown.
                 if self.unknown_globals.contains(&id) && !name.starts_with("__") {
                     return Ok(Some(self.new_unknown(&full)));
                 }

@@ -84,6 +84,8 @@ bundled! {
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rmarshal" => "rpython/rlib/rmarshal.py", false;
     "rpython.rlib.rsocket" => "rpython/rlib/rsocket.py", false;
+    "rpython.rlib.rsignal" => "rpython/rlib/rsignal.py", false;
+    "rpython.rlib.rlocale" => "rpython/rlib/rlocale.py", false;
     "rpython.rlib.rStringIO" => "rpython/rlib/rStringIO.py", false;
     "rpython.rlib.rpath" => "rpython/rlib/rpath.py", false;
     "rpython.rlib.rposix" => "rpython/rlib/rposix.py", false;
@@ -130,6 +132,8 @@ bundled! {
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
     "rpython.rtyper.lltypesystem.rffi" => "rpython/rtyper/lltypesystem/rffi.py", false;
+    "rpython.rtyper.tool" => "rpython/rtyper/tool/__init__.py", true;
+    "rpython.rtyper.tool.rffi_platform" => "rpython/rtyper/tool/rffi_platform.py", false;
     "__rpy_file__" => "__rpy_file__.py", false;
     "__rpy_site__" => "__rpy_site__.py", false;
     "numbers" => "numbers.py", false;

@@ -4,7 +4,7 @@
 //! the call's arguments; gives the value, or the `OSError` CPython would raise.
 
 use super::builtins::BArgs;
-use super::object::Value;
+use super::object::{CProbe, Opaque, Value};
 use super::{ObjSpace, R};
 use crate::builtins::BuiltinId as B;
 
@@ -200,6 +200,32 @@ pub(super) fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     };
     sp.warn_unknown(&what, kind);
     Ok(sp.new_unknown(&what))
+}
+
+pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 4)?;
+    let kind = sp.heap.str_value(a.args[0]).and_then(Opaque::from_name);
+    let Some(kind) = kind else {
+        return sp.value_error("model_opaque(): unknown kind");
+    };
+    let what = sp
+        .heap
+        .str_value(a.args[1])
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_else(|| "?".into());
+    // the C expression and the headers that define it, for `run` and `build`
+    let text = |i: usize| {
+        a.args
+            .get(i)
+            .and_then(|&v| sp.heap.str_value(v))
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+    };
+    let probe = match (text(2), text(3)) {
+        (Some(expr), Some(prelude)) => Some(CProbe { prelude, expr }),
+        _ => None,
+    };
+    // no warning: the value's type is known, so the code using it is checked
+    Ok(Value::Obj(sp.heap.alloc_opaque(&what, kind, probe)))
 }
 
 /// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…,

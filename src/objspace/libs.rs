@@ -5,8 +5,8 @@
 
 use super::builtins::{make_rint, BArgs, BuiltinFn};
 use super::libos::{
-    model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_getuid,
-    os_isatty, os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read,
+    model_opaque, model_unknown, os_close, os_environ_snapshot, os_getcwd, os_getenv, os_getpid,
+    os_getuid, os_isatty, os_listdir, os_lseek, os_not_at_import, os_open, os_path_exists, os_read,
     os_readlink, os_refuse_write, os_stat_fields, os_strerror, os_tempdir, os_write, sys_exit,
     sys_frame_count, sys_frame_globals,
 };
@@ -100,6 +100,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::SysFrameGlobals, sys_frame_globals),
     (B::SysFrameCount, sys_frame_count),
     (B::ModelUnknown, model_unknown),
+    (B::ModelOpaque, model_opaque),
     // math
     (B::RfloatFormatd, rfloat_formatd),
     (B::MathSqrt, math_fn),

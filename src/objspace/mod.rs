@@ -195,6 +195,9 @@ pub struct ObjSpace {
     /// (`rint._rtype_template = ...`, RPyChip8's arithmetic on narrow integers): the
     /// reference's RTyper is then not the one rpy-lsp models.
     pub(crate) rtyper_patched: Option<Span>,
+    /// How many times import-time code branched on an unknown value (each takes the true
+    /// path): past [`MAX_UNKNOWN_BRANCHES`] a loop is taken as endless there.
+    pub(crate) unknown_branches: u32,
     /// An import-time exception was reported as unknown (see `unknown_control`): the
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
@@ -202,7 +205,8 @@ pub struct ObjSpace {
     /// what it would have computed is missing, so `run` and `build` refuse the program.
     pub import_limit_stop: Option<Span>,
     /// Modules whose globals received an unknown mapping (`globals().update(configure(C))`
-    /// with `configure` unmodelled): a name missing there is unknown, not a NameError.
+    /// with `configure` unmodelled, or `m.table` with `m` unmodelled): a name missing there
+    /// is unknown, not a NameError.
     pub(crate) unknown_globals: HashSet<ObjId>,
     /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
     /// unknown, not KeyErrors.
@@ -232,6 +236,10 @@ pub struct ObjSpace {
 /// integers that CPython's compiler folds (`1 << 999`): a prebuilt long if RPython code
 /// reaches it. What import-time code computes from it is [`LONG_RESULT`].
 pub const BIG_LONG: &str = "a long constant beyond rpy-lsp's 128-bit integers";
+/// How many branches on unknown values import-time code may take: `while running: pass`
+/// over a list that only threads would empty (the reference's `_test_thread.py`) always
+/// takes the same path, and would otherwise spin until the CPU-time budget (5 s).
+pub const MAX_UNKNOWN_BRANCHES: u32 = 1_000_000;
 /// The name of the unknown result of an integer operation beyond rpy-lsp's 128 bits.
 pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers";
 
@@ -305,6 +313,7 @@ impl ObjSpace {
             globals_views: HashMap::default(),
             unknown_control: None,
             rtyper_patched: None,
+            unknown_branches: 0,
             import_stopped_unknown: false,
             import_limit_stop: None,
             unknown_globals: HashSet::default(),
@@ -448,6 +457,12 @@ impl ObjSpace {
                     name,
                     instance_of: Some(_),
                 } => {
+                    let name = name.clone();
+                    self.new_unknown(&name)
+                }
+                // what is computed from a C constant of unknown value is of a type rpy-lsp
+                // does not compute here (`str(BUFSIZ)`): untyped
+                Object::Unknown { name, .. } if self.heap.opaque(id).is_some() => {
                     let name = name.clone();
                     self.new_unknown(&name)
                 }

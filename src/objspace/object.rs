@@ -436,6 +436,43 @@ pub struct Heap {
     /// (`class OpSpec(tuple)`): a tuple for every operation, of that class for `type()`,
     /// `isinstance` and attribute lookup.
     tuple_classes: HashMap<ObjId, ObjId>,
+    /// The unknowns whose type is known ([`Opaque`]): what a C configuration gives at import
+    /// time (`rffi_platform.configure`), which rpy-lsp does not compute.
+    opaques: HashMap<ObjId, (Opaque, Option<Rc<CProbe>>)>,
+}
+
+/// How `run` and `build` may ask the C compiler for an opaque integer's value: the C
+/// expression (`BUFSIZ`, `sizeof(struct stat)`) and the text before it (the `#include`s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CProbe {
+    pub prelude: String,
+    pub expr: String,
+}
+
+/// The type of an import-time value whose content rpy-lsp does not compute (a C constant
+/// `rffi_platform` would ask the C compiler for): an unknown to import-time code, a value of
+/// this type, never a constant, to the annotator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opaque {
+    /// A C integer constant or size.
+    Int,
+    Bool,
+    Float,
+    /// A C string constant (no NUL inside).
+    Str,
+}
+
+impl Opaque {
+    /// The kind a bundled model names (`opaque_value("int", what)`).
+    pub fn from_name(name: &[u8]) -> Option<Opaque> {
+        Some(match name {
+            b"int" => Opaque::Int,
+            b"bool" => Opaque::Bool,
+            b"float" => Opaque::Float,
+            b"str" => Opaque::Str,
+            _ => return None,
+        })
+    }
 }
 
 impl Heap {
@@ -452,6 +489,24 @@ impl Heap {
         });
         self.big_longs.insert(id, value);
         id
+    }
+    /// An unknown of a known type ([`Opaque`]), named `name` (what it stands for).
+    pub fn alloc_opaque(&mut self, name: &str, kind: Opaque, probe: Option<CProbe>) -> ObjId {
+        let id = self.alloc(Object::Unknown {
+            name: Rc::from(name),
+            instance_of: None,
+        });
+        self.opaques.insert(id, (kind, probe.map(Rc::new)));
+        id
+    }
+    /// The type of an unknown made by [`Self::alloc_opaque`].
+    pub fn opaque(&self, id: ObjId) -> Option<Opaque> {
+        self.opaques.get(&id).map(|o| o.0)
+    }
+    /// How to ask the C compiler for the value of an unknown made by
+    /// [`Self::alloc_opaque`].
+    pub fn opaque_probe(&self, id: ObjId) -> Option<&CProbe> {
+        self.opaques.get(&id).and_then(|o| o.1.as_deref())
     }
     /// A tuple of the items, an instance of `cls`, a user subclass of `tuple`.
     pub fn alloc_tuple_of_class(&mut self, items: Vec<Value>, cls: ObjId) -> ObjId {

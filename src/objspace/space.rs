@@ -239,7 +239,11 @@ impl Space for ObjSpace {
                 Err(e) => return Err(e),
             };
             // At import time only (the flow space warns at its own operations).
-            if let (Some(what), false) = (self.unknown_name(r), self.frames.is_empty()) {
+            // (not a C constant of unknown value: its type is known)
+            let opaque = matches!(r, Value::Obj(id) if self.heap.opaque(id).is_some());
+            if let (Some(what), false, false) =
+                (self.unknown_name(r), self.frames.is_empty(), opaque)
+            {
                 self.warn_unknown(&what, "the name");
             }
             return Ok(r);
@@ -263,6 +267,17 @@ impl Space for ObjSpace {
     fn branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
         if self.unknown_name(*cond).is_some() {
             self.note_unknown_control();
+            self.unknown_branches += 1;
+            if self.unknown_branches > super::MAX_UNKNOWN_BRANCHES {
+                return Err(Unwind::Error(Box::new(Diagnostic::new(
+                    "RPY004",
+                    self.user_span(),
+                    format!(
+                        "import-time evaluation stopped after {} branches on values rpy-lsp does not model (endless loop at import time?)",
+                        super::MAX_UNKNOWN_BRANCHES
+                    ),
+                ))));
+            }
         }
         Ok(Branch::Known(self.truth(*cond)?))
     }

@@ -174,6 +174,9 @@ pub struct RtState {
     /// `Ptr(BYTEARRAY)`: `GcStruct rpy_bytearray {chars: Array(Char)}`, as the reference
     /// lays a bytearray out (a string without its hash).
     pub bytearray_ptr: LlType,
+    /// Whether the values `rffi_platform` asks the C compiler for are asked for (`run`,
+    /// `build`); `check` only types the program, with any value in their place.
+    ask_c_compiler: bool,
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
@@ -339,6 +342,7 @@ fn rtype_rounds(
         extra_slots: 0,
         family_sig: HashMap::default(),
         helpers,
+        ask_c_compiler: with_helpers,
     };
     let mut diags = Vec::new();
     let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());

@@ -14,7 +14,7 @@ use crate::builtins::BuiltinId as B;
 use crate::fasthash::HashMap;
 use crate::flowspace::{Hlvalue, LlConstant, VarId};
 use crate::lltypesystem::{LlOp, LlPtr, LlType, LlValue, Offset};
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::{Object, Opaque, Value};
 use std::rc::Rc;
 
 /// The Repr of each set of prebuilt objects already seen, keyed by the address of the shared
@@ -271,6 +271,22 @@ impl RTyper<'_> {
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),
+            // `rffi_platform.Has`/`Defined`: whether the C text compiles
+            (Repr::Bool, Value::Obj(id)) if self.objheap.opaque(id) == Some(Opaque::Bool) => {
+                match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
+                    (false, _) => k(LlValue::Bool(false)),
+                    (true, Some(p)) => {
+                        let text = format!("{}\n{}\n", p.prelude, p.expr);
+                        match crate::genc::probe::compiles(&text) {
+                            Ok(b) => k(LlValue::Bool(b)),
+                            Err(e) => Err(TyperError::new(format!(
+                                "the C compiler could not be asked about rffi_platform's answer: {e}"
+                            ))),
+                        }
+                    }
+                    (true, None) => Err(self.bad_const(v, r)),
+                }
+            }
             (Repr::Int(_) | Repr::Float, Value::Bool(b)) => Ok(self
                 .convert_const_ll(LlValue::Int(b as i64), LlType::SIGNED, ty)
                 .unwrap()),
@@ -310,6 +326,27 @@ impl RTyper<'_> {
                     } else {
                         k(LlValue::Int(value as i64))
                     }
+                }
+                // a C constant `rffi_platform` asks for: the C compiler's answer when
+                // translating for `run` and `build`, any value when only checking
+                Object::Unknown { .. } if self.objheap.opaque(id) == Some(Opaque::Int) => {
+                    let n = match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
+                        (false, _) => 0,
+                        (true, Some(p)) => crate::genc::probe::integer_constant(&p.prelude, &p.expr)
+                            .map_err(|e| {
+                                let name = match self.objheap.get(id) {
+                                    Object::Unknown { name, .. } => name.to_string(),
+                                    _ => String::new(),
+                                };
+                                TyperError::new(format!(
+                                    "the value of {name} (from rffi_platform) could not be had from the C compiler: {e}"
+                                ))
+                            })?,
+                        (true, None) => return Err(self.bad_const(v, r)),
+                    };
+                    Ok(self
+                        .convert_const_ll(LlValue::Int(n), LlType::SIGNED, ty)
+                        .unwrap())
                 }
                 _ => Err(self.bad_const(v, r)),
             },
@@ -586,6 +623,16 @@ impl RTyper<'_> {
     }
 
     fn bad_const(&self, v: Value, r: ReprId) -> TyperError {
+        if let Value::Obj(id) = v {
+            if let (Some(_), Object::Unknown { name, .. }) =
+                (self.objheap.opaque(id), self.objheap.get(id))
+            {
+                // `rffi_platform`'s answers: the toolchain runs C programs for them
+                return TyperError::new(format!(
+                    "{name} (from rffi_platform) is a value rpy-lsp does not compute: it asks the C compiler only for integer constants, sizes and whether names exist, and runs no C program"
+                ));
+            }
+        }
         TyperError::new(format!(
             "the constant {:?} cannot be represented as {}",
             v,

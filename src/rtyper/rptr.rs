@@ -349,7 +349,13 @@ impl RTyper<'_> {
                     let n = self.inputarg(llops, hop, 1, si)?;
                     llops.genop(LlOp::CastIntToPtr, vec![n], pt)
                 } else {
-                    let n = llops.genop(LlOp::CastPtrToInt, vec![hop.args_v[1]], LlType::SIGNED);
+                    // a character is its code; a pointer (a string's too) its address
+                    let to_int = match have {
+                        LlType::CHAR => LlOp::CastCharToInt,
+                        LlType::UNICHAR => LlOp::CastUnicharToInt,
+                        _ => LlOp::CastPtrToInt,
+                    };
+                    let n = llops.genop(to_int, vec![hop.args_v[1]], LlType::SIGNED);
                     self.prim_cast(llops, n, LlType::SIGNED, pt)?
                 };
                 Ok((v, hop.r_result))

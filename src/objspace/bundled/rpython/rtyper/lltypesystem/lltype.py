@@ -115,6 +115,23 @@ class GcForwardReference(ForwardReference):
     _gckind = 'gc'
 
 
+class OpaqueType(ContainerType):
+    """A C type whose content RPython code never sees (`rffi.COpaquePtr`): only pointers
+    to it are passed around."""
+
+    def __init__(self, tag, hints={}):
+        self.tag = tag
+        self._name = tag or "opaque"
+
+
+class FuncType(ContainerType):
+    """The type of a C function (`rffi.CCallback`): `FuncType([ARG, ...], RESULT)`."""
+
+    def __init__(self, args, result):
+        self.ARGS = tuple(args)
+        self.RESULT = result
+
+
 class Ptr(LowLevelType):
     def __init__(self, TO):
         self.TO = TO
@@ -130,3 +147,26 @@ def free(p, flavor, track_allocation=True):
     never runs out of it (a program's memory is kept until it exits)."""
     pass
 free._annspecialcase_ = 'specialize:ll'    # one per pointer type, as the primitive
+
+
+def _make_scoped_allocator(T, zero):
+    class ScopedAlloc:
+        def __init__(self, n=None):
+            if n is None:
+                self.buf = malloc(T, flavor='raw', zero=zero)
+            else:
+                self.buf = malloc(T, n, flavor='raw', zero=zero)
+
+        def __enter__(self):
+            return self.buf
+
+        def __exit__(self, *args):
+            free(self.buf, flavor='raw')
+    return ScopedAlloc
+_make_scoped_allocator._annspecialcase_ = 'specialize:memo'
+
+
+def scoped_alloc(T, n=None, zero=False):
+    """`with scoped_alloc(T, n) as buf:` raw memory freed after the block."""
+    return _make_scoped_allocator(T, zero)(n=n)
+scoped_alloc._annspecialcase_ = 'specialize:arg(0, 2)'

@@ -54,6 +54,33 @@ UINT16 = USHORT
 INT8 = SIGNEDCHAR
 UINT8 = UCHAR
 LONG = Signed
+# the other C integer types of the reference's platform (x86-64 Linux), as its rffi
+# finds them there
+TIME_T = Signed
+MODE_T = INT
+PID_T = INT
+WCHAR_T = INT
+INTPTR_T = Signed
+UINTPTR_T = Unsigned
+PTRDIFF_T = Signed
+INT_LEAST8_T = SIGNEDCHAR
+UINT_LEAST8_T = UCHAR
+INT_LEAST16_T = SHORT
+UINT_LEAST16_T = USHORT
+INT_LEAST32_T = INT
+UINT_LEAST32_T = UINT
+INT_LEAST64_T = Signed
+UINT_LEAST64_T = Unsigned
+INT_FAST8_T = SIGNEDCHAR
+UINT_FAST8_T = UCHAR
+INT_FAST16_T = Signed
+UINT_FAST16_T = Unsigned
+INT_FAST32_T = Signed
+UINT_FAST32_T = Unsigned
+INT_FAST64_T = Signed
+UINT_FAST64_T = Unsigned
+INTMAX_T = Signed
+UINTMAX_T = Unsigned
 ULONG = Unsigned
 SIGNED = Signed
 UNSIGNED = Unsigned
@@ -69,6 +96,14 @@ UINT64 = UnsignedLongLong
 def cast(TYPE, value):
     if rffi_is_ptr(value):
         # C's cast of an address: to another pointer type, or to an integer
+        return rffi_cast_ptr(TYPE, value)
+    if isinstance(value, str) or isinstance(value, unicode):
+        # as the reference's `force_cast`: a character is its code, a string the address
+        # of its low-level structure
+        if not we_are_translated():
+            if len(value) == 1:
+                return cast(TYPE, ord(value))
+            return model_unknown("rffi.cast()")
         return rffi_cast_ptr(TYPE, value)
     if TYPE is Signed:
         return intmask(value)
@@ -108,11 +143,39 @@ def CArrayPtr(T):
 CArrayPtr._annspecialcase_ = 'specialize:memo'
 
 
+def CStruct(name, *fields, **kwds):
+    """A C structure: its fields are named `c_<field>`, as the toolchain's."""
+    c_fields = [('c_' + key, value) for key, value in fields]
+    return lltype.Struct(name, *c_fields, **kwds)
+
+
+def CStructPtr(*args, **kwds):
+    return lltype.Ptr(CStruct(*args, **kwds))
+
+
+def CCallback(args, res):
+    return lltype.Ptr(lltype.FuncType(args, res))
+CCallback._annspecialcase_ = 'specialize:memo'
+
+
+def COpaque(name=None, ptr_typedef=None, hints=None, compilation_info=None):
+    return lltype.OpaqueType(name)
+
+
+def COpaquePtr(*args, **kwds):
+    kwds.pop('typedef', None)
+    return lltype.Ptr(COpaque(*args, **kwds))
+
+
 CHAR = Char
 DOUBLE = Float
 FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
+# `const char *`: the same array of chars as a `char *` (a distinct object, as the
+# reference's type with its `render_as_const` hint), which llexternal does not make
+# from a string
+CONST_CCHARP = lltype.Ptr(CArray(Char))
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
@@ -122,6 +185,21 @@ INTP = CArrayPtr(INT)
 UINTP = CArrayPtr(UINT)
 SHORTP = CArrayPtr(SHORT)
 UCHARP = CArrayPtr(UCHAR)
+USHORTP = CArrayPtr(USHORT)
+SIGNEDCHARP = CArrayPtr(SIGNEDCHAR)
+ULONGP = CArrayPtr(Unsigned)
+LONGLONGP = CArrayPtr(SignedLongLong)
+ULONGLONGP = CArrayPtr(UnsignedLongLong)
+SIZE_TP = ULONGP
+SSIZE_TP = LONGP
+TIME_TP = LONGP
+MODE_TP = INTP
+PID_TP = INTP
+WCHAR_TP = INTP
+FLOATP = CArrayPtr(SingleFloat)
+CWCHARP = CArrayPtr(UniChar)
+VOIDPP = CArrayPtr(VOIDP)
+NULL = None
 
 
 @specialize.memo()
@@ -208,6 +286,72 @@ def charpsize2str(cp, size):
     return b.build()
 
 
+class scoped_alloc_buffer(object):
+    """`with scoped_alloc_buffer(size) as buf:` a raw buffer `buf.raw` of `size` chars;
+    `buf.str(n)` is a string of its first `n`."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def __enter__(self):
+        self.raw = lltype.malloc(CCHARP.TO, self.size, flavor='raw')
+        return self
+
+    def __exit__(self, *args):
+        lltype.free(self.raw, flavor='raw')
+
+    def str(self, length):
+        assert self.size >= length
+        return charpsize2str(self.raw, length)
+
+
+class scoped_nonmovingbuffer(object):
+    """`with scoped_nonmovingbuffer(s) as buf:` a `char *` to the characters of `s`."""
+
+    def __init__(self, data):
+        self.data = data
+    __init__._annenforceargs_ = [None, str]
+
+    def __enter__(self):
+        # (the toolchain points into the string when its GC can pin it; a copy here)
+        self.buf = str2charp(self.data)
+        return self.buf
+
+    def __exit__(self, *args):
+        free_charp(self.buf)
+
+
+scoped_view_charp = scoped_nonmovingbuffer
+
+
+def liststr2charpp(l):
+    """A NULL-terminated `char **` of copies of the strings."""
+    array = lltype.malloc(CCHARPP.TO, len(l) + 1, flavor='raw')
+    for i in range(len(l)):
+        array[i] = str2charp(l[i])
+    array[len(l)] = lltype.nullptr(CCHARP.TO)
+    return array
+
+
+def free_charpp(ref):
+    """Frees what `liststr2charpp` made."""
+    i = 0
+    while ref[i]:
+        free_charp(ref[i])
+        i += 1
+    lltype.free(ref, flavor='raw')
+
+
+def charpp2liststr(p):
+    """The strings of a NULL-terminated `char **`."""
+    result = []
+    i = 0
+    while p[i]:
+        result.append(charp2str(p[i]))
+        i += 1
+    return result
+
+
 class scoped_str2charp(object):
     def __init__(self, value):
         if value is not None:
@@ -248,8 +392,9 @@ def _arg_source(i, TARGET):
     if TARGET is UnsignedLongLong:
         return "r_ulonglong(a%d)" % i
     if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, a%d)" % (i, i)
-    return "a%d" % i
+        return "cast(ARG%d, _typed_arg(a%d))" % (i, i)
+    # (a `const char *` too: the wrapper makes none from a string)
+    return "_typed_arg(a%d)" % i
 
 
 @specialize.ll()
@@ -259,6 +404,16 @@ def _charp_arg(x):
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
         return str2charp(x)
+    return x
+
+
+@specialize.ll()
+def _typed_arg(x):
+    """An argument the wrapper does not make from a string (all but a `char *`): the
+    toolchain's wrapper asks for its low-level type first, which a string has not (unlike
+    `cast`, which takes a string's address)."""
+    if isinstance(x, str) or isinstance(x, unicode):
+        lltype.typeOf(x)
     return x
 
 
@@ -274,7 +429,8 @@ _C_TYPES = [(Signed, "long"), (Unsigned, "unsigned long"), (SignedLongLong, "lon
             (UnsignedLongLong, "unsigned long long"), (Float, "double"), (Char, "char"),
             (Bool, "bool"), (Void, "void"), (INT, "int"), (UINT, "unsigned int"),
             (SHORT, "short"), (USHORT, "unsigned short"), (SIGNEDCHAR, "signed char"),
-            (UCHAR, "unsigned char"), (CCHARP, "char *"), (CCHARPP, "char **"),
+            (UCHAR, "unsigned char"), (CCHARP, "char *"), (CONST_CCHARP, "const char *"),
+            (CCHARPP, "char **"),
             (SIGNEDP, "long *"), (DOUBLEP, "double *")]
 
 
@@ -362,7 +518,11 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     declared argument and result types: the wrapper (converting the arguments) and the
     C function `_c_<name>` it calls (shared by the wrapper's specializations)."""
     params = ", ".join(["c%d" % i for i in range(len(args))])
+    # (called at import time, the toolchain runs the C function through ctypes: what it
+    # gives is unknown here, with a warning)
     lines = ["def _c_%s(%s):" % (name, params),
+             "    if not we_are_translated():",
+             "        return model_unknown(%r)" % ("%s()" % name,),
              "    _external.count += 1",
              "    n = _external.count",
              "    if n > 0:",
@@ -373,7 +533,9 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
-                 '_charp_done': _charp_done,
+                 '_charp_done': _charp_done, '_typed_arg': _typed_arg,
+                 'we_are_translated': we_are_translated,
+                 'model_unknown': model_unknown,
                  'MESSAGE': "rpy-lsp cannot call the C function `%s` (rffi.llexternal)" % name}
     for i in range(len(args)):
         namespace['ARG%d' % i] = args[i]

@@ -91,6 +91,10 @@ class ExternalCompilationInfo(object):
         kwds['platform'] = self.platform
         return ExternalCompilationInfo(**kwds)
 
+    def convert_sources_to_files(self, cache_dir=None, being_main=False):
+        # `build` writes separate_module_sources to files itself
+        return self
+
     @classmethod
     def from_compiler_flags(cls, flags):
         pre_include_bits = []

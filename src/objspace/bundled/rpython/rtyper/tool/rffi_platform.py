@@ -1,0 +1,256 @@
+"""rpy-lsp's model of `rpython.rtyper.tool.rffi_platform`: what a program asks the C
+compiler about its platform (`configure(CConfig)`, `getconstantinteger`, `has`, ...).
+
+The toolchain compiles and runs small C programs to find the values. rpy-lsp runs no C
+while checking, so each answer is a value of its type whose content is unknown: an integer
+constant (`ConstantInteger`, `DefinedConstantInteger`, `SizeOf`...) is an `int` that is
+never a constant to the annotator, `Has` and `Defined` are bools, `DefinedConstantString` a
+string. At import time such a value is unknown: a branch on it takes one path, with a
+warning. A `Struct` is the structure its entry declares (the fields named, as
+`rffi.CStruct` makes them, without the C compiler's padding); a `SimpleType` is the type
+hint it was given. An entry whose `ifdef` macro is undefined would be None: rpy-lsp takes
+it as defined.
+
+Each integer and bool carries the C question that gives it (the expression, or a text that
+compiles when the answer is yes, after the configuration's headers): `run` and `build`
+ask the C compiler, without running anything (`genc::probe`)."""
+from rpython.rtyper.lltypesystem import rffi
+from rpython.translator.tool.cbuild import ExternalCompilationInfo
+from __rpy__ import model_opaque
+
+
+class CompilationError(Exception):
+    pass
+
+
+def eci_from_header(c_header_source, include_dirs=None, libraries=None):
+    if include_dirs is None:
+        include_dirs = []
+    if libraries is None:
+        libraries = []
+    return ExternalCompilationInfo(post_include_bits=[c_header_source],
+                                   include_dirs=include_dirs, libraries=libraries)
+
+
+def _configure_one(entry, c_header_source):
+    class CConfig:
+        _compilation_info_ = eci_from_header(c_header_source)
+        RESULT = entry
+    return configure(CConfig)['RESULT']
+
+
+def getstruct(name, c_header_source, interesting_fields):
+    return _configure_one(Struct(name, interesting_fields), c_header_source)
+
+
+def getsimpletype(name, c_header_source, ctype_hint=rffi.INT):
+    return _configure_one(SimpleType(name, ctype_hint), c_header_source)
+
+
+def getconstantinteger(name, c_header_source):
+    return _configure_one(ConstantInteger(name), c_header_source)
+
+
+def getdefined(macro, c_header_source):
+    return _configure_one(Defined(macro), c_header_source)
+
+
+def getdefineddouble(macro, c_header_source):
+    return _configure_one(DefinedConstantDouble(macro), c_header_source)
+
+
+def getdefinedinteger(macro, c_header_source):
+    return _configure_one(DefinedConstantInteger(macro), c_header_source)
+
+
+def getdefinedstring(macro, c_header_source):
+    return _configure_one(DefinedConstantString(macro), c_header_source)
+
+
+def getintegerfunctionresult(function, args=None, c_header_source='', includes=[]):
+    return _configure_one(IntegerFunctionResult(function, args), c_header_source)
+
+
+def has(name, c_header_source, include_dirs=None, libraries=None):
+    return model_opaque("bool", "rffi_platform.has(%r)" % (name,), _has_text(name),
+                        c_header_source)
+
+
+def _has_text(name):
+    """C that compiles when `name` exists (what `run` and `build` ask the C compiler)."""
+    return "void rpy_probe_has(void) { (void)(%s); }" % (name,)
+
+
+def verify_eci(eci):
+    pass
+
+
+def checkcompiles(expression, c_header_source, include_dirs=None):
+    return has(expression, c_header_source, include_dirs)
+
+
+def sizeof(name, eci, **kwds):
+    return model_opaque("int", "rffi_platform.sizeof(%r)" % (name,), "sizeof(%s)" % (name,),
+                        _prelude(eci))
+
+
+def memory_alignment():
+    return model_opaque("int", "rffi_platform.memory_alignment()")
+
+
+def _prelude(eci):
+    """The C text before a question: the headers of the configuration, in the order the
+    toolchain writes them."""
+    lines = list(eci.pre_include_bits)
+    for h in eci.includes:
+        lines.append("#include <%s>" % (h,))
+    lines.extend(eci.post_include_bits)
+    return "\n".join(lines)
+
+
+def configure(CConfig, ignore_errors=False):
+    """The answers to the entries of `CConfig` (its attributes that are entries), by
+    name."""
+    eci = CConfig._compilation_info_
+    results = {'': _prelude(eci)}
+    res = {}
+    for key in dir(CConfig):
+        value = getattr(CConfig, key)
+        if isinstance(value, CConfigEntry) or isinstance(value, CConfigSingleEntry):
+            res[key] = _result(value, results)
+    return res
+
+
+def _result(entry, results):
+    """The answer to one entry, once per entry (a structure's field may be another
+    entry); `results['']` is the configuration's C prelude."""
+    if entry in results:
+        return results[entry]
+    r = entry.build_result(results)
+    results[entry] = r
+    return r
+
+
+def _c_integer(what, expr, results):
+    """An integer of unknown value, which `run` and `build` ask the C compiler for."""
+    return model_opaque("int", what, expr, results[''])
+
+
+class CConfigEntry(object):
+    "Abstract base class."
+
+
+class Struct(CConfigEntry):
+    def __init__(self, name, interesting_fields, ifdef=None, adtmeths={}):
+        self.name = name
+        self.interesting_fields = interesting_fields
+        self.ifdef = ifdef
+        self.adtmeths = adtmeths
+
+    def build_result(self, results):
+        fields = []
+        for fieldname, fieldtype in self.interesting_fields:
+            if isinstance(fieldtype, Struct):
+                fieldtype = _result(fieldtype, results)
+            fields.append((fieldname, fieldtype))
+        name = self.name
+        if name.startswith('struct '):
+            name = name[7:]
+        return rffi.CStruct(name, *fields)
+
+
+class SimpleType(CConfigEntry):
+    def __init__(self, name, ctype_hint=rffi.INT, ifdef=None):
+        self.name = name
+        self.ctype_hint = ctype_hint
+        self.ifdef = ifdef
+
+    def build_result(self, results):
+        return self.ctype_hint
+
+
+class ConstantInteger(CConfigEntry):
+    def __init__(self, name):
+        self.name = name
+
+    def build_result(self, results):
+        return _c_integer("the C constant %s" % (self.name,), self.name, results)
+
+
+class IntegerFunctionResult(CConfigEntry):
+    def __init__(self, name, args=None):
+        self.name = name
+        self.args = args if args else []
+
+    def build_result(self, results):
+        return model_opaque("int", "the result of the C function %s" % (self.name,))
+
+
+class DefinedConstantInteger(CConfigEntry):
+    def __init__(self, macro):
+        self.name = self.macro = macro
+
+    def build_result(self, results):
+        return _c_integer("the C constant %s" % (self.macro,), self.macro, results)
+
+
+class DefinedConstantDouble(CConfigEntry):
+    def __init__(self, macro):
+        self.name = self.macro = macro
+
+    def build_result(self, results):
+        return model_opaque("float", "the C constant %s" % (self.macro,))
+
+
+class DefinedConstantString(CConfigEntry):
+    def __init__(self, macro, name=None):
+        self.macro = macro
+        self.name = name or macro
+
+    def build_result(self, results):
+        return model_opaque("str", "the C constant %s" % (self.name,))
+
+
+class Defined(CConfigEntry):
+    def __init__(self, macro):
+        self.macro = macro
+        self.name = macro
+
+    def build_result(self, results):
+        return model_opaque("bool", "whether the C macro %s is defined" % (self.macro,),
+                            "#ifndef %s\n#error undefined\n#endif" % (self.macro,),
+                            results[''])
+
+
+class SizeOf(CConfigEntry):
+    def __init__(self, name):
+        self.name = name
+
+    def build_result(self, results):
+        return _c_integer("sizeof(%s)" % (self.name,), "sizeof(%s)" % (self.name,), results)
+
+
+class CConfigSingleEntry(object):
+    "Abstract base class."
+
+
+class Has(CConfigSingleEntry):
+    def __init__(self, name):
+        self.name = name
+
+    def build_result(self, results):
+        return model_opaque("bool", "whether the C name %s exists" % (self.name,),
+                            _has_text(self.name), results[''])
+
+
+class Works(CConfigSingleEntry):
+    def build_result(self, results):
+        return None
+
+
+def expose_value_as_rpython(value):
+    return value
+
+
+def configure_external_library(name, eci, configurations, symbol=None, _cache={}):
+    return eci
