@@ -127,17 +127,8 @@ def _mag_divmod_small(a, n):
 
 
 def _mag_shl1_or(a, bit):
-    result = []
-    carry = bit
-    i = 0
-    while i < len(a):
-        t = (a[i] << 1) | carry
-        result.append(t & MASK)
-        carry = t >> SHIFT
-        i += 1
-    if carry:
-        result.append(carry)
-    return _mag_normalize(result)
+    """|a| * 2 + bit, the step of binary long division (bit is 0 or 1)."""
+    return _mag_mul_small_add(a, 2, bit)
 
 
 def _mag_divmod(a, b):
