@@ -59,6 +59,7 @@ mod simplify;
 mod specialize;
 mod unaryop;
 mod union;
+mod unknown_callers;
 mod weakdict;
 
 pub use bookkeeper::Bookkeeper;
