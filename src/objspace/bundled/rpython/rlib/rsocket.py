@@ -268,12 +268,19 @@ class IPAddress(Address):
         return _read_be(self._data, 2, 2)
 
 
+def _port_bits(port):
+    # the toolchain hands the port to C's htons(unsigned short): its wrapper casts whatever
+    # it is given (an int is cut to 16 bits; a string, as for any rffi.cast, gives bits
+    # of its address), so a port of another type is accepted as the reference accepts it
+    return rffi.cast(lltype.Signed, rffi.cast(rffi.USHORT, port))
+
+
 class INETAddress(IPAddress):
     family = AF_INET
 
     def __init__(self, host, port):
         # struct sockaddr_in: family (native order), port (network order), address
-        data = (_bytes_le(AF_INET, 2) + _bytes_be(port & 0xffff, 2) +
+        data = (_bytes_le(AF_INET, 2) + _bytes_be(_port_bits(port), 2) +
                 _parse_ipv4(host) + "\x00" * 8)
         Address.__init__(self, data, 16)
 
@@ -293,7 +300,7 @@ class INET6Address(IPAddress):
     def __init__(self, host, port, flowinfo=0, scope_id=0):
         if host != "" and host != "::":
             raise GAIError(-2)
-        data = (_bytes_le(AF_INET6, 2) + _bytes_be(port & 0xffff, 2) +
+        data = (_bytes_le(AF_INET6, 2) + _bytes_be(_port_bits(port), 2) +
                 _bytes_be(flowinfo, 4) + "\x00" * 16 + _bytes_le(scope_id, 4))
         Address.__init__(self, data, 28)
 
