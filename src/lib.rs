@@ -9,6 +9,7 @@
 pub mod annotator;
 pub mod biglong;
 pub mod builtins;
+pub mod cachedir;
 pub mod cli;
 pub mod compiler;
 pub mod diagnostics;

@@ -1,7 +1,7 @@
 //! `rpy-lsp build` against the reference-built binaries: every program of `fixtures/run/`
 //! is compiled to a native executable (`--opt 1`) and run, normally and with
 //! `RPY_GC_STRESS=1` (a collection at every allocation, which flushes out missing GC
-//! roots and write barriers); stdout, stderr and exit status must be byte-identical to the
+//! roots and write barriers), with the C runtime compiled once and reused; stdout, stderr and exit status must be byte-identical to the
 //! reference binary's, except for the programs listed in
 //! `fixtures/run/build-known-gaps.txt`, which must still differ.
 
@@ -25,6 +25,9 @@ fn build_with(
 ) -> Result<PathBuf, String> {
     let exe = dir.join(&case.name);
     let mut cmd = Command::new(bin);
+    // the compiled runtime is kept in the test's own directory: the first build of the
+    // run compiles it, the others reuse it
+    cmd.env("RPY_LSP_CACHE_DIR", dir.join("cache"));
     if let Some(f) = cflags {
         cmd.env("CFLAGS", f);
     }
@@ -126,4 +129,69 @@ fn build_corpus_sample_under_sanitizers() {
     });
     let _ = std::fs::remove_dir_all(&dir);
     assess("build corpus under sanitizers (sample)", &results, &[]);
+}
+
+/// The C runtime compiled by the first build is kept and reused by the next ones, which
+/// give the same executable's output; a damaged entry (another recorded key, a missing
+/// object) is made again.
+#[test]
+fn build_reuses_the_compiled_runtime() {
+    if Command::new("cc").arg("--version").output().is_err() {
+        println!("no C compiler (`cc`): skipped");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run");
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rpy-lsp"));
+    let dir = std::env::temp_dir().join(format!("rpy-build-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = cases(&root)
+        .into_iter()
+        .find(|c| c.name == "float_round_double")
+        .expect("fixture float_round_double");
+    let runtime_dirs = || -> Vec<PathBuf> {
+        let Ok(versions) = std::fs::read_dir(dir.join("cache")) else {
+            return Vec::new();
+        };
+        versions
+            .flatten()
+            .flat_map(|v| std::fs::read_dir(v.path()).into_iter().flatten().flatten())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("runtime-"))
+            })
+            .collect()
+    };
+    let run = |exe: &Path| {
+        check_case(Command::new(exe), &case, &[]).unwrap_or_else(|e| panic!("{e}"));
+    };
+    let first = build(&bin, &case, &dir).unwrap();
+    run(&first);
+    let kept = runtime_dirs();
+    assert_eq!(kept.len(), 1, "one compiled runtime kept: {kept:?}");
+    let gc = kept[0].join("gc.o");
+    let stamp = std::fs::metadata(&gc).unwrap().modified().unwrap();
+    let second = build(&bin, &case, &dir).unwrap();
+    run(&second);
+    assert_eq!(
+        std::fs::metadata(&gc).unwrap().modified().unwrap(),
+        stamp,
+        "the second build reused the objects"
+    );
+    std::fs::write(kept[0].join("key"), "something else").unwrap();
+    std::fs::remove_file(kept[0].join("text.o")).unwrap();
+    let third = build(&bin, &case, &dir).unwrap();
+    run(&third);
+    // the damaged entry was made again, and is used by the next build
+    assert!(kept[0].join("text.o").is_file());
+    assert_ne!(
+        std::fs::read_to_string(kept[0].join("key")).unwrap(),
+        "something else"
+    );
+    let stamp = std::fs::metadata(&gc).unwrap().modified().unwrap();
+    let fourth = build(&bin, &case, &dir).unwrap();
+    run(&fourth);
+    assert_eq!(std::fs::metadata(&gc).unwrap().modified().unwrap(), stamp);
+    let _ = std::fs::remove_dir_all(&dir);
 }

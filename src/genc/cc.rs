@@ -5,6 +5,7 @@
 //! or a failed compilation is an error that says where the sources were kept.
 
 use super::CSources;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Which garbage collector the executable uses.
@@ -69,9 +70,30 @@ fn host_triple() -> String {
     }
 }
 
+/// The system C compiler as every use of it runs it (`build`, and the compile-only probes
+/// of `genc::probe`): found by the `cc` crate for the host (which respects `CC` and
+/// `CFLAGS`), at optimisation level `opt`; the command and the compiler's path.
+pub fn compiler_command(opt: u32) -> Result<(std::process::Command, PathBuf), CompileError> {
+    let triple = host_triple();
+    let mut build = cc::Build::new();
+    build
+        .target(&triple)
+        .host(&triple)
+        .opt_level(opt)
+        .debug(false)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .warnings(false)
+        .pic(false);
+    let tool = build
+        .try_get_compiler()
+        .map_err(|e| CompileError::NoCompiler(e.to_string()))?;
+    Ok((tool.to_command(), tool.path().to_path_buf()))
+}
+
 /// A path the program gives relative to the current directory (where `build` runs, as
 /// the toolchain reads it), for the compiler that runs in the sources' directory.
-fn from_cwd(p: &str) -> PathBuf {
+pub(super) fn from_cwd(p: &str) -> PathBuf {
     let p = Path::new(p);
     if p.is_absolute() {
         return p.to_path_buf();
@@ -126,37 +148,32 @@ pub fn compile(
     opts: &CompileOptions,
 ) -> Result<(), CompileError> {
     write_sources(src, dir)?;
-    let triple = host_triple();
-    let mut build = cc::Build::new();
-    build
-        .target(&triple)
-        .host(&triple)
-        .opt_level(opts.opt)
-        .debug(false)
-        .cargo_metadata(false)
-        .cargo_warnings(false)
-        .warnings(false)
-        .pic(false);
-    let tool = build
-        .try_get_compiler()
-        .map_err(|e| CompileError::NoCompiler(e.to_string()))?;
-    let mut cmd = tool.to_command();
+    let (mut cmd, compiler) = compiler_command(opts.opt)?;
     cmd.current_dir(dir);
-    cmd.arg("-fwrapv").arg("-fno-strict-aliasing");
+    // what every translation unit is compiled with
+    let mut flags: Vec<OsString> = vec!["-fwrapv".into(), "-fno-strict-aliasing".into()];
     if opts.gc == GcKind::None {
-        cmd.arg("-DRPY_GC_NONE");
+        flags.push("-DRPY_GC_NONE".into());
     }
     let eci = &src.eci;
     let (tool_cflags, tool_libs) = config_tool_flags(&eci.config_tools)?;
-    cmd.args(&tool_cflags);
+    flags.extend(tool_cflags.iter().map(OsString::from));
     for d in &eci.include_dirs {
-        cmd.arg(format!("-I{}", from_cwd(d).display()));
+        flags.push(format!("-I{}", from_cwd(d).display()).into());
     }
-    for a in &eci.compile_extra {
-        cmd.arg(&**a);
-    }
-    for f in src.c_files() {
-        cmd.arg(f);
+    flags.extend(eci.compile_extra.iter().map(|a| OsString::from(&**a)));
+    let runtime = super::objcache::runtime_objects(&cmd, &flags);
+    cmd.args(&flags);
+    match &runtime {
+        // the runtime compiled before: the program's own files and the kept objects
+        Some(objects) => {
+            let own = |f: &&str| !super::RUNTIME_FILES.iter().any(|(n, _)| n == f);
+            cmd.args(src.c_files().filter(own));
+            cmd.args(objects);
+        }
+        None => {
+            cmd.args(src.c_files());
+        }
     }
     for f in &eci.separate_module_files {
         cmd.arg(from_cwd(f));
@@ -189,7 +206,7 @@ pub fn compile(
     cmd.arg("-lm");
     let output = cmd
         .output()
-        .map_err(|e| CompileError::NoCompiler(format!("{}: {}", tool.path().display(), e)))?;
+        .map_err(|e| CompileError::NoCompiler(format!("{}: {}", compiler.display(), e)))?;
     if !output.status.success() {
         let mut text = String::from_utf8_lossy(&output.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(&output.stdout));

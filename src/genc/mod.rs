@@ -7,8 +7,9 @@
 //! per graph, with the exception and GC-root transforms applied as it is written),
 //! `helpers` (the calls of the runtime functions, per signature), `cfuncs` (the calls of
 //! the C functions the program declares; their `ExternalCompilationInfo` is merged into
-//! `CSources::eci`), `cc` (the C compiler), and `runtime/` (the C runtime: GC, text and
-//! number functions, lists, the debug log).
+//! `CSources::eci`), `cc` (the C compiler), `objcache` (the runtime compiled once and kept
+//! between builds), `probe` (compile-only questions for `rffi_platform`), and `runtime/`
+//! (the C runtime: GC, text and number functions, lists, the debug log).
 
 mod cc;
 mod cfuncs;
@@ -17,6 +18,7 @@ pub mod database;
 mod effects;
 pub mod funcgen;
 mod helpers;
+mod objcache;
 pub mod probe;
 
 pub use cc::{compile, CompileError, CompileOptions, GcKind};

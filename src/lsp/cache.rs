@@ -1,7 +1,7 @@
 //! Files the server writes so that clients can open them: the text of bundled models (targets
 //! of go-to-definition into `<bundled>/...`) and one page per diagnostic code (the diagnostics'
 //! code description). They live in `$XDG_CACHE_HOME/rpy-lsp/<version>/` (or
-//! `~/.cache/...`, or the temporary directory), written atomically and only when missing or
+//! `~/.cache/...`, or the temporary directory: `crate::cachedir`), written atomically and only when missing or
 //! different.
 
 use crate::diagnostics::{Rule, RULES};
@@ -21,16 +21,7 @@ pub struct Cache {
 
 impl Cache {
     pub fn new() -> Cache {
-        let base = std::env::var_os("RPY_LSP_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("rpy-lsp"))
-            })
-            .or_else(|| {
-                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("rpy-lsp"))
-            })
-            .unwrap_or_else(|| std::env::temp_dir().join("rpy-lsp"));
-        Cache::at(base.join(env!("CARGO_PKG_VERSION")))
+        Cache::at(crate::cachedir::base().join(env!("CARGO_PKG_VERSION")))
     }
 
     pub fn at(dir: PathBuf) -> Cache {

@@ -203,7 +203,7 @@ pub(super) fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 }
 
 pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
-    a.arity(sp, 2, 4)?;
+    a.arity(sp, 2, 5)?;
     let kind = sp.heap.str_value(a.args[0]).and_then(Opaque::from_name);
     let Some(kind) = kind else {
         return sp.value_error("model_opaque(): unknown kind");
@@ -213,7 +213,8 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         .str_value(a.args[1])
         .map(|s| String::from_utf8_lossy(s).into_owned())
         .unwrap_or_else(|| "?".into());
-    // the C expression and the headers that define it, for `run` and `build`
+    // the C expression, the headers that define it and their directories (one per
+    // line), for `run` and `build`
     let text = |i: usize| {
         a.args
             .get(i)
@@ -221,7 +222,13 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             .map(|s| String::from_utf8_lossy(s).into_owned())
     };
     let probe = match (text(2), text(3)) {
-        (Some(expr), Some(prelude)) => Some(CProbe { prelude, expr }),
+        (Some(expr), Some(prelude)) => Some(CProbe {
+            prelude,
+            expr,
+            include_dirs: text(4)
+                .map(|dirs| dirs.lines().map(String::from).collect())
+                .unwrap_or_default(),
+        }),
         _ => None,
     };
     // no warning: the value's type is known, so the code using it is checked

@@ -442,11 +442,13 @@ pub struct Heap {
 }
 
 /// How `run` and `build` may ask the C compiler for an opaque integer's value: the C
-/// expression (`BUFSIZ`, `sizeof(struct stat)`) and the text before it (the `#include`s).
+/// expression (`BUFSIZ`, `sizeof(struct stat)`), the text before it (the `#include`s) and
+/// the directories the headers are looked for in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CProbe {
     pub prelude: String,
     pub expr: String,
+    pub include_dirs: Vec<String>,
 }
 
 /// The type of an import-time value whose content rpy-lsp does not compute (a C constant

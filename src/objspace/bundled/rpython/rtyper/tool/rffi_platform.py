@@ -73,7 +73,7 @@ def getintegerfunctionresult(function, args=None, c_header_source='', includes=[
 
 def has(name, c_header_source, include_dirs=None, libraries=None):
     return model_opaque("bool", "rffi_platform.has(%r)" % (name,), _has_text(name),
-                        c_header_source)
+                        c_header_source, "\n".join(include_dirs or []))
 
 
 def _has_text(name):
@@ -91,7 +91,7 @@ def checkcompiles(expression, c_header_source, include_dirs=None):
 
 def sizeof(name, eci, **kwds):
     return model_opaque("int", "rffi_platform.sizeof(%r)" % (name,), "sizeof(%s)" % (name,),
-                        _prelude(eci))
+                        _prelude(eci), _include_dirs(eci))
 
 
 def memory_alignment():
@@ -108,11 +108,16 @@ def _prelude(eci):
     return "\n".join(lines)
 
 
+def _include_dirs(eci):
+    """The configuration's include directories, one per line (`-I` for the C compiler)."""
+    return "\n".join(eci.include_dirs)
+
+
 def configure(CConfig, ignore_errors=False):
     """The answers to the entries of `CConfig` (its attributes that are entries), by
     name."""
     eci = CConfig._compilation_info_
-    results = {'': _prelude(eci)}
+    results = {'': _prelude(eci), '-I': _include_dirs(eci)}
     res = {}
     for key in dir(CConfig):
         value = getattr(CConfig, key)
@@ -123,7 +128,8 @@ def configure(CConfig, ignore_errors=False):
 
 def _result(entry, results):
     """The answer to one entry, once per entry (a structure's field may be another
-    entry); `results['']` is the configuration's C prelude."""
+    entry); `results['']` is the configuration's C prelude, `results['-I']` its include
+    directories."""
     if entry in results:
         return results[entry]
     r = entry.build_result(results)
@@ -133,7 +139,7 @@ def _result(entry, results):
 
 def _c_integer(what, expr, results):
     """An integer of unknown value, which `run` and `build` ask the C compiler for."""
-    return model_opaque("int", what, expr, results[''])
+    return model_opaque("int", what, expr, results[''], results['-I'])
 
 
 class CConfigEntry(object):
@@ -219,7 +225,7 @@ class Defined(CConfigEntry):
     def build_result(self, results):
         return model_opaque("bool", "whether the C macro %s is defined" % (self.macro,),
                             "#ifndef %s\n#error undefined\n#endif" % (self.macro,),
-                            results[''])
+                            results[''], results['-I'])
 
 
 class SizeOf(CConfigEntry):
@@ -240,7 +246,7 @@ class Has(CConfigSingleEntry):
 
     def build_result(self, results):
         return model_opaque("bool", "whether the C name %s exists" % (self.name,),
-                            _has_text(self.name), results[''])
+                            _has_text(self.name), results[''], results['-I'])
 
 
 class Works(CConfigSingleEntry):
