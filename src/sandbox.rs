@@ -203,6 +203,10 @@ pub struct Policy {
     pub uid: Option<i64>,
     /// Largest file read.
     pub max_file_bytes: u64,
+    /// Whether import-time code may ask the C compiler compile-only questions
+    /// (`rffi_platform`'s constants, as the toolchain asks them while importing); never
+    /// when only checking, which stays fast and runs no tool.
+    pub c_compiler: bool,
 }
 
 impl Default for Policy {
@@ -236,6 +240,7 @@ impl Policy {
             pid: Some(FIXED_PID),
             uid: Some(FIXED_UID),
             max_file_bytes: MAX_FILE_BYTES,
+            c_compiler: false,
         }
     }
 
@@ -249,6 +254,7 @@ impl Policy {
             pid: None,
             uid: None,
             max_file_bytes: MAX_FILE_BYTES,
+            c_compiler: true,
         }
     }
 

@@ -447,6 +447,12 @@ fn step<S: Space>(
                     f.pop();
                     f.state.pc = t;
                 }
+                IterNext::Skipped => {
+                    let body = f.state.pc..t;
+                    f.pop();
+                    f.state.pc = t;
+                    super::skipped_loop::forget_effects(space, f, &it, body)?;
+                }
                 IterNext::Unknown(v) => {
                     let mut item = f.state.clone();
                     item.stack.push(v);
@@ -605,7 +611,7 @@ fn bound_locals<V: Clone>(
         .collect()
 }
 
-fn cell_name(code: &crate::compiler::CodeObject, i: u32) -> std::rc::Rc<str> {
+pub(super) fn cell_name(code: &crate::compiler::CodeObject, i: u32) -> std::rc::Rc<str> {
     let i = i as usize;
     if i < code.co_cellvars.len() {
         code.co_cellvars[i].clone()

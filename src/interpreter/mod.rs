@@ -6,6 +6,7 @@ pub mod arguments;
 pub mod eval;
 pub mod frame;
 pub mod operation;
+mod skipped_loop;
 pub mod space;
 
 pub use eval::eval;

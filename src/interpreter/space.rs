@@ -61,6 +61,10 @@ pub enum IterNext<V> {
     Done,
     /// Both are possible; the value is the item on the non-exhausted path.
     Unknown(V),
+    /// What the iteration gives is not known (the object space at import time, on an
+    /// unknown iterable): no iteration runs, and what the loop's body would have changed
+    /// becomes unknown (`skipped_loop`).
+    Skipped,
     /// An unrolled loop step (flow space, `unrolling_iterable`): the item, and the iterator
     /// that replaces the current one on the stack.
     Unrolled {
@@ -122,6 +126,18 @@ pub trait Space: Sized {
     fn call(&mut self, func: Self::Value, args: CallArgs<Self::Value>) -> OpResult<Self::Value>;
     fn branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch>;
     fn next(&mut self, iter: &Self::Value) -> OpResult<Self::Value, IterNext<Self::Value>>;
+    /// After `next` gave `Skipped` on `iter`: the value that replaces a name the loop's
+    /// body stores (`in_place` false) or a container it changes in place (`in_place`
+    /// true: a list, dict or set a comprehension fills, or a name whose `append`/item
+    /// store the body calls), given its value `old`; `None` keeps it.
+    fn after_skipped_loop(
+        &mut self,
+        _iter: &Self::Value,
+        _old: Option<&Self::Value>,
+        _in_place: bool,
+    ) -> Option<Self::Value> {
+        None
+    }
     fn unpack(&mut self, seq: &Self::Value, n: usize) -> OpResult<Self::Value, Vec<Self::Value>>;
     /// `except` matching: is the exception class `etype` a subclass of `cls` (a class or a
     /// tuple of classes)? Returns a bool value.

@@ -231,6 +231,25 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }),
         _ => None,
     };
+    // `run` and `build` know the value as the toolchain does, from the C compiler, so
+    // import-time code and the annotator see the constant (`EOF < 0` is folded)
+    if let (true, Some(p)) = (sp.config.policy.c_compiler, &probe) {
+        use crate::genc::probe;
+        match kind {
+            Opaque::Int => {
+                if let Ok(n) = probe::integer_constant(&p.prelude, &p.expr, &p.include_dirs) {
+                    return Ok(Value::Int(n));
+                }
+            }
+            Opaque::Bool => {
+                let text = format!("{}\n{}\n", p.prelude, p.expr);
+                if let Ok(b) = probe::compiles(&text, &p.include_dirs) {
+                    return Ok(Value::Bool(b));
+                }
+            }
+            _ => {}
+        }
+    }
     // no warning: the value's type is known, so the code using it is checked
     Ok(Value::Obj(sp.heap.alloc_opaque(&what, kind, probe)))
 }

@@ -208,8 +208,8 @@ pub struct ObjSpace {
     /// with `configure` unmodelled, or `m.table` with `m` unmodelled): a name missing there
     /// is unknown, not a NameError.
     pub(crate) unknown_globals: HashSet<ObjId>,
-    /// Dicts into which `exec` ran code rpy-lsp could not model: their missing keys are
-    /// unknown, not KeyErrors.
+    /// Dicts into which `exec` ran code rpy-lsp could not model, or that got an unknown
+    /// key: their missing keys are unknown, not KeyErrors.
     pub(crate) unknown_dicts: crate::fasthash::HashSet<ObjId>,
     /// The metaclass of each class built by a subclass of `type`.
     pub metaclasses: HashMap<ObjId, ObjId>,

@@ -285,13 +285,36 @@ impl Space for ObjSpace {
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
         if self.unknown_name(*iter).is_some() {
             self.note_unknown_control();
-            // Iterating over an unknown value at import time: nothing is known to come out.
-            return Ok(IterNext::Done);
+            // Iterating over an unknown value at import time: nothing is known to come
+            // out, and what the loop would have changed is not known either.
+            return Ok(IterNext::Skipped);
         }
         Ok(match self.iter_next(*iter)? {
             Some(v) => IterNext::Item(v),
             None => IterNext::Done,
         })
+    }
+
+    fn after_skipped_loop(
+        &mut self,
+        iter: &Value,
+        old: Option<&Value>,
+        in_place: bool,
+    ) -> Option<Value> {
+        // a name changed in place keeps its value unless that is a container: a class or
+        // module whose method happens to be called `update` stays what it is
+        if in_place {
+            let Some(Value::Obj(id)) = old else {
+                return None;
+            };
+            if !matches!(
+                self.heap.get(*id),
+                Object::List(_) | Object::Dict(_) | Object::Set(_)
+            ) {
+                return None;
+            }
+        }
+        Some(self.derived_unknown(*iter))
     }
 
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {

@@ -273,6 +273,11 @@ impl ObjSpace {
                 if let Object::Dict(d) = self.heap.get_mut(id) {
                     d.insert(hk, key, value);
                 }
+                // an unknown key may equal any key looked up later: a missing key is then
+                // unknown, not a KeyError (`ERRNAMES[ENOENT] = ...` with a C constant)
+                if self.unknown_name(key).is_some() {
+                    self.unknown_dicts.insert(id);
+                }
                 Ok(())
             }
             Object::Instance(_) => match self.user_special(obj, "__setitem__") {
