@@ -17,7 +17,9 @@ use super::model::*;
 use super::{AnnError, AnnotatedProgram};
 use crate::diagnostics::Diagnostic;
 use crate::fasthash::{HashMap, HashSet};
-use crate::flowspace::{ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, VarId};
+use crate::flowspace::{
+    BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Link, LinkId, VarId,
+};
 use crate::interpreter::{ConcreteSpace, Op};
 use crate::objspace::object::{Heap, ObjId, Object, Value};
 use crate::syntax::Span;
@@ -416,6 +418,11 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
 
     // ----- flowing a block -----
 
+    /// Annotates block `b` of graph `g` now, out of the order of pending blocks.
+    pub(super) fn flowin_now(&mut self, g: u32, b: BlockId) {
+        self.flowin(g, b.0);
+    }
+
     fn flowin(&mut self, g: u32, b: u32) {
         let (gi, bi) = (g as usize, b as usize);
         self.info[gi].state[bi] = BlockState::Done;
@@ -488,14 +495,19 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             return;
         }
         match exitswitch {
-            ExitSwitch::None | ExitSwitch::LastException => {
+            ExitSwitch::None => {
                 for &l in &exits {
                     self.follow_exit(g, l, &[]);
                 }
             }
+            ExitSwitch::LastException => self.follow_exception_exits(g, bi, &exits),
             ExitSwitch::Value(sw) => {
                 let s = self.annotation(g, sw);
                 let konst = if s.is_error() { None } else { s.konst() };
+                if konst == Some(Value::Bool(true)) && self.is_unpack_check(g, bi) {
+                    self.flow_unpack_known(g, &exits);
+                    return;
+                }
                 let ktd = s.ktd().cloned();
                 for &l in &exits {
                     let case = self.graphs[gi].links[l.0 as usize].exitcase;
@@ -565,7 +577,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         })
     }
 
-    fn follow_exit(&mut self, g: u32, l: LinkId, constraints: &[(VarId, SomeValue)]) {
+    pub(super) fn follow_exit(&mut self, g: u32, l: LinkId, constraints: &[(VarId, SomeValue)]) {
         let case = self.graphs[g as usize].links[l.0 as usize].exitcase;
         if let ExitCase::Exception(cls) = case {
             self.follow_raise_link(g, l, cls);
@@ -574,7 +586,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
     }
 
-    fn follow_raise_link(&mut self, g: u32, l: LinkId, cls: ObjId) {
+    /// Follows exception link `l` of graph `g`, passing an instance of class `cls`.
+    pub(super) fn follow_raise_link(&mut self, g: u32, l: LinkId, cls: ObjId) {
         let link = self.graphs[g as usize].links[l.0 as usize].clone();
         let s_exc = match self.bk.getuniqueclassdef(self.space.heap(), cls) {
             Ok(cd) => SomeValue::instance(cd),

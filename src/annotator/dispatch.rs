@@ -295,6 +295,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | InplaceDiv | InplaceMod | InplaceLShift | InplaceRShift | InplaceAnd | InplaceOr
             | InplaceXor => self.binop(op.opname, &a[0], &a[1]),
             Pow | InplacePow => Err(AnnError::new("RPY205", "a ** b is not RPython".into())),
+            Eq if self.note_raising_unpack(op, a) => self.op_compare(op, a),
             Lt | Le | Eq | Ne | Gt | Ge => self.op_compare(op, a),
             Contains => self.op_contains(op, &a[0], &a[1]),
             Iter => self.op_iter(&a[0]),
@@ -356,6 +357,41 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ));
         }
         None
+    }
+
+    /// The length test of `a, b = t` (`eq(len(t), n)` at the unpacking, flowed from
+    /// `UnpackCheck`) on a tuple of another length: the unpacking always raises
+    /// ValueError, which is noted for the error of an entry point that never returns.
+    /// Returns false: the comparison is annotated as any other.
+    fn note_raising_unpack(&mut self, op: &SpaceOperation, a: &[SomeValue]) -> bool {
+        let (Some(Hlvalue::Var(len)), Some(&Hlvalue::Const(Value::Int(n)))) =
+            (op.args.first(), op.args.get(1))
+        else {
+            return false;
+        };
+        let pos = self.bk.position;
+        let block = self.graphs[pos.graph as usize].block(crate::flowspace::BlockId(pos.block));
+        let seq = block.operations[..pos.op as usize]
+            .iter()
+            .rev()
+            .find(|o| o.result == *len && o.opname == Op::Len && o.span == op.span)
+            .map(|o| o.args[0]);
+        let Some(seq) = seq else { return false };
+        let s_seq = self.annotation(pos.graph, seq);
+        if let (S::Tuple(items), Some(Value::Int(k))) = (&s_seq, a[0].konst()) {
+            if k == n || items.len() as i64 != k || n < 2 {
+                return false;
+            }
+            let msg = format!(
+                "unpacking a tuple of {} items into {} targets always raises ValueError",
+                items.len(),
+                n
+            );
+            if !self.raising_unpacks.iter().any(|(p, _, _)| *p == pos) {
+                self.raising_unpacks.push((pos, op.span, msg));
+            }
+        }
+        false
     }
 
     /// "unsupported operation" error naming the operand types.

@@ -159,6 +159,12 @@ pub enum Instr {
     SetAdd(u32),
     /// Unpacks TOS into `n` values, pushed so that the first one is on top.
     UnpackSequence(u32),
+    /// Pushes whether TOS (kept) has `n` items: `len(TOS) == n` in the flow space (the
+    /// reference's flow space tests the length of a sequence before it reads the items of
+    /// `a, b = seq`), always true in Python (`UnpackSequence` itself raises there).
+    UnpackCheck(u32),
+    /// Raises `ValueError` (the failed test of an `UnpackCheck`); TOS is the sequence.
+    UnpackMismatch,
 
     /// Calls: stack is callable, `npos` positional args, then `nkw` (name const, value)
     /// pairs, then the `*args` value if `star`, then the `**kwargs` value if `starstar`.

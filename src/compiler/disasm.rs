@@ -245,8 +245,8 @@ pub fn format_instr(code: &CodeObject, instr: &Instr) -> String {
             }
         }
         BuildSlice(n) | BuildTuple(n) | BuildList(n) | BuildSet(n) | BuildMap(n)
-        | ListAppend(n) | MapAdd(n) | SetAdd(n) | UnpackSequence(n) | Raise(n) | Exec(n)
-        | Jump(n) | PopJumpIfFalse(n) | PopJumpIfTrue(n) | JumpIfFalseOrPop(n)
+        | ListAppend(n) | MapAdd(n) | SetAdd(n) | UnpackSequence(n) | UnpackCheck(n) | Raise(n)
+        | Exec(n) | Jump(n) | PopJumpIfFalse(n) | PopJumpIfTrue(n) | JumpIfFalseOrPop(n)
         | JumpIfTrueOrPop(n) | ForIter(n) | SetupExcept(n) => {
             format!("{} {n}", op_name(instr))
         }
@@ -300,6 +300,8 @@ fn op_name(instr: &Instr) -> &'static str {
         WithExitException => "WithExitException",
         SetAdd(_) => "SetAdd",
         UnpackSequence(_) => "UnpackSequence",
+        UnpackCheck(_) => "UnpackCheck",
+        UnpackMismatch => "UnpackMismatch",
         Call { .. } => "Call",
         MakeFunction { .. } => "MakeFunction",
         BuildClass => "BuildClass",

@@ -488,6 +488,8 @@ instr_codec! {
     64 PrintNewline { to };
     65 Exec(a);
     66 ReraiseCaught;
+    67 UnpackCheck(a);
+    68 UnpackMismatch;
 }
 
 /// Appends to the set of compiled modules `out` the module at `path` compiled from `text`

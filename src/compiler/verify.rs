@@ -70,6 +70,8 @@ fn effect(i: &Instr) -> (u32, i64) {
         StoreMap => (3, -2),
         WithExitException => (3, -2),
         UnpackSequence(n) => (1, n as i64 - 1),
+        UnpackCheck(_) => (1, 1),
+        UnpackMismatch => (1, -1),
         Call {
             npos,
             nkw,
@@ -209,7 +211,7 @@ fn verify_one(code: &CodeObject) -> Result<(), String> {
         let next = |depth: u32, blocks: Vec<(u32, u32)>| State { depth, blocks };
         use Instr::*;
         match instr {
-            ReturnValue | Reraise | ReraiseCaught | Raise(_) => {}
+            ReturnValue | Reraise | ReraiseCaught | Raise(_) | UnpackMismatch => {}
             Jump(t) => merge(&mut states, &mut work, pc, t, st.clone())?,
             PopJumpIfFalse(t) | PopJumpIfTrue(t) => {
                 merge(

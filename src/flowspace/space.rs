@@ -374,6 +374,24 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
         Ok(out)
     }
 
+    fn unpack_check(&mut self, seq: &Hlvalue, n: usize) -> OpResult<Hlvalue> {
+        if let Hlvalue::Const(c) = *seq {
+            if Space::unpack(self.objspace, &c, n).is_ok() {
+                return Ok(Hlvalue::Const(Value::Bool(true)));
+            }
+        }
+        // as the reference's `unpack_sequence`: `len(seq) == n`, switched on by the jump
+        let len = self.op(Op::Len, &[*seq])?;
+        self.op(Op::Eq, &[len, Hlvalue::Const(Value::Int(n as i64))])
+    }
+
+    fn unpack_mismatch(&mut self) -> Unwind<Hlvalue> {
+        match self.builtin_class("ValueError") {
+            Some(cls) => self.raise(Hlvalue::Const(Value::Obj(cls)), None),
+            None => self.error("RPY109", "ValueError is not defined"),
+        }
+    }
+
     fn exc_guard_split(&mut self, cls: &Hlvalue) -> Option<(Hlvalue, Hlvalue)> {
         let Hlvalue::Const(Value::Obj(id)) = *cls else {
             return None;

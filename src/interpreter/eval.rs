@@ -287,6 +287,12 @@ fn step<S: Space>(
                 f.push(v);
             }
         }
+        Instr::UnpackCheck(n) => {
+            let seq = f.top().clone();
+            let ok = space.unpack_check(&seq, n as usize)?;
+            f.push(ok);
+        }
+        Instr::UnpackMismatch => return Err(space.unpack_mismatch()),
         Instr::Call {
             npos,
             nkw,

@@ -139,6 +139,14 @@ pub trait Space: Sized {
         None
     }
     fn unpack(&mut self, seq: &Self::Value, n: usize) -> OpResult<Self::Value, Vec<Self::Value>>;
+    /// `UnpackCheck`: whether `seq` has `n` items, as a bool value. True by default: a
+    /// space that runs the code (Python) lets `unpack` raise on a wrong length itself.
+    fn unpack_check(&mut self, _seq: &Self::Value, _n: usize) -> OpResult<Self::Value> {
+        Ok(self.wrap(Value::Bool(true)))
+    }
+    /// `UnpackMismatch`: the `ValueError` of a sequence whose length was not the count of
+    /// the names it is unpacked into.
+    fn unpack_mismatch(&mut self) -> Unwind<Self::Value>;
     /// `except` matching: is the exception class `etype` a subclass of `cls` (a class or a
     /// tuple of classes)? Returns a bool value.
     fn exc_match(&mut self, etype: &Self::Value, cls: &Self::Value) -> OpResult<Self::Value>;

@@ -325,6 +325,11 @@ impl Space for ObjSpace {
         self.unpack_n(*seq, n)
     }
 
+    fn unpack_mismatch(&mut self) -> Unwind<Value> {
+        // never reached: `unpack_check` is always true here, `unpack` raises instead
+        self.err("ValueError", "wrong number of values to unpack")
+    }
+
     fn exc_match(&mut self, etype: &Value, cls: &Value) -> R {
         Ok(Value::Bool(self.exception_matches(*etype, *cls)?))
     }

@@ -229,28 +229,31 @@ code <module>.f argcount=1 flags=OPTIMIZED|NEWLOCALS line=1
        1 LoadFast 0 (xs)
        2 Call 1
        3 GetIter
-  >>   4 ForIter 20
-       5 UnpackSequence 2
-       6 StoreFast 1 (i)
-       7 StoreFast 2 (x)
-       8 LoadFast 2 (x)
-       9 LoadConst 0 (0)
-      10 Compare Lt
-      11 PopJumpIfFalse 13
-      12 Jump 4
-  >>  13 LoadFast 2 (x)
-      14 LoadConst 1 (10)
-      15 Compare Gt
-      16 PopJumpIfFalse 19
-      17 PopTop
-      18 Jump 22
-  >>  19 Jump 4
-  >>  20 LoadConst 2 (-1)
-      21 ReturnValue
-  >>  22 LoadFast 1 (i)
-      23 ReturnValue
-      24 LoadConst 3 (None)
-      25 ReturnValue
+  >>   4 ForIter 23
+       5 UnpackCheck 2
+       6 PopJumpIfTrue 8
+       7 UnpackMismatch
+  >>   8 UnpackSequence 2
+       9 StoreFast 1 (i)
+      10 StoreFast 2 (x)
+      11 LoadFast 2 (x)
+      12 LoadConst 0 (0)
+      13 Compare Lt
+      14 PopJumpIfFalse 16
+      15 Jump 4
+  >>  16 LoadFast 2 (x)
+      17 LoadConst 1 (10)
+      18 Compare Gt
+      19 PopJumpIfFalse 22
+      20 PopTop
+      21 Jump 25
+  >>  22 Jump 4
+  >>  23 LoadConst 2 (-1)
+      24 ReturnValue
+  >>  25 LoadFast 1 (i)
+      26 ReturnValue
+      27 LoadConst 3 (None)
+      28 ReturnValue
 "#,
     );
 }

@@ -423,17 +423,20 @@ code <module>.f.<dictcomp> argcount=1 flags=OPTIMIZED|NEWLOCALS|NESTED line=2
   varnames: .0 k v
        0 BuildMap 0
        1 LoadFast 0 (.0)
-  >>   2 ForIter 12
-       3 UnpackSequence 2
-       4 StoreFast 1 (k)
-       5 StoreFast 2 (v)
-       6 LoadFast 1 (k)
-       7 PopJumpIfFalse 2
-       8 LoadFast 2 (v)
+  >>   2 ForIter 15
+       3 UnpackCheck 2
+       4 PopJumpIfTrue 6
+       5 UnpackMismatch
+  >>   6 UnpackSequence 2
+       7 StoreFast 1 (k)
+       8 StoreFast 2 (v)
        9 LoadFast 1 (k)
-      10 MapAdd 2
-      11 Jump 2
-  >>  12 ReturnValue
+      10 PopJumpIfFalse 2
+      11 LoadFast 2 (v)
+      12 LoadFast 1 (k)
+      13 MapAdd 2
+      14 Jump 2
+  >>  15 ReturnValue
 "#,
     );
 }

@@ -6,6 +6,7 @@
 use super::expressions::binop;
 use super::{Codegen, Ctx};
 use crate::compiler::bytecode::Instr;
+use crate::compiler::symtable::ScopeKind;
 use crate::syntax::ast::{self, Ranged};
 use crate::syntax::Span;
 
@@ -111,7 +112,7 @@ impl<'a> Codegen<'a> {
                     self.unsupported(sp, "starred assignment targets are Python 3 only");
                     return;
                 }
-                self.emit(Instr::UnpackSequence(elts.len() as u32), sp);
+                self.unpack_sequence(elts.len() as u32, sp);
                 for e in elts {
                     self.store_target(e);
                 }
@@ -125,6 +126,26 @@ impl<'a> Codegen<'a> {
                 self.emit(Instr::PopTop, sp);
             }
         }
+    }
+
+    /// `a, b = seq` unpacks after a test of the length in a function: `UnpackCheck n`, a
+    /// jump past the `UnpackMismatch` that raises `ValueError`, then `UnpackSequence n`.
+    /// The reference's flow space records `len`, `==` and a switch there, so a list of the
+    /// wrong length raises ValueError (which a handler may catch) instead of reading past
+    /// its end; the test and the raise are instructions of their own so that each path of
+    /// the switch has a place to start from. Module and class bodies only run in Python,
+    /// where `UnpackSequence` raises itself.
+    fn unpack_sequence(&mut self, n: u32, sp: Span) {
+        if self.u().kind != ScopeKind::Function {
+            self.emit(Instr::UnpackSequence(n), sp);
+            return;
+        }
+        let ok = self.new_label();
+        self.emit(Instr::UnpackCheck(n), sp);
+        self.emit(Instr::PopJumpIfTrue(ok), sp);
+        self.emit(Instr::UnpackMismatch, sp);
+        self.bind(ok);
+        self.emit(Instr::UnpackSequence(n), sp);
     }
 
     pub(super) fn delete_target(&mut self, t: &'a ast::Expr) {

@@ -147,6 +147,11 @@ def _read_le(data, start, n):
     return value
 
 
+def rsocket_startup():
+    """Nothing to set up before the first socket on Linux (WSAStartup on Windows)."""
+    pass
+
+
 def ntohs(x):
     return ((x >> 8) & 0xff) | ((x & 0xff) << 8)
 
