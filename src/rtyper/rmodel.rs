@@ -101,6 +101,14 @@ pub enum Repr {
     ArrayItem {
         array: LlType,
     },
+    /// A library's own Repr of an ExtRegistryEntry's annotation (rply's `RuleRepr`), by
+    /// index in `rext`: its `lowleveltype`.
+    External(u32),
+    /// A method of such a value: represented by the value.
+    ExtMethod {
+        self_repr: ReprId,
+        name: std::rc::Rc<str>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,7 +212,9 @@ impl RTyper<'_> {
                 self.types.ptr(v)
             }
             Repr::FuncPtr(graphs) => self.funcptr_type(graphs[0]),
+            Repr::External(i) => self.ext_lltype(*i),
             Repr::Method { self_repr, .. }
+            | Repr::ExtMethod { self_repr, .. }
             | Repr::BuiltinMethod { self_repr, .. }
             | Repr::FrozenMethod { self_repr, .. } => self.lltype(*self_repr),
             Repr::Frozen(f) => {
@@ -350,6 +360,9 @@ impl RTyper<'_> {
             }
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
+            }
+            SomeValue::External(ann) if self.ext_repr(*ann).is_some() => {
+                self.ext_repr(*ann).expect("checked")?
             }
             SomeValue::External(ann) => {
                 // the annotation's class names the library (rply's `SomeRule`)
