@@ -467,6 +467,13 @@ impl RTyper<'_> {
                 let t = super::hop::ctype(tt);
                 return self.gendirectcall(llops, "ll_char_str", vec![t, v], tt);
             }
+            // a string where the annotator says a character (`str(c)` of a char is one):
+            // its first character, as the reference converts a string to a char
+            (Repr::Str, Repr::Char) => {
+                let i = super::hop::cint(0);
+                let chars = super::hop::cfield("chars");
+                return Ok(llops.genop(LlOp::GetInteriorField, vec![v, chars, i], tt));
+            }
             (Repr::Prebuilt(d), _) => {
                 // the one object becoming a pointer among several (a function of a family,
                 // a class among classes)

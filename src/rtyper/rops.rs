@@ -116,14 +116,6 @@ impl RTyper<'_> {
                 Ok((v, self.intern_repr(Repr::Bool)))
             }
             Op::Len => self.rtype_len(hop, llops),
-            // str() of a character is that character: the annotator says so, as the
-            // reference's does (`[str(c) for c in chars]` is a list of characters)
-            Op::Str
-                if matches!(self.repr(hop.args_r[0]), Repr::Char)
-                    && matches!(self.repr(hop.r_result), Repr::Char) =>
-            {
-                Ok((hop.args_v[0], hop.args_r[0]))
-            }
             Op::Str | Op::Repr => {
                 let v = self.to_str(llops, hop.args_v[0], hop.args_r[0], op == Op::Repr)?;
                 Ok((v, self.intern_repr(Repr::Str)))
