@@ -238,8 +238,8 @@ fn make_repr(
     };
     let key = call(space, makekey, vec![])?;
     for &(k, i) in keys.iter() {
-        let same = crate::interpreter::Space::op(space, Op::Eq, &[k, key])
-            .and_then(|v| space.truth(v).map_err(Into::into));
+        let same =
+            crate::interpreter::Space::op(space, Op::Eq, &[k, key]).and_then(|v| space.truth(v));
         if matches!(same, Ok(true)) {
             return Ok(i);
         }
@@ -270,7 +270,9 @@ fn record_recipes(
     ext: &mut ExtReprs,
     bridge: ObjId,
 ) {
-    let mut wanted: Vec<(u32, bool, Rc<str>, ObjId, Vec<Hlvalue>)> = Vec::new();
+    // (Repr, a method call, the name, the annotation, the operation's other arguments)
+    type Wanted = (u32, bool, Rc<str>, ObjId, Vec<Hlvalue>);
+    let mut wanted: Vec<Wanted> = Vec::new();
     let mut about: Vec<(ObjId, Vec<Hlvalue>)> = Vec::new();
     for (g, graph) in ann.graphs.iter().enumerate() {
         // (a constant callee an entry is `_about_` is annotated by the entry)
