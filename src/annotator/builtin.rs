@@ -508,6 +508,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(result)
             }
+            B::ObjectmodelHlinvoke => self.hlinvoke_result(p),
             B::ObjectmodelNewlistHint => {
                 let s = self.bk.newlist(self.space.heap(), 0, &[], None)?;
                 if let S::List { def, .. } = s {

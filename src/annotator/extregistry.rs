@@ -198,9 +198,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let b = Value::Bool;
         Some(match s {
             SomeValue::External(o) => Value::Obj(*o),
-            SomeValue::Str { konst: Some(v), .. } | SomeValue::Char { konst: Some(v), .. } => {
-                let c = self.model_class(m.bookkeeper, "_Const")?;
-                self.call_py(c, vec![*v])?
+            // a constant string is the library's string annotation with its `const`
+            // (`SomeString().contains(s)` holds, as in the reference)
+            SomeValue::Str {
+                konst: Some(v),
+                can_be_none,
+                no_nul,
+            } => {
+                let c = self.model_class(m.model, "SomeString")?;
+                let r = self.call_py(c, vec![b(*can_be_none), b(*no_nul)])?;
+                self.set_const(r, *v)?
+            }
+            SomeValue::Char {
+                konst: Some(v),
+                no_nul,
+            } => {
+                let c = self.model_class(m.model, "SomeChar")?;
+                let r = self.call_py(c, vec![b(*no_nul)])?;
+                self.set_const(r, *v)?
             }
             SomeValue::Char { no_nul, .. } => {
                 let c = self.model_class(m.model, "SomeChar")?;
@@ -227,6 +242,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.call_py(c, Vec::new())?
             }
         })
+    }
+
+    /// `r` with its `const` attribute set to `v`.
+    fn set_const(&mut self, r: Value, v: Value) -> Option<Value> {
+        let n = self.space.name_const(&Rc::from("const"));
+        Space::op(self.space, Op::SetAttr, &[r, n, v]).ok()?;
+        Some(r)
     }
 
     /// Whether `v` is an instance of the class `name` of `module`.
@@ -359,5 +381,45 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.report(e, span);
             }
         }
+    }
+}
+
+/// The one graph of the function `hlinvoke(repr, f, *args)` calls: the graph the
+/// library's annotator-level code had annotated (`emulate_pbc_call`).
+pub(crate) fn hlinvoke_graph(
+    bk: &super::Bookkeeper,
+    s_f: Option<&SomeValue>,
+) -> Result<u32, String> {
+    let Some(SomeValue::Pbc { descs, .. }) = s_f else {
+        return Err("hlinvoke() needs a function as its second argument".into());
+    };
+    let [d] = descs[..] else {
+        return Err("hlinvoke() needs one function as its second argument".into());
+    };
+    let graphs: Vec<u32> = match bk.desc(d) {
+        super::description::Desc::Function(f) => f.graphs.values().copied().collect(),
+        _ => return Err("hlinvoke() needs a function as its second argument".into()),
+    };
+    match graphs[..] {
+        [g] => Ok(g),
+        [] => Err("hlinvoke() of a function no annotated code calls".into()),
+        _ => Err("cannot hlinvoke a function with several specializations".into()),
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// `hlinvoke(repr, f, *args)` in a library's low-level helper (rply's `ll_matches`):
+    /// a call of the high-level function `f` with arguments already in the low-level
+    /// types of its one graph. The graph is not annotated again (the reference does not
+    /// either): the result is what that graph returns.
+    pub(super) fn hlinvoke_result(
+        &mut self,
+        p: &[SomeValue],
+    ) -> Result<SomeValue, super::AnnError> {
+        let g =
+            hlinvoke_graph(&self.bk, p.get(1)).map_err(|m| super::AnnError::new("RPY218", m))?;
+        let graph = &self.graphs[g as usize];
+        let ret = graph.block(graph.returnblock).inputargs[0];
+        Ok(self.binding(g, ret))
     }
 }

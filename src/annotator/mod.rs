@@ -42,6 +42,7 @@ mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;
+pub(crate) use extregistry::hlinvoke_graph;
 pub(crate) use immutablevalue::{is_bundled_r_dict, r_dict_entries};
 mod isinstance;
 mod itemop;

@@ -352,6 +352,9 @@ builtins! {
     ObjectmodelComputeUniqueId = "objectmodel.compute_unique_id";
     ObjectmodelCurrentObjectAddrAsInt = "objectmodel.current_object_addr_as_int";
     ObjectmodelInstantiate = "objectmodel.instantiate";
+    /// `hlinvoke(repr, f, *args)`: a low-level helper's call of a high-level function
+    /// (see `annotator/extregistry.rs`)
+    ObjectmodelHlinvoke = "objectmodel.hlinvoke";
     ObjectmodelImportFromMixin = "objectmodel.import_from_mixin";
     ObjectmodelNewlistHint = "objectmodel.newlist_hint";
     /// `weakref.ref(x)` (and `rweakref.ref`): a weak reference to an instance

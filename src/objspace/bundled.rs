@@ -99,6 +99,8 @@ bundled! {
     "rpython.rlib.rsre" => "rpython/rlib/rsre/__init__.py", true;
     "rpython.rlib.rsre.rsre_re" => "rpython/rlib/rsre/rsre_re.py", false;
     "rpython.rlib.rsre.rsre_core" => "rpython/rlib/rsre/rsre_core.py", false;
+    "rpython.rlib.rsre.rsre_char" => "rpython/rlib/rsre/rsre_char.py", false;
+    "rpython.rlib.rsre._sre_code" => "rpython/rlib/rsre/_sre_code.py", false;
     "rpython.rlib.rsre.rpy" => "rpython/rlib/rsre/rpy/__init__.py", true;
     "rpython.rlib.parsing" => "rpython/rlib/parsing/__init__.py", true;
     "rpython.rlib.parsing._unknown" => "rpython/rlib/parsing/_unknown.py", false;
@@ -128,10 +130,15 @@ bundled! {
     "rpython.rtyper" => "rpython/rtyper/__init__.py", true;
     "rpython.rtyper.annlowlevel" => "rpython/rtyper/annlowlevel.py", false;
     "rpython.rtyper.extregistry" => "rpython/rtyper/extregistry.py", false;
+    "rpython.rtyper.error" => "rpython/rtyper/error.py", false;
+    "rpython.rtyper.rmodel" => "rpython/rtyper/rmodel.py", false;
+    "rpython.rtyper._ext_bridge" => "rpython/rtyper/_ext_bridge.py", false;
     "rpython.rtyper.lltypesystem" => "rpython/rtyper/lltypesystem/__init__.py", true;
     "rpython.rtyper.lltypesystem.lltype" => "rpython/rtyper/lltypesystem/lltype.py", false;
     "rpython.rtyper.lltypesystem.lloperation" => "rpython/rtyper/lltypesystem/lloperation.py", false;
     "rpython.rtyper.lltypesystem.rffi" => "rpython/rtyper/lltypesystem/rffi.py", false;
+    "rpython.rtyper.lltypesystem.rstr" => "rpython/rtyper/lltypesystem/rstr.py", false;
+    "rpython.rtyper.lltypesystem.rlist" => "rpython/rtyper/lltypesystem/rlist.py", false;
     "rpython.rtyper.tool" => "rpython/rtyper/tool/__init__.py", true;
     "rpython.rtyper.tool.rffi_platform" => "rpython/rtyper/tool/rffi_platform.py", false;
     "__rpy_file__" => "__rpy_file__.py", false;

@@ -47,13 +47,13 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     // process and file-descriptor functions of rposix: translated, not run at import time
     (B::OsGetppid, os_not_at_import),
     // lltype: pointers exist only in translated code
-    (B::LltypeMalloc, os_not_at_import),
+    (B::LltypeMalloc, lltype_malloc_host),
     (B::LltypeNullptr, os_not_at_import),
     (B::LltypeTypeOf, os_not_at_import),
     (B::RffiCastPtr, os_not_at_import),
     (B::RffiIsPtr, om_false),
     (B::RffiPtradd, os_not_at_import),
-    (B::AnnlowlevelLlstr, os_not_at_import),
+    (B::AnnlowlevelLlstr, llstr_host),
     (B::OsListdirRaw, os_not_at_import),
     (B::OsEnvironRaw, os_not_at_import),
     (B::OsLoadavgItem, os_not_at_import),
@@ -168,6 +168,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelComputeUniqueId, om_identity),
     (B::ObjectmodelCurrentObjectAddrAsInt, om_identity),
     (B::ObjectmodelInstantiate, om_instantiate),
+    (B::ObjectmodelHlinvoke, os_not_at_import),
     (B::ObjectmodelImportFromMixin, om_import_from_mixin),
     (B::ObjectmodelNewlistHint, om_newlist_hint),
     (B::WeakrefRef, weakref_ref),
@@ -692,6 +693,28 @@ fn om_r_dict_delete(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn om_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     Ok(Value::Int(sp.id_of(a.args[0])))
+}
+
+/// `lltype.malloc(T, n)` outside translated code: only while the RTyper runs a library's
+/// Repr (`convert_const`), where it is the bundled lltype's host structure or array.
+fn lltype_malloc_host(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    if !sp.host_lltype {
+        return os_not_at_import(sp, a);
+    }
+    let m = sp.import_module("rpython.rtyper.lltypesystem.lltype", None, 0)?;
+    let f = sp.getattr(Value::Obj(m), &Rc::from("_host_malloc"))?;
+    let args = a.args.iter().take(2).copied().collect();
+    sp.call(f, args)
+}
+
+/// `llstr(s)` outside translated code: while the RTyper runs a library's Repr, the str
+/// itself (a host structure's string field holds it until it is copied).
+fn llstr_host(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    if !sp.host_lltype {
+        return os_not_at_import(sp, a);
+    }
+    a.arity(sp, 1, 1)?;
+    Ok(a.args[0])
 }
 
 fn om_instantiate(sp: &mut ObjSpace, a: &mut BArgs) -> R {

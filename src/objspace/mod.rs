@@ -129,6 +129,9 @@ pub struct ObjSpace {
     /// Code read a source position as a value (`co_firstlineno`): the program may behave
     /// differently when its code only moved (`engine::positions`).
     pub positions_read: bool,
+    /// While the RTyper runs a library's own Repr (`rtyper/rext.rs`): `lltype.malloc` and
+    /// `llstr` then make host objects, which it copies into the program's prebuilt data.
+    pub host_lltype: bool,
 
     pub(crate) registry: &'static builtins::Impls,
     /// Active frames: (globals module, class-body namespace).
@@ -325,6 +328,7 @@ impl ObjSpace {
             checkpoint_at: None,
             checkpoint: None,
             beyond_model: false,
+            host_lltype: false,
         };
         space.setup_types();
         space.setup_builtins_module();

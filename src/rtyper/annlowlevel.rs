@@ -59,6 +59,9 @@ pub struct HelperRequest {
     pub func: ObjId,
     pub args: Vec<SomeValue>,
     eqs: Vec<(usize, EqSpec)>,
+    /// The arguments that are constants of the program (a library helper's classes and
+    /// functions, see `rext`), annotated as `immutablevalue` gives them.
+    values: Vec<(usize, ObjId)>,
     pub function: u32,
     pub name: Rc<str>,
     /// What asked for it (see `Helpers::user_site`).
@@ -101,6 +104,7 @@ pub enum EqSpec {
 enum HelperConst {
     Type(LlType),
     Eq(EqSpec),
+    Obj(ObjId),
 }
 
 /// A helper asked for: its name, its arguments' low-level types, and its constant
@@ -167,6 +171,12 @@ impl Helpers {
         space: &mut ObjSpace,
     ) -> Result<Vec<SomeValue>, String> {
         let mut args = req.args.clone();
+        for &(i, o) in &req.values {
+            args[i] = ann
+                .bookkeeper
+                .immutablevalue(&space.heap, Value::Obj(o))
+                .map_err(|e| e.msg)?;
+        }
         for (i, spec) in &req.eqs {
             let f = self.eq_func(spec, space)?;
             args[*i] = ann
@@ -288,25 +298,65 @@ impl RTyper<'_> {
             args.push(super::hop::cvoid());
             consts.push(Some(HelperConst::Eq(eq)));
         }
+        let func = match self.helpers.funcs.get(name) {
+            Some(&f) => f,
+            None => {
+                return Err(TyperError::new(format!(
+                    "internal error, no low-level helper {}{}",
+                    name,
+                    self.helpers
+                        .load_error
+                        .as_ref()
+                        .map(|e| format!(" ({})", e))
+                        .unwrap_or_default()
+                )))
+            }
+        };
+        self.request_helper(llops, func, Rc::from(name), args, consts, result)
+    }
+
+    /// A call of the program's own low-level helper `func` (a library Repr's
+    /// `gendirectcall`, see `rext`): the arguments with an object are Void constants of
+    /// that value (a class, a function), which specialize the helper.
+    pub(super) fn gendirectcall_func(
+        &mut self,
+        llops: &mut LlOps,
+        func: ObjId,
+        args: Vec<(Hlvalue, Option<ObjId>)>,
+        result: LlType,
+    ) -> Result<Hlvalue, TyperError> {
+        let name = match self.objheap.get(func) {
+            Object::Function(f) => format!("{}_{}", f.name, func.0),
+            _ => {
+                return Err(TyperError::new(
+                    "gendirectcall() of something other than a function",
+                ))
+            }
+        };
+        let consts = args.iter().map(|a| a.1.map(HelperConst::Obj)).collect();
+        let args = args.into_iter().map(|a| a.0).collect();
+        self.request_helper(llops, func, Rc::from(name), args, consts, result)
+    }
+
+    /// The function pointer of helper `func` for these arguments, asking for its
+    /// annotation on first use.
+    fn request_helper(
+        &mut self,
+        llops: &mut LlOps,
+        func: ObjId,
+        name: Rc<str>,
+        args: Vec<Hlvalue>,
+        consts: Vec<Option<HelperConst>>,
+        result: LlType,
+    ) -> Result<Hlvalue, TyperError> {
         let tys: Vec<LlType> = args
             .iter()
             .map(|a| llops.graph.concretetype_of(*a).unwrap_or(LlType::VOID))
             .collect();
-        let key: HelperKey = (Rc::from(name), tys.clone(), consts.clone());
+        let key: HelperKey = (name, tys.clone(), consts.clone());
         let function = match self.helpers.called.get(&key) {
             Some(&f) => f,
             None => {
-                let Some(&func) = self.helpers.funcs.get(name) else {
-                    return Err(TyperError::new(format!(
-                        "internal error, no low-level helper {}{}",
-                        name,
-                        self.helpers
-                            .load_error
-                            .as_ref()
-                            .map(|e| format!(" ({})", e))
-                            .unwrap_or_default()
-                    )));
-                };
                 // a Void constant naming a type (the result's type, say) is that type; an
                 // equality's annotation is made with its function
                 let s_args = consts
@@ -314,7 +364,7 @@ impl RTyper<'_> {
                     .zip(&tys)
                     .map(|(k, &t)| match k {
                         Some(HelperConst::Type(k)) => SomeValue::LlType(*k),
-                        Some(HelperConst::Eq(_)) => SomeValue::None,
+                        Some(HelperConst::Eq(_)) | Some(HelperConst::Obj(_)) => SomeValue::None,
                         None => ll_to_annotation(&self.types, t),
                     })
                     .collect();
@@ -323,6 +373,14 @@ impl RTyper<'_> {
                     .enumerate()
                     .filter_map(|(i, k)| match k {
                         Some(HelperConst::Eq(e)) => Some((i, e.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                let values = consts
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, k)| match k {
+                        Some(HelperConst::Obj(o)) => Some((i, *o)),
                         _ => None,
                     })
                     .collect();
@@ -342,6 +400,7 @@ impl RTyper<'_> {
                     func,
                     args: s_args,
                     eqs,
+                    values,
                     function: f,
                     name: key.0,
                     site,

@@ -25,6 +25,7 @@ mod rcontainers;
 mod rdict;
 mod renviron;
 mod rexcept;
+mod rext;
 mod rexternal;
 mod rforward;
 mod rfrozen;
@@ -211,6 +212,8 @@ pub struct RtState {
     family_sig: HashMap<u32, (Vec<ReprId>, ReprId)>,
     /// The low-level helpers called so far, and those still to annotate.
     helpers: annlowlevel::Helpers,
+    /// The Reprs libraries define for their ExtRegistryEntry annotations (`rext`).
+    ext: rext::ExtReprs,
 }
 
 impl<'a> RTyper<'a> {
@@ -298,6 +301,7 @@ fn rtype_rounds(
     let at_exit_graph = stdio_at_exit(ann, space);
     // the arena starts with the types the annotator made (`lltype` in user code, strings)
     let (str_struct, uni_struct) = ann.bookkeeper.string_types();
+    let ext = rext::prepare(ann, space);
     let mut types = std::mem::take(&mut ann.bookkeeper.lltypes);
     let str_ptr = types.ptr(str_struct);
     let unicode_ptr = types.ptr(uni_struct);
@@ -342,6 +346,7 @@ fn rtype_rounds(
         extra_slots: 0,
         family_sig: HashMap::default(),
         helpers,
+        ext,
         ask_c_compiler: with_helpers,
     };
     let mut diags = Vec::new();

@@ -317,6 +317,7 @@ impl RTyper<'_> {
                 Ok((self.new_dict(llops, rr)?, rr))
             }
             B::ObjectmodelInstantiate => self.rtype_objectmodel_instantiate(hop, llops),
+            B::ObjectmodelHlinvoke => self.rtype_hlinvoke(hop, llops),
             B::DebugFatalerror | B::DebugFatalerrorNotb => {
                 let msg = self.inputarg(llops, hop, 0, rs)?;
                 let tb = cint((id == B::DebugFatalerror) as i64);

@@ -31,12 +31,28 @@ impl RTyper<'_> {
 
     pub(super) fn rtype_call(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let callee = hop.op.args[0];
+        if let SomeValue::External(o) = hop.args_s[0] {
+            if let Some(r) = self.ext_about_call(hop, llops, o) {
+                return r;
+            }
+        }
         let callee_repr = self.repr(hop.args_r[0]).clone();
         match callee_repr {
             Repr::Method { name, self_repr } => {
                 // a bound method is represented by its `self`
                 let (sv, _, _) = hop.r_s_popfirstarg();
                 self.call_method(hop, llops, sv, self_repr, &name)
+            }
+            Repr::ExtMethod { self_repr, name } => {
+                let Repr::External(i) = *self.repr(self_repr) else {
+                    return Err(TyperError::new(
+                        "internal error, a library method of no library Repr",
+                    ));
+                };
+                let args = (0..hop.nargs())
+                    .map(|k| (hop.args_v[k], hop.args_r[k]))
+                    .collect();
+                self.ext_replay(hop, llops, i, true, &name, args)
             }
             Repr::BuiltinMethod { id, self_repr } => {
                 let (sv, _, ss) = hop.r_s_popfirstarg();
@@ -140,6 +156,11 @@ impl RTyper<'_> {
                             }
                         }
                         let Some(g) = self.first_call_target(hop) else {
+                            if let Some(&s) = self.ann.bookkeeper.ext_types.get(&id) {
+                                if let Some(r) = self.ext_about_call(hop, llops, s) {
+                                    return r;
+                                }
+                            }
                             if matches!(self.objheap.get(id), Object::Function(f) if f.attrs.get("__rpy_extregistry_about__").is_some())
                             {
                                 // its result came from the entry's compute_result_annotation

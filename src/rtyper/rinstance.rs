@@ -412,7 +412,7 @@ impl RTyper<'_> {
 
 /// The attribute name of a `getattr`/`setattr`: a constant of the flow graph, or a variable
 /// the annotator knows constant.
-fn attr_name_const(hop: &Hop) -> Option<Value> {
+pub(super) fn attr_name_const(hop: &Hop) -> Option<Value> {
     match hop.op.args[1] {
         Hlvalue::Const(name) => Some(name),
         _ => hop.args_s.get(1)?.konst(),

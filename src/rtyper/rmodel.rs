@@ -101,6 +101,14 @@ pub enum Repr {
     ArrayItem {
         array: LlType,
     },
+    /// A library's own Repr of an ExtRegistryEntry's annotation (rply's `RuleRepr`), by
+    /// index in `rext`: its `lowleveltype`.
+    External(u32),
+    /// A method of such a value: represented by the value.
+    ExtMethod {
+        self_repr: ReprId,
+        name: std::rc::Rc<str>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,7 +212,9 @@ impl RTyper<'_> {
                 self.types.ptr(v)
             }
             Repr::FuncPtr(graphs) => self.funcptr_type(graphs[0]),
+            Repr::External(i) => self.ext_lltype(*i),
             Repr::Method { self_repr, .. }
+            | Repr::ExtMethod { self_repr, .. }
             | Repr::BuiltinMethod { self_repr, .. }
             | Repr::FrozenMethod { self_repr, .. } => self.lltype(*self_repr),
             Repr::Frozen(f) => {
@@ -351,6 +361,9 @@ impl RTyper<'_> {
             SomeValue::Object | SomeValue::Error => {
                 return Err(TyperError::new("a value the annotator could not type"))
             }
+            SomeValue::External(ann) if self.ext_repr(*ann).is_some() => {
+                self.ext_repr(*ann).expect("checked")?
+            }
             SomeValue::External(ann) => {
                 // the annotation's class names the library (rply's `SomeRule`)
                 let what = match self.objheap.get(*ann) {
@@ -453,6 +466,13 @@ impl RTyper<'_> {
             (Repr::Char, Repr::Str) | (Repr::UniChar, Repr::Unicode) => {
                 let t = super::hop::ctype(tt);
                 return self.gendirectcall(llops, "ll_char_str", vec![t, v], tt);
+            }
+            // a string where the annotator says a character (`str(c)` of a char is one):
+            // its first character, as the reference converts a string to a char
+            (Repr::Str, Repr::Char) => {
+                let i = super::hop::cint(0);
+                let chars = super::hop::cfield("chars");
+                return Ok(llops.genop(LlOp::GetInteriorField, vec![v, chars, i], tt));
             }
             (Repr::Prebuilt(d), _) => {
                 // the one object becoming a pointer among several (a function of a family,

@@ -121,7 +121,14 @@ impl RTyper<'_> {
                 Ok((v, self.intern_repr(Repr::Str)))
             }
             Op::Int | Op::Float | Op::Ord | Op::Hex | Op::Oct => self.rtype_convert(hop, llops, op),
-            Op::GetAttr => self.rtype_getattr(hop, llops),
+            Op::GetAttr => match self.repr(hop.args_r[0]).clone() {
+                Repr::External(i) => {
+                    let name = self.const_attr_name(hop)?;
+                    let args = vec![(hop.args_v[0], hop.args_r[0])];
+                    self.ext_replay(hop, llops, i, false, &name, args)
+                }
+                _ => self.rtype_getattr(hop, llops),
+            },
             Op::SetAttr => self.rtype_setattr(hop, llops),
             Op::GetItem => self.rtype_getitem(hop, llops),
             Op::SetItem => self.rtype_setitem(hop, llops),

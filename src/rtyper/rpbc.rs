@@ -268,6 +268,10 @@ impl RTyper<'_> {
         let repr = self.repr(r).clone();
         match (&repr, v) {
             (Repr::Void | Repr::Prebuilt(_), _) => k(LlValue::Void),
+            (Repr::External(i), _) => {
+                let value = self.ext_const(*i, v, r)?;
+                k(value)
+            }
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),

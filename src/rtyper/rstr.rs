@@ -342,6 +342,12 @@ impl RTyper<'_> {
             let v = self.inputarg(llops, hop, i, r)?;
             let s = match self.repr(r) {
                 Repr::Bool => self.gendirectcall(llops, "ll_debug_bool", vec![v], t)?,
+                // the reference prints a string variable with %s, which stops at a NUL
+                // (a constant is part of its format string: printed whole here)
+                Repr::Str if !matches!(hop.args_v.get(i), Some(Hlvalue::Const(_))) => {
+                    let s = self.to_str(llops, v, r, false)?;
+                    self.gendirectcall(llops, "ll_debug_str", vec![s], t)?
+                }
                 Repr::Str | Repr::Char | Repr::Int(_) | Repr::Float => {
                     self.to_str(llops, v, r, false)?
                 }

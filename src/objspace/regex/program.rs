@@ -16,12 +16,16 @@
 //! | `AT` | position kind (see [`At`]), next |
 //! | `MARK` | slot (2 g: group g starts, 2 g + 1: it ends), next |
 //! | `BRANCH` | count, first node of each alternative |
-//! | `REPEAT_ONE` | min, max (−1: none), greedy, single-unit node, next |
+//! | `REPEAT_ONE` | min, max ([`NO_MAX`]: none), greedy, single-unit node, next |
 //! | `REPEAT` | min, max, greedy, body, register, next (the body ends at a `REPEAT_TAIL`) |
 //! | `REPEAT_TAIL` | its `REPEAT` |
 //! | `BACKREF` | group, icase, next |
 //! | `ASSERT` | ahead, negated, width (look-behind), body, next (the body ends at `ASSERT_END`) |
 //! | `ASSERT_END` | — |
+//!
+//! Every word is non-negative, as `sre` codes are: a library hands the reference's
+//! `get_code` list to its matcher as a list of non-negative ints (rply's lexer rules), and
+//! the annotator may rely on that.
 
 use super::{Cat, ClassItem, Node, Regex, DOTALL, IGNORECASE, MULTILINE, UNICODE};
 
@@ -38,6 +42,8 @@ pub const REPEAT_TAIL: i64 = 10;
 pub const BACKREF: i64 = 11;
 pub const ASSERT: i64 = 12;
 pub const ASSERT_END: i64 = 13;
+/// The `max` of a repetition without one (`sre`'s MAXREPEAT).
+pub const NO_MAX: i64 = u32::MAX as i64;
 
 /// The position kinds of `AT`.
 #[derive(Clone, Copy)]
@@ -186,10 +192,11 @@ impl Emitter {
                 max,
                 greedy,
             } => {
-                let max = max.map_or(-1, i64::from);
+                let max = max.map_or(NO_MAX, i64::from);
                 let greedy = i64::from(*greedy);
                 if Self::single(node) {
-                    let item = self.emit(node, -1);
+                    // (a single-unit node's continuation is never read)
+                    let item = self.emit(node, 0);
                     return self.push(&[REPEAT_ONE, i64::from(*min), max, greedy, item, next]);
                 }
                 let reg = self.registers;

@@ -29,6 +29,19 @@ def ll_debug_bool(b):
 
 
 @specialize.ll()
+def ll_debug_str(s):
+    # a string of debug_print made at run time, which the reference's C prints with %s:
+    # up to its first NUL
+    n = len(s.chars)
+    i = 0
+    while i < n:
+        if s.chars[i] == '\x00':
+            return _piece(s, 0, i)
+        i += 1
+    return s
+
+
+@specialize.ll()
 def ll_debug_ptr(p):
     # a pointer of debug_print, which the reference's C prints with %p: an address, which
     # no run reproduces (an id unique while the object lives here), "(nil)" for NULL

@@ -9,7 +9,7 @@ from __rpy__ import objectmodel_compute_identity_hash, objectmodel_compute_uniqu
 from __rpy__ import objectmodel_current_object_addr_as_int, objectmodel_instantiate
 from __rpy__ import objectmodel_import_from_mixin, objectmodel_newlist_hint
 from __rpy__ import objectmodel_keepalive_until_here, objectmodel_resizelist_hint
-from __rpy__ import objectmodel_func_with_new_name
+from __rpy__ import objectmodel_func_with_new_name, objectmodel_hlinvoke
 from __rpy__ import objectmodel_r_dict_store as _r_dict_store
 from __rpy__ import objectmodel_r_dict_delete as _r_dict_delete
 from collections import OrderedDict
@@ -21,6 +21,8 @@ compute_unique_id = objectmodel_compute_unique_id
 current_object_addr_as_int = objectmodel_current_object_addr_as_int
 instantiate = objectmodel_instantiate
 import_from_mixin = objectmodel_import_from_mixin
+# only a library's low-level helper calls it (rply's lexer rules): see rmodel
+hlinvoke = objectmodel_hlinvoke
 newlist_hint = objectmodel_newlist_hint
 keepalive_until_here = objectmodel_keepalive_until_here
 resizelist_hint = objectmodel_resizelist_hint

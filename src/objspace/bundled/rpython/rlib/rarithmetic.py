@@ -144,7 +144,11 @@ def string_to_int(s, base=10):
 
 @specialize.argtype(0)
 def most_neg_value_of_same_type(x):
-    """The lowest value of x's integer type (0 for the unsigned ones), of that type."""
+    """The lowest value of x's integer type (0 for the unsigned ones), of that type; for
+    a machine word (`int`, and `r_longlong`, which is `r_int` on a 64-bit machine) the
+    plain int, a constant, as the reference's memo on `typeOf(x)` (Signed) gives it."""
+    if isinstance(x, r_longlong) or isinstance(x, int):
+        return -9223372036854775807 - 1
     zero = x & 0
     ones = ~zero
     if ones < zero:
@@ -155,7 +159,10 @@ def most_neg_value_of_same_type(x):
 
 @specialize.argtype(0)
 def most_pos_value_of_same_type(x):
-    """The highest value of x's integer type (all bits set for the unsigned ones)."""
+    """The highest value of x's integer type (all bits set for the unsigned ones); a
+    machine word's is the plain int, as for `most_neg_value_of_same_type`."""
+    if isinstance(x, r_longlong) or isinstance(x, int):
+        return 9223372036854775807
     zero = x & 0
     ones = ~zero
     if ones < zero:

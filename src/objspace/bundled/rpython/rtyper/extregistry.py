@@ -10,8 +10,9 @@ entry's annotator-level code as the reference does, on the annotations of
 `__rpy_extregistry_type__`) the entry's `compute_annotation()` and the `method_*`/`getattr`
 of the annotation it returns; for a function it is `_about_` (marked
 `__rpy_extregistry_about__`) its `compute_result_annotation(*args_s)` at each call
-(`_SomeDescribed`). The RTyper code (`specialize_call`, reprs) is not run: `run` and
-`build` refuse such values. Without an entry's code, a marked object is unknown.
+(`_SomeDescribed`). rpy-lsp's RTyper runs the RTyper code (`specialize_call`, the
+annotation's `rtyper_makerepr`) before it translates, see `rpython.rtyper.rmodel`.
+Without an entry's code, a marked object is unknown.
 """
 from rpython.annotator import model
 from rpython.annotator import bookkeeper as _bookkeeper_model
@@ -27,6 +28,10 @@ class _SomeDescribed(model.SomeObject):
 
     def __call__(self, *args_s):
         return self.entry(type(self.obj), self.obj).compute_result_annotation(*args_s)
+
+    def _specialize_call(self, hop):
+        # run by rpy-lsp's RTyper with a recording hop (`rtyper/rext.rs`)
+        return self.entry(type(self.obj), self.obj).specialize_call(hop)
 
 
 def _mark(obj, entry, key):

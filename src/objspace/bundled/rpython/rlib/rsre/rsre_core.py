@@ -3,10 +3,18 @@ time (`rpython.rlib.rsre.rpy.get_code`) against a string in translated code, thr
 match context (rply's lexer does this). The signatures are the reference's (rpython
 0.2.1: a context takes the pattern, `match_context(ctx)` one argument); the matcher is the
 one of the `rsre_re` model. A pattern here is the list `get_code` gives: the program of
-`objspace/regex/program.rs` followed by its start node, register and group counts."""
+`objspace/regex/program.rs` followed by its start node, register and group counts and
+`OWN_PROGRAM`; or a list of `sre` codes as the reference's compiler makes them, which
+`_sre_code` matches."""
 import sys
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.rsre.rsre_re import _State, _match
+from rpython.rlib.rsre._sre_code import Attempt, match_at
+
+# the last item of a pattern made by rpy-lsp's `get_code` (a list of `sre` codes ends
+# with SUCCESS, 1): the pattern is matched by the program of rsre_re, otherwise by the
+# matcher of `sre` codes. Non-negative, as every item of both is.
+OWN_PROGRAM = 1380997409
 
 
 class Error(Exception):
@@ -84,10 +92,12 @@ def _text(ctx):
 def _match_at(ctx, pos):
     code = ctx.pattern
     n = len(code)
-    groups = code[n - 1]
-    state = _State(2 * groups + 2, code[n - 2], ctx.end)
+    if n == 0 or code[n - 1] != OWN_PROGRAM:
+        return _match_sre_at(ctx, pos)
+    groups = code[n - 2]
+    state = _State(2 * groups + 2, code[n - 3], ctx.end)
     state.marks[0] = pos
-    if not _match(state, code, code[n - 3], _text(ctx), pos):
+    if not _match(state, code, code[n - 4], _text(ctx), pos):
         return False
     if ctx.fullmatch_only and state.match_end != ctx.end:
         return False
@@ -99,6 +109,21 @@ def _match_at(ctx, pos):
     ctx.match_start = pos
     ctx.match_end = end
     ctx.match_marks_flat = state.marks
+    return True
+
+
+@specialize.argtype(0)
+def _match_sre_at(ctx, pos):
+    # a pattern of `sre` codes (written in the program, as the reference's own
+    # compiler makes them)
+    st = Attempt(ctx.pattern, ctx.end, ctx.flags, ctx.fullmatch_only)
+    if not match_at(st, _text(ctx), pos):
+        return False
+    end = st.match_end
+    assert end >= 0
+    ctx.match_start = pos
+    ctx.match_end = end
+    ctx.match_marks_flat = st.flat_marks(pos)
     return True
 
 

@@ -35,6 +35,8 @@ _REPEAT_TAIL = 10
 _BACKREF = 11
 _ASSERT = 12
 _ASSERT_END = 13
+# the `max` of a repetition without one (every word of a program is non-negative)
+_NO_MAX = 4294967295
 
 
 def _lower(c):
@@ -247,7 +249,7 @@ def _repeat_one(state, code, pc, string, pos):
     item = code[pc + 4]
     nxt = code[pc + 5]
     limit = state.end - pos
-    if high >= 0 and high < limit:
+    if high != _NO_MAX and high < limit:
         limit = high
     if code[pc + 3] != 0:
         count = 0
@@ -293,7 +295,7 @@ def _repeat_step(state, code, pc, string, pos):
         return _match(state, code, nxt, string, pos)
     if count < low:
         return _iterate(state, code, body, reg, count, string, pos)
-    more = high < 0 or count < high
+    more = high == _NO_MAX or count < high
     if greedy:
         if more and _iterate(state, code, body, reg, count, string, pos):
             return True

@@ -138,6 +138,34 @@ class Ptr(LowLevelType):
 
 
 malloc = lltype_malloc
+
+
+class _HostContainer(object):
+    """A structure or array `malloc`ed while rpy-lsp's RTyper runs a library's own Repr
+    (`rpython.rtyper.rmodel`; the Repr's `convert_const` builds the prebuilt value of a
+    constant this way). The RTyper copies it into the program's prebuilt data: fields are
+    attributes (absent ones are zero or NULL), items a list."""
+
+    def __init__(self, T, n):
+        self._T = T
+        if n is not None:
+            self._items = [None] * n
+
+    def __len__(self):
+        return len(self._items)
+
+    def __getitem__(self, i):
+        return self._items[i]
+
+    def __setitem__(self, i, value):
+        self._items[i] = value
+
+    def __nonzero__(self):
+        return True
+
+
+def _host_malloc(T, n=None):
+    return _HostContainer(T, n)
 nullptr = lltype_nullptr
 typeOf = lltype_typeOf
 

@@ -10,7 +10,8 @@ def get_code(regexp, flags=0, allargs=False):
     if isinstance(info, str):
         raise ValueError(info)
     code, start, registers, groups, names = info
-    pattern = list(code) + [start, registers, groups]
+    # rsre_core.OWN_PROGRAM last: rsre_core matches it with the program's matcher
+    pattern = list(code) + [start, registers, groups, 1380997409]
     if allargs:
         groupindex = {}
         for name, index in names:
