@@ -345,6 +345,14 @@ pub enum IterState {
         items: Vec<Value>,
         pos: usize,
     },
+    /// Over a list or tuple, read where it is at each step, as CPython's list iterator
+    /// reads it (items appended during the loop are seen); no copy of the sequence is
+    /// made, which for loops over long lists at import time would keep one per loop.
+    /// `pos` is `usize::MAX` once exhausted (later appends are not seen).
+    Live {
+        seq: ObjId,
+        pos: usize,
+    },
     Range {
         next: i64,
         stop: i64,
@@ -371,16 +379,16 @@ pub enum Object {
     List(Vec<Value>),
     Dict(Dict),
     Set(Dict),
-    Function(Function),
+    Function(Box<Function>),
     /// A function implemented by rpy-lsp, by its entry in the registry of built-ins
     /// (`crate::builtins`), which identifies it for every later stage.
     Builtin {
         id: crate::builtins::BuiltinId,
         bound_self: Option<Value>,
     },
-    Class(Class),
+    Class(Box<Class>),
     Instance(Instance),
-    Module(Module),
+    Module(Box<Module>),
     BoundMethod {
         func: Value,
         self_value: Value,
@@ -429,6 +437,9 @@ pub struct Heap {
     /// handed out mutable since.
     watched: u32,
     touched: bool,
+    /// Counts the times a class may have changed (handed out mutable, or ids reused after
+    /// `truncate`): what is cached about classes is valid while it stays the same.
+    class_epoch: u64,
     /// The values of the longs beyond 128 bits (`1 << 999`): each an `Unknown` named
     /// [`crate::objspace::BIG_LONG`] for every operation that does not compute on longs.
     big_longs: HashMap<ObjId, Rc<crate::biglong::BigInt>>,
@@ -522,12 +533,32 @@ impl Heap {
     pub fn big_long(&self, id: ObjId) -> Option<&Rc<crate::biglong::BigInt>> {
         self.big_longs.get(&id)
     }
+    /// The items of an iterator over a sequence (all of them, from the start) and its
+    /// position: a snapshot's, or those of the list or tuple a live one reads.
+    pub fn seq_iter_items(&self, id: ObjId) -> Option<(Vec<Value>, usize)> {
+        match self.get(id) {
+            Object::Iterator(IterState::Seq { items, pos }) => Some((items.clone(), *pos)),
+            Object::Iterator(IterState::Live { seq, pos }) => match self.get(*seq) {
+                Object::List(l) | Object::Tuple(l) => Some((l.clone(), (*pos).min(l.len()))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
     pub fn get(&self, id: ObjId) -> &Object {
         &self.objects[id.0 as usize]
     }
     pub fn get_mut(&mut self, id: ObjId) -> &mut Object {
         self.touched |= id.0 < self.watched;
-        &mut self.objects[id.0 as usize]
+        let obj = &mut self.objects[id.0 as usize];
+        if matches!(obj, Object::Class(_)) {
+            self.class_epoch += 1;
+        }
+        obj
+    }
+    /// See `class_epoch`.
+    pub fn class_epoch(&self) -> u64 {
+        self.class_epoch
     }
     /// Watches the objects that exist now: from here on, `touched` says whether one of
     /// them may have changed (`engine::flowcache` compares a later heap with this one
@@ -549,6 +580,7 @@ impl Heap {
     /// Frees the objects from `len` on (a heap being discarded, freed in steps; ids past
     /// `len` are no longer valid).
     pub fn truncate(&mut self, len: usize) {
+        self.class_epoch += 1;
         self.objects.truncate(len);
     }
     pub fn str_value(&self, v: Value) -> Option<&[u8]> {
