@@ -9,18 +9,18 @@
 //! made by `fixtures/make-rpython-names.sh` from the installed reference.
 
 use crate::fasthash::HashMap;
-use std::collections::HashSet;
 use std::sync::OnceLock;
 
 static TABLE: &str = include_str!("bundled/rpython_021_names.tsv");
 
-fn table() -> &'static HashMap<&'static str, HashSet<&'static str>> {
-    static PARSED: OnceLock<HashMap<&'static str, HashSet<&'static str>>> = OnceLock::new();
+/// Each module's line of names, split from the table once: a lookup reads one module's
+/// names (a program makes few such imports, so no name is hashed up front).
+fn table() -> &'static HashMap<&'static str, &'static str> {
+    static PARSED: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
     PARSED.get_or_init(|| {
         TABLE
             .lines()
             .filter_map(|line| line.split_once('\t'))
-            .map(|(module, names)| (module, names.split(' ').collect()))
             .collect()
     })
 }
@@ -28,7 +28,9 @@ fn table() -> &'static HashMap<&'static str, HashSet<&'static str>> {
 /// Whether rpython 0.2.1's module `module` is known to lack `name` (`None`: rpy-lsp has no
 /// list of that module's names, so nothing is known).
 pub fn lacks(module: &str, name: &str) -> Option<bool> {
-    table().get(module).map(|names| !names.contains(name))
+    table()
+        .get(module)
+        .map(|names| !names.split(' ').any(|n| n == name))
 }
 
 #[cfg(test)]
