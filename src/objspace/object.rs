@@ -685,11 +685,12 @@ mod tests {
     use super::*;
 
     /// Every import-time value takes a slot this size (lists, tuples and instances made by
-    /// the million at import time): the large variants are boxed.
+    /// the million at import time): the large variants are boxed (208 bytes before; a
+    /// dict's 96 and the 16-byte alignment of the i128 of longs make it 112).
     #[test]
     fn object_slot_stays_small() {
         assert!(
-            std::mem::size_of::<Object>() <= 104,
+            std::mem::size_of::<Object>() <= 112,
             "{}",
             std::mem::size_of::<Object>()
         );
