@@ -98,6 +98,15 @@
 #   111M -> 93M, RTyper 102M -> 94M). Wall and CPU could not be compared quietly (load
 #   13-16 at the end); the two binaries interleaved, pinned to one core: CPU best 150 ->
 #   130 ms, median 169 -> 150 ms; wall best 424 -> 378 ms; peak RSS 72 MiB, unchanged.
+# Session 23 (branch gaps23a: list iterators read the list in place, == and `in` on plain
+#   values without the rich comparison, instance truth cached per class, Object's large
+#   variants boxed (208 -> 112 bytes), the heap in chunks). RPySOM, SOM_INTERP=AST, machine
+#   at load 15-20: instructions (callgrind, all threads) 613M before, 602-617M after (two
+#   runs; the split between the threads moves by more than that); CPU 90-110 ms both;
+#   peak RSS 73-81 MiB both. hippyvm's targethippy.py, whose rply grammar builds its LALR
+#   tables at import time, still stops at the 5 s import-time clock (CPython itself takes
+#   about 2.5 s of CPU for that table, rmathics' about 17 s), with 172 MiB instead of
+#   395 MiB at the stop; rmathics 183 MiB instead of 399 MiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then

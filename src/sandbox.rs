@@ -186,6 +186,42 @@ pub fn thread_bytes() -> i64 {
     THREAD_BYTES.try_with(|b| b.get()).unwrap_or(0)
 }
 
+/// Whether `pkg-config NAME --exists` succeeds: the one tool import-time code may have
+/// rpy-lsp run, since the reference's `from_pkg_config` asks it at import time and raises
+/// ImportError when the package is missing (a program may catch it and fall back). The name
+/// is one argument (no shell); one that looks like an option is a missing package. Each
+/// name is asked once per process (a few milliseconds; the language server checks again
+/// on every edit), and a machine without pkg-config has no package, as for the reference.
+pub fn pkg_config_exists(name: &str) -> bool {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static ASKED: OnceLock<Mutex<HashMap<String, bool>>> = OnceLock::new();
+    if name.is_empty() || name.starts_with('-') {
+        return false;
+    }
+    let asked = ASKED.get_or_init(Mutex::default);
+    if let Some(&known) = asked
+        .lock()
+        .ok()
+        .and_then(|m| m.get(name).copied())
+        .as_ref()
+    {
+        return known;
+    }
+    let exists = std::process::Command::new("pkg-config")
+        .arg(name)
+        .arg("--exists")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if let Ok(mut m) = asked.lock() {
+        m.insert(name.to_string(), exists);
+    }
+    exists
+}
+
 /// What import-time code may see of the machine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {

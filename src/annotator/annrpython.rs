@@ -353,11 +353,8 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             return s;
         }
         if let Value::Obj(id) = c {
-            if let Object::Iterator(crate::objspace::object::IterState::Seq { items, .. }) =
-                self.heap().get(id)
-            {
+            if let Some((items, _)) = self.heap().seq_iter_items(id) {
                 // An iterator the flow space unrolled (unrolling_iterable): what it yields.
-                let items = items.clone();
                 let mut s = SomeValue::Impossible;
                 for x in items {
                     if let Ok(sx) = self.bk.immutablevalue(self.space.heap(), x) {

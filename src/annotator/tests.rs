@@ -10,7 +10,7 @@ fn class(heap: &mut Heap, name: &str, base: Option<ObjId>, builtin: Option<Built
     let mro_base: Vec<ObjId> = base
         .map(|b| heap.class(b).unwrap().mro.clone())
         .unwrap_or_default();
-    let id = heap.alloc(Object::Class(Class {
+    let id = heap.alloc(Object::Class(Box::new(Class {
         name: Rc::from(name),
         bases: base.into_iter().collect(),
         mro: Vec::new(),
@@ -21,7 +21,7 @@ fn class(heap: &mut Heap, name: &str, base: Option<ObjId>, builtin: Option<Built
         builtin,
         constructor: None,
         attr_spans: Vec::new(),
-    }));
+    })));
     let mut mro = vec![id];
     mro.extend(mro_base);
     if let Object::Class(c) = heap.get_mut(id) {

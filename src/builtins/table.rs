@@ -279,6 +279,9 @@ builtins! {
     /// whose content rpy-lsp does not compute (what `rffi_platform` asks the C compiler):
     /// unknown at import time, of that type and never constant when annotated
     ModelOpaque = "model.opaque";
+    /// `model_pkg_config_exists(name)`: whether `pkg-config NAME --exists` succeeds (the
+    /// reference's `from_pkg_config` raises ImportError at import time when it does not)
+    ModelPkgConfigExists = "model.pkg_config_exists";
     // re (import time only: the bundled `re.py` and `rsre_re.py` are built on these)
     ReInfo = "re.info";
     ReSpans = "re.spans";

@@ -321,10 +321,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
 
     fn next(&mut self, iter: &Hlvalue) -> OpResult<Hlvalue, IterNext<Hlvalue>> {
         if let Hlvalue::Const(Value::Obj(id)) = *iter {
-            if let Object::Iterator(IterState::Seq { items, pos }) =
-                self.objspace.heap().get(id).clone()
-            {
-                let (items, pos) = (items.clone(), pos);
+            if let Some((items, pos)) = self.objspace.heap().seq_iter_items(id) {
                 if pos >= items.len() {
                     return Ok(IterNext::Done);
                 }

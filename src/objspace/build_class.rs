@@ -378,7 +378,7 @@ impl ObjSpace {
                 .or(module),
             other => other,
         };
-        let id = self.heap.alloc(Object::Class(Class {
+        let id = self.heap.alloc(Object::Class(Box::new(Class {
             name: cname,
             bases: base_ids.clone(),
             mro: Vec::new(),
@@ -389,7 +389,7 @@ impl ObjSpace {
             builtin: None,
             constructor: None,
             attr_spans,
-        }));
+        })));
         let mro = self.compute_mro(id, &base_ids);
         if let Object::Class(c) = self.heap.get_mut(id) {
             c.mro = mro;

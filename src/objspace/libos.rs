@@ -254,6 +254,18 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(Value::Obj(sp.heap.alloc_opaque(&what, kind, probe)))
 }
 
+/// `model_pkg_config_exists(name)`: whether the package is installed, as the reference's
+/// `ExternalCompilationInfo.from_pkg_config` asks at import time (see
+/// [`crate::sandbox::pkg_config_exists`]).
+pub(super) fn model_pkg_config_exists(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let Some(name) = sp.heap.str_value(a.args[0]) else {
+        return sp.type_error("model_pkg_config_exists() takes a str");
+    };
+    let name = String::from_utf8_lossy(name).into_owned();
+    Ok(Value::Bool(crate::sandbox::pkg_config_exists(&name)))
+}
+
 /// A function of the process rpy-lsp does not evaluate at import time (`os.getuid()`…,
 /// and the side effects on files and processes: `os.rename()`, `os.system()`…): its
 /// result is unknown, with one warning (it is fine in translated code). The toolchain

@@ -248,12 +248,12 @@ impl ObjSpace {
             None => Value::None,
         };
         dict.set("__package__", pv);
-        self.heap.alloc(Object::Module(Module {
+        self.heap.alloc(Object::Module(Box::new(Module {
             name: Rc::from(fullname),
             dict,
             file,
             bundled,
-        }))
+        })))
     }
 
     /// Loads and runs a module's source; the module is registered before its body runs.

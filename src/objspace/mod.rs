@@ -31,6 +31,7 @@ pub mod probes;
 pub mod pydict_order;
 mod re_module;
 pub mod reach;
+pub mod real_names;
 pub mod regex;
 mod setops;
 mod space;
@@ -143,6 +144,10 @@ pub struct ObjSpace {
     /// method objects alive (pygirl's profiling target built 2M-item lists this way). A
     /// bound method is immutable, so sharing it only makes `a.f is a.f` true.
     pub(crate) bound_methods: HashMap<(ObjId, ObjId), ObjId>,
+    /// The classes whose instances are true without a call (no `__nonzero__` nor
+    /// `__len__` in their MRO), each with the heap's class epoch it was found at: `if node:`
+    /// on an instance is otherwise four dictionary lookups.
+    pub(crate) plain_truth_classes: HashMap<ObjId, u64>,
     interned_rev: HashMap<ObjId, Rc<str>>,
     str_consts: HashMap<Rc<[u8]>, ObjId>,
     char_cache: Vec<Option<ObjId>>,
@@ -251,12 +256,12 @@ impl ObjSpace {
     pub fn new(config: LoaderConfig) -> ObjSpace {
         let mut heap = Heap::default();
         let types = Types::bootstrap(&mut heap);
-        let builtins_module = heap.alloc(Object::Module(object::Module {
+        let builtins_module = heap.alloc(Object::Module(Box::new(object::Module {
             name: Rc::from("__builtin__"),
             dict: Default::default(),
             file: None,
             bundled: true,
-        }));
+        })));
         let mut space = ObjSpace {
             heap,
             config,
@@ -285,6 +290,7 @@ impl ObjSpace {
             frames: Vec::new(),
             interned: HashMap::default(),
             bound_methods: HashMap::default(),
+            plain_truth_classes: HashMap::default(),
             interned_rev: HashMap::default(),
             str_consts: HashMap::default(),
             char_cache: vec![None; 256],

@@ -345,6 +345,14 @@ pub enum IterState {
         items: Vec<Value>,
         pos: usize,
     },
+    /// Over a list or tuple, read where it is at each step, as CPython's list iterator
+    /// reads it (items appended during the loop are seen); no copy of the sequence is
+    /// made, which for loops over long lists at import time would keep one per loop.
+    /// `pos` is `usize::MAX` once exhausted (later appends are not seen).
+    Live {
+        seq: ObjId,
+        pos: usize,
+    },
     Range {
         next: i64,
         stop: i64,
@@ -371,16 +379,16 @@ pub enum Object {
     List(Vec<Value>),
     Dict(Dict),
     Set(Dict),
-    Function(Function),
+    Function(Box<Function>),
     /// A function implemented by rpy-lsp, by its entry in the registry of built-ins
     /// (`crate::builtins`), which identifies it for every later stage.
     Builtin {
         id: crate::builtins::BuiltinId,
         bound_self: Option<Value>,
     },
-    Class(Class),
+    Class(Box<Class>),
     Instance(Instance),
-    Module(Module),
+    Module(Box<Module>),
     BoundMethod {
         func: Value,
         self_value: Value,
@@ -418,17 +426,27 @@ pub enum Object {
     },
 }
 
+/// Objects in one chunk of the heap.
+const CHUNK: usize = 4096;
+
 /// All objects created at import time.
 /// Deepest tuple nesting used as a dict key or set item.
 pub const MAX_HASH_DEPTH: usize = 1_000;
 
 #[derive(Clone, Default, Debug)]
 pub struct Heap {
-    objects: Vec<Object>,
+    /// The objects in chunks of [`CHUNK`]: a heap that grows never copies what it holds
+    /// (one vector doubling to a gigabyte copied every object into fresh pages, which the
+    /// kernel zeroed: a tenth of a large import's time, and half again its peak memory).
+    chunks: Vec<Vec<Object>>,
+    len: usize,
     /// The objects below this id are watched (`watch`), and `touched` says whether one was
     /// handed out mutable since.
     watched: u32,
     touched: bool,
+    /// Counts the times a class may have changed (handed out mutable, or ids reused after
+    /// `truncate`): what is cached about classes is valid while it stays the same.
+    class_epoch: u64,
     /// The values of the longs beyond 128 bits (`1 << 999`): each an `Unknown` named
     /// [`crate::objspace::BIG_LONG`] for every operation that does not compute on longs.
     big_longs: HashMap<ObjId, Rc<crate::biglong::BigInt>>,
@@ -479,8 +497,14 @@ impl Opaque {
 
 impl Heap {
     pub fn alloc(&mut self, obj: Object) -> ObjId {
-        let id = ObjId(self.objects.len() as u32);
-        self.objects.push(obj);
+        let id = ObjId(self.len as u32);
+        if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(obj);
+        }
+        self.len += 1;
         id
     }
     /// A long beyond 128 bits: an unknown for what does not compute on it, with its value.
@@ -524,18 +548,40 @@ impl Heap {
     pub fn big_long(&self, id: ObjId) -> Option<&Rc<crate::biglong::BigInt>> {
         self.big_longs.get(&id)
     }
+    /// The items of an iterator over a sequence (all of them, from the start) and its
+    /// position: a snapshot's, or those of the list or tuple a live one reads.
+    pub fn seq_iter_items(&self, id: ObjId) -> Option<(Vec<Value>, usize)> {
+        match self.get(id) {
+            Object::Iterator(IterState::Seq { items, pos }) => Some((items.clone(), *pos)),
+            Object::Iterator(IterState::Live { seq, pos }) => match self.get(*seq) {
+                Object::List(l) | Object::Tuple(l) => Some((l.clone(), (*pos).min(l.len()))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
     pub fn get(&self, id: ObjId) -> &Object {
-        &self.objects[id.0 as usize]
+        let i = id.0 as usize;
+        &self.chunks[i / CHUNK][i % CHUNK]
     }
     pub fn get_mut(&mut self, id: ObjId) -> &mut Object {
         self.touched |= id.0 < self.watched;
-        &mut self.objects[id.0 as usize]
+        let i = id.0 as usize;
+        let obj = &mut self.chunks[i / CHUNK][i % CHUNK];
+        if matches!(obj, Object::Class(_)) {
+            self.class_epoch += 1;
+        }
+        obj
+    }
+    /// See `class_epoch`.
+    pub fn class_epoch(&self) -> u64 {
+        self.class_epoch
     }
     /// Watches the objects that exist now: from here on, `touched` says whether one of
     /// them may have changed (`engine::flowcache` compares a later heap with this one
     /// instead of keeping a copy of it).
     pub fn watch(&mut self) {
-        self.watched = self.objects.len() as u32;
+        self.watched = self.len as u32;
         self.touched = false;
     }
     /// Whether an object that existed at the last `watch` was handed out mutable since.
@@ -543,15 +589,22 @@ impl Heap {
         self.touched
     }
     pub fn len(&self) -> usize {
-        self.objects.len()
+        self.len
     }
     pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.len == 0
     }
     /// Frees the objects from `len` on (a heap being discarded, freed in steps; ids past
     /// `len` are no longer valid).
     pub fn truncate(&mut self, len: usize) {
-        self.objects.truncate(len);
+        self.class_epoch += 1;
+        if len < self.len {
+            self.chunks.truncate(len.div_ceil(CHUNK));
+            if let Some(c) = self.chunks.last_mut() {
+                c.truncate(len - (len - 1) / CHUNK * CHUNK);
+            }
+            self.len = len;
+        }
     }
     pub fn str_value(&self, v: Value) -> Option<&[u8]> {
         match v {
@@ -626,5 +679,48 @@ impl Heap {
                 _ => HashKey::Identity(id),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every import-time value takes a slot this size (lists, tuples and instances made by
+    /// the million at import time): the large variants are boxed (208 bytes before; a
+    /// dict's 96 and the 16-byte alignment of the i128 of longs make it 112).
+    #[test]
+    fn object_slot_stays_small() {
+        assert!(
+            std::mem::size_of::<Object>() <= 112,
+            "{}",
+            std::mem::size_of::<Object>()
+        );
+    }
+
+    #[test]
+    fn heap_in_chunks_keeps_ids_and_truncates() {
+        let mut heap = Heap::default();
+        let n = CHUNK * 2 + 5;
+        for i in 0..n {
+            assert_eq!(heap.alloc(Object::Long(i as i128)), ObjId(i as u32));
+        }
+        assert_eq!(heap.len(), n);
+        assert!(
+            matches!(heap.get(ObjId(CHUNK as u32 + 1)), Object::Long(x) if *x == CHUNK as i128 + 1)
+        );
+        for len in [CHUNK * 2 + 1, CHUNK * 2, CHUNK + 3, 1, 0] {
+            heap.truncate(len);
+            assert_eq!(heap.len(), len);
+            assert_eq!(heap.alloc(Object::Long(-1)), ObjId(len as u32));
+            assert!(matches!(heap.get(ObjId(len as u32)), Object::Long(-1)));
+            if len > 0 {
+                assert!(
+                    matches!(heap.get(ObjId(len as u32 - 1)), Object::Long(x) if *x == len as i128 - 1)
+                );
+            }
+            heap.truncate(len);
+        }
+        assert!(heap.is_empty());
     }
 }

@@ -97,6 +97,7 @@ fn referents(heap: &Heap, id: ObjId, out: &mut Vec<Value>) {
         }
         Object::Cell(v) => out.extend(*v),
         Object::Iterator(IterState::Seq { items, .. }) => out.extend(items.iter().copied()),
+        Object::Iterator(IterState::Live { seq, .. }) => out.push(Value::Obj(*seq)),
         Object::Slice(a, b, c) => out.extend([*a, *b, *c]),
         Object::Unknown {
             instance_of: Some(c),

@@ -447,7 +447,7 @@ impl Space for ObjSpace {
             closure,
             attrs: Default::default(),
         };
-        Ok(self.alloc(Object::Function(f)))
+        Ok(self.alloc(Object::Function(Box::new(f))))
     }
 
     fn build_class(&mut self, name: Value, bases: Value, namespace: Value, globals: ObjId) -> R {
@@ -471,6 +471,15 @@ impl Space for ObjSpace {
     }
 
     fn import_from(&mut self, module: &Value, name: &Rc<str>) -> R {
+        // A name rpython 0.2.1's module lacks, imported by the program: the reference's
+        // ImportError, whatever the model (which may give unknowns for the names it lacks)
+        // would give. The models import their own helpers from each other.
+        if self.is_bundled_module(*module)
+            && !self.bundled_files.contains(&self.span.file)
+            && super::real_names::lacks(&self.module_name_of(*module), name) == Some(true)
+        {
+            return Err(self.err("ImportError", format!("cannot import name {name}")));
+        }
         match self.getattr_opt(*module, name)? {
             Some(v) => {
                 if self.is_bundled_module(*module) && self.unknown_name(v).is_some() {

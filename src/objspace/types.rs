@@ -124,7 +124,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
             mro = c.mro.clone();
         }
     }
-    let id = heap.alloc(Object::Class(Class {
+    let id = heap.alloc(Object::Class(Box::new(Class {
         name: Rc::from(name),
         bases,
         mro: Vec::new(),
@@ -135,7 +135,7 @@ fn new_class(heap: &mut Heap, name: &str, base: Option<ObjId>, kind: BuiltinType
         builtin: Some(kind),
         constructor: None,
         attr_spans: Vec::new(),
-    }));
+    })));
     mro.insert(0, id);
     if let Object::Class(c) = heap.get_mut(id) {
         c.mro = mro;
@@ -437,12 +437,14 @@ impl ObjSpace {
         }
         let n = self.new_str(b"__rpy__");
         dict.set("__name__", n);
-        let id = self.heap.alloc(Object::Module(super::object::Module {
-            name: Rc::from("__rpy__"),
-            dict,
-            file: None,
-            bundled: true,
-        }));
+        let id = self
+            .heap
+            .alloc(Object::Module(Box::new(super::object::Module {
+                name: Rc::from("__rpy__"),
+                dict,
+                file: None,
+                bundled: true,
+            })));
         self.modules.insert("__rpy__".into(), id);
         self.module_info.insert(
             id,

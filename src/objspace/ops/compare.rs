@@ -101,6 +101,9 @@ impl ObjSpace {
 
     /// `a == b`, including `__eq__` of instances.
     pub fn eq(&mut self, a: Value, b: Value) -> R<bool> {
+        if let Some(r) = self.simple_eq(a, b) {
+            return Ok(r);
+        }
         if self.is_same(a, b)
             && !matches!(a, Value::Float(f) if f.is_nan())
             && !matches!(a, Value::Obj(id) if matches!(self.heap.get(id), Object::Instance(_)))
@@ -109,6 +112,39 @@ impl ObjSpace {
         }
         let r = self.compare(Op::Eq, a, b)?;
         self.truth(r)
+    }
+
+    /// `a == b` when both are values no user code compares (None, bools, ints, floats,
+    /// strs), decided without the general rich comparison; `None` otherwise. The parser
+    /// generators programs run at import time (rply's LALR tables) compare symbol names
+    /// and test membership in lists of them millions of times.
+    pub(crate) fn simple_eq(&self, a: Value, b: Value) -> Option<bool> {
+        let int_of = |v: Value| match v {
+            Value::Int(i) => Some(i),
+            Value::Bool(b) => Some(b as i64),
+            _ => None,
+        };
+        Some(match (a, b) {
+            (Value::None, Value::None) => true,
+            (Value::Float(x), Value::Float(y)) => x == y,
+            (Value::Obj(x), Value::Obj(y)) => match (self.heap.get(x), self.heap.get(y)) {
+                (Object::Str(s), Object::Str(t)) => x == y || s == t,
+                _ => return None,
+            },
+            (Value::Obj(x), v) | (v, Value::Obj(x)) => match (self.heap.get(x), v) {
+                // a str never equals None, a bool or an int (no coercion in Python 2)
+                (Object::Str(_), Value::None | Value::Bool(_) | Value::Int(_)) => false,
+                _ => return None,
+            },
+            (Value::None, v) | (v, Value::None) => match v {
+                Value::Bool(_) | Value::Int(_) | Value::Float(_) => false,
+                _ => return None,
+            },
+            _ => match (int_of(a), int_of(b)) {
+                (Some(i), Some(j)) => i == j,
+                _ => return None,
+            },
+        })
     }
 
     /// Structural equality (no special methods of `a`/`b` themselves).

@@ -369,7 +369,19 @@ impl ObjSpace {
         };
         match self.heap.get(id) {
             Object::List(l) | Object::Tuple(l) => {
-                let items = l.clone();
+                // the items compared without user code first (no copy of a long list)
+                let mut from = l.len();
+                for (i, &x) in l.iter().enumerate() {
+                    match self.simple_eq(x, item) {
+                        Some(true) => return Ok(true),
+                        Some(false) => {}
+                        None => {
+                            from = i;
+                            break;
+                        }
+                    }
+                }
+                let items = l[from..].to_vec();
                 for x in items {
                     if self.eq(x, item)? {
                         return Ok(true);

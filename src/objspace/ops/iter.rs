@@ -17,7 +17,9 @@ impl ObjSpace {
             return not_iterable(self);
         };
         let items = match self.heap.get(id) {
-            Object::List(l) | Object::Tuple(l) => l.clone(),
+            Object::List(_) | Object::Tuple(_) => {
+                return Ok(self.alloc(Object::Iterator(IterState::Live { seq: id, pos: 0 })));
+            }
             Object::Dict(d) | Object::Set(d) => d.keys(),
             Object::Str(s) => {
                 let s = s.clone();
@@ -79,6 +81,16 @@ impl ObjSpace {
             let tn = self.type_name(it);
             return self.type_error(format!("'{tn}' object is not an iterator"));
         };
+        if let Object::Iterator(IterState::Live { seq, pos }) = *self.heap.get(id) {
+            let item = match self.heap.get(seq) {
+                Object::List(l) | Object::Tuple(l) => l.get(pos).copied(),
+                _ => None,
+            };
+            if let Object::Iterator(IterState::Live { pos: p, .. }) = self.heap.get_mut(id) {
+                *p = if item.is_some() { pos + 1 } else { usize::MAX };
+            }
+            return Ok(item);
+        }
         match self.heap.get_mut(id) {
             Object::Iterator(IterState::Seq { items, pos }) => {
                 if *pos < items.len() {

@@ -21,7 +21,11 @@ impl ObjSpace {
                 Object::RInt { value, .. } => *value != 0,
                 Object::Tuple(l) | Object::List(l) => !l.is_empty(),
                 Object::Dict(d) | Object::Set(d) => !d.is_empty(),
-                Object::Instance(_) => {
+                Object::Instance(inst) => {
+                    let (cls, epoch) = (inst.class, self.heap.class_epoch());
+                    if self.plain_truth_classes.get(&cls) == Some(&epoch) {
+                        return Ok(true);
+                    }
                     if let Some(m) = self.user_special(v, "__nonzero__") {
                         let r = self.call_special(v, m, vec![])?;
                         return self.truth(r);
@@ -30,6 +34,7 @@ impl ObjSpace {
                         let r = self.call_special(v, m, vec![])?;
                         return self.truth(r);
                     }
+                    self.plain_truth_classes.insert(cls, epoch);
                     true
                 }
                 _ => true,

@@ -11,9 +11,12 @@ declares (`_rpy_c_eci`), and `build` passes them on: `includes` as `#include <..
 `separate_module_sources`/`separate_module_files` compiled beside the program. Relative
 paths are taken from the current directory, as the toolchain does. `from_pkg_config` and
 `from_config_tool` record the package or tool (`_rpy_config_tools`), whose `--cflags` and
-`--libs` `build` asks when it compiles, instead of at import time (rpy-lsp runs no tool
-while checking). `run` calls only the C functions rpy-lsp implements; it has no C
-compiler."""
+`--libs` `build` asks when it compiles, instead of at import time; `from_pkg_config` asks
+`pkg-config NAME --exists` at import time as the toolchain does (ImportError when the
+package is missing), the one tool rpy-lsp runs while checking. `run` calls only the C
+functions rpy-lsp implements; it has no C compiler."""
+from __rpy__ import model_pkg_config_exists
+
 # the list attributes, in the toolchain's order; the last two keep duplicates
 _LISTS = ['pre_include_bits', 'includes', 'include_dirs', 'post_include_bits',
           'libraries', 'library_dirs', 'separate_module_sources',
@@ -135,6 +138,10 @@ class ExternalCompilationInfo(object):
 
     @classmethod
     def from_pkg_config(cls, pkgname):
+        assert isinstance(pkgname, str)
+        # asked at import time, as the toolchain asks it (the one tool rpy-lsp runs)
+        if not model_pkg_config_exists(pkgname):
+            raise ImportError("failed: 'pkg-config %s --exists'" % pkgname)
         eci = cls()
         eci._rpy_config_tools = ('pkg-config ' + pkgname,)
         return eci
