@@ -3,7 +3,9 @@
 //! request on Variables becomes a recorded `SpaceOperation`; on constants it is folded;
 //! a branch on a Variable forks the block.
 
-use super::flowcontext::{is_sys_module, FlowContext, MAX_STEPS_WITHOUT_OP, SYS_CONSTANTS};
+use super::flowcontext::{
+    is_sys_module, FlowContext, MAX_STEPS_WITHOUT_OP, NONE_TYPE_ATTRS, SYS_CONSTANTS,
+};
 use super::model::*;
 use crate::builtins::BuiltinId;
 use crate::compiler::{CodeObject, Const};
@@ -178,6 +180,17 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     .map(|s| s.to_vec());
                 let known = name.is_some_and(|n| SYS_CONSTANTS.iter().any(|k| k.as_bytes() == n));
                 if !known {
+                    return self.record(op, args.to_vec());
+                }
+            }
+            if op == Op::GetAttr && consts[0] == Value::None {
+                // CPython's None has these attributes, so the reference's fold succeeds (a
+                // method-wrapper or a type, not an error at flow time). rpy-lsp's None has
+                // none of them: the operation stays, for the annotator to judge if its
+                // block survives (a loop's first pass, where a variable is still the
+                // None it starts as, is a block the merge with the next pass kills).
+                let name = self.objspace.heap().str_value(consts[1]);
+                if name.is_some_and(|n| NONE_TYPE_ATTRS.iter().any(|a| a.as_bytes() == n)) {
                     return self.record(op, args.to_vec());
                 }
             }
