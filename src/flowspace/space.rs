@@ -184,11 +184,12 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                 }
             }
             if op == Op::GetAttr && consts[0] == Value::None {
-                // CPython's None has these attributes, so the reference's fold succeeds (a
-                // method-wrapper or a type, not an error at flow time). rpy-lsp's None has
-                // none of them: the operation stays, for the annotator to judge if its
-                // block survives (a loop's first pass, where a variable is still the
-                // None it starts as, is a block the merge with the next pass kills).
+                // CPython's None has these attributes, so the reference's fold does not
+                // raise (no flow-stage error); a method-wrapper cannot be a constant of
+                // the graph, so the operation stays there, as it stays here: the annotator
+                // judges it if its block survives (a loop's first pass, where a variable
+                // is still the None it starts as, is a block the merge with the next pass
+                // kills; otherwise it is a blocked block).
                 let name = self.objspace.heap().str_value(consts[1]);
                 if name.is_some_and(|n| NONE_TYPE_ATTRS.iter().any(|a| a.as_bytes() == n)) {
                     return self.record(op, args.to_vec());
