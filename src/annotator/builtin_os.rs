@@ -61,6 +61,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::OsRename
             | B::OsMkdir
             | B::OsRmdir
+            | B::OsExecvRaw
             | B::OsExit => self.call_os_files(id, args),
             B::OsGetppid
             | B::OsGetpgrp
@@ -150,6 +151,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match id {
             B::OsSystem => {
                 self.check_str(name, "the command", &p[0])?;
+                Ok(SomeValue::int())
+            }
+            B::OsExecvRaw => {
+                // a byte string: the reference's execv has no unicode variant
+                self.check_str(name, "the path", &p[0])?;
+                self.check_str(name, "the arguments", &p[1])?;
+                self.check_int(name, "the argument count", &p[2])?;
+                self.check_str(name, "the environment", &p[3])?;
+                self.check_int(name, "the environment count", &p[4])?;
                 Ok(SomeValue::int())
             }
             B::OsIsatty => {

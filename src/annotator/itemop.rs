@@ -27,6 +27,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             S::Dict { def, .. } => {
                 self.dict_key(*def, item)?;
+                // As the reference: a dict that nothing ever stores into contains nothing,
+                // so `k in d` is the constant False and the branch it guards is never
+                // annotated (reading key and value here re-flows this test once the dict
+                // gets an item).
+                let key = self.bk.read_dict_key(*def);
+                let value = self.bk.read_dict_value(*def);
+                if key.is_impossible() || value.is_impossible() {
+                    return Ok(SomeValue::const_bool(false));
+                }
                 Ok(SomeValue::bool())
             }
             S::Str { .. } | S::Char { .. } => {

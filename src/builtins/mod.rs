@@ -239,6 +239,7 @@ impl BuiltinId {
             OsWrite | OsRead | OsRename | OsKill | OsDup2 | OsFtruncate | OsChmod | OsAccess
             | OsSymlink | OsLink | OsWaitpid => (2, 2),
             OsOpen | OsLseek => (3, 3),
+            OsExecvRaw => (5, 5),
             _ => return None,
         })
     }

@@ -230,6 +230,10 @@ builtins! {
     /// `os.pipe()`'s two descriptors in one int: `read << 32 | write` (ll_os.py splits them)
     OsPipeRaw = "os.pipe_raw";
     OsWaitpidRaw = "os.waitpid_raw";
+    /// `execv(path, args)`, `execve(path, args, env)`: the arguments and the environment
+    /// entries each end in a NUL, an environment count of -1 keeps the process's own;
+    /// it returns only when the call failed, with the errno (the model raises OSError)
+    OsExecvRaw = "os.execv_raw";
     OsStatInt = "os.stat_int";
     OsStatFloat = "os.stat_float";
     OsFstatInt = "os.fstat_int";

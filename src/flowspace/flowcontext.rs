@@ -677,6 +677,26 @@ pub const SYS_CONSTANTS: &[&str] = &[
     "getdefaultencoding",
 ];
 
+/// The attributes CPython 2.7's None has (`dir(None)`): reading one of them on the
+/// constant None does not raise, so the reference's flow space folds it without an error.
+pub const NONE_TYPE_ATTRS: &[&str] = &[
+    "__class__",
+    "__delattr__",
+    "__doc__",
+    "__format__",
+    "__getattribute__",
+    "__hash__",
+    "__init__",
+    "__new__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__repr__",
+    "__setattr__",
+    "__sizeof__",
+    "__str__",
+    "__subclasshook__",
+];
+
 /// Whether `id` is the `sys` module.
 pub fn is_sys_module(heap: &crate::objspace::object::Heap, id: Option<ObjId>) -> bool {
     id.is_some_and(|id| matches!(heap.get(id), Object::Module(m) if &*m.name == "sys"))

@@ -3,7 +3,9 @@
 //! request on Variables becomes a recorded `SpaceOperation`; on constants it is folded;
 //! a branch on a Variable forks the block.
 
-use super::flowcontext::{is_sys_module, FlowContext, MAX_STEPS_WITHOUT_OP, SYS_CONSTANTS};
+use super::flowcontext::{
+    is_sys_module, FlowContext, MAX_STEPS_WITHOUT_OP, NONE_TYPE_ATTRS, SYS_CONSTANTS,
+};
 use super::model::*;
 use crate::builtins::BuiltinId;
 use crate::compiler::{CodeObject, Const};
@@ -178,6 +180,18 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     .map(|s| s.to_vec());
                 let known = name.is_some_and(|n| SYS_CONSTANTS.iter().any(|k| k.as_bytes() == n));
                 if !known {
+                    return self.record(op, args.to_vec());
+                }
+            }
+            if op == Op::GetAttr && consts[0] == Value::None {
+                // CPython's None has these attributes, so the reference's fold does not
+                // raise (no flow-stage error); a method-wrapper cannot be a constant of
+                // the graph, so the operation stays there, as it stays here: the annotator
+                // judges it if its block survives (a loop's first pass, where a variable
+                // is still the None it starts as, is a block the merge with the next pass
+                // kills; otherwise it is a blocked block).
+                let name = self.objspace.heap().str_value(consts[1]);
+                if name.is_some_and(|n| NONE_TYPE_ATTRS.iter().any(|a| a.as_bytes() == n)) {
                     return self.record(op, args.to_vec());
                 }
             }

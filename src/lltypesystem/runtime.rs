@@ -125,6 +125,7 @@ runtime_fns! {
     OsChmod = "ll_os_chmod", &["OSError"], NO_ALLOC;
     OsReadlink = "ll_os_readlink", &["OSError"], ALLOC;
     OsFtruncate = "ll_os_ftruncate", &["OSError"], NO_ALLOC;
+    OsExecvRaw = "ll_os_execv_raw", NONE, NO_ALLOC;
     OsTtyname = "ll_os_ttyname", &["OSError"], ALLOC;
     OsGetlogin = "ll_os_getlogin", &["OSError"], ALLOC;
     /// `os.system(command) -> Signed`: the wait status

@@ -94,6 +94,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsSymlink, os_not_at_import),
     (B::OsLink, os_not_at_import),
     (B::OsFtruncate, os_not_at_import),
+    (B::OsExecvRaw, os_not_at_import),
     (B::OsNice, os_not_at_import),
     // sys
     (B::SysExit, sys_exit),

@@ -73,6 +73,12 @@ const EXTERNALS: &[External] = &[
     ext(B::OsChmod, RuntimeFn::OsChmod, &[Str, Int], false),
     ext(B::OsReadlink, RuntimeFn::OsReadlink, &[Str], true),
     ext(B::OsFtruncate, RuntimeFn::OsFtruncate, &[Int, Int], false),
+    ext(
+        B::OsExecvRaw,
+        RuntimeFn::OsExecvRaw,
+        &[Str, Str, Int, Str, Int],
+        true,
+    ),
     ext(B::OsTtyname, RuntimeFn::OsTtyname, &[Int], true),
     ext(B::OsGetlogin, RuntimeFn::OsGetlogin, &[], true),
     ext(B::OsSystem, RuntimeFn::OsSystem, &[Str], true),

@@ -383,6 +383,41 @@ long RPyRT_ll_os_system(struct rpy_string *command) {
     return r;
 }
 
+/* A NULL-terminated array of the n NUL-ended entries of s (pointers into s's chars,
+   which end in a NUL each: the model cut every entry at its first NUL). */
+static char **nul_entries(struct rpy_string *s, long n) {
+    char **v = malloc(sizeof(char *) * (size_t)(n + 1));
+    long k = 0, start = 0;
+    for (long i = 0; i < s->length && k < n; i++)
+        if (s->items[i] == 0) {
+            v[k++] = (char *)s->items + start;
+            start = i + 1;
+        }
+    v[k] = NULL;
+    return v;
+}
+
+/* execv/execve: replaces the process; returns the errno only when that failed. An
+   environment count of -1 keeps the process's own environment. */
+long RPyRT_ll_os_execv_raw(struct rpy_string *path, struct rpy_string *args, long nargs,
+                           struct rpy_string *env, long nenv) {
+    char *p = rpy_cpath(path);
+    if (!p)
+        return EINVAL;
+    char **argv = nul_entries(args, nargs);
+    if (nenv < 0) {
+        execv(p, argv);
+    } else {
+        char **envp = nul_entries(env, nenv);
+        execve(p, argv, envp);
+        free(envp);
+    }
+    long e = (long)errno;
+    free(argv);
+    free(p);
+    return e;
+}
+
 long RPyRT_ll_os_nice(long inc) {
     /* -1 is also a valid niceness: errno tells an error apart */
     errno = 0;

@@ -60,6 +60,8 @@ void RPyRT_ll_os_ftruncate(long fd, long length);
 struct rpy_string *RPyRT_ll_os_ttyname(long fd);
 struct rpy_string *RPyRT_ll_os_getlogin(void);
 long RPyRT_ll_os_system(struct rpy_string *command);
+long RPyRT_ll_os_execv_raw(struct rpy_string *path, struct rpy_string *args, long nargs,
+                           struct rpy_string *env, long nenv);
 long RPyRT_ll_os_nice(long inc);
 long RPyRT_ll_os_getppid(void);
 long RPyRT_ll_os_getpgrp(void);

@@ -59,7 +59,9 @@ impl<'p> LlInterpreter<'p> {
             | OsEnvironGetitem | OsEnvironSetitem | OsEnvironDelitem | OsEnvironRaw | OsUmask
             | OsTimesItem | OsChmod | OsReadlink | OsFtruncate | OsLseek | OsTtyname
             | OsGetlogin | OsSystem | OsNice | OsGetppid | OsGetpgrp | OsSetsid | OsGetuid
-            | OsGeteuid | OsGetgid | OsGetegid => return self.call_os(f, a, rty, span),
+            | OsGeteuid | OsGetgid | OsGetegid | OsExecvRaw => {
+                return self.call_os(f, a, rty, span)
+            }
             OsWrite => {
                 let data = self.s(a[1], span)?;
                 match self.write_fd(int(0), &data) {

@@ -462,6 +462,7 @@ impl LlInterpreter<'_> {
                     None => -1,
                 }))
             }
+            OsExecvRaw => Ok(LlValue::Int(self.execv_raw(a, span)? as i64)),
             OsNice => {
                 // -1 is also a valid niceness: errno tells an error apart
                 unsafe { *libc::__errno_location() = 0 };
@@ -483,5 +484,38 @@ impl LlInterpreter<'_> {
             _ => return Err(self.fatal_at(span, format!("{} is not an os external", f.name()))),
         };
         r.map_err(|e| self.raise_oserror(e))
+    }
+
+    /// `execv`/`execve` (see `BuiltinId::OsExecvRaw`): replaces this process, as the
+    /// compiled program replaces itself; what is returned is the errno of a failure.
+    fn execv_raw(&mut self, a: &[LlValue], span: Span) -> Result<i32, Unwind> {
+        use std::ffi::CString;
+        let _ = self.flush();
+        // each entry ends in a NUL; the model cut every entry at its first NUL already
+        let entries = |raw: &[u8], n: i64| -> Vec<CString> {
+            raw.split(|&c| c == 0)
+                .take(n.max(0) as usize)
+                .filter_map(|e| CString::new(e).ok())
+                .collect()
+        };
+        let Ok(path) = CString::new(self.s(a[0], span)?) else {
+            return Ok(libc::EINVAL);
+        };
+        let args = entries(&self.s(a[1], span)?, a[2].as_int());
+        let env = entries(&self.s(a[3], span)?, a[4].as_int());
+        let mut argv: Vec<*const libc::c_char> = args.iter().map(|c| c.as_ptr()).collect();
+        argv.push(std::ptr::null());
+        let mut envp: Vec<*const libc::c_char> = env.iter().map(|c| c.as_ptr()).collect();
+        envp.push(std::ptr::null());
+        // SAFETY: NUL-terminated strings and NULL-terminated arrays that outlive the call,
+        // which returns only on failure
+        unsafe {
+            if a[4].as_int() < 0 {
+                libc::execv(path.as_ptr(), argv.as_ptr());
+            } else {
+                libc::execve(path.as_ptr(), argv.as_ptr(), envp.as_ptr());
+            }
+        }
+        Ok(std::io::Error::last_os_error().raw_os_error().unwrap_or(0))
     }
 }

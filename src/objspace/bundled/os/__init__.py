@@ -12,7 +12,7 @@ from __rpy__ import os_getppid, os_getuid, os_geteuid, os_getgid, os_getegid, os
 from __rpy__ import os_fork, os_setsid, os_getloadavg, os_getlogin, os_kill, os_dup, os_dup2
 from __rpy__ import os_fsync, os_pipe, os_chdir, os_chmod, os_access, os_umask, os_times
 from __rpy__ import os_waitpid, os_ttyname, os_readlink, os_symlink, os_link, os_ftruncate
-from __rpy__ import os_nice, os_fdopen
+from __rpy__ import os_nice, os_fdopen, os_execv_raw
 from rpython.rlib.objectmodel import specialize
 
 write = os_write
@@ -218,3 +218,26 @@ def fstat(fd):
 environ = os_environ_snapshot()
 
 from os import path
+
+
+def _nul_ended(items):
+    # The C strings of execv: each entry ends at its first NUL, and the external gets
+    # them one after the other, each ended by a NUL.
+    parts = []
+    for s in items:
+        parts.append(s.split('\x00')[0] + '\x00')
+    return ''.join(parts)
+
+
+def execv(path, args):
+    """Replaces the process; returns only by raising OSError, as the reference's does."""
+    err = os_execv_raw(path, _nul_ended(args), len(args), '', -1)
+    raise OSError(err, "execv failed")
+
+
+def execve(path, args, env):
+    envstrs = []
+    for item in env.iteritems():
+        envstrs.append("%s=%s" % item)
+    err = os_execv_raw(path, _nul_ended(args), len(args), _nul_ended(envstrs), len(envstrs))
+    raise OSError(err, "execve failed")

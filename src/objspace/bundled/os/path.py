@@ -85,6 +85,24 @@ def abspath(p):
     return normpath(p)
 
 
+# The reference flows CPython's genericpath versions of these (nothing redirects them):
+# each is one `os.stat` and one field of its result.
+def getmtime(filename):
+    return _os.stat(filename).st_mtime
+
+
+def getatime(filename):
+    return _os.stat(filename).st_atime
+
+
+def getctime(filename):
+    return _os.stat(filename).st_ctime
+
+
+def getsize(filename):
+    return _os.stat(filename).st_size
+
+
 def islink(p):
     """Whether `p` is a symbolic link (False when it cannot be read)."""
     try:
