@@ -282,6 +282,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "a field of a low-level structure must be named by a constant".into(),
                 )),
             },
+            // the reference has `getitem`/`setitem` of a pointer for an integer index only
+            // (`pairtype(SomePtr, SomeInteger)`; any other is "index not an int")
+            Op::GetItem | Op::SetItem
+                if a.get(1).is_some_and(|i| {
+                    !(i.is_int_like() || i.is_error() || matches!(i, S::Unknown(_)))
+                }) =>
+            {
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "the index of a low-level array must be an int, not {}",
+                        self.bk
+                            .describe_type(self.space.heap(), a.get(1).unwrap_or(&S::None))
+                    ),
+                ))
+            }
             Op::GetItem => self.ll_array_item(recv),
             Op::SetItem => match self.ll_array_item(recv) {
                 Ok(S::ArrayItem { .. }) => Err(AnnError::new(
