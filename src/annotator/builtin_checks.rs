@@ -126,6 +126,31 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// An argument the library declares `@enforceargs(int)` (rposix's `validate_fd(fd)`,
+    /// `read`'s count): the reference unions it with a plain int and requires the result
+    /// to stay a plain int, so an r_uint, an r_longlong or a C integer type is refused as
+    /// a float is (bools pass).
+    pub(super) fn check_signed_int(
+        &self,
+        func: &str,
+        what: &str,
+        s: &SomeValue,
+    ) -> Result<(), AnnError> {
+        self.check_int(func, what, s)?;
+        if s.is_error() || s.int_kind() == Some(IntKind::Signed) {
+            return Ok(());
+        }
+        Err(AnnError::new(
+            "RPY218",
+            format!(
+                "{}(): {} must be a plain int (the library declares it with enforceargs(int)), not {}",
+                func,
+                what,
+                self.bk.describe_type(self.space.heap(), s)
+            ),
+        ))
+    }
+
     pub(super) fn check_str(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
         if s.is_str_like() || s.is_error() {
             Ok(())

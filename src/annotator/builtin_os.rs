@@ -104,13 +104,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let p = &args.positional;
         match id {
             B::OsWrite => {
-                self.check_int("os.write", "the file descriptor (argument 1)", &p[0])?;
+                self.check_signed_int("os.write", "the file descriptor (argument 1)", &p[0])?;
                 self.check_str("os.write", "the data (argument 2)", &p[1])?;
                 Ok(SomeValue::nonneg_int())
             }
             B::OsRead => {
-                self.check_int("os.read", "the file descriptor", &p[0])?;
-                self.check_int("os.read", "the size", &p[1])?;
+                self.check_signed_int("os.read", "the file descriptor", &p[0])?;
+                self.check_signed_int("os.read", "the size", &p[1])?;
                 Ok(SomeValue::string())
             }
             // the reference's replacement of os.open takes the mode too (a default of
@@ -124,12 +124,16 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::int())
             }
             B::OsClose => {
-                self.check_int("os.close", "the file descriptor", &p[0])?;
+                self.check_signed_int("os.close", "the file descriptor", &p[0])?;
                 Ok(S::None)
             }
             B::OsLseek => {
+                // the file descriptor goes through rposix's validate_fd (enforceargs)
                 for (i, s) in p.iter().enumerate() {
                     self.check_int("os.lseek", &format!("argument {}", i + 1), s)?;
+                }
+                if let Some(fd) = p.first() {
+                    self.check_signed_int("os.lseek", "the file descriptor", fd)?;
                 }
                 Ok(SomeValue::int())
             }
@@ -246,10 +250,18 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }),
             B::OsDup | B::OsUmask | B::OsNice => {
                 self.check_int(name, "the argument", &p[0])?;
+                if id == B::OsDup {
+                    // the file descriptor goes through rposix's validate_fd (enforceargs)
+                    self.check_signed_int(name, "the file descriptor", &p[0])?;
+                }
                 Ok(SomeValue::int())
             }
             B::OsKill | B::OsDup2 | B::OsFtruncate => {
                 self.check_int(name, "argument 1", &p[0])?;
+                if id != B::OsKill {
+                    // the file descriptor goes through rposix's validate_fd (enforceargs)
+                    self.check_signed_int(name, "the file descriptor", &p[0])?;
+                }
                 self.check_int(name, "argument 2", &p[1])?;
                 // rposix's kill returns the C function's result (0)
                 Ok(if id == B::OsKill {
@@ -259,7 +271,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 })
             }
             B::OsFsync => {
-                self.check_int(name, "the file descriptor", &p[0])?;
+                self.check_signed_int(name, "the file descriptor", &p[0])?;
                 Ok(S::None)
             }
             B::OsChdir => {

@@ -130,6 +130,8 @@ pub fn lltype_of_obj(
         let item = sub(attr("OF")?, types, cache)?;
         if gc {
             types.gc_array(item)
+        } else if attr("_nolength") == Some(Value::Bool(true)) {
+            types.array_nolength(item)
         } else {
             types.array(item)
         }
@@ -280,6 +282,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     "a field of a low-level structure must be named by a constant".into(),
                 )),
             },
+            // the reference has `getitem`/`setitem` of a pointer for an integer index only
+            // (`pairtype(SomePtr, SomeInteger)`; any other is "index not an int")
+            Op::GetItem | Op::SetItem
+                if a.get(1).is_some_and(|i| {
+                    !(i.is_int_like() || i.is_error() || matches!(i, S::Unknown(_)))
+                }) =>
+            {
+                Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "the index of a low-level array must be an int, not {}",
+                        self.bk
+                            .describe_type(self.space.heap(), a.get(1).unwrap_or(&S::None))
+                    ),
+                ))
+            }
             Op::GetItem => self.ll_array_item(recv),
             Op::SetItem => match self.ll_array_item(recv) {
                 Ok(S::ArrayItem { .. }) => Err(AnnError::new(
@@ -292,7 +310,24 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 },
                 Err(e) => Err(e),
             },
-            Op::Len => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
+            Op::Len => match recv {
+                // the reference's `_array.getlength` of a bare C array: a TypeError
+                S::Ptr(p)
+                    if self
+                        .bk
+                        .lltypes
+                        .pointee(*p)
+                        .is_some_and(|a| self.bk.lltypes.is_nolength_array(a)) =>
+                {
+                    Err(AnnError::new(
+                        "RPY205",
+                        "`len()` of a raw C array (`rffi.CArray`, hints={'nolength': True}): \
+                         it has no length; keep the length beside the pointer"
+                            .into(),
+                    ))
+                }
+                _ => self.ll_array_item(recv).map(|_| SomeValue::nonneg_int()),
+            },
             Op::Bool => Ok(SomeValue::bool()),
             // A low-level value is never an instance of a Python class (rffi's wrappers
             // test `isinstance(arg, str)` on what may be a `char *`).
@@ -558,6 +593,42 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
+    /// What the reference's `ann_malloc` asserts of `malloc(T, n, flavor=...)`: the length
+    /// an integer (a float fails its assertion), and without a flavor the example object it
+    /// allocates with the default 'gc' flavor, which `lltype.malloc` refuses for a type
+    /// outside the GC (a `Struct` or `Array` meant for `flavor='raw'`).
+    fn check_malloc_args(&self, t: LlType, args: &ArgsS) -> Result<(), AnnError> {
+        let n = args.positional.get(1).or_else(|| {
+            args.keywords
+                .iter()
+                .find(|(k, _)| &**k == "n")
+                .map(|(_, v)| v)
+        });
+        if let Some(n) = n {
+            if !n.is_int_like() && !n.is_error() && !matches!(n, S::Unknown(_)) {
+                return Err(AnnError::new(
+                    "RPY205",
+                    format!(
+                        "`malloc()` needs an integer length, not {}",
+                        self.bk.describe_type(self.space.heap(), n)
+                    ),
+                ));
+            }
+        }
+        let flavor = args.positional.get(2).is_some()
+            || args
+                .keywords
+                .iter()
+                .any(|(k, _)| matches!(&**k, "flavor" | "immortal"));
+        if !flavor && !self.bk.lltypes.is_gc(t) {
+            return Err(AnnError::new(
+                "RPY205",
+                "`malloc()` of a type outside the GC (a `Struct` or `Array`, not `GcStruct`/`GcArray`) needs `flavor='raw'` (and a matching `free`)".into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// The `lltype` primitives: `malloc(T[, n])`, `nullptr(T)`, `typeOf(x)`.
     pub(super) fn call_ll_builtin(
         &mut self,
@@ -586,9 +657,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             )),
         };
         Some(match id {
-            B::LltypeMalloc => ty(0).map(|t| {
+            B::LltypeMalloc => ty(0).and_then(|t| {
+                self.check_malloc_args(t, args)?;
                 let types = &mut self.bk.lltypes;
-                S::Ptr(types.ptr(t))
+                Ok(S::Ptr(types.ptr(t)))
             }),
             B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
             // raw memory at computed addresses: a pointer to raw memory, seen through

@@ -327,7 +327,11 @@ impl Program {
     ///   (`err_streamio_write_int_bc14`);
     /// - an error of the annotation proper before one the reference finds only while
     ///   RTyping (`AnnError::typer`: printing a dict, `%d` of a string...), as its RTyper
-    ///   runs after the whole annotation.
+    ///   runs after the whole annotation;
+    /// - of two errors in different functions, neither a union nor a bad call, the one met
+    ///   first: a caller's block is annotated up to the call before the callee
+    ///   (`err_debug_check_nonneg_str_bc16`: a bad `check_nonneg` in the entry point
+    ///   before the call of a function with another).
     ///
     /// Otherwise source order is the better guess (the two annotators visit the blocks of
     /// one function in different orders, and the bundled models differ from the library's
@@ -354,9 +358,24 @@ impl Program {
         // an error found inside a bundled model, at a call the annotator follows into
         // the library's code: met after the rest of the calling block
         let in_model = |d: &Diagnostic| d.bundled_origin().is_some();
+        // the innermost function whose definition holds a diagnostic: of two errors in
+        // different functions, neither a union nor a bad call, the one met first (a bad
+        // library argument in the caller's block before the call reaching the other)
+        let function_of = |d: &Diagnostic| {
+            ann.graphs
+                .iter()
+                .map(|g| g.span)
+                .filter(|s| s.file == d.span.file && s.start <= d.span.start && d.span.end <= s.end)
+                .min_by_key(|s| s.end - s.start)
+                .map(|s| (s.file, s.start))
+        };
+        let other_function = |d: &Diagnostic| {
+            function_of(d).is_some() && function_of(d) != function_of(first_in_source)
+        };
         ann.first_error.clone().filter(|d| {
             user(d)
                 && (flow_stage(d)
+                    || (other_function(d) && !union_or_call(d) && !union_or_call(first_in_source))
                     || (union_or_call(d) && union_or_call(first_in_source))
                     || (union(d) && in_model(first_in_source))
                     || (missing_attribute(d) && union(first_in_source))

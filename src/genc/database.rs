@@ -236,7 +236,7 @@ impl<'p> Database<'p> {
                     out.push_str("    char _empty;\n");
                 }
             }
-            TypeDef::Array { item, gc } => {
+            TypeDef::Array { item, gc, .. } => {
                 if *gc {
                     out.push_str("    rpy_hdr hdr;\n");
                 }

@@ -126,9 +126,12 @@ pub enum TypeDef {
         rtti: bool,
     },
     /// `Array` or `GcArray` of `item` (a primitive, a pointer or a non-Gc fixed-size Struct).
+    /// `nolength`: the `hints={'nolength': True}` of `rffi.CArray`, a bare C array whose
+    /// `len()` the reference refuses; it is another type than the array with a length.
     Array {
         item: LlType,
         gc: bool,
+        nolength: bool,
     },
     Ptr(LlType),
     Func {
@@ -204,6 +207,7 @@ impl LlTypes {
         self.defs.push(TypeDef::Array {
             item: LlType::VOID,
             gc: true,
+            nolength: false,
         });
         id
     }
@@ -224,10 +228,30 @@ impl LlTypes {
     }
 
     pub fn array(&mut self, item: LlType) -> LlType {
-        self.intern(TypeDef::Array { item, gc: false })
+        self.intern(TypeDef::Array {
+            item,
+            gc: false,
+            nolength: false,
+        })
+    }
+    /// A raw array without a length (`rffi.CArray(T)`).
+    pub fn array_nolength(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array {
+            item,
+            gc: false,
+            nolength: true,
+        })
     }
     pub fn gc_array(&mut self, item: LlType) -> LlType {
-        self.intern(TypeDef::Array { item, gc: true })
+        self.intern(TypeDef::Array {
+            item,
+            gc: true,
+            nolength: false,
+        })
+    }
+    /// Whether `a` is an array declared without a length (`rffi.CArray`).
+    pub fn is_nolength_array(&self, a: LlType) -> bool {
+        matches!(self.def(a), TypeDef::Array { nolength: true, .. })
     }
     pub fn ptr(&mut self, to: LlType) -> LlType {
         self.intern(TypeDef::Ptr(to))
@@ -411,7 +435,7 @@ impl LlTypes {
             TypeDef::Struct { name, gc, .. } => {
                 let _ = write!(out, "{} {}", if *gc { "GcStruct" } else { "Struct" }, name);
             }
-            TypeDef::Array { item, gc } => {
+            TypeDef::Array { item, gc, .. } => {
                 out.push_str(if *gc { "GcArray(" } else { "Array(" });
                 self.write_name(*item, out, depth + 1);
                 out.push(')');

@@ -274,6 +274,25 @@ impl RTyper<'_> {
                 let prefix = int_prefix(kind)?;
                 let ty = self.lltype(rr);
                 if self.feeds_ovfcheck(hop) {
+                    // The reference's RTyper has overflow-checked `+`, `-` and `*` only
+                    // for plain ints (`int_add_ovf`...): on an r_uint, an r_longlong or a
+                    // C integer type `ovfcheck` is a TyperError.
+                    if kind != IntKind::Signed && matches!(suffix, "add" | "sub" | "mul") {
+                        return Err(TyperError::rejected(
+                            "RPY205",
+                            format!(
+                                "`ovfcheck()` of `{}` on {} integers: overflow is only checked on plain ints (the reference has no `{}_{}_ovf`); compute it on ints, or leave out the ovfcheck (unsigned arithmetic wraps around)",
+                                op.name(),
+                                match kind {
+                                    IntKind::Unsigned => "r_uint",
+                                    IntKind::LongLong => "r_longlong",
+                                    _ => "r_ulonglong",
+                                },
+                                prefix,
+                                suffix
+                            ),
+                        ));
+                    }
                     let name = match suffix {
                         "py_div" | "py_mod" => format!("{}_{}_ovf_zer", prefix, suffix),
                         _ => format!("{}_{}_ovf", prefix, suffix),

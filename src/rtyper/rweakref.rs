@@ -137,7 +137,14 @@ impl RTyper<'_> {
                 // refuses a string, say) and then collects everything anyway
                 if !hop.args_r.is_empty() {
                     let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                    if let Err(e) = self.inputarg(llops, hop, 0, si) {
+                    if let Err(mut e) = self.inputarg(llops, hop, 0, si) {
+                        // None is no Signed either: the reference's inputconst refuses it
+                        if e.rejection.is_none()
+                            && matches!(hop.args_s[0], crate::annotator::model::SomeValue::None)
+                        {
+                            e.rejection = Some("RPY205");
+                            e.msg = format!("`rgc.collect()` of None: the generation is converted to Signed ({})", e.msg);
+                        }
                         return Some(Err(e));
                     }
                 }

@@ -81,6 +81,8 @@ class Array(ContainerType):
 
     def __init__(self, OF, **kwds):
         self.OF = OF
+        # rffi.CArray's bare C array: the annotator refuses its len()
+        self._nolength = bool(kwds.get('hints', {}).get('nolength', False))
 
 
 class GcArray(Array):
