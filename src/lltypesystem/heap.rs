@@ -367,7 +367,9 @@ impl LlHeap {
             }
         };
         let c = self.container(LlPtr::Obj { obj, inner: false })?;
-        if !matches!(c.items, Items::Bytes(_)) {
+        // (a raw array of numbers is kept as bytes too, but `n` would count its items: the
+        // static pointer type is not known here, so that stays unmodelled)
+        if !matches!(c.items, Items::Bytes(_)) || c.item_ty != LlType::CHAR {
             return Err(HeapError::Invalid(
                 "ptradd of a raw array whose items are not characters is not modelled".into(),
             ));
