@@ -223,7 +223,7 @@ impl<'p> LlInterpreter<'p> {
                 } else {
                     0
                 };
-                LlValue::Ptr(self.heap.malloc(&self.prog.types, t, n))
+                LlValue::Ptr(self.heap.malloc_raw(&self.prog.types, t, n))
             }
             // (a structure in raw memory has no slots: its fields are bytes, looked up
             // only when the slot access fails, to keep the common case cheap)

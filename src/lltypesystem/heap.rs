@@ -171,6 +171,31 @@ fn items_len(c: &Container) -> usize {
     }
 }
 
+/// The bytes one item of type `t` takes in raw memory (C's `sizeof` on the machines we
+/// target), for the types raw memory is read and written as: characters, booleans and
+/// numbers; None for pointers, structures and the rest.
+pub fn raw_item_size(t: LlType) -> Option<usize> {
+    match t {
+        LlType::CHAR | LlType::BOOL => Some(1),
+        LlType::UNICHAR => Some(4),
+        LlType::SIGNED
+        | LlType::UNSIGNED
+        | LlType::SIGNEDLONGLONG
+        | LlType::UNSIGNEDLONGLONG
+        | LlType::FLOAT => Some(8),
+        t => t.narrow_bits().map(|(bits, _)| bits as usize / 8),
+    }
+}
+
+/// How many bytes of `Items::Bytes` make one item of `c`: 1 for a `char` array, the item's
+/// size for a raw array of numbers kept as bytes (`LlHeap::malloc_raw`).
+fn byte_width(c: &Container) -> usize {
+    match c.items {
+        Items::Bytes(_) if c.item_ty != LlType::CHAR => raw_item_size(c.item_ty).unwrap_or(1),
+        _ => 1,
+    }
+}
+
 /// One malloc'ed object (or prebuilt constant).
 #[derive(Clone, Debug)]
 pub struct Container {
@@ -277,6 +302,32 @@ impl LlHeap {
         }
     }
 
+    /// `malloc(ty, length, flavor='raw')`: a raw array of numbers keeps its items as the
+    /// little-endian bytes of C memory, so that a pointer of another item type cast from it
+    /// (`rffi.cast(rffi.CCHARP, longs)`) reads and writes the same memory, as in C; accesses
+    /// through its own type go through `raw_load`/`raw_store` like those of a cast `char`
+    /// buffer. Any other type is allocated as by `malloc`.
+    pub fn malloc_raw(&mut self, types: &LlTypes, ty: LlType, length: usize) -> LlPtr {
+        let item = match types.def(ty) {
+            TypeDef::Array { item, gc: false } if *item != LlType::CHAR => *item,
+            _ => return self.malloc(types, ty, length),
+        };
+        let Some(size) = raw_item_size(item) else {
+            return self.malloc(types, ty, length);
+        };
+        self.containers.push(Container {
+            ty,
+            fields: Vec::new(),
+            items: Items::Bytes(vec![0; length * size]),
+            item_ty: item,
+            stride: 1,
+        });
+        LlPtr::Obj {
+            obj: self.containers.len() as u32 - 1,
+            inner: false,
+        }
+    }
+
     /// A prebuilt string-like container with these bytes as its Char items.
     pub fn container(&self, p: LlPtr) -> R<&Container> {
         match p {
@@ -316,7 +367,9 @@ impl LlHeap {
             }
         };
         let c = self.container(LlPtr::Obj { obj, inner: false })?;
-        if !matches!(c.items, Items::Bytes(_)) {
+        // (a raw array of numbers is kept as bytes too, but `n` would count its items: the
+        // static pointer type is not known here, so that stays unmodelled)
+        if !matches!(c.items, Items::Bytes(_)) || c.item_ty != LlType::CHAR {
             return Err(HeapError::Invalid(
                 "ptradd of a raw array whose items are not characters is not modelled".into(),
             ));
@@ -340,22 +393,10 @@ impl LlHeap {
             LlPtr::Null => return Err(HeapError::NullDereference),
             _ => return Err(HeapError::Invalid("not a pointer to raw memory".into())),
         };
-        let size = match item {
-            LlType::CHAR | LlType::BOOL => 1,
-            LlType::UNICHAR => 4,
-            LlType::SIGNED
-            | LlType::UNSIGNED
-            | LlType::SIGNEDLONGLONG
-            | LlType::UNSIGNEDLONGLONG
-            | LlType::FLOAT => 8,
-            t => match t.narrow_bits() {
-                Some((bits, _)) => bits as usize / 8,
-                None => {
-                    return Err(HeapError::Invalid(
-                        "raw memory read or written as pointers is not modelled".into(),
-                    ))
-                }
-            },
+        let Some(size) = raw_item_size(item) else {
+            return Err(HeapError::Invalid(
+                "raw memory read or written as pointers is not modelled".into(),
+            ));
         };
         let c = self.container(LlPtr::Obj { obj, inner: false })?;
         let n = items_len(c);
@@ -459,7 +500,8 @@ impl LlHeap {
 
     /// Number of items of the array of `p` (a GcArray or a variable-sized structure).
     pub fn len(&self, p: LlPtr) -> R<usize> {
-        Ok(items_len(self.container(p)?))
+        let c = self.container(p)?;
+        Ok(items_len(c) / byte_width(c))
     }
 
     /// Item `index` (a primitive or pointer item) of the array of `p`.
@@ -518,10 +560,11 @@ impl LlHeap {
                 return Err(HeapError::IndexOutOfBounds { index, length });
             }
         }
-        let (i, j, n) = (i as usize, j as usize, n as usize);
         let (LlPtr::Obj { obj: a, .. }, LlPtr::Obj { obj: b, .. }) = (src, dst) else {
             return Err(HeapError::NullDereference);
         };
+        let w = byte_width(&self.containers[a as usize]);
+        let (i, j, n) = (i as usize * w, j as usize * w, n as usize * w);
         let stride = self.containers[a as usize].stride.max(1);
         if a == b {
             match &mut self.containers[a as usize].items {
