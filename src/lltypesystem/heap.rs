@@ -309,7 +309,9 @@ impl LlHeap {
     /// buffer. Any other type is allocated as by `malloc`.
     pub fn malloc_raw(&mut self, types: &LlTypes, ty: LlType, length: usize) -> LlPtr {
         let item = match types.def(ty) {
-            TypeDef::Array { item, gc: false, .. } if *item != LlType::CHAR => *item,
+            TypeDef::Array {
+                item, gc: false, ..
+            } if *item != LlType::CHAR => *item,
             _ => return self.malloc(types, ty, length),
         };
         let Some(size) = raw_item_size(item) else {

@@ -820,6 +820,8 @@ fn om_import_from_mixin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         return Err(sp.unsupported("import_from_mixin() must be called directly in a class body"));
     };
     let mut flatten: Vec<(Rc<str>, Value)> = Vec::new();
+    // every class's `_immutable_fields_` is added to the target's, not copied over it
+    let mut immutable_fields: Vec<Value> = Vec::new();
     let mro = sp.mro(m).to_vec();
     for base in mro {
         if base == sp.types.object {
@@ -830,10 +832,14 @@ fn om_import_from_mixin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             _ => continue,
         };
         for (key, value) in entries {
+            if &*key == "_immutable_fields_" {
+                immutable_fields.extend(sp.iterate(value)?);
+                continue;
+            }
             if key.starts_with("__") && key.ends_with("__") && !special.contains(&key) {
                 continue;
             }
-            if matches!(&*key, "__dict__" | "__module__" | "__weakref__" | "_mixin_") {
+            if matches!(&*key, "__dict__" | "__module__" | "__weakref__") {
                 continue;
             }
             if flatten.iter().any(|(k, _)| *k == key) {
@@ -864,8 +870,32 @@ fn om_import_from_mixin(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             flatten.push((key, copied));
         }
     }
+    // as the toolchain's: a name the class body already defined, or a mixin marked as one
+    // (`_mixin_ = True` is for the other way of mixing in), stops the import
     for (k, v) in flatten {
+        if sp.ns_get(target, &k).is_some() {
+            return Err(sp.err(
+                "Exception",
+                format!("import_from_mixin: would overwrite the value already defined locally for '{k}'"),
+            ));
+        }
+        if &*k == "_mixin_" {
+            return Err(sp.err(
+                "Exception",
+                "import_from_mixin(M): class M should not have '_mixin_ = True'",
+            ));
+        }
         sp.ns_set(target, &k, v)?;
+    }
+    if !immutable_fields.is_empty() {
+        let name: Rc<str> = Rc::from("_immutable_fields_");
+        let mut all = match sp.ns_get(target, &name) {
+            Some(v) => sp.iterate(v)?,
+            None => Vec::new(),
+        };
+        all.extend(immutable_fields);
+        let list = sp.new_list(all);
+        sp.ns_set(target, &name, list)?;
     }
     Ok(Value::None)
 }
