@@ -262,6 +262,17 @@ fn rtype_rounds(
             "the program has no entry point to translate",
         )]);
     };
+    // A branch or loop of import-time code on an unknown value: what it computed (a table
+    // filled by a loop over a file's lines) is not known, even where no unknown reaches the
+    // annotations; the program would run on the wrong prebuilt data. Said first: the
+    // unknowns the annotations hold may come from it, and this names the line.
+    if let Some(at) = space.unknown_control {
+        return Err(vec![Diagnostic::new(
+            "RPY301",
+            at,
+            "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
+        )]);
+    }
     // values of modules rpy-lsp does not model have no low-level representation
     let unknowns = ann.unknowns_to_report();
     if !unknowns.is_empty() {
@@ -276,16 +287,6 @@ fn rtype_rounds(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        )]);
-    }
-    // A branch or loop of import-time code on an unknown value: what it computed (a table
-    // filled by a loop over a file's lines) is not known, though no unknown reaches the
-    // annotations; the program would run on the wrong prebuilt data.
-    if let Some(at) = space.unknown_control {
-        return Err(vec![Diagnostic::new(
-            "RPY301",
-            at,
-            "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
         )]);
     }
     // Import-time code stopped by rpy-lsp's budget: the tables it was filling are cut short,

@@ -16,8 +16,18 @@ from rpython.rlib.objectmodel import we_are_translated, keepalive_until_here, sp
 from rpython.rlib.objectmodel import not_rpython, CDefinedIntSymbolic
 
 promote = jit_promote
-promote_string = jit_promote_string
-promote_unicode = jit_promote_unicode
+
+
+# Not specialized, unlike `promote` (which is `specialize.argtype(0)` in the toolchain):
+# one function, so its argument must have one type over all calls.
+def promote_string(x):
+    return jit_promote_string(x)
+
+
+def promote_unicode(x):
+    return jit_promote_unicode(x)
+
+
 hint = jit_hint
 we_are_jitted = jit_we_are_jitted
 isconstant = jit_isconstant
