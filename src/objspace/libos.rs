@@ -242,7 +242,7 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
                 }
             }
             Opaque::Bool => {
-                let text = format!("{}\n{}\n", p.prelude, p.expr);
+                let text = p.bool_text();
                 if let Ok(b) = probe::compiles(&text, &p.include_dirs) {
                     return Ok(Value::Bool(b));
                 }

@@ -469,6 +469,14 @@ pub struct CProbe {
     pub include_dirs: Vec<String>,
 }
 
+impl CProbe {
+    /// The C text whose compiling answers a bool probe (`Has`, `Defined`): the prelude,
+    /// then the use of the name or the `#ifndef` check.
+    pub fn bool_text(&self) -> String {
+        format!("{}\n{}\n", self.prelude, self.expr)
+    }
+}
+
 /// The type of an import-time value whose content rpy-lsp does not compute (a C constant
 /// `rffi_platform` would ask the C compiler for): an unknown to import-time code, a value of
 /// this type, never a constant, to the annotator.

@@ -280,7 +280,7 @@ impl RTyper<'_> {
                 match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
                     (false, _) => k(LlValue::Bool(false)),
                     (true, Some(p)) => {
-                        let text = format!("{}\n{}\n", p.prelude, p.expr);
+                        let text = p.bool_text();
                         match crate::genc::probe::compiles(&text, &p.include_dirs) {
                             Ok(b) => k(LlValue::Bool(b)),
                             Err(e) => Err(TyperError::new(format!(
