@@ -24,6 +24,7 @@ pub mod llinterp;
 pub mod lltypesystem;
 pub mod lsp;
 pub mod objspace;
+pub mod platform;
 pub mod rtyper;
 pub mod sandbox;
 pub mod syntax;

@@ -5,6 +5,7 @@
 //! or a failed compilation is an error that says where the sources were kept.
 
 use super::CSources;
+use crate::platform::{compiler_command, from_cwd};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -60,49 +61,6 @@ pub fn write_sources(src: &CSources, dir: &Path) -> Result<(), CompileError> {
     Ok(())
 }
 
-/// The host's target triple, as the `cc` crate wants it.
-fn host_triple() -> String {
-    let arch = std::env::consts::ARCH;
-    match std::env::consts::OS {
-        "linux" => format!("{}-unknown-linux-gnu", arch),
-        "macos" => format!("{}-apple-darwin", arch),
-        other => format!("{}-unknown-{}", arch, other),
-    }
-}
-
-/// The system C compiler as every use of it runs it (`build`, and the compile-only probes
-/// of `genc::probe`): found by the `cc` crate for the host (which respects `CC` and
-/// `CFLAGS`), at optimisation level `opt`; the command and the compiler's path.
-pub fn compiler_command(opt: u32) -> Result<(std::process::Command, PathBuf), CompileError> {
-    let triple = host_triple();
-    let mut build = cc::Build::new();
-    build
-        .target(&triple)
-        .host(&triple)
-        .opt_level(opt)
-        .debug(false)
-        .cargo_metadata(false)
-        .cargo_warnings(false)
-        .warnings(false)
-        .pic(false);
-    let tool = build
-        .try_get_compiler()
-        .map_err(|e| CompileError::NoCompiler(e.to_string()))?;
-    Ok((tool.to_command(), tool.path().to_path_buf()))
-}
-
-/// A path the program gives relative to the current directory (where `build` runs, as
-/// the toolchain reads it), for the compiler that runs in the sources' directory.
-pub(super) fn from_cwd(p: &str) -> PathBuf {
-    let p = Path::new(p);
-    if p.is_absolute() {
-        return p.to_path_buf();
-    }
-    std::env::current_dir()
-        .map(|d| d.join(p))
-        .unwrap_or_else(|_| p.to_path_buf())
-}
-
 /// The compiler and linker flags the config tools give (`pkg-config NAME --cflags`,
 /// `--libs`), asked when the program is compiled; a tool that fails is an error naming it.
 fn config_tool_flags(
@@ -148,7 +106,7 @@ pub fn compile(
     opts: &CompileOptions,
 ) -> Result<(), CompileError> {
     write_sources(src, dir)?;
-    let (mut cmd, compiler) = compiler_command(opts.opt)?;
+    let (mut cmd, compiler) = compiler_command(opts.opt).map_err(CompileError::NoCompiler)?;
     cmd.current_dir(dir);
     // what every translation unit is compiled with
     let mut flags: Vec<OsString> = vec!["-fwrapv".into(), "-fno-strict-aliasing".into()];

@@ -19,7 +19,6 @@ mod effects;
 pub mod funcgen;
 mod helpers;
 mod objcache;
-pub mod probe;
 
 pub use cc::{compile, CompileError, CompileOptions, GcKind};
 

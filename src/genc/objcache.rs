@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The runtime's object files for the compiler `base` (the command of
-/// `cc::compiler_command`, its arguments and environment) and the further `flags` every
+/// `platform::compiler_command`, its arguments and environment) and the further `flags` every
 /// translation unit gets; compiled into the cache the first time.
 pub fn runtime_objects(base: &Command, flags: &[OsString]) -> Option<Vec<PathBuf>> {
     let key = cache_key(base, flags);

@@ -234,7 +234,7 @@ pub(super) fn model_opaque(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     // `run` and `build` know the value as the toolchain does, from the C compiler, so
     // import-time code and the annotator see the constant (`EOF < 0` is folded)
     if let (true, Some(p)) = (sp.config.policy.c_compiler, &probe) {
-        use crate::genc::probe;
+        use crate::platform::probe;
         match kind {
             Opaque::Int => {
                 if let Ok(n) = probe::integer_constant(&p.prelude, &p.expr, &p.include_dirs) {

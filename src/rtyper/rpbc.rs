@@ -281,7 +281,7 @@ impl RTyper<'_> {
                     (false, _) => k(LlValue::Bool(false)),
                     (true, Some(p)) => {
                         let text = p.bool_text();
-                        match crate::genc::probe::compiles(&text, &p.include_dirs) {
+                        match crate::platform::probe::compiles(&text, &p.include_dirs) {
                             Ok(b) => k(LlValue::Bool(b)),
                             Err(e) => Err(TyperError::new(format!(
                                 "the C compiler could not be asked about rffi_platform's answer: {e}"
@@ -336,7 +336,7 @@ impl RTyper<'_> {
                 Object::Unknown { .. } if self.objheap.opaque(id) == Some(Opaque::Int) => {
                     let n = match (self.ask_c_compiler, self.objheap.opaque_probe(id)) {
                         (false, _) => 0,
-                        (true, Some(p)) => crate::genc::probe::integer_constant(&p.prelude, &p.expr, &p.include_dirs)
+                        (true, Some(p)) => crate::platform::probe::integer_constant(&p.prelude, &p.expr, &p.include_dirs)
                             .map_err(|e| {
                                 let name = match self.objheap.get(id) {
                                     Object::Unknown { name, .. } => name.to_string(),

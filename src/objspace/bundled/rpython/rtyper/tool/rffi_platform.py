@@ -13,7 +13,7 @@ it as defined.
 
 Each integer and bool carries the C question that gives it (the expression, or a text that
 compiles when the answer is yes, after the configuration's headers): `run` and `build`
-ask the C compiler, without running anything (`genc::probe`)."""
+ask the C compiler, without running anything (`platform::probe`)."""
 from rpython.rtyper.lltypesystem import rffi
 from rpython.translator.tool.cbuild import ExternalCompilationInfo
 from __rpy__ import model_opaque

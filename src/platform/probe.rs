@@ -4,7 +4,7 @@
 //! headers. Nothing is run: each bit of the value is a static array whose size is negative
 //! when the bit is clear, so one compilation (`-fsyntax-only`) gives all 64 bits from the
 //! compiler's errors, as autoconf's cross-compiling checks do. The compiler is the one
-//! `build` uses (`cc::compiler_command`), with the configuration's include directories.
+//! `build` uses (`super::compiler_command`), with the configuration's include directories.
 //! Answers are kept for the process, and asked only when `run` or `build` translates a
 //! program that uses them.
 
@@ -103,10 +103,10 @@ fn compile(text: &str, include_dirs: &[String]) -> Result<(bool, String), String
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let file = dir.join("probe.c");
     std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    let (mut cmd, compiler) = super::cc::compiler_command(0).map_err(|e| e.to_string())?;
+    let (mut cmd, compiler) = super::compiler_command(0)?;
     cmd.arg("-fsyntax-only");
     for d in include_dirs {
-        cmd.arg(format!("-I{}", super::cc::from_cwd(d).display()));
+        cmd.arg(format!("-I{}", super::from_cwd(d).display()));
     }
     let out = cmd
         .arg(&file)
@@ -125,7 +125,7 @@ mod tests {
     /// Only a missing compiler skips these tests: a probe that fails for another reason
     /// must fail them.
     fn have_c_compiler() -> bool {
-        let found = super::super::cc::compiler_command(0)
+        let found = super::super::compiler_command(0)
             .ok()
             .and_then(|(mut cmd, _)| cmd.arg("--version").output().ok())
             .is_some_and(|o| o.status.success());
