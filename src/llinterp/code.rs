@@ -202,6 +202,7 @@ fn decode_op<'p>(graph: &FunctionGraph, op: &'p SpaceOperation, types: &LlTypes)
     let aux = match llop {
         Some(LlOp::GetField | LlOp::SetField) => field_slot(graph, op, types),
         Some(LlOp::GetArrayItem | LlOp::SetArrayItem) => raw_item_type(graph, op, types),
+        Some(LlOp::DirectPtradd) => ptradd_item_size(graph, op, types),
         Some(LlOp::DirectCall) => match args.first() {
             Some(Operand::Const(LlValue::Ptr(LlPtr::Func(f)))) => *f,
             _ => UNRESOLVED,
@@ -245,6 +246,18 @@ fn raw_item_type(graph: &FunctionGraph, op: &SpaceOperation, types: &LlTypes) ->
         }
         _ => UNRESOLVED,
     }
+}
+
+/// The size in bytes of an item of the array `direct_ptradd`'s pointer points to by its
+/// static type (its count of items moves that many bytes in raw memory), or UNRESOLVED.
+fn ptradd_item_size(graph: &FunctionGraph, op: &SpaceOperation, types: &LlTypes) -> u32 {
+    op.args
+        .first()
+        .and_then(|&a| graph.concretetype_of(a))
+        .and_then(|t| types.pointee(t))
+        .and_then(|a| types.array_item(a))
+        .and_then(crate::lltypesystem::heap::raw_item_size)
+        .map_or(UNRESOLVED, |n| n as u32)
 }
 
 /// The place an interior path (`args`: the pointer, then field names and indices) names,

@@ -211,15 +211,13 @@ impl LlInterpreter<'_> {
         self.debug_log.active & 1 != 0
     }
 
-    /// A `debug_print`'s line (its items joined), written with a newline if prints are on.
+    /// A `debug_print`'s line (its items joined, with its newline), written if prints are on.
     pub(crate) fn debug_print_line(&mut self, text: &[u8]) {
         if self.debug_log.active & 1 == 0 {
             return;
         }
         self.debug_open();
-        let mut line = text.to_vec();
-        line.push(b'\n');
-        self.debug_write(&line);
+        self.debug_write(text);
     }
 }
 

@@ -282,7 +282,11 @@ impl<'p> LlInterpreter<'p> {
             CastIntToPtr => LlValue::Ptr(address_ptr(a!(0).as_int(), self.heap.containers.len())),
             DirectPtradd => LlValue::Ptr(
                 self.heap
-                    .ptradd(a!(0).as_ptr(), a!(1).as_int())
+                    .ptradd(
+                        a!(0).as_ptr(),
+                        a!(1).as_int(),
+                        (dop.aux != UNRESOLVED).then_some(dop.aux as usize),
+                    )
                     .map_err(|e| self.heap_err(op, e))?,
             ),
             ArrayCopy => {
@@ -445,7 +449,7 @@ impl<'p> LlInterpreter<'p> {
             };
             off = off.div_ceil(size) * size;
             if **name == *f.as_str() {
-                let at = self.heap.ptradd(p, off as i64);
+                let at = self.heap.ptradd(p, off as i64, Some(1));
                 return Ok((at.map_err(|e| self.heap_err(op, e))?, *t));
             }
             off += size;

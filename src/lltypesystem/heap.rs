@@ -356,8 +356,10 @@ impl LlHeap {
             .is_ok_and(|c| matches!(c.items, Items::Bytes(_)))
     }
 
-    /// `ptradd(p, n)` of a pointer to a raw `char` array (or into one): `n` bytes further.
-    pub fn ptradd(&self, p: LlPtr, n: i64) -> R<LlPtr> {
+    /// `ptradd(p, n)` of a pointer to raw memory (a raw array of numbers, or into one):
+    /// `n` items of `size` bytes further, the size of the items of `p`'s static type
+    /// (`None` when they are not numbers: then only a `char` array is moved through, by bytes).
+    pub fn ptradd(&self, p: LlPtr, n: i64, size: Option<usize>) -> R<LlPtr> {
         let (obj, off) = match p {
             LlPtr::Obj { obj, inner: false } => (obj, 0i64),
             LlPtr::Raw { obj, off } => (obj, off as i64),
@@ -369,14 +371,17 @@ impl LlHeap {
             }
         };
         let c = self.container(LlPtr::Obj { obj, inner: false })?;
-        // (a raw array of numbers is kept as bytes too, but `n` would count its items: the
-        // static pointer type is not known here, so that stays unmodelled)
-        if !matches!(c.items, Items::Bytes(_)) || c.item_ty != LlType::CHAR {
-            return Err(HeapError::Invalid(
-                "ptradd of a raw array whose items are not characters is not modelled".into(),
-            ));
-        }
-        let off = off + n;
+        let size = match size {
+            Some(size) if matches!(c.items, Items::Bytes(_)) => size as i64,
+            None if matches!(c.items, Items::Bytes(_)) && c.item_ty == LlType::CHAR => 1,
+            _ => {
+                return Err(HeapError::Invalid(
+                    "ptradd of an array that is not raw memory of numbers is not modelled".into(),
+                ))
+            }
+        };
+        let n = n.saturating_mul(size);
+        let off = off.saturating_add(n);
         match u32::try_from(off) {
             Ok(off) if off as usize <= items_len(c) => Ok(LlPtr::Raw { obj, off }),
             _ => Err(HeapError::IndexOutOfBounds {

@@ -258,7 +258,7 @@ llops! {
     GetSubstruct = "getsubstruct", Some(2), Given, true, Nothing, false;
     GetArrayItem = "getarrayitem", Some(2), Given, false, Nothing, false;
     SetArrayItem = "setarrayitem", Some(3), V, false, Nothing, true;
-    /// `rffi.ptradd(p, n)`: a pointer `n` items (bytes: raw `char` arrays) further
+    /// `rffi.ptradd(p, n)`: a pointer `n` items of its static type further
     DirectPtradd = "direct_ptradd", Some(2), Given, false, Nothing, false;
     GetArraySize = "getarraysize", Some(1), S, false, Nothing, false;
     /// `arraycopy(src, dst, src_start, dst_start, length)`: copies `length` items from one

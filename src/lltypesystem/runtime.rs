@@ -154,8 +154,8 @@ runtime_fns! {
     /// `rlib.debug.fatalerror(msg)` (traceback 1) and `fatalerror_notb(msg)` (0): writes
     /// `RPython traceback:` (with 1), then the message and a newline to stderr, and aborts
     DebugFatalerror = "ll_debug_fatalerror", NONE, NO_ALLOC;
-    /// `debug_print(...)`'s line (its items already joined): written with a newline to
-    /// the log where prints are on, as the reference's binaries do (`PYPYLOG`; without
+    /// `debug_print(...)`'s line (its items already joined, with its newline unless a NUL
+    /// of a constant item cut it): written to the log where prints are on, as the reference's binaries do (`PYPYLOG`; without
     /// it, top-level debug_prints go to stderr and nested ones nowhere)
     DebugPrintLine = "ll_debug_print_line", NONE, ALLOC;
     /// `debug_start(category)` / `debug_stop(category)`: one section level in or out,

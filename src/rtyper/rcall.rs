@@ -9,9 +9,9 @@ use super::rclass::{cls_field, ClassSlot};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::annotator::model::SomeValue;
-use crate::flowspace::{Hlvalue, LlConstant};
+use crate::flowspace::Hlvalue;
 use crate::lltypesystem::runtime::RuntimeFn;
-use crate::lltypesystem::{LlOp, LlType, LlValue};
+use crate::lltypesystem::{LlOp, LlType};
 use crate::objspace::object::{Object, Value};
 
 type R = Result<(Hlvalue, ReprId), TyperError>;
@@ -517,16 +517,7 @@ impl RTyper<'_> {
         {
             // r_dict(eq, hash): a dict holding its two functions
             let rr = hop.r_result;
-            let d = self.new_dict(llops, rr)?;
-            for (field, g) in [("fneq", eq), ("fnhash", hash)] {
-                let fp = self.graph_funcptr(g);
-                let ft = self.funcptr_type(g);
-                let c = Hlvalue::Ll(LlConstant {
-                    ty: ft,
-                    value: LlValue::Ptr(fp),
-                });
-                llops.genop(LlOp::SetField, vec![d, cfield(field), c], LlType::VOID);
-            }
+            let d = self.new_r_dict(hop, llops, rr, eq, hash)?;
             return Ok((d, rr));
         }
         if let Some(r) = self.new_builtin_exception(hop, llops, cls) {

@@ -85,10 +85,7 @@ impl RTyper<'_> {
             Repr::Dict { key, value, custom } => {
                 let (kt, vt) = (self.lltype(*key), self.lltype(*value));
                 let fns: Vec<Field> = match custom {
-                    Some((eq, hash)) => vec![
-                        ("fneq".into(), self.funcptr_type(*eq)),
-                        ("fnhash".into(), self.funcptr_type(*hash)),
-                    ],
+                    Some((eq, hash)) => self.r_dict_fields(*eq, *hash),
                     None => Vec::new(),
                 };
                 let entry = self.types.new_struct(

@@ -45,11 +45,11 @@ pub enum Repr {
         fixed: bool,
     },
     /// `Ptr(GcStruct dict)` (insertion-ordered entries).
-    /// An `r_dict` also holds its key equality and hash functions (by graph).
+    /// An `r_dict` also holds its key equality and hash functions (by graph, see `rdict`).
     Dict {
         key: ReprId,
         value: ReprId,
-        custom: Option<(u32, u32)>,
+        custom: Option<(super::rdict::KeyFn, super::rdict::KeyFn)>,
     },
     /// `Ptr(GcStruct <class>)`: an instance of the class or a subclass, or NULL.
     Instance(ClassDefId),
@@ -295,7 +295,7 @@ impl RTyper<'_> {
                     self.ann.bookkeeper.item(k).s_value.clone(),
                     self.ann.bookkeeper.item(v).s_value.clone(),
                 );
-                let custom = self.r_dict_functions(*def);
+                let custom = self.r_dict_functions(*def)?;
                 return self.container_repr(
                     v,
                     "dict",
@@ -380,16 +380,6 @@ impl RTyper<'_> {
             }
         };
         Ok(self.intern_repr(repr))
-    }
-
-    /// The key equality and hash graphs of an `r_dict` (dicts that meet share them).
-    fn r_dict_functions(&self, def: crate::annotator::model::DictDefId) -> Option<(u32, u32)> {
-        let (_, eq, hash) = self.ann.bookkeeper.r_dict_of(def)?;
-        let graph = |s: &SomeValue| match s {
-            SomeValue::Pbc { descs, .. } if descs.len() == 1 => self.single_graph_of(descs[0]),
-            _ => None,
-        };
-        Some((graph(eq)?, graph(hash)?))
     }
 
     /// The range iterator Repr for iterating a `range()` list that is never mutated nor

@@ -595,13 +595,7 @@ impl RTyper<'_> {
                     .setfield(&self.st.types, p, st, "num_used", LlValue::Int(n));
                 // an r_dict holds its key equality and hash functions
                 if let Some((eq, hash)) = custom {
-                    for (field, g) in [("fneq", eq), ("fnhash", hash)] {
-                        let fp = self.graph_funcptr(g);
-                        let _ =
-                            self.st
-                                .heap
-                                .setfield(&self.st.types, p, st, field, LlValue::Ptr(fp));
-                    }
+                    self.set_prebuilt_r_dict_functions(p, st, id, eq, hash)?;
                 }
                 for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;

@@ -337,27 +337,43 @@ impl RTyper<'_> {
     ) -> Result<(Hlvalue, ReprId), TyperError> {
         let t = self.str_ptr;
         let mut line: Option<Hlvalue> = None;
+        // the reference's C prints the items with one printf format that ends in a newline,
+        // its constant strings and characters written into the format: a NUL in one ends
+        // the format there, so the rest of the line and its newline are not printed
+        let mut cut = false;
         for i in 0..hop.nargs() {
             let r = hop.args_r[i];
-            let v = self.inputarg(llops, hop, i, r)?;
-            let s = match self.repr(r) {
-                Repr::Bool => self.gendirectcall(llops, "ll_debug_bool", vec![v], t)?,
-                // the reference prints a string variable with %s, which stops at a NUL
-                // (a constant is part of its format string: printed whole here)
-                Repr::Str if !matches!(hop.args_v.get(i), Some(Hlvalue::Const(_))) => {
-                    let s = self.to_str(llops, v, r, false)?;
-                    self.gendirectcall(llops, "ll_debug_str", vec![s], t)?
-                }
-                Repr::Str | Repr::Char | Repr::Int(_) | Repr::Float => {
-                    self.to_str(llops, v, r, false)?
-                }
-                _ if self.types.is_ptr(self.lltype(r)) => {
-                    self.gendirectcall(llops, "ll_debug_ptr", vec![v], t)?
-                }
-                _ => {
-                    return Err(TyperError::new(
-                        "debug_print of this value is not supported by `run` yet",
-                    ))
+            let constant = self.debug_print_constant(hop, i, r);
+            let s = match constant {
+                Some(bytes) => match bytes.iter().position(|&b| b == 0) {
+                    Some(k) => {
+                        cut = true;
+                        self.str_constant(&bytes[..k])
+                    }
+                    None => self.str_constant(&bytes),
+                },
+                None => {
+                    let v = self.inputarg(llops, hop, i, r)?;
+                    match self.repr(r) {
+                        Repr::Bool => self.gendirectcall(llops, "ll_debug_bool", vec![v], t)?,
+                        // the reference prints a string variable with %s, which stops at a
+                        // NUL
+                        Repr::Str => {
+                            let s = self.to_str(llops, v, r, false)?;
+                            self.gendirectcall(llops, "ll_debug_str", vec![s], t)?
+                        }
+                        Repr::Char | Repr::Int(_) | Repr::Float => {
+                            self.to_str(llops, v, r, false)?
+                        }
+                        _ if self.types.is_ptr(self.lltype(r)) => {
+                            self.gendirectcall(llops, "ll_debug_ptr", vec![v], t)?
+                        }
+                        _ => {
+                            return Err(TyperError::new(
+                                "debug_print of this value is not supported by `run` yet",
+                            ))
+                        }
+                    }
                 }
             };
             line = Some(match line {
@@ -368,13 +384,43 @@ impl RTyper<'_> {
                     self.gendirectcall(llops, "ll_strconcat", vec![acc, s], t)?
                 }
             });
+            if cut {
+                break;
+            }
         }
         let line = match line {
             Some(l) => l,
             None => self.str_constant(b""),
         };
+        let line = if cut {
+            line
+        } else {
+            let nl = self.str_constant(b"\n");
+            self.gendirectcall(llops, "ll_strconcat", vec![line, nl], t)?
+        };
         self.rt_call(llops, RuntimeFn::DebugPrintLine, vec![line], LlType::VOID);
         let void = self.intern_repr(Repr::Void);
         Ok((super::hop::cvoid(), void))
+    }
+
+    /// The bytes of argument `i` of a `debug_print` when it is a constant string or
+    /// character (part of the reference's format string).
+    fn debug_print_constant(&self, hop: &Hop, i: usize, r: ReprId) -> Option<Vec<u8>> {
+        if !matches!(self.repr(r), Repr::Str | Repr::Char) {
+            return None;
+        }
+        // a variable annotated as a constant is a constant of the low-level operation too
+        // (the reference's `inputarg`)
+        let c = match hop.op.args[i] {
+            Hlvalue::Const(c) => c,
+            _ => hop.args_s[i].konst()?,
+        };
+        match c {
+            Value::Obj(id) => match self.objheap.get(id) {
+                Object::Str(b) => Some(b.to_vec()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }

@@ -158,7 +158,6 @@ void RPyRT_ll_debug_print_line(struct rpy_string *line) {
         return;
     debug_open();
     debug_write((const char *)line->items, (size_t)line->length);
-    debug_write("\n", 1);
 }
 
 void RPyRT_ll_debug_flush(void) {

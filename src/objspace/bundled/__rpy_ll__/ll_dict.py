@@ -1,6 +1,6 @@
 """rpy-lsp's low-level helpers of dicts (see ll_str.py for how they are used): the
-insertion-ordered `dict {num_live, num_used, resize_counter, entries, indexes[, fneq,
-fnhash]}` of rtyper/rmodel.rs.
+insertion-ordered `dict {num_live, num_used, resize_counter, entries, indexes[, fneq[,
+fneqself], fnhash[, fnhashself]]}` of rtyper/rmodel.rs and rtyper/rdict.rs.
 
 `entries` holds the entries in insertion order (`{key, value, live}`), `num_used` of them
 used, `num_live` of those alive; a deleted entry stays, dead, until the array is
@@ -27,11 +27,15 @@ place; those moments follow the reference's ordered dicts, so programs print the
 Keys are hashed with `compute_hash` (integers as themselves, strings by content, tuples item
 by item, instances by identity) and compared with the key equality `eq` (see
 rtyper/annlowlevel.rs); an r_dict uses its own `fneq` and `fnhash`. Which of the two is
-the constant `custom`, a type: `Bool` for an r_dict, `Void` otherwise (a comparison of
+the constant `custom`, a type: `Void` for a dict, otherwise an r_dict: `Bool` when both its
+functions are plain functions; a bound method (`r_dict(space.eq, space.hash)`) is called
+with the instance the dict keeps beside it (`fneqself`, `fnhashself`): `Char` when the
+equality is one, `UniChar` when the hash is one, `Signed` when both are (a comparison of
 types is decided by the annotator, so each specialization keeps one branch).
 The type of a new dict (`DICT`, a pointer type) is passed as a constant.
 """
-from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Bool
+from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Bool, Char, UniChar
+from rpython.rtyper.lltypesystem.lltype import Signed, Void
 from rpython.rlib.objectmodel import specialize, compute_hash
 from __rpy_ll__.ll_list import _newlist, _is_pointer
 
@@ -54,15 +58,19 @@ def ll_dict_is_true(d):
 
 @specialize.ll()
 def _hash(d, key, custom):
-    if custom == Bool:
+    if custom == Bool or custom == Char:
         return d.fnhash(key)
+    if custom == UniChar or custom == Signed:
+        return d.fnhash(d.fnhashself, key)
     return compute_hash(key)
 
 
 @specialize.ll()
 def _keyeq(d, a, b, custom, eq):
-    if custom == Bool:
+    if custom == Bool or custom == UniChar:
         return d.fneq(a, b)
+    if custom == Char or custom == Signed:
+        return d.fneq(d.fneqself, a, b)
     if eq is None:
         return a == b
     return eq(a, b)
@@ -417,9 +425,13 @@ def ll_dict_copy(d, custom, eq):
     # the same entries array (dead entries too, at their places) and an index as big
     _ensure_index(d, custom)
     new = malloc(typeOf(d).TO)
-    if custom == Bool:
+    if custom != Void:
         new.fneq = d.fneq
         new.fnhash = d.fnhash
+    if custom == Char or custom == Signed:
+        new.fneqself = d.fneqself
+    if custom == UniChar or custom == Signed:
+        new.fnhashself = d.fnhashself
     src = d.entries
     dst = malloc(typeOf(d).TO.entries.TO, len(src))
     n = d.num_used
