@@ -88,15 +88,16 @@ impl RTyper<'_> {
                     Some((eq, hash)) => self.r_dict_fields(*eq, *hash),
                     None => Vec::new(),
                 };
-                let entry = self.types.new_struct(
-                    "dictentry",
-                    false,
-                    vec![
-                        ("key".into(), kt),
-                        ("value".into(), vt),
-                        ("live".into(), LlType::BOOL),
-                    ],
-                );
+                let mut entry_fields: Vec<Field> = vec![
+                    ("key".into(), kt),
+                    ("value".into(), vt),
+                    ("live".into(), LlType::BOOL),
+                ];
+                if custom.is_some() {
+                    // an r_dict keeps its keys' hashes (see ll_dict.py)
+                    entry_fields.push(("hash".into(), LlType::SIGNED));
+                }
+                let entry = self.types.new_struct("dictentry", false, entry_fields);
                 let entries = self.types.gc_array(entry);
                 let entries_ptr = self.types.ptr(entries);
                 let index_arr = self.types.gc_array(LlType::SIGNED);

@@ -32,6 +32,10 @@ functions are plain functions; a bound method (`r_dict(space.eq, space.hash)`) i
 with the instance the dict keeps beside it (`fneqself`, `fnhashself`): `Char` when the
 equality is one, `UniChar` when the hash is one, `Signed` when both are (a comparison of
 types is decided by the annotator, so each specialization keeps one branch).
+As the reference's, an r_dict's entries keep their key's hash (`hash`): a lookup takes an
+entry of the very same key, else calls the equality only on an entry of the same hash
+(and starts again if that call changed the dict), and the index is rebuilt, a dict copied
+or merged with the kept hashes, so the program's functions are called as often.
 The type of a new dict (`DICT`, a pointer type) is passed as a constant.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Bool, Char, UniChar
@@ -63,6 +67,14 @@ def _hash(d, key, custom):
     if custom == UniChar or custom == Signed:
         return d.fnhash(d.fnhashself, key)
     return compute_hash(key)
+
+
+@specialize.ll()
+def _entry_hash(d, entries, i, custom):
+    # the hash of entry i's key: kept in an r_dict's entry
+    if custom == Void:
+        return _hash(d, entries[i].key, custom)
+    return entries[i].hash
 
 
 @specialize.ll()
@@ -116,7 +128,7 @@ def _reindex(d, nslots, custom):
     i = 0
     while i < d.num_used:
         if entries[i].live:
-            _store(d.indexes, _hash(d, entries[i].key, custom), i)
+            _store(d.indexes, _entry_hash(d, entries, i, custom), i)
         i += 1
 
 
@@ -143,8 +155,23 @@ def _find(d, key, h, custom, eq):
         if x == FREE:
             return -1
         if x >= VALID:
-            if _keyeq(d, d.entries[x - VALID].key, key, custom, eq):
-                return s
+            if custom == Void:
+                if _keyeq(d, d.entries[x - VALID].key, key, custom, eq):
+                    return s
+            else:
+                entries = d.entries
+                k = entries[x - VALID].key
+                if k == key:
+                    return s
+                if entries[x - VALID].hash == h:
+                    found = _keyeq(d, k, key, custom, eq)
+                    if (entries != d.entries or indexes != d.indexes
+                            or not entries[x - VALID].live
+                            or entries[x - VALID].key != k):
+                        # the equality changed the dict: start again
+                        return _find(d, key, h, custom, eq)
+                    if found:
+                        return s
         s = (s * 5 + 1 + perturb) & mask
         perturb >>= PERTURB_SHIFT
 
@@ -154,7 +181,7 @@ def _slot_of(d, i, custom):
     # the slot naming entry i
     indexes = d.indexes
     mask = len(indexes) - 1
-    h = _hash(d, d.entries[i].key, custom)
+    h = _entry_hash(d, d.entries, i, custom)
     perturb = h & MAXINT
     s = h & mask
     while indexes[s] != i + VALID:
@@ -205,6 +232,8 @@ def _compact(d, custom):
                 new[j].key = old[i].key
                 new[j].value = old[i].value
                 new[j].live = True
+                if custom != Void:
+                    new[j].hash = old[i].hash
             j += 1
         i += 1
     if new == old:
@@ -257,6 +286,8 @@ def _grow(d, custom):
         new[i].key = old[i].key
         new[i].value = old[i].value
         new[i].live = old[i].live
+        if custom != Void:
+            new[i].hash = old[i].hash
         i += 1
     d.entries = new
 
@@ -274,6 +305,8 @@ def _add(d, key, value, h, custom):
     entries[i].key = key
     entries[i].value = value
     entries[i].live = True
+    if custom != Void:
+        entries[i].hash = h
     d.num_used = i + 1
     d.num_live += 1
     _store(d.indexes, h, i)
@@ -315,7 +348,11 @@ def ll_dict_getitem(d, key, custom, eq):
 
 @specialize.ll()
 def ll_dict_setitem(d, key, value, custom, eq):
-    h = _hash(d, key, custom)
+    _setitem_hashed(d, key, value, _hash(d, key, custom), custom, eq)
+
+
+@specialize.ll()
+def _setitem_hashed(d, key, value, h, custom, eq):
     i = _lookup(d, key, h, custom, eq)
     if i >= 0:
         d.entries[i].value = value
@@ -416,7 +453,8 @@ def ll_dict_update(d, other, custom, eq):
     while i < other.num_used:
         src = other.entries
         if src[i].live:
-            ll_dict_setitem(d, src[i].key, src[i].value, custom, eq)
+            h = _entry_hash(other, src, i, custom)
+            _setitem_hashed(d, src[i].key, src[i].value, h, custom, eq)
         i += 1
 
 
@@ -440,6 +478,8 @@ def ll_dict_copy(d, custom, eq):
         dst[i].key = src[i].key
         dst[i].value = src[i].value
         dst[i].live = src[i].live
+        if custom != Void:
+            dst[i].hash = src[i].hash
         i += 1
     new.entries = dst
     new.num_used = n
