@@ -818,6 +818,11 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     None
                 }
             }
+            FuncsetCheck => {
+                // the reference's dispatcher switch of a small function set: abort()
+                let _ = writeln!(self.out, "    if (!{}) abort();", a(0));
+                None
+            }
             DebugAssert => {
                 let _ = writeln!(
                     self.out,

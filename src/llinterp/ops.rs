@@ -380,6 +380,13 @@ impl<'p> LlInterpreter<'p> {
                 self.collect(&dop.live, frame);
                 LlValue::Void
             }
+            FuncsetCheck => {
+                if !matches!(a!(0).as_ptr(), LlPtr::Func(_)) {
+                    // the reference's dispatcher switch: abort(), no message
+                    return Err(super::Unwind::Exit(134));
+                }
+                LlValue::Void
+            }
             DebugAssert => {
                 if !a!(0).as_bool() {
                     return Err(self.fatal(op, format!("{}AssertionError", super::FATAL)));

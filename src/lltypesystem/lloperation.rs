@@ -279,6 +279,12 @@ llops! {
     DirectCall = "direct_call", None, Given, false, Anything, true;
     /// `indirect_call(funcptr, args…, Void const graphs)`.
     IndirectCall = "indirect_call", None, Given, false, Anything, true;
+    /// `funcset_check(funcptr)` before an `indirect_call` of a family of 2 to 4 functions:
+    /// the reference's `-O2` represents such a set by an index (`SmallFunctionSetPBCRepr`,
+    /// `withsmallfuncsets=5`) and calls through a switch whose default aborts, so a call of
+    /// none of them (None, a method the object's class lacks) ends the program silently
+    /// with status 134 where a pointer would be called as NULL.
+    FuncsetCheck = "funcset_check", Some(1), V, false, Nothing, true;
     // Debugging
     DebugAssert = "debug_assert", Some(2), V, false, Nothing, true;
     DebugFatalError = "debug_fatalerror", Some(1), V, false, Nothing, true;

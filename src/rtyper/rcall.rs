@@ -84,6 +84,7 @@ impl RTyper<'_> {
             }
             Repr::FuncPtr(graphs) => {
                 let (fv, _, _) = hop.r_s_popfirstarg();
+                funcset_check(llops, fv, graphs.len());
                 self.indirect_call(hop, llops, fv, graphs[0])
             }
             _ => {
@@ -500,6 +501,7 @@ impl RTyper<'_> {
         let vv = llops.genop(LlOp::CastPointer, vec![tp], vtp);
         let ft = self.lltype(repr);
         let fp = llops.genop(LlOp::GetField, vec![vv, cfield(&cls_field(&slot_name))], ft);
+        funcset_check(llops, fp, graphs.len());
         hop.v_s_insertfirstarg(sv, sr, SomeValue::Impossible);
         self.indirect_call(hop, llops, fp, graphs[0])
     }
@@ -554,5 +556,14 @@ impl RTyper<'_> {
         let mut all = vec![fp];
         all.extend(args);
         llops.genop(LlOp::DirectCall, all, result)
+    }
+}
+
+/// Before a call through a function pointer of a family of `n` functions: the reference's
+/// `-O2` keeps a set of 2 to 4 as an index and its dispatcher aborts on anything else
+/// (`LlOp::FuncsetCheck`); a bigger set is a pointer, called as it is.
+fn funcset_check(llops: &mut LlOps, fp: Hlvalue, n: usize) {
+    if (2..5).contains(&n) {
+        llops.genop(LlOp::FuncsetCheck, vec![fp], LlType::VOID);
     }
 }
