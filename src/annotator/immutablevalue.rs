@@ -94,9 +94,8 @@ pub(crate) fn is_bundled_r_dict(heap: &Heap, cls: ObjId) -> bool {
 
 /// The entries of a prebuilt `r_dict` of the bundled model, in the order CPython iterates
 /// over the r_dict's own dict (its table of the keys' hashes by the r_dict's function), as
-/// the reference converts it; insertion order when that order is not known. Each entry is
-/// its key, its value and the hash the r_dict's function gave the key.
-pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value, Value)> {
+/// the reference converts it; insertion order when that order is not known.
+pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value)> {
     let Object::Instance(inst) = heap.get(id) else {
         return Vec::new();
     };
@@ -111,7 +110,7 @@ pub(crate) fn r_dict_entries(heap: &Heap, id: ObjId) -> Vec<(Value, Value, Value
         .into_iter()
         .filter_map(|(_, e)| match e {
             Value::Obj(l) => match heap.get(l) {
-                Object::List(items) if items.len() == 3 => Some((items[0], items[1], items[2])),
+                Object::List(items) if items.len() == 3 => Some((items[0], items[1])),
                 _ => None,
             },
             _ => None,
@@ -144,7 +143,7 @@ impl Bookkeeper {
             self.immutablevalue(heap, hash)?,
         );
         self.r_dicts.push((def, s_eq, s_hash));
-        for (k, v, _) in r_dict_entries(heap, id) {
+        for (k, v) in r_dict_entries(heap, id) {
             let sk = self.immutablevalue(heap, k)?;
             let sv = self.immutablevalue(heap, v)?;
             self.generalize_key(heap, def, &sk)?;

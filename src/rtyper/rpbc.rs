@@ -537,7 +537,7 @@ impl RTyper<'_> {
                 let entries = match self.objheap.get(id) {
                     // in the order CPython iterates over it (the reference converts
                     // `dictobj.items()`), when that order is reproducible
-                    Object::Dict(d) => without_hashes(d.py_entries()),
+                    Object::Dict(d) => d.py_entries(),
                     // an r_dict made at import time: in the order CPython iterates over
                     // the untranslated r_dict's own dict (keys hashed by its function),
                     // which the object space keeps
@@ -552,7 +552,7 @@ impl RTyper<'_> {
                         ..
                     } => {
                         weak = true;
-                        without_hashes(self.prebuilt_weakdict_entries(id))
+                        self.prebuilt_weakdict_entries(id)
                     }
                     // a weak key dictionary made at import time: empty, as the reference's
                     // RTyper requires (an entry whose key is alive is refused)
@@ -597,7 +597,7 @@ impl RTyper<'_> {
                 if let Some((eq, hash)) = custom {
                     self.set_prebuilt_r_dict_functions(p, st, id, eq, hash)?;
                 }
-                for (i, (kv, vv, hv)) in entries.into_iter().enumerate() {
+                for (i, (kv, vv)) in entries.into_iter().enumerate() {
                     let kc = self.const_value(kv, key)?;
                     let vc = match (weak, vv) {
                         (true, Value::Obj(inst)) => {
@@ -605,19 +605,11 @@ impl RTyper<'_> {
                         }
                         _ => self.const_value(vv, value)?.value,
                     };
-                    // an r_dict's entry keeps the hash its function gave the key
-                    let hash = match (custom, hv) {
-                        (Some(_), Value::Int(h)) => Some(("hash", LlValue::Int(h))),
-                        _ => None,
-                    };
                     for (f, x) in [
                         ("key", kc.value),
                         ("value", vc),
                         ("live", LlValue::Bool(true)),
-                    ]
-                    .into_iter()
-                    .chain(hash)
-                    {
+                    ] {
                         let path = [Offset::Index(i as i64), Offset::Field(f.into())];
                         let _ = self.st.heap.setinterior(&self.st.types, e, arr, &path, x);
                     }
@@ -745,12 +737,4 @@ pub(crate) fn binary_float_const(f: f64) -> f64 {
     } else {
         default
     }
-}
-
-/// Entries of a prebuilt dict (key, value) with no hash kept (only an r_dict keeps one).
-fn without_hashes(entries: Vec<(Value, Value)>) -> Vec<(Value, Value, Value)> {
-    entries
-        .into_iter()
-        .map(|(k, v)| (k, v, Value::None))
-        .collect()
 }

@@ -35,7 +35,9 @@ types is decided by the annotator, so each specialization keeps one branch).
 As the reference's, an r_dict's entries keep their key's hash (`hash`): a lookup takes an
 entry of the very same key, else calls the equality only on an entry of the same hash
 (and starts again if that call changed the dict), and the index is rebuilt, a dict copied
-or merged with the kept hashes, so the program's functions are called as often.
+or merged with the kept hashes, so the program's functions are called as often (a
+prebuilt r_dict's keys are hashed again at its first operation, as the reference's
+binary does).
 The type of a new dict (`DICT`, a pointer type) is passed as a constant.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Bool, Char, UniChar
@@ -136,6 +138,14 @@ def _reindex(d, nslots, custom):
 def _ensure_index(d, custom):
     # a new or prebuilt dict gets the smallest index that holds its entries
     if not d.indexes:
+        if custom != Void:
+            # a prebuilt r_dict: the reference's binary hashes its keys again, in order,
+            # with the r_dict's function
+            entries = d.entries
+            i = 0
+            while i < d.num_used:
+                entries[i].hash = _hash(d, entries[i].key, custom)
+                i += 1
         nslots = INDEX_MIN
         while nslots * 2 <= d.num_live * 3:
             nslots *= 2
