@@ -390,10 +390,20 @@ def ll_concat_fixed(ARRAY, items1, n1, items2, n2):
 
 
 @specialize.ll()
+def _is_narrow(T):
+    # the C integer types narrower than a machine word (rffi's INT, UINT, ...): the
+    # low-level graphs do no arithmetic or comparison on them
+    return (T == INT or T == UINT or T == SHORT or T == USHORT or T == SIGNEDCHAR
+            or T == UCHAR)
+
+
+@specialize.ll()
 def _fill(dst, x, times):
     # one store per item, none when x is the zero the new array already holds (not for
-    # floats, where -0.0 == 0.0)
-    if times > 0 and x == dst[0] and typeOf(dst).TO.OF != Float:
+    # floats, where -0.0 == 0.0, nor for narrow integers, which cannot be compared: the
+    # type test comes first so that their comparison is never flowed)
+    OF = typeOf(dst).TO.OF
+    if times > 0 and OF != Float and not _is_narrow(OF) and x == dst[0]:
         return
     k = 0
     while k < times:
