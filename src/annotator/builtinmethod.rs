@@ -526,8 +526,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::StrLower | B::StrUpper if !uni => {
                 self.arity(&full, args, 0, 0)?;
+                // The reference's SomeChar.method_upper/lower return the receiver's own
+                // annotation, constant included: `'h'.upper()` of a constant char is annotated
+                // as the constant 'h', which every use of the result then reads (the typer's
+                // inputarg takes an annotation's constant), so the translated program sees
+                // the char unchanged.
                 Ok(match s {
-                    S::Char { no_nul, .. } => SomeValue::char(*no_nul),
+                    S::Char { .. } => s.clone(),
                     _ => SomeValue::string(),
                 })
             }

@@ -8,6 +8,7 @@ use crate::annotator::model::{Position, SomeValue};
 use crate::flowspace::{FunctionGraph, Hlvalue, LlConstant, SpaceOperation};
 use crate::interpreter::Op;
 use crate::lltypesystem::{LlOp, LlType, LlValue, Sym};
+use crate::objspace::object::Value;
 use crate::syntax::Span;
 
 /// The low-level operations generated for the current block, and the graph their result
@@ -199,6 +200,21 @@ impl Hop {
         self.op.args.insert(0, v);
     }
 
+    /// The constant of argument `i`'s annotation when the argument is a variable annotated
+    /// as a constant (unicode) character. The reference's `inputarg` reads any variable
+    /// annotated as a constant as that constant, whatever computed it; this is visible where
+    /// the annotation is not the computed value: `c.upper()` / `c.lower()` of a constant char
+    /// are annotated as `c` itself, so the translated program sees `c` unchanged.
+    pub fn annotated_char_const(&self, i: usize) -> Option<Value> {
+        match (self.op.args[i], &self.args_s[i]) {
+            (
+                Hlvalue::Var(_),
+                s @ (SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }),
+            ) => s.konst(),
+            _ => None,
+        }
+    }
+
     /// Marks the next generated operation as the one that may raise.
     pub fn exception_is_here(&mut self, llops: &LlOps) {
         self.raising_index = Some(llops.ops.len());
@@ -221,6 +237,9 @@ impl RTyper<'_> {
         r: ReprId,
     ) -> Result<Hlvalue, TyperError> {
         if let Some(c) = self.static_value(hop.g, hop.op.args[i], hop.args_r[i]) {
+            return Ok(Hlvalue::Ll(self.const_value(c, r)?));
+        }
+        if let Some(c) = hop.annotated_char_const(i) {
             return Ok(Hlvalue::Ll(self.const_value(c, r)?));
         }
         self.convertvar(llops, hop.args_v[i], hop.args_r[i], r)

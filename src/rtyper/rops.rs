@@ -561,7 +561,9 @@ impl RTyper<'_> {
             (Repr::Char, Repr::Char) | (Repr::UniChar, Repr::UniChar) => {
                 let prefix = if r0 == Repr::Char { "char" } else { "unichar" };
                 let o = llop(&format!("{}_{}", prefix, suffix))?;
-                let (a, b) = (hop.args_v[0], hop.args_v[1]);
+                let rc = hop.args_r[0];
+                let a = self.inputarg(llops, hop, 0, rc)?;
+                let b = self.inputarg(llops, hop, 1, rc)?;
                 Ok((llops.genop(o, vec![a, b], LlType::BOOL), rb))
             }
             (Repr::Char, Repr::UniChar) | (Repr::UniChar, Repr::Char) => {
