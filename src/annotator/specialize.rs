@@ -455,6 +455,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 None => {
                     // import-time code may change what any function's graph folds
                     self.flowed.clear();
+                    crate::interpreter::ConcreteSpace::restart_limits(self.space);
                     let r = Space::call(self.space, Value::Obj(func), CallArgs::positional(vals));
                     if let (Ok(v), Some(k)) = (&r, key) {
                         self.memo_results.insert((func, k), *v);

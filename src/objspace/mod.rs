@@ -65,8 +65,19 @@ pub const DEFAULT_MAX_STACK_BYTES: usize = 1_536 * 1024;
 /// Default limit of executed instructions for one `import_main` (endless loops).
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
 /// Default limit of CPU time for import-time evaluation (an analysis answers within
-/// seconds, whatever the program does at import time).
+/// seconds, whatever the program does at import time): the language server's, and the
+/// command line's unless `--import-budget` says otherwise.
 pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The step and time limits of import-time evaluation for a CPU-time `budget` (`None`: the
+/// defaults): the step limit is [`DEFAULT_MAX_STEPS`] per [`DEFAULT_MAX_TIME`] of budget,
+/// never less than the default.
+pub fn import_limits(budget: Option<std::time::Duration>) -> (u64, std::time::Duration) {
+    let time = budget.unwrap_or(DEFAULT_MAX_TIME);
+    let scale = time.as_secs_f64() / DEFAULT_MAX_TIME.as_secs_f64();
+    let steps = (DEFAULT_MAX_STEPS as f64 * scale).min(u64::MAX as f64 / 2.0) as u64;
+    (steps.max(DEFAULT_MAX_STEPS), time)
+}
 /// Largest container or string the import-time model builds (items or bytes).
 pub const MAX_ITEMS: usize = 20_000_000;
 
@@ -254,6 +265,7 @@ pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers"
 impl ObjSpace {
     /// A fresh space with the built-in classes, the exception hierarchy and `__builtin__`.
     pub fn new(config: LoaderConfig) -> ObjSpace {
+        let (max_steps, max_time) = import_limits(config.import_budget);
         let mut heap = Heap::default();
         let types = Types::bootstrap(&mut heap);
         let builtins_module = heap.alloc(Object::Module(Box::new(object::Module {
@@ -278,10 +290,10 @@ impl ObjSpace {
             max_depth: DEFAULT_MAX_DEPTH,
             max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
             stack_base: 0,
-            max_steps: DEFAULT_MAX_STEPS,
+            max_steps,
             max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
             memory_base: crate::sandbox::thread_bytes(),
-            max_time: DEFAULT_MAX_TIME,
+            max_time,
             started: crate::sandbox::CpuClock::start(),
             main_dir: None,
             main_module: None,
