@@ -3,15 +3,17 @@
 //! `range_step`): its low-level form is a `{start, stop}` structure, and the typer's range
 //! Repr knows only `len`, truth, indexing by an int, iteration (not reversed) and being
 //! read by `list.extend`. Everything else a list does (slicing, `in`, `list()`,
-//! concatenation, repetition, comparison, `index`/`count`) has no implementation there.
+//! concatenation, repetition, comparison, `index`/`count`, an `isinstance()` the annotator
+//! does not fold) has no implementation there.
 //! Judged on the final annotations, at the operation's line.
 
 use super::annrpython::*;
 use super::model::*;
 use super::AnnError;
 use crate::builtins::BuiltinId as B;
-use crate::flowspace::SpaceOperation;
+use crate::flowspace::{Hlvalue, SpaceOperation};
 use crate::interpreter::{ConcreteSpace, Op};
+use crate::objspace::object::Value;
 
 /// What the reference's typer cannot do with a range list, as one operation uses it.
 #[derive(Clone, Copy)]
@@ -20,6 +22,8 @@ enum RangeUse {
     Contains,
     Slice,
     ListCall,
+    /// `isinstance()` whose answer the annotator does not fold.
+    IsInstance,
     /// A binary operator (`+`, `*`, `==`...), by its symbol.
     Operator(&'static str),
     /// A list method, by name.
@@ -32,6 +36,7 @@ impl RangeUse {
             RangeUse::Reversed => "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
             RangeUse::Contains => "`in` of a list made by range() is not supported by the RPython typer: compare with the bounds (`0 <= x < n`) instead".into(),
             RangeUse::Slice => "slicing a list made by range() is not supported by the RPython typer (a list only range() makes, never changed, is a range): call range() with the slice's bounds instead".into(),
+            RangeUse::IsInstance => "isinstance() of a list made by range() is not supported by the RPython typer when the annotator cannot answer it (a list only range() makes, never changed, is a range, which cannot be None): drop the test".into(),
             RangeUse::ListCall => "list() of a list made by range() is not supported by the RPython typer (a list only range() makes, never changed, is a range): build the copy with a comprehension, [i for i in range(...)]".into(),
             RangeUse::Operator(op) => format!(
                 "`{op}` on a list made by range() is not supported by the RPython typer (a list only range() makes, never changed, is a range): build the list with a comprehension, [i for i in range(...)]"
@@ -85,6 +90,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         let operator = match op.opname {
             Op::Contains => return self.arg_is_range(g, op, 0).then_some(RangeUse::Contains),
             Op::GetSlice => return self.arg_is_range(g, op, 0).then_some(RangeUse::Slice),
+            Op::IsInstance => {
+                let folded = matches!(
+                    &self.info[g as usize].bindings[op.result.0 as usize],
+                    Some(s) if s.konst().is_some()
+                );
+                return (!folded && self.arg_is_range(g, op, 0)).then_some(RangeUse::IsInstance);
+            }
             Op::Add | Op::InplaceAdd => "+",
             Op::Mul | Op::InplaceMul => "*",
             Op::Eq => "==",
@@ -115,6 +127,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// `list(r)` and `r.index(x)`/`r.count(x)` of a range list `r`.
     fn range_call(&mut self, g: u32, op: &SpaceOperation) -> Option<RangeUse> {
+        // `list` is a built-in class whose constructor is the builtin
+        if let Some(Hlvalue::Const(Value::Obj(cls))) = op.args.first() {
+            let constructor = self.heap().class(*cls).and_then(|c| c.constructor);
+            if constructor == Some(B::List) && op.args.len() == 2 {
+                return self.arg_is_range(g, op, 1).then_some(RangeUse::ListCall);
+            }
+        }
         let callee = self.annotation(g, *op.args.first()?);
         match callee {
             SomeValue::Builtin { id: B::List, .. } if op.args.len() == 2 => {

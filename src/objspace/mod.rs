@@ -69,14 +69,22 @@ pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
 /// command line's unless `--import-budget` says otherwise.
 pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The step and time limits of import-time evaluation for a CPU-time `budget` (`None`: the
-/// defaults): the step limit is [`DEFAULT_MAX_STEPS`] per [`DEFAULT_MAX_TIME`] of budget,
-/// never less than the default.
-pub fn import_limits(budget: Option<std::time::Duration>) -> (u64, std::time::Duration) {
+/// Most memory a larger import-time budget allows (the import-time heap frees nothing, so
+/// memory grows with the time import-time code runs).
+pub const MAX_BUDGET_BYTES: i64 = 4 * 1024 * 1024 * 1024;
+
+/// The limits of import-time evaluation for a CPU-time `budget` (`None`: the defaults):
+/// steps, CPU time and bytes. Steps and bytes grow in proportion to the time (the defaults
+/// per [`DEFAULT_MAX_TIME`]), never below the defaults, bytes at most
+/// [`MAX_BUDGET_BYTES`].
+pub fn import_limits(budget: Option<std::time::Duration>) -> (u64, std::time::Duration, i64) {
     let time = budget.unwrap_or(DEFAULT_MAX_TIME);
-    let scale = time.as_secs_f64() / DEFAULT_MAX_TIME.as_secs_f64();
+    let scale = (time.as_secs_f64() / DEFAULT_MAX_TIME.as_secs_f64()).max(1.0);
     let steps = (DEFAULT_MAX_STEPS as f64 * scale).min(u64::MAX as f64 / 2.0) as u64;
-    (steps.max(DEFAULT_MAX_STEPS), time)
+    let bytes = (crate::sandbox::MAX_IMPORT_TIME_BYTES as f64 * scale)
+        .min(MAX_BUDGET_BYTES.max(crate::sandbox::MAX_IMPORT_TIME_BYTES) as f64)
+        as i64;
+    (steps, time, bytes)
 }
 /// Largest container or string the import-time model builds (items or bytes).
 pub const MAX_ITEMS: usize = 20_000_000;
@@ -265,7 +273,7 @@ pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers"
 impl ObjSpace {
     /// A fresh space with the built-in classes, the exception hierarchy and `__builtin__`.
     pub fn new(config: LoaderConfig) -> ObjSpace {
-        let (max_steps, max_time) = import_limits(config.import_budget);
+        let (max_steps, max_time, max_memory) = import_limits(config.import_budget);
         let mut heap = Heap::default();
         let types = Types::bootstrap(&mut heap);
         let builtins_module = heap.alloc(Object::Module(Box::new(object::Module {
@@ -291,7 +299,7 @@ impl ObjSpace {
             max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
             stack_base: 0,
             max_steps,
-            max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
+            max_memory,
             memory_base: crate::sandbox::thread_bytes(),
             max_time,
             started: crate::sandbox::CpuClock::start(),
