@@ -2,9 +2,9 @@
 //! A list made by `range()` that nothing mutates or resizes stays a range (`listdef`'s
 //! `range_step`): its low-level form is a `{start, stop}` structure, and the typer's range
 //! Repr knows only `len`, truth, indexing by an int, iteration (not reversed) and being
-//! read by `list.extend`. Everything else a list does (slicing, `in`, `list()`,
-//! concatenation, repetition, comparison, `index`/`count`, an `isinstance()` the annotator
-//! does not fold) has no implementation there.
+//! read by `list.extend` (and `==`, which the reference types). What the reference was
+//! seen to refuse: slicing, `in`, `list()`, `+`, `index`, an `isinstance()` the annotator
+//! does not fold (`count` is refused for every list, by the annotator).
 //! Judged on the final annotations, at the operation's line.
 
 use super::annrpython::*;
@@ -97,14 +97,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
                 return (!folded && self.arg_is_range(g, op, 0)).then_some(RangeUse::IsInstance);
             }
-            Op::Add | Op::InplaceAdd => "+",
-            Op::Mul | Op::InplaceMul => "*",
-            Op::Eq => "==",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            Op::Ge => ">=",
+            // (`==` of a range list and a list is typed by the reference; `*` and `+=`
+            // are not probed: left alone)
+            Op::Add => "+",
             Op::SimpleCall => return self.range_call(g, op),
             _ => {
                 // reversed() of a range list: the iterator the operation makes
@@ -125,7 +120,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             .then_some(RangeUse::Operator(operator))
     }
 
-    /// `list(r)` and `r.index(x)`/`r.count(x)` of a range list `r`.
+    /// `list(r)` and `r.index(x)` of a range list `r`.
     fn range_call(&mut self, g: u32, op: &SpaceOperation) -> Option<RangeUse> {
         // `list` is a built-in class whose constructor is the builtin
         if let Some(Hlvalue::Const(Value::Obj(cls))) = op.args.first() {
@@ -140,9 +135,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 self.arg_is_range(g, op, 1).then_some(RangeUse::ListCall)
             }
             SomeValue::BuiltinMethod { id, s_self } => {
+                // (`count` is refused for every list, by the annotator)
                 let name = match id {
                     B::ListIndex => "index",
-                    B::ListCount => "count",
                     _ => return None,
                 };
                 self.is_range_list(&s_self)

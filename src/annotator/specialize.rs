@@ -294,6 +294,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             match c.and_then(|c| self.heap().hash_key(c)) {
                 Some(k) => key.push(KeyPart::Const(k)),
                 None if or_var => key.push(KeyPart::Var),
+                // a value rpy-lsp does not model may be the constant the specialization
+                // needs (hippyvm's `space.str_w` through its unmodelled `call_args`): one
+                // graph per call (which may pass its own constants), never an error
+                None if matches!(s, SomeValue::Unknown(_)) => {
+                    key.push(KeyPart::Location(self.bk.position))
+                }
                 // a bound method (`self.parse_item`) is not a constant, but the reference
                 // keys `specialize.arg` on its one description
                 None if matches!(s, SomeValue::Pbc { descs, .. } if descs.len() == 1) => {
