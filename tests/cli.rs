@@ -894,3 +894,28 @@ def target(*args):
         "{stderr}"
     );
 }
+
+/// `--import-budget SECONDS` is the CPU time `check` gives import-time code: past it, a
+/// warning naming the budget and the option (not an error: the limit is rpy-lsp's);
+/// a budget that is not a positive number of seconds is a usage error.
+#[test]
+fn check_import_budget_option() {
+    let prog = write_program(
+        "import_budget",
+        "N = 0\nfor i in xrange(100000000):\n    N += 1\n\n\ndef entry_point(argv):\n    return N\n\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let p = prog.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let (code, stdout, _) = rpy(&["check", "--format", "concise", "--import-budget", "0.2", p]);
+    assert_eq!(code, 0, "a warning only: {stdout}");
+    assert!(
+        stdout.contains("stopped after 0.2 seconds of CPU time")
+            && stdout.contains("--import-budget SECONDS"),
+        "{stdout}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    for bad in ["0", "-1", "soon"] {
+        let (code, _, stderr) = rpy(&["check", "--import-budget", bad, p]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+    }
+}

@@ -873,3 +873,30 @@ fn tuple_subclass_instances() {
         ],
     );
 }
+
+#[test]
+fn tuple_equality_and_membership_without_user_code() {
+    // tuples of simple values are compared without the general comparison (rply's
+    // `t not in trans` over thousands of `(state, symbol)` pairs); items that need user
+    // code still take it (values from python 2.7.18)
+    check(
+        "class A(object):\n    def __eq__(self, other):\n        return True\n\
+         pairs = [(i, 'n%d' % i) for i in range(50)]\n\
+         a = (7, 'n7') in pairs\nb = (7, 'n8') in pairs\nc = ((1, 2), 'x') == ((1, 2), 'x')\n\
+         d = (1, 2) == (1, 2, 3)\ne = (1, 'a') == 'a'\ng = (A(), 1) == (2, 1)\n\
+         h = (1.0, True) == (1, 1)\ni = (1, A()) == (2, A())\n\
+         k = [(1, 2)] == [(1, 2)]\nl = (None,) == (0,)\n",
+        &[
+            ("a", "True"),
+            ("b", "False"),
+            ("c", "True"),
+            ("d", "False"),
+            ("e", "False"),
+            ("g", "True"),
+            ("h", "True"),
+            ("i", "False"),
+            ("k", "True"),
+            ("l", "False"),
+        ],
+    );
+}

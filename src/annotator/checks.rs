@@ -17,49 +17,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// Uses the annotator accepts but the RPython typer cannot translate, which depend on
     /// the final annotations (a list stays a `range()` list only if nothing mutates it).
     pub(super) fn check_typer_limits(&mut self) {
-        // reversed() of a range list: the iterator the operation makes
-        let reversed =
-            self.ops_on_range_lists(|op, bindings| match &bindings[op.result.0 as usize] {
-                Some(SomeValue::Iterator {
-                    container,
-                    variant: IterVariant::Reversed,
-                }) => match **container {
-                    SomeValue::List { def, .. } => Some(def),
-                    _ => None,
-                },
-                _ => None,
-            });
-        for span in reversed {
-            self.report(
-                AnnError::new(
-                    "RPY210",
-                    "reversed() of a list made by range() is not supported by the RPython typer: iterate over range(n - 1, -1, -1) instead".into(),
-                ).at_typer(),
-                span,
-            );
-        }
-        // `x in l` of a range list: the operation's first argument
-        let contains = self.ops_on_range_lists(|op, bindings| {
-            if op.opname != Op::Contains {
-                return None;
-            }
-            match op.args.first() {
-                Some(Hlvalue::Var(v)) => match &bindings[v.0 as usize] {
-                    Some(SomeValue::List { def, .. }) => Some(*def),
-                    _ => None,
-                },
-                _ => None,
-            }
-        });
-        for span in contains {
-            self.report(
-                AnnError::new(
-                    "RPY210",
-                    "`in` of a list made by range() is not supported by the RPython typer: compare with the bounds (`0 <= x < n`) instead".into(),
-                ).at_typer(),
-                span,
-            );
-        }
+        self.check_range_lists();
         self.check_none_equality();
         self.check_is_of_primitives();
         self.check_type_of_non_instance();
@@ -106,28 +64,6 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
             }
         }
-    }
-
-    /// The spans of the operations that `list_of` says use a list (its definition), among
-    /// those whose list is still a `range()` list at the fixpoint (nothing mutates or
-    /// resizes it).
-    fn ops_on_range_lists(
-        &self,
-        list_of: impl Fn(&SpaceOperation, &[Option<SomeValue>]) -> Option<ListDefId>,
-    ) -> Vec<Span> {
-        let mut found = Vec::new();
-        for (graph, info) in self.graphs.iter().zip(&self.info) {
-            for op in graph.blocks.iter().flat_map(|b| &b.operations) {
-                let Some(def) = list_of(op, &info.bindings) else {
-                    continue;
-                };
-                let item = self.bk.item(self.bk.list_item(def));
-                if item.range_step.is_some() && !item.mutated && !item.resized {
-                    found.push(op.span);
-                }
-            }
-        }
-        found
     }
 
     /// `s.decode('utf-8')` of a constant string, which the typer cannot translate;

@@ -50,6 +50,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     fn call_py(&mut self, f: Value, args: Vec<Value>) -> Option<Value> {
         // import-time code may change what any function's graph folds
         self.flowed.clear();
+        crate::interpreter::ConcreteSpace::restart_limits(self.space);
         Space::call(self.space, f, CallArgs::positional(args)).ok()
     }
 

@@ -359,6 +359,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 (S::LlType(x), Some(S::LlType(y))) => {
                     Ok(SomeValue::const_bool((x == y) != (op.opname == Op::Ne)))
                 }
+                // a low-level pointer is never None (a NULL one neither): the reference
+                // folds `p is None` (its SomePtr cannot be None), so a branch on it is
+                // dead (rffi's wrapper tests each `char *`/`void *` argument so)
+                (S::Ptr(_), Some(S::None)) if op.opname == Op::Is => {
+                    Ok(SomeValue::const_bool(false))
+                }
                 // A type compared with a constant that is not a low-level type (rffi's
                 // `TYPE is INT`, INT being a C integer type of the model): never the same.
                 (S::LlType(_), Some(other))

@@ -54,6 +54,7 @@ mod pbcmemo;
 mod positions;
 mod provenance;
 mod query;
+mod rangelist;
 mod report;
 mod signature;
 mod simplify;

@@ -294,6 +294,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             match c.and_then(|c| self.heap().hash_key(c)) {
                 Some(k) => key.push(KeyPart::Const(k)),
                 None if or_var => key.push(KeyPart::Var),
+                // a value rpy-lsp does not model may be the constant the specialization
+                // needs (hippyvm's `space.str_w` through its unmodelled `call_args`): one
+                // graph per call (which may pass its own constants), never an error
+                None if matches!(s, SomeValue::Unknown(_)) => {
+                    key.push(KeyPart::Location(self.bk.position))
+                }
                 // a bound method (`self.parse_item`) is not a constant, but the reference
                 // keys `specialize.arg` on its one description
                 None if matches!(s, SomeValue::Pbc { descs, .. } if descs.len() == 1) => {
@@ -455,6 +461,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 None => {
                     // import-time code may change what any function's graph folds
                     self.flowed.clear();
+                    crate::interpreter::ConcreteSpace::restart_limits(self.space);
                     let r = Space::call(self.space, Value::Obj(func), CallArgs::positional(vals));
                     if let (Ok(v), Some(k)) = (&r, key) {
                         self.memo_results.insert((func, k), *v);

@@ -41,10 +41,12 @@ pub fn build(args: BuildArgs) -> i32 {
         }
     };
     let t = Instant::now();
-    let mut analysis = engine::analyze_target_with(
+    let mut analysis = engine::analyze_target_opts(
         &target,
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
+        false,
+        super::import_budget(super::IMPORT_BUDGET_SECS),
     );
     timer("annotate", t);
     let t = Instant::now();

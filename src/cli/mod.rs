@@ -80,6 +80,30 @@ struct CheckArgs {
     /// RPY301 warnings, what `run` and `build` could not translate).
     #[arg(long)]
     no_translate: bool,
+    /// CPU seconds the program's import-time code may take before `check` stops it with a
+    /// warning (the language server allows 5).
+    #[arg(long, value_name = "SECONDS", default_value_t = IMPORT_BUDGET_SECS, value_parser = parse_budget)]
+    import_budget: f64,
+}
+
+/// The command line's default `--import-budget`: programs that build big tables at import
+/// time need more than the language server's 5 s (hippyvm's and rmathics' rply grammars),
+/// and a command-line check may wait for them.
+const IMPORT_BUDGET_SECS: f64 = 60.0;
+
+/// A positive number of seconds (fractions allowed), at most a day.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds between 0 and 86400"
+        )),
+    }
+}
+
+/// [`IMPORT_BUDGET_SECS`] as the engine takes it.
+fn import_budget(secs: f64) -> Option<std::time::Duration> {
+    Some(std::time::Duration::from_secs_f64(secs))
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -408,6 +432,7 @@ fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConf
     }
     config.rules.ignore.extend(args.ignore.iter().cloned());
     config.translate = !args.no_translate;
+    config.import_budget = import_budget(args.import_budget);
     if let Some(e) = config.rules.unknown_selectors_error() {
         return Err(e);
     }
@@ -518,7 +543,13 @@ fn check_paths(args: &CheckArgs, cwd: &Path, paths: &[PathBuf], stdin: Option<&P
                 let mut roots = vec![dir];
                 roots.extend(config.search_paths.iter().cloned());
                 crate::objspace::preparse::start(path, roots, policy.clone());
-                engine::analyze_target_opts(path, &config.search_paths, policy, config.translate)
+                engine::analyze_target_opts(
+                    path,
+                    &config.search_paths,
+                    policy,
+                    config.translate,
+                    config.import_budget,
+                )
             } else {
                 // a module of the project: the project's programs, this file's diagnostics
                 engine::analyze(&config, &HashMap::default())
@@ -690,10 +721,12 @@ fn run_on_this_thread(
     let t0 = std::time::Instant::now();
     // the program runs: its import-time code sees the real machine, as the reference's
     // translation does
-    let mut analysis = engine::analyze_target_with(
+    let mut analysis = engine::analyze_target_opts(
         &target,
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
+        false,
+        import_budget(IMPORT_BUDGET_SECS),
     );
     let t1 = std::time::Instant::now();
     let translated = engine::translate(&mut analysis);

@@ -37,6 +37,9 @@ pub struct EngineConfig {
     /// What import-time code may see; `None`: the sandbox of [`EngineConfig::policy`]
     /// (commands that run the program on purpose may pass `Policy::unrestricted()`).
     pub policy_override: Option<crate::sandbox::Policy>,
+    /// CPU time import-time code may take (`None`: the default, which keeps the language
+    /// server responsive); the CLI's `--import-budget`.
+    pub import_budget: Option<std::time::Duration>,
 }
 
 /// Which rules are reported: `select` (codes, prefixes such as `RPY2`, or rule names; empty:

@@ -105,6 +105,7 @@ pub fn analyze_after(
         search_paths: config.search_paths.clone(),
         overlays: overlays.clone(),
         policy: config.policy(),
+        import_budget: config.import_budget,
     };
     analysis.config_notes(config);
     let mut targets = config.targets();
@@ -236,7 +237,7 @@ pub fn analyze_target_with(
     search_paths: &[PathBuf],
     policy: crate::sandbox::Policy,
 ) -> Analysis {
-    analyze_target_opts(path, search_paths, policy, false)
+    analyze_target_opts(path, search_paths, policy, false, None)
 }
 
 /// [`analyze_target_with`], also running the RTyper after a clean annotation when
@@ -246,11 +247,13 @@ pub fn analyze_target_opts(
     search_paths: &[PathBuf],
     policy: crate::sandbox::Policy,
     translate: bool,
+    import_budget: Option<std::time::Duration>,
 ) -> Analysis {
     let loader = LoaderConfig {
         search_paths: search_paths.to_vec(),
         overlays: HashMap::default(),
         policy,
+        import_budget,
     };
     let mut analysis = Analysis {
         sources: SourceMap::default(),

@@ -300,6 +300,10 @@ pub trait ConcreteSpace: Space<Value = Value> {
     fn rtyper_patched(&self) -> bool {
         false
     }
+    /// Gives the next import-time call the annotator makes (a `specialize.memo` function)
+    /// budgets of its own: the import's memory (its heap frees nothing) and the CPU time
+    /// of the import and of the annotation so far are not the call's.
+    fn restart_limits(&mut self) {}
     /// Calls the registry's import-time implementation of built-in `id` on constant
     /// arguments (the annotator's constant folding of `int("12")`, `chr(120)`…): its
     /// result, or `None` when the call raises (the reference then leaves the value

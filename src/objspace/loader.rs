@@ -34,6 +34,9 @@ pub struct LoaderConfig {
     pub overlays: HashMap<PathBuf, String>,
     /// What import-time code may see of the machine (sandboxed by default).
     pub policy: crate::sandbox::Policy,
+    /// CPU time import-time evaluation may take (`None`: [`super::DEFAULT_MAX_TIME`], what
+    /// the language server allows); its step limit grows in proportion.
+    pub import_budget: Option<std::time::Duration>,
 }
 
 /// A module found by the resolver.

@@ -65,8 +65,27 @@ pub const DEFAULT_MAX_STACK_BYTES: usize = 1_536 * 1024;
 /// Default limit of executed instructions for one `import_main` (endless loops).
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
 /// Default limit of CPU time for import-time evaluation (an analysis answers within
-/// seconds, whatever the program does at import time).
+/// seconds, whatever the program does at import time): the language server's, and the
+/// command line's unless `--import-budget` says otherwise.
 pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Most memory a larger import-time budget allows (the import-time heap frees nothing, so
+/// memory grows with the time import-time code runs).
+pub const MAX_BUDGET_BYTES: i64 = 4 * 1024 * 1024 * 1024;
+
+/// The limits of import-time evaluation for a CPU-time `budget` (`None`: the defaults):
+/// steps, CPU time and bytes. Steps and bytes grow in proportion to the time (the defaults
+/// per [`DEFAULT_MAX_TIME`]), never below the defaults, bytes at most
+/// [`MAX_BUDGET_BYTES`].
+pub fn import_limits(budget: Option<std::time::Duration>) -> (u64, std::time::Duration, i64) {
+    let time = budget.unwrap_or(DEFAULT_MAX_TIME);
+    let scale = (time.as_secs_f64() / DEFAULT_MAX_TIME.as_secs_f64()).max(1.0);
+    let steps = (DEFAULT_MAX_STEPS as f64 * scale).min(u64::MAX as f64 / 2.0) as u64;
+    let bytes = (crate::sandbox::MAX_IMPORT_TIME_BYTES as f64 * scale)
+        .min(MAX_BUDGET_BYTES.max(crate::sandbox::MAX_IMPORT_TIME_BYTES) as f64)
+        as i64;
+    (steps, time, bytes)
+}
 /// Largest container or string the import-time model builds (items or bytes).
 pub const MAX_ITEMS: usize = 20_000_000;
 
@@ -254,6 +273,7 @@ pub const LONG_RESULT: &str = "a long integer beyond rpy-lsp's 128-bit integers"
 impl ObjSpace {
     /// A fresh space with the built-in classes, the exception hierarchy and `__builtin__`.
     pub fn new(config: LoaderConfig) -> ObjSpace {
+        let (max_steps, max_time, max_memory) = import_limits(config.import_budget);
         let mut heap = Heap::default();
         let types = Types::bootstrap(&mut heap);
         let builtins_module = heap.alloc(Object::Module(Box::new(object::Module {
@@ -278,10 +298,10 @@ impl ObjSpace {
             max_depth: DEFAULT_MAX_DEPTH,
             max_stack_bytes: DEFAULT_MAX_STACK_BYTES,
             stack_base: 0,
-            max_steps: DEFAULT_MAX_STEPS,
-            max_memory: crate::sandbox::MAX_IMPORT_TIME_BYTES,
+            max_steps,
+            max_memory,
             memory_base: crate::sandbox::thread_bytes(),
-            max_time: DEFAULT_MAX_TIME,
+            max_time,
             started: crate::sandbox::CpuClock::start(),
             main_dir: None,
             main_module: None,

@@ -158,8 +158,8 @@ impl Space for ObjSpace {
                 "RPY004",
                 self.user_span(),
                 format!(
-                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time?)",
-                    self.max_time.as_secs()
+                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time? `rpy-lsp check --import-budget SECONDS` allows more)",
+                    self.max_time.as_secs_f64()
                 ),
             ))));
         }
@@ -625,6 +625,9 @@ impl ObjSpace {
 impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn rtyper_patched(&self) -> bool {
         self.rtyper_patched.is_some()
+    }
+    fn restart_limits(&mut self) {
+        ObjSpace::restart_limits(self)
     }
     fn heap(&self) -> &super::object::Heap {
         &self.heap

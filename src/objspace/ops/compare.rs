@@ -9,6 +9,10 @@ use crate::objspace::object::{Object, Value};
 use crate::objspace::{ObjSpace, R};
 use std::cmp::Ordering;
 
+/// How many tuples deep [`ObjSpace::simple_eq`] looks before leaving the comparison to the
+/// general one (which bounds its recursion like calls).
+const SIMPLE_EQ_DEPTH: u32 = 4;
+
 /// Python 2 `str` ordering of type names for comparisons between unrelated types.
 fn type_rank_name(name: &str) -> &str {
     name
@@ -115,10 +119,16 @@ impl ObjSpace {
     }
 
     /// `a == b` when both are values no user code compares (None, bools, ints, floats,
-    /// strs), decided without the general rich comparison; `None` otherwise. The parser
-    /// generators programs run at import time (rply's LALR tables) compare symbol names
-    /// and test membership in lists of them millions of times.
+    /// strs, and tuples of those), decided without the general rich comparison; `None`
+    /// otherwise. The parser generators programs run at import time (rply's LALR tables)
+    /// compare symbol names and test membership in lists of them, and of `(state,
+    /// symbol)` pairs, millions of times.
     pub(crate) fn simple_eq(&self, a: Value, b: Value) -> Option<bool> {
+        self.simple_eq_nested(a, b, SIMPLE_EQ_DEPTH)
+    }
+
+    /// [`Self::simple_eq`] looking at most `depth` tuples deep.
+    fn simple_eq_nested(&self, a: Value, b: Value, depth: u32) -> Option<bool> {
         let int_of = |v: Value| match v {
             Value::Int(i) => Some(i),
             Value::Bool(b) => Some(b as i64),
@@ -129,6 +139,31 @@ impl ObjSpace {
             (Value::Float(x), Value::Float(y)) => x == y,
             (Value::Obj(x), Value::Obj(y)) => match (self.heap.get(x), self.heap.get(y)) {
                 (Object::Str(s), Object::Str(t)) => x == y || s == t,
+                // an instance of a user subclass of tuple may compare by its own `__eq__`
+                (Object::Tuple(_), _) | (_, Object::Tuple(_))
+                    if self.heap.tuple_class(x).is_some() || self.heap.tuple_class(y).is_some() =>
+                {
+                    return None
+                }
+                // Python 2 compares tuples for equality by length, then item by item up
+                // to the first unequal pair (an item is its own equal): decided here
+                // only while no item needs the general comparison
+                (Object::Tuple(l), Object::Tuple(m)) if depth > 0 => {
+                    if x == y {
+                        return None;
+                    }
+                    if l.len() != m.len() {
+                        return Some(false);
+                    }
+                    for (&p, &q) in l.iter().zip(m.iter()) {
+                        if !self.simple_eq_nested(p, q, depth - 1)? {
+                            return Some(false);
+                        }
+                    }
+                    true
+                }
+                // a tuple never equals a str (no user code on either side)
+                (Object::Tuple(_), Object::Str(_)) | (Object::Str(_), Object::Tuple(_)) => false,
                 _ => return None,
             },
             (Value::Obj(x), v) | (v, Value::Obj(x)) => match (self.heap.get(x), v) {

@@ -404,7 +404,12 @@ def _charp_arg(x):
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
         return str2charp(x)
-    return x
+    if lltype.typeOf(x) == CCHARP:
+        return x
+    # another pointer: the toolchain's call of the C function converts any pointer to
+    # `void *` (which this model does not tell from `char *`), so one C function may take
+    # pointers of several types at different calls
+    return cast(CCHARP, x)
 
 
 @specialize.ll()

@@ -73,7 +73,7 @@ def getintegerfunctionresult(function, args=None, c_header_source='', includes=[
 
 def has(name, c_header_source, include_dirs=None, libraries=None):
     return model_opaque("bool", "rffi_platform.has(%r)" % (name,), _has_text(name),
-                        c_header_source, "\n".join(include_dirs or []))
+                        c_header_source, "\n".join([str(d) for d in include_dirs or []]))
 
 
 def _has_text(name):
@@ -109,8 +109,9 @@ def _prelude(eci):
 
 
 def _include_dirs(eci):
-    """The configuration's include directories, one per line (`-I` for the C compiler)."""
-    return "\n".join(eci.include_dirs)
+    """The configuration's include directories, one per line (`-I` for the C compiler); a
+    directory may be given as a `py.path.local` (hippyvm's timelib)."""
+    return "\n".join([str(d) for d in eci.include_dirs])
 
 
 def configure(CConfig, ignore_errors=False):
