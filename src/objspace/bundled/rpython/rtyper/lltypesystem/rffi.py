@@ -129,6 +129,11 @@ def cast(TYPE, value):
         return r_signedchar(value)
     if TYPE is UCHAR:
         return r_uchar(value)
+    # a number to a character or a bool: the toolchain's primitive cast (C's `(char)n`)
+    if TYPE is Char:
+        return chr(intmask(value) & 0xff)
+    if TYPE is Bool:
+        return bool(value)
     return _cast_pointer(TYPE, value)
 
 
@@ -385,16 +390,26 @@ def _arg_source(i, TARGET):
         return "_charp_arg(a%d)" % i
     if TARGET is Float:
         return "float(a%d)" % i
+    # to a number type (or a bool), the toolchain's wrapper casts only a number (or a
+    # bool): a float, a character or a string reaches the C function as it is, whose
+    # argument check (`_rpy_c_argtypes`) refuses it
     if TARGET is Bool:
-        return "bool(a%d)" % i
+        return _num_arg_source(i, "bool(a%d)" % i)
     if TARGET is SignedLongLong:
-        return "r_longlong(a%d)" % i
+        return _num_arg_source(i, "r_longlong(a%d)" % i)
     if TARGET is UnsignedLongLong:
-        return "r_ulonglong(a%d)" % i
+        return _num_arg_source(i, "r_ulonglong(a%d)" % i)
     if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, _typed_arg(a%d))" % (i, i)
+        return _num_arg_source(i, "cast(ARG%d, a%d)" % (i, i))
     # (a `const char *` too: the wrapper makes none from a string)
     return "_typed_arg(a%d)" % i
+
+
+def _num_arg_source(i, converted):
+    """NOT_RPYTHON: argument `i` converted by `converted` when it is a number."""
+    return ("a%d if (isinstance(a%d, float) or isinstance(a%d, str) or isinstance(a%d, "
+            "unicode)) else %s" % (i, i, i, i, converted)).replace(
+                "a%d if" % i, "_typed_arg(a%d) if" % i, 1)
 
 
 @specialize.ll()
@@ -548,6 +563,8 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     exec "\n".join(lines) + "\n" in namespace
     namespace['_c_' + name]._rpy_c_function = (
         name, tuple([_c_type(T) for T in args]), _c_type(result))
+    # the declared types, which the annotator checks the arguments against
+    namespace['_c_' + name]._rpy_c_argtypes = tuple(args)
     if compilation_info is not None:
         # what `build` tells the C compiler and linker (translator/tool/cbuild.py)
         namespace['_c_' + name]._rpy_c_eci = _eci_lists(compilation_info)
