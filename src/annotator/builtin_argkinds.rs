@@ -38,6 +38,8 @@ enum Kind {
     Str,
     /// A low-level pointer (`lltype.free`: the reference reads its `ll_ptrtype`).
     Ptr,
+    /// An instance that cannot be None.
+    Instance,
 }
 
 /// Each built-in's arguments: the least and the most it takes, and their kinds by position.
@@ -69,6 +71,18 @@ const ARG_KINDS: &[(B, usize, usize, &[Kind])] = &[
     (B::DebugDebugFlush, 0, 0, &[]),
     (B::JitWeAreJitted, 0, 0, &[]),
     (B::JitCurrentTraceLength, 0, 0, &[]),
+    // functions of one argument
+    (B::DebugDebugStart, 1, 1, &[]),
+    (B::DebugDebugStop, 1, 1, &[]),
+    (B::DebugFatalerror, 1, 1, &[]),
+    (B::DebugFatalerrorNotb, 1, 1, &[]),
+    (B::JitPromote, 1, 1, &[]),
+    (B::JitPromoteString, 1, 1, &[]),
+    (B::JitIsconstant, 1, 1, &[]),
+    (B::JitIsvirtual, 1, 1, &[]),
+    (B::JitAssertGreen, 1, 1, &[]),
+    // the annotator asserts an instance that cannot be None
+    (B::JitRecordExactClass, 2, 2, &[Kind::Instance]),
 ];
 
 impl Kind {
@@ -84,6 +98,13 @@ impl Kind {
             Kind::StrOrChar => matches!(s, S::Str { .. } | S::Char { .. } | S::None),
             Kind::Str => matches!(s, S::Str { .. } | S::None),
             Kind::Ptr => matches!(s, S::Ptr(_) | S::InteriorPtr { .. }),
+            Kind::Instance => matches!(
+                s,
+                S::Instance {
+                    can_be_none: false,
+                    ..
+                }
+            ),
             Kind::GcObject => !matches!(
                 s,
                 S::Integer { .. }
@@ -105,6 +126,7 @@ impl Kind {
             Kind::StrOrChar => "a str",
             Kind::Str => "a str (not a single character)",
             Kind::Ptr => "a low-level pointer",
+            Kind::Instance => "an instance (that cannot be None)",
         }
     }
 
@@ -118,6 +140,7 @@ impl Kind {
             b"str_or_char" => Kind::StrOrChar,
             b"str" => Kind::Str,
             b"ptr" => Kind::Ptr,
+            b"instance" => Kind::Instance,
             _ => return None,
         })
     }
