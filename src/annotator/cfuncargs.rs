@@ -41,7 +41,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             else {
                 continue;
             };
-            if s.is_error() || target == LlType::VOID || self.ll_value_fits(target, s) {
+            // (a string reaches here only where the wrapper already asked for its
+            // low-level type, which is reported there)
+            let text = matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. });
+            if s.is_error() || text || target == LlType::VOID || self.ll_value_fits(target, s) {
                 continue;
             }
             return Err(AnnError::new(

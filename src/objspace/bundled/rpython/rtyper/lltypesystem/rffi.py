@@ -177,10 +177,11 @@ DOUBLE = Float
 FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
-# `const char *`: the same array of chars as a `char *` (a distinct object, as the
-# reference's type with its `render_as_const` hint), which llexternal does not make
-# from a string
-CONST_CCHARP = lltype.Ptr(CArray(Char))
+# `const char *`: an array of chars with the reference's `render_as_const` hint, a type
+# of its own: a `char *` given where a C function declares a `const char *` (or the
+# reverse) is refused, and llexternal makes none from a string
+CONST_CCHARP = lltype.Ptr(lltype.Array(Char, hints={'nolength': True,
+                                                    'render_as_const': True}))
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
