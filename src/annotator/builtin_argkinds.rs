@@ -25,6 +25,8 @@ enum Kind {
     /// Converted to `Signed`, `SignedLongLong` or `Float` by the RTyper: an int, a bool
     /// or a float (a string, None or an instance has no such conversion).
     Number,
+    /// The annotator asks for what a `SomeFloat` contains: an int, a bool or a float.
+    Float,
     /// The annotator asks for a `SomeInteger`: an int of any kind or a bool.
     Integer,
     /// A list (or None so far: the annotator waits for it to be generalized).
@@ -48,6 +50,8 @@ const ARG_KINDS: &[(B, usize, usize, &[Kind])] = &[
     (B::RarithmeticLonglongmask, 1, 1, &[Kind::Number]),
     (B::RarithmeticRSinglefloat, 1, 1, &[Kind::Number]),
     (B::RarithmeticIsValidInt, 1, 1, &[]),
+    // longlong2float: `SomeFloat().contains(s)` asserted
+    (B::Longlong2floatFloat2longlong, 1, 1, &[Kind::Float]),
     // objectmodel
     (B::ObjectmodelWeAreTranslated, 0, 0, &[]),
     (B::ObjectmodelNewlistHint, 1, 1, &[Kind::Integer]),
@@ -92,7 +96,7 @@ impl Kind {
             return true;
         }
         match self {
-            Kind::Number => s.is_number(),
+            Kind::Number | Kind::Float => s.is_number(),
             Kind::Integer => s.is_int_like(),
             Kind::List => matches!(s, S::List { .. } | S::None),
             Kind::StrOrChar => matches!(s, S::Str { .. } | S::Char { .. } | S::None),
@@ -119,7 +123,7 @@ impl Kind {
 
     fn describe(self) -> &'static str {
         match self {
-            Kind::Number => "a number (int or float)",
+            Kind::Number | Kind::Float => "a number (int or float)",
             Kind::Integer => "an integer",
             Kind::List => "a list",
             Kind::GcObject => "an object the GC allocates (an instance, a string, a list...)",
@@ -134,6 +138,7 @@ impl Kind {
     fn parse(name: &[u8]) -> Option<Kind> {
         Some(match name {
             b"number" => Kind::Number,
+            b"float" => Kind::Float,
             b"integer" => Kind::Integer,
             b"list" => Kind::List,
             b"gcobject" => Kind::GcObject,
