@@ -44,7 +44,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // (a string reaches here only where the wrapper already asked for its
             // low-level type, which is reported there)
             let text = matches!(s, SomeValue::Str { .. } | SomeValue::Unicode { .. });
-            if s.is_error() || text || target == LlType::VOID || self.ll_value_fits(target, s) {
+            if s.is_error()
+                || text
+                || target == LlType::VOID
+                || self.ll_value_fits(target, s)
+                || matches!(s, SomeValue::Ptr(p) if self.is_char_pointer(target, false)
+                    && !self.is_char_pointer(*p, true))
+            {
                 continue;
             }
             return Err(AnnError::new(
@@ -61,5 +67,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             ));
         }
         Ok(())
+    }
+
+    /// Whether `t` is a `char *` (rffi's `CCHARP`, which is also the model's `VOIDP`), or
+    /// with `konst` a `const char *`. Any pointer passes for a `void *` in the reference,
+    /// and the model cannot tell `void *` from `char *`, so any pointer is let through for
+    /// one, but a `const char *`, which the reference refuses for a `char *`.
+    fn is_char_pointer(&self, t: LlType, konst: bool) -> bool {
+        use crate::lltypesystem::TypeDef;
+        let types = &self.bk.lltypes;
+        types.pointee(t).is_some_and(|a| {
+            matches!(
+                types.def(a),
+                TypeDef::Array { item: LlType::CHAR, gc: false, konst: k, .. } if *k == konst
+            )
+        })
     }
 }

@@ -415,7 +415,11 @@ def _num_arg_source(i, converted):
 
 @specialize.ll()
 def _charp_arg(x):
-    """A `char *` argument: a string's NUL-terminated copy, NULL for None."""
+    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a pointer as it
+    is (of any type: the model's `VOIDP` is its `CCHARP`, and any pointer passes for a
+    `void *`)."""
+    if rffi_is_ptr(x):
+        return x
     if x is None:
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
