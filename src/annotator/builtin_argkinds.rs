@@ -32,7 +32,7 @@ enum Kind {
     /// A list (or None so far: the annotator waits for it to be generalized).
     List,
     /// An object the GC allocates (the RTyper asks for a GC pointer): not a number or a
-    /// character.
+    /// character. (None passes: a variable seen as None first may become an instance.)
     GcObject,
     /// A string or a character, or None (`StringBuilder.append`).
     StrOrChar,
@@ -116,7 +116,6 @@ impl Kind {
                     | S::Float { .. }
                     | S::Char { .. }
                     | S::UnicodeCodePoint { .. }
-                    | S::None
             ),
         }
     }
