@@ -15,6 +15,7 @@ use super::model::*;
 use super::AnnError;
 use crate::builtins::BuiltinId as B;
 use crate::interpreter::ConcreteSpace;
+use crate::lltypesystem::{LlType, LlTypes, TypeDef};
 use crate::objspace::object::{Object, Value};
 
 use SomeValue as S;
@@ -42,6 +43,10 @@ enum Kind {
     Ptr,
     /// An instance that cannot be None.
     Instance,
+    /// A `char *` (`rffi.CCHARP`): `charp2str`, which the standalone entry point also calls
+    /// with the `char *` of each argument, so another pointer type (a `const char *`) is a
+    /// UnionError there.
+    CharP,
 }
 
 /// Each built-in's arguments: the least and the most it takes, and their kinds by position.
@@ -91,7 +96,7 @@ const ARG_KINDS: &[(B, usize, usize, &[Kind])] = &[
 
 impl Kind {
     /// Whether `s` is of this kind; unknowns and values already in error are.
-    fn accepts(self, s: &SomeValue) -> bool {
+    fn accepts(self, s: &SomeValue, types: &LlTypes) -> bool {
         if s.is_error() || matches!(s, S::Impossible) {
             return true;
         }
@@ -117,6 +122,21 @@ impl Kind {
                     | S::Char { .. }
                     | S::UnicodeCodePoint { .. }
             ),
+            Kind::CharP => match s {
+                S::Ptr(p) => types.pointee(*p).is_some_and(|a| {
+                    matches!(
+                        types.def(a),
+                        TypeDef::Array {
+                            item: LlType::CHAR,
+                            gc: false,
+                            konst: false,
+                            ..
+                        }
+                    )
+                }),
+                // (a string is refused by the function itself, at its `typeOf`)
+                _ => !matches!(s, S::Instance { .. } | S::Integer { .. } | S::Float { .. }),
+            },
         }
     }
 
@@ -130,6 +150,7 @@ impl Kind {
             Kind::Str => "a str (not a single character)",
             Kind::Ptr => "a low-level pointer",
             Kind::Instance => "an instance (that cannot be None)",
+            Kind::CharP => "a `char *` (rffi.CCHARP)",
         }
     }
 
@@ -145,6 +166,7 @@ impl Kind {
             b"str" => Kind::Str,
             b"ptr" => Kind::Ptr,
             b"instance" => Kind::Instance,
+            b"charp" => Kind::CharP,
             _ => return None,
         })
     }
@@ -179,7 +201,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let Some(kind) = heap.str_value(*name).and_then(Kind::parse) else {
                 continue;
             };
-            if kind.accepts(s) {
+            if kind.accepts(s, &self.bk.lltypes) {
                 continue;
             }
             return Err(AnnError::new(
@@ -203,7 +225,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         };
         self.arity(id.name(), args, min, max)?;
         for (i, (kind, s)) in kinds.iter().zip(&args.positional).enumerate() {
-            if kind.accepts(s) {
+            if kind.accepts(s, &self.bk.lltypes) {
                 continue;
             }
             let e = AnnError::new(

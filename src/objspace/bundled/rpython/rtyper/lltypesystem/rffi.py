@@ -272,6 +272,9 @@ def charp2str(cp):
         b.append(cp[i])
         i += 1
     return b.build()
+# the standalone entry point calls it with each argument's `char *`: another pointer
+# type is a UnionError (objectmodel._rpy_argkinds)
+charp2str._rpy_argkinds_ = ('charp',)
 
 
 def charp2strn(cp, maxlen):
