@@ -39,8 +39,6 @@ enum Kind {
     StrOrChar,
     /// A string (not a character), or None (`StringBuilder.append_slice`).
     Str,
-    /// A low-level pointer (`lltype.free`: the reference reads its `ll_ptrtype`).
-    Ptr,
     /// An instance that cannot be None.
     Instance,
     /// A `char *` (`rffi.CCHARP`): `charp2str`, which the standalone entry point also calls
@@ -106,7 +104,6 @@ impl Kind {
             Kind::List => matches!(s, S::List { .. } | S::None),
             Kind::StrOrChar => matches!(s, S::Str { .. } | S::Char { .. } | S::None),
             Kind::Str => matches!(s, S::Str { .. } | S::None),
-            Kind::Ptr => matches!(s, S::Ptr(_) | S::InteriorPtr { .. }),
             Kind::Instance => matches!(
                 s,
                 S::Instance {
@@ -148,7 +145,6 @@ impl Kind {
             Kind::GcObject => "an object the GC allocates (an instance, a string, a list...)",
             Kind::StrOrChar => "a str",
             Kind::Str => "a str (not a single character)",
-            Kind::Ptr => "a low-level pointer",
             Kind::Instance => "an instance (that cannot be None)",
             Kind::CharP => "a `char *` (rffi.CCHARP)",
         }
@@ -164,7 +160,6 @@ impl Kind {
             b"gcobject" => Kind::GcObject,
             b"str_or_char" => Kind::StrOrChar,
             b"str" => Kind::Str,
-            b"ptr" => Kind::Ptr,
             b"instance" => Kind::Instance,
             b"charp" => Kind::CharP,
             _ => return None,

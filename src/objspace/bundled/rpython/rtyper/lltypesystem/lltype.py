@@ -179,7 +179,6 @@ def free(p, flavor, track_allocation=True):
     never runs out of it (a program's memory is kept until it exits)."""
     pass
 free._annspecialcase_ = 'specialize:ll'    # one per pointer type, as the primitive
-free._rpy_argkinds_ = ('ptr',)    # (objectmodel._rpy_argkinds) the reference reads its type
 
 
 def _make_scoped_allocator(T, zero):
