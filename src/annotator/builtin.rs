@@ -104,6 +104,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             let typed = id == B::Zip && args.positional.len() == 2 && args.keywords.is_empty();
             return Err(if typed { e.at_typer() } else { e });
         }
+        self.check_declared_args(id, args)?;
         if let Some(r) = self.call_ll_builtin(id, args) {
             return r;
         }
@@ -597,7 +598,12 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::JitWeAreJitted | B::JitIsconstant | B::JitIsvirtual => Ok(SomeValue::bool()),
             B::JitCurrentTraceLength => Ok(SomeValue::int()),
             B::JitConditionalCallFunction => Ok(S::None),
-            B::JitAssertGreen | B::JitSetParam | B::JitRecordKnownClass | B::JitRecordExactClass
+            B::JitSetParam => {
+                self.arity(name, args, 3, 3)?;
+                self.check_set_param(&p[1], &p[2])?;
+                Ok(S::None)
+            }
+            B::JitAssertGreen | B::JitRecordKnownClass | B::JitRecordExactClass
             | B::JitJitDebug => Ok(S::None),
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {
                 self.check_jit_driver_call(name, s_self, args)?;

@@ -110,6 +110,57 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
+    /// `jit.set_param(driver, name, value)`: specialized on the name, which must be a
+    /// constant; the value is a plain int (or None, the default), a string for
+    /// `enable_opts`, as the reference's annotation of it asserts.
+    pub(super) fn check_set_param(
+        &self,
+        s_name: &SomeValue,
+        s_value: &SomeValue,
+    ) -> Result<(), AnnError> {
+        if s_name.is_error() || s_value.is_error() {
+            return Ok(());
+        }
+        let heap = self.space.heap();
+        let Some(pname) = s_name.konst().and_then(|v| heap.str_value(v)) else {
+            return Err(AnnError::new(
+                "RPY218",
+                format!(
+                    "set_param(): the parameter name must be a constant string, not {}",
+                    self.bk.describe_type(heap, s_name)
+                ),
+            ));
+        };
+        let ok = if pname == b"enable_opts" {
+            matches!(s_value, S::Str { .. } | S::Char { .. } | S::None)
+        } else {
+            matches!(
+                s_value,
+                S::Integer {
+                    kind: IntKind::Signed,
+                    ..
+                } | S::Bool { .. }
+                    | S::None
+            )
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(AnnError::new(
+            "RPY218",
+            format!(
+                "set_param(): the value of `{}` must be {}, not {}",
+                String::from_utf8_lossy(pname),
+                if pname == b"enable_opts" {
+                    "a string"
+                } else {
+                    "an int"
+                },
+                self.bk.describe_type(heap, s_value)
+            ),
+        ))
+    }
+
     pub(super) fn check_int(&self, func: &str, what: &str, s: &SomeValue) -> Result<(), AnnError> {
         if s.is_int_like() || s.is_error() {
             Ok(())

@@ -117,9 +117,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // CPython's only), so two arguments are a signature mismatch there
             B::OsOpen => {
                 self.check_str("os.open", "the path", &p[0])?;
-                self.check_int("os.open", "the flags", &p[1])?;
+                // rposix.open is `@enforceargs(NOT_CONSTANT, int, int)`
+                self.check_signed_int("os.open", "the flags", &p[1])?;
                 if let Some(mode) = p.get(2) {
-                    self.check_int("os.open", "the mode", mode)?;
+                    self.check_signed_int("os.open", "the mode", mode)?;
                 }
                 Ok(SomeValue::int())
             }

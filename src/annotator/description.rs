@@ -89,6 +89,11 @@ pub struct FunctionDesc {
     pub enforceargs: Option<Value>,
     /// `_signature_`: `(paramtypes, returntype)` of `rlib.signature.signature`.
     pub signature: Option<Value>,
+    /// `_rpy_c_argtypes`: the declared low-level argument types of the function standing
+    /// for a C function (`rffi.llexternal`'s `_c_<name>`).
+    pub c_argtypes: Option<Value>,
+    /// `_rpy_argkinds_`: the argument kinds a bundled model declares (`builtin_argkinds`).
+    pub argkinds: Option<Value>,
     /// Graphs built so far, by specialization key.
     pub graphs: HashMap<SpecKey, u32>,
     pub is_generator: bool,
@@ -125,6 +130,8 @@ impl FunctionDesc {
             specializer,
             enforceargs: f.attrs.get("_annenforceargs_"),
             signature: f.attrs.get("_signature_"),
+            c_argtypes: f.attrs.get("_rpy_c_argtypes"),
+            argkinds: f.attrs.get("_rpy_argkinds_"),
             graphs: HashMap::default(),
             is_generator: f.code.is_generator(),
             not_rpython,

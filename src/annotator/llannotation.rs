@@ -130,6 +130,8 @@ pub fn lltype_of_obj(
         let item = sub(attr("OF")?, types, cache)?;
         if gc {
             types.gc_array(item)
+        } else if attr("_render_as_const") == Some(Value::Bool(true)) {
+            types.array_nolength_const(item)
         } else if attr("_nolength") == Some(Value::Bool(true)) {
             types.array_nolength(item)
         } else {
@@ -482,17 +484,35 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Storing a value into a field or an array item of type `target`: as the toolchain's
     /// low-level types, the value's own low-level type must be that type (`Char` items
-    /// take characters, not integers; `Signed` ones take ints, not bools). Values whose
-    /// low-level type is not decided here (None, narrow C integers) are let through.
+    /// take characters, not integers; `Signed` ones take ints, not bools).
     fn ll_check_store(
         &self,
         target: LlType,
         value: &SomeValue,
         what: &str,
     ) -> Result<SomeValue, AnnError> {
+        if self.ll_value_fits(target, value) {
+            return Ok(S::None);
+        }
+        Err(AnnError::new(
+            "RPY205",
+            format!(
+                "cannot store {} into {} of low-level type {}",
+                self.bk.describe_type(self.space.heap(), value),
+                what,
+                self.bk.lltypes.name(target)
+            ),
+        ))
+    }
+
+    /// Whether a value annotated `value` may go where the low-level type `target` is
+    /// expected (a field, an array item, a C function's argument): its own low-level type
+    /// must be `target`. Values whose low-level type is not decided here (None, unknowns)
+    /// and targets that are not primitives or pointers are let through.
+    pub(super) fn ll_value_fits(&self, target: LlType, value: &SomeValue) -> bool {
         let types = &self.bk.lltypes;
         if !(target.is_primitive() || types.is_ptr(target)) || target == LlType::VOID {
-            return Ok(S::None);
+            return true;
         }
         let own = match value {
             S::Integer { kind, .. } => match kind {
@@ -513,10 +533,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::List { .. }
             | S::Dict { .. }
             | S::Tuple(_) => None,
-            _ => return Ok(S::None),
+            _ => return true,
         };
         if own == Some(target) {
-            return Ok(S::None);
+            return true;
         }
         // A pointer to a structure whose first field is (transitively) the target's: the
         // helper stores a subclass instance where its base is expected (the values of a
@@ -525,19 +545,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         if let Some(own) = own.filter(|&o| types.is_ptr(o) && types.is_ptr(target)) {
             if let (Some(sub), Some(sup)) = (types.pointee(own), types.pointee(target)) {
                 if types.is_first_field_descendant(sub, sup) {
-                    return Ok(S::None);
+                    return true;
                 }
             }
         }
-        Err(AnnError::new(
-            "RPY205",
-            format!(
-                "cannot store {} into {} of low-level type {}",
-                self.bk.describe_type(self.space.heap(), value),
-                what,
-                types.name(target)
-            ),
-        ))
+        false
     }
 
     /// The item type of the array `recv` points to (a GcArray, or an inlined array as
@@ -668,7 +680,19 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 let types = &mut self.bk.lltypes;
                 Ok(S::Ptr(types.ptr(t)))
             }),
-            B::LltypeNullptr => ty(0).map(|t| S::Ptr(self.bk.lltypes.ptr(t))),
+            // a pointer points to a container (`Ptr(Signed)` is the reference's TypeError)
+            B::LltypeNullptr => ty(0).and_then(|t| {
+                if t.is_primitive() {
+                    return Err(AnnError::new(
+                        "RPY205",
+                        format!(
+                            "`nullptr({})`: a pointer can only point to a Struct, an Array or a function type",
+                            self.bk.lltypes.name(t)
+                        ),
+                    ));
+                }
+                Ok(S::Ptr(self.bk.lltypes.ptr(t)))
+            }),
             // raw memory at computed addresses: a pointer to raw memory, seen through
             // another pointer type or moved
             // The reference's `force_cast` is a C cast of whatever low-level value it is

@@ -149,6 +149,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         self.enforce_args(fdesc, &mut inputs)?;
         self.enforce_signature_args(fdesc, &mut inputs)?;
+        self.check_c_args(fdesc, &inputs)?;
+        self.check_model_argkinds(fdesc, &inputs)?;
         match &specializer {
             Specializer::Default | Specializer::Memo => {}
             Specializer::ArgType(idx) => {

@@ -195,6 +195,25 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                     return self.record(op, args.to_vec());
                 }
             }
+            if op == Op::GetAttr
+                && consts.len() == 2
+                && matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
+                && self.absent_from_reference(consts[0], consts[1])
+            {
+                // a name the model defines (for its own use) that 0.2.1's module lacks: the
+                // reference's flow space finds the getattr always raising
+                let name = self
+                    .objspace
+                    .heap()
+                    .str_value(consts[1])
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .unwrap_or_default();
+                self.diagnostics.push(Diagnostic::new(
+                    "RPY108",
+                    self.span,
+                    format!("`{name}` does not exist in the reference's rpython (0.2.1): reading it always raises AttributeError"),
+                ));
+            }
             if op.is_pure() && consts.iter().all(|&c| self.foldable(c)) {
                 let heap_before = self.objspace.heap().len();
                 if let Some(r) = self.constfold(op, consts) {
@@ -212,13 +231,7 @@ impl<C: ConcreteSpace> Space for FlowContext<'_, C> {
                                 && (matches!(consts[0], Value::Obj(m) if matches!(self.objspace.heap().get(m), Object::Module(_)))
                                     || id.0 as usize >= heap_before);
                             if of_model && self.absent_from_reference(consts[0], consts[1]) {
-                                // the reference's flow space folds the getattr and finds it
-                                // always raising: a flow-stage error there too
-                                self.diagnostics.push(Diagnostic::new(
-                                    "RPY108",
-                                    self.span,
-                                    format!("`{name}` does not exist in the reference's rpython (0.2.1): reading it always raises AttributeError"),
-                                ));
+                                // (reported above)
                             } else if of_model {
                                 let diag = match self.complete_model_surface(consts[0]) {
                                     // A model that lists all the reference translates

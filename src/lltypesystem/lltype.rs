@@ -132,6 +132,9 @@ pub enum TypeDef {
         item: LlType,
         gc: bool,
         nolength: bool,
+        /// `render_as_const`: the hint of `rffi.CONST_CCHARP`'s array (a `const char *`),
+        /// another type than `CCHARP`'s to the reference's low-level function calls.
+        konst: bool,
     },
     Ptr(LlType),
     Func {
@@ -208,6 +211,7 @@ impl LlTypes {
             item: LlType::VOID,
             gc: true,
             nolength: false,
+            konst: false,
         });
         id
     }
@@ -232,6 +236,7 @@ impl LlTypes {
             item,
             gc: false,
             nolength: false,
+            konst: false,
         })
     }
     /// A raw array without a length (`rffi.CArray(T)`).
@@ -240,6 +245,7 @@ impl LlTypes {
             item,
             gc: false,
             nolength: true,
+            konst: false,
         })
     }
     pub fn gc_array(&mut self, item: LlType) -> LlType {
@@ -247,6 +253,17 @@ impl LlTypes {
             item,
             gc: true,
             nolength: false,
+            konst: false,
+        })
+    }
+    /// A raw array without a length whose pointer is a `const` one in C
+    /// (`rffi.CONST_CCHARP`'s).
+    pub fn array_nolength_const(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array {
+            item,
+            gc: false,
+            nolength: true,
+            konst: true,
         })
     }
     /// Whether `a` is an array declared without a length (`rffi.CArray`).
@@ -435,10 +452,12 @@ impl LlTypes {
             TypeDef::Struct { name, gc, .. } => {
                 let _ = write!(out, "{} {}", if *gc { "GcStruct" } else { "Struct" }, name);
             }
-            TypeDef::Array { item, gc, .. } => {
+            TypeDef::Array {
+                item, gc, konst, ..
+            } => {
                 out.push_str(if *gc { "GcArray(" } else { "Array(" });
                 self.write_name(*item, out, depth + 1);
-                out.push(')');
+                out.push_str(if *konst { ", const)" } else { ")" });
             }
             TypeDef::Ptr(to) => {
                 out.push_str("* ");

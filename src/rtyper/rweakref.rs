@@ -138,12 +138,21 @@ impl RTyper<'_> {
                 if !hop.args_r.is_empty() {
                     let si = self.intern_repr(Repr::Int(IntKind::Signed));
                     if let Err(mut e) = self.inputarg(llops, hop, 0, si) {
-                        // None is no Signed either: the reference's inputconst refuses it
+                        // None or a constant string is no Signed either: the reference's
+                        // inputconst refuses it
+                        use crate::annotator::model::SomeValue as S;
                         if e.rejection.is_none()
-                            && matches!(hop.args_s[0], crate::annotator::model::SomeValue::None)
+                            && matches!(
+                                hop.args_s[0],
+                                S::None | S::Str { .. } | S::Char { .. } | S::Unicode { .. }
+                            )
                         {
                             e.rejection = Some("RPY205");
-                            e.msg = format!("`rgc.collect()` of None: the generation is converted to Signed ({})", e.msg);
+                            e.msg = if matches!(hop.args_s[0], S::None) {
+                                format!("`rgc.collect()` of None: the generation is converted to Signed ({})", e.msg)
+                            } else {
+                                "`rgc.collect()` of a string: the generation is converted to Signed, which a string cannot be".into()
+                            };
                         }
                         return Some(Err(e));
                     }

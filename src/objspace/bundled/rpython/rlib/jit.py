@@ -10,6 +10,9 @@ from __rpy__ import jit_record_exact_class, jit_jit_debug, jit_current_trace_len
 from __rpy__ import jit_conditional_call_function
 from __rpy__ import jit_virtual_ref, jit_non_virtual_ref, jit_virtual_ref_finish
 from __rpy__ import jit_JitDriver_jit_merge_point, jit_JitDriver_can_enter_jit
+
+# names of newer rpythons that 0.2.1's module lacks: `jit.<name>` is an error there
+_rpy_absent_ = ("promote_unicode", "record_known_class", "vectorize")
 from __rpy__ import jit_JitDriver_loop_header
 # names the reference's jit module re-exports from objectmodel
 from rpython.rlib.objectmodel import we_are_translated, keepalive_until_here, specialize

@@ -14,6 +14,9 @@ from __rpy__ import objectmodel_r_dict_store as _r_dict_store
 from __rpy__ import objectmodel_r_dict_delete as _r_dict_delete
 from collections import OrderedDict
 
+# names of newer rpythons that 0.2.1's module lacks: `objectmodel.<name>` is an error there
+_rpy_absent_ = ("mark_dict_non_null", "running_on_llinterp", "never_allocate")
+
 we_are_translated = objectmodel_we_are_translated
 compute_hash = objectmodel_compute_hash
 compute_identity_hash = objectmodel_compute_identity_hash
@@ -100,6 +103,16 @@ def try_inline(func):
 def dont_inline(func):
     func._dont_inline_ = True
     return func
+
+
+def _rpy_argkinds(*kinds):
+    """The kinds of a model function's arguments (a kind name of the annotator's
+    `builtin_argkinds`, or None for any), which the annotator checks on every call as the
+    reference's own checks of that function do."""
+    def decorator(f):
+        f._rpy_argkinds_ = kinds
+        return f
+    return decorator
 
 
 def enforceargs(*types_, **kwds):

@@ -8,6 +8,9 @@ from __rpy__ import rarithmetic_intmask, rarithmetic_ovfcheck, rarithmetic_widen
 from __rpy__ import rarithmetic_is_valid_int, rarithmetic_longlongmask
 from __rpy__ import rarithmetic_r_uint, rarithmetic_r_int, rarithmetic_r_longlong
 from __rpy__ import rarithmetic_r_ulonglong, rarithmetic_r_singlefloat
+
+# names of newer rpythons that 0.2.1's module lacks: `rarithmetic.<name>` is an error there
+_rpy_absent_ = ("get_int", "mulmod")
 from __rpy__ import rarithmetic_r_int32, rarithmetic_r_uint32, rarithmetic_r_int16
 from __rpy__ import rarithmetic_r_uint16, rarithmetic_r_int8, rarithmetic_r_uint8
 from rpython.rlib.objectmodel import specialize, we_are_translated

@@ -7,6 +7,9 @@ back exactly the type its pair erased; an erased int is an `_ErasedInt`.
 """
 from __rpy__ import rerased_requires_taggedpointers
 
+# names of newer rpythons that 0.2.1's module lacks: `rerased.<name>` is an error there
+_rpy_absent_ = ("is_integer",)
+
 
 class Erased(object):
     """An erased value (the common type of every erasing pair)."""

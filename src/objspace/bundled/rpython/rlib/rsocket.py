@@ -153,6 +153,7 @@ def rsocket_startup():
 
 
 def ntohs(x):
+    assert isinstance(x, int)    # as the toolchain's (another type always raises)
     return ((x >> 8) & 0xff) | ((x & 0xff) << 8)
 
 
@@ -274,9 +275,10 @@ class IPAddress(Address):
 
 
 def _port_bits(port):
-    # the toolchain hands the port to C's htons(unsigned short): its wrapper casts whatever
-    # it is given (an int is cut to 16 bits; a string, as for any rffi.cast, gives bits
-    # of its address), so a port of another type is accepted as the reference accepts it
+    # the toolchain's htons(x) asserts `isinstance(x, int)` before handing the port to C's
+    # htons(unsigned short): a port of another type (a string) always raises there, so the
+    # call never returns (an error only where a result is needed, as in the entry point)
+    assert isinstance(port, int)
     return rffi.cast(lltype.Signed, rffi.cast(rffi.USHORT, port))
 
 
@@ -284,10 +286,15 @@ class INETAddress(IPAddress):
     family = AF_INET
 
     def __init__(self, host, port):
-        # struct sockaddr_in: family (native order), port (network order), address
-        data = (_bytes_le(AF_INET, 2) + _bytes_be(_port_bits(port), 2) +
-                _parse_ipv4(host) + "\x00" * 8)
-        Address.__init__(self, data, 16)
+        # struct sockaddr_in: family (native order), port (network order), address; as the
+        # toolchain's, the address is stored first and then the port (through htons, which
+        # may always raise: the instance has its data anyway)
+        Address.__init__(self, _bytes_le(AF_INET, 2) + "\x00\x00" + _parse_ipv4(host) +
+                         "\x00" * 8, 16)
+        self._set_port(port)
+
+    def _set_port(self, port):
+        self._data = self._data[:2] + _bytes_be(_port_bits(port), 2) + self._data[4:]
 
     def get_host(self):
         return "%d.%d.%d.%d" % (ord(self._data[4]), ord(self._data[5]),
@@ -305,9 +312,10 @@ class INET6Address(IPAddress):
     def __init__(self, host, port, flowinfo=0, scope_id=0):
         if host != "" and host != "::":
             raise GAIError(-2)
-        data = (_bytes_le(AF_INET6, 2) + _bytes_be(_port_bits(port), 2) +
+        data = (_bytes_le(AF_INET6, 2) + "\x00\x00" +
                 _bytes_be(flowinfo, 4) + "\x00" * 16 + _bytes_le(scope_id, 4))
         Address.__init__(self, data, 28)
+        self._data = self._data[:2] + _bytes_be(_port_bits(port), 2) + self._data[4:]
 
     def get_host(self):
         parts = []

@@ -1,6 +1,6 @@
 """rpy-lsp's model of `rpython.rlib.rstring`: string builders and string helpers,
 written in RPython."""
-from rpython.rlib.objectmodel import specialize
+from rpython.rlib.objectmodel import specialize, _rpy_argkinds
 
 
 class AbstractStringBuilder(object):
@@ -10,6 +10,8 @@ class AbstractStringBuilder(object):
     # the reference's builders have exactly these methods: any other is an error
     _rpy_complete_ = True
 
+    # the kinds the reference's SomeStringBuilder asserts (an integer size and bounds)
+    @_rpy_argkinds(None, 'integer')
     def __init__(self, init_size=100):
         self._pieces = []
         self._size = 0
@@ -18,6 +20,7 @@ class AbstractStringBuilder(object):
         self._pieces.append(s)
         self._size += len(s)
 
+    @_rpy_argkinds(None, None, 'integer', 'integer')
     def append_slice(self, s, start, end):
         assert 0 <= start <= end <= len(s)
         self._pieces.append(s[start:end])
@@ -40,6 +43,11 @@ class AbstractStringBuilder(object):
 
 
 class StringBuilder(AbstractStringBuilder, object):
+    @_rpy_argkinds(None, 'str_or_char')
+    def append(self, s):
+        self._pieces.append(s)
+        self._size += len(s)
+
     def _empty(self):
         return ''
 

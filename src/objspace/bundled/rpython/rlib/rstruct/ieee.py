@@ -9,6 +9,7 @@ size)` the float; `pack_float(wbuf, pos, x, size, be)` writes the bytes into a b
 import math
 from rpython.rlib.rarithmetic import r_ulonglong, intmask, longlongmask
 from rpython.rlib.rfloat import isinf, isnan, copysign
+from rpython.rlib.objectmodel import _rpy_argkinds
 
 INFINITY = 1e200 * 1e200
 NAN = INFINITY / INFINITY
@@ -50,6 +51,8 @@ def _round_half_even(x):
     return i
 
 
+# the reference shifts and masks Q as it is: an integer of any kind, not a float
+@_rpy_argkinds('integer', None)
 def float_unpack(Q, size):
     mant_dig = _mant_dig(size)
     min_exp = _min_exp(size)

@@ -83,6 +83,8 @@ class Array(ContainerType):
         self.OF = OF
         # rffi.CArray's bare C array: the annotator refuses its len()
         self._nolength = bool(kwds.get('hints', {}).get('nolength', False))
+        # rffi.CONST_CCHARP's: another type than CCHARP's array
+        self._render_as_const = bool(kwds.get('hints', {}).get('render_as_const', False))
 
 
 class GcArray(Array):

@@ -129,6 +129,11 @@ def cast(TYPE, value):
         return r_signedchar(value)
     if TYPE is UCHAR:
         return r_uchar(value)
+    # a number to a character or a bool: the toolchain's primitive cast (C's `(char)n`)
+    if TYPE is Char:
+        return chr(intmask(value) & 0xff)
+    if TYPE is Bool:
+        return bool(value)
     return _cast_pointer(TYPE, value)
 
 
@@ -172,10 +177,11 @@ DOUBLE = Float
 FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
 VOIDP = CCHARP
-# `const char *`: the same array of chars as a `char *` (a distinct object, as the
-# reference's type with its `render_as_const` hint), which llexternal does not make
-# from a string
-CONST_CCHARP = lltype.Ptr(CArray(Char))
+# `const char *`: an array of chars with the reference's `render_as_const` hint, a type
+# of its own: a `char *` given where a C function declares a `const char *` (or the
+# reverse) is refused, and llexternal makes none from a string
+CONST_CCHARP = lltype.Ptr(lltype.Array(Char, hints={'nolength': True,
+                                                    'render_as_const': True}))
 CCHARPP = CArrayPtr(CCHARP)
 SIGNEDP = CArrayPtr(Signed)
 DOUBLEP = CArrayPtr(Float)
@@ -266,6 +272,9 @@ def charp2str(cp):
         b.append(cp[i])
         i += 1
     return b.build()
+# the standalone entry point calls it with each argument's `char *`: another pointer
+# type is a UnionError (objectmodel._rpy_argkinds)
+charp2str._rpy_argkinds_ = ('charp',)
 
 
 def charp2strn(cp, maxlen):
@@ -385,21 +394,35 @@ def _arg_source(i, TARGET):
         return "_charp_arg(a%d)" % i
     if TARGET is Float:
         return "float(a%d)" % i
+    # to a number type (or a bool), the toolchain's wrapper casts only a number (or a
+    # bool): a float, a character or a string reaches the C function as it is, whose
+    # argument check (`_rpy_c_argtypes`) refuses it
     if TARGET is Bool:
-        return "bool(a%d)" % i
+        return _num_arg_source(i, "bool(a%d)" % i)
     if TARGET is SignedLongLong:
-        return "r_longlong(a%d)" % i
+        return _num_arg_source(i, "r_longlong(a%d)" % i)
     if TARGET is UnsignedLongLong:
-        return "r_ulonglong(a%d)" % i
+        return _num_arg_source(i, "r_ulonglong(a%d)" % i)
     if isinstance(TARGET, _NarrowInt) or TARGET is Signed or TARGET is Unsigned:
-        return "cast(ARG%d, _typed_arg(a%d))" % (i, i)
+        return _num_arg_source(i, "cast(ARG%d, a%d)" % (i, i))
     # (a `const char *` too: the wrapper makes none from a string)
     return "_typed_arg(a%d)" % i
 
 
+def _num_arg_source(i, converted):
+    """NOT_RPYTHON: argument `i` converted by `converted` when it is a number."""
+    return ("a%d if (isinstance(a%d, float) or isinstance(a%d, str) or isinstance(a%d, "
+            "unicode)) else %s" % (i, i, i, i, converted)).replace(
+                "a%d if" % i, "_typed_arg(a%d) if" % i, 1)
+
+
 @specialize.ll()
 def _charp_arg(x):
-    """A `char *` argument: a string's NUL-terminated copy, NULL for None."""
+    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a pointer as it
+    is (of any type: the model's `VOIDP` is its `CCHARP`, and any pointer passes for a
+    `void *`)."""
+    if rffi_is_ptr(x):
+        return x
     if x is None:
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
@@ -553,6 +576,8 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     exec "\n".join(lines) + "\n" in namespace
     namespace['_c_' + name]._rpy_c_function = (
         name, tuple([_c_type(T) for T in args]), _c_type(result))
+    # the declared types, which the annotator checks the arguments against
+    namespace['_c_' + name]._rpy_c_argtypes = tuple(args)
     if compilation_info is not None:
         # what `build` tells the C compiler and linker (translator/tool/cbuild.py)
         namespace['_c_' + name]._rpy_c_eci = _eci_lists(compilation_info)
