@@ -478,6 +478,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Ok(SomeValue::int_of_kind(IntKind::Signed, p[0].is_nonneg() && !p[0].is_unsigned()))
             }
             B::RarithmeticIsValidInt => Ok(SomeValue::bool()),
+            B::ModelRequireInt => {
+                self.arity(name, args, 3, 3)?;
+                let text = |s: &SomeValue| match s {
+                    S::Str { konst: Some(v), .. } | S::Char { konst: Some(v), .. } => self
+                        .space
+                        .heap()
+                        .str_value(*v)
+                        .map(|b| String::from_utf8_lossy(b).into_owned()),
+                    _ => None,
+                };
+                let func = text(&p[1]).unwrap_or_default();
+                let what = text(&p[2]).unwrap_or_default();
+                self.check_int(&func, &what, &p[0])?;
+                Ok(S::None)
+            }
             B::RarithmeticOvfcheck => {
                 self.arity(name, args, 1, 1)?;
                 if !p[0].is_int_like() && !p[0].is_error() {

@@ -286,6 +286,10 @@ builtins! {
     /// `model_pkg_config_exists(name)`: whether `pkg-config NAME --exists` succeeds (the
     /// reference's `from_pkg_config` raises ImportError at import time when it does not)
     ModelPkgConfigExists = "model.pkg_config_exists";
+    /// `model_require_int(value, func, what)`: nothing, for a bundled model whose
+    /// reference asserts that an argument is an integer of any kind (bool, r_uint,
+    /// r_longlong...); anything else is the error "FUNC(): WHAT must be an int"
+    ModelRequireInt = "model.require_int";
     // re (import time only: the bundled `re.py` and `rsre_re.py` are built on these)
     ReInfo = "re.info";
     ReSpans = "re.spans";

@@ -102,6 +102,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::SysFrameCount, sys_frame_count),
     (B::ModelUnknown, model_unknown),
     (B::ModelOpaque, model_opaque),
+    (B::ModelRequireInt, om_none),
     (B::ModelPkgConfigExists, model_pkg_config_exists),
     // math
     (B::RfloatFormatd, rfloat_formatd),

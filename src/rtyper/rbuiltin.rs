@@ -294,7 +294,9 @@ impl RTyper<'_> {
             | B::JitRecordExactClass
             | B::JitAssertGreen
             | B::JitSetParam
-            | B::JitJitDebug => Ok((cvoid(), void)),
+            | B::JitJitDebug
+            // a bundled model's assertion on an argument's type, made by the annotator
+            | B::ModelRequireInt => Ok((cvoid(), void)),
             // debug logging as the reference's binaries do it, steered by PYPYLOG (the
             // runtimes keep the log: llinterp/debuglog.rs, genc/runtime/debuglog.c)
             B::DebugDebugPrint => self.rtype_debug_print(hop, llops),

@@ -1,6 +1,7 @@
 """rpy-lsp's model of `rpython.rlib.rstring`: string builders and string helpers,
 written in RPython."""
 from rpython.rlib.objectmodel import specialize
+from __rpy__ import model_require_int
 
 
 class AbstractStringBuilder(object):
@@ -19,11 +20,16 @@ class AbstractStringBuilder(object):
         self._size += len(s)
 
     def append_slice(self, s, start, end):
+        # the reference asserts that both bounds are integers (a float is refused, though
+        # a float slice bound of a str is converted)
+        model_require_int(start, "append_slice", "the start")
+        model_require_int(end, "append_slice", "the end")
         assert 0 <= start <= end <= len(s)
         self._pieces.append(s[start:end])
         self._size += end - start
 
     def append_multiple_char(self, c, times):
+        model_require_int(times, "append_multiple_char", "the count")
         self._pieces.append(c * times)
         self._size += times
 
