@@ -480,16 +480,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             B::RarithmeticIsValidInt => Ok(SomeValue::bool()),
             B::ModelRequireInt => {
                 self.arity(name, args, 3, 3)?;
-                let text = |s: &SomeValue| match s {
-                    S::Str { konst: Some(v), .. } | S::Char { konst: Some(v), .. } => self
-                        .space
-                        .heap()
-                        .str_value(*v)
-                        .map(|b| String::from_utf8_lossy(b).into_owned()),
-                    _ => None,
-                };
-                let func = text(&p[1]).unwrap_or_default();
-                let what = text(&p[2]).unwrap_or_default();
+                let func = self.const_str(&p[1]).unwrap_or_default();
+                let what = self.const_str(&p[2]).unwrap_or_default();
                 self.check_int(&func, &what, &p[0])?;
                 Ok(S::None)
             }

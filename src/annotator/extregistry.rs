@@ -176,7 +176,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
     }
 
-    fn const_str(&self, s: &SomeValue) -> Option<String> {
+    /// The text of a constant str or character.
+    pub(super) fn const_str(&self, s: &SomeValue) -> Option<String> {
         match s {
             SomeValue::Str { konst: Some(v), .. } | SomeValue::Char { konst: Some(v), .. } => self
                 .space
