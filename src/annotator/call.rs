@@ -333,25 +333,40 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         let r = self.call_value(eq, &ArgsS::simple(vec![key.clone(), key.clone()]))?;
         if !r.is_int_like() && !r.is_impossible() && !r.is_error() {
-            return Err(AnnError::new(
+            let e = AnnError::new(
                 "RPY218",
                 format!(
                     "the key equality function of an r_dict must return a bool, not {}",
                     self.bk.describe_type(self.space.heap(), &r)
                 ),
-            ));
+            );
+            return Err(self.label_functions(e, eq));
         }
         let h = self.call_value(hash, &ArgsS::simple(vec![key]))?;
         if !h.is_int_like() && !h.is_impossible() && !h.is_error() {
-            return Err(AnnError::new(
+            let e = AnnError::new(
                 "RPY218",
                 format!(
                     "the key hash function of an r_dict must return an int, not {}",
                     self.bk.describe_type(self.space.heap(), &h)
                 ),
-            ));
+            );
+            return Err(self.label_functions(e, hash));
         }
         Ok(())
+    }
+
+    /// `e` with a label at the definition of each function `f` may be: the reference
+    /// reports a wrong r_dict function in that function's graph, not where the dict is used.
+    fn label_functions(&self, mut e: AnnError, f: &SomeValue) -> AnnError {
+        if let SomeValue::Pbc { descs, .. } = f {
+            for &d in descs.iter() {
+                if let Desc::Function(fd) = self.bk.desc(d) {
+                    e = e.label(fd.name_span, format!("`{}` is defined here", fd.name));
+                }
+            }
+        }
+        e
     }
 
     /// Calling one of several classes: either all of them get their `__init__` from the

@@ -26,6 +26,7 @@ class AbstractStringBuilder(object):
         self._pieces.append(s[start:end])
         self._size += end - start
 
+    @_rpy_argkinds(None, None, 'integer')
     def append_multiple_char(self, c, times):
         self._pieces.append(c * times)
         self._size += times
