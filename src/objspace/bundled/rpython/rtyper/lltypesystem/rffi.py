@@ -418,21 +418,21 @@ def _num_arg_source(i, converted):
 
 @specialize.ll()
 def _charp_arg(x):
-    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a pointer as it
-    is (of any type: the model's `VOIDP` is its `CCHARP`, and any pointer passes for a
-    `void *`)."""
+    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a `char *` (or
+    a `const char *`, which the C function's argument check refuses) as it is; another
+    pointer cast to `char *`: the toolchain's call of the C function converts any pointer
+    to `void *` (which this model does not tell from `char *`), so one C function may take
+    pointers of several types at different calls."""
     if rffi_is_ptr(x):
-        return x
+        T = lltype.typeOf(x)
+        if T == CCHARP or T == CONST_CCHARP:
+            return x
+        return cast(CCHARP, x)
     if x is None:
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
         return str2charp(x)
-    if lltype.typeOf(x) == CCHARP:
-        return x
-    # another pointer: the toolchain's call of the C function converts any pointer to
-    # `void *` (which this model does not tell from `char *`), so one C function may take
-    # pointers of several types at different calls
-    return cast(CCHARP, x)
+    return x
 
 
 @specialize.ll()
