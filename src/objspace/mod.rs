@@ -753,3 +753,27 @@ pub fn is_bundled_model_module(heap: &Heap, v: Value) -> bool {
     matches!(v, Value::Obj(id) if matches!(heap.get(id), Object::Module(m) if m.bundled
         && !matches!(&*m.name, "__builtin__" | "__rpy__" | "math" | "__future__")))
 }
+
+#[cfg(test)]
+mod import_limits_tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// What README's `--import-budget` row says: steps and memory grow in proportion to the
+    /// time, never below the defaults, memory at most 4 GiB.
+    #[test]
+    fn steps_and_memory_grow_with_the_time_budget_up_to_a_cap() {
+        let default_bytes = crate::sandbox::MAX_IMPORT_TIME_BYTES;
+        assert_eq!(
+            import_limits(None),
+            (DEFAULT_MAX_STEPS, DEFAULT_MAX_TIME, default_bytes)
+        );
+        let (steps, time, bytes) = import_limits(Some(DEFAULT_MAX_TIME * 2));
+        assert_eq!((steps, time), (DEFAULT_MAX_STEPS * 2, DEFAULT_MAX_TIME * 2));
+        assert_eq!(bytes, (default_bytes * 2).min(MAX_BUDGET_BYTES));
+        let (steps, _, bytes) = import_limits(Some(Duration::from_millis(100)));
+        assert_eq!((steps, bytes), (DEFAULT_MAX_STEPS, default_bytes));
+        let (_, _, bytes) = import_limits(Some(Duration::from_secs(3600)));
+        assert_eq!(bytes, MAX_BUDGET_BYTES);
+    }
+}
