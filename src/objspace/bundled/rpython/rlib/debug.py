@@ -24,6 +24,10 @@ class FatalError(Exception):
     pass
 
 
+# The reference's annotation of a call asserts that `msg` is a constant (it becomes a
+# Void argument of the `debug_assert` operation): keyed on it, a message built at run
+# time is an error at the call (err_debug_ll_assert_msg_not_const_bc18).
+@specialize.arg(1)
 def ll_assert(x, msg):
     """Assertion checked untranslated (and in debug builds)."""
     assert x, msg
