@@ -151,6 +151,9 @@ pub enum TypeDef {
 pub struct LlTypes {
     defs: Vec<TypeDef>,
     interned: HashMap<TypeDef, LlType>,
+    /// The structures `rffi_platform.configure` laid out without asking the C compiler
+    /// (`check`), with their integer fields whose C type is therefore unknown.
+    c_unknown: HashMap<LlType, Vec<Rc<str>>>,
 }
 
 impl Default for LlTypes {
@@ -164,6 +167,7 @@ impl LlTypes {
         let mut t = LlTypes {
             defs: Vec::new(),
             interned: HashMap::default(),
+            c_unknown: HashMap::default(),
         };
         for (p, _) in PRIMITIVES {
             t.intern(TypeDef::Primitive(p));
@@ -324,10 +328,34 @@ impl LlTypes {
 
     /// The type of field `name` of structure `s`.
     pub fn field_type(&self, s: LlType, name: &str) -> Option<LlType> {
-        self.fields(s)
+        let declared = self
+            .fields(s)
             .iter()
             .find(|(n, _)| &**n == name)
-            .map(|(_, t)| *t)
+            .map(|(_, t)| *t);
+        // the toolchain fills a configured structure's holes with `unsigned char` fields
+        // `c__pad0`, `c__pad1`...: how many is the C compiler's answer
+        declared.or_else(|| {
+            let pad = name.strip_prefix("c__pad")?;
+            (self.c_unknown.contains_key(&s)
+                && !pad.is_empty()
+                && pad.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(LlType::UCHAR)
+        })
+    }
+
+    /// Marks `s` as a structure the C compiler lays out but was not asked about, whose
+    /// integer fields `unknown` have a C type of unknown size and sign.
+    pub fn set_c_unknown(&mut self, s: LlType, unknown: Vec<Rc<str>>) {
+        self.c_unknown.insert(s, unknown);
+    }
+
+    /// Whether field `name` of `s` is an integer of unknown C type (`set_c_unknown`):
+    /// any integer may be read from it or stored into it.
+    pub fn is_c_unknown_int(&self, s: LlType, name: &str) -> bool {
+        self.c_unknown
+            .get(&s)
+            .is_some_and(|fs| fs.iter().any(|f| &**f == name))
     }
 
     /// The variable-sized array at the end of a structure, or the array itself.
