@@ -163,6 +163,8 @@ pub fn lltype_of_obj(
             types.gc_array(item)
         } else if attr("_render_as_const") == Some(Value::Bool(true)) {
             types.array_nolength_const(item)
+        } else if attr("_render_as_void") == Some(Value::Bool(true)) {
+            types.array_nolength_void(item)
         } else if attr("_nolength") == Some(Value::Bool(true)) {
             types.array_nolength(item)
         } else {

@@ -135,6 +135,9 @@ pub enum TypeDef {
         /// `render_as_const`: the hint of `rffi.CONST_CCHARP`'s array (a `const char *`),
         /// another type than `CCHARP`'s to the reference's low-level function calls.
         konst: bool,
+        /// `render_as_void`: the hint of `rffi.VOIDP`'s array (a `void *`), another type
+        /// than `CCHARP`'s, which a C function's `void *` argument takes any pointer for.
+        void: bool,
     },
     Ptr(LlType),
     Func {
@@ -216,6 +219,7 @@ impl LlTypes {
             gc: true,
             nolength: false,
             konst: false,
+            void: false,
         });
         id
     }
@@ -241,6 +245,7 @@ impl LlTypes {
             gc: false,
             nolength: false,
             konst: false,
+            void: false,
         })
     }
     /// A raw array without a length (`rffi.CArray(T)`).
@@ -250,6 +255,7 @@ impl LlTypes {
             gc: false,
             nolength: true,
             konst: false,
+            void: false,
         })
     }
     pub fn gc_array(&mut self, item: LlType) -> LlType {
@@ -258,6 +264,7 @@ impl LlTypes {
             gc: true,
             nolength: false,
             konst: false,
+            void: false,
         })
     }
     /// A raw array without a length whose pointer is a `const` one in C
@@ -268,6 +275,17 @@ impl LlTypes {
             gc: false,
             nolength: true,
             konst: true,
+            void: false,
+        })
+    }
+    /// A raw array without a length whose pointer is a `void *` in C (`rffi.VOIDP`'s).
+    pub fn array_nolength_void(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array {
+            item,
+            gc: false,
+            nolength: true,
+            konst: false,
+            void: true,
         })
     }
     /// Whether `a` is an array declared without a length (`rffi.CArray`).
@@ -481,11 +499,19 @@ impl LlTypes {
                 let _ = write!(out, "{} {}", if *gc { "GcStruct" } else { "Struct" }, name);
             }
             TypeDef::Array {
-                item, gc, konst, ..
+                item,
+                gc,
+                konst,
+                void,
+                ..
             } => {
                 out.push_str(if *gc { "GcArray(" } else { "Array(" });
                 self.write_name(*item, out, depth + 1);
-                out.push_str(if *konst { ", const)" } else { ")" });
+                out.push_str(match (*konst, *void) {
+                    (true, _) => ", const)",
+                    (_, true) => ", void)",
+                    _ => ")",
+                });
             }
             TypeDef::Ptr(to) => {
                 out.push_str("* ");
