@@ -75,17 +75,6 @@ fn field_annotation(types: &LlTypes, s: LlType, name: &str, ft: LlType) -> SomeV
     ll_to_annotation(types, ft)
 }
 
-/// The low-level type of an integer of kind `kind`.
-fn int_kind_lltype(kind: IntKind) -> LlType {
-    match kind {
-        IntKind::Signed => LlType::SIGNED,
-        IntKind::Unsigned => LlType::UNSIGNED,
-        IntKind::LongLong => LlType::SIGNEDLONGLONG,
-        IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
-        IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
-    }
-}
-
 /// `v` with any integer kind taken as a machine word (and a bool or a character as one
 /// too: the C field may be `char` or `_Bool`): what an integer field of unknown C type
 /// takes.
@@ -211,7 +200,12 @@ pub fn lltype_of_obj(
             let fname = heap
                 .str_value(n)
                 .map(|b| String::from_utf8_lossy(b).into_owned())?;
-            let ft = sub(ft, types, cache)?;
+            // a field of a type the model lacks (`FixedSizeArray`): the structure is not
+            // modelled either, and must not stay cached without its fields
+            let Some(ft) = sub(ft, types, cache) else {
+                cache.remove(&id);
+                return None;
+            };
             fields.push((Rc::from(fname.as_str()), ft));
         }
         types.set_fields(s, fields);
@@ -586,7 +580,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return true;
         }
         let own = match value {
-            S::Integer { kind, .. } => Some(int_kind_lltype(*kind)),
+            S::Integer { kind, .. } => Some(LlType::of_int_kind(*kind)),
             S::Bool { .. } => Some(LlType::BOOL),
             S::Float { .. } => Some(LlType::FLOAT),
             S::Char { .. } => Some(LlType::CHAR),
@@ -846,7 +840,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Some(S::Ptr(t)) => Ok(S::LlType(*t)),
                 // a narrow C integer's own type (`rffi.cast(lltype.typeOf(p.c_x), n)`
                 // stores into a field of that type)
-                Some(S::Integer { kind, .. }) => Ok(S::LlType(int_kind_lltype(*kind))),
+                Some(S::Integer { kind, .. }) => Ok(S::LlType(LlType::of_int_kind(*kind))),
                 Some(s) if s.is_int_like() => Ok(S::LlType(LlType::SIGNED)),
                 Some(S::Char { .. }) => Ok(S::LlType(LlType::CHAR)),
                 Some(S::UnicodeCodePoint { .. }) => Ok(S::LlType(LlType::UNICHAR)),

@@ -82,6 +82,18 @@ impl LlType {
         }
     }
 
+    /// The low-level type of an integer of kind `kind` (`r_uint` is `Unsigned`...).
+    pub fn of_int_kind(kind: crate::objspace::object::IntKind) -> LlType {
+        use crate::objspace::object::IntKind;
+        match kind {
+            IntKind::Signed => LlType::SIGNED,
+            IntKind::Unsigned => LlType::UNSIGNED,
+            IntKind::LongLong => LlType::SIGNEDLONGLONG,
+            IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
+            IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
+        }
+    }
+
     /// The size and signedness of a narrow C integer type.
     pub fn narrow_bits(self) -> Option<(u8, bool)> {
         Some(match self {
