@@ -594,7 +594,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Tuple(_) => None,
             _ => return true,
         };
-        if own == Some(target) {
+        if own.is_some_and(|o| o == target || types.same_on_64_bit(o, target)) {
             return true;
         }
         // A pointer to a structure whose first field is (transitively) the target's: the

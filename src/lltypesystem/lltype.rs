@@ -374,6 +374,40 @@ impl LlTypes {
         })
     }
 
+    /// Whether `a` and `b` are one type on the reference's 64-bit platform, where
+    /// `SignedLongLong` is `Signed` and `UnsignedLongLong` is `Unsigned` (`r_longlong` is
+    /// `r_int`): so are arrays of them and pointers to those. Structures are nominal.
+    pub fn same_on_64_bit(&self, a: LlType, b: LlType) -> bool {
+        let word = |t: LlType| match t {
+            LlType::SIGNEDLONGLONG => LlType::SIGNED,
+            LlType::UNSIGNEDLONGLONG => LlType::UNSIGNED,
+            t => t,
+        };
+        if word(a) == word(b) {
+            return true;
+        }
+        match (self.def(a), self.def(b)) {
+            (TypeDef::Ptr(x), TypeDef::Ptr(y)) => self.same_on_64_bit(*x, *y),
+            (
+                TypeDef::Array {
+                    item: x,
+                    gc: g1,
+                    nolength: n1,
+                    konst: k1,
+                    void: v1,
+                },
+                TypeDef::Array {
+                    item: y,
+                    gc: g2,
+                    nolength: n2,
+                    konst: k2,
+                    void: v2,
+                },
+            ) => (g1, n1, k1, v1) == (g2, n2, k2, v2) && word(*x) == word(*y),
+            _ => false,
+        }
+    }
+
     /// Marks `s` as a structure the C compiler lays out but was not asked about, whose
     /// integer fields `unknown` have a C type of unknown size and sign.
     pub fn set_c_unknown(&mut self, s: LlType, unknown: Vec<Rc<str>>) {

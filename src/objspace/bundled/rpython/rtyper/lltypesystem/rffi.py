@@ -402,6 +402,10 @@ def _arg_source(i, TARGET):
     if TARGET is VOIDP:
         # the same, and any other pointer
         return "_voidp_arg(a%d)" % i
+    if isinstance(TARGET, lltype.Ptr) and isinstance(TARGET.TO, lltype.FuncType):
+        # a function given for a C function pointer: the toolchain makes it a callback
+        # (`llhelper`), which this model does not; it is passed on unchecked
+        return "a%d" % i
     if TARGET is Float:
         return "float(a%d)" % i
     # to a number type (or a bool), the toolchain's wrapper casts only a number (or a
