@@ -471,9 +471,10 @@ def _typed_arg(x):
 
 @specialize.ll()
 def _charp_done(x, p):
-    """After the call: frees the copy `_charp_arg` made of a string."""
+    """After the call: frees the copy `_charp_arg` (or `_voidp_arg`, as a `void *`) made
+    of a string."""
     if isinstance(x, str):
-        free_charp(p)
+        lltype.free(p, flavor='raw')
 
 
 # The C spelling of the declared types (what `build` declares and casts to).
