@@ -48,8 +48,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 || text
                 || target == LlType::VOID
                 || self.ll_value_fits(target, s)
-                || matches!(s, SomeValue::Ptr(p) if self.is_char_pointer(target, false)
-                    && !self.is_char_pointer(*p, true))
+                || (matches!(s, SomeValue::Ptr(_)) && self.is_void_pointer(target))
             {
                 continue;
             }
@@ -69,18 +68,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
-    /// Whether `t` is a `char *` (rffi's `CCHARP`, which is also the model's `VOIDP`), or
-    /// with `konst` a `const char *`. Any pointer passes for a `void *` in the reference,
-    /// and the model cannot tell `void *` from `char *`, so any pointer is let through for
-    /// one, but a `const char *`, which the reference refuses for a `char *`.
-    fn is_char_pointer(&self, t: LlType, konst: bool) -> bool {
+    /// Whether `t` is a `void *` (rffi's `VOIDP`), for which the reference's call of a C
+    /// function takes any pointer (a `const char *` too).
+    fn is_void_pointer(&self, t: LlType) -> bool {
         use crate::lltypesystem::TypeDef;
         let types = &self.bk.lltypes;
-        types.pointee(t).is_some_and(|a| {
-            matches!(
-                types.def(a),
-                TypeDef::Array { item: LlType::CHAR, gc: false, konst: k, .. } if *k == konst
-            )
-        })
+        types
+            .pointee(t)
+            .is_some_and(|a| matches!(types.def(a), TypeDef::Array { void: true, .. }))
     }
 }

@@ -65,6 +65,26 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
     }
 }
 
+/// The annotation of field `name` (of type `ft`) of the structure `s`: an integer field
+/// of a configured structure whose C type is unknown (`check`) reads as a plain int, so
+/// that neither its narrowness nor its sign makes a false error.
+fn field_annotation(types: &LlTypes, s: LlType, name: &str, ft: LlType) -> SomeValue {
+    if types.is_c_unknown_int(s, name) {
+        return SomeValue::int();
+    }
+    ll_to_annotation(types, ft)
+}
+
+/// `v` with any integer kind taken as a machine word (and a bool or a character as one
+/// too: the C field may be `char` or `_Bool`): what an integer field of unknown C type
+/// takes.
+fn widened(v: &SomeValue) -> SomeValue {
+    match v {
+        S::Integer { .. } | S::Bool { .. } | S::Char { .. } => SomeValue::int(),
+        other => other.clone(),
+    }
+}
+
 /// The low-level type of an object of the bundled `lltype` model, built on first use
 /// (structures by object identity, so that one `GcStruct` is one type).
 pub fn lltype_of_obj(
@@ -132,6 +152,8 @@ pub fn lltype_of_obj(
             types.gc_array(item)
         } else if attr("_render_as_const") == Some(Value::Bool(true)) {
             types.array_nolength_const(item)
+        } else if attr("_render_as_void") == Some(Value::Bool(true)) {
+            types.array_nolength_void(item)
         } else if attr("_nolength") == Some(Value::Bool(true)) {
             types.array_nolength(item)
         } else {
@@ -178,10 +200,26 @@ pub fn lltype_of_obj(
             let fname = heap
                 .str_value(n)
                 .map(|b| String::from_utf8_lossy(b).into_owned())?;
-            let ft = sub(ft, types, cache)?;
+            // a field of a type the model lacks (`FixedSizeArray`): the structure is not
+            // modelled either, and must not stay cached without its fields
+            let Some(ft) = sub(ft, types, cache) else {
+                cache.remove(&id);
+                return None;
+            };
             fields.push((Rc::from(fname.as_str()), ft));
         }
         types.set_fields(s, fields);
+        // `rffi_platform`'s structure laid out without the C compiler (`check`)
+        if let Some(Value::Obj(u)) = attr("_rpy_c_unknown") {
+            if let Object::Tuple(names) = heap.get(u) {
+                let names = names
+                    .iter()
+                    .filter_map(|&n| heap.str_value(n))
+                    .map(|b| Rc::from(String::from_utf8_lossy(b).as_ref()))
+                    .collect();
+                types.set_c_unknown(s, names);
+            }
+        }
         return Some(s);
     } else {
         return None;
@@ -275,6 +313,22 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             Op::SetAttr => match name() {
                 Some(n) => self.ll_getattr(recv, &n).and_then(|_| {
                     match (self.ll_field_type(recv, &n), a.get(2)) {
+                        // an integer of unknown C type takes any integer
+                        (Some(_), Some(v)) if self.ll_is_c_unknown_int(recv, &n) => {
+                            if self.ll_value_fits(LlType::SIGNED, &widened(v)) {
+                                Ok(S::None)
+                            } else {
+                                Err(AnnError::new(
+                                    "RPY205",
+                                    format!(
+                                        "cannot store {} into field `{n}`, a C integer (of the \
+                                         C field's own type, which `rffi_platform` asks the C \
+                                         compiler for)",
+                                        self.bk.describe_type(self.space.heap(), v)
+                                    ),
+                                ))
+                            }
+                        }
                         (Some(t), Some(v)) => self.ll_check_store(t, v, &format!("field `{n}`")),
                         _ => Ok(S::None),
                     }
@@ -410,7 +464,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         base: p,
                         field: Rc::from(name),
                     }),
-                    _ => Ok(ll_to_annotation(types, ft)),
+                    _ => Ok(field_annotation(types, s, name, ft)),
                 }
             }
             S::LlType(t) => {
@@ -429,7 +483,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     .unwrap_or(LlType::VOID);
                 match types.field_type(item, name) {
                     Some(ft) if types.is_ptr(ft) || ft.is_primitive() => {
-                        Ok(ll_to_annotation(types, ft))
+                        Ok(field_annotation(types, item, name, ft))
                     }
                     Some(_) => Err(AnnError::new(
                         "RPY205",
@@ -460,7 +514,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         base: types.ptr(inner),
                         field: Rc::from(name),
                     }),
-                    _ => Ok(ll_to_annotation(types, ft)),
+                    _ => Ok(field_annotation(types, inner, name, ft)),
                 }
             }
             _ => Err(missing(types, LlType::VOID)),
@@ -470,16 +524,27 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// The type of field `name` of the structure `recv` points to (or of the structure
     /// inside a GC array that `recv` is an item of).
     fn ll_field_type(&self, recv: &SomeValue, name: &str) -> Option<LlType> {
+        let s = self.ll_field_owner(recv)?;
+        self.bk.lltypes.field_type(s, name)
+    }
+
+    /// The structure whose fields `recv`'s attributes are.
+    fn ll_field_owner(&self, recv: &SomeValue) -> Option<LlType> {
         let types = &self.bk.lltypes;
-        let s = match *recv {
+        Some(match *recv {
             S::Ptr(p) => types.pointee(p).unwrap_or(p),
             S::ArrayItem { array } => types.pointee(array).and_then(|a| types.array_item(a))?,
             S::InteriorPtr { base, ref field } => types
                 .pointee(base)
                 .and_then(|s| types.field_type(s, field))?,
             _ => return None,
-        };
-        types.field_type(s, name)
+        })
+    }
+
+    /// Whether field `name` of what `recv` points to is an integer of unknown C type.
+    fn ll_is_c_unknown_int(&self, recv: &SomeValue, name: &str) -> bool {
+        self.ll_field_owner(recv)
+            .is_some_and(|s| self.bk.lltypes.is_c_unknown_int(s, name))
     }
 
     /// Storing a value into a field or an array item of type `target`: as the toolchain's
@@ -515,13 +580,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return true;
         }
         let own = match value {
-            S::Integer { kind, .. } => match kind {
-                IntKind::Signed => Some(LlType::SIGNED),
-                IntKind::Unsigned => Some(LlType::UNSIGNED),
-                IntKind::LongLong => Some(LlType::SIGNEDLONGLONG),
-                IntKind::ULongLong => Some(LlType::UNSIGNEDLONGLONG),
-                IntKind::Narrow { bits, signed } => Some(LlType::narrow(*bits, *signed)),
-            },
+            S::Integer { kind, .. } => Some(LlType::of_int_kind(*kind)),
             S::Bool { .. } => Some(LlType::BOOL),
             S::Float { .. } => Some(LlType::FLOAT),
             S::Char { .. } => Some(LlType::CHAR),
@@ -535,7 +594,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | S::Tuple(_) => None,
             _ => return true,
         };
-        if own == Some(target) {
+        if own.is_some_and(|o| o == target || types.same_on_64_bit(o, target)) {
             return true;
         }
         // A pointer to a structure whose first field is (transitively) the target's: the
@@ -779,6 +838,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             }
             B::LltypeTypeOf => match p.first() {
                 Some(S::Ptr(t)) => Ok(S::LlType(*t)),
+                // a narrow C integer's own type (`rffi.cast(lltype.typeOf(p.c_x), n)`
+                // stores into a field of that type)
+                Some(S::Integer { kind, .. }) => Ok(S::LlType(LlType::of_int_kind(*kind))),
                 Some(s) if s.is_int_like() => Ok(S::LlType(LlType::SIGNED)),
                 Some(S::Char { .. }) => Ok(S::LlType(LlType::CHAR)),
                 Some(S::UnicodeCodePoint { .. }) => Ok(S::LlType(LlType::UNICHAR)),

@@ -82,6 +82,18 @@ impl LlType {
         }
     }
 
+    /// The low-level type of an integer of kind `kind` (`r_uint` is `Unsigned`...).
+    pub fn of_int_kind(kind: crate::objspace::object::IntKind) -> LlType {
+        use crate::objspace::object::IntKind;
+        match kind {
+            IntKind::Signed => LlType::SIGNED,
+            IntKind::Unsigned => LlType::UNSIGNED,
+            IntKind::LongLong => LlType::SIGNEDLONGLONG,
+            IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
+            IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
+        }
+    }
+
     /// The size and signedness of a narrow C integer type.
     pub fn narrow_bits(self) -> Option<(u8, bool)> {
         Some(match self {
@@ -135,6 +147,9 @@ pub enum TypeDef {
         /// `render_as_const`: the hint of `rffi.CONST_CCHARP`'s array (a `const char *`),
         /// another type than `CCHARP`'s to the reference's low-level function calls.
         konst: bool,
+        /// `render_as_void`: the hint of `rffi.VOIDP`'s array (a `void *`), another type
+        /// than `CCHARP`'s, which a C function's `void *` argument takes any pointer for.
+        void: bool,
     },
     Ptr(LlType),
     Func {
@@ -151,6 +166,9 @@ pub enum TypeDef {
 pub struct LlTypes {
     defs: Vec<TypeDef>,
     interned: HashMap<TypeDef, LlType>,
+    /// The structures `rffi_platform.configure` laid out without asking the C compiler
+    /// (`check`), with their integer fields whose C type is therefore unknown.
+    c_unknown: HashMap<LlType, Vec<Rc<str>>>,
 }
 
 impl Default for LlTypes {
@@ -164,6 +182,7 @@ impl LlTypes {
         let mut t = LlTypes {
             defs: Vec::new(),
             interned: HashMap::default(),
+            c_unknown: HashMap::default(),
         };
         for (p, _) in PRIMITIVES {
             t.intern(TypeDef::Primitive(p));
@@ -212,6 +231,7 @@ impl LlTypes {
             gc: true,
             nolength: false,
             konst: false,
+            void: false,
         });
         id
     }
@@ -237,6 +257,7 @@ impl LlTypes {
             gc: false,
             nolength: false,
             konst: false,
+            void: false,
         })
     }
     /// A raw array without a length (`rffi.CArray(T)`).
@@ -246,6 +267,7 @@ impl LlTypes {
             gc: false,
             nolength: true,
             konst: false,
+            void: false,
         })
     }
     pub fn gc_array(&mut self, item: LlType) -> LlType {
@@ -254,6 +276,7 @@ impl LlTypes {
             gc: true,
             nolength: false,
             konst: false,
+            void: false,
         })
     }
     /// A raw array without a length whose pointer is a `const` one in C
@@ -264,6 +287,17 @@ impl LlTypes {
             gc: false,
             nolength: true,
             konst: true,
+            void: false,
+        })
+    }
+    /// A raw array without a length whose pointer is a `void *` in C (`rffi.VOIDP`'s).
+    pub fn array_nolength_void(&mut self, item: LlType) -> LlType {
+        self.intern(TypeDef::Array {
+            item,
+            gc: false,
+            nolength: true,
+            konst: false,
+            void: true,
         })
     }
     /// Whether `a` is an array declared without a length (`rffi.CArray`).
@@ -324,10 +358,68 @@ impl LlTypes {
 
     /// The type of field `name` of structure `s`.
     pub fn field_type(&self, s: LlType, name: &str) -> Option<LlType> {
-        self.fields(s)
+        let declared = self
+            .fields(s)
             .iter()
             .find(|(n, _)| &**n == name)
-            .map(|(_, t)| *t)
+            .map(|(_, t)| *t);
+        // the toolchain fills a configured structure's holes with `unsigned char` fields
+        // `c__pad0`, `c__pad1`...: how many is the C compiler's answer
+        declared.or_else(|| {
+            let pad = name.strip_prefix("c__pad")?;
+            (self.c_unknown.contains_key(&s)
+                && !pad.is_empty()
+                && pad.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(LlType::UCHAR)
+        })
+    }
+
+    /// Whether `a` and `b` are one type on the reference's 64-bit platform, where
+    /// `SignedLongLong` is `Signed` and `UnsignedLongLong` is `Unsigned` (`r_longlong` is
+    /// `r_int`): so are arrays of them and pointers to those. Structures are nominal.
+    pub fn same_on_64_bit(&self, a: LlType, b: LlType) -> bool {
+        let word = |t: LlType| match t {
+            LlType::SIGNEDLONGLONG => LlType::SIGNED,
+            LlType::UNSIGNEDLONGLONG => LlType::UNSIGNED,
+            t => t,
+        };
+        if word(a) == word(b) {
+            return true;
+        }
+        match (self.def(a), self.def(b)) {
+            (TypeDef::Ptr(x), TypeDef::Ptr(y)) => self.same_on_64_bit(*x, *y),
+            (
+                TypeDef::Array {
+                    item: x,
+                    gc: g1,
+                    nolength: n1,
+                    konst: k1,
+                    void: v1,
+                },
+                TypeDef::Array {
+                    item: y,
+                    gc: g2,
+                    nolength: n2,
+                    konst: k2,
+                    void: v2,
+                },
+            ) => (g1, n1, k1, v1) == (g2, n2, k2, v2) && word(*x) == word(*y),
+            _ => false,
+        }
+    }
+
+    /// Marks `s` as a structure the C compiler lays out but was not asked about, whose
+    /// integer fields `unknown` have a C type of unknown size and sign.
+    pub fn set_c_unknown(&mut self, s: LlType, unknown: Vec<Rc<str>>) {
+        self.c_unknown.insert(s, unknown);
+    }
+
+    /// Whether field `name` of `s` is an integer of unknown C type (`set_c_unknown`):
+    /// any integer may be read from it or stored into it.
+    pub fn is_c_unknown_int(&self, s: LlType, name: &str) -> bool {
+        self.c_unknown
+            .get(&s)
+            .is_some_and(|fs| fs.iter().any(|f| &**f == name))
     }
 
     /// The variable-sized array at the end of a structure, or the array itself.
@@ -453,11 +545,19 @@ impl LlTypes {
                 let _ = write!(out, "{} {}", if *gc { "GcStruct" } else { "Struct" }, name);
             }
             TypeDef::Array {
-                item, gc, konst, ..
+                item,
+                gc,
+                konst,
+                void,
+                ..
             } => {
                 out.push_str(if *gc { "GcArray(" } else { "Array(" });
                 self.write_name(*item, out, depth + 1);
-                out.push_str(if *konst { ", const)" } else { ")" });
+                out.push_str(match (*konst, *void) {
+                    (true, _) => ", const)",
+                    (_, true) => ", void)",
+                    _ => ")",
+                });
             }
             TypeDef::Ptr(to) => {
                 out.push_str("* ");

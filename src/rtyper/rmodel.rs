@@ -135,13 +135,7 @@ impl From<IterVariant> for IterVariantKey {
 }
 
 pub fn int_lltype(kind: IntKind) -> LlType {
-    match kind {
-        IntKind::Signed => LlType::SIGNED,
-        IntKind::Unsigned => LlType::UNSIGNED,
-        IntKind::LongLong => LlType::SIGNEDLONGLONG,
-        IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
-        IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
-    }
+    LlType::of_int_kind(kind)
 }
 
 impl RTyper<'_> {

@@ -96,11 +96,24 @@ impl ObjSpace {
 
     /// A special method defined by a user class (not the built-in ones of exceptions).
     pub(super) fn user_special(&self, v: Value, name: &str) -> Option<Value> {
-        let m = self.special_method(v, name)?;
+        let m = self
+            .special_method(v, name)
+            .or_else(|| self.tuple_subclass_special(v, name))?;
         match m {
             Value::Obj(id) if matches!(self.heap.get(id), Object::Builtin { .. }) => None,
             _ => Some(m),
         }
+    }
+
+    /// A special method of the class of an instance of a user subclass of tuple (kept as
+    /// a tuple with its class beside it), as CPython calls it: `__eq__`, `__hash__`...
+    pub(super) fn tuple_subclass_special(&self, v: Value, name: &str) -> Option<Value> {
+        let Value::Obj(id) = v else { return None };
+        if !matches!(self.heap.get(id), Object::Tuple(_)) {
+            return None;
+        }
+        let cls = self.heap.tuple_class(id)?;
+        self.lookup_class_attr(cls, name)
     }
 
     /// `a == b`, including `__eq__` of instances.

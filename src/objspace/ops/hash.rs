@@ -26,7 +26,10 @@ impl ObjSpace {
 
     /// Python 2 `hash()`.
     pub fn hash_value(&mut self, v: Value) -> R<i64> {
-        if let Some(m) = self.special_method(v, "__hash__") {
+        let m = self
+            .special_method(v, "__hash__")
+            .or_else(|| self.tuple_subclass_special(v, "__hash__"));
+        if let Some(m) = m {
             if !matches!(m, Value::Obj(id) if matches!(self.heap.get(id), Object::Builtin { .. })) {
                 let r = self.call_special(v, m, vec![])?;
                 return match self.num(r) {

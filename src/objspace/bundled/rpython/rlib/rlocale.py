@@ -84,16 +84,18 @@ for _name in constant_names + tuple(langinfo_names):
         constants[_name] = globals()[_name]
 del _name
 
+# the toolchain's configured `struct lconv`: its `char` fields, declared `rffi.UCHAR`, get
+# the C field's type, a signed char on the reference's platform
 lconv = rffi.CStruct('lconv',
                      ('decimal_point', rffi.CCHARP), ('thousands_sep', rffi.CCHARP),
                      ('grouping', rffi.CCHARP), ('int_curr_symbol', rffi.CCHARP),
                      ('currency_symbol', rffi.CCHARP), ('mon_decimal_point', rffi.CCHARP),
                      ('mon_thousands_sep', rffi.CCHARP), ('mon_grouping', rffi.CCHARP),
                      ('positive_sign', rffi.CCHARP), ('negative_sign', rffi.CCHARP),
-                     ('int_frac_digits', rffi.UCHAR), ('frac_digits', rffi.UCHAR),
-                     ('p_cs_precedes', rffi.UCHAR), ('p_sep_by_space', rffi.UCHAR),
-                     ('n_cs_precedes', rffi.UCHAR), ('n_sep_by_space', rffi.UCHAR),
-                     ('p_sign_posn', rffi.UCHAR), ('n_sign_posn', rffi.UCHAR))
+                     ('int_frac_digits', rffi.SIGNEDCHAR), ('frac_digits', rffi.SIGNEDCHAR),
+                     ('p_cs_precedes', rffi.SIGNEDCHAR), ('p_sep_by_space', rffi.SIGNEDCHAR),
+                     ('n_cs_precedes', rffi.SIGNEDCHAR), ('n_sep_by_space', rffi.SIGNEDCHAR),
+                     ('p_sign_posn', rffi.SIGNEDCHAR), ('n_sign_posn', rffi.SIGNEDCHAR))
 
 
 

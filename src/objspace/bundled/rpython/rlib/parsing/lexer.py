@@ -97,6 +97,14 @@ class LexingDFARunner(object):
         self.text = text
         self.ignore = ignore
         self.eof = eof
+        # the program's own token class makes the tokens (and its
+        # `source_position_class` their positions)
+        if not token_class:
+            self.token_class = Token
+            self.token_position_class = SourcePos
+        else:
+            self.token_class = token_class
+            self.token_position_class = token_class.source_position_class
         self.state = 0
         self.last_matched_state = 0
         self.last_matched_index = -1
@@ -112,7 +120,8 @@ class LexingDFARunner(object):
             assert start >= 0
             if start == len(text) and self.eof:
                 self.last_matched_index += 1
-                return Token("EOF", "EOF", SourcePos(start, self.lineno, self.columnno))
+                return self.token_class("EOF", "EOF", self.token_position_class(
+                    start, self.lineno, self.columnno))
             if start >= len(text):
                 return None
             i = self.matcher(self, start)
@@ -121,16 +130,17 @@ class LexingDFARunner(object):
                 stop = self.last_matched_index + 1
                 assert stop >= 0
                 if stop == start:
-                    raise deterministic.LexerError(
-                        text, self.state, SourcePos(i - 1, self.lineno, self.columnno))
+                    raise deterministic.LexerError(text, self.state, self.token_position_class(
+                        i - 1, self.lineno, self.columnno))
                 source = text[start:stop]
             elif self.last_matched_index == i - 1:
                 source = text[start:]
             else:
-                raise deterministic.LexerError(
-                    text, self.state, SourcePos(i - 1, self.lineno, self.columnno))
+                raise deterministic.LexerError(text, self.state, self.token_position_class(
+                    i - 1, self.lineno, self.columnno))
             name = self.automaton.names[self.last_matched_state]
-            token = Token(name, source, SourcePos(start, self.lineno, self.columnno))
+            token = self.token_class(name, source, self.token_position_class(
+                start, self.lineno, self.columnno))
             self.adjust_position(source)
             if name in self.ignore:
                 continue

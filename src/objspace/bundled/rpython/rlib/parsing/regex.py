@@ -181,6 +181,20 @@ class Automaton(DFA):
         self.accepts = builder.accepts
         self.start = start
 
+    def make_deterministic(self, name_precedence=None):
+        """The reference builds a DFA whose states are sets of these states, named by
+        the token that comes first in `name_precedence` on a tie: the automaton itself
+        already matches so (the earliest name wins), run as a set of states."""
+        return self
+
+    def generate_lexing_code(self):
+        """Python source that defines `recognize(runner, i)`, the matcher of this
+        automaton (the reference writes out a DFA's transitions as an `if` chain;
+        programs `exec` it, and give the function and the automaton to a
+        `LexingDFARunner`)."""
+        return ("from rpython.rlib.parsing.lexer import "
+                "recognize_with_automaton as recognize\n")
+
 
 def make_token_automaton(regexs, names):
     builder = _Builder()

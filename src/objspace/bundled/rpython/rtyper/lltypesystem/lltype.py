@@ -85,6 +85,8 @@ class Array(ContainerType):
         self._nolength = bool(kwds.get('hints', {}).get('nolength', False))
         # rffi.CONST_CCHARP's: another type than CCHARP's array
         self._render_as_const = bool(kwds.get('hints', {}).get('render_as_const', False))
+        # rffi.VOIDP's: another type than CCHARP's array too
+        self._render_as_void = bool(kwds.get('hints', {}).get('render_as_void', False))
 
 
 class GcArray(Array):

@@ -47,6 +47,11 @@ r_ushort = build_int(None, False, 16)
 r_signedchar = build_int(None, True, 8)
 r_uchar = build_int(None, False, 8)
 r_int_real = r_int
+# C's long, size_t, ssize_t and time_t are machine words on the reference's platform:
+# their classes are rarithmetic's word classes
+from rpython.rlib.rarithmetic import r_int as _r_word_int
+r_long = r_ssize_t = r_time_t = _r_word_int
+r_ulong = r_size_t = _r_word_uint
 INT32 = INT
 UINT32 = UINT
 INT16 = SHORT
@@ -176,7 +181,9 @@ CHAR = Char
 DOUBLE = Float
 FLOAT = SingleFloat
 CCHARP = CArrayPtr(Char)
-VOIDP = CCHARP
+# `void *`: an array of chars with the reference's `render_as_void` hint, a type of its own;
+# a C function's `void *` argument takes any pointer (and `rffi.cast` makes one)
+VOIDP = lltype.Ptr(lltype.Array(Char, hints={'nolength': True, 'render_as_void': True}))
 # `const char *`: an array of chars with the reference's `render_as_const` hint, a type
 # of its own: a `char *` given where a C function declares a `const char *` (or the
 # reverse) is refused, and llexternal makes none from a string
@@ -392,6 +399,13 @@ def _arg_source(i, TARGET):
     if TARGET is CCHARP:
         # a string (copied), None (NULL) or a `char *`
         return "_charp_arg(a%d)" % i
+    if TARGET is VOIDP:
+        # the same, and any other pointer
+        return "_voidp_arg(a%d)" % i
+    if isinstance(TARGET, lltype.Ptr) and isinstance(TARGET.TO, lltype.FuncType):
+        # a function given for a C function pointer: the toolchain makes it a callback
+        # (`llhelper`), which this model does not; it is passed on unchecked
+        return "a%d" % i
     if TARGET is Float:
         return "float(a%d)" % i
     # to a number type (or a bool), the toolchain's wrapper casts only a number (or a
@@ -418,20 +432,30 @@ def _num_arg_source(i, converted):
 
 @specialize.ll()
 def _charp_arg(x):
-    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a `char *` (or
-    a `const char *`, which the C function's argument check refuses) as it is; another
-    pointer cast to `char *`: the toolchain's call of the C function converts any pointer
-    to `void *` (which this model does not tell from `char *`), so one C function may take
-    pointers of several types at different calls."""
+    """A `char *` argument: a string's NUL-terminated copy, NULL for None; a pointer as it
+    is (the C function's argument check refuses any but a `char *`)."""
     if rffi_is_ptr(x):
-        T = lltype.typeOf(x)
-        if T == CCHARP or T == CONST_CCHARP:
-            return x
-        return cast(CCHARP, x)
+        return x
     if x is None:
         return lltype.nullptr(CCHARP.TO)
     if isinstance(x, str):
         return str2charp(x)
+    return x
+
+
+@specialize.ll()
+def _voidp_arg(x):
+    """A `void *` argument: a string's NUL-terminated copy, NULL for None, and any pointer,
+    as a `void *`: the toolchain's call of the C function converts any pointer to
+    `void *`, so one C function may take pointers of several types at different calls."""
+    if rffi_is_ptr(x):
+        if lltype.typeOf(x) == VOIDP:
+            return x
+        return cast(VOIDP, x)
+    if x is None:
+        return lltype.nullptr(VOIDP.TO)
+    if isinstance(x, str):
+        return cast(VOIDP, str2charp(x))
     return x
 
 
@@ -447,9 +471,10 @@ def _typed_arg(x):
 
 @specialize.ll()
 def _charp_done(x, p):
-    """After the call: frees the copy `_charp_arg` made of a string."""
+    """After the call: frees the copy `_charp_arg` (or `_voidp_arg`, as a `void *`) made
+    of a string."""
     if isinstance(x, str):
-        free_charp(p)
+        lltype.free(p, flavor='raw')
 
 
 # The C spelling of the declared types (what `build` declares and casts to).
@@ -561,6 +586,7 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
     namespace = {'cast': cast, 'r_uint': _r_word_uint, 'r_longlong': r_longlong,
                  'r_ulonglong': r_ulonglong, 'lltype': lltype, 'os': os,
                  '_external': _external, 'RESULT': result, '_charp_arg': _charp_arg,
+                 '_voidp_arg': _voidp_arg,
                  '_charp_done': _charp_done, '_typed_arg': _typed_arg,
                  'we_are_translated': we_are_translated,
                  'model_unknown': model_unknown,
@@ -570,7 +596,7 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
         lines.append("    c%d = %s" % (i, _arg_source(i, args[i])))
     lines.append("    res = _c_%s(%s)" % (name, params))
     for i in range(len(args)):
-        if args[i] is CCHARP:
+        if args[i] is CCHARP or args[i] is VOIDP:
             lines.append("    _charp_done(a%d, c%d)" % (i, i))
     lines.append("    return res")
     exec "\n".join(lines) + "\n" in namespace

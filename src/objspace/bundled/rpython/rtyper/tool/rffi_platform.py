@@ -7,8 +7,11 @@ constant (`ConstantInteger`, `DefinedConstantInteger`, `SizeOf`...) is an `int` 
 never a constant to the annotator, `Has` and `Defined` are bools, `DefinedConstantString` a
 string. At import time such a value is unknown: a branch on it takes one path, with a
 warning. A `Struct` is the structure its entry declares (the fields named, as
-`rffi.CStruct` makes them, without the C compiler's padding); a `SimpleType` is the type
-hint it was given. An entry whose `ifdef` macro is undefined would be None: rpy-lsp takes
+`rffi.CStruct` makes them); `run` and `build` give each integer field the size and sign
+of the C field, as the toolchain does, and `check`, which asks no C compiler, takes such a
+field as an integer of unknown C type (any integer is read from it or stored into it) and
+lets the padding fields the toolchain adds (`c__pad0`...) be named. A `SimpleType` is the
+type hint it was given. An entry whose `ifdef` macro is undefined would be None: rpy-lsp takes
 it as defined.
 
 Each integer and bool carries the C question that gives it (the expression, or a text that
@@ -156,14 +159,53 @@ class Struct(CConfigEntry):
 
     def build_result(self, results):
         fields = []
+        unknown = []
         for fieldname, fieldtype in self.interesting_fields:
             if isinstance(fieldtype, Struct):
                 fieldtype = _result(fieldtype, results)
+            elif fieldtype in _integer_class:
+                # the toolchain gives the field the C field's own size and sign
+                real = _c_field_type(self.name, fieldname, fieldtype, results)
+                if real is None:
+                    unknown.append('c_' + fieldname)
+                else:
+                    fieldtype = real
             fields.append((fieldname, fieldtype))
         name = self.name
         if name.startswith('struct '):
             name = name[7:]
-        return rffi.CStruct(name, *fields)
+        S = rffi.CStruct(name, *fields)
+        if unknown or type(_c_integer("", "1", results)) is not int:
+            # no C compiler was asked (`check`): these fields are integers of unknown
+            # C type, and the structure may have padding fields (`c__pad0`...) too
+            S._rpy_c_unknown = tuple(unknown)
+        return S
+
+
+# the C integer types a structure's field may be declared with, and their (size in
+# bytes, unsigned); the toolchain replaces one by the first type of this order that has
+# the C field's size and sign
+_integer_class = [rffi.SIGNEDCHAR, rffi.UCHAR, rffi.CHAR, rffi.SHORT, rffi.USHORT,
+                  rffi.INT, rffi.UINT, rffi.LONG, rffi.ULONG, rffi.LONGLONG,
+                  rffi.ULONGLONG]
+_size_and_sign = [(1, 0), (1, 1), (1, 1), (2, 0), (2, 1), (4, 0), (4, 1), (8, 0), (8, 1),
+                  (8, 0), (8, 1)]
+
+
+def _c_field_type(cname, fieldname, fieldtype, results):
+    """The type the toolchain gives an integer field of the C structure `cname`, or None
+    when the C compiler is not asked (an opaque answer is not of type int)."""
+    field = "((%s *)0)->%s" % (cname, fieldname)
+    expr = "sizeof(%s) * 2 + ((__typeof__(%s))-1 > 0)" % (field, field)
+    answer = _c_integer("the C type of %s.%s" % (cname, fieldname), expr, results)
+    if type(answer) is not int:
+        return None
+    key = (answer // 2, answer % 2)
+    if _size_and_sign[_integer_class.index(fieldtype)] == key:
+        return fieldtype
+    if key not in _size_and_sign:
+        return None
+    return _integer_class[_size_and_sign.index(key)]
 
 
 class SimpleType(CConfigEntry):
