@@ -138,6 +138,9 @@ pub trait Space: Sized {
     ) -> Option<Self::Value> {
         None
     }
+    /// After `next` gave `Skipped`, when the loop's body stores items into the namespace
+    /// of the module `globals` (`globals()[k] = v`): any name may have been bound there.
+    fn after_skipped_namespace_store(&mut self, _globals: ObjId) {}
     fn unpack(&mut self, seq: &Self::Value, n: usize) -> OpResult<Self::Value, Vec<Self::Value>>;
     /// `UnpackCheck`: whether `seq` has `n` items, as a bool value. True by default: a
     /// space that runs the code (Python) lets `unpack` raise on a wrong length itself.

@@ -317,6 +317,10 @@ impl Space for ObjSpace {
         Some(self.derived_unknown(*iter))
     }
 
+    fn after_skipped_namespace_store(&mut self, globals: ObjId) {
+        self.unknown_globals.insert(globals);
+    }
+
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {
         if self.unknown_name(*seq).is_some() {
             let item = self.derived_unknown(*seq);
