@@ -87,7 +87,9 @@ pub(super) fn forget_effects<S: Space>(
             }
         }
         if let Some(s) = Slot::of_load(instr) {
-            namespace_store |= namespace_item_store(&code, instr, &instrs[k + 1..]);
+            // `locals()`/`vars()` are the module's names only in module-level code
+            let module_level = f.namespace == Some(f.globals);
+            namespace_store |= namespace_item_store(&code, instr, &instrs[k + 1..], module_level);
             let next = instrs.get(k + 1);
             let method = match next {
                 Some(Instr::LoadAttr(a)) => {
@@ -144,15 +146,22 @@ pub(super) fn forget_effects<S: Space>(
 }
 
 /// Whether `load` (of a name) and the instructions `rest` after it are
-/// `globals()[key] = v`, `vars()[key] = v` or `locals()[key] = v` with a simple key: an item
-/// store into the namespace itself.
-fn namespace_item_store(code: &crate::compiler::CodeObject, load: &Instr, rest: &[Instr]) -> bool {
+/// `globals()[key] = v` with a simple key, or, in module-level code (`module_level`),
+/// `vars()[key] = v` or `locals()[key] = v`: an item store into the module's namespace.
+fn namespace_item_store(
+    code: &crate::compiler::CodeObject,
+    load: &Instr,
+    rest: &[Instr],
+    module_level: bool,
+) -> bool {
     let name = match *load {
         Instr::LoadName(n) | Instr::LoadGlobal(n) => &code.co_names[n as usize],
         _ => return false,
     };
-    if !matches!(&**name, "globals" | "vars" | "locals") {
-        return false;
+    match &**name {
+        "globals" => {}
+        "vars" | "locals" if module_level => {}
+        _ => return false,
     }
     matches!(
         rest,
