@@ -125,6 +125,10 @@ pub trait Space: Sized {
     fn presize_dict(&mut self, _d: &Self::Value, _n: usize) {}
     fn call(&mut self, func: Self::Value, args: CallArgs<Self::Value>) -> OpResult<Self::Value>;
     fn branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch>;
+    /// The branch of `assert cond` (true: the assertion holds).
+    fn assert_branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch> {
+        self.branch(cond)
+    }
     fn next(&mut self, iter: &Self::Value) -> OpResult<Self::Value, IterNext<Self::Value>>;
     /// After `next` gave `Skipped` on `iter`: the value that replaces a name the loop's
     /// body stores (`in_place` false) or a container it changes in place (`in_place`
