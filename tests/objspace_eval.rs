@@ -900,3 +900,14 @@ fn tuple_equality_and_membership_without_user_code() {
         ],
     );
 }
+
+#[test]
+fn old_style_class_dict_is_the_class_dict() {
+    // Python 2's classobj hands out its own dict: writes through `__dict__` set class
+    // attributes (SQPyte fills its CConfig so). Values from CPython 2.7.18.
+    check(
+        "class C:\n    a = 1\nC.__dict__.update({'a': 2, 'b': 3})\nC.__dict__['c'] = 4\n\
+         x = C.a + C.b + C.c\n",
+        &[("x", "9")],
+    );
+}

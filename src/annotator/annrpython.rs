@@ -500,7 +500,17 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
             ExitSwitch::LastException => self.follow_exception_exits(g, bi, &exits),
             ExitSwitch::Value(sw) => {
                 let s = self.annotation(g, sw);
-                let konst = if s.is_error() { None } else { s.konst() };
+                // A switch on a value rpy-lsp does not model (a constant of an unmodelled
+                // module passed as an argument) takes the true exit only, as the flow space
+                // does for such a constant: the reference knows the constant and annotates
+                // one branch, and two branches meeting would be a false UnionError.
+                let konst = if s.is_unknown() {
+                    Some(Value::Bool(true))
+                } else if s.is_error() {
+                    None
+                } else {
+                    s.konst()
+                };
                 if konst == Some(Value::Bool(true)) && self.is_unpack_check(g, bi) {
                     self.flow_unpack_known(g, &exits);
                     return;

@@ -320,7 +320,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     }
                 }
                 self.arity(name, args, 1, 2)?;
-                self.builtin_int(&p[0], p.get(1))
+                let s = self.builtin_int(&p[0], p.get(1))?;
+                Ok(self.constpropagate_args(id, p, s))
             }
             B::Float => {
                 if p.is_empty() {

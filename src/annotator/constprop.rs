@@ -22,11 +22,26 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         arg: &SomeValue,
         result: SomeValue,
     ) -> SomeValue {
-        if !arg.is_immutable_constant() {
-            return result;
+        self.constpropagate_args(id, std::slice::from_ref(arg), result)
+    }
+
+    /// [`Self::constpropagate`] of a call with several arguments (`int("7FC0", 16)`, PySNES's
+    /// ROM header offset): folded when every argument is a constant.
+    pub(super) fn constpropagate_args(
+        &mut self,
+        id: B,
+        args: &[SomeValue],
+        result: SomeValue,
+    ) -> SomeValue {
+        let mut ks = Vec::with_capacity(args.len());
+        for arg in args {
+            if !arg.is_immutable_constant() {
+                return result;
+            }
+            let Some(k) = arg.konst() else { return result };
+            ks.push(k);
         }
-        let Some(k) = arg.konst() else { return result };
-        let Some(v) = self.space.call_builtin_const(id, vec![k]) else {
+        let Some(v) = self.space.call_builtin_const(id, ks) else {
             return result;
         };
         // a long (`int(1e19)`) is refused before this (`int_of_constant`); one that

@@ -279,6 +279,9 @@ builtins! {
     /// `model_unknown(what)`: an unknown value, with one warning, for a bundled model
     /// that knows it lacks something (`config.<group>` of an unmodelled option set)
     ModelUnknown = "model.unknown";
+    /// `model_is_unknown(v)`: whether `v` is a value rpy-lsp does not model, for a bundled
+    /// model whose answer depends on it (`struct.pack` of an unknown opcode number)
+    ModelIsUnknown = "model.is_unknown";
     /// `model_opaque(kind, what)`: a value of a known type ("int", "bool", "float", "str")
     /// whose content rpy-lsp does not compute (what `rffi_platform` asks the C compiler):
     /// unknown at import time, of that type and never constant when annotated

@@ -43,7 +43,10 @@ statements, `except E, e`, backticks, `0777`, `10L`, `<>`) and Python 3 syntax."
         summary: "an imported module cannot be found",
         doc: "Imports are resolved relative to the importing file's directory, then the \
 configured search paths, then rpy-lsp's bundled models (os, sys, math, time, rpython.rlib.*). \
-A module found nowhere raises ImportError at import time, as Python would.",
+A module found nowhere raises ImportError at import time, as Python would. So does the old \
+`pypy` package (`pypy.rlib`, `pypy.jit`: the toolchain before it became `rpython`), which is \
+not installed beside the reference's toolchain: an old program's `try: from pypy.rlib.jit \
+import ...` / `except ImportError:` fallback is what gets checked.",
         bad: "import no_such_module\n",
         good: "import os\n",
     },

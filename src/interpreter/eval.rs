@@ -390,7 +390,16 @@ fn step<S: Space>(
             let cond = f.pop();
             let jump_when = matches!(instr, Instr::PopJumpIfTrue(_));
             let next = f.state.pc;
-            match space.branch(&cond)? {
+            // `assert cond`: the jump over `raise AssertionError`
+            let assertion = jump_when
+                && matches!(code.co_code.get(next as usize),
+                    Some(Instr::LoadGlobal(i)) if &*code.co_names[*i as usize] == "AssertionError");
+            let branch = if assertion {
+                space.assert_branch(&cond)?
+            } else {
+                space.branch(&cond)?
+            };
+            match branch {
                 Branch::Known(b) => {
                     if b == jump_when {
                         f.state.pc = t;

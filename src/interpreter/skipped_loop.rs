@@ -5,7 +5,9 @@
 //! be reported as always failing. So what the body would change is forgotten instead:
 //! the names it stores, the list, dict or set a comprehension fills, and the containers
 //! it changes in place through a name (`TABLE.append(x)`, `TABLE[k] = v`) all become
-//! unknown (the space decides, `Space::after_skipped_loop`). The body is read from the
+//! unknown (the space decides, `Space::after_skipped_loop`); after `globals()[k] = v` in
+//! the body, a name missing from the module is unknown, not a NameError
+//! (`Space::after_skipped_namespace_store`). The body is read from the
 //! bytecode between the loop's `ForIter` and its end; code objects it creates are not
 //! entered.
 
@@ -75,6 +77,7 @@ pub(super) fn forget_effects<S: Space>(
     let instrs = &code.co_code[body.start as usize..(body.end as usize).min(code.co_code.len())];
     let mut stored: Vec<Slot> = Vec::new();
     let mut changed: Vec<Slot> = Vec::new();
+    let mut namespace_store = false;
     // the stack depth with the iterator, where the body starts
     let depth = f.state.stack.len() + 1;
     for (k, instr) in instrs.iter().enumerate() {
@@ -84,6 +87,9 @@ pub(super) fn forget_effects<S: Space>(
             }
         }
         if let Some(s) = Slot::of_load(instr) {
+            // `locals()`/`vars()` are the module's names only in module-level code
+            let module_level = f.namespace == Some(f.globals);
+            namespace_store |= namespace_item_store(&code, instr, &instrs[k + 1..], module_level);
             let next = instrs.get(k + 1);
             let method = match next {
                 Some(Instr::LoadAttr(a)) => {
@@ -131,7 +137,41 @@ pub(super) fn forget_effects<S: Space>(
     for s in stored {
         rebind(space, f, &code, iter, s, false)?;
     }
+    if namespace_store {
+        // `globals()[name] = v` (cljvm binds `dis.opmap`'s names so): the loop may have
+        // bound any name of the module. After the rebinds, which look the old values up.
+        space.after_skipped_namespace_store(f.globals);
+    }
     Ok(())
+}
+
+/// Whether `load` (of a name) and the instructions `rest` after it are
+/// `globals()[key] = v` with a simple key, or, in module-level code (`module_level`),
+/// `vars()[key] = v` or `locals()[key] = v`: an item store into the module's namespace.
+fn namespace_item_store(
+    code: &crate::compiler::CodeObject,
+    load: &Instr,
+    rest: &[Instr],
+    module_level: bool,
+) -> bool {
+    let name = match *load {
+        Instr::LoadName(n) | Instr::LoadGlobal(n) => &code.co_names[n as usize],
+        _ => return false,
+    };
+    match &**name {
+        "globals" => {}
+        "vars" | "locals" if module_level => {}
+        _ => return false,
+    }
+    matches!(
+        rest,
+        [
+            Instr::Call { npos: 0, nkw: 0, star: false, starstar: false },
+            key,
+            Instr::StoreSubscr,
+            ..
+        ] if Slot::of_load(key).is_some() || matches!(key, Instr::LoadConst(_))
+    )
 }
 
 fn rebind<S: Space>(

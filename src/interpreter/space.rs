@@ -125,6 +125,10 @@ pub trait Space: Sized {
     fn presize_dict(&mut self, _d: &Self::Value, _n: usize) {}
     fn call(&mut self, func: Self::Value, args: CallArgs<Self::Value>) -> OpResult<Self::Value>;
     fn branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch>;
+    /// The branch of `assert cond` (true: the assertion holds).
+    fn assert_branch(&mut self, cond: &Self::Value) -> OpResult<Self::Value, Branch> {
+        self.branch(cond)
+    }
     fn next(&mut self, iter: &Self::Value) -> OpResult<Self::Value, IterNext<Self::Value>>;
     /// After `next` gave `Skipped` on `iter`: the value that replaces a name the loop's
     /// body stores (`in_place` false) or a container it changes in place (`in_place`
@@ -138,6 +142,9 @@ pub trait Space: Sized {
     ) -> Option<Self::Value> {
         None
     }
+    /// After `next` gave `Skipped`, when the loop's body stores items into the namespace
+    /// of the module `globals` (`globals()[k] = v`): any name may have been bound there.
+    fn after_skipped_namespace_store(&mut self, _globals: ObjId) {}
     fn unpack(&mut self, seq: &Self::Value, n: usize) -> OpResult<Self::Value, Vec<Self::Value>>;
     /// `UnpackCheck`: whether `seq` has `n` items, as a bool value. True by default: a
     /// space that runs the code (Python) lets `unpack` raise on a wrong length itself.

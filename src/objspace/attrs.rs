@@ -281,7 +281,13 @@ impl ObjSpace {
                     }
                     "__dict__" => {
                         let attrs = c.dict.clone();
-                        return Ok(Some(self.dict_of_attrs(&attrs)));
+                        let d = self.dict_of_attrs(&attrs);
+                        // an old-style class's `__dict__` is its own dict in Python 2:
+                        // `C.__dict__.update(...)` sets class attributes (SQPyte's CConfig)
+                        if let (Value::Obj(did), true) = (d, self.old_style_classes.contains(&id)) {
+                            self.globals_views.insert(did, id);
+                        }
+                        return Ok(Some(d));
                     }
                     "__bases__" => {
                         let b: Vec<Value> = c.bases.iter().map(|&b| Value::Obj(b)).collect();

@@ -185,6 +185,11 @@ pub(super) fn sys_frame_count(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(Value::Int(sp.frames.len() as i64))
 }
 
+pub(super) fn model_is_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    Ok(Value::Bool(sp.unknown_name(a.args[0]).is_some()))
+}
+
 pub(super) fn model_unknown(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let what = sp

@@ -11,7 +11,9 @@
 //! A module found nowhere (the standard library beyond `os`, `sys`, `math`, `time`, the parts
 //! of `rpython` rpy-lsp does not model) is not an error: the import gives an *unknown*
 //! (`Object::Unknown`) with one warning (RPY007), and everything computed from it is
-//! unknown too. Only a submodule missing from the user's own package is an ImportError.
+//! unknown too. Only a submodule missing from the user's own package, a module of `rpython`
+//! that rpython 0.2.1 lacks, and the old `pypy` package (not installed beside the reference's
+//! toolchain) are an ImportError.
 //!
 //! The target file itself (the main module) is imported by `mainmodule`.
 
@@ -38,6 +40,10 @@ pub struct LoaderConfig {
     /// the language server allows); its step limit grows in proportion.
     pub import_budget: Option<std::time::Duration>,
 }
+
+/// The package the toolchain lived in before it became `rpython`; not on the reference's
+/// path unless the program brings its own.
+const OLD_TOOLCHAIN_PACKAGE: &str = "pypy";
 
 /// A module found by the resolver.
 #[derive(Clone, Debug)]
@@ -181,6 +187,19 @@ impl ObjSpace {
         } = &u
         {
             self.missing_module_errors.insert(*id);
+        }
+        u
+    }
+
+    /// `missing_module` with the sentence its report adds (why the module is missing).
+    fn missing_module_with_hint(&mut self, name: &str, hint: String) -> Unwind<Value> {
+        let u = self.missing_module(name);
+        if let Unwind::Raise {
+            evalue: Value::Obj(id),
+            ..
+        } = &u
+        {
+            self.missing_module_hints.insert(*id, hint);
         }
         u
     }
@@ -515,18 +534,20 @@ impl ObjSpace {
                         None if parent.is_some_and(|p| self.absent_submodule(p, part)) => {
                             // A submodule a later RPython added (`rpython.rlib.rutf8`): the
                             // reference's package has no such module.
-                            let u = self.missing_module(part);
-                            if let Unwind::Raise {
-                                evalue: Value::Obj(id),
-                                ..
-                            } = &u
-                            {
-                                self.missing_module_hints.insert(
-                                    *id,
-                                    format!("`{prefix}` does not exist in the reference's rpython (0.2.1)"),
-                                );
-                            }
-                            return Err(u);
+                            let hint = format!(
+                                "`{prefix}` does not exist in the reference's rpython (0.2.1)"
+                            );
+                            return Err(self.missing_module_with_hint(part, hint));
+                        }
+                        None if parent.is_none() && part == OLD_TOOLCHAIN_PACKAGE => {
+                            // `pypy.rlib`, `pypy.jit`: the toolchain before it moved to its
+                            // own `rpython` package (2013). The reference installs only
+                            // `rpython`, so such an import is its ImportError, and a
+                            // `try: ... except ImportError:` fallback is what it annotates.
+                            let hint = format!(
+                                "the reference's toolchain (rpython 0.2.1) has no `{part}` package: `{part}.rlib` and `{part}.jit` are `rpython.rlib` and `rpython.jit` there"
+                            );
+                            return Err(self.missing_module_with_hint(part, hint));
                         }
                         None => {
                             // Neither modelled nor found (the standard library, parts of

@@ -212,7 +212,9 @@ pub struct ObjSpace {
     /// Classes that are Python 2's old-style classes (`classobj`): their dict is their
     /// body's namespace, not a copy (see `build_class`).
     pub old_style_classes: HashSet<ObjId>,
-    /// Dicts returned by `globals()`, with their module: writes to them define globals.
+    /// Dicts whose writes reach a namespace: those `globals()` returned, with their module
+    /// (writes define globals), and the `__dict__` of an old-style class, with the class
+    /// (Python 2's `classobj` hands out its own dict: writes set class attributes).
     pub(crate) globals_views: HashMap<ObjId, ObjId>,
     /// Where import-time code first branched on, or iterated over, an unknown value: from
     /// there on its effects are not known (a loop over an unknown runs no iteration), so a

@@ -251,6 +251,13 @@ impl Space for ObjSpace {
         if op == Op::SetAttr && !self.frames.is_empty() {
             self.note_rtyper_patch(args[0]);
         }
+        // An ordering of an unknown value (an `rffi_platform` constant `< 32767`) is not
+        // known either: Python 2's fallback order of unrelated types would decide it.
+        if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) {
+            if let Some(u) = self.first_unknown(args) {
+                return Ok(u);
+            }
+        }
         match self.do_op(op, args) {
             // An operation that cannot work on an unknown value gives an unknown.
             Err(Unwind::Raise { .. }) if self.unknown_name_in(args) => {
@@ -280,6 +287,18 @@ impl Space for ObjSpace {
             }
         }
         Ok(Branch::Known(self.truth(*cond)?))
+    }
+
+    fn assert_branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
+        if self.unknown_name(*cond).is_some() {
+            // An import-time assertion on a value rpy-lsp does not model (SQPyte's
+            // `assert CConfig.SQLITE_MAX_VARIABLE_NUMBER < 32767` on a C constant) is taken
+            // to hold: the program was written for it to hold, and failing it would stop the
+            // check of everything after it.
+            self.note_unknown_control();
+            return Ok(Branch::Known(true));
+        }
+        self.branch(cond)
     }
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
@@ -315,6 +334,10 @@ impl Space for ObjSpace {
             }
         }
         Some(self.derived_unknown(*iter))
+    }
+
+    fn after_skipped_namespace_store(&mut self, globals: ObjId) {
+        self.unknown_globals.insert(globals);
     }
 
     fn unpack(&mut self, seq: &Value, n: usize) -> OpResult<Value, Vec<Value>> {

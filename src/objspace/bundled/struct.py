@@ -6,6 +6,7 @@ a 64-bit machine; `=`, `<`, `>`, `!` standard sizes, no alignment), counts, and 
 has no `struct` at run time: `rpython.rlib.rstruct.runpack` is what it translates)."""
 from rpython.rlib.rstruct.ieee import float_pack, float_unpack
 from rpython.rlib.longlong2float import float2longlong, longlong2float
+from __rpy__ import model_is_unknown, model_unknown
 
 
 class error(Exception):
@@ -93,6 +94,10 @@ def _bytes_int(data, big, signed):
 def pack(fmt, *args):
     """NOT_RPYTHON"""
     big, items, total = _parse(fmt)
+    for a in args:
+        if model_is_unknown(a):
+            # the bytes of a value rpy-lsp does not model are unknown too
+            return model_unknown("struct.pack()")
     out = []
     pos = 0
     args = list(args)

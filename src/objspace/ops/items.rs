@@ -222,6 +222,9 @@ impl ObjSpace {
             if let Some(&module) = self.globals_views.get(&d) {
                 if let Some(name) = self.name_of(key) {
                     self.ns_set(module, &name, value)?;
+                } else if self.unknown_name(key).is_some() {
+                    // a name rpy-lsp does not know: a missing name of the module is unknown
+                    self.unknown_globals.insert(module);
                 }
             }
         }
