@@ -727,6 +727,38 @@ impl LlHeap {
             _ => Err(HeapError::Invalid("not an array of chars".into())),
         }
     }
+    /// The bytes of raw memory from where `p` points (a raw array kept as bytes, or into
+    /// one after `ptradd`) to the end of its array: what a C function reads there.
+    pub fn bytes_from(&self, p: LlPtr) -> R<&[u8]> {
+        match p {
+            LlPtr::Raw { obj, off } => {
+                let b = self.bytes(LlPtr::Obj { obj, inner: false })?;
+                Ok(b.get(off as usize..).unwrap_or(&[]))
+            }
+            _ => self.bytes(p),
+        }
+    }
+    /// `bytes_from`, to write.
+    pub fn bytes_from_mut(&mut self, p: LlPtr) -> R<&mut [u8]> {
+        match p {
+            LlPtr::Raw { obj, off } => {
+                let b = self.bytes_mut(LlPtr::Obj { obj, inner: false })?;
+                let off = (off as usize).min(b.len());
+                Ok(&mut b[off..])
+            }
+            _ => Ok(self.bytes_mut(p)?.as_mut_slice()),
+        }
+    }
+    /// The items of a raw array of pointers (one machine word each, as C lays it out), for
+    /// the C library's byte functions on them (`memset`, `memcpy`); None when `p` is to
+    /// anything else.
+    pub fn pointer_words_mut(&mut self, types: &LlTypes, p: LlPtr) -> Option<&mut Vec<LlValue>> {
+        let c = self.container_mut(p).ok()?;
+        match &mut c.items {
+            Items::Values(v) if c.stride == 1 && types.is_ptr(c.item_ty) => Some(v),
+            _ => None,
+        }
+    }
     /// The items of a container (non-Char arrays).
     pub fn values_mut(&mut self, p: LlPtr) -> R<&mut Vec<LlValue>> {
         match &mut self.container_mut(p)?.items {
