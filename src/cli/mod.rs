@@ -118,7 +118,6 @@ fn parse_budget(text: &str) -> Result<f64, String> {
     }
 }
 
-
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum GraphFormat {
     Text,

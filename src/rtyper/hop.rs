@@ -107,7 +107,9 @@ fn literal_single_item(
 /// `c.upper()` of a constant char is annotated as `c` itself; `n < 0` of an `n` annotated
 /// non-negative is the constant False even after `n` overflowed to a negative number.
 /// Lists, dicts and instances keep their variable (the reference's prebuilt lists and dicts
-/// are not constant annotations, and an instance's pointer is the same either way).
+/// are not constant annotations, and an instance's pointer is the same either way). Only
+/// in the program's own graphs: rpy-lsp's low-level helpers are its own code, and one
+/// translated early may be generalized by a later helper's call (see `program_graphs`).
 fn annotated_const(a: Hlvalue, s: &SomeValue) -> Option<Value> {
     match (a, s) {
         (
@@ -171,10 +173,11 @@ impl Hop {
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         );
+        let program_graph = (g as usize) < rt.program_graphs;
         for &a in &op.args {
             let s = rt.annotation(g, a);
             let (mut v, r) = rt.value_of(g, a, vmap)?;
-            if let Some(c) = annotated_const(a, &s) {
+            if let Some(c) = annotated_const(a, &s).filter(|_| program_graph) {
                 v = Hlvalue::Ll(rt.const_value(c, r)?);
             }
             args_s.push(s);

@@ -74,7 +74,11 @@ impl<'p> LlInterpreter<'p> {
                 if let Some(words) = self.pointer_words(p, len, f, span)? {
                     // a pointer whose bytes are all `c`: NULL for 0, else no object's address
                     let word = u64::from_ne_bytes([c; 8]) as i64;
-                    let v = LlValue::Ptr(if c == 0 { LlPtr::Null } else { LlPtr::Addr(word) });
+                    let v = LlValue::Ptr(if c == 0 {
+                        LlPtr::Null
+                    } else {
+                        LlPtr::Addr(word)
+                    });
                     if let Some(items) = self.heap.pointer_words_mut(&self.prog.types, p) {
                         items[..words].fill(v);
                     }
