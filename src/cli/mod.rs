@@ -769,12 +769,13 @@ fn run_on_this_thread(
         let t3 = std::time::Instant::now();
         let secs = (t3 - t2).as_secs_f64();
         eprintln!(
-            "[timings] analysis (import, flow, annotation) {:.1} ms; rtype {:.1} ms; run {:.1} ms, {} low-level operations ({:.1} million/s)",
+            "[timings] analysis (import, flow, annotation) {:.1} ms; rtype {:.1} ms; run {:.1} ms, {} low-level operations ({:.1} million/s), {} collections",
             (t1 - t0).as_secs_f64() * 1e3,
             (t2 - t1).as_secs_f64() * 1e3,
             secs * 1e3,
             interp.steps,
-            interp.steps as f64 / secs.max(1e-9) / 1e6
+            interp.steps as f64 / secs.max(1e-9) / 1e6,
+            interp.collections
         );
     }
     if let Some((msg, span)) = &result.fatal {
