@@ -47,6 +47,13 @@ r_ushort = build_int(None, False, 16)
 r_signedchar = build_int(None, True, 8)
 r_uchar = build_int(None, False, 8)
 r_int_real = r_int
+# C's word-sized integers (64-bit Linux): their classes are rarithmetic's word classes
+from rpython.rlib.rarithmetic import r_int as _r_word_int
+r_long = _r_word_int
+r_ulong = _r_word_uint
+r_ssize_t = _r_word_int
+r_size_t = _r_word_uint
+r_time_t = _r_word_int
 INT32 = INT
 UINT32 = UINT
 INT16 = SHORT
