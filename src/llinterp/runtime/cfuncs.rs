@@ -263,7 +263,7 @@ impl<'p> LlInterpreter<'p> {
                 ),
             ));
         }
-        if len % size != 0 {
+        if !len.is_multiple_of(size) {
             return Err(self.fatal_at(
                 span,
                 format!(
