@@ -16,6 +16,8 @@ pub struct BuildArgs {
     pub gc: GcKind,
     pub emit_c: Option<PathBuf>,
     pub search_paths: Vec<PathBuf>,
+    /// `--import-budget` (see `EngineConfig::import_budget`).
+    pub import_budget: Option<std::time::Duration>,
 }
 
 fn timer(stage: &str, t: Instant) {
@@ -46,7 +48,7 @@ pub fn build(args: BuildArgs) -> i32 {
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
         false,
-        super::import_budget(super::IMPORT_BUDGET_SECS),
+        args.import_budget,
     );
     timer("annotate", t);
     let t = Instant::now();

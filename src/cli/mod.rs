@@ -80,10 +80,26 @@ struct CheckArgs {
     /// RPY301 warnings, what `run` and `build` could not translate).
     #[arg(long)]
     no_translate: bool,
-    /// CPU seconds the program's import-time code may take before `check` stops it with a
-    /// warning (default 5, as in the language server; steps and memory grow with it).
+    #[command(flatten)]
+    budget: ImportBudget,
+}
+
+/// `--import-budget`, one option of `check`, `run` and `build` (each imports the program
+/// the same way; the value reaches the object space as `EngineConfig::import_budget`).
+#[derive(clap::Args, Clone, Copy)]
+struct ImportBudget {
+    /// CPU seconds the program's import-time code may take before it is stopped (default 5,
+    /// as in the language server; steps and memory grow with it). `check` reports the stop
+    /// as a warning; `run` and `build` cannot translate what the stop left unknown.
     #[arg(long, value_name = "SECONDS", default_value_t = IMPORT_BUDGET_SECS, value_parser = parse_budget)]
     import_budget: f64,
+}
+
+impl ImportBudget {
+    /// The budget as `EngineConfig::import_budget` holds it.
+    fn duration(self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs_f64(self.import_budget))
+    }
 }
 
 /// The command line's default `--import-budget`, the language server's: an endless loop at
@@ -100,11 +116,6 @@ fn parse_budget(text: &str) -> Result<f64, String> {
             "`{text}` is not a number of seconds between 0 and 86400"
         )),
     }
-}
-
-/// [`IMPORT_BUDGET_SECS`] as the engine takes it.
-fn import_budget(secs: f64) -> Option<std::time::Duration> {
-    Some(std::time::Duration::from_secs_f64(secs))
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -148,6 +159,8 @@ enum Command {
         /// low-level operations executed to stderr.
         #[arg(long)]
         timings: bool,
+        #[command(flatten)]
+        budget: ImportBudget,
     },
     /// Translate a program to C and compile it into a native executable (annotate,
     /// RTyper, GenC, the system C compiler).
@@ -169,6 +182,8 @@ enum Command {
         emit_c: Option<PathBuf>,
         #[arg(long = "search-path")]
         search_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        budget: ImportBudget,
     },
     /// Run the language server on stdin/stdout.
     Serve,
@@ -257,7 +272,8 @@ fn run() -> i32 {
             args,
             search_paths,
             timings,
-        } => run_program(target, args, search_paths, timings),
+            budget,
+        } => run_program(target, args, search_paths, timings, budget.duration()),
         Command::Build {
             target,
             output,
@@ -265,6 +281,7 @@ fn run() -> i32 {
             gc,
             emit_c,
             search_paths,
+            budget,
         } => {
             let opts = build::BuildArgs {
                 target,
@@ -276,6 +293,7 @@ fn run() -> i32 {
                 },
                 emit_c,
                 search_paths,
+                import_budget: budget.duration(),
             };
             on_big_stack(move || build::build(opts))
         }
@@ -433,7 +451,7 @@ fn settings_for(args: &CheckArgs, path: &Path, stdin: bool) -> Result<EngineConf
     }
     config.rules.ignore.extend(args.ignore.iter().cloned());
     config.translate = !args.no_translate;
-    config.import_budget = import_budget(args.import_budget);
+    config.import_budget = args.budget.duration();
     if let Some(e) = config.rules.unknown_selectors_error() {
         return Err(e);
     }
@@ -686,11 +704,12 @@ fn run_program(
     args: Vec<String>,
     search_paths: Vec<PathBuf>,
     timings: bool,
+    import_budget: Option<std::time::Duration>,
 ) -> i32 {
     // the whole pipeline runs on a thread with a large stack (deep RPython recursion)
     let handle = std::thread::Builder::new()
         .stack_size(4 << 30)
-        .spawn(move || run_on_this_thread(target, args, search_paths, timings));
+        .spawn(move || run_on_this_thread(target, args, search_paths, timings, import_budget));
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
@@ -705,6 +724,7 @@ fn run_on_this_thread(
     args: Vec<String>,
     search_paths: Vec<PathBuf>,
     timings: bool,
+    import_budget: Option<std::time::Duration>,
 ) -> i32 {
     if !target.is_file() {
         eprintln!("error: {}: no such file", target.display());
@@ -727,7 +747,7 @@ fn run_on_this_thread(
         &search_paths,
         crate::sandbox::Policy::unrestricted(),
         false,
-        import_budget(IMPORT_BUDGET_SECS),
+        import_budget,
     );
     let t1 = std::time::Instant::now();
     let translated = engine::translate(&mut analysis);
@@ -749,12 +769,13 @@ fn run_on_this_thread(
         let t3 = std::time::Instant::now();
         let secs = (t3 - t2).as_secs_f64();
         eprintln!(
-            "[timings] analysis (import, flow, annotation) {:.1} ms; rtype {:.1} ms; run {:.1} ms, {} low-level operations ({:.1} million/s)",
+            "[timings] analysis (import, flow, annotation) {:.1} ms; rtype {:.1} ms; run {:.1} ms, {} low-level operations ({:.1} million/s), {} collections",
             (t1 - t0).as_secs_f64() * 1e3,
             (t2 - t1).as_secs_f64() * 1e3,
             secs * 1e3,
             interp.steps,
-            interp.steps as f64 / secs.max(1e-9) / 1e6
+            interp.steps as f64 / secs.max(1e-9) / 1e6,
+            interp.collections
         );
     }
     if let Some((msg, span)) = &result.fatal {

@@ -116,7 +116,7 @@ pub(super) struct Code<'p> {
 }
 
 /// Decodes `graph`; `types` resolves field slots. `roots`: find the live GC pointers of
-/// each call (programs with weak references).
+/// each call (the roots of the collector, see `gc`).
 pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes, roots: bool) -> Code<'p> {
     let blocks = graph
         .blocks

@@ -18,6 +18,23 @@ pub enum Outcome {
 
 /// Runs `func(*args)` of `source` (a module's text), with the captured stdout.
 pub fn interpret(source: &str, func: &str, args: &[i64]) -> Result<(Outcome, String), String> {
+    interpret_measured(source, func, args).map(|(outcome, stdout, _)| (outcome, stdout))
+}
+
+/// What a run left in the heap: its number of container slots (live, freed or prebuilt)
+/// and how many automatic collections ran.
+#[derive(Debug, Clone, Copy)]
+pub struct HeapUse {
+    pub containers: usize,
+    pub collections: u64,
+}
+
+/// [`interpret`], also saying how much heap the run used.
+pub fn interpret_measured(
+    source: &str,
+    func: &str,
+    args: &[i64],
+) -> Result<(Outcome, String, HeapUse), String> {
     let dir = std::env::temp_dir().join(format!(
         "rpy-interpret-{}-{}",
         std::process::id(),
@@ -37,7 +54,7 @@ fn interpret_file(
     path: &std::path::Path,
     func: &str,
     args: &[i64],
-) -> Result<(Outcome, String), String> {
+) -> Result<(Outcome, String, HeapUse), String> {
     let mut program = crate::engine::Program::load(path, Default::default());
     let module = program.module.ok_or("the module could not be imported")?;
     let Object::Module(m) = program.space.heap.get(module) else {
@@ -90,5 +107,9 @@ fn interpret_file(
         Err(Unwind::Fatal { msg, .. }) => return Err(msg),
         Err(Unwind::Exit(status)) => return Err(format!("os._exit({status})")),
     };
-    Ok((outcome, stdout))
+    let used = HeapUse {
+        containers: interp.heap.containers.len(),
+        collections: interp.collections,
+    };
+    Ok((outcome, stdout, used))
 }

@@ -98,6 +98,12 @@ pub struct LlInterpreter<'p> {
     pub steps: u64,
     /// The live GC pointers of the frames of the calls in progress (see `gc`).
     gc_roots: Vec<LlValue>,
+    /// Whether `run` frees unreachable objects (`gc::auto_collect`; programs without weak
+    /// references), and after how many more allocations it next does.
+    gc_auto: bool,
+    gc_next: u64,
+    /// Number of automatic collections (`--timings`).
+    pub collections: u64,
     start: std::time::Instant,
     /// Set in the child of an `os.fork()`.
     pub(crate) forked_child: bool,
@@ -115,9 +121,12 @@ const MAX_DEPTH: usize = 200_000;
 
 impl<'p> LlInterpreter<'p> {
     pub fn new(prog: &'p LlProgram, out: Output) -> LlInterpreter<'p> {
+        let mut heap = prog.heap.clone();
+        heap.cache_layouts();
+        heap.allocated = 0;
         LlInterpreter {
             prog,
-            heap: prog.heap.clone(),
+            heap,
             out,
             print_buf: Vec::new(),
             fds: fds::FdTable::new(),
@@ -127,6 +136,9 @@ impl<'p> LlInterpreter<'p> {
             free_frames: Vec::new(),
             steps: 0,
             gc_roots: Vec::new(),
+            gc_auto: prog.weakref.is_none(),
+            gc_next: gc::first_collection(),
+            collections: 0,
             start: std::time::Instant::now(),
             forked_child: false,
             debug_log: debuglog::DebugLog::new(),
@@ -340,8 +352,8 @@ impl<'p> LlInterpreter<'p> {
         let prog: &'p LlProgram = self.prog;
         self.codes[i]
             .get_or_insert_with(|| {
-                let roots = prog.weakref.is_some();
-                Rc::new(code::decode(&prog.graphs[i], &prog.types, roots))
+                // the live GC pointers of every call: the roots of both collectors
+                Rc::new(code::decode(&prog.graphs[i], &prog.types, true))
             })
             .clone()
     }
@@ -372,6 +384,9 @@ impl<'p> LlInterpreter<'p> {
             frame[*v as usize] = *x;
         }
         loop {
+            if self.heap.allocated >= self.gc_next && self.gc_auto {
+                self.auto_collect(frame);
+            }
             match b.kind {
                 BlockKind::Normal => {}
                 BlockKind::Return => {

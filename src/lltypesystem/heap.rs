@@ -242,6 +242,26 @@ enum Place {
 #[derive(Clone, Debug, Default)]
 pub struct LlHeap {
     pub containers: Vec<Container>,
+    /// Slots of containers the LLInterpreter's collector freed (`sweep`), reused first.
+    free: Vec<u32>,
+    /// Containers allocated since the last `sweep` (when the LLInterpreter collects).
+    pub allocated: u64,
+    /// The zero fields of each structure type allocated so far, once the types are final
+    /// (the LLInterpreter's heap, see `cache_layouts`): `malloc` flattens a type's fields
+    /// once, not at every allocation.
+    zero_fields: Option<crate::fasthash::HashMap<LlType, std::rc::Rc<[LlValue]>>>,
+}
+
+/// What a freed slot holds until it is reused: no fields, no items (an access through a
+/// dangling pointer finds nothing).
+fn tombstone() -> Container {
+    Container {
+        ty: LlType::VOID,
+        fields: Vec::new(),
+        items: Items::None,
+        item_ty: LlType::VOID,
+        stride: 0,
+    }
 }
 
 impl LlHeap {
@@ -252,16 +272,24 @@ impl LlHeap {
     /// Allocates a zero-initialised `ty` (a structure, a variable-sized structure with
     /// `length` items, or an array of `length` items).
     pub fn malloc(&mut self, types: &LlTypes, ty: LlType, length: usize) -> LlPtr {
-        let nfields = match types.def(ty) {
-            TypeDef::Struct { .. } => types.flat_len(ty),
-            _ => 0,
+        let zero = |types: &LlTypes| -> Vec<LlValue> {
+            types
+                .flat_fields(ty)
+                .into_iter()
+                .map(|(_, ft)| LlValue::zero(types, ft))
+                .collect()
         };
-        let fields = types
-            .flat_fields(ty)
-            .into_iter()
-            .map(|(_, ft)| LlValue::zero(types, ft))
-            .collect::<Vec<_>>();
-        debug_assert_eq!(fields.len(), nfields);
+        let fields = match &mut self.zero_fields {
+            None => zero(types),
+            Some(cache) => match cache.get(&ty) {
+                Some(z) => z.to_vec(),
+                None => {
+                    let z = zero(types);
+                    cache.insert(ty, z.as_slice().into());
+                    z
+                }
+            },
+        };
         let (items, item_ty, stride) = match types.varsize_array(ty) {
             Some(arr) => {
                 let item = types.array_item(arr).unwrap();
@@ -289,17 +317,55 @@ impl LlHeap {
             }
             None => (Items::None, LlType::VOID, 0),
         };
-        self.containers.push(Container {
+        self.place_container(Container {
             ty,
             fields,
             items,
             item_ty,
             stride,
-        });
-        LlPtr::Obj {
-            obj: self.containers.len() as u32 - 1,
-            inner: false,
+        })
+    }
+
+    /// Says that the types will not change any more (the translation is done): `malloc`
+    /// may keep each structure's zero fields.
+    pub fn cache_layouts(&mut self) {
+        self.zero_fields.get_or_insert_with(Default::default);
+    }
+
+    /// Puts a new container in a free slot, or at the end.
+    fn place_container(&mut self, c: Container) -> LlPtr {
+        self.allocated += 1;
+        let obj = match self.free.pop() {
+            Some(i) => {
+                self.containers[i as usize] = c;
+                i
+            }
+            None => {
+                self.containers.push(c);
+                self.containers.len() as u32 - 1
+            }
+        };
+        LlPtr::Obj { obj, inner: false }
+    }
+
+    /// Frees every GC container at or after `first` that `marked` does not mark (the
+    /// LLInterpreter's collector: they are unreachable); returns how many are left.
+    /// Raw containers are freed only by the program (`lltype.free`), never here.
+    pub fn sweep(&mut self, types: &LlTypes, marked: &[bool], first: usize) -> usize {
+        let mut live = 0;
+        for (i, c) in self.containers.iter_mut().enumerate().skip(first) {
+            if c.ty == LlType::VOID {
+                continue;
+            }
+            if marked.get(i).copied().unwrap_or(true) || !types.is_gc(c.ty) {
+                live += 1;
+                continue;
+            }
+            *c = tombstone();
+            self.free.push(i as u32);
         }
+        self.allocated = 0;
+        live
     }
 
     /// `malloc(ty, length, flavor='raw')`: a raw array of numbers keeps its items as the
@@ -317,17 +383,13 @@ impl LlHeap {
         let Some(size) = raw_item_size(item) else {
             return self.malloc(types, ty, length);
         };
-        self.containers.push(Container {
+        self.place_container(Container {
             ty,
             fields: Vec::new(),
             items: Items::Bytes(vec![0; length * size]),
             item_ty: item,
             stride: 1,
-        });
-        LlPtr::Obj {
-            obj: self.containers.len() as u32 - 1,
-            inner: false,
-        }
+        })
     }
 
     /// A prebuilt string-like container with these bytes as its Char items.
@@ -725,6 +787,38 @@ impl LlHeap {
         match &mut self.container_mut(p)?.items {
             Items::Bytes(b) => Ok(b),
             _ => Err(HeapError::Invalid("not an array of chars".into())),
+        }
+    }
+    /// The bytes of raw memory from where `p` points (a raw array kept as bytes, or into
+    /// one after `ptradd`) to the end of its array: what a C function reads there.
+    pub fn bytes_from(&self, p: LlPtr) -> R<&[u8]> {
+        match p {
+            LlPtr::Raw { obj, off } => {
+                let b = self.bytes(LlPtr::Obj { obj, inner: false })?;
+                Ok(b.get(off as usize..).unwrap_or(&[]))
+            }
+            _ => self.bytes(p),
+        }
+    }
+    /// `bytes_from`, to write.
+    pub fn bytes_from_mut(&mut self, p: LlPtr) -> R<&mut [u8]> {
+        match p {
+            LlPtr::Raw { obj, off } => {
+                let b = self.bytes_mut(LlPtr::Obj { obj, inner: false })?;
+                let off = (off as usize).min(b.len());
+                Ok(&mut b[off..])
+            }
+            _ => Ok(self.bytes_mut(p)?.as_mut_slice()),
+        }
+    }
+    /// The items of a raw array of pointers (one machine word each, as C lays it out), for
+    /// the C library's byte functions on them (`memset`, `memcpy`); None when `p` is to
+    /// anything else.
+    pub fn pointer_words_mut(&mut self, types: &LlTypes, p: LlPtr) -> Option<&mut Vec<LlValue>> {
+        let c = self.container_mut(p).ok()?;
+        match &mut c.items {
+            Items::Values(v) if c.stride == 1 && types.is_ptr(c.item_ty) => Some(v),
+            _ => None,
         }
     }
     /// The items of a container (non-Char arrays).

@@ -66,7 +66,7 @@ pub const DEFAULT_MAX_STACK_BYTES: usize = 1_536 * 1024;
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
 /// Default limit of CPU time for import-time evaluation (an analysis answers within
 /// seconds, whatever the program does at import time): the language server's, and the
-/// command line's unless `check --import-budget` says otherwise.
+/// command line's unless `--import-budget` (check, run, build) says otherwise.
 pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Most memory a larger import-time budget allows (the import-time heap frees nothing, so

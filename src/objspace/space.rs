@@ -158,7 +158,7 @@ impl Space for ObjSpace {
                 "RPY004",
                 self.user_span(),
                 format!(
-                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time? `rpy-lsp check --import-budget SECONDS` allows more)",
+                    "import-time evaluation stopped after {} seconds of CPU time (endless loop at import time? `--import-budget SECONDS` of check, run and build allows more)",
                     self.max_time.as_secs_f64()
                 ),
             ))));

@@ -101,6 +101,31 @@ fn literal_single_item(
     }
 }
 
+/// The constant a variable argument is read as: the reference's typing reads a variable
+/// whose annotation is a constant of an immutable type as that constant, whatever computed
+/// it (its `inputarg`). This is visible where the annotation is not the computed value:
+/// `c.upper()` of a constant char is annotated as `c` itself; `n < 0` of an `n` annotated
+/// non-negative is the constant False even after `n` overflowed to a negative number.
+/// Lists, dicts and instances keep their variable (the reference's prebuilt lists and dicts
+/// are not constant annotations, and an instance's pointer is the same either way). Only
+/// in the program's own graphs: rpy-lsp's low-level helpers are its own code, and one
+/// translated early may be generalized by a later helper's call (see `program_graphs`).
+fn annotated_const(a: Hlvalue, s: &SomeValue) -> Option<Value> {
+    match (a, s) {
+        (
+            Hlvalue::Var(_),
+            SomeValue::Integer { .. }
+            | SomeValue::Float { .. }
+            | SomeValue::Bool { .. }
+            | SomeValue::Char { .. }
+            | SomeValue::Str { .. }
+            | SomeValue::UnicodeCodePoint { .. }
+            | SomeValue::Unicode { .. },
+        ) => s.konst(),
+        _ => None,
+    }
+}
+
 /// One high-level operation being translated.
 pub struct Hop {
     pub g: u32,
@@ -148,9 +173,14 @@ impl Hop {
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         );
+        let program_graph = (g as usize) < rt.program_graphs;
         for &a in &op.args {
-            args_s.push(rt.annotation(g, a));
-            let (v, r) = rt.value_of(g, a, vmap)?;
+            let s = rt.annotation(g, a);
+            let (mut v, r) = rt.value_of(g, a, vmap)?;
+            if let Some(c) = annotated_const(a, &s).filter(|_| program_graph) {
+                v = Hlvalue::Ll(rt.const_value(c, r)?);
+            }
+            args_s.push(s);
             args_v.push(v);
             args_r.push(r);
         }
@@ -200,21 +230,6 @@ impl Hop {
         self.op.args.insert(0, v);
     }
 
-    /// The constant of argument `i`'s annotation when the argument is a variable annotated
-    /// as a constant (unicode) character. The reference's `inputarg` reads any variable
-    /// annotated as a constant as that constant, whatever computed it; this is visible where
-    /// the annotation is not the computed value: `c.upper()` / `c.lower()` of a constant char
-    /// are annotated as `c` itself, so the translated program sees `c` unchanged.
-    pub fn annotated_char_const(&self, i: usize) -> Option<Value> {
-        match (self.op.args[i], &self.args_s[i]) {
-            (
-                Hlvalue::Var(_),
-                s @ (SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }),
-            ) => s.konst(),
-            _ => None,
-        }
-    }
-
     /// Marks the next generated operation as the one that may raise.
     pub fn exception_is_here(&mut self, llops: &LlOps) {
         self.raising_index = Some(llops.ops.len());
@@ -237,9 +252,6 @@ impl RTyper<'_> {
         r: ReprId,
     ) -> Result<Hlvalue, TyperError> {
         if let Some(c) = self.static_value(hop.g, hop.op.args[i], hop.args_r[i]) {
-            return Ok(Hlvalue::Ll(self.const_value(c, r)?));
-        }
-        if let Some(c) = hop.annotated_char_const(i) {
             return Ok(Hlvalue::Ll(self.const_value(c, r)?));
         }
         self.convertvar(llops, hop.args_v[i], hop.args_r[i], r)

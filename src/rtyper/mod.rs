@@ -178,6 +178,11 @@ pub struct RtState {
     /// Whether the values `rffi_platform` asks the C compiler for are asked for (`run`,
     /// `build`); `check` only types the program, with any value in their place.
     ask_c_compiler: bool,
+    /// The number of graphs of the program's own annotation: the graphs after them are
+    /// low-level helpers, annotated between translation rounds, and a later round may
+    /// generalize a helper graph already translated (`Hop::new` reads constant annotations
+    /// only in the program's graphs, whose annotation is final before any is translated).
+    pub(crate) program_graphs: usize,
     functions: Vec<LlFunction>,
     graph_func: HashMap<u32, u32>,
     runtime_func: HashMap<RuntimeFn, u32>,
@@ -349,6 +354,7 @@ fn rtype_rounds(
         helpers,
         ext,
         ask_c_compiler: with_helpers,
+        program_graphs: ann.graphs.len(),
     };
     let mut diags = Vec::new();
     let mut graphs: Vec<FunctionGraph> = Vec::with_capacity(ann.graphs.len());

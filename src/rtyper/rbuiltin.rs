@@ -43,11 +43,10 @@ impl RTyper<'_> {
                         Some(text) => self.str_constant(text.as_bytes()),
                         None => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
                     },
-                    // the reference prints `str(v)`, which reads v's constant annotation
-                    _ => match hop.annotated_char_const(0).and_then(|c| self.const_str(c)) {
-                        Some(text) => self.str_constant(text.as_bytes()),
-                        None => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
-                    },
+                    // the reference prints `str(v)` at run time, of v's constant annotation
+                    // if it has one (`Hop::new`), so a constant float prints as `%.6f` and a
+                    // constant bool as 0/1
+                    _ => self.to_str(llops, hop.args_v[0], hop.args_r[0], false)?,
                 };
                 self.rt_call(llops, RuntimeFn::PrintItem, vec![s], LlType::VOID);
                 Ok((cvoid(), void))

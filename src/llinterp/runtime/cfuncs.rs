@@ -71,17 +71,41 @@ impl<'p> LlInterpreter<'p> {
             }
             Memset => {
                 let (p, c, len) = (ptr(0), int(1) as u8, n(2));
+                if let Some(words) = self.pointer_words(p, len, f, span)? {
+                    // a pointer whose bytes are all `c`: NULL for 0, else no object's address
+                    let word = u64::from_ne_bytes([c; 8]) as i64;
+                    let v = LlValue::Ptr(if c == 0 {
+                        LlPtr::Null
+                    } else {
+                        LlPtr::Addr(word)
+                    });
+                    if let Some(items) = self.heap.pointer_words_mut(&self.prog.types, p) {
+                        items[..words].fill(v);
+                    }
+                    return Ok(LlValue::Ptr(p));
+                }
                 self.c_bytes(p, len, f, span)?;
-                if let Ok(b) = self.heap.bytes_mut(p) {
+                if let Ok(b) = self.heap.bytes_from_mut(p) {
                     b[..len].fill(c);
                 }
                 return Ok(LlValue::Ptr(p));
             }
             Memcpy | Memmove => {
                 let (dst, len) = (ptr(0), n(2));
+                if let Some(words) = self.pointer_words(dst, len, f, span)? {
+                    let types = &self.prog.types;
+                    let src = match self.heap.pointer_words_mut(types, ptr(1)) {
+                        Some(items) if items.len() >= words => items[..words].to_vec(),
+                        _ => return Err(self.c_words_source(ptr(1), len, f, span)),
+                    };
+                    if let Some(items) = self.heap.pointer_words_mut(&self.prog.types, dst) {
+                        items[..words].copy_from_slice(&src);
+                    }
+                    return Ok(LlValue::Ptr(dst));
+                }
                 let src = self.c_bytes(ptr(1), len, f, span)?;
                 self.c_bytes(dst, len, f, span)?;
-                if let Ok(b) = self.heap.bytes_mut(dst) {
+                if let Ok(b) = self.heap.bytes_from_mut(dst) {
                     b[..len].copy_from_slice(&src);
                 }
                 return Ok(LlValue::Ptr(dst));
@@ -93,7 +117,7 @@ impl<'p> LlInterpreter<'p> {
                     return Err(self.fatal_at(span, "strdup declared with a non-pointer result"));
                 };
                 let p = self.heap.malloc(&self.prog.types, arr, s.len());
-                if let Ok(b) = self.heap.bytes_mut(p) {
+                if let Ok(b) = self.heap.bytes_from_mut(p) {
                     b.copy_from_slice(&s);
                 }
                 return Ok(LlValue::Ptr(p));
@@ -131,7 +155,7 @@ impl<'p> LlInterpreter<'p> {
                 let got = self.read_fd(fd, &mut tmp);
                 match got {
                     Ok(k) => {
-                        if let Ok(b) = self.heap.bytes_mut(buf) {
+                        if let Ok(b) = self.heap.bytes_from_mut(buf) {
                             b[..k].copy_from_slice(&tmp[..k]);
                         }
                         k as i64
@@ -214,11 +238,64 @@ impl<'p> LlInterpreter<'p> {
         Ok(b[..len].to_vec())
     }
 
+    /// How many pointers `len` bytes at `p` cover when `p` is to a raw array of pointers
+    /// (None when it is not): whole words within the array, else the program's undefined
+    /// behaviour (past the end) or what `run` does not model (part of a pointer).
+    fn pointer_words(
+        &mut self,
+        p: LlPtr,
+        len: usize,
+        f: LibcFn,
+        span: Span,
+    ) -> Result<Option<usize>, Unwind> {
+        let Some(items) = self.heap.pointer_words_mut(&self.prog.types, p) else {
+            return Ok(None);
+        };
+        let (have, size) = (items.len(), std::mem::size_of::<u64>());
+        if len > have * size {
+            return Err(self.undefined(
+                span,
+                format!(
+                    "{}() of {} bytes on an array of {} pointers",
+                    f.name(),
+                    len,
+                    have
+                ),
+            ));
+        }
+        if !len.is_multiple_of(size) {
+            return Err(self.fatal_at(
+                span,
+                format!(
+                    "{}() of {} bytes on an array of pointers (part of a pointer) is not modelled by `run`",
+                    f.name(),
+                    len
+                ),
+            ));
+        }
+        Ok(Some(len / size))
+    }
+
+    /// Why `memcpy` into an array of pointers cannot read its source `p`.
+    fn c_words_source(&self, p: LlPtr, len: usize, f: LibcFn, span: Span) -> Unwind {
+        if p == LlPtr::Null {
+            return self.undefined(span, format!("{}() of a NULL pointer", f.name()));
+        }
+        self.fatal_at(
+            span,
+            format!(
+                "{}() of {} bytes into an array of pointers from memory that is not an array of as many pointers is not modelled by `run`",
+                f.name(),
+                len
+            ),
+        )
+    }
+
     fn c_buffer(&self, p: LlPtr, f: LibcFn, span: Span) -> Result<&[u8], Unwind> {
         if p == LlPtr::Null {
             return Err(self.undefined(span, format!("{}() of a NULL pointer", f.name())));
         }
-        self.heap.bytes(p).map_err(|_| {
+        self.heap.bytes_from(p).map_err(|_| {
             self.fatal_at(
                 span,
                 format!("{}() of a buffer that is not of chars", f.name()),
