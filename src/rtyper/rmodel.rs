@@ -567,14 +567,19 @@ impl RTyper<'_> {
         if from == to {
             return Some(LlConstant { ty: to, value: v });
         }
+        // a pointer constant (a prebuilt string, say) is no number: the caller's
+        // conversion decides (and refuses it where the reference does)
+        if self.types.is_ptr(from) && !self.types.is_ptr(to) {
+            return None;
+        }
         let value = match to {
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(v.as_int()),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v.as_uint()),
-            _ if to.narrow_bits().is_some() && !self.types.is_ptr(from) => {
+            _ if to.narrow_bits().is_some() => {
                 LlValue::narrow(to, v.as_int())
             }
-            LlType::FLOAT if !self.types.is_ptr(from) => LlValue::Float(v.as_float()),
-            LlType::BOOL if !self.types.is_ptr(from) => LlValue::Bool(v.as_bool()),
+            LlType::FLOAT => LlValue::Float(v.as_float()),
+            LlType::BOOL => LlValue::Bool(v.as_bool()),
             _ if self.types.is_ptr(to) && matches!(v, LlValue::Ptr(_)) => v,
             _ => return None,
         };
