@@ -575,9 +575,7 @@ impl RTyper<'_> {
         let value = match to {
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(v.as_int()),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v.as_uint()),
-            _ if to.narrow_bits().is_some() => {
-                LlValue::narrow(to, v.as_int())
-            }
+            _ if to.narrow_bits().is_some() => LlValue::narrow(to, v.as_int()),
             LlType::FLOAT => LlValue::Float(v.as_float()),
             LlType::BOOL => LlValue::Bool(v.as_bool()),
             _ if self.types.is_ptr(to) && matches!(v, LlValue::Ptr(_)) => v,
