@@ -919,3 +919,44 @@ fn check_import_budget_option() {
         assert_eq!(code, 2, "{bad}: {stderr}");
     }
 }
+
+/// `run` and `build` take the same `--import-budget` (README): past it the import is
+/// stopped, and what it left unknown cannot be translated (exit 1, well before the default
+/// budget's 5 s would end it); a budget that is not a positive number is a usage error too.
+#[test]
+fn run_and_build_take_the_import_budget() {
+    let prog = write_program(
+        "import_budget_run",
+        "N = 0\nfor i in xrange(100000000):\n    N += 1\n\n\ndef entry_point(argv):\n    return N\n\n\ndef target(*args):\n    return entry_point, None\n",
+    );
+    let p = prog.to_str().unwrap();
+    let out = prog.with_extension("exe");
+    let out = out.to_str().unwrap();
+    for cmd in [
+        &["run", "--import-budget", "0.2", p][..],
+        &["build", "--import-budget", "0.2", p, "-o", out],
+    ] {
+        let started = std::time::Instant::now();
+        let (code, _, stderr) = rpy(cmd);
+        assert_eq!(code, 1, "{cmd:?}: {stderr}");
+        // the default budget is 5 s of CPU time: stopping well before it shows the option
+        // was taken
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_millis(4500),
+            "{cmd:?}: {took:?}"
+        );
+    }
+    for cmd in [
+        &["run", "--import-budget", "0", p][..],
+        &["build", "--import-budget", "soon", p],
+    ] {
+        let (code, _, stderr) = rpy(cmd);
+        assert_eq!(code, 2, "{cmd:?}: {stderr}");
+        assert!(stderr.contains("invalid value"), "{cmd:?}: {stderr}");
+        assert!(
+            stderr.contains("--import-budget <SECONDS>"),
+            "{cmd:?}: {stderr}"
+        );
+    }
+}

@@ -115,9 +115,9 @@ pub(super) struct Code<'p> {
     pub blocks: Box<[DecodedBlock<'p>]>,
 }
 
-/// Decodes `graph`; `types` resolves field slots. `roots`: find the live GC pointers of
-/// each call (the roots of the collector, see `gc`).
-pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes, roots: bool) -> Code<'p> {
+/// Decodes `graph`; `types` resolves field slots. Each call records the GC pointers live
+/// after it (the roots of the collector, see `gc`).
+pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes) -> Code<'p> {
     let blocks = graph
         .blocks
         .iter()
@@ -131,11 +131,7 @@ pub(super) fn decode<'p>(graph: &'p FunctionGraph, types: &LlTypes, roots: bool)
             } else {
                 BlockKind::Normal
             };
-            let mut live = if roots {
-                super::gc::live_gc_slots(graph, id, types)
-            } else {
-                Vec::new()
-            };
+            let mut live = super::gc::live_gc_slots(graph, id, types);
             let ops = b
                 .operations
                 .iter()

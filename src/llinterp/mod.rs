@@ -353,7 +353,7 @@ impl<'p> LlInterpreter<'p> {
         self.codes[i]
             .get_or_insert_with(|| {
                 // the live GC pointers of every call: the roots of both collectors
-                Rc::new(code::decode(&prog.graphs[i], &prog.types, true))
+                Rc::new(code::decode(&prog.graphs[i], &prog.types))
             })
             .clone()
     }

@@ -3,7 +3,7 @@
 //! methods of built-in types in `rbuiltinmethod`; C functions in `rcfunc`.
 
 use super::hop::{cbool, cfield, cint, ctype, cvoid, Hop, LlOps};
-use super::rmodel::{int_lltype, Repr, ReprId};
+use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
 use crate::builtins::BuiltinId as B;
 use crate::flowspace::{Hlvalue, LlConstant};
@@ -653,9 +653,4 @@ impl RTyper<'_> {
             _ => self.const_str(v),
         }
     }
-}
-
-#[allow(dead_code)]
-fn unused(_: IntKind) -> LlType {
-    int_lltype(IntKind::Signed)
 }

@@ -134,10 +134,6 @@ impl From<IterVariant> for IterVariantKey {
     }
 }
 
-pub fn int_lltype(kind: IntKind) -> LlType {
-    LlType::of_int_kind(kind)
-}
-
 impl RTyper<'_> {
     pub fn repr(&self, r: ReprId) -> &Repr {
         &self.reprs[r.0 as usize].0
@@ -162,7 +158,7 @@ impl RTyper<'_> {
         match repr {
             Repr::Void | Repr::Prebuilt(_) | Repr::ArrayItem { .. } => LlType::VOID,
             Repr::Bool => LlType::BOOL,
-            Repr::Int(k) => int_lltype(*k),
+            Repr::Int(k) => LlType::of_int_kind(*k),
             Repr::Float => LlType::FLOAT,
             Repr::Char => LlType::CHAR,
             Repr::UniChar => LlType::UNICHAR,
