@@ -939,6 +939,19 @@ fn run_and_build_take_the_import_budget() {
         let started = std::time::Instant::now();
         let (code, _, stderr) = rpy(cmd);
         assert_eq!(code, 1, "{cmd:?}: {stderr}");
+        // the refusal names the budget that ran out and the option, not a missing entry point
+        assert!(
+            stderr.contains(
+                "ran out of rpy-lsp's import budget here (after 0.2 seconds of CPU time)"
+            ),
+            "{cmd:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("the budget is `--import-budget 0.2`")
+                && stderr.contains("raise it, e.g. `--import-budget 60`"),
+            "{cmd:?}: {stderr}"
+        );
+        assert!(!stderr.contains("no entry point"), "{cmd:?}: {stderr}");
         // the default budget is 5 s of CPU time: stopping well before it shows the option
         // was taken
         let took = started.elapsed();
@@ -947,6 +960,19 @@ fn run_and_build_take_the_import_budget() {
             "{cmd:?}: {took:?}"
         );
     }
+    // stopped after `target` is defined: the program is annotated, and the RTyper refuses
+    // it with the same error (the loop's table is cut short)
+    let late = write_program(
+        "import_budget_run_late",
+        "def entry_point(argv):\n    return len(T)\n\n\ndef target(*args):\n    return entry_point, None\n\n\nT = []\nfor i in xrange(100000000):\n    T.append(i)\n",
+    );
+    let (code, _, stderr) = rpy(&["run", "--import-budget", "0.2", late.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("ran out of rpy-lsp's import budget here")
+            && stderr.contains("`--import-budget 0.2`"),
+        "{stderr}"
+    );
     for cmd in [
         &["run", "--import-budget", "0", p][..],
         &["build", "--import-budget", "soon", p],

@@ -457,6 +457,10 @@ pub fn translate(analysis: &mut Analysis) -> Result<crate::rtyper::LlProgram, Ve
         return Err(Vec::new());
     };
     let Some(ann) = &mut program.annotated else {
+        // the import stopped by rpy-lsp's budget before `target` was defined or called
+        if let Some(d) = program.space.budget_stop_error() {
+            return Err(vec![d]);
+        }
         return Err(vec![Diagnostic::new(
             "RPY301",
             Span::default(),

@@ -103,7 +103,8 @@ impl ObjSpace {
     /// define from there on is unknown.
     pub fn limit_stop(&mut self, d: Diagnostic) -> Diagnostic {
         self.import_stopped_unknown = true;
-        self.import_limit_stop.get_or_insert(d.span);
+        self.import_limit_stop
+            .get_or_insert_with(|| (d.span, d.message.clone()));
         match self.unknown_control {
             Some(at) => Diagnostic::new(
                 "RPY007",
@@ -185,6 +186,42 @@ impl ObjSpace {
             Err(u) => Err(u),
         };
         self.main_outcome(&stem, path, before, r)
+    }
+
+    /// Why `run` and `build` cannot translate a program whose import-time code was stopped
+    /// by rpy-lsp's budget (`limit_stop`): `check` goes on with what the module defined up
+    /// to there (a warning), but a translation would run on tables cut short. The error
+    /// names the budget, the option and a value that allows more; at the memory cap, which
+    /// no budget raises, it says so instead.
+    pub fn budget_stop_error(&self) -> Option<Diagnostic> {
+        let (at, stop) = self.import_limit_stop.as_ref()?;
+        // which limit, from the stop's message: "after 5 seconds of CPU time", "after N
+        // steps", "it allocated more than N MiB"
+        let which = stop
+            .trim_start_matches("import-time evaluation stopped")
+            .trim_start_matches([':', ' '])
+            .split(" (")
+            .next()
+            .unwrap_or_default();
+        let secs = self.max_time.as_secs_f64();
+        let advice = if self.max_memory >= super::MAX_BUDGET_BYTES && which.contains("MiB") {
+            format!(
+                "its memory is at rpy-lsp's cap of {} MiB, which `--import-budget` does not raise",
+                super::MAX_BUDGET_BYTES / (1024 * 1024)
+            )
+        } else {
+            format!(
+                "the budget is `--import-budget {secs}` (seconds of CPU time; steps and memory grow with it): raise it, e.g. `--import-budget {}`",
+                (secs * 4.0).max(60.0)
+            )
+        };
+        Some(Diagnostic::new(
+            "RPY004",
+            *at,
+            format!(
+                "import-time code ran out of rpy-lsp's import budget here ({which}): what it would have computed is not known, so the program cannot be translated; {advice}"
+            ),
+        ))
     }
 
     /// Starts the import-time limits (steps, CPU time, memory) afresh for an import of our

@@ -231,8 +231,9 @@ pub struct ObjSpace {
     /// module stopped there, so a missing `target` is not the program's fault.
     pub import_stopped_unknown: bool,
     /// Where import-time code ran past rpy-lsp's step, time or memory budget (a warning):
-    /// what it would have computed is missing, so `run` and `build` refuse the program.
-    pub import_limit_stop: Option<Span>,
+    /// what it would have computed is missing, so `run` and `build` refuse the program
+    /// (`budget_stop_error`). With the stop's own message (which limit, how much).
+    pub import_limit_stop: Option<(Span, String)>,
     /// Modules whose globals received an unknown mapping (`globals().update(configure(C))`
     /// with `configure` unmodelled, or `m.table` with `m` unmodelled): a name missing there
     /// is unknown, not a NameError.

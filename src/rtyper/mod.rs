@@ -278,6 +278,12 @@ fn rtype_rounds(
             "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
         )]);
     }
+    // Import-time code stopped by rpy-lsp's budget: the tables it was filling are cut short,
+    // and the program would run on them. Said before the unknowns, which may come from the
+    // stop (what the module defines after it).
+    if let Some(d) = space.budget_stop_error() {
+        return Err(vec![d]);
+    }
     // values of modules rpy-lsp does not model have no low-level representation
     let unknowns = ann.unknowns_to_report();
     if !unknowns.is_empty() {
@@ -292,15 +298,6 @@ fn rtype_rounds(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        )]);
-    }
-    // Import-time code stopped by rpy-lsp's budget: the tables it was filling are cut short,
-    // and the program would run on them.
-    if let Some(at) = space.import_limit_stop {
-        return Err(vec![Diagnostic::new(
-            "RPY301",
-            at,
-            "import-time code ran past rpy-lsp's budget here: what it would have computed is not known, so the program can be checked but not run",
         )]);
     }
     let entry_span = ann.graphs[entry].span;
