@@ -49,6 +49,9 @@ bundled! {
     "string" => "string.py", false;
     "errno" => "errno.py", false;
     "stat" => "stat.py", false;
+    "keyword" => "keyword.py", false;
+    "opcode" => "opcode.py", false;
+    "dis" => "dis.py", false;
     "operator" => "operator.py", false;
     "itertools" => "itertools.py", false;
     "traceback" => "traceback.py", false;
