@@ -220,6 +220,8 @@ pub struct ObjSpace {
     /// there on its effects are not known (a loop over an unknown runs no iteration), so a
     /// later import-time exception may come from what rpy-lsp does not model.
     pub(crate) unknown_control: Option<Span>,
+    /// The name of the unknown value `unknown_control` branched or looped on.
+    pub(crate) unknown_control_name: Option<Rc<str>>,
     /// Where import-time code first stored an attribute into the RTyper's own code
     /// (`rint._rtype_template = ...`, RPyChip8's arithmetic on narrow integers): the
     /// reference's RTyper is then not the one rpy-lsp models.
@@ -344,6 +346,7 @@ impl ObjSpace {
             metaclasses: HashMap::default(),
             globals_views: HashMap::default(),
             unknown_control: None,
+            unknown_control_name: None,
             rtyper_patched: None,
             unknown_branches: 0,
             import_stopped_unknown: false,

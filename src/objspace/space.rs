@@ -97,9 +97,11 @@ impl ObjSpace {
 impl ObjSpace {
     /// Import-time code branched on or iterated over an unknown value (the flow space
     /// judges such code itself: only with frames, at import time).
-    fn note_unknown_control(&mut self) {
+    /// `what` is the unknown value, which `run` and `build` name when they refuse the program.
+    fn note_unknown_control(&mut self, what: Value) {
         if self.unknown_control.is_none() && !self.frames.is_empty() {
             self.unknown_control = Some(self.user_span());
+            self.unknown_control_name = self.unknown_name(what);
         }
     }
 }
@@ -273,7 +275,7 @@ impl Space for ObjSpace {
 
     fn branch(&mut self, cond: &Value) -> OpResult<Value, Branch> {
         if self.unknown_name(*cond).is_some() {
-            self.note_unknown_control();
+            self.note_unknown_control(*cond);
             self.unknown_branches += 1;
             if self.unknown_branches > super::MAX_UNKNOWN_BRANCHES {
                 return Err(Unwind::Error(Box::new(Diagnostic::new(
@@ -295,7 +297,7 @@ impl Space for ObjSpace {
             // `assert CConfig.SQLITE_MAX_VARIABLE_NUMBER < 32767` on a C constant) is taken
             // to hold: the program was written for it to hold, and failing it would stop the
             // check of everything after it.
-            self.note_unknown_control();
+            self.note_unknown_control(*cond);
             return Ok(Branch::Known(true));
         }
         self.branch(cond)
@@ -303,7 +305,7 @@ impl Space for ObjSpace {
 
     fn next(&mut self, iter: &Value) -> OpResult<Value, IterNext<Value>> {
         if self.unknown_name(*iter).is_some() {
-            self.note_unknown_control();
+            self.note_unknown_control(*iter);
             // Iterating over an unknown value at import time: nothing is known to come
             // out, and what the loop would have changed is not known either.
             return Ok(IterNext::Skipped);

@@ -272,10 +272,14 @@ fn rtype_rounds(
     // annotations; the program would run on the wrong prebuilt data. Said first: the
     // unknowns the annotations hold may come from it, and this names the line.
     if let Some(at) = space.unknown_control {
+        let what = match &space.unknown_control_name {
+            Some(name) => format!(" ({name})"),
+            None => String::new(),
+        };
         return Err(vec![Diagnostic::new(
             "RPY301",
             at,
-            "import-time code branched or looped here on a value rpy-lsp does not model: what it computed is not known, so the program can be checked but not run",
+            format!("import-time code branched or looped here on a value rpy-lsp does not model{what}: what it computed is not known, so the program can be checked but not run"),
         )]);
     }
     // Import-time code stopped by rpy-lsp's budget: the tables it was filling are cut short,

@@ -107,6 +107,12 @@ impl RTyper<'_> {
                 let res = llops.genop(op, vec![v, hop.args_v[1]], LlType::BOOL);
                 Ok((res, self.intern_repr(Repr::Bool)))
             }
+            // `p.c_inner.c_x` of a structure inlined in another (a configured struct's
+            // field of struct type): interior fields of structures are not modelled
+            (op @ (Op::GetAttr | Op::SetAttr), Some(f)) => Err(TyperError::new(format!(
+                "`{}` of a field of the structure `{f}` inlined in another: rpy-lsp does not translate fields of a structure inside a structure",
+                op.name()
+            ))),
             (op, _) => Err(TyperError::new(format!(
                 "`{}` of a low-level pointer",
                 op.name()
