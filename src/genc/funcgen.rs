@@ -558,6 +558,30 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         );
     }
 
+    /// `cast_pointer` of `src` (C expression `e`) to `to` (C type `cty`). A raw array is
+    /// held by a pointer to its length header, and its C memory (what a C function is
+    /// given) starts at `items`: a cast between it and a pointer to anything else (a
+    /// configured C structure read from a `char *` buffer, or viewed as one) moves by the
+    /// header, as the reference's arrays without length have none.
+    fn cast_pointer(&self, src: Hlvalue, to: LlType, e: &str, cty: &str) -> String {
+        let types = self.db.types();
+        let raw_array = |p: LlType| {
+            types
+                .pointee(p)
+                .filter(|&t| !types.is_gc(t) && matches!(types.def(t), TypeDef::Array { .. }))
+        };
+        match (raw_array(self.ty(src)), raw_array(to)) {
+            (Some(_), None) if types.pointee(to).is_some() => {
+                format!("({e} == NULL ? NULL : ({cty})({e})->items)")
+            }
+            (None, Some(arr)) if types.pointee(self.ty(src)).is_some() => {
+                let sn = self.db.struct_name(arr);
+                format!("({e} == NULL ? NULL : ({cty})((char *)({e}) - offsetof({sn}, items)))")
+            }
+            _ => format!("(({cty}){e})"),
+        }
+    }
+
     fn op(&mut self, op: &SpaceOperation) {
         let Some(o) = Self::ll_op(op) else {
             let _ = writeln!(self.out, "    rpy_fatal(\"high-level operation\");");
@@ -621,9 +645,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntBetween => Some(format!("({} <= {} && {} < {})", a(0), a(1), a(1), a(2))),
             ConvertFloatBytesToLonglong => Some(format!("rpy_float_bits({})", a(0))),
             ConvertLonglongBytesToFloat => Some(format!("rpy_float_from_bits({})", a(0))),
+            CastPointer => Some(self.cast_pointer(op.args[0], rt, &a(0), &cty)),
             CastBoolToInt | CastCharToInt | CastUnicharToInt | CastIntToChar | CastIntToUnichar
-            | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPointer
-            | CastPtrToInt | CastIntToPtr => Some(format!("(({}){})", cty, a(0))),
+            | CastIntToFloat | CastBoolToFloat | CastFloatToInt | CastPrimitive | CastPtrToInt
+            | CastIntToPtr => Some(format!("(({}){})", cty, a(0))),
             PtrEq => Some(format!("((void *){} == (void *){})", a(0), a(1))),
             PtrNe => Some(format!("((void *){} != (void *){})", a(0), a(1))),
             PtrIsZero => Some(format!("({} == NULL)", a(0))),

@@ -30,6 +30,7 @@ mod rexternal;
 mod rforward;
 mod rfrozen;
 mod rgenerator;
+mod rinline;
 mod rinstance;
 mod riter;
 mod rlist;

@@ -267,6 +267,8 @@ impl RTyper<'_> {
                 .map_err(|e| e.at(op.span))?;
             if exc_handled {
                 hop.exception_cases = self.reference_exception_cases(g, b, op, &hop.args_s).into();
+                self.check_guarded_always_inline(position)
+                    .map_err(|e| e.at(op.span))?;
             }
             let (v, r) = self
                 .rtype_operation(&mut hop, &mut llops)

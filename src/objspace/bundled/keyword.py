@@ -7,11 +7,6 @@ kwlist = ['and', 'as', 'assert', 'break', 'class', 'continue', 'def', 'del', 'el
           'in', 'is', 'lambda', 'not', 'or', 'pass', 'print', 'raise', 'return', 'try',
           'while', 'with', 'yield']
 
-_kwset = {}
-for _k in kwlist:
-    _kwset[_k] = None
-del _k
-
-
-def iskeyword(s):
-    return s in _kwset
+# as CPython defines it: a bound method of a frozenset, which import-time code may call
+# but which is not RPython (the reference's annotator cannot represent the set)
+iskeyword = frozenset(kwlist).__contains__

@@ -669,6 +669,9 @@ class rbigint(object):
             d.append(carry)
         return _make(d, self.sign)
 
+    # the reference's inliner must inline every call of it (see rtyper/rinline.rs)
+    lshift._always_inline_ = True
+
     def lqshift(self, int_other):
         """lshift() by a count known to be valid (0 < int_other < SHIFT)."""
         assert int_other > 0
@@ -694,6 +697,8 @@ class rbigint(object):
             d.append(t)
             i += 1
         return _make(d, self.sign)
+    # inlined only where the reference's inliner can: never an error
+    rshift._always_inline_ = 'try'
 
     def abs_rshift_and_mask(self, bigshiftcount, mask):
         """(abs(self) >> bigshiftcount) & mask, for a shift count of type r_ulonglong."""

@@ -227,15 +227,37 @@ def sizeof(tp):
     if isinstance(tp, lltype.Struct):
         # natural alignment, as the C compiler lays the structure out
         size = 0
-        align = 1
         for fname, FIELD in tp._fields:
-            n = sizeof(FIELD)
-            a = min(n, 8)
-            size = (size + a - 1) // a * a + n
-            align = max(align, a)
+            a = _alignment(FIELD)
+            size = (size + a - 1) // a * a + sizeof(FIELD)
+        align = _alignment(tp)
         return (size + align - 1) // align * align
     # Signed, Unsigned, the long longs, Float and pointers
     return 8
+
+
+def _alignment(tp):
+    """The C alignment of a type: a structure's is its most aligned field's."""
+    if isinstance(tp, lltype.Struct):
+        align = 1
+        for fname, FIELD in tp._fields:
+            align = max(align, _alignment(FIELD))
+        return align
+    return min(sizeof(tp), 8)
+
+
+@specialize.memo()
+def offsetof(STRUCT, fieldname):
+    """The offset in bytes of the field `fieldname` of a structure, laid out as `sizeof`
+    lays it (a configured structure has C's own layout, padding fields included)."""
+    offset = 0
+    for fname, FIELD in STRUCT._fields:
+        a = _alignment(FIELD)
+        offset = (offset + a - 1) // a * a
+        if fname == fieldname:
+            return offset
+        offset += sizeof(FIELD)
+    raise AttributeError("%s has no field %s" % (STRUCT, fieldname))
 
 
 @specialize.ll_and_arg(1)

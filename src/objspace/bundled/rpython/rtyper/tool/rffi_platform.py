@@ -171,6 +171,10 @@ class Struct(CConfigEntry):
                 else:
                     fieldtype = real
             fields.append((fieldname, fieldtype))
+        if not unknown:
+            laid_out = _c_layout(self.name, fields, results)
+            if laid_out is not None:
+                fields = laid_out
         name = self.name
         if name.startswith('struct '):
             name = name[7:]
@@ -206,6 +210,48 @@ def _c_field_type(cname, fieldname, fieldtype, results):
     if key not in _size_and_sign:
         return None
     return _integer_class[_size_and_sign.index(key)]
+
+
+def _c_layout(cname, fields, results):
+    """The fields of the C structure `cname` as the toolchain lays a configured structure
+    out: in the order of their offsets in C, with a one-byte padding field `_padN` (an
+    unsigned char) for every byte no field covers, up to the C structure's size, so that
+    `sizeof`, `offsetof` and a raw buffer cast to the structure see C's layout. None when
+    the C compiler is not asked (`check`), or the fields do not tile (a union, a field past
+    the end): they then keep the declared order."""
+    size = _c_integer("sizeof(%s)" % (cname,), "sizeof(%s)" % (cname,), results)
+    if type(size) is not int or size <= 0 or size > 65535:
+        return None
+    cells = [-1] * size
+    k = 0
+    for fieldname, fieldtype in fields:
+        field = "((%s *)0)->%s" % (cname, fieldname)
+        # one question per field: its offset and size
+        answer = _c_integer("the place of %s.%s" % (cname, fieldname),
+                            "__builtin_offsetof(%s, %s) * 65536 + sizeof(%s)"
+                            % (cname, fieldname, field), results)
+        if type(answer) is not int:
+            return None
+        offset = answer // 65536
+        end = offset + answer % 65536
+        if end > size:
+            return None
+        for i in range(offset, end):
+            if cells[i] != -1:
+                return None
+            cells[i] = k
+        k += 1
+    out = []
+    seen = {}
+    npad = 0
+    for cell in cells:
+        if cell == -1:
+            out.append(('_pad%d' % (npad,), rffi.UCHAR))
+            npad += 1
+        elif cell not in seen:
+            seen[cell] = True
+            out.append(fields[cell])
+    return out
 
 
 class SimpleType(CConfigEntry):
