@@ -3,7 +3,9 @@
 //! analyse it: each must be translated (low-level graphs verified in this debug build),
 //! except the programs listed in
 //! `fixtures/rtyper-known-gaps.txt` with what is missing. A listed program that translates
-//! fails the test too, so the list stays true.
+//! fails the test too, so the list stays true. The programs of
+//! `fixtures/reference-build-refused.txt` (the reference RTypes them, then its backend
+//! stops) must be refused, naming the reference's error.
 
 use std::collections::BTreeMap;
 
@@ -11,8 +13,20 @@ mod corpus;
 use corpus::{fixtures, verdicts};
 
 fn known_gaps() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(fixtures().join("rtyper-known-gaps.txt"))
-        .expect("fixtures/rtyper-known-gaps.txt");
+    listed("rtyper-known-gaps.txt")
+}
+
+/// `fixtures/reference-build-refused.txt`: programs the reference annotates and RTypes
+/// (verdict `OK`) whose build then stops in its backend; `run` and `build` must refuse
+/// them with a diagnostic naming the reference's error (the first word of the reason).
+fn build_refused() -> BTreeMap<String, String> {
+    listed("reference-build-refused.txt")
+}
+
+/// A list of programs of the corpus, one per line: the name, then why.
+fn listed(file: &str) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(fixtures().join(file))
+        .unwrap_or_else(|e| panic!("fixtures/{file}: {e}"));
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -26,6 +40,7 @@ fn known_gaps() -> BTreeMap<String, String> {
 #[test]
 fn rtyper_translates_what_the_reference_translates() {
     let gaps = known_gaps();
+    let refused = build_refused();
     let mut failures = Vec::new();
     let mut stale = Vec::new();
     let mut translated = 0;
@@ -38,11 +53,12 @@ fn rtyper_translates_what_the_reference_translates() {
     // would stay in the list forever
     let unknown: Vec<&String> = gaps
         .keys()
+        .chain(refused.keys())
         .filter(|p| !accepted.iter().any(|v| &v.rel == *p))
         .collect();
     assert!(
         unknown.is_empty(),
-        "fixtures/rtyper-known-gaps.txt names programs the reference does not accept in verdicts.tsv: {:?}",
+        "fixtures/rtyper-known-gaps.txt or reference-build-refused.txt names programs the reference does not accept in verdicts.tsv: {:?}",
         unknown
     );
     for v in accepted {
@@ -55,6 +71,24 @@ fn rtyper_translates_what_the_reference_translates() {
         policy.c_compiler = true;
         let mut analysis = rpy_lsp::engine::analyze_target_with(&v.path, &[], policy);
         let result = rpy_lsp::engine::translate(&mut analysis);
+        if let Some(why) = refused.get(&v.rel) {
+            // the reference's error class, e.g. "CannotInline:"
+            let class = why.split_whitespace().next().unwrap_or("").trim_end_matches(':');
+            match result {
+                Err(diags) if diags.iter().any(|d| d.message.contains(class)) => translated += 1,
+                Err(diags) => failures.push(format!(
+                    "{}: refused, but not naming the reference's {}: {:?}",
+                    v.rel,
+                    class,
+                    diags.first().map(|d| d.message.as_str())
+                )),
+                Ok(_) => failures.push(format!(
+                    "{}: translated, but the reference's build stops ({})",
+                    v.rel, why
+                )),
+            }
+            continue;
+        }
         match (result, gaps.contains_key(&v.rel)) {
             (Ok(_), false) => translated += 1,
             (Ok(_), true) => stale.push(v.rel.clone()),

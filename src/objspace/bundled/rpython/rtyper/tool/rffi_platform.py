@@ -8,7 +8,8 @@ never a constant to the annotator, `Has` and `Defined` are bools, `DefinedConsta
 string. At import time such a value is unknown: a branch on it takes one path, with a
 warning. A `Struct` is the structure its entry declares (the fields named, as
 `rffi.CStruct` makes them); `run` and `build` give each integer field the size and sign
-of the C field, as the toolchain does, and `check`, which asks no C compiler, takes such a
+of the C field and lay the structure out as C does (`_c_layout`), as the toolchain does,
+and `check`, which asks no C compiler, takes such a
 field as an integer of unknown C type (any integer is read from it or stored into it) and
 lets the padding fields the toolchain adds (`c__pad0`...) be named. A `SimpleType` is the
 type hint it was given. An entry whose `ifdef` macro is undefined would be None: rpy-lsp takes
