@@ -73,7 +73,11 @@ fn rtyper_translates_what_the_reference_translates() {
         let result = rpy_lsp::engine::translate(&mut analysis);
         if let Some(why) = refused.get(&v.rel) {
             // the reference's error class, e.g. "CannotInline:"
-            let class = why.split_whitespace().next().unwrap_or("").trim_end_matches(':');
+            let class = why
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(':');
             match result {
                 Err(diags) if diags.iter().any(|d| d.message.contains(class)) => translated += 1,
                 Err(diags) => failures.push(format!(

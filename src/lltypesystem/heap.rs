@@ -187,6 +187,19 @@ pub fn raw_item_size(t: LlType) -> Option<usize> {
     }
 }
 
+/// C's `sizeof` of a structure of these field types, each aligned to its size, the whole
+/// to its largest (the layout `raw_field` reads); None if a field is not a number, a
+/// character or a boolean, or there is none.
+pub fn raw_struct_size(fields: impl Iterator<Item = LlType>) -> Option<usize> {
+    let (mut size, mut align) = (0usize, 0usize);
+    for t in fields {
+        let n = raw_item_size(t)?;
+        size = size.div_ceil(n) * n + n;
+        align = align.max(n);
+    }
+    (align > 0).then(|| size.div_ceil(align) * align)
+}
+
 /// How many bytes of `Items::Bytes` make one item of `c`: 1 for a `char` array, the item's
 /// size for a raw array of numbers kept as bytes (`LlHeap::malloc_raw`).
 fn byte_width(c: &Container) -> usize {
@@ -378,6 +391,23 @@ impl LlHeap {
             TypeDef::Array {
                 item, gc: false, ..
             } if *item != LlType::CHAR => *item,
+            TypeDef::Struct {
+                fields, gc: false, ..
+            } => {
+                // a raw structure of numbers is C memory too: viewed as a `char *` (and
+                // `memcpy`'d) it shows its fields' bytes at C's offsets; its own fields
+                // are read and written there (the LLInterpreter's `raw_field`)
+                let Some(size) = raw_struct_size(fields.iter().map(|(_, t)| *t)) else {
+                    return self.malloc(types, ty, length);
+                };
+                return self.place_container(Container {
+                    ty,
+                    fields: Vec::new(),
+                    items: Items::Bytes(vec![0; size]),
+                    item_ty: LlType::CHAR,
+                    stride: 1,
+                });
+            }
             _ => return self.malloc(types, ty, length),
         };
         let Some(size) = raw_item_size(item) else {

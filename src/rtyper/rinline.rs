@@ -1,7 +1,8 @@
 //! The reference backend's rule for functions marked `_always_inline_ = True`
 //! (`objectmodel.always_inline`, `rbigint.lshift`): its inliner (backendopt) must inline
 //! every call of them, and it cannot inline a call guarded by an `except` (the call is the
-//! operation a `try` block catches exceptions around) when the function can raise, so the
+//! operation a `try` block catches exceptions around) when the function can raise, and to
+//! it every allocation can (MemoryError), so the
 //! reference's build stops there ("CannotInline: ... can't handle exceptions"). Its
 //! annotator and RTyper accept the program (`rpython-verdict` says OK), so `check` only
 //! warns, as for every RPY301; `run` and `build`, which stand for the binary the reference
@@ -9,7 +10,10 @@
 //! inlined only where it can be: never an error.
 
 use super::{RTyper, TyperError};
-use crate::annotator::model::Position;
+use crate::annotator::description::Desc;
+use crate::annotator::model::{Position, SomeValue};
+use crate::flowspace::Hlvalue;
+use crate::interpreter::Op;
 use crate::objspace::object::{Object, Value};
 
 impl RTyper<'_> {
@@ -32,22 +36,96 @@ impl RTyper<'_> {
                 continue;
             }
             return Err(TyperError::new(format!(
-                "`{}` is always inlined (`_always_inline_ = True`) and can raise, and this call is guarded by `except`: the reference's inliner cannot inline it here, so its build stops (CannotInline: can't handle exceptions); call it outside the `try`, or through a function that is not always inlined",
+                "`{}` is always inlined (`_always_inline_ = True`) and can raise (an allocation counts: MemoryError), and this call is guarded by `except`: the reference's inliner cannot inline it here, so its build stops (CannotInline: can't handle exceptions); call it outside the `try`, or through a function that is not always inlined",
                 f.name
             )));
         }
         Ok(())
     }
 
-    /// Whether graph `g` can raise: the annotator reached its except block (a `raise`, or
-    /// an exception of an operation or call no handler in it takes).
+    /// Whether the reference's inliner sees graph `g` as one that can raise: its check
+    /// (`any_call_to_raising_graphs`) counts every operation that can raise, and every
+    /// allocation can (`MemoryError`): a `raise`, which makes its exception instance, an
+    /// instance, list, dict or tuple made, a string or list computed, or a call of a
+    /// function that does any of these. A function of arithmetic, comparisons and field
+    /// accesses only is inlined under `except` (rbigint's `_always_inline_` digit helpers).
     fn graph_can_raise(&self, g: u32) -> bool {
+        let mut seen = Vec::new();
+        self.allocates_or_raises(g, &mut seen)
+    }
+
+    fn allocates_or_raises(&self, g: u32, seen: &mut Vec<u32>) -> bool {
+        if seen.contains(&g) || seen.len() > 64 {
+            // a recursive call, or a call chain too long to follow: not certain
+            return false;
+        }
+        seen.push(g);
         let graph = &self.ann.graphs[g as usize];
-        self.ann
-            .blocks_reached
-            .get(g as usize)
-            .and_then(|r| r.get(graph.exceptblock.0 as usize))
-            .copied()
-            .unwrap_or(false)
+        let reached = |b: usize| {
+            self.ann
+                .blocks_reached
+                .get(g as usize)
+                .and_then(|r| r.get(b))
+                .copied()
+                .unwrap_or(false)
+        };
+        if reached(graph.exceptblock.0 as usize) {
+            return true;
+        }
+        for (bi, block) in graph.blocks.iter().enumerate() {
+            if !reached(bi) {
+                continue;
+            }
+            for (oi, op) in block.operations.iter().enumerate() {
+                let allocates =
+                    match op.opname {
+                        Op::NewList | Op::NewDict | Op::NewTuple | Op::NewSet => true,
+                        Op::SimpleCall | Op::CallArgs => {
+                            let position = Position {
+                                graph: g,
+                                block: bi as u32,
+                                op: oi as u32,
+                            };
+                            self.ann.call_targets.get(&position).is_some_and(|ts| {
+                                ts.iter().any(|&t| self.allocates_or_raises(t, seen))
+                            }) || self.is_instantiation(g, op.args.first().copied())
+                        }
+                        _ => false,
+                    };
+                // a string, list, dict or instance computed here (a concatenation, a
+                // slice, str()): made in the heap
+                let made = matches!(
+                    self.ann
+                        .bindings
+                        .get(g as usize)
+                        .and_then(|b| b.get(op.result.0 as usize)),
+                    Some(Some(
+                        SomeValue::Str { konst: None, .. }
+                            | SomeValue::Unicode { konst: None, .. }
+                            | SomeValue::List { .. }
+                            | SomeValue::Dict { .. }
+                    ))
+                ) && !matches!(op.opname, Op::GetAttr | Op::GetItem | Op::Hint);
+                if allocates || made {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the called value is a class (the call makes an instance).
+    fn is_instantiation(&self, g: u32, callee: Option<Hlvalue>) -> bool {
+        match callee {
+            Some(Hlvalue::Const(Value::Obj(id))) => {
+                matches!(self.objheap.get(id), Object::Class(_))
+            }
+            Some(Hlvalue::Var(v)) => matches!(
+                self.ann.bindings.get(g as usize).and_then(|b| b.get(v.0 as usize)),
+                Some(Some(SomeValue::Pbc { descs, .. }))
+                    if descs.iter().any(|&d| matches!(self.ann.bookkeeper.desc(d), Desc::Class(_)))
+            ),
+            _ => false,
+        }
     }
 }
