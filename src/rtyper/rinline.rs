@@ -14,7 +14,7 @@ use crate::annotator::description::Desc;
 use crate::annotator::model::{Position, SomeValue};
 use crate::flowspace::Hlvalue;
 use crate::interpreter::Op;
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::{ObjId, Object, Value};
 
 impl RTyper<'_> {
     /// The reference's refusal of the exception-guarded call at `position`, if one of the
@@ -45,16 +45,16 @@ impl RTyper<'_> {
 
     /// Whether the reference's inliner sees graph `g` as one that can raise: its check
     /// (`any_call_to_raising_graphs`) counts every operation that can raise, and every
-    /// allocation can (`MemoryError`): a `raise`, which makes its exception instance, an
-    /// instance, list, dict or tuple made, a string or list computed, or a call of a
-    /// function that does any of these. A function of arithmetic, comparisons and field
-    /// accesses only is inlined under `except` (rbigint's `_always_inline_` digit helpers).
+    /// allocation can (`MemoryError`): an instance, list, dict or tuple made, a string or
+    /// list computed, or a call of a function that does one of these. A `raise` of an
+    /// exception class alone does not stop it (the reference builds such a function), nor
+    /// does a function of arithmetic, comparisons and field accesses.
     fn graph_can_raise(&self, g: u32) -> bool {
         let mut seen = Vec::new();
-        self.allocates_or_raises(g, &mut seen)
+        self.allocates(g, &mut seen)
     }
 
-    fn allocates_or_raises(&self, g: u32, seen: &mut Vec<u32>) -> bool {
+    fn allocates(&self, g: u32, seen: &mut Vec<u32>) -> bool {
         if seen.contains(&g) || seen.len() > 64 {
             // a recursive call, or a call chain too long to follow: not certain
             return false;
@@ -69,31 +69,28 @@ impl RTyper<'_> {
                 .copied()
                 .unwrap_or(false)
         };
-        if reached(graph.exceptblock.0 as usize) {
-            return true;
-        }
         for (bi, block) in graph.blocks.iter().enumerate() {
             if !reached(bi) {
                 continue;
             }
             for (oi, op) in block.operations.iter().enumerate() {
-                let allocates =
-                    match op.opname {
-                        Op::NewList | Op::NewDict | Op::NewTuple | Op::NewSet => true,
-                        Op::SimpleCall | Op::CallArgs => {
-                            let position = Position {
-                                graph: g,
-                                block: bi as u32,
-                                op: oi as u32,
-                            };
-                            self.ann.call_targets.get(&position).is_some_and(|ts| {
-                                ts.iter().any(|&t| self.allocates_or_raises(t, seen))
-                            }) || self.is_instantiation(g, op.args.first().copied())
-                        }
-                        _ => false,
-                    };
-                // a string, list, dict or instance computed here (a concatenation, a
-                // slice, str()): made in the heap
+                let allocates = match op.opname {
+                    Op::NewList | Op::NewDict | Op::NewTuple | Op::NewSet => true,
+                    Op::SimpleCall | Op::CallArgs => {
+                        let position = Position {
+                            graph: g,
+                            block: bi as u32,
+                            op: oi as u32,
+                        };
+                        self.ann
+                            .call_targets
+                            .get(&position)
+                            .is_some_and(|ts| ts.iter().any(|&t| self.allocates(t, seen)))
+                            || self.is_instantiation(g, op.args.first().copied())
+                    }
+                    _ => false,
+                };
+                // a string, list or dict computed here (a concatenation, a slice, str())
                 let made = matches!(
                     self.ann
                         .bindings
@@ -114,18 +111,28 @@ impl RTyper<'_> {
         false
     }
 
-    /// Whether the called value is a class (the call makes an instance).
+    /// Whether the called value is a class other than an exception class (the call makes
+    /// an instance; the exception a `raise` makes is not counted, see `graph_can_raise`).
     fn is_instantiation(&self, g: u32, callee: Option<Hlvalue>) -> bool {
         match callee {
-            Some(Hlvalue::Const(Value::Obj(id))) => {
-                matches!(self.objheap.get(id), Object::Class(_))
-            }
+            Some(Hlvalue::Const(Value::Obj(id))) => self.is_plain_class(id),
             Some(Hlvalue::Var(v)) => matches!(
                 self.ann.bindings.get(g as usize).and_then(|b| b.get(v.0 as usize)),
                 Some(Some(SomeValue::Pbc { descs, .. }))
-                    if descs.iter().any(|&d| matches!(self.ann.bookkeeper.desc(d), Desc::Class(_)))
+                    if descs.iter().any(|&d| matches!(self.ann.bookkeeper.desc(d), Desc::Class(c) if self.is_plain_class(c.cls)))
             ),
             _ => false,
         }
+    }
+
+    fn is_plain_class(&self, id: ObjId) -> bool {
+        let heap = self.objheap;
+        matches!(heap.get(id), Object::Class(_))
+            && !heap.class(id).is_some_and(|c| {
+                c.mro.iter().any(|&k| {
+                    heap.class(k)
+                        .is_some_and(|k| k.builtin.is_some() && &*k.name == "BaseException")
+                })
+            })
     }
 }
