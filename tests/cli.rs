@@ -643,14 +643,19 @@ fn build_links_the_libraries_of_a_compilation_info() {
     );
 }
 
-/// Import-time code that loops over a value rpy-lsp does not model (`keyword.kwlist`)
-/// left a table rpy-lsp cannot know: `check` accepts the program (an unknown is a
-/// warning), `run` and `build` refuse it naming the loop's line; import-time code that only
-/// stores an unknown, never branching on it, runs; and so does a table filled from the
-/// lines of a data file, which import-time code reads with `open()`.
+/// Import-time code that loops over a value rpy-lsp does not model
+/// (`htmlentitydefs.name2codepoint`) left a table rpy-lsp cannot know: `check` accepts the
+/// program (an unknown is a warning), `run` and `build` refuse it naming the loop's line
+/// and the value; import-time code that only stores an unknown, never branching on it,
+/// runs; and so does a table filled from the lines of a data file, which import-time code
+/// reads with `open()`.
 #[test]
 fn run_refuses_import_time_control_flow_on_an_unknown() {
-    let prog = "fixtures/programs/ok_import_time_table_from_unmodelled.py";
+    let written = write_program(
+        "unknown_loop",
+        "import htmlentitydefs\n\nRESERVED = {}\n\n\ndef entry_point(argv):\n    print len(RESERVED)\n    return 0\n\n\ndef target(*args):\n    return entry_point, None\n\n\nfor name in htmlentitydefs.name2codepoint:\n    RESERVED[name] = len(name)\n",
+    );
+    let prog = written.to_str().unwrap();
     let (code, _, stderr) = rpy(&["check", prog]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("RPY301"), "{stderr}");
@@ -663,8 +668,8 @@ fn run_refuses_import_time_control_flow_on_an_unknown() {
         let (code, stdout, stderr) = rpy(&args);
         assert_eq!((code, stdout.as_str()), (1, ""), "{cmd}: {stderr}");
         assert!(
-            stderr.contains("error[RPY301]: import-time code branched or looped here on a value rpy-lsp does not model")
-                && stderr.contains("ok_import_time_table_from_unmodelled.py:22:11"),
+            stderr.contains("error[RPY301]: import-time code branched or looped here on a value rpy-lsp does not model (htmlentitydefs.name2codepoint)")
+                && stderr.contains("unknown_loop.py:15:13"),
             "{cmd}: {stderr}"
         );
         assert!(!out.exists(), "{cmd} wrote an executable");
