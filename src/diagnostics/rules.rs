@@ -70,7 +70,7 @@ own model of Python. This construct is outside that model; the rest of the modul
 analysed with what was computed so far. Import-time code that runs past rpy-lsp's budget of \
 CPU time, steps or memory is a warning: a limit of rpy-lsp, not of the reference toolchain. \
 `run` and `build` refuse such a program (what the stopped code would have computed is \
-missing) with an error naming the budget: `--import-budget SECONDS` allows more.",
+missing) with an error (RPY301) naming the budget: `--import-budget SECONDS` allows more.",
         bad: "import ctypes\n",
         good: "from rpython.rlib.rarithmetic import intmask\n",
     },

@@ -215,8 +215,10 @@ impl ObjSpace {
                 (secs * 4.0).max(60.0)
             )
         };
+        // RPY301 (cannot translate): `check`, which also RTypes, keeps it a warning beside
+        // its own RPY004 warning of the stop
         Some(Diagnostic::new(
-            "RPY004",
+            "RPY301",
             *at,
             format!(
                 "import-time code ran out of rpy-lsp's import budget here ({which}): what it would have computed is not known, so the program cannot be translated; {advice}"
