@@ -190,6 +190,7 @@ impl RTyper<'_> {
         let ft = self.types.field_type(s, &name).ok_or_else(|| {
             TyperError::new(format!("no field {} in {}", name, self.types.name(s)))
         })?;
+        self.refuse_padding_field(&name, ft)?;
         if matches!(
             self.types.def(ft),
             TypeDef::Struct { .. } | TypeDef::Array { .. }
@@ -206,9 +207,26 @@ impl RTyper<'_> {
         let ft = self.types.field_type(s, &name).ok_or_else(|| {
             TyperError::new(format!("no field {} in {}", name, self.types.name(s)))
         })?;
+        self.refuse_padding_field(&name, ft)?;
         let val = self.ll_cast(llops, hop.args_v[2], hop.args_r[2], ft)?;
         llops.genop(LlOp::SetField, vec![v, cfield(&name), val], LlType::VOID);
         Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
+    }
+
+    /// A padding field the toolchain adds to a configured C structure (`c__pad0`, an
+    /// unsigned char where the program names no field, `rffi_platform`'s `_c_layout`):
+    /// the reference RTypes its use, but its C code drops the padding fields from the
+    /// structure, so its build stops in the C compiler. `run` and `build` refuse it here.
+    fn refuse_padding_field(&self, name: &str, ft: LlType) -> Result<(), TyperError> {
+        let padding = name
+            .strip_prefix("c__pad")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if padding && ft == LlType::UCHAR {
+            return Err(TyperError::new(format!(
+                "`{name}` is a padding field of a configured C structure: the reference's C code drops it from the structure, so its build stops in the C compiler (CompilationError: no member named '{name}')"
+            )));
+        }
+        Ok(())
     }
 
     fn ll_field_name(&self, hop: &Hop) -> Result<String, TyperError> {
