@@ -6,8 +6,10 @@ function is generated while annotating (`specialize.memo`, as the method of a cl
 its own): one value for a format of one item, else a tuple. Integers come as `int`,
 except 8-byte unsigned ones (`Q`, and `L` in native mode) which are `r_uint`; `f` and
 `d` are floats, `c` a character, `?` a bool, `s` and `p` strings. A format the toolchain
-cannot read is an error at annotation time; data too short for the format raises
-StructError when the program runs.
+cannot read is an error at annotation time, and so is a pad byte `x`: the reference's
+unpacker returns a value for every item of the format and a pad item never gets one (its
+annotator finds a blocked block), so a format with padding cannot be unpacked at all. Data
+too short for the format raises StructError when the program runs.
 """
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.rarithmetic import r_uint
@@ -32,11 +34,6 @@ class _Reader(object):
 
     def align(self, mask):
         self.pos = (self.pos + mask) & ~mask
-
-    def skip(self, count):
-        if self.pos + count > len(self.s):
-            raise StructError("unpack str size too short for format")
-        self.pos += count
 
 
 
@@ -115,9 +112,7 @@ _SIZES = {
 
 
 def _item_source(code, size, count, be):
-    """NOT_RPYTHON: the expression reading one item (None for padding)."""
-    if code == 'x':
-        return None
+    """NOT_RPYTHON: the expression reading one item."""
     if code == 'c':
         return "_read_char(r)"
     if code == '?':
@@ -145,7 +140,7 @@ def _make_unpacker(fmt):
         native = fmt[0] == '@'
         be = fmt[0] in '>!'
         i = 1
-    # (source of the item, or None for padding; its size; alignment mask applied first)
+    # (source of the item; its size; alignment mask applied first)
     items = []
     while i < len(fmt):
         c = fmt[i]
@@ -164,6 +159,9 @@ def _make_unpacker(fmt):
             i += 1
         if c not in _SIZES:
             raise StructError("bad char in struct format")
+        if c == 'x':
+            raise StructError("pad byte 'x' in a runpack format: the unpacker has no value "
+                              "to return for it (a blocked block in the reference)")
         size = _SIZES[c][0] if native else _SIZES[c][1]
         if size == 0:
             raise StructError("bad char in struct format")
@@ -172,7 +170,7 @@ def _make_unpacker(fmt):
             # (its reader aligns the position before reading that item), so the
             # binaries read e.g. "hl" without padding between the two: done alike.
             items[-1][2] = size - 1
-        if c in 'spx':
+        if c in 'sp':
             items.append([_item_source(c, size, count, be), count, 0])
         else:
             for k in range(count):
@@ -182,17 +180,12 @@ def _make_unpacker(fmt):
     for src, size, mask in items:
         if mask:
             lines.append("    r.align(%d)" % mask)
-        if src is None:
-            lines.append("    r.skip(%d)" % size)
-        else:
-            name = "v%d" % len(names)
-            names.append(name)
-            lines.append("    %s = %s" % (name, src))
+        name = "v%d" % len(names)
+        names.append(name)
+        lines.append("    %s = %s" % (name, src))
     if not items:
         raise StructError("struct format without items")
-    if not names:
-        lines.append("    return None")
-    elif len(names) == 1:
+    if len(names) == 1:
         lines.append("    return %s" % names[0])
     else:
         lines.append("    return (%s)" % ", ".join(names))
