@@ -24,6 +24,7 @@ use super::object::HashKey;
 pub fn py_hash(key: &HashKey) -> Option<i64> {
     Some(match key {
         HashKey::None | HashKey::Identity(_) => return None,
+        HashKey::Hashed(h, _) => *h,
         HashKey::Int(i) => match i64::try_from(*i) {
             Ok(i) => fix(i),
             Err(_) => long_hash(*i),
@@ -413,6 +414,75 @@ impl PyTable {
             Slot::Active(..) => unreachable!("slot 0 is not active after popitem"),
         };
         Some(k)
+    }
+}
+
+/// `lookdict`'s walk for a key whose equality runs user code, one slot at a time: the
+/// caller compares the key with each candidate (calling `__eq__`, or an r_dict's
+/// equality) between the steps, as CPython does while it probes.
+#[derive(Clone, Debug)]
+pub struct LookWalk {
+    h: i64,
+    i: usize,
+    perturb: u64,
+    started: bool,
+    steps: usize,
+}
+
+/// What `lookdict` meets next on its walk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LookStep {
+    /// The very key (`me_key == key`: no comparison).
+    Same(HashKey),
+    /// An active slot whose hash equals the key's: CPython compares the two keys.
+    Compare(HashKey),
+    /// An empty slot: the table holds no equal key.
+    End,
+}
+
+impl LookWalk {
+    /// A walk for a key of hash `h` (all its bits known).
+    pub fn new(h: i64) -> LookWalk {
+        LookWalk {
+            h,
+            i: 0,
+            perturb: h as u64,
+            started: false,
+            steps: 0,
+        }
+    }
+
+    /// The next slot where the walk stops for `key`; `None` when the table's order is
+    /// unknown (then so is the walk). The table may have changed since the last step (a
+    /// comparison that ran user code): the walk goes on in the table as it is now.
+    pub fn step(&mut self, table: &PyTable, key: &HashKey) -> Option<LookStep> {
+        let PyTable::Known { slots, .. } = table else {
+            return None;
+        };
+        if slots.is_empty() {
+            return Some(LookStep::End);
+        }
+        let mask = slots.len() - 1;
+        loop {
+            if self.started {
+                next_probe(&mut self.i, &mut self.perturb);
+            } else {
+                self.i = self.h as u64 as usize & mask;
+                self.started = true;
+            }
+            // once `perturb` is zero the walk visits every slot, and the table always
+            // has an empty one; the bound only guards against a table changed under it
+            self.steps += 1;
+            if self.steps > 2 * slots.len() + 64 {
+                return Some(LookStep::End);
+            }
+            match &slots[self.i & mask] {
+                Slot::Empty(_) => return Some(LookStep::End),
+                Slot::Active(_, k) if k == key => return Some(LookStep::Same(k.clone())),
+                Slot::Active(sh, k) if *sh == self.h => return Some(LookStep::Compare(k.clone())),
+                _ => {}
+            }
+        }
     }
 }
 

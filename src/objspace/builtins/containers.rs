@@ -85,8 +85,24 @@ impl ObjSpace {
                 }
             }
         }
+        let user_keys = matches!(self.heap.get(id), Object::Dict(dd) if dd.user_keys)
+            || items.iter().any(|(k, _, _)| k.is_user_hashed());
+        if !user_keys {
+            if let Object::Dict(dd) = self.heap.get_mut(id) {
+                dd.merge(items, true);
+            }
+            return Ok(());
+        }
+        // keys whose equality runs user code: one presizing, then each key looked up
+        // (`insertdict`), as CPython merges
         if let Object::Dict(dd) = self.heap.get_mut(id) {
-            dd.merge(items, true);
+            dd.presize_for(items.len());
+        }
+        for (own, k, v) in items {
+            let hk = self.find_hashed_key(id, k, own)?;
+            if let Object::Dict(dd) = self.heap.get_mut(id) {
+                dd.insert_unresized(vec![(hk, k, v)], true);
+            }
         }
         Ok(())
     }
@@ -397,7 +413,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     match bid {
         B::DictGet | B::DictDunderGetitem => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let found = match sp.heap.get(id) {
                 Object::Dict(d) => d.lookup(&hk),
                 _ => None,
@@ -412,7 +428,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictHasKey | B::DictDunderContains => {
             a.arity(sp, 1, 1)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             Ok(Value::Bool(
                 matches!(sp.heap.get(id), Object::Dict(d) if d.contains_key(&hk)),
             ))
@@ -444,7 +460,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictSetdefault => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let found = match sp.heap.get(id) {
                 Object::Dict(d) => d.lookup(&hk),
                 _ => None,
@@ -470,7 +486,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictPop => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
                 Object::Dict(d) => d.remove_key(&hk),
                 _ => None,
@@ -496,6 +512,13 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictCopy => {
             a.arity(sp, 0, 0)?;
+            if matches!(sp.heap.get(id), Object::Dict(d) if d.user_keys) {
+                // `PyDict_Copy` merges into a new dict, comparing keys of equal hash
+                let d = sp.new_dict();
+                let items = sp.dict_items(this).unwrap_or_default();
+                sp.dict_merge(d, items)?;
+                return Ok(d);
+            }
             let d = sp.copy_container(id);
             Ok(sp.alloc(Object::Dict(d)))
         }
@@ -532,7 +555,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::SetRemove | B::SetDiscard => {
             a.arity(sp, 1, 1)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
                 Object::Set(d) => d.remove_key(&hk).is_some(),
                 _ => false,
