@@ -75,6 +75,58 @@ impl ObjSpace {
         Ok(own)
     }
 
+    /// `PyDict_Merge` / `set_merge` of entries (with their hash keys) into the dict or set
+    /// `id`: one presizing, then each inserted without a resize; an existing key keeps its
+    /// value unless `replace`. With keys whose equality runs user code, each is looked up
+    /// (`insertdict`, calling `__eq__` as CPython does) with the hash its source stored.
+    pub(crate) fn merge_entries(
+        &mut self,
+        id: ObjId,
+        items: Vec<(HashKey, Value, Value)>,
+        replace: bool,
+    ) -> R<()> {
+        let user_keys = matches!(self.heap.get(id), Object::Dict(d) | Object::Set(d) if d.user_keys)
+            || items.iter().any(|(k, _, _)| k.is_user_hashed());
+        if !user_keys {
+            if let Object::Dict(d) | Object::Set(d) = self.heap.get_mut(id) {
+                d.merge(items, replace);
+            }
+            return Ok(());
+        }
+        if let Object::Dict(d) | Object::Set(d) = self.heap.get_mut(id) {
+            d.presize_for(items.len());
+        }
+        for (own, k, v) in items {
+            let hk = self.find_hashed_key(id, k, own)?;
+            if let Object::Dict(d) | Object::Set(d) = self.heap.get_mut(id) {
+                d.insert_unresized(vec![(hk, k, v)], replace);
+            }
+        }
+        Ok(())
+    }
+
+    /// A copy of the dict or set `id` (`PyDict_Copy`, `make_new_set`): a merge into a new
+    /// one, which with keys whose equality runs user code compares the keys of equal
+    /// hash as CPython does.
+    pub(crate) fn copy_of(&mut self, id: ObjId) -> R<Value> {
+        let (set, user_keys) = match self.heap.get(id) {
+            Object::Set(d) => (true, d.user_keys),
+            Object::Dict(d) => (false, d.user_keys),
+            _ => (false, false),
+        };
+        let wrap = |d| if set { Object::Set(d) } else { Object::Dict(d) };
+        if !user_keys {
+            let d = self.copy_container(id);
+            return Ok(self.alloc(wrap(d)));
+        }
+        let items = self.py_items_of(Value::Obj(id)).unwrap_or_default();
+        let copy = self.alloc(wrap(super::object::Dict::default()));
+        if let Value::Obj(c) = copy {
+            self.merge_entries(c, items, true)?;
+        }
+        Ok(copy)
+    }
+
     /// `PyObject_RichCompareBool(startkey, key, Py_EQ)` of the key stored under `k` and
     /// `key` (the same object is equal without a call).
     fn stored_key_equals(&mut self, id: ObjId, k: &HashKey, key: Value) -> R<bool> {

@@ -638,6 +638,43 @@ mod tests {
         assert_eq!(order(&t), [9, 0, 4, 7, 10, 5, 2, 3, 8]);
     }
 
+    /// `lookdict`'s stops for a key of hash 3 among keys of hashes 3 and 11 (CPython 2.7
+    /// compares the entry of slot 3 twice: its probe `5 * 3 + 1 + 3` comes back to slot 3
+    /// of the 8-slot table, which is what an r_dict's count of equality calls shows).
+    #[test]
+    fn lookup_walk_stops_as_cpython_2_7() {
+        let mut t = PyTable::default();
+        t.add_with_hash(3, &HashKey::Int(0));
+        t.add_with_hash(11, &HashKey::Int(1));
+        let probe = HashKey::Int(-1);
+        let mut walk = LookWalk::new(3);
+        let mut stops = Vec::new();
+        while let Some(step) = walk.step(&t, &probe) {
+            stops.push(step.clone());
+            if step == LookStep::End {
+                break;
+            }
+        }
+        assert_eq!(
+            stops,
+            [
+                LookStep::Compare(HashKey::Int(0)),
+                LookStep::Compare(HashKey::Int(0)),
+                LookStep::End
+            ]
+        );
+        // the very key is met without a comparison; a deleted slot is walked over
+        let mut walk = LookWalk::new(11);
+        assert_eq!(
+            walk.step(&t, &HashKey::Int(1)),
+            Some(LookStep::Same(HashKey::Int(1)))
+        );
+        t.delete_with_hash(3, &HashKey::Int(0));
+        let mut walk = LookWalk::new(3);
+        assert_eq!(walk.step(&t, &probe), Some(LookStep::End));
+        assert_eq!(LookWalk::new(3).step(&PyTable::Unknown, &probe), None);
+    }
+
     #[test]
     fn orders_match_cpython_2_7() {
         let mut t = PyTable::default();

@@ -85,26 +85,7 @@ impl ObjSpace {
                 }
             }
         }
-        let user_keys = matches!(self.heap.get(id), Object::Dict(dd) if dd.user_keys)
-            || items.iter().any(|(k, _, _)| k.is_user_hashed());
-        if !user_keys {
-            if let Object::Dict(dd) = self.heap.get_mut(id) {
-                dd.merge(items, true);
-            }
-            return Ok(());
-        }
-        // keys whose equality runs user code: one presizing, then each key looked up
-        // (`insertdict`), as CPython merges
-        if let Object::Dict(dd) = self.heap.get_mut(id) {
-            dd.presize_for(items.len());
-        }
-        for (own, k, v) in items {
-            let hk = self.find_hashed_key(id, k, own)?;
-            if let Object::Dict(dd) = self.heap.get_mut(id) {
-                dd.insert_unresized(vec![(hk, k, v)], true);
-            }
-        }
-        Ok(())
+        self.merge_entries(id, items, true)
     }
 
     /// Keyword arguments of a built-in call as CPython 2.7 hands them over: a dict into
@@ -512,15 +493,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictCopy => {
             a.arity(sp, 0, 0)?;
-            if matches!(sp.heap.get(id), Object::Dict(d) if d.user_keys) {
-                // `PyDict_Copy` merges into a new dict, comparing keys of equal hash
-                let d = sp.new_dict();
-                let items = sp.dict_items(this).unwrap_or_default();
-                sp.dict_merge(d, items)?;
-                return Ok(d);
-            }
-            let d = sp.copy_container(id);
-            Ok(sp.alloc(Object::Dict(d)))
+            sp.copy_of(id)
         }
         B::DictClear => {
             a.arity(sp, 0, 0)?;
@@ -588,7 +561,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         | B::SetDifference
         | B::FrozensetDifference => {
             // as CPython 2.7 builds each result (which decides its iteration order)
-            let mut result = sp.alloc(Object::Set(sp.copy_container(id)));
+            let mut result = sp.copy_of(id)?;
             let args = a.args.clone();
             if args.is_empty() {
                 return Ok(result);
@@ -631,10 +604,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             };
             Ok(Value::Bool(r))
         }
-        B::SetCopy | B::FrozensetCopy => {
-            let d = sp.copy_container(id);
-            Ok(sp.alloc(Object::Set(d)))
-        }
+        B::SetCopy | B::FrozensetCopy => sp.copy_of(id),
         B::SetClear => {
             if let Object::Set(d) = sp.heap.get_mut(id) {
                 d.clear();
