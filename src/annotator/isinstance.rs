@@ -379,7 +379,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             return;
         }
         let msg = format!(
-            "isinstance() was answered {} here for an earlier annotation of its argument and is now answered {}: an argument that is a bool on some calls or paths and an int on others (an int is never taken for a bool) cannot be tested with isinstance(x, bool) by the RPython annotator; keep the flag in a variable of its own",
+            "isinstance() was folded to {} for an earlier annotation of its argument and is now {}: the RPython annotator cannot change a folded answer (isinstance(x, bool) of an x that is a bool on some calls or paths and an int on others); keep the flag in a variable of its own",
             if *a { "True" } else { "False" },
             if *b { "True" } else { "False" },
         );
