@@ -477,6 +477,9 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 blocked = Some((i, op.opname));
                 break;
             }
+            if op.opname == Op::IsInstance {
+                self.check_refolded_isinstance(g, op.result, &result, op.span);
+            }
             self.set_binding(g, op.result, result, op.span);
         }
         let exits = self.graphs[gi].blocks[bi].exits.clone();

@@ -42,8 +42,8 @@ enum Kind {
     /// An instance that cannot be None.
     Instance,
     /// A `char *` (`rffi.CCHARP`): `charp2str`, which the standalone entry point also calls
-    /// with the `char *` of each argument, so another pointer type (a `const char *`) is a
-    /// UnionError there.
+    /// with the `char *` of each argument, so another pointer type (a `const char *`, a
+    /// `void *`) is a UnionError there.
     CharP,
 }
 
@@ -127,6 +127,7 @@ impl Kind {
                             item: LlType::CHAR,
                             gc: false,
                             konst: false,
+                            void: false,
                             ..
                         }
                     )

@@ -18,6 +18,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     /// the final annotations (a list stays a `range()` list only if nothing mutates it).
     pub(super) fn check_typer_limits(&mut self) {
         self.check_range_lists();
+        self.check_pointer_comparisons();
         self.check_none_equality();
         self.check_is_of_primitives();
         self.check_type_of_non_instance();

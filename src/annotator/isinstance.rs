@@ -357,6 +357,36 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
     }
 }
 
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// An `isinstance()` the annotator folded to one answer and now folds to the other:
+    /// `isinstance(x, bool)` of an `x` seen as a bool (True), then generalized to an int
+    /// (False: an int is taken for never a bool). The reference's annotator requires a
+    /// result's new annotation to contain the old one, and a constant True does not
+    /// contain a constant False: it stops there (its `setbinding` asserts).
+    pub(super) fn check_refolded_isinstance(
+        &mut self,
+        g: u32,
+        v: crate::flowspace::VarId,
+        new: &SomeValue,
+        span: crate::syntax::Span,
+    ) {
+        let old = &self.info[g as usize].bindings[v.0 as usize];
+        let (Some(S::Bool { konst: Some(a), .. }), S::Bool { konst: Some(b), .. }) = (old, new)
+        else {
+            return;
+        };
+        if a == b {
+            return;
+        }
+        let msg = format!(
+            "isinstance() was folded to {} for an earlier annotation of its argument and is now {}: the RPython annotator cannot change a folded answer (isinstance(x, bool) of an x that is a bool on some calls or paths and an int on others); keep the flag in a variable of its own",
+            if *a { "True" } else { "False" },
+            if *b { "True" } else { "False" },
+        );
+        self.report(AnnError::new("RPY205", msg), span);
+    }
+}
+
 /// Whether a class of `kt_mro` is a virtual subclass of the ABC `c` (`ABCMeta.register`,
 /// as `numbers` registers `int` with `Integral`): registered with `c` or with one of its
 /// subclasses, as CPython's `issubclass` answers (and the reference with it).

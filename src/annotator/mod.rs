@@ -55,6 +55,7 @@ pub mod model;
 mod pbcmemo;
 mod positions;
 mod provenance;
+mod ptrcompare;
 mod query;
 mod rangelist;
 mod report;

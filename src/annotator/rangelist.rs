@@ -3,7 +3,7 @@
 //! `range_step`): its low-level form is a `{start, stop}` structure, and the typer's range
 //! Repr knows only `len`, truth, indexing by an int, iteration (not reversed) and being
 //! read by `list.extend` (and `==`, which the reference types). What the reference was
-//! seen to refuse: slicing, `in`, `list()`, `+`, `index`, an `isinstance()` the annotator
+//! seen to refuse: slicing, `in`, `list()`, `+`, `*` (either side), `index`, an `isinstance()` the annotator
 //! does not fold (`count` is refused for every list, by the annotator).
 //! Judged on the final annotations, at the operation's line.
 
@@ -97,9 +97,10 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 );
                 return (!folded && self.arg_is_range(g, op, 0)).then_some(RangeUse::IsInstance);
             }
-            // (`==` of a range list and a list is typed by the reference; `*` and `+=`
-            // are not probed: left alone)
+            // (`==`, `!=` and `+=` of a range list are typed by the reference; `<` and
+            // `<=` of lists are refused for every list, elsewhere)
             Op::Add => "+",
+            Op::Mul => "*",
             Op::SimpleCall => return self.range_call(g, op),
             _ => {
                 // reversed() of a range list: the iterator the operation makes

@@ -397,6 +397,9 @@ builtins! {
     /// hash the program's own function gave its key (CPython's table of `_r_dictkey`s)
     ObjectmodelRDictStore = "objectmodel.r_dict_store";
     ObjectmodelRDictDelete = "objectmodel.r_dict_delete";
+    /// the entry of the bundled `r_dict` equal to a key, found as CPython's dict of
+    /// `_r_dictkey`s finds it (calling the program's equality as often as it does)
+    ObjectmodelRDictFind = "objectmodel.r_dict_find";
     // jit
     JitPromote = "jit.promote";
     JitPromoteString = "jit.promote_string";

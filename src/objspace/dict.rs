@@ -27,6 +27,9 @@ pub trait DictOps {
     fn insert_unresized(&mut self, items: Vec<(HashKey, Value, Value)>, replace: bool);
     /// `_PyDict_NewPresized` / `dictresize`: a table sized for `minused` keys.
     fn presize(&mut self, minused: usize);
+    /// `PyDict_Merge`'s one resize before it inserts `n` keys (when they could fill the
+    /// table to two thirds).
+    fn presize_for(&mut self, n: usize);
 }
 
 impl Dict {
@@ -97,6 +100,7 @@ impl Dict {
 
     /// Adds a new entry without touching the table.
     fn push_entry(&mut self, hk: HashKey, key: Value, value: Value) {
+        self.user_keys |= hk.is_user_hashed();
         self.index.insert(hk, self.entries.len());
         self.entries.push((key, value));
     }
@@ -175,12 +179,16 @@ impl DictOps for Dict {
         if items.is_empty() {
             return;
         }
+        self.presize_for(items.len());
+        self.insert_unresized(items, replace);
+    }
+
+    fn presize_for(&mut self, n: usize) {
         if let Some((used, fill, size)) = self.table.counts() {
-            if (fill + items.len()) * 3 >= size * 2 {
-                self.table.resize((used + items.len()) * 2);
+            if n > 0 && (fill + n) * 3 >= size * 2 {
+                self.table.resize((used + n) * 2);
             }
         }
-        self.insert_unresized(items, replace);
     }
 
     fn insert_unresized(&mut self, items: Vec<(HashKey, Value, Value)>, replace: bool) {

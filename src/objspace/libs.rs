@@ -197,6 +197,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelFuncWithNewName, om_func_with_new_name),
     (B::ObjectmodelRDictStore, om_r_dict_store),
     (B::ObjectmodelRDictDelete, om_r_dict_delete),
+    (B::ObjectmodelRDictFind, om_r_dict_find),
     // jit
     (B::JitPromote, jit_identity),
     (B::JitPromoteString, jit_identity),
@@ -664,12 +665,17 @@ fn r_dict_slot(sp: &mut ObjSpace, a: &BArgs) -> R<(ObjId, HashKey, Option<i64>)>
             "r_dict_store() takes a dict and an entry number",
         ));
     }
-    let hash = sp
-        .heap
-        .hash_key(a.args[2])
-        .filter(|k| matches!(k, HashKey::Int(_)))
-        .and_then(|k| super::pydict_order::py_hash(&k));
+    let hash = r_dict_hash(sp, a.args[2]);
     Ok((d, HashKey::Int(n as i128), hash))
+}
+
+/// The CPython hash of what an r_dict's hash function returned (an `_r_dictkey`'s
+/// `__hash__`: -1 is -2, a long hashes as a long; `None` for anything else).
+fn r_dict_hash(sp: &ObjSpace, h: Value) -> Option<i64> {
+    sp.heap
+        .hash_key(h)
+        .filter(|k| matches!(k, HashKey::Int(_)))
+        .and_then(|k| super::pydict_order::py_hash(&k))
 }
 
 /// `r_dict_store(d, n, h, entry)`: `d[n] = entry` where `n` numbers an r_dict's entry and
@@ -692,6 +698,18 @@ fn om_r_dict_delete(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         dict.remove_with_hash(hash, &hk);
     }
     Ok(Value::None)
+}
+
+/// `r_dict_find(d, h, key, key_eq)`: the number of the entry equal to `key` (-1 when
+/// none), walking CPython's table of the entries; -2 when that table's order is unknown
+/// (the caller then compares the entries of hash `h` itself).
+fn om_r_dict_find(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 4, 4)?;
+    let (Value::Obj(d), Some(h)) = (a.args[0], r_dict_hash(sp, a.args[1])) else {
+        return Ok(Value::Int(-2));
+    };
+    let (key, key_eq) = (a.args[2], a.args[3]);
+    Ok(Value::Int(sp.r_dict_find(d, h, key, key_eq)?.unwrap_or(-2)))
 }
 
 fn om_identity(sp: &mut ObjSpace, a: &mut BArgs) -> R {

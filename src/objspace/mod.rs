@@ -15,6 +15,7 @@ pub mod builtins;
 pub mod bundled;
 mod call;
 mod dict;
+mod dict_lookup;
 mod exc;
 mod exec;
 pub mod format;

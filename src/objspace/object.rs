@@ -132,6 +132,18 @@ pub enum HashKey {
     Unicode(crate::compiler::UStr),
     Tuple(Vec<HashKey>),
     Identity(ObjId),
+    /// An object whose class defines `__hash__` (an instance, a tuple subclass's): the
+    /// hash its `__hash__` gave when it became a key (-1 made -2, as CPython), and the
+    /// object, which tells it apart from every other key; an equal key that is another
+    /// object is found by calling `__eq__` as CPython's dict does (`ObjSpace::find_key`).
+    Hashed(i64, ObjId),
+}
+
+impl HashKey {
+    /// Whether the key's equality runs user code (its class's `__eq__`).
+    pub fn is_user_hashed(&self) -> bool {
+        matches!(self, HashKey::Hashed(..))
+    }
 }
 
 /// An insertion-ordered string-keyed map: module, class and instance namespaces.
@@ -238,6 +250,9 @@ pub struct Dict {
     pub entries: Vec<(Value, Value)>,
     pub index: HashMap<HashKey, usize>,
     pub table: super::pydict_order::PyTable,
+    /// Whether a key hashed by its own `__hash__` was ever inserted: lookups then compare
+    /// keys as CPython does (`ObjSpace::find_key`), else by their hash keys alone.
+    pub user_keys: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -24,6 +24,7 @@ use super::object::HashKey;
 pub fn py_hash(key: &HashKey) -> Option<i64> {
     Some(match key {
         HashKey::None | HashKey::Identity(_) => return None,
+        HashKey::Hashed(h, _) => *h,
         HashKey::Int(i) => match i64::try_from(*i) {
             Ok(i) => fix(i),
             Err(_) => long_hash(*i),
@@ -416,6 +417,75 @@ impl PyTable {
     }
 }
 
+/// `lookdict`'s walk for a key whose equality runs user code, one slot at a time: the
+/// caller compares the key with each candidate (calling `__eq__`, or an r_dict's
+/// equality) between the steps, as CPython does while it probes.
+#[derive(Clone, Debug)]
+pub struct LookWalk {
+    h: i64,
+    i: usize,
+    perturb: u64,
+    started: bool,
+    steps: usize,
+}
+
+/// What `lookdict` meets next on its walk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LookStep {
+    /// The very key (`me_key == key`: no comparison).
+    Same(HashKey),
+    /// An active slot whose hash equals the key's: CPython compares the two keys.
+    Compare(HashKey),
+    /// An empty slot: the table holds no equal key.
+    End,
+}
+
+impl LookWalk {
+    /// A walk for a key of hash `h` (all its bits known).
+    pub fn new(h: i64) -> LookWalk {
+        LookWalk {
+            h,
+            i: 0,
+            perturb: h as u64,
+            started: false,
+            steps: 0,
+        }
+    }
+
+    /// The next slot where the walk stops for `key`; `None` when the table's order is
+    /// unknown (then so is the walk). The table may have changed since the last step (a
+    /// comparison that ran user code): the walk goes on in the table as it is now.
+    pub fn step(&mut self, table: &PyTable, key: &HashKey) -> Option<LookStep> {
+        let PyTable::Known { slots, .. } = table else {
+            return None;
+        };
+        if slots.is_empty() {
+            return Some(LookStep::End);
+        }
+        let mask = slots.len() - 1;
+        loop {
+            if self.started {
+                next_probe(&mut self.i, &mut self.perturb);
+            } else {
+                self.i = self.h as u64 as usize & mask;
+                self.started = true;
+            }
+            // once `perturb` is zero the walk visits every slot, and the table always
+            // has an empty one; the bound only guards against a table changed under it
+            self.steps += 1;
+            if self.steps > 2 * slots.len() + 64 {
+                return Some(LookStep::End);
+            }
+            match &slots[self.i & mask] {
+                Slot::Empty(_) => return Some(LookStep::End),
+                Slot::Active(_, k) if k == key => return Some(LookStep::Same(k.clone())),
+                Slot::Active(sh, k) if *sh == self.h => return Some(LookStep::Compare(k.clone())),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// Walks CPython's probe sequence for hash `h` until `visit` answers with a slot; `None`
 /// when the next step needs bits of the hash that are not known (only `known` low bits
 /// are).
@@ -566,6 +636,43 @@ mod tests {
         t.delete_with_hash(0, &HashKey::Int(6));
         t.add_with_hash(10, &HashKey::Int(10));
         assert_eq!(order(&t), [9, 0, 4, 7, 10, 5, 2, 3, 8]);
+    }
+
+    /// `lookdict`'s stops for a key of hash 3 among keys of hashes 3 and 11 (CPython 2.7
+    /// compares the entry of slot 3 twice: its probe `5 * 3 + 1 + 3` comes back to slot 3
+    /// of the 8-slot table, which is what an r_dict's count of equality calls shows).
+    #[test]
+    fn lookup_walk_stops_as_cpython_2_7() {
+        let mut t = PyTable::default();
+        t.add_with_hash(3, &HashKey::Int(0));
+        t.add_with_hash(11, &HashKey::Int(1));
+        let probe = HashKey::Int(-1);
+        let mut walk = LookWalk::new(3);
+        let mut stops = Vec::new();
+        while let Some(step) = walk.step(&t, &probe) {
+            stops.push(step.clone());
+            if step == LookStep::End {
+                break;
+            }
+        }
+        assert_eq!(
+            stops,
+            [
+                LookStep::Compare(HashKey::Int(0)),
+                LookStep::Compare(HashKey::Int(0)),
+                LookStep::End
+            ]
+        );
+        // the very key is met without a comparison; a deleted slot is walked over
+        let mut walk = LookWalk::new(11);
+        assert_eq!(
+            walk.step(&t, &HashKey::Int(1)),
+            Some(LookStep::Same(HashKey::Int(1)))
+        );
+        t.delete_with_hash(3, &HashKey::Int(0));
+        let mut walk = LookWalk::new(3);
+        assert_eq!(walk.step(&t, &probe), Some(LookStep::End));
+        assert_eq!(LookWalk::new(3).step(&PyTable::Unknown, &probe), None);
     }
 
     #[test]

@@ -43,24 +43,13 @@ impl ObjSpace {
         };
         if let Value::Obj(oid) = other {
             match self.heap.get(oid) {
-                Object::Set(o) => {
-                    let items = o.py_items();
-                    if let Object::Set(t) = self.heap.get_mut(tid) {
-                        t.merge(items, false);
-                    }
-                    return Ok(());
-                }
-                Object::Dict(o) => {
-                    let items = o.py_items();
-                    if let Object::Set(t) = self.heap.get_mut(tid) {
-                        if let Some((used, fill, size)) = t.table.counts() {
-                            if (fill + items.len()) * 3 >= size * 2 {
-                                t.presize((used + items.len()) * 2);
-                            }
-                        }
-                        for (hk, k, _) in items {
-                            t.insert(hk, k, Value::None);
-                        }
+                Object::Set(o) | Object::Dict(o) => {
+                    // a dict's keys are added after the same presizing as a set's items
+                    let items = (o.py_items().into_iter())
+                        .map(|(hk, k, _)| (hk, k, Value::None))
+                        .collect();
+                    if matches!(self.heap.get(tid), Object::Set(_)) {
+                        self.merge_entries(tid, items, false)?;
                     }
                     return Ok(());
                 }
@@ -100,6 +89,7 @@ impl ObjSpace {
             }
         };
         for (hk, k) in walk {
+            let hk = self.find_hashed_key(probe, k, hk)?;
             let found = matches!(self.heap.get(probe), Object::Set(s) if s.contains_key(&hk));
             if found {
                 out.insert(hk, k, Value::None);
@@ -121,6 +111,7 @@ impl ObjSpace {
         if let Some(o) = other_map {
             let mut out = Dict::default();
             for (hk, k, _) in self.py_items_of(Value::Obj(a)).unwrap_or_default() {
+                let hk = self.find_hashed_key(o, k, hk)?;
                 let found = matches!(self.heap.get(o), Object::Set(s) | Object::Dict(s) if s.contains_key(&hk));
                 if !found {
                     out.insert(hk, k, Value::None);
@@ -128,7 +119,7 @@ impl ObjSpace {
             }
             return Ok(out);
         }
-        let copy = self.alloc(Object::Set(self.copy_container(a)));
+        let copy = self.copy_of(a)?;
         self.set_difference_update(copy, other)?;
         let Value::Obj(cid) = copy else {
             unreachable!("alloc gives an object")

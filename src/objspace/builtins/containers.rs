@@ -85,10 +85,7 @@ impl ObjSpace {
                 }
             }
         }
-        if let Object::Dict(dd) = self.heap.get_mut(id) {
-            dd.merge(items, true);
-        }
-        Ok(())
+        self.merge_entries(id, items, true)
     }
 
     /// Keyword arguments of a built-in call as CPython 2.7 hands them over: a dict into
@@ -397,7 +394,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     match bid {
         B::DictGet | B::DictDunderGetitem => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let found = match sp.heap.get(id) {
                 Object::Dict(d) => d.lookup(&hk),
                 _ => None,
@@ -412,7 +409,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictHasKey | B::DictDunderContains => {
             a.arity(sp, 1, 1)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             Ok(Value::Bool(
                 matches!(sp.heap.get(id), Object::Dict(d) if d.contains_key(&hk)),
             ))
@@ -444,7 +441,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictSetdefault => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let found = match sp.heap.get(id) {
                 Object::Dict(d) => d.lookup(&hk),
                 _ => None,
@@ -470,7 +467,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictPop => {
             a.arity(sp, 1, 2)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
                 Object::Dict(d) => d.remove_key(&hk),
                 _ => None,
@@ -496,8 +493,7 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::DictCopy => {
             a.arity(sp, 0, 0)?;
-            let d = sp.copy_container(id);
-            Ok(sp.alloc(Object::Dict(d)))
+            sp.copy_of(id)
         }
         B::DictClear => {
             a.arity(sp, 0, 0)?;
@@ -532,7 +528,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         }
         B::SetRemove | B::SetDiscard => {
             a.arity(sp, 1, 1)?;
-            let hk = sp.key_of(a.args[0])?;
+            let hk = sp.find_key(id, a.args[0])?;
             let removed = match sp.heap.get_mut(id) {
                 Object::Set(d) => d.remove_key(&hk).is_some(),
                 _ => false,
@@ -565,7 +561,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         | B::SetDifference
         | B::FrozensetDifference => {
             // as CPython 2.7 builds each result (which decides its iteration order)
-            let mut result = sp.alloc(Object::Set(sp.copy_container(id)));
+            let mut result = sp.copy_of(id)?;
             let args = a.args.clone();
             if args.is_empty() {
                 return Ok(result);
@@ -608,10 +604,7 @@ pub(super) fn m_set(sp: &mut ObjSpace, a: &mut BArgs) -> R {
             };
             Ok(Value::Bool(r))
         }
-        B::SetCopy | B::FrozensetCopy => {
-            let d = sp.copy_container(id);
-            Ok(sp.alloc(Object::Set(d)))
-        }
+        B::SetCopy | B::FrozensetCopy => sp.copy_of(id),
         B::SetClear => {
             if let Object::Set(d) = sp.heap.get_mut(id) {
                 d.clear();

@@ -337,7 +337,7 @@ impl ObjSpace {
         // as CPython 2.7 builds each result (which decides its iteration order)
         let out = match op {
             Op::Or => {
-                let out = self.alloc(Object::Set(self.copy_container(x)));
+                let out = self.copy_of(x)?;
                 self.set_update_from(out, b)?;
                 return Ok(out);
             }

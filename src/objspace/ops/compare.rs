@@ -255,7 +255,7 @@ impl ObjSpace {
                 }
                 let entries = d.entries.clone();
                 for (k, v) in entries {
-                    let hk = self.key_of(k)?;
+                    let hk = self.find_key(y, k)?;
                     let other = match self.heap.get(y) {
                         Object::Dict(e) => e.lookup(&hk),
                         _ => None,

@@ -45,8 +45,31 @@ impl ObjSpace {
         Ok(hash_of_key(&hk))
     }
 
-    /// The hash key of a dict key, raising TypeError when unhashable.
+    /// The hash key of a dict key, raising TypeError when unhashable. An object whose
+    /// class defines `__hash__` is hashed by it, as CPython does ([`HashKey::Hashed`]).
     pub(crate) fn key_of(&mut self, v: Value) -> R<HashKey> {
+        if let Value::Obj(id) = v {
+            if matches!(self.heap.get(id), Object::Instance(_) | Object::Tuple(_)) {
+                if let Some(m) = self.user_special(v, "__hash__") {
+                    if m == Value::None {
+                        let tn = self.type_name(v);
+                        return self.type_error(format!("unhashable type: '{tn}'"));
+                    }
+                    let r = self.call_special(v, m, vec![])?;
+                    let h = match self.num(r) {
+                        Some(Num::I(i, _)) => i as i64,
+                        _ => match self.heap.hash_key(r) {
+                            // a long: hashed as CPython hashes it
+                            Some(k @ HashKey::Int(_)) => {
+                                crate::objspace::pydict_order::py_hash(&k).unwrap_or(0)
+                            }
+                            _ => return self.type_error("an integer is required"),
+                        },
+                    };
+                    return Ok(HashKey::Hashed(if h == -1 { -2 } else { h }, id));
+                }
+            }
+        }
         match self.heap.hash_key(v) {
             Some(k) => Ok(k),
             None => {
@@ -129,5 +152,6 @@ pub(crate) fn hash_of_key(k: &HashKey) -> i64 {
             }
         }
         HashKey::Identity(id) => (id.0 as i64) * 16 + 0x1000_0000,
+        HashKey::Hashed(h, _) => *h,
     }
 }

@@ -143,15 +143,13 @@ impl ObjSpace {
                     _ => unreachable!(),
                 }
             }
-            Object::Dict(d) => {
-                let hk = match self.heap.hash_key(key) {
-                    Some(k) => k,
-                    None => {
-                        let tn = self.type_name(key);
-                        return self.type_error(format!("unhashable type: '{tn}'"));
-                    }
+            Object::Dict(_) => {
+                let hk = self.find_key(id, key)?;
+                let found = match self.heap.get(id) {
+                    Object::Dict(d) => d.lookup(&hk),
+                    _ => None,
                 };
-                match d.lookup(&hk) {
+                match found {
                     Some(v) => Ok(v),
                     // What unmodelled generated code would have defined there is unknown.
                     None if self.unknown_dicts.contains(&id) => {
@@ -272,7 +270,7 @@ impl ObjSpace {
                 Ok(())
             }
             Object::Dict(_) => {
-                let hk = self.key_of(key)?;
+                let hk = self.find_key(id, key)?;
                 if let Object::Dict(d) = self.heap.get_mut(id) {
                     d.insert(hk, key, value);
                 }
@@ -336,7 +334,7 @@ impl ObjSpace {
                 Ok(())
             }
             Object::Dict(_) => {
-                let hk = self.key_of(key)?;
+                let hk = self.find_key(id, key)?;
                 let removed = match self.heap.get_mut(id) {
                     Object::Dict(d) => d.remove_key(&hk).is_some(),
                     _ => false,
@@ -409,9 +407,8 @@ impl ObjSpace {
                 let needle = self.unicode_of(item)?;
                 Ok(hay.contains(&needle))
             }
-            Object::Dict(d) | Object::Set(d) => {
-                let _ = d;
-                let hk = self.key_of(item)?;
+            Object::Dict(_) | Object::Set(_) => {
+                let hk = self.find_key(id, item)?;
                 Ok(match self.heap.get(id) {
                     Object::Dict(d) | Object::Set(d) => d.contains_key(&hk),
                     _ => false,
@@ -446,8 +443,11 @@ impl ObjSpace {
     }
 
     pub(crate) fn set_add(&mut self, set: Value, item: Value) -> R<()> {
-        let hk = self.key_of(item)?;
         if let Value::Obj(id) = set {
+            if !matches!(self.heap.get(id), Object::Set(_)) {
+                return Ok(());
+            }
+            let hk = self.find_key(id, item)?;
             if let Object::Set(d) = self.heap.get_mut(id) {
                 d.insert(hk, item, Value::None);
             }

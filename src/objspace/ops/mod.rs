@@ -17,6 +17,7 @@ mod longs;
 mod truth;
 
 pub(crate) use arith::{frexp, narrow_overflow_message, wrap_rint, Num};
+pub(crate) use hash::hash_of_key;
 
 use crate::interpreter::Op;
 use crate::objspace::object::{Object, Value};

@@ -12,6 +12,7 @@ from __rpy__ import objectmodel_keepalive_until_here, objectmodel_resizelist_hin
 from __rpy__ import objectmodel_func_with_new_name, objectmodel_hlinvoke
 from __rpy__ import objectmodel_r_dict_store as _r_dict_store
 from __rpy__ import objectmodel_r_dict_delete as _r_dict_delete
+from __rpy__ import objectmodel_r_dict_find as _r_dict_find
 from collections import OrderedDict
 
 # names of newer rpythons that 0.2.1's module lacks: `objectmodel.<name>` is an error there
@@ -250,7 +251,9 @@ class r_dict(object):
     entries live in a dict, `_dict`, each under its own number and stored with the hash of
     its key (`r_dict_store`), so that the dict's table, and the order import-time code and
     the prebuilt value see, are CPython's for those hashes. Each entry is [key, value,
-    hash]; a key is found among the entries of its hash (`_by_hash`) with `key_eq`."""
+    hash]; a key is found by walking that table as CPython does (`r_dict_find`, calling
+    `key_eq` on each entry of equal hash it meets), or, when its order is unknown, among
+    the entries of its hash (`_by_hash`)."""
 
     def _newdict(self):
         return {}
@@ -263,6 +266,11 @@ class r_dict(object):
         self._count = 0
 
     def _find(self, key, h):
+        # CPython's probe sequence, calling key_eq as often as the reference's dict does
+        n = _r_dict_find(self._dict, h, key, self.key_eq)
+        if n != -2:
+            return n
+        # the table's order is unknown (an r_ordereddict): the entries of equal hash
         for n in self._by_hash.get(h, ()):
             if self.key_eq(self._dict[n][0], key):
                 return n
@@ -281,11 +289,14 @@ class r_dict(object):
         h = self.key_hash(key)
         n = self._find(key, h)
         if n < 0:
-            _r_dict_store(self._dict, self._count, h, [key, value, h])
-            self._by_hash.setdefault(h, []).append(self._count)
-            self._count += 1
+            self._add(key, h, value)
         else:
             self._dict[n][1] = value
+
+    def _add(self, key, h, value):
+        _r_dict_store(self._dict, self._count, h, [key, value, h])
+        self._by_hash.setdefault(h, []).append(self._count)
+        self._count += 1
 
     def __delitem__(self, key):
         h = self.key_hash(key)
@@ -311,9 +322,11 @@ class r_dict(object):
         return self._dict[n][1]
 
     def setdefault(self, key, default):
-        n = self._find(key, self.key_hash(key))
+        # one hash and one lookup, as the reference's dict.setdefault
+        h = self.key_hash(key)
+        n = self._find(key, h)
         if n < 0:
-            self[key] = default
+            self._add(key, h, default)
             return default
         return self._dict[n][1]
 
