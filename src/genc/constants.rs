@@ -120,11 +120,15 @@ impl Database<'_> {
         let types = self.types();
         decls.push_str("/* ---- prebuilt data ---- */\n");
         let mut roots = Vec::new();
+        // a prebuilt string gets one more (zeroed) char, its terminating NUL, as every
+        // string the GC allocates (gc.c's `str_extra`)
+        let str_ty = types.pointee(self.prog.str_ptr);
         for (i, c) in heap.containers.iter().enumerate() {
             let i = i as u32;
             if types.varsize_array(c.ty).is_some() {
                 let _ = writeln!(decls, "struct C{} {{", i);
-                self.emit_members(c.ty, Some(Self::item_count(c)), decls);
+                let extra = usize::from(Some(c.ty) == str_ty);
+                self.emit_members(c.ty, Some(Self::item_count(c) + extra), decls);
                 decls.push_str("};\n");
             }
             let _ = writeln!(

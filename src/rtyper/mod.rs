@@ -640,7 +640,9 @@ impl<'a> RTyper<'a> {
     }
 
     /// The prebuilt value an argument stands for, when it is known statically: a
-    /// constant, or a Variable of Void Repr (a single function, class or None).
+    /// constant, or a Variable of Void Repr (a single function, class or None), or one
+    /// annotated as one constant type (a class `specialize.arg` passed in, such as an
+    /// `r_uint8` called to convert).
     pub fn static_value(&self, g: u32, a: Hlvalue, r: ReprId) -> Option<Value> {
         match a {
             Hlvalue::Const(c) => Some(c),
@@ -648,6 +650,10 @@ impl<'a> RTyper<'a> {
                 let s = self.annotation(g, a);
                 s.konst().or_else(|| self.ann.bookkeeper.pbc_const(&s))
             }
+            Hlvalue::Var(_) => match self.annotation(g, a) {
+                SomeValue::Type { konst: Some(v), .. } => Some(v),
+                _ => None,
+            },
             _ => None,
         }
     }

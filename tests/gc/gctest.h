@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+/* no test type is a string (gc.c gives a string's type one more byte, its NUL) */
+const uint32_t rpy_tid_str = UINT32_MAX;
+
 void rpy_fatal(const char *name)
 {
     fprintf(stderr, "Fatal RPython error: %s\n", name);

@@ -108,6 +108,13 @@ static inline long hash_mix(uint64_t x)
     return (long)x;
 }
 
+/* A string is allocated with one more char than its length, zeroed, as the reference's
+ * `extra_item_after_alloc`: its terminating NUL, which a program reads at `s[len(s)]`. */
+static inline size_t str_extra(uint32_t tid)
+{
+    return tid == rpy_tid_str;
+}
+
 /* the size of an object from its type (and length), in the 8-byte units of the heap */
 static inline size_t obj_size(const void *obj)
 {
@@ -116,7 +123,7 @@ static inline size_t obj_size(const void *obj)
     size_t s = (size_t)ti->fixedsize;
     if (ti->itemsize)
         s += (size_t)ti->itemsize * (size_t)*(const long *)((const char *)obj + ti->ofs_length);
-    return ROUND8(s);
+    return ROUND8(s + str_extra(h->tid));
 }
 
 /* the bytes a varsize object of `length` items needs, or a fatal error if absurd */
@@ -127,7 +134,8 @@ static size_t varsize_bytes(const struct rpy_typeinfo *ti, long length)
     if (ti->itemsize && (unsigned long)length > (LONG_MAX / 2 - (unsigned long)ti->fixedsize) /
                                                     (unsigned long)ti->itemsize)
         rpy_fatal("MemoryError");
-    return ROUND8((size_t)ti->fixedsize + (size_t)ti->itemsize * (size_t)length);
+    return ROUND8((size_t)ti->fixedsize + (size_t)ti->itemsize * (size_t)length +
+                  str_extra((uint32_t)(ti - rpy_typeinfo)));
 }
 
 static inline void check_tid(uint32_t tid)
