@@ -168,7 +168,10 @@ def round_double(value, ndigits, half_even=False):
         if half_even:
             return round_half_even(value)
         return round_away(value)
-    if value == 0.0 or not isfinite(value):
+    if value == 0.0:
+        # as the reference: a zero of either sign rounds to +0.0 (ndigits != 0)
+        return 0.0
+    if not isfinite(value):
         return value
     a = abs(value)
     tie = _is_decimal_tie(a, ndigits)
