@@ -85,6 +85,8 @@ bundled! {
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
+    "rpython.rlib.rshrinklist" => "rpython/rlib/rshrinklist.py", false;
+    "rpython.rlib.cache" => "rpython/rlib/cache.py", false;
     "rpython.rlib.rmarshal" => "rpython/rlib/rmarshal.py", false;
     "rpython.rlib.rsocket" => "rpython/rlib/rsocket.py", false;
     "rpython.rlib.rsignal" => "rpython/rlib/rsignal.py", false;

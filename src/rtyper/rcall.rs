@@ -133,7 +133,16 @@ impl RTyper<'_> {
                         self.instantiate(hop, llops, id)
                     }
                     _ => {
-                        let memo = self.ann.bookkeeper.desc_of_obj.get(&id).is_some_and(|d| {
+                        // a memo method of a frozen object (`CACHE.getorbuild`, folded
+                        // with its prebuilt `self`) is computed at translation time too
+                        let fid = match self.objheap.get(id) {
+                            Object::BoundMethod {
+                                func: Value::Obj(f),
+                                ..
+                            } => *f,
+                            _ => id,
+                        };
+                        let memo = self.ann.bookkeeper.desc_of_obj.get(&fid).is_some_and(|d| {
                             matches!(self.ann.bookkeeper.desc(*d),
                                 crate::annotator::description::Desc::Function(f)
                                     if f.specializer == crate::annotator::description::Specializer::Memo)

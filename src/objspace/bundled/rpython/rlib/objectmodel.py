@@ -158,14 +158,22 @@ def reversed_dict(d):
 
 @specialize.call_location()
 def iterkeys_with_hash(d):
-    """(key, hash) pairs."""
-    return iter([(k, compute_hash(k)) for k in d.keys()])
+    """(key, hash) pairs: an r_dict's hash is its own `key_hash`'s."""
+    return iter([(k, _hash_in(d, k)) for k in d.keys()])
 
 
 @specialize.call_location()
 def iteritems_with_hash(d):
     """(key, value, hash) triples."""
-    return iter([(k, v, compute_hash(k)) for (k, v) in d.items()])
+    return iter([(k, v, _hash_in(d, k)) for (k, v) in d.items()])
+
+
+@specialize.call_location()
+def _hash_in(d, key):
+    """The hash `d` keeps for `key`."""
+    if isinstance(d, r_dict):
+        return d.key_hash(key)
+    return compute_hash(key)
 
 
 @specialize.call_location()

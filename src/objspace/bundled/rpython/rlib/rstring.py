@@ -64,6 +64,40 @@ class UnicodeBuilder(AbstractStringBuilder, object):
         return u''.join(self._pieces)
 
 
+class ByteListBuilder(object):
+    """A builder whose result is the list of the characters appended (`build()` gives
+    that list itself, not a copy: appending after it changes what it returned)."""
+
+    def __init__(self, init_size=100):
+        assert init_size >= 0
+        self.l = []
+
+    @specialize.argtype(1)
+    def append(self, s):
+        for c in s:
+            self.l.append(c)
+
+    @specialize.argtype(1)
+    def append_slice(self, s, start, end):
+        for i in range(start, end):
+            self.l.append(s[i])
+
+    def append_multiple_char(self, c, times):
+        for i in range(times):
+            self.l.append(c[0])
+
+    def append_charpsize(self, s, size):
+        assert size >= 0
+        for i in range(size):
+            self.l.append(s[i])
+
+    def build(self):
+        return self.l
+
+    def getlength(self):
+        return len(self.l)
+
+
 @specialize.argtype(0)
 def _isspace(c):
     return c == ' ' or c == '\t' or c == '\n' or c == '\r' or c == '\x0b' or c == '\x0c'

@@ -247,6 +247,83 @@ def unicode_encode_ascii(p, size, errors, errorhandler=None):
     return unicode_encode_ucs1_helper(p, size, errors, errorhandler, 128)
 
 
+# ---- "decimal": what int() and float() of a unicode string see
+#
+# Unicode 5.2's decimal digits (the reference's unicodedb) are 41 runs of ten code points,
+# each starting with its zero, plus U+19DA (NEW TAI LUE THAM DIGIT ONE); its white space
+# (category Zs, bidirectional WS, B or S) is the code points below.
+_DECIMAL_ZEROS = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6,
+    0xd66, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80,
+    0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xaa50,
+    0xabf0, 0xff10, 0x104a0, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6,
+]
+_SPACES = [
+    0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x180e,
+    0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+    0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]
+
+
+def _decimal_value(code):
+    """The decimal digit `code` stands for, or -1."""
+    if code == 0x19da:
+        return 1
+    for zero in _DECIMAL_ZEROS:
+        if zero <= code < zero + 10:
+            return code - zero
+    return -1
+
+
+def _is_space(code):
+    for c in _SPACES:
+        if c == code:
+            return True
+    return False
+
+
+def _decimal_char(code):
+    """What the decimal codec writes for `code`, or '' if it cannot encode it."""
+    if _is_space(code):
+        return ' '
+    d = _decimal_value(code)
+    if d >= 0:
+        return chr(48 + d)
+    if 0 < code < 256:
+        return chr(code)
+    return ''
+
+
+def unicode_encode_decimal(s, size, errors, errorhandler=None):
+    """Spaces as ' ', decimal digits as ASCII digits, the other code points from 1 to 255
+    as themselves; a run of anything else is one error for the handler."""
+    if errorhandler is None:
+        errorhandler = default_unicode_error_encode
+    result = []
+    pos = 0
+    while pos < size:
+        c = _decimal_char(ord(s[pos]))
+        if c:
+            result.append(c)
+            pos += 1
+            continue
+        start = pos
+        end = pos + 1
+        while end < size and not _decimal_char(ord(s[end])):
+            end += 1
+        msg = "invalid decimal Unicode string"
+        r, rs, pos = errorhandler(errors, 'decimal', msg, s, start, end)
+        if rs is not None:
+            errorhandler('strict', 'decimal', msg, s, start, end)
+        for ch in r:
+            c = _decimal_char(ord(ch))
+            if not c:
+                errorhandler('strict', 'decimal', msg, s, start, end)
+            else:
+                result.append(c)
+    return ''.join(result)
+
+
 # ---- UTF-16 and UTF-32 (this host is little-endian, as the reference's BYTEORDER)
 #
 # The decoders return `(unicode, consumed)`; the `*_helper` ones also return the byte

@@ -1,7 +1,9 @@
 """rpy-lsp's model of `rpython.rlib.streamio`: streams over os file descriptors, written in
 RPython so that `run` and `build` translate them. `open_file_as_stream` gives a reading
 stream buffered for `readline`/`readall`, or a writing one; `Stream` is the base class
-programs subclass (the unsupported operations raise StreamError, as the reference's do)."""
+programs subclass (the unsupported operations raise StreamError, as the reference's do).
+Reading streams and file descriptors `seek` and `tell` (a reading stream's position is the
+file's less what its buffer holds); mode "rU" reads with universal newlines."""
 import os
 
 
@@ -122,6 +124,12 @@ class DiskFile(Stream):
             n = os.write(self.fd, data)
             data = data[n:]
 
+    def tell(self):
+        return os.lseek(self.fd, 0, 1)
+
+    def seek(self, offset, whence):
+        os.lseek(self.fd, offset, whence)
+
     def close1(self, closefileno):
         if closefileno:
             os.close(self.fd)
@@ -190,6 +198,35 @@ class BufferingInputStream(Stream):
 
     def peek(self):
         return (self.pos, self.buf)
+
+    def tell(self):
+        # the file's position less what the buffer holds and was not read yet; if the
+        # descriptor moved under the buffer to before that, the buffer is dropped
+        where = self.base.tell()
+        ahead = len(self.buf) - self.pos
+        if where < ahead:
+            self.buf = ""
+            self.pos = 0
+            ahead = 0
+        return where - ahead
+
+    def seek(self, offset, whence):
+        if whence == 0 or whence == 1:
+            # a move that stays inside the buffer only moves the read position
+            if whence == 0:
+                delta = offset - self.tell()
+            else:
+                delta = offset
+            ahead = len(self.buf) - self.pos
+            if -self.pos <= delta <= ahead:
+                self.pos += delta
+                return
+            if whence == 1:
+                # the file is `ahead` bytes past the stream's position
+                offset -= ahead
+        self.base.seek(offset, whence)
+        self.buf = ""
+        self.pos = 0
 
     def close1(self, closefileno):
         self.base.close1(closefileno)
@@ -275,6 +312,86 @@ class LineBufferingOutputStream(BufferingOutputStream):
         self.pending_len = len(rest)
 
 
+class TextInputFilter(Stream):
+    """Universal newlines on reading (mode "rU"): "\r\n" and a lone "\r" read as "\n".
+    A "\r" ending one read is remembered, so that a "\n" starting the next is dropped."""
+
+    def __init__(self, base):
+        self.base = base
+        self.atcr = False
+
+    def read(self, n):
+        data = self.base.read(n)
+        if self.atcr:
+            self.atcr = False
+            if data.startswith("\n"):
+                data = data[1:]
+                if not data:
+                    data = self.base.read(n)
+        if data.find("\r") >= 0:
+            self.atcr = data.endswith("\r")
+            data = _lf_newlines(data)
+        return data
+
+    def readline(self):
+        # reads up to the first end of line the buffer shows, never past it
+        pieces = []
+        while True:
+            start, window = self.base.peek()
+            assert 0 <= start <= len(window)
+            stop = len(window)
+            i = start
+            while i < len(window):
+                if window[i] == "\n" or window[i] == "\r":
+                    stop = i
+                    break
+                i += 1
+            piece = self.read(stop - start + 1)
+            if not piece:
+                break
+            pieces.append(piece)
+            if piece.endswith("\n"):
+                break
+        return "".join(pieces)
+
+    def readall(self):
+        data = self.base.readall()
+        if self.atcr:
+            self.atcr = False
+            if data.startswith("\n"):
+                data = data[1:]
+        if data.find("\r") >= 0:
+            self.atcr = data.endswith("\r")
+            data = _lf_newlines(data)
+        return data
+
+    def peek(self):
+        return self.base.peek()
+
+    def close1(self, closefileno):
+        self.base.close1(closefileno)
+
+    def try_to_find_file_descriptor(self):
+        return self.base.try_to_find_file_descriptor()
+
+
+def _lf_newlines(data):
+    """`data` with each "\r\n" and each remaining "\r" made a "\n"."""
+    out = []
+    i = 0
+    n = len(data)
+    while i < n:
+        c = data[i]
+        if c == "\r":
+            out.append("\n")
+            if i + 1 < n and data[i + 1] == "\n":
+                i += 1
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def _flags(mode):
     if mode.startswith("r"):
         if mode.find("+") >= 0:
@@ -304,5 +421,12 @@ def fdopen_as_stream(fd, mode, buffering=-1, signal_checker=None):
 
 
 def open_file_as_stream(path, mode="r", buffering=-1, signal_checker=None):
+    # "U" alone or after "r" reads with universal newlines ("U..." is "rU...")
+    if mode.startswith("U"):
+        mode = "r" + mode
+    universal = mode.find("U") >= 0
     fd = os.open(path, _flags(mode), 0666)
-    return fdopen_as_stream(fd, mode, buffering)
+    stream = fdopen_as_stream(fd, mode, buffering)
+    if universal and mode.startswith("r") and mode.find("+") < 0:
+        return TextInputFilter(stream)
+    return stream
