@@ -243,6 +243,12 @@ pub struct Policy {
     /// (`rffi_platform`'s constants, as the toolchain asks them while importing); never
     /// when only checking, which stays fast and runs no tool.
     pub c_compiler: bool,
+    /// Whether the machine's modules are only those the reference's Python has (CPython
+    /// 2.7's standard library and the toolchain's own packages): a top-level module found
+    /// nowhere else is an ImportError, so `run`/`build` take the `except ImportError:` path
+    /// the binary takes. When only checking it is an unknown: an editor's search path may
+    /// lack what the user has installed.
+    pub closed_site: bool,
 }
 
 impl Default for Policy {
@@ -277,6 +283,7 @@ impl Policy {
             uid: Some(FIXED_UID),
             max_file_bytes: MAX_FILE_BYTES,
             c_compiler: false,
+            closed_site: false,
         }
     }
 
@@ -291,6 +298,7 @@ impl Policy {
             uid: None,
             max_file_bytes: MAX_FILE_BYTES,
             c_compiler: true,
+            closed_site: true,
         }
     }
 

@@ -13,7 +13,8 @@
 //! (`Object::Unknown`) with one warning (RPY007), and everything computed from it is
 //! unknown too. Only a submodule missing from the user's own package, a module of `rpython`
 //! that rpython 0.2.1 lacks, and the old `pypy` package (not installed beside the reference's
-//! toolchain) are an ImportError.
+//! toolchain) are an ImportError; and, for `run`/`build` (`Policy::closed_site`), a top-level
+//! module that is not CPython 2.7's.
 //!
 //! The target file itself (the main module) is imported by `mainmodule`.
 
@@ -44,6 +45,17 @@ pub struct LoaderConfig {
 /// The package the toolchain lived in before it became `rpython`; not on the reference's
 /// path unless the program brings its own.
 const OLD_TOOLCHAIN_PACKAGE: &str = "pypy";
+
+/// The top-level modules the reference's Python has without the program (see the file's
+/// header): with [`crate::sandbox::Policy::closed_site`], any other name found nowhere is an
+/// ImportError.
+fn importable_beside_the_program(name: &str) -> bool {
+    const NAMES: &str = include_str!("cpython27_modules.txt");
+    NAMES
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .any(|l| l == name)
+}
 
 /// A module found by the resolver.
 #[derive(Clone, Debug)]
@@ -546,6 +558,17 @@ impl ObjSpace {
                             // `try: ... except ImportError:` fallback is what it annotates.
                             let hint = format!(
                                 "the reference's toolchain (rpython 0.2.1) has no `{part}` package: `{part}.rlib` and `{part}.jit` are `rpython.rlib` and `rpython.jit` there"
+                            );
+                            return Err(self.missing_module_with_hint(part, hint));
+                        }
+                        None if parent.is_none()
+                            && self.config.policy.closed_site
+                            && !importable_beside_the_program(part) =>
+                        {
+                            // Not the program's, not on the search path, not the standard
+                            // library's: the reference's Python has no such module.
+                            let hint = format!(
+                                "`{part}` is neither beside the program, on the search path, nor a module of CPython 2.7's standard library"
                             );
                             return Err(self.missing_module_with_hint(part, hint));
                         }
