@@ -507,6 +507,24 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         Some((name, addr))
     }
 
+    /// Item `i` of a raw array of chars or bools, addressed from the array's start: a
+    /// pointer `rffi.ptradd` moved by an odd count is not aligned for the array's structure
+    /// (its length word comes first), so `p->items[i]` would be a member access through a
+    /// misaligned pointer, undefined in C even where the machine allows it.
+    fn raw_byte_item(&self, op: &SpaceOperation, cty: &str) -> Option<String> {
+        let types = self.db.types();
+        let arr = types.pointee(self.ty(op.args[0]))?;
+        if types.is_gc(arr) || !matches!(types.array_item(arr)?, LlType::CHAR | LlType::BOOL) {
+            return None;
+        }
+        Some(format!(
+            "(({cty} *)((char *){p} + offsetof({st}, items)))[{i}]",
+            p = self.arg(op.args[0]),
+            st = self.db.struct_name(arr),
+            i = self.arg(op.args[1])
+        ))
+    }
+
     fn barrier(&mut self, base: Hlvalue, value: Hlvalue) {
         let types = self.db.types();
         let pointee = types.pointee(self.ty(base)).unwrap_or(LlType::VOID);
@@ -744,6 +762,8 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                     None
                 } else if let Some((name, addr)) = self.raw_item(op) {
                     Some(format!("rpy_raw_get_{}({})", name, addr))
+                } else if let Some(item) = self.raw_byte_item(op, &cty) {
+                    Some(item)
                 } else {
                     Some(format!("{}->items[{}]", a(0), a(1)))
                 }
@@ -751,6 +771,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             SetArrayItem => {
                 if let Some((name, addr)) = self.raw_item(op) {
                     let _ = writeln!(self.out, "    rpy_raw_set_{}({}, {});", name, addr, a(2));
+                } else if let Some(item) =
+                    self.raw_byte_item(op, &self.db.ctype(self.ty(op.args[2])))
+                {
+                    let _ = writeln!(self.out, "    {} = {};", item, a(2));
                 } else if self.ty(op.args[2]) != LlType::VOID {
                     self.barrier(op.args[0], op.args[2]);
                     let _ = writeln!(self.out, "    {}->items[{}] = {};", a(0), a(1), a(2));
