@@ -389,7 +389,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         let gi = g as usize;
         let new = match self.info[gi].bindings[v.0 as usize].take() {
             Some(old) => match self.bk.union(self.space.heap(), &old, &s) {
-                Ok(u) => u,
+                Ok(u) => u.with_analyser_of(&s),
                 Err(e) => {
                     // The reference's setbinding requires the new annotation of a result
                     // to contain the old one: a result that was a possibly negative int

@@ -527,8 +527,20 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     None => SomeValue::None,
                 })
             }
-            SomeValue::BuiltinMethod { id, s_self } => {
+            SomeValue::BuiltinMethod {
+                id,
+                s_self,
+                char_analyser,
+            } => {
                 let (id, s_self) = (*id, s_self.clone());
+                if *char_analyser
+                    && !matches!(
+                        *s_self,
+                        SomeValue::Char { .. } | SomeValue::UnicodeCodePoint { .. }
+                    )
+                {
+                    return Err(char_method_merged_with_string(id));
+                }
                 self.call_method(id, &s_self, args)
             }
             SomeValue::Type {
@@ -898,13 +910,33 @@ fn args_eq(
             .all(|((n, x), (m, y))| n == m && bk.eq(heap, x, y))
 }
 
+/// The call of a string method whose value where the paths join came first from a
+/// one-character string and then from a longer one (`sep = " "` on one path, `sep = words[2]`
+/// on the other, then `sep.join(...)`: the flow space folds `" ".join` to a constant, so the
+/// paths join after the attribute is read, and the constant path is followed first whichever
+/// assignment comes first in the source). The reference's union keeps the first method's
+/// analyser, SomeChar's, and calling it on a SomeString crashes the annotator (TypeError:
+/// must be called with SomeChar instance as first argument).
+fn char_method_merged_with_string(id: crate::builtins::BuiltinId) -> AnnError {
+    AnnError::new(
+        "RPY201",
+        format!(
+            "`{0}` is called on a bound method that is a one-character string's `{0}` on one \
+             path (folded to a constant before the paths join) and a longer string's on \
+             another: the reference's annotator crashes here (TypeError: must be called with \
+             SomeChar instance as first argument); call `{0}` separately on each path",
+            id.short_name()
+        ),
+    )
+}
+
 /// `lst.append(x)`, `lst.insert(i, x)`, `d.setdefault(k, x)`… with `x` unknown or
 /// erroneous (already reported): the container's items become unknown or erroneous, so the
 /// call is made (a list filled from unmodelled code, or from a call already reported as an
 /// error, is not "always empty": reading it must not be a second error).
 fn stores_unknown_or_erroneous_item(s_func: &SomeValue, args: &ArgsS) -> bool {
     use crate::builtins::BuiltinId as B;
-    let SomeValue::BuiltinMethod { id, s_self } = s_func else {
+    let SomeValue::BuiltinMethod { id, s_self, .. } = s_func else {
         return false;
     };
     let container = matches!(

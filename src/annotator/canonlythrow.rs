@@ -57,7 +57,7 @@ impl Bookkeeper {
             Op::Contains | Op::Iter => Some(NOTHING),
             Op::Next => iterator_next(first),
             Op::SimpleCall | Op::CallArgs => match first {
-                SomeValue::BuiltinMethod { id, s_self } => match id {
+                SomeValue::BuiltinMethod { id, s_self, .. } => match id {
                     B::IteratorNext => iterator_next(s_self),
                     B::ListPop => Some(INDEX_ERROR),
                     B::StrEncode | B::UnicodeEncode => Some(&["UnicodeEncodeError"]),

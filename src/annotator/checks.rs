@@ -95,7 +95,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         type Fixed = Option<Option<crate::compiler::UStr>>;
         let mut calls: Vec<(bool, Fixed, Span)> = Vec::new();
         for (g, op) in ops {
-            let SomeValue::BuiltinMethod { id, s_self } = self.annotation(g, op.args[0]) else {
+            let SomeValue::BuiltinMethod { id, s_self, .. } = self.annotation(g, op.args[0]) else {
                 continue;
             };
             let decode = match id {

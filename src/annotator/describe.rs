@@ -209,7 +209,7 @@ impl Bookkeeper {
                 }
             }
             S::Builtin { id, .. } => format!("built-in function `{}`", id.name()),
-            S::BuiltinMethod { id, s_self } => {
+            S::BuiltinMethod { id, s_self, .. } => {
                 format!("method `{}` of {}", id.short_name(), inner(s_self))
             }
             S::Type { konst: Some(v), .. } => format!(
@@ -353,7 +353,7 @@ impl Bookkeeper {
                 }
             }
             S::Builtin { id, .. } => fields.push(format!("methodname={}", id.name())),
-            S::BuiltinMethod { id, s_self } => {
+            S::BuiltinMethod { id, s_self, .. } => {
                 fields.push(format!("methodname={}", id.short_name()));
                 fields.push(format!("s_self={}", inner(s_self)));
             }

@@ -283,10 +283,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     _ => builtin_methods(obj).unwrap_or(("dict", DICT_METHODS)),
                 };
                 if let Some(id) = method(table) {
-                    Ok(S::BuiltinMethod {
-                        id,
-                        s_self: Rc::new(obj.clone()),
-                    })
+                    Ok(SomeValue::builtin_method(id, obj.clone()))
                 } else {
                     Err(self.no_method(tname, name))
                 }
@@ -294,10 +291,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::WeakValueDict { .. } | S::WeakKeyDict { .. } => self.weakdict_getattr(obj, name),
             // whether the JIT keeps its object virtual: never without a JIT
             S::VRef { .. } if name == "virtual" => Ok(SomeValue::bool()),
-            S::Iterator { .. } | S::Generator { .. } if name == "next" => Ok(S::BuiltinMethod {
-                id: B::IteratorNext,
-                s_self: Rc::new(obj.clone()),
-            }),
+            S::Iterator { .. } | S::Generator { .. } if name == "next" => {
+                Ok(SomeValue::builtin_method(B::IteratorNext, obj.clone()))
+            }
             S::Type { konst: Some(_), .. } if name == "__name__" => Ok(SomeValue::string()),
             other => Err(AnnError::new(
                 "RPY204",

@@ -426,10 +426,7 @@ impl Bookkeeper {
             } => {
                 let (id, s) = (*id, *s);
                 let s_self = self.immutablevalue(heap, s)?;
-                SomeValue::BuiltinMethod {
-                    id,
-                    s_self: Rc::new(s_self),
-                }
+                SomeValue::builtin_method(id, s_self)
             }
             Object::Class(_) => {
                 if Self::is_builtin_type(heap, id) {

@@ -175,9 +175,14 @@ pub enum SomeValue {
         s_self: Option<Rc<SomeValue>>,
     },
     /// A method of a built-in type bound to its receiver (`list.append` of a list).
+    /// `char_analyser`: the reference's analyser of this method is the one of SomeChar or
+    /// SomeUnicodeCodePoint (the receiver of the first method merged here was one character);
+    /// the union of two bound methods keeps the first one's analyser, so it stays set when a
+    /// longer string's method merges in (see `call_builtin_method`).
     BuiltinMethod {
         id: BuiltinId,
         s_self: Rc<SomeValue>,
+        char_analyser: bool,
     },
     /// A type object (built-in types like `int` as values, `type(x)`, the class of a caught
     /// exception). `of` are the Variables whose type this is.
@@ -345,6 +350,45 @@ impl SomeValue {
     pub fn is_number(&self) -> bool {
         matches!(self, S::Integer { .. } | S::Bool { .. } | S::Float { .. })
     }
+    /// A method of a built-in type bound to `s_self`, as getattr makes it.
+    pub fn builtin_method(id: BuiltinId, s_self: SomeValue) -> SomeValue {
+        let char_analyser = matches!(s_self, S::Char { .. } | S::UnicodeCodePoint { .. });
+        S::BuiltinMethod {
+            id,
+            s_self: Rc::new(s_self),
+            char_analyser,
+        }
+    }
+
+    /// The `str` methods the reference's annotator defines again for one-character strings
+    /// (their bound methods cannot be merged with a longer string's).
+    pub fn char_overrides(id: BuiltinId) -> bool {
+        matches!(
+            id,
+            BuiltinId::StrLower | BuiltinId::StrUpper | BuiltinId::StrIsalnum
+        )
+    }
+
+    /// `self` (the union of an operation's old and new result) with the method analyser of
+    /// `new`: the reference's setbinding replaces a result's annotation by the new one (which
+    /// must contain the old), so a bound method re-read from a receiver that became a longer
+    /// string gets that string's analyser; only block arguments keep the first one's.
+    pub fn with_analyser_of(self, new: &SomeValue) -> SomeValue {
+        match (self, new) {
+            (
+                S::BuiltinMethod { id, s_self, .. },
+                S::BuiltinMethod {
+                    char_analyser: c, ..
+                },
+            ) => S::BuiltinMethod {
+                id,
+                s_self,
+                char_analyser: *c,
+            },
+            (u, _) => u,
+        }
+    }
+
     /// `str` and chars.
     pub fn is_str_like(&self) -> bool {
         matches!(self, S::Str { .. } | S::Char { .. })

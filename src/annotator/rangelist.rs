@@ -135,7 +135,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             SomeValue::Builtin { id: B::List, .. } if op.args.len() == 2 => {
                 self.arg_is_range(g, op, 1).then_some(RangeUse::ListCall)
             }
-            SomeValue::BuiltinMethod { id, s_self } => {
+            SomeValue::BuiltinMethod { id, s_self, .. } => {
                 // (`count` is refused for every list, by the annotator)
                 let name = match id {
                     B::ListIndex => "index",

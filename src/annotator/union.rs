@@ -215,9 +215,18 @@ impl Bookkeeper {
                         _ => false,
                     }
             }
-            (S::BuiltinMethod { id: n1, s_self: s1 }, S::BuiltinMethod { id: n2, s_self: s2 }) => {
-                n1 == n2 && self.eq(heap, s1, s2)
-            }
+            (
+                S::BuiltinMethod {
+                    id: n1,
+                    s_self: s1,
+                    char_analyser: c1,
+                },
+                S::BuiltinMethod {
+                    id: n2,
+                    s_self: s2,
+                    char_analyser: c2,
+                },
+            ) => n1 == n2 && c1 == c2 && self.eq(heap, s1, s2),
             (S::Type { konst: c1, of: o1 }, S::Type { konst: c2, of: o2 }) => c1 == c2 && o1 == o2,
             (S::None, S::None)
             | (S::Impossible, S::Impossible)
@@ -598,13 +607,35 @@ impl Bookkeeper {
                     "two different generators cannot be merged at one point of the program",
                 ))
             }
-            (S::BuiltinMethod { id: n1, s_self: s1 }, S::BuiltinMethod { id: n2, s_self: s2 })
-                if n1 == n2 =>
-            {
+            (
+                S::BuiltinMethod {
+                    id: n1,
+                    s_self: s1,
+                    char_analyser,
+                },
+                S::BuiltinMethod {
+                    id: n2,
+                    s_self: s2,
+                    char_analyser: c2,
+                },
+            ) if n1 == n2 => {
+                // The reference keeps the first method's analyser (its descriptor compares
+                // equal to the second's whatever class it was taken from), except for the
+                // methods a one-character string defines itself: their analysers differ.
+                if char_analyser != c2 && SomeValue::char_overrides(*n1) {
+                    return Err(union_error(format!(
+                        "the method `{}` of a one-character string cannot be merged with the \
+                         same method of a longer string (one-character strings have their own \
+                         `{}`); call it separately on each path",
+                        n1.short_name(),
+                        n1.short_name()
+                    )));
+                }
                 let s = self.union_impl(heap, s1, s2, pure)?;
                 S::BuiltinMethod {
                     id: *n1,
                     s_self: Rc::new(s),
+                    char_analyser: *char_analyser,
                 }
             }
             (S::Type { of, .. }, S::Pbc { descs, .. })

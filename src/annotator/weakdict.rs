@@ -121,10 +121,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 ))
             }
         };
-        Ok(S::BuiltinMethod {
-            id,
-            s_self: Rc::new(obj.clone()),
-        })
+        Ok(SomeValue::builtin_method(id, obj.clone()))
     }
 
     /// A call of a weak dictionary's method.

@@ -330,7 +330,7 @@ impl RTyper<'_> {
                 s_self: Some(s),
                 id,
             }
-            | SomeValue::BuiltinMethod { s_self: s, id } => {
+            | SomeValue::BuiltinMethod { s_self: s, id, .. } => {
                 let self_repr = self.getrepr(s)?;
                 Repr::BuiltinMethod { self_repr, id: *id }
             }
