@@ -397,6 +397,9 @@ builtins! {
     /// hash the program's own function gave its key (CPython's table of `_r_dictkey`s)
     ObjectmodelRDictStore = "objectmodel.r_dict_store";
     ObjectmodelRDictDelete = "objectmodel.r_dict_delete";
+    /// `dict_keyhash(d, key)`: the hash `d` keeps for `key` (an r_dict's is its own key
+    /// hash function's), which the `*_with_hash` helpers give
+    ObjectmodelDictKeyhash = "objectmodel.dict_keyhash";
     // jit
     JitPromote = "jit.promote";
     JitPromoteString = "jit.promote_string";
