@@ -496,6 +496,13 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 }
                 Ok(SomeValue::int())
             }
+            B::ObjectmodelDictKeyhash => {
+                self.arity(name, args, 2, 2)?;
+                if !matches!(p[0], S::Dict { .. }) {
+                    return Err(AnnError::new("RPY218", "dict_keyhash() needs a dict".into()));
+                }
+                Ok(SomeValue::int())
+            }
             B::ObjectmodelInstantiate => {
                 let S::Pbc { descs, .. } = arg(0) else {
                     return Err(AnnError::new("RPY218", "instantiate() needs a class".into()));

@@ -400,6 +400,9 @@ builtins! {
     /// the entry of the bundled `r_dict` equal to a key, found as CPython's dict of
     /// `_r_dictkey`s finds it (calling the program's equality as often as it does)
     ObjectmodelRDictFind = "objectmodel.r_dict_find";
+    /// `dict_keyhash(d, key)`: the hash `d` keeps for `key` (an r_dict's is its own key
+    /// hash function's), which the `*_with_hash` helpers give
+    ObjectmodelDictKeyhash = "objectmodel.dict_keyhash";
     // jit
     JitPromote = "jit.promote";
     JitPromoteString = "jit.promote_string";

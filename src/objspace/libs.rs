@@ -198,6 +198,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectmodelRDictStore, om_r_dict_store),
     (B::ObjectmodelRDictDelete, om_r_dict_delete),
     (B::ObjectmodelRDictFind, om_r_dict_find),
+    (B::ObjectmodelDictKeyhash, om_compute_hash_of_key),
     // jit
     (B::JitPromote, jit_identity),
     (B::JitPromoteString, jit_identity),
@@ -646,6 +647,14 @@ fn om_none(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 fn om_compute_hash(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let h = sp.hash_value(a.args[0])?;
+    Ok(Value::Int(h))
+}
+
+/// `dict_keyhash(d, key)` at import time, where `d` is a plain dict (the bundled r_dict
+/// class asks its own `key_hash`): the key's `compute_hash`.
+fn om_compute_hash_of_key(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 2, 2)?;
+    let h = sp.hash_value(a.args[1])?;
     Ok(Value::Int(h))
 }
 

@@ -371,6 +371,15 @@ impl RTyper<'_> {
                 let (x, r) = (hop.args_v[0], hop.args_r[0]);
                 Ok((self.value_hash(llops, x, r)?, si))
             }
+            B::ObjectmodelDictKeyhash => {
+                // the dict's own hash of the key: its key_hash for an r_dict
+                let (d, r) = (hop.args_v[0], hop.args_r[0]);
+                let Repr::Dict { key, .. } = self.repr(r).clone() else {
+                    return Err(TyperError::new("dict_keyhash of a non-dict"));
+                };
+                let k = self.inputarg(llops, hop, 1, key)?;
+                Ok((self.dict_call(llops, "ll_dict_keyhash", r, vec![d, k], LlType::SIGNED)?, si))
+            }
             B::ObjectmodelComputeIdentityHash | B::ObjectmodelComputeUniqueId => {
                 let (x, r) = (hop.args_v[0], hop.args_r[0]);
                 let h = if self.types.is_gc_ptr(self.lltype(r)) {

@@ -384,6 +384,12 @@ def ll_dict_contains(d, key, custom, eq):
 
 
 @specialize.ll()
+def ll_dict_keyhash(d, key, custom, eq):
+    # the hash the dict keeps for `key` (objectmodel's *_with_hash helpers)
+    return _hash(d, key, custom)
+
+
+@specialize.ll()
 def ll_dict_get(d, key, default, custom, eq):
     i = _lookup(d, key, _hash(d, key, custom), custom, eq)
     if i < 0:

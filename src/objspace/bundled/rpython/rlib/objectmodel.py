@@ -13,6 +13,7 @@ from __rpy__ import objectmodel_func_with_new_name, objectmodel_hlinvoke
 from __rpy__ import objectmodel_r_dict_store as _r_dict_store
 from __rpy__ import objectmodel_r_dict_delete as _r_dict_delete
 from __rpy__ import objectmodel_r_dict_find as _r_dict_find
+from __rpy__ import objectmodel_dict_keyhash as _dict_keyhash
 from collections import OrderedDict
 
 # names of newer rpythons that 0.2.1's module lacks: `objectmodel.<name>` is an error there
@@ -170,10 +171,11 @@ def iteritems_with_hash(d):
 
 @specialize.call_location()
 def _hash_in(d, key):
-    """The hash `d` keeps for `key`."""
+    """The hash `d` keeps for `key`: at import time an r_dict is the class below; once
+    annotated it is a dict whose own hash function the built-in calls."""
     if isinstance(d, r_dict):
         return d.key_hash(key)
-    return compute_hash(key)
+    return _dict_keyhash(d, key)
 
 
 @specialize.call_location()
