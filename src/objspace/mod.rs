@@ -24,6 +24,7 @@ mod libos;
 mod libs;
 pub mod loader;
 mod mainmodule;
+mod mixin;
 pub mod object;
 mod ops;
 pub mod precompiled;
