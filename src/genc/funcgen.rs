@@ -475,27 +475,30 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         (s, cur)
     }
 
-    /// Writes the barrier a store of `value` into the object `base` points to needs.
-    /// An item access on a raw array of numbers wider than a byte (which may be a view of
-    /// raw `char` memory at any address, `rffi.ptradd`): the suffix of the `rpy_raw_*`
-    /// accessor and the item's address; `None` for other accesses.
-    fn raw_item(&self, op: &SpaceOperation) -> Option<(&'static str, String)> {
+    /// An item access on a raw array of numbers, chars or bools (which may be a view of raw
+    /// `char` memory at any address, `rffi.ptradd`): the item's address, computed from the
+    /// array's start, and the suffix of the `rpy_raw_*` accessor for items wider than a
+    /// byte; `None` for other accesses. `p->items[i]` would be a member access through a
+    /// pointer that a move by an odd count leaves misaligned for the array's structure (its
+    /// length word comes first), undefined in C even where the machine allows it.
+    fn raw_item(&self, op: &SpaceOperation) -> Option<(Option<&'static str>, String)> {
         let types = self.db.types();
         let arr = types.pointee(self.ty(op.args[0]))?;
         if types.is_gc(arr) {
             return None;
         }
         let name = match types.array_item(arr)? {
-            LlType::SIGNED => "long",
-            LlType::UNSIGNED => "ulong",
-            LlType::SIGNEDLONGLONG => "llong",
-            LlType::UNSIGNEDLONGLONG => "ullong",
-            LlType::FLOAT => "double",
-            LlType::UNICHAR => "u32",
-            LlType::INT => "int",
-            LlType::UINT => "uint",
-            LlType::SHORT => "short",
-            LlType::USHORT => "ushort",
+            LlType::SIGNED => Some("long"),
+            LlType::UNSIGNED => Some("ulong"),
+            LlType::SIGNEDLONGLONG => Some("llong"),
+            LlType::UNSIGNEDLONGLONG => Some("ullong"),
+            LlType::FLOAT => Some("double"),
+            LlType::UNICHAR => Some("u32"),
+            LlType::INT => Some("int"),
+            LlType::UINT => Some("uint"),
+            LlType::SHORT => Some("short"),
+            LlType::USHORT => Some("ushort"),
+            LlType::CHAR | LlType::BOOL => None,
             _ => return None,
         };
         let p = self.arg(op.args[0]);
@@ -507,24 +510,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         Some((name, addr))
     }
 
-    /// Item `i` of a raw array of chars or bools, addressed from the array's start: a
-    /// pointer `rffi.ptradd` moved by an odd count is not aligned for the array's structure
-    /// (its length word comes first), so `p->items[i]` would be a member access through a
-    /// misaligned pointer, undefined in C even where the machine allows it.
-    fn raw_byte_item(&self, op: &SpaceOperation, cty: &str) -> Option<String> {
-        let types = self.db.types();
-        let arr = types.pointee(self.ty(op.args[0]))?;
-        if types.is_gc(arr) || !matches!(types.array_item(arr)?, LlType::CHAR | LlType::BOOL) {
-            return None;
-        }
-        Some(format!(
-            "(({cty} *)((char *){p} + offsetof({st}, items)))[{i}]",
-            p = self.arg(op.args[0]),
-            st = self.db.struct_name(arr),
-            i = self.arg(op.args[1])
-        ))
-    }
-
+    /// Writes the barrier a store of `value` into the object `base` points to needs.
     fn barrier(&mut self, base: Hlvalue, value: Hlvalue) {
         let types = self.db.types();
         let pointee = types.pointee(self.ty(base)).unwrap_or(LlType::VOID);
@@ -761,20 +747,25 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 if rt == LlType::VOID {
                     None
                 } else if let Some((name, addr)) = self.raw_item(op) {
-                    Some(format!("rpy_raw_get_{}({})", name, addr))
-                } else if let Some(item) = self.raw_byte_item(op, &cty) {
-                    Some(item)
+                    Some(match name {
+                        Some(name) => format!("rpy_raw_get_{}({})", name, addr),
+                        None => format!("(*({cty} *){addr})"),
+                    })
                 } else {
                     Some(format!("{}->items[{}]", a(0), a(1)))
                 }
             }
             SetArrayItem => {
                 if let Some((name, addr)) = self.raw_item(op) {
-                    let _ = writeln!(self.out, "    rpy_raw_set_{}({}, {});", name, addr, a(2));
-                } else if let Some(item) =
-                    self.raw_byte_item(op, &self.db.ctype(self.ty(op.args[2])))
-                {
-                    let _ = writeln!(self.out, "    {} = {};", item, a(2));
+                    let _ = match name {
+                        Some(name) => {
+                            writeln!(self.out, "    rpy_raw_set_{}({}, {});", name, addr, a(2))
+                        }
+                        None => {
+                            let item = self.db.ctype(self.ty(op.args[2]));
+                            writeln!(self.out, "    *({item} *){addr} = {};", a(2))
+                        }
+                    };
                 } else if self.ty(op.args[2]) != LlType::VOID {
                     self.barrier(op.args[0], op.args[2]);
                     let _ = writeln!(self.out, "    {}->items[{}] = {};", a(0), a(1), a(2));
