@@ -196,6 +196,8 @@ builtins! {
     OsExit = "os._exit";
     OsIsatty = "os.isatty";
     OsGetcwd = "os.getcwd";
+    /// import-time only: the reference translates no call of it
+    OsUrandom = "os.urandom";
     OsStrerror = "os.strerror";
     OsListdir = "os.listdir";
     OsStatFields = "os.stat_fields";
