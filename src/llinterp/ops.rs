@@ -72,16 +72,6 @@ impl<'p> LlInterpreter<'p> {
         }
     }
 
-    /// Whether `path` from a `ty` reaches a char of a string (`rpy_string`'s `chars`).
-    fn is_str_chars(&self, ty: LlType, path: &[Offset]) -> bool {
-        matches!(path, [Offset::Field(f), Offset::Index(_)] if &**f == "chars")
-            && self
-                .prog
-                .types
-                .struct_name(ty)
-                .is_some_and(|n| &**n == "rpy_string")
-    }
-
     fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
         if let HeapError::IndexOutOfBounds { index, length } = e {
             let what = match op.opname {
@@ -335,17 +325,10 @@ impl<'p> LlInterpreter<'p> {
                         .map_err(|e| self.heap_err(op, e))?;
                     LlValue::Void
                 } else {
-                    match self.heap.getinterior(&self.prog.types, p, ty, &path) {
-                        Err(HeapError::IndexOutOfBounds { index, length })
-                            if index as usize == length && self.is_str_chars(ty, &path) =>
-                        {
-                            // every RPython string is allocated with one more char, the
-                            // terminating NUL (`extra_item_after_alloc`): the binary reads
-                            // it at `s[len(s)]`, as a C string's end
-                            LlValue::Char(0)
-                        }
-                        r => r.map_err(|e| self.heap_err(op, e))?,
-                    }
+                    // (`s[len(s)]` reads a string's terminating NUL: the heap allocates it)
+                    self.heap
+                        .getinterior(&self.prog.types, p, ty, &path)
+                        .map_err(|e| self.heap_err(op, e))?
                 }
             }
             DirectCall | IndirectCall => {

@@ -6,9 +6,9 @@
 use super::builtins::{make_rint, BArgs, BuiltinFn};
 use super::libos::{
     model_is_unknown, model_opaque, model_pkg_config_exists, model_unknown, os_close,
-    os_environ_snapshot, os_getcwd, os_urandom, os_getenv, os_getpid, os_getuid, os_isatty, os_listdir,
+    os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_getuid, os_isatty, os_listdir,
     os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_readlink, os_refuse_write,
-    os_stat_fields, os_strerror, os_tempdir, os_write, sys_exit, sys_frame_count,
+    os_stat_fields, os_strerror, os_tempdir, os_urandom, os_write, sys_exit, sys_frame_count,
     sys_frame_globals,
 };
 use super::object::{AttrMap, Function, HashKey, Instance, IntKind, ObjId, Object, Value};
