@@ -278,7 +278,17 @@ impl<'p> LlInterpreter<'p> {
                 r.map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
-            CastPtrToInt => LlValue::Int(ptr_address(a!(0).as_ptr())),
+            CastPtrToInt => {
+                let p = a!(0).as_ptr();
+                LlValue::Int(match p {
+                    // memory of bytes has the address a pointer into it counts from
+                    // (`memchr(p, …) - p`)
+                    LlPtr::Obj { obj, inner: false } if self.heap.is_bytes(p) => {
+                        ptr_address(LlPtr::Raw { obj, off: 0 })
+                    }
+                    _ => ptr_address(p),
+                })
+            }
             CastIntToPtr => LlValue::Ptr(address_ptr(a!(0).as_int(), self.heap.containers.len())),
             DirectPtradd => LlValue::Ptr(
                 self.heap
@@ -704,7 +714,10 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
 // `run` has no raw addresses: a pointer's address is a number that tells the objects apart
 // and is a multiple of 16, as C's aligned ones are (a tag in the low bits reads back), and
 // NULL is 0. `address_ptr` turns such a number back into its object's pointer; any other
-// integer is a pointer to nothing (`LlPtr::Addr`).
+// integer is a pointer to nothing (`LlPtr::Addr`). Memory of bytes (a string, a raw
+// buffer) is numbered as raw memory from its start, so that a pointer into it (`ptradd`,
+// `memchr`) is its address plus the offset, and that address read back is the pointer
+// itself (offset 0) or into it.
 const RAW_BASE: i64 = 1 << 44;
 const FUNC_BASE: i64 = 1 << 52;
 
@@ -730,6 +743,12 @@ fn address_ptr(n: i64, objects: usize) -> LlPtr {
     }
     if (RAW_BASE..FUNC_BASE).contains(&n) {
         let (obj, off) = ((n - RAW_BASE) >> 20, (n - RAW_BASE) & ((1 << 20) - 1));
+        if obj < objects as i64 && off == 0 {
+            return LlPtr::Obj {
+                obj: obj as u32,
+                inner: false,
+            };
+        }
         if obj < objects as i64 {
             return LlPtr::Raw {
                 obj: obj as u32,
