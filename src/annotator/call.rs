@@ -234,6 +234,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 return Ok(s);
             }
         }
+        if let Some(err) = self.ll_type_call_refused(cdesc) {
+            return Err(err);
+        }
         if self.is_bundled_class(cdesc, "r_dict") || self.is_bundled_class(cdesc, "r_ordereddict") {
             return self.call_r_dict(args);
         }

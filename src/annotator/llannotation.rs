@@ -320,6 +320,25 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.ll_const_annotation(v)
     }
 
+    /// `lltype.Array(...)` (or `GcArray`) called in translated code: the reference has no
+    /// rule for it (only `Ptr` is folded), so it refuses the call.
+    pub(super) fn ll_type_call_refused(&self, cdesc: super::model::DescId) -> Option<AnnError> {
+        let c = self.bk.class_desc(cdesc)?;
+        let heap = self.space.heap();
+        let module = heap.class(c.cls)?.module?;
+        let in_lltype = matches!(heap.get(module), Object::Module(m)
+            if m.bundled && &*m.name == "rpython.rtyper.lltypesystem.lltype");
+        (in_lltype && matches!(&*c.name, "Array" | "GcArray")).then(|| {
+            AnnError::new(
+                "RPY210",
+                format!(
+                    "`lltype.{}()` called in translated code: low-level types are built at import time (of the lltype constructors only `lltype.Ptr(T)` is folded to a constant)",
+                    c.name
+                ),
+            )
+        })
+    }
+
     /// The annotation of a constant that is a type of the `lltype` model.
     pub(super) fn ll_const_annotation(&mut self, c: Value) -> Option<SomeValue> {
         let Value::Obj(id) = c else { return None };
