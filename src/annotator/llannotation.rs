@@ -320,19 +320,21 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         self.ll_const_annotation(v)
     }
 
-    /// `lltype.Array(...)` (or `GcArray`) called in translated code: the reference has no
-    /// rule for it (only `Ptr` is folded), so it refuses the call.
+    /// `lltype.Array(...)`, `GcArray`, `Struct`, `GcStruct` called in translated code: the
+    /// reference has no rule for them (only `Ptr` is folded) and annotates the class's
+    /// `__init__`, whose `**kwds` its argument matching asserts against (AssertionError).
     pub(super) fn ll_type_call_refused(&self, cdesc: super::model::DescId) -> Option<AnnError> {
         let c = self.bk.class_desc(cdesc)?;
         let heap = self.space.heap();
         let module = heap.class(c.cls)?.module?;
         let in_lltype = matches!(heap.get(module), Object::Module(m)
             if m.bundled && &*m.name == "rpython.rtyper.lltypesystem.lltype");
-        (in_lltype && matches!(&*c.name, "Array" | "GcArray")).then(|| {
+        let refused = matches!(&*c.name, "Array" | "GcArray" | "Struct" | "GcStruct");
+        (in_lltype && refused).then(|| {
             AnnError::new(
                 "RPY210",
                 format!(
-                    "`lltype.{}()` called in translated code: low-level types are built at import time (of the lltype constructors only `lltype.Ptr(T)` is folded to a constant)",
+                    "`lltype.{}()` called in translated code: low-level types are built at import time (of the lltype constructors only `lltype.Ptr(T)` is folded to a constant; the reference's annotator stops with AssertionError on this call)",
                     c.name
                 ),
             )
