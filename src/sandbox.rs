@@ -249,6 +249,9 @@ pub struct Policy {
     /// the binary takes. When only checking it is an unknown: an editor's search path may
     /// lack what the user has installed.
     pub closed_site: bool,
+    /// Whether `os.urandom()` at import time reads the machine's random bytes (`run`/
+    /// `build`); when only checking it is an unknown, as no value is the reference's.
+    pub random_bytes: bool,
 }
 
 impl Default for Policy {
@@ -284,6 +287,7 @@ impl Policy {
             max_file_bytes: MAX_FILE_BYTES,
             c_compiler: false,
             closed_site: false,
+            random_bytes: false,
         }
     }
 
@@ -299,6 +303,7 @@ impl Policy {
             max_file_bytes: MAX_FILE_BYTES,
             c_compiler: true,
             closed_site: true,
+            random_bytes: true,
         }
     }
 

@@ -64,11 +64,13 @@ fn rtyper_translates_what_the_reference_translates() {
     for v in accepted {
         total += 1;
         // as `run` and `build` analyse it, rffi_platform's constants being the C compiler's
-        // answers; the rest of the machine stays sandboxed, as under `check`, so that the
-        // programs' import-time files are read from their own directory
+        // answers and `os.urandom` the machine's bytes; the rest of the machine stays
+        // sandboxed, as under `check`, so that the programs' import-time files are read
+        // from their own directory
         let dir = v.path.parent().unwrap().to_path_buf();
         let mut policy = rpy_lsp::sandbox::Policy::sandboxed(vec![dir.clone()], &[], Some(dir));
         policy.c_compiler = true;
+        policy.random_bytes = true;
         let mut analysis = rpy_lsp::engine::analyze_target_with(&v.path, &[], policy);
         let result = rpy_lsp::engine::translate(&mut analysis);
         if let Some(why) = refused.get(&v.rel) {

@@ -195,6 +195,9 @@ impl Bookkeeper {
             make("rpy_string", LlType::CHAR),
             make("rpy_unicode", LlType::UNICHAR),
         );
+        // every string is allocated with its terminating NUL (the reference's STR hint);
+        // unicode strings are not
+        types.set_extra_item_after_alloc(t.0);
         self.string_structs = Some(t);
         t
     }

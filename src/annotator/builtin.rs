@@ -624,6 +624,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             // `Base.__init__(self)` of a base without its own __init__: nothing to do (the
             // reference ignores it: "mostly used for abstract classes initialization")
             B::ObjectDunderInit => Ok(S::None),
+            // modelled at import time only; what the reference does with a translated call
+            // is not known here: unknown, never a false error
+            B::OsUrandom => Ok(S::Unknown(Rc::from("os.urandom() in translated code"))),
             _ => Err(AnnError::new("RPY210", format!("the built-in `{}` is not supported by rpy-lsp's annotator", name))),
         }
     }

@@ -229,6 +229,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
 
     /// Instantiates a class: an instance, with `__init__` called on it.
     fn call_class(&mut self, cdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
+        if self.is_bundled_class(cdesc, "Ptr") {
+            if let Some(s) = self.call_ll_ptr(cdesc, args) {
+                return Ok(s);
+            }
+        }
+        if let Some(err) = self.ll_type_call_refused(cdesc) {
+            return Err(err);
+        }
         if self.is_bundled_class(cdesc, "r_dict") || self.is_bundled_class(cdesc, "r_ordereddict") {
             return self.call_r_dict(args);
         }

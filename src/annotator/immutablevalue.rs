@@ -195,6 +195,19 @@ impl Bookkeeper {
         if let Some(&s) = self.ext_types.get(&id) {
             return Ok(SomeValue::External(s));
         }
+        if let Some(t) =
+            super::llannotation::null_ptr_type(heap, &mut self.lltypes, &mut self.lltype_objs, id)
+        {
+            // (cached: the RTyper reads a constant's annotation back with `known_value`)
+            self.immutable_cache.insert(id, SomeValue::Ptr(t));
+            return Ok(SomeValue::Ptr(t));
+        }
+        if super::llannotation::is_null_ptr_obj(heap, id) {
+            // a null pointer to a type rpy-lsp has no low-level type for
+            return Ok(SomeValue::Unknown(Rc::from(
+                "lltype.nullptr() of a low-level type rpy-lsp does not model",
+            )));
+        }
         if let Some(entry) = ext_registry_entry(heap, id) {
             let msg = format!("this object is described by the ExtRegistryEntry `{entry}`, whose annotator-level code (compute_annotation, compute_result_annotation, specialize_call) rpy-lsp does not run: what it gives is unknown, and the code using it is not checked");
             self.warn("RPY007", self.span, msg, Vec::new());

@@ -85,6 +85,42 @@ fn widened(v: &SomeValue) -> SomeValue {
     }
 }
 
+/// Whether `id` is the `lltype` model's import-time null pointer (`_NullPtr`, what
+/// `lltype.nullptr(T)` gives outside translated code).
+pub fn is_null_ptr_obj(heap: &Heap, id: ObjId) -> bool {
+    let Object::Instance(inst) = heap.get(id) else {
+        return false;
+    };
+    heap.class(inst.class).is_some_and(|c| {
+        &*c.name == "_NullPtr"
+            && c.module.is_some_and(|m| {
+                matches!(heap.get(m), Object::Module(m)
+                    if m.bundled && &*m.name == "rpython.rtyper.lltypesystem.lltype")
+            })
+    })
+}
+
+/// The pointer type of an import-time null pointer (`lltype.nullptr(T)` at module level):
+/// a pointer to `T`; `None` for any other object, or a `T` rpy-lsp does not model.
+pub fn null_ptr_type(
+    heap: &Heap,
+    types: &mut LlTypes,
+    cache: &mut crate::fasthash::HashMap<ObjId, LlType>,
+    id: ObjId,
+) -> Option<LlType> {
+    if !is_null_ptr_obj(heap, id) {
+        return None;
+    }
+    let Object::Instance(inst) = heap.get(id) else {
+        return None;
+    };
+    let Some(Value::Obj(to)) = inst.dict.get("_T") else {
+        return None;
+    };
+    let to = lltype_of_obj(heap, types, cache, to)?;
+    (!to.is_primitive()).then(|| types.ptr(to))
+}
+
 /// The low-level type of an object of the bundled `lltype` model, built on first use
 /// (structures by object identity, so that one `GcStruct` is one type).
 pub fn lltype_of_obj(
@@ -262,6 +298,47 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         is_type
             && matches!(heap.get(module), Object::Module(m)
             if m.bundled && m.name.starts_with("rpython.rtyper.lltypesystem."))
+    }
+
+    /// `lltype.Ptr(T)` called in translated code with a constant low-level type `T`: the
+    /// reference folds the call to the constant pointer type; here the model's `Ptr` is
+    /// built at translation time (as a memo function's result would be) and read as a type.
+    /// `None` when `T` is not such a constant: the call is then an ordinary class call.
+    pub(super) fn call_ll_ptr(
+        &mut self,
+        cdesc: super::model::DescId,
+        args: &ArgsS,
+    ) -> Option<SomeValue> {
+        let ([S::LlType(t)], true) = (&args.positional[..], args.keywords.is_empty()) else {
+            return None;
+        };
+        let obj = self.bk.lltype_obj_of(*t)?;
+        let cls = self.bk.class_desc(cdesc)?.cls;
+        C::restart_limits(self.space);
+        let call = crate::interpreter::CallArgs::positional(vec![Value::Obj(obj)]);
+        let v = crate::interpreter::Space::call(self.space, Value::Obj(cls), call).ok()?;
+        self.ll_const_annotation(v)
+    }
+
+    /// `lltype.Array(...)`, `GcArray`, `Struct`, `GcStruct` called in translated code: the
+    /// reference has no rule for them (only `Ptr` is folded) and annotates the class's
+    /// `__init__`, whose `**kwds` its argument matching asserts against (AssertionError).
+    pub(super) fn ll_type_call_refused(&self, cdesc: super::model::DescId) -> Option<AnnError> {
+        let c = self.bk.class_desc(cdesc)?;
+        let heap = self.space.heap();
+        let module = heap.class(c.cls)?.module?;
+        let in_lltype = matches!(heap.get(module), Object::Module(m)
+            if m.bundled && &*m.name == "rpython.rtyper.lltypesystem.lltype");
+        let refused = matches!(&*c.name, "Array" | "GcArray" | "Struct" | "GcStruct");
+        (in_lltype && refused).then(|| {
+            AnnError::new(
+                "RPY210",
+                format!(
+                    "`lltype.{}()` called in translated code: low-level types are built at import time (of the lltype constructors only `lltype.Ptr(T)` is folded to a constant; the reference's annotator stops with AssertionError on this call)",
+                    c.name
+                ),
+            )
+        })
     }
 
     /// The annotation of a constant that is a type of the `lltype` model.

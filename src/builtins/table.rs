@@ -86,6 +86,11 @@ builtins! {
     TypeDunderNew = "type.__new__";
     /// `tuple.__new__(cls, items)`: what a tuple subclass's `__new__` calls (import time)
     TupleDunderNew = "tuple.__new__";
+    /// `tuple.__eq__(self, other)`...: the structural comparison and hash a tuple
+    /// subclass's own special methods call (import time)
+    TupleDunderEq = "tuple.__eq__";
+    TupleDunderNe = "tuple.__ne__";
+    TupleDunderHash = "tuple.__hash__";
     /// `C.__subclasses__()`: the classes whose bases include `C`, in creation order
     TypeSubclasses = "type.__subclasses__";
     ObjectDunderSetattr = "object.__setattr__";
@@ -196,6 +201,8 @@ builtins! {
     OsExit = "os._exit";
     OsIsatty = "os.isatty";
     OsGetcwd = "os.getcwd";
+    /// import-time only: the reference translates no call of it
+    OsUrandom = "os.urandom";
     OsStrerror = "os.strerror";
     OsListdir = "os.listdir";
     OsStatFields = "os.stat_fields";

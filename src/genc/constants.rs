@@ -25,11 +25,7 @@ impl Database<'_> {
     }
 
     fn item_count(c: &Container) -> usize {
-        match &c.items {
-            Items::None => 0,
-            Items::Bytes(b) => b.len(),
-            Items::Values(v) => v.len() / c.stride.max(1),
-        }
+        crate::lltypesystem::heap::items_len(c)
     }
 
     /// A C expression of low-level value `v` of type `t` (in an initialiser or in code).
@@ -121,13 +117,12 @@ impl Database<'_> {
         decls.push_str("/* ---- prebuilt data ---- */\n");
         let mut roots = Vec::new();
         // a prebuilt string gets one more (zeroed) char, its terminating NUL, as every
-        // string the GC allocates (gc.c's `str_extra`)
-        let str_ty = types.pointee(self.prog.str_ptr);
+        // string the GC allocates (gc.c's `str_extra`): the heap's extra item
         for (i, c) in heap.containers.iter().enumerate() {
             let i = i as u32;
             if types.varsize_array(c.ty).is_some() {
                 let _ = writeln!(decls, "struct C{} {{", i);
-                let extra = usize::from(Some(c.ty) == str_ty);
+                let extra = c.extra as usize;
                 self.emit_members(c.ty, Some(Self::item_count(c) + extra), decls);
                 decls.push_str("};\n");
             }
@@ -257,7 +252,7 @@ impl Database<'_> {
         let _ = write!(out, "{}, {{ ", n);
         match &c.items {
             Items::Bytes(b) => {
-                for x in b {
+                for x in &b[..n] {
                     let _ = write!(out, "{},", x);
                 }
             }
@@ -271,6 +266,7 @@ impl Database<'_> {
                             items: Items::None,
                             item_ty: LlType::VOID,
                             stride: 0,
+                            extra: 0,
                         };
                         out.push_str("{ ");
                         let mut slot = 0;

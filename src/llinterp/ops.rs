@@ -72,16 +72,6 @@ impl<'p> LlInterpreter<'p> {
         }
     }
 
-    /// Whether `path` from a `ty` reaches a char of a string (`rpy_string`'s `chars`).
-    fn is_str_chars(&self, ty: LlType, path: &[Offset]) -> bool {
-        matches!(path, [Offset::Field(f), Offset::Index(_)] if &**f == "chars")
-            && self
-                .prog
-                .types
-                .struct_name(ty)
-                .is_some_and(|n| &**n == "rpy_string")
-    }
-
     fn heap_err(&self, op: &SpaceOperation, e: HeapError) -> Unwind {
         if let HeapError::IndexOutOfBounds { index, length } = e {
             let what = match op.opname {
@@ -288,7 +278,17 @@ impl<'p> LlInterpreter<'p> {
                 r.map_err(|e| self.heap_err(op, e))?;
                 LlValue::Void
             }
-            CastPtrToInt => LlValue::Int(ptr_address(a!(0).as_ptr())),
+            CastPtrToInt => {
+                let p = a!(0).as_ptr();
+                LlValue::Int(match p {
+                    // memory of bytes has the address a pointer into it counts from
+                    // (`memchr(p, …) - p`)
+                    LlPtr::Obj { obj, inner: false } if self.heap.is_bytes(p) => {
+                        ptr_address(LlPtr::Raw { obj, off: 0 })
+                    }
+                    _ => ptr_address(p),
+                })
+            }
             CastIntToPtr => LlValue::Ptr(address_ptr(a!(0).as_int(), self.heap.containers.len())),
             DirectPtradd => LlValue::Ptr(
                 self.heap
@@ -335,17 +335,10 @@ impl<'p> LlInterpreter<'p> {
                         .map_err(|e| self.heap_err(op, e))?;
                     LlValue::Void
                 } else {
-                    match self.heap.getinterior(&self.prog.types, p, ty, &path) {
-                        Err(HeapError::IndexOutOfBounds { index, length })
-                            if index as usize == length && self.is_str_chars(ty, &path) =>
-                        {
-                            // every RPython string is allocated with one more char, the
-                            // terminating NUL (`extra_item_after_alloc`): the binary reads
-                            // it at `s[len(s)]`, as a C string's end
-                            LlValue::Char(0)
-                        }
-                        r => r.map_err(|e| self.heap_err(op, e))?,
-                    }
+                    // (`s[len(s)]` reads a string's terminating NUL: the heap allocates it)
+                    self.heap
+                        .getinterior(&self.prog.types, p, ty, &path)
+                        .map_err(|e| self.heap_err(op, e))?
                 }
             }
             DirectCall | IndirectCall => {
@@ -721,7 +714,10 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
 // `run` has no raw addresses: a pointer's address is a number that tells the objects apart
 // and is a multiple of 16, as C's aligned ones are (a tag in the low bits reads back), and
 // NULL is 0. `address_ptr` turns such a number back into its object's pointer; any other
-// integer is a pointer to nothing (`LlPtr::Addr`).
+// integer is a pointer to nothing (`LlPtr::Addr`). Memory of bytes (a string, a raw
+// buffer) is numbered as raw memory from its start, so that a pointer into it (`ptradd`,
+// `memchr`) is its address plus the offset, and that address read back is the pointer
+// itself (offset 0) or into it.
 const RAW_BASE: i64 = 1 << 44;
 const FUNC_BASE: i64 = 1 << 52;
 
@@ -747,6 +743,12 @@ fn address_ptr(n: i64, objects: usize) -> LlPtr {
     }
     if (RAW_BASE..FUNC_BASE).contains(&n) {
         let (obj, off) = ((n - RAW_BASE) >> 20, (n - RAW_BASE) & ((1 << 20) - 1));
+        if obj < objects as i64 && off == 0 {
+            return LlPtr::Obj {
+                obj: obj as u32,
+                inner: false,
+            };
+        }
         if obj < objects as i64 {
             return LlPtr::Raw {
                 obj: obj as u32,

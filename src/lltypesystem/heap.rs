@@ -162,8 +162,14 @@ pub enum Items {
     Values(Vec<LlValue>),
 }
 
-/// Number of items of a container's array.
-fn items_len(c: &Container) -> usize {
+/// Number of items of a container's array (its length: without the extra item).
+pub fn items_len(c: &Container) -> usize {
+    items_allocated(c) - c.extra as usize
+}
+
+/// Number of items allocated for a container's array: its length and its extra item
+/// (`LlTypes::extra_item_after_alloc`), which may be read and written but is no item.
+fn items_allocated(c: &Container) -> usize {
     match &c.items {
         Items::None => 0,
         Items::Bytes(b) => b.len(),
@@ -219,6 +225,8 @@ pub struct Container {
     /// The item type of `items` and the number of flattened slots per item.
     pub item_ty: LlType,
     pub stride: usize,
+    /// Items allocated past the length (`LlTypes::extra_item_after_alloc`), zeroed.
+    pub extra: u8,
 }
 
 /// A failed heap access: what it was, for the LLInterpreter's message.
@@ -274,6 +282,7 @@ fn tombstone() -> Container {
         items: Items::None,
         item_ty: LlType::VOID,
         stride: 0,
+        extra: 0,
     }
 }
 
@@ -303,6 +312,8 @@ impl LlHeap {
                 }
             },
         };
+        let extra = types.extra_item_after_alloc(ty);
+        let length = length + extra;
         let (items, item_ty, stride) = match types.varsize_array(ty) {
             Some(arr) => {
                 let item = types.array_item(arr).unwrap();
@@ -336,6 +347,7 @@ impl LlHeap {
             items,
             item_ty,
             stride,
+            extra: extra as u8,
         })
     }
 
@@ -406,6 +418,7 @@ impl LlHeap {
                     items: Items::Bytes(vec![0; size]),
                     item_ty: LlType::CHAR,
                     stride: 1,
+                    extra: 0,
                 });
             }
             _ => return self.malloc(types, ty, length),
@@ -419,6 +432,7 @@ impl LlHeap {
             items: Items::Bytes(vec![0; length * size]),
             item_ty: item,
             stride: 1,
+            extra: 0,
         })
     }
 
@@ -617,9 +631,9 @@ impl LlHeap {
     pub fn get_item_slot(&self, p: LlPtr, index: i64, off: usize) -> R<LlValue> {
         let c = self.container(p)?;
         let stride = c.stride.max(1);
-        let n = items_len(c);
-        if index < 0 || index as usize >= n {
-            return Err(HeapError::IndexOutOfBounds { index, length: n });
+        if index < 0 || index as usize >= items_allocated(c) {
+            let length = items_len(c);
+            return Err(HeapError::IndexOutOfBounds { index, length });
         }
         let s = index as usize * stride + off;
         Ok(match &c.items {
@@ -632,9 +646,9 @@ impl LlHeap {
     pub fn set_item_slot(&mut self, p: LlPtr, index: i64, off: usize, value: LlValue) -> R<()> {
         let c = self.container_mut(p)?;
         let stride = c.stride.max(1);
-        let n = items_len(c);
-        if index < 0 || index as usize >= n {
-            return Err(HeapError::IndexOutOfBounds { index, length: n });
+        if index < 0 || index as usize >= items_allocated(c) {
+            let length = items_len(c);
+            return Err(HeapError::IndexOutOfBounds { index, length });
         }
         let s = index as usize * stride + off;
         match &mut c.items {
@@ -729,15 +743,10 @@ impl LlHeap {
                     }
                 }
                 (Offset::Index(idx), TypeDef::Array { item, .. }) => {
-                    let n = match &c.items {
-                        Items::None => 0,
-                        Items::Bytes(b) => b.len(),
-                        Items::Values(v) => v.len() / c.stride.max(1),
-                    };
-                    if *idx < 0 || *idx as usize >= n {
+                    if *idx < 0 || *idx as usize >= items_allocated(c) {
                         return Err(HeapError::IndexOutOfBounds {
                             index: *idx,
-                            length: n,
+                            length: items_len(c),
                         });
                     }
                     let b = *idx as usize * c.stride.max(1);
@@ -807,15 +816,21 @@ impl LlHeap {
 
     /// The Char items of a container as bytes (strings).
     pub fn bytes(&self, p: LlPtr) -> R<&[u8]> {
-        match &self.container(p)?.items {
-            Items::Bytes(b) => Ok(b),
+        let c = self.container(p)?;
+        match &c.items {
+            Items::Bytes(b) => Ok(&b[..b.len() - c.extra as usize]),
             Items::None => Ok(&[]),
             Items::Values(_) => Err(HeapError::Invalid("not an array of chars".into())),
         }
     }
-    pub fn bytes_mut(&mut self, p: LlPtr) -> R<&mut Vec<u8>> {
-        match &mut self.container_mut(p)?.items {
-            Items::Bytes(b) => Ok(b),
+    pub fn bytes_mut(&mut self, p: LlPtr) -> R<&mut [u8]> {
+        let c = self.container_mut(p)?;
+        let extra = c.extra as usize;
+        match &mut c.items {
+            Items::Bytes(b) => {
+                let n = b.len() - extra;
+                Ok(&mut b[..n])
+            }
             _ => Err(HeapError::Invalid("not an array of chars".into())),
         }
     }
@@ -838,7 +853,7 @@ impl LlHeap {
                 let off = (off as usize).min(b.len());
                 Ok(&mut b[off..])
             }
-            _ => Ok(self.bytes_mut(p)?.as_mut_slice()),
+            _ => self.bytes_mut(p),
         }
     }
     /// The items of a raw array of pointers (one machine word each, as C lays it out), for

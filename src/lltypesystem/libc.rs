@@ -36,6 +36,9 @@ libc_fns! {
     Strncmp = "strncmp", "string.h";
     /// `int memcmp(const void *, const void *, size_t)`
     Memcmp = "memcmp", "string.h";
+    /// `void *memchr(const void *, int, size_t)`: a pointer to the first byte equal to
+    /// the (unsigned char) value, NULL when none of the `n` is
+    Memchr = "memchr", "string.h";
     /// `void *memset(void *, int, size_t)`, `memcpy`/`memmove(void *, const void *,
     /// size_t)`: they return their first argument
     Memset = "memset", "string.h";

@@ -169,6 +169,9 @@ pub struct LlTypes {
     /// The structures `rffi_platform.configure` laid out without asking the C compiler
     /// (`check`), with their integer fields whose C type is therefore unknown.
     c_unknown: HashMap<LlType, Vec<Rc<str>>>,
+    /// Variable-sized types allocated with one item more than their length (the
+    /// reference's `extra_item_after_alloc` hint: a string's terminating NUL).
+    extra_item: crate::fasthash::HashSet<LlType>,
 }
 
 impl Default for LlTypes {
@@ -183,6 +186,7 @@ impl LlTypes {
             defs: Vec::new(),
             interned: HashMap::default(),
             c_unknown: HashMap::default(),
+            extra_item: Default::default(),
         };
         for (p, _) in PRIMITIVES {
             t.intern(TypeDef::Primitive(p));
@@ -412,6 +416,18 @@ impl LlTypes {
     /// integer fields `unknown` have a C type of unknown size and sign.
     pub fn set_c_unknown(&mut self, s: LlType, unknown: Vec<Rc<str>>) {
         self.c_unknown.insert(s, unknown);
+    }
+
+    /// Marks the variable-sized `t` as allocated with one zeroed item past its length
+    /// (`extra_item_after_alloc`), which the program may read (`s[len(s)]` of a string).
+    pub fn set_extra_item_after_alloc(&mut self, t: LlType) {
+        self.extra_item.insert(t);
+    }
+
+    /// How many items past its length an object of type `t` is allocated with: 1 for a
+    /// type marked by `set_extra_item_after_alloc`, else 0.
+    pub fn extra_item_after_alloc(&self, t: LlType) -> usize {
+        usize::from(self.extra_item.contains(&t))
     }
 
     /// Whether field `name` of `s` is an integer of unknown C type (`set_c_unknown`):

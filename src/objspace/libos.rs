@@ -312,6 +312,31 @@ pub(super) fn os_getcwd(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     Ok(sp.new_str(d.as_bytes()))
 }
 
+/// `os.urandom(n)` at import time: `n` of the machine's random bytes when the policy
+/// allows them (`run`/`build`: the reference's binary holds the bytes its translation
+/// read, so only what does not depend on them can match); an unknown when checking, where
+/// no value would be the reference's.
+pub(super) fn os_urandom(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    use std::io::Read;
+    a.arity(sp, 1, 1)?;
+    if !sp.config.policy.random_bytes {
+        return os_not_at_import(sp, a);
+    }
+    let n = match sp.int_of(a.args[0]) {
+        Some(n) if n >= 0 => n as usize,
+        _ => return sp.type_error("urandom() needs a non-negative integer"),
+    };
+    if n > sp.config.policy.max_file_bytes as usize {
+        return os_not_at_import(sp, a);
+    }
+    let mut buf = vec![0u8; n];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut buf));
+    match read {
+        Ok(()) => Ok(sp.new_str(&buf)),
+        Err(_) => os_not_at_import(sp, a),
+    }
+}
+
 pub(super) fn os_strerror(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 1, 1)?;
     let code = sp.int_of(a.args[0]).unwrap_or(0);

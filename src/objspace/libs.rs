@@ -8,7 +8,7 @@ use super::libos::{
     model_is_unknown, model_opaque, model_pkg_config_exists, model_unknown, os_close,
     os_environ_snapshot, os_getcwd, os_getenv, os_getpid, os_getuid, os_isatty, os_listdir,
     os_lseek, os_not_at_import, os_open, os_path_exists, os_read, os_readlink, os_refuse_write,
-    os_stat_fields, os_strerror, os_tempdir, os_write, sys_exit, sys_frame_count,
+    os_stat_fields, os_strerror, os_tempdir, os_urandom, os_write, sys_exit, sys_frame_count,
     sys_frame_globals,
 };
 use super::object::{AttrMap, Function, HashKey, Instance, IntKind, ObjId, Object, Value};
@@ -37,6 +37,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsExit, os_refuse_write),
     (B::OsIsatty, os_isatty),
     (B::OsGetcwd, os_getcwd),
+    (B::OsUrandom, os_urandom),
     (B::OsStrerror, os_strerror),
     (B::OsListdir, os_listdir),
     (B::OsStatFields, os_stat_fields),
@@ -49,7 +50,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::OsGetppid, os_not_at_import),
     // lltype: pointers exist only in translated code
     (B::LltypeMalloc, lltype_malloc_host),
-    (B::LltypeNullptr, os_not_at_import),
+    (B::LltypeNullptr, lltype_nullptr_host),
     (B::LltypeTypeOf, os_not_at_import),
     (B::RffiCastPtr, os_not_at_import),
     (B::RffiIsPtr, om_false),
@@ -739,6 +740,15 @@ fn lltype_malloc_host(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     let f = sp.getattr(Value::Obj(m), &Rc::from("_host_malloc"))?;
     let args = a.args.iter().take(2).copied().collect();
     sp.call(f, args)
+}
+
+/// `nullptr(T)` at import time: the model's `_NullPtr(T)`, a null pointer the annotator
+/// reads as a constant.
+fn lltype_nullptr_host(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    a.arity(sp, 1, 1)?;
+    let m = sp.import_module("rpython.rtyper.lltypesystem.lltype", None, 0)?;
+    let cls = sp.getattr(Value::Obj(m), &Rc::from("_NullPtr"))?;
+    sp.call(cls, vec![a.args[0]])
 }
 
 /// `llstr(s)` outside translated code: while the RTyper runs a library's Repr, the str

@@ -534,6 +534,10 @@ impl RTyper<'_> {
         if let Some(r) = self.new_builtin_exception(hop, llops, cls) {
             return r;
         }
+        if let SomeValue::LlType(_) = hop.s_result {
+            // `lltype.Ptr(T)`: a constant type, folded by the annotator (nothing to run)
+            return Ok((super::hop::cvoid(), hop.r_result));
+        }
         let Some(cd) = self.classdef_of_class(cls) else {
             // a built-in type called as a function (`r_uint(x)`, `str(x)`…)
             return match self.objheap.class(cls).and_then(|c| c.constructor) {

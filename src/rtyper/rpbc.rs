@@ -273,6 +273,12 @@ impl RTyper<'_> {
                 k(value)
             }
             (_, Value::None) if self.types.is_ptr(ty) => k(LlValue::Ptr(LlPtr::Null)),
+            // a module-level `lltype.nullptr(T)`
+            (Repr::Ptr(_), Value::Obj(id))
+                if crate::annotator::llannotation::is_null_ptr_obj(self.objheap, id) =>
+            {
+                k(LlValue::Ptr(LlPtr::Null))
+            }
             (Repr::Bool, Value::Bool(b)) => k(LlValue::Bool(b)),
             (Repr::Bool, Value::Int(i)) => k(LlValue::Bool(i != 0)),
             // `rffi_platform.Has`/`Defined`: whether the C text compiles

@@ -108,16 +108,52 @@ impl RTyper<'_> {
                 Ok((res, self.intern_repr(Repr::Bool)))
             }
             // `p.c_inner.c_x` of a structure inlined in another (a configured struct's
-            // field of struct type): interior fields of structures are not modelled
-            (op @ (Op::GetAttr | Op::SetAttr), Some(f)) => Err(TyperError::new(format!(
-                "`{}` of a field of the structure `{f}` inlined in another: rpy-lsp does not translate fields of a structure inside a structure",
-                op.name()
-            ))),
+            // field of struct type): an interior field, two names deep
+            (op @ (Op::GetAttr | Op::SetAttr), Some(f)) => {
+                self.ll_inner_field(hop, llops, v, p, &f, op)
+            }
             (op, _) => Err(TyperError::new(format!(
                 "`{}` of a low-level pointer",
                 op.name()
             ))),
         })
+    }
+
+    /// `p.inner.x` and `p.inner.x = v` where `inner` is a structure inlined in `*p`: the
+    /// reference's `getinteriorfield`/`setinteriorfield` with the path `inner`, `x`. A
+    /// structure deeper still is refused by name.
+    fn ll_inner_field(
+        &mut self,
+        hop: &Hop,
+        llops: &mut LlOps,
+        v: Hlvalue,
+        p: LlType,
+        inner: &str,
+        op: Op,
+    ) -> R {
+        let name = self.ll_field_name(hop)?;
+        let outer = self.types.pointee(p).unwrap_or(p);
+        let it = self.types.field_type(outer, inner).unwrap_or(LlType::VOID);
+        let ft = self.types.field_type(it, &name).ok_or_else(|| {
+            TyperError::new(format!("no field {} in {}", name, self.types.name(it)))
+        })?;
+        self.refuse_padding_field(&name, ft)?;
+        if !(ft.is_primitive() || self.types.is_ptr(ft)) {
+            return Err(TyperError::new(format!(
+                "`{}` of the structure `{name}` inside `{inner}`, itself inside a structure: rpy-lsp translates fields one structure deep",
+                op.name()
+            )));
+        }
+        let path = vec![v, cfield(inner), cfield(&name)];
+        if op == Op::GetAttr {
+            let res = llops.genop(LlOp::GetInteriorField, path, ft);
+            return self.ll_result(llops, res, ft, hop.r_result);
+        }
+        let val = self.ll_cast(llops, hop.args_v[2], hop.args_r[2], ft)?;
+        let mut args = path;
+        args.push(val);
+        llops.genop(LlOp::SetInteriorField, args, LlType::VOID);
+        Ok((super::hop::cvoid(), self.intern_repr(Repr::Void)))
     }
 
     /// `item.field` and `item.field = x` of a structure inside a GC array, through the

@@ -69,6 +69,18 @@ impl<'p> LlInterpreter<'p> {
                     .map(|(p, q)| *p as i64 - *q as i64)
                     .unwrap_or(0)
             }
+            Memchr => {
+                let (p, c, len) = (ptr(0), int(1) as u8, n(2));
+                let hay = self.c_bytes(p, len, f, span)?;
+                let found = match hay.iter().position(|&b| b == c) {
+                    Some(k) => self
+                        .heap
+                        .ptradd(p, k as i64, Some(1))
+                        .map_err(|e| self.fatal_at(span, format!("memchr: {e}")))?,
+                    None => LlPtr::Null,
+                };
+                return Ok(LlValue::Ptr(found));
+            }
             Memset => {
                 let (p, c, len) = (ptr(0), int(1) as u8, n(2));
                 if let Some(words) = self.pointer_words(p, len, f, span)? {

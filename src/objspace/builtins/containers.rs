@@ -45,6 +45,33 @@ pub(super) fn m_tuple_new(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     }
 }
 
+/// `tuple.__eq__`, `tuple.__ne__`, `tuple.__hash__` called on a tuple (of a subclass,
+/// whose own methods call them): item by item and the tuple's own hash, never the
+/// subclass's methods again. A non-tuple `other` is unequal (CPython's NotImplemented
+/// ends there for the values import-time code compares).
+pub(super) fn m_tuple_special(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    let id = a.id;
+    let this = a.take_self(sp)?;
+    let is_tuple = |sp: &ObjSpace, v: Value| matches!(v, Value::Obj(o) if matches!(sp.heap.get(o), Object::Tuple(_)));
+    if !is_tuple(sp, this) {
+        return sp.type_error(format!(
+            "descriptor '{}' requires a 'tuple' object",
+            id.name()
+        ));
+    }
+    if id == B::TupleDunderHash {
+        a.arity(sp, 0, 0)?;
+        return match sp.heap.hash_key(this) {
+            Some(k) => Ok(Value::Int(crate::objspace::ops::hash_of_key(&k))),
+            None => sp.type_error("unhashable type: 'list'"),
+        };
+    }
+    a.arity(sp, 1, 1)?;
+    let other = a.args[0];
+    let eq = is_tuple(sp, other) && sp.tuple_items_eq(this, other)?;
+    Ok(Value::Bool(eq == (id == B::TupleDunderEq)))
+}
+
 pub(super) fn c_list(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     a.arity(sp, 0, 1)?;
     match a.args.first() {
@@ -368,6 +395,17 @@ pub(super) fn m_dict(sp: &mut ObjSpace, a: &mut BArgs) -> R {
         if let (Some(n), Some(items), Value::Obj(did)) = (presized, sp.py_items_of(seq), d) {
             if let Object::Dict(dd) = sp.heap.get_mut(did) {
                 dd.presize(n);
+            }
+            if items.iter().any(|(h, _, _)| h.is_user_hashed()) {
+                // keys whose equality runs user code: each looked up with its source's
+                // hash (`insertdict`), calling `__eq__` on keys of equal hash as CPython
+                for (own, k, _) in items {
+                    let hk = sp.find_hashed_key(did, k, own)?;
+                    if let Object::Dict(dd) = sp.heap.get_mut(did) {
+                        dd.insert_unresized(vec![(hk, k, v)], true);
+                    }
+                }
+            } else if let Object::Dict(dd) = sp.heap.get_mut(did) {
                 dd.insert_unresized(items.into_iter().map(|(h, k, _)| (h, k, v)).collect(), true);
             }
             return Ok(d);

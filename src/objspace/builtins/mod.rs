@@ -39,6 +39,7 @@ use classes::{
 };
 use containers::{
     c_dict, c_list, c_set, c_slice, c_tuple, m_dict, m_list, m_set, m_slot_item, m_tuple_new,
+    m_tuple_special,
 };
 use iteration::{
     b_anyall, b_enumerate, b_filter, b_iter, b_len, b_map, b_minmax, b_next, b_range, b_reduce,
@@ -227,6 +228,9 @@ const BUILTINS: &[(B, BuiltinFn)] = &[
     (B::ObjectDunderInit, m_object_init),
     (B::TypeDunderNew, m_type_new),
     (B::TupleDunderNew, m_tuple_new),
+    (B::TupleDunderEq, m_tuple_special),
+    (B::TupleDunderNe, m_tuple_special),
+    (B::TupleDunderHash, m_tuple_special),
     (B::TypeSubclasses, m_type_subclasses),
     (B::ObjectDunderSetattr, m_object_setattr),
     (B::ObjectDunderGetattribute, m_object_getattribute),

@@ -195,6 +195,11 @@ impl ObjSpace {
         })
     }
 
+    /// `tuple.__eq__` of two tuples: item by item, whatever their classes define.
+    pub(crate) fn tuple_items_eq(&mut self, a: Value, b: Value) -> R<bool> {
+        self.values_eq(a, b)
+    }
+
     /// Structural equality (no special methods of `a`/`b` themselves).
     fn values_eq(&mut self, a: Value, b: Value) -> R<bool> {
         // Comparing nested containers recurses: bounded like calls (RuntimeError when deeper).

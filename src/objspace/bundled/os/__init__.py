@@ -12,7 +12,7 @@ from __rpy__ import os_getppid, os_getuid, os_geteuid, os_getgid, os_getegid, os
 from __rpy__ import os_fork, os_setsid, os_getloadavg, os_getlogin, os_kill, os_dup, os_dup2
 from __rpy__ import os_fsync, os_pipe, os_chdir, os_chmod, os_access, os_umask, os_times
 from __rpy__ import os_waitpid, os_ttyname, os_readlink, os_symlink, os_link, os_ftruncate
-from __rpy__ import os_nice, os_fdopen, os_execv_raw
+from __rpy__ import os_nice, os_fdopen, os_execv_raw, os_urandom
 from rpython.rlib.objectmodel import specialize
 
 write = os_write
@@ -29,6 +29,7 @@ mkdir = os_mkdir
 rmdir = os_rmdir
 isatty = os_isatty
 getcwd = os_getcwd
+urandom = os_urandom
 strerror = os_strerror
 listdir = os_listdir
 system = os_system

@@ -267,15 +267,49 @@ _NARROW = {(True, 32): r_int32, (False, 32): r_uint32,
            (True, 8): rarithmetic_r_int8, (False, 8): rarithmetic_r_uint8}
 
 
+# The reference's modules whose import leaves rffi unimported (each imported alone by
+# rpython 0.2.1 under CPython 2.7, which then lists no rpython.rtyper.lltypesystem.rffi in
+# sys.modules), and the packages above them. The 8- and 16-bit integer types are made by
+# rffi's import: while only these modules are imported there is no predefined one.
+_NO_RFFI = frozenset([
+    'rpython', 'rpython.rlib', 'rpython.rtyper', 'rpython.rtyper.lltypesystem',
+    'rpython.rtyper.tool', 'rpython.translator', 'rpython.translator.tool',
+    'rpython.rtyper.lltypesystem.lltype', 'rpython.rtyper.lltypesystem.llmemory',
+    'rpython.rtyper.lltypesystem.lloperation', 'rpython.rtyper.lltypesystem.rstr',
+    'rpython.rtyper.annlowlevel', 'rpython.rtyper.extregistry',
+    'rpython.rlib._jit_vref', 'rpython.rlib._rweakkeydict', 'rpython.rlib._rweakvaldict',
+    'rpython.rlib.cache', 'rpython.rlib.exports', 'rpython.rlib.jit',
+    'rpython.rlib.jit_hooks', 'rpython.rlib.listsort', 'rpython.rlib.nonconst',
+    'rpython.rlib.objectmodel', 'rpython.rlib.rStringIO', 'rpython.rlib.rarithmetic',
+    'rpython.rlib.rbisect', 'rpython.rlib.rgc', 'rpython.rlib.rope', 'rpython.rlib.rrandom',
+    'rpython.rlib.rrawarray', 'rpython.rlib.rshrinklist', 'rpython.rlib.rstackovf',
+    'rpython.rlib.rstring', 'rpython.rlib.rweaklist', 'rpython.rlib.rweakref',
+    'rpython.rlib.signature', 'rpython.rlib.types', 'rpython.rlib.unroll'])
+
+
+def _rffi_may_be_imported():
+    """Whether a module imported so far is one whose import (may) import rffi: any other
+    rpython module than those of `_NO_RFFI`."""
+    import sys
+    for k in sys.modules.keys():
+        if (k == 'rpython' or k.startswith('rpython.')) and k not in _NO_RFFI:
+            return True
+    return False
+
+
 def build_int(name, sign, bits, force_creation=False):
     """The machine integer class of a sign and a size (one class per sign and size, as
-    the toolchain's: build_int('x', True, 32) is r_int32)."""
+    the toolchain's: build_int('x', True, 32) is r_int32). Without a name, the class
+    must exist already: the 8- and 16-bit ones only once rffi is imported."""
     if bits > 64:
         return r_longlonglong
     if bits == LONG_BIT:
         if sign:
             return r_int
         return r_uint
+    if (name is None and bits < 32 and not force_creation
+            and not _rffi_may_be_imported()):
+        raise TypeError('No predefined %sint%d' % (['u', ''][bool(sign)], bits))
     return _NARROW[bool(sign), bits]
 
 

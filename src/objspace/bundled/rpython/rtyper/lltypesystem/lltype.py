@@ -173,6 +173,17 @@ class _HostContainer(object):
 def _host_malloc(T, n=None):
     return _HostContainer(T, n)
 nullptr = lltype_nullptr
+
+
+class _NullPtr(object):
+    """What `nullptr(T)` gives at import time (a module-level `NULL`): the annotator reads
+    it as a constant null pointer to `T`."""
+
+    def __init__(self, T):
+        self._T = T
+
+    def __nonzero__(self):
+        return False
 typeOf = lltype_typeOf
 
 
