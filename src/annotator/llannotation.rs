@@ -197,7 +197,9 @@ pub fn lltype_of_obj(
         }
     } else if kinds.contains(&"OpaqueType") {
         let name = attr("_name").and_then(|v| heap.str_value(v))?;
-        types.opaque(&String::from_utf8_lossy(name))
+        let c_name = attr("_c_name").and_then(|v| heap.str_value(v));
+        let c_name = c_name.map(|c| String::from_utf8_lossy(c).into_owned());
+        types.opaque(&String::from_utf8_lossy(name), c_name.as_deref())
     } else if kinds.contains(&"FuncType") {
         let args = match attr("ARGS") {
             Some(Value::Obj(a)) => match heap.get(a) {

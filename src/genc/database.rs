@@ -89,6 +89,10 @@ impl<'p> Database<'p> {
             TypeDef::Array { gc, .. } => {
                 format!("struct T{}_{}", t.0, if *gc { "gcarray" } else { "array" })
             }
+            // a C library's own type, declared by the headers its compilation info includes
+            TypeDef::Opaque {
+                c_name: Some(c), ..
+            } => c.to_string(),
             _ => format!("struct T{}", t.0),
         }
     }

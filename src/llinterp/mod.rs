@@ -55,8 +55,8 @@ pub const FATAL: &str = "fatal RPython error: ";
 pub const TRAP_STATUS: i32 = 136;
 
 /// How the message of a stop for a dereference of a null pointer starts (a field read or
-/// written, or an item, through None): the compiled program reads or writes near address
-/// 0 and dies of SIGSEGV, status 139 as bash shows it, with nothing on its stderr. As for
+/// written, or an item, through None, or a call through a null vtable slot): the compiled
+/// program reads, writes or jumps near address 0 and dies of SIGSEGV, status 139 as bash shows it, with nothing on its stderr. As for
 /// a trap, `run` ends with that status and explains the stop only on a terminal.
 pub const SEGV: &str = "segmentation fault: ";
 

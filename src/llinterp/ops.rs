@@ -343,7 +343,12 @@ impl<'p> LlInterpreter<'p> {
             }
             DirectCall | IndirectCall => {
                 let LlPtr::Func(f) = a!(0).as_ptr() else {
-                    return Err(self.fatal(op, "call of a null function pointer"));
+                    // a method some classes of its family lack has a null vtable slot: the
+                    // compiled program jumps to address 0 and dies of SIGSEGV
+                    return Err(self.fatal(
+                        op,
+                        format!("{}call of a null function pointer", super::SEGV),
+                    ));
                 };
                 // arguments of the usual few on the stack, not in a fresh vector per call
                 let mut small = [LlValue::Void; 8];

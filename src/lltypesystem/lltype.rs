@@ -158,6 +158,9 @@ pub enum TypeDef {
     },
     Opaque {
         name: Rc<str>,
+        /// The C type's own name when it is a C library's (`rffi.COpaque(name, ...)`, the
+        /// reference's `c_name` hint): a raw `malloc` of it is `sizeof` that type.
+        c_name: Option<Rc<str>>,
     },
 }
 
@@ -314,9 +317,10 @@ impl LlTypes {
     pub fn func(&mut self, args: Vec<LlType>, result: LlType) -> LlType {
         self.intern(TypeDef::Func { args, result })
     }
-    pub fn opaque(&mut self, name: &str) -> LlType {
+    pub fn opaque(&mut self, name: &str, c_name: Option<&str>) -> LlType {
         self.intern(TypeDef::Opaque {
             name: Rc::from(name),
+            c_name: c_name.map(Rc::from),
         })
     }
 
@@ -590,7 +594,7 @@ impl LlTypes {
                 out.push_str(") -> ");
                 self.write_name(*result, out, depth + 1);
             }
-            TypeDef::Opaque { name } => {
+            TypeDef::Opaque { name, .. } => {
                 let _ = write!(out, "Opaque {}", name);
             }
         }

@@ -169,7 +169,11 @@ CCallback._annspecialcase_ = 'specialize:memo'
 
 
 def COpaque(name=None, ptr_typedef=None, hints=None, compilation_info=None):
-    return lltype.OpaqueType(name)
+    # a C type of the library's headers: its C name is what a raw malloc takes the size of
+    T = lltype.OpaqueType(name)
+    if name is not None:
+        T._c_name = name
+    return T
 
 
 def COpaquePtr(*args, **kwds):
