@@ -501,16 +501,6 @@ fn run_stops_at_undefined_behaviour_naming_the_line() {
             "list index 5 out of range (length 3) without an IndexError handler",
         ),
         (
-            "ubslice",
-            "print len(l[n:])",
-            "list slice start 5 past the end of the list (length 3)",
-        ),
-        (
-            "ubslicestop",
-            "print len(l[2:len(argv)])",
-            "list slice stop 1 before its start 2",
-        ),
-        (
             "ubdelslice",
             "del l[n:]",
             "list slice start 5 past the end of the list (length 3)",
@@ -534,6 +524,33 @@ fn run_stops_at_undefined_behaviour_naming_the_line() {
             ),
             "{}",
             name
+        );
+    }
+    // a list slice of a negative length (start past the end, stop before the start) is
+    // the reference's MemoryError (its GC refuses the negative-length allocation), not
+    // undefined: a fatal error here, as there
+    for (name, stmt) in [
+        ("memslice", "print len(l[n:])"),
+        ("memslicestop", "print len(l[2:len(argv)])"),
+    ] {
+        let text = format!(
+            "def entry_point(argv):\n    l = [1, 2, 3]\n    n = len(argv) + 4\n    print 'before'\n    {}\n    print 'after'\n    return 0\n\ndef target(*args):\n    return entry_point, None\n",
+            stmt
+        );
+        let p = write_program(name, &text);
+        let (code, stdout, stderr) = rpy(&["run", p.to_str().unwrap()]);
+        assert_eq!(
+            (code, stdout.as_str()),
+            (134, "before\n"),
+            "{}: {}",
+            name,
+            stderr
+        );
+        assert!(
+            stderr.ends_with("Fatal RPython error: MemoryError\n"),
+            "{}: {}",
+            name,
+            stderr
         );
     }
     // the same operations under a handler raise IndexError, which the program catches

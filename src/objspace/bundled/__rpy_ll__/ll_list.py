@@ -282,9 +282,10 @@ def ll_delslice(l, start, stop):
     _shrink(l, n - (stop - start))
 
 
-# ---- the bounds of slices: a start past the end, or a stop before the start, is
-# undefined (the reference's helpers only assert them); a stop past the end is the end.
-# Negative bounds (from the end) are Python's, as the RTyper passes them.
+# ---- the bounds of slices that change a list: a start past the end, or a stop before
+# the start, is undefined (the reference's helpers only assert them); a stop past the end
+# is the end. Negative bounds (from the end) are Python's, as the RTyper passes them.
+# (Read slices, below, raise the reference's MemoryError instead.)
 
 @specialize.ll()
 def _check_slice_start(start, n):
@@ -330,26 +331,45 @@ def _newlist(LIST, n):
 
 
 @specialize.ll()
+def _read_slice_start(start, n):
+    # a negative start (from the end, as Python) never comes from RPython code, which
+    # needs a start >= 0; a start past the end stays as it is (see _read_slice_length)
+    if start < 0:
+        return _clamp(start, n)
+    return start
+
+
+@specialize.ll()
+def _read_slice_length(start, stop, n):
+    # The reference's read-slice helpers only assert their bounds (unchecked at -O2):
+    # they clip the stop to the end (`[:-1]` is n - 1) and allocate stop - start items,
+    # and its GC's malloc refuses a negative length with MemoryError, so `l[5:2]`,
+    # `l[len(l) + 1:]` and `[][:-1]` raise MemoryError, which a handler can catch.
+    if stop < 0:
+        stop = _clamp(stop, n) if stop < -1 else stop + n
+    if stop > n:
+        stop = n
+    length = stop - start
+    if length < 0:
+        raise MemoryError
+    return length
+
+
+@specialize.ll()
 def ll_slice(LIST, items, n, start, stop):
-    _check_slice(start, stop, n)
-    start = _clamp(start, n)
-    stop = _clamp(stop, n)
-    if stop < start:
-        stop = start
-    l = _newlist(LIST, stop - start)
-    _copy(items, start, l.items, 0, stop - start)
+    start = _read_slice_start(start, n)
+    length = _read_slice_length(start, stop, n)
+    l = _newlist(LIST, length)
+    _copy(items, start, l.items, 0, length)
     return l
 
 
 @specialize.ll()
 def ll_slice_fixed(ARRAY, items, n, start, stop):
-    _check_slice(start, stop, n)
-    start = _clamp(start, n)
-    stop = _clamp(stop, n)
-    if stop < start:
-        stop = start
-    a = malloc(ARRAY.TO, stop - start)
-    _copy(items, start, a, 0, stop - start)
+    start = _read_slice_start(start, n)
+    length = _read_slice_length(start, stop, n)
+    a = malloc(ARRAY.TO, length)
+    _copy(items, start, a, 0, length)
     return a
 
 
