@@ -84,6 +84,8 @@ bundled! {
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
+    "rpython.rlib.rcomplex" => "rpython/rlib/rcomplex.py", false;
+    "rpython.rlib.rawstorage" => "rpython/rlib/rawstorage.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rshrinklist" => "rpython/rlib/rshrinklist.py", false;
     "rpython.rlib.cache" => "rpython/rlib/cache.py", false;
