@@ -1,9 +1,9 @@
 """rpy-lsp's model of `rpython.rlib.unicodedata.unicodedb_5_2_0`: Unicode 5.2.0's
 character database for code points (ints), written in RPython over the text tables of
 `_unicodedb_5_2_0_data` (generated, see the generator beside it), which import-time code
-turns into prebuilt lists and dicts. Character names (`name`, `lookup` and the named
-sequences and aliases) and `casefold_lookup` are not modelled: a program that calls them
-is checked but not run."""
+turns into prebuilt lists and dicts. The named sequences (`lookup_named_sequence`, and
+`lookup(name, with_named_sequence=True)` of one) and `casefold_lookup` are not modelled:
+a program that calls them is checked but not run."""
 from __rpy__ import model_unknown
 from rpython.rlib.unicodedata import _unicodedb_5_2_0_data as _data
 
@@ -270,10 +270,132 @@ def combining(code):
     return _run_value(_COMBINING_STARTS, _COMBINING_CLASS, code)
 
 
+# ____________________________________________________________
+# names
+
+_DIGITS36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+
+def _names():
+    by_code = {}
+    code = -1
+    previous = ''
+    for gap, rest in _pairs(_data.NAMES):
+        if gap:
+            code += int(gap, 16)
+        else:
+            code += 1
+        previous = previous[:_DIGITS36.index(rest[0])] + rest[1:].replace('_', ' ')
+        by_code[code] = previous
+    return by_code
+
+
+_names_by_code = _names()
+_codes_by_name = dict([(n, c) for c, n in _names_by_code.items()])
+# Unicode 5.2's name aliases (NameAliases.txt, corrections of names): the database looks
+# them up as code points of plane 15's private use area, from 0xF0000 on in this order
+_name_aliases = [
+    (0x01A2, "LATIN CAPITAL LETTER GHA"),
+    (0x01A3, "LATIN SMALL LETTER GHA"),
+    (0x0CDE, "KANNADA LETTER LLLA"),
+    (0x0E9D, "LAO LETTER FO FON"),
+    (0x0E9F, "LAO LETTER FO FAY"),
+    (0x0EA3, "LAO LETTER RO"),
+    (0x0EA5, "LAO LETTER LO"),
+    (0x0FD0, "TIBETAN MARK BKA- SHOG GI MGO RGYAN"),
+    (0xA015, "YI SYLLABLE ITERATION MARK"),
+    (0xFE18, "PRESENTATION FORM FOR VERTICAL RIGHT WHITE LENTICULAR BRACKET"),
+    (0x1D0C5, "BYZANTINE MUSICAL SYMBOL FTHORA SKLIRON CHROMA VASIS"),
+]
+_ALIAS_BASE = 0xF0000
+for _i in range(len(_name_aliases)):
+    _codes_by_name[_name_aliases[_i][1]] = _ALIAS_BASE + _i
+_alias_targets = [_target for _target, _alias in _name_aliases]
+
+_CJK_PREFIX = "CJK UNIFIED IDEOGRAPH-"
+_HANGUL_PREFIX = "HANGUL SYLLABLE "
+# the Hangul jamo's short names: leading consonants, vowels, trailing consonants
+_HANGUL_L = ['G', 'GG', 'N', 'D', 'DD', 'R', 'M', 'B', 'BB', 'S', 'SS', '', 'J', 'JJ',
+             'C', 'K', 'T', 'P', 'H']
+_HANGUL_V = ['A', 'AE', 'YA', 'YAE', 'EO', 'E', 'YEO', 'YE', 'O', 'WA', 'WAE', 'OE', 'YO',
+             'U', 'WEO', 'WE', 'WI', 'YU', 'EU', 'YI', 'I']
+_HANGUL_T = ['', 'G', 'GG', 'GS', 'N', 'NJ', 'NH', 'D', 'L', 'LG', 'LM', 'LB', 'LS', 'LT',
+             'LP', 'LH', 'M', 'B', 'BS', 'S', 'SS', 'NG', 'J', 'C', 'K', 'T', 'P', 'H']
+
+
+def _is_cjk_unified(code):
+    # the CJK unified ideographs of Unicode 5.2 (extensions A, B and C included)
+    return (0x3400 <= code <= 0x4DB5 or 0x4E00 <= code <= 0x9FCB or
+            0x20000 <= code <= 0x2A6D6 or 0x2A700 <= code <= 0x2B734)
+
+
+def _longest_jamo(table, text, start):
+    """The index of the longest of `table`'s names that `text` has at `start`."""
+    found = -1
+    for i in range(len(table)):
+        jamo = table[i]
+        if text[start:start + len(jamo)] == jamo and (
+                found < 0 or len(jamo) > len(table[found])):
+            found = i
+    if found < 0:
+        raise KeyError
+    return found
+
+
+def _lookup_hangul(syllable):
+    l = _longest_jamo(_HANGUL_L, syllable, 0)
+    start = len(_HANGUL_L[l])
+    v = _longest_jamo(_HANGUL_V, syllable, start)
+    start += len(_HANGUL_V[v])
+    t = _longest_jamo(_HANGUL_T, syllable, start)
+    start += len(_HANGUL_T[t])
+    if start != len(syllable):
+        raise KeyError
+    return 0xAC00 + (l * 21 + v) * 28 + t
+
+
+def _lookup_cjk(digits):
+    if len(digits) != 4 and len(digits) != 5:
+        raise KeyError
+    for ch in digits:
+        if not ('0' <= ch <= '9' or 'A' <= ch <= 'F'):
+            raise KeyError
+    code = int(digits, 16)
+    if _is_cjk_unified(code):
+        return code
+    raise KeyError
+
+
+def lookup(name, with_named_sequence=False):
+    """The code point of a character's name (exactly as spelled, in capitals): KeyError
+    for an unknown name. An alias's code is its private use stand-in."""
+    if name.startswith(_CJK_PREFIX):
+        return _lookup_cjk(name[len(_CJK_PREFIX):])
+    if name.startswith(_HANGUL_PREFIX):
+        return _lookup_hangul(name[len(_HANGUL_PREFIX):])
+    return _codes_by_name[name]
+
+
+def lookup_with_alias(name, with_named_sequence=False):
+    code = lookup(name, with_named_sequence)
+    if 0 <= code - _ALIAS_BASE < len(_alias_targets):
+        return _alias_targets[code - _ALIAS_BASE]
+    return code
+
+
+def name(code):
+    """The character's name: KeyError for one without."""
+    if _is_cjk_unified(code):
+        return _CJK_PREFIX + hex(code)[2:].upper()
+    if 0xAC00 <= code <= 0xD7A3:
+        index = code - 0xAC00
+        t = index % len(_HANGUL_T)
+        v = (index // len(_HANGUL_T)) % len(_HANGUL_V)
+        l = index // len(_HANGUL_T) // len(_HANGUL_V)
+        return _HANGUL_PREFIX + _HANGUL_L[l] + _HANGUL_V[v] + _HANGUL_T[t]
+    return _names_by_code[code]
+
+
 # not modelled (unknowns of the model)
-name = model_unknown("unicodedb_5_2_0.name")
-lookup = model_unknown("unicodedb_5_2_0.lookup")
-lookup_charcode = model_unknown("unicodedb_5_2_0.lookup_charcode")
 lookup_named_sequence = model_unknown("unicodedb_5_2_0.lookup_named_sequence")
-lookup_with_alias = model_unknown("unicodedb_5_2_0.lookup_with_alias")
 casefold_lookup = model_unknown("unicodedb_5_2_0.casefold_lookup")
