@@ -85,6 +85,8 @@ bundled! {
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
     "rpython.rlib._rzlib_deflate" => "rpython/rlib/_rzlib_deflate.py", false;
+    "rpython.rlib.constant" => "rpython/rlib/constant.py", false;
+    "rpython.rlib.special_value" => "rpython/rlib/special_value.py", false;
     "rpython.rlib.rcomplex" => "rpython/rlib/rcomplex.py", false;
     "rpython.rlib.rawstorage" => "rpython/rlib/rawstorage.py", false;
     "rpython.rlib.unicodedata" => "rpython/rlib/unicodedata/__init__.py", true;

@@ -7,173 +7,27 @@ reference's ll_math raises them)."""
 import math
 from math import fabs
 from rpython.rlib.rfloat import copysign, asinh, log1p, isfinite, isinf, isnan
-
-INF = 1e200 * 1e200
-# the machine's inf / inf, as the reference computes its nan
-NAN = INF / INF
-
-# float.h of the x86-64 host, and the scaling constants cmath derives from them
-DBL_MAX = 1.7976931348623157e308
-DBL_MIN = 2.2250738585072014e-308
-DBL_MANT_DIG = 53
-M_LN2 = 0.6931471805599453094
-M_LN10 = 2.302585092994045684
-CM_LARGE_DOUBLE = DBL_MAX / 4.
-CM_SQRT_LARGE_DOUBLE = math.sqrt(CM_LARGE_DOUBLE)
-CM_LOG_LARGE_DOUBLE = math.log(CM_LARGE_DOUBLE)
-CM_SQRT_DBL_MIN = math.sqrt(DBL_MIN)
-# an odd power of two that makes any subnormal normal, and minus half of one more
-CM_SCALE_UP = 2 * (DBL_MANT_DIG // 2) + 1
-CM_SCALE_DOWN = -(CM_SCALE_UP + 1) // 2
-
-
-def _kind(d):
-    """The class of a float the tables are indexed by: 0 -inf, 1 negative, 2 -0.0,
-    3 +0.0, 4 positive, 5 +inf, 6 nan."""
-    if isnan(d):
-        return 6
-    if isinf(d):
-        if d > 0.0:
-            return 5
-        return 0
-    if d == 0.0:
-        if copysign(1., d) == 1.:
-            return 3
-        return 2
-    if d > 0.0:
-        return 4
-    return 1
-
-
-# the spellings of the table entries: i infinity, z zero, n nan, p pi, h pi/2, q pi/4,
-# t 3*pi/4, 1 one, u a value no finite argument ever reads (the tables hold results only
-# for an infinite or nan part); a leading minus negates
-_WORDS = {'i': INF, 'z': 0.0, 'n': NAN, 'p': math.pi, 'h': 0.5 * math.pi,
-          'q': 0.25 * math.pi, 't': 0.75 * math.pi, '1': 1.0,
-          'u': -9.5426319407711027e33}
-
-
-def _word(w):
-    if w.startswith('-'):
-        return -_WORDS[w[1:]]
-    return _WORDS[w]
-
-
-def _table(text):
-    """49 (real, imag) results, row-major by the kinds of the argument's real part, then
-    of its imaginary part."""
-    cells = []
-    for pair in text.split():
-        re_word, im_word = pair.split(',')
-        cells.append((_word(re_word), _word(im_word)))
-    assert len(cells) == 49
-    return cells
+from rpython.rlib.constant import DBL_MIN, CM_SCALE_UP, CM_SCALE_DOWN
+from rpython.rlib.constant import CM_LARGE_DOUBLE, DBL_MANT_DIG
+from rpython.rlib.constant import M_LN2, M_LN10
+from rpython.rlib.constant import CM_SQRT_LARGE_DOUBLE, CM_SQRT_DBL_MIN
+from rpython.rlib.constant import CM_LOG_LARGE_DOUBLE
+from rpython.rlib.special_value import special_type, INF, NAN
+from rpython.rlib.special_value import sqrt_special_values as _SQRT
+from rpython.rlib.special_value import acos_special_values as _ACOS
+from rpython.rlib.special_value import acosh_special_values as _ACOSH
+from rpython.rlib.special_value import asinh_special_values as _ASINH
+from rpython.rlib.special_value import atanh_special_values as _ATANH
+from rpython.rlib.special_value import log_special_values as _LOG
+from rpython.rlib.special_value import exp_special_values as _EXP
+from rpython.rlib.special_value import cosh_special_values as _COSH
+from rpython.rlib.special_value import sinh_special_values as _SINH
+from rpython.rlib.special_value import tanh_special_values as _TANH
+from rpython.rlib.special_value import rect_special_values as _RECT
 
 
 def _special(table, x, y):
-    return table[7 * _kind(x) + _kind(y)]
-
-
-# C99 Annex G's special values, as CPython's cmath tabulates them
-_SQRT = _table("""
-    i,-i z,-i z,-i z,i z,i i,i n,i
-    i,-i u,u u,u u,u u,u i,i n,n
-    i,-i u,u z,-z z,z u,u i,i n,n
-    i,-i u,u z,-z z,z u,u i,i n,n
-    i,-i u,u u,u u,u u,u i,i n,n
-    i,-i i,-z i,-z i,z i,z i,i i,n
-    i,-i n,n n,n n,n n,n i,i n,n
-""")
-_ACOS = _table("""
-    t,i p,i p,i p,-i p,-i t,-i n,i
-    h,i u,u u,u u,u u,u h,-i n,n
-    h,i u,u h,z h,-z u,u h,-i h,n
-    h,i u,u h,z h,-z u,u h,-i h,n
-    h,i u,u u,u u,u u,u h,-i n,n
-    q,i z,i z,i z,-i z,-i q,-i n,i
-    n,i n,n n,n n,n n,n n,-i n,n
-""")
-_ACOSH = _table("""
-    i,-t i,-p i,-p i,p i,p i,t i,n
-    i,-h u,u u,u u,u u,u i,h n,n
-    i,-h u,u z,-h z,h u,u i,h n,n
-    i,-h u,u z,-h z,h u,u i,h n,n
-    i,-h u,u u,u u,u u,u i,h n,n
-    i,-q i,-z i,-z i,z i,z i,q i,n
-    i,n n,n n,n n,n n,n i,n n,n
-""")
-_ASINH = _table("""
-    -i,-q -i,-z -i,-z -i,z -i,z -i,q -i,n
-    -i,-h u,u u,u u,u u,u -i,h n,n
-    -i,-h u,u -z,-z -z,z u,u -i,h n,n
-    i,-h u,u z,-z z,z u,u i,h n,n
-    i,-h u,u u,u u,u u,u i,h n,n
-    i,-q i,-z i,-z i,z i,z i,q i,n
-    i,n n,n n,-z n,z n,n i,n n,n
-""")
-_ATANH = _table("""
-    -z,-h -z,-h -z,-h -z,h -z,h -z,h -z,n
-    -z,-h u,u u,u u,u u,u -z,h n,n
-    -z,-h u,u -z,-z -z,z u,u -z,h -z,n
-    z,-h u,u z,-z z,z u,u z,h z,n
-    z,-h u,u u,u u,u u,u z,h n,n
-    z,-h z,-h z,-h z,h z,h z,h z,n
-    z,-h n,n n,n n,n n,n z,h n,n
-""")
-_LOG = _table("""
-    i,-t i,-p i,-p i,p i,p i,t i,n
-    i,-h u,u u,u u,u u,u i,h n,n
-    i,-h u,u -i,-p -i,p u,u i,h n,n
-    i,-h u,u -i,-z -i,z u,u i,h n,n
-    i,-h u,u u,u u,u u,u i,h n,n
-    i,-q i,-z i,-z i,z i,z i,q i,n
-    i,n n,n n,n n,n n,n i,n n,n
-""")
-_EXP = _table("""
-    z,z u,u z,-z z,z u,u z,z z,z
-    n,n u,u u,u u,u u,u n,n n,n
-    n,n u,u 1,-z 1,z u,u n,n n,n
-    n,n u,u 1,-z 1,z u,u n,n n,n
-    n,n u,u u,u u,u u,u n,n n,n
-    i,n u,u i,-z i,z u,u i,n i,n
-    n,n n,n n,-z n,z n,n n,n n,n
-""")
-_COSH = _table("""
-    i,n u,u i,z i,-z u,u i,n i,n
-    n,n u,u u,u u,u u,u n,n n,n
-    n,z u,u 1,z 1,-z u,u n,z n,z
-    n,z u,u 1,-z 1,z u,u n,z n,z
-    n,n u,u u,u u,u u,u n,n n,n
-    i,n u,u i,-z i,z u,u i,n i,n
-    n,n n,n n,z n,z n,n n,n n,n
-""")
-_SINH = _table("""
-    i,n u,u -i,-z -i,z u,u i,n i,n
-    n,n u,u u,u u,u u,u n,n n,n
-    z,n u,u -z,-z -z,z u,u z,n z,n
-    z,n u,u z,-z z,z u,u z,n z,n
-    n,n u,u u,u u,u u,u n,n n,n
-    i,n u,u i,-z i,z u,u i,n i,n
-    n,n n,n n,-z n,z n,n n,n n,n
-""")
-_TANH = _table("""
-    -1,z u,u -1,-z -1,z u,u -1,z -1,z
-    n,n u,u u,u u,u u,u n,n n,n
-    n,n u,u -z,-z -z,z u,u n,n n,n
-    n,n u,u z,-z z,z u,u n,n n,n
-    n,n u,u u,u u,u u,u n,n n,n
-    1,z u,u 1,-z 1,z u,u 1,z 1,z
-    n,n n,n n,-z n,z n,n n,n n,n
-""")
-_RECT = _table("""
-    i,n u,u -i,z -i,-z u,u i,n i,n
-    n,n u,u u,u u,u u,u n,n n,n
-    z,z u,u -z,z -z,-z u,u z,z z,z
-    z,z u,u z,-z z,z u,u z,z z,z
-    n,n u,u u,u u,u u,u n,n n,n
-    i,n u,u i,-z i,z u,u i,n i,n
-    n,n n,n n,z n,z n,n n,n n,n
-""")
+    return table[special_type(x)][special_type(y)]
 
 
 # binary operations
