@@ -443,8 +443,13 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
                 args_s.push(s);
             }
             // As the reference: a prebuilt long that does not fit a signed word is an
-            // error, except as the argument of a call (`r_ulonglong(0x9E3779B97F4A7C15)`).
-            let big_long = if matches!(op.opname, Op::SimpleCall | Op::CallArgs) {
+            // error, also as the argument of a call (`r_longlonglong(0xFFFFFFFFFFFFFFFF)`,
+            // `intmask(1 << 63)`), except of `r_uint` (on 64 bits also `r_ulonglong`),
+            // whose call on a constant the reference's flow space folds
+            // (`r_ulonglong(0x9E3779B97F4A7C15)`).
+            let big_long = if matches!(op.opname, Op::SimpleCall | Op::CallArgs)
+                && self.folded_unsigned_call(&op)
+            {
                 None
             } else {
                 op.args.iter().find_map(|a| match a.constant() {
@@ -963,5 +968,23 @@ fn same_case(k: Value, case: Value) -> bool {
         (Value::Bool(a), Value::Bool(b)) => a == b,
         (Value::Int(a), Value::Bool(b)) => (a != 0) == b,
         (a, b) => a == b,
+    }
+}
+
+impl<C: ConcreteSpace> Annotator<'_, C> {
+    /// Whether `op` calls `r_uint` or `r_ulonglong` (one class on 64 bits), which the
+    /// reference's flow space computes on a constant argument before annotation.
+    fn folded_unsigned_call(&self, op: &crate::flowspace::SpaceOperation) -> bool {
+        use crate::builtins::BuiltinId as B;
+        let unsigned =
+            |b: Option<B>| matches!(b, Some(B::RarithmeticRUint | B::RarithmeticRUlonglong));
+        match op.args.first().and_then(|a| a.constant()) {
+            Some(Value::Obj(id)) => match self.space.heap().get(id) {
+                Object::Class(c) => unsigned(c.constructor),
+                Object::Builtin { id, .. } => unsigned(Some(*id)),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 }

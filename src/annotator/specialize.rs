@@ -367,6 +367,38 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         Ok(())
     }
 
+    /// The model's object of low-level type `t`: one the program's constants named, or
+    /// else one of the primitive types of the bundled `lltype` and `rffi` (a value's type,
+    /// `lltype.typeOf(x)`, need not have been named anywhere).
+    fn lltype_object(
+        &mut self,
+        t: crate::lltypesystem::LlType,
+    ) -> Option<crate::objspace::object::ObjId> {
+        if let Some(o) = self.bk.lltype_obj_of(t) {
+            return Some(o);
+        }
+        for module in [
+            "rpython.rtyper.lltypesystem.lltype",
+            "rpython.rtyper.lltypesystem.rffi",
+        ] {
+            for v in self.space.loaded_module_globals(module) {
+                let Value::Obj(o) = v else { continue };
+                let bk = &mut self.bk;
+                let found = crate::annotator::llannotation::lltype_of_obj(
+                    self.space.heap(),
+                    &mut bk.lltypes,
+                    &mut bk.lltype_objs,
+                    o,
+                );
+                if found == Some(t) {
+                    bk.lltype_objs.insert(o, t);
+                    return Some(o);
+                }
+            }
+        }
+        None
+    }
+
     /// `specialize:memo`: the function runs at translation time for every combination of
     /// the prebuilt values its arguments can take; the call's result is what it returned.
     pub(super) fn call_memo(&mut self, fdesc: DescId, args: &ArgsS) -> Result<SomeValue, AnnError> {
@@ -417,9 +449,11 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                     vec![s.konst().expect("constant")]
                 }
                 SomeValue::Instance { konst: Some(k), .. } => vec![*k],
-                // a low-level type: the model's object it was made from (`rffi.sizeof(T)`)
-                SomeValue::LlType(t) if self.bk.lltype_obj_of(*t).is_some() => {
-                    vec![Value::Obj(self.bk.lltype_obj_of(*t).expect("type object"))]
+                // a low-level type: the model's object it was made from (`rffi.sizeof(T)`),
+                // or for a type known only as a value's (`CArrayPtr(lltype.typeOf(x))`),
+                // the model's object of that name
+                SomeValue::LlType(t) if self.lltype_object(*t).is_some() => {
+                    vec![Value::Obj(self.lltype_object(*t).expect("type object"))]
                 }
                 other => {
                     return Err(AnnError::new(

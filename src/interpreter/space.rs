@@ -311,6 +311,11 @@ pub trait ConcreteSpace: Space<Value = Value> {
     /// budgets of its own: the import's memory (its heap frees nothing) and the CPU time
     /// of the import and of the annotation so far are not the call's.
     fn restart_limits(&mut self) {}
+    /// The globals of a module the program's import loaded (`None` when it was not),
+    /// for the annotator's look-up of the model's type objects.
+    fn loaded_module_globals(&self, _name: &str) -> Vec<Value> {
+        Vec::new()
+    }
     /// Calls the registry's import-time implementation of built-in `id` on constant
     /// arguments (the annotator's constant folding of `int("12")`, `chr(120)`…): its
     /// result, or `None` when the call raises (the reference then leaves the value

@@ -84,6 +84,14 @@ bundled! {
     "rpython.rlib.rmd5" => "rpython/rlib/rmd5.py", false;
     "rpython.rlib.rzlib" => "rpython/rlib/rzlib.py", false;
     "rpython.rlib._rzlib_inflate" => "rpython/rlib/_rzlib_inflate.py", false;
+    "rpython.rlib._rzlib_deflate" => "rpython/rlib/_rzlib_deflate.py", false;
+    "rpython.rlib.constant" => "rpython/rlib/constant.py", false;
+    "rpython.rlib.special_value" => "rpython/rlib/special_value.py", false;
+    "rpython.rlib.rcomplex" => "rpython/rlib/rcomplex.py", false;
+    "rpython.rlib.rawstorage" => "rpython/rlib/rawstorage.py", false;
+    "rpython.rlib.unicodedata" => "rpython/rlib/unicodedata/__init__.py", true;
+    "rpython.rlib.unicodedata._unicodedb_5_2_0_data" => "rpython/rlib/unicodedata/_unicodedb_5_2_0_data.py", false;
+    "rpython.rlib.unicodedata.unicodedb_5_2_0" => "rpython/rlib/unicodedata/unicodedb_5_2_0.py", false;
     "rpython.rlib.rbisect" => "rpython/rlib/rbisect.py", false;
     "rpython.rlib.rshrinklist" => "rpython/rlib/rshrinklist.py", false;
     "rpython.rlib.cache" => "rpython/rlib/cache.py", false;

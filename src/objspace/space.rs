@@ -669,6 +669,12 @@ impl crate::interpreter::ConcreteSpace for ObjSpace {
     fn bundled_file_ids(&self) -> Vec<crate::syntax::FileId> {
         self.bundled_files.iter().copied().collect()
     }
+    fn loaded_module_globals(&self, name: &str) -> Vec<Value> {
+        match self.modules.get(name).map(|&m| self.heap.get(m)) {
+            Some(super::object::Object::Module(m)) => m.dict.iter().map(|(_, v)| v).collect(),
+            _ => Vec::new(),
+        }
+    }
     fn call_builtin_const(
         &mut self,
         id: crate::builtins::BuiltinId,

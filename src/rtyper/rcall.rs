@@ -161,6 +161,9 @@ impl RTyper<'_> {
                             return Ok((Hlvalue::Ll(self.const_value(k, rr)?), rr));
                         }
                         if memo {
+                            if let Some(r) = self.memo_single_object(hop)? {
+                                return Ok(r);
+                            }
                             if let Some(r) = self.memo_by_value(hop, llops, id)? {
                                 return Ok(r);
                             }

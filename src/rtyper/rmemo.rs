@@ -99,6 +99,36 @@ impl RTyper<'_> {
 
     /// The call of the memo function `func` with arguments chosen at run time: its result
     /// and Repr; `None` for another call (not translated).
+    /// A memo call whose result is always the same prebuilt object of no run-time
+    /// representation (the class `lltype.scoped_alloc`'s memo makes for a type, a
+    /// function): a constant, called or read by the operations after it.
+    pub(super) fn memo_single_object(
+        &mut self,
+        hop: &Hop,
+    ) -> Result<Option<(Hlvalue, ReprId)>, TyperError> {
+        let rr = hop.r_result;
+        if self.lltype(rr) != LlType::VOID {
+            return Ok(None);
+        }
+        let SomeValue::Pbc {
+            descs,
+            can_be_none: false,
+        } = &hop.s_result
+        else {
+            return Ok(None);
+        };
+        let [d] = descs[..] else {
+            return Ok(None);
+        };
+        let Some(obj) = self.ann.bookkeeper.desc_obj(d) else {
+            return Ok(None);
+        };
+        Ok(Some((
+            Hlvalue::Ll(self.const_value(Value::Obj(obj), rr)?),
+            rr,
+        )))
+    }
+
     pub(super) fn memo_by_value(
         &mut self,
         hop: &mut Hop,

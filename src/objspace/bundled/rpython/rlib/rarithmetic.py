@@ -173,6 +173,43 @@ def most_pos_value_of_same_type(x):
     return ones
 
 
+def _int_class_of_lltype(tp):
+    """(the integer class, its bits, whether signed) of a low-level integer type."""
+    from rpython.rtyper.lltypesystem import lltype
+    if tp is lltype.Unsigned:
+        return r_uint, 64, False
+    if tp is lltype.SignedLongLong:
+        return r_longlong, 64, True
+    if tp is lltype.UnsignedLongLong:
+        return r_ulonglong, 64, False
+    return _NARROW[tp.signed, tp.bits], tp.bits, tp.signed
+
+
+@specialize.memo()
+def most_neg_value_of(tp):
+    """The lowest value of the low-level integer type `tp`, of its class (a plain int
+    for Signed)."""
+    from rpython.rtyper.lltypesystem import lltype
+    if tp is lltype.Signed:
+        return -9223372036854775807 - 1
+    cls, bits, signed = _int_class_of_lltype(tp)
+    if signed:
+        return cls(-(1 << (bits - 1)))
+    return cls(0)
+
+
+@specialize.memo()
+def most_pos_value_of(tp):
+    """The highest value of the low-level integer type `tp`, of its class."""
+    from rpython.rtyper.lltypesystem import lltype
+    if tp is lltype.Signed:
+        return 9223372036854775807
+    cls, bits, signed = _int_class_of_lltype(tp)
+    if signed:
+        return cls((1 << (bits - 1)) - 1)
+    return cls((1 << bits) - 1)
+
+
 def normalizedinttype(t):
     return t
 

@@ -2,7 +2,7 @@
 RPython with the real signatures and result types (formatd is dtoa's formatting)."""
 import math
 from __rpy__ import rfloat_formatd
-from math import isinf, isnan, copysign, log1p
+from math import isinf, isnan, copysign, log1p, acosh, asinh, atanh, expm1
 from rpython.rlib.objectmodel import enforceargs
 
 INFINITY = 1e200 * 1e200

@@ -4,12 +4,13 @@ Here zlib's work is written in RPython (`run` and `build` compile it like the pr
 `uLong` results); `inflateInit`, `decompress` and `inflateEnd` decompress zlib and raw
 deflate streams (`_rzlib_inflate.py`) with zlib's results, down to how much input a call
 leaves unused and its error messages. zlib's constants and `RZlibError` are the
-reference's. Compression (`deflateInit`, `compress`, `deflateEnd`), whose output depends
-on zlib's own algorithm, and preset dictionaries are not in the model: a program using
-them can be checked, and `run` and `build` refuse it naming them."""
+reference's. Compression (`deflateInit`, `compress`, `deflateEnd`), whose output is zlib's
+own algorithm, calls the system zlib as the reference does (`_rzlib_deflate.py`): `build`
+links it, `run` stops at the first call. Preset dictionaries are not in the model."""
 import sys
 from rpython.rlib.rarithmetic import r_uint
 from rpython.rlib._rzlib_inflate import InflateStream, crc32_update, adler32_update
+from rpython.rlib import _rzlib_deflate
 
 Z_OK = 0
 Z_STREAM_END = 1
@@ -64,8 +65,13 @@ class RZlibError(Exception):
 
 
 def _stream_error(stream, err, while_doing):
-    if stream.msg is not None:
-        reason = stream.msg
+    return _zlib_error(stream.msg, err, while_doing)
+
+
+def _zlib_error(msg, err, while_doing):
+    """The RZlibError of zlib's result `err`, with zlib's message `msg` when it left one."""
+    if msg is not None:
+        reason = msg
     elif err == Z_MEM_ERROR:
         reason = "out of memory"
     elif err == Z_BUF_ERROR:
@@ -144,3 +150,33 @@ def decompress(stream, data, flush=Z_SYNC_FLUSH, max_length=sys.maxint, zdict=No
             raise _stream_error(stream, err, while_doing)
     finished = err == Z_STREAM_END
     return "".join(result), finished, end - pos
+
+
+def deflateInit(level=Z_DEFAULT_COMPRESSION, method=Z_DEFLATED, wbits=MAX_WBITS,
+                memLevel=DEF_MEM_LEVEL, strategy=Z_DEFAULT_STRATEGY, zdict=None):
+    """A stream that compresses (`compress`): zlib's own z_stream."""
+    if zdict is not None:
+        raise RZlibError("preset dictionaries are not supported by rpy-lsp")
+    stream, err = _rzlib_deflate.deflate_init(level, method, wbits, memLevel, strategy)
+    if err == Z_OK:
+        return stream
+    msg = _rzlib_deflate.stream_msg(stream)
+    _rzlib_deflate.free_stream(stream)
+    if err == Z_STREAM_ERROR:
+        raise ValueError("Invalid initialization option")
+    raise _zlib_error(msg, err, "while creating compression object")
+
+
+def deflateEnd(stream):
+    """Frees the compression stream."""
+    _rzlib_deflate.deflate_end(stream)
+
+
+def compress(stream, data, flush=Z_NO_FLUSH):
+    """Feeds `data` to the compression stream: the compressed output it gives now (all
+    of it, with `flush` other than Z_NO_FLUSH)."""
+    assert data is not None
+    out, err = _rzlib_deflate.deflate(stream, data, flush, OUTPUT_BUFFER_SIZE)
+    if err != Z_OK and err != Z_STREAM_END:
+        raise _zlib_error(_rzlib_deflate.stream_msg(stream), err, "while compressing")
+    return out
