@@ -169,11 +169,23 @@ pub fn items_len(c: &Container) -> usize {
 
 /// Number of items allocated for a container's array: its length and its extra item
 /// (`LlTypes::extra_item_after_alloc`), which may be read and written but is no item.
+#[inline]
 fn items_allocated(c: &Container) -> usize {
     match &c.items {
         Items::None => 0,
         Items::Bytes(b) => b.len(),
         Items::Values(v) => v.len() / c.stride.max(1),
+    }
+}
+
+/// The error of an item index outside a container's array, out of line: the item accessors
+/// are on the LLInterpreter's hot path and stay small enough to inline.
+#[cold]
+#[inline(never)]
+fn out_of_bounds(c: &Container, index: i64) -> HeapError {
+    HeapError::IndexOutOfBounds {
+        index,
+        length: items_len(c),
     }
 }
 
@@ -618,22 +630,24 @@ impl LlHeap {
     }
 
     /// Item `index` (a primitive or pointer item) of the array of `p`.
+    #[inline]
     pub fn getitem(&self, p: LlPtr, index: i64) -> R<LlValue> {
         self.get_item_slot(p, index, 0)
     }
 
+    #[inline]
     pub fn setitem(&mut self, p: LlPtr, index: i64, value: LlValue) -> R<()> {
         self.set_item_slot(p, index, 0, value)
     }
 
     /// Flattened slot `off` of item `index` of the array of `p`: the item itself (0), or
     /// a field of an item that is a structure (an interior path resolved ahead of time).
+    #[inline]
     pub fn get_item_slot(&self, p: LlPtr, index: i64, off: usize) -> R<LlValue> {
         let c = self.container(p)?;
         let stride = c.stride.max(1);
         if index < 0 || index as usize >= items_allocated(c) {
-            let length = items_len(c);
-            return Err(HeapError::IndexOutOfBounds { index, length });
+            return Err(out_of_bounds(c, index));
         }
         let s = index as usize * stride + off;
         Ok(match &c.items {
@@ -643,12 +657,12 @@ impl LlHeap {
         })
     }
 
+    #[inline]
     pub fn set_item_slot(&mut self, p: LlPtr, index: i64, off: usize, value: LlValue) -> R<()> {
         let c = self.container_mut(p)?;
         let stride = c.stride.max(1);
         if index < 0 || index as usize >= items_allocated(c) {
-            let length = items_len(c);
-            return Err(HeapError::IndexOutOfBounds { index, length });
+            return Err(out_of_bounds(c, index));
         }
         let s = index as usize * stride + off;
         match &mut c.items {
