@@ -97,8 +97,6 @@ impl RTyper<'_> {
         Some(args)
     }
 
-    /// The call of the memo function `func` with arguments chosen at run time: its result
-    /// and Repr; `None` for another call (not translated).
     /// A memo call whose result is always the same prebuilt object of no run-time
     /// representation (the class `lltype.scoped_alloc`'s memo makes for a type, a
     /// function): a constant, called or read by the operations after it.
@@ -129,6 +127,8 @@ impl RTyper<'_> {
         )))
     }
 
+    /// The call of the memo function `func` with arguments chosen at run time: its result
+    /// and Repr; `None` for another call (not translated).
     pub(super) fn memo_by_value(
         &mut self,
         hop: &mut Hop,
