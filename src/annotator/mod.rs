@@ -40,7 +40,7 @@ mod describe;
 pub mod description;
 mod dispatch;
 mod extregistry;
-mod fill_loops;
+pub mod fill_loops;
 mod getattr;
 mod immutable_hints;
 mod immutablevalue;

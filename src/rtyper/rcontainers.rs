@@ -42,8 +42,17 @@ impl RTyper<'_> {
 
     pub(super) fn rtype_len(&mut self, hop: &mut Hop, llops: &mut LlOps) -> R {
         let si = self.intern_repr(Repr::Int(IntKind::Signed));
-        let (v, r) = (hop.args_v[0], hop.args_r[0]);
-        let out = match self.repr(r).clone() {
+        match self.len_of(llops, hop.args_v[0], hop.args_r[0]) {
+            Some(out) => Ok((out, si)),
+            None => Err(TyperError::new(
+                "len() of this value is not supported by `run` yet",
+            )),
+        }
+    }
+
+    /// The length of `v` (held in Repr `r`), when its Repr has one.
+    pub(super) fn len_of(&mut self, llops: &mut LlOps, v: Hlvalue, r: ReprId) -> Option<Hlvalue> {
+        Some(match self.repr(r).clone() {
             Repr::Str | Repr::Unicode | Repr::ByteArray => llops.genop(
                 LlOp::GetInteriorArraySize,
                 vec![v, cfield("chars")],
@@ -60,13 +69,8 @@ impl RTyper<'_> {
             Repr::Dict { .. } => {
                 llops.genop(LlOp::GetField, vec![v, cfield("num_live")], LlType::SIGNED)
             }
-            _ => {
-                return Err(TyperError::new(
-                    "len() of this value is not supported by `run` yet",
-                ))
-            }
-        };
-        Ok((out, si))
+            _ => return None,
+        })
     }
 
     /// The GcArray holding a list's items: the list itself when fixed-size, its `items`

@@ -210,6 +210,7 @@ impl RTyper<'_> {
             lg.set_link_span(l, hl.span);
             lg.startblock = entry;
         }
+        self.plan_fills(g);
         for &b in &order {
             if b == hl.returnblock || b == hl.exceptblock {
                 continue;
@@ -310,6 +311,10 @@ impl RTyper<'_> {
                 // is unreachable
                 return self.stop_block_after(llops, bmap[&b], op.span);
             }
+        }
+        if !self.fills.is_empty() {
+            self.fill_prealloc(g, b, &mut llops, vmap)
+                .map_err(|e| e.at(block.operations.last().map(|o| o.span).unwrap_or_default()))?;
         }
         let cannot_raise = catching && raising_index.is_none();
         // exits into blocks the annotator never reached (a switch it knew the value of)
@@ -425,6 +430,10 @@ impl RTyper<'_> {
             conv.span = link_span;
             if k == 0 && !trailing.is_empty() {
                 conv.ops = std::mem::take(&mut trailing);
+            }
+            if !self.fills.is_empty() {
+                self.fill_exact_on_link(g, l, &mut conv, vmap)
+                    .map_err(|e| e.at(link_span))?;
             }
             let mut args = Vec::new();
             for (j, a) in link.args.iter().enumerate() {

@@ -110,6 +110,40 @@ def ll_append(l, x):
     l.items[n] = x
 
 
+# ---- lists a loop fills (rtyper/rfill.rs)
+
+@specialize.ll()
+def ll_set_maxlength(l, n):
+    # at the loop's iter: room for exactly the iterable's length (the reference's
+    # preallocation of a list a loop fills); the list is still empty here
+    if l.length == 0:
+        l.items = malloc(typeOf(l).TO.items.TO, n)
+
+
+@specialize.ll()
+def ll_append_noresize(l, x):
+    # an append of that loop: the reference writes past the array when the iterable grew
+    # (undefined); here the array grows by exactly one item, so ll_fill_exact keeps the
+    # items appended
+    n = l.length
+    if n >= len(l.items):
+        new = malloc(typeOf(l).TO.items.TO, n + 1)
+        _copy(l.items, 0, new, 0, n)
+        l.items = new
+    l.length = n + 1
+    l.items[n] = x
+
+
+@specialize.ll()
+def ll_fill_exact(l):
+    # at the loop's normal end, for a list never resized afterwards: the reference's
+    # result is the preallocated array itself, so a loop that shrank the list it iterated
+    # leaves zeros (or NULLs) after the items appended
+    n = len(l.items)
+    if l.length < n:
+        l.length = n
+
+
 @specialize.ll()
 def _check_index(index, n):
     # an index in [-n, n) made non-negative; out of it, undefined (no IndexError handler)
