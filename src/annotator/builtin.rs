@@ -448,7 +448,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             _ if id.int_kind().is_some() => {
                 self.machine_int(name, args, id.int_kind().unwrap_or(IntKind::Signed))
             }
-            B::RarithmeticRSinglefloat => Ok(SomeValue::float()),
+            B::RarithmeticRSinglefloat => Ok(SomeValue::SingleFloat),
             B::RarithmeticIntmask => {
                 self.arity(name, args, 1, 1)?;
                 if !p[0].is_number() && !p[0].is_error() {

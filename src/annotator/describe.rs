@@ -107,6 +107,7 @@ impl Bookkeeper {
             }
             S::Bool { .. } => "bool".into(),
             S::Float { .. } => "float".into(),
+            S::SingleFloat => "single-precision float (r_singlefloat)".into(),
             S::Char { .. } => "str (one character)".into(),
             S::Str { can_be_none, .. } => or_none("str".into(), *can_be_none),
             S::UnicodeCodePoint { .. } => "unicode (one character)".into(),

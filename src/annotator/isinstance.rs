@@ -181,6 +181,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Integer { kind, .. } => by(int_kind_name(*kind)),
             S::Bool { .. } => by("bool"),
             S::Float { .. } => by("float"),
+            S::SingleFloat => by("r_singlefloat"),
             S::Char { .. } | S::Str { .. } => by("str"),
             S::UnicodeCodePoint { .. } | S::Unicode { .. } => by("unicode"),
             S::Tuple(_) => by("tuple"),

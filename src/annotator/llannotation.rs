@@ -42,6 +42,7 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
             konst: None,
         },
         LlType::FLOAT => SomeValue::float(),
+        LlType::SINGLEFLOAT => SomeValue::SingleFloat,
         _ if t.narrow_bits().is_some() => {
             let (bits, signed) = t.narrow_bits().unwrap_or((32, true));
             SomeValue::Integer {
@@ -168,6 +169,7 @@ pub fn lltype_of_obj(
             b"SignedLongLong" => LlType::SIGNEDLONGLONG,
             b"UnsignedLongLong" => LlType::UNSIGNEDLONGLONG,
             b"Float" => LlType::FLOAT,
+            b"SingleFloat" => LlType::SINGLEFLOAT,
             b"Char" => LlType::CHAR,
             b"UniChar" => LlType::UNICHAR,
             b"Bool" => LlType::BOOL,
@@ -662,6 +664,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             S::Integer { kind, .. } => Some(LlType::of_int_kind(*kind)),
             S::Bool { .. } => Some(LlType::BOOL),
             S::Float { .. } => Some(LlType::FLOAT),
+            S::SingleFloat => Some(LlType::SINGLEFLOAT),
             S::Char { .. } => Some(LlType::CHAR),
             S::UnicodeCodePoint { .. } => Some(LlType::UNICHAR),
             S::Ptr(p) => Some(*p),
@@ -924,6 +927,7 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                 Some(S::Char { .. }) => Ok(S::LlType(LlType::CHAR)),
                 Some(S::UnicodeCodePoint { .. }) => Ok(S::LlType(LlType::UNICHAR)),
                 Some(S::Float { .. }) => Ok(S::LlType(LlType::FLOAT)),
+                Some(S::SingleFloat) => Ok(S::LlType(LlType::SINGLEFLOAT)),
                 _ => Err(AnnError::new(
                     "RPY205",
                     "`typeOf()` of a value that has no low-level type here".into(),

@@ -91,6 +91,10 @@ pub enum SomeValue {
     Float {
         konst: Option<Value>,
     },
+    /// An `r_singlefloat`, C's 4-byte `float` (the reference's `SomeSingleFloat`): no
+    /// operation but `float()` of it, storage (fields, items, raw memory) and casts; no
+    /// union with anything else.
+    SingleFloat,
     Char {
         no_nul: bool,
         konst: Option<Value>,
@@ -544,6 +548,7 @@ impl SomeValue {
             S::Integer { .. } => "SomeInteger",
             S::Bool { .. } => "SomeBool",
             S::Float { .. } => "SomeFloat",
+            S::SingleFloat => "SomeSingleFloat",
             S::Char { .. } => "SomeChar",
             S::Str { .. } => "SomeString",
             S::UnicodeCodePoint { .. } => "SomeUnicodeCodePoint",

@@ -447,6 +447,8 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         }
         match s {
             s if s.is_number() || s.is_str_like() => Ok(SomeValue::float()),
+            // the reference's SingleFloatRepr.rtype_float (a cast_primitive)
+            S::SingleFloat => Ok(SomeValue::float()),
             // int() of a bytearray is typed, float() is not (the reference's typer fails
             // on it)
             S::ByteArray => Err(AnnError::new(

@@ -107,6 +107,7 @@ impl Bookkeeper {
                     }
             }
             (S::Float { konst: c1 }, S::Float { konst: c2 }) => same_const(heap, *c1, *c2),
+            (S::SingleFloat, S::SingleFloat) => true,
             (
                 S::Char {
                     no_nul: n1,
@@ -364,6 +365,7 @@ impl Bookkeeper {
             }
             (x, y) if x.is_int_like() && y.is_int_like() => self.union_ints(heap, x, y)?,
             (x, y) if x.is_number() && y.is_number() => S::Float { konst: None },
+            (S::SingleFloat, S::SingleFloat) => S::SingleFloat,
             (S::Char { no_nul: n1, .. }, S::Char { no_nul: n2, .. }) => S::Char {
                 no_nul: *n1 && *n2,
                 konst: None,

@@ -112,6 +112,7 @@ impl<'p> Database<'p> {
             LlType::SIGNEDLONGLONG => "long long".into(),
             LlType::UNSIGNEDLONGLONG => "unsigned long long".into(),
             LlType::FLOAT => "double".into(),
+            LlType::SINGLEFLOAT => "float".into(),
             LlType::CHAR => "unsigned char".into(),
             LlType::UNICHAR => "uint32_t".into(),
             LlType::BOOL => "bool".into(),

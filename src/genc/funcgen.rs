@@ -493,6 +493,7 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             LlType::SIGNEDLONGLONG => Some("llong"),
             LlType::UNSIGNEDLONGLONG => Some("ullong"),
             LlType::FLOAT => Some("double"),
+            LlType::SINGLEFLOAT => Some("float"),
             LlType::UNICHAR => Some("u32"),
             LlType::INT => Some("int"),
             LlType::UINT => Some("uint"),

@@ -465,11 +465,7 @@ impl<'p> LlInterpreter<'p> {
         };
         let mut off = 0usize;
         for (name, t) in fields {
-            let size = match *t {
-                LlType::CHAR | LlType::BOOL => 1,
-                LlType::UNICHAR => 4,
-                t => t.narrow_bits().map_or(8, |(bits, _)| bits as usize / 8),
-            };
+            let size = crate::lltypesystem::heap::raw_item_size(*t).unwrap_or(8);
             off = off.div_ceil(size) * size;
             if **name == *f.as_str() {
                 let at = self.heap.ptradd(p, off as i64, Some(1));
@@ -702,6 +698,8 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
             other => other.as_uint(),
         }),
         LlType::FLOAT => LlValue::Float(v.as_float()),
+        // C's (float): rounded to single precision, kept as the double it is exactly
+        LlType::SINGLEFLOAT => LlValue::Float(v.as_float() as f32 as f64),
         _ if to.narrow_bits().is_some() => LlValue::narrow(
             to,
             match v {

@@ -78,7 +78,7 @@ impl LlValue {
             LlType::VOID => LlValue::Void,
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(0),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(0),
-            LlType::FLOAT => LlValue::Float(0.0),
+            LlType::FLOAT | LlType::SINGLEFLOAT => LlValue::Float(0.0),
             LlType::CHAR => LlValue::Char(0),
             LlType::UNICHAR => LlValue::UniChar(0),
             LlType::BOOL => LlValue::Bool(false),
@@ -195,7 +195,7 @@ fn out_of_bounds(c: &Container, index: i64) -> HeapError {
 pub fn raw_item_size(t: LlType) -> Option<usize> {
     match t {
         LlType::CHAR | LlType::BOOL => Some(1),
-        LlType::UNICHAR => Some(4),
+        LlType::UNICHAR | LlType::SINGLEFLOAT => Some(4),
         LlType::SIGNED
         | LlType::UNSIGNED
         | LlType::SIGNEDLONGLONG
@@ -549,6 +549,7 @@ impl LlHeap {
             LlType::BOOL => LlValue::Bool(bits != 0),
             LlType::UNICHAR => LlValue::UniChar(bits as u32),
             LlType::FLOAT => LlValue::Float(f64::from_bits(bits)),
+            LlType::SINGLEFLOAT => LlValue::Float(f32::from_bits(bits as u32) as f64),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(bits),
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(bits as i64),
             t => LlValue::narrow(t, bits as i64),
@@ -559,6 +560,7 @@ impl LlHeap {
     pub fn raw_store(&mut self, p: LlPtr, index: i64, item: LlType, v: LlValue) -> R<()> {
         let (obj, start, size) = self.raw_span(p, index, item)?;
         let bits = match v {
+            LlValue::Float(f) if item == LlType::SINGLEFLOAT => (f as f32).to_bits() as u64,
             LlValue::Float(f) => f.to_bits(),
             other => other.as_uint(),
         };

@@ -33,9 +33,12 @@ pub enum Primitive {
     UShort,
     SignedChar,
     UChar,
+    /// C's 4-byte `float` (`lltype.SingleFloat`, rffi's `FLOAT`): its values are kept as
+    /// the doubles they are exactly, rounded to single precision when made.
+    SingleFloat,
 }
 
-const PRIMITIVES: [(Primitive, &str); 15] = [
+const PRIMITIVES: [(Primitive, &str); 16] = [
     (Primitive::Void, "Void"),
     (Primitive::Signed, "Signed"),
     (Primitive::Unsigned, "Unsigned"),
@@ -51,6 +54,7 @@ const PRIMITIVES: [(Primitive, &str); 15] = [
     (Primitive::UShort, "USHORT"),
     (Primitive::SignedChar, "SIGNEDCHAR"),
     (Primitive::UChar, "UCHAR"),
+    (Primitive::SingleFloat, "SingleFloat"),
 ];
 
 impl LlType {
@@ -69,6 +73,7 @@ impl LlType {
     pub const USHORT: LlType = LlType(12);
     pub const SIGNEDCHAR: LlType = LlType(13);
     pub const UCHAR: LlType = LlType(14);
+    pub const SINGLEFLOAT: LlType = LlType(15);
 
     /// The low-level type of a narrow C integer of `bits` bits.
     pub fn narrow(bits: u8, signed: bool) -> LlType {

@@ -202,9 +202,8 @@ pub struct RtState {
     /// (start, stop, step) values. Keyed by the high-level result Variable.
     lazy_ranges: HashMap<(u32, VarId), (Hlvalue, Hlvalue, Hlvalue)>,
     /// The loops of the graph being translated that fill a list preallocated with their
-    /// iterable's length (`rfill`), and the positions of their `append` calls (all graphs).
+    /// iterable's length (`rfill`).
     fills: Vec<crate::annotator::fill_loops::ExactFill>,
-    fill_appends: crate::fasthash::HashSet<(u32, u32, u32)>,
     /// Items of arrays of structures read in low-level code (`d.entries[i]`, an
     /// `ArrayItem`): no value is made; the accesses to their fields, in the same block,
     /// become interior operations on the (array, index) kept here. Keyed by the
@@ -352,7 +351,6 @@ fn rtype_rounds(
         pending_ovf: HashMap::default(),
         lazy_ranges: HashMap::default(),
         fills: Vec::new(),
-        fill_appends: Default::default(),
         array_items: HashMap::default(),
         gen_frames: HashMap::default(),
         gen_next: HashMap::default(),

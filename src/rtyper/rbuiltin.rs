@@ -521,6 +521,9 @@ impl RTyper<'_> {
                         .unwrap();
                     return Ok((Hlvalue::Ll(k), rr));
                 }
+                if id == B::RarithmeticRSinglefloat || matches!(self.repr(hop.args_r[0]), Repr::SingleFloat) {
+                    return self.rtype_singlefloat_cast(hop, llops, id == B::Float);
+                }
                 if matches!(self.repr(hop.args_r[0]), Repr::Str | Repr::Char) {
                     let s = self.inputarg(llops, hop, 0, rs)?;
                     let base = if hop.nargs() > 1 {
@@ -539,7 +542,6 @@ impl RTyper<'_> {
                         self.gendirectcall(llops, "ll_str_to_int", vec![s, base], LlType::SIGNED)?;
                     return Ok((self.convertvar(llops, x, si, rr)?, rr));
                 }
-                // (an r_singlefloat is a float to rpy-lsp: no cast to an integer)
                 if matches!(self.repr(hop.args_r[0]), Repr::Float)
                     && id.int_kind().is_some_and(|k| k.is_narrow())
                 {
@@ -562,19 +564,6 @@ impl RTyper<'_> {
                     return Ok((self.convertvar(llops, i, si, rr)?, rr));
                 }
                 let v = self.inputarg(llops, hop, 0, rr)?;
-                if id == B::RarithmeticRSinglefloat {
-                    // a C float: rounded to single precision (float() reads it back); the
-                    // reference casts a constant argument at run time too, so
-                    // `r_singlefloat(1.1)` is 1.100000023841858, never 1.1
-                    if let Hlvalue::Ll(LlConstant { ty, value: LlValue::Float(x) }) = v {
-                        let value = LlValue::Float(x as f32 as f64);
-                        return Ok((Hlvalue::Ll(LlConstant { ty, value }), rr));
-                    }
-                    if !matches!(v, Hlvalue::Ll(_)) {
-                        let f = self.gendirectcall(llops, "ll_round_to_float32", vec![v], LlType::FLOAT)?;
-                        return Ok((f, rr));
-                    }
-                }
                 Ok((v, rr))
             }
             B::MathCopysign if hop.args_s[1].konst().is_some_and(|y| matches!(y, Value::Float(f) if f.is_nan())) => {
@@ -660,6 +649,48 @@ impl RTyper<'_> {
                 _ => self.const_str(v),
             },
             _ => self.const_str(v),
+        }
+    }
+}
+
+impl RTyper<'_> {
+    /// `r_singlefloat(x)` (`to_float` false) and `float(sf)` (true): the reference's
+    /// `cast_primitive` between Float and SingleFloat (C's `(float)x`, `(double)sf`). A
+    /// constant argument is cast at run time too, so `r_singlefloat(1.1)` is
+    /// 1.100000023841858, never 1.1.
+    pub(super) fn rtype_singlefloat_cast(
+        &mut self,
+        hop: &mut Hop,
+        llops: &mut LlOps,
+        to_float: bool,
+    ) -> Result<(Hlvalue, ReprId), TyperError> {
+        let rr = hop.r_result;
+        let from = self.repr(hop.args_r[0]).clone();
+        match (from, to_float) {
+            (Repr::SingleFloat, true) => {
+                hop.exception_cannot_occur();
+                let v = hop.args_v[0];
+                if let Hlvalue::Ll(LlConstant { value, .. }) = v {
+                    return Ok((Hlvalue::Ll(LlConstant { ty: LlType::FLOAT, value }), rr));
+                }
+                Ok((llops.genop(LlOp::CastPrimitive, vec![v], LlType::FLOAT), rr))
+            }
+            (Repr::SingleFloat, false) if matches!(self.repr(rr), Repr::SingleFloat) => {
+                Ok((hop.args_v[0], rr))
+            }
+            (Repr::SingleFloat, _) => Err(TyperError::new(
+                "a single-precision float (r_singlefloat) converts only to a float, with float()",
+            )),
+            _ => {
+                let rf = self.intern_repr(Repr::Float);
+                let v = self.inputarg(llops, hop, 0, rf)?;
+                hop.exception_cannot_occur();
+                if let Hlvalue::Ll(LlConstant { value: LlValue::Float(x), .. }) = v {
+                    let value = LlValue::Float(x as f32 as f64);
+                    return Ok((Hlvalue::Ll(LlConstant { ty: LlType::SINGLEFLOAT, value }), rr));
+                }
+                Ok((llops.genop(LlOp::CastPrimitive, vec![v], LlType::SINGLEFLOAT), rr))
+            }
         }
     }
 }

@@ -70,13 +70,7 @@ impl RTyper<'_> {
                     }
                     B::ListAppend => {
                         let x = self.inputarg(llops, hop, 0, item)?;
-                        // in a loop filling a preallocated list (`rfill`): no growing
-                        let helper = if self.is_fill_append(hop.position) {
-                            "ll_append_noresize"
-                        } else {
-                            "ll_append"
-                        };
-                        (helper, vec![sv, x], (LlType::VOID, void))
+                        ("ll_append", vec![sv, x], (LlType::VOID, void))
                     }
                     B::ListPop => {
                         let i = if hop.nargs() > 0 {

@@ -1,7 +1,7 @@
 //! Lists a loop fills with one `append` per pass (`annotator::fill_loops::exact_fill_loops`),
 //! preallocated as the reference's RTyper does after its `detect_list_comprehension`: at the
 //! loop's `iter` the list gets room for exactly the iterable's length (`ll_set_maxlength`),
-//! its `append`s write without growing it while there is room, and at the loop's normal
+//! so its `append`s (the plain `ll_append`) find room without growing it, and at the loop's normal
 //! end a list never resized afterwards becomes the preallocated array itself
 //! (`ll_list2fixed_exact`): when the loop shrank the list it iterates, the result keeps
 //! the starting length, zeros after the items appended.
@@ -38,23 +38,18 @@ impl RTyper<'_> {
         let hl = &self.ann.graphs[g as usize];
         let found = exact_fill_loops(hl, &is_str);
         for f in found {
-            let preallocated = matches!(
-                self.annotation(g, f.iterable),
-                SomeValue::List { .. }
-                    | SomeValue::Dict { .. }
-                    | SomeValue::Str { .. }
-                    | SomeValue::Char { .. }
-            );
+            // a `range()` list only iterated is never built (`lazy_ranges`) and cannot
+            // change length: left to the plain append
+            let s = self.annotation(g, f.iterable);
+            let preallocated = match &s {
+                SomeValue::List { .. } => self.range_list_step(&s).is_none(),
+                SomeValue::Dict { .. } | SomeValue::Str { .. } | SomeValue::Char { .. } => true,
+                _ => false,
+            };
             if preallocated {
-                self.fill_appends.insert((g, f.append.0, f.append.1));
                 self.fills.push(f);
             }
         }
-    }
-
-    /// Whether the `append` at this position writes into a preallocated list.
-    pub(super) fn is_fill_append(&self, pos: crate::annotator::model::Position) -> bool {
-        self.fill_appends.contains(&(pos.graph, pos.block, pos.op))
     }
 
     /// At the end of block `b`, when it holds a fill loop's `iter`: the list gets room for

@@ -25,6 +25,8 @@ pub enum Repr {
     Bool,
     Int(IntKind),
     Float,
+    /// C's 4-byte `float` (`r_singlefloat`): `lltype.SingleFloat`.
+    SingleFloat,
     Char,
     UniChar,
     /// `Ptr(STR)`: str or None (NULL).
@@ -160,6 +162,7 @@ impl RTyper<'_> {
             Repr::Bool => LlType::BOOL,
             Repr::Int(k) => LlType::of_int_kind(*k),
             Repr::Float => LlType::FLOAT,
+            Repr::SingleFloat => LlType::SINGLEFLOAT,
             Repr::Char => LlType::CHAR,
             Repr::UniChar => LlType::UNICHAR,
             Repr::Str => self.str_ptr,
@@ -247,6 +250,7 @@ impl RTyper<'_> {
             SomeValue::Bool { .. } => Repr::Bool,
             SomeValue::Integer { kind, .. } => Repr::Int(*kind),
             SomeValue::Float { .. } => Repr::Float,
+            SomeValue::SingleFloat => Repr::SingleFloat,
             SomeValue::Char { .. } => Repr::Char,
             SomeValue::UnicodeCodePoint { .. } => Repr::UniChar,
             SomeValue::Str { .. } => Repr::Str,

@@ -841,6 +841,9 @@ impl RTyper<'_> {
         let (v, r) = (hop.args_v[0], hop.args_r[0]);
         let tr = self.lltype(rr);
         let src = self.repr(r).clone();
+        if let (Op::Float, Repr::SingleFloat) = (op, &src) {
+            return self.rtype_singlefloat_cast(hop, llops, true);
+        }
         let out = match (op, &src) {
             (Op::Ord, Repr::Char) => llops.genop(LlOp::CastCharToInt, vec![v], LlType::SIGNED),
             (Op::Ord, Repr::UniChar) => {

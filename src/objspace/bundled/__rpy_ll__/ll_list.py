@@ -12,7 +12,7 @@ rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Float, Signed
 from rpython.rtyper.lltypesystem.lltype import Unsigned, SignedLongLong, UnsignedLongLong
-from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool, Void
+from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool, Void, SingleFloat
 from rpython.rtyper.lltypesystem.lltype import INT, UINT, SHORT, USHORT, SIGNEDCHAR, UCHAR
 from rpython.rlib.objectmodel import specialize
 from rpython.rlib.unroll import unrolling_iterable
@@ -82,7 +82,7 @@ def _is_pointer(T):
     # an item or field type is a number, a character, a pointer or nothing (None): the
     # test is decided per type, so only the branch of the type's kind is kept
     return (T != Signed and T != Unsigned and T != SignedLongLong
-            and T != UnsignedLongLong and T != Float and T != Char
+            and T != UnsignedLongLong and T != Float and T != SingleFloat and T != Char
             and T != UniChar and T != Bool and T != Void and T != INT and T != UINT
             and T != SHORT and T != USHORT and T != SIGNEDCHAR and T != UCHAR)
 
@@ -121,24 +121,11 @@ def ll_set_maxlength(l, n):
 
 
 @specialize.ll()
-def ll_append_noresize(l, x):
-    # an append of that loop: the reference writes past the array when the iterable grew
-    # (undefined); here the array grows by exactly one item, so ll_fill_exact keeps the
-    # items appended
-    n = l.length
-    if n >= len(l.items):
-        new = malloc(typeOf(l).TO.items.TO, n + 1)
-        _copy(l.items, 0, new, 0, n)
-        l.items = new
-    l.length = n + 1
-    l.items[n] = x
-
-
-@specialize.ll()
 def ll_fill_exact(l):
     # at the loop's normal end, for a list never resized afterwards: the reference's
     # result is the preallocated array itself, so a loop that shrank the list it iterated
-    # leaves zeros (or NULLs) after the items appended
+    # leaves zeros (or NULLs) after the items appended (one that grew it wrote past that
+    # array there, undefined; here ll_append made room)
     n = len(l.items)
     if l.length < n:
         l.length = n

@@ -52,36 +52,6 @@ def ll_eq_shortint(a, b):
     return intmask(a) == intmask(b)
 
 
-def ll_round_to_float32(x):
-    """`r_singlefloat(x)`: x rounded to the nearest single-precision float (ties to even,
-    subnormals with their fewer bits, infinity beyond the range), as C's conversion of a
-    double to a float; float() of the result is that value."""
-    if x != x or not _isfinite(x) or x == 0.0:
-        return x
-    m, e = math.frexp(x)
-    negative = m < 0.0
-    if negative:
-        m = -m
-    # 24 significant bits, fewer for the subnormal floats (below 2 ** -126)
-    bits = 24
-    if e < -125:
-        bits = 24 - (-125 - e)
-    if bits < 0:
-        r = 0.0
-    else:
-        t = m * float(1 << bits)
-        i = int(t)
-        frac = t - float(i)
-        if frac > 0.5 or (frac == 0.5 and (i & 1) == 1):
-            i += 1
-        r = math.ldexp(float(i), e - bits)
-        if r >= 340282366920938463463374607431768211456.0:
-            r = 1e200 * 1e200
-    if negative:
-        return -r
-    return r
-
-
 def make_tuple_hash(n):
     """The hash of tuples of `n` items (Python 2.3's tuple hash, as RPython's)."""
     names = unrolling_iterable(['item%d' % i for i in range(n)])

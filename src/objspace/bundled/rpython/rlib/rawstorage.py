@@ -6,9 +6,8 @@ directly, so the `_unaligned` variants are the same operations); here each acces
 the storage's address plus the offset to a pointer to an array of the item's type and
 reads or writes its item 0, which the RTyper and the C backend turn into the same load
 or store. A stored item's type is its low-level type as the annotator knows it: the
-functions are specialized on the type of the item. C's `float` (`lltype.SingleFloat`,
-`r_singlefloat`) is not modelled as a 4-byte type, so reading one is unknown."""
-from __rpy__ import model_unknown
+functions are specialized on the type of the item (C's 4-byte `float` for an
+`r_singlefloat`)."""
 from rpython.rtyper.lltypesystem import lltype, rffi
 from rpython.rlib.objectmodel import specialize
 
@@ -16,10 +15,6 @@ RAW_STORAGE = rffi.CCHARP.TO
 RAW_STORAGE_PTR = rffi.CCHARP
 # the largest alignment an aligned access asks for
 MAXIMUM_ALIGNMENT = 8
-
-
-# (an unknown of the model: a program that calls it is checked but not run)
-_singlefloat_item = model_unknown("rawstorage.raw_storage_getitem(SingleFloat)")
 
 
 class AlignmentError(NotImplementedError):
@@ -39,8 +34,6 @@ def free_raw_storage(storage, track_allocation=True):
 
 @specialize.arg(0)
 def raw_storage_getitem(TP, storage, index):
-    if TP is lltype.SingleFloat:
-        return _singlefloat_item(storage, index)
     return rffi.cast(rffi.CArrayPtr(TP), rffi.ptradd(storage, index))[0]
 
 

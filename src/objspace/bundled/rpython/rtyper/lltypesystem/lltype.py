@@ -27,7 +27,7 @@ Unsigned = Primitive("Unsigned")
 SignedLongLong = Primitive("SignedLongLong")
 UnsignedLongLong = Primitive("UnsignedLongLong")
 Float = Primitive("Float")
-# C's float: its values are `r_singlefloat`s, which rpy-lsp keeps as doubles
+# C's 4-byte float: its values are `r_singlefloat`s
 SingleFloat = Primitive("SingleFloat")
 Char = Primitive("Char")
 UniChar = Primitive("UniChar")
