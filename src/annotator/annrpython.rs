@@ -230,14 +230,7 @@ impl<'s, C: ConcreteSpace> Annotator<'s, C> {
         }
         let fill_appends = {
             let heap = self.space.heap();
-            let is_str = |v: Value, s: &str| match v {
-                Value::Obj(id) => match heap.get(id) {
-                    Object::Str(b) => &**b == s.as_bytes(),
-                    Object::Class(c) => &*c.name == s,
-                    _ => false,
-                },
-                _ => false,
-            };
+            let is_str = |v: Value, s: &str| super::fill_loops::names(heap, v, s);
             super::fill_loops::loop_fill_appends(&graph, &is_str)
         };
         self.graphs.push(graph);

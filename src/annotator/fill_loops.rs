@@ -10,13 +10,10 @@ use crate::flowspace::{BlockId, ExitCase, ExitSwitch, FunctionGraph, Hlvalue, Va
 use crate::interpreter::Op;
 use crate::objspace::object::Value;
 
-/// The (block, operation) positions of the `append` calls of loops filling a new list.
-pub fn loop_fill_appends(
-    g: &FunctionGraph,
-    is_str: &dyn Fn(Value, &str) -> bool,
-) -> Vec<(u32, u32)> {
+/// The family of each Variable (by index): its representative among the Variables a value
+/// flows through over links (the reference's `DataFlowFamilyBuilder`).
+fn variable_families(g: &FunctionGraph) -> Vec<u32> {
     let n = g.vars.len();
-    // variable families: the variables a value flows through over links
     let mut parent: Vec<u32> = (0..n as u32).collect();
     fn find(p: &mut [u32], mut v: u32) -> u32 {
         while p[v as usize] != v {
@@ -36,13 +33,35 @@ pub fn loop_fill_appends(
             }
         }
     }
-    let family = |p: &mut Vec<u32>, v: VarId| find(p, v.0);
+    (0..n as u32).map(|v| find(&mut parent, v)).collect()
+}
+
+/// Whether `v` is the string `s`, or a class named `s` (`StopIteration`), in `heap`.
+pub fn names(heap: &crate::objspace::object::Heap, v: Value, s: &str) -> bool {
+    use crate::objspace::object::Object;
+    match v {
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(b) => &**b == s.as_bytes(),
+            Object::Class(c) => &*c.name == s,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The (block, operation) positions of the `append` calls of loops filling a new list.
+pub fn loop_fill_appends(
+    g: &FunctionGraph,
+    is_str: &dyn Fn(Value, &str) -> bool,
+) -> Vec<(u32, u32)> {
+    let fam = variable_families(g);
+    let family = |v: VarId| fam[v.0 as usize];
     // families of lists made empty by `newlist()`
     let mut new_lists = Vec::new();
     for b in &g.blocks {
         for op in &b.operations {
             if op.opname == Op::NewList && op.args.is_empty() {
-                new_lists.push(family(&mut parent, op.result));
+                new_lists.push(family(op.result));
             }
         }
     }
@@ -75,7 +94,7 @@ pub fn loop_fill_appends(
                         .args
                         .iter()
                         .enumerate()
-                        .filter(|(_, a)| matches!(a, Hlvalue::Var(v) if family(&mut parent, *v) == list))
+                        .filter(|(_, a)| matches!(a, Hlvalue::Var(v) if family(*v) == list))
                         .map(|(k, _)| k)
                         .collect();
                     if uses.is_empty() {
@@ -98,7 +117,7 @@ pub fn loop_fill_appends(
                     }
                 }
                 if let ExitSwitch::Value(Hlvalue::Var(v)) = block.exitswitch {
-                    if family(&mut parent, v) == list {
+                    if family(v) == list {
                         other_use = true;
                     }
                 }
@@ -179,27 +198,7 @@ pub struct ExactFill {
 /// `next`, none after the iterator is exhausted, and none around the loop that skips it.
 pub fn exact_fill_loops(g: &FunctionGraph, is_str: &dyn Fn(Value, &str) -> bool) -> Vec<ExactFill> {
     let nb = g.blocks.len();
-    let nv = g.vars.len();
-    let mut parent: Vec<u32> = (0..nv as u32).collect();
-    fn find(p: &mut [u32], mut v: u32) -> u32 {
-        while p[v as usize] != v {
-            p[v as usize] = p[p[v as usize] as usize];
-            v = p[v as usize];
-        }
-        v
-    }
-    for link in &g.links {
-        let target = &g.blocks[link.target.0 as usize];
-        for (a, &t) in link.args.iter().zip(target.inputargs.iter()) {
-            if let Hlvalue::Var(v) = a {
-                let (x, y) = (find(&mut parent, v.0), find(&mut parent, t.0));
-                if x != y {
-                    parent[x as usize] = y;
-                }
-            }
-        }
-    }
-    let fam: Vec<u32> = (0..nv as u32).map(|v| find(&mut parent, v)).collect();
+    let fam = variable_families(g);
     let fam_of = |a: &Hlvalue| match a {
         Hlvalue::Var(v) => Some(fam[v.0 as usize]),
         _ => None,

@@ -671,7 +671,13 @@ impl RTyper<'_> {
                 hop.exception_cannot_occur();
                 let v = hop.args_v[0];
                 if let Hlvalue::Ll(LlConstant { value, .. }) = v {
-                    return Ok((Hlvalue::Ll(LlConstant { ty: LlType::FLOAT, value }), rr));
+                    return Ok((
+                        Hlvalue::Ll(LlConstant {
+                            ty: LlType::FLOAT,
+                            value,
+                        }),
+                        rr,
+                    ));
                 }
                 Ok((llops.genop(LlOp::CastPrimitive, vec![v], LlType::FLOAT), rr))
             }
@@ -685,11 +691,24 @@ impl RTyper<'_> {
                 let rf = self.intern_repr(Repr::Float);
                 let v = self.inputarg(llops, hop, 0, rf)?;
                 hop.exception_cannot_occur();
-                if let Hlvalue::Ll(LlConstant { value: LlValue::Float(x), .. }) = v {
+                if let Hlvalue::Ll(LlConstant {
+                    value: LlValue::Float(x),
+                    ..
+                }) = v
+                {
                     let value = LlValue::Float(x as f32 as f64);
-                    return Ok((Hlvalue::Ll(LlConstant { ty: LlType::SINGLEFLOAT, value }), rr));
+                    return Ok((
+                        Hlvalue::Ll(LlConstant {
+                            ty: LlType::SINGLEFLOAT,
+                            value,
+                        }),
+                        rr,
+                    ));
                 }
-                Ok((llops.genop(LlOp::CastPrimitive, vec![v], LlType::SINGLEFLOAT), rr))
+                Ok((
+                    llops.genop(LlOp::CastPrimitive, vec![v], LlType::SINGLEFLOAT),
+                    rr,
+                ))
             }
         }
     }

@@ -13,11 +13,11 @@
 use super::hop::LlOps;
 use super::rmodel::Repr;
 use super::{RTyper, TyperError, VarMap};
-use crate::annotator::fill_loops::exact_fill_loops;
+use crate::annotator::fill_loops::{exact_fill_loops, names};
 use crate::annotator::model::SomeValue;
 use crate::flowspace::{BlockId, Hlvalue, LinkId};
 use crate::lltypesystem::LlType;
-use crate::objspace::object::{Object, Value};
+use crate::objspace::object::Value;
 
 impl RTyper<'_> {
     /// Finds the preallocated fill loops of graph `g` before it is translated.
@@ -27,14 +27,7 @@ impl RTyper<'_> {
             return;
         }
         let heap = self.objheap;
-        let is_str = |v: Value, s: &str| match v {
-            Value::Obj(id) => match heap.get(id) {
-                Object::Str(b) => &**b == s.as_bytes(),
-                Object::Class(c) => &*c.name == s,
-                _ => false,
-            },
-            _ => false,
-        };
+        let is_str = |v: Value, s: &str| names(heap, v, s);
         let hl = &self.ann.graphs[g as usize];
         let found = exact_fill_loops(hl, &is_str);
         for f in found {
