@@ -435,6 +435,13 @@ impl RTyper<'_> {
                     vec![it, cfield("container"), c],
                     LlType::VOID,
                 );
+                if id == B::Reversed && matches!(self.repr(container), Repr::List { fixed: false, .. }) {
+                    // a resizable list's reversed iterator starts at its length now, as
+                    // the reference's ll_revlistiter (ll_listiter_next_reversed counts down)
+                    let n = llops.genop(LlOp::GetField, vec![c, cfield("length")], LlType::SIGNED);
+                    let last = llops.genop(LlOp::IntSub, vec![n, cint(1)], LlType::SIGNED);
+                    llops.genop(LlOp::SetField, vec![it, cfield("index"), last], LlType::VOID);
+                }
                 Ok((it, rr))
             }
             B::Chr | B::Unichr => {

@@ -78,13 +78,14 @@ def ll_listiter_next(it):
 
 @specialize.ll()
 def ll_listiter_next_reversed(it):
-    l = it.container
+    # the reference's ll_revlistnext: the index starts at the length the list had when
+    # reversed() was called (see rtyper/rbuiltin.rs) and counts down to 0, reading the
+    # items as they are now (a list shrunk meanwhile shows what its array still holds)
     i = it.index
-    n = l.length
-    if i >= n:
+    if i < 0:
         raise StopIteration
-    it.index = i + 1
-    return l.items[n - 1 - i]
+    it.index = i - 1
+    return it.container.items[i]
 
 
 @specialize.ll()
