@@ -373,6 +373,11 @@ impl ObjSpace {
                 // the items compared without user code first (no copy of a long list)
                 let mut from = l.len();
                 for (i, &x) in l.iter().enumerate() {
+                    // CPython's `in` takes an identical object as equal before comparing
+                    // (PyObject_RichCompareBool)
+                    if matches!(x, Value::Obj(_)) && x == item {
+                        return Ok(true);
+                    }
                     match self.simple_eq(x, item) {
                         Some(true) => return Ok(true),
                         Some(false) => {}
@@ -384,7 +389,7 @@ impl ObjSpace {
                 }
                 let items = l[from..].to_vec();
                 for x in items {
-                    if self.eq(x, item)? {
+                    if (matches!(x, Value::Obj(_)) && x == item) || self.eq(x, item)? {
                         return Ok(true);
                     }
                 }
