@@ -164,7 +164,10 @@ impl RTyper<'_> {
         chain.reverse();
         let names: Vec<String> = chain
             .iter()
-            .map(|&g| graphs[g as usize].name.to_string())
+            .map(|&g| match g == del {
+                true => format!("{owner}.__del__"),
+                false => graphs[g as usize].name.to_string(),
+            })
             .collect();
         let what = match why {
             Marked::ReleasesGil(c) => format!(
