@@ -409,7 +409,7 @@ impl ObjSpace {
                     _ => return Err(i),
                 },
                 (Value::Obj(y), None) => match (heap.get(nid), heap.get(y)) {
-                    (Object::Str(s), Object::Str(t)) => **s == **t,
+                    (Object::Str(s), Object::Str(t)) => bytes_eq(s, t),
                     // a tuple never equals a str
                     (_, Object::Tuple(_)) if heap.tuple_class(y).is_none() => false,
                     _ => return Err(i),
@@ -527,6 +527,13 @@ impl ObjSpace {
     }
 }
 
+/// Two strings' bytes equal: the length and first byte compared inline before the call
+/// to `memcmp` (most unequal names of a grammar's tables differ there).
+#[inline]
+fn bytes_eq(s: &[u8], t: &[u8]) -> bool {
+    s.len() == t.len() && s.first() == t.first() && s == t
+}
+
 /// `a == b` when `a` is an int, bool, None or str and the answer needs no user code and
 /// no numeric coercion (`None` otherwise: a float, a unicode string, an instance...).
 fn plain_eq(heap: &crate::objspace::object::Heap, a: Value, b: Value) -> Option<bool> {
@@ -550,7 +557,7 @@ fn plain_eq(heap: &crate::objspace::object::Heap, a: Value, b: Value) -> Option<
         (Value::Obj(x), Value::Obj(y)) if x == y => str_of(a).map(|_| true),
         _ => match (int_of(a), int_of(b), str_of(a), str_of(b)) {
             (Some(i), Some(j), _, _) => Some(i == j),
-            (_, _, Some(s), Some(t)) => Some(**s == **t),
+            (_, _, Some(s), Some(t)) => Some(bytes_eq(s, t)),
             // an int, bool or None never equals a str
             (Some(_), _, _, Some(_)) | (_, Some(_), Some(_), _) => Some(false),
             _ => match (a, b) {
