@@ -33,6 +33,24 @@ impl RTyper<'_> {
     /// reference's TyperError, at the call in the `__del__` that leads there.
     pub(super) fn check_del_graphs(&self) -> Result<(), TyperError> {
         let bk = &self.ann.bookkeeper;
+        let mut dels: Vec<(u32, String)> = Vec::new();
+        for i in 0..bk.classdefs.len() {
+            let cd = crate::annotator::model::ClassDefId(i as u32);
+            let Some(g) = self.method_graph(cd, "__del__") else {
+                continue;
+            };
+            if dels.iter().all(|(d, _)| *d != g) {
+                // the class that defines it (the graph is the same for its subclasses)
+                let desc = bk.classdefs[i].desc;
+                let owner = crate::annotator::classdef::ClassDesc::lookup(bk, desc, "__del__")
+                    .and_then(|d| bk.class_desc(d))
+                    .map_or_else(|| bk.classdefs[i].name.to_string(), |c| c.name.to_string());
+                dels.push((g, owner));
+            }
+        }
+        if dels.is_empty() {
+            return Ok(());
+        }
         // caller graph → (callee graph, call position), in a deterministic order
         let mut callees: HashMap<u32, Vec<(u32, Position)>> = HashMap::default();
         let mut positions: Vec<(&Position, &std::rc::Rc<[u32]>)> =
@@ -43,20 +61,8 @@ impl RTyper<'_> {
                 callees.entry(pos.graph).or_default().push((t, *pos));
             }
         }
-        let mut done = crate::fasthash::HashSet::default();
-        for i in 0..bk.classdefs.len() {
-            let cd = crate::annotator::model::ClassDefId(i as u32);
-            let Some(g) = self.method_graph(cd, "__del__") else {
-                continue;
-            };
-            if done.insert(g) {
-                // the class that defines it (the graph is the same for its subclasses)
-                let desc = bk.classdefs[i].desc;
-                let owner = crate::annotator::classdef::ClassDesc::lookup(bk, desc, "__del__")
-                    .and_then(|d| bk.class_desc(d))
-                    .map_or_else(|| bk.classdefs[i].name.to_string(), |c| c.name.to_string());
-                self.check_one_del(g, &owner, &callees)?;
-            }
+        for (g, owner) in &dels {
+            self.check_one_del(*g, owner, &callees)?;
         }
         Ok(())
     }
