@@ -19,13 +19,13 @@ use crate::objspace::object::{Object, Value};
 use std::collections::VecDeque;
 
 /// Why a graph may not be reached from a `__del__`.
-enum Marked {
+enum Reason {
     /// the wrapper of a C function that releases the GIL (its C name)
     ReleasesGil(String),
     /// holds a `jit_merge_point` or `can_enter_jit`
     JitMarker,
     /// marked `_dont_reach_me_in_del_` by the program
-    Marked,
+    ByProgram,
 }
 
 impl RTyper<'_> {
@@ -93,16 +93,16 @@ impl RTyper<'_> {
         Ok(())
     }
 
-    fn del_marked(&self, g: u32) -> Option<Marked> {
+    fn del_marked(&self, g: u32) -> Option<Reason> {
         if self.holds_jit_marker(g) {
-            return Some(Marked::JitMarker);
+            return Some(Reason::JitMarker);
         }
         if !self.func_attr_true(g, "_dont_reach_me_in_del_") {
             return None;
         }
         let func = self.ann.graphs[g as usize].func?;
         let Object::Function(f) = self.objheap.get(func) else {
-            return Some(Marked::Marked);
+            return Some(Reason::ByProgram);
         };
         Some(
             match f
@@ -110,8 +110,8 @@ impl RTyper<'_> {
                 .get("_rpy_releases_gil_")
                 .and_then(|v| self.objheap.str_value(v))
             {
-                Some(name) => Marked::ReleasesGil(String::from_utf8_lossy(name).into_owned()),
-                None => Marked::Marked,
+                Some(name) => Reason::ReleasesGil(String::from_utf8_lossy(name).into_owned()),
+                None => Reason::ByProgram,
             },
         )
     }
@@ -151,7 +151,7 @@ impl RTyper<'_> {
         del: u32,
         owner: &str,
         found: u32,
-        why: Marked,
+        why: Reason,
         came_from: &HashMap<u32, (u32, Position)>,
     ) -> TyperError {
         let graphs = &self.ann.graphs;
@@ -176,14 +176,14 @@ impl RTyper<'_> {
             })
             .collect();
         let what = match why {
-            Marked::ReleasesGil(c) => format!(
+            Reason::ReleasesGil(c) => format!(
                 "the C function `{c}`, declared with rffi.llexternal, whose wrapper releases the GIL around the call (declare it with releasegil=False for a __del__)"
             ),
-            Marked::JitMarker => format!(
+            Reason::JitMarker => format!(
                 "`{}`, which holds a jit_merge_point or can_enter_jit",
                 names.last().map(String::as_str).unwrap_or("?")
             ),
-            Marked::Marked => format!(
+            Reason::ByProgram => format!(
                 "`{}`, marked _dont_reach_me_in_del_",
                 names.last().map(String::as_str).unwrap_or("?")
             ),
