@@ -107,6 +107,15 @@
 #   tables at import time, still stops at the 5 s import-time clock (CPython itself takes
 #   about 2.5 s of CPU for that table, rmathics' about 17 s), with 172 MiB instead of
 #   395 MiB at the stop; rmathics 183 MiB instead of 399 MiB.
+# Session 27/28 (branch check28): rply-based programs, whose grammar tables are built at
+#   import time (`--import-budget 120`; CPU user time, machine at load 15-20). rmathics
+#   (sn6uv/rmathics, targetrm.py): 33.3 s before, 22.4 s after (`in` over lists with a str
+#   or a tuple of ints and strs as needle compares each item once, without the general
+#   comparison; identical objects first, as CPython); peak RSS 708 -> 704 MiB. CPython 2.7
+#   importing the same parser module without rply's table cache: 20.2 s user, of which
+#   rply's add_lookaheads (`if a not in laheads` over lists of terminal names) is 85%.
+#   joshsharp/python-braid (target.py): 0.21 s. The generated equivalent without
+#   third-party code is benches/import_tables.sh (benches/programs/import_lr_tables.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then

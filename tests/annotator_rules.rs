@@ -1,5 +1,6 @@
 //! The examples of the annotator's rules (`rpy-lsp explain RPY2xx`) do what they say: the
-//! rejected example produces the rule's code, the accepted one no error.
+//! rejected example produces the rule's code, the accepted one no error (through the
+//! RTyper's round of `check` too, where the reference's RTyper enforces the rule).
 
 use rpy_lsp::annotator::annotate_standalone;
 use rpy_lsp::diagnostics::{Diagnostic, RULES};
@@ -14,7 +15,15 @@ fn diagnostics(name: &str, src: &str) -> Vec<Diagnostic> {
     let mut program = Program::load(&path, LoaderConfig::default());
     let mut all = program.all_diagnostics();
     if let Some(e) = program.entry {
-        all.extend(annotate_standalone(&mut program.space, e).diagnostics);
+        let mut ann = annotate_standalone(&mut program.space, e);
+        all.extend(ann.diagnostics.iter().cloned());
+        // the rules the reference's RTyper enforces (RPY223) are met only by `check`'s
+        // RTyper round, after a clean annotation
+        if !ann.diagnostics.iter().any(|d| d.is_error()) {
+            if let Err(ds) = rpy_lsp::rtyper::check(&mut ann, &mut program.space) {
+                all.extend(ds);
+            }
+        }
     }
     all
 }

@@ -158,6 +158,9 @@ pub struct Bookkeeper {
     pub(super) warned: HashSet<(&'static str, Span)>,
     /// Class definitions whose `__del__` must still be annotated (called on an instance).
     pub pending_del: Vec<ClassDefId>,
+    /// Graphs holding a `jit_merge_point` or `can_enter_jit`: the reference marks their
+    /// functions `_dont_reach_me_in_del_` (no `__del__` may reach them, `rtyper::rdel`).
+    pub jit_marker_graphs: HashSet<u32>,
     /// Prebuilt `r_dict`s: their definition and the key annotation their equality and hash
     /// functions were last called with (the annotator calls them again when it grows).
     pub prebuilt_r_dicts: Vec<(DictDefId, SomeValue)>,
@@ -250,6 +253,7 @@ impl Bookkeeper {
             ext_bridge: None,
             warned: HashSet::default(),
             pending_del: Vec::new(),
+            jit_marker_graphs: HashSet::default(),
             prebuilt_r_dicts: Vec::new(),
             method_stores: HashMap::default(),
             method_args: HashMap::default(),

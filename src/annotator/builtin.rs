@@ -615,6 +615,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
             | B::JitJitDebug => Ok(S::None),
             B::JitJitDriverJitMergePoint | B::JitJitDriverCanEnterJit | B::JitJitDriverLoopHeader => {
                 self.check_jit_driver_call(name, s_self, args)?;
+                if !matches!(id, B::JitJitDriverLoopHeader) {
+                    self.bk.jit_marker_graphs.insert(self.bk.position.graph);
+                }
                 Ok(S::None)
             }
             // debug

@@ -39,7 +39,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         found.push((span, format!("class `{name}` inherits `_immutable_ = True` from a base, so it must declare `_immutable_ = True` itself (the RPython typer refuses it otherwise)")));
                     }
                 }
-                Some(Value::Bool(true)) => {}
+                // the reference reads the hint with `get_param`: None is no hint (`immut
+                // is None`), and the class's own None hides a base's True from getattr
+                Some(Value::Bool(true) | Value::None) => {}
                 Some(_) => found.push((
                     span,
                     format!("class `{name}`: `_immutable_` must be True (the only value the RPython typer accepts)"),

@@ -565,6 +565,10 @@ impl Heap {
     }
     /// The user subclass of `tuple` a tuple is an instance of (`alloc_tuple_of_class`).
     pub fn tuple_class(&self, id: ObjId) -> Option<ObjId> {
+        if self.tuple_classes.is_empty() {
+            // (no instance of a tuple subclass: the common case, asked per comparison)
+            return None;
+        }
         self.tuple_classes.get(&id).copied()
     }
     /// The value of a long beyond 128 bits (`alloc_big_long`).

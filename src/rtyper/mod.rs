@@ -22,6 +22,7 @@ mod rcfunc;
 mod rclass;
 mod rclasscall;
 mod rcontainers;
+mod rdel;
 mod rdict;
 mod renviron;
 mod rexcept;
@@ -370,7 +371,7 @@ fn rtype_rounds(
     loop {
         let mut rt = RTyper::from_state(ann, &space.heap, st);
         if entry_func.is_none() {
-            if let Err(e) = rt.setup_classes() {
+            if let Err(e) = rt.setup_classes().and_then(|()| rt.check_del_graphs()) {
                 // the class layouts are incomplete (no vtables): translating a graph
                 // would look them up
                 diags.push(e.into_diagnostic(entry_span));

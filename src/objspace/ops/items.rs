@@ -362,6 +362,68 @@ impl ObjSpace {
         }
     }
 
+    /// `needle in items` for a `str` needle or a tuple of ints and strs, the common cases
+    /// of generated tables (a parser generator's `if a not in lookaheads`, `if (state,
+    /// symbol) not in transitions`): each item is looked at once, with the needle at
+    /// hand. `Ok` when the answer is known without user code; `Err(i)` when item `i`
+    /// needs the general comparison (a unicode string, an instance, a float: from there on
+    /// `contains` compares as usual).
+    fn plain_in_items(&self, items: &[Value], needle: Value) -> Result<bool, usize> {
+        let Value::Obj(nid) = needle else {
+            return Err(0);
+        };
+        let heap = &self.heap;
+        let tuple_needle = match heap.get(nid) {
+            Object::Str(_) => None,
+            Object::Tuple(n)
+                if heap.tuple_class(nid).is_none()
+                    && n.iter().all(|&v| plain_eq(heap, v, v).is_some()) =>
+            {
+                Some(n)
+            }
+            _ => return Err(0),
+        };
+        for (i, &x) in items.iter().enumerate() {
+            let equal = match (x, tuple_needle) {
+                (Value::Obj(y), _) if y == nid => return Ok(true),
+                (Value::Obj(y), Some(n)) => match heap.get(y) {
+                    Object::Tuple(m) if heap.tuple_class(y).is_none() => {
+                        // Python 2: by length, then item by item up to the first unequal
+                        n.len() == m.len() && {
+                            let mut all = true;
+                            for (&a, &b) in n.iter().zip(m.iter()) {
+                                match plain_eq(heap, a, b) {
+                                    Some(true) => {}
+                                    Some(false) => {
+                                        all = false;
+                                        break;
+                                    }
+                                    None => return Err(i),
+                                }
+                            }
+                            all
+                        }
+                    }
+                    // a tuple never equals a str
+                    Object::Str(_) => false,
+                    _ => return Err(i),
+                },
+                (Value::Obj(y), None) => match (heap.get(nid), heap.get(y)) {
+                    (Object::Str(s), Object::Str(t)) => bytes_eq(s, t),
+                    // a tuple never equals a str
+                    (_, Object::Tuple(_)) if heap.tuple_class(y).is_none() => false,
+                    _ => return Err(i),
+                },
+                // a str or tuple never equals None, a bool or a number (no coercion)
+                (Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_), _) => false,
+            };
+            if equal {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// `item in container`.
     pub fn contains(&mut self, container: Value, item: Value) -> R<bool> {
         let Value::Obj(id) = container else {
@@ -372,7 +434,16 @@ impl ObjSpace {
             Object::List(l) | Object::Tuple(l) => {
                 // the items compared without user code first (no copy of a long list)
                 let mut from = l.len();
-                for (i, &x) in l.iter().enumerate() {
+                let start = match self.plain_in_items(l, item) {
+                    Ok(found) => return Ok(found),
+                    Err(i) => i,
+                };
+                for (i, &x) in l.iter().enumerate().skip(start) {
+                    // CPython's `in` takes an identical object as equal before comparing
+                    // (PyObject_RichCompareBool)
+                    if matches!(x, Value::Obj(_)) && x == item {
+                        return Ok(true);
+                    }
                     match self.simple_eq(x, item) {
                         Some(true) => return Ok(true),
                         Some(false) => {}
@@ -384,7 +455,7 @@ impl ObjSpace {
                 }
                 let items = l[from..].to_vec();
                 for x in items {
-                    if self.eq(x, item)? {
+                    if (matches!(x, Value::Obj(_)) && x == item) || self.eq(x, item)? {
                         return Ok(true);
                     }
                 }
@@ -453,6 +524,48 @@ impl ObjSpace {
             }
         }
         Ok(())
+    }
+}
+
+/// Two strings' bytes equal: the length and first byte compared inline before the call
+/// to `memcmp` (most unequal names of a grammar's tables differ there).
+#[inline]
+fn bytes_eq(s: &[u8], t: &[u8]) -> bool {
+    s.len() == t.len() && s.first() == t.first() && s == t
+}
+
+/// `a == b` when `a` is an int, bool, None or str and the answer needs no user code and
+/// no numeric coercion (`None` otherwise: a float, a unicode string, an instance...).
+fn plain_eq(heap: &crate::objspace::object::Heap, a: Value, b: Value) -> Option<bool> {
+    let int_of = |v: Value| match v {
+        Value::Int(i) => Some(i),
+        Value::Bool(b) => Some(b as i64),
+        _ => None,
+    };
+    let str_of = |v: Value| match v {
+        Value::Obj(id) => match heap.get(id) {
+            Object::Str(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    };
+    match (a, b) {
+        (Value::Float(_), _) | (_, Value::Float(_)) => None,
+        (Value::None, Value::None) => Some(true),
+        (Value::None, Value::Int(_) | Value::Bool(_))
+        | (Value::Int(_) | Value::Bool(_), Value::None) => Some(false),
+        (Value::Obj(x), Value::Obj(y)) if x == y => str_of(a).map(|_| true),
+        _ => match (int_of(a), int_of(b), str_of(a), str_of(b)) {
+            (Some(i), Some(j), _, _) => Some(i == j),
+            (_, _, Some(s), Some(t)) => Some(bytes_eq(s, t)),
+            // an int, bool or None never equals a str
+            (Some(_), _, _, Some(_)) | (_, Some(_), Some(_), _) => Some(false),
+            _ => match (a, b) {
+                (Value::None, _) if str_of(b).is_some() => Some(false),
+                (_, Value::None) if str_of(a).is_some() => Some(false),
+                _ => None,
+            },
+        },
     }
 }
 

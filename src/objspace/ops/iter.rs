@@ -3,7 +3,7 @@
 
 use crate::interpreter::Unwind;
 use crate::objspace::dict::DictOps;
-use crate::objspace::object::{IterState, Object, Value};
+use crate::objspace::object::{IterState, ObjId, Object, Value};
 use crate::objspace::{ObjSpace, R};
 
 impl ObjSpace {
@@ -72,8 +72,27 @@ impl ObjSpace {
         Ok(self.alloc(Object::Iterator(IterState::Seq { items, pos: 0 })))
     }
 
+    /// The next item of a live iterator `id` over list or tuple `seq`, at `pos`.
+    fn live_iter_next(&mut self, id: ObjId, seq: ObjId, pos: usize) -> Option<Value> {
+        let item = match self.heap.get(seq) {
+            Object::List(l) | Object::Tuple(l) => l.get(pos).copied(),
+            _ => None,
+        };
+        if let Object::Iterator(IterState::Live { pos: p, .. }) = self.heap.get_mut(id) {
+            *p = if item.is_some() { pos + 1 } else { usize::MAX };
+        }
+        item
+    }
+
     /// One step of an iterator: `None` when exhausted.
     pub fn iter_next(&mut self, it: Value) -> R<Option<Value>> {
+        // a list or tuple iterator first: a `for` loop's every step (a generator is an
+        // instance, never an iterator object)
+        if let Value::Obj(id) = it {
+            if let Object::Iterator(IterState::Live { seq, pos }) = *self.heap.get(id) {
+                return Ok(self.live_iter_next(id, seq, pos));
+            }
+        }
         if let Some(gid) = self.is_generator(it) {
             return self.generator_resume(gid, Value::None);
         }
@@ -81,16 +100,6 @@ impl ObjSpace {
             let tn = self.type_name(it);
             return self.type_error(format!("'{tn}' object is not an iterator"));
         };
-        if let Object::Iterator(IterState::Live { seq, pos }) = *self.heap.get(id) {
-            let item = match self.heap.get(seq) {
-                Object::List(l) | Object::Tuple(l) => l.get(pos).copied(),
-                _ => None,
-            };
-            if let Object::Iterator(IterState::Live { pos: p, .. }) = self.heap.get_mut(id) {
-                *p = if item.is_some() { pos + 1 } else { usize::MAX };
-            }
-            return Ok(item);
-        }
         match self.heap.get_mut(id) {
             Object::Iterator(IterState::Seq { items, pos }) => {
                 if *pos < items.len() {

@@ -40,7 +40,8 @@ _deflateInit2_ = rffi.llexternal(
                       rffi.CCHARP, rffi.INT], rffi.INT, compilation_info=eci)
 _deflate = rffi.llexternal('deflate', [z_stream_p, rffi.INT], rffi.INT,
                            compilation_info=eci)
-_deflateEnd = rffi.llexternal('deflateEnd', [z_stream_p], rffi.INT, compilation_info=eci)
+_deflateEnd = rffi.llexternal('deflateEnd', [z_stream_p], rffi.INT, compilation_info=eci,
+                             releasegil=False)
 
 
 def deflate_init(level, method, wbits, memlevel, strategy):

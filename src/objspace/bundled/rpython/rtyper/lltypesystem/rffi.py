@@ -635,9 +635,19 @@ def llexternal(name, args, result, _callable=None, compilation_info=None,
         namespace['_c_' + name]._rpy_c_eci = _eci_lists(compilation_info)
     # one wrapper per kind of argument (a string or a buffer for a `char *`)
     namespace[name]._annspecialcase_ = 'specialize:ll'
+    # the toolchain's wrapper releases the GIL around the call (explicit releasegil, or
+    # by default unless sandboxsafe; a _nowrapper function is the bare C function): it
+    # calls rgil.release/acquire, which no __del__ may reach (rtyper/rdel.rs)
+    if releasegil in (False, True):
+        releases = releasegil
+    else:
+        releases = not sandboxsafe
+    if releases and not _nowrapper:
+        namespace[name]._dont_reach_me_in_del_ = True
+        namespace[name]._rpy_releases_gil_ = name
     return namespace[name]
 
 
 # C functions of the toolchain's rffi (void results: their pointer results are not used)
-c_memcpy = llexternal("memcpy", [VOIDP, VOIDP, SIZE_T], Void)
-c_memset = llexternal("memset", [VOIDP, Signed, SIZE_T], Void)
+c_memcpy = llexternal("memcpy", [VOIDP, VOIDP, SIZE_T], Void, releasegil=False)
+c_memset = llexternal("memset", [VOIDP, Signed, SIZE_T], Void, releasegil=False)
