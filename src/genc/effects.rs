@@ -121,6 +121,9 @@ impl Effects {
                 None => true,
             },
             Some(LlOp::IndirectCall) => true,
+            // an absurd length raises MemoryError (`rpy_gc_malloc_varsize`), which the
+            // program may catch, as from the reference's GC
+            Some(LlOp::MallocVarsize) => true,
             Some(o) => o.canraise() != CanRaise::Nothing,
             None => false,
         }

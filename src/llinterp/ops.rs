@@ -223,6 +223,9 @@ impl<'p> LlInterpreter<'p> {
                 } else {
                     0
                 };
+                if exceeds_memory(&self.prog.types, t, n) {
+                    return Err(self.raise_std("MemoryError"));
+                }
                 LlValue::Ptr(self.heap.malloc_raw(&self.prog.types, t, n))
             }
             // (a structure in raw memory has no slots: its fields are bytes, looked up
@@ -723,6 +726,22 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
 // itself (offset 0) or into it.
 const RAW_BASE: i64 = 1 << 44;
 const FUNC_BASE: i64 = 1 << 52;
+
+/// The size past which an allocation fails: 1 TiB, more than any machine the reference's
+/// binaries run on can give. Their GC computes an object's size with overflow checks and
+/// asks the system for a large one, and raises MemoryError when either fails (`[0] * 2**60`,
+/// `s * 2**58`); so does `run`, where the LLInterpreter could not hold it anyway.
+const MAX_ALLOCATION: usize = 1 << 40;
+
+/// Whether `n` items of the variable-sized type `t` (in C's sizes) exceed [`MAX_ALLOCATION`].
+fn exceeds_memory(types: &crate::lltypesystem::LlTypes, t: LlType, n: usize) -> bool {
+    let Some(item) = types.varsize_array(t).and_then(|a| types.array_item(a)) else {
+        return false;
+    };
+    let fields = types.flat_fields(item).len().max(1);
+    let size = crate::lltypesystem::heap::raw_item_size(item).unwrap_or(8 * fields);
+    n.checked_mul(size).is_none_or(|b| b > MAX_ALLOCATION)
+}
 
 fn ptr_address(p: LlPtr) -> i64 {
     match p {

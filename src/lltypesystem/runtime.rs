@@ -173,8 +173,10 @@ runtime_fns! {
     TimeSleep = "ll_time_sleep", NONE, NO_ALLOC;
     /// `print` of one item (already a str): written after a space if one is pending.
     PrintItem = "ll_print_item", NONE, ALLOC;
-    /// end of a `print` statement: the line is written to fd 1.
-    PrintNewline = "ll_print_newline", NONE, ALLOC;
+    /// end of a `print` statement: the line is written to fd 1 (with `os.write`, as the
+    /// reference's `rpython_print_newline` does: its OSError, e.g. after `os.close(1)`,
+    /// goes to the program; the line is dropped either way).
+    PrintNewline = "ll_print_newline", &["OSError"], ALLOC;
     /// `str(Float)` and `repr(Float)`
     FloatToStr = "ll_float_str", NONE, ALLOC;
     FloatToRepr = "ll_float_repr", NONE, ALLOC;

@@ -363,6 +363,21 @@ impl RTyper<'_> {
         lg.block_mut(lb).exitswitch = exitswitch;
         let nexits = if cannot_raise { 1 } else { live_exits.len() };
         let single = exitswitch == ExitSwitch::None;
+        // the normal exit of a protected operation that always raises (a call of a
+        // function that never returns), which the annotator never followed: its
+        // arguments have no value to convert (the operation's result is impossible), so
+        // it stops even when its target is reached another way (the reference cuts it
+        // off the same way: an always-raising block's normal link goes nowhere)
+        let normal_never_followed = catching
+            && !cannot_raise
+            && live_exits.first().is_some_and(|l| {
+                self.ann
+                    .links_followed
+                    .get(g as usize)
+                    .and_then(|f| f.get(l.0 as usize))
+                    .copied()
+                    == Some(false)
+            });
         for (k, &l) in live_exits.iter().take(nexits).enumerate() {
             let link = hl.link(l);
             let link_span = hl.link_span(l);
@@ -405,7 +420,12 @@ impl RTyper<'_> {
                 }
                 ExitCase::Ll(v) => ExitCase::Ll(v),
             };
-            let Some(&target) = bmap.get(&link.target) else {
+            let target = if k == 0 && normal_never_followed {
+                None
+            } else {
+                bmap.get(&link.target).copied()
+            };
+            let Some(target) = target else {
                 // an operation the annotator knows always raises: its normal path stops
                 let stop = lg.new_block(Vec::new());
                 fatal_stop(lg, stop, link_span);

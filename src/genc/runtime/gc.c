@@ -138,6 +138,23 @@ static size_t varsize_bytes(const struct rpy_typeinfo *ti, long length)
                   str_extra((uint32_t)(ti - rpy_typeinfo)));
 }
 
+/* The size past which an allocation fails, as in the LLInterpreter (1 TiB): the
+ * reference's GC raises MemoryError when an object's size overflows or the system cannot
+ * give it, an exception the program may catch ([0] * 2**60 under `except MemoryError`). */
+#define RPY_MAX_ALLOCATION (1UL << 40)
+
+/* whether a varsize object of `length` (>= 0) items exceeds RPY_MAX_ALLOCATION; then
+ * MemoryError is raised and NULL returned */
+static inline int varsize_too_big(const struct rpy_typeinfo *ti, long length)
+{
+    if (length < 0 || !ti->itemsize ||
+        (unsigned long)length <= (RPY_MAX_ALLOCATION - (unsigned long)ti->fixedsize) /
+                                     (unsigned long)ti->itemsize)
+        return 0;
+    rpy_raise_std(RPY_EXC_MemoryError);
+    return 1;
+}
+
 static inline void check_tid(uint32_t tid)
 {
     if (__builtin_expect((long)tid >= rpy_typeinfo_count, 0))
@@ -193,6 +210,8 @@ void *rpy_gc_malloc_varsize(uint32_t tid, long length)
 {
     check_tid(tid);
     const struct rpy_typeinfo *ti = &rpy_typeinfo[tid];
+    if (varsize_too_big(ti, length))
+        return NULL;
     char *p = none_alloc(varsize_bytes(ti, length));
     ((rpy_hdr *)p)->tid = tid;
     *(long *)(p + ti->ofs_length) = length;
@@ -616,6 +635,8 @@ void *rpy_gc_malloc_varsize(uint32_t tid, long length)
 {
     check_tid(tid);
     const struct rpy_typeinfo *ti = &rpy_typeinfo[tid];
+    if (varsize_too_big(ti, length))
+        return NULL;
     size_t size = varsize_bytes(ti, length);
     char *p;
     if (size < YOUNG_MIN_SIZE)

@@ -263,9 +263,12 @@ void RPyRT_ll_print_newline(void) {
         print_buf[print_len - 1] = '\n';
     else
         print_append((const unsigned char *)"\n", 1);
-    /* errors are ignored, as the LLInterpreter ignores them */
-    (void)write_all(1, print_buf, print_len);
+    /* written with os.write, as the reference's rpython_print_newline does: a failure
+     * (fd 1 closed) raises OSError; the line is dropped either way */
+    size_t n = print_len;
     print_len = 0;
+    if (!write_all(1, print_buf, n))
+        rpy_raise_oserror(errno);
 }
 
 /* rlib.debug.fatalerror[_notb] and llop.debug_fatalerror: the message on stderr, then

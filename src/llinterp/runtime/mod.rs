@@ -192,7 +192,9 @@ impl<'p> LlInterpreter<'p> {
                     Some(c) => *c = b'\n',
                     None => line.push(b'\n'),
                 }
-                let _ = self.write_fd(1, &line);
+                if let Err(e) = self.write_fd(1, &line) {
+                    return Err(self.raise_oserror(e.raw_os_error().unwrap_or(0)));
+                }
                 LlValue::Void
             }
             FloatToStr => {
