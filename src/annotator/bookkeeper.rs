@@ -116,6 +116,10 @@ pub struct Bookkeeper {
     methods_of_frozen: HashMap<(DescId, DescId), DescId>,
     /// Functions copied into a class from a `_mixin_` base get one description per class.
     pub mixin_funcs: HashMap<(ObjId, ObjId), DescId>,
+    /// The getter and setter of a property defined in a class body, as the methods
+    /// `NAME__getter__` / `NAME__setter__` of that class: one description per function,
+    /// class and method name (`ClassDesc::add_property_accessors`).
+    pub property_funcs: HashMap<(ObjId, ObjId, Rc<str>), DescId>,
     pub classdefs: Vec<ClassDef>,
     /// Attributes moved up to a class whose `_attrs_` forbid them by a read through that
     /// class (reported there): the writes on its subclasses are that same mistake.
@@ -228,6 +232,7 @@ impl Bookkeeper {
             os_environ_def: None,
             methods_of_frozen: HashMap::default(),
             mixin_funcs: HashMap::default(),
+            property_funcs: HashMap::default(),
             classdefs: Vec::new(),
             attrs_forbidden_by_read: Default::default(),
             known_attr_writes: HashMap::default(),

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 // Re-exported: the rest of the crate names class descriptions through this module.
-pub use super::classdesc::{ClassAttr, ClassDesc};
+pub use super::classdesc::{ClassAttr, ClassDesc, PROPERTY_GETTER, PROPERTY_SETTER};
 
 /// An instance attribute of a class definition.
 #[derive(Clone, Debug)]
@@ -953,6 +953,25 @@ impl Bookkeeper {
             Some(d) => self.class_attr_value(heap, d, None, name),
             None => Ok(SomeValue::Impossible),
         }
+    }
+
+    /// The method that reads (`suffix` PROPERTY_GETTER) or writes (PROPERTY_SETTER) the
+    /// property `name` of instances of `cd`, when the class defining the property has it
+    /// (`ClassDesc::add_property_accessors`).
+    pub fn property_method(
+        &self,
+        heap: &Heap,
+        cd: ClassDefId,
+        name: &str,
+        suffix: &str,
+    ) -> Option<Rc<str>> {
+        self.find_property(heap, cd, name)?;
+        let desc = self.classdefs[cd.index()].desc;
+        let owner = ClassDesc::lookup(self, desc, name)?;
+        let meth = format!("{}{}", name, suffix);
+        let cdesc = self.class_desc(owner)?;
+        let (k, _) = cdesc.classdict.get_key_value(meth.as_str())?;
+        Some(k.clone())
     }
 
     /// A property defined for instances of `cd` under `name` (its getter and setter).

@@ -17,9 +17,14 @@ use std::rc::Rc;
 #[derive(Clone, Debug)]
 pub enum ClassAttr {
     Const(Value),
-    /// A function copied from a `_mixin_` base: its own description for this class.
+    /// A function copied from a `_mixin_` base, or a property's getter or setter as a
+    /// method (`NAME__getter__`): its own description for this class.
     Desc(DescId),
 }
+
+/// The suffixes of the methods a property's getter and setter become.
+pub const PROPERTY_GETTER: &str = "__getter__";
+pub const PROPERTY_SETTER: &str = "__setter__";
 
 /// A class object as the annotator sees it.
 #[derive(Clone, Debug)]
@@ -151,6 +156,7 @@ impl ClassDesc {
             if is_builtin_exception && &*k == "__init__" {
                 continue;
             }
+            desc.add_property_accessors(bk, heap, &k, v);
             desc.classdict.insert(k, ClassAttr::Const(v));
         }
         if let Some(b) = base {
@@ -185,6 +191,41 @@ impl ClassDesc {
             desc.warn_special_methods(bk, heap);
         }
         Ok(desc)
+    }
+
+    /// A property defined in this class body: its getter and setter also become methods
+    /// `NAME__getter__` and `NAME__setter__` of the class (copies of the functions, as the
+    /// reference's `add_source_attribute` makes with `func_with_new_name`), so reading or
+    /// writing the property through an instance calls the method of the instance's own
+    /// class: a subclass that redefines the property overrides it.
+    fn add_property_accessors(
+        &mut self,
+        bk: &mut Bookkeeper,
+        heap: &Heap,
+        name: &Rc<str>,
+        v: Value,
+    ) {
+        let Value::Obj(p) = v else { return };
+        let Object::Property { fget, fset } = heap.get(p) else {
+            return;
+        };
+        for (f, suffix) in [(*fget, PROPERTY_GETTER), (*fset, PROPERTY_SETTER)] {
+            let Value::Obj(f) = f else { continue };
+            if !matches!(heap.get(f), Object::Function(_)) {
+                continue;
+            }
+            let meth: Rc<str> = Rc::from(format!("{}{}", name, suffix));
+            let key = (f, self.cls, meth.clone());
+            let d = match bk.property_funcs.get(&key) {
+                Some(&d) => d,
+                None => {
+                    let d = bk.add_desc(Desc::Function(FunctionDesc::new(heap, f)));
+                    bk.property_funcs.insert(key, d);
+                    d
+                }
+            };
+            self.classdict.insert(meth, ClassAttr::Desc(d));
+        }
     }
 
     fn add_mixins(

@@ -6,6 +6,7 @@
 use super::annrpython::Annotator;
 use super::call::ArgsS;
 use super::classdef::ClassDesc;
+use super::classdef::{PROPERTY_GETTER, PROPERTY_SETTER};
 use super::description::Desc;
 use super::model::*;
 use super::unaryop::{builtin_methods, lookup_class_attr, CHAR_METHODS, DICT_METHODS};
@@ -231,6 +232,14 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         subs.iter().map(|&s| self.bk.classdef(s).desc).collect();
                     return Ok(SomeValue::pbc(descs));
                 }
+                let getter = self
+                    .bk
+                    .property_method(self.space.heap(), cd, name, PROPERTY_GETTER);
+                if let Some(meth) = getter {
+                    // the reference's getattr transform: `obj.NAME__getter__()`, a method
+                    // call dispatched on the instance's class
+                    return self.call_instance_method(obj, &meth, &ArgsS::simple(Vec::new()));
+                }
                 if let Some((fget, _)) = self.bk.find_property(self.space.heap(), cd, name) {
                     if fget == Value::None {
                         return Err(AnnError::new(
@@ -381,6 +390,15 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
         match obj {
             S::Instance { classdef, .. } => {
                 let cd = *classdef;
+                let setter = self
+                    .bk
+                    .property_method(self.space.heap(), cd, &name, PROPERTY_SETTER);
+                if let Some(meth) = setter {
+                    // `obj.NAME__setter__(value)`, dispatched on the instance's class
+                    let args = ArgsS::simple(vec![value.clone()]);
+                    self.call_instance_method(obj, &meth, &args)?;
+                    return Ok(S::None);
+                }
                 if let Some((_, fset)) = self.bk.find_property(self.space.heap(), cd, &name) {
                     if fset == Value::None {
                         return Err(AnnError::new(

@@ -5,6 +5,7 @@ use super::hop::{cbool, cfield, cint, cvoid, Hop, LlOps};
 use super::rclass::{cls_field, inst_field};
 use super::rmodel::{Repr, ReprId};
 use super::{RTyper, TyperError};
+use crate::annotator::classdef::{PROPERTY_GETTER, PROPERTY_SETTER};
 use crate::flowspace::Hlvalue;
 use crate::lltypesystem::{LlOp, LlType};
 use crate::objspace::object::{Object, Value};
@@ -157,6 +158,18 @@ impl RTyper<'_> {
                 ))
             }
             Repr::Instance(cd) => {
+                let getter =
+                    self.ann
+                        .bookkeeper
+                        .property_method(self.objheap, cd, &name, PROPERTY_GETTER);
+                if let Some(meth) = getter {
+                    // the annotator called `obj.NAME__getter__()` here: the method call,
+                    // dispatched on the instance's class
+                    hop.r_s_popfirstarg();
+                    hop.r_s_popfirstarg();
+                    let (res, resr) = self.call_method(hop, llops, v, r, &meth)?;
+                    return Ok((self.convertvar(llops, res, resr, rr)?, rr));
+                }
                 if self
                     .ann
                     .bookkeeper
@@ -260,6 +273,17 @@ impl RTyper<'_> {
         let Repr::Instance(cd) = self.repr(hop.args_r[0]).clone() else {
             return Err(TyperError::new("setting an attribute of a non-instance"));
         };
+        let setter = self
+            .ann
+            .bookkeeper
+            .property_method(self.objheap, cd, &name, PROPERTY_SETTER);
+        if let Some(meth) = setter {
+            // the annotator called `obj.NAME__setter__(value)` here
+            let (v, r, _) = hop.r_s_popfirstarg();
+            hop.r_s_popfirstarg();
+            self.call_method(hop, llops, v, r, &meth)?;
+            return Ok((cvoid(), void));
+        }
         if self
             .ann
             .bookkeeper
