@@ -1,7 +1,7 @@
 //! The `_immutable_` hint of classes, checked as the reference's RTyper checks it when it
 //! lays out a class's instances: a class whose base says `_immutable_ = True` must say
 //! so itself (its own dict, not inherited), and a class's own `_immutable_` must be
-//! `True` exactly. Takes the classdefs of the finished annotation; reports at the class
+//! `True` exactly, or `None` (read as not declared, and hiding the base's value). Takes the classdefs of the finished annotation; reports at the class
 //! statement. Classes of rpy-lsp's bundled models are not judged (they are not the
 //! reference's).
 
@@ -39,7 +39,9 @@ impl<C: ConcreteSpace> Annotator<'_, C> {
                         found.push((span, format!("class `{name}` inherits `_immutable_ = True` from a base, so it must declare `_immutable_ = True` itself (the RPython typer refuses it otherwise)")));
                     }
                 }
-                Some(Value::Bool(true)) => {}
+                // `_immutable_ = None` in the class's own dict reads as not declared, and
+                // it also hides a base's True from `getattr`: nothing to report
+                Some(Value::Bool(true)) | Some(Value::None) => {}
                 Some(_) => found.push((
                     span,
                     format!("class `{name}`: `_immutable_` must be True (the only value the RPython typer accepts)"),
