@@ -1,5 +1,5 @@
 """rpy-lsp's model of `os.path` (POSIX paths), written in RPython."""
-from __rpy__ import os_path_exists, os_path_isdir, os_path_isfile, os_getcwd
+from __rpy__ import os_path_exists, os_path_isdir, os_path_isfile, os_getcwd, model_unknown
 import os as _os  # partly initialised here: `os` imports `path` after defining lstat
 
 exists = os_path_exists
@@ -77,6 +77,21 @@ def splitext(p):
                 return p[:dot], p[dot:]
             i += 1
     return p, ''
+
+
+def expanduser(path):
+    """`~` and `~/...` with `HOME` of the environment import-time code sees (appdirs
+    finds rply 0.7.4's cache directory so); another user's `~name`, or no `HOME`, needs
+    the password database, which is not modelled."""
+    if not path.startswith('~'):
+        return path
+    i = path.find('/', 1)
+    if i < 0:
+        i = len(path)
+    if i != 1 or 'HOME' not in _os.environ:
+        return model_unknown("os.path.expanduser()")
+    userhome = _os.environ['HOME'].rstrip('/')
+    return (userhome + path[i:]) or '/'
 
 
 def abspath(p):
