@@ -172,6 +172,28 @@ impl BuiltinId {
         }
     }
 
+    /// The C function of the reference's `rffi.llexternal` behind this built-in, when that
+    /// external's wrapper releases the GIL around the call (rposix's default: neither
+    /// `releasegil=False` nor `sandboxsafe`). A `__del__` may not reach one (RPY223).
+    /// `os.close`, `os.getpid` and `os.getenv` are declared `releasegil=False` there.
+    pub fn releases_gil(self) -> Option<&'static str> {
+        use BuiltinId::*;
+        Some(match self {
+            OsWrite => "write",
+            OsRead => "read",
+            OsOpen => "open",
+            OsLseek => "lseek",
+            OsIsatty => "isatty",
+            OsUnlink | OsRemove => "unlink",
+            OsRename => "rename",
+            OsMkdir => "mkdir",
+            OsRmdir => "rmdir",
+            OsGetcwd => "getcwd",
+            OsSystem => "system",
+            _ => return None,
+        })
+    }
+
     /// Whether it is a function of the `math` module.
     pub fn is_math(self) -> bool {
         use BuiltinId::*;

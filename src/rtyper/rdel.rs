@@ -13,7 +13,7 @@
 //! as the reference follows its translator's call graph.
 
 use super::{RTyper, TyperError};
-use crate::annotator::model::Position;
+use crate::annotator::model::{Position, SomeValue};
 use crate::fasthash::HashMap;
 use crate::objspace::object::{Object, Value};
 use std::collections::VecDeque;
@@ -22,6 +22,9 @@ use std::collections::VecDeque;
 enum Reason {
     /// the wrapper of a C function that releases the GIL (its C name)
     ReleasesGil(String),
+    /// a built-in (its name) whose C function (the second) the reference calls through a
+    /// GIL-releasing wrapper
+    BuiltinReleasesGil(&'static str, &'static str),
     /// holds a `jit_merge_point` or `can_enter_jit`
     JitMarker,
     /// marked `_dont_reach_me_in_del_` by the program
@@ -76,14 +79,26 @@ impl RTyper<'_> {
     ) -> Result<(), TyperError> {
         let mut came_from: HashMap<u32, (u32, Position)> = HashMap::default();
         let mut queue = VecDeque::from([del]);
+        // bundled models are not the reference's code: their built-in calls are ours
+        let bundled = self.bundled_files();
         while let Some(g) = queue.pop_front() {
+            // a built-in whose C function releases the GIL in the reference (`os.write`),
+            // called from the program's own code
+            // (not the stand-in body of an `llexternal`'s C function: C is what runs)
+            let own = !bundled.contains(&self.ann.graphs[g as usize].span.file)
+                && !self.is_c_function_standin(g);
+            if let Some((name, c, pos)) = own.then(|| self.gil_releasing_builtin_call(g)).flatten()
+            {
+                let why = Reason::BuiltinReleasesGil(name, c);
+                return Err(self.del_error(del, owner, g, why, &came_from, Some(pos)));
+            }
             for &(callee, pos) in callees.get(&g).into_iter().flatten() {
                 if callee == del || came_from.contains_key(&callee) {
                     continue;
                 }
                 came_from.insert(callee, (g, pos));
                 if let Some(why) = self.del_marked(callee) {
-                    return Err(self.del_error(del, owner, callee, why, &came_from));
+                    return Err(self.del_error(del, owner, callee, why, &came_from, None));
                 }
                 if !self.func_attr_true(callee, "_cannot_really_call_random_things_") {
                     queue.push_back(callee);
@@ -91,6 +106,39 @@ impl RTyper<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The first call in graph `g` of a built-in that the reference implements with a
+    /// GIL-releasing `llexternal`: its name, its C function, and where it is.
+    fn gil_releasing_builtin_call(&self, g: u32) -> Option<(&'static str, &'static str, Position)> {
+        let graph = &self.ann.graphs[g as usize];
+        for (bi, block) in graph.blocks.iter().enumerate() {
+            for (oi, op) in block.operations.iter().enumerate() {
+                if op.opname != crate::interpreter::Op::SimpleCall || op.args.is_empty() {
+                    continue;
+                }
+                if let SomeValue::Builtin { id, .. } = self.annotation(g, op.args[0].clone()) {
+                    if let Some(c) = id.releases_gil() {
+                        let pos = Position {
+                            graph: g,
+                            block: bi as u32,
+                            op: oi as u32,
+                        };
+                        return Some((id.name(), c, pos));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether `g` is the graph of the `_c_<name>` function the bundled `rffi.llexternal`
+    /// generates for a C function (its `_rpy_c_function` attribute): its body only
+    /// gives the annotator a value, and is never translated.
+    fn is_c_function_standin(&self, g: u32) -> bool {
+        self.ann.graphs[g as usize].func.is_some_and(|func| {
+            matches!(self.objheap.get(func), Object::Function(f) if f.attrs.get("_rpy_c_function").is_some())
+        })
     }
 
     fn del_marked(&self, g: u32) -> Option<Reason> {
@@ -153,11 +201,13 @@ impl RTyper<'_> {
         found: u32,
         why: Reason,
         came_from: &HashMap<u32, (u32, Position)>,
+        // the built-in call in `found` that is the marked thing, if it is one
+        builtin_call: Option<Position>,
     ) -> TyperError {
         let graphs = &self.ann.graphs;
         // the chain of calls, from the __del__ to the marked graph
         let mut chain = vec![found];
-        let mut first_call = None;
+        let mut first_call = builtin_call;
         let mut g = found;
         while let Some(&(caller, pos)) = came_from.get(&g) {
             chain.push(caller);
@@ -178,6 +228,9 @@ impl RTyper<'_> {
         let what = match why {
             Reason::ReleasesGil(c) => format!(
                 "the C function `{c}`, declared with rffi.llexternal, whose wrapper releases the GIL around the call (declare it with releasegil=False for a __del__)"
+            ),
+            Reason::BuiltinReleasesGil(name, c) => format!(
+                "`{name}`, whose C function `{c}` the RPython toolchain calls through a wrapper that releases the GIL"
             ),
             Reason::JitMarker => format!(
                 "`{}`, which holds a jit_merge_point or can_enter_jit",
