@@ -108,8 +108,14 @@ fn emit_wrapper(db: &Database, f: u32, fty: LlType, decl: &CDecl, out: &mut Stri
             .unwrap_or("long".into());
         call_args.push(if *t == LlType::VOID {
             format!("({})0", ct)
-        } else if raw_array(db, *t).is_some() {
-            format!("(a{i} ? ({ct})a{i}->items : ({ct})NULL)", i = i, ct = ct)
+        } else if let Some(arr) = raw_array(db, *t) {
+            // by address, not `->items`: the array may start at any byte of raw memory
+            format!(
+                "(a{i} ? ({ct})((char *)a{i} + offsetof({sn}, items)) : ({ct})NULL)",
+                i = i,
+                ct = ct,
+                sn = db.struct_name(arr)
+            )
         } else {
             format!("({})a{}", ct, i)
         });

@@ -499,7 +499,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             LlType::UINT => Some("uint"),
             LlType::SHORT => Some("short"),
             LlType::USHORT => Some("ushort"),
-            LlType::CHAR | LlType::BOOL => None,
+            // bytes: no alignment to keep, a plain access through a `char *` address (the
+            // array may start at any byte of raw memory: `rffi.ptradd`, raw storage)
+            LlType::CHAR | LlType::BOOL | LlType::SIGNEDCHAR | LlType::UCHAR => None,
             _ => return None,
         };
         let p = self.arg(op.args[0]);
@@ -576,8 +578,10 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 .filter(|&t| !types.is_gc(t) && matches!(types.def(t), TypeDef::Array { .. }))
         };
         match (raw_array(self.ty(src)), raw_array(to)) {
-            (Some(_), None) if types.pointee(to).is_some() => {
-                format!("({e} == NULL ? NULL : ({cty})({e})->items)")
+            // by address, not `->items`: the array may start at any byte of raw memory
+            (Some(arr), None) if types.pointee(to).is_some() => {
+                let sn = self.db.struct_name(arr);
+                format!("({e} == NULL ? NULL : ({cty})((char *)({e}) + offsetof({sn}, items)))")
             }
             (None, Some(arr)) if types.pointee(self.ty(src)).is_some() => {
                 let sn = self.db.struct_name(arr);
