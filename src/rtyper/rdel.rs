@@ -117,7 +117,7 @@ impl RTyper<'_> {
                 if op.opname != crate::interpreter::Op::SimpleCall || op.args.is_empty() {
                     continue;
                 }
-                if let SomeValue::Builtin { id, .. } = self.annotation(g, op.args[0].clone()) {
+                if let SomeValue::Builtin { id, .. } = self.annotation(g, op.args[0]) {
                     if let Some(c) = id.releases_gil() {
                         let pos = Position {
                             graph: g,
