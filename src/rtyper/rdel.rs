@@ -64,8 +64,10 @@ impl RTyper<'_> {
                 callees.entry(pos.graph).or_default().push((t, *pos));
             }
         }
+        // bundled models are not the reference's code: their built-in calls are ours
+        let bundled = self.bundled_files();
         for (g, owner) in &dels {
-            self.check_one_del(*g, owner, &callees)?;
+            self.check_one_del(*g, owner, &callees, &bundled)?;
         }
         Ok(())
     }
@@ -76,11 +78,10 @@ impl RTyper<'_> {
         del: u32,
         owner: &str,
         callees: &HashMap<u32, Vec<(u32, Position)>>,
+        bundled: &crate::fasthash::HashSet<crate::syntax::FileId>,
     ) -> Result<(), TyperError> {
         let mut came_from: HashMap<u32, (u32, Position)> = HashMap::default();
         let mut queue = VecDeque::from([del]);
-        // bundled models are not the reference's code: their built-in calls are ours
-        let bundled = self.bundled_files();
         while let Some(g) = queue.pop_front() {
             // a built-in whose C function releases the GIL in the reference (`os.write`),
             // called from the program's own code
