@@ -14,7 +14,7 @@
 //! the flow space is in `space`, constant folding in `constfold`.
 
 use super::model::*;
-use crate::builtins::BuiltinId;
+use crate::builtins::{BuiltinId, GRAPH_ONLY};
 use crate::compiler::bytecode::flags;
 use crate::compiler::{CodeObject, Instr};
 use crate::diagnostics::Diagnostic;
@@ -611,14 +611,16 @@ impl<C: ConcreteSpace> FlowContext<'_, C> {
 
     /// For a constant `__builtin__` function or built-in class: the exceptions a call of it
     /// can raise (the reference's table: `int`, `float`, `chr`, `unichr`, `unicode`); `None`
-    /// for any other callable, whose calls may raise anything.
+    /// for any other callable, whose calls may raise anything. The helpers of `print` are
+    /// such other callables: the reference's are RPython functions, so a `print` inside a
+    /// `try` has an exception exit (the OSError of writing the line to a closed fd 1).
     fn builtin_call_raises(&self, v: Hlvalue) -> Option<&'static [&'static str]> {
         match v {
             Hlvalue::Const(Value::Obj(id)) => match self.objspace.heap().get(id) {
                 Object::Builtin {
                     id,
                     bound_self: None,
-                } if id.is_unqualified() => Some(id.call_raises()),
+                } if id.is_unqualified() && !GRAPH_ONLY.contains(id) => Some(id.call_raises()),
                 Object::Class(c) => c.builtin.map(|b| b.call_raises()),
                 _ => None,
             },
