@@ -104,6 +104,12 @@ class _LLOp(object):
         return abs(x)
 
     @specialize.ll()
+    def int_force_ge_zero(self, RESULTTYPE, x):
+        if x < 0:
+            return 0
+        return x
+
+    @specialize.ll()
     def int_is_true(self, RESULTTYPE, x):
         return x != 0
 
@@ -207,6 +213,106 @@ class _LLOp(object):
     @specialize.ll()
     def cast_int_to_float(self, RESULTTYPE, x):
         return float(x)
+
+    @specialize.ll()
+    def cast_float_to_int(self, RESULTTYPE, x):
+        # C's (long) conversion truncates toward zero, as RPython's int() of a float
+        return int(x)
+
+    @specialize.ll()
+    def cast_int_to_char(self, RESULTTYPE, x):
+        # C's (char) keeps the low byte
+        return chr(x & 0xff)
+
+    @specialize.ll()
+    def cast_unichar_to_int(self, RESULTTYPE, c):
+        return ord(c)
+
+    @specialize.ll()
+    def cast_int_to_unichar(self, RESULTTYPE, x):
+        return unichr(x)
+
+    # characters compare as unsigned bytes, as RPython's comparisons of chars do
+    @specialize.ll()
+    def char_lt(self, RESULTTYPE, a, b):
+        return a < b
+
+    @specialize.ll()
+    def char_le(self, RESULTTYPE, a, b):
+        return a <= b
+
+    @specialize.ll()
+    def char_eq(self, RESULTTYPE, a, b):
+        return a == b
+
+    @specialize.ll()
+    def char_ne(self, RESULTTYPE, a, b):
+        return a != b
+
+    @specialize.ll()
+    def char_gt(self, RESULTTYPE, a, b):
+        return a > b
+
+    @specialize.ll()
+    def char_ge(self, RESULTTYPE, a, b):
+        return a >= b
+
+    @specialize.ll()
+    def unichar_eq(self, RESULTTYPE, a, b):
+        return a == b
+
+    @specialize.ll()
+    def unichar_ne(self, RESULTTYPE, a, b):
+        return a != b
+
+    # doubles: IEEE arithmetic as RPython's float operations
+    @specialize.ll()
+    def float_add(self, RESULTTYPE, x, y):
+        return x + y
+
+    @specialize.ll()
+    def float_sub(self, RESULTTYPE, x, y):
+        return x - y
+
+    @specialize.ll()
+    def float_mul(self, RESULTTYPE, x, y):
+        return x * y
+
+    @specialize.ll()
+    def float_neg(self, RESULTTYPE, x):
+        return -x
+
+    @specialize.ll()
+    def float_abs(self, RESULTTYPE, x):
+        return abs(x)
+
+    @specialize.ll()
+    def float_is_true(self, RESULTTYPE, x):
+        return x != 0.0
+
+    @specialize.ll()
+    def float_lt(self, RESULTTYPE, x, y):
+        return x < y
+
+    @specialize.ll()
+    def float_le(self, RESULTTYPE, x, y):
+        return x <= y
+
+    @specialize.ll()
+    def float_eq(self, RESULTTYPE, x, y):
+        return x == y
+
+    @specialize.ll()
+    def float_ne(self, RESULTTYPE, x, y):
+        return x != y
+
+    @specialize.ll()
+    def float_gt(self, RESULTTYPE, x, y):
+        return x > y
+
+    @specialize.ll()
+    def float_ge(self, RESULTTYPE, x, y):
+        return x >= y
 
     def debug_print(self, RESULTTYPE, *args):
         # rlib.debug's: stderr outside a debug_start/debug_stop section
