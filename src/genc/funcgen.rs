@@ -611,7 +611,9 @@ impl<'a, 'p> FuncGen<'a, 'p> {
             IntNeg | LlongNeg | LllongNeg | FloatNeg => Some(format!("(-{})", a(0))),
             IntAbs | LlongAbs | LllongAbs => Some(format!("RPY_ABS({})", a(0))),
             FloatAbs => Some(format!("fabs({})", a(0))),
-            IntInvert | LlongInvert | LllongInvert | UintInvert | UllongInvert => Some(format!("(~{})", a(0))),
+            IntInvert | LlongInvert | LllongInvert | UintInvert | UllongInvert => {
+                Some(format!("(~{})", a(0)))
+            }
             IntAdd | LlongAdd | LllongAdd | UintAdd | UllongAdd | FloatAdd => bin(&a, "+"),
             IntSub | LlongSub | LllongSub | UintSub | UllongSub | FloatSub => bin(&a, "-"),
             IntMul | LlongMul | LllongMul | UintMul | UllongMul | FloatMul => bin(&a, "*"),
@@ -632,12 +634,24 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 Some(format!("rpy_uint_floordiv_zer({}, {})", a(0), a(1)))
             }
             UintModZer | UllongModZer => Some(format!("rpy_uint_mod_zer({}, {})", a(0), a(1))),
-            IntLt | LlongLt | LllongLt | UintLt | UllongLt | FloatLt | CharLt | UnicharLt => bin(&a, "<"),
-            IntLe | LlongLe | LllongLe | UintLe | UllongLe | FloatLe | CharLe | UnicharLe => bin(&a, "<="),
-            IntEq | LlongEq | LllongEq | UintEq | UllongEq | FloatEq | CharEq | UnicharEq => bin(&a, "=="),
-            IntNe | LlongNe | LllongNe | UintNe | UllongNe | FloatNe | CharNe | UnicharNe => bin(&a, "!="),
-            IntGt | LlongGt | LllongGt | UintGt | UllongGt | FloatGt | CharGt | UnicharGt => bin(&a, ">"),
-            IntGe | LlongGe | LllongGe | UintGe | UllongGe | FloatGe | CharGe | UnicharGe => bin(&a, ">="),
+            IntLt | LlongLt | LllongLt | UintLt | UllongLt | FloatLt | CharLt | UnicharLt => {
+                bin(&a, "<")
+            }
+            IntLe | LlongLe | LllongLe | UintLe | UllongLe | FloatLe | CharLe | UnicharLe => {
+                bin(&a, "<=")
+            }
+            IntEq | LlongEq | LllongEq | UintEq | UllongEq | FloatEq | CharEq | UnicharEq => {
+                bin(&a, "==")
+            }
+            IntNe | LlongNe | LllongNe | UintNe | UllongNe | FloatNe | CharNe | UnicharNe => {
+                bin(&a, "!=")
+            }
+            IntGt | LlongGt | LllongGt | UintGt | UllongGt | FloatGt | CharGt | UnicharGt => {
+                bin(&a, ">")
+            }
+            IntGe | LlongGe | LllongGe | UintGe | UllongGe | FloatGe | CharGe | UnicharGe => {
+                bin(&a, ">=")
+            }
             IntAnd | LlongAnd | LllongAnd | UintAnd | UllongAnd => bin(&a, "&"),
             IntOr | LlongOr | LllongOr | UintOr | UllongOr => bin(&a, "|"),
             IntXor | LlongXor | LllongXor | UintXor | UllongXor => bin(&a, "^"),

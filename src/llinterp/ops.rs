@@ -567,8 +567,9 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
             return crate::lltypesystem::int128::eval(o, a!(0), LlValue::Void)
         }
         LllongAdd | LllongSub | LllongMul | LllongLt | LllongLe | LllongEq | LllongNe
-        | LllongGt | LllongGe | LllongAnd | LllongOr | LllongXor | LllongLshift
-        | LllongRshift => return crate::lltypesystem::int128::eval(o, a!(0), a!(1)),
+        | LllongGt | LllongGe | LllongAnd | LllongOr | LllongXor | LllongLshift | LllongRshift => {
+            return crate::lltypesystem::int128::eval(o, a!(0), a!(1))
+        }
         UintInvert | UllongInvert => LlValue::Uint(!a!(0).as_uint()),
         UintAdd | UllongAdd => LlValue::Uint(a!(0).as_uint().wrapping_add(a!(1).as_uint())),
         UintSub | UllongSub => LlValue::Uint(a!(0).as_uint().wrapping_sub(a!(1).as_uint())),

@@ -235,7 +235,13 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// The first `len` bytes of a raw `char` buffer.
-    pub(super) fn c_bytes(&self, p: LlPtr, len: usize, f: LibcFn, span: Span) -> Result<Vec<u8>, Unwind> {
+    pub(super) fn c_bytes(
+        &self,
+        p: LlPtr,
+        len: usize,
+        f: LibcFn,
+        span: Span,
+    ) -> Result<Vec<u8>, Unwind> {
         let b = self.c_buffer(p, f, span)?;
         if len > b.len() {
             return Err(self.undefined(

@@ -118,6 +118,9 @@ fn load() -> Result<ZLib, String> {
     }
 }
 
+/// zlib's error code and message, when deflateInit2_ refuses its parameters.
+pub type InitError = (i32, Option<Vec<u8>>);
+
 /// A real zlib stream, freed with zlib's `deflateEnd` when dropped.
 pub struct Deflater {
     z: Box<ZStream>,
@@ -134,7 +137,7 @@ impl Deflater {
         memlevel: i32,
         strategy: i32,
         version: &CStr,
-    ) -> Result<Result<Deflater, (i32, Option<Vec<u8>>)>, String> {
+    ) -> Result<Result<Deflater, InitError>, String> {
         let lib = zlib()?;
         let mut z = ZStream::zeroed();
         let size = std::mem::size_of::<ZStream>() as c_int;
@@ -291,7 +294,13 @@ impl<'p> LlInterpreter<'p> {
             .map_err(|e| self.fatal_at(span, format!("z_stream: {e}")))
     }
 
-    fn set_zfield(&mut self, strm: LlPtr, name: &str, v: LlValue, span: Span) -> Result<(), Unwind> {
+    fn set_zfield(
+        &mut self,
+        strm: LlPtr,
+        name: &str,
+        v: LlValue,
+        span: Span,
+    ) -> Result<(), Unwind> {
         let ty = self.zstream_type(strm, span)?;
         self.heap
             .setfield(&self.prog.types, strm, ty, name, v)
@@ -347,8 +356,8 @@ mod tests {
         assert_eq!(
             out,
             [
-                0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68,
-                0x03, 0x08, 0xb1
+                0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03,
+                0x08, 0xb1
             ]
         );
         // raw deflate at level 9, filtered: no header, no checksum

@@ -361,7 +361,11 @@ impl ObjSpace {
                         if b < 0 {
                             return Err(self.err("ValueError", "negative shift count"));
                         }
-                        let width = if kind == IntKind::LongLongLong { 128 } else { 64 };
+                        let width = if kind == IntKind::LongLongLong {
+                            128
+                        } else {
+                            64
+                        };
                         if b >= width {
                             0
                         } else {
