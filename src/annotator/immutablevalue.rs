@@ -638,6 +638,7 @@ impl Bookkeeper {
                     "r_uint" => SomeValue::int_of_kind(IntKind::Unsigned, true),
                     "r_longlong" => SomeValue::int_of_kind(IntKind::LongLong, false),
                     "r_ulonglong" => SomeValue::int_of_kind(IntKind::ULongLong, true),
+                    "r_longlonglong" => SomeValue::int_of_kind(IntKind::LongLongLong, false),
                     _ => return None,
                 },
             });

@@ -36,6 +36,11 @@ pub fn ll_to_annotation(types: &LlTypes, t: LlType) -> SomeValue {
             kind: IntKind::LongLong,
             konst: None,
         },
+        LlType::SIGNEDLONGLONGLONG => SomeValue::Integer {
+            nonneg: false,
+            kind: IntKind::LongLongLong,
+            konst: None,
+        },
         LlType::UNSIGNEDLONGLONG => SomeValue::Integer {
             nonneg: true,
             kind: IntKind::ULongLong,
@@ -168,6 +173,7 @@ pub fn lltype_of_obj(
             b"Unsigned" => LlType::UNSIGNED,
             b"SignedLongLong" => LlType::SIGNEDLONGLONG,
             b"UnsignedLongLong" => LlType::UNSIGNEDLONGLONG,
+            b"SignedLongLongLong" => LlType::SIGNEDLONGLONGLONG,
             b"Float" => LlType::FLOAT,
             b"SingleFloat" => LlType::SINGLEFLOAT,
             b"Char" => LlType::CHAR,

@@ -613,6 +613,7 @@ pub fn int_kind_name(kind: IntKind) -> &'static str {
         IntKind::Unsigned => "r_uint",
         IntKind::LongLong => "r_longlong",
         IntKind::ULongLong => "r_ulonglong",
+        IntKind::LongLongLong => "r_longlonglong",
         IntKind::Narrow {
             bits: 32,
             signed: true,
@@ -644,6 +645,9 @@ pub fn compute_restype(a: IntKind, b: IntKind) -> Option<IntKind> {
     match (a, b) {
         (x, Signed) | (Signed, x) => Some(x),
         (Unsigned, ULongLong) | (ULongLong, Unsigned) => Some(ULongLong),
+        // signed kinds with the 128-bit one: the 128-bit one
+        (LongLong | Narrow { signed: true, .. }, LongLongLong)
+        | (LongLongLong, LongLong | Narrow { signed: true, .. }) => Some(LongLongLong),
         // the same sign: the larger size (a word-sized kind, of which the reference has
         // one per sign on 64-bit machines)
         (Narrow { bits: x, signed: s }, Narrow { bits: y, signed: t }) if s == t => Some(Narrow {

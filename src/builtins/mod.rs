@@ -102,6 +102,7 @@ impl BuiltinId {
             B::RarithmeticRUint => Some(IntKind::Unsigned),
             B::RarithmeticRLonglong => Some(IntKind::LongLong),
             B::RarithmeticRUlonglong => Some(IntKind::ULongLong),
+            B::RarithmeticRLonglonglong => Some(IntKind::LongLongLong),
             B::RarithmeticRInt => Some(IntKind::Signed),
             B::RarithmeticRInt32 => narrow(32, true),
             B::RarithmeticRUint32 => narrow(32, false),

@@ -351,6 +351,7 @@ builtins! {
     RarithmeticRUint = "rarithmetic.r_uint";
     RarithmeticRLonglong = "rarithmetic.r_longlong";
     RarithmeticRUlonglong = "rarithmetic.r_ulonglong";
+    RarithmeticRLonglonglong = "rarithmetic.r_longlonglong";
     RarithmeticRInt = "rarithmetic.r_int";
     RarithmeticRSinglefloat = "rarithmetic.r_singlefloat";
     RarithmeticRInt32 = "rarithmetic.r_int32";

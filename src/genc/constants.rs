@@ -45,6 +45,16 @@ impl Database<'_> {
                     format!("{}L", i)
                 }
             }
+            // a 128-bit constant is what the reference's C literal gives (see `int128`),
+            // written from its two words (C has no literal that wide)
+            LlValue::Int128(_) => {
+                let c = crate::lltypesystem::int128::c_constant(v.as_i128()).as_i128();
+                format!(
+                    "((__int128_t)(((__uint128_t){}UL << 64) | {}UL))",
+                    (c >> 64) as u64,
+                    c as u64
+                )
+            }
             LlValue::Uint(u) => {
                 if t == LlType::FLOAT {
                     float_lit(u as f64)

@@ -605,16 +605,18 @@ impl<'a, 'p> FuncGen<'a, 'p> {
         use LlOp::*;
         let expr: Option<String> = match o {
             SameAs => Some(a(0)),
-            IntIsTrue | UintIsTrue | LlongIsTrue | UllongIsTrue | FloatIsTrue => {
+            IntIsTrue | UintIsTrue | LlongIsTrue | LllongIsTrue | UllongIsTrue | FloatIsTrue => {
                 Some(format!("({} != 0)", a(0)))
             }
-            IntNeg | LlongNeg | FloatNeg => Some(format!("(-{})", a(0))),
-            IntAbs | LlongAbs => Some(format!("RPY_ABS({})", a(0))),
+            IntNeg | LlongNeg | LllongNeg | FloatNeg => Some(format!("(-{})", a(0))),
+            IntAbs | LlongAbs | LllongAbs => Some(format!("RPY_ABS({})", a(0))),
             FloatAbs => Some(format!("fabs({})", a(0))),
-            IntInvert | LlongInvert | UintInvert | UllongInvert => Some(format!("(~{})", a(0))),
-            IntAdd | LlongAdd | UintAdd | UllongAdd | FloatAdd => bin(&a, "+"),
-            IntSub | LlongSub | UintSub | UllongSub | FloatSub => bin(&a, "-"),
-            IntMul | LlongMul | UintMul | UllongMul | FloatMul => bin(&a, "*"),
+            IntInvert | LlongInvert | LllongInvert | UintInvert | UllongInvert => {
+                Some(format!("(~{})", a(0)))
+            }
+            IntAdd | LlongAdd | LllongAdd | UintAdd | UllongAdd | FloatAdd => bin(&a, "+"),
+            IntSub | LlongSub | LllongSub | UintSub | UllongSub | FloatSub => bin(&a, "-"),
+            IntMul | LlongMul | LllongMul | UintMul | UllongMul | FloatMul => bin(&a, "*"),
             FloatTrueDiv => bin(&a, "/"),
             IntFloorDiv | UintFloorDiv | UllongFloorDiv => bin(&a, "/"),
             IntMod | UintMod | UllongMod => bin(&a, "%"),
@@ -632,17 +634,35 @@ impl<'a, 'p> FuncGen<'a, 'p> {
                 Some(format!("rpy_uint_floordiv_zer({}, {})", a(0), a(1)))
             }
             UintModZer | UllongModZer => Some(format!("rpy_uint_mod_zer({}, {})", a(0), a(1))),
-            IntLt | LlongLt | UintLt | UllongLt | FloatLt | CharLt | UnicharLt => bin(&a, "<"),
-            IntLe | LlongLe | UintLe | UllongLe | FloatLe | CharLe | UnicharLe => bin(&a, "<="),
-            IntEq | LlongEq | UintEq | UllongEq | FloatEq | CharEq | UnicharEq => bin(&a, "=="),
-            IntNe | LlongNe | UintNe | UllongNe | FloatNe | CharNe | UnicharNe => bin(&a, "!="),
-            IntGt | LlongGt | UintGt | UllongGt | FloatGt | CharGt | UnicharGt => bin(&a, ">"),
-            IntGe | LlongGe | UintGe | UllongGe | FloatGe | CharGe | UnicharGe => bin(&a, ">="),
-            IntAnd | LlongAnd | UintAnd | UllongAnd => bin(&a, "&"),
-            IntOr | LlongOr | UintOr | UllongOr => bin(&a, "|"),
-            IntXor | LlongXor | UintXor | UllongXor => bin(&a, "^"),
+            IntLt | LlongLt | LllongLt | UintLt | UllongLt | FloatLt | CharLt | UnicharLt => {
+                bin(&a, "<")
+            }
+            IntLe | LlongLe | LllongLe | UintLe | UllongLe | FloatLe | CharLe | UnicharLe => {
+                bin(&a, "<=")
+            }
+            IntEq | LlongEq | LllongEq | UintEq | UllongEq | FloatEq | CharEq | UnicharEq => {
+                bin(&a, "==")
+            }
+            IntNe | LlongNe | LllongNe | UintNe | UllongNe | FloatNe | CharNe | UnicharNe => {
+                bin(&a, "!=")
+            }
+            IntGt | LlongGt | LllongGt | UintGt | UllongGt | FloatGt | CharGt | UnicharGt => {
+                bin(&a, ">")
+            }
+            IntGe | LlongGe | LllongGe | UintGe | UllongGe | FloatGe | CharGe | UnicharGe => {
+                bin(&a, ">=")
+            }
+            IntAnd | LlongAnd | LllongAnd | UintAnd | UllongAnd => bin(&a, "&"),
+            IntOr | LlongOr | LllongOr | UintOr | UllongOr => bin(&a, "|"),
+            IntXor | LlongXor | LllongXor | UintXor | UllongXor => bin(&a, "^"),
             IntLshift | LlongLshift => Some(format!("rpy_int_lshift({}, {})", a(0), a(1))),
             IntRshift | LlongRshift => Some(format!("rpy_int_rshift({}, {})", a(0), a(1))),
+            LllongPyDiv => Some(format!("rpy_lllong_floordiv({}, {})", a(0), a(1))),
+            LllongPyMod => Some(format!("rpy_lllong_floormod({}, {})", a(0), a(1))),
+            LllongPyDivZer => Some(format!("rpy_lllong_floordiv_zer({}, {})", a(0), a(1))),
+            LllongPyModZer => Some(format!("rpy_lllong_floormod_zer({}, {})", a(0), a(1))),
+            LllongLshift => Some(format!("rpy_lllong_lshift({}, {})", a(0), a(1))),
+            LllongRshift => Some(format!("rpy_lllong_rshift({}, {})", a(0), a(1))),
             UintLshift | UllongLshift => Some(format!("rpy_uint_lshift({}, {})", a(0), a(1))),
             UintRshift | UllongRshift => Some(format!("rpy_uint_rshift({}, {})", a(0), a(1))),
             IntAddOvf => Some(format!("rpy_int_add_ovf({}, {})", a(0), a(1))),

@@ -22,6 +22,10 @@ impl Operand {
     fn of(v: Hlvalue) -> Operand {
         match v {
             Hlvalue::Var(v) => Operand::Slot(v.0),
+            // a 128-bit constant is what its C literal gives (see `int128`)
+            Hlvalue::Ll(c) if c.ty == LlType::SIGNEDLONGLONGLONG => {
+                Operand::Const(crate::lltypesystem::int128::c_constant(c.value.as_i128()))
+            }
             Hlvalue::Ll(c) => Operand::Const(c.value),
             // high-level constants never reach a low-level graph's run: Void, as before
             Hlvalue::Const(_) => Operand::Const(LlValue::Void),

@@ -114,6 +114,8 @@ pub struct LlInterpreter<'p> {
     /// library keeps them; `None` while unchanged (the process's). The interpreter leaves
     /// rpy-lsp's own environment alone.
     pub(crate) environ: Option<Vec<(Vec<u8>, Vec<u8>)>>,
+    /// zlib's compression streams of the program's `z_stream`s (`runtime::zlib`).
+    pub(crate) zstreams: HashMap<LlPtr, runtime::Deflater>,
 }
 
 /// The deepest recursion the interpreter follows before stopping as a stack overflow.
@@ -143,6 +145,7 @@ impl<'p> LlInterpreter<'p> {
             forked_child: false,
             debug_log: debuglog::DebugLog::new(),
             environ: None,
+            zstreams: HashMap::default(),
         }
     }
 

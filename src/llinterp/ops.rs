@@ -158,6 +158,19 @@ impl<'p> LlInterpreter<'p> {
                     },
                 )
             }
+            LllongPyDiv | LllongPyMod | LllongPyDivZer | LllongPyModZer => {
+                let y = a!(1).as_i128();
+                if y == 0 {
+                    if matches!(o, LllongPyDivZer | LllongPyModZer) {
+                        return Err(self.raise_std("ZeroDivisionError"));
+                    }
+                    return Err(self.division_by_zero(op));
+                }
+                match crate::lltypesystem::int128::eval(o, a!(0), a!(1)) {
+                    Some(v) => v,
+                    None => return Err(self.division_overflow(op)),
+                }
+            }
             IntAddOvf => match a!(0).as_int().checked_add(a!(1).as_int()) {
                 Some(v) => LlValue::Int(v),
                 None => return Err(self.raise_std("OverflowError")),
@@ -550,6 +563,13 @@ pub(super) fn pure_op(o: LlOp, args: &[Operand], frame: &[LlValue]) -> Option<Ll
             let b = a!(1).as_int();
             LlValue::Bool(a!(0).as_int() <= b && b < a!(2).as_int())
         }
+        LllongIsTrue | LllongNeg | LllongAbs | LllongInvert => {
+            return crate::lltypesystem::int128::eval(o, a!(0), LlValue::Void)
+        }
+        LllongAdd | LllongSub | LllongMul | LllongLt | LllongLe | LllongEq | LllongNe
+        | LllongGt | LllongGe | LllongAnd | LllongOr | LllongXor | LllongLshift | LllongRshift => {
+            return crate::lltypesystem::int128::eval(o, a!(0), a!(1))
+        }
         UintInvert | UllongInvert => LlValue::Uint(!a!(0).as_uint()),
         UintAdd | UllongAdd => LlValue::Uint(a!(0).as_uint().wrapping_add(a!(1).as_uint())),
         UintSub | UllongSub => LlValue::Uint(a!(0).as_uint().wrapping_sub(a!(1).as_uint())),
@@ -700,6 +720,7 @@ pub(super) fn cast_primitive(v: LlValue, to: LlType) -> LlValue {
             LlValue::Float(f) => c_float_to_unsigned(f),
             other => other.as_uint(),
         }),
+        LlType::SIGNEDLONGLONGLONG => LlValue::int128(v.as_i128()),
         LlType::FLOAT => LlValue::Float(v.as_float()),
         // C's (float): rounded to single precision, kept as the double it is exactly
         LlType::SINGLEFLOAT => LlValue::Float(v.as_float() as f32 as f64),

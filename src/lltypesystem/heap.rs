@@ -36,13 +36,16 @@ pub enum LlPtr {
     Addr(i64),
 }
 
-/// A low-level value. Integers of every kind are kept in 64 bits; `Signed` and
-/// `SignedLongLong` values are both 64-bit on the machines we target.
+/// A low-level value. Integers of every kind but one are kept in 64 bits; `Signed` and
+/// `SignedLongLong` values are both 64-bit on the machines we target. A
+/// `SignedLongLongLong` is 128 bits wide: its low and high words, so that a value keeps
+/// the size and alignment of the others (an `i128` would make every value 32 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LlValue {
     Void,
     Int(i64),
     Uint(u64),
+    Int128([u64; 2]),
     Float(f64),
     Char(u8),
     UniChar(u32),
@@ -78,6 +81,7 @@ impl LlValue {
             LlType::VOID => LlValue::Void,
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(0),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(0),
+            LlType::SIGNEDLONGLONGLONG => LlValue::int128(0),
             LlType::FLOAT | LlType::SINGLEFLOAT => LlValue::Float(0.0),
             LlType::CHAR => LlValue::Char(0),
             LlType::UNICHAR => LlValue::UniChar(0),
@@ -89,10 +93,28 @@ impl LlValue {
             },
         }
     }
+    /// A `SignedLongLongLong` value.
+    pub fn int128(v: i128) -> LlValue {
+        LlValue::Int128([v as u64, (v >> 64) as u64])
+    }
+
+    /// The value as a 128-bit integer, as C converts to `__int128_t` (an unsigned word
+    /// zero-extended, a float truncated towards zero and saturated).
+    pub fn as_i128(self) -> i128 {
+        match self {
+            LlValue::Int128([lo, hi]) => ((hi as i128) << 64) | lo as i128,
+            LlValue::Uint(u) => u as i128,
+            LlValue::Float(f) => f as i128,
+            other => other.as_int() as i128,
+        }
+    }
+
+    /// The value as a signed word: a 128-bit value's low word, as C truncates.
     pub fn as_int(self) -> i64 {
         match self {
             LlValue::Int(i) => i,
             LlValue::Uint(u) => u as i64,
+            LlValue::Int128([lo, _]) => lo as i64,
             LlValue::Bool(b) => b as i64,
             LlValue::Char(c) => c as i64,
             LlValue::UniChar(c) => c as i64,
@@ -110,6 +132,7 @@ impl LlValue {
         match self {
             LlValue::Float(f) => f,
             LlValue::Uint(u) => u as f64,
+            LlValue::Int128(_) => self.as_i128() as f64,
             other => other.as_int() as f64,
         }
     }
@@ -118,6 +141,7 @@ impl LlValue {
             LlValue::Bool(b) => b,
             LlValue::Ptr(p) => p != LlPtr::Null,
             LlValue::Float(f) => f != 0.0,
+            LlValue::Int128(_) => self.as_i128() != 0,
             other => other.as_int() != 0,
         }
     }
@@ -135,6 +159,7 @@ impl std::fmt::Display for LlValue {
             LlValue::Void => f.write_str("void"),
             LlValue::Int(i) => write!(f, "{}", i),
             LlValue::Uint(u) => write!(f, "{}u", u),
+            LlValue::Int128(_) => write!(f, "{}lll", self.as_i128()),
             LlValue::Float(x) => write!(f, "{:?}", x),
             LlValue::Char(c) => write!(f, "{:?}", *c as char),
             LlValue::UniChar(c) => write!(f, "u{:?}", char::from_u32(*c).unwrap_or('?')),

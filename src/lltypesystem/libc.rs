@@ -65,6 +65,13 @@ libc_fns! {
     /// `build` links the library the program names, `run` computes the same checksums
     Crc32 = "crc32", "zlib.h";
     Adler32 = "adler32", "zlib.h";
+    /// zlib's compression, `int deflateInit2_(z_streamp, int level, int method, int
+    /// windowBits, int memLevel, int strategy, const char *version, int stream_size)`,
+    /// `int deflate(z_streamp, int flush)`, `int deflateEnd(z_streamp)`: `run` calls the
+    /// system's zlib (its output is zlib's own algorithm)
+    DeflateInit2 = "deflateInit2_", "zlib.h";
+    Deflate = "deflate", "zlib.h";
+    DeflateEnd = "deflateEnd", "zlib.h";
 }
 
 impl LibcFn {

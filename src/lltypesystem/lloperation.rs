@@ -72,6 +72,7 @@ const S: ResultRule = Fixed(1); // Signed
 const U: ResultRule = Fixed(2); // Unsigned
 const LL: ResultRule = Fixed(3); // SignedLongLong
 const ULL: ResultRule = Fixed(4); // UnsignedLongLong
+const LLL: ResultRule = Fixed(16); // SignedLongLongLong
 const F: ResultRule = Fixed(5); // Float
 const C: ResultRule = Fixed(6); // Char
 const UC: ResultRule = Fixed(7); // UniChar
@@ -158,6 +159,29 @@ llops! {
     LlongXor = "llong_xor", Some(2), LL, true, Nothing, false;
     LlongLshift = "llong_lshift", Some(2), LL, false, Nothing, false;
     LlongRshift = "llong_rshift", Some(2), LL, false, Nothing, false;
+    // SignedLongLongLong (the count of a shift is a Signed)
+    LllongIsTrue = "lllong_is_true", Some(1), B, true, Nothing, false;
+    LllongNeg = "lllong_neg", Some(1), LLL, true, Nothing, false;
+    LllongAbs = "lllong_abs", Some(1), LLL, true, Nothing, false;
+    LllongInvert = "lllong_invert", Some(1), LLL, true, Nothing, false;
+    LllongAdd = "lllong_add", Some(2), LLL, true, Nothing, false;
+    LllongSub = "lllong_sub", Some(2), LLL, true, Nothing, false;
+    LllongMul = "lllong_mul", Some(2), LLL, true, Nothing, false;
+    LllongPyDiv = "lllong_py_div", Some(2), LLL, false, Nothing, false;
+    LllongPyMod = "lllong_py_mod", Some(2), LLL, false, Nothing, false;
+    LllongPyDivZer = "lllong_py_div_zer", Some(2), LLL, false, ZeroDivision, false;
+    LllongPyModZer = "lllong_py_mod_zer", Some(2), LLL, false, ZeroDivision, false;
+    LllongLt = "lllong_lt", Some(2), B, true, Nothing, false;
+    LllongLe = "lllong_le", Some(2), B, true, Nothing, false;
+    LllongEq = "lllong_eq", Some(2), B, true, Nothing, false;
+    LllongNe = "lllong_ne", Some(2), B, true, Nothing, false;
+    LllongGt = "lllong_gt", Some(2), B, true, Nothing, false;
+    LllongGe = "lllong_ge", Some(2), B, true, Nothing, false;
+    LllongAnd = "lllong_and", Some(2), LLL, true, Nothing, false;
+    LllongOr = "lllong_or", Some(2), LLL, true, Nothing, false;
+    LllongXor = "lllong_xor", Some(2), LLL, true, Nothing, false;
+    LllongLshift = "lllong_lshift", Some(2), LLL, false, Nothing, false;
+    LllongRshift = "lllong_rshift", Some(2), LLL, false, Nothing, false;
     // UnsignedLongLong
     UllongIsTrue = "ullong_is_true", Some(1), B, true, Nothing, false;
     UllongInvert = "ullong_invert", Some(1), ULL, true, Nothing, false;

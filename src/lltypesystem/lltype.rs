@@ -36,9 +36,11 @@ pub enum Primitive {
     /// C's 4-byte `float` (`lltype.SingleFloat`, rffi's `FLOAT`): its values are kept as
     /// the doubles they are exactly, rounded to single precision when made.
     SingleFloat,
+    /// `SignedLongLongLong`, C's `__int128_t` (`r_longlonglong`).
+    SignedLongLongLong,
 }
 
-const PRIMITIVES: [(Primitive, &str); 16] = [
+const PRIMITIVES: [(Primitive, &str); 17] = [
     (Primitive::Void, "Void"),
     (Primitive::Signed, "Signed"),
     (Primitive::Unsigned, "Unsigned"),
@@ -55,6 +57,7 @@ const PRIMITIVES: [(Primitive, &str); 16] = [
     (Primitive::SignedChar, "SIGNEDCHAR"),
     (Primitive::UChar, "UCHAR"),
     (Primitive::SingleFloat, "SingleFloat"),
+    (Primitive::SignedLongLongLong, "SignedLongLongLong"),
 ];
 
 impl LlType {
@@ -74,6 +77,7 @@ impl LlType {
     pub const SIGNEDCHAR: LlType = LlType(13);
     pub const UCHAR: LlType = LlType(14);
     pub const SINGLEFLOAT: LlType = LlType(15);
+    pub const SIGNEDLONGLONGLONG: LlType = LlType(16);
 
     /// The low-level type of a narrow C integer of `bits` bits.
     pub fn narrow(bits: u8, signed: bool) -> LlType {
@@ -95,6 +99,7 @@ impl LlType {
             IntKind::Unsigned => LlType::UNSIGNED,
             IntKind::LongLong => LlType::SIGNEDLONGLONG,
             IntKind::ULongLong => LlType::UNSIGNEDLONGLONG,
+            IntKind::LongLongLong => LlType::SIGNEDLONGLONGLONG,
             IntKind::Narrow { bits, signed } => LlType::narrow(bits, signed),
         }
     }
@@ -117,7 +122,11 @@ impl LlType {
     pub fn is_integer(self) -> bool {
         matches!(
             self,
-            LlType::SIGNED | LlType::UNSIGNED | LlType::SIGNEDLONGLONG | LlType::UNSIGNEDLONGLONG
+            LlType::SIGNED
+                | LlType::UNSIGNED
+                | LlType::SIGNEDLONGLONG
+                | LlType::UNSIGNEDLONGLONG
+                | LlType::SIGNEDLONGLONGLONG
         ) || self.narrow_bits().is_some()
     }
 

@@ -2,10 +2,12 @@
 //! annotations into and every later stage works on. `lltype`: the types, interned in an
 //! arena; `lloperation`: the table of low-level operations; `heap`: the runnable model of
 //! the types (malloc, fields, items), shared by prebuilt constants and the LLInterpreter;
-//! `runtime`: the runtime functions; `libc`: the C functions programs declare.
+//! `runtime`: the runtime functions; `libc`: the C functions programs declare; `int128`:
+//! the 128-bit integer's operations and constants.
 
 pub mod eci;
 pub mod heap;
+pub mod int128;
 pub mod libc;
 pub mod lloperation;
 pub mod lltype;

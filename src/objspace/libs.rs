@@ -156,6 +156,7 @@ pub(crate) const LIB_BUILTINS: &[(B, BuiltinFn)] = &[
     (B::RarithmeticRUint, ra_r_uint),
     (B::RarithmeticRLonglong, ra_r_longlong),
     (B::RarithmeticRUlonglong, ra_r_ulonglong),
+    (B::RarithmeticRLonglonglong, ra_r_longlonglong),
     (B::RarithmeticRInt, ra_r_int),
     (B::RarithmeticRSinglefloat, ra_r_singlefloat),
     (B::Longlong2floatFloat2longlong, ll2f_float2longlong),
@@ -532,6 +533,10 @@ fn ra_r_longlong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
 
 fn ra_r_ulonglong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
     make_rint(sp, IntKind::ULongLong, a)
+}
+
+fn ra_r_longlonglong(sp: &mut ObjSpace, a: &mut BArgs) -> R {
+    make_rint(sp, IntKind::LongLongLong, a)
 }
 
 fn ra_r_int(sp: &mut ObjSpace, a: &mut BArgs) -> R {

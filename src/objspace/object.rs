@@ -30,6 +30,9 @@ pub enum IntKind {
     LongLong,
     /// `r_ulonglong`.
     ULongLong,
+    /// `r_longlonglong`: the reference's 128-bit signed integer (`SignedLongLongLong`,
+    /// `__int128_t` in its C). There is no unsigned 128-bit kind.
+    LongLongLong,
     /// `r_int` is plain int; kept for the knowntype of `r_int(...)` results.
     Signed,
     /// A C integer narrower than a word (`r_int32`, `r_uint32`, `build_int(name, sign,
@@ -110,6 +113,7 @@ impl IntKind {
         match self {
             IntKind::Unsigned | IntKind::ULongLong => (v as u64) as i128,
             IntKind::Signed | IntKind::LongLong => (v as i64) as i128,
+            IntKind::LongLongLong => v,
             IntKind::Narrow { bits, signed } => {
                 let m = (v as u64) & ((1u64 << bits) - 1);
                 if signed && m >> (bits - 1) != 0 {

@@ -45,6 +45,7 @@ pub struct Types {
     pub r_uint: ObjId,
     pub r_longlong: ObjId,
     pub r_ulonglong: ObjId,
+    pub r_longlonglong: ObjId,
     pub r_int: ObjId,
     pub r_singlefloat: ObjId,
     /// The classes of the narrow kinds, in the order of `IntKind::NARROW`.
@@ -190,6 +191,7 @@ impl Types {
         let r_uint = mk(heap, "r_uint", Some(long), B::Other);
         let r_longlong = mk(heap, "r_longlong", Some(long), B::Other);
         let r_ulonglong = mk(heap, "r_ulonglong", Some(long), B::Other);
+        let r_longlonglong = mk(heap, "r_longlonglong", Some(long), B::Other);
         let r_int = mk(heap, "r_int", Some(int), B::Other);
         let r_singlefloat = mk(heap, "r_singlefloat", o, B::Other);
         let r_narrow = IntKind::NARROW.map(|k| {
@@ -217,6 +219,10 @@ impl Types {
                 c.dict.set("BITS", Value::Int(64));
                 c.dict.set("SIGNED", Value::Bool(signed));
             }
+        }
+        if let Object::Class(c) = heap.get_mut(r_longlonglong) {
+            c.dict.set("BITS", Value::Int(128));
+            c.dict.set("SIGNED", Value::Bool(true));
         }
         let base_exception = mk(heap, "BaseException", o, B::BaseException);
         let mut exceptions = HashMap::default();
@@ -262,6 +268,7 @@ impl Types {
             r_uint,
             r_longlong,
             r_ulonglong,
+            r_longlonglong,
             r_int,
             r_singlefloat,
             r_narrow,
@@ -277,6 +284,7 @@ impl Types {
             IntKind::Unsigned => self.r_uint,
             IntKind::LongLong => self.r_longlong,
             IntKind::ULongLong => self.r_ulonglong,
+            IntKind::LongLongLong => self.r_longlonglong,
             IntKind::Signed => self.r_int,
             IntKind::Narrow { .. } => {
                 let i = IntKind::NARROW.iter().position(|&n| n == kind).unwrap_or(0);
@@ -310,6 +318,7 @@ const CTORS: &[(&str, B)] = &[
     ("r_uint", B::RarithmeticRUint),
     ("r_longlong", B::RarithmeticRLonglong),
     ("r_ulonglong", B::RarithmeticRUlonglong),
+    ("r_longlonglong", B::RarithmeticRLonglonglong),
     ("r_int", B::RarithmeticRInt),
     ("r_singlefloat", B::RarithmeticRSinglefloat),
     ("r_int32", B::RarithmeticRInt32),

@@ -32,6 +32,23 @@ impl<'g> LlOps<'g> {
 
     /// Appends `op(args) -> result_type`; returns the result Variable.
     pub fn genop(&mut self, op: LlOp, args: Vec<Hlvalue>, result_type: LlType) -> Hlvalue {
+        // the reference's backend folds a 128-bit operation on constants, exactly (see
+        // `lltypesystem::int128`)
+        if crate::lltypesystem::int128::folds(op) {
+            let c = |i: usize| match args.get(i) {
+                Some(Hlvalue::Ll(c)) => Some(c.value),
+                None => Some(LlValue::Void),
+                _ => None,
+            };
+            if let (Some(x), Some(y)) = (c(0), c(1)) {
+                if let Some(value) = crate::lltypesystem::int128::eval(op, x, y) {
+                    return Hlvalue::Ll(LlConstant {
+                        ty: result_type,
+                        value,
+                    });
+                }
+            }
+        }
         let result = self.graph.new_typed_var(None, result_type);
         self.ops.push(SpaceOperation {
             opname: Op::Ll(op),

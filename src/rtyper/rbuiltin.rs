@@ -550,6 +550,13 @@ impl RTyper<'_> {
                     return Ok((self.convertvar(llops, x, si, rr)?, rr));
                 }
                 if matches!(self.repr(hop.args_r[0]), Repr::Float)
+                    && id.int_kind() == Some(IntKind::LongLongLong)
+                {
+                    return Err(TyperError::new(
+                        "cannot convert a float to an r_longlonglong (the reference's RTyper has no conversion from Float to SignedLongLongLong)",
+                    ));
+                }
+                if matches!(self.repr(hop.args_r[0]), Repr::Float)
                     && id.int_kind().is_some_and(|k| k.is_narrow())
                 {
                     return Err(TyperError::new(format!(

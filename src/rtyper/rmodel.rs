@@ -434,6 +434,13 @@ impl RTyper<'_> {
                     crate::annotator::model::int_kind_name(*k)
                 )))
             }
+            // nor do 128-bit integers and floats
+            (Repr::Int(IntKind::LongLongLong), Repr::Float)
+            | (Repr::Float, Repr::Int(IntKind::LongLongLong)) => {
+                return Err(TyperError::new(
+                    "cannot convert between a float and an r_longlonglong (the reference's RTyper has no conversion between SignedLongLongLong and Float)",
+                ))
+            }
             (Repr::Bool, Repr::Int(IntKind::Signed)) => cast(LlOp::CastBoolToInt),
             (Repr::Bool, Repr::Float) => cast(LlOp::CastBoolToFloat),
             (Repr::Int(IntKind::Signed), Repr::Float) => cast(LlOp::CastIntToFloat),
@@ -575,6 +582,7 @@ impl RTyper<'_> {
         let value = match to {
             LlType::SIGNED | LlType::SIGNEDLONGLONG => LlValue::Int(v.as_int()),
             LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG => LlValue::Uint(v.as_uint()),
+            LlType::SIGNEDLONGLONGLONG => LlValue::int128(v.as_i128()),
             _ if to.narrow_bits().is_some() => LlValue::narrow(to, v.as_int()),
             LlType::FLOAT => LlValue::Float(v.as_float()),
             LlType::BOOL => LlValue::Bool(v.as_bool()),

@@ -24,6 +24,7 @@ pub fn int_prefix(kind: IntKind) -> Result<&'static str, TyperError> {
         IntKind::Unsigned => "uint",
         IntKind::LongLong => "llong",
         IntKind::ULongLong => "ullong",
+        IntKind::LongLongLong => "lllong",
         IntKind::Narrow { .. } => {
             return Err(TyperError::new(
                 crate::annotator::model::narrow_arith_message(kind).unwrap_or_default(),
@@ -249,8 +250,19 @@ impl RTyper<'_> {
         match self.repr(rr).clone() {
             Repr::Int(kind) => {
                 let a = self.inputarg(llops, hop, 0, rr)?;
-                let b = self.inputarg(llops, hop, 1, rr)?;
-                let signed = matches!(kind, IntKind::Signed | IntKind::LongLong);
+                // the count of a 128-bit shift is a Signed, as the reference converts it
+                // (a count held in a 128-bit value keeps its low word)
+                let shift = matches!(base, Op::LShift | Op::RShift);
+                let b = if shift && kind == IntKind::LongLongLong {
+                    let si = self.intern_repr(Repr::Int(IntKind::Signed));
+                    self.inputarg(llops, hop, 1, si)?
+                } else {
+                    self.inputarg(llops, hop, 1, rr)?
+                };
+                let signed = matches!(
+                    kind,
+                    IntKind::Signed | IntKind::LongLong | IntKind::LongLongLong
+                );
                 let suffix = match base {
                     Op::Add => "add",
                     Op::Sub => "sub",
@@ -283,11 +295,7 @@ impl RTyper<'_> {
                             format!(
                                 "`ovfcheck()` of `{}` on {} integers: overflow is only checked on plain ints (the reference has no `{}_{}_ovf`); compute it on ints, or leave out the ovfcheck (unsigned arithmetic wraps around)",
                                 op.name(),
-                                match kind {
-                                    IntKind::Unsigned => "r_uint",
-                                    IntKind::LongLong => "r_longlong",
-                                    _ => "r_ulonglong",
-                                },
+                                crate::annotator::model::int_kind_name(kind),
                                 prefix,
                                 suffix
                             ),

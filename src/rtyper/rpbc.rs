@@ -321,7 +321,9 @@ impl RTyper<'_> {
             (Repr::Int(_) | Repr::Float, Value::Obj(id)) => match self.objheap.get(id) {
                 Object::RInt { value, .. } => {
                     let value = *value;
-                    if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
+                    if ty == LlType::SIGNEDLONGLONGLONG {
+                        k(crate::lltypesystem::int128::c_constant(value))
+                    } else if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
                         k(LlValue::Uint(value as u64))
                     } else if ty == LlType::FLOAT {
                         k(LlValue::Float(value as f64))
@@ -331,7 +333,9 @@ impl RTyper<'_> {
                 }
                 Object::Long(value) => {
                     let value = *value;
-                    if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
+                    if ty == LlType::SIGNEDLONGLONGLONG {
+                        k(crate::lltypesystem::int128::c_constant(value))
+                    } else if matches!(ty, LlType::UNSIGNED | LlType::UNSIGNEDLONGLONG) {
                         k(LlValue::Uint(value as u64))
                     } else {
                         k(LlValue::Int(value as i64))

@@ -37,7 +37,14 @@ impl RTyper<'_> {
         } else {
             IntKind::Signed
         }));
-        let x = self.convertvar(llops, v, r, rk)?;
+        // a 128-bit integer goes to the helper as it is: its sign is the 128-bit value's,
+        // its digits those of the magnitude's low word (the reference's helpers take
+        // `r_uint(-x)`)
+        let x = if matches!(self.repr(r), Repr::Int(IntKind::LongLongLong)) {
+            v
+        } else {
+            self.convertvar(llops, v, r, rk)?
+        };
         let f = match (hex, unsigned) {
             (true, false) => "ll_int_hex",
             (true, true) => "ll_uint_hex",
@@ -78,9 +85,10 @@ impl RTyper<'_> {
                 self.gendirectcall(llops, "ll_char_str", vec![ctype(t), v], t)?
             }
             // integers as words (a long long is one on the 64-bit machines we target)
-            Repr::Int(k @ (IntKind::Signed | IntKind::LongLong)) => {
+            Repr::Int(k @ (IntKind::Signed | IntKind::LongLong | IntKind::LongLongLong)) => {
+                // (a 128-bit integer as it is: see `radix_str`)
                 let si = self.intern_repr(Repr::Int(IntKind::Signed));
-                let x = if k == IntKind::Signed {
+                let x = if k != IntKind::LongLong {
                     v
                 } else {
                     self.convertvar(llops, v, r, si)?

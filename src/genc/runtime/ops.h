@@ -58,6 +58,32 @@ static inline unsigned long rpy_uint_mod_zer(unsigned long x, unsigned long y) {
 }
 /* Shifts: the reference emits C's `x << s` with its range check off (-O2), so a count
  * outside 0..63 does what the x86-64 instructions do, which take it modulo 64. */
+/* the same over __int128_t (r_longlonglong); a shift count is taken modulo 128, as gcc's
+ * code for a 128-bit shift by a variable count does */
+static inline __int128_t rpy_lllong_floordiv(__int128_t x, __int128_t y) {
+    __int128_t q = x / y;
+    if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;
+    return q;
+}
+static inline __int128_t rpy_lllong_floormod(__int128_t x, __int128_t y) {
+    __int128_t r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+static inline __int128_t rpy_lllong_floordiv_zer(__int128_t x, __int128_t y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return rpy_lllong_floordiv(x, y);
+}
+static inline __int128_t rpy_lllong_floormod_zer(__int128_t x, __int128_t y) {
+    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
+    return rpy_lllong_floormod(x, y);
+}
+static inline __int128_t rpy_lllong_lshift(__int128_t x, long s) {
+    return (__int128_t)((__uint128_t)x << (s & 127));
+}
+static inline __int128_t rpy_lllong_rshift(__int128_t x, long s) {
+    return x >> (s & 127);
+}
 static inline long rpy_int_lshift(long x, long s) {
     return (long)((unsigned long)x << (s & 63));
 }

@@ -178,6 +178,7 @@ impl<'p> LlInterpreter<'p> {
             Getpid => std::process::id() as i64,
             Cbrt => return Ok(LlValue::Float(crate::libm::cbrt(flt(0)))),
             Hypot => return Ok(LlValue::Float(crate::libm::hypot(flt(0), flt(1)))),
+            DeflateInit2 | Deflate | DeflateEnd => self.call_zlib(f, a, span)?,
             Crc32 | Adler32 => {
                 // zlib's `uInt` length and `uLong` running value (32 bits of it)
                 let data = self.c_bytes(ptr(1), n(2) as u32 as usize, f, span)?;
@@ -218,7 +219,7 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// The NUL-terminated string at a raw `char` buffer (without its NUL).
-    fn c_string(&self, p: LlPtr, f: LibcFn, span: Span) -> Result<Vec<u8>, Unwind> {
+    pub(super) fn c_string(&self, p: LlPtr, f: LibcFn, span: Span) -> Result<Vec<u8>, Unwind> {
         let b = self.c_buffer(p, f, span)?;
         match b.iter().position(|c| *c == 0) {
             Some(end) => Ok(b[..end].to_vec()),
@@ -234,7 +235,13 @@ impl<'p> LlInterpreter<'p> {
     }
 
     /// The first `len` bytes of a raw `char` buffer.
-    fn c_bytes(&self, p: LlPtr, len: usize, f: LibcFn, span: Span) -> Result<Vec<u8>, Unwind> {
+    pub(super) fn c_bytes(
+        &self,
+        p: LlPtr,
+        len: usize,
+        f: LibcFn,
+        span: Span,
+    ) -> Result<Vec<u8>, Unwind> {
         let b = self.c_buffer(p, f, span)?;
         if len > b.len() {
             return Err(self.undefined(
@@ -303,7 +310,7 @@ impl<'p> LlInterpreter<'p> {
         )
     }
 
-    fn c_buffer(&self, p: LlPtr, f: LibcFn, span: Span) -> Result<&[u8], Unwind> {
+    pub(super) fn c_buffer(&self, p: LlPtr, f: LibcFn, span: Span) -> Result<&[u8], Unwind> {
         if p == LlPtr::Null {
             return Err(self.undefined(span, format!("{}() of a NULL pointer", f.name())));
         }

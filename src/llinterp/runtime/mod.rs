@@ -9,12 +9,14 @@ mod containers;
 mod math;
 mod os;
 mod text;
+mod zlib;
 
 use super::{LlInterpreter, Unwind};
 use crate::lltypesystem::runtime::RuntimeFn;
 use crate::lltypesystem::{LlType, LlValue};
 use crate::syntax::Span;
 use text::format_f;
+pub(crate) use zlib::Deflater;
 
 type R = Result<LlValue, Unwind>;
 

@@ -45,6 +45,11 @@ fn combine_kinds(a: IntKind, b: IntKind) -> IntKind {
             return k;
         }
     }
+    // the 128-bit kind absorbs every other (the reference refuses an unsigned one with
+    // it; the annotator says so)
+    if a == IntKind::LongLongLong || b == IntKind::LongLongLong {
+        return IntKind::LongLongLong;
+    }
     let unsigned = is_unsigned(a) || is_unsigned(b);
     let ll = matches!(a, IntKind::LongLong | IntKind::ULongLong)
         || matches!(b, IntKind::LongLong | IntKind::ULongLong);
@@ -356,7 +361,12 @@ impl ObjSpace {
                         if b < 0 {
                             return Err(self.err("ValueError", "negative shift count"));
                         }
-                        if b >= 64 {
+                        let width = if kind == IntKind::LongLongLong {
+                            128
+                        } else {
+                            64
+                        };
+                        if b >= width {
                             0
                         } else {
                             a << b

@@ -12,6 +12,7 @@ rtyper/annlowlevel.rs): None compares with `==`, otherwise it is the function.
 """
 from rpython.rtyper.lltypesystem.lltype import malloc, typeOf, nullptr, Float, Signed
 from rpython.rtyper.lltypesystem.lltype import Unsigned, SignedLongLong, UnsignedLongLong
+from rpython.rtyper.lltypesystem.lltype import SignedLongLongLong
 from rpython.rtyper.lltypesystem.lltype import Char, UniChar, Bool, Void, SingleFloat
 from rpython.rtyper.lltypesystem.lltype import INT, UINT, SHORT, USHORT, SIGNEDCHAR, UCHAR
 from rpython.rlib.objectmodel import specialize
@@ -82,7 +83,7 @@ def _is_pointer(T):
     # an item or field type is a number, a character, a pointer or nothing (None): the
     # test is decided per type, so only the branch of the type's kind is kept
     return (T != Signed and T != Unsigned and T != SignedLongLong
-            and T != UnsignedLongLong and T != Float and T != SingleFloat and T != Char
+            and T != UnsignedLongLong and T != SignedLongLongLong and T != Float and T != SingleFloat and T != Char
             and T != UniChar and T != Bool and T != Void and T != INT and T != UINT
             and T != SHORT and T != USHORT and T != SIGNEDCHAR and T != UCHAR)
 

@@ -1,8 +1,8 @@
 """The compression half of rpy-lsp's model of `rpython.rlib.rzlib`: as in the reference,
 calls of the system zlib's deflateInit2_/deflate/deflateEnd (declared with
 `rffi.llexternal`, linked with `-lz`), on a `z_stream` whose layout the C compiler gives.
-`build` compiles and links them, so its output is zlib's own; `run` executes only the C
-functions rpy-lsp implements and stops at the first call (zlib's compression is not
+`build` compiles and links them, so its output is zlib's own; `run` calls the same
+functions of the system's zlib, loaded at run time (zlib's compression is not
 reimplemented: its output is zlib's algorithm)."""
 from rpython.rtyper.lltypesystem import lltype, rffi
 from rpython.rtyper.tool import rffi_platform

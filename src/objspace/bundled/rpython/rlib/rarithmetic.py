@@ -8,6 +8,7 @@ from __rpy__ import rarithmetic_intmask, rarithmetic_ovfcheck, rarithmetic_widen
 from __rpy__ import rarithmetic_is_valid_int, rarithmetic_longlongmask
 from __rpy__ import rarithmetic_r_uint, rarithmetic_r_int, rarithmetic_r_longlong
 from __rpy__ import rarithmetic_r_ulonglong, rarithmetic_r_singlefloat
+from __rpy__ import rarithmetic_r_longlonglong
 
 # names of newer rpythons that 0.2.1's module lacks: `rarithmetic.<name>` is an error there
 _rpy_absent_ = ("get_int", "mulmod")
@@ -246,7 +247,8 @@ def byteswap(arg):
     return _byteswap_word(arg)
 
 
-r_longlonglong = r_longlong
+# the 128-bit signed integer (`SignedLongLongLong`, C's __int128_t)
+r_longlonglong = rarithmetic_r_longlonglong
 
 
 longlongmax = r_longlong(LONGLONG_TEST - 1)

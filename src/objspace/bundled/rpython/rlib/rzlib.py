@@ -6,7 +6,8 @@ deflate streams (`_rzlib_inflate.py`) with zlib's results, down to how much inpu
 leaves unused and its error messages. zlib's constants and `RZlibError` are the
 reference's. Compression (`deflateInit`, `compress`, `deflateEnd`), whose output is zlib's
 own algorithm, calls the system zlib as the reference does (`_rzlib_deflate.py`): `build`
-links it, `run` stops at the first call. Preset dictionaries are not in the model."""
+links it, `run` loads it (`llinterp/runtime/zlib.rs`). Preset dictionaries are not in the
+model."""
 import sys
 from rpython.rlib.rarithmetic import r_uint
 from rpython.rlib._rzlib_inflate import InflateStream, crc32_update, adler32_update

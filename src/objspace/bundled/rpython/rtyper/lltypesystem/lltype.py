@@ -26,6 +26,7 @@ Signed = Primitive("Signed")
 Unsigned = Primitive("Unsigned")
 SignedLongLong = Primitive("SignedLongLong")
 UnsignedLongLong = Primitive("UnsignedLongLong")
+SignedLongLongLong = Primitive("SignedLongLongLong")
 Float = Primitive("Float")
 # C's 4-byte float: its values are `r_singlefloat`s
 SingleFloat = Primitive("SingleFloat")
