@@ -195,3 +195,31 @@ fn build_reuses_the_compiled_runtime() {
     assert_eq!(std::fs::metadata(&gc).unwrap().modified().unwrap(), stamp);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The long-running corpus (`fixtures/run-long/`: programs over large data whose `run`
+/// takes longer than the LLInterpreter's debug build should spend in a test): each is
+/// built and its executable run once (no GC stress: a collection at every allocation is
+/// quadratic on a heap of a million objects), byte-identical to the reference binary.
+/// `benches/run_long.sh` compares their `run` too, with the release build.
+#[test]
+fn build_long_corpus_matches_reference_binaries() {
+    if Command::new("cc").arg("--version").output().is_err() {
+        println!("no C compiler (`cc`): long corpus skipped");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run-long");
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rpy-lsp"));
+    let gaps = known_gaps(&root.join("known-gaps.txt"));
+    let dir = std::env::temp_dir().join(format!("rpy-build-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = cases(&root);
+    assert!(!cases.is_empty(), "no long corpus under {}", root.display());
+    let results = run_all(&cases, |c| {
+        let exe = build(&bin, c, &dir)?;
+        let mut cmd = Command::new(&exe);
+        cmd.args(program_args(&c.prog));
+        check_case(cmd, c, &[])
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assess("long corpus (build)", &results, &gaps);
+}
