@@ -111,7 +111,7 @@ impl<'p> Database<'p> {
             LlType::UNSIGNED => "unsigned long".into(),
             LlType::SIGNEDLONGLONG => "long long".into(),
             LlType::UNSIGNEDLONGLONG => "unsigned long long".into(),
-            LlType::SIGNEDLONGLONGLONG => "__int128_t".into(),
+            LlType::SIGNEDLONGLONGLONG => "rpy_lllong".into(),
             LlType::FLOAT => "double".into(),
             LlType::SINGLEFLOAT => "float".into(),
             LlType::CHAR => "unsigned char".into(),

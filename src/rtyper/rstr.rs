@@ -45,7 +45,9 @@ impl RTyper<'_> {
         } else {
             self.convertvar(llops, v, r, rk)?
         };
+        let lllong = matches!(self.repr(r), Repr::Int(IntKind::LongLongLong));
         let f = match (hex, unsigned) {
+            (false, _) if lllong => "ll_lllong_oct",
             (true, false) => "ll_int_hex",
             (true, true) => "ll_uint_hex",
             (false, false) => "ll_int_oct",

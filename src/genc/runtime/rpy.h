@@ -27,6 +27,11 @@
 #include <string.h>
 #include <stdlib.h>
 
+/* r_longlonglong's __int128_t with the alignment of a word: the GC's memory (list items,
+ * fields) is 8-byte aligned, and gcc's code for a 16-byte-aligned __int128_t would use
+ * aligned moves there (a typedef may lower a type's alignment) */
+typedef __int128_t rpy_lllong __attribute__((aligned(8)));
+
 /* generated definitions a program may not use */
 #define RPY_UNUSED __attribute__((unused))
 

@@ -106,6 +106,26 @@ def ll_int_oct(x, prefix):
     return _radix_str(_magnitude(x), x < 0, 3, prefix)
 
 
+def ll_lllong_oct(x, prefix):
+    """`oct(x)` and `'%o' % x` of an r_longlonglong: the reference's helper tests the
+    128-bit value for zero, then writes the digits of the low 64 bits of its magnitude,
+    none when those are 0 (a sign and the prefix only)."""
+    mag = _magnitude(x)
+    if x == 0 or mag != 0:
+        return _radix_str(mag, x < 0, 3, prefix)
+    n = 0
+    if x < 0:
+        n += 1
+    if prefix:
+        n += 1
+    r = malloc(STR, n)
+    if x < 0:
+        r.chars[0] = '-'
+    if prefix:
+        r.chars[n - 1] = '0'
+    return r
+
+
 def ll_uint_hex(x, prefix):
     """`hex(x)` (prefix True) and `'%x' % x` of an Unsigned: its digits, never a sign."""
     return _radix_str(x, False, 4, prefix)
