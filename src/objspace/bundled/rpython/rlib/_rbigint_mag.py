@@ -126,31 +126,105 @@ def _mag_divmod_small(a, n):
     return _mag_normalize(result), rem
 
 
-def _mag_shl1_or(a, bit):
-    """|a| * 2 + bit, the step of binary long division (bit is 0 or 1)."""
-    return _mag_mul_small_add(a, 2, bit)
-
-
 def _mag_divmod(a, b):
-    """(|a| // |b|, |a| % |b|) for |b| > 0: binary long division."""
+    """(|a| // |b|, |a| % |b|) for |b| > 0: schoolbook long division one digit of
+    the quotient at a time, each guessed from the leading digits and corrected (so
+    that a long division costs len(b) * (len(a) - len(b) + 1) digit steps, as the
+    reference's; a bit-at-a-time division made Euclid's algorithm on numbers of a few
+    thousand digits take hours)."""
     if len(b) == 1:
         q, r = _mag_divmod_small(a, b[0])
         return q, [r]
     if _mag_cmp(a, b) < 0:
         return [0], a
-    quotient = [0] * len(a)
-    rem = [0]
-    i = len(a) - 1
-    while i >= 0:
-        bit = SHIFT - 1
-        while bit >= 0:
-            rem = _mag_shl1_or(rem, (a[i] >> bit) & 1)
-            if _mag_cmp(rem, b) >= 0:
-                rem = _mag_sub(rem, b)
-                quotient[i] |= 1 << bit
-            bit -= 1
-        i -= 1
+    # scale both so that the divisor's top digit has its high bit set: the guess
+    # from the two leading digits is then at most two too big
+    shift = 0
+    top = b[len(b) - 1]
+    while (top << shift) < (BASE >> 1):
+        shift += 1
+    v = _mag_shift_left(b, shift)
+    n = len(b)
+    u = _mag_shift_left(a, shift)
+    if len(u) == len(a):
+        u.append(0)
+    m = len(u) - n - 1
+    vtop = v[n - 1]
+    vnext = v[n - 2]
+    quotient = [0] * (m + 1)
+    j = m
+    while j >= 0:
+        num = (u[j + n] << SHIFT) | u[j + n - 1]
+        qhat = num // vtop
+        rhat = num - qhat * vtop
+        while qhat >= BASE or qhat * vnext > ((rhat << SHIFT) | u[j + n - 2]):
+            qhat -= 1
+            rhat += vtop
+            if rhat >= BASE:
+                break
+        # u[j .. j+n] -= qhat * v
+        carry = 0
+        i = 0
+        while i < n:
+            p = qhat * v[i] + carry
+            carry = p >> SHIFT
+            t = u[i + j] - (p & MASK)
+            if t < 0:
+                t += BASE
+                carry += 1
+            u[i + j] = t
+            i += 1
+        t = u[j + n] - carry
+        while t < 0:
+            # the guess was too big (by one, rarely): add the divisor back
+            qhat -= 1
+            c = 0
+            i = 0
+            while i < n:
+                s = u[i + j] + v[i] + c
+                u[i + j] = s & MASK
+                c = s >> SHIFT
+                i += 1
+            t += c
+        u[j + n] = t
+        quotient[j] = qhat
+        j -= 1
+    assert n >= 0
+    rem = _mag_shift_right(u[:n], shift)
     return _mag_normalize(quotient), rem
+
+
+def _mag_shift_left(d, shift):
+    """|d| << shift for 0 <= shift < SHIFT, as a new list (one digit longer only
+    when bits move out of the top digit)."""
+    if shift == 0:
+        return d[:]
+    result = []
+    carry = 0
+    i = 0
+    while i < len(d):
+        t = (d[i] << shift) | carry
+        result.append(t & MASK)
+        carry = t >> SHIFT
+        i += 1
+    if carry:
+        result.append(carry)
+    return result
+
+
+def _mag_shift_right(d, shift):
+    """|d| >> shift for 0 <= shift < SHIFT, normalized."""
+    if shift == 0:
+        return _mag_normalize(d)
+    result = [0] * len(d)
+    i = 0
+    while i < len(d):
+        t = d[i] >> shift
+        if i + 1 < len(d):
+            t |= (d[i + 1] << (SHIFT - shift)) & MASK
+        result[i] = t
+        i += 1
+    return _mag_normalize(result)
 
 
 def _mag_from_nonneg(x):

@@ -20,7 +20,7 @@ from rpython.rlib._rbigint_mag import SHIFT, MASK, BASE
 from rpython.rlib._rbigint_mag import _mag_add, _mag_add_one, _mag_cmp, _mag_divmod
 from rpython.rlib._rbigint_mag import _mag_divmod_small, _mag_from_nonneg
 from rpython.rlib._rbigint_mag import _mag_is_zero, _mag_mul, _mag_mul_small_add
-from rpython.rlib._rbigint_mag import _mag_normalize, _mag_shl1_or, _mag_sub
+from rpython.rlib._rbigint_mag import _mag_normalize, _mag_sub
 from rpython.rlib._rbigint_mag import _mag_twos
 
 FLOAT_MULTIPLIER = float(1 << SHIFT)
@@ -470,16 +470,31 @@ class rbigint(object):
         return l * self.sign
 
     def format(self, digits, prefix='', suffix=''):
-        """The number in base len(digits), digits[k] spelling the digit k."""
-        base = len(digits)
+        """The number in base len(digits), digits[k] spelling the digit k (zero is
+        "0" whatever the digits, as in the reference)."""
         if self.sign == 0:
-            return prefix + digits[0] + suffix
-        text = ''
+            return prefix + '0' + suffix
+        base = len(digits)
+        assert base >= 2 and base <= 36
+        # divide by the biggest power of the base below BASE, and spell each
+        # remainder as that many digits (fewer for the leading one)
+        chunk = base
+        per = 1
+        while chunk * base < BASE:
+            chunk *= base
+            per += 1
+        out = []
         d = self._digits
         while not _mag_is_zero(d):
-            d, r = _mag_divmod_small(d, base)
-            text = digits[r] + text
-        result = prefix + text + suffix
+            d, r = _mag_divmod_small(d, chunk)
+            last = _mag_is_zero(d)
+            k = 0
+            while k < per and (r != 0 or not last):
+                out.append(digits[r % base])
+                r = r // base
+                k += 1
+        out.reverse()
+        result = prefix + ''.join(out) + suffix
         if self.sign < 0:
             return '-' + result
         return result
@@ -517,11 +532,17 @@ class rbigint(object):
         return (self.size - 1) * SHIFT + bits
 
     def log(self, base):
+        """log(self) in `base` (0.0 meaning e) of a positive number, never overflowing:
+        from the leading bits scaled to a float and the count of bits left out, as
+        the reference does (ValueError for zero and negative numbers)."""
         if base == 10.0:
-            return math.log10(self.tofloat())
-        if base == 0.0:
-            return math.log(self.tofloat())
-        return math.log(self.tofloat()) / math.log(base)
+            return _log_scaled(self, 10)
+        if base == 2.0:
+            return _log_scaled(self, 2)
+        result = _log_scaled(self, 0)
+        if base != 0.0:
+            result /= math.log(base)
+        return result
 
     # ____________________________________________________________
     # comparisons
@@ -753,6 +774,52 @@ class rbigint(object):
 ONERBIGINT = rbigint([1], 1, 1)
 ONENEGATIVERBIGINT = rbigint([1], -1, 1)
 NULLRBIGINT = rbigint([0], 0, 1)
+
+
+# The reference's digits on x86-64 (SHIFT 63, with __int128); the float a logarithm
+# starts from is made of whole digits of that size, so its rounding depends on it.
+REF_SHIFT = 63
+REF_MULTIPLIER = float(1 << REF_SHIFT)
+
+
+def _ref_digit(v, k):
+    """Bits [REF_SHIFT*k, REF_SHIFT*(k+1)) of |v|: the reference's k-th digit."""
+    lo = REF_SHIFT * k
+    i = lo // SHIFT
+    off = lo - i * SHIFT
+    result = 0
+    got = -off
+    while got < REF_SHIFT and i < v.size:
+        if got <= 0:
+            result = v._digits[i] >> (-got)
+        else:
+            take = REF_SHIFT - got
+            result |= (v._digits[i] & ((1 << take) - 1)) << got
+        got += SHIFT
+        i += 1
+    return result
+
+
+def _log_scaled(v, which):
+    """log (which 0), log10 (10) or log2 (2) of |v| > 0: the top reference digits
+    folded into a float until 56 bits are in, plus the log of 2 times the bits of
+    the digits left out."""
+    if v.sign <= 0:
+        raise ValueError("math domain error")
+    i = (v.bit_length() - 1) // REF_SHIFT
+    x = float(_ref_digit(v, i))
+    needed = 56
+    while i > 0 and needed > 0:
+        i -= 1
+        x = x * REF_MULTIPLIER + float(_ref_digit(v, i))
+        needed -= REF_SHIFT
+    bits = i * float(REF_SHIFT)
+    if which == 10:
+        return math.log10(x) + bits * math.log10(2.0)
+    if which == 2:
+        from rpython.rlib.rfloat import log2
+        return log2(x) + bits * log2(2.0)
+    return math.log(x) + bits * math.log(2.0)
 
 
 def _big_cmp(a, b):
