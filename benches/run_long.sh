@@ -9,7 +9,7 @@
 #   cargo build --release && bash benches/run_long.sh [PROGRAM.py ...]
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${RPY_LSP:-$here/target/release/rpy-lsp}"
+bin="$(realpath "${RPY_LSP:-$here/target/release/rpy-lsp}")"
 root="$here/fixtures/run-long"
 if [ $# -eq 0 ]; then set -- "$root"/*.py "$root"/mm_*/main.py; fi
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -21,6 +21,7 @@ same() { # base got_out got_err got_status
 printf '%-44s %8s %6s %8s %8s %6s\n' program run-s same build-s exe-s same
 for prog in "$@"; do
   [ -f "$prog" ] || continue
+  prog="$(realpath "$prog")"   # the run happens in a temporary directory
   base="${prog%.py}"
   name="$(basename "$(dirname "$prog")")/$(basename "$base")"; name="${name#run-long/}"
   read -r -a args <<< "$(grep -m1 '^# ARGS:' "$prog" | sed 's/^# ARGS://')"

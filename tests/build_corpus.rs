@@ -3,7 +3,8 @@
 //! `RPY_GC_STRESS=1` (a collection at every allocation, which flushes out missing GC
 //! roots and write barriers), with the C runtime compiled once and reused; stdout, stderr and exit status must be byte-identical to the
 //! reference binary's, except for the programs listed in
-//! `fixtures/run/build-known-gaps.txt`, which must still differ.
+//! `fixtures/run/build-known-gaps.txt`, which must still differ. The long-running programs
+//! of `fixtures/run-long/` are built and run once each, without the stress run.
 
 mod runcorpus;
 
@@ -54,32 +55,44 @@ fn build_with(
     Ok(exe)
 }
 
-#[test]
-fn build_corpus_matches_reference_binaries() {
+/// Builds every program of `fixtures/DIR` and runs its executable, normally and (with
+/// `stress`) under `RPY_GC_STRESS=1`, against the reference's outputs; the programs of
+/// `fixtures/DIR/GAPS` must still differ.
+fn build_and_compare(dir: &str, gaps: &str, stress: bool, what: &str) {
     if Command::new("cc").arg("--version").output().is_err() {
-        println!("no C compiler (`cc`): build corpus skipped");
+        println!("no C compiler (`cc`): {what} skipped");
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(dir);
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_rpy-lsp"));
-    let gaps = known_gaps(&root.join("build-known-gaps.txt"));
-    let dir = std::env::temp_dir().join(format!("rpy-build-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let gaps = known_gaps(&root.join(gaps));
+    let tmp = std::env::temp_dir().join(format!("rpy-{dir}-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
     let cases = cases(&root);
-    assert!(!cases.is_empty());
+    assert!(!cases.is_empty(), "no programs under {}", root.display());
     let results = run_all(&cases, |c| {
-        let exe = build(&bin, c, &dir)?;
+        let exe = build(&bin, c, &tmp)?;
         let run = |env: &[(&str, &str)]| {
             let mut cmd = Command::new(&exe);
             cmd.args(program_args(&c.prog));
             check_case(cmd, c, env)
         };
         run(&[])?;
-        run(&[("RPY_GC_STRESS", "1"), ("RPY_GC_NURSERY", "65536")])
-            .map_err(|e| format!("under RPY_GC_STRESS=1: {}", e))
+        if stress {
+            run(&[("RPY_GC_STRESS", "1"), ("RPY_GC_NURSERY", "65536")])
+                .map_err(|e| format!("under RPY_GC_STRESS=1: {}", e))?;
+        }
+        Ok(())
     });
-    let _ = std::fs::remove_dir_all(&dir);
-    assess("build corpus", &results, &gaps);
+    let _ = std::fs::remove_dir_all(&tmp);
+    assess(what, &results, &gaps);
+}
+
+#[test]
+fn build_corpus_matches_reference_binaries() {
+    build_and_compare("run", "build-known-gaps.txt", true, "build corpus");
 }
 
 const SANITIZE: &str =
@@ -203,23 +216,5 @@ fn build_reuses_the_compiled_runtime() {
 /// `benches/run_long.sh` compares their `run` too, with the release build.
 #[test]
 fn build_long_corpus_matches_reference_binaries() {
-    if Command::new("cc").arg("--version").output().is_err() {
-        println!("no C compiler (`cc`): long corpus skipped");
-        return;
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/run-long");
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rpy-lsp"));
-    let gaps = known_gaps(&root.join("known-gaps.txt"));
-    let dir = std::env::temp_dir().join(format!("rpy-build-long-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cases = cases(&root);
-    assert!(!cases.is_empty(), "no long corpus under {}", root.display());
-    let results = run_all(&cases, |c| {
-        let exe = build(&bin, c, &dir)?;
-        let mut cmd = Command::new(&exe);
-        cmd.args(program_args(&c.prog));
-        check_case(cmd, c, &[])
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-    assess("long corpus (build)", &results, &gaps);
+    build_and_compare("run-long", "known-gaps.txt", false, "long corpus (build)");
 }

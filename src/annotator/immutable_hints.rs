@@ -1,9 +1,9 @@
 //! The `_immutable_` hint of classes, checked as the reference's RTyper checks it when it
 //! lays out a class's instances: a class whose base says `_immutable_ = True` must say
 //! so itself (its own dict, not inherited), and a class's own `_immutable_` must be
-//! `True` exactly, or `None` (no hint, as the reference's `get_param` reads it). Takes the classdefs of the finished annotation; reports at the class
-//! statement. Classes of rpy-lsp's bundled models are not judged (they are not the
-//! reference's).
+//! `True` exactly, or `None` (no hint, as the reference's `get_param` reads it). Takes
+//! the classdefs of the finished annotation; reports at the class statement. Classes of
+//! rpy-lsp's bundled models are not judged (they are not the reference's).
 
 use super::annrpython::Annotator;
 use super::AnnError;

@@ -38,8 +38,9 @@ pub enum LlPtr {
 
 /// A low-level value. Integers of every kind but one are kept in 64 bits; `Signed` and
 /// `SignedLongLong` values are both 64-bit on the machines we target. A
-/// `SignedLongLongLong` is 128 bits wide: its low and high words, so that a value keeps
-/// the size and alignment of the others (an `i128` would make every value 32 bytes).
+/// `SignedLongLongLong` is 128 bits wide: its low and high words, which keep a value
+/// 8-byte aligned (an `i128` would make every value 32 bytes) but make it 24 bytes where
+/// it was 16 (a pointer's 16 bytes left room for the tag).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LlValue {
     Void,

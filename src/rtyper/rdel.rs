@@ -14,8 +14,10 @@
 
 use super::{RTyper, TyperError};
 use crate::annotator::model::{Position, SomeValue};
-use crate::fasthash::HashMap;
+use crate::fasthash::{HashMap, HashSet};
+use crate::interpreter::Op;
 use crate::objspace::object::{Object, Value};
+use crate::syntax::FileId;
 use std::collections::VecDeque;
 
 /// Why a graph may not be reached from a `__del__`.
@@ -78,7 +80,7 @@ impl RTyper<'_> {
         del: u32,
         owner: &str,
         callees: &HashMap<u32, Vec<(u32, Position)>>,
-        bundled: &crate::fasthash::HashSet<crate::syntax::FileId>,
+        bundled: &HashSet<FileId>,
     ) -> Result<(), TyperError> {
         let mut came_from: HashMap<u32, (u32, Position)> = HashMap::default();
         let mut queue = VecDeque::from([del]);
@@ -115,7 +117,7 @@ impl RTyper<'_> {
         let graph = &self.ann.graphs[g as usize];
         for (bi, block) in graph.blocks.iter().enumerate() {
             for (oi, op) in block.operations.iter().enumerate() {
-                if op.opname != crate::interpreter::Op::SimpleCall || op.args.is_empty() {
+                if op.opname != Op::SimpleCall || op.args.is_empty() {
                     continue;
                 }
                 if let SomeValue::Builtin { id, .. } = self.annotation(g, op.args[0]) {

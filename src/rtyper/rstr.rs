@@ -40,12 +40,12 @@ impl RTyper<'_> {
         // a 128-bit integer goes to the helper as it is: its sign is the 128-bit value's,
         // its digits those of the magnitude's low word (the reference's helpers take
         // `r_uint(-x)`)
-        let x = if matches!(self.repr(r), Repr::Int(IntKind::LongLongLong)) {
+        let lllong = matches!(self.repr(r), Repr::Int(IntKind::LongLongLong));
+        let x = if lllong {
             v
         } else {
             self.convertvar(llops, v, r, rk)?
         };
-        let lllong = matches!(self.repr(r), Repr::Int(IntKind::LongLongLong));
         let f = match (hex, unsigned) {
             (false, _) if lllong => "ll_lllong_oct",
             (true, false) => "ll_int_hex",

@@ -14,26 +14,30 @@
     (((VT *)rpy_exc_type)->subclassrange_min >= (MIN) && \
      ((VT *)rpy_exc_type)->subclassrange_min < (MAX))
 
-/* Python's floor division and modulo over C's: the most negative long by -1 (without
- * ovfcheck) traps in the C division, as the reference's `x / y` does (SIGFPE). */
-static inline long rpy_int_floordiv(long x, long y) {
-    long q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;
-    return q;
-}
-static inline long rpy_int_floormod(long x, long y) {
-    long r = x % y;
-    if (r != 0 && ((r < 0) != (y < 0))) r += y;
-    return r;
-}
-static inline long rpy_int_floordiv_zer(long x, long y) {
-    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
-    return rpy_int_floordiv(x, y);
-}
-static inline long rpy_int_floormod_zer(long x, long y) {
-    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
-    return rpy_int_floormod(x, y);
-}
+/* Python's floor division and modulo over C's, for a signed type T (long; __int128_t for
+ * r_longlonglong): the most negative value by -1 (without ovfcheck) traps in the C
+ * division, as the reference's `x / y` does (SIGFPE). */
+#define RPY_FLOOR_DIVMOD(NAME, T)                                                \
+    static inline T NAME##_floordiv(T x, T y) {                                  \
+        T q = x / y;                                                             \
+        if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;                        \
+        return q;                                                                \
+    }                                                                            \
+    static inline T NAME##_floormod(T x, T y) {                                  \
+        T r = x % y;                                                             \
+        if (r != 0 && ((r < 0) != (y < 0))) r += y;                              \
+        return r;                                                                \
+    }                                                                            \
+    static inline T NAME##_floordiv_zer(T x, T y) {                              \
+        if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }      \
+        return NAME##_floordiv(x, y);                                            \
+    }                                                                            \
+    static inline T NAME##_floormod_zer(T x, T y) {                              \
+        if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }      \
+        return NAME##_floormod(x, y);                                            \
+    }
+RPY_FLOOR_DIVMOD(rpy_int, long)
+RPY_FLOOR_DIVMOD(rpy_lllong, __int128_t)
 static inline long rpy_int_floordiv_ovf_zer(long x, long y) {
     if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
     if (y == -1 && x == (-9223372036854775807L - 1)) {
@@ -58,32 +62,6 @@ static inline unsigned long rpy_uint_mod_zer(unsigned long x, unsigned long y) {
 }
 /* Shifts: the reference emits C's `x << s` with its range check off (-O2), so a count
  * outside 0..63 does what the x86-64 instructions do, which take it modulo 64. */
-/* the same over __int128_t (r_longlonglong); a shift count is taken modulo 128, as gcc's
- * code for a 128-bit shift by a variable count does */
-static inline __int128_t rpy_lllong_floordiv(__int128_t x, __int128_t y) {
-    __int128_t q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) q -= 1;
-    return q;
-}
-static inline __int128_t rpy_lllong_floormod(__int128_t x, __int128_t y) {
-    __int128_t r = x % y;
-    if (r != 0 && ((r < 0) != (y < 0))) r += y;
-    return r;
-}
-static inline __int128_t rpy_lllong_floordiv_zer(__int128_t x, __int128_t y) {
-    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
-    return rpy_lllong_floordiv(x, y);
-}
-static inline __int128_t rpy_lllong_floormod_zer(__int128_t x, __int128_t y) {
-    if (y == 0) { rpy_raise_std(RPY_EXC_ZeroDivisionError); return 0; }
-    return rpy_lllong_floormod(x, y);
-}
-static inline __int128_t rpy_lllong_lshift(__int128_t x, long s) {
-    return (__int128_t)((__uint128_t)x << (s & 127));
-}
-static inline __int128_t rpy_lllong_rshift(__int128_t x, long s) {
-    return x >> (s & 127);
-}
 static inline long rpy_int_lshift(long x, long s) {
     return (long)((unsigned long)x << (s & 63));
 }
@@ -95,6 +73,14 @@ static inline unsigned long rpy_uint_lshift(unsigned long x, long s) {
 }
 static inline unsigned long rpy_uint_rshift(unsigned long x, long s) {
     return x >> (s & 63);
+}
+/* the same over __int128_t (r_longlonglong): a count is taken modulo 128, as gcc's code
+ * for a 128-bit shift by a variable count does */
+static inline __int128_t rpy_lllong_lshift(__int128_t x, long s) {
+    return (__int128_t)((__uint128_t)x << (s & 127));
+}
+static inline __int128_t rpy_lllong_rshift(__int128_t x, long s) {
+    return x >> (s & 127);
 }
 /* raw memory read and written as numbers at any address (a `char` buffer viewed through
  * rffi.cast(SIGNEDP, rffi.ptradd(buf, addr)) may be misaligned): through memcpy */
